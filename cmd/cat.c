@@ -1,0 +1,131 @@
+/*
+ * evtool cat: copy logs, decompressing gzip; --reblock regroups blocks.
+ */
+#include <stdlib.h>
+
+#include "commands.h"
+
+const cli_option cat_options[] = {
+	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
+	{ "reblock", 0, NULL, "group events into fresh blocks by capability" },
+	{ "block-size", 0, "BYTES",
+	  "largest block --reblock writes (default 2097152)" },
+	{ NULL, 0, NULL, NULL }
+};
+
+typedef struct cat_job {
+	ev_sink *sink;
+	ev_writer_options options;
+	int input_truncated; /* the current input ended early */
+	int dropped;         /* some input did */
+} cat_job;
+
+static int writer_error(const ev_writer *w, const char *out)
+{
+	const ev_diag *d = ev_writer_diag(w);
+	return cli_error(cli_exit_for_status(d->status), "%s: %s", out,
+			 d->message);
+}
+
+/* Copies one session: the reader is positioned before its first event. */
+static int copy_session(cat_job *job, ev_reader *r, const char *out)
+{
+	ev_writer *w;
+	ev_event ev;
+	int rc = ev_writer_open(&w, job->sink, ev_reader_header(r),
+				&job->options);
+
+	if (rc < 0)
+		return cli_error(cli_exit_for_status(rc), "%s: %s", out,
+				 ev_strerror(rc));
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+		if (ev_writer_write(w, &ev) < 0) {
+			rc = writer_error(w, out);
+			ev_writer_free(w);
+			return rc;
+		}
+	if (rc == EV_ETRUNCATED && job->options.mode == EV_WRITE_REBLOCK) {
+		const ev_diag *d = ev_reader_diag(r);
+		cli_warn("%s: offset %llu: %s; kept the %llu complete events",
+			 ev_reader_name(r), (unsigned long long)d->offset,
+			 d->message, (unsigned long long)ev_writer_events(w));
+		job->input_truncated = 1;
+		job->dropped = 1;
+		rc = EV_END;
+	}
+	if (rc == EV_END)
+		rc = ev_writer_finish(w) < 0 ? writer_error(w, out) : EXIT_OK;
+	else
+		rc = cli_reader_error(r);
+	ev_writer_free(w);
+	return rc;
+}
+
+static int copy_input(cat_job *job, const char *path, const char *out)
+{
+	ev_reader *r;
+	int rc = cli_open_input(path, 0, &r);
+
+	job->input_truncated = 0;
+	if (rc != EXIT_OK)
+		return rc;
+	if (ev_reader_read_header(r) < 0) {
+		rc = cli_reader_error(r);
+		ev_reader_free(r);
+		return rc;
+	}
+	for (;;) {
+		int more;
+		if ((rc = copy_session(job, r, out)) != EXIT_OK ||
+		    job->input_truncated)
+			break;
+		more = ev_reader_next_session(r);
+		if (more == EV_END)
+			break;
+		if (more < 0) {
+			rc = cli_reader_error(r);
+			break;
+		}
+	}
+	ev_reader_free(r);
+	return rc;
+}
+
+static int parse_block_size(const char *text, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!text)
+		return EXIT_OK;
+	v = strtoull(text, &end, 10);
+	if (*end || v < 64 || v > EV_MAX_BLOCK_SIZE)
+		return cli_error(EXIT_USAGE, "--block-size: '%s' is not a "
+				 "number of bytes from 64 to %u", text,
+				 EV_MAX_BLOCK_SIZE);
+	*out = (uint32_t)v;
+	return EXIT_OK;
+}
+
+int cmd_cat(const cli_command *cmd, const cli_args *args)
+{
+	const char *out = cli_value(cmd, args, "output");
+	cat_job job = { NULL, EV_WRITER_OPTIONS_INIT, 0, 0 };
+	int rc;
+
+	if (cli_flag(cmd, args, "reblock"))
+		job.options.mode = EV_WRITE_REBLOCK;
+	rc = parse_block_size(cli_value(cmd, args, "block-size"),
+			      &job.options.max_block_size);
+	if (rc == EXIT_OK)
+		rc = cli_open_output(out, args->positional, args->n_positional,
+				     0, &job.sink);
+	for (int i = 0; rc == EXIT_OK && i < args->n_positional; i++)
+		rc = copy_input(&job, args->positional[i], out);
+	if (rc == EXIT_OK)
+		rc = cli_commit_output(job.sink, out);
+	cli_close_output(job.sink);
+	if (rc == EXIT_OK && job.dropped)
+		rc = EXIT_DROPPED;
+	return rc;
+}

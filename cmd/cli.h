@@ -1,0 +1,115 @@
+/*
+ * The command-line layer shared by evtool's subcommands: the command and
+ * option tables, argument parsing, messages, exit codes and output files.
+ * Commands return an exit code; nothing here calls exit() but main().
+ */
+#ifndef EVTOOL_CMD_CLI_H
+#define EVTOOL_CMD_CLI_H
+
+#include <stdio.h>
+
+#include <evtool/evtool.h>
+
+/* Exit codes (README "Exit codes", evtool --help). */
+enum cli_exit {
+	EXIT_OK = 0,      /* success */
+	EXIT_INVALID = 1, /* invalid input data */
+	EXIT_USAGE = 2,   /* usage error */
+	EXIT_DROPPED = 3, /* finished, but data was dropped or repaired */
+	EXIT_SYSTEM = 4   /* I/O or system error */
+};
+
+/* One option of a command: drives both parsing and --help. */
+typedef struct cli_option {
+	const char *name;       /* long name without "--" */
+	char short_name;        /* 0 when none */
+	const char *value_name; /* "FILE" for an option with a value, else NULL */
+	const char *help;
+} cli_option;
+
+#define CLI_MAX_OPTIONS 32
+#define CLI_MAX_POSITIONAL 4096
+
+/* What the parser found: per option (same index as the table) its value
+ * (last one wins) and how often it was given, then the operands. */
+typedef struct cli_args {
+	const char *value[CLI_MAX_OPTIONS];
+	int count[CLI_MAX_OPTIONS];
+	const char **positional;
+	int n_positional;
+} cli_args;
+
+typedef struct cli_command cli_command;
+struct cli_command {
+	const char *name;
+	int (*run)(const cli_command *cmd, const cli_args *args);
+	const char *summary;  /* one line for `evtool --help` */
+	const char *synopsis; /* operands, e.g. "IN... -o OUT" */
+	const char *details;  /* a paragraph and an example for CMD --help */
+	const cli_option *options; /* terminated by an entry with name NULL */
+	int min_operands;
+	int max_operands;     /* -1: no limit */
+};
+
+/* The command table (main.c). */
+extern const cli_command cli_commands[];
+
+const cli_command *cli_find_command(const char *name);
+
+/* Parses argv (after the command name). Returns EXIT_OK, or EXIT_USAGE
+ * with a message printed. Sets *help when --help was given. */
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out,
+	      int *help);
+
+void cli_free_args(cli_args *args);
+
+/* Index of option `name` in cmd's table; -1 if absent (a bug). */
+int cli_option_index(const cli_command *cmd, const char *name);
+
+/* The value of option `name`, or NULL when not given. */
+const char *cli_value(const cli_command *cmd, const cli_args *args,
+		      const char *name);
+
+/* Nonzero when flag `name` was given. */
+int cli_flag(const cli_command *cmd, const cli_args *args, const char *name);
+
+void cli_print_command_help(const cli_command *cmd, FILE *to);
+
+/* "evtool: " + message + "\n" on stderr. Returns `code`. */
+int cli_error(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* "evtool: warning: " + message on stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A usage error about `cmd`, with a pointer to `evtool CMD --help`. */
+int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Exit code for a libevtool status. */
+int cli_exit_for_status(int status);
+
+/* Reports a reader failure as "evtool: FILE: offset N: message" and
+ * returns the exit code for it. Truncation gets a repair hint. */
+int cli_reader_error(const ev_reader *r);
+
+/* Opens a reader on `path` ("-" for stdin). On failure prints a message
+ * and returns its exit code (nonzero). */
+int cli_open_input(const char *path, unsigned flags, ev_reader **out);
+
+/* Opens the output `path` ("-" for stdout) as a sink: refuses a terminal
+ * on stdout and an output that is one of `inputs` unless `in_place`.
+ * The temporary file is removed if a signal arrives before commit. */
+int cli_open_output(const char *path, const char *const *inputs,
+		    int n_inputs, int in_place, ev_sink **out);
+
+/* Commits (renames into place) or reports why it could not. */
+int cli_commit_output(ev_sink *sink, const char *path);
+
+/* Frees a sink and forgets its temporary file. */
+void cli_close_output(ev_sink *sink);
+
+/* Installs signal handlers that remove temporary outputs, ignore SIGPIPE. */
+void cli_install_signal_handlers(void);
+
+#endif

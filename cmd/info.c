@@ -1,0 +1,562 @@
+/*
+ * evtool info: what a log is (GHC version, program, caps, times) and what
+ * it holds (events per type, class and capability), in one pass.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "json.h"
+
+const cli_option info_options[] = {
+	{ "json", 0, NULL, "print one JSON object (schema_version 1)" },
+	{ NULL, 0, NULL, NULL }
+};
+
+#define INFO_SCHEMA_VERSION 1
+#define N_IDS 65536u
+#define N_CLASSES 15
+#define MAX_CAPSETS 64
+#define MAX_TEXT 4096
+
+typedef struct cap_stats {
+	uint64_t events;
+	uint64_t last_time;
+	uint64_t inversions;
+	uint64_t gc_end_inversions;
+} cap_stats;
+
+typedef struct capset_entry {
+	uint32_t id;
+	uint16_t type;
+} capset_entry;
+
+typedef struct text_field {
+	char text[MAX_TEXT];
+	size_t len;
+	int present;
+} text_field;
+
+typedef struct log_info {
+	const char *path;
+	int status; /* EV_END complete, EV_ETRUNCATED, or an error */
+	ev_diag diag;
+	int gzip;
+	uint64_t stored_bytes;
+	uint64_t log_bytes;
+	uint64_t digest;
+	unsigned sessions;
+	uint64_t blocks;
+	uint64_t events;
+	uint64_t first_time, last_time;
+	int have_time;
+
+	text_field rts;
+	text_field args; /* NUL-separated, as in PROGRAM_ARGS */
+	uint32_t pid, ppid;
+	int have_pid, have_ppid;
+	uint64_t wall_epoch_ns; /* Unix time of the log's timestamp 0 */
+	int have_wall;
+	uint16_t startup_caps;
+
+	capset_entry capsets[MAX_CAPSETS];
+	unsigned n_capsets;
+	uint8_t cap_seen[N_IDS / 8];
+	uint64_t per_type[N_IDS];
+	cap_stats per_cap[N_IDS]; /* index EV_NO_CAP: global or no block */
+} log_info;
+
+/* ---- collecting ---- */
+
+static void keep_text(text_field *t, const uint8_t *p, size_t len)
+{
+	if (len >= sizeof t->text)
+		len = sizeof t->text - 1;
+	memcpy(t->text, p, len);
+	t->text[len] = '\0';
+	t->len = len;
+	t->present = 1;
+}
+
+static void mark_cap(log_info *li, uint16_t cap)
+{
+	if (cap != EV_NO_CAP)
+		li->cap_seen[cap / 8] |= (uint8_t)(1u << (cap % 8));
+}
+
+static int cap_is_seen(const log_info *li, unsigned cap)
+{
+	return li->cap_seen[cap / 8] & (1u << (cap % 8));
+}
+
+static void add_capset(log_info *li, const ev_event *ev)
+{
+	if (ev->size < 6 || li->n_capsets == MAX_CAPSETS)
+		return;
+	li->capsets[li->n_capsets].id = ev_load32(ev->payload);
+	li->capsets[li->n_capsets].type = ev_load16(ev->payload + 4);
+	li->n_capsets++;
+}
+
+/* Metadata events (FORMAT.md section 5: capset u32 first in 29-33, 43). */
+static void note_metadata(log_info *li, const ev_event *ev)
+{
+	const uint8_t *p = ev->payload;
+
+	switch (ev->type) {
+	case EV_RTS_IDENTIFIER:
+		if (ev->size >= 4)
+			keep_text(&li->rts, p + 4, ev->size - 4);
+		break;
+	case EV_PROGRAM_ARGS:
+		if (ev->size >= 4)
+			keep_text(&li->args, p + 4, ev->size - 4);
+		break;
+	case EV_OSPROCESS_PID:
+		if (ev->size >= 8)
+			li->pid = ev_load32(p + 4), li->have_pid = 1;
+		break;
+	case EV_OSPROCESS_PPID:
+		if (ev->size >= 8)
+			li->ppid = ev_load32(p + 4), li->have_ppid = 1;
+		break;
+	case EV_WALL_CLOCK_TIME:
+		if (ev->size >= 16 && !li->have_wall) {
+			uint64_t ns = ev_load64(p + 4) * 1000000000u +
+				      ev_load32(p + 12);
+			li->wall_epoch_ns = ns - ev->time;
+			li->have_wall = 1;
+		}
+		break;
+	case EV_CAPSET_CREATE:
+		add_capset(li, ev);
+		break;
+	case EV_CAP_CREATE:
+		if (ev->size >= 2)
+			mark_cap(li, ev_load16(p));
+		break;
+	case EV_STARTUP:
+		if (ev->size >= 2)
+			li->startup_caps = ev_load16(p);
+		break;
+	default:
+		break;
+	}
+}
+
+static void count_event(log_info *li, const ev_event *ev)
+{
+	cap_stats *c = &li->per_cap[ev->cap];
+
+	if (ev->type == EV_BLOCK_MARKER) {
+		li->blocks++;
+		mark_cap(li, ev->cap);
+		return;
+	}
+	li->events++;
+	li->per_type[ev->type]++;
+	if (!li->have_time || ev->time < li->first_time)
+		li->first_time = ev->time;
+	if (!li->have_time || ev->time > li->last_time)
+		li->last_time = ev->time;
+	li->have_time = 1;
+	/* Per capability, time should not go back (FORMAT.md section 3),
+	 * except the GC_END that the RTS stamps early. */
+	if (c->events && ev->time < c->last_time) {
+		c->inversions++;
+		if (ev->type == EV_GC_END)
+			c->gc_end_inversions++;
+	}
+	c->events++;
+	c->last_time = ev->time;
+	note_metadata(li, ev);
+}
+
+static int scan_sessions(log_info *li, ev_reader *r)
+{
+	ev_event ev;
+	int rc;
+
+	for (;;) {
+		li->sessions++;
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			count_event(li, &ev);
+		if (rc != EV_END)
+			return rc;
+		rc = ev_reader_next_session(r);
+		if (rc != EV_OK)
+			return rc == EV_END ? EV_END : rc;
+	}
+}
+
+static int collect(log_info *li, const char *path)
+{
+	ev_reader *r;
+	int rc = cli_open_input(path, EV_READER_DIGEST, &r);
+
+	if (rc != EXIT_OK)
+		return rc;
+	li->path = path;
+	li->gzip = ev_reader_is_gzip(r);
+	rc = ev_reader_read_header(r);
+	li->status = rc < 0 ? rc : scan_sessions(li, r);
+	li->diag = *ev_reader_diag(r);
+	li->log_bytes = ev_reader_offset(r);
+	if (li->status == EV_ETRUNCATED && li->diag.offset < li->log_bytes)
+		li->log_bytes = li->diag.offset;
+	if (ev_reader_digest(r, &li->digest) < 0) {
+		rc = cli_reader_error(r);
+		ev_reader_free(r);
+		return rc;
+	}
+	li->stored_bytes = ev_reader_input_bytes(r);
+	ev_reader_free(r);
+	return EXIT_OK;
+}
+
+/* ---- shared by both renderings ---- */
+
+static const char *status_name(int status)
+{
+	if (status == EV_END)
+		return "complete";
+	if (status == EV_ETRUNCATED)
+		return "truncated";
+	return "invalid";
+}
+
+static const char *capset_type_name(uint16_t type)
+{
+	switch (type) {
+	case 1:
+		return "custom";
+	case 2:
+		return "os-process";
+	case 3:
+		return "clock-domain";
+	default:
+		return "unknown";
+	}
+}
+
+static unsigned count_caps(const log_info *li)
+{
+	unsigned n = 0;
+
+	for (unsigned cap = 0; cap < EV_NO_CAP; cap++)
+		n += cap_is_seen(li, cap) ? 1 : 0;
+	return n;
+}
+
+static uint64_t total_inversions(const log_info *li, uint64_t *gc_end)
+{
+	uint64_t n = 0;
+
+	*gc_end = 0;
+	for (unsigned cap = 0; cap < N_IDS; cap++) {
+		n += li->per_cap[cap].inversions;
+		*gc_end += li->per_cap[cap].gc_end_inversions;
+	}
+	return n;
+}
+
+static void class_counts(const log_info *li, uint64_t out[N_CLASSES])
+{
+	memset(out, 0, N_CLASSES * sizeof out[0]);
+	for (unsigned id = 0; id < N_IDS; id++) {
+		unsigned cls = (unsigned)ev_type_class((uint16_t)id);
+		unsigned bit = 0;
+		if (!li->per_type[id])
+			continue;
+		while (bit < N_CLASSES && !(cls & (1u << bit)))
+			bit++;
+		if (bit < N_CLASSES)
+			out[bit] += li->per_type[id];
+	}
+}
+
+static const char *type_name(unsigned id)
+{
+	const ev_type_info *t = ev_catalog_find((uint16_t)id);
+	return t ? t->name : "UNKNOWN";
+}
+
+/* ISO 8601 UTC with nanoseconds. */
+static void format_wall(uint64_t epoch_ns, char *out, size_t len)
+{
+	time_t sec = (time_t)(epoch_ns / 1000000000u);
+	struct tm tm;
+	char date[32];
+
+	gmtime_r(&sec, &tm);
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, len, "%s.%09uZ", date,
+		 (unsigned)(epoch_ns % 1000000000u));
+}
+
+/* ---- text ---- */
+
+static void print_args(const text_field *t)
+{
+	size_t len = t->len;
+
+	while (len > 0 && t->text[len - 1] == '\0')
+		len--;
+	for (size_t i = 0; i < len; i++)
+		putchar(t->text[i] ? t->text[i] : ' ');
+}
+
+static void print_caps(const log_info *li)
+{
+	unsigned n = count_caps(li), shown = 0;
+
+	printf("  %-16s %u", "capabilities", n ? n : li->startup_caps);
+	for (unsigned cap = 0; cap < EV_NO_CAP && shown < 16; cap++)
+		if (cap_is_seen(li, cap))
+			printf("%s%u", shown++ ? " " : ": ", cap);
+	puts(n > shown ? " ..." : "");
+	printf("  %-16s %u", "capsets", li->n_capsets);
+	for (unsigned i = 0; i < li->n_capsets; i++)
+		printf("%s%" PRIu32 " (%s)", i ? ", " : ": ",
+		       li->capsets[i].id,
+		       capset_type_name(li->capsets[i].type));
+	putchar('\n');
+}
+
+static void print_identity(const log_info *li)
+{
+	char wall[64];
+
+	if (li->rts.present)
+		printf("  %-16s %s\n", "rts", li->rts.text);
+	if (li->args.present) {
+		printf("  %-16s ", "program");
+		print_args(&li->args);
+		putchar('\n');
+	}
+	if (li->have_pid) {
+		printf("  %-16s %" PRIu32, "pid", li->pid);
+		if (li->have_ppid)
+			printf(" (parent %" PRIu32 ")", li->ppid);
+		putchar('\n');
+	}
+	if (li->have_wall) {
+		format_wall(li->wall_epoch_ns, wall, sizeof wall);
+		printf("  %-16s %s (time 0 of the log)\n", "wall clock", wall);
+	}
+}
+
+static void print_counts(const log_info *li)
+{
+	uint64_t classes[N_CLASSES];
+
+	class_counts(li, classes);
+	printf("  %-16s", "by class");
+	for (unsigned bit = 0; bit < N_CLASSES; bit++)
+		if (classes[bit])
+			printf(" %s %" PRIu64, ev_class_name((ev_class)(1u << bit)),
+			       classes[bit]);
+	printf("\n  %-16s", "by capability");
+	for (unsigned cap = 0; cap < N_IDS; cap++)
+		if (li->per_cap[cap].events) {
+			if (cap == EV_NO_CAP)
+				printf(" global %" PRIu64, li->per_cap[cap].events);
+			else
+				printf(" %u: %" PRIu64, cap,
+				       li->per_cap[cap].events);
+		}
+	printf("\n  by type\n");
+	for (unsigned id = 0; id < N_IDS; id++)
+		if (li->per_type[id])
+			printf("    %-32s %5u %12" PRIu64 "\n", type_name(id), id,
+			       li->per_type[id]);
+}
+
+static void print_text(const log_info *li)
+{
+	uint64_t gc_end, inversions = total_inversions(li, &gc_end);
+
+	printf("%s\n  %-16s %s", li->path, "status", status_name(li->status));
+	if (li->status != EV_END)
+		printf(" at offset %" PRIu64 ": %s", li->diag.offset,
+		       li->diag.message);
+	putchar('\n');
+	print_identity(li);
+	print_caps(li);
+	if (li->have_time)
+		printf("  %-16s first %" PRIu64 " ns, last %" PRIu64
+		       " ns, duration %.6f s\n", "time", li->first_time,
+		       li->last_time,
+		       (double)(li->last_time - li->first_time) / 1e9);
+	printf("  %-16s %" PRIu64 " in %" PRIu64 " blocks, %u session%s\n",
+	       "events", li->events, li->blocks, li->sessions,
+	       li->sessions == 1 ? "" : "s");
+	printf("  %-16s %" PRIu64 " (%" PRIu64 " of them GC_END)\n",
+	       "time inversions", inversions, gc_end);
+	printf("  %-16s %" PRIu64 " bytes", "size", li->log_bytes);
+	if (li->gzip)
+		printf(" (gzip, %" PRIu64 " bytes stored)", li->stored_bytes);
+	printf("\n  %-16s %016" PRIx64 "\n", "xxh3-64", li->digest);
+	print_counts(li);
+}
+
+/* ---- JSON ---- */
+
+static void json_args(json_out *j, const text_field *t)
+{
+	size_t start = 0;
+
+	json_begin_array(j, "args");
+	for (size_t i = 0; t->present && i <= t->len; i++)
+		if (i == t->len || t->text[i] == '\0') {
+			if (i > start || i < t->len)
+				json_string(j, NULL, t->text + start, i - start);
+			start = i + 1;
+		}
+	json_end_array(j);
+}
+
+static void json_identity(json_out *j, const log_info *li)
+{
+	char wall[64];
+
+	if (li->rts.present)
+		json_string(j, "rts", li->rts.text, li->rts.len);
+	else
+		json_null(j, "rts");
+	json_args(j, &li->args);
+	li->have_pid ? json_uint(j, "pid", li->pid) : json_null(j, "pid");
+	li->have_ppid ? json_uint(j, "ppid", li->ppid) : json_null(j, "ppid");
+	if (li->have_wall) {
+		format_wall(li->wall_epoch_ns, wall, sizeof wall);
+		json_cstring(j, "wall_clock_start", wall);
+		json_uint(j, "wall_clock_start_ns", li->wall_epoch_ns);
+	} else {
+		json_null(j, "wall_clock_start");
+		json_null(j, "wall_clock_start_ns");
+	}
+}
+
+static void json_caps(json_out *j, const log_info *li)
+{
+	json_begin_array(j, "capabilities");
+	for (unsigned cap = 0; cap < EV_NO_CAP; cap++)
+		if (cap_is_seen(li, cap))
+			json_uint(j, NULL, cap);
+	json_end_array(j);
+	json_begin_array(j, "capsets");
+	for (unsigned i = 0; i < li->n_capsets; i++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "id", li->capsets[i].id);
+		json_cstring(j, "type", capset_type_name(li->capsets[i].type));
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+static void json_counts(json_out *j, const log_info *li)
+{
+	uint64_t classes[N_CLASSES], gc_end;
+	char key[16];
+
+	json_uint(j, "time_inversions", total_inversions(li, &gc_end));
+	json_uint(j, "gc_end_inversions", gc_end);
+	class_counts(li, classes);
+	json_begin_object(j, "events_by_class");
+	for (unsigned bit = 0; bit < N_CLASSES; bit++)
+		if (classes[bit])
+			json_uint(j, ev_class_name((ev_class)(1u << bit)),
+				  classes[bit]);
+	json_end_object(j);
+	json_begin_object(j, "events_by_cap");
+	for (unsigned cap = 0; cap < N_IDS; cap++)
+		if (li->per_cap[cap].events) {
+			snprintf(key, sizeof key, "%u", cap);
+			json_uint(j, cap == EV_NO_CAP ? "global" : key,
+				  li->per_cap[cap].events);
+		}
+	json_end_object(j);
+	json_begin_array(j, "events_by_type");
+	for (unsigned id = 0; id < N_IDS; id++)
+		if (li->per_type[id]) {
+			json_begin_object(j, NULL);
+			json_uint(j, "id", id);
+			json_cstring(j, "name", type_name(id));
+			json_uint(j, "count", li->per_type[id]);
+			json_end_object(j);
+		}
+	json_end_array(j);
+}
+
+static void json_file(json_out *j, const log_info *li)
+{
+	char digest[17];
+
+	json_begin_object(j, NULL);
+	json_cstring(j, "file", li->path);
+	json_cstring(j, "status", status_name(li->status));
+	if (li->status != EV_END) {
+		json_uint(j, "problem_offset", li->diag.offset);
+		json_cstring(j, "problem", li->diag.message);
+	}
+	json_identity(j, li);
+	json_caps(j, li);
+	li->have_time ? json_uint(j, "first_time_ns", li->first_time)
+		      : json_null(j, "first_time_ns");
+	li->have_time ? json_uint(j, "last_time_ns", li->last_time)
+		      : json_null(j, "last_time_ns");
+	json_uint(j, "events", li->events);
+	json_uint(j, "blocks", li->blocks);
+	json_uint(j, "sessions", li->sessions);
+	json_uint(j, "log_bytes", li->log_bytes);
+	json_bool(j, "gzip", li->gzip);
+	json_uint(j, "stored_bytes", li->stored_bytes);
+	snprintf(digest, sizeof digest, "%016" PRIx64, li->digest);
+	json_cstring(j, "xxh3_64", digest);
+	json_counts(j, li);
+	json_end_object(j);
+}
+
+/* ---- the command ---- */
+
+int cmd_info(const cli_command *cmd, const cli_args *args)
+{
+	int as_json = cli_flag(cmd, args, "json"), worst = EXIT_OK;
+	log_info *li = malloc(sizeof *li);
+	json_out j;
+
+	if (!li)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	json_init(&j, stdout);
+	if (as_json) {
+		json_begin_object(&j, NULL);
+		json_uint(&j, "schema_version", INFO_SCHEMA_VERSION);
+		json_begin_array(&j, "files");
+	}
+	for (int i = 0; i < args->n_positional; i++) {
+		int rc;
+		memset(li, 0, sizeof *li);
+		rc = collect(li, args->positional[i]);
+		if (rc == EXIT_OK && li->status != EV_END &&
+		    li->status != EV_ETRUNCATED)
+			rc = cli_error(EXIT_INVALID, "%s: offset %" PRIu64 ": %s",
+				       li->path, li->diag.offset,
+				       li->diag.message);
+		if (rc > worst)
+			worst = rc;
+		if (!li->path)
+			continue;
+		if (as_json)
+			json_file(&j, li);
+		else
+			print_text(li), putchar(i + 1 < args->n_positional ? '\n' : '\0');
+	}
+	if (as_json) {
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	free(li);
+	return worst;
+}

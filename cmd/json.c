@@ -1,0 +1,124 @@
+#include "json.h"
+
+#include <string.h>
+
+void json_init(json_out *j, FILE *f)
+{
+	memset(j, 0, sizeof *j);
+	j->f = f;
+}
+
+void json_write_string(FILE *f, const char *s, size_t len)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Comma, newline, indentation and "key": before a value. */
+static void begin_value(json_out *j, const char *key)
+{
+	if (j->depth > 0) {
+		fputs(j->items[j->depth] ? ",\n" : "\n", j->f);
+		for (int i = 0; i < j->depth; i++)
+			fputs("  ", j->f);
+	}
+	j->items[j->depth]++;
+	if (key) {
+		json_write_string(j->f, key, strlen(key));
+		fputs(": ", j->f);
+	}
+}
+
+static void open_nested(json_out *j, const char *key, char bracket)
+{
+	begin_value(j, key);
+	fputc(bracket, j->f);
+	if (j->depth + 1 < JSON_MAX_DEPTH)
+		j->items[++j->depth] = 0;
+}
+
+static void close_nested(json_out *j, char bracket)
+{
+	int had_items = j->items[j->depth];
+
+	j->depth--;
+	if (had_items) {
+		fputc('\n', j->f);
+		for (int i = 0; i < j->depth; i++)
+			fputs("  ", j->f);
+	}
+	fputc(bracket, j->f);
+	if (j->depth == 0)
+		fputc('\n', j->f);
+}
+
+void json_begin_object(json_out *j, const char *key)
+{
+	open_nested(j, key, '{');
+}
+
+void json_end_object(json_out *j)
+{
+	close_nested(j, '}');
+}
+
+void json_begin_array(json_out *j, const char *key)
+{
+	open_nested(j, key, '[');
+}
+
+void json_end_array(json_out *j)
+{
+	close_nested(j, ']');
+}
+
+void json_string(json_out *j, const char *key, const char *s, size_t len)
+{
+	begin_value(j, key);
+	json_write_string(j->f, s, len);
+}
+
+void json_cstring(json_out *j, const char *key, const char *s)
+{
+	if (s)
+		json_string(j, key, s, strlen(s));
+	else
+		json_null(j, key);
+}
+
+void json_uint(json_out *j, const char *key, uint64_t v)
+{
+	begin_value(j, key);
+	fprintf(j->f, "%llu", (unsigned long long)v);
+}
+
+void json_double(json_out *j, const char *key, double v)
+{
+	begin_value(j, key);
+	fprintf(j->f, "%.9g", v);
+}
+
+void json_bool(json_out *j, const char *key, int v)
+{
+	begin_value(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(json_out *j, const char *key)
+{
+	begin_value(j, key);
+	fputs("null", j->f);
+}

@@ -1,0 +1,38 @@
+/*
+ * A small streaming JSON printer for --json output: keys, nesting and
+ * commas are tracked so that commands only say what to print.
+ */
+#ifndef EVTOOL_CMD_JSON_H
+#define EVTOOL_CMD_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 16
+
+typedef struct json_out {
+	FILE *f;
+	int depth;
+	int items[JSON_MAX_DEPTH]; /* values printed at each depth */
+} json_out;
+
+void json_init(json_out *j, FILE *f);
+
+/* `key` is the member name inside an object, NULL inside an array or at
+ * the top level. */
+void json_begin_object(json_out *j, const char *key);
+void json_end_object(json_out *j);
+void json_begin_array(json_out *j, const char *key);
+void json_end_array(json_out *j);
+void json_string(json_out *j, const char *key, const char *s, size_t len);
+void json_cstring(json_out *j, const char *key, const char *s);
+void json_uint(json_out *j, const char *key, uint64_t v);
+void json_double(json_out *j, const char *key, double v);
+void json_bool(json_out *j, const char *key, int v);
+void json_null(json_out *j, const char *key);
+
+/* Writes `s` as a JSON string literal (quotes included). */
+void json_write_string(FILE *f, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,207 @@
+/*
+ * evtool: the catalogue of known GHC event types.
+ *
+ * This is the one place that knows event ids, their names, classes, the
+ * payload sizes GHC versions used, and which payload fields name a
+ * capability, capset, thread, task, cost centre, ticky counter or heap
+ * profile. Everything else asks the catalogue.
+ */
+#ifndef EVTOOL_CATALOG_H
+#define EVTOOL_CATALOG_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Event type ids, as in GHC's rts/include/rts/EventLogFormat.h. */
+enum ev_type_id {
+	EV_CREATE_THREAD = 0,
+	EV_RUN_THREAD = 1,
+	EV_STOP_THREAD = 2,
+	EV_THREAD_RUNNABLE = 3,
+	EV_MIGRATE_THREAD = 4,
+	EV_RUN_SPARK = 5,
+	EV_STEAL_SPARK = 6,
+	EV_SHUTDOWN = 7,
+	EV_THREAD_WAKEUP = 8,
+	EV_GC_START = 9,
+	EV_GC_END = 10,
+	EV_REQUEST_SEQ_GC = 11,
+	EV_REQUEST_PAR_GC = 12,
+	EV_CREATE_SPARK_THREAD = 15,
+	EV_LOG_MSG = 16,
+	EV_STARTUP = 17,
+	EV_BLOCK_MARKER = 18,
+	EV_USER_MSG = 19,
+	EV_GC_IDLE = 20,
+	EV_GC_WORK = 21,
+	EV_GC_DONE = 22,
+	EV_CAPSET_CREATE = 25,
+	EV_CAPSET_DELETE = 26,
+	EV_CAPSET_ASSIGN_CAP = 27,
+	EV_CAPSET_REMOVE_CAP = 28,
+	EV_RTS_IDENTIFIER = 29,
+	EV_PROGRAM_ARGS = 30,
+	EV_PROGRAM_ENV = 31,
+	EV_OSPROCESS_PID = 32,
+	EV_OSPROCESS_PPID = 33,
+	EV_SPARK_COUNTERS = 34,
+	EV_SPARK_CREATE = 35,
+	EV_SPARK_DUD = 36,
+	EV_SPARK_OVERFLOW = 37,
+	EV_SPARK_RUN = 38,
+	EV_SPARK_STEAL = 39,
+	EV_SPARK_FIZZLE = 40,
+	EV_SPARK_GC = 41,
+	EV_INTERN_STRING = 42,
+	EV_WALL_CLOCK_TIME = 43,
+	EV_THREAD_LABEL = 44,
+	EV_CAP_CREATE = 45,
+	EV_CAP_DELETE = 46,
+	EV_CAP_DISABLE = 47,
+	EV_CAP_ENABLE = 48,
+	EV_HEAP_ALLOCATED = 49,
+	EV_HEAP_SIZE = 50,
+	EV_HEAP_LIVE = 51,
+	EV_HEAP_INFO_GHC = 52,
+	EV_GC_STATS_GHC = 53,
+	EV_GC_GLOBAL_SYNC = 54,
+	EV_TASK_CREATE = 55,
+	EV_TASK_MIGRATE = 56,
+	EV_TASK_DELETE = 57,
+	EV_USER_MARKER = 58,
+	EV_HACK_BUG_T9003 = 59,
+	EV_MEM_RETURN = 90,
+	EV_BLOCKS_SIZE = 91,
+	EV_HEAP_PROF_BEGIN = 160,
+	EV_HEAP_PROF_COST_CENTRE = 161,
+	EV_HEAP_PROF_SAMPLE_BEGIN = 162,
+	EV_HEAP_PROF_SAMPLE_COST_CENTRE = 163,
+	EV_HEAP_PROF_SAMPLE_STRING = 164,
+	EV_HEAP_PROF_SAMPLE_END = 165,
+	EV_HEAP_BIO_PROF_SAMPLE_BEGIN = 166,
+	EV_PROF_SAMPLE_COST_CENTRE = 167,
+	EV_PROF_BEGIN = 168,
+	EV_IPE = 169,
+	EV_USER_BINARY_MSG = 181,
+	EV_CONC_MARK_BEGIN = 200,
+	EV_CONC_MARK_END = 201,
+	EV_CONC_SYNC_BEGIN = 202,
+	EV_CONC_SYNC_END = 203,
+	EV_CONC_SWEEP_BEGIN = 204,
+	EV_CONC_SWEEP_END = 205,
+	EV_CONC_UPD_REM_SET_FLUSH = 206,
+	EV_NONMOVING_HEAP_CENSUS = 207,
+	EV_NONMOVING_PRUNED_SEGMENTS = 208,
+	EV_TICKY_COUNTER_DEF = 210,
+	EV_TICKY_COUNTER_SAMPLE = 211,
+	EV_TICKY_COUNTER_BEGIN_SAMPLE = 212
+};
+
+/**
+ * Event classes. The first seven follow the RTS `-l` flags (s g p f u n T);
+ * the rest group events that are on whenever the eventlog is (meta, cap) or
+ * that come from profiling and the nonmoving collector. One bit each, so
+ * that selections can be sets.
+ */
+typedef enum ev_class {
+	EV_CLASS_NONE = 0,
+	EV_CLASS_SCHEDULER = 1u << 0,      /**< 's' */
+	EV_CLASS_GC = 1u << 1,             /**< 'g': GC and heap statistics */
+	EV_CLASS_SPARKS_SAMPLED = 1u << 2, /**< 'p' */
+	EV_CLASS_SPARKS_FULL = 1u << 3,    /**< 'f' */
+	EV_CLASS_USER = 1u << 4,           /**< 'u' */
+	EV_CLASS_NONMOVING = 1u << 5,      /**< 'n': nonmoving census */
+	EV_CLASS_TICKY = 1u << 6,          /**< 'T' */
+	EV_CLASS_META = 1u << 7,           /**< process identity, always on */
+	EV_CLASS_CAP = 1u << 8,            /**< capability/capset bookkeeping */
+	EV_CLASS_HEAP_PROF = 1u << 9,      /**< heap profiling (-h), IPE */
+	EV_CLASS_TIME_PROF = 1u << 10,     /**< time profiling (-p) */
+	EV_CLASS_NONMOVING_GC = 1u << 11,  /**< concurrent mark/sweep phases */
+	EV_CLASS_BLOCK = 1u << 12,         /**< block markers (structural) */
+	EV_CLASS_DEBUG = 1u << 13,         /**< LOG_MSG and debug-only events */
+	EV_CLASS_OTHER = 1u << 14          /**< deprecated, Eden, Mercury, perf */
+} ev_class;
+
+/** Kinds of identifiers that payload fields can name. */
+typedef enum ev_ref_kind {
+	EV_REF_CAP,
+	EV_REF_CAPSET,
+	EV_REF_THREAD,
+	EV_REF_TASK,
+	EV_REF_COST_CENTRE,
+	EV_REF_TICKY_COUNTER,
+	EV_REF_HEAP_PROFILE
+} ev_ref_kind;
+
+/** One identifier field inside a payload. */
+typedef struct ev_ref {
+	ev_ref_kind kind;
+	uint16_t offset; /**< byte offset in the payload */
+	uint8_t width;   /**< 1, 2, 4 or 8 bytes, big-endian */
+} ev_ref;
+
+/** The most payload sizes any one type had across GHC versions. */
+#define EV_MAX_KNOWN_SIZES 3
+
+/** What the catalogue knows about one event type. */
+typedef struct ev_type_info {
+	uint16_t id;
+	const char *name;        /**< upper-case GHC name, e.g. "CREATE_THREAD" */
+	ev_class cls;
+	uint8_t n_sizes;         /**< entries used in sizes[] */
+	int16_t sizes[EV_MAX_KNOWN_SIZES]; /**< known sizes, or EV_SIZE_VARIABLE */
+	const char *desc;        /**< GHC's header description (recent wording) */
+} ev_type_info;
+
+/** The entry for `id`, or NULL when the catalogue does not know it. */
+const ev_type_info *ev_catalog_find(uint16_t id);
+
+/** The entry whose name matches `name` (case-insensitive), or NULL. */
+const ev_type_info *ev_catalog_by_name(const char *name);
+
+/** Number of catalogue entries; entries are in ascending id order. */
+size_t ev_catalog_count(void);
+
+/** Entry `i` (0 <= i < ev_catalog_count()), or NULL out of range. */
+const ev_type_info *ev_catalog_at(size_t i);
+
+/** Nonzero when `size` is one that some GHC version used for `info`. */
+int ev_catalog_size_known(const ev_type_info *info, int size);
+
+/** Lower-case class name ("scheduler", "gc", ...); NULL if not one bit. */
+const char *ev_class_name(ev_class cls);
+
+/**
+ * The class named by `name`: a long name as ev_class_name() gives, or one
+ * RTS flag letter ("s", "g", "p", "f", "u", "n", "T"). EV_CLASS_NONE if
+ * unknown.
+ */
+ev_class ev_class_from_name(const char *name);
+
+/** The class of event type `id`; EV_CLASS_OTHER when unknown. */
+ev_class ev_type_class(uint16_t id);
+
+/**
+ * The identifier fields present in one event payload of type `type` and
+ * `size` bytes. Fields that lie beyond `size` are omitted, as are
+ * conditional ones that do not apply (STOP_THREAD's info is a thread only
+ * for status 8). Writes at most `max` entries to `out` and returns the
+ * total number present, which may be larger than `max`.
+ */
+size_t ev_payload_refs(uint16_t type, const uint8_t *payload, size_t size,
+		       ev_ref *out, size_t max);
+
+/** The value of `ref` in `payload`. */
+uint64_t ev_ref_get(const uint8_t *payload, const ev_ref *ref);
+
+/** Stores `value` (truncated to the field's width) into `payload`. */
+void ev_ref_set(uint8_t *payload, const ev_ref *ref, uint64_t value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

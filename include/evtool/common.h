@@ -1,0 +1,103 @@
+/*
+ * evtool: common definitions shared by every module of libevtool.
+ *
+ * Status codes, the per-handle diagnostic, byte-order helpers and the
+ * library version. Every libevtool function that can fail returns an int
+ * status: EV_OK (0) or a positive status with a defined meaning, or a
+ * negative EV_E* error.
+ */
+#ifndef EVTOOL_COMMON_H
+#define EVTOOL_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EV_VERSION_MAJOR 0
+#define EV_VERSION_MINOR 1
+#define EV_VERSION_PATCH 0
+#define EV_VERSION_STRING "0.1.0"
+
+/** Status codes returned by libevtool functions. */
+enum ev_status {
+	EV_OK = 0,          /**< success */
+	EV_END = 1,         /**< a reader reached the data-end marker */
+	EV_ETRUNCATED = -1, /**< input ended before the data end; more may come */
+	EV_EFORMAT = -2,    /**< the input is not a well-formed eventlog */
+	EV_EIO = -3,        /**< reading or writing failed (see errno text) */
+	EV_ENOMEM = -4,     /**< out of memory */
+	EV_EINVAL = -5,     /**< the caller passed an invalid argument */
+	EV_ELIMIT = -6      /**< the input exceeds a resource limit */
+};
+
+/** A short English name for a status code; never NULL. */
+const char *ev_strerror(int status);
+
+/** The library version as "MAJOR.MINOR.PATCH". */
+const char *ev_version(void);
+
+/**
+ * Where and why an operation failed. Handles keep one; it is valid until
+ * the next call on the same handle.
+ */
+typedef struct ev_diag {
+	int status;           /**< the status the failing call returned */
+	uint64_t offset;      /**< byte offset in the (decompressed) stream */
+	uint64_t event_index; /**< events read before the problem */
+	char message[320];    /**< one line, no trailing newline */
+} ev_diag;
+
+/** Capability value meaning "no capability" (global buffer, no block). */
+#define EV_NO_CAP 0xffffu
+
+/** Declared size of a variable-size event type. */
+#define EV_SIZE_VARIABLE (-1)
+
+/** The largest block GHC's RTS writes (its per-capability buffer). */
+#define EV_MAX_BLOCK_SIZE (2u * 1024u * 1024u)
+
+/* Big-endian load and store helpers: the wire format is big-endian. */
+static inline uint16_t ev_load16(const uint8_t *p)
+{
+	return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
+}
+
+static inline uint32_t ev_load32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static inline uint64_t ev_load64(const uint8_t *p)
+{
+	return (uint64_t)ev_load32(p) << 32 | ev_load32(p + 4);
+}
+
+static inline void ev_store16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void ev_store32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline void ev_store64(uint8_t *p, uint64_t v)
+{
+	ev_store32(p, (uint32_t)(v >> 32));
+	ev_store32(p + 4, (uint32_t)v);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

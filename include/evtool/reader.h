@@ -1,0 +1,150 @@
+/*
+ * evtool: the streaming eventlog reader.
+ *
+ * A reader pulls bytes from a file, a file descriptor (standard input) or
+ * a memory buffer, inflating gzip input on the fly, and hands out events
+ * one at a time as borrowed views. Memory stays bounded: one window of
+ * input plus the header, whatever the log's size.
+ *
+ * Typical use:
+ *
+ *     ev_reader *r;
+ *     ev_event ev;
+ *     int rc;
+ *     if (ev_reader_open_path(&r, path, 0) < 0) ...
+ *     if (ev_reader_read_header(r) < 0) ... ev_reader_diag(r)->message
+ *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+ *             use(&ev);
+ *     rc is EV_END (complete), EV_ETRUNCATED (no data end) or an error.
+ *     ev_reader_free(r);
+ */
+#ifndef EVTOOL_READER_H
+#define EVTOOL_READER_H
+
+#include "common.h"
+#include "header.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ev_reader ev_reader;
+
+/** One event, borrowed from the reader. */
+typedef struct ev_event {
+	uint16_t type;
+	uint16_t cap;            /**< enclosing block's cap, or EV_NO_CAP */
+	uint32_t size;           /**< payload bytes */
+	uint64_t time;           /**< ns since the RTS instance started */
+	const uint8_t *payload;  /**< valid until the next call on the reader */
+	uint64_t offset;         /**< offset of the event's first byte */
+	uint64_t index;          /**< 0-based, block markers included */
+} ev_event;
+
+/** Bytes the event occupies on the wire: type, time, [length], payload. */
+static inline uint32_t ev_event_wire_size(const ev_event *ev, int variable)
+{
+	return 10u + (variable ? 2u : 0u) + ev->size;
+}
+
+/** The block a reader is inside, from its BLOCK_MARKER (FORMAT.md s. 2). */
+typedef struct ev_block {
+	uint64_t offset;     /**< offset of the marker event */
+	uint32_t size;       /**< declared size, marker included */
+	uint64_t start_time; /**< the marker's timestamp */
+	uint64_t end_time;
+	uint16_t cap;        /**< EV_NO_CAP for the global buffer */
+} ev_block;
+
+/** Flags for the ev_reader_open_* functions. */
+enum ev_reader_flag {
+	/** Hash every input byte (as stored, before inflating) with xxh3-64;
+	 *  see ev_reader_digest(). */
+	EV_READER_DIGEST = 1u << 0,
+	/** Do not inflate gzip input even when it starts with gzip magic. */
+	EV_READER_RAW = 1u << 1
+};
+
+/**
+ * Opens `path` for reading; "-" is standard input. The name used in
+ * diagnostics is `path` ("<stdin>" for "-").
+ */
+int ev_reader_open_path(ev_reader **out, const char *path, unsigned flags);
+
+/** Reads from `fd`, which stays the caller's (it is not closed). */
+int ev_reader_open_fd(ev_reader **out, int fd, const char *name,
+		      unsigned flags);
+
+/** Reads `len` bytes at `data`, which must outlive the reader. */
+int ev_reader_open_memory(ev_reader **out, const void *data, size_t len,
+			  const char *name, unsigned flags);
+
+/** Frees a reader; NULL is fine. */
+void ev_reader_free(ev_reader *r);
+
+/**
+ * Parses the header. EV_OK once parsed (later calls return EV_OK at
+ * once); EV_ETRUNCATED when the input ends inside it, in which case the
+ * call can be repeated when more input has arrived; EV_EFORMAT etc.
+ */
+int ev_reader_read_header(ev_reader *r);
+
+/** The parsed header, or NULL before ev_reader_read_header succeeded.
+ *  Owned by the reader; valid until the next session or the free. */
+const ev_header *ev_reader_header(const ev_reader *r);
+
+/**
+ * The next event, block markers included (type EV_BLOCK_MARKER).
+ * EV_OK: `ev` is filled. EV_END: the data-end marker was reached.
+ * EV_ETRUNCATED: the input ended before the data end; ev_reader_offset()
+ * is the end of the last complete event and a later call resumes when
+ * the input has grown. Negative: malformed input or I/O error, see
+ * ev_reader_diag(). Reads the header first if that was not done.
+ */
+int ev_reader_next(ev_reader *r, ev_event *ev);
+
+/**
+ * After EV_END, moves to a following session (a second header after the
+ * data end, as a restarted eventlog writes). EV_OK: a new header was
+ * parsed; EV_END: the input ends cleanly here; EV_ETRUNCATED: it ends in
+ * the middle of a header; EV_EFORMAT: other bytes follow the data end.
+ */
+int ev_reader_next_session(ev_reader *r);
+
+/** 0-based index of the current session. */
+unsigned ev_reader_session(const ev_reader *r);
+
+/** Offset just past the last complete event (or header) read. */
+uint64_t ev_reader_offset(const ev_reader *r);
+
+/** Nonzero when an event is inside a block; fills `out` if not NULL. */
+int ev_reader_block(const ev_reader *r, ev_block *out);
+
+/** Number of BLOCK_MARKER events read in this session. */
+uint64_t ev_reader_block_count(const ev_reader *r);
+
+/** Nonzero when the input is gzip-compressed. */
+int ev_reader_is_gzip(const ev_reader *r);
+
+/** Bytes pulled from the underlying input so far (compressed bytes for
+ *  gzip input). */
+uint64_t ev_reader_input_bytes(const ev_reader *r);
+
+/**
+ * Reads the remaining input to its end and stores the xxh3-64 digest of
+ * every byte of it in `out`. Requires EV_READER_DIGEST at open; after it,
+ * no more events can be read.
+ */
+int ev_reader_digest(ev_reader *r, uint64_t *out);
+
+/** The name given at open. */
+const char *ev_reader_name(const ev_reader *r);
+
+/** Details of the last failure or truncation. */
+const ev_diag *ev_reader_diag(const ev_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * evtool: writing eventlogs.
+ *
+ * A sink is where bytes go: a file written atomically (a temporary file in
+ * the same directory, renamed over the target by ev_sink_commit), a file
+ * descriptor, or memory. A writer encodes a header and events into a sink,
+ * either preserving the caller's block markers byte for byte or grouping
+ * events into fresh blocks by capability.
+ */
+#ifndef EVTOOL_WRITER_H
+#define EVTOOL_WRITER_H
+
+#include "common.h"
+#include "header.h"
+#include "reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ev_sink ev_sink;
+
+/**
+ * Opens an atomic file sink: bytes go to a temporary file beside `path`
+ * that ev_sink_commit() renames to `path`. Until then `path` is untouched;
+ * freeing an uncommitted sink removes the temporary file.
+ */
+int ev_sink_open_path(ev_sink **out, const char *path);
+
+/** A sink writing to `fd`, which stays the caller's. */
+int ev_sink_open_fd(ev_sink **out, int fd, const char *name);
+
+/** A sink collecting bytes in memory; see ev_sink_memory(). */
+int ev_sink_open_memory(ev_sink **out);
+
+/** Appends `len` bytes. */
+int ev_sink_write(ev_sink *s, const void *data, size_t len);
+
+/** Flushes, and for a path sink syncs and renames into place. */
+int ev_sink_commit(ev_sink *s);
+
+/** Frees a sink, removing an uncommitted temporary file; NULL is fine. */
+void ev_sink_free(ev_sink *s);
+
+/** The temporary file's path of a path sink (for signal-time cleanup),
+ *  NULL for other sinks or once committed. Owned by the sink. */
+const char *ev_sink_temp_path(const ev_sink *s);
+
+/** Bytes written so far. */
+uint64_t ev_sink_bytes(const ev_sink *s);
+
+/** The bytes of a memory sink; valid until the next write or the free. */
+const uint8_t *ev_sink_memory(const ev_sink *s, size_t *len);
+
+/** Details of the last failure. */
+const ev_diag *ev_sink_diag(const ev_sink *s);
+
+typedef struct ev_writer ev_writer;
+
+/** How a writer treats blocks. */
+typedef enum ev_write_mode {
+	/** Events, block markers included, are written exactly as given:
+	 *  copying a log event by event reproduces it byte for byte. */
+	EV_WRITE_PRESERVE = 0,
+	/** Block markers given are dropped; each run of consecutive events
+	 *  of one capability becomes a block of at most max_block_size bytes
+	 *  whose size includes the marker, whose timestamp is the run's
+	 *  earliest and whose end time its latest. */
+	EV_WRITE_REBLOCK = 1
+} ev_write_mode;
+
+/** Writer options; initialise with EV_WRITER_OPTIONS_INIT. */
+typedef struct ev_writer_options {
+	unsigned version;          /**< EV_WRITER_OPTIONS_VERSION */
+	ev_write_mode mode;
+	uint32_t max_block_size;   /**< REBLOCK only; 0 means EV_MAX_BLOCK_SIZE */
+} ev_writer_options;
+
+#define EV_WRITER_OPTIONS_VERSION 1
+#define EV_WRITER_OPTIONS_INIT { EV_WRITER_OPTIONS_VERSION, EV_WRITE_PRESERVE, 0 }
+
+/**
+ * Starts a log in `sink` (which stays the caller's) and writes `header`
+ * (copied). `opts` may be NULL for the defaults.
+ */
+int ev_writer_open(ev_writer **out, ev_sink *sink, const ev_header *header,
+		   const ev_writer_options *opts);
+
+/**
+ * Writes one event. Its type must be declared in the header and a fixed
+ * size type must have the header's payload size (EV_EINVAL otherwise).
+ * In REBLOCK mode `ev->cap` chooses the block and BLOCK_MARKER events are
+ * skipped.
+ */
+int ev_writer_write(ev_writer *w, const ev_event *ev);
+
+/** Flushes the open block and writes the data-end marker. */
+int ev_writer_finish(ev_writer *w);
+
+/** Events written so far (block markers the writer made not counted). */
+uint64_t ev_writer_events(const ev_writer *w);
+
+/** Frees a writer; NULL is fine. Does not finish the log. */
+void ev_writer_free(ev_writer *w);
+
+/** Details of the last failure. */
+const ev_diag *ev_writer_diag(const ev_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,63 @@
+#include "evtool/common.h"
+
+const char *ev_strerror(int status)
+{
+	switch (status) {
+	case EV_OK:
+		return "success";
+	case EV_END:
+		return "end of data";
+	case EV_ETRUNCATED:
+		return "truncated input";
+	case EV_EFORMAT:
+		return "malformed eventlog";
+	case EV_EIO:
+		return "input/output error";
+	case EV_ENOMEM:
+		return "out of memory";
+	case EV_EINVAL:
+		return "invalid argument";
+	case EV_ELIMIT:
+		return "resource limit exceeded";
+	default:
+		return "unknown status";
+	}
+}
+
+const char *ev_version(void)
+{
+	return EV_VERSION_STRING;
+}
+
+#include <stdio.h>
+
+#include "internal.h"
+
+int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,
+	     const char *fmt, ...)
+{
+	va_list ap;
+
+	d->status = status;
+	d->offset = offset;
+	d->event_index = index;
+	va_start(ap, fmt);
+	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used + 5 < out_len; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+			out[used++] = (char)p[i];
+		else
+			used += (size_t)snprintf(out + used, out_len - used,
+						 "\\x%02x", p[i]);
+		out[used] = '\0';
+	}
+}

@@ -1,0 +1,36 @@
+/*
+ * Declarations shared by libevtool's source files; not installed.
+ */
+#ifndef EVTOOL_LIB_INTERNAL_H
+#define EVTOOL_LIB_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "evtool/common.h"
+
+/* The four-byte magic words of the header (FORMAT.md section 1). */
+#define EVI_HEADER_BEGIN 0x68647262u     /* "hdrb" */
+#define EVI_HEADER_END 0x68647265u       /* "hdre" */
+#define EVI_HET_BEGIN 0x68657462u        /* "hetb" */
+#define EVI_HET_END 0x68657465u          /* "hete" */
+#define EVI_ET_BEGIN 0x65746200u         /* "etb\0" */
+#define EVI_ET_END 0x65746500u           /* "ete\0" */
+#define EVI_DATA_BEGIN 0x64617462u       /* "datb" */
+#define EVI_DATA_END 0xffffu             /* in place of an event type */
+
+/* Event header on the wire: u16 type, u64 time; variable events add u16. */
+#define EVI_EVENT_HEADER 10u
+#define EVI_VAR_HEADER 12u
+/* A BLOCK_MARKER payload: u32 size, u64 end time, u16 cap. */
+#define EVI_BLOCK_PAYLOAD 14u
+#define EVI_BLOCK_EVENT (EVI_EVENT_HEADER + EVI_BLOCK_PAYLOAD)
+
+/* Fills `d` with a status, position and printf-style message; returns
+ * the status so that callers can `return evi_fail(...)`. */
+int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,
+	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Printable rendering of four magic bytes, e.g. "hdrb" or "\x1f\x8b..". */
+void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len);
+
+#endif

@@ -1,0 +1,569 @@
+/*
+ * The streaming reader: header parsing and event iteration over a window
+ * of input bytes (FORMAT.md sections 1, 2 and 4).
+ *
+ * The window holds the unread input; it only grows to fit the header or
+ * one event (at most 12 + 65535 bytes), so memory is bounded whatever the
+ * size of the log. Running out of input is never final: the position
+ * stays at the last complete event (or at the start of the header) and a
+ * later call retries, which is how a growing log is followed.
+ */
+#include "evtool/reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evtool/catalog.h"
+#include "internal.h"
+#include "source.h"
+
+#define WINDOW_SIZE (1024u * 1024u)
+/* Real headers are a few KiB; anything past this is hostile or garbage. */
+#define MAX_HEADER_SIZE (8u * 1024u * 1024u)
+#define MAX_DESC_LEN (64u * 1024u)
+#define MAX_EXTRA_LEN (64u * 1024u)
+#define UNDECLARED INT32_MIN
+#define SMALL_IDS 256
+
+enum reader_state { READ_HEADER, READ_EVENTS, READ_END, READ_FAILED };
+
+struct ev_reader {
+	char *name;
+	evi_source *source;
+	ev_diag diag;
+
+	/* Unread input is buf[pos, end); buf[0] is at stream offset base. */
+	uint8_t *store;
+	size_t store_cap;
+	const uint8_t *buf;
+	size_t pos;
+	size_t end;
+	uint64_t base;
+	int in_place;
+
+	enum reader_state state;
+	ev_header *header;
+	int32_t small_wire[SMALL_IDS];
+	unsigned session;
+	uint64_t index;
+	uint64_t blocks;
+	int in_block;
+	ev_block block;
+};
+
+static uint64_t stream_offset(const ev_reader *r)
+{
+	return r->base + r->pos;
+}
+
+uint64_t ev_reader_offset(const ev_reader *r)
+{
+	return stream_offset(r);
+}
+
+static int fail(ev_reader *r, int status, uint64_t offset, const char *fmt,
+		...) __attribute__((format(printf, 4, 5)));
+
+static int fail(ev_reader *r, int status, uint64_t offset, const char *fmt,
+		...)
+{
+	va_list ap;
+
+	r->diag.status = status;
+	r->diag.offset = offset;
+	r->diag.event_index = r->index;
+	va_start(ap, fmt);
+	vsnprintf(r->diag.message, sizeof r->diag.message, fmt, ap);
+	va_end(ap);
+	if (status != EV_ETRUNCATED)
+		r->state = READ_FAILED;
+	return status;
+}
+
+/* The source filled in the message; add the stream position. */
+static int source_failed(ev_reader *r, int status)
+{
+	char message[sizeof r->diag.message];
+
+	memcpy(message, r->diag.message, sizeof message);
+	return fail(r, status, stream_offset(r) + (r->end - r->pos), "%s",
+		    message);
+}
+
+/* Moves the unread bytes to the front and makes room for `want` bytes. */
+static int make_room(ev_reader *r, size_t want)
+{
+	size_t unread = r->end - r->pos;
+
+	if (r->pos > 0) {
+		memmove(r->store, r->store + r->pos, unread);
+		r->base += r->pos;
+		r->pos = 0;
+		r->end = unread;
+	}
+	if (want > r->store_cap) {
+		size_t cap = r->store_cap * 2 > want ? r->store_cap * 2 : want;
+		uint8_t *grown = realloc(r->store, cap);
+		if (!grown)
+			return EV_ENOMEM;
+		r->store = grown;
+		r->buf = grown;
+		r->store_cap = cap;
+	}
+	return EV_OK;
+}
+
+/* Makes `n` unread bytes available: 1 if they are, 0 when the input has
+ * fewer for now, negative on error. Invalidates pointers into buf. */
+static int fill(ev_reader *r, size_t n)
+{
+	int rc;
+
+	if (r->in_place)
+		return 0;
+	if ((rc = make_room(r, n)) < 0)
+		return rc;
+	while (r->end - r->pos < n) {
+		size_t got;
+		rc = evi_source_read(r->source, r->store + r->end,
+				     r->store_cap - r->end, &got);
+		if (rc < 0)
+			return source_failed(r, rc);
+		if (got == 0)
+			return 0;
+		r->end += got;
+	}
+	return 1;
+}
+
+static inline int need(ev_reader *r, size_t n)
+{
+	return r->end - r->pos >= n ? 1 : fill(r, n);
+}
+
+static int open_reader(ev_reader **out, int fd, int close_fd,
+		       const uint8_t *mem, size_t len, const char *name,
+		       unsigned flags)
+{
+	ev_reader *r = calloc(1, sizeof *r);
+	int rc;
+
+	*out = NULL;
+	if (!r || !(r->name = strdup(name ? name : "<input>"))) {
+		free(r);
+		return EV_ENOMEM;
+	}
+	rc = evi_source_open(&r->source, fd, close_fd, mem, len,
+			     !!(flags & EV_READER_DIGEST),
+			     !!(flags & EV_READER_RAW), &r->diag);
+	if (rc == EV_OK && evi_source_memory(r->source, &r->buf, &r->end)) {
+		r->in_place = 1;
+	} else if (rc == EV_OK) {
+		r->store = malloc(WINDOW_SIZE);
+		r->store_cap = WINDOW_SIZE;
+		r->buf = r->store;
+		rc = r->store ? EV_OK : EV_ENOMEM;
+	}
+	if (rc < 0) {
+		if (close_fd)
+			close(fd);
+		ev_reader_free(r);
+		return rc;
+	}
+	*out = r;
+	return EV_OK;
+}
+
+int ev_reader_open_path(ev_reader **out, const char *path, unsigned flags)
+{
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return open_reader(out, STDIN_FILENO, 0, NULL, 0, "<stdin>",
+				   flags);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*out = NULL;
+		return EV_EIO;
+	}
+	return open_reader(out, fd, 1, NULL, 0, path, flags);
+}
+
+int ev_reader_open_fd(ev_reader **out, int fd, const char *name,
+		      unsigned flags)
+{
+	return open_reader(out, fd, 0, NULL, 0, name, flags);
+}
+
+int ev_reader_open_memory(ev_reader **out, const void *data, size_t len,
+			  const char *name, unsigned flags)
+{
+	return open_reader(out, -1, 0, data, len, name, flags);
+}
+
+void ev_reader_free(ev_reader *r)
+{
+	if (!r)
+		return;
+	evi_source_free(r->source);
+	ev_header_free(r->header);
+	free(r->store);
+	free(r->name);
+	free(r);
+}
+
+/* ---- header ---- */
+
+/* Cursor over the header being parsed, relative to the unread bytes. */
+typedef struct header_cursor {
+	ev_reader *r;
+	size_t at;
+} header_cursor;
+
+/* 1 when `n` more bytes past the cursor are available, 0 if not yet. */
+static int header_need(header_cursor *c, size_t n)
+{
+	if (c->at + n > MAX_HEADER_SIZE)
+		return fail(c->r, EV_ELIMIT, stream_offset(c->r) + c->at,
+			    "the header is larger than %u MiB; this is not a "
+			    "GHC eventlog", MAX_HEADER_SIZE >> 20);
+	return need(c->r, c->at + n);
+}
+
+static const uint8_t *header_bytes(const header_cursor *c)
+{
+	return c->r->buf + c->r->pos + c->at;
+}
+
+static int expect_magic(header_cursor *c, uint32_t magic, const char *what)
+{
+	int rc = header_need(c, 4);
+	char seen[32];
+	uint8_t want[4];
+
+	if (rc <= 0)
+		return rc;
+	if (ev_load32(header_bytes(c)) != magic) {
+		ev_store32(want, magic);
+		evi_quote_magic(header_bytes(c), 4, seen, sizeof seen);
+		return fail(c->r, EV_EFORMAT, stream_offset(c->r) + c->at,
+			    "expected %s \"%.4s\", found \"%s\"%s", what,
+			    (const char *)want, seen,
+			    c->at == 0 ? ": not a GHC eventlog" : "");
+	}
+	c->at += 4;
+	return 1;
+}
+
+/* One "etb\0 ... ete\0" entry; the caller has seen "etb\0". */
+static int parse_type(header_cursor *c, ev_header *h)
+{
+	uint64_t start = stream_offset(c->r) + c->at - 4;
+	uint32_t desc_len, extra_len;
+	uint16_t id, size;
+	int rc;
+
+	if ((rc = header_need(c, 8)) <= 0)
+		return rc;
+	id = ev_load16(header_bytes(c));
+	size = ev_load16(header_bytes(c) + 2);
+	desc_len = ev_load32(header_bytes(c) + 4);
+	if (desc_len > MAX_DESC_LEN)
+		return fail(c->r, EV_EFORMAT, start,
+			    "event type %u: description length %u is "
+			    "implausible", id, desc_len);
+	if ((rc = header_need(c, 8 + desc_len + 4)) <= 0)
+		return rc;
+	extra_len = ev_load32(header_bytes(c) + 8 + desc_len);
+	if (extra_len > MAX_EXTRA_LEN)
+		return fail(c->r, EV_EFORMAT, start,
+			    "event type %u: extra info length %u is "
+			    "implausible", id, extra_len);
+	if ((rc = header_need(c, 8 + desc_len + 4 + extra_len)) <= 0)
+		return rc;
+	rc = ev_header_add(h, id, size == UINT16_MAX ? EV_SIZE_VARIABLE : size,
+			   (const char *)header_bytes(c) + 8, desc_len,
+			   header_bytes(c) + 12 + desc_len, extra_len);
+	if (rc == EV_EINVAL)
+		return fail(c->r, EV_EFORMAT, start,
+			    "event type %u is declared twice", id);
+	if (rc < 0)
+		return fail(c->r, rc, start, "%s", ev_strerror(rc));
+	c->at += 8 + desc_len + 4 + extra_len;
+	return expect_magic(c, EVI_ET_END, "event type end");
+}
+
+static int parse_types(header_cursor *c, ev_header *h)
+{
+	for (;;) {
+		int rc = header_need(c, 4);
+		uint32_t magic;
+		if (rc <= 0)
+			return rc;
+		magic = ev_load32(header_bytes(c));
+		if (magic == EVI_HET_END) {
+			c->at += 4;
+			return 1;
+		}
+		if ((rc = expect_magic(c, EVI_ET_BEGIN,
+				       "an event type \"etb\\0\" or the list "
+				       "end")) <= 0)
+			return rc;
+		if ((rc = parse_type(c, h)) <= 0)
+			return rc;
+	}
+}
+
+static int parse_header_bytes(header_cursor *c, ev_header *h)
+{
+	int rc;
+
+	if ((rc = expect_magic(c, EVI_HEADER_BEGIN, "header begin")) <= 0 ||
+	    (rc = expect_magic(c, EVI_HET_BEGIN, "event type list begin")) <= 0 ||
+	    (rc = parse_types(c, h)) <= 0 ||
+	    (rc = expect_magic(c, EVI_HEADER_END, "header end")) <= 0)
+		return rc;
+	return expect_magic(c, EVI_DATA_BEGIN, "data begin");
+}
+
+static void index_wire_sizes(ev_reader *r)
+{
+	for (unsigned id = 0; id < SMALL_IDS; id++) {
+		const ev_type_decl *t = ev_header_find(r->header, (uint16_t)id);
+		r->small_wire[id] = t ? t->wire_size : UNDECLARED;
+	}
+}
+
+static int header_truncated(ev_reader *r, size_t have)
+{
+	return fail(r, EV_ETRUNCATED, stream_offset(r),
+		    "the input ends inside the header (%zu bytes of it "
+		    "read)%s", have,
+		    evi_source_gzip_incomplete(r->source)
+			    ? "; the gzip stream is cut short" : "");
+}
+
+int ev_reader_read_header(ev_reader *r)
+{
+	header_cursor c = { r, 0 };
+	ev_header *h;
+	int rc;
+
+	if (r->state == READ_FAILED)
+		return r->diag.status;
+	if (r->state != READ_HEADER)
+		return EV_OK;
+	if ((rc = ev_header_new(&h)) < 0)
+		return fail(r, rc, stream_offset(r), "%s", ev_strerror(rc));
+	rc = parse_header_bytes(&c, h);
+	if (rc <= 0) {
+		ev_header_free(h);
+		return rc < 0 ? rc : header_truncated(r, r->end - r->pos);
+	}
+	r->pos += c.at;
+	r->header = h;
+	r->state = READ_EVENTS;
+	index_wire_sizes(r);
+	return EV_OK;
+}
+
+const ev_header *ev_reader_header(const ev_reader *r)
+{
+	return r->header;
+}
+
+/* ---- events ---- */
+
+static int events_truncated(ev_reader *r, size_t need_bytes)
+{
+	size_t have = r->end - r->pos;
+	const char *gz = evi_source_gzip_incomplete(r->source)
+				 ? "; the gzip stream is cut short" : "";
+
+	if (have == 0)
+		return fail(r, EV_ETRUNCATED, stream_offset(r),
+			    "the log ends without the data-end marker "
+			    "(after %llu events)%s",
+			    (unsigned long long)r->index, gz);
+	return fail(r, EV_ETRUNCATED, stream_offset(r),
+		    "the log ends inside an event (%zu of %zu bytes "
+		    "present)%s", have, need_bytes, gz);
+}
+
+static int32_t wire_size(const ev_reader *r, uint16_t type)
+{
+	const ev_type_decl *t;
+
+	if (type < SMALL_IDS)
+		return r->small_wire[type];
+	t = ev_header_find(r->header, type);
+	return t ? t->wire_size : UNDECLARED;
+}
+
+/* A BLOCK_MARKER opens a block: FORMAT.md section 2. */
+static void enter_block(ev_reader *r, ev_event *ev)
+{
+	r->in_block = 1;
+	r->blocks++;
+	r->block.offset = ev->offset;
+	r->block.size = ev_load32(ev->payload);
+	r->block.end_time = ev_load64(ev->payload + 4);
+	r->block.cap = ev_load16(ev->payload + 12);
+	r->block.start_time = ev->time;
+	ev->cap = r->block.cap;
+}
+
+static void attribute_cap(ev_reader *r, ev_event *ev)
+{
+	if (ev->type == EV_BLOCK_MARKER && ev->size >= EVI_BLOCK_PAYLOAD) {
+		enter_block(r, ev);
+		return;
+	}
+	if (r->in_block && ev->offset >= r->block.offset + r->block.size)
+		r->in_block = 0;
+	ev->cap = r->in_block ? r->block.cap : EV_NO_CAP;
+}
+
+static int read_event(ev_reader *r, ev_event *ev)
+{
+	const uint8_t *p;
+	uint32_t head = EVI_EVENT_HEADER, size;
+	uint16_t type;
+	int32_t wire;
+	int rc;
+
+	if ((rc = need(r, 2)) <= 0)
+		return rc < 0 ? rc : events_truncated(r, 2);
+	type = ev_load16(r->buf + r->pos);
+	if (type == EVI_DATA_END) {
+		r->pos += 2;
+		r->state = READ_END;
+		r->in_block = 0;
+		return EV_END;
+	}
+	wire = wire_size(r, type);
+	if (wire == UNDECLARED)
+		return fail(r, EV_EFORMAT, stream_offset(r),
+			    "event type %u is not declared in the header", type);
+	if (wire == EV_SIZE_VARIABLE) {
+		head = EVI_VAR_HEADER;
+		if ((rc = need(r, head)) <= 0)
+			return rc < 0 ? rc : events_truncated(r, head);
+		size = ev_load16(r->buf + r->pos + EVI_EVENT_HEADER);
+	} else {
+		size = (uint32_t)wire;
+	}
+	if ((rc = need(r, head + size)) <= 0)
+		return rc < 0 ? rc : events_truncated(r, head + size);
+
+	p = r->buf + r->pos;
+	ev->type = type;
+	ev->time = ev_load64(p + 2);
+	ev->size = size;
+	ev->payload = p + head;
+	ev->offset = stream_offset(r);
+	ev->index = r->index++;
+	attribute_cap(r, ev);
+	r->pos += head + size;
+	return EV_OK;
+}
+
+int ev_reader_next(ev_reader *r, ev_event *ev)
+{
+	switch (r->state) {
+	case READ_HEADER: {
+		int rc = ev_reader_read_header(r);
+		if (rc < 0)
+			return rc;
+		return read_event(r, ev);
+	}
+	case READ_EVENTS:
+		return read_event(r, ev);
+	case READ_END:
+		return EV_END;
+	case READ_FAILED:
+	default:
+		return r->diag.status;
+	}
+}
+
+int ev_reader_next_session(ev_reader *r)
+{
+	static const uint8_t magic[4] = { 'h', 'd', 'r', 'b' };
+	size_t have;
+	int rc;
+
+	if (r->state != READ_END)
+		return r->state == READ_FAILED ? r->diag.status : EV_EINVAL;
+	rc = need(r, 4);
+	if (rc < 0)
+		return rc;
+	have = r->end - r->pos;
+	if (have == 0)
+		return EV_END;
+	if (memcmp(r->buf + r->pos, magic, have < 4 ? have : 4) != 0)
+		return fail(r, EV_EFORMAT, stream_offset(r),
+			    "unexpected bytes after the data-end marker");
+	if (have < 4)
+		return header_truncated(r, have);
+	ev_header_free(r->header);
+	r->header = NULL;
+	r->state = READ_HEADER;
+	r->session++;
+	r->index = 0;
+	r->blocks = 0;
+	return ev_reader_read_header(r);
+}
+
+unsigned ev_reader_session(const ev_reader *r)
+{
+	return r->session;
+}
+
+int ev_reader_block(const ev_reader *r, ev_block *out)
+{
+	if (r->in_block && out)
+		*out = r->block;
+	return r->in_block;
+}
+
+uint64_t ev_reader_block_count(const ev_reader *r)
+{
+	return r->blocks;
+}
+
+int ev_reader_is_gzip(const ev_reader *r)
+{
+	return evi_source_is_gzip(r->source);
+}
+
+uint64_t ev_reader_input_bytes(const ev_reader *r)
+{
+	return r->in_place ? stream_offset(r)
+			   : evi_source_input_bytes(r->source);
+}
+
+int ev_reader_digest(ev_reader *r, uint64_t *out)
+{
+	int rc = evi_source_digest(r->source, out);
+
+	if (rc < 0)
+		return rc == EV_EINVAL ? rc : source_failed(r, rc);
+	r->state = READ_END;
+	return EV_OK;
+}
+
+const char *ev_reader_name(const ev_reader *r)
+{
+	return r->name;
+}
+
+const ev_diag *ev_reader_diag(const ev_reader *r)
+{
+	return &r->diag;
+}

@@ -1,0 +1,247 @@
+/*
+ * Sinks: buffered output to a file descriptor, to memory, or to a file
+ * that appears only when complete (temporary file, fsync, rename).
+ */
+#include "evtool/writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define SINK_BUFFER (256u * 1024u)
+
+struct ev_sink {
+	int fd;
+	int memory;
+	char *path;      /* the target of a path sink */
+	char *temp_path; /* its temporary file until committed */
+	uint8_t *buf;
+	size_t len;
+	size_t cap;
+	uint64_t bytes;
+	ev_diag diag;
+};
+
+static int new_sink(ev_sink **out, size_t cap)
+{
+	ev_sink *s = calloc(1, sizeof *s);
+
+	*out = NULL;
+	if (!s || !(s->buf = malloc(cap))) {
+		free(s);
+		return EV_ENOMEM;
+	}
+	s->fd = -1;
+	s->cap = cap;
+	*out = s;
+	return EV_OK;
+}
+
+/* "<dir>/.<name>.evtool-XXXXXX", beside the target so rename is atomic. */
+static char *temp_template(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = path + dir_len;
+	size_t n = strlen(path) + sizeof "/..evtool-XXXXXX";
+	char *t = malloc(n);
+
+	if (t)
+		snprintf(t, n, "%.*s.%s.evtool-XXXXXX", (int)dir_len, path,
+			 base);
+	return t;
+}
+
+/* The mode a new file would get: 0666 less the umask, or the mode of the
+ * file being replaced. */
+static mode_t target_mode(const char *path)
+{
+	struct stat st;
+	mode_t mask;
+
+	if (stat(path, &st) == 0)
+		return st.st_mode & 07777;
+	mask = umask(022);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+int ev_sink_open_path(ev_sink **out, const char *path)
+{
+	ev_sink *s;
+	int rc = new_sink(&s, SINK_BUFFER);
+
+	if (rc < 0)
+		return rc;
+	s->path = strdup(path);
+	s->temp_path = temp_template(path);
+	if (!s->path || !s->temp_path) {
+		ev_sink_free(s);
+		return EV_ENOMEM;
+	}
+	s->fd = mkstemp(s->temp_path);
+	if (s->fd < 0) {
+		int saved = errno;
+		free(s->temp_path);
+		s->temp_path = NULL;
+		ev_sink_free(s);
+		errno = saved;
+		return EV_EIO;
+	}
+	if (fchmod(s->fd, target_mode(path)) != 0) {
+		int saved = errno;
+		ev_sink_free(s);
+		errno = saved;
+		return EV_EIO;
+	}
+	*out = s;
+	return EV_OK;
+}
+
+int ev_sink_open_fd(ev_sink **out, int fd, const char *name)
+{
+	int rc = new_sink(out, SINK_BUFFER);
+
+	(void)name;
+	if (rc == EV_OK)
+		(*out)->fd = fd;
+	return rc;
+}
+
+int ev_sink_open_memory(ev_sink **out)
+{
+	int rc = new_sink(out, 4096);
+
+	if (rc == EV_OK)
+		(*out)->memory = 1;
+	return rc;
+}
+
+static int write_all(ev_sink *s, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(s->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return evi_fail(&s->diag, EV_EIO, s->bytes, 0,
+					"write failed: %s", strerror(errno));
+		p += w;
+		n -= (size_t)w;
+	}
+	return EV_OK;
+}
+
+static int flush(ev_sink *s)
+{
+	int rc;
+
+	if (s->memory || s->len == 0)
+		return EV_OK;
+	rc = write_all(s, s->buf, s->len);
+	s->len = 0;
+	return rc;
+}
+
+static int grow_memory(ev_sink *s, size_t want)
+{
+	size_t cap = s->cap;
+	uint8_t *grown;
+
+	while (cap < want)
+		cap *= 2;
+	grown = realloc(s->buf, cap);
+	if (!grown)
+		return evi_fail(&s->diag, EV_ENOMEM, s->bytes, 0,
+				"out of memory");
+	s->buf = grown;
+	s->cap = cap;
+	return EV_OK;
+}
+
+int ev_sink_write(ev_sink *s, const void *data, size_t len)
+{
+	int rc = EV_OK;
+
+	if (s->len + len > s->cap) {
+		if (s->memory)
+			rc = grow_memory(s, s->len + len);
+		else if ((rc = flush(s)) == EV_OK && len >= s->cap) {
+			rc = write_all(s, data, len);
+			s->bytes += len;
+			return rc;
+		}
+	}
+	if (rc < 0)
+		return rc;
+	memcpy(s->buf + s->len, data, len);
+	s->len += len;
+	s->bytes += len;
+	return EV_OK;
+}
+
+int ev_sink_commit(ev_sink *s)
+{
+	int rc = flush(s);
+
+	if (rc < 0 || !s->temp_path)
+		return rc;
+	if (fsync(s->fd) != 0 || close(s->fd) != 0) {
+		s->fd = -1;
+		return evi_fail(&s->diag, EV_EIO, s->bytes, 0,
+				"cannot write %s: %s", s->path,
+				strerror(errno));
+	}
+	s->fd = -1;
+	if (rename(s->temp_path, s->path) != 0)
+		return evi_fail(&s->diag, EV_EIO, s->bytes, 0,
+				"cannot rename %s to %s: %s", s->temp_path,
+				s->path, strerror(errno));
+	free(s->temp_path);
+	s->temp_path = NULL;
+	return EV_OK;
+}
+
+void ev_sink_free(ev_sink *s)
+{
+	if (!s)
+		return;
+	if (s->temp_path) {
+		if (s->fd >= 0)
+			close(s->fd);
+		unlink(s->temp_path);
+	}
+	free(s->temp_path);
+	free(s->path);
+	free(s->buf);
+	free(s);
+}
+
+const char *ev_sink_temp_path(const ev_sink *s)
+{
+	return s->temp_path;
+}
+
+uint64_t ev_sink_bytes(const ev_sink *s)
+{
+	return s->bytes;
+}
+
+const uint8_t *ev_sink_memory(const ev_sink *s, size_t *len)
+{
+	if (!s->memory)
+		return NULL;
+	*len = s->len;
+	return s->buf;
+}
+
+const ev_diag *ev_sink_diag(const ev_sink *s)
+{
+	return &s->diag;
+}

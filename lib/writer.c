@@ -1,0 +1,275 @@
+/*
+ * The writer: a header, events, block markers and the data-end marker
+ * (FORMAT.md sections 1 and 2).
+ */
+#include "evtool/writer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtool/catalog.h"
+#include "internal.h"
+
+#define UNDECLARED INT32_MIN
+#define SMALL_IDS 256
+static const char block_marker_desc[] = "Block marker";
+
+struct ev_writer {
+	ev_sink *sink;
+	ev_header *header;
+	ev_write_mode mode;
+	uint32_t max_block;
+	int32_t small_wire[SMALL_IDS];
+	uint64_t events;
+	ev_diag diag;
+
+	/* REBLOCK: the open block's events, encoded, after a marker gap. */
+	uint8_t *block;
+	size_t block_len;
+	int block_open;
+	uint16_t block_cap;
+	uint64_t block_first;
+	uint64_t block_last;
+};
+
+static int32_t wire_size(const ev_writer *w, uint16_t type)
+{
+	const ev_type_decl *t;
+
+	if (type < SMALL_IDS)
+		return w->small_wire[type];
+	t = ev_header_find(w->header, type);
+	return t ? t->wire_size : UNDECLARED;
+}
+
+/* Re-blocked output needs BLOCK_MARKER declared even if the input lacked
+ * it (a 6.12 STARTUP-only log, or a header built by hand). */
+static int declare_block_marker(ev_header *h)
+{
+	if (ev_header_find(h, EV_BLOCK_MARKER))
+		return EV_OK;
+	return ev_header_add(h, EV_BLOCK_MARKER, EVI_BLOCK_PAYLOAD,
+			     block_marker_desc, sizeof block_marker_desc - 1,
+			     NULL, 0);
+}
+
+static int write_header(ev_writer *w)
+{
+	size_t n = ev_header_encoded_size(w->header);
+	uint8_t *bytes = malloc(n);
+	int rc;
+
+	if (!bytes)
+		return EV_ENOMEM;
+	ev_header_encode(w->header, bytes);
+	rc = ev_sink_write(w->sink, bytes, n);
+	free(bytes);
+	return rc;
+}
+
+static int setup(ev_writer *w, const ev_header *header,
+		 const ev_writer_options *opts)
+{
+	int rc = ev_header_copy(&w->header, header);
+
+	if (rc == EV_OK && w->mode == EV_WRITE_REBLOCK) {
+		w->max_block = opts && opts->max_block_size
+				       ? opts->max_block_size
+				       : EV_MAX_BLOCK_SIZE;
+		if (w->max_block <= EVI_BLOCK_EVENT)
+			return EV_EINVAL;
+		w->block = malloc(w->max_block);
+		rc = w->block ? declare_block_marker(w->header) : EV_ENOMEM;
+	}
+	for (unsigned id = 0; rc == EV_OK && id < SMALL_IDS; id++) {
+		const ev_type_decl *t = ev_header_find(w->header, (uint16_t)id);
+		w->small_wire[id] = t ? t->wire_size : UNDECLARED;
+	}
+	return rc == EV_OK ? write_header(w) : rc;
+}
+
+int ev_writer_open(ev_writer **out, ev_sink *sink, const ev_header *header,
+		   const ev_writer_options *opts)
+{
+	ev_writer *w;
+	int rc;
+
+	*out = NULL;
+	if (opts && opts->version != EV_WRITER_OPTIONS_VERSION)
+		return EV_EINVAL;
+	if (!(w = calloc(1, sizeof *w)))
+		return EV_ENOMEM;
+	w->sink = sink;
+	w->mode = opts ? opts->mode : EV_WRITE_PRESERVE;
+	if ((rc = setup(w, header, opts)) < 0) {
+		ev_writer_free(w);
+		return rc;
+	}
+	*out = w;
+	return EV_OK;
+}
+
+void ev_writer_free(ev_writer *w)
+{
+	if (!w)
+		return;
+	ev_header_free(w->header);
+	free(w->block);
+	free(w);
+}
+
+/* type u16, time u64, [length u16]: returns the bytes used in `head`. */
+static size_t encode_head(uint8_t head[EVI_VAR_HEADER], const ev_event *ev,
+			  int variable)
+{
+	ev_store16(head, ev->type);
+	ev_store64(head + 2, ev->time);
+	if (!variable)
+		return EVI_EVENT_HEADER;
+	ev_store16(head + EVI_EVENT_HEADER, (uint16_t)ev->size);
+	return EVI_VAR_HEADER;
+}
+
+static int check_event(ev_writer *w, const ev_event *ev, int32_t wire)
+{
+	if (wire == UNDECLARED)
+		return evi_fail(&w->diag, EV_EINVAL, ev_sink_bytes(w->sink),
+				w->events,
+				"event type %u is not declared in the output "
+				"header", ev->type);
+	if (wire == EV_SIZE_VARIABLE ? ev->size > UINT16_MAX
+				     : ev->size != (uint32_t)wire)
+		return evi_fail(&w->diag, EV_EINVAL, ev_sink_bytes(w->sink),
+				w->events,
+				"event type %u has a %u-byte payload; the output "
+				"header says %d", ev->type, ev->size, wire);
+	return EV_OK;
+}
+
+static int sink_failed(ev_writer *w, int rc)
+{
+	w->diag = *ev_sink_diag(w->sink);
+	w->diag.status = rc;
+	return rc;
+}
+
+static int write_direct(ev_writer *w, const ev_event *ev, int variable)
+{
+	uint8_t head[EVI_VAR_HEADER];
+	size_t n = encode_head(head, ev, variable);
+	int rc = ev_sink_write(w->sink, head, n);
+
+	if (rc == EV_OK && ev->size)
+		rc = ev_sink_write(w->sink, ev->payload, ev->size);
+	return rc < 0 ? sink_failed(w, rc) : EV_OK;
+}
+
+static int write_marker(ev_writer *w, uint16_t cap, uint64_t first,
+			uint64_t last, size_t size)
+{
+	uint8_t marker[EVI_BLOCK_EVENT];
+	int rc;
+
+	ev_store16(marker, EV_BLOCK_MARKER);
+	ev_store64(marker + 2, first);
+	ev_store32(marker + 10, (uint32_t)size);
+	ev_store64(marker + 14, last);
+	ev_store16(marker + 22, cap);
+	rc = ev_sink_write(w->sink, marker, sizeof marker);
+	return rc < 0 ? sink_failed(w, rc) : EV_OK;
+}
+
+/* Writes the open block: its marker (size including the marker itself,
+ * stamped with the earliest time, ending at the latest), then its events. */
+static int flush_block(ev_writer *w)
+{
+	int rc;
+
+	if (!w->block_open)
+		return EV_OK;
+	w->block_open = 0;
+	rc = write_marker(w, w->block_cap, w->block_first, w->block_last,
+			  w->block_len + EVI_BLOCK_EVENT);
+	if (rc == EV_OK && w->block_len)
+		rc = ev_sink_write(w->sink, w->block, w->block_len);
+	w->block_len = 0;
+	return rc < 0 ? sink_failed(w, rc) : EV_OK;
+}
+
+static void open_block(ev_writer *w, const ev_event *ev)
+{
+	w->block_open = 1;
+	w->block_cap = ev->cap;
+	w->block_first = ev->time;
+	w->block_last = ev->time;
+}
+
+static int write_blocked(ev_writer *w, const ev_event *ev, int variable)
+{
+	size_t bytes = (variable ? EVI_VAR_HEADER : EVI_EVENT_HEADER) + ev->size;
+	int rc;
+
+	if (w->block_open && (ev->cap != w->block_cap ||
+			      EVI_BLOCK_EVENT + w->block_len + bytes >
+				      w->max_block))
+		if ((rc = flush_block(w)) < 0)
+			return rc;
+	if (EVI_BLOCK_EVENT + bytes > w->max_block) {
+		/* Larger than the block size asked for: a block of its own. */
+		rc = write_marker(w, ev->cap, ev->time, ev->time,
+				  EVI_BLOCK_EVENT + bytes);
+		return rc < 0 ? rc : write_direct(w, ev, variable);
+	}
+	if (!w->block_open)
+		open_block(w, ev);
+	if (ev->time < w->block_first)
+		w->block_first = ev->time;
+	if (ev->time > w->block_last)
+		w->block_last = ev->time;
+	w->block_len += encode_head(w->block + w->block_len, ev, variable);
+	if (ev->size)
+		memcpy(w->block + w->block_len, ev->payload, ev->size);
+	w->block_len += ev->size;
+	return EV_OK;
+}
+
+int ev_writer_write(ev_writer *w, const ev_event *ev)
+{
+	int32_t wire = wire_size(w, ev->type);
+	int rc = check_event(w, ev, wire);
+
+	if (rc < 0)
+		return rc;
+	if (w->mode == EV_WRITE_REBLOCK) {
+		if (ev->type == EV_BLOCK_MARKER)
+			return EV_OK;
+		rc = write_blocked(w, ev, wire == EV_SIZE_VARIABLE);
+	} else {
+		rc = write_direct(w, ev, wire == EV_SIZE_VARIABLE);
+	}
+	if (rc == EV_OK)
+		w->events++;
+	return rc;
+}
+
+int ev_writer_finish(ev_writer *w)
+{
+	uint8_t end[2];
+	int rc = flush_block(w);
+
+	if (rc < 0)
+		return rc;
+	ev_store16(end, EVI_DATA_END);
+	rc = ev_sink_write(w->sink, end, sizeof end);
+	return rc < 0 ? sink_failed(w, rc) : EV_OK;
+}
+
+uint64_t ev_writer_events(const ev_writer *w)
+{
+	return w->events;
+}
+
+const ev_diag *ev_writer_diag(const ev_writer *w)
+{
+	return &w->diag;
+}
