@@ -374,10 +374,12 @@ static void print_counts(const log_info *li)
 			       li->per_type[id]);
 }
 
-static void print_text(const log_info *li)
+static void print_text(const log_info *li, int separate)
 {
 	uint64_t gc_end, inversions = total_inversions(li, &gc_end);
 
+	if (separate)
+		putchar('\n');
 	printf("%s\n  %-16s %s", li->path, "status", status_name(li->status));
 	if (li->status != EV_END)
 		printf(" at offset %" PRIu64 ": %s", li->diag.offset,
@@ -390,9 +392,9 @@ static void print_text(const log_info *li)
 		       " ns, duration %.6f s\n", "time", li->first_time,
 		       li->last_time,
 		       (double)(li->last_time - li->first_time) / 1e9);
-	printf("  %-16s %" PRIu64 " in %" PRIu64 " blocks, %u session%s\n",
-	       "events", li->events, li->blocks, li->sessions,
-	       li->sessions == 1 ? "" : "s");
+	printf("  %-16s %" PRIu64 " in %" PRIu64 " block%s, %u session%s\n",
+	       "events", li->events, li->blocks, li->blocks == 1 ? "" : "s",
+	       li->sessions, li->sessions == 1 ? "" : "s");
 	printf("  %-16s %" PRIu64 " (%" PRIu64 " of them GC_END)\n",
 	       "time inversions", inversions, gc_end);
 	printf("  %-16s %" PRIu64 " bytes", "size", li->log_bytes);
@@ -551,7 +553,7 @@ int cmd_info(const cli_command *cmd, const cli_args *args)
 		if (as_json)
 			json_file(&j, li);
 		else
-			print_text(li), putchar(i + 1 < args->n_positional ? '\n' : '\0');
+			print_text(li, i > 0);
 	}
 	if (as_json) {
 		json_end_array(&j);

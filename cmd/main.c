@@ -1,6 +1,7 @@
 /*
  * evtool: the command table and the entry point.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,8 +96,12 @@ int main(int argc, char **argv)
 	{
 		int rc = run_command(cmd, argc - 2, argv + 2);
 		if (fflush(stdout) != 0 || ferror(stdout))
-			return cli_error(EXIT_SYSTEM, "cannot write standard "
-					 "output");
+			/* A reader that went away (| head) is not news. */
+			return errno == EPIPE ? EXIT_SYSTEM
+					      : cli_error(EXIT_SYSTEM,
+							  "cannot write standard "
+							  "output: %s",
+							  strerror(errno));
 		return rc;
 	}
 }

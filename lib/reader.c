@@ -85,14 +85,14 @@ static int fail(ev_reader *r, int status, uint64_t offset, const char *fmt,
 	return status;
 }
 
-/* The source filled in the message; add the stream position. */
+/* The source filled in the message; the offset is how far the log could
+ * be read (for gzip, the message names the stored offset too). */
 static int source_failed(ev_reader *r, int status)
 {
 	char message[sizeof r->diag.message];
 
 	memcpy(message, r->diag.message, sizeof message);
-	return fail(r, status, stream_offset(r) + (r->end - r->pos), "%s",
-		    message);
+	return fail(r, status, r->base + r->end, "%s", message);
 }
 
 /* Moves the unread bytes to the front and makes room for `want` bytes. */

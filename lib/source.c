@@ -37,6 +37,7 @@ struct evi_source {
 	int raw;
 	int gzip;
 	int member_done;
+	int pending; /* an error found after returning the bytes before it */
 	z_stream z;
 	int z_ready;
 
@@ -188,9 +189,22 @@ static int start_next_member(evi_source *s)
 	return EV_OK;
 }
 
+static int inflate_failed(evi_source *s, size_t got)
+{
+	evi_fail(s->diag, EV_EFORMAT, 0, 0,
+		 "gzip data is corrupt (%s) near stored offset %llu",
+		 s->z.msg ? s->z.msg : "zlib error",
+		 (unsigned long long)(s->stored_bytes - s->z.avail_in));
+	/* Hand out the good bytes first; fail on the next call. */
+	s->pending = got > 0;
+	return got > 0 ? EV_OK : EV_EFORMAT;
+}
+
 static int read_gzip(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 {
 	*got = 0;
+	if (s->pending)
+		return EV_EFORMAT;
 	while (*got == 0) {
 		int zrc;
 		if (s->z.avail_in == 0) {
@@ -211,12 +225,7 @@ static int read_gzip(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 		if (zrc == Z_STREAM_END)
 			s->member_done = 1;
 		else if (zrc != Z_OK && zrc != Z_BUF_ERROR)
-			return evi_fail(s->diag, EV_EFORMAT, 0, 0,
-					"gzip data is corrupt (%s) near stored "
-					"offset %llu",
-					s->z.msg ? s->z.msg : "zlib error",
-					(unsigned long long)(s->stored_bytes -
-							     s->z.avail_in));
+			return inflate_failed(s, *got);
 	}
 	return EV_OK;
 }

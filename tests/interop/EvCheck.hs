@@ -31,7 +31,7 @@ each point below also checked on crafted logs):
   (remaining, blockCap): a marker sets remaining := block_size and
   blockCap := mkCap cap, and is NOT produced: EventBlock events never reach
   the caller, so the BLOCK lines of `dump` are recovered here from the bytes
-  between the events (see Framing). For every other event:
+  between the events (see `decode` and `frame`). For every other event:
       evCap      := blockCap                 (the value before this event)
       remaining' := remaining - bytes the event consumed
       blockCap'  := if remaining' > 0 then blockCap else Nothing
@@ -51,7 +51,8 @@ each point below also checked on crafted logs):
   For the writer: make block_size exact (never smaller than the events it
   covers), and never put events outside blocks right after an empty marker.
 * After the data-end marker the decoder simply goes on: further bytes are
-  parsed as events (a second header fails, a partial event is ignored).
+  parsed as events (a second header, i.e. a restarted log, throws the Ix
+  error below on type 0x6864 "hd"; a partial event is silently ignored).
 * readEventLogFromFile = fmap fst . readEventLog: the error of a failed decode
   is dropped and the events before it are returned as if the log were whole.
   readEvents stops silently when input ends mid-event, so a truncated log
@@ -61,9 +62,14 @@ each point below also checked on crafted logs):
   accounting of the bytes after the last event.
 * 0.17's getEvent indexes its parser Array with the raw type number: a type
   above the highest declared id throws from pure code ("Ix{Int}.index: Index
-  (8762) out of range ((0,212))" on corpus/ticky-json.eventlog, whose GHC 9.5
-  ticky definitions 0.17 misparses) instead of returning an Error. It is
-  caught and reported as a read failure.
+  (8762) out of range ((0,212))" on corpus/ticky-json.eventlog: its GHC 9.5
+  TICKY_COUNTER_DEF events (id 210) carry an info table and JSON that 0.17's
+  parser does not consume to payload_len, so it loses sync after 40 events)
+  instead of returning an Error. It is caught and reported as a read failure.
+* `caps` compares ghc-events' cap with FORMAT.md's rule (the cap of the block
+  whose byte range holds the event's first byte; 0xffff or no block = none).
+  They agree on every readable corpus and testdata log; they differ only in
+  the quirks above, which a writer must avoid since `same` cannot see them.
 * GHC 6.12 logs (corpus/queens-ghc-6.12.1.eventlog) read fine: 487 events;
   STARTUP is outside any block and gets Nothing; all others get a cap.
 -}
@@ -95,7 +101,7 @@ import System.IO
 
 -- | One event as ghc-events produced it, with the byte offset just past it.
 data Ev = Ev
-  { evStart :: !Int          -- ^ first byte (from Framing)
+  { evStart :: !Int          -- ^ first byte (set by `frame`)
   , evEnd   :: !Int          -- ^ one past the last byte the decoder consumed
   , evT     :: !Word64
   , evC     :: !(Maybe Int)
@@ -245,9 +251,9 @@ decode sizes bytes start hdr = loop start (decodeEvents hdr) 0 []
 mkEv :: Int -> Event -> IO Ev
 mkEv end ev = do
   -- show escapes non-ASCII, so B8.pack (exact size) is the usual case
-  let str = show (evSpec ev)
-  s <- evaluate (SB.toShort (if all isAscii str then B8.pack str
-                              else TE.encodeUtf8 (T.pack str)))
+  let shown = show (evSpec ev)
+  s <- evaluate (SB.toShort (if all isAscii shown then B8.pack shown
+                              else TE.encodeUtf8 (T.pack shown)))
   c <- evaluate (evCap ev)
   _ <- evaluate (maybe () (`seq` ()) c)
   let blk = case evSpec ev of

@@ -1,0 +1,5 @@
+# the output may not be an input: the input stays untouched
+cmd: cp @DATA@/user-n1.eventlog in.eventlog; evtool cat in.eventlog -o in.eventlog; rc=$?; cmp @DATA@/user-n1.eventlog in.eventlog && exit $rc
+exit: 2
+--- stderr
+evtool: in.eventlog: refusing to overwrite an input file

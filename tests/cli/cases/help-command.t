@@ -1,0 +1,21 @@
+# 'evtool help cat' and 'evtool cat --help' print the same text
+cmd: evtool help cat > a; evtool cat --help > b; cmp a b && cat a
+exit: 0
+--- stdout
+usage: evtool cat IN... -o OUT
+
+copy a log (decompressing gzip), optionally re-blocked
+
+Copies IN to OUT byte for byte; several inputs are written one after
+the other as separate sessions. With --reblock, events are grouped
+into fresh blocks by capability (the blocks GHC's RTS would write).
+
+example: evtool cat run.eventlog.gz -o run.eventlog
+
+options:
+  -o, --output OUT           write to OUT ('-' for standard output)
+      --reblock              group events into fresh blocks by capability
+      --block-size BYTES     largest block --reblock writes (default 2097152)
+  -h, --help                 show this help
+
+exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error

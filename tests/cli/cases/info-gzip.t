@@ -1,0 +1,6 @@
+# info on gzip input reports the stored and the log size
+cmd: gzip -c @DATA@/user-n1.eventlog > l.gz && evtool info l.gz | grep -E 'size|status'
+exit: 0
+--- stdout
+  status           complete
+  size             5298 bytes

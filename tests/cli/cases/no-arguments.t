@@ -1,0 +1,3 @@
+# no command: usage on stderr, exit 2
+cmd: evtool
+exit: 2

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Golden tests for the evtool command line.
+#
+# Each tests/cli/cases/NAME.t holds:
+#   # comment lines: what the case checks
+#   cmd: a bash snippet; `evtool` is the binary under test
+#   exit: the expected exit status of the snippet
+#   --- stdout      (optional) the exact expected standard output follows
+#   --- stderr      (optional) the exact expected standard error follows
+# The snippet runs in a fresh temporary folder. @DATA@ stands for the
+# testdata folder and @CASES@ for the cases folder, in the snippet and in
+# the expected output. EVTOOL_GOLDEN_UPDATE=1 rewrites the expected output
+# sections from what the binary prints now (review the diff!).
+#
+# usage: run.sh EVTOOL DATA_DIR [CASE...]
+set -uo pipefail
+evtool_bin=$(realpath "$1") data=$(realpath "$2")
+shift 2
+cases_dir=$(cd "$(dirname "$0")/cases" && pwd)
+[ $# -gt 0 ] || set -- "$cases_dir"/*.t
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/bin" && ln -s "$evtool_bin" "$work/bin/evtool"
+pass=0 fail=0
+
+field() { sed -n "s/^$1: //p" "$2" | head -n 1; }
+section() { # name file: the lines after "--- name" up to the next "--- "
+    awk -v want="--- $1" '$0 ~ /^--- / { on = ($0 == want); next } on' "$2"
+}
+has_section() { grep -qx -- "--- $1" "$2"; }
+normalise() { sed -e "s|$data|@DATA@|g" -e "s|$cases_dir|@CASES@|g" \
+                  -e "s|$evtool_bin|evtool|g"; }
+
+update_case() { # file, stdout, stderr
+    local keep
+    keep=$(awk '/^--- /{exit} {print}' "$1")
+    { printf '%s\n' "$keep"
+      if has_section stdout "$1"; then echo "--- stdout"; cat "$2"; fi
+      if has_section stderr "$1"; then echo "--- stderr"; cat "$3"; fi
+    } > "$1.new" && mv "$1.new" "$1"
+}
+
+run_case() {
+    local t=$1 name dir snippet want got
+    name=$(basename "$t" .t)
+    dir="$work/$name"; mkdir -p "$dir"
+    snippet=$(field cmd "$t" | sed -e "s|@DATA@|$data|g" -e "s|@CASES@|$cases_dir|g")
+    want=$(field exit "$t")
+    (cd "$dir" && PATH="$work/bin:$PATH" && eval "$snippet") \
+        </dev/null >"$dir.out" 2>"$dir.err"
+    got=$?
+    normalise <"$dir.out" >"$dir.stdout"
+    normalise <"$dir.err" >"$dir.stderr"
+    if [ "${EVTOOL_GOLDEN_UPDATE:-}" = 1 ]; then
+        update_case "$t" "$dir.stdout" "$dir.stderr"
+    fi
+    local problem=""
+    [ "$got" = "$want" ] || problem="exit $got, want $want"
+    for s in stdout stderr; do
+        if has_section $s "$t" && ! diff -u <(section $s "$t") "$dir.$s" \
+                >"$dir.$s.diff"; then
+            problem="$problem${problem:+; }$s differs"
+        fi
+    done
+    if [ -z "$problem" ]; then
+        echo "ok $name"; pass=$((pass + 1))
+    else
+        echo "FAIL $name: $problem"; fail=$((fail + 1))
+        cat "$dir.stdout.diff" "$dir.stderr.diff" 2>/dev/null | head -n 40
+        [ -s "$dir.stderr" ] && sed 's/^/  stderr: /' "$dir.stderr" | head -n 5
+    fi
+}
+
+for t in "$@"; do run_case "$t"; done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

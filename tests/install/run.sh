@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix and builds a small program
+# against it with pkg-config and with CMake's find_package; each must
+# count the same events in a real log as `evtool info` does.
+# usage: run.sh BUILD_DIR SOURCE_DIR LOG
+set -euo pipefail
+build=$1 src=$2 log=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+libdir=$(dirname "$(find "$work/prefix" -name evtool.pc)")
+export PKG_CONFIG_PATH=$libdir
+export LD_LIBRARY_PATH=$(dirname "$libdir")
+
+want=$("$work/prefix/bin/evtool" info --json "$log" |
+       sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1)
+[ -n "$want" ] || { echo "FAIL: no event count from evtool info"; exit 1; }
+
+pass=0 fail=0
+check() { # name, program
+    local got
+    if got=$("$2" "$log") && [ "${got%% *}" = "$want" ]; then
+        echo "ok $1: $got"; pass=$((pass + 1))
+    else
+        echo "FAIL $1: got '$got', want $want events"; fail=$((fail + 1))
+    fi
+}
+
+cc $(pkg-config --cflags evtool) -o "$work/pc_shared" \
+   "$src/tests/install/consumer.c" $(pkg-config --libs evtool)
+check pkg-config-shared "$work/pc_shared"
+cc $(pkg-config --cflags evtool) -o "$work/pc_static" \
+   "$src/tests/install/consumer.c" \
+   "$libdir/../libevtool.a" $(pkg-config --libs --static zlib libxxhash)
+check pkg-config-static "$work/pc_static"
+
+cmake -S "$src/tests/install" -B "$work/consumer" \
+      -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/consumer" >/dev/null
+check find_package-shared "$work/consumer/consumer_shared"
+check find_package-static "$work/consumer/consumer_static"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
