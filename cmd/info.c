@@ -23,6 +23,7 @@ const cli_option info_options[] = {
 
 typedef struct cap_stats {
 	uint64_t events;
+	unsigned session; /* 1 + the session of last_time; 0: none yet */
 	uint64_t last_time;
 	uint64_t inversions;
 	uint64_t gc_end_inversions;
@@ -95,6 +96,9 @@ static void add_capset(log_info *li, const ev_event *ev)
 {
 	if (ev->size < 6 || li->n_capsets == MAX_CAPSETS)
 		return;
+	for (unsigned i = 0; i < li->n_capsets; i++)
+		if (li->capsets[i].id == ev_load32(ev->payload))
+			return; /* a later session declaring it again */
 	li->capsets[li->n_capsets].id = ev_load32(ev->payload);
 	li->capsets[li->n_capsets].type = ev_load16(ev->payload + 4);
 	li->n_capsets++;
@@ -164,12 +168,13 @@ static void count_event(log_info *li, const ev_event *ev)
 	li->have_time = 1;
 	/* Per capability, time should not go back (FORMAT.md section 3),
 	 * except the GC_END that the RTS stamps early. */
-	if (c->events && ev->time < c->last_time) {
+	if (c->session == li->sessions && ev->time < c->last_time) {
 		c->inversions++;
 		if (ev->type == EV_GC_END)
 			c->gc_end_inversions++;
 	}
 	c->events++;
+	c->session = li->sessions; /* clocks restart with each session */
 	c->last_time = ev->time;
 	note_metadata(li, ev);
 }
