@@ -46,9 +46,12 @@ measure() {
 
 printf 'log: %s (%.1f MB, %s events)\n' "$log" "$(echo "$bytes / 1000000" | bc -l)" "$events"
 printf 'machine: %s, %s cores, %s\n' "$(uname -m)" "$(nproc)" \
-    "$(sed -n 's/^model name *: //p' /proc/cpuinfo | head -n 1)"
-measure "cat (floor)"            cat "$log"
+    "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+# Floors: reading the file, and copying it (page cache, no fsync; evtool
+# cat syncs its output before renaming it into place, so it pays the disk).
+measure "read floor (dd)"        dd if="$log" of=/dev/null bs=1M
+measure "copy floor (cp)"        cp "$log" "$work/copy.eventlog"
 measure "evtool info"            "$evtool" info "$log"
-measure "evtool cat"             "$evtool" cat "$log" -o "$work/out.eventlog"
-measure "evtool cat --reblock"   "$evtool" cat --reblock "$log" -o "$work/out.eventlog"
-measure "evtool cat -o /dev/null" "$evtool" cat "$log" -o -
+measure "evtool cat -o - >null"  "$evtool" cat "$log" -o -
+measure "evtool cat -o FILE"     "$evtool" cat "$log" -o "$work/out.eventlog"
+measure "evtool cat --reblock"   "$evtool" cat --reblock "$log" -o -

@@ -2,6 +2,7 @@
  * evtool cat: copy logs, decompressing gzip; --reblock regroups blocks.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 
@@ -10,6 +11,8 @@ const cli_option cat_options[] = {
 	{ "reblock", 0, NULL, "group events into fresh blocks by capability" },
 	{ "block-size", 0, "BYTES",
 	  "largest block --reblock writes (default 2097152)" },
+	{ "in-place", 0, NULL,
+	  "replace the one input with the result (safely, by rename)" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -107,19 +110,37 @@ static int parse_block_size(const char *text, uint32_t *out)
 	return EXIT_OK;
 }
 
+/* --in-place writes to the one input, through the same temporary file
+ * and rename as any output, so the input is intact until the end. */
+static int choose_output(const cli_command *cmd, const cli_args *args,
+			 const char **out, int *in_place)
+{
+	*out = cli_value(cmd, args, "output");
+	*in_place = cli_flag(cmd, args, "in-place");
+	if (!*in_place)
+		return EXIT_OK;
+	if (*out || args->n_positional != 1 ||
+	    strcmp(args->positional[0], "-") == 0)
+		return cli_usage_error(cmd, "--in-place takes one input file "
+				       "and no -o");
+	*out = args->positional[0];
+	return EXIT_OK;
+}
+
 int cmd_cat(const cli_command *cmd, const cli_args *args)
 {
-	const char *out = cli_value(cmd, args, "output");
+	const char *out;
 	cat_job job = { NULL, EV_WRITER_OPTIONS_INIT, 0, 0 };
-	int rc;
+	int in_place, rc = choose_output(cmd, args, &out, &in_place);
 
 	if (cli_flag(cmd, args, "reblock"))
 		job.options.mode = EV_WRITE_REBLOCK;
-	rc = parse_block_size(cli_value(cmd, args, "block-size"),
-			      &job.options.max_block_size);
+	if (rc == EXIT_OK)
+		rc = parse_block_size(cli_value(cmd, args, "block-size"),
+				      &job.options.max_block_size);
 	if (rc == EXIT_OK)
 		rc = cli_open_output(out, args->positional, args->n_positional,
-				     0, &job.sink);
+				     in_place, &job.sink);
 	for (int i = 0; rc == EXIT_OK && i < args->n_positional; i++)
 		rc = copy_input(&job, args->positional[i], out);
 	if (rc == EXIT_OK)

@@ -25,6 +25,13 @@
 #define EVI_BLOCK_PAYLOAD 14u
 #define EVI_BLOCK_EVENT (EVI_EVENT_HEADER + EVI_BLOCK_PAYLOAD)
 
+typedef struct ev_sink ev_sink;
+
+/* Room for `len` more bytes in the sink's buffer, counted as written: the
+ * caller fills them before the next sink call. NULL on a write error (see
+ * ev_sink_diag) or when `len` exceeds the buffer. */
+uint8_t *evi_sink_reserve(ev_sink *s, size_t len);
+
 /* Fills `d` with a status, position and printf-style message; returns
  * the status so that callers can `return evi_fail(...)`. */
 int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,

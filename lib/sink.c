@@ -165,6 +165,24 @@ static int grow_memory(ev_sink *s, size_t want)
 	return EV_OK;
 }
 
+uint8_t *evi_sink_reserve(ev_sink *s, size_t len)
+{
+	uint8_t *at;
+
+	if (s->len + len > s->cap) {
+		int rc = s->memory ? grow_memory(s, s->len + len) : flush(s);
+		if (rc == EV_OK && s->len + len > s->cap)
+			evi_fail(&s->diag, EV_EINVAL, s->bytes, 0,
+				 "%zu bytes do not fit the output buffer", len);
+		if (rc < 0 || s->len + len > s->cap)
+			return NULL;
+	}
+	at = s->buf + s->len;
+	s->len += len;
+	s->bytes += len;
+	return at;
+}
+
 int ev_sink_write(ev_sink *s, const void *data, size_t len)
 {
 	int rc = EV_OK;

@@ -153,15 +153,18 @@ static int sink_failed(ev_writer *w, int rc)
 	return rc;
 }
 
+/* Encodes the event straight into the sink's buffer: one copy. */
 static int write_direct(ev_writer *w, const ev_event *ev, int variable)
 {
-	uint8_t head[EVI_VAR_HEADER];
-	size_t n = encode_head(head, ev, variable);
-	int rc = ev_sink_write(w->sink, head, n);
+	size_t head = variable ? EVI_VAR_HEADER : EVI_EVENT_HEADER;
+	uint8_t *at = evi_sink_reserve(w->sink, head + ev->size);
 
-	if (rc == EV_OK && ev->size)
-		rc = ev_sink_write(w->sink, ev->payload, ev->size);
-	return rc < 0 ? sink_failed(w, rc) : EV_OK;
+	if (!at)
+		return sink_failed(w, ev_sink_diag(w->sink)->status);
+	encode_head(at, ev, variable);
+	if (ev->size)
+		memcpy(at + head, ev->payload, ev->size);
+	return EV_OK;
 }
 
 static int write_marker(ev_writer *w, uint16_t cap, uint64_t first,

@@ -16,6 +16,7 @@ options:
   -o, --output OUT           write to OUT ('-' for standard output)
       --reblock              group events into fresh blocks by capability
       --block-size BYTES     largest block --reblock writes (default 2097152)
+      --in-place             replace the one input with the result (safely, by rename)
   -h, --help                 show this help
 
 exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error
