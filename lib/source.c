@@ -103,6 +103,8 @@ static int read_stored(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 		do
 			n = read(s->fd, dst, cap);
 		while (n < 0 && errno == EINTR);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			n = 0; /* a non-blocking descriptor with nothing yet */
 		if (n < 0)
 			return evi_fail(s->diag, EV_EIO, 0, 0, "read failed: %s",
 					strerror(errno));
@@ -136,8 +138,12 @@ static int sniff(evi_source *s)
 			break;
 		s->ahead_len += got;
 	}
-	if (rc < 0 || (s->ahead_len < 2 && s->fd >= 0 && !s->raw))
-		return rc; /* not known yet: wait for more bytes */
+	if (rc < 0)
+		return rc;
+	/* One byte that is not 1f already rules gzip out. */
+	if (s->ahead_len < 2 && s->fd >= 0 && !s->raw &&
+	    (s->ahead_len == 0 || s->ahead[0] == GZIP_MAGIC0))
+		return EV_OK; /* not known yet: wait for more bytes */
 	s->kind_known = 1;
 	s->gzip = !s->raw && s->ahead_len >= 2 &&
 		  s->ahead[0] == GZIP_MAGIC0 && s->ahead[1] == GZIP_MAGIC1;

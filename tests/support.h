@@ -16,4 +16,55 @@ size_t ts_for_each_log(const char *dir,
 /* "dir/name" in a malloc'd string. */
 char *ts_path(const char *dir, const char *name);
 
+/* ---- An independent event walker (FORMAT.md sections 1, 2 and 4) ----
+ * Written from the format description, sharing no code with libevtool, so
+ * that tests can check the reader and writer against it. */
+
+/* One event as found on the wire. */
+typedef struct ts_event {
+	uint64_t offset; /* offset of the event's first byte */
+	uint32_t wire;   /* bytes on the wire: type, time, [length], payload */
+	uint32_t size;   /* payload bytes */
+	uint16_t type;
+	uint16_t cap;    /* the enclosing block's cap, 0xffff outside blocks */
+	uint64_t time;
+} ts_event;
+
+/* What ts_walk found in one session. */
+typedef struct ts_log {
+	uint64_t header_end; /* offset just past "datb"; 0 if the header is cut */
+	ts_event *events;    /* the complete events, markers included */
+	size_t count;
+	int complete;        /* the 0xffff data end was found */
+	uint64_t end;        /* past the last complete event, or past 0xffff */
+} ts_log;
+
+/* Walks the session starting at `log` (a header, events, maybe the data
+ * end) and fills `out`. Returns 1 when the bytes are well formed as far as
+ * they go (complete or cut short), 0 when they are malformed (then `out`
+ * holds what was found before the problem). Free with ts_log_free(). */
+int ts_walk(const uint8_t *log, size_t len, ts_log *out);
+
+void ts_log_free(ts_log *l);
+
+/* Number of events of `l` that end at or before `len` bytes. */
+size_t ts_complete_within(const ts_log *l, uint64_t len);
+
+/* The payload of `ev` inside the walked bytes. */
+static inline const uint8_t *ts_payload(const uint8_t *log,
+					const ts_event *ev)
+{
+	return log + ev->offset + ev->wire - ev->size;
+}
+
+/* Writes `len` bytes to `path` (mode "wb" or "ab"); 1 on success. */
+int ts_write_file(const char *path, const void *data, size_t len,
+		  const char *mode);
+
+/* A fresh folder under $TMPDIR (or /tmp), malloc'd; NULL on failure. */
+char *ts_temp_dir(void);
+
+/* Removes every file in `dir` and then `dir` itself (one level only). */
+void ts_remove_dir(const char *dir);
+
 #endif

@@ -1,0 +1,1075 @@
+/* Unit tests for the writer and the sinks (lib/writer.c, lib/sink.c).
+ *
+ * Output is checked byte for byte against the input (PRESERVE), against
+ * bytes written by hand, or walked with ts_walk() (tests/support.c), a
+ * decoder written from FORMAT.md that shares no code with the library. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evtool/catalog.h"
+#include "evtool/header.h"
+#include "evtool/reader.h"
+#include "evtool/writer.h"
+#include "support.h"
+
+#ifndef EVTOOL_TESTDATA
+#define EVTOOL_TESTDATA "testdata"
+#endif
+#ifndef EVTOOL_CORPUS
+#define EVTOOL_CORPUS "../shared/corpus"
+#endif
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define VAR EV_SIZE_VARIABLE
+#define MARKER_BYTES 24u /* BLOCK_MARKER on the wire: 2 + 8 + 14 */
+
+static uint16_t be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t be64(const uint8_t *p)
+{
+	return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
+
+static uint8_t *load(const char *dir, const char *name, size_t *len)
+{
+	char *path = ts_path(dir, name);
+	uint8_t *log = path ? ts_read_file(path, len) : NULL;
+
+	free(path);
+	return log;
+}
+
+/* Copies what the sink holds into a malloc'd buffer. */
+static uint8_t *sink_copy(const ev_sink *sink, size_t *len)
+{
+	const uint8_t *bytes = ev_sink_memory(sink, len);
+	uint8_t *copy = malloc(*len ? *len : 1);
+
+	assert_non_null(bytes);
+	assert_non_null(copy);
+	memcpy(copy, bytes, *len);
+	return copy;
+}
+
+/* Reads `log` and writes every event it has through a writer in `mode`.
+ * Returns the writer's output; *read_rc is how the read ended and
+ * *read_end the reader's offset then. */
+static uint8_t *rewrite(const uint8_t *log, size_t len, ev_write_mode mode,
+			uint32_t max_block, size_t *out_len, int *read_rc,
+			uint64_t *read_end, uint64_t *events)
+{
+	ev_reader *r = NULL;
+	ev_sink *sink = NULL;
+	ev_writer *w = NULL;
+	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
+	ev_event ev;
+	uint64_t n = 0;
+	int rc;
+
+	opts.mode = mode;
+	opts.max_block_size = max_block;
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), &opts),
+			 EV_OK);
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
+		if (mode == EV_WRITE_PRESERVE || ev.type != EV_BLOCK_MARKER)
+			n++;
+	}
+	assert_int_equal(ev_writer_events(w), n);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	*read_rc = rc;
+	*read_end = ev_reader_offset(r);
+	if (events)
+		*events = n;
+	uint8_t *out = sink_copy(sink, out_len);
+	assert_int_equal(ev_sink_bytes(sink), *out_len);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_reader_free(r);
+	return out;
+}
+
+/* ------------------------------------------------------------------------
+ * PRESERVE: a copy is the input, byte for byte
+ * ---------------------------------------------------------------------- */
+
+struct preserve_check {
+	size_t logs;
+	size_t complete;
+};
+
+static void check_preserve(const char *path, void *ctx)
+{
+	struct preserve_check *check = ctx;
+	size_t len = 0, out_len;
+	uint8_t *log = ts_read_file(path, &len);
+	int read_rc;
+	uint64_t read_end, events;
+	ts_log walk;
+
+	assert_non_null(log);
+	assert_true(ts_walk(log, len, &walk));
+	uint8_t *out = rewrite(log, len, EV_WRITE_PRESERVE, 0, &out_len,
+			       &read_rc, &read_end, &events);
+	assert_int_equal(events, walk.count);
+	if (walk.complete) {
+		assert_int_equal(read_rc, EV_END);
+		assert_int_equal(out_len, len);
+		assert_memory_equal(out, log, len);
+		check->complete++;
+	} else {
+		/* An incomplete log: every complete event, then the data
+		 * end the writer adds. */
+		assert_int_equal(read_rc, EV_ETRUNCATED);
+		assert_int_equal(read_end, walk.end);
+		assert_int_equal(out_len, walk.end + 2);
+		assert_memory_equal(out, log, walk.end);
+		assert_int_equal(be16(out + walk.end), 0xffff);
+	}
+	check->logs++;
+	free(out);
+	ts_log_free(&walk);
+	free(log);
+}
+
+static void test_preserve_testdata_byte_for_byte(void **state)
+{
+	(void)state;
+	struct preserve_check check = { 0, 0 };
+
+	assert_int_equal(ts_for_each_log(EVTOOL_TESTDATA, check_preserve,
+					 &check),
+			 12);
+	assert_int_equal(check.complete, 11);
+}
+
+static void test_preserve_corpus_byte_for_byte(void **state)
+{
+	(void)state;
+	struct preserve_check check = { 0, 0 };
+
+	if (ts_for_each_log(EVTOOL_CORPUS, check_preserve, &check) == 0)
+		skip();
+	assert_true(check.complete > 0);
+}
+
+/* Through a descriptor sink, with a buffer that must be flushed. */
+static void test_preserve_to_fd(void **state)
+{
+	(void)state;
+	size_t len, got_len;
+	uint8_t *log = load(EVTOOL_TESTDATA, "gc-n2.eventlog", &len);
+	char *dir = ts_temp_dir();
+	char *path = ts_path(dir, "copy.eventlog");
+	ev_reader *r = NULL;
+	ev_sink *sink = NULL;
+	ev_writer *w = NULL;
+	ev_event ev;
+	int fd, rc;
+
+	assert_non_null(log);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	assert_int_equal(ev_sink_open_fd(&sink, fd, "copy"), EV_OK);
+	assert_null(ev_sink_temp_path(sink));
+	assert_null(ev_sink_memory(sink, &got_len));
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL),
+			 EV_OK);
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
+	assert_int_equal(rc, EV_END);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	assert_int_equal(ev_sink_bytes(sink), len);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	/* The descriptor stays the caller's. */
+	assert_int_equal(fcntl(fd, F_GETFD), 0);
+	close(fd);
+	uint8_t *got = ts_read_file(path, &got_len);
+	assert_non_null(got);
+	assert_int_equal(got_len, len);
+	assert_memory_equal(got, log, len);
+	free(got);
+	ev_reader_free(r);
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	free(log);
+}
+
+/* ------------------------------------------------------------------------
+ * REBLOCK: fresh blocks by capability
+ * ---------------------------------------------------------------------- */
+
+/* One non-marker event of a walked log, for per-cap comparisons. */
+typedef struct cap_event {
+	uint16_t cap;
+	size_t order; /* position in the log */
+	const ts_event *ev;
+	const uint8_t *log;
+} cap_event;
+
+static int compare_cap_order(const void *a, const void *b)
+{
+	const cap_event *x = a, *y = b;
+
+	if (x->cap != y->cap)
+		return x->cap < y->cap ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The log's non-marker events grouped by cap, in log order within a cap. */
+static cap_event *by_cap(const ts_log *walk, const uint8_t *log, size_t *n)
+{
+	cap_event *v = malloc((walk->count + 1) * sizeof *v);
+
+	assert_non_null(v);
+	*n = 0;
+	for (size_t i = 0; i < walk->count; i++)
+		if (walk->events[i].type != EV_BLOCK_MARKER)
+			v[(*n)++] = (cap_event){ walk->events[i].cap, i,
+						 &walk->events[i], log };
+	qsort(v, *n, sizeof *v, compare_cap_order);
+	return v;
+}
+
+/* Runs of consecutive non-marker events of one cap. */
+static size_t cap_runs(const ts_log *walk)
+{
+	size_t runs = 0;
+	int have = 0;
+	uint16_t cap = 0;
+
+	for (size_t i = 0; i < walk->count; i++) {
+		const ts_event *e = &walk->events[i];
+		if (e->type == EV_BLOCK_MARKER)
+			continue;
+		if (!have || e->cap != cap)
+			runs++;
+		have = 1;
+		cap = e->cap;
+	}
+	return runs;
+}
+
+struct block_stats {
+	size_t blocks;
+	size_t oversized;
+	size_t largest;
+};
+
+/* Checks the blocks of a re-blocked log (FORMAT.md section 2). */
+static struct block_stats check_blocks(const ts_log *walk, const uint8_t *out,
+				       uint32_t max_block)
+{
+	struct block_stats st = { 0, 0, 0 };
+	uint64_t data_end = walk->end - 2;
+
+	assert_true(walk->complete);
+	for (size_t i = 0; i < walk->count;) {
+		const ts_event *m = &walk->events[i];
+		/* Every event is in a block: a marker comes first. */
+		assert_int_equal(m->type, EV_BLOCK_MARKER);
+		const uint8_t *p = ts_payload(out, m);
+		uint32_t size = be32(p);
+		uint64_t end_time = be64(p + 4);
+		uint16_t cap = be16(p + 12);
+		uint64_t end = m->offset + size;
+		uint64_t min_time = UINT64_MAX, max_time = 0, bytes = 0;
+		size_t k = i + 1, n = 0;
+
+		for (; k < walk->count && walk->events[k].type != EV_BLOCK_MARKER;
+		     k++, n++) {
+			const ts_event *e = &walk->events[k];
+			assert_true(e->offset + e->wire <= end);
+			assert_int_equal(e->cap, cap);
+			assert_true(m->time <= e->time);
+			assert_true(e->time <= end_time);
+			if (e->time < min_time)
+				min_time = e->time;
+			if (e->time > max_time)
+				max_time = e->time;
+			bytes += e->wire;
+		}
+		/* The size counts the marker and lands on the next marker or
+		 * the data end; no empty blocks are made. */
+		assert_true(n > 0);
+		assert_int_equal(size, MARKER_BYTES + bytes);
+		assert_int_equal(end, k < walk->count ? walk->events[k].offset
+						       : data_end);
+		/* Stamped with the earliest time, ending at the latest. */
+		assert_int_equal(m->time, min_time);
+		assert_int_equal(end_time, max_time);
+		if (size > max_block) {
+			/* Only a single event too large for any block. */
+			assert_int_equal(n, 1);
+			st.oversized++;
+		}
+		/* Greedy packing: a block of the same cap follows only when
+		 * its first event would not have fit. */
+		if (k + 1 < walk->count &&
+		    walk->events[k + 1].type != EV_BLOCK_MARKER) {
+			const ts_event *next_marker = &walk->events[k];
+			uint16_t next_cap = be16(ts_payload(out, next_marker) + 12);
+			if (next_cap == cap)
+				assert_true(size + walk->events[k + 1].wire >
+					    max_block);
+		}
+		if (size > st.largest)
+			st.largest = size;
+		st.blocks++;
+		i = k;
+	}
+	return st;
+}
+
+/* Same non-marker events, per cap in the same order. */
+static void check_same_per_cap(const ts_log *in, const uint8_t *in_log,
+			       const ts_log *out, const uint8_t *out_log)
+{
+	size_t n_in, n_out;
+	cap_event *a = by_cap(in, in_log, &n_in);
+	cap_event *b = by_cap(out, out_log, &n_out);
+
+	assert_int_equal(n_in, n_out);
+	for (size_t i = 0; i < n_in; i++) {
+		assert_int_equal(a[i].cap, b[i].cap);
+		assert_int_equal(a[i].ev->type, b[i].ev->type);
+		assert_int_equal(a[i].ev->time, b[i].ev->time);
+		assert_int_equal(a[i].ev->size, b[i].ev->size);
+		if (a[i].ev->size)
+			assert_memory_equal(ts_payload(in_log, a[i].ev),
+					    ts_payload(out_log, b[i].ev),
+					    a[i].ev->size);
+	}
+	free(a);
+	free(b);
+}
+
+/* The reader agrees with the walk of the output. */
+static void check_reader_agrees(const uint8_t *out, size_t out_len,
+				const ts_log *walk)
+{
+	ev_reader *r = NULL;
+	ev_event ev;
+	size_t i = 0;
+	int rc;
+
+	assert_int_equal(ev_reader_open_memory(&r, out, out_len, "out", 0),
+			 EV_OK);
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+		assert_true(i < walk->count);
+		assert_int_equal(ev.offset, walk->events[i].offset);
+		assert_int_equal(ev.type, walk->events[i].type);
+		assert_int_equal(ev.cap, walk->events[i].cap);
+		i++;
+	}
+	assert_int_equal(rc, EV_END);
+	assert_int_equal(i, walk->count);
+	ev_reader_free(r);
+}
+
+static struct block_stats reblock_log(const char *name, uint32_t max_block,
+				      int same_header)
+{
+	size_t len, out_len;
+	uint8_t *log = load(EVTOOL_TESTDATA, name, &len);
+	int read_rc;
+	uint64_t read_end, events;
+	ts_log in, out;
+
+	assert_non_null(log);
+	assert_true(ts_walk(log, len, &in));
+	uint8_t *bytes = rewrite(log, len, EV_WRITE_REBLOCK, max_block,
+				 &out_len, &read_rc, &read_end, &events);
+	assert_int_equal(read_rc, EV_END);
+	assert_true(ts_walk(bytes, out_len, &out));
+	assert_true(out.complete);
+	assert_int_equal(out.end, out_len);
+	if (same_header) {
+		/* BLOCK_MARKER is declared already: the header is copied. */
+		assert_int_equal(out.header_end, in.header_end);
+		assert_memory_equal(bytes, log, in.header_end);
+	}
+	check_same_per_cap(&in, log, &out, bytes);
+	struct block_stats st = check_blocks(&out, bytes,
+					     max_block ? max_block
+						       : EV_MAX_BLOCK_SIZE);
+	assert_int_equal(out.count, events + st.blocks);
+	check_reader_agrees(bytes, out_len, &out);
+	if (!max_block)
+		/* Nothing forces a split: one block per run of a cap. */
+		assert_int_equal(st.blocks, cap_runs(&in));
+	ts_log_free(&in);
+	ts_log_free(&out);
+	free(bytes);
+	free(log);
+	return st;
+}
+
+static void test_reblock_multi_cap(void **state)
+{
+	(void)state;
+	struct block_stats st = reblock_log("threads-n4.eventlog", 0, 1);
+
+	/* testdata/README.md: 4 cap blocks and the global one. */
+	assert_int_equal(st.blocks, 5);
+	assert_int_equal(st.oversized, 0);
+}
+
+static void test_reblock_small_blocks(void **state)
+{
+	(void)state;
+	struct block_stats st = reblock_log("threads-n4.eventlog", 256, 1);
+
+	assert_true(st.blocks > 300);
+	assert_true(st.largest <= 256);
+	assert_int_equal(st.oversized, 0);
+
+	st = reblock_log("gc-n2.eventlog", 100, 1);
+	assert_true(st.blocks > 1000);
+
+	/* 64 bytes: the larger variable events (labels, program args,
+	 * RTS identifier) get blocks of their own. */
+	st = reblock_log("user-n1.eventlog", 64, 1);
+	assert_true(st.oversized > 0);
+	st = reblock_log("threads-n2.eventlog", 4096, 1);
+	assert_true(st.blocks > 10);
+}
+
+static void test_reblock_max_block_limits(void **state)
+{
+	(void)state;
+	ev_header *h = NULL;
+	ev_sink *sink = NULL;
+	ev_writer *w = NULL;
+	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
+
+	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	opts.mode = EV_WRITE_REBLOCK;
+	/* A block must hold more than its marker. */
+	opts.max_block_size = MARKER_BYTES;
+	w = (ev_writer *)&w;
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_EINVAL);
+	assert_null(w);
+	opts.max_block_size = 25;
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	ev_writer_free(w);
+	/* An unknown options version. */
+	opts.version = 99;
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_EINVAL);
+	assert_null(w);
+	ev_sink_free(sink);
+	ev_header_free(h);
+	ev_writer_free(NULL);
+}
+
+/* Exact bytes of a small re-blocked log, built by hand. */
+
+typedef struct bytes_out {
+	uint8_t b[4096];
+	size_t len;
+} bytes_out;
+
+static void put(bytes_out *o, const void *p, size_t n)
+{
+	assert_true(o->len + n <= sizeof o->b);
+	if (n)
+		memcpy(o->b + o->len, p, n);
+	o->len += n;
+}
+
+static void put16(bytes_out *o, uint16_t v)
+{
+	uint8_t p[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+	put(o, p, 2);
+}
+
+static void put32(bytes_out *o, uint32_t v)
+{
+	put16(o, (uint16_t)(v >> 16));
+	put16(o, (uint16_t)v);
+}
+
+static void put64(bytes_out *o, uint64_t v)
+{
+	put32(o, (uint32_t)(v >> 32));
+	put32(o, (uint32_t)v);
+}
+
+static void put_marker(bytes_out *o, uint64_t time, uint32_t size,
+		       uint64_t end_time, uint16_t cap)
+{
+	put16(o, EV_BLOCK_MARKER);
+	put64(o, time);
+	put32(o, size);
+	put64(o, end_time);
+	put16(o, cap);
+}
+
+static void put_event(bytes_out *o, uint16_t type, uint64_t time,
+		      const void *payload, uint32_t size, int variable)
+{
+	put16(o, type);
+	put64(o, time);
+	if (variable)
+		put16(o, (uint16_t)size);
+	put(o, payload, size);
+}
+
+static ev_event event(uint16_t type, uint16_t cap, uint64_t time,
+		      const void *payload, uint32_t size)
+{
+	return (ev_event){ .type = type, .cap = cap, .time = time,
+			   .payload = payload, .size = size };
+}
+
+static void add_type(ev_header *h, uint16_t id, int32_t size,
+		     const char *desc)
+{
+	assert_int_equal(ev_header_add(h, id, size, desc,
+				       (uint32_t)strlen(desc), NULL, 0),
+			 EV_OK);
+}
+
+static void test_reblock_exact_bytes(void **state)
+{
+	(void)state;
+	ev_header *h = NULL;
+	ev_sink *sink = NULL;
+	ev_writer *w = NULL;
+	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
+	uint8_t text[100];
+	bytes_out want = { .len = 0 };
+	size_t len;
+
+	for (size_t i = 0; i < sizeof text; i++)
+		text[i] = (uint8_t)('a' + i % 26);
+	assert_int_equal(ev_header_new(&h), EV_OK);
+	add_type(h, EV_RUN_THREAD, 4, "Run thread");
+	add_type(h, EV_GC_END, 0, "Finished GC");
+	add_type(h, EV_BLOCK_MARKER, 14, "Block marker");
+	add_type(h, EV_USER_MSG, VAR, "User message");
+	want.len = ev_header_encoded_size(h);
+	ev_header_encode(h, want.b);
+
+	opts.mode = EV_WRITE_REBLOCK;
+	opts.max_block_size = 64;
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	/* cap 0: two events (14 + 10 bytes: 24 + 24 = 48 <= 64), the second
+	 * earlier than the first (GC_END steps back). */
+	ev_event evs[] = {
+		event(EV_RUN_THREAD, 0, 100, "\0\0\0\x01", 4),
+		event(EV_GC_END, 0, 90, NULL, 0),
+		/* A third would make 62 bytes... */
+		event(EV_RUN_THREAD, 0, 110, "\0\0\0\x02", 4),
+		/* ...and a fourth 76 > 64: a new block of cap 0. */
+		event(EV_RUN_THREAD, 0, 120, "\0\0\0\x03", 4),
+		/* Another cap. */
+		event(EV_GC_END, 1, 50, NULL, 0),
+		/* 112 bytes on the wire: a block of its own. */
+		event(EV_USER_MSG, 1, 60, text, 100),
+		event(EV_GC_END, 1, 70, NULL, 0),
+		/* A given marker is dropped in REBLOCK mode. */
+		event(EV_BLOCK_MARKER, 7, 1, "\0\0\0\x18\0\0\0\0\0\0\0\x01\0\x07",
+		      14),
+		/* No cap: the global buffer. */
+		event(EV_USER_MSG, EV_NO_CAP, 5, "hi", 2),
+	};
+	for (size_t i = 0; i < ARRAY_LEN(evs); i++)
+		assert_int_equal(ev_writer_write(w, &evs[i]), EV_OK);
+	assert_int_equal(ev_writer_events(w), ARRAY_LEN(evs) - 1);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+
+	put_marker(&want, 90, 24 + 14 + 10 + 14, 110, 0);
+	put_event(&want, EV_RUN_THREAD, 100, "\0\0\0\x01", 4, 0);
+	put_event(&want, EV_GC_END, 90, NULL, 0, 0);
+	put_event(&want, EV_RUN_THREAD, 110, "\0\0\0\x02", 4, 0);
+	put_marker(&want, 120, 24 + 14, 120, 0);
+	put_event(&want, EV_RUN_THREAD, 120, "\0\0\0\x03", 4, 0);
+	put_marker(&want, 50, 24 + 10, 50, 1);
+	put_event(&want, EV_GC_END, 50, NULL, 0, 0);
+	put_marker(&want, 60, 24 + 112, 60, 1);
+	put_event(&want, EV_USER_MSG, 60, text, 100, 1);
+	put_marker(&want, 70, 24 + 10, 70, 1);
+	put_event(&want, EV_GC_END, 70, NULL, 0, 0);
+	put_marker(&want, 5, 24 + 14, 5, 0xffff);
+	put_event(&want, EV_USER_MSG, 5, "hi", 2, 1);
+	put16(&want, 0xffff);
+
+	const uint8_t *got = ev_sink_memory(sink, &len);
+	assert_int_equal(len, want.len);
+	assert_memory_equal(got, want.b, want.len);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_header_free(h);
+}
+
+/* An event larger than the block size between two ordinary ones. */
+static void test_reblock_oversized_event(void **state)
+{
+	(void)state;
+	ev_header *h = NULL;
+	ev_sink *sink = NULL;
+	ev_writer *w = NULL;
+	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
+	uint8_t *big = calloc(1, 65535);
+	size_t len;
+	ts_log walk;
+
+	assert_non_null(big);
+	assert_int_equal(ev_header_new(&h), EV_OK);
+	add_type(h, EV_RUN_THREAD, 4, "Run thread");
+	add_type(h, EV_BLOCK_MARKER, 14, "Block marker");
+	add_type(h, EV_USER_MSG, VAR, "User message");
+	opts.mode = EV_WRITE_REBLOCK;
+	opts.max_block_size = 1000;
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	ev_event a = event(EV_RUN_THREAD, 3, 10, "\0\0\0\x01", 4);
+	ev_event b = event(EV_USER_MSG, 3, 20, big, 65535);
+	ev_event c = event(EV_RUN_THREAD, 3, 30, "\0\0\0\x02", 4);
+	assert_int_equal(ev_writer_write(w, &a), EV_OK);
+	assert_int_equal(ev_writer_write(w, &b), EV_OK);
+	assert_int_equal(ev_writer_write(w, &c), EV_OK);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	const uint8_t *out = ev_sink_memory(sink, &len);
+	assert_true(ts_walk(out, len, &walk));
+	assert_true(walk.complete);
+	assert_int_equal(walk.count, 6);
+	struct block_stats st = check_blocks(&walk, out, 1000);
+	assert_int_equal(st.blocks, 3);
+	assert_int_equal(st.oversized, 1);
+	/* The middle block covers the whole 65547-byte event. */
+	assert_int_equal(be32(ts_payload(out, &walk.events[2])),
+			 MARKER_BYTES + 12 + 65535);
+	assert_int_equal(walk.events[3].size, 65535);
+	ts_log_free(&walk);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_header_free(h);
+	free(big);
+}
+
+/* ------------------------------------------------------------------------
+ * Header handling and invalid events
+ * ---------------------------------------------------------------------- */
+
+static void test_reblock_declares_block_marker(void **state)
+{
+	(void)state;
+	ev_header *h = NULL;
+	ev_sink *sink = NULL;
+	ev_writer *w = NULL;
+	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
+	ev_reader *r = NULL;
+	ev_event ev;
+	size_t len;
+
+	assert_int_equal(ev_header_new(&h), EV_OK);
+	add_type(h, EV_RUN_THREAD, 4, "Run thread");
+	add_type(h, EV_USER_MSG, VAR, "User message");
+	opts.mode = EV_WRITE_REBLOCK;
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	/* The caller's header is not changed. */
+	assert_null(ev_header_find(h, EV_BLOCK_MARKER));
+	ev_event a = event(EV_RUN_THREAD, 2, 10, "\0\0\0\x05", 4);
+	assert_int_equal(ev_writer_write(w, &a), EV_OK);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	const uint8_t *out = ev_sink_memory(sink, &len);
+
+	assert_int_equal(ev_reader_open_memory(&r, out, len, "out", 0), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	const ev_header *back = ev_reader_header(r);
+	assert_int_equal(ev_header_count(back), 3);
+	/* Added after the declared types. */
+	const ev_type_decl *t = ev_header_at(back, 2);
+	assert_int_equal(t->id, EV_BLOCK_MARKER);
+	assert_int_equal(t->size, 14);
+	assert_true(t->desc_len > 0);
+	assert_int_equal(ev_header_at(back, 0)->id, EV_RUN_THREAD);
+	assert_int_equal(ev_header_at(back, 1)->id, EV_USER_MSG);
+	assert_int_equal(ev_reader_next(r, &ev), EV_OK);
+	assert_int_equal(ev.type, EV_BLOCK_MARKER);
+	assert_int_equal(ev.cap, 2);
+	assert_int_equal(ev_reader_next(r, &ev), EV_OK);
+	assert_int_equal(ev.type, EV_RUN_THREAD);
+	assert_int_equal(ev.cap, 2);
+	assert_int_equal(ev_reader_next(r, &ev), EV_END);
+	ev_reader_free(r);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+
+	/* PRESERVE leaves the header as it is. */
+	uint8_t encoded[256];
+	size_t n = ev_header_encoded_size(h);
+	assert_true(n <= sizeof encoded);
+	ev_header_encode(h, encoded);
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, NULL), EV_OK);
+	assert_int_equal(ev_writer_write(w, &a), EV_OK);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	out = ev_sink_memory(sink, &len);
+	assert_int_equal(len, n + 14 + 2);
+	assert_memory_equal(out, encoded, n);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_header_free(h);
+}
+
+static void test_invalid_events(void **state)
+{
+	(void)state;
+	ev_header *h = NULL;
+	ev_sink *sink = NULL;
+	ev_writer *w = NULL;
+	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
+	uint8_t *big = calloc(1, 70000);
+
+	assert_non_null(big);
+	assert_int_equal(ev_header_new(&h), EV_OK);
+	add_type(h, EV_RUN_THREAD, 4, "Run thread");
+	add_type(h, EV_BLOCK_MARKER, 14, "Block marker");
+	add_type(h, EV_USER_MSG, VAR, "User message");
+	add_type(h, 400, 3, "Custom");
+
+	for (int mode = 0; mode < 2; mode++) {
+		opts.mode = mode ? EV_WRITE_REBLOCK : EV_WRITE_PRESERVE;
+		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+		assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+		uint64_t before = ev_sink_bytes(sink);
+
+		ev_event undeclared = event(EV_CREATE_THREAD, 0, 1, "\0\0\0\1", 4);
+		assert_int_equal(ev_writer_write(w, &undeclared), EV_EINVAL);
+		const ev_diag *d = ev_writer_diag(w);
+		assert_int_equal(d->status, EV_EINVAL);
+		assert_non_null(strstr(d->message, "not declared"));
+		assert_non_null(strstr(d->message, "0"));
+		ev_event undeclared_high = event(401, 0, 1, "abc", 3);
+		assert_int_equal(ev_writer_write(w, &undeclared_high), EV_EINVAL);
+		assert_non_null(strstr(ev_writer_diag(w)->message, "401"));
+
+		ev_event wrong = event(EV_RUN_THREAD, 0, 1, "\0\0\0\1\0\0", 6);
+		assert_int_equal(ev_writer_write(w, &wrong), EV_EINVAL);
+		assert_non_null(strstr(ev_writer_diag(w)->message, "6-byte"));
+		wrong.size = 2;
+		assert_int_equal(ev_writer_write(w, &wrong), EV_EINVAL);
+		ev_event wrong_high = event(400, 0, 1, "abcd", 4);
+		assert_int_equal(ev_writer_write(w, &wrong_high), EV_EINVAL);
+
+		ev_event too_long = event(EV_USER_MSG, 0, 1, big, 65536);
+		assert_int_equal(ev_writer_write(w, &too_long), EV_EINVAL);
+
+		/* Nothing was written for them, nothing counted. */
+		assert_int_equal(ev_sink_bytes(sink), before);
+		assert_int_equal(ev_writer_events(w), 0);
+		/* The writer still works. */
+		ev_event ok = event(400, 0, 1, "abc", 3);
+		assert_int_equal(ev_writer_write(w, &ok), EV_OK);
+		assert_int_equal(ev_writer_events(w), 1);
+		assert_int_equal(ev_writer_finish(w), EV_OK);
+		ev_writer_free(w);
+		ev_sink_free(sink);
+	}
+	ev_header_free(h);
+	free(big);
+}
+
+/* ------------------------------------------------------------------------
+ * The atomic path sink
+ * ---------------------------------------------------------------------- */
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+static size_t files_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static uint8_t *pattern(size_t len)
+{
+	uint8_t *p = malloc(len);
+
+	assert_non_null(p);
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(i * 131 + (i >> 9));
+	return p;
+}
+
+static void test_path_sink_commit(void **state)
+{
+	(void)state;
+	char *dir = ts_temp_dir();
+	char *target = ts_path(dir, "out.eventlog");
+	size_t len = 1000 + 300 * 1024 + 10, got_len;
+	uint8_t *bytes = pattern(len);
+	ev_sink *s = NULL;
+
+	assert_non_null(dir);
+	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
+	const char *temp = ev_sink_temp_path(s);
+	assert_non_null(temp);
+	char *temp_copy = strdup(temp);
+	assert_non_null(temp_copy);
+	/* Beside the target, so that rename is atomic. */
+	assert_int_equal(strncmp(temp, dir, strlen(dir)), 0);
+	assert_int_equal(temp[strlen(dir)], '/');
+	assert_null(strchr(temp + strlen(dir) + 1, '/'));
+	assert_string_not_equal(temp, target);
+	assert_null(ev_sink_memory(s, &got_len));
+
+	/* Small, larger than the sink's buffer, small again. */
+	assert_int_equal(ev_sink_write(s, bytes, 1000), EV_OK);
+	assert_int_equal(ev_sink_write(s, bytes + 1000, 300 * 1024), EV_OK);
+	assert_int_equal(ev_sink_write(s, bytes + 1000 + 300 * 1024, 10), EV_OK);
+	assert_int_equal(ev_sink_bytes(s), len);
+	assert_false(exists(target));
+	assert_true(exists(temp));
+	assert_int_equal(files_in(dir), 1);
+
+	assert_int_equal(ev_sink_commit(s), EV_OK);
+	assert_null(ev_sink_temp_path(s));
+	assert_true(exists(target));
+	assert_false(exists(temp_copy));
+	assert_int_equal(files_in(dir), 1);
+	uint8_t *got = ts_read_file(target, &got_len);
+	assert_non_null(got);
+	assert_int_equal(got_len, len);
+	assert_memory_equal(got, bytes, len);
+	ev_sink_free(s);
+	/* Freeing a committed sink keeps the file. */
+	assert_true(exists(target));
+
+	free(got);
+	free(temp_copy);
+	free(bytes);
+	ts_remove_dir(dir);
+	free(target);
+	free(dir);
+}
+
+static void test_path_sink_uncommitted(void **state)
+{
+	(void)state;
+	char *dir = ts_temp_dir();
+	char *target = ts_path(dir, "out.eventlog");
+	uint8_t *bytes = pattern(400 * 1024);
+	ev_sink *s = NULL;
+
+	assert_non_null(dir);
+	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
+	assert_int_equal(ev_sink_write(s, bytes, 400 * 1024), EV_OK);
+	assert_int_equal(files_in(dir), 1);
+	ev_sink_free(s);
+	assert_int_equal(files_in(dir), 0);
+	assert_false(exists(target));
+
+	/* An existing target is left as it was. */
+	assert_true(ts_write_file(target, "old", 3, "wb"));
+	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
+	assert_int_equal(ev_sink_write(s, bytes, 1000), EV_OK);
+	ev_sink_free(s);
+	assert_int_equal(files_in(dir), 1);
+	size_t len;
+	uint8_t *got = ts_read_file(target, &len);
+	assert_int_equal(len, 3);
+	assert_memory_equal(got, "old", 3);
+	free(got);
+
+	/* A folder that does not exist. */
+	char *missing = ts_path(dir, "no/such/dir.eventlog");
+	s = NULL;
+	assert_int_equal(ev_sink_open_path(&s, missing), EV_EIO);
+	free(missing);
+
+	free(bytes);
+	ts_remove_dir(dir);
+	free(target);
+	free(dir);
+}
+
+static void replace_keeps_mode(const char *dir, mode_t mode)
+{
+	char *target = ts_path(dir, "keep.eventlog");
+	ev_sink *s = NULL;
+	struct stat st;
+	size_t len;
+
+	assert_true(ts_write_file(target, "previous contents", 17, "wb"));
+	assert_int_equal(chmod(target, mode), 0);
+	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
+	assert_int_equal(ev_sink_write(s, "new", 3), EV_OK);
+	/* Not replaced before the commit. */
+	uint8_t *got = ts_read_file(target, &len);
+	assert_int_equal(len, 17);
+	free(got);
+	assert_int_equal(ev_sink_commit(s), EV_OK);
+	ev_sink_free(s);
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 07777, mode);
+	got = ts_read_file(target, &len);
+	assert_int_equal(len, 3);
+	assert_memory_equal(got, "new", 3);
+	free(got);
+	assert_int_equal(files_in(dir), 1);
+	unlink(target);
+	free(target);
+}
+
+static void test_path_sink_permissions(void **state)
+{
+	(void)state;
+	char *dir = ts_temp_dir();
+	char *fresh = ts_path(dir, "fresh.eventlog");
+	mode_t old_mask = umask(027);
+	ev_sink *s = NULL;
+	struct stat st;
+
+	replace_keeps_mode(dir, 0600);
+	replace_keeps_mode(dir, 0640);
+	replace_keeps_mode(dir, 0755);
+	replace_keeps_mode(dir, 0604);
+
+	/* A new file: 0666 less the umask. */
+	assert_int_equal(ev_sink_open_path(&s, fresh), EV_OK);
+	assert_int_equal(ev_sink_commit(s), EV_OK);
+	ev_sink_free(s);
+	assert_int_equal(stat(fresh, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	/* The umask is left as it was. */
+	assert_int_equal(umask(old_mask), 027);
+
+	ts_remove_dir(dir);
+	free(fresh);
+	free(dir);
+}
+
+/* A whole log through the writer into a path sink. */
+static void test_writer_to_path_sink(void **state)
+{
+	(void)state;
+	size_t len, got_len;
+	uint8_t *log = load(EVTOOL_TESTDATA, "threads-n4.eventlog", &len);
+	char *dir = ts_temp_dir();
+	char *target = ts_path(dir, "copy.eventlog");
+	ev_reader *r = NULL;
+	ev_sink *s = NULL;
+	ev_writer *w = NULL;
+	ev_event ev;
+	int rc;
+
+	assert_non_null(log);
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
+	assert_int_equal(ev_writer_open(&w, s, ev_reader_header(r), NULL),
+			 EV_OK);
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
+	assert_int_equal(rc, EV_END);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	assert_false(exists(target));
+	assert_int_equal(ev_sink_commit(s), EV_OK);
+	ev_writer_free(w);
+	ev_sink_free(s);
+	uint8_t *got = ts_read_file(target, &got_len);
+	assert_int_equal(got_len, len);
+	assert_memory_equal(got, log, len);
+	free(got);
+	ev_reader_free(r);
+	ts_remove_dir(dir);
+	free(target);
+	free(dir);
+	free(log);
+}
+
+static void test_memory_sink(void **state)
+{
+	(void)state;
+	ev_sink *s = NULL;
+	size_t len = 1;
+	uint8_t *bytes = pattern(100000);
+
+	assert_int_equal(ev_sink_open_memory(&s), EV_OK);
+	assert_non_null(ev_sink_memory(s, &len));
+	assert_int_equal(len, 0);
+	assert_null(ev_sink_temp_path(s));
+	for (size_t at = 0; at < 100000; at += 9999)
+		assert_int_equal(ev_sink_write(s, bytes + at,
+					       at + 9999 <= 100000 ? 9999
+								  : 100000 - at),
+				 EV_OK);
+	const uint8_t *got = ev_sink_memory(s, &len);
+	assert_int_equal(len, 100000);
+	assert_memory_equal(got, bytes, 100000);
+	assert_int_equal(ev_sink_commit(s), EV_OK);
+	assert_int_equal(ev_sink_bytes(s), 100000);
+	ev_sink_free(s);
+	ev_sink_free(NULL);
+	free(bytes);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_preserve_testdata_byte_for_byte),
+		cmocka_unit_test(test_preserve_corpus_byte_for_byte),
+		cmocka_unit_test(test_preserve_to_fd),
+		cmocka_unit_test(test_reblock_multi_cap),
+		cmocka_unit_test(test_reblock_small_blocks),
+		cmocka_unit_test(test_reblock_max_block_limits),
+		cmocka_unit_test(test_reblock_exact_bytes),
+		cmocka_unit_test(test_reblock_oversized_event),
+		cmocka_unit_test(test_reblock_declares_block_marker),
+		cmocka_unit_test(test_invalid_events),
+		cmocka_unit_test(test_path_sink_commit),
+		cmocka_unit_test(test_path_sink_uncommitted),
+		cmocka_unit_test(test_path_sink_permissions),
+		cmocka_unit_test(test_writer_to_path_sink),
+		cmocka_unit_test(test_memory_sink),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
