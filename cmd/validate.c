@@ -1,0 +1,337 @@
+/*
+ * evtool validate: a CI gate that passes every log GHC writes and catches
+ * broken ones. The checks are the library's (ev_validate); this file
+ * prints findings, verdicts and the exit code.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "json.h"
+
+const cli_option validate_options[] = {
+	{ "strict", 0, NULL, "warnings fail too" },
+	{ "sorted", 0, NULL,
+	  "also require one global time order (what 'evtool sort' writes)" },
+	{ "tolerance", 0, "NS",
+	  "accept time going back by up to NS ns (default 0)" },
+	{ "gc-end-tolerance", 0, "NS",
+	  "how far GC_END and GC_START may step back (default 1000000)" },
+	{ "no-semantics", 0, NULL,
+	  "skip the thread, GC, task and heap-sample checks" },
+	{ "max-errors", 0, "N", "stop checking a file after N errors" },
+	{ "quiet", 'q', NULL, "print nothing; the exit code tells" },
+	{ "json", 0, NULL, "print one JSON document (schema_version 1)" },
+	{ "list-checks", 0, NULL, "list the check ids and what they mean" },
+	{ NULL, 0, NULL, NULL }
+};
+
+#define VALIDATE_SCHEMA_VERSION 1
+
+typedef struct validate_job {
+	ev_validate_options options;
+	int strict;
+	int quiet;
+	int as_json;
+	uint64_t max_errors; /* 0: no limit */
+	json_out json;
+	/* per file */
+	const char *path;
+	uint64_t failing;    /* findings that fail the file */
+} validate_job;
+
+/* ---- findings ---- */
+
+static const char *type_name(uint16_t type)
+{
+	const ev_type_info *info = ev_catalog_find(type);
+	return info ? info->name : "UNKNOWN";
+}
+
+static void print_event(const ev_finding *f)
+{
+	if (!f->has_event)
+		return;
+	if (f->session > 0)
+		fprintf(stderr, "session %u, ", f->session);
+	fprintf(stderr, "event %" PRIu64 " %s", f->event_index,
+		type_name(f->event_type));
+	if (f->cap != EV_NO_CAP)
+		fprintf(stderr, " on cap %u", f->cap);
+	fprintf(stderr, " at %" PRIu64 " ns: ", f->time);
+}
+
+static void print_finding(const validate_job *job, const ev_finding *f)
+{
+	fprintf(stderr, "evtool: %s: offset %" PRIu64 ": %s: ", job->path,
+		f->offset, ev_severity_name(f->severity));
+	print_event(f);
+	fprintf(stderr, "%s [%s]\n", f->message, f->check);
+	if (strcmp(f->check, "truncated") == 0)
+		fputs("hint: 'evtool truncate' repairs a log whose program was "
+		      "killed; 'evtool cat --reblock' keeps its complete "
+		      "events\n", stderr);
+}
+
+static void json_finding(json_out *j, const ev_finding *f)
+{
+	json_begin_object(j, NULL);
+	json_cstring(j, "severity", ev_severity_name(f->severity));
+	json_cstring(j, "check", f->check);
+	json_uint(j, "offset", f->offset);
+	json_uint(j, "session", f->session);
+	if (f->has_event) {
+		json_begin_object(j, "event");
+		json_uint(j, "index", f->event_index);
+		json_uint(j, "type", f->event_type);
+		json_cstring(j, "name", type_name(f->event_type));
+		f->cap == EV_NO_CAP ? json_null(j, "cap")
+				    : json_uint(j, "cap", f->cap);
+		json_uint(j, "time_ns", f->time);
+		json_end_object(j);
+	} else {
+		json_null(j, "event");
+	}
+	json_cstring(j, "message", f->message);
+	json_end_object(j);
+}
+
+static int on_finding(const ev_finding *f, void *ctx)
+{
+	validate_job *job = ctx;
+	int counts = f->severity == EV_SEVERITY_ERROR || job->strict;
+
+	if (job->as_json)
+		json_finding(&job->json, f);
+	else if (!job->quiet)
+		print_finding(job, f);
+	if (counts && strcmp(f->check, "truncated") != 0)
+		job->failing++;
+	return job->max_errors && job->failing >= job->max_errors;
+}
+
+/* ---- verdicts ---- */
+
+/* The exit code of one file: 0 passes, 3 truncated, 1 fails. */
+static int file_exit(const validate_job *job, const ev_validate_result *res)
+{
+	if (res->verdict == EV_VERDICT_INVALID ||
+	    (job->strict && res->warnings > 0))
+		return EXIT_INVALID;
+	return res->verdict == EV_VERDICT_TRUNCATED ? EXIT_DROPPED : EXIT_OK;
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void print_summary(const validate_job *job,
+			  const ev_validate_result *res, int code)
+{
+	uint64_t errors = res->errors -
+			  (res->verdict == EV_VERDICT_TRUNCATED ? 1 : 0);
+
+	printf("%s: ", job->path);
+	if (code == EXIT_OK)
+		printf("valid (");
+	else if (code == EXIT_DROPPED)
+		printf("truncated at offset %" PRIu64 " (",
+		       res->last_complete_offset);
+	else if (errors == 0)
+		printf("invalid with --strict (");
+	else
+		printf("invalid (%" PRIu64 " error%s, ", errors,
+		       plural(errors));
+	printf("%" PRIu64 " warning%s, %" PRIu64 " events)", res->warnings,
+	       plural(res->warnings), res->events);
+	if (res->stopped)
+		printf("; stopped after %" PRIu64 " failing finding%s",
+		       job->failing, plural(job->failing));
+	putchar('\n');
+}
+
+static void json_summary(validate_job *job, const ev_validate_result *res,
+			 int code)
+{
+	json_out *j = &job->json;
+
+	json_end_array(j);
+	json_cstring(j, "verdict", ev_verdict_name(res->verdict));
+	json_bool(j, "valid", code == EXIT_OK);
+	json_uint(j, "errors", res->errors);
+	json_uint(j, "warnings", res->warnings);
+	json_uint(j, "events", res->events);
+	json_uint(j, "blocks", res->blocks);
+	json_uint(j, "sessions", res->sessions);
+	json_uint(j, "last_complete_offset", res->last_complete_offset);
+	json_bool(j, "stopped", res->stopped);
+	json_uint(j, "exit_code", (uint64_t)code);
+	json_end_object(j);
+}
+
+/* ---- one file ---- */
+
+static void json_unreadable(validate_job *job, const char *why)
+{
+	json_out *j = &job->json;
+
+	json_begin_object(j, NULL);
+	json_cstring(j, "file", job->path);
+	json_begin_array(j, "findings");
+	json_end_array(j);
+	json_cstring(j, "verdict", "unreadable");
+	json_bool(j, "valid", 0);
+	json_cstring(j, "error", why);
+	json_uint(j, "exit_code", EXIT_SYSTEM);
+	json_end_object(j);
+}
+
+/* The input could not be read to the end (I/O error, out of memory). */
+static int validate_failed(validate_job *job, const ev_reader *r, int rc)
+{
+	const ev_diag *d = ev_reader_diag(r);
+	int code = d->status == rc
+			   ? cli_reader_error(r)
+			   : cli_error(cli_exit_for_status(rc), "%s: %s",
+				       job->path, ev_strerror(rc));
+
+	if (job->as_json) {
+		json_end_array(&job->json);
+		json_cstring(&job->json, "verdict", "unreadable");
+		json_bool(&job->json, "valid", 0);
+		json_cstring(&job->json, "error",
+			     d->status == rc ? d->message : ev_strerror(rc));
+		json_uint(&job->json, "exit_code", (uint64_t)code);
+		json_end_object(&job->json);
+	}
+	return code;
+}
+
+static int validate_file(validate_job *job, const char *path)
+{
+	ev_validate_result res;
+	ev_reader *r;
+	int code = cli_open_input(path, 0, &r), rc;
+
+	job->path = path;
+	job->failing = 0;
+	if (code != EXIT_OK) {
+		if (job->as_json)
+			json_unreadable(job, "cannot open");
+		return code;
+	}
+	job->path = ev_reader_name(r); /* "<stdin>" for "-" */
+	if (job->as_json) {
+		json_begin_object(&job->json, NULL);
+		json_cstring(&job->json, "file", job->path);
+		json_begin_array(&job->json, "findings");
+	}
+	rc = ev_validate(r, &job->options, on_finding, job, &res);
+	if (rc < 0) {
+		code = validate_failed(job, r, rc);
+	} else {
+		code = file_exit(job, &res);
+		if (job->as_json)
+			json_summary(job, &res, code);
+		else if (!job->quiet)
+			print_summary(job, &res, code);
+	}
+	ev_reader_free(r);
+	return code;
+}
+
+/* ---- options and the command ---- */
+
+static int parse_count(const char *name, const char *text, uint64_t *out)
+{
+	char *end = NULL;
+	unsigned long long v = 0;
+
+	if (!text)
+		return EXIT_OK;
+	errno = 0;
+	if (text[0] >= '0' && text[0] <= '9')
+		v = strtoull(text, &end, 10);
+	if (!end || *end != '\0' || errno == ERANGE)
+		return cli_error(EXIT_USAGE, "--%s: '%s' is not a whole number",
+				 name, text);
+	*out = v;
+	return EXIT_OK;
+}
+
+static int parse_options(const cli_command *cmd, const cli_args *args,
+			 validate_job *job)
+{
+	uint64_t gc_end = job->options.gc_end_tolerance_ns;
+	int rc;
+
+	job->strict = cli_flag(cmd, args, "strict");
+	job->quiet = cli_flag(cmd, args, "quiet");
+	job->as_json = cli_flag(cmd, args, "json");
+	job->options.sorted = cli_flag(cmd, args, "sorted");
+	job->options.semantics = !cli_flag(cmd, args, "no-semantics");
+	if (job->quiet && job->as_json)
+		return cli_usage_error(cmd, "--quiet and --json exclude each "
+				       "other");
+	if ((rc = parse_count("tolerance",
+			      cli_value(cmd, args, "tolerance"),
+			      &job->options.tolerance_ns)) != EXIT_OK ||
+	    (rc = parse_count("gc-end-tolerance",
+			      cli_value(cmd, args, "gc-end-tolerance"),
+			      &gc_end)) != EXIT_OK ||
+	    (rc = parse_count("max-errors", cli_value(cmd, args, "max-errors"),
+			      &job->max_errors)) != EXIT_OK)
+		return rc;
+	job->options.gc_end_tolerance_ns = gc_end;
+	if (args->n_positional == 0)
+		return cli_usage_error(cmd, "%s: missing operand (%s)",
+				       cmd->name, cmd->synopsis);
+	return EXIT_OK;
+}
+
+static void list_checks(void)
+{
+	for (size_t i = 0; i < ev_validate_check_count(); i++) {
+		const ev_check_info *c = ev_validate_check_at(i);
+		printf("%-16s %s\n", c->id, c->summary);
+	}
+}
+
+/* Badness of exit codes: 0 < 3 (truncated) < 1 (invalid) < 2 < 4. */
+static int worse(int a, int b)
+{
+	static const int rank[] = { 0, 2, 3, 1, 4 };
+	return rank[b] > rank[a] ? b : a;
+}
+
+int cmd_validate(const cli_command *cmd, const cli_args *args)
+{
+	validate_job job = { EV_VALIDATE_OPTIONS_INIT, 0, 0, 0, 0,
+			     { NULL, 0, { 0 } }, NULL, 0 };
+	int worst = EXIT_OK, rc;
+
+	if (cli_flag(cmd, args, "list-checks")) {
+		list_checks();
+		return EXIT_OK;
+	}
+	if ((rc = parse_options(cmd, args, &job)) != EXIT_OK)
+		return rc;
+	json_init(&job.json, stdout);
+	if (job.as_json) {
+		json_begin_object(&job.json, NULL);
+		json_uint(&job.json, "schema_version", VALIDATE_SCHEMA_VERSION);
+		json_bool(&job.json, "strict", job.strict);
+		json_begin_array(&job.json, "files");
+	}
+	for (int i = 0; i < args->n_positional; i++)
+		worst = worse(worst, validate_file(&job, args->positional[i]));
+	if (job.as_json) {
+		json_end_array(&job.json);
+		json_uint(&job.json, "exit_code", (uint64_t)worst);
+		json_end_object(&job.json);
+	}
+	return worst;
+}

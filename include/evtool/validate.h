@@ -1,0 +1,153 @@
+/*
+ * evtool: the validator, a streaming check that a log is what GHC's
+ * runtime writes.
+ *
+ * ev_validate() reads a log to its end and reports every problem it finds
+ * as a finding (an error or a warning with a stable check id, a byte
+ * offset and, where one is involved, the event), then a verdict: the log
+ * is complete, truncated (it ends before its data-end marker, as a killed
+ * program's log does) or invalid. Memory stays bounded whatever the log's
+ * size: per-capability state, and tables of threads, tasks and capsets
+ * with a hard cap on their entries.
+ *
+ * What is checked (README "evtool validate" lists every check id):
+ * - structure: header, declared sizes of known types, undeclared types,
+ *   payload lengths, block sizes and boundaries, block time windows, the
+ *   data end and what follows it;
+ * - ordering: each capability's blocks in time order without overlap,
+ *   time never going back within a capability except GHC's early-stamped
+ *   GC_END and GC_START (FORMAT.md section 3); optionally one global order;
+ * - references: capabilities and capsets named by blocks and payloads
+ *   exist when the log has their creation events;
+ * - semantics (optional): threads, GC start/end, tasks, heap samples.
+ *
+ * Typical use:
+ *
+ *     ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
+ *     ev_validate_result res;
+ *     if (ev_validate(r, &opts, on_finding, ctx, &res) < 0) ...
+ *     res.verdict is EV_VERDICT_COMPLETE, _TRUNCATED or _INVALID
+ */
+#ifndef EVTOOL_VALIDATE_H
+#define EVTOOL_VALIDATE_H
+
+#include "common.h"
+#include "reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How far GC_END and GC_START may step back in time by default: GHC
+ *  stamps GC_END up to ~13 us early (FORMAT.md section 3) and GC_START
+ *  with a time taken just before it posts it; this leaves a wide margin. */
+#define EV_VALIDATE_GC_END_TOLERANCE_NS 1000000u
+
+/** Threads tracked at once by default (160 bytes each at most). When the
+ *  table fills, threads that are not running are forgotten. */
+#define EV_VALIDATE_MAX_THREADS (1u << 14)
+
+#define EV_VALIDATE_OPTIONS_VERSION 1
+
+/** Options of ev_validate(). Initialise with EV_VALIDATE_OPTIONS_INIT. */
+typedef struct ev_validate_options {
+	unsigned version;             /**< EV_VALIDATE_OPTIONS_VERSION */
+	/** Require one global time order (what `evtool sort` writes). */
+	int sorted;
+	/** Check threads, GC start/end, tasks and heap samples. */
+	int semantics;
+	/** How far any event may step back in time, or lie outside its
+	 *  block's time window, before it is an error. */
+	uint64_t tolerance_ns;
+	/** How far GC_END and GC_START may step back, or precede their
+	 *  block (the larger of the two tolerances applies to them). */
+	uint64_t gc_end_tolerance_ns;
+	/** Threads tracked at once; 0 for EV_VALIDATE_MAX_THREADS. */
+	uint32_t max_threads;
+} ev_validate_options;
+
+#define EV_VALIDATE_OPTIONS_INIT \
+	{ EV_VALIDATE_OPTIONS_VERSION, 0, 1, 0, \
+	  EV_VALIDATE_GC_END_TOLERANCE_NS, 0 }
+
+/** How bad a finding is. Warnings fail only a strict gate. */
+typedef enum ev_severity {
+	EV_SEVERITY_ERROR = 0,
+	EV_SEVERITY_WARNING = 1
+} ev_severity;
+
+/** One problem found in a log. Valid only during the callback. */
+typedef struct ev_finding {
+	ev_severity severity;
+	const char *check;     /**< stable id, e.g. "block-end" */
+	uint64_t offset;       /**< byte offset in the (decompressed) stream */
+	unsigned session;      /**< 0-based session (header) it belongs to */
+	int has_event;         /**< the event fields below describe one */
+	uint64_t event_index;  /**< 0-based in its session, markers included */
+	uint16_t event_type;
+	uint16_t cap;          /**< EV_NO_CAP outside cap blocks */
+	uint64_t time;         /**< the event's timestamp, ns */
+	const char *message;   /**< one line, no trailing newline */
+} ev_finding;
+
+/** Called once per finding; return nonzero to stop validating. */
+typedef int (*ev_finding_fn)(const ev_finding *finding, void *ctx);
+
+/** What a log is, all findings considered. */
+typedef enum ev_verdict {
+	EV_VERDICT_COMPLETE = 0,  /**< ends with its data end; no error */
+	EV_VERDICT_TRUNCATED = 1, /**< ends early; no other error */
+	EV_VERDICT_INVALID = 2    /**< at least one error besides truncation */
+} ev_verdict;
+
+/** The outcome of ev_validate(). */
+typedef struct ev_validate_result {
+	ev_verdict verdict;
+	uint64_t errors;     /**< error findings, "truncated" included */
+	uint64_t warnings;
+	uint64_t events;     /**< events read, block markers included */
+	uint64_t blocks;
+	unsigned sessions;
+	/** Offset just past the last complete event (or header, or data
+	 *  end): where `evtool truncate` would cut a truncated log. */
+	uint64_t last_complete_offset;
+	int stopped;         /**< the callback asked to stop early */
+} ev_validate_result;
+
+/**
+ * Validates the log `r` reads, from its current position (normally a
+ * fresh reader) to its end, calling `fn` (which may be NULL) for each
+ * finding. Returns EV_OK once a verdict is reached, in `out`, even when
+ * the log is invalid; a negative status when the input could not be read
+ * (EV_EIO, with the reason in ev_reader_diag()), memory ran out or an
+ * argument is invalid (then `out` holds the counts so far and the verdict
+ * EV_VERDICT_INVALID). Findings come in file order, except that those
+ * about references (cap-ref, cap-capset, capset-ref) come at the end of
+ * their session.
+ */
+int ev_validate(ev_reader *r, const ev_validate_options *opts,
+		ev_finding_fn fn, void *ctx, ev_validate_result *out);
+
+/** "error" or "warning". */
+const char *ev_severity_name(ev_severity severity);
+
+/** "complete", "truncated" or "invalid". */
+const char *ev_verdict_name(ev_verdict verdict);
+
+/** One check the validator performs. */
+typedef struct ev_check_info {
+	const char *id;       /**< stable id, as in ev_finding.check */
+	const char *summary;  /**< one line: what a finding of it means */
+} ev_check_info;
+
+/** Number of checks; ev_validate_check_at(i) for i below it. */
+size_t ev_validate_check_count(void);
+
+/** Check `i` in documentation order, or NULL out of range. */
+const ev_check_info *ev_validate_check_at(size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

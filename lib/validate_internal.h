@@ -1,0 +1,197 @@
+/*
+ * The validator's state, shared by validate.c (driver, structure,
+ * ordering, references), validate_sched.c (threads, GC, tasks, heap
+ * samples) and validate_table.c (the bounded tables). Not installed.
+ */
+#ifndef EVTOOL_LIB_VALIDATE_INTERNAL_H
+#define EVTOOL_LIB_VALIDATE_INTERNAL_H
+
+#include "evtool/catalog.h"
+#include "evtool/validate.h"
+#include "internal.h"
+
+#define EVV_CAPS 65536u
+#define EVV_SMALL_IDS 256u
+#define EVV_MAX_TASKS (1u << 16)
+#define EVV_MAX_CAPSETS 4096u
+
+/* Per-type flags, looked up once per event. */
+enum evv_type_flag {
+	EVV_TF_VAR = 1u << 0,     /* variable size: u16 length on the wire */
+	EVV_TF_MARKER = 1u << 1,  /* BLOCK_MARKER */
+	EVV_TF_OTHER = 1u << 2,   /* not a GHC type (Eden, Mercury, unknown) */
+	EVV_TF_REFS = 1u << 3,    /* payload names a cap or capset */
+	EVV_TF_CREATE = 1u << 4,  /* creates a cap or capset (17, 25, 27, 45) */
+	EVV_TF_PAYLOAD = 1u << 5, /* known layout with a minimum length */
+	EVV_TF_SCHED = 1u << 6    /* handled by the semantic checks */
+};
+
+/* The cap and capset fields of one small type's payloads. */
+#define EVV_MAX_REFS 2
+typedef struct evv_refs {
+	uint8_t n;
+	ev_ref ref[EVV_MAX_REFS];
+} evv_refs;
+
+/* State of a per-cap machine: not yet known (stream started mid-run, or
+ * nothing seen yet), known idle, or known active. */
+enum evv_state { EVV_UNKNOWN = 0, EVV_IDLE, EVV_ACTIVE };
+
+/* Which halves of each pair a cap has shown (evv_cap.seen). A pairing
+ * check applies only once the cap has shown the other half: a log that
+ * lacks one half altogether (evtool filter --type RUN_THREAD) is partial,
+ * not broken. */
+enum evv_seen {
+	EVV_SEEN_RUN = 1u << 0,
+	EVV_SEEN_STOP = 1u << 1,
+	EVV_SEEN_GC_START = 1u << 2,
+	EVV_SEEN_GC_END = 1u << 3,
+	EVV_SEEN_SAMPLE_BEGIN = 1u << 4,
+	EVV_SEEN_SAMPLE_END = 1u << 5
+};
+
+/* Where something happened, for findings reported later. */
+typedef struct evv_where {
+	uint64_t offset;
+	uint64_t index;
+	uint64_t time;
+	uint16_t type;
+	uint16_t cap;
+	uint8_t has_event;
+} evv_where;
+
+/* One capability's stream (index EV_NO_CAP: the global buffer). */
+typedef struct evv_cap {
+	uint64_t hwm;            /* latest event time seen in its blocks */
+	uint64_t block_end_time; /* end time of its previous block */
+	uint8_t has_block;
+	uint8_t used;            /* named by a block or a payload */
+	uint8_t created;         /* by CAP_CREATE */
+	uint8_t assigned;        /* by CAPSET_ASSIGN_CAP */
+	uint8_t run_state;       /* evv_state: a thread runs on it */
+	uint8_t gc_state;        /* evv_state: between GC_START and GC_END */
+	uint8_t sample_state;    /* evv_state: inside a heap sample */
+	uint8_t seen;            /* evv_seen */
+	uint32_t running;        /* the running thread when ACTIVE */
+	uint64_t run_since;
+	void *running_entry;     /* its table entry, while running_gen holds */
+	uint32_t running_gen;
+	uint64_t gc_since;       /* time of its last GC_START or GC_END */
+	uint64_t sample_era;
+	uint64_t sample_offset;
+	evv_where first_use;
+} evv_cap;
+
+/* A bounded open-addressing hash table of fixed-size entries that start
+ * with an evv_slot. Linear probing; grows by doubling up to `max`. */
+typedef struct evv_slot {
+	uint64_t key;
+	uint32_t used;
+	uint32_t aux;
+} evv_slot;
+
+typedef struct evv_table {
+	uint8_t *entries;
+	size_t entry_size;
+	uint32_t size;  /* power of two, or 0 before the first insert */
+	uint32_t count;
+	uint32_t max;   /* the most entries it may hold */
+	uint32_t gen;   /* changes whenever entries move */
+	uint64_t seed;  /* of the hash */
+} evv_table;
+
+typedef struct evv {
+	ev_reader *r;
+	const ev_header *h;
+	ev_validate_options o;
+	ev_finding_fn fn;
+	void *ctx;
+	ev_validate_result *res;
+	int stop;
+	unsigned session;
+	uint64_t session_start;
+	int session_ended;  /* 0 running, 1 data end, 2 truncated, 3 failed */
+
+	/* What the header says about the writer. */
+	int modern;         /* GHC >= 7.8.3: precise scheduler events */
+	int ghc_writer;     /* ascending header: GHC's runtime wrote it */
+	int quirk612;
+	int has_sample_end; /* HEAP_PROF_SAMPLE_END declared */
+	uint8_t tf[EVV_SMALL_IDS];
+	evv_refs refs[EVV_SMALL_IDS];
+
+	/* The block the stream is in (mirrors the reader). */
+	int in_block;
+	uint64_t blk_offset, blk_end;
+	uint64_t blk_start_time, blk_end_time;
+	uint32_t blk_size;
+	evv_cap *blk_cs;
+
+	uint64_t global_hwm; /* for the sorted check */
+
+	/* Creation events seen in this session. */
+	int any_cap_create, any_capset_create, any_capset_assign;
+	int have_startup;
+	uint32_t startup_caps;
+	int limit_reported;
+
+	evv_cap *caps;      /* EVV_CAPS entries, initialised on first use */
+	uint8_t touched[EVV_CAPS / 8];
+	evv_table threads, tasks, capsets;
+} evv;
+
+/* ---- validate.c ---- */
+
+/* Reports a finding about `ev` (NULL: none; `offset` is used then). */
+void evv_report(evv *v, ev_severity sev, const char *check,
+		const ev_event *ev, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Reports a finding at a remembered place. */
+void evv_report_at(evv *v, ev_severity sev, const char *check,
+		   const evv_where *w, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* The state of `cap`, initialised on first use in the session. */
+evv_cap *evv_cap_state(evv *v, uint16_t cap);
+
+/* Notes that a block or payload names `cap` (for the reference check). */
+void evv_use_cap(evv *v, uint16_t cap, const ev_event *ev);
+
+/* Catalogue name of a type, or "UNKNOWN". */
+const char *evv_type_name(uint16_t type);
+
+/* ---- validate_sched.c ---- */
+
+/* Sets up the thread and task tables (freed with evv_table_free). */
+void evv_sched_init(evv *v);
+
+/* The semantic checks of one event in a cap block (`cs` is its cap), or
+ * of a global event when `cs` is NULL. */
+void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs);
+
+/* ---- validate_table.c ---- */
+
+/* Tables: init (entries of `entry_size` bytes, at most `max`), lookup,
+ * insert (zeroed entry; NULL when full at `max`), clear, free. */
+void evv_table_init(evv_table *t, size_t entry_size, uint32_t max);
+void *evv_table_find(const evv_table *t, uint64_t key);
+void *evv_table_insert(evv_table *t, uint64_t key);
+void evv_table_clear(evv_table *t);
+void evv_table_free(evv_table *t);
+/* Calls fn for every entry, in no order. */
+void evv_table_each(const evv_table *t, void (*fn)(void *entry, void *ctx),
+		    void *ctx);
+/* Keeps only the entries `keep` accepts; 0 when that worked (else the
+ * table is unchanged). */
+int evv_table_filter(evv_table *t, int (*keep)(const void *entry));
+
+/* A capset's entry (in v->capsets). */
+typedef struct evv_capset {
+	evv_slot slot;
+	uint8_t created;
+	uint8_t referenced;
+	evv_where first_ref;
+} evv_capset;
+
+#endif
