@@ -1,13 +1,41 @@
 #!/usr/bin/env bash
 # Regenerate the real GHC eventlogs in testdata/ from testdata/src/*.hs.
 #
-#   bash testdata/generate.sh            # needs ghc (Debian: apt-get install ghc)
+#   bash testdata/generate.sh            # all logs; needs ghc (apt-get install ghc)
+#   bash testdata/generate.sh NAME...    # only these runs, e.g. killed-blocks
+#
+# NAMEs: threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
+# nonmoving-n2 killed-sigkill merge (merge-a, -b and -c always run together)
+# killed-blocks. Logs not named are left as they are.
 #
 # The programs are compiled in a temporary folder (removed afterwards; set
 # KEEP_WORK=1 to keep it and print its path). Each run writes
 # testdata/NAME.eventlog (+RTS -l -olFILE) and the RTS's own summary
-# testdata/NAME.rts-s.txt (+RTS -sFILE).
+# testdata/NAME.rts-s.txt (+RTS -sFILE); killed-blocks writes only
+# testdata/killed-blocks.eventlog.gz.
 set -euo pipefail
+
+all_runs=(threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
+          nonmoving-n2 killed-sigkill merge killed-blocks)
+# program (testdata/src/PROG.hs) each run needs
+declare -A prog_of=(
+  [threads-n1]=threads [threads-n2]=threads [threads-n4]=threads
+  [sparks-n2]=sparks [gc-n2]=gc [user-n1]=user [heap-n1]=heap
+  [nonmoving-n2]=nonmoving [killed-sigkill]=sleeper [merge]=worker
+  [killed-blocks]=flooder
+)
+declare -A wanted=()
+if [[ $# -eq 0 ]]; then
+  for r in "${all_runs[@]}"; do wanted[$r]=1; done
+else
+  for r in "$@"; do
+    [[ "$r" == merge-[abc] ]] && r=merge
+    [[ -n "${prog_of[$r]:-}" ]] || {
+      echo "generate.sh: unknown run '$r' (known: ${all_runs[*]})" >&2; exit 2; }
+    wanted[$r]=1
+  done
+fi
+want() { [[ -n "${wanted[$1]:-}" ]]; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src="$here/src"
@@ -31,9 +59,14 @@ compile() {
       -outputdir "$work/build/$1" -o "$work/$1" "$src/$1.hs"
 }
 
-for p in threads sparks gc user heap nonmoving sleeper worker; do
+compiled=" "
+for r in "${all_runs[@]}"; do
+  want "$r" || continue
+  p=${prog_of[$r]}
+  [[ "$compiled" == *" $p "* ]] && continue
   echo "compiling $p.hs"
   compile "$p"
+  compiled+="$p "
 done
 
 # run LOG PROG [ARGS...] -- RTS-FLAGS...
@@ -56,47 +89,99 @@ save() {
   cp "$work/$1.eventlog" "$work/$1.rts-s.txt" "$out/"
 }
 
-run threads-n1 threads -- -N1
-run threads-n2 threads -- -N2
-run threads-n4 threads -- -N4
-run sparks-n2 sparks -- -N2
-run gc-n2 gc -- -N2 -A64k
-run user-n1 user -- -N1
-run heap-n1 heap -- -N1 -hT -i0.01
+want threads-n1 && run threads-n1 threads -- -N1
+want threads-n2 && run threads-n2 threads -- -N2
+want threads-n4 && run threads-n4 threads -- -N4
+want sparks-n2 && run sparks-n2 sparks -- -N2
+want gc-n2 && run gc-n2 gc -- -N2 -A64k
+want user-n1 && run user-n1 user -- -N1
+want heap-n1 && run heap-n1 heap -- -N1 -hT -i0.01
 # The default -l classes already give the nonmoving events 200-206; -ln adds
 # class n: NONMOVING_HEAP_CENSUS (207) and the collector's LOG_MSGs (16).
-run nonmoving-n2 nonmoving -- -N2 --nonmoving-gc -ln
+want nonmoving-n2 && run nonmoving-n2 nonmoving -- -N2 --nonmoving-gc -ln
 
 # Killed with SIGKILL after ~0.3 s: no data-end marker.
 # GHC 9.0 writes a capability's events only when its 2 MiB buffer fills or
 # at exit, so this log holds just the header (see README.md).
-(cd "$work" && exec ./sleeper +RTS -N1 -l -olkilled-sigkill.eventlog \
-     -skilled-sigkill.rts-s.txt -RTS >killed-sigkill.stdout) &
-pid=$!
-sleep 0.3
-kill -9 "$pid"
-wait "$pid" 2>/dev/null || true
-save killed-sigkill
+if want killed-sigkill; then
+  (cd "$work" && exec ./sleeper +RTS -N1 -l -olkilled-sigkill.eventlog \
+       -skilled-sigkill.rts-s.txt -RTS >killed-sigkill.stdout) &
+  pid=$!
+  sleep 0.3
+  kill -9 "$pid"
+  wait "$pid" 2>/dev/null || true
+  save killed-sigkill
+fi
 
 # Three worker processes started 50 ms apart, running at the same time.
-run merge-a worker a -- -N1 &
-pa=$!
-sleep 0.05
-run merge-b worker b -- -N2 &
-pb=$!
-sleep 0.05
-run merge-c worker c -- -N3 &
-pc=$!
-wait "$pa"; wait "$pb"; wait "$pc"
+if want merge; then
+  run merge-a worker a -- -N1 &
+  pa=$!
+  sleep 0.05
+  run merge-b worker b -- -N2 &
+  pb=$!
+  sleep 0.05
+  run merge-c worker c -- -N3 &
+  pc=$!
+  wait "$pa"; wait "$pb"; wait "$pc"
+fi
 
-echo "wrote (in $out):"
-(cd "$out" && ls -l -- *.eventlog *.rts-s.txt | awk '{printf "  %9d  %s\n", $5, $9}')
-total=$(cat "$out"/*.eventlog | wc -c)
-echo "total eventlog bytes: $total"
+# Killed with SIGKILL once whole blocks are on disk: flooder.hs fills the
+# 2 MiB buffers of both caps in about 0.1 s each. Poll the size every 10 ms
+# and kill once the log is past 4.5 MB (more than two blocks: the header is
+# 2,688 bytes, a block just under 2 MiB) and did not change since the last
+# poll, so that no block write is under way. No -s: the RTS writes it at
+# exit. Only the gzip -9 -n file (no name or time in its header) is kept.
+if want killed-blocks; then
+  log=killed-blocks
+  rm -f "$work/$log.eventlog"
+  (cd "$work" && exec ./flooder +RTS -N2 -l "-ol$log.eventlog" -RTS \
+       >"$log.stdout") &
+  pid=$!
+  start=$SECONDS prev=-1
+  while :; do
+    size=$(stat -c %s "$work/$log.eventlog" 2>/dev/null || echo 0)
+    (( size > 4500000 && size == prev )) && break
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "generate.sh: flooder exited before it was killed" >&2; exit 1
+    fi
+    if (( SECONDS - start >= 20 )); then
+      kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+      echo "generate.sh: $log.eventlog still $size bytes after 20 s" >&2; exit 1
+    fi
+    prev=$size
+    sleep 0.01
+  done
+  kill -9 "$pid"
+  wait "$pid" 2>/dev/null || true
+  echo "killed flooder at $(stat -c %s "$work/$log.eventlog") bytes"
+  gzip -9 -n -c "$work/$log.eventlog" >"$out/$log.eventlog.gz"
+fi
+
+shopt -s nullglob   # killed-blocks.eventlog.gz may not exist yet
+echo "testdata now holds (in $out):"
+(cd "$out" && ls -l -- *.eventlog *.eventlog.gz *.rts-s.txt | awk '{printf "  %9d  %s\n", $5, $9}')
+total=$(cat "$out"/*.eventlog "$out"/*.eventlog.gz | wc -c)
+echo "total eventlog bytes (.gz as stored): $total"
 
 # Sanity checks: small logs; complete logs end with the data-end marker
-# ff ff, the killed one does not.
+# ff ff, the killed ones do not; killed-blocks holds whole blocks and ends
+# where its last block ends (checked by src/blockwalk.py if python3 is
+# there).
 status=0
+gz="$out/killed-blocks.eventlog.gz"
+if [[ -f "$gz" ]]; then
+  size=$(stat -c %s "$gz")
+  if (( size > 250000 )); then
+    echo "generate.sh: killed-blocks.eventlog.gz is $size bytes (> 250 KB)" >&2
+    status=1
+  fi
+  tail2=$(gzip -dc "$gz" | tail -c 2 | od -An -tx1 | tr -d ' \n')
+  [[ "$tail2" != ffff ]] || { echo "generate.sh: killed-blocks ends with ff ff" >&2; status=1; }
+  if command -v python3 >/dev/null; then
+    python3 "$src/blockwalk.py" --expect-killed "$gz" || status=1
+  fi
+fi
 for f in "$out"/*.eventlog; do
   name=$(basename "$f")
   size=$(stat -c %s "$f")

@@ -1,0 +1,277 @@
+/*
+ * evtool truncate: repair a log whose program was killed (keep every
+ * complete event, fix the cut block, append the data end), skip damage
+ * with --resync, or cut a good log to a prefix. The work is done by
+ * ev_repair (include/evtool/repair.h); this file parses the options and
+ * prints what the repair reports.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+const cli_option truncate_options[] = {
+	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
+	{ "in-place", 0, NULL,
+	  "replace the input with the result (safely, by rename)" },
+	{ "resync", 0, NULL,
+	  "skip damaged regions to the next block marker, reporting each" },
+	{ "at", 0, "T",
+	  "keep events stamped before T after the first event (5s, 250ms, "
+	  "10us, 42ns)" },
+	{ "events", 0, "N", "keep the first N events and stop there" },
+	{ "bytes", 0, "N",
+	  "keep what lies in the first N bytes (rounded down to an event)" },
+	{ "session", 0, "N",
+	  "write only the Nth session (1-based, as 'evtool info' lists "
+	  "them)" },
+	{ "quiet", 'q', NULL, "print errors only, not what was kept" },
+	{ NULL, 0, NULL, NULL }
+};
+
+/* ---- options ---- */
+
+static int parse_count(const char *option, const char *text, uint64_t max,
+		       uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!text)
+		return EXIT_OK;
+	if (text[0] < '0' || text[0] > '9')
+		goto bad;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (*end || errno || v > max)
+		goto bad;
+	*out = v;
+	return EXIT_OK;
+bad:
+	return cli_error(EXIT_USAGE, "--%s: '%s' is not a number from 0 to "
+			 "%" PRIu64, option, text, max);
+}
+
+/* "5s", "1.5ms", "250us", "42ns": nanoseconds, exactly (no rounding
+ * through floating point); decimals finer than 1 ns must be zeros. */
+static int parse_duration(const char *text, uint64_t *out)
+{
+	static const struct {
+		const char *name;
+		uint64_t scale;
+		size_t digits; /* decimals that name whole nanoseconds */
+	} units[] = { { "ns", 1, 0 }, { "us", 1000, 3 },
+		      { "ms", 1000000, 6 }, { "s", 1000000000, 9 } };
+	const char *p = text, *frac = "";
+	uint64_t whole = 0;
+	size_t frac_len = 0;
+
+	if (*p < '0' || *p > '9')
+		goto bad;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			goto bad;
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		frac = ++p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		frac_len = (size_t)(p - frac);
+	}
+	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+		uint64_t part = 0;
+		if (strcmp(p, units[u].name) != 0)
+			continue;
+		for (size_t i = 0; i < units[u].digits; i++)
+			part = part * 10 +
+			       (uint64_t)(i < frac_len ? frac[i] - '0' : 0);
+		for (size_t i = units[u].digits; i < frac_len; i++)
+			if (frac[i] != '0')
+				goto bad;
+		if (whole > (UINT64_MAX - part) / units[u].scale)
+			goto bad;
+		*out = whole * units[u].scale + part;
+		return EXIT_OK;
+	}
+bad:
+	return cli_error(EXIT_USAGE, "--at: '%s' is not a time: a number with "
+			 "a unit, ns, us, ms or s (for example 5s or 1.5ms)",
+			 text);
+}
+
+static int parse_options(const cli_command *cmd, const cli_args *args,
+			 ev_repair_options *o)
+{
+	const char *at = cli_value(cmd, args, "at");
+	uint64_t session = 0;
+	int rc = EXIT_OK;
+
+	if (cli_flag(cmd, args, "resync"))
+		o->flags |= EV_REPAIR_RESYNC;
+	if (at)
+		rc = parse_duration(at, &o->max_time);
+	if (rc == EXIT_OK)
+		rc = parse_count("events", cli_value(cmd, args, "events"),
+				 UINT64_MAX - 1, &o->max_events);
+	if (rc == EXIT_OK)
+		rc = parse_count("bytes", cli_value(cmd, args, "bytes"),
+				 UINT64_MAX - 1, &o->max_bytes);
+	if (rc == EXIT_OK)
+		rc = parse_count("session", cli_value(cmd, args, "session"),
+				 UINT_MAX, &session);
+	if (rc == EXIT_OK && cli_value(cmd, args, "session") && session == 0)
+		rc = cli_usage_error(cmd, "--session counts from 1, as 'evtool "
+				     "info' lists the sessions");
+	o->session = (unsigned)session;
+	return rc;
+}
+
+/* --in-place writes to the input, through the same temporary file and
+ * rename as any output, so the input is intact until the end. */
+static int choose_output(const cli_command *cmd, const cli_args *args,
+			 const char **out, int *in_place)
+{
+	*out = cli_value(cmd, args, "output");
+	*in_place = cli_flag(cmd, args, "in-place");
+	if (!*in_place)
+		return EXIT_OK;
+	if (*out || strcmp(args->positional[0], "-") == 0)
+		return cli_usage_error(cmd, "--in-place takes an input file and "
+				       "no -o");
+	*out = args->positional[0];
+	return EXIT_OK;
+}
+
+/* ---- reporting ---- */
+
+typedef struct report {
+	const char *name;
+	int quiet;
+} report;
+
+static void print_notice(void *ctx, const ev_repair_notice *n)
+{
+	const report *rep = ctx;
+
+	if (!rep->quiet)
+		fprintf(stderr, "evtool: %s: offset %" PRIu64 ": %s\n",
+			rep->name, n->offset, n->message);
+}
+
+static void print_summary(const report *rep, const ev_repair_options *o,
+			  const ev_repair_summary *s)
+{
+	uint64_t dropped = s->input_bytes - s->kept_bytes;
+
+	if (rep->quiet)
+		return;
+	fprintf(stderr, "evtool: %s: kept %" PRIu64 " event%s in %" PRIu64
+		" block%s", rep->name, s->events, s->events == 1 ? "" : "s",
+		s->blocks, s->blocks == 1 ? "" : "s");
+	if (s->sessions != 1)
+		fprintf(stderr, " (%u sessions)", s->sessions);
+	if (s->events)
+		fprintf(stderr, ", times %" PRIu64 " to %" PRIu64
+			" ns (%.6f s)", s->first_time, s->last_time,
+			(double)(s->last_time - s->first_time) / 1e9);
+	if (s->cut_events)
+		fprintf(stderr, "; cut %" PRIu64 " event%s stamped %" PRIu64
+			" ns or more after the first", s->cut_events,
+			s->cut_events == 1 ? "" : "s", o->max_time);
+	if (s->stopped_early)
+		fprintf(stderr, "; stopped reading at offset %" PRIu64,
+			s->input_bytes);
+	if (dropped)
+		fprintf(stderr, "; dropped %" PRIu64 " of %" PRIu64 " bytes",
+			dropped, s->input_bytes);
+	else if (s->damaged)
+		fputs("; no input bytes dropped", stderr);
+	else if (!s->stopped_early && !s->cut_events)
+		fputs("; the log was complete, nothing dropped", stderr);
+	fputc('\n', stderr);
+}
+
+static int repair_error(const char *name, const ev_repair *rp)
+{
+	const ev_diag *d = ev_repair_diag(rp);
+	int code = d->status == EV_ETRUNCATED
+			   ? EXIT_INVALID
+			   : cli_exit_for_status(d->status);
+
+	if (d->status == EV_EINVAL)
+		return cli_error(code, "%s: %s", name, d->message);
+	cli_error(code, "%s: offset %" PRIu64 ": %s", name, d->offset,
+		  d->message);
+	if (d->status == EV_EFORMAT)
+		fputs("hint: 'evtool truncate --resync' skips damaged regions "
+		      "to the next block and keeps the rest\n", stderr);
+	return code;
+}
+
+/* ---- the command ---- */
+
+static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
+		  const char *in, const char *out, int quiet)
+{
+	report rep = { in, quiet };
+	const ev_repair_summary *s;
+	ev_repair *rp;
+	int rc;
+
+	o->notify = print_notice;
+	o->notify_ctx = &rep;
+	if (ev_repair_new(&rp, o) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	rc = ev_repair_run(rp, r, sink);
+	s = ev_repair_summary_of(rp);
+	if (rc < 0)
+		rc = repair_error(in, rp);
+	else if (s->damaged && s->events == 0)
+		rc = cli_error(EXIT_INVALID, "%s: nothing to recover: not one "
+			       "complete event follows the header; no output "
+			       "written", in);
+	else
+		rc = cli_commit_output(sink, out);
+	if (rc == EXIT_OK) {
+		print_summary(&rep, o, s);
+		if (s->damaged)
+			rc = EXIT_DROPPED;
+	}
+	ev_repair_free(rp);
+	return rc;
+}
+
+int cmd_truncate(const cli_command *cmd, const cli_args *args)
+{
+	ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
+	const char *in = args->positional[0], *out;
+	ev_reader *r = NULL;
+	ev_sink *sink = NULL;
+	int in_place, rc = choose_output(cmd, args, &out, &in_place);
+
+	if (rc == EXIT_OK)
+		rc = parse_options(cmd, args, &o);
+	if (rc == EXIT_OK)
+		rc = cli_open_output(out, args->positional, 1, in_place, &sink);
+	if (rc == EXIT_OK)
+		rc = cli_open_input(in, 0, &r);
+	/* Whether the input is gzip is known once the reader has read; the
+	 * header read here is kept (or its failure reported) by the repair. */
+	if (rc == EXIT_OK && in_place) {
+		(void)ev_reader_read_header(r);
+		if (ev_reader_is_gzip(r))
+			rc = cli_usage_error(cmd, "--in-place would replace a "
+					     "gzip file with an uncompressed "
+					     "log; use -o");
+	}
+	if (rc == EXIT_OK)
+		rc = repair(&o, r, sink, ev_reader_name(r), out,
+			    cli_flag(cmd, args, "quiet"));
+	cli_close_output(sink);
+	ev_reader_free(r);
+	return rc;
+}

@@ -1,0 +1,7 @@
+# a complete log passes through byte for byte, exit 0, with a one-line summary
+cmd: evtool truncate @DATA@/threads-n2.eventlog -o out.eventlog && cmp @DATA@/threads-n2.eventlog out.eventlog && ls -A
+exit: 0
+--- stdout
+out.eventlog
+--- stderr
+evtool: @DATA@/threads-n2.eventlog: kept 4250 events in 3 blocks, times 227240 to 30284298 ns (0.030057 s); the log was complete, nothing dropped
