@@ -1,0 +1,729 @@
+/*
+ * evtool archive: compress logs into gzip archives that carry the log's
+ * xxh3-64 digest (include/evtool/archive.h), check them (--test) and
+ * restore them (--extract).
+ *
+ * Archiving reads each input twice: once to validate it and hash it (the
+ * digest goes in the gzip header, before the data), once to compress it.
+ * A pipe or standard input is first copied to an unlinked temporary file
+ * so that it can be read twice.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+const cli_option archive_options[] = {
+	{ "output", 'o', "OUT",
+	  "write to OUT ('-' for standard output); one input only" },
+	{ "level", 0, "N", "compression level, 1 (fastest) to 9 (smallest); "
+	  "default 6" },
+	{ "threads", 0, "N", "compression threads (default: online CPUs, at "
+	  "most 8)" },
+	{ "rm", 0, NULL,
+	  "remove each input once its archive is written and verified" },
+	{ "force", 'f', NULL,
+	  "archive an invalid or truncated log; replace existing outputs" },
+	{ "test", 't', NULL,
+	  "check archives: CRC-32, length, digest, and a valid eventlog" },
+	{ "extract", 'x', NULL,
+	  "restore the log of each archive, checking it" },
+	{ "verbose", 'v', NULL, "report sizes and digests on standard error" },
+	{ NULL, 0, NULL, NULL }
+};
+
+#define COPY_BUFFER (1u << 20)
+
+typedef struct archive_job {
+	const cli_command *cmd;
+	const char *output; /* -o, or NULL */
+	int force;
+	int rm;
+	int verbose;
+	ev_archive_options options;
+} archive_job;
+
+/* One input, regular or a temporary copy of a pipe. */
+typedef struct input {
+	const char *path;
+	const char *name; /* for messages */
+	int fd;
+	int owns_fd;
+	struct stat st;   /* of the file as opened, for --rm */
+} input;
+
+/* ---- exit codes and messages ---- */
+
+/* With several files every one is handled; the worst outcome decides. */
+static int worse(int a, int b)
+{
+	static const int rank[] = { [EXIT_OK] = 0, [EXIT_DROPPED] = 1,
+				    [EXIT_INVALID] = 2, [EXIT_USAGE] = 3,
+				    [EXIT_SYSTEM] = 4 };
+	return rank[b] > rank[a] ? b : a;
+}
+
+static int archive_exit(int status)
+{
+	return status == EV_ETRUNCATED ? EXIT_DROPPED
+				       : cli_exit_for_status(status);
+}
+
+/* A problem with the gzip data, at a stored (compressed) offset. */
+static int archive_error(const char *name, const ev_diag *d)
+{
+	int code = archive_exit(d->status);
+
+	cli_error(code, "%s: stored offset %" PRIu64 ": %s", name, d->offset,
+		  d->message);
+	if (d->status == EV_ETRUNCATED)
+		fprintf(stderr, "hint: 'zcat %s > part.eventlog' restores the "
+			"log up to the cut; 'evtool truncate' then repairs "
+			"it\n", name);
+	return code;
+}
+
+static void close_input(input *in)
+{
+	if (in->owns_fd && in->fd >= 0)
+		close(in->fd);
+	in->fd = -1;
+}
+
+/* ---- inputs ---- */
+
+static int copy_fd(int from, int to)
+{
+	uint8_t *buf = malloc(COPY_BUFFER);
+	ssize_t n = 0;
+
+	if (!buf)
+		return -1;
+	for (;;) {
+		ssize_t w = 0;
+		do
+			n = read(from, buf, COPY_BUFFER);
+		while (n < 0 && errno == EINTR);
+		if (n <= 0)
+			break;
+		while (w < n) {
+			ssize_t m = write(to, buf + w, (size_t)(n - w));
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m < 0) {
+				free(buf);
+				return -1;
+			}
+			w += m;
+		}
+	}
+	free(buf);
+	return n < 0 ? -1 : 0;
+}
+
+/* Copies a pipe or standard input to an unlinked temporary file in
+ * $TMPDIR (or /tmp), which then stands in for it. */
+static int spool(input *in)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof path, "%s/evtool-archive-XXXXXX",
+		 dir && *dir ? dir : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		return cli_error(EXIT_SYSTEM, "%s: cannot create a temporary "
+				 "copy in %s: %s", in->name,
+				 dir && *dir ? dir : "/tmp", strerror(errno));
+	unlink(path);
+	if (copy_fd(in->fd, fd) < 0 || lseek(fd, 0, SEEK_SET) != 0) {
+		int saved = errno;
+		close(fd);
+		return cli_error(EXIT_SYSTEM, "%s: cannot copy it to a "
+				 "temporary file: %s", in->name,
+				 strerror(saved));
+	}
+	close_input(in);
+	in->fd = fd;
+	in->owns_fd = 1;
+	return EXIT_OK;
+}
+
+/* Opens `path`. A pipe or standard input is spooled; with `regular_only`
+ * (--rm) anything but a regular file is refused. */
+static int open_input(input *in, const char *path, int regular_only)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+
+	in->path = path;
+	in->name = is_stdin ? "<stdin>" : path;
+	in->fd = -1;
+	/* Before open(2), which waits for a FIFO's writer. */
+	if (regular_only && stat(path, &in->st) == 0 &&
+	    !S_ISREG(in->st.st_mode))
+		return cli_error(EXIT_USAGE, "%s: --rm removes only regular "
+				 "files", in->name);
+	in->owns_fd = !is_stdin;
+	in->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0)
+		return cli_error(EXIT_SYSTEM, "%s: cannot open: %s", path,
+				 strerror(errno));
+	if (fstat(in->fd, &in->st) != 0) {
+		int saved = errno;
+		close_input(in);
+		return cli_error(EXIT_SYSTEM, "%s: %s", path, strerror(saved));
+	}
+	if (S_ISDIR(in->st.st_mode)) {
+		close_input(in);
+		return cli_error(EXIT_USAGE, "%s: is a directory", path);
+	}
+	return S_ISREG(in->st.st_mode) ? EXIT_OK : spool(in);
+}
+
+static int is_gzip(int fd)
+{
+	uint8_t magic[2];
+
+	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
+	       magic[1] == 0x8b;
+}
+
+/* ---- validating ---- */
+
+/* What check_log found: the first error, if any. */
+typedef struct log_verdict {
+	int status;  /* EV_END valid, EV_ETRUNCATED, EV_EFORMAT, or an error
+		      * reading the log (EV_EIO, EV_ENOMEM) */
+	uint64_t offset;
+	char message[320];
+} log_verdict;
+
+static int first_error(const ev_finding *f, void *ctx)
+{
+	log_verdict *v = ctx;
+
+	if (f->severity != EV_SEVERITY_ERROR)
+		return 0;
+	v->status = strcmp(f->check, "truncated") == 0 ? EV_ETRUNCATED
+							: EV_EFORMAT;
+	v->offset = f->offset;
+	snprintf(v->message, sizeof v->message, "%s", f->message);
+	return 1; /* one error is enough to refuse */
+}
+
+/*
+ * Whether the log `r` reads is valid as `evtool validate` sees it (its
+ * default checks; warnings do not count), stopping at the first error.
+ */
+static int check_log(ev_reader *r, log_verdict *v)
+{
+	ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
+	ev_validate_result result;
+	int rc;
+
+	memset(v, 0, sizeof *v);
+	v->status = EV_END;
+	rc = ev_validate(r, &opts, first_error, v, &result);
+	if (rc < 0) {
+		const ev_diag *d = ev_reader_diag(r);
+		v->status = rc;
+		v->offset = d->offset;
+		snprintf(v->message, sizeof v->message, "%s",
+			 d->status == rc ? d->message : ev_strerror(rc));
+	}
+	return v->status;
+}
+
+static int log_error(int code, const char *name, const log_verdict *v)
+{
+	return cli_error(code, "%s: offset %" PRIu64 ": %s", name, v->offset,
+			 v->message);
+}
+
+static int refuse_input(const char *name, const log_verdict *v)
+{
+	if (v->status != EV_ETRUNCATED && v->status != EV_EFORMAT)
+		return log_error(cli_exit_for_status(v->status), name, v);
+	log_error(EXIT_INVALID, name, v);
+	if (v->status == EV_ETRUNCATED)
+		fputs("hint: 'evtool truncate' repairs a log whose program was "
+		      "killed\n", stderr);
+	fputs("hint: 'evtool archive --force' archives it as it is\n", stderr);
+	return EXIT_INVALID;
+}
+
+/* Validates the input and hashes it in the same pass. */
+static int validate_input(const archive_job *job, const input *in,
+			  uint64_t *digest, uint64_t *bytes)
+{
+	ev_reader *r;
+	log_verdict v;
+	int rc = ev_reader_open_fd(&r, in->fd, in->name,
+				   EV_READER_DIGEST | EV_READER_RAW);
+
+	if (rc < 0)
+		return cli_error(cli_exit_for_status(rc), "%s: %s", in->name,
+				 ev_strerror(rc));
+	switch (check_log(r, &v)) {
+	case EV_END:
+		break;
+	case EV_ETRUNCATED:
+	case EV_EFORMAT:
+		if (job->force) {
+			cli_warn("%s: offset %" PRIu64 ": %s; archiving it "
+				 "anyway (--force)", in->name, v.offset,
+				 v.message);
+			break;
+		}
+		/* fall through */
+	default:
+		ev_reader_free(r);
+		return refuse_input(in->name, &v);
+	}
+	rc = ev_reader_digest(r, digest) < 0 ? cli_reader_error(r) : EXIT_OK;
+	*bytes = ev_reader_input_bytes(r);
+	ev_reader_free(r);
+	return rc;
+}
+
+/* ---- archiving ---- */
+
+static int read_some(int fd, uint8_t *buf, size_t cap, size_t *got)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, cap);
+	while (n < 0 && errno == EINTR);
+	*got = n > 0 ? (size_t)n : 0;
+	return n < 0 ? -1 : 0;
+}
+
+static int writer_error(const ev_archive_writer *w, const input *in,
+			const char *out)
+{
+	const ev_diag *d = ev_archive_writer_diag(w);
+
+	/* EV_EINVAL: the bytes did not match the digest of the first pass. */
+	return cli_error(EXIT_SYSTEM, "%s: %s",
+			 d->status == EV_EINVAL ? in->name : out, d->message);
+}
+
+static int compress_input(const archive_job *job, const input *in,
+			  uint64_t digest, ev_sink *sink, const char *out)
+{
+	ev_archive_writer *w;
+	uint8_t *buf = malloc(COPY_BUFFER);
+	size_t got;
+	int rc = buf ? ev_archive_writer_open(&w, sink, digest, &job->options)
+		     : EV_ENOMEM;
+
+	if (rc < 0) {
+		free(buf);
+		return cli_error(cli_exit_for_status(rc), "%s: %s", out,
+				 ev_strerror(rc));
+	}
+	if (lseek(in->fd, 0, SEEK_SET) != 0)
+		rc = cli_error(EXIT_SYSTEM, "%s: cannot rewind: %s", in->name,
+			       strerror(errno));
+	while (rc == EXIT_OK) {
+		if (read_some(in->fd, buf, COPY_BUFFER, &got) < 0)
+			rc = cli_error(EXIT_SYSTEM, "%s: read failed: %s",
+				       in->name, strerror(errno));
+		else if (got == 0)
+			break;
+		else if (ev_archive_writer_write(w, buf, got) < 0)
+			rc = writer_error(w, in, out);
+	}
+	if (rc == EXIT_OK && ev_archive_writer_finish(w) < 0)
+		rc = writer_error(w, in, out);
+	ev_archive_writer_free(w);
+	free(buf);
+	return rc;
+}
+
+/* The rename that committed the archive is durable only once its folder
+ * is synced; the input is removed only after that. */
+static int sync_folder(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int fd, rc;
+
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else
+		snprintf(dir, sizeof dir, "%.*s",
+			 slash == path ? 1 : (int)(slash - path), path);
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+/* Reads the committed archive back: it must hold exactly the log. */
+static int verify_archive(const char *out, uint64_t digest, uint64_t bytes)
+{
+	ev_archive_stats stats;
+	ev_diag d;
+	int fd = open(out, O_RDONLY | O_CLOEXEC);
+	int rc;
+
+	if (fd < 0)
+		return cli_error(EXIT_SYSTEM, "%s: cannot read it back: %s",
+				 out, strerror(errno));
+	rc = ev_archive_check_fd(fd, out, &stats, &d);
+	close(fd);
+	if (rc < 0)
+		return archive_error(out, &d);
+	if (stats.digests != 1 || stats.content_digest != digest ||
+	    stats.log_bytes != bytes)
+		return cli_error(EXIT_SYSTEM, "%s: reading it back gave %"
+				 PRIu64 " bytes with xxh3-64 %016" PRIx64
+				 ", not the log's", out, stats.log_bytes,
+				 stats.content_digest);
+	return EXIT_OK;
+}
+
+static int same_state(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* --rm: only once the archive is committed, durable and read back, and
+ * only if the input is still the file that was archived. */
+static int remove_input(const input *in, const char *out, uint64_t digest,
+			uint64_t bytes)
+{
+	struct stat now;
+	int rc;
+
+	if (sync_folder(out) != 0)
+		return cli_error(EXIT_SYSTEM, "%s: cannot sync its folder: %s; "
+				 "%s is kept", out, strerror(errno), in->path);
+	if ((rc = verify_archive(out, digest, bytes)) != EXIT_OK) {
+		fprintf(stderr, "evtool: %s is kept\n", in->path);
+		return rc;
+	}
+	if (stat(in->path, &now) != 0 || !same_state(&now, &in->st))
+		return cli_error(EXIT_SYSTEM, "%s: changed while it was being "
+				 "archived; it is kept", in->path);
+	if (unlink(in->path) != 0)
+		return cli_error(EXIT_SYSTEM, "%s: cannot remove: %s",
+				 in->path, strerror(errno));
+	return EXIT_OK;
+}
+
+static void report(const char *from, const char *to, uint64_t log_bytes,
+		   uint64_t stored_bytes, uint64_t digest)
+{
+	fprintf(stderr, "%s -> %s: log %" PRIu64 " bytes, archive %" PRIu64
+		" bytes (%.1f%%), xxh3-64 %016" PRIx64 "\n", from, to,
+		log_bytes, stored_bytes,
+		log_bytes ? 100.0 * (double)stored_bytes / (double)log_bytes
+			  : 0.0, digest);
+}
+
+/* An existing output is replaced only with --force. Compressed data on
+ * a terminal is refused here (cli_open_output's message is about logs). */
+static int check_target(const archive_job *job, const char *out,
+			int compressed)
+{
+	struct stat st;
+
+	if (strcmp(out, "-") == 0) {
+		if (compressed && isatty(STDOUT_FILENO))
+			return cli_error(EXIT_USAGE, "refusing to write "
+					 "compressed data to a terminal; use "
+					 "-o FILE or redirect standard output");
+		return EXIT_OK;
+	}
+	if (!job->force && lstat(out, &st) == 0)
+		return cli_error(EXIT_USAGE, "%s: already exists; --force "
+				 "replaces it", out);
+	return EXIT_OK;
+}
+
+static int write_archive(const archive_job *job, const input *in,
+			 const char *out, uint64_t digest, uint64_t bytes)
+{
+	ev_sink *sink;
+	int rc = cli_open_output(out, &in->path, 1, 0, &sink);
+
+	if (rc == EXIT_OK)
+		rc = compress_input(job, in, digest, sink, out);
+	if (rc == EXIT_OK)
+		rc = cli_commit_output(sink, out);
+	if (rc == EXIT_OK && job->verbose)
+		report(in->name, strcmp(out, "-") ? out : "<stdout>", bytes,
+		       ev_sink_bytes(sink), digest);
+	cli_close_output(sink);
+	if (rc == EXIT_OK && job->rm)
+		rc = remove_input(in, out, digest, bytes);
+	return rc;
+}
+
+static int archive_one(const archive_job *job, const char *path)
+{
+	char *out = NULL;
+	input in = { 0 };
+	uint64_t digest = 0, bytes = 0;
+	int rc;
+
+	if (job->output)
+		out = strdup(job->output);
+	else if (strcmp(path, "-") == 0)
+		return cli_usage_error(job->cmd, "standard input has no name "
+				       "to add .gz to: use -o OUT");
+	else if ((out = malloc(strlen(path) + 4)))
+		sprintf(out, "%s.gz", path);
+	if (!out)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	if ((rc = check_target(job, out, 1)) == EXIT_OK &&
+	    (rc = open_input(&in, path, job->rm)) == EXIT_OK) {
+		if (is_gzip(in.fd))
+			rc = cli_error(EXIT_USAGE, "%s: is gzip-compressed "
+				       "already ('evtool archive --test' "
+				       "checks an archive)", in.name);
+
+		if (rc == EXIT_OK)
+			rc = validate_input(job, &in, &digest, &bytes);
+		if (rc == EXIT_OK)
+			rc = write_archive(job, &in, out, digest, bytes);
+		close_input(&in);
+	}
+	free(out);
+	return rc;
+}
+
+/* ---- --test ---- */
+
+/* The archive is intact; is the log in it a valid eventlog? */
+static int test_content(const input *in)
+{
+	ev_reader *r;
+	log_verdict v;
+	int rc;
+
+	if (lseek(in->fd, 0, SEEK_SET) != 0)
+		return cli_error(EXIT_SYSTEM, "%s: cannot rewind: %s",
+				 in->name, strerror(errno));
+	if ((rc = ev_reader_open_fd(&r, in->fd, in->name, 0)) < 0)
+		return cli_error(cli_exit_for_status(rc), "%s: %s", in->name,
+				 ev_strerror(rc));
+	rc = check_log(r, &v);
+	ev_reader_free(r);
+	if (rc == EV_END)
+		return EXIT_OK;
+	if (rc != EV_ETRUNCATED && rc != EV_EFORMAT)
+		return log_error(cli_exit_for_status(rc), in->name, &v);
+	log_error(archive_exit(rc), in->name, &v);
+	fputs("hint: the archive itself is intact: the log was archived like "
+	      "this (with --force?)\n", stderr);
+	return archive_exit(rc);
+}
+
+static void warn_digests(const char *name, const ev_archive_stats *s)
+{
+	if (s->digests == 0)
+		cli_warn("%s: no xxh3-64 digest in the gzip header (a plain "
+			 "gzip file); checked the CRC-32, the length and the "
+			 "log", name);
+	else if (s->digests < s->members)
+		cli_warn("%s: %u of %u gzip members have no digest; checked "
+			 "their CRC-32 and length", name,
+			 s->members - s->digests, s->members);
+}
+
+static int test_one(const char *path)
+{
+	input in = { 0 };
+	ev_archive_stats stats;
+	ev_diag d;
+	int rc = open_input(&in, path, 0);
+
+	if (rc != EXIT_OK)
+		return rc;
+	if (ev_archive_check_fd(in.fd, in.name, &stats, &d) < 0)
+		rc = archive_error(in.name, &d);
+	else
+		warn_digests(in.name, &stats);
+	if (rc == EXIT_OK)
+		rc = test_content(&in);
+	if (rc == EXIT_OK)
+		printf("%s: ok, %" PRIu64 " bytes of log, xxh3-64 %016" PRIx64
+		       "\n", in.name, stats.log_bytes, stats.content_digest);
+	close_input(&in);
+	return rc;
+}
+
+/* ---- --extract ---- */
+
+static int extract_name(const archive_job *job, const char *path,
+			char **out)
+{
+	size_t n = strlen(path);
+
+	if (job->output)
+		*out = strdup(job->output);
+	else if (strcmp(path, "-") == 0)
+		return cli_usage_error(job->cmd, "standard input has no name "
+				       "to take .gz from: use -o OUT");
+	else if (n <= 3 || strcmp(path + n - 3, ".gz") != 0)
+		return cli_usage_error(job->cmd, "%s: does not end in .gz: "
+				       "name the output with -o OUT", path);
+	else if ((*out = strdup(path)))
+		(*out)[n - 3] = '\0';
+	return *out ? EXIT_OK : cli_error(EXIT_SYSTEM, "out of memory");
+}
+
+static int inflate_to(ev_archive_reader *r, ev_sink *sink, const char *name,
+		      const char *out)
+{
+	uint8_t *buf = malloc(COPY_BUFFER);
+	size_t got;
+	int rc;
+
+	if (!buf)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	while ((rc = ev_archive_reader_read(r, buf, COPY_BUFFER, &got)) ==
+	       EV_OK)
+		if (ev_sink_write(sink, buf, got) < 0) {
+			free(buf);
+			return cli_error(EXIT_SYSTEM, "%s: %s", out,
+					 ev_sink_diag(sink)->message);
+		}
+	free(buf);
+	return rc == EV_END ? EXIT_OK
+			    : archive_error(name, ev_archive_reader_diag(r));
+}
+
+static int extract_one(const archive_job *job, const char *path)
+{
+	ev_archive_reader *r = NULL;
+	ev_sink *sink = NULL;
+	char *out = NULL;
+	int rc = extract_name(job, path, &out);
+
+	if (rc == EXIT_OK && (rc = check_target(job, out, 0)) == EXIT_OK &&
+	    ev_archive_reader_open_path(&r, path) < 0)
+		rc = cli_error(EXIT_SYSTEM, "%s: cannot open: %s", path,
+			       strerror(errno));
+	if (rc == EXIT_OK)
+		rc = cli_open_output(out, &path, 1, 0, &sink);
+	if (rc == EXIT_OK)
+		rc = inflate_to(r, sink,
+				strcmp(path, "-") ? path : "<stdin>", out);
+	if (rc == EXIT_OK)
+		warn_digests(path, ev_archive_reader_stats(r));
+	if (rc == EXIT_OK)
+		rc = cli_commit_output(sink, out);
+	if (rc == EXIT_OK && job->verbose)
+		report(path, strcmp(out, "-") ? out : "<stdout>",
+		       ev_archive_reader_stats(r)->log_bytes,
+		       ev_archive_reader_stats(r)->stored_bytes,
+		       ev_archive_reader_stats(r)->content_digest);
+	cli_close_output(sink);
+	ev_archive_reader_free(r);
+	free(out);
+	return rc;
+}
+
+/* ---- options ---- */
+
+static int parse_number(const archive_job *job, const cli_args *args,
+			const char *name, long lo, long hi, long *out)
+{
+	const char *text = cli_value(job->cmd, args, name);
+	char *end;
+	long v;
+
+	if (!text)
+		return EXIT_OK;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < lo || v > hi)
+		return cli_usage_error(job->cmd, "--%s: '%s' is not a number "
+				       "from %ld to %ld", name, text, lo, hi);
+	*out = v;
+	return EXIT_OK;
+}
+
+/* Options that make sense only when archiving. */
+static int check_mode(const archive_job *job, const cli_args *args,
+		      int test, int extract)
+{
+	static const char *const archiving[] = { "level", "threads", "rm" };
+	const cli_command *cmd = job->cmd;
+
+	if (test && extract)
+		return cli_usage_error(cmd, "--test and --extract exclude each "
+				       "other");
+	for (size_t i = 0; (test || extract) && i < 3; i++)
+		if (cli_flag(cmd, args, archiving[i]))
+			return cli_usage_error(cmd, "--%s applies only when "
+					       "archiving", archiving[i]);
+	if (test && (job->output || job->force))
+		return cli_usage_error(cmd, "--test takes neither -o nor "
+				       "--force");
+	if (job->output && args->n_positional > 1)
+		return cli_usage_error(cmd, "-o takes a single input");
+	if (job->rm && job->output && strcmp(job->output, "-") == 0)
+		return cli_usage_error(cmd, "--rm needs an archive file to "
+				       "verify, not standard output");
+	for (int i = 0; job->rm && i < args->n_positional; i++)
+		if (strcmp(args->positional[i], "-") == 0)
+			return cli_usage_error(cmd, "--rm cannot remove "
+					       "standard input");
+	return EXIT_OK;
+}
+
+static int setup_job(archive_job *job, const cli_args *args, int *test,
+		     int *extract)
+{
+	const cli_command *cmd = job->cmd;
+	long level = EV_ARCHIVE_DEFAULT_LEVEL;
+	long threads = (long)ev_archive_default_threads();
+	int rc;
+
+	job->output = cli_value(cmd, args, "output");
+	job->force = cli_flag(cmd, args, "force");
+	job->rm = cli_flag(cmd, args, "rm");
+	job->verbose = cli_flag(cmd, args, "verbose");
+	*test = cli_flag(cmd, args, "test");
+	*extract = cli_flag(cmd, args, "extract");
+	if ((rc = check_mode(job, args, *test, *extract)) != EXIT_OK ||
+	    (rc = parse_number(job, args, "level", 1, 9, &level)) != EXIT_OK ||
+	    (rc = parse_number(job, args, "threads", 1,
+			       EV_ARCHIVE_MAX_THREADS, &threads)) != EXIT_OK)
+		return rc;
+	job->options.level = (int)level;
+	job->options.threads = (unsigned)threads;
+	return EXIT_OK;
+}
+
+int cmd_archive(const cli_command *cmd, const cli_args *args)
+{
+	archive_job job = { cmd, NULL, 0, 0, 0, EV_ARCHIVE_OPTIONS_INIT };
+	int test, extract, rc = setup_job(&job, args, &test, &extract);
+
+	if (rc != EXIT_OK)
+		return rc;
+	for (int i = 0; i < args->n_positional; i++) {
+		const char *path = args->positional[i];
+		int one = test	  ? test_one(path)
+			  : extract ? extract_one(&job, path)
+				    : archive_one(&job, path);
+		rc = worse(rc, one);
+	}
+	return rc;
+}

@@ -1,0 +1,167 @@
+/*
+ * evtool: gzip archives of eventlogs that carry the log's xxh3-64 digest.
+ *
+ * An archive is one standard gzip member (RFC 1952), so gzip, zcat, zlib
+ * and every evtool command read it. Its header has an extra field (FEXTRA)
+ * with one subfield, id 'E' 'V', of 9 bytes: a version byte (1) and the
+ * xxh3-64 digest of the uncompressed log, big-endian. Gzip and zlib skip
+ * extra subfields they do not know. MTIME is 0 unless asked for, there is
+ * no file name, so the same log always gives the same archive.
+ *
+ * The writer compresses chunks of the log in parallel, the way pigz does:
+ * each chunk is raw deflate primed with the previous chunk's last 32 KiB,
+ * ended by a sync flush (the last one by the end of the stream), so the
+ * chunks concatenate into one deflate stream; their CRC-32s are combined.
+ * The chunking does not depend on the number of threads: one thread and
+ * sixteen write the same bytes.
+ *
+ * The archive reader inflates member after member and checks, for each,
+ * the CRC-32 and length in its trailer and the digest in its header when
+ * there is one (each member's digest covers that member's content).
+ */
+#ifndef EVTOOL_ARCHIVE_H
+#define EVTOOL_ARCHIVE_H
+
+#include "common.h"
+#include "writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The extra-field subfield id holding the digest, and its version. */
+#define EV_ARCHIVE_SUBFIELD_ID1 'E'
+#define EV_ARCHIVE_SUBFIELD_ID2 'V'
+#define EV_ARCHIVE_DIGEST_VERSION 1
+
+/** Compression level when none is given (gzip's default). */
+#define EV_ARCHIVE_DEFAULT_LEVEL 6
+/** Uncompressed bytes per independently compressed chunk by default. */
+#define EV_ARCHIVE_DEFAULT_CHUNK (1u << 20)
+/** Smallest chunk: it must hold the 32 KiB dictionary of the next. */
+#define EV_ARCHIVE_MIN_CHUNK (64u * 1024u)
+/** Most compression threads a writer accepts. */
+#define EV_ARCHIVE_MAX_THREADS 64u
+
+/** Archive writer options; initialise with EV_ARCHIVE_OPTIONS_INIT. */
+typedef struct ev_archive_options {
+	unsigned version;    /**< EV_ARCHIVE_OPTIONS_VERSION */
+	int level;           /**< 1 fastest .. 9 smallest; 0 means 6 */
+	unsigned threads;    /**< 0 means ev_archive_default_threads() */
+	uint32_t chunk_size; /**< 0 means EV_ARCHIVE_DEFAULT_CHUNK */
+	uint32_t mtime;      /**< gzip MTIME (Unix seconds); 0 for none */
+} ev_archive_options;
+
+#define EV_ARCHIVE_OPTIONS_VERSION 1
+#define EV_ARCHIVE_OPTIONS_INIT { EV_ARCHIVE_OPTIONS_VERSION, 0, 0, 0, 0 }
+
+/** The online processors, at least 1 and at most 8. */
+unsigned ev_archive_default_threads(void);
+
+typedef struct ev_archive_writer ev_archive_writer;
+
+/**
+ * Starts an archive in `sink` (which stays the caller's) and writes the
+ * gzip header holding `digest`, the xxh3-64 of all the bytes that will
+ * be written. `opts` may be NULL for the defaults; a level outside 1-9,
+ * more than EV_ARCHIVE_MAX_THREADS threads or a chunk smaller than
+ * EV_ARCHIVE_MIN_CHUNK is EV_EINVAL. Memory stays bounded: at most two
+ * chunks per thread are in flight (about 2 * chunk_size each).
+ */
+int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
+			   uint64_t digest, const ev_archive_options *opts);
+
+/** Compresses `len` more bytes of the log. */
+int ev_archive_writer_write(ev_archive_writer *w, const void *data,
+			    size_t len);
+
+/**
+ * Compresses what is left and writes the trailer. When the bytes written
+ * do not hash to the digest given at open (the input changed between the
+ * pass that hashed it and the one that compressed it), returns EV_EINVAL
+ * before writing the trailer, so that the archive is unusable.
+ */
+int ev_archive_writer_finish(ev_archive_writer *w);
+
+/** Uncompressed bytes written so far. */
+uint64_t ev_archive_writer_bytes(const ev_archive_writer *w);
+
+/** Stops the threads and frees the writer; NULL is fine. */
+void ev_archive_writer_free(ev_archive_writer *w);
+
+/** Details of the last failure. */
+const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w);
+
+/** What a gzip member header says. */
+typedef struct ev_archive_header {
+	int has_digest;   /**< an 'E' 'V' subfield of a known version */
+	uint64_t digest;  /**< valid when has_digest */
+	uint32_t mtime;
+	uint32_t size;    /**< header bytes: where the deflate data starts */
+} ev_archive_header;
+
+/**
+ * Parses the gzip member header at the start of `len` bytes at `data`.
+ * EV_OK: `out` is filled. EV_ETRUNCATED: the bytes so far are a header's
+ * beginning; more are needed. EV_EFORMAT: not a gzip header (wrong magic
+ * or method, reserved flags, bad header CRC). `diag` may be NULL.
+ */
+int ev_archive_parse_header(ev_archive_header *out, const void *data,
+			    size_t len, ev_diag *diag);
+
+typedef struct ev_archive_reader ev_archive_reader;
+
+/** What an archive reader has seen so far. */
+typedef struct ev_archive_stats {
+	uint64_t stored_bytes;   /**< compressed bytes consumed */
+	uint64_t log_bytes;      /**< uncompressed bytes delivered */
+	unsigned members;        /**< gzip members started */
+	unsigned digests;        /**< members whose header held a digest */
+	uint64_t stored_digest;  /**< the first such member's digest */
+	uint64_t content_digest; /**< xxh3-64 of every byte delivered */
+} ev_archive_stats;
+
+/** Opens `path` ("-" for standard input). EV_EIO with errno set when it
+ *  cannot be opened. */
+int ev_archive_reader_open_path(ev_archive_reader **out, const char *path);
+
+/** Reads from `fd`, which stays the caller's; `name` is for messages. */
+int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
+			      const char *name);
+
+/**
+ * Reads up to `cap` bytes of the log into `dst`. EV_OK: *got > 0 bytes.
+ * EV_END: the archive ended cleanly after a complete member, and every
+ * member's CRC-32, length and digest matched. EV_ETRUNCATED: the input
+ * ends inside a member. EV_EFORMAT: not gzip, corrupt data, a CRC-32,
+ * length or digest mismatch, or other bytes after the gzip data. Good
+ * bytes before a problem are delivered first; the diagnostic's offset is
+ * the stored (compressed) offset where the problem was seen.
+ */
+int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
+			   size_t *got);
+
+/** Counters and digests so far. */
+const ev_archive_stats *ev_archive_reader_stats(const ev_archive_reader *r);
+
+/** Frees a reader; NULL is fine. */
+void ev_archive_reader_free(ev_archive_reader *r);
+
+/** Details of the last failure. */
+const ev_diag *ev_archive_reader_diag(const ev_archive_reader *r);
+
+/**
+ * Reads all of an archive from `fd` (which stays the caller's), checking
+ * it as ev_archive_reader_read does and discarding the log. Returns EV_OK
+ * when the archive is intact (members without a digest are allowed: see
+ * stats->digests), else the reader's status. `stats` and `diag` (either
+ * may be NULL) receive the counters and the failure.
+ */
+int ev_archive_check_fd(int fd, const char *name, ev_archive_stats *stats,
+			ev_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,546 @@
+/*
+ * Reading archives: gzip member headers (with the digest subfield), and a
+ * reader that inflates member after member and checks each member's
+ * CRC-32, length and digest.
+ *
+ * The header is parsed here rather than by zlib so that the extra field
+ * and every header problem can be named; the deflate data is inflated
+ * raw and the trailer is checked here too, so that a mismatch message can
+ * show both values.
+ */
+#include "evtool/archive.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zlib.h>
+
+#include "gzip.h"
+#include "internal.h"
+
+#define STORED_BUFFER (256u * 1024u)
+#define RAW_WINDOW_BITS (-15)
+#define EVENTLOG_MAGIC "hdrb"
+
+/* ---- the header ---- */
+
+static int header_truncated(ev_diag *d, size_t len)
+{
+	return evi_fail(d, EV_ETRUNCATED, len, 0,
+			"the input ends inside a gzip header (%zu bytes of it)",
+			len);
+}
+
+static int not_gzip(ev_diag *d, const uint8_t *p, size_t len)
+{
+	char seen[32];
+	int eventlog = len >= 4 && memcmp(p, EVENTLOG_MAGIC, 4) == 0;
+
+	evi_quote_magic(p, len < 4 ? len : 4, seen, sizeof seen);
+	return evi_fail(d, EV_EFORMAT, 0, 0,
+			"not gzip data: it starts with \"%s\"%s", seen,
+			eventlog ? ", an uncompressed eventlog" : "");
+}
+
+/* Looks for our subfield among the extra field's (RFC 1952 2.3.1.1);
+ * others are skipped, as gzip does. */
+static void parse_extra(ev_archive_header *out, const uint8_t *x, size_t n)
+{
+	size_t at = 0;
+
+	while (at + 4 <= n) {
+		size_t len = evi_le16(x + at + 2);
+		const uint8_t *data = x + at + 4;
+		if (at + 4 + len > n)
+			return;
+		if (x[at] == EV_ARCHIVE_SUBFIELD_ID1 &&
+		    x[at + 1] == EV_ARCHIVE_SUBFIELD_ID2 &&
+		    len >= EVI_ARCHIVE_SUBFIELD_DATA &&
+		    data[0] == EV_ARCHIVE_DIGEST_VERSION) {
+			out->has_digest = 1;
+			out->digest = ev_load64(data + 1);
+		}
+		at += 4 + len;
+	}
+}
+
+/* Moves *at past a NUL-terminated FNAME or FCOMMENT. */
+static int skip_string(const uint8_t *p, size_t len, size_t *at, ev_diag *d)
+{
+	const uint8_t *nul = *at < len ? memchr(p + *at, 0, len - *at) : NULL;
+
+	if (!nul)
+		return header_truncated(d, len);
+	*at = (size_t)(nul - p) + 1;
+	return EV_OK;
+}
+
+static int parse_optional(ev_archive_header *out, const uint8_t *p,
+			  size_t len, ev_diag *d)
+{
+	unsigned flags = p[3];
+	size_t at = EVI_GZIP_FIXED_HEADER;
+	int rc;
+
+	if (flags & EVI_GZIP_FEXTRA) {
+		size_t xlen;
+		if (len < at + 2)
+			return header_truncated(d, len);
+		xlen = evi_le16(p + at);
+		at += 2;
+		if (len < at + xlen)
+			return header_truncated(d, len);
+		parse_extra(out, p + at, xlen);
+		at += xlen;
+	}
+	if ((flags & EVI_GZIP_FNAME) && (rc = skip_string(p, len, &at, d)) < 0)
+		return rc;
+	if ((flags & EVI_GZIP_FCOMMENT) &&
+	    (rc = skip_string(p, len, &at, d)) < 0)
+		return rc;
+	if (flags & EVI_GZIP_FHCRC) {
+		if (len < at + 2)
+			return header_truncated(d, len);
+		if ((crc32(0, p, (uInt)at) & 0xffffu) != evi_le16(p + at))
+			return evi_fail(d, EV_EFORMAT, at, 0,
+					"the gzip header's CRC does not match: "
+					"the header is damaged");
+		at += 2;
+	}
+	out->size = (uint32_t)at;
+	return EV_OK;
+}
+
+int ev_archive_parse_header(ev_archive_header *out, const void *data,
+			    size_t len, ev_diag *diag)
+{
+	const uint8_t *p = data;
+	ev_diag scratch;
+	ev_diag *d = diag ? diag : &scratch;
+
+	memset(out, 0, sizeof *out);
+	if ((len >= 1 && p[0] != EVI_GZIP_ID1) ||
+	    (len >= 2 && p[1] != EVI_GZIP_ID2))
+		return not_gzip(d, p, len);
+	if (len < EVI_GZIP_FIXED_HEADER)
+		return header_truncated(d, len);
+	if (p[2] != EVI_GZIP_DEFLATE)
+		return evi_fail(d, EV_EFORMAT, 2, 0,
+				"gzip compression method %u is not deflate (8)",
+				p[2]);
+	if (p[3] & EVI_GZIP_FRESERVED)
+		return evi_fail(d, EV_EFORMAT, 3, 0,
+				"reserved gzip header flags are set (0x%02x)",
+				p[3]);
+	out->mtime = evi_le32(p + 4);
+	return parse_optional(out, p, len, d);
+}
+
+/* ---- the reader ---- */
+
+enum reader_place { AT_HEADER, IN_DATA, AT_TRAILER };
+
+struct ev_archive_reader {
+	char *name;
+	int fd;
+	int close_fd;
+	ev_diag diag;
+	int status; /* 0 while reading, then EV_END or the error */
+
+	/* Unread stored bytes are in[pos, end); in[0] is at offset base. */
+	uint8_t *in;
+	size_t pos;
+	size_t end;
+	uint64_t base;
+	int eof;
+
+	enum reader_place place;
+	z_stream z;
+	int z_ready;
+	ev_archive_header member;
+	uint64_t member_start; /* stored offset of the member's header */
+	uint64_t member_bytes;
+	uint32_t member_crc;
+	XXH3_state_t *member_hash;
+	XXH3_state_t *all_hash;
+	ev_archive_stats stats;
+};
+
+static uint64_t stored_offset(const ev_archive_reader *r)
+{
+	return r->base + r->pos;
+}
+
+static int fail(ev_archive_reader *r, int status, uint64_t offset,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail(ev_archive_reader *r, int status, uint64_t offset,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	r->diag.status = status;
+	r->diag.offset = offset;
+	r->diag.event_index = 0;
+	va_start(ap, fmt);
+	vsnprintf(r->diag.message, sizeof r->diag.message, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+/* Reads more stored bytes after the unread ones. 1: some came, 0: end of
+ * input, negative: error. */
+static int refill(ev_archive_reader *r)
+{
+	ssize_t n;
+
+	if (r->pos > 0) {
+		memmove(r->in, r->in + r->pos, r->end - r->pos);
+		r->base += r->pos;
+		r->end -= r->pos;
+		r->pos = 0;
+	}
+	if (r->eof || r->end == STORED_BUFFER)
+		return 0;
+	do
+		n = read(r->fd, r->in + r->end, STORED_BUFFER - r->end);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return fail(r, EV_EIO, stored_offset(r) + (r->end - r->pos),
+			    "read failed: %s", strerror(errno));
+	if (n == 0)
+		r->eof = 1;
+	r->end += (size_t)n;
+	return n > 0;
+}
+
+/* 1 when `n` unread bytes are there, 0 when the input has fewer. */
+static int need(ev_archive_reader *r, size_t n)
+{
+	while (r->end - r->pos < n) {
+		int rc = refill(r);
+		if (rc <= 0)
+			return rc;
+	}
+	return 1;
+}
+
+static int open_reader(ev_archive_reader **out, int fd, int close_fd,
+		       const char *name)
+{
+	ev_archive_reader *r = calloc(1, sizeof *r);
+
+	*out = NULL;
+	if (r) {
+		r->fd = fd;
+		r->close_fd = close_fd;
+		r->name = strdup(name ? name : "<input>");
+		r->in = malloc(STORED_BUFFER);
+		r->member_hash = XXH3_createState();
+		r->all_hash = XXH3_createState();
+	}
+	if (!r || !r->name || !r->in || !r->member_hash || !r->all_hash ||
+	    XXH3_64bits_reset(r->all_hash) != XXH_OK ||
+	    inflateInit2(&r->z, RAW_WINDOW_BITS) != Z_OK) {
+		if (r)
+			r->close_fd = 0;
+		ev_archive_reader_free(r);
+		if (close_fd)
+			close(fd);
+		return EV_ENOMEM;
+	}
+	r->z_ready = 1;
+	*out = r;
+	return EV_OK;
+}
+
+int ev_archive_reader_open_path(ev_archive_reader **out, const char *path)
+{
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return open_reader(out, STDIN_FILENO, 0, "<stdin>");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*out = NULL;
+		return EV_EIO;
+	}
+	return open_reader(out, fd, 1, path);
+}
+
+int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
+			      const char *name)
+{
+	return open_reader(out, fd, 0, name);
+}
+
+void ev_archive_reader_free(ev_archive_reader *r)
+{
+	if (!r)
+		return;
+	if (r->z_ready)
+		inflateEnd(&r->z);
+	if (r->close_fd && r->fd >= 0)
+		close(r->fd);
+	if (r->member_hash)
+		XXH3_freeState(r->member_hash);
+	if (r->all_hash)
+		XXH3_freeState(r->all_hash);
+	free(r->in);
+	free(r->name);
+	free(r);
+}
+
+static int start_member(ev_archive_reader *r)
+{
+	r->pos += r->member.size;
+	if (inflateReset(&r->z) != Z_OK ||
+	    XXH3_64bits_reset(r->member_hash) != XXH_OK)
+		return fail(r, EV_ENOMEM, stored_offset(r), "out of memory");
+	r->member_crc = (uint32_t)crc32(0, NULL, 0);
+	r->member_bytes = 0;
+	r->stats.members++;
+	if (r->member.has_digest && r->stats.digests++ == 0)
+		r->stats.stored_digest = r->member.digest;
+	r->place = IN_DATA;
+	return EV_OK;
+}
+
+static int header_failed(ev_archive_reader *r, const ev_diag *d)
+{
+	if (d->status == EV_ETRUNCATED && r->stats.members == 0 &&
+	    r->end == r->pos)
+		return fail(r, EV_EFORMAT, 0,
+			    "the file is empty: no gzip data");
+	if (d->status == EV_ETRUNCATED)
+		return fail(r, EV_ETRUNCATED, stored_offset(r) + d->offset,
+			    "the archive is cut short: %s", d->message);
+	if (r->stats.members == 0)
+		return fail(r, d->status, stored_offset(r) + d->offset, "%s",
+			    d->message);
+	return fail(r, d->status, stored_offset(r) + d->offset,
+		    "gzip member %u: %s", r->stats.members + 1, d->message);
+}
+
+static int read_header(ev_archive_reader *r)
+{
+	ev_diag d;
+
+	r->member_start = stored_offset(r);
+	for (;;) {
+		int rc = ev_archive_parse_header(&r->member, r->in + r->pos,
+						 r->end - r->pos, &d);
+		if (rc == EV_OK)
+			return start_member(r);
+		if (rc != EV_ETRUNCATED)
+			return header_failed(r, &d);
+		if (r->end - r->pos == STORED_BUFFER)
+			return fail(r, EV_ELIMIT, r->member_start,
+				    "a gzip header longer than %u KiB",
+				    STORED_BUFFER >> 10);
+		if ((rc = refill(r)) < 0)
+			return rc;
+		if (rc == 0)
+			return header_failed(r, &d);
+	}
+}
+
+static void account(ev_archive_reader *r, const uint8_t *p, size_t n)
+{
+	if (n == 0)
+		return;
+	r->member_crc = (uint32_t)crc32(r->member_crc, p, (uInt)n);
+	XXH3_64bits_update(r->member_hash, p, n);
+	XXH3_64bits_update(r->all_hash, p, n);
+	r->member_bytes += n;
+	r->stats.log_bytes += n;
+}
+
+static int corrupt(ev_archive_reader *r)
+{
+	return fail(r, EV_EFORMAT, stored_offset(r),
+		    "the compressed data of gzip member %u is corrupt (%s); "
+		    "%llu bytes of log were restored before it",
+		    r->stats.members, r->z.msg ? r->z.msg : "zlib error",
+		    (unsigned long long)r->stats.log_bytes);
+}
+
+/* The offset is where the input ends. */
+static int cut_short(ev_archive_reader *r, const char *where)
+{
+	return fail(r, EV_ETRUNCATED, r->base + r->end,
+		    "the archive is cut short: it ends inside %s of gzip "
+		    "member %u, after %llu bytes of log",
+		    where, r->stats.members,
+		    (unsigned long long)r->stats.log_bytes);
+}
+
+static int inflate_some(ev_archive_reader *r, uint8_t *dst, size_t cap,
+			size_t *got)
+{
+	while (*got == 0) {
+		int zrc;
+		if (r->pos == r->end) {
+			int rc = refill(r);
+			if (rc < 0)
+				return rc;
+			if (rc == 0)
+				return cut_short(r, "the compressed data");
+		}
+		r->z.next_in = r->in + r->pos;
+		r->z.avail_in = (uInt)(r->end - r->pos);
+		r->z.next_out = dst;
+		r->z.avail_out = (uInt)(cap > UINT32_MAX ? UINT32_MAX : cap);
+		zrc = inflate(&r->z, Z_NO_FLUSH);
+		r->pos = (size_t)(r->z.next_in - r->in);
+		*got = (size_t)(r->z.next_out - dst);
+		account(r, dst, *got);
+		if (zrc == Z_STREAM_END) {
+			r->place = AT_TRAILER;
+			return EV_OK;
+		}
+		if (zrc != Z_OK && zrc != Z_BUF_ERROR)
+			return corrupt(r);
+	}
+	return EV_OK;
+}
+
+static int check_member(ev_archive_reader *r, uint32_t crc, uint32_t isize)
+{
+	uint64_t digest;
+
+	if (crc != r->member_crc)
+		return fail(r, EV_EFORMAT, stored_offset(r),
+			    "CRC-32 mismatch in gzip member %u: the content's "
+			    "is %08x, the trailer says %08x: the archive is "
+			    "damaged", r->stats.members, r->member_crc, crc);
+	if (isize != (uint32_t)r->member_bytes)
+		return fail(r, EV_EFORMAT, stored_offset(r) + 4,
+			    "length mismatch in gzip member %u: %llu bytes "
+			    "inflated, the trailer says %u (modulo 2^32)",
+			    r->stats.members,
+			    (unsigned long long)r->member_bytes, isize);
+	if (!r->member.has_digest)
+		return EV_OK;
+	digest = XXH3_64bits_digest(r->member_hash);
+	if (digest != r->member.digest)
+		return fail(r, EV_EFORMAT, r->member_start,
+			    "xxh3-64 mismatch in gzip member %u: the content's "
+			    "is %016llx, the header says %016llx (the CRC-32 "
+			    "matches, so the header was damaged or rewritten)",
+			    r->stats.members, (unsigned long long)digest,
+			    (unsigned long long)r->member.digest);
+	return EV_OK;
+}
+
+/* After a member: the end, another member, or bytes that are neither. */
+static int after_member(ev_archive_reader *r)
+{
+	int rc = need(r, 1);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return EV_END;
+	if (r->in[r->pos] != EVI_GZIP_ID1)
+		return fail(r, EV_EFORMAT, stored_offset(r),
+			    "unexpected bytes after the end of the gzip data "
+			    "(gzip member %u ended here)", r->stats.members);
+	r->place = AT_HEADER;
+	return EV_OK;
+}
+
+static int read_trailer(ev_archive_reader *r)
+{
+	int rc = need(r, EVI_GZIP_TRAILER);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return cut_short(r, "the trailer");
+	rc = check_member(r, evi_le32(r->in + r->pos),
+			  evi_le32(r->in + r->pos + 4));
+	if (rc < 0)
+		return rc;
+	r->pos += EVI_GZIP_TRAILER;
+	return after_member(r);
+}
+
+int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
+			   size_t *got)
+{
+	int rc = EV_OK;
+
+	*got = 0;
+	if (r->status)
+		return r->status;
+	if (cap == 0)
+		return EV_EINVAL;
+	while (rc == EV_OK && *got == 0) {
+		if (r->place == AT_HEADER)
+			rc = read_header(r);
+		else if (r->place == IN_DATA)
+			rc = inflate_some(r, dst, cap, got);
+		else
+			rc = read_trailer(r);
+	}
+	r->stats.stored_bytes = stored_offset(r);
+	if (rc == EV_OK)
+		return EV_OK;
+	r->stats.content_digest = XXH3_64bits_digest(r->all_hash);
+	r->status = rc;
+	/* Hand out the good bytes first; the next call reports the rest. */
+	return *got > 0 ? EV_OK : rc;
+}
+
+const ev_archive_stats *ev_archive_reader_stats(const ev_archive_reader *r)
+{
+	return &r->stats;
+}
+
+const ev_diag *ev_archive_reader_diag(const ev_archive_reader *r)
+{
+	return &r->diag;
+}
+
+/* ---- checking ---- */
+
+static int drain(ev_archive_reader *r, ev_diag *diag)
+{
+	uint8_t *buf = malloc(STORED_BUFFER);
+	size_t got;
+	int rc;
+
+	if (!buf)
+		return evi_fail(diag, EV_ENOMEM, 0, 0, "out of memory");
+	while ((rc = ev_archive_reader_read(r, buf, STORED_BUFFER, &got)) ==
+	       EV_OK)
+		;
+	free(buf);
+	if (rc == EV_END)
+		return EV_OK;
+	*diag = r->diag;
+	return rc;
+}
+
+int ev_archive_check_fd(int fd, const char *name, ev_archive_stats *stats,
+			ev_diag *diag)
+{
+	ev_archive_reader *r;
+	ev_diag scratch;
+	ev_diag *d = diag ? diag : &scratch;
+	int rc = ev_archive_reader_open_fd(&r, fd, name);
+
+	memset(d, 0, sizeof *d);
+	if (rc < 0)
+		return evi_fail(d, rc, 0, 0, "%s", ev_strerror(rc));
+	rc = drain(r, d);
+	if (stats)
+		*stats = r->stats;
+	ev_archive_reader_free(r);
+	return rc;
+}

@@ -1,0 +1,62 @@
+/*
+ * The gzip member format (RFC 1952) as libevtool's archives use it; not
+ * installed. Gzip's integers are little-endian, unlike the eventlog's.
+ */
+#ifndef EVTOOL_LIB_GZIP_H
+#define EVTOOL_LIB_GZIP_H
+
+#include <stdint.h>
+
+#define EVI_GZIP_ID1 0x1fu
+#define EVI_GZIP_ID2 0x8bu
+#define EVI_GZIP_DEFLATE 8u
+/* FLG bits. */
+#define EVI_GZIP_FTEXT 0x01u
+#define EVI_GZIP_FHCRC 0x02u
+#define EVI_GZIP_FEXTRA 0x04u
+#define EVI_GZIP_FNAME 0x08u
+#define EVI_GZIP_FCOMMENT 0x10u
+#define EVI_GZIP_FRESERVED 0xe0u
+/* XFL for levels 9 and 1; OS 3 is Unix. */
+#define EVI_GZIP_XFL_BEST 2u
+#define EVI_GZIP_XFL_FAST 4u
+#define EVI_GZIP_OS_UNIX 3u
+
+/* ID1 ID2 CM FLG MTIME(4) XFL OS, then the optional parts. */
+#define EVI_GZIP_FIXED_HEADER 10u
+/* CRC32 and ISIZE (the length modulo 2^32). */
+#define EVI_GZIP_TRAILER 8u
+/* Our subfield: SI1 SI2 LEN(2), then a version byte and the digest. */
+#define EVI_ARCHIVE_SUBFIELD_DATA 9u
+#define EVI_ARCHIVE_SUBFIELD (4u + EVI_ARCHIVE_SUBFIELD_DATA)
+/* The whole header the writer emits: fixed part, XLEN, one subfield. */
+#define EVI_ARCHIVE_HEADER (EVI_GZIP_FIXED_HEADER + 2u + EVI_ARCHIVE_SUBFIELD)
+/* Deflate's window: the dictionary a chunk inherits from the previous. */
+#define EVI_DEFLATE_WINDOW 32768u
+
+static inline uint16_t evi_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
+}
+
+static inline uint32_t evi_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline void evi_store_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void evi_store_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+#endif

@@ -1,0 +1,5 @@
+# a gzip input is not archived again
+cmd: gzip -c @DATA@/user-n1.eventlog > u.gz; evtool archive u.gz
+exit: 2
+--- stderr
+evtool: u.gz: is gzip-compressed already ('evtool archive --test' checks an archive)

@@ -1,0 +1,4 @@
+# --extract -o - writes the log to standard output; standard input works too
+cmd: evtool archive @DATA@/user-n1.eventlog -o u.gz && evtool archive -x u.gz -o - | cmp - @DATA@/user-n1.eventlog && evtool archive -x - -o u.eventlog < u.gz && cmp u.eventlog @DATA@/user-n1.eventlog
+exit: 0
+--- stderr

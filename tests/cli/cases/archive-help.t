@@ -1,0 +1,30 @@
+# archive --help lists its modes and options
+cmd: evtool archive --help
+exit: 0
+--- stdout
+usage: evtool archive FILE... | --test FILE.gz... | --extract FILE.gz...
+
+gzip logs with their digest; test and extract archives
+
+Writes FILE.gz beside each FILE (or -o OUT): standard gzip, which
+gzip, zcat and every evtool command read, holding the xxh3-64 digest
+of the log in its header. Each log is validated first; an invalid or
+truncated one is refused unless --force. --test checks archives
+(CRC-32, length, digest, valid eventlog); --extract restores the log
+(FILE.gz to FILE), checking it. Existing outputs are kept unless
+--force; inputs are kept unless --rm.
+
+example: evtool archive --rm ci/*.eventlog && evtool archive --test ci/*.gz
+
+options:
+  -o, --output OUT           write to OUT ('-' for standard output); one input only
+      --level N              compression level, 1 (fastest) to 9 (smallest); default 6
+      --threads N            compression threads (default: online CPUs, at most 8)
+      --rm                   remove each input once its archive is written and verified
+  -f, --force                archive an invalid or truncated log; replace existing outputs
+  -t, --test                 check archives: CRC-32, length, digest, and a valid eventlog
+  -x, --extract              restore the log of each archive, checking it
+  -v, --verbose              report sizes and digests on standard error
+  -h, --help                 show this help
+
+exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error

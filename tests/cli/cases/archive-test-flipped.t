@@ -1,0 +1,6 @@
+# a flipped byte in the compressed data is found by --test (exit 1), with the file and offset
+cmd: evtool archive @DATA@/threads-n2.eventlog -o a.gz && printf '\xff' | dd of=a.gz bs=1 seek=9000 conv=notrunc 2>/dev/null && evtool archive --test a.gz
+exit: 1
+--- stdout
+--- stderr
+evtool: a.gz: stored offset 9003: the compressed data of gzip member 1 is corrupt (invalid distance too far back); 29970 bytes of log were restored before it

@@ -1,0 +1,6 @@
+# one thread and four write the same bytes, and both round-trip
+cmd: evtool archive --threads 1 @DATA@/gc-n2.eventlog -o t1.gz && evtool archive --threads 4 --level 9 @DATA@/gc-n2.eventlog -o t4.gz && evtool archive --threads 4 @DATA@/gc-n2.eventlog -o t4b.gz && cmp t1.gz t4b.gz && gunzip -c t1.gz | cmp - @DATA@/gc-n2.eventlog && gunzip -c t4.gz | cmp - @DATA@/gc-n2.eventlog && evtool archive --test t4.gz
+exit: 0
+--- stdout
+t4.gz: ok, 159009 bytes of log, xxh3-64 c4d133fe4cf78c27
+--- stderr
