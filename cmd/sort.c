@@ -1,0 +1,225 @@
+/*
+ * evtool sort: one global, stable time order, re-blocked; or --check
+ * whether a log already is in one.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <evtool/catalog.h>
+#include <evtool/sort.h>
+
+#include "commands.h"
+
+const cli_option sort_options[] = {
+	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
+	{ "check", 0, NULL, "only check: exit 0 when IN is in time order, 1 "
+	  "naming the first inversion" },
+	{ "memory", 0, "LIMIT", "memory for sorting: bytes or K, M, G "
+	  "(default 32M, at least 64K)" },
+	{ "tmpdir", 0, "DIR", "folder for temporary files (default $TMPDIR "
+	  "or /tmp)" },
+	{ "block-size", 0, "BYTES", "largest output block (default 2097152)" },
+	{ "method", 0, "HOW", "auto (default), merge (in place) or external "
+	  "(spill sorted runs)" },
+	{ "verbose", 'v', NULL, "say on standard error how the log was sorted" },
+	{ NULL, 0, NULL, NULL }
+};
+
+/* "64K", "32M", "1G" (powers of 1024; KiB, MiB, GiB too) or bytes. */
+static int parse_memory(const char *text, size_t *out)
+{
+	static const struct {
+		const char *suffix;
+		unsigned shift;
+	} units[] = {
+		{ "", 0 }, { "K", 10 }, { "KiB", 10 }, { "M", 20 },
+		{ "MiB", 20 }, { "G", 30 }, { "GiB", 30 },
+	};
+	char *end;
+	unsigned long long v;
+
+	if (!text)
+		return EXIT_OK;
+	v = strtoull(text, &end, 10);
+	for (size_t i = 0; end != text && i < sizeof units / sizeof units[0];
+	     i++)
+		if (strcmp(end, units[i].suffix) == 0 &&
+		    v <= (SIZE_MAX >> units[i].shift) &&
+		    (v << units[i].shift) >= EV_SORT_MIN_MEMORY) {
+			*out = (size_t)(v << units[i].shift);
+			return EXIT_OK;
+		}
+	return cli_error(EXIT_USAGE, "--memory: '%s' is not a size of at "
+			 "least 64K (bytes, or a number with K, M or G)",
+			 text);
+}
+
+static int parse_method(const char *text, ev_sort_method *out)
+{
+	if (!text || strcmp(text, "auto") == 0)
+		*out = EV_SORT_AUTO;
+	else if (strcmp(text, "merge") == 0)
+		*out = EV_SORT_MERGE;
+	else if (strcmp(text, "external") == 0)
+		*out = EV_SORT_EXTERNAL;
+	else
+		return cli_error(EXIT_USAGE, "--method: '%s' is not auto, "
+				 "merge or external", text);
+	return EXIT_OK;
+}
+
+static const char *type_name(uint16_t type)
+{
+	const ev_type_info *info = ev_catalog_find(type);
+	return info ? info->name : "unknown type";
+}
+
+static int check(const char *in)
+{
+	ev_sort_inversion inv;
+	ev_reader *r;
+	int rc = cli_open_input(in, 0, &r);
+
+	if (rc != EXIT_OK)
+		return rc;
+	rc = ev_sort_check(r, &inv);
+	if (rc == 0) {
+		printf("%s: in time order\n", in);
+	} else if (rc == 1) {
+		printf("%s: not in time order: event %" PRIu64 " at offset %"
+		       PRIu64 " (%s, time %" PRIu64 " ns) is earlier than the "
+		       "event before it, %" PRIu64 " at offset %" PRIu64
+		       " (%s, time %" PRIu64 " ns)", in, inv.index, inv.offset,
+		       type_name(inv.type), inv.time, inv.prev_index,
+		       inv.prev_offset, type_name(inv.prev_type),
+		       inv.prev_time);
+		if (inv.session)
+			printf(", in session %u", inv.session + 1);
+		printf("\n");
+		rc = EXIT_INVALID;
+	} else {
+		rc = cli_reader_error(r);
+	}
+	ev_reader_free(r);
+	return rc;
+}
+
+/* Standard input is "<stdin>" in messages, as in the reader's. */
+static const char *shown_name(const char *in)
+{
+	return strcmp(in, "-") == 0 ? "<stdin>" : in;
+}
+
+static const char *origin_prefix(ev_origin origin, const char *in,
+				 const char *out)
+{
+	switch (origin) {
+	case EV_ORIGIN_INPUT:
+	case EV_ORIGIN_OPTIONS:
+		return in;
+	case EV_ORIGIN_OUTPUT:
+		return out;
+	default:
+		return NULL;
+	}
+}
+
+static int run_error(const ev_sorter *s, const char *in, const char *out)
+{
+	const ev_diag *d = ev_sorter_diag(s);
+	const ev_sort_stats *st = ev_sorter_stats(s);
+	const char *prefix;
+	int code = cli_exit_for_status(d->status);
+
+	in = shown_name(in);
+	prefix = origin_prefix(st->origin, in, out);
+	if (st->origin == EV_ORIGIN_INPUT && d->offset)
+		return cli_error(code, "%s: offset %llu: %s", in,
+				 (unsigned long long)d->offset, d->message);
+	if (st->origin == EV_ORIGIN_OUTPUT || st->origin == EV_ORIGIN_TEMP)
+		code = EXIT_SYSTEM;
+	if (prefix)
+		return cli_error(code, "%s: %s", prefix, d->message);
+	return cli_error(code, "%s", d->message);
+}
+
+static void report(const ev_sort_stats *st)
+{
+	fprintf(stderr, "evtool: sorted %" PRIu64 " events in %u session%s\n",
+		st->events, st->sessions, st->sessions == 1 ? "" : "s");
+	if (st->merged_sessions)
+		fprintf(stderr, "evtool: %u merged in place: %u capability "
+			"stream%s, widest reorder window %u event%s\n",
+			st->merged_sessions, st->streams,
+			st->streams == 1 ? "" : "s", st->widest_window,
+			st->widest_window == 1 ? "" : "s");
+	if (st->external_sessions)
+		fprintf(stderr, "evtool: %u by external sort%s%s: %" PRIu64
+			" sorted run%s, %u merge pass%s\n",
+			st->external_sessions, st->fallback[0] ? ", as " : "",
+			st->fallback, st->runs, st->runs == 1 ? "" : "s",
+			st->merge_passes, st->merge_passes == 1 ? "" : "es");
+	fprintf(stderr, "evtool: %" PRIu64 " bytes in temporary files%s\n",
+		st->spilled_bytes, st->copied_input
+		? " (the input was copied first)" : "");
+}
+
+static int sort_log(const char *in, const char *out,
+		    const ev_sort_options *opts, int verbose)
+{
+	ev_sorter *s;
+	ev_sink *sink;
+	int rc, status;
+
+	if (ev_sorter_new(&s, opts) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	rc = cli_open_output(out, &in, 1, 0, &sink);
+	if (rc != EXIT_OK) {
+		ev_sorter_free(s);
+		return rc;
+	}
+	status = ev_sorter_run(s, in, sink);
+	if (status == EV_ETRUNCATED) {
+		const ev_diag *d = ev_sorter_diag(s);
+		cli_warn("%s: offset %llu: %s; sorted the %llu complete events",
+			 shown_name(in), (unsigned long long)d->offset,
+			 d->message,
+			 (unsigned long long)ev_sorter_stats(s)->events);
+		status = EV_OK;
+		rc = EXIT_DROPPED;
+	}
+	if (status < 0)
+		rc = run_error(s, in, out);
+	else if ((status = cli_commit_output(sink, out)) != EXIT_OK)
+		rc = status;
+	if (verbose && status >= 0)
+		report(ev_sorter_stats(s));
+	cli_close_output(sink);
+	ev_sorter_free(s);
+	return rc;
+}
+
+int cmd_sort(const cli_command *cmd, const cli_args *args)
+{
+	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
+	const char *in = args->positional[0];
+	const char *out = cli_value(cmd, args, "output");
+	int rc;
+
+	if (cli_flag(cmd, args, "check")) {
+		if (out)
+			return cli_usage_error(cmd, "--check writes nothing: "
+					       "leave out -o");
+		return check(in);
+	}
+	if ((rc = parse_memory(cli_value(cmd, args, "memory"),
+			       &opts.memory)) != EXIT_OK ||
+	    (rc = parse_method(cli_value(cmd, args, "method"),
+			       &opts.method)) != EXIT_OK ||
+	    (rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
+				   &opts.max_block_size)) != EXIT_OK)
+		return rc;
+	opts.tmpdir = cli_value(cmd, args, "tmpdir");
+	return sort_log(in, out, &opts, cli_flag(cmd, args, "verbose"));
+}

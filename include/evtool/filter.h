@@ -1,0 +1,226 @@
+/*
+ * evtool: selecting events from a log.
+ *
+ * A filter holds selectors. Selectors of different kinds combine with AND,
+ * the items of one list with OR; every selector can exclude instead of
+ * include. Metadata that readers need (process identity, capsets and
+ * capabilities, heap and profile definitions, see ev_filter_is_metadata)
+ * is kept whatever the selectors say, unless ev_filter_set_metadata(f, 0).
+ *
+ * Some selectors depend on facts that can sit anywhere in a log: the time
+ * of its first event, its wall clock, where user markers are, which
+ * capabilities belong to a process (GHC writes the global buffer, which
+ * holds most of these, last). Such a filter needs one or two learning
+ * passes over the log before it can decide; ev_filter_run() does them,
+ * reading the input again or spilling standard input to an unnamed
+ * temporary file.
+ *
+ * Typical use:
+ *
+ *     ev_filter *f;
+ *     ev_filter_new(&f);
+ *     if (ev_filter_add(f, EV_FILTER_CLASS, "gc,user", 0) < 0)
+ *             ... ev_filter_diag(f)->message
+ *     ev_filter_run(f, "prog.eventlog", sink, NULL, &stats);
+ *     ev_filter_free(f);
+ */
+#ifndef EVTOOL_FILTER_H
+#define EVTOOL_FILTER_H
+
+#include "common.h"
+#include "pipeline.h"
+#include "reader.h"
+#include "writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ev_filter ev_filter;
+
+/** What a list selector looks at. */
+typedef enum ev_filter_kind {
+	/** Event classes: the RTS `-l` letters s g p f u n T (several may
+	 *  be run together, "sgu") or names ("gc", "heap-profile", see
+	 *  ev_class_from_name). "n" and "nonmoving" also cover the
+	 *  concurrent mark and sweep events, as `+RTS -ln` does. */
+	EV_FILTER_CLASS = 0,
+	/** Event types: names ("RUN_THREAD", any case), ids and id ranges
+	 *  ("9-12"). */
+	EV_FILTER_TYPE,
+	/** Capabilities and ranges ("0,2-3"), and "global" for events of
+	 *  the global buffer and outside blocks. An event's capability is
+	 *  its block's; an event without one matches a listed capability
+	 *  that its payload names (TASK_CREATE, CAP_CREATE...). */
+	EV_FILTER_CAP,
+	/** Processes by OS pid (OSPROCESS_PID), for merged logs: the
+	 *  events of the capabilities assigned to the process's capsets
+	 *  and the events that name those capsets. */
+	EV_FILTER_PROCESS,
+	/** Processes by capset id: like EV_FILTER_PROCESS; given together
+	 *  with it, either matches. */
+	EV_FILTER_CAPSET,
+	/** Threads and ranges: the events about a thread (the first thread
+	 *  field of the payload: CREATE_THREAD, RUN_THREAD, STOP_THREAD,
+	 *  MIGRATE_THREAD, THREAD_WAKEUP, THREAD_LABEL...). */
+	EV_FILTER_THREAD
+} ev_filter_kind;
+
+/** What ev_filter_set_redact() blanks. */
+enum ev_redact_flag {
+	/** PROGRAM_ARGS: every argument after the program name becomes
+	 *  "<redacted>". */
+	EV_REDACT_ARGS = 1u << 0,
+	/** PROGRAM_ENV: every value becomes "<redacted>" ("HOME=<redacted>");
+	 *  names stay. */
+	EV_REDACT_ENV = 1u << 1
+};
+
+/** Creates a filter that keeps everything. */
+int ev_filter_new(ev_filter **out);
+
+/** Frees a filter; NULL is fine. */
+void ev_filter_free(ev_filter *f);
+
+/** Details of the last failure (a bad list, a missing wall clock...). */
+const ev_diag *ev_filter_diag(const ev_filter *f);
+
+/**
+ * Adds a comma-separated list to the selector of `kind`: events must
+ * match one item of it, or with `exclude` none. Adding to a kind twice
+ * extends its list. EV_EINVAL with a message naming the bad item.
+ */
+int ev_filter_add(ev_filter *f, ev_filter_kind kind, const char *list,
+		  int exclude);
+
+/**
+ * Sets a time window [from, to): either may be NULL (open). A time is
+ * a number with a unit (ns, us, ms, s; "1.5ms"), counted from the log's
+ * first event (as `evtool info` shows it); "@N" with a unit is a raw
+ * timestamp (time since the RTS started, as `ghc-events show` prints);
+ * an ISO 8601 date and time ("2024-05-01T12:00:00.5Z", zone Z or
+ * +hh:mm, UTC without one) is wall-clock time, which needs the log's
+ * WALL_CLOCK_TIME. With `exclude` the window's events are dropped
+ * instead. EV_EINVAL for text that is not a time.
+ */
+int ev_filter_set_time(ev_filter *f, const char *from, const char *to,
+		       int exclude);
+
+/**
+ * Sets a window from the first USER_MARKER (in time order) whose text
+ * matches `start` to the next one after it that matches `end`, both
+ * markers included. A pattern without `*`, `?` or `[` must equal the
+ * whole text; with them it is a shell glob (fnmatch). NULL or "" for
+ * `start` means from the log's start, for `end` to its end. When no
+ * marker matches `start` the window is empty; when none matches `end`
+ * after it, it runs to the end (see ev_filter_stats). With `exclude` the
+ * window's events are dropped instead.
+ */
+int ev_filter_set_markers(ev_filter *f, const char *start, const char *end,
+			  int exclude);
+
+/**
+ * Parses "A,B" as ev_filter_set_markers(f, A, B, exclude): the text is
+ * split at the first comma not preceded by a backslash, and "\," stands
+ * for a comma.
+ */
+int ev_filter_set_markers_text(ev_filter *f, const char *text, int exclude);
+
+/** Blanks program arguments and/or environment: a comma-separated list
+ *  of "args" and "env". EV_EINVAL for another word. */
+int ev_filter_set_redact(ev_filter *f, const char *list);
+
+/** Keep (nonzero, the default) or select like any other event (0) the
+ *  metadata of ev_filter_is_metadata(). */
+void ev_filter_set_metadata(ev_filter *f, int keep);
+
+/**
+ * Nonzero for the event types kept as metadata: capset and capability
+ * creation, assignment and removal (25-28, 45-48), STARTUP, RTS
+ * identifier, program arguments and environment, pid and parent pid,
+ * wall clock, heap info (52), heap-profile and time-profile begin (160,
+ * 168), cost-centre (161), info-table (169), ticky-counter (210) and
+ * perf-name (140) definitions, and THREAD_LABEL, which is kept for the
+ * threads that the thread selector keeps (all, without one). Metadata
+ * still obeys the process selector and redaction.
+ */
+int ev_filter_is_metadata(uint16_t type);
+
+/* ---- deciding event by event ---- */
+
+/** Learning passes the filter needs before ev_filter_apply(): 0, 1, or
+ *  2 when a marker window has both ends. */
+unsigned ev_filter_learning_passes(const ev_filter *f);
+
+/**
+ * Feeds one event of learning pass `pass` (0-based): every event of
+ * every session, in file order, block markers included or not.
+ * `session` is the 0-based session (ev_reader_session()).
+ */
+int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
+		    const ev_event *ev);
+
+/**
+ * Ends learning pass `pass`. After the last one it resolves the times
+ * and windows of every session: EV_EINVAL when a wall-clock time was
+ * given and a session has no WALL_CLOCK_TIME.
+ */
+int ev_filter_end_learning(ev_filter *f, unsigned pass);
+
+/**
+ * Decides one event of `session`: 1 to keep it, with `out` set to the
+ * event to write (a copy of `ev`, or for redaction one whose payload the
+ * filter owns until the next call), 0 to drop it. Block markers are
+ * always dropped: the output is re-blocked.
+ */
+int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
+		    ev_event *out);
+
+/* ---- the whole pipeline ---- */
+
+/** Options of ev_filter_run(); initialise with EV_FILTER_RUN_OPTIONS_INIT. */
+typedef struct ev_filter_run_options {
+	unsigned version;        /**< EV_FILTER_RUN_OPTIONS_VERSION */
+	const char *tmpdir;      /**< where standard input is spilled when
+				      learning needs a second read; NULL:
+				      $TMPDIR or /tmp */
+	uint32_t max_block_size; /**< output blocks; 0: EV_MAX_BLOCK_SIZE */
+} ev_filter_run_options;
+
+#define EV_FILTER_RUN_OPTIONS_VERSION 1
+#define EV_FILTER_RUN_OPTIONS_INIT { EV_FILTER_RUN_OPTIONS_VERSION, NULL, 0 }
+
+/** What ev_filter_run() did. */
+typedef struct ev_filter_stats {
+	unsigned sessions;
+	uint64_t events_read;     /**< input events, block markers not counted */
+	uint64_t events_written;
+	unsigned passes;          /**< reads of the input (or of its copy) */
+	int spilled;              /**< standard input was copied to a
+				       temporary file to be read again */
+	int truncated;            /**< the input ended early; its complete
+				       events were used */
+	/** Sessions where no marker matched the start pattern (their
+	 *  window is empty), and where none matched the end pattern after
+	 *  it (their window runs to the end). */
+	unsigned start_marker_missing;
+	unsigned end_marker_missing;
+	ev_origin origin;         /**< what a failure concerns */
+} ev_filter_stats;
+
+/**
+ * Filters the log at `path` ("-": standard input; gzip is inflated) into
+ * `out`, a new log with the input's header per session whose events are
+ * re-blocked by capability. Returns EV_OK; EV_ETRUNCATED when the input
+ * ended early (the output is complete and holds what the complete events
+ * gave); or an error, with ev_filter_diag() and stats->origin saying
+ * what failed. `opts` may be NULL; `stats` may be NULL.
+ */
+int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
+		  const ev_filter_run_options *opts, ev_filter_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

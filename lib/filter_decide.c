@@ -1,0 +1,699 @@
+/*
+ * Deciding (filter.h): what the selectors need to learn about a log
+ * (first event, wall clock, markers, processes), the windows resolved from
+ * it per session, and the verdict on one event.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtool/catalog.h"
+#include "filter_internal.h"
+#include "internal.h"
+
+static const char redacted[] = "<redacted>";
+
+static int fail(ev_filter *f, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(ev_filter *f, int status, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = evi_filter_vfail(f, status, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static void free_session(session_facts *s)
+{
+	free(s->capsets);
+	free(s->assigned);
+	for (int d = 0; d < N_DIRECTIONS; d++) {
+		free(s->process[d].caps);
+		free(s->process[d].capsets);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Learning
+ * ---------------------------------------------------------------------- */
+
+static int has_process(const selector *s)
+{
+	return s->pids.n > 0 || s->capsets.n > 0;
+}
+
+static int time_needs_facts(const evi_time *t)
+{
+	return t->kind == EVI_TIME_RELATIVE || t->kind == EVI_TIME_WALL;
+}
+
+unsigned ev_filter_learning_passes(const ev_filter *f)
+{
+	unsigned passes = 0;
+
+	for (int d = 0; d < N_DIRECTIONS; d++) {
+		const selector *s = &f->sel[d];
+		if (s->markers.set && s->markers.start && s->markers.end)
+			return 2;
+		if (s->markers.set || has_process(s) ||
+		    time_needs_facts(&s->time.from) ||
+		    time_needs_facts(&s->time.to))
+			passes = 1;
+	}
+	return passes;
+}
+
+static session_facts *session_at(ev_filter *f, unsigned session)
+{
+	if (session >= f->n_sessions) {
+		size_t n = (size_t)session + 1;
+		session_facts *grown = realloc(f->sessions, n * sizeof *grown);
+		if (!grown)
+			return NULL;
+		memset(grown + f->n_sessions, 0,
+		       (n - f->n_sessions) * sizeof *grown);
+		f->sessions = grown;
+		f->n_sessions = n;
+	}
+	return &f->sessions[session];
+}
+
+static capset_info *find_capset(session_facts *s, uint32_t id, int add)
+{
+	for (size_t i = 0; i < s->n_capsets; i++)
+		if (s->capsets[i].id == id)
+			return &s->capsets[i];
+	if (!add)
+		return NULL;
+	if (s->n_capsets == s->capsets_cap) {
+		size_t cap = s->capsets_cap ? s->capsets_cap * 2 : 8;
+		capset_info *grown = realloc(s->capsets, cap * sizeof *grown);
+		if (!grown)
+			return NULL;
+		s->capsets = grown;
+		s->capsets_cap = cap;
+	}
+	memset(&s->capsets[s->n_capsets], 0, sizeof s->capsets[0]);
+	s->capsets[s->n_capsets].id = id;
+	return &s->capsets[s->n_capsets++];
+}
+
+static int add_assignment(session_facts *s, uint32_t capset, uint16_t cap)
+{
+	for (size_t i = 0; i < s->n_assigned; i++)
+		if (s->assigned[i].capset == capset && s->assigned[i].cap == cap)
+			return EV_OK;
+	if (s->n_assigned == s->assigned_cap) {
+		size_t n = s->assigned_cap ? s->assigned_cap * 2 : 16;
+		assignment *grown = realloc(s->assigned, n * sizeof *grown);
+		if (!grown)
+			return EV_ENOMEM;
+		s->assigned = grown;
+		s->assigned_cap = n;
+	}
+	s->assigned[s->n_assigned].capset = capset;
+	s->assigned[s->n_assigned].cap = cap;
+	s->n_assigned++;
+	return EV_OK;
+}
+
+/* CAPSET_CREATE (25: capset u32, type u16), OSPROCESS_PID (32: capset,
+ * pid u32), CAPSET_ASSIGN_CAP (27: capset, cap u16): FORMAT.md s. 5. */
+static int learn_process(session_facts *s, const ev_event *ev)
+{
+	const uint8_t *p = ev->payload;
+	capset_info *c;
+
+	switch (ev->type) {
+	case EV_CAPSET_CREATE:
+		if (ev->size < 6)
+			return EV_OK;
+		if (!(c = find_capset(s, ev_load32(p), 1)))
+			return EV_ENOMEM;
+		c->type = ev_load16(p + 4);
+		return EV_OK;
+	case EV_OSPROCESS_PID:
+		if (ev->size < 8)
+			return EV_OK;
+		if (!(c = find_capset(s, ev_load32(p), 1)))
+			return EV_ENOMEM;
+		c->has_pid = 1;
+		c->pid = ev_load32(p + 4);
+		return EV_OK;
+	case EV_CAPSET_ASSIGN_CAP:
+		if (ev->size < 6)
+			return EV_OK;
+		return add_assignment(s, ev_load32(p), ev_load16(p + 4));
+	default:
+		return EV_OK;
+	}
+}
+
+/* The text of a USER_MARKER (58: the whole payload), NUL-terminated. */
+static const char *marker_text(ev_filter *f, const ev_event *ev)
+{
+	memcpy(f->text, ev->payload, ev->size);
+	f->text[ev->size] = '\0';
+	return f->text;
+}
+
+static int pattern_matches(const char *pattern, const char *text)
+{
+	if (!strpbrk(pattern, "*?["))
+		return strcmp(pattern, text) == 0;
+	return fnmatch(pattern, text, 0) == 0;
+}
+
+static int earlier(uint64_t t1, uint64_t i1, uint64_t t2, uint64_t i2)
+{
+	return t1 < t2 || (t1 == t2 && i1 < i2);
+}
+
+/* Pass 0 finds the first start marker (and the first end marker when
+ * there is no start pattern); pass 1 the first end marker after it. */
+static void learn_marker(ev_filter *f, unsigned pass, session_facts *s,
+			 const ev_event *ev)
+{
+	const char *text = marker_text(f, ev);
+
+	for (int d = 0; d < N_DIRECTIONS; d++) {
+		const marker_spec *m = &f->sel[d].markers;
+		marker_facts *mf = &s->markers[d];
+		if (!m->set)
+			continue;
+		if (pass == 0 && m->start && pattern_matches(m->start, text) &&
+		    (!mf->start_found || earlier(ev->time, ev->index,
+						 mf->start_time,
+						 mf->start_index))) {
+			mf->start_found = 1;
+			mf->start_time = ev->time;
+			mf->start_index = ev->index;
+		}
+		if (pass != (m->start ? 1u : 0u) || !m->end ||
+		    !pattern_matches(m->end, text))
+			continue;
+		if (m->start && (!mf->start_found ||
+				 !earlier(mf->start_time, mf->start_index,
+					  ev->time, ev->index)))
+			continue;
+		if (!mf->end_found || earlier(ev->time, ev->index,
+					      mf->end_time, mf->end_index)) {
+			mf->end_found = 1;
+			mf->end_time = ev->time;
+			mf->end_index = ev->index;
+		}
+	}
+}
+
+static int any_process(const ev_filter *f)
+{
+	return has_process(&f->sel[INCLUDE]) || has_process(&f->sel[EXCLUDE]);
+}
+
+static int any_markers(const ev_filter *f)
+{
+	return f->sel[INCLUDE].markers.set || f->sel[EXCLUDE].markers.set;
+}
+
+/* WALL_CLOCK_TIME (43): capset u32, seconds u64, nanoseconds u32; the
+ * first one maps the session's clock to Unix time (FORMAT.md s. 6). */
+static void learn_clock(session_facts *s, const ev_event *ev)
+{
+	if (!s->have_first || ev->time < s->first)
+		s->first = ev->time;
+	s->have_first = 1;
+	if (ev->type == EV_WALL_CLOCK_TIME && !s->have_wall && ev->size >= 16) {
+		uint64_t unix_ns = ev_load64(ev->payload + 4) * 1000000000u +
+				   ev_load32(ev->payload + 12);
+		s->wall_epoch = unix_ns - ev->time;
+		s->have_wall = 1;
+	}
+}
+
+int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
+		    const ev_event *ev)
+{
+	session_facts *s = session_at(f, session);
+
+	if (!s)
+		return fail(f, EV_ENOMEM, "out of memory");
+	if (ev->type == EV_BLOCK_MARKER)
+		return EV_OK;
+	if (pass == 0) {
+		learn_clock(s, ev);
+		if (any_process(f) && learn_process(s, ev) < 0)
+			return fail(f, EV_ENOMEM, "out of memory");
+	}
+	if (ev->type == EV_USER_MARKER && any_markers(f))
+		learn_marker(f, pass, s, ev);
+	return EV_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Resolving windows and processes for one session
+ * ---------------------------------------------------------------------- */
+
+/* A time spec as a timestamp of the session; 0 when it is before it. */
+static int resolve_time(const evi_time *t, const session_facts *s,
+			uint64_t *out)
+{
+	switch (t->kind) {
+	case EVI_TIME_RELATIVE:
+		*out = (s->have_first ? s->first : 0) + t->ns;
+		return EV_OK;
+	case EVI_TIME_RAW:
+		*out = t->ns;
+		return EV_OK;
+	case EVI_TIME_WALL:
+		if (!s->have_wall)
+			return EV_EINVAL;
+		*out = t->ns > s->wall_epoch ? t->ns - s->wall_epoch : 0;
+		return EV_OK;
+	case EVI_TIME_NONE:
+	default:
+		return EV_OK;
+	}
+}
+
+static int resolve_time_window(ev_filter *f, unsigned index,
+			       session_facts *s, int d)
+{
+	const window_spec *w = &f->sel[d].time;
+	time_window *tw = &s->time[d];
+
+	memset(tw, 0, sizeof *tw);
+	if (!w->set)
+		return EV_OK;
+	tw->active = 1;
+	if (resolve_time(&w->from, s, &tw->from) < 0 ||
+	    resolve_time(&w->to, s, &tw->to) < 0) {
+		if (!s->have_first)
+			return tw->empty = 1, EV_OK; /* no events anyway */
+		return fail(f, EV_EINVAL, "session %u of the log has no wall "
+			    "clock (WALL_CLOCK_TIME), so wall-clock times "
+			    "cannot be placed in it; give times from its first "
+			    "event instead (e.g. 10ms)", index + 1);
+	}
+	tw->has_to = w->to.kind != EVI_TIME_NONE;
+	tw->empty = tw->has_to && tw->to <= tw->from;
+	return EV_OK;
+}
+
+static void resolve_marker_window(ev_filter *f, session_facts *s, int d)
+{
+	const marker_spec *m = &f->sel[d].markers;
+	const marker_facts *mf = &s->markers[d];
+	time_window *mw = &s->marks[d];
+
+	memset(mw, 0, sizeof *mw);
+	if (!m->set)
+		return;
+	mw->active = 1;
+	if (m->start) {
+		mw->empty = !mf->start_found;
+		mw->from = mf->start_time;
+	}
+	if (m->end && mf->end_found) {
+		mw->has_to = 1;
+		mw->to_inclusive = 1;
+		mw->to = mf->end_time;
+	}
+}
+
+static int capset_listed(const uint32_t *list, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == id)
+			return 1;
+	return 0;
+}
+
+static int add_capset_id(process_set *p, uint32_t id)
+{
+	uint32_t *grown;
+
+	if (capset_listed(p->capsets, p->n_capsets, id))
+		return EV_OK;
+	grown = realloc(p->capsets, (p->n_capsets + 1) * sizeof *grown);
+	if (!grown)
+		return EV_ENOMEM;
+	p->capsets = grown;
+	p->capsets[p->n_capsets++] = id;
+	return EV_OK;
+}
+
+/* CAPSET_CREATE type 2 is an OS process (FORMAT.md s. 5). */
+static size_t count_processes(const session_facts *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_capsets; i++)
+		n += s->capsets[i].type == 2 || s->capsets[i].has_pid;
+	return n;
+}
+
+/* The selected processes' capsets (by pid or id), then their caps, then
+ * every capset holding one of those caps (the clock-domain capset of the
+ * same process, which WALL_CLOCK_TIME names). */
+static int resolve_process(ev_filter *f, session_facts *s, int d)
+{
+	const selector *sel = &f->sel[d];
+	process_set *p = &s->process[d];
+	int rc = evi_bitmap_new(&p->caps);
+
+	for (size_t i = 0; rc == EV_OK && i < s->n_capsets; i++) {
+		const capset_info *c = &s->capsets[i];
+		if (evi_ranges_hold(&sel->capsets, c->id) ||
+		    (c->has_pid && evi_ranges_hold(&sel->pids, c->pid)))
+			rc = add_capset_id(p, c->id);
+	}
+	for (size_t i = 0; rc == EV_OK && i < sel->capsets.n; i++)
+		if (sel->capsets.items[i].lo == sel->capsets.items[i].hi)
+			rc = add_capset_id(p,
+					   (uint32_t)sel->capsets.items[i].lo);
+	for (size_t i = 0; rc == EV_OK && i < s->n_assigned; i++)
+		if (capset_listed(p->capsets, p->n_capsets,
+				  s->assigned[i].capset))
+			evi_bit_set(p->caps, s->assigned[i].cap);
+	for (size_t i = 0; rc == EV_OK && i < s->n_assigned; i++)
+		if (evi_bit_get(p->caps, s->assigned[i].cap))
+			rc = add_capset_id(p, s->assigned[i].capset);
+	if (rc < 0)
+		return fail(f, rc, "out of memory");
+	/* With one process in the log, what names neither a cap nor a
+	 * capset (heap samples, task deletion) is that process's. */
+	p->unattributed = count_processes(s) <= 1 && p->n_capsets > 0;
+	return EV_OK;
+}
+
+static int resolve_session(ev_filter *f, unsigned index)
+{
+	session_facts *s = session_at(f, index);
+	int rc = EV_OK;
+
+	if (!s)
+		return fail(f, EV_ENOMEM, "out of memory");
+	for (int d = 0; rc == EV_OK && d < N_DIRECTIONS; d++) {
+		rc = resolve_time_window(f, index, s, d);
+		resolve_marker_window(f, s, d);
+		if (rc == EV_OK && has_process(&f->sel[d]))
+			rc = resolve_process(f, s, d);
+	}
+	s->resolved = rc == EV_OK;
+	return rc;
+}
+
+int ev_filter_end_learning(ev_filter *f, unsigned pass)
+{
+	int rc = EV_OK;
+
+	f->learned = pass + 1;
+	if (f->learned < ev_filter_learning_passes(f))
+		return EV_OK;
+	for (size_t i = 0; rc == EV_OK && i < f->n_sessions; i++)
+		rc = resolve_session(f, (unsigned)i);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Deciding
+ * ---------------------------------------------------------------------- */
+
+static int type_selected(const ev_filter *f, uint16_t type)
+{
+	ev_class cls = ev_type_class(type);
+
+	for (int d = 0; d < N_DIRECTIONS; d++) {
+		const selector *s = &f->sel[d];
+		int in_class = s->classes && (s->classes & (unsigned)cls);
+		int in_type = s->types && evi_bit_get(s->types, type);
+		if (d == INCLUDE && ((s->classes && !in_class) ||
+				     (s->types && !in_type)))
+			return 0;
+		if (d == EXCLUDE && (in_class || in_type))
+			return 0;
+	}
+	return 1;
+}
+
+static int build_rules(ev_filter *f)
+{
+	if (!(f->rules = malloc(N_IDS)))
+		return fail(f, EV_ENOMEM, "out of memory");
+	for (unsigned id = 0; id < N_IDS; id++) {
+		uint8_t rule = type_selected(f, (uint16_t)id) ? RULE_SELECT
+							       : RULE_DROP;
+		if (f->keep_metadata && ev_filter_is_metadata((uint16_t)id))
+			rule = id == EV_THREAD_LABEL ? RULE_LABEL : RULE_META;
+		f->rules[id] = rule;
+	}
+	f->rules[EV_BLOCK_MARKER] = RULE_DROP;
+	return EV_OK;
+}
+
+/* The identifier fields of an event, computed once and only if needed. */
+typedef struct event_refs {
+	int done;
+	size_t n;
+	ev_ref ref[MAX_REFS];
+} event_refs;
+
+static const event_refs *refs_of(const ev_event *ev, event_refs *r)
+{
+	if (!r->done) {
+		r->n = ev_payload_refs(ev->type, ev->payload, ev->size, r->ref,
+				       MAX_REFS);
+		if (r->n > MAX_REFS)
+			r->n = MAX_REFS;
+		r->done = 1;
+	}
+	return r;
+}
+
+static int first_ref(const ev_event *ev, event_refs *r, ev_ref_kind kind,
+		     uint64_t *out)
+{
+	refs_of(ev, r);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ref[i].kind == kind) {
+			*out = ev_ref_get(ev->payload, &r->ref[i]);
+			return 1;
+		}
+	return 0;
+}
+
+/* The block's cap; without one, "global", or a cap the payload names. */
+static int cap_matches(const uint8_t *caps, const ev_event *ev,
+		       event_refs *r)
+{
+	if (ev->cap != EV_NO_CAP)
+		return evi_bit_get(caps, ev->cap);
+	if (evi_bit_get(caps, EV_NO_CAP))
+		return 1;
+	refs_of(ev, r);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ref[i].kind == EV_REF_CAP) {
+			uint64_t cap = ev_ref_get(ev->payload, &r->ref[i]);
+			if (cap < EV_NO_CAP && evi_bit_get(caps, (unsigned)cap))
+				return 1;
+		}
+	return 0;
+}
+
+static int process_matches(const process_set *p, const ev_event *ev,
+			   event_refs *r)
+{
+	uint64_t id;
+
+	if (ev->cap != EV_NO_CAP)
+		return evi_bit_get(p->caps, ev->cap);
+	if (first_ref(ev, r, EV_REF_CAPSET, &id))
+		return capset_listed(p->capsets, p->n_capsets, (uint32_t)id);
+	if (first_ref(ev, r, EV_REF_CAP, &id))
+		return id < EV_NO_CAP && evi_bit_get(p->caps, (unsigned)id);
+	return p->unattributed;
+}
+
+/* The subject thread: the first thread field (STOP_THREAD's second one
+ * is the thread it is blocked on, which is about another thread). */
+static int thread_matches(const range_list *threads, const ev_event *ev,
+			  event_refs *r)
+{
+	uint64_t tid;
+
+	return first_ref(ev, r, EV_REF_THREAD, &tid) &&
+	       evi_ranges_hold(threads, tid);
+}
+
+static int in_window(const time_window *w, uint64_t t)
+{
+	if (w->empty || t < w->from)
+		return 0;
+	if (!w->has_to)
+		return 1;
+	return w->to_inclusive ? t <= w->to : t < w->to;
+}
+
+/* One direction's verdict for one kind: include needs a match, exclude
+ * needs none. */
+static int passes(int d, int matched)
+{
+	return d == INCLUDE ? matched : !matched;
+}
+
+static int process_ok(const ev_filter *f, const session_facts *s,
+		      const ev_event *ev, event_refs *r)
+{
+	for (int d = 0; d < N_DIRECTIONS; d++)
+		if (has_process(&f->sel[d]) &&
+		    !passes(d, process_matches(&s->process[d], ev, r)))
+			return 0;
+	return 1;
+}
+
+static int thread_ok(const ev_filter *f, const ev_event *ev, event_refs *r)
+{
+	for (int d = 0; d < N_DIRECTIONS; d++)
+		if (f->sel[d].threads.n &&
+		    !passes(d, thread_matches(&f->sel[d].threads, ev, r)))
+			return 0;
+	return 1;
+}
+
+static int others_ok(const ev_filter *f, const session_facts *s,
+		     const ev_event *ev, event_refs *r)
+{
+	for (int d = 0; d < N_DIRECTIONS; d++) {
+		const selector *sel = &f->sel[d];
+		if (sel->caps && !passes(d, cap_matches(sel->caps, ev, r)))
+			return 0;
+		if (s->time[d].active &&
+		    !passes(d, in_window(&s->time[d], ev->time)))
+			return 0;
+		if (s->marks[d].active &&
+		    !passes(d, in_window(&s->marks[d], ev->time)))
+			return 0;
+	}
+	return thread_ok(f, ev, r) && process_ok(f, s, ev, r);
+}
+
+/* NUL-terminated strings after the capset u32 (PROGRAM_ARGS 30,
+ * PROGRAM_ENV 31). Arguments after the first (the program) and the
+ * values of NAME=value become "<redacted>"; if that would not fit a
+ * payload, they become empty. Returns the new size. */
+static size_t redact_strings(const ev_event *ev, uint8_t *out, int env,
+			     int short_form)
+{
+	size_t at = 4, used = 4, index = 0;
+
+	memcpy(out, ev->payload, 4);
+	while (at < ev->size) {
+		const uint8_t *s = ev->payload + at;
+		const uint8_t *nul = memchr(s, '\0', ev->size - at);
+		size_t len = nul ? (size_t)(nul - s) : ev->size - at;
+		size_t keep = 0;
+		if (env) {
+			const uint8_t *eq = memchr(s, '=', len);
+			keep = eq ? (size_t)(eq - s) + 1 : 0;
+		} else if (index == 0) {
+			keep = len;
+		}
+		memcpy(out + used, s, keep);
+		used += keep;
+		if (keep < len && !short_form) {
+			memcpy(out + used, redacted, sizeof redacted - 1);
+			used += sizeof redacted - 1;
+		}
+		if (nul)
+			out[used++] = '\0';
+		at += len + 1;
+		index++;
+	}
+	return used;
+}
+
+static void redact(ev_filter *f, const ev_event *ev, ev_event *out)
+{
+	int env = ev->type == EV_PROGRAM_ENV;
+	size_t size;
+
+	if (ev->size < 4 || !(f->redact & (env ? EV_REDACT_ENV
+					       : EV_REDACT_ARGS)))
+		return;
+	/* Each string grows by at most the marker's length: measure first
+	 * when that could overflow the 64 KiB payload limit. */
+	if (ev->size + (ev->size / 2 + 1) * (sizeof redacted - 1) >
+	    MAX_PAYLOAD) {
+		size = redact_strings(ev, f->scratch, env, 1);
+	} else {
+		size = redact_strings(ev, f->scratch, env, 0);
+	}
+	out->payload = f->scratch;
+	out->size = (uint32_t)size;
+}
+
+static int keep(ev_filter *f, const ev_event *ev, ev_event *out)
+{
+	*out = *ev;
+	if (ev->type == EV_PROGRAM_ARGS || ev->type == EV_PROGRAM_ENV)
+		redact(f, ev, out);
+	return 1;
+}
+
+static session_facts *facts_for(ev_filter *f, unsigned session)
+{
+	session_facts *s;
+
+	if (session < f->n_sessions && f->sessions[session].resolved)
+		return &f->sessions[session];
+	if (f->learned < ev_filter_learning_passes(f)) {
+		fail(f, EV_EINVAL, "the filter needs %u learning pass(es) "
+		     "over the log before it can decide",
+		     ev_filter_learning_passes(f));
+		return NULL;
+	}
+	/* A session learning did not see: it has no events to place. */
+	if (resolve_session(f, session) < 0)
+		return NULL;
+	s = &f->sessions[session];
+	return s;
+}
+
+int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
+		    ev_event *out)
+{
+	event_refs refs = { 0, 0, { { 0, 0, 0 } } };
+	session_facts *s;
+	uint8_t rule;
+
+	if (!f->rules && build_rules(f) < 0)
+		return f->diag.status;
+	rule = f->rules[ev->type];
+	if (rule == RULE_DROP)
+		return 0;
+	if (!(s = facts_for(f, session)))
+		return f->diag.status;
+	switch (rule) {
+	case RULE_META:
+		return process_ok(f, s, ev, &refs) ? keep(f, ev, out) : 0;
+	case RULE_LABEL:
+		return process_ok(f, s, ev, &refs) && thread_ok(f, ev, &refs)
+			       ? keep(f, ev, out) : 0;
+	default:
+		return others_ok(f, s, ev, &refs) ? keep(f, ev, out) : 0;
+	}
+}
+
+void evi_filter_free_sessions(ev_filter *f)
+{
+	for (size_t i = 0; i < f->n_sessions; i++)
+		free_session(&f->sessions[i]);
+	free(f->sessions);
+	f->sessions = NULL;
+	f->n_sessions = 0;
+}

@@ -1,0 +1,187 @@
+/*
+ * Shared by the filter's source files: the times that windows take
+ * (filter.h, ev_filter_set_time) and what the pipeline (filter_run.c)
+ * asks of the filter (filter.c).
+ */
+#ifndef EVTOOL_LIB_FILTER_INTERNAL_H
+#define EVTOOL_LIB_FILTER_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evtool/filter.h"
+#include "evtool/reader.h"
+
+typedef enum evi_time_kind {
+	EVI_TIME_NONE = 0,
+	EVI_TIME_RELATIVE, /* ns after the session's first event */
+	EVI_TIME_RAW,      /* a timestamp: ns since the RTS started */
+	EVI_TIME_WALL      /* Unix time in ns */
+} evi_time_kind;
+
+typedef struct evi_time {
+	evi_time_kind kind;
+	uint64_t ns;
+} evi_time;
+
+/*
+ * Parses "1.5ms" (a duration with a unit: ns, us, ms, s; 0 needs none)
+ * as RELATIVE, "@250us" as RAW, and ISO 8601
+ * "YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|+hh:mm|-hh:mm]" (T or a space;
+ * UTC without a zone) as WALL. 0 when parsed, -1 when not a time.
+ */
+int evi_parse_time(const char *text, evi_time *out);
+
+/* ------------------------------------------------------------------------
+ * The filter's state, shared by filter.c (building selectors) and
+ * filter_decide.c (learning about a log, deciding event by event).
+ * ---------------------------------------------------------------------- */
+
+#define N_IDS 65536u
+#define BITMAP_BYTES (N_IDS / 8)
+#define MAX_PAYLOAD 65535u
+#define MAX_REFS 8
+
+enum direction { INCLUDE = 0, EXCLUDE = 1, N_DIRECTIONS = 2 };
+
+/* What the per-type table says about an event type, before the selectors
+ * that look at more than the type. */
+enum type_rule {
+	RULE_DROP = 0,   /* fails the class or type selector */
+	RULE_SELECT,     /* passes them: check the other selectors */
+	RULE_META,       /* metadata: kept if its process is */
+	RULE_LABEL       /* THREAD_LABEL kept as metadata: and its thread */
+};
+
+typedef struct range {
+	uint64_t lo, hi;
+} range;
+
+typedef struct range_list {
+	range *items;
+	size_t n, cap;
+} range_list;
+
+typedef struct window_spec {
+	int set;
+	evi_time from, to;
+} window_spec;
+
+typedef struct marker_spec {
+	int set;
+	char *start; /* NULL: from the log's start */
+	char *end;   /* NULL: to the log's end */
+} marker_spec;
+
+/* The selectors of one direction (include or exclude). */
+typedef struct selector {
+	unsigned classes;   /* 0: no class selector */
+	uint8_t *types;     /* bitmap, NULL: no type selector */
+	uint8_t *caps;      /* bitmap, bit EV_NO_CAP = "global" */
+	range_list threads;
+	range_list pids;
+	range_list capsets;
+	window_spec time;
+	marker_spec markers;
+} selector;
+
+typedef struct capset_info {
+	uint32_t id;
+	uint16_t type;
+	int has_pid;
+	uint32_t pid;
+} capset_info;
+
+typedef struct assignment {
+	uint32_t capset;
+	uint16_t cap;
+} assignment;
+
+/* Where the start and end markers of one window are in a session. */
+typedef struct marker_facts {
+	int start_found, end_found;
+	uint64_t start_time, start_index;
+	uint64_t end_time, end_index;
+} marker_facts;
+
+/* A process selector resolved for one session. */
+typedef struct process_set {
+	uint8_t *caps;        /* bitmap */
+	uint32_t *capsets;
+	size_t n_capsets;
+	int unattributed;     /* events naming no cap or capset belong */
+} process_set;
+
+/* A window resolved to timestamps of one session: from <= t < to, or
+ * t <= to when `to_inclusive`. */
+typedef struct time_window {
+	int active;
+	uint64_t from, to;
+	int has_to, to_inclusive;
+	int empty;
+} time_window;
+
+/* What learning found in one session, and the windows resolved from it. */
+typedef struct session_facts {
+	int have_first;
+	uint64_t first;
+	int have_wall;
+	uint64_t wall_epoch; /* Unix ns at timestamp 0 */
+	marker_facts markers[N_DIRECTIONS];
+	capset_info *capsets;
+	size_t n_capsets, capsets_cap;
+	assignment *assigned;
+	size_t n_assigned, assigned_cap;
+
+	int resolved;
+	time_window time[N_DIRECTIONS];
+	time_window marks[N_DIRECTIONS];
+	process_set process[N_DIRECTIONS];
+} session_facts;
+
+struct ev_filter {
+	selector sel[N_DIRECTIONS];
+	unsigned redact;
+	int keep_metadata;
+	uint8_t *rules;   /* enum type_rule per type id; NULL: rebuild */
+	session_facts *sessions;
+	size_t n_sessions;
+	unsigned learned; /* learning passes ended */
+	uint8_t *scratch; /* redacted payloads */
+	char *text;       /* a marker's text, NUL-terminated */
+	ev_diag diag;
+};
+
+static inline int evi_bit_get(const uint8_t *bits, unsigned i)
+{
+	return bits[i >> 3] >> (i & 7) & 1;
+}
+
+static inline void evi_bit_set(uint8_t *bits, unsigned i)
+{
+	bits[i >> 3] = (uint8_t)(bits[i >> 3] | 1u << (i & 7));
+}
+
+/* Nonzero when a range of `l` holds `v`. */
+int evi_ranges_hold(const range_list *l, uint64_t v);
+
+/* Allocates a zeroed bitmap of N_IDS bits into *bits unless it has one. */
+int evi_bitmap_new(uint8_t **bits);
+
+/* Fills the filter's diagnostic; returns `status`. */
+int evi_filter_vfail(ev_filter *f, int status, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+/* Frees what learning found (filter_decide.c). */
+void evi_filter_free_sessions(ev_filter *f);
+
+/* The filter's diagnostic, for the pipeline to fill. */
+ev_diag *evi_filter_diag(ev_filter *f);
+
+/* Sessions with events where a marker window's start pattern matched
+ * nothing, and where its end pattern matched nothing after the start. */
+void evi_filter_missing_markers(const ev_filter *f, unsigned *start,
+				unsigned *end);
+
+#endif

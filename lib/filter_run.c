@@ -1,0 +1,334 @@
+/*
+ * The filter pipeline (filter.h, ev_filter_run): learning passes when the
+ * selectors need them, then reader -> ev_filter_apply -> re-blocking
+ * writer, session by session.
+ *
+ * A learning pass reads the whole input, so the input is read again for
+ * the next pass: by its path when it is a regular file (gzip is inflated
+ * again), otherwise (standard input, a pipe) from a copy that the first
+ * pass writes to an unnamed temporary file.
+ */
+#include "evtool/filter.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evtool/catalog.h"
+#include "filter_internal.h"
+#include "internal.h"
+#include "tempfile.h"
+
+typedef struct filter_run {
+	ev_filter *f;
+	const char *path;
+	ev_sink *out;
+	ev_filter_run_options opts;
+	ev_filter_stats *stats;
+	int spill_fd;    /* the copy of the input, or -1 */
+	int truncated;
+	ev_diag truncation;
+} filter_run;
+
+static int fail(filter_run *run, ev_origin origin, const ev_diag *d)
+{
+	ev_diag *diag = evi_filter_diag(run->f);
+
+	*diag = *d;
+	run->stats->origin = origin;
+	return d->status < 0 ? d->status : EV_EIO;
+}
+
+static int fail_input(filter_run *run, const ev_reader *r)
+{
+	return fail(run, EV_ORIGIN_INPUT, ev_reader_diag(r));
+}
+
+static int fail_writer(filter_run *run, const ev_writer *w, int status)
+{
+	ev_diag d = *ev_writer_diag(w);
+
+	d.status = status;
+	if (!d.message[0])
+		snprintf(d.message, sizeof d.message, "%s",
+			 ev_strerror(status));
+	return fail(run, EV_ORIGIN_OUTPUT, &d);
+}
+
+static int fail_status(filter_run *run, ev_origin origin, int status,
+		       const char *what)
+{
+	ev_diag d;
+
+	evi_fail(&d, status, 0, 0, "%s: %s", what,
+		 status == EV_EIO ? strerror(errno) : ev_strerror(status));
+	return fail(run, origin, &d);
+}
+
+/* Standard input and pipes cannot be read twice. */
+static int readable_again(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+	       S_ISREG(st.st_mode);
+}
+
+/* Opens the input, or its copy once the first pass has made one. */
+static int open_input(filter_run *run, int copy, ev_reader **r)
+{
+	int rc;
+
+	if (copy && run->spill_fd >= 0) {
+		if (lseek(run->spill_fd, 0, SEEK_SET) < 0)
+			return fail_status(run, EV_ORIGIN_TEMP, EV_EIO,
+					   "cannot read the temporary copy");
+		rc = ev_reader_open_fd(r, run->spill_fd, run->path, 0);
+	} else {
+		rc = ev_reader_open_path(r, run->path, 0);
+	}
+	if (rc < 0)
+		return fail_status(run, EV_ORIGIN_INPUT, rc, "cannot open");
+	run->stats->passes++;
+	return EV_OK;
+}
+
+/* The reader stopped at the end of a session (EV_END) or early: moves to
+ * the next session. 1: there is one; 0: the input is done; <0: failed. */
+static int next_session(filter_run *run, ev_reader *r, int rc)
+{
+	if (rc == EV_END) {
+		rc = ev_reader_next_session(r);
+		if (rc == EV_OK)
+			return 1;
+		if (rc == EV_END)
+			return 0;
+	}
+	if (rc == EV_ETRUNCATED) {
+		run->truncated = 1;
+		run->truncation = *ev_reader_diag(r);
+		return 0;
+	}
+	return fail_input(run, r);
+}
+
+/* ---- learning ---- */
+
+typedef struct spill {
+	ev_sink *sink;
+	ev_writer *writer;
+} spill;
+
+static int spill_open(filter_run *run, spill *s)
+{
+	ev_diag d;
+	int rc = evi_temp_open(run->opts.tmpdir, &run->spill_fd, &d);
+
+	if (rc < 0)
+		return fail(run, EV_ORIGIN_TEMP, &d);
+	run->stats->spilled = 1;
+	if ((rc = ev_sink_open_fd(&s->sink, run->spill_fd, "<copy>")) < 0)
+		return fail_status(run, EV_ORIGIN_TEMP, rc, "temporary copy");
+	return EV_OK;
+}
+
+static int spill_session(filter_run *run, spill *s, const ev_reader *r)
+{
+	int rc;
+
+	if (!s->sink)
+		return EV_OK;
+	rc = ev_writer_open(&s->writer, s->sink, ev_reader_header(r), NULL);
+	return rc < 0 ? fail_status(run, EV_ORIGIN_TEMP, rc, "temporary copy")
+		      : EV_OK;
+}
+
+static int spill_event(filter_run *run, spill *s, const ev_event *ev)
+{
+	int rc = s->writer ? ev_writer_write(s->writer, ev) : EV_OK;
+
+	return rc < 0 ? fail(run, EV_ORIGIN_TEMP, ev_writer_diag(s->writer))
+		      : EV_OK;
+}
+
+/* Ends the copy of a session (also of one cut short: the copy is then a
+ * complete log, and the truncation is remembered instead). */
+static int spill_end_session(filter_run *run, spill *s)
+{
+	int rc;
+
+	if (!s->writer)
+		return EV_OK;
+	rc = ev_writer_finish(s->writer);
+	ev_writer_free(s->writer);
+	s->writer = NULL;
+	return rc < 0 ? fail_status(run, EV_ORIGIN_TEMP, rc, "temporary copy")
+		      : EV_OK;
+}
+
+static int learn_events(filter_run *run, ev_reader *r, unsigned pass,
+			spill *s)
+{
+	ev_event ev;
+	int rc;
+
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+		int lr = ev_filter_learn(run->f, pass, ev_reader_session(r),
+					 &ev);
+		if (lr < 0)
+			return fail(run, EV_ORIGIN_OPTIONS,
+				    ev_filter_diag(run->f));
+		if ((lr = spill_event(run, s, &ev)) < 0)
+			return lr;
+	}
+	return rc == EV_END || rc == EV_ETRUNCATED ? rc : fail_input(run, r);
+}
+
+static int learn_sessions(filter_run *run, ev_reader *r, unsigned pass,
+			  spill *s)
+{
+	int rc, more = 1;
+
+	while (more > 0) {
+		if ((rc = ev_reader_read_header(r)) < 0)
+			return next_session(run, r, rc) < 0 ? rc : EV_OK;
+		if ((rc = spill_session(run, s, r)) < 0)
+			return rc;
+		rc = learn_events(run, r, pass, s);
+		if (rc != EV_END && rc != EV_ETRUNCATED)
+			return rc;
+		if ((more = spill_end_session(run, s)) < 0)
+			return more;
+		more = next_session(run, r, rc);
+	}
+	return more;
+}
+
+static int learn_pass(filter_run *run, unsigned pass)
+{
+	spill s = { NULL, NULL };
+	ev_reader *r = NULL;
+	int rc = EV_OK;
+
+	if (pass == 0 && !readable_again(run->path))
+		rc = spill_open(run, &s);
+	if (rc == EV_OK)
+		rc = open_input(run, pass > 0, &r);
+	if (rc == EV_OK)
+		rc = learn_sessions(run, r, pass, &s);
+	if (rc == EV_OK && s.sink && (rc = ev_sink_commit(s.sink)) < 0)
+		rc = fail(run, EV_ORIGIN_TEMP, ev_sink_diag(s.sink));
+	if (s.writer)
+		ev_writer_free(s.writer);
+	ev_sink_free(s.sink);
+	ev_reader_free(r);
+	if (rc == EV_OK && (rc = ev_filter_end_learning(run->f, pass)) < 0)
+		rc = fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
+	return rc;
+}
+
+/* ---- filtering ---- */
+
+/* Returns EV_END or EV_ETRUNCATED when the session's events are done,
+ * or a failure (reported). */
+static int filter_events(filter_run *run, ev_reader *r, ev_writer *w)
+{
+	unsigned session = ev_reader_session(r);
+	ev_event ev, kept;
+	int rc;
+
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+		int decision;
+		if (ev.type == EV_BLOCK_MARKER)
+			continue;
+		run->stats->events_read++;
+		decision = ev_filter_apply(run->f, session, &ev, &kept);
+		if (decision < 0)
+			return fail(run, EV_ORIGIN_OPTIONS,
+				    ev_filter_diag(run->f));
+		if (decision && (rc = ev_writer_write(w, &kept)) < 0)
+			return fail_writer(run, w, rc);
+	}
+	return rc == EV_END || rc == EV_ETRUNCATED ? rc : fail_input(run, r);
+}
+
+static int filter_session(filter_run *run, ev_reader *r)
+{
+	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
+	ev_writer *w;
+	int rc, end;
+
+	wo.mode = EV_WRITE_REBLOCK;
+	wo.max_block_size = run->opts.max_block_size;
+	if ((rc = ev_writer_open(&w, run->out, ev_reader_header(r), &wo)) < 0)
+		return fail_status(run, EV_ORIGIN_OUTPUT, rc, "cannot write");
+	rc = end = filter_events(run, r, w);
+	if (end == EV_END || end == EV_ETRUNCATED)
+		rc = (rc = ev_writer_finish(w)) < 0 ? fail_writer(run, w, rc)
+						    : end;
+	run->stats->events_written += ev_writer_events(w);
+	ev_writer_free(w);
+	return rc;
+}
+
+static int filter_sessions(filter_run *run)
+{
+	ev_reader *r = NULL;
+	int rc = open_input(run, 1, &r), more = 1;
+
+	while (rc == EV_OK && more > 0) {
+		if ((rc = ev_reader_read_header(r)) < 0) {
+			more = next_session(run, r, rc);
+			rc = more < 0 ? more : EV_OK;
+			break;
+		}
+		run->stats->sessions++;
+		rc = filter_session(run, r);
+		if (rc == EV_END || rc == EV_ETRUNCATED) {
+			more = next_session(run, r, rc);
+			rc = more < 0 ? more : EV_OK;
+		}
+	}
+	ev_reader_free(r);
+	return rc;
+}
+
+static void report_markers(filter_run *run)
+{
+	evi_filter_missing_markers(run->f, &run->stats->start_marker_missing,
+				   &run->stats->end_marker_missing);
+}
+
+int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
+		  const ev_filter_run_options *opts, ev_filter_stats *stats)
+{
+	ev_filter_stats ignored;
+	filter_run run = { f, path, out, EV_FILTER_RUN_OPTIONS_INIT, NULL, -1,
+			   0, { 0, 0, 0, "" } };
+	unsigned passes = ev_filter_learning_passes(f);
+	int rc = EV_OK;
+
+	run.stats = stats ? stats : &ignored;
+	memset(run.stats, 0, sizeof *run.stats);
+	if (opts && opts->version != EV_FILTER_RUN_OPTIONS_VERSION)
+		return fail_status(&run, EV_ORIGIN_OPTIONS, EV_EINVAL,
+				   "ev_filter_run options");
+	if (opts)
+		run.opts = *opts;
+	for (unsigned pass = 0; rc == EV_OK && pass < passes; pass++)
+		rc = learn_pass(&run, pass);
+	if (rc == EV_OK) {
+		report_markers(&run);
+		rc = filter_sessions(&run);
+	}
+	if (run.spill_fd >= 0)
+		close(run.spill_fd);
+	if (rc == EV_OK && run.truncated) {
+		run.stats->truncated = 1;
+		fail(&run, EV_ORIGIN_INPUT, &run.truncation);
+		return EV_ETRUNCATED;
+	}
+	return rc;
+}

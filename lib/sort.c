@@ -1,0 +1,772 @@
+/*
+ * The sorter (sort.h): per session, a first pass indexes where each
+ * capability's events are and how far each capability's stream is from
+ * time order; then either a k-way merge of the streams read in place, or
+ * the external sort (sort_merge.c).
+ *
+ * FORMAT.md section 3: within a block events are time-ordered except
+ * GC_END, which steps back a few microseconds; blocks of one capability
+ * are in time order; across capabilities there is no order. So each
+ * capability's stream, read block after block in file order, is almost
+ * sorted, and the first pass measures exactly how much: for every event
+ * the number of earlier events of its stream stamped later than it. A
+ * reorder window one wider than the largest such number sorts the stream
+ * exactly (a heap of w + 1 events releases its minimum only when no
+ * event still to come can be smaller).
+ */
+#include "evtool/sort.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evtool/catalog.h"
+#include "internal.h"
+#include "sort_internal.h"
+#include "source.h"
+#include "tempfile.h"
+
+#define N_CAPS 65536u
+/* The latest times of a stream kept to measure its disorder: a power of
+ * two, one more than the widest reorder window the merge accepts. */
+#define RING 1024u
+#define MAX_WINDOW (RING - 1u)
+#define MIN_CURSOR_BUFFER (16u * 1024u)
+#define MAX_CURSOR_BUFFER (1024u * 1024u)
+/* What one waiting event of a window costs besides its payload. */
+#define WINDOW_ENTRY 96u
+#define COPY_BUFFER (1024u * 1024u)
+
+/* One capability's events in the session (EV_NO_CAP: the global buffer
+ * and events outside blocks). */
+typedef struct stream {
+	uint16_t cap;
+	evi_range *segs; /* contiguous runs of its events, in file order */
+	size_t n_segs, segs_cap;
+	uint64_t last_end;
+	uint32_t max_wire;
+	uint64_t *top;   /* the RING latest times, ascending, circular */
+	uint32_t top_n, top_head;
+	uint32_t window; /* most earlier events stamped later than one */
+} stream;
+
+typedef struct sort_index {
+	stream *streams;
+	size_t n, cap;
+	int32_t *stream_of; /* by cap: index in streams, or -1 */
+	size_t bytes;       /* memory the index holds */
+	size_t limit;
+	int gave_up;
+	char why[160];
+} sort_index;
+
+struct ev_sorter {
+	ev_sort_options opts;
+	ev_sort_stats stats;
+	ev_diag diag;
+	sort_index index;
+};
+
+/* ------------------------------------------------------------------------
+ * Life cycle
+ * ---------------------------------------------------------------------- */
+
+int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts)
+{
+	ev_sorter *s;
+
+	*out = NULL;
+	if (opts && (opts->version != EV_SORT_OPTIONS_VERSION ||
+		     (opts->memory && opts->memory < EV_SORT_MIN_MEMORY) ||
+		     opts->method > EV_SORT_EXTERNAL))
+		return EV_EINVAL;
+	if (!(s = calloc(1, sizeof *s)))
+		return EV_ENOMEM;
+	s->opts = (ev_sort_options)EV_SORT_OPTIONS_INIT;
+	if (opts)
+		s->opts = *opts;
+	if (!s->opts.memory)
+		s->opts.memory = EV_SORT_DEFAULT_MEMORY;
+	s->index.stream_of = malloc(N_CAPS * sizeof *s->index.stream_of);
+	if (!s->index.stream_of) {
+		free(s);
+		return EV_ENOMEM;
+	}
+	memset(s->index.stream_of, 0xff, N_CAPS * sizeof *s->index.stream_of);
+	*out = s;
+	return EV_OK;
+}
+
+static void index_clear(sort_index *ix)
+{
+	for (size_t i = 0; i < ix->n; i++) {
+		ix->stream_of[ix->streams[i].cap] = -1;
+		free(ix->streams[i].segs);
+		free(ix->streams[i].top);
+	}
+	ix->n = 0;
+	ix->bytes = 0;
+	ix->gave_up = 0;
+	ix->why[0] = '\0';
+}
+
+void ev_sorter_free(ev_sorter *s)
+{
+	if (!s)
+		return;
+	index_clear(&s->index);
+	free(s->index.streams);
+	free(s->index.stream_of);
+	free(s);
+}
+
+const ev_sort_stats *ev_sorter_stats(const ev_sorter *s)
+{
+	return &s->stats;
+}
+
+const ev_diag *ev_sorter_diag(const ev_sorter *s)
+{
+	return &s->diag;
+}
+
+/* ------------------------------------------------------------------------
+ * The index
+ * ---------------------------------------------------------------------- */
+
+static void give_up(sort_index *ix, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void give_up(sort_index *ix, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ix->gave_up)
+		return;
+	ix->gave_up = 1;
+	va_start(ap, fmt);
+	vsnprintf(ix->why, sizeof ix->why, fmt, ap);
+	va_end(ap);
+}
+
+static int charge(sort_index *ix, size_t bytes)
+{
+	ix->bytes += bytes;
+	if (ix->bytes <= ix->limit)
+		return 1;
+	give_up(ix, "indexing its capability streams takes more than half "
+		"the memory limit");
+	return 0;
+}
+
+static stream *new_stream(sort_index *ix, uint16_t cap)
+{
+	stream *st;
+
+	if (!charge(ix, sizeof *st + RING * sizeof(uint64_t) +
+			       MIN_CURSOR_BUFFER))
+		return NULL;
+	if (ix->n == ix->cap) {
+		size_t n = ix->cap ? ix->cap * 2 : 8;
+		stream *grown = realloc(ix->streams, n * sizeof *grown);
+		if (!grown)
+			return NULL;
+		ix->streams = grown;
+		ix->cap = n;
+	}
+	st = &ix->streams[ix->n];
+	memset(st, 0, sizeof *st);
+	st->cap = cap;
+	if (!(st->top = malloc(RING * sizeof *st->top)))
+		return NULL;
+	ix->stream_of[cap] = (int32_t)ix->n++;
+	return st;
+}
+
+static uint64_t top_at(const stream *st, uint32_t i)
+{
+	return st->top[(st->top_head + i) & (RING - 1)];
+}
+
+static void top_put(stream *st, uint32_t i, uint64_t t)
+{
+	st->top[(st->top_head + i) & (RING - 1)] = t;
+}
+
+static void top_drop_first(stream *st)
+{
+	st->top_head = (st->top_head + 1) & (RING - 1);
+	st->top_n--;
+}
+
+/* Keeps the RING latest times of the stream in order and measures how
+ * many earlier events are stamped later than `t`. */
+static void track_order(sort_index *ix, stream *st, uint64_t t)
+{
+	uint32_t lo = 0, hi = st->top_n;
+
+	if (st->top_n == 0 || t >= top_at(st, st->top_n - 1)) {
+		if (st->top_n == RING)
+			top_drop_first(st);
+		top_put(st, st->top_n++, t);
+		return;
+	}
+	if (st->top_n == RING && top_at(st, 0) > t) {
+		char name[16];
+		if (st->cap == EV_NO_CAP)
+			snprintf(name, sizeof name, "global");
+		else
+			snprintf(name, sizeof name, "%u", st->cap);
+		give_up(ix, "capability %s goes back in time past more than "
+			"%u of its events", name, MAX_WINDOW);
+		return;
+	}
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (top_at(st, mid) > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (st->top_n - lo > st->window)
+		st->window = st->top_n - lo;
+	if (st->top_n == RING) {
+		top_drop_first(st);
+		lo--;
+	}
+	for (uint32_t i = st->top_n; i > lo; i--)
+		top_put(st, i, top_at(st, i - 1));
+	top_put(st, lo, t);
+	st->top_n++;
+}
+
+static int add_segment(sort_index *ix, stream *st, uint64_t offset,
+		       uint32_t wire)
+{
+	if (st->n_segs && st->last_end == offset) {
+		st->segs[st->n_segs - 1].bytes += wire;
+		return EV_OK;
+	}
+	if (!charge(ix, sizeof *st->segs))
+		return EV_OK;
+	if (st->n_segs == st->segs_cap) {
+		size_t n = st->segs_cap ? st->segs_cap * 2 : 16;
+		evi_range *grown = realloc(st->segs, n * sizeof *grown);
+		if (!grown)
+			return EV_ENOMEM;
+		st->segs = grown;
+		st->segs_cap = n;
+	}
+	st->segs[st->n_segs].offset = offset;
+	st->segs[st->n_segs].bytes = wire;
+	st->n_segs++;
+	return EV_OK;
+}
+
+/* Records an event found at `offset` of the session's file. */
+static int index_event(sort_index *ix, const ev_event *ev, uint64_t offset,
+		       uint32_t wire)
+{
+	int32_t i = ix->stream_of[ev->cap];
+	stream *st = i >= 0 ? &ix->streams[i] : new_stream(ix, ev->cap);
+
+	if (!st)
+		return ix->gave_up ? EV_OK : EV_ENOMEM;
+	if (add_segment(ix, st, offset, wire) < 0)
+		return EV_ENOMEM;
+	st->last_end = offset + wire;
+	if (wire > st->max_wire)
+		st->max_wire = wire;
+	track_order(ix, st, ev->time);
+	return EV_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * One run of the sorter over one input
+ * ---------------------------------------------------------------------- */
+
+typedef struct sort_job {
+	ev_sorter *s;
+	const char *path;
+	const char *name;
+	int fd;           /* the input, or its copy */
+	int close_fd;
+	int copied;       /* fd is a temporary copy (stdin, pipe, gzip) */
+	ev_reader *r;
+	ev_sink *out;
+	uint64_t session_start;
+	evi_wire_table wire;
+} sort_job;
+
+static int fail_diag(sort_job *job, ev_origin origin, const ev_diag *d)
+{
+	if (d != &job->s->diag)
+		job->s->diag = *d;
+	job->s->stats.origin = origin;
+	return d->status < 0 ? d->status : EV_EIO;
+}
+
+static int fail_msg(sort_job *job, ev_origin origin, int status,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail_msg(sort_job *job, ev_origin origin, int status,
+		    const char *fmt, ...)
+{
+	ev_diag *d = &job->s->diag;
+	va_list ap;
+
+	memset(d, 0, sizeof *d);
+	d->status = status;
+	va_start(ap, fmt);
+	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	va_end(ap);
+	job->s->stats.origin = origin;
+	return status;
+}
+
+/* Copies the input, inflated, to an unnamed temporary file, which then
+ * stands in for it: read in place like any regular file. */
+static int copy_input(sort_job *job)
+{
+	uint8_t *buf = malloc(COPY_BUFFER);
+	evi_source *src = NULL;
+	uint64_t at = 0;
+	ev_diag d;
+	int copy_fd = -1, rc;
+
+	if (!buf)
+		return fail_msg(job, EV_ORIGIN_NONE, EV_ENOMEM, "out of memory");
+	rc = evi_temp_open(job->s->opts.tmpdir, &copy_fd, &d);
+	if (rc < 0) {
+		free(buf);
+		return fail_diag(job, EV_ORIGIN_TEMP, &d);
+	}
+	rc = evi_source_open(&src, job->fd, 0, NULL, 0, 0, 0, &d);
+	for (size_t got = 1; rc == EV_OK && got > 0; at += got) {
+		if ((rc = evi_source_read(src, buf, COPY_BUFFER, &got)) < 0)
+			rc = fail_diag(job, EV_ORIGIN_INPUT, &d);
+		else if ((rc = evi_pwrite_all(copy_fd, buf, got, at, &d)) < 0)
+			rc = fail_diag(job, EV_ORIGIN_TEMP, &d);
+	}
+	evi_source_free(src);
+	free(buf);
+	if (job->close_fd)
+		close(job->fd);
+	job->fd = copy_fd;
+	job->close_fd = 1;
+	job->copied = 1;
+	job->s->stats.copied_input = 1;
+	job->s->stats.spilled_bytes += at;
+	return rc;
+}
+
+static int is_gzip(int fd)
+{
+	uint8_t magic[2];
+
+	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
+	       magic[1] == 0x8b;
+}
+
+/* The input is read in place when it is a plain regular file; anything
+ * else is copied first. */
+static int open_input(sort_job *job)
+{
+	struct stat st;
+	int rc = EV_OK;
+
+	if (strcmp(job->path, "-") == 0) {
+		job->fd = STDIN_FILENO;
+		job->name = "<stdin>";
+		rc = copy_input(job);
+	} else {
+		job->fd = open(job->path, O_RDONLY | O_CLOEXEC);
+		if (job->fd < 0)
+			return fail_msg(job, EV_ORIGIN_INPUT, EV_EIO,
+					"cannot open: %s", strerror(errno));
+		job->close_fd = 1;
+		if (fstat(job->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    is_gzip(job->fd))
+			rc = copy_input(job);
+	}
+	if (rc == EV_OK && job->copied && lseek(job->fd, 0, SEEK_SET) != 0)
+		rc = fail_msg(job, EV_ORIGIN_TEMP, EV_EIO, "cannot read a "
+			      "temporary file: %s", strerror(errno));
+	if (rc == EV_OK && (rc = ev_reader_open_fd(&job->r, job->fd,
+						   job->name, 0)) < 0)
+		rc = fail_msg(job, EV_ORIGIN_INPUT, rc, "%s", ev_strerror(rc));
+	return rc;
+}
+
+static void close_input(sort_job *job)
+{
+	ev_reader_free(job->r);
+	if (job->close_fd)
+		close(job->fd);
+}
+
+/* ---- reading a session ---- */
+
+static uint32_t wire_bytes(const sort_job *job, const ev_event *ev)
+{
+	int variable = evi_wire_size(&job->wire, ev->type) == EV_SIZE_VARIABLE;
+
+	return ev_event_wire_size(ev, variable);
+}
+
+/* The first pass: indexes, or collects runs when the external sort was
+ * asked for. EV_END or EV_ETRUNCATED at the
+ * end of the session's events. */
+static int first_pass(sort_job *job, evi_runs *runs)
+{
+	sort_index *ix = &job->s->index;
+	ev_event ev;
+	int rc;
+
+	while ((rc = ev_reader_next(job->r, &ev)) == EV_OK) {
+		int step = EV_OK;
+		if (ev.type == EV_BLOCK_MARKER)
+			continue;
+		if (runs)
+			step = evi_runs_add(runs, &ev);
+		else if (!ix->gave_up)
+			step = index_event(ix, &ev, ev.offset,
+					   wire_bytes(job, &ev));
+		if (step < 0)
+			return runs ? fail_diag(job, EV_ORIGIN_TEMP,
+						&job->s->diag)
+				    : fail_msg(job, EV_ORIGIN_NONE, step,
+					       "out of memory");
+	}
+	if (rc == EV_END || rc == EV_ETRUNCATED)
+		return rc;
+	return fail_diag(job, EV_ORIGIN_INPUT, ev_reader_diag(job->r));
+}
+
+/* The external sort after a first pass that indexed: reads the session
+ * again from its start with a second reader on the same file, and puts
+ * the file position back for the first reader, which goes on with the
+ * next session. */
+static int collect_again(sort_job *job, evi_runs *runs)
+{
+	off_t resume = lseek(job->fd, 0, SEEK_CUR);
+	ev_reader *r = NULL;
+	ev_event ev;
+	int rc = EV_OK;
+
+	if (resume < 0 || lseek(job->fd, (off_t)job->session_start,
+				SEEK_SET) < 0)
+		return fail_msg(job, EV_ORIGIN_INPUT, EV_EIO, "cannot seek: %s",
+				strerror(errno));
+	if ((rc = ev_reader_open_fd(&r, job->fd, job->name, 0)) < 0)
+		rc = fail_msg(job, EV_ORIGIN_INPUT, rc, "%s", ev_strerror(rc));
+	while (rc == EV_OK && (rc = ev_reader_next(r, &ev)) == EV_OK)
+		if (ev.type != EV_BLOCK_MARKER &&
+		    (rc = evi_runs_add(runs, &ev)) < 0)
+			rc = fail_diag(job, EV_ORIGIN_TEMP, &job->s->diag);
+	if (rc == EV_END || rc == EV_ETRUNCATED)
+		rc = EV_OK;
+	else if (r && rc < 0 && job->s->stats.origin == EV_ORIGIN_NONE)
+		rc = fail_diag(job, EV_ORIGIN_INPUT, ev_reader_diag(r));
+	ev_reader_free(r);
+	if (lseek(job->fd, resume, SEEK_SET) != resume && rc == EV_OK)
+		rc = fail_msg(job, EV_ORIGIN_INPUT, EV_EIO, "cannot seek: %s",
+			      strerror(errno));
+	return rc;
+}
+
+/* ---- choosing and running a method ---- */
+
+/* Fills the merge buffer of every stream, or says why the streams
+ * cannot be merged within the memory limit. */
+static const char *plan_merge(ev_sorter *s, size_t *buffers)
+{
+	sort_index *ix = &s->index;
+	size_t need = 0, spare, extra;
+
+	if (ix->gave_up)
+		return ix->why;
+	for (size_t i = 0; i < ix->n; i++) {
+		const stream *st = &ix->streams[i];
+		size_t min = 2 * (size_t)st->max_wire > MIN_CURSOR_BUFFER
+				     ? 2 * (size_t)st->max_wire
+				     : MIN_CURSOR_BUFFER;
+		buffers[i] = min;
+		need += min + sizeof(evi_range) * st->n_segs;
+		if (st->window)
+			need += ((size_t)st->window + 2) *
+				(WINDOW_ENTRY + st->max_wire);
+	}
+	if (need > s->opts.memory) {
+		snprintf(ix->why, sizeof ix->why, "its %zu capability streams "
+			 "need %zu bytes to be merged in place", ix->n, need);
+		return ix->why;
+	}
+	spare = s->opts.memory - need;
+	extra = ix->n ? spare / ix->n : 0;
+	for (size_t i = 0; i < ix->n; i++) {
+		buffers[i] += extra;
+		if (buffers[i] > MAX_CURSOR_BUFFER)
+			buffers[i] = MAX_CURSOR_BUFFER;
+		if (buffers[i] < 2 * (size_t)ix->streams[i].max_wire)
+			buffers[i] = 2 * (size_t)ix->streams[i].max_wire;
+	}
+	return NULL;
+}
+
+typedef struct emit_ctx {
+	ev_writer *w;
+	int failed;
+} emit_ctx;
+
+static int emit_to_writer(void *ctx, const ev_event *ev)
+{
+	emit_ctx *e = ctx;
+	int rc = ev_writer_write(e->w, ev);
+
+	e->failed = rc < 0;
+	return rc;
+}
+
+static int merge_streams(sort_job *job, const size_t *buffers,
+			 emit_ctx *emit)
+{
+	sort_index *ix = &job->s->index;
+	evi_cursor **cursors = calloc(ix->n ? ix->n : 1, sizeof *cursors);
+	int rc = cursors ? EV_OK : EV_ENOMEM;
+
+	for (size_t i = 0; i < ix->n; i++) {
+		/* The rings measured the disorder; the merge has no use
+		 * for them. */
+		free(ix->streams[i].top);
+		ix->streams[i].top = NULL;
+	}
+	for (size_t i = 0; rc == EV_OK && i < ix->n; i++) {
+		const stream *st = &ix->streams[i];
+		evi_cursor_spec spec = { job->fd, st->segs, st->n_segs, 0,
+					 st->cap, 0, buffers[i], st->window,
+					 &job->wire };
+		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
+	}
+	if (rc == EV_OK)
+		rc = evi_merge(cursors, ix->n, emit_to_writer, emit);
+	for (size_t i = 0; cursors && i < ix->n; i++)
+		evi_cursor_free(cursors[i]);
+	free(cursors);
+	return rc;
+}
+
+static void note_index(ev_sorter *s)
+{
+	sort_index *ix = &s->index;
+
+	if (ix->n > s->stats.streams)
+		s->stats.streams = (unsigned)ix->n;
+	for (size_t i = 0; i < ix->n; i++)
+		if (ix->streams[i].window > s->stats.widest_window)
+			s->stats.widest_window = ix->streams[i].window;
+}
+
+static void note_runs(ev_sorter *s, const evi_runs *runs)
+{
+	uint64_t n, bytes;
+	unsigned passes;
+
+	evi_runs_counts(runs, &n, &passes, &bytes);
+	s->stats.runs += n;
+	s->stats.merge_passes += passes;
+	s->stats.spilled_bytes += bytes;
+}
+
+static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
+{
+	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
+	emit_ctx emit = { NULL, 0 };
+	int rc;
+
+	wo.mode = EV_WRITE_REBLOCK;
+	wo.max_block_size = job->s->opts.max_block_size;
+	if ((rc = ev_writer_open(&emit.w, job->out, ev_reader_header(job->r),
+				 &wo)) < 0)
+		return fail_msg(job, EV_ORIGIN_OUTPUT, rc, "%s",
+				ev_strerror(rc));
+	rc = runs ? evi_runs_finish(runs, emit_to_writer, &emit)
+		  : merge_streams(job, buffers, &emit);
+	if (rc == EV_OK && (rc = ev_writer_finish(emit.w)) < 0)
+		emit.failed = 1;
+	if (rc < 0 && emit.failed)
+		rc = fail_diag(job, EV_ORIGIN_OUTPUT, ev_writer_diag(emit.w));
+	else if (rc < 0)
+		rc = fail_diag(job, runs || job->copied ? EV_ORIGIN_TEMP
+						       : EV_ORIGIN_INPUT,
+			       &job->s->diag);
+	job->s->stats.events += ev_writer_events(emit.w);
+	ev_writer_free(emit.w);
+	return rc;
+}
+
+/* After an indexing first pass: merge in place, or fall back to the
+ * external sort. */
+static int sort_indexed(sort_job *job)
+{
+	ev_sorter *s = job->s;
+	size_t *buffers = malloc((s->index.n ? s->index.n : 1) *
+				 sizeof *buffers);
+	const char *why;
+	evi_runs *runs = NULL;
+	int rc = EV_OK;
+
+	if (!buffers)
+		return fail_msg(job, EV_ORIGIN_NONE, EV_ENOMEM, "out of memory");
+	why = plan_merge(s, buffers);
+	if (!why)
+		note_index(s);
+	else
+		snprintf(s->stats.fallback, sizeof s->stats.fallback, "%s",
+			 why);
+	if (why && s->opts.method == EV_SORT_MERGE)
+		rc = fail_msg(job, EV_ORIGIN_OPTIONS, EV_ELIMIT, "cannot merge "
+			      "the log in place: %s", why);
+	else if (why && (rc = evi_runs_new(&runs, s->opts.memory,
+					   s->opts.tmpdir, &job->wire,
+					   &s->diag)) < 0)
+		rc = fail_diag(job, EV_ORIGIN_NONE, &s->diag);
+	else if (why)
+		rc = collect_again(job, runs);
+	if (rc == EV_OK)
+		rc = write_sorted(job, runs, buffers);
+	if (rc == EV_OK && runs)
+		s->stats.external_sessions++;
+	else if (rc == EV_OK)
+		s->stats.merged_sessions++;
+	if (runs)
+		note_runs(s, runs);
+	evi_runs_free(runs);
+	free(buffers);
+	return rc;
+}
+
+/* Sorts the session the reader is at. EV_END or EV_ETRUNCATED (the
+ * input ended inside it) when done, else an error. */
+static int sort_session(sort_job *job)
+{
+	ev_sorter *s = job->s;
+	evi_runs *runs = NULL;
+	int rc, end;
+
+	evi_wire_table_init(&job->wire, ev_reader_header(job->r));
+	index_clear(&s->index);
+	s->index.limit = s->opts.memory / 2;
+	if (s->opts.method == EV_SORT_EXTERNAL &&
+	    evi_runs_new(&runs, s->opts.memory, s->opts.tmpdir, &job->wire,
+			 &s->diag) < 0)
+		return fail_diag(job, EV_ORIGIN_NONE, &s->diag);
+	rc = end = first_pass(job, runs);
+	if (end == EV_END || end == EV_ETRUNCATED)
+		rc = EV_OK;
+	if (rc == EV_OK && runs) {
+		rc = write_sorted(job, runs, NULL);
+		if (rc == EV_OK)
+			s->stats.external_sessions++;
+		note_runs(s, runs);
+	} else if (rc == EV_OK) {
+		rc = sort_indexed(job);
+	}
+	evi_runs_free(runs);
+	index_clear(&s->index);
+	return rc < 0 ? rc : end;
+}
+
+static int truncated(sort_job *job)
+{
+	job->s->stats.truncated = 1;
+	fail_diag(job, EV_ORIGIN_INPUT, ev_reader_diag(job->r));
+	return EV_ETRUNCATED;
+}
+
+static int sort_sessions(sort_job *job)
+{
+	int rc = ev_reader_read_header(job->r);
+
+	if (rc < 0)
+		return fail_diag(job, EV_ORIGIN_INPUT, ev_reader_diag(job->r));
+	for (;;) {
+		job->s->stats.sessions++;
+		rc = sort_session(job);
+		if (rc == EV_ETRUNCATED)
+			return truncated(job);
+		if (rc != EV_END)
+			return rc;
+		job->session_start = ev_reader_offset(job->r);
+		rc = ev_reader_next_session(job->r);
+		if (rc == EV_END)
+			return EV_OK;
+		if (rc == EV_ETRUNCATED)
+			return truncated(job);
+		if (rc < 0)
+			return fail_diag(job, EV_ORIGIN_INPUT,
+					 ev_reader_diag(job->r));
+	}
+}
+
+int ev_sorter_run(ev_sorter *s, const char *path, ev_sink *out)
+{
+	sort_job job;
+	int rc;
+
+	memset(&job, 0, sizeof job);
+	job.s = s;
+	job.path = path;
+	job.name = path;
+	job.out = out;
+	memset(&s->stats, 0, sizeof s->stats);
+	memset(&s->diag, 0, sizeof s->diag);
+	rc = open_input(&job);
+	if (rc == EV_OK)
+		rc = sort_sessions(&job);
+	close_input(&job);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * --check
+ * ---------------------------------------------------------------------- */
+
+int ev_sort_check(ev_reader *r, ev_sort_inversion *inv)
+{
+	ev_event ev;
+	int have_prev = 0, rc;
+
+	memset(inv, 0, sizeof *inv);
+	for (;;) {
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+			if (ev.type == EV_BLOCK_MARKER)
+				continue;
+			if (have_prev && ev.time < inv->prev_time) {
+				inv->session = ev_reader_session(r);
+				inv->offset = ev.offset;
+				inv->index = ev.index;
+				inv->type = ev.type;
+				inv->time = ev.time;
+				return 1;
+			}
+			have_prev = 1;
+			inv->prev_offset = ev.offset;
+			inv->prev_index = ev.index;
+			inv->prev_type = ev.type;
+			inv->prev_time = ev.time;
+		}
+		if (rc != EV_END)
+			return rc;
+		rc = ev_reader_next_session(r);
+		if (rc == EV_END)
+			return 0;
+		if (rc < 0)
+			return rc;
+		have_prev = 0; /* each session has its own clock */
+	}
+}

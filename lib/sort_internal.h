@@ -1,0 +1,96 @@
+/*
+ * Shared by the sorter's source files: sort.c (the driver, the indexing
+ * pass, the choice of method, --check) and sort_merge.c (cursors over
+ * byte ranges of a file, reorder windows, the k-way merge, and sorted
+ * runs for the external sort).
+ */
+#ifndef EVTOOL_LIB_SORT_INTERNAL_H
+#define EVTOOL_LIB_SORT_INTERNAL_H
+
+#include "evtool/header.h"
+#include "evtool/sort.h"
+
+#define EVI_UNDECLARED INT32_MIN
+#define EVI_SMALL_IDS 256
+
+/* Payload sizes on the wire by type id (the header's wire_size), for
+ * decoding raw event bytes. */
+typedef struct evi_wire_table {
+	const ev_header *header;
+	int32_t small[EVI_SMALL_IDS];
+} evi_wire_table;
+
+void evi_wire_table_init(evi_wire_table *t, const ev_header *h);
+
+static inline int32_t evi_wire_size(const evi_wire_table *t, uint16_t type)
+{
+	const ev_type_decl *d;
+
+	if (type < EVI_SMALL_IDS)
+		return t->small[type];
+	d = ev_header_find(t->header, type);
+	return d ? d->wire_size : EVI_UNDECLARED;
+}
+
+/* A byte range of a file: a run of consecutive events of one
+ * capability in the input (a block's events), or one sorted run. */
+typedef struct evi_range {
+	uint64_t offset;
+	uint64_t bytes;
+} evi_range;
+
+/*
+ * A cursor reads events from byte ranges of a file with pread, through a
+ * buffer, and presents them one at a time as its head. Untagged cursors
+ * read raw events of one capability (`cap`) and order ties by file
+ * offset; tagged ones read records "u16 cap, event" of a sorted run and
+ * order ties by `run_order`. With `window` > 0 the cursor sorts its
+ * stream on the fly, which is exact when no event is preceded by more
+ * than `window` later-stamped events of the stream.
+ */
+typedef struct evi_cursor evi_cursor;
+
+typedef struct evi_cursor_spec {
+	int fd;
+	const evi_range *ranges; /* borrowed; must outlive the cursor */
+	size_t n_ranges;
+	int tagged;
+	uint16_t cap;
+	uint64_t run_order;
+	size_t buffer;           /* bytes; at least one largest record */
+	uint32_t window;
+	const evi_wire_table *wire;
+} evi_cursor_spec;
+
+int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,
+		   ev_diag *diag);
+void evi_cursor_free(evi_cursor *c);
+
+/* Receives the merged events; a negative return stops the merge. */
+typedef int (*evi_emit_fn)(void *ctx, const ev_event *ev);
+
+/* Merges the cursors' streams by (time, tie order) into `emit`. */
+int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit, void *ctx);
+
+/*
+ * The external sort: events added in file order are collected in memory
+ * up to the limit, sorted and written as runs to an unnamed temporary
+ * file; evi_runs_finish merges the runs (in several passes when there are
+ * more than the memory allows at once) into `emit`.
+ */
+typedef struct evi_runs evi_runs;
+
+int evi_runs_new(evi_runs **out, size_t memory, const char *tmpdir,
+		 const evi_wire_table *wire, ev_diag *diag);
+int evi_runs_add(evi_runs *r, const ev_event *ev);
+int evi_runs_finish(evi_runs *r, evi_emit_fn emit, void *ctx);
+/* Runs written, merge passes, bytes spilled so far. */
+void evi_runs_counts(const evi_runs *r, uint64_t *runs, unsigned *passes,
+		     uint64_t *bytes);
+void evi_runs_free(evi_runs *r);
+
+/* Encodes `ev` as on the wire (type, time, [length], payload) into `out`
+ * and returns the byte count; `variable` says whether it has a length. */
+size_t evi_encode_event(const ev_event *ev, int variable, uint8_t *out);
+
+#endif

@@ -1,0 +1,9 @@
+# gzip on standard input is copied to an unnamed temporary file, then merged in place
+cmd: mkdir tmp; gzip -c @DATA@/threads-n2.eventlog | evtool sort -v --tmpdir tmp - -o out.eventlog && evtool sort @DATA@/threads-n2.eventlog -o file.eventlog && cmp out.eventlog file.eventlog && ls -A tmp | wc -l
+exit: 0
+--- stdout
+0
+--- stderr
+evtool: sorted 4250 events in 1 session
+evtool: 1 merged in place: 3 capability streams, widest reorder window 2 events
+evtool: 73994 bytes in temporary files (the input was copied first)

@@ -1,0 +1,9 @@
+# a tiny memory limit: sorted runs spill to temporary files, merged in several passes, removed after
+cmd: mkdir tmp; evtool sort -v --memory 64K --tmpdir tmp @DATA@/gc-n2.eventlog -o out.eventlog && evtool sort @DATA@/gc-n2.eventlog -o merged.eventlog && cmp out.eventlog merged.eventlog && ls -A tmp | wc -l
+exit: 0
+--- stdout
+0
+--- stderr
+evtool: sorted 7820 events in 1 session
+evtool: 1 by external sort, as indexing its capability streams takes more than half the memory limit: 13 sorted runs, 3 merge passes
+evtool: 515661 bytes in temporary files
