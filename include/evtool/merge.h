@@ -1,0 +1,229 @@
+/*
+ * evtool: merging the eventlogs of several processes into one.
+ *
+ * Every GHC process numbers its capabilities from 0, uses capsets 0 and 1,
+ * numbers threads from 1 and names tasks by pointer, and its clock starts
+ * at its own start (FORMAT.md section 6). A merge renumbers every
+ * identifier so that no two inputs share one, shifts each input's clock so
+ * that the processes line up in real time, and writes one log that holds
+ * them all as separate OS-process capsets.
+ *
+ * It reads each input twice, in bounded memory: a first pass
+ * (ev_merge_plan) finds each input's wall clock, its largest ids, its task
+ * ids and its header, and decides the renumbering and shifts; the second
+ * (ev_merge_write) streams the inputs into the output.
+ *
+ * Output order. A log's events are not in time order in its file: a
+ * cap's block can be written long after the others' (section 3), so no
+ * merge that keeps each input's file order gives a time-ordered file, and
+ * readers (the ghc-events library, ThreadScope) order events by time
+ * themselves. What the output promises instead:
+ * - each input's events keep their file order;
+ * - a capability's block (renumbered, its events all from one input) is
+ *   copied whole with its marker's times, shifted; blocks are interleaved
+ *   between inputs by aligned start time, ties by input order, except
+ *   that a block comes earlier when a global event must wait until every
+ *   input has been read up to its next global event;
+ * - the log has one global buffer (cap 0xffff), so the global events of
+ *   all inputs (and events outside blocks) are merged one by one by
+ *   aligned time, ties by input order, into fresh global blocks;
+ * so, per capability and for the global buffer, blocks are in time order
+ * and do not overlap, as a single process's log has them. The order is
+ * deterministic: the same inputs and options give the same bytes.
+ * Heap-profile samples (HEAP_PROF_SAMPLE_BEGIN/END carry no process) of
+ * processes whose samples overlap in time interleave.
+ *
+ *     ev_merge *m;
+ *     ev_merge_new(&m, NULL);
+ *     ev_merge_add_path(m, "client.eventlog");
+ *     ev_merge_add_path(m, "server.eventlog");
+ *     if (ev_merge_plan(m) < 0 || ev_merge_write(m, sink) < 0)
+ *             ... ev_merge_diag(m)->message
+ *     ev_merge_free(m);
+ */
+#ifndef EVTOOL_MERGE_H
+#define EVTOOL_MERGE_H
+
+#include "common.h"
+#include "catalog.h"
+#include "header.h"
+#include "writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ev_merge ev_merge;
+
+/** How the inputs' clocks are lined up. */
+typedef enum ev_merge_align {
+	/** By each input's WALL_CLOCK_TIME (id 43): the earliest process
+	 *  start is time 0 and every other input is shifted by how much
+	 *  later it started. An input without one is an error. */
+	EV_MERGE_ALIGN_WALL_CLOCK = 0,
+	/** Each input's earliest timestamp becomes time 0. */
+	EV_MERGE_ALIGN_START = 1,
+	/** Timestamps are kept (each process's start is time 0). */
+	EV_MERGE_ALIGN_NONE = 2
+} ev_merge_align;
+
+/** Flags of ev_merge_options. */
+enum ev_merge_flag {
+	/** Copy every identifier unchanged and synthesise nothing: for
+	 *  inputs known to share no capability, capset, thread or task. */
+	EV_MERGE_NO_RENUMBER = 1u << 0,
+	/** Accept an event type whose fixed size differs between inputs (as
+	 *  GC_STATS_GHC, 50 bytes before GHC 8.4 and 58 after): the output
+	 *  declares the larger size and the shorter events get zero-filled
+	 *  trailing fields. Without it such inputs are an error. */
+	EV_MERGE_WIDEN = 1u << 1
+};
+
+/** Merge options; initialise with EV_MERGE_OPTIONS_INIT. */
+typedef struct ev_merge_options {
+	unsigned version;      /**< EV_MERGE_OPTIONS_VERSION */
+	ev_merge_align align;
+	unsigned flags;        /**< EV_MERGE_* */
+	/** Folder for the spool of standard input and other inputs that
+	 *  cannot be read twice (pipes); NULL: $TMPDIR, else /tmp. */
+	const char *spool_dir;
+} ev_merge_options;
+
+#define EV_MERGE_OPTIONS_VERSION 1
+#define EV_MERGE_OPTIONS_INIT \
+	{ EV_MERGE_OPTIONS_VERSION, EV_MERGE_ALIGN_WALL_CLOCK, 0, NULL }
+
+/** Limits. More caps than EV_MERGE_MAX_CAPS in all, more than 256 heap
+ *  profiles in all (the id is a byte) or more distinct task ids in one
+ *  input than EV_MERGE_MAX_TASKS are errors (EV_ELIMIT). */
+#define EV_MERGE_MAX_CAPS 0xffffu
+#define EV_MERGE_MAX_TASKS 65536u
+/** Blocks larger than this (GHC writes at most 2 MiB) are split. */
+#define EV_MERGE_MAX_BLOCK (2u * EV_MAX_BLOCK_SIZE)
+
+/** Why a merge failed; see ev_merge_failure(). */
+typedef enum ev_merge_failure_kind {
+	EV_MERGE_FAILED_NONE = 0,     /**< no failure */
+	EV_MERGE_FAILED_INPUT,        /**< an input could not be read or is malformed */
+	EV_MERGE_FAILED_NO_WALL_CLOCK,/**< EV_MERGE_ALIGN_WALL_CLOCK and an input has none */
+	EV_MERGE_FAILED_SIZE,         /**< a type's fixed size differs; see EV_MERGE_WIDEN */
+	EV_MERGE_FAILED_LIMIT,        /**< too many caps, ids or open files */
+	EV_MERGE_FAILED_OUTPUT,       /**< writing failed */
+	EV_MERGE_FAILED_USAGE         /**< the calls or options were wrong */
+} ev_merge_failure_kind;
+
+/** Synthesised creation events (ev_merge_input.synthesised). */
+enum ev_merge_synth {
+	EV_MERGE_SYNTH_OS_CAPSET = 1u << 0,    /**< CAPSET_CREATE, OS process */
+	EV_MERGE_SYNTH_CLOCK_CAPSET = 1u << 1, /**< CAPSET_CREATE, clock domain */
+	EV_MERGE_SYNTH_CAP_CREATE = 1u << 2,   /**< CAP_CREATE of some caps */
+	EV_MERGE_SYNTH_CAP_ASSIGN = 1u << 3    /**< CAPSET_ASSIGN_CAP of some caps */
+};
+
+/** How one kind of identifier of one input is renumbered. */
+typedef struct ev_merge_ids {
+	int used;      /**< nonzero when the input names any */
+	uint64_t max;  /**< the largest id of this kind it names */
+	/** Output id = input id + base, except thread id 0 and a cap field
+	 *  of all ones (which mean "none"). Always 0 for EV_REF_TASK: task
+	 *  ids are renamed one by one (see ev_merge_map). */
+	uint64_t base;
+} ev_merge_ids;
+
+/** What the first pass found in one input, and the plan for it. */
+typedef struct ev_merge_input {
+	const char *name;          /**< as given; "<stdin>" for "-" */
+	/* found */
+	uint64_t events;           /**< events, block markers not counted */
+	uint64_t blocks;
+	unsigned sessions;
+	int truncated;             /**< no data end: merged up to its last
+				        complete event, see `truncation` */
+	ev_diag truncation;
+	int has_wall_clock;
+	int64_t clock_origin;      /**< Unix ns at its time 0 (if has_wall_clock) */
+	uint64_t first_time;       /**< its smallest timestamp */
+	uint64_t last_time;        /**< its largest timestamp */
+	/* planned */
+	int64_t shift;             /**< ns added to each of its timestamps */
+	ev_merge_ids ids[EV_REF_HEAP_PROFILE + 1]; /**< by ev_ref_kind */
+	uint64_t tasks;            /**< distinct task ids */
+	uint64_t tasks_renamed;    /**< of which renamed: another input had them */
+	uint32_t os_capset;        /**< output id of its OS-process capset */
+	uint32_t clock_capset;     /**< output id of its clock-domain capset */
+	unsigned synthesised;      /**< EV_MERGE_SYNTH_* */
+	uint32_t synthesised_events;
+} ev_merge_input;
+
+/** Creates a merge; `opts` may be NULL for the defaults. */
+int ev_merge_new(ev_merge **out, const ev_merge_options *opts);
+
+/** Frees a merge, closing its inputs and removing spools; NULL is fine. */
+void ev_merge_free(ev_merge *m);
+
+/**
+ * Adds the input at `path`, opened now and kept open until the free.
+ * "-" is standard input (at most once). Standard input and other inputs
+ * that cannot be read twice (pipes) are first copied to a spool file,
+ * which is unlinked as soon as it is created so that it disappears
+ * whenever the process ends, signals included.
+ */
+int ev_merge_add_path(ev_merge *m, const char *path);
+
+/** Adds `len` bytes at `data` (must outlive the merge) named `name`. */
+int ev_merge_add_memory(ev_merge *m, const void *data, size_t len,
+			const char *name);
+
+/** Number of inputs added. */
+size_t ev_merge_count(const ev_merge *m);
+
+/**
+ * Moves input `i` (0-based) by `ns` nanoseconds relative to the others,
+ * on top of the alignment. When that would put an event before time 0,
+ * all inputs are moved later by the same amount.
+ */
+int ev_merge_shift(ev_merge *m, size_t i, int64_t ns);
+
+/**
+ * The first pass: reads every input once and decides the output header,
+ * the renumbering and the shifts. EV_OK, or an error with
+ * ev_merge_diag() and ev_merge_failure() set. A truncated input is not an
+ * error: see ev_merge_input.truncated.
+ */
+int ev_merge_plan(ev_merge *m);
+
+/** Input `i` after ev_merge_plan, or NULL. Owned by the merge. */
+const ev_merge_input *ev_merge_get_input(const ev_merge *m, size_t i);
+
+/** The output header after ev_merge_plan, or NULL. Owned by the merge. */
+const ev_header *ev_merge_header(const ev_merge *m);
+
+/**
+ * The output id of identifier `id` of kind `kind` in input `i`, as the
+ * merge writes it (after ev_merge_plan). Task ids keep their value unless
+ * an earlier input has the same one; then they get one no input has.
+ */
+uint64_t ev_merge_map(const ev_merge *m, size_t i, ev_ref_kind kind,
+		      uint64_t id);
+
+/**
+ * The second pass: writes the merged log into `sink` (which stays the
+ * caller's; commit it afterwards). Plans first if that was not done.
+ * Can be called once.
+ */
+int ev_merge_write(ev_merge *m, ev_sink *sink);
+
+/** Events written by ev_merge_write (block markers not counted). */
+uint64_t ev_merge_events_written(const ev_merge *m);
+
+/** Details of the last failure. */
+const ev_diag *ev_merge_diag(const ev_merge *m);
+
+/** Which kind of failure the last error was. */
+ev_merge_failure_kind ev_merge_failure(const ev_merge *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * An insertion-ordered u64 -> u64 map (see idmap.h).
+ */
+#include "idmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtool/common.h"
+
+#define FIRST_SLOTS 16u
+
+/* A 64-bit mix (the finaliser of MurmurHash3): task ids are pointers, whose
+ * low bits are mostly zero, so they must be spread before masking. */
+static size_t mix(uint64_t key)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdull;
+	key ^= key >> 33;
+	key *= 0xc4ceb9fe1a85ec53ull;
+	key ^= key >> 33;
+	return (size_t)key;
+}
+
+/* The slot holding `key`, or the empty slot where it would go. */
+static uint32_t *find_slot(const evi_idmap *m, uint64_t key)
+{
+	size_t mask = m->n_slots - 1;
+
+	for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+		uint32_t *slot = &m->slots[i];
+		if (*slot == 0 || m->keys[*slot - 1] == key)
+			return slot;
+	}
+}
+
+static int rehash(evi_idmap *m, size_t n_slots)
+{
+	uint32_t *slots = calloc(n_slots, sizeof *slots);
+
+	if (!slots)
+		return EV_ENOMEM;
+	free(m->slots);
+	m->slots = slots;
+	m->n_slots = n_slots;
+	for (size_t i = 0; i < m->count; i++)
+		*find_slot(m, m->keys[i]) = (uint32_t)(i + 1);
+	return EV_OK;
+}
+
+static int grow_entries(evi_idmap *m)
+{
+	size_t capacity = m->capacity ? m->capacity * 2 : FIRST_SLOTS / 2;
+	uint64_t *keys = realloc(m->keys, capacity * sizeof *keys);
+	uint64_t *values;
+
+	if (!keys)
+		return EV_ENOMEM;
+	m->keys = keys;
+	if (!(values = realloc(m->values, capacity * sizeof *values)))
+		return EV_ENOMEM;
+	m->values = values;
+	m->capacity = capacity;
+	return EV_OK;
+}
+
+int evi_idmap_add(evi_idmap *m, uint64_t key, uint64_t value, size_t limit,
+		  int *added)
+{
+	uint32_t *slot;
+	int rc;
+
+	if (added)
+		*added = 0;
+	if (!m->slots && (rc = rehash(m, FIRST_SLOTS)) < 0)
+		return rc;
+	slot = find_slot(m, key);
+	if (*slot)
+		return EV_OK;
+	if (m->count >= limit || m->count >= UINT32_MAX - 1)
+		return EV_ELIMIT;
+	if (m->count == m->capacity && (rc = grow_entries(m)) < 0)
+		return rc;
+	m->keys[m->count] = key;
+	m->values[m->count] = value;
+	*slot = (uint32_t)++m->count;
+	if (added)
+		*added = 1;
+	/* Keep the load under one half so probes stay short. */
+	if (m->count * 2 > m->n_slots)
+		return rehash(m, m->n_slots * 2);
+	return EV_OK;
+}
+
+int evi_idmap_get(const evi_idmap *m, uint64_t key, uint64_t *value)
+{
+	const uint32_t *slot;
+
+	if (!m->slots)
+		return 0;
+	slot = find_slot(m, key);
+	if (!*slot)
+		return 0;
+	if (value)
+		*value = m->values[*slot - 1];
+	return 1;
+}
+
+void evi_idmap_free(evi_idmap *m)
+{
+	free(m->keys);
+	free(m->values);
+	free(m->slots);
+	memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,674 @@
+/*
+ * evtool merge, part one: the merge handle, its inputs, and the first pass
+ * that reads each input once for what the plan needs (merge.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "merge_internal.h"
+
+#define SPOOL_CHUNK (256u * 1024u)
+/* Bounds on what the first pass remembers of one input for synthesis. */
+#define MAX_CREATED_CAPSETS 65536u
+#define MAX_ASSIGNS 131072u
+/* WALL_CLOCK_TIME seconds beyond this (year 2255) cannot be a clock, and
+ * keep sec * 1e9 + nsec inside an int64. */
+#define MAX_WALL_CLOCK_SEC 9000000000ull
+#define NS_PER_SEC 1000000000ull
+
+int evi_merge_fail(ev_merge *m, ev_merge_failure_kind kind, int status,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	m->failure = kind;
+	m->diag.status = status;
+	m->diag.offset = 0;
+	m->diag.event_index = 0;
+	va_start(ap, fmt);
+	vsnprintf(m->diag.message, sizeof m->diag.message, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+int evi_merge_reader_failed(ev_merge *m, const evi_merge_input *in,
+			    const ev_reader *r)
+{
+	const ev_diag *d = ev_reader_diag(r);
+	char message[sizeof d->message];
+
+	memcpy(message, d->message, sizeof message);
+	evi_merge_fail(m, EV_MERGE_FAILED_INPUT, d->status,
+		       "%s: offset %llu: %s", in->name,
+		       (unsigned long long)d->offset, message);
+	m->diag.offset = d->offset;
+	m->diag.event_index = d->event_index;
+	return d->status;
+}
+
+/* ---- the handle ---- */
+
+int ev_merge_new(ev_merge **out, const ev_merge_options *opts)
+{
+	ev_merge *m;
+	static const ev_merge_options defaults = EV_MERGE_OPTIONS_INIT;
+
+	*out = NULL;
+	if (opts && (opts->version != EV_MERGE_OPTIONS_VERSION ||
+		     opts->align > EV_MERGE_ALIGN_NONE))
+		return EV_EINVAL;
+	if (!(m = calloc(1, sizeof *m)))
+		return EV_ENOMEM;
+	m->opts = opts ? *opts : defaults;
+	if (m->opts.spool_dir && !(m->spool_dir = strdup(m->opts.spool_dir))) {
+		free(m);
+		return EV_ENOMEM;
+	}
+	m->opts.spool_dir = m->spool_dir;
+	m->type_slot = calloc(UINT16_MAX + 1u, sizeof *m->type_slot);
+	if (!m->type_slot) {
+		ev_merge_free(m);
+		return EV_ENOMEM;
+	}
+	*out = m;
+	return EV_OK;
+}
+
+static void free_input(evi_merge_input *in)
+{
+	ev_reader_free(in->reader);
+	if (in->fd >= 0)
+		close(in->fd);
+	evi_idmap_free(&in->tasks);
+	evi_idmap_free(&in->capsets);
+	free(in->cap_flags);
+	free(in->assigns);
+	free(in->synth);
+	free(in->name);
+}
+
+void ev_merge_free(ev_merge *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n_inputs; i++)
+		free_input(&m->inputs[i]);
+	for (size_t i = 0; i < m->n_types; i++)
+		free(m->types[i].desc);
+	free(m->inputs);
+	free(m->types);
+	free(m->type_slot);
+	ev_header_free(m->header);
+	free(m->cap_block);
+	free(m->global_block);
+	free(m->heap);
+	free(m->spool_dir);
+	free(m);
+}
+
+size_t ev_merge_count(const ev_merge *m)
+{
+	return m->n_inputs;
+}
+
+const ev_diag *ev_merge_diag(const ev_merge *m)
+{
+	return &m->diag;
+}
+
+ev_merge_failure_kind ev_merge_failure(const ev_merge *m)
+{
+	return m->failure;
+}
+
+const ev_merge_input *ev_merge_get_input(const ev_merge *m, size_t i)
+{
+	return m->planned && i < m->n_inputs ? &m->inputs[i].info : NULL;
+}
+
+const ev_header *ev_merge_header(const ev_merge *m)
+{
+	return m->planned ? m->header : NULL;
+}
+
+uint64_t ev_merge_events_written(const ev_merge *m)
+{
+	return m->events_written;
+}
+
+int ev_merge_shift(ev_merge *m, size_t i, int64_t ns)
+{
+	if (i >= m->n_inputs || m->planned)
+		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				      "cannot shift input %zu of %zu%s", i + 1,
+				      m->n_inputs,
+				      m->planned ? " after planning" : "");
+	m->inputs[i].manual_shift = ns;
+	return EV_OK;
+}
+
+/* ---- inputs ---- */
+
+/* A new input slot named `name`, not yet counted in n_inputs. */
+static int new_input(ev_merge *m, const char *name, evi_merge_input **out)
+{
+	evi_merge_input *in;
+
+	if (m->planned)
+		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				      "cannot add an input after planning");
+	if (m->n_inputs == m->inputs_capacity) {
+		size_t capacity = m->inputs_capacity ? m->inputs_capacity * 2 : 8;
+		evi_merge_input *grown = realloc(m->inputs,
+						 capacity * sizeof *grown);
+		if (!grown)
+			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+					      EV_ENOMEM, "out of memory");
+		m->inputs = grown;
+		m->inputs_capacity = capacity;
+	}
+	in = &m->inputs[m->n_inputs];
+	memset(in, 0, sizeof *in);
+	in->fd = -1;
+	if (!(in->name = strdup(name)))
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_ENOMEM,
+				      "out of memory");
+	in->info.name = in->name;
+	*out = in;
+	return EV_OK;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Copies `from` to its end into a new temporary file in the spool folder
+ * and leaves *out open on it. The file is unlinked the moment it exists,
+ * so nothing is left behind whatever ends the process. */
+static int copy_to_spool(ev_merge *m, int from, const char *name, int *out)
+{
+	const char *env = getenv("TMPDIR");
+	const char *dir = m->spool_dir ? m->spool_dir
+				       : env && *env ? env : "/tmp";
+	size_t n = strlen(dir) + sizeof "/.evtool-merge-XXXXXX";
+	char *path = malloc(n);
+	uint8_t *chunk = malloc(SPOOL_CHUNK);
+	int fd = -1, rc = EV_OK;
+
+	if (!path || !chunk) {
+		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_ENOMEM,
+				    "out of memory");
+		goto out;
+	}
+	snprintf(path, n, "%s/.evtool-merge-XXXXXX", dir);
+	if ((fd = mkstemp(path)) < 0) {
+		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+				    "%s: cannot create a spool file in %s: %s",
+				    name, dir, strerror(errno));
+		goto out;
+	}
+	unlink(path);
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	for (;;) {
+		ssize_t got = read(from, chunk, SPOOL_CHUNK);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+					    "%s: read failed: %s", name,
+					    strerror(errno));
+			break;
+		}
+		if (got == 0)
+			break;
+		if (write_all(fd, chunk, (size_t)got) < 0) {
+			rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+					    "%s: cannot spool to %s: %s", name,
+					    dir, strerror(errno));
+			break;
+		}
+	}
+out:
+	if (rc < 0 && fd >= 0)
+		close(fd);
+	else
+		*out = fd;
+	free(path);
+	free(chunk);
+	return rc;
+}
+
+/* Makes in->fd a descriptor that can be read from its start twice: the
+ * file itself when it is a regular file, else a spool of it. `fd` is the
+ * caller's when `owned` is 0. */
+static int adopt_fd(ev_merge *m, evi_merge_input *in, int fd, int owned)
+{
+	struct stat st;
+	int rc;
+
+	if (fstat(fd, &st) != 0) {
+		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+				    "%s: %s", in->name, strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+				    "%s: is a directory", in->name);
+	} else if (S_ISREG(st.st_mode)) {
+		off_t at = lseek(fd, 0, SEEK_CUR);
+		in->fd = owned ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		in->fd_start = at > 0 ? (uint64_t)at : 0;
+		if (in->fd >= 0)
+			return EV_OK;
+		rc = evi_merge_fail(m, errno == EMFILE ? EV_MERGE_FAILED_LIMIT
+						       : EV_MERGE_FAILED_INPUT,
+				    EV_EIO, "%s: %s", in->name,
+				    strerror(errno));
+	} else {
+		rc = copy_to_spool(m, fd, in->name, &in->fd);
+	}
+	if (owned)
+		close(fd);
+	return rc;
+}
+
+int ev_merge_add_path(ev_merge *m, const char *path)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	evi_merge_input *in = NULL;
+	int fd, rc;
+
+	if (is_stdin && m->stdin_used)
+		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				      "standard input ('-') can be read only "
+				      "once");
+	if ((rc = new_input(m, is_stdin ? "<stdin>" : path, &in)) < 0)
+		return rc;
+	if (is_stdin) {
+		rc = adopt_fd(m, in, STDIN_FILENO, 0);
+	} else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		rc = evi_merge_fail(m, errno == EMFILE ? EV_MERGE_FAILED_LIMIT
+						       : EV_MERGE_FAILED_INPUT,
+				    EV_EIO, "%s: cannot open: %s", path,
+				    strerror(errno));
+	} else {
+		rc = adopt_fd(m, in, fd, 1);
+	}
+	if (rc < 0) {
+		free_input(in);
+		return rc;
+	}
+	m->stdin_used |= is_stdin;
+	m->n_inputs++;
+	return EV_OK;
+}
+
+int ev_merge_add_memory(ev_merge *m, const void *data, size_t len,
+			const char *name)
+{
+	evi_merge_input *in = NULL;
+	int rc = new_input(m, name ? name : "<memory>", &in);
+
+	if (rc < 0)
+		return rc;
+	in->mem = data;
+	in->mem_len = len;
+	m->n_inputs++;
+	return EV_OK;
+}
+
+int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out)
+{
+	int rc;
+
+	if (in->fd < 0)
+		rc = ev_reader_open_memory(out, in->mem, in->mem_len, in->name,
+					   0);
+	else if (lseek(in->fd, (off_t)in->fd_start, SEEK_SET) < 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+				      "%s: cannot rewind: %s", in->name,
+				      strerror(errno));
+	else
+		rc = ev_reader_open_fd(out, in->fd, in->name, 0);
+	if (rc < 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
+				      in->name, ev_strerror(rc));
+	return EV_OK;
+}
+
+/* ---- the first pass ---- */
+
+static void note_time(evi_merge_input *in, uint64_t t)
+{
+	if (t < in->info.first_time)
+		in->info.first_time = t;
+	if (t > in->info.last_time)
+		in->info.last_time = t;
+}
+
+static int grow_cap_flags(ev_merge *m, evi_merge_input *in, uint64_t cap,
+			  uint8_t flags)
+{
+	size_t n = (size_t)cap + 1;
+
+	if (cap >= EV_MERGE_MAX_CAPS)
+		return EV_OK; /* beyond any plan: the plan reports it */
+	if (n > in->n_cap_flags) {
+		size_t grown_n = n < 64 ? 64 : n * 2;
+		uint8_t *grown;
+		if (grown_n > EV_MERGE_MAX_CAPS)
+			grown_n = EV_MERGE_MAX_CAPS;
+		if (!(grown = realloc(in->cap_flags, grown_n)))
+			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+					      EV_ENOMEM, "out of memory");
+		memset(grown + in->n_cap_flags, 0, grown_n - in->n_cap_flags);
+		in->cap_flags = grown;
+		in->n_cap_flags = grown_n;
+	}
+	in->cap_flags[cap] |= flags;
+	return EV_OK;
+}
+
+static inline int note_cap(ev_merge *m, evi_merge_input *in, uint64_t cap,
+			   uint8_t flags)
+{
+	if (cap < in->n_cap_flags) {
+		in->cap_flags[cap] |= flags;
+		return EV_OK;
+	}
+	return grow_cap_flags(m, in, cap, flags);
+}
+
+static void note_id(evi_merge_input *in, ev_ref_kind kind, uint64_t v)
+{
+	ev_merge_ids *ids = &in->info.ids[kind];
+
+	if (!ids->used || v > ids->max)
+		ids->max = v;
+	ids->used = 1;
+}
+
+static int note_task(ev_merge *m, evi_merge_input *in, uint64_t task)
+{
+	int rc = evi_idmap_add(&in->tasks, task, task, EV_MERGE_MAX_TASKS,
+			       NULL);
+
+	if (rc == EV_ELIMIT)
+		return evi_merge_fail(m, EV_MERGE_FAILED_LIMIT, rc,
+				      "%s: more than %u distinct task ids, the "
+				      "most the renaming table holds per input",
+				      in->name, EV_MERGE_MAX_TASKS);
+	if (rc < 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+				      "out of memory");
+	return EV_OK;
+}
+
+/* Every identifier the catalogue finds in the payload: the largest of
+ * each kind sets the next input's base (merge_plan.c). */
+static int note_refs(ev_merge *m, evi_merge_input *in, const ev_event *ev,
+		     const ev_ref *refs, size_t n)
+{
+	int rc = EV_OK;
+
+	for (size_t k = 0; k < n && rc == EV_OK; k++) {
+		uint64_t v = evi_ref_load(ev->payload, &refs[k]);
+		switch (refs[k].kind) {
+		case EV_REF_CAP:
+			if (evi_is_no_cap(v, refs[k].width))
+				break;
+			note_id(in, EV_REF_CAP, v);
+			rc = note_cap(m, in, v, EVI_CAP_USED);
+			break;
+		case EV_REF_TASK:
+			note_id(in, EV_REF_TASK, v);
+			rc = note_task(m, in, v);
+			break;
+		case EV_REF_THREAD:
+			if (v != 0) /* thread 0: none (STOP_THREAD's info) */
+				note_id(in, EV_REF_THREAD, v);
+			break;
+		default:
+			note_id(in, refs[k].kind, v);
+			break;
+		}
+	}
+	return rc;
+}
+
+/* CAPSET_CREATE (25): u32 capset, u16 type (FORMAT.md section 5). The
+ * first OS-process and clock-domain capsets are the input's own. */
+static int note_capset_create(ev_merge *m, evi_merge_input *in,
+			      const ev_event *ev, const ev_ref *refs, size_t n)
+{
+	uint32_t capset, type;
+	int rc;
+
+	if (n < 1 || ev->size < 6)
+		return EV_OK;
+	capset = (uint32_t)ev_ref_get(ev->payload, &refs[0]);
+	type = ev_load16(ev->payload + 4);
+	if (type == EVI_CAPSET_OS_PROCESS && !in->has_os) {
+		in->has_os = 1;
+		in->os_local = capset;
+	} else if (type == EVI_CAPSET_CLOCK_DOMAIN && !in->has_clock) {
+		in->has_clock = 1;
+		in->clock_local = capset;
+	}
+	rc = evi_idmap_add(&in->capsets, capset, type, MAX_CREATED_CAPSETS,
+			   NULL);
+	if (rc == EV_ENOMEM)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+				      "out of memory");
+	return EV_OK; /* past the limit: only synthesis ids are at stake */
+}
+
+/* CAPSET_ASSIGN_CAP (27): refs are the capset, then the cap. */
+static int note_assign(ev_merge *m, evi_merge_input *in, const ev_event *ev,
+		       const ev_ref *refs, size_t n)
+{
+	if (n < 2 || in->n_assigns >= MAX_ASSIGNS)
+		return EV_OK; /* unrecorded: at worst a redundant synthesis */
+	if (in->n_assigns == in->assigns_capacity) {
+		size_t capacity = in->assigns_capacity ? in->assigns_capacity * 2
+						       : 16;
+		evi_assign *grown = realloc(in->assigns,
+					    capacity * sizeof *grown);
+		if (!grown)
+			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+					      EV_ENOMEM, "out of memory");
+		in->assigns = grown;
+		in->assigns_capacity = capacity;
+	}
+	in->assigns[in->n_assigns].capset =
+		(uint32_t)ev_ref_get(ev->payload, &refs[0]);
+	in->assigns[in->n_assigns].cap =
+		(uint16_t)ev_ref_get(ev->payload, &refs[1]);
+	in->n_assigns++;
+	return EV_OK;
+}
+
+/* WALL_CLOCK_TIME (43): u32 capset, u64 Unix seconds, u32 nanoseconds,
+ * read right after the event's timestamp (FORMAT.md section 6), so
+ * origin = Unix time - timestamp is the Unix time of the log's time 0. */
+static int note_wall_clock(ev_merge *m, evi_merge_input *in,
+			   const ev_event *ev)
+{
+	uint64_t sec, nsec, unix_ns;
+
+	if (in->info.has_wall_clock || ev->size < 16)
+		return EV_OK;
+	sec = ev_load64(ev->payload + 4);
+	nsec = ev_load32(ev->payload + 12);
+	if (sec > MAX_WALL_CLOCK_SEC || nsec >= NS_PER_SEC ||
+	    ev->time > (uint64_t)INT64_MAX)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EFORMAT,
+				      "%s: offset %llu: WALL_CLOCK_TIME %llu s "
+				      "%llu ns is not a clock reading",
+				      in->name, (unsigned long long)ev->offset,
+				      (unsigned long long)sec,
+				      (unsigned long long)nsec);
+	unix_ns = sec * NS_PER_SEC + nsec;
+	in->info.has_wall_clock = 1;
+	in->info.clock_origin = (int64_t)unix_ns - (int64_t)ev->time;
+	return EV_OK;
+}
+
+/* Enough for any payload: a cost-centre stack has at most 255 entries
+ * (u8 depth) after two other identifier fields. */
+#define MAX_REFS 264
+
+static int scan_event(ev_merge *m, evi_merge_input *in, ev_reader *r,
+		      const ev_event *ev)
+{
+	ev_ref refs[MAX_REFS];
+	ev_block block;
+	size_t n;
+	int rc;
+
+	note_time(in, ev->time);
+	if (ev->type == EV_BLOCK_MARKER && ev_reader_block(r, &block) &&
+	    block.offset == ev->offset) {
+		in->info.blocks++;
+		note_time(in, block.end_time);
+		if (block.cap == EV_NO_CAP)
+			return EV_OK;
+		note_id(in, EV_REF_CAP, block.cap);
+		return note_cap(m, in, block.cap, EVI_CAP_USED);
+	}
+	in->info.events++;
+	n = ev_payload_refs(ev->type, ev->payload, ev->size, refs, MAX_REFS);
+	if (n > MAX_REFS)
+		n = MAX_REFS;
+	if ((rc = note_refs(m, in, ev, refs, n)) < 0)
+		return rc;
+	switch (ev->type) {
+	case EV_CAPSET_CREATE:
+		return note_capset_create(m, in, ev, refs, n);
+	case EV_CAPSET_ASSIGN_CAP:
+		return note_assign(m, in, ev, refs, n);
+	case EV_CAP_CREATE:
+		if (n < 1 || evi_is_no_cap(ev_ref_get(ev->payload, &refs[0]),
+				       refs[0].width))
+			return EV_OK;
+		return note_cap(m, in, ev_ref_get(ev->payload, &refs[0]),
+				EVI_CAP_CREATED);
+	case EV_WALL_CLOCK_TIME:
+		return note_wall_clock(m, in, ev);
+	default:
+		return EV_OK;
+	}
+}
+
+/* A header that cannot be read whole leaves nothing to merge: like a cut
+ * log, it is reported through `truncated`. */
+static int scan_header(ev_merge *m, size_t i, ev_reader *r)
+{
+	evi_merge_input *in = &m->inputs[i];
+	int rc = ev_reader_read_header(r);
+
+	if (rc == EV_ETRUNCATED) {
+		in->info.truncated = 1;
+		in->info.truncation = *ev_reader_diag(r);
+		return EV_END;
+	}
+	if (rc < 0)
+		return evi_merge_reader_failed(m, in, r);
+	in->header_ok = 1;
+	in->info.sessions = 1;
+	return evi_merge_union_header(m, i, ev_reader_header(r));
+}
+
+/* After the data end: another session (a restarted eventlog), or the end. */
+static int scan_next_session(ev_merge *m, size_t i, ev_reader *r)
+{
+	evi_merge_input *in = &m->inputs[i];
+	int rc = ev_reader_next_session(r);
+
+	if (rc == EV_OK) {
+		in->info.sessions++;
+		return evi_merge_union_header(m, i, ev_reader_header(r));
+	}
+	if (rc == EV_ETRUNCATED) {
+		in->info.truncated = 1;
+		in->info.truncation = *ev_reader_diag(r);
+		return EV_END;
+	}
+	return rc == EV_END ? EV_END : evi_merge_reader_failed(m, in, r);
+}
+
+static int scan_events(ev_merge *m, size_t i, ev_reader *r)
+{
+	evi_merge_input *in = &m->inputs[i];
+	ev_event ev;
+	int rc;
+
+	for (;;) {
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+			in->limit++;
+			if ((rc = scan_event(m, in, r, &ev)) < 0)
+				return rc;
+		}
+		if (rc == EV_ETRUNCATED) {
+			in->info.truncated = 1;
+			in->info.truncation = *ev_reader_diag(r);
+			return EV_OK;
+		}
+		if (rc != EV_END)
+			return evi_merge_reader_failed(m, in, r);
+		if ((rc = scan_next_session(m, i, r)) != EV_OK)
+			return rc == EV_END ? EV_OK : rc;
+	}
+}
+
+static int scan_input(ev_merge *m, size_t i)
+{
+	evi_merge_input *in = &m->inputs[i];
+	ev_reader *r;
+	int rc;
+
+	in->info.first_time = UINT64_MAX;
+	if ((rc = evi_merge_open_reader(m, in, &r)) < 0)
+		return rc;
+	rc = scan_header(m, i, r);
+	if (rc == EV_OK)
+		rc = scan_events(m, i, r);
+	ev_reader_free(r);
+	if (in->limit == 0)
+		in->info.first_time = 0;
+	return rc == EV_END ? EV_OK : rc;
+}
+
+int ev_merge_plan(ev_merge *m)
+{
+	int rc;
+
+	if (m->planned)
+		return EV_OK;
+	if (m->n_inputs == 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				      "no inputs to merge");
+	for (size_t i = 0; i < m->n_inputs; i++)
+		if ((rc = scan_input(m, i)) < 0)
+			return rc;
+	if ((rc = evi_merge_decide(m)) < 0)
+		return rc;
+	m->planned = 1;
+	return EV_OK;
+}

@@ -1,0 +1,5 @@
+# a gzip input merges like its plain form, and -o - writes to standard output
+cmd: gzip -c @DATA@/merge-b.eventlog > b.eventlog.gz && evtool merge @DATA@/merge-a.eventlog b.eventlog.gz -o - > gz.eventlog && evtool merge @DATA@/merge-a.eventlog @DATA@/merge-b.eventlog -o plain.eventlog && cmp gz.eventlog plain.eventlog
+exit: 0
+--- stdout
+--- stderr

@@ -1,0 +1,5 @@
+# merge refuses to write over one of its inputs
+cmd: cp @DATA@/merge-a.eventlog a.eventlog; evtool merge a.eventlog @DATA@/merge-b.eventlog -o a.eventlog; rc=$?; cmp a.eventlog @DATA@/merge-a.eventlog && exit $rc
+exit: 2
+--- stderr
+evtool: a.eventlog: refusing to overwrite an input file

@@ -1,0 +1,1449 @@
+/*
+ * Unit tests for merging logs (lib/merge*.c, include/evtool/merge.h).
+ *
+ * Most tests merge the testdata processes merge-a/b/c (GHC 9.0.2, -N1,
+ * -N2, -N3, started ~50 ms apart) and then map every output event back
+ * through the renumbering, with an inverse mapping written here from the
+ * plan's bases (not the library's code), to find exactly each input's
+ * events in each input's order.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "evtool/evtool.h"
+#include "support.h"
+
+#ifndef EVTOOL_TESTDATA
+#define EVTOOL_TESTDATA "testdata"
+#endif
+#ifndef EVTOOL_CORPUS
+#define EVTOOL_CORPUS "../shared/corpus"
+#endif
+
+#define MAX_INPUTS 4
+#define MAX_IDS 64
+#define NS_PER_SEC 1000000000ll
+
+/* ------------------------------------------------------------------------
+ * Logs in memory
+ * ---------------------------------------------------------------------- */
+
+/* One event as read, payload copied. */
+typedef struct tev {
+	uint16_t type;
+	uint16_t cap;
+	uint64_t time;
+	uint32_t size;
+	uint8_t *payload;
+} tev;
+
+typedef struct tlog {
+	tev *ev;
+	size_t n;
+	size_t capacity;
+	int complete;   /* every session ended with the data end */
+	unsigned sessions;
+} tlog;
+
+static void push_event(tlog *l, const ev_event *e)
+{
+	tev *t;
+
+	if (l->n == l->capacity) {
+		l->capacity = l->capacity ? l->capacity * 2 : 1024;
+		l->ev = realloc(l->ev, l->capacity * sizeof *l->ev);
+		assert_non_null(l->ev);
+	}
+	t = &l->ev[l->n++];
+	t->type = e->type;
+	t->cap = e->cap;
+	t->time = e->time;
+	t->size = e->size;
+	t->payload = malloc(e->size ? e->size : 1);
+	assert_non_null(t->payload);
+	memcpy(t->payload, e->payload, e->size);
+}
+
+/* Every complete event of every session, block markers included. */
+static void load_log(const uint8_t *data, size_t len, tlog *out)
+{
+	ev_reader *r;
+	ev_event e;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0), EV_OK);
+	out->complete = 1;
+	for (;;) {
+		out->sessions++;
+		while ((rc = ev_reader_next(r, &e)) == EV_OK)
+			push_event(out, &e);
+		if (rc == EV_ETRUNCATED) {
+			out->complete = 0;
+			break;
+		}
+		assert_int_equal(rc, EV_END);
+		if ((rc = ev_reader_next_session(r)) == EV_END)
+			break;
+		assert_int_equal(rc, EV_OK);
+	}
+	ev_reader_free(r);
+}
+
+static void free_log(tlog *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->ev[i].payload);
+	free(l->ev);
+	memset(l, 0, sizeof *l);
+}
+
+static int is_marker(const tev *e)
+{
+	return e->type == EV_BLOCK_MARKER;
+}
+
+/* Events that are not block markers. */
+static size_t count_events(const tlog *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		n += !is_marker(&l->ev[i]);
+	return n;
+}
+
+static uint8_t *testdata(const char *name, size_t *len)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, name);
+	uint8_t *data = ts_read_file(path, len);
+
+	assert_non_null(data);
+	free(path);
+	return data;
+}
+
+/* ------------------------------------------------------------------------
+ * Merging
+ * ---------------------------------------------------------------------- */
+
+typedef struct tinput {
+	const char *name;
+	const uint8_t *data;
+	size_t len;
+} tinput;
+
+static ev_merge *new_merge(const ev_merge_options *opts, const tinput *in,
+			   size_t n)
+{
+	ev_merge *m;
+
+	assert_int_equal(ev_merge_new(&m, opts), EV_OK);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ev_merge_add_memory(m, in[i].data, in[i].len,
+						     in[i].name), EV_OK);
+	return m;
+}
+
+/* Plans and writes `m` into memory; the bytes are the caller's. */
+static uint8_t *write_merge(ev_merge *m, size_t *len)
+{
+	ev_sink *sink;
+	const uint8_t *bytes;
+	uint8_t *copy;
+
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	if (ev_merge_plan(m) < 0)
+		fail_msg("plan: %s", ev_merge_diag(m)->message);
+	if (ev_merge_write(m, sink) < 0)
+		fail_msg("write: %s", ev_merge_diag(m)->message);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	bytes = ev_sink_memory(sink, len);
+	copy = malloc(*len);
+	assert_non_null(copy);
+	memcpy(copy, bytes, *len);
+	ev_sink_free(sink);
+	return copy;
+}
+
+/* ------------------------------------------------------------------------
+ * The inverse mapping: output id -> (input, input id)
+ * ---------------------------------------------------------------------- */
+
+typedef struct task_back {
+	uint64_t out;
+	uint64_t in;
+	size_t input;
+} task_back;
+
+typedef struct tplan {
+	size_t n;
+	const ev_merge_input *in[MAX_INPUTS];
+	int64_t shift[MAX_INPUTS]; /* the shifts the test expects */
+	task_back tasks[512];
+	size_t n_tasks;
+} tplan;
+
+/* Task ids are renamed only on collision, so their inverse is a table,
+ * built from the tasks each input names. */
+static void add_task(tplan *p, ev_merge *m, size_t i, uint64_t task)
+{
+	uint64_t out = ev_merge_map(m, i, EV_REF_TASK, task);
+
+	for (size_t k = 0; k < p->n_tasks; k++) {
+		if (p->tasks[k].input == i && p->tasks[k].in == task)
+			return;
+		if (p->tasks[k].out == out)
+			fail_msg("task %llu of input %zu and task %llu of input "
+				 "%zu both become %llu",
+				 (unsigned long long)task, i,
+				 (unsigned long long)p->tasks[k].in,
+				 p->tasks[k].input, (unsigned long long)out);
+	}
+	assert_true(p->n_tasks < sizeof p->tasks / sizeof p->tasks[0]);
+	p->tasks[p->n_tasks++] = (task_back){ out, task, i };
+}
+
+static void make_plan(tplan *p, ev_merge *m, const tlog *inputs, size_t n)
+{
+	ev_ref refs[300];
+
+	memset(p, 0, sizeof *p);
+	p->n = n;
+	for (size_t i = 0; i < n; i++) {
+		p->in[i] = ev_merge_get_input(m, i);
+		assert_non_null(p->in[i]);
+		p->shift[i] = p->in[i]->shift;
+		for (size_t k = 0; k < inputs[i].n; k++) {
+			const tev *e = &inputs[i].ev[k];
+			size_t nr = ev_payload_refs(e->type, e->payload,
+						    e->size, refs, 300);
+			for (size_t r = 0; r < nr; r++)
+				if (refs[r].kind == EV_REF_TASK)
+					add_task(p, m, i,
+						 ev_ref_get(e->payload, &refs[r]));
+		}
+	}
+}
+
+static int in_range(const ev_merge_input *in, ev_ref_kind kind, uint64_t v)
+{
+	const ev_merge_ids *ids = &in->ids[kind];
+	uint64_t low = ids->base + (kind == EV_REF_THREAD ? 1 : 0);
+
+	return ids->used && v >= low && v <= ids->base + ids->max;
+}
+
+static int none_value(ev_ref_kind kind, uint64_t v, unsigned width)
+{
+	if (kind == EV_REF_CAP)
+		return v == (width == 2 ? 0xffffu : 0xffffffffu);
+	return kind == EV_REF_THREAD && v == 0;
+}
+
+/* The input an output id belongs to, or -1. */
+static int owner_of(const tplan *p, ev_ref_kind kind, uint64_t v)
+{
+	int found = -1;
+
+	if (kind == EV_REF_TASK) {
+		for (size_t k = 0; k < p->n_tasks; k++)
+			if (p->tasks[k].out == v)
+				return (int)p->tasks[k].input;
+		return -1;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (in_range(p->in[i], kind, v)) {
+			assert_int_equal(found, -1); /* ranges are disjoint */
+			found = (int)i;
+		}
+	return found;
+}
+
+/* Which input an output event came from: its block's cap, else the
+ * first identifier in its payload; -2 for a global block's marker (global
+ * blocks are rebuilt), -1 when nothing says. */
+static int attribute(const tplan *p, const tev *e)
+{
+	ev_ref refs[300];
+	size_t n;
+
+	if (is_marker(e))
+		return e->cap == EV_NO_CAP
+			       ? -2 : owner_of(p, EV_REF_CAP, e->cap);
+	if (e->cap != EV_NO_CAP)
+		return owner_of(p, EV_REF_CAP, e->cap);
+	n = ev_payload_refs(e->type, e->payload, e->size, refs, 300);
+	for (size_t r = 0; r < n; r++) {
+		uint64_t v = ev_ref_get(e->payload, &refs[r]);
+		int who;
+		if (none_value(refs[r].kind, v, refs[r].width))
+			continue;
+		if ((who = owner_of(p, refs[r].kind, v)) >= 0)
+			return who;
+	}
+	return -1;
+}
+
+static uint64_t unmap_id(const tplan *p, size_t i, ev_ref_kind kind,
+			 uint64_t v, unsigned width)
+{
+	if (none_value(kind, v, width))
+		return v;
+	if (kind == EV_REF_TASK) {
+		for (size_t k = 0; k < p->n_tasks; k++)
+			if (p->tasks[k].out == v && p->tasks[k].input == i)
+				return p->tasks[k].in;
+		fail_msg("task %llu is no task of input %zu",
+			 (unsigned long long)v, i);
+	}
+	assert_true(in_range(p->in[i], kind, v));
+	return v - p->in[i]->ids[kind].base;
+}
+
+/* The output event `e` of input `i`, mapped back: times unshifted, ids
+ * unrenumbered. The payload is the caller's to free. */
+static tev unmap_event(const tplan *p, size_t i, const tev *e)
+{
+	tev u = *e;
+	ev_ref refs[300];
+	size_t n;
+
+	u.payload = malloc(e->size ? e->size : 1);
+	assert_non_null(u.payload);
+	memcpy(u.payload, e->payload, e->size);
+	u.time = e->time - (uint64_t)p->shift[i];
+	if (e->cap != EV_NO_CAP)
+		u.cap = (uint16_t)unmap_id(p, i, EV_REF_CAP, e->cap, 2);
+	if (is_marker(e)) {
+		/* u32 size, u64 end time, u16 cap (FORMAT.md section 2) */
+		ev_store64(u.payload + 4,
+			   ev_load64(e->payload + 4) - (uint64_t)p->shift[i]);
+		ev_store16(u.payload + 12, u.cap);
+		return u;
+	}
+	n = ev_payload_refs(e->type, e->payload, e->size, refs, 300);
+	for (size_t r = 0; r < n; r++)
+		ev_ref_set(u.payload, &refs[r],
+			   unmap_id(p, i, refs[r].kind,
+				    ev_ref_get(e->payload, &refs[r]),
+				    refs[r].width));
+	return u;
+}
+
+static void assert_same_event(const tev *want, const tev *got, size_t input,
+			      size_t index)
+{
+	if (want->type != got->type || want->cap != got->cap ||
+	    want->time != got->time || want->size != got->size ||
+	    memcmp(want->payload, got->payload, want->size) != 0)
+		fail_msg("input %zu, event %zu: want type %u cap %u time %llu "
+			 "size %u, got type %u cap %u time %llu size %u%s",
+			 input, index, want->type, want->cap,
+			 (unsigned long long)want->time, want->size, got->type,
+			 got->cap, (unsigned long long)got->time, got->size,
+			 want->size == got->size ? " (payloads differ)" : "");
+}
+
+/* An event some identifier ties to its process: a cap, or a payload
+ * field naming something. Heap-sample brackets, PROF_BEGIN and the like
+ * name nothing; in a log merged from copies of one log they cannot be
+ * told apart. */
+static int identified(const tev *e)
+{
+	ev_ref refs[300];
+	size_t n;
+
+	if (e->cap != EV_NO_CAP)
+		return 1;
+	n = ev_payload_refs(e->type, e->payload, e->size, refs, 300);
+	for (size_t r = 0; r < n; r++)
+		if (!none_value(refs[r].kind, ev_ref_get(e->payload, &refs[r]),
+				refs[r].width))
+			return 1;
+	return 0;
+}
+
+/* Whether check_inverse passes over events that no id identifies. */
+static int only_identified;
+
+/* Input events the output must hold in order: all but the markers of
+ * global blocks, which the merge rebuilds. */
+static int expected(const tev *e)
+{
+	if (is_marker(e))
+		return e->cap != EV_NO_CAP;
+	return !only_identified || identified(e);
+}
+
+/* Maps every output event back and finds exactly each input's events, in
+ * each input's order. */
+static void check_inverse(const tplan *p, const tlog *inputs,
+			  const tlog *out)
+{
+	size_t pos[MAX_INPUTS] = { 0 };
+
+	for (size_t k = 0; k < out->n; k++) {
+		const tev *e = &out->ev[k];
+		int who = attribute(p, e);
+		const tlog *in;
+		tev u;
+		if (who == -2 || (only_identified && !is_marker(e) &&
+				  !identified(e)))
+			continue;
+		if (who < 0)
+			fail_msg("output event %zu (type %u) belongs to no "
+				 "input", k, e->type);
+		in = &inputs[who];
+		while (pos[who] < in->n && !expected(&in->ev[pos[who]]))
+			pos[who]++;
+		if (pos[who] >= in->n)
+			fail_msg("output event %zu: input %d has no more events",
+				 k, who);
+		u = unmap_event(p, (size_t)who, e);
+		assert_same_event(&in->ev[pos[who]], &u, (size_t)who, pos[who]);
+		free(u.payload);
+		pos[who]++;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		while (pos[i] < inputs[i].n && !expected(&inputs[i].ev[pos[i]]))
+			pos[i]++;
+		assert_int_equal(pos[i], inputs[i].n);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Checks of the output's structure and id sets
+ * ---------------------------------------------------------------------- */
+
+/* Per buffer (each cap and the global one): blocks in time order without
+ * overlap, events inside their block's window, time order within the
+ * buffer except GC_END's early stamps (FORMAT.md sections 2 and 3). */
+static void check_blocks(const tlog *out)
+{
+	static uint64_t last_end[65536], last_time[65536];
+	static uint8_t seen[65536];
+	uint64_t start = 0, end = 0;
+
+	memset(seen, 0, sizeof seen);
+	memset(last_time, 0, sizeof last_time);
+	assert_true(out->complete);
+	for (size_t k = 0; k < out->n; k++) {
+		const tev *e = &out->ev[k];
+		if (is_marker(e)) {
+			start = e->time;
+			end = ev_load64(e->payload + 4);
+			assert_true(start <= end);
+			if (seen[e->cap])
+				assert_true(start >= last_end[e->cap]);
+			seen[e->cap] = 1;
+			last_end[e->cap] = end;
+			continue;
+		}
+		assert_true(seen[e->cap]); /* every event is in a block */
+		assert_true(e->time >= start && e->time <= end);
+		if (e->type != EV_GC_END)
+			assert_true(e->time + 20000 >= last_time[e->cap]);
+		if (e->time > last_time[e->cap])
+			last_time[e->cap] = e->time;
+	}
+}
+
+typedef struct idset {
+	uint8_t caps[MAX_IDS];
+	uint8_t capsets[MAX_IDS];
+} idset;
+
+static void note_ids(idset *s, const tev *e)
+{
+	ev_ref refs[300];
+	size_t n;
+
+	if (e->cap != EV_NO_CAP) {
+		assert_true(e->cap < MAX_IDS);
+		s->caps[e->cap] = 1;
+	}
+	if (is_marker(e))
+		return;
+	n = ev_payload_refs(e->type, e->payload, e->size, refs, 300);
+	for (size_t r = 0; r < n; r++) {
+		uint64_t v = ev_ref_get(e->payload, &refs[r]);
+		if (refs[r].kind == EV_REF_CAP && !none_value(EV_REF_CAP, v,
+							    refs[r].width)) {
+			assert_true(v < MAX_IDS);
+			s->caps[v] = 1;
+		} else if (refs[r].kind == EV_REF_CAPSET) {
+			assert_true(v < MAX_IDS);
+			s->capsets[v] = 1;
+		}
+	}
+}
+
+/* The caps and capsets each input has in the output are disjoint from
+ * every other input's, and are its own shifted by its bases. */
+static void check_disjoint(const tplan *p, const tlog *inputs,
+			   const tlog *out)
+{
+	idset got[MAX_INPUTS], want[MAX_INPUTS];
+
+	memset(got, 0, sizeof got);
+	memset(want, 0, sizeof want);
+	for (size_t k = 0; k < out->n; k++) {
+		int who = attribute(p, &out->ev[k]);
+		if (who >= 0)
+			note_ids(&got[who], &out->ev[k]);
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		idset own = { { 0 }, { 0 } };
+		for (size_t k = 0; k < inputs[i].n; k++)
+			note_ids(&own, &inputs[i].ev[k]);
+		for (size_t v = 0; v < MAX_IDS; v++) {
+			uint64_t cb = p->in[i]->ids[EV_REF_CAP].base;
+			uint64_t sb = p->in[i]->ids[EV_REF_CAPSET].base;
+			if (own.caps[v])
+				want[i].caps[v + cb] = 1;
+			if (own.capsets[v])
+				want[i].capsets[v + sb] = 1;
+		}
+		assert_memory_equal(&got[i], &want[i], sizeof got[i]);
+		for (size_t j = 0; j < i; j++)
+			for (size_t v = 0; v < MAX_IDS; v++) {
+				assert_false(got[i].caps[v] && got[j].caps[v]);
+				assert_false(got[i].capsets[v] &&
+					     got[j].capsets[v]);
+			}
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * The testdata processes
+ * ---------------------------------------------------------------------- */
+
+/* WALL_CLOCK_TIME (43): u32 capset, u64 sec, u32 nsec; the Unix time of
+ * the log's time 0 is sec * 1e9 + nsec - the event's time. */
+static int64_t clock_origin(const tlog *l)
+{
+	for (size_t k = 0; k < l->n; k++)
+		if (l->ev[k].type == EV_WALL_CLOCK_TIME)
+			return (int64_t)ev_load64(l->ev[k].payload + 4) *
+				       NS_PER_SEC +
+			       ev_load32(l->ev[k].payload + 12) -
+			       (int64_t)l->ev[k].time;
+	fail_msg("no WALL_CLOCK_TIME");
+	return 0;
+}
+
+typedef struct fixture {
+	uint8_t *data[MAX_INPUTS];
+	size_t len[MAX_INPUTS];
+	tlog log[MAX_INPUTS];
+	tinput in[MAX_INPUTS];
+	size_t n;
+} fixture;
+
+static void open_fixture(fixture *f, const char *const *names, size_t n)
+{
+	memset(f, 0, sizeof *f);
+	f->n = n;
+	for (size_t i = 0; i < n; i++) {
+		f->data[i] = testdata(names[i], &f->len[i]);
+		load_log(f->data[i], f->len[i], &f->log[i]);
+		f->in[i] = (tinput){ names[i], f->data[i], f->len[i] };
+	}
+}
+
+static void close_fixture(fixture *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->data[i]);
+		free_log(&f->log[i]);
+	}
+}
+
+/* Merges the fixture's inputs by wall clock and checks everything: the
+ * shifts against the inputs' own WALL_CLOCK_TIMEs, the structure, the id
+ * sets and the inverse mapping. */
+static void merge_and_check(const char *const *names, size_t n)
+{
+	fixture f;
+	ev_merge *m;
+	tlog out;
+	tplan p;
+	uint8_t *bytes;
+	size_t len, total = 0;
+	int64_t origin[MAX_INPUTS], earliest = INT64_MAX;
+
+	open_fixture(&f, names, n);
+	m = new_merge(NULL, f.in, n);
+	bytes = write_merge(m, &len);
+	load_log(bytes, len, &out);
+	make_plan(&p, m, f.log, n);
+	for (size_t i = 0; i < n; i++) {
+		origin[i] = clock_origin(&f.log[i]);
+		if (origin[i] < earliest)
+			earliest = origin[i];
+		total += count_events(&f.log[i]);
+		assert_false(p.in[i]->truncated);
+		assert_int_equal(p.in[i]->synthesised, 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		p.shift[i] = origin[i] - earliest; /* the test's own shifts */
+	check_inverse(&p, f.log, &out);
+	check_disjoint(&p, f.log, &out);
+	check_blocks(&out);
+	assert_int_equal(count_events(&out), total);
+	assert_int_equal(ev_merge_events_written(m), total);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+	close_fixture(&f);
+}
+
+static void test_merge_two_processes(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	(void)state;
+	merge_and_check(names, 2);
+}
+
+static void test_merge_three_processes(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog",
+					     "merge-c.eventlog" };
+	(void)state;
+	merge_and_check(names, 3);
+}
+
+/* The inputs in another order get other ids, and still map back. */
+static void test_merge_order_of_inputs(void **state)
+{
+	static const char *const names[] = { "merge-c.eventlog",
+					     "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	(void)state;
+	merge_and_check(names, 3);
+}
+
+/* Renumbering follows input order: caps of input i start after input
+ * i-1's highest, capsets likewise, threads after its largest id. */
+static void test_merge_bases(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog",
+					     "merge-c.eventlog" };
+	fixture f;
+	ev_merge *m;
+	const ev_merge_input *a, *b, *c;
+
+	(void)state;
+	open_fixture(&f, names, 3);
+	m = new_merge(NULL, f.in, 3);
+	assert_int_equal(ev_merge_plan(m), EV_OK);
+	a = ev_merge_get_input(m, 0);
+	b = ev_merge_get_input(m, 1);
+	c = ev_merge_get_input(m, 2);
+	/* -N1, -N2, -N3: caps 0 | 1-2 | 3-5 */
+	assert_int_equal(a->ids[EV_REF_CAP].base, 0);
+	assert_int_equal(a->ids[EV_REF_CAP].max, 0);
+	assert_int_equal(b->ids[EV_REF_CAP].base, 1);
+	assert_int_equal(b->ids[EV_REF_CAP].max, 1);
+	assert_int_equal(c->ids[EV_REF_CAP].base, 3);
+	assert_int_equal(c->ids[EV_REF_CAP].max, 2);
+	/* capsets 0-1 | 2-3 | 4-5, each its own process and clock */
+	assert_int_equal(a->os_capset, 0);
+	assert_int_equal(a->clock_capset, 1);
+	assert_int_equal(b->os_capset, 2);
+	assert_int_equal(b->clock_capset, 3);
+	assert_int_equal(c->os_capset, 4);
+	assert_int_equal(c->clock_capset, 5);
+	/* threads: b's start after a's largest */
+	assert_int_equal(b->ids[EV_REF_THREAD].base, a->ids[EV_REF_THREAD].max);
+	assert_int_equal(c->ids[EV_REF_THREAD].base,
+			 b->ids[EV_REF_THREAD].base + b->ids[EV_REF_THREAD].max);
+	assert_int_equal(ev_merge_map(m, 1, EV_REF_THREAD, 1),
+			 a->ids[EV_REF_THREAD].max + 1);
+	assert_int_equal(ev_merge_map(m, 1, EV_REF_THREAD, 0), 0);
+	assert_int_equal(ev_merge_map(m, 2, EV_REF_CAP, 0xffff), 0xffff);
+	assert_int_equal(a->events, count_events(&f.log[0]));
+	ev_merge_free(m);
+	close_fixture(&f);
+}
+
+/* ------------------------------------------------------------------------
+ * Clock alignment
+ * ---------------------------------------------------------------------- */
+
+/* The shifts are the differences of the processes' WALL_CLOCK_TIME
+ * origins; b and c started ~50 and ~100 ms after a (testdata/README.md);
+ * and every WALL_CLOCK_TIME still gives its true wall-clock time: Unix
+ * time - merged time is the same merged origin for all of them. */
+static void test_merge_alignment(void **state)
+{
+	static const char *const names[] = { "merge-c.eventlog",
+					     "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	fixture f;
+	ev_merge *m;
+	tlog out;
+	uint8_t *bytes;
+	size_t len, clocks = 0;
+	int64_t origin[3], earliest;
+
+	(void)state;
+	open_fixture(&f, names, 3);
+	for (size_t i = 0; i < 3; i++)
+		origin[i] = clock_origin(&f.log[i]);
+	earliest = origin[1]; /* a started first */
+	assert_true(origin[1] < origin[2] && origin[2] < origin[0]);
+	m = new_merge(NULL, f.in, 3);
+	bytes = write_merge(m, &len);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(ev_merge_get_input(m, i)->shift,
+				 origin[i] - earliest);
+	assert_int_equal(ev_merge_get_input(m, 1)->shift, 0);
+	assert_in_range(ev_merge_get_input(m, 2)->shift, 40000000, 60000000);
+	assert_in_range(ev_merge_get_input(m, 0)->shift, 90000000, 115000000);
+	load_log(bytes, len, &out);
+	for (size_t k = 0; k < out.n; k++) {
+		const tev *e = &out.ev[k];
+		if (e->type != EV_WALL_CLOCK_TIME)
+			continue;
+		assert_int_equal((int64_t)ev_load64(e->payload + 4) * NS_PER_SEC +
+					 ev_load32(e->payload + 12) -
+					 (int64_t)e->time,
+				 earliest);
+		clocks++;
+	}
+	assert_int_equal(clocks, 3);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+	close_fixture(&f);
+}
+
+static int64_t first_time(const tlog *l)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (size_t k = 0; k < l->n; k++) {
+		if (l->ev[k].time < t)
+			t = l->ev[k].time;
+		if (is_marker(&l->ev[k]) &&
+		    ev_load64(l->ev[k].payload + 4) < t)
+			t = ev_load64(l->ev[k].payload + 4);
+	}
+	return (int64_t)t;
+}
+
+/* --align start puts each input's first timestamp at 0; none keeps the
+ * timestamps; a manual shift moves one input relative to the others. */
+static void test_merge_align_modes(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
+	fixture f;
+	ev_merge *m;
+	int64_t wall;
+
+	(void)state;
+	open_fixture(&f, names, 2);
+	wall = clock_origin(&f.log[1]) - clock_origin(&f.log[0]);
+
+	opts.align = EV_MERGE_ALIGN_START;
+	m = new_merge(&opts, f.in, 2);
+	assert_int_equal(ev_merge_plan(m), EV_OK);
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(ev_merge_get_input(m, i)->shift,
+				 -first_time(&f.log[i]));
+	ev_merge_free(m);
+
+	opts.align = EV_MERGE_ALIGN_NONE;
+	m = new_merge(&opts, f.in, 2);
+	assert_int_equal(ev_merge_plan(m), EV_OK);
+	assert_int_equal(ev_merge_get_input(m, 0)->shift, 0);
+	assert_int_equal(ev_merge_get_input(m, 1)->shift, 0);
+	ev_merge_free(m);
+
+	/* +15 ms on b: on top of the wall-clock shift */
+	m = new_merge(NULL, f.in, 2);
+	assert_int_equal(ev_merge_shift(m, 1, 15000000), EV_OK);
+	assert_int_equal(ev_merge_shift(m, 2, 1), EV_EINVAL);
+	assert_int_equal(ev_merge_plan(m), EV_OK);
+	assert_int_equal(ev_merge_get_input(m, 0)->shift, 0);
+	assert_int_equal(ev_merge_get_input(m, 1)->shift, wall + 15000000);
+	ev_merge_free(m);
+
+	/* -1 s on a would put it before 0: both move later together */
+	m = new_merge(NULL, f.in, 2);
+	assert_int_equal(ev_merge_shift(m, 0, -NS_PER_SEC), EV_OK);
+	assert_int_equal(ev_merge_plan(m), EV_OK);
+	assert_int_equal(ev_merge_get_input(m, 0)->shift + first_time(&f.log[0]),
+			 0);
+	assert_int_equal(ev_merge_get_input(m, 1)->shift -
+				 ev_merge_get_input(m, 0)->shift,
+			 wall + NS_PER_SEC);
+	ev_merge_free(m);
+	close_fixture(&f);
+}
+
+/* ------------------------------------------------------------------------
+ * A log with itself; GHC versions; flags
+ * ---------------------------------------------------------------------- */
+
+/* Two copies of one log become two processes: their own capsets, caps,
+ * threads and (all colliding) tasks. */
+static void test_merge_with_itself(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-a.eventlog" };
+	fixture f;
+	ev_merge *m;
+	tlog out;
+	tplan p;
+	uint8_t *bytes;
+	size_t len, processes = 0, pids = 0;
+	const ev_merge_input *second;
+
+	(void)state;
+	open_fixture(&f, names, 2);
+	m = new_merge(NULL, f.in, 2);
+	bytes = write_merge(m, &len);
+	load_log(bytes, len, &out);
+	make_plan(&p, m, f.log, 2);
+	second = p.in[1];
+	assert_int_equal(second->shift, 0);
+	assert_int_equal(second->ids[EV_REF_CAP].base, 1);
+	assert_int_equal(second->os_capset, 2);
+	assert_int_equal(second->clock_capset, 3);
+	assert_true(second->tasks > 0);
+	assert_int_equal(second->tasks_renamed, second->tasks);
+	assert_int_equal(p.in[0]->tasks_renamed, 0);
+	for (size_t k = 0; k < p.n_tasks; k++)
+		if (p.tasks[k].input == 1)
+			assert_int_equal(p.tasks[k].out >> 48, 1);
+	for (size_t k = 0; k < out.n; k++) {
+		const tev *e = &out.ev[k];
+		if (e->type == EV_CAPSET_CREATE &&
+		    ev_load16(e->payload + 4) == 2) {
+			assert_int_equal(ev_load32(e->payload),
+					 processes ? 2 : 0);
+			processes++;
+		}
+		if (e->type == EV_OSPROCESS_PID) {
+			assert_int_equal(ev_load32(e->payload), pids ? 2 : 0);
+			pids++;
+		}
+	}
+	assert_int_equal(processes, 2);
+	assert_int_equal(pids, 2);
+	check_inverse(&p, f.log, &out);
+	check_disjoint(&p, f.log, &out);
+	check_blocks(&out);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+	close_fixture(&f);
+}
+
+/* --no-renumber copies ids: only times move. */
+static void test_merge_no_renumber(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
+	fixture f;
+	ev_merge *m;
+	tlog out;
+	tplan p;
+	uint8_t *bytes;
+	size_t len, creates = 0;
+
+	(void)state;
+	opts.flags = EV_MERGE_NO_RENUMBER;
+	open_fixture(&f, names, 2);
+	m = new_merge(&opts, f.in, 2);
+	bytes = write_merge(m, &len);
+	load_log(bytes, len, &out);
+	make_plan(&p, m, f.log, 2);
+	assert_int_equal(ev_merge_map(m, 1, EV_REF_CAP, 1), 1);
+	assert_int_equal(ev_merge_map(m, 1, EV_REF_THREAD, 5), 5);
+	assert_int_equal(p.in[1]->os_capset, 0);
+	for (size_t k = 0; k < out.n; k++)
+		if (out.ev[k].type == EV_CAPSET_CREATE)
+			assert_true(ev_load32(out.ev[k].payload) < 2 &&
+				    ++creates <= 4);
+	assert_int_equal(count_events(&out),
+			 count_events(&f.log[0]) + count_events(&f.log[1]));
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+	close_fixture(&f);
+}
+
+static uint8_t *corpus(const char *name, size_t *len)
+{
+	char *path = ts_path(EVTOOL_CORPUS, name);
+	uint8_t *data = ts_read_file(path, len);
+
+	free(path);
+	return data;
+}
+
+/* Payload bytes of the first event of `type` in `l`, or NULL. */
+static const tev *first_of(const tlog *l, uint16_t type)
+{
+	for (size_t k = 0; k < l->n; k++)
+		if (l->ev[k].type == type)
+			return &l->ev[k];
+	return NULL;
+}
+
+/* GHC 8.2's GC_STATS_GHC is 50 bytes, 8.4's and later 58: an error that
+ * names the type and both sizes, unless widened, in either order. */
+static void test_merge_size_conflict(void **state)
+{
+	uint8_t *old_log, *new_log, *bytes;
+	size_t old_len, new_len, len;
+	ev_merge_options widen = EV_MERGE_OPTIONS_INIT;
+	const ev_type_decl *t;
+	tlog out, old_in;
+	ev_merge *m;
+
+	(void)state;
+	old_log = corpus("hello-ghc-8.2.2.eventlog", &old_len);
+	new_log = corpus("hello-ghc-8.6.5.eventlog", &new_len);
+	if (!old_log || !new_log) {
+		free(old_log);
+		free(new_log);
+		skip();
+	}
+	for (int order = 0; order < 2; order++) {
+		tinput in[2] = {
+			{ "hello-ghc-8.2.2.eventlog", old_log, old_len },
+			{ "hello-ghc-8.6.5.eventlog", new_log, new_len },
+		};
+		const char *msg;
+		if (order) {
+			tinput t0 = in[0];
+			in[0] = in[1];
+			in[1] = t0;
+		}
+		m = new_merge(NULL, in, 2);
+		assert_int_equal(ev_merge_plan(m), EV_EINVAL);
+		assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_SIZE);
+		msg = ev_merge_diag(m)->message;
+		assert_non_null(strstr(msg, "53 (GC_STATS_GHC)"));
+		assert_non_null(strstr(msg, order ? "58-byte payloads in "
+						    "hello-ghc-8.6.5"
+						  : "50-byte payloads in "
+						    "hello-ghc-8.2.2"));
+		assert_non_null(strstr(msg, order ? "50-byte payloads in "
+						    "hello-ghc-8.2.2"
+						  : "58-byte payloads in "
+						    "hello-ghc-8.6.5"));
+		ev_merge_free(m);
+
+		widen.flags = EV_MERGE_WIDEN;
+		widen.align = EV_MERGE_ALIGN_WALL_CLOCK;
+		m = new_merge(&widen, in, 2);
+		bytes = write_merge(m, &len);
+		t = ev_header_find(ev_merge_header(m), EV_GC_STATS_GHC);
+		assert_non_null(t);
+		assert_int_equal(t->size, 58);
+		load_log(bytes, len, &out);
+		load_log(old_log, old_len, &old_in);
+		/* 8.2.2's events: their 50 bytes (capset renumbered when it
+		 * is the second input), then 8 zero bytes */
+		size_t seen = 0;
+		for (size_t k = 0; k < out.n; k++) {
+			const tev *e = &out.ev[k];
+			const tev *o = first_of(&old_in, EV_GC_STATS_GHC);
+			uint32_t old_capset = ev_merge_get_input(m, order)->os_capset;
+			static const uint8_t zeros[8];
+			if (e->type != EV_GC_STATS_GHC ||
+			    ev_load32(e->payload) != old_capset || seen++)
+				continue;
+			assert_int_equal(e->size, 58);
+			assert_memory_equal(e->payload + 4, o->payload + 4, 46);
+			assert_memory_equal(e->payload + 50, zeros, 8);
+		}
+		assert_int_equal(seen, 1); /* 8.2.2's one GC_STATS_GHC */
+		assert_int_equal(count_events(&out), 45 + 45);
+		free_log(&old_in);
+		free_log(&out);
+		free(bytes);
+		ev_merge_free(m);
+	}
+	free(old_log);
+	free(new_log);
+}
+
+/* ------------------------------------------------------------------------
+ * Damaged, compressed and restarted inputs
+ * ---------------------------------------------------------------------- */
+
+/* Offset of the k-th event of `type` (FORMAT.md: the reader's offsets). */
+static uint64_t offset_of(const uint8_t *data, size_t len, uint16_t type,
+			  int after)
+{
+	ev_reader *r;
+	ev_event e;
+	uint64_t at = 0;
+	int found = 0;
+
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0), EV_OK);
+	while (ev_reader_next(r, &e) == EV_OK) {
+		if (found) {
+			at = e.offset;
+			break;
+		}
+		if (e.type == type &&
+		    (type != EV_BLOCK_MARKER || e.cap == EV_NO_CAP)) {
+			at = e.offset;
+			if (!after)
+				break;
+			found = 1;
+		}
+	}
+	ev_reader_free(r);
+	assert_true(at > 0);
+	return at;
+}
+
+/* A log cut in the middle of an event (after its WALL_CLOCK_TIME) is
+ * merged up to its last complete event and reported as truncated. */
+static void test_merge_truncated_input(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	fixture f;
+	ev_merge *m;
+	tlog out;
+	tplan p;
+	uint8_t *bytes;
+	size_t len, cut;
+
+	(void)state;
+	open_fixture(&f, names, 2);
+	cut = (size_t)offset_of(f.data[1], f.len[1], EV_WALL_CLOCK_TIME, 1) + 3;
+	f.len[1] = cut;
+	free_log(&f.log[1]);
+	load_log(f.data[1], cut, &f.log[1]);
+	assert_false(f.log[1].complete);
+	f.in[1].len = cut;
+	m = new_merge(NULL, f.in, 2);
+	bytes = write_merge(m, &len);
+	load_log(bytes, len, &out);
+	make_plan(&p, m, f.log, 2);
+	assert_false(p.in[0]->truncated);
+	assert_true(p.in[1]->truncated);
+	assert_int_equal(p.in[1]->truncation.offset, cut - 3);
+	assert_non_null(strstr(p.in[1]->truncation.message, "ends inside"));
+	assert_int_equal(p.in[1]->events, count_events(&f.log[1]));
+	p.shift[1] = clock_origin(&f.log[1]) - clock_origin(&f.log[0]);
+	check_inverse(&p, f.log, &out);
+	check_blocks(&out);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+	close_fixture(&f);
+}
+
+/* A log cut before its global block (a killed GHC 9.0 program) has no
+ * wall clock: an error under the default that names it; aligned by
+ * start, its missing creation events are synthesised. */
+static void test_merge_missing_wall_clock(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
+	fixture f;
+	ev_merge *m;
+	tlog out;
+	uint8_t *bytes;
+	size_t len, cut, got = 0;
+	const ev_merge_input *b;
+	/* synthesised in GHC's order: 2 capsets; per cap, CAP_CREATE and
+	 * its assignment to each capset (caps 1-2, capsets 2-3) */
+	static const struct {
+		uint16_t type;
+		uint32_t a;
+		uint32_t b;
+	} want[] = {
+		{ EV_CAPSET_CREATE, 2, 2 }, { EV_CAPSET_CREATE, 3, 3 },
+		{ EV_CAP_CREATE, 1, 0 },    { EV_CAPSET_ASSIGN_CAP, 2, 1 },
+		{ EV_CAPSET_ASSIGN_CAP, 3, 1 }, { EV_CAP_CREATE, 2, 0 },
+		{ EV_CAPSET_ASSIGN_CAP, 2, 2 }, { EV_CAPSET_ASSIGN_CAP, 3, 2 },
+	};
+
+	(void)state;
+	open_fixture(&f, names, 2);
+	cut = (size_t)offset_of(f.data[1], f.len[1], EV_BLOCK_MARKER, 0) + 5;
+	f.in[1].len = cut;
+	f.in[1].name = "merge-b-killed";
+	m = new_merge(NULL, f.in, 2);
+	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
+	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_NO_WALL_CLOCK);
+	assert_non_null(strstr(ev_merge_diag(m)->message,
+			       "merge-b-killed: no WALL_CLOCK_TIME"));
+	ev_merge_free(m);
+
+	opts.align = EV_MERGE_ALIGN_START;
+	m = new_merge(&opts, f.in, 2);
+	bytes = write_merge(m, &len);
+	b = ev_merge_get_input(m, 1);
+	assert_true(b->truncated);
+	assert_int_equal(b->synthesised,
+			 EV_MERGE_SYNTH_OS_CAPSET | EV_MERGE_SYNTH_CLOCK_CAPSET |
+				 EV_MERGE_SYNTH_CAP_CREATE |
+				 EV_MERGE_SYNTH_CAP_ASSIGN);
+	assert_int_equal(b->synthesised_events, 8);
+	assert_int_equal(b->os_capset, 2);
+	assert_int_equal(b->clock_capset, 3);
+	assert_int_equal(ev_merge_get_input(m, 0)->synthesised, 0);
+	load_log(bytes, len, &out);
+	check_blocks(&out);
+	for (size_t k = 0; k < out.n; k++) {
+		const tev *e = &out.ev[k];
+		uint32_t x;
+		if (e->time != 0 || e->cap != EV_NO_CAP || is_marker(e))
+			continue; /* b's synthesised events are at time 0 */
+		assert_true(got < 8);
+		assert_int_equal(e->type, want[got].type);
+		x = e->type == EV_CAP_CREATE ? ev_load16(e->payload)
+					     : ev_load32(e->payload);
+		assert_int_equal(x, want[got].a);
+		if (e->type == EV_CAPSET_CREATE)
+			assert_int_equal(ev_load16(e->payload + 4),
+					 got == 0 ? 2 : 3);
+		if (e->type == EV_CAPSET_ASSIGN_CAP)
+			assert_int_equal(ev_load16(e->payload + 4), want[got].b);
+		got++;
+	}
+	assert_int_equal(got, 8);
+	assert_int_equal(count_events(&out), count_events(&f.log[0]) +
+						     b->events + 8);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+	close_fixture(&f);
+}
+
+/* A temporary folder of ours, removed by the test. */
+static char *make_temp_dir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *dir = ts_path(base && *base ? base : "/tmp",
+			    "evtool-test-merge-XXXXXX");
+
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static char *write_gzip(const char *dir, const char *name,
+			const uint8_t *data, size_t len)
+{
+	char *path = ts_path(dir, name);
+	gzFile gz = gzopen(path, "wb");
+
+	assert_non_null(gz);
+	assert_int_equal(gzwrite(gz, data, (unsigned)len), (int)len);
+	assert_int_equal(gzclose(gz), Z_OK);
+	return path;
+}
+
+static uint8_t *merge_paths(const char *const *paths, size_t n, size_t *len)
+{
+	ev_merge *m;
+	uint8_t *bytes;
+
+	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	for (size_t i = 0; i < n; i++)
+		if (ev_merge_add_path(m, paths[i]) < 0)
+			fail_msg("%s", ev_merge_diag(m)->message);
+	bytes = write_merge(m, len);
+	ev_merge_free(m);
+	return bytes;
+}
+
+/* A gzip input merges as its plain form does, byte for byte. */
+static void test_merge_gzip_input(void **state)
+{
+	char *dir = make_temp_dir();
+	char *a = ts_path(EVTOOL_TESTDATA, "merge-a.eventlog");
+	char *b = ts_path(EVTOOL_TESTDATA, "merge-b.eventlog");
+	uint8_t *b_data, *plain, *packed;
+	size_t b_len, plain_len, packed_len;
+	char *b_gz;
+
+	(void)state;
+	b_data = testdata("merge-b.eventlog", &b_len);
+	b_gz = write_gzip(dir, "merge-b.eventlog.gz", b_data, b_len);
+	{
+		const char *plain_paths[] = { a, b };
+		const char *packed_paths[] = { a, b_gz };
+		plain = merge_paths(plain_paths, 2, &plain_len);
+		packed = merge_paths(packed_paths, 2, &packed_len);
+	}
+	assert_int_equal(plain_len, packed_len);
+	assert_memory_equal(plain, packed, plain_len);
+	unlink(b_gz);
+	rmdir(dir);
+	free(b_gz);
+	free(dir);
+	free(a);
+	free(b);
+	free(b_data);
+	free(plain);
+	free(packed);
+}
+
+/* A restarted eventlog (two sessions in one input) is one process. */
+static void test_merge_sessions(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	fixture f;
+	ev_merge *m;
+	tlog out;
+	tplan p;
+	uint8_t *twice, *bytes;
+	size_t len;
+
+	(void)state;
+	open_fixture(&f, names, 2);
+	twice = malloc(2 * f.len[0]);
+	assert_non_null(twice);
+	memcpy(twice, f.data[0], f.len[0]);
+	memcpy(twice + f.len[0], f.data[0], f.len[0]);
+	free_log(&f.log[0]);
+	load_log(twice, 2 * f.len[0], &f.log[0]);
+	assert_int_equal(f.log[0].sessions, 2);
+	f.in[0].data = twice;
+	f.in[0].len = 2 * f.len[0];
+	m = new_merge(NULL, f.in, 2);
+	bytes = write_merge(m, &len);
+	load_log(bytes, len, &out);
+	make_plan(&p, m, f.log, 2);
+	assert_int_equal(p.in[0]->sessions, 2);
+	assert_int_equal(p.in[0]->ids[EV_REF_CAP].max, 0);
+	assert_int_equal(p.in[1]->ids[EV_REF_CAP].base, 1);
+	p.shift[1] = clock_origin(&f.log[1]) - clock_origin(&f.log[0]);
+	check_inverse(&p, f.log, &out);
+	assert_int_equal(out.sessions, 1);
+	ev_merge_free(m);
+	free(bytes);
+	free(twice);
+	free_log(&out);
+	close_fixture(&f);
+}
+
+/* Cost-centre ids (HEAP_PROF_COST_CENTRE, the stacks of PROF_SAMPLE_
+ * COST_CENTRE and HEAP_PROF_SAMPLE_COST_CENTRE), PROF_SAMPLE's u32 cap,
+ * heap-profile ids and ticky counter ids are renumbered: corpus logs of
+ * profiled and ticky programs, each merged with itself, map back. */
+static void merge_corpus_with_itself(const char *name, ev_ref_kind kind)
+{
+	uint8_t *data, *bytes;
+	size_t len, out_len;
+	tinput in[2];
+	tlog logs[2], out;
+	tplan p;
+	ev_merge *m;
+	const ev_merge_ids *first, *second;
+
+	if (!(data = corpus(name, &len))) {
+		skip();
+		return;
+	}
+	in[0] = in[1] = (tinput){ name, data, len };
+	load_log(data, len, &logs[0]);
+	load_log(data, len, &logs[1]);
+	m = new_merge(NULL, in, 2);
+	bytes = write_merge(m, &out_len);
+	load_log(bytes, out_len, &out);
+	make_plan(&p, m, logs, 2);
+	first = &p.in[0]->ids[kind];
+	second = &p.in[1]->ids[kind];
+	assert_true(first->used && second->used);
+	assert_int_equal(first->base, 0);
+	assert_int_equal(second->base, first->max + 1);
+	only_identified = 1;
+	check_inverse(&p, logs, &out);
+	only_identified = 0;
+	check_blocks(&out);
+	assert_int_equal(count_events(&out), 2 * count_events(&logs[0]));
+	ev_merge_free(m);
+	free(bytes);
+	free(data);
+	free_log(&logs[0]);
+	free_log(&logs[1]);
+	free_log(&out);
+}
+
+static void test_merge_time_profile(void **state)
+{
+	(void)state;
+	merge_corpus_with_itself("time-prof.eventlog", EV_REF_COST_CENTRE);
+}
+
+static void test_merge_heap_profile(void **state)
+{
+	(void)state;
+	merge_corpus_with_itself("sleep.hd.eventlog", EV_REF_HEAP_PROFILE);
+}
+
+static void test_merge_ticky(void **state)
+{
+	(void)state;
+	merge_corpus_with_itself("ticky-ticky.eventlog", EV_REF_TICKY_COUNTER);
+}
+
+/* A block larger than EV_MERGE_MAX_BLOCK (GHC writes at most 2 MiB) is
+ * split into blocks of the same cap that do not overlap. */
+static void test_merge_huge_block(void **state)
+{
+	static const char desc[] = "User message";
+	ev_writer_options wopts = EV_WRITER_OPTIONS_INIT;
+	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
+	static uint8_t text[60000];
+	ev_header *h;
+	ev_sink *sink;
+	ev_writer *w;
+	const uint8_t *log;
+	size_t len, out_len, blocks = 0, events = 0;
+	uint8_t *bytes;
+	tinput in[2];
+	tlog out;
+	ev_merge *m;
+
+	(void)state;
+	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_add(h, EV_USER_MSG, EV_SIZE_VARIABLE, desc,
+				       sizeof desc - 1, NULL, 0), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	wopts.mode = EV_WRITE_REBLOCK;
+	wopts.max_block_size = 16u << 20;
+	assert_int_equal(ev_writer_open(&w, sink, h, &wopts), EV_OK);
+	memset(text, 'x', sizeof text);
+	for (unsigned k = 0; k < 150; k++) {
+		ev_event e = { EV_USER_MSG, 0, sizeof text, 1000u * (k + 1),
+			       text, 0, 0 };
+		assert_int_equal(ev_writer_write(w, &e), EV_OK);
+	}
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	log = ev_sink_memory(sink, &len);
+	assert_true(len > 2 * EV_MERGE_MAX_BLOCK);
+	in[0] = in[1] = (tinput){ "huge", log, len };
+	opts.align = EV_MERGE_ALIGN_NONE;
+	m = new_merge(&opts, in, 2);
+	bytes = write_merge(m, &out_len);
+	load_log(bytes, out_len, &out);
+	check_blocks(&out);
+	for (size_t k = 0; k < out.n; k++) {
+		if (is_marker(&out.ev[k])) {
+			assert_true(ev_load32(out.ev[k].payload) <=
+				    EV_MERGE_MAX_BLOCK);
+			blocks++;
+		} else if (out.ev[k].type == EV_USER_MSG) {
+			assert_int_equal(out.ev[k].size, sizeof text);
+			events++;
+		}
+	}
+	assert_int_equal(events, 300);
+	/* per input: its 2 capsets, CAP_CREATE and 2 assignments of cap 0 */
+	assert_int_equal(count_events(&out), 300 + 2 * 5);
+	assert_true(blocks >= 6); /* 9 MB per input, at most 4 MiB a block */
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_header_free(h);
+}
+
+/* Misuse is an error value with a message, never a crash. */
+static void test_merge_usage(void **state)
+{
+	ev_merge_options bad = EV_MERGE_OPTIONS_INIT;
+	ev_merge *m;
+	uint8_t junk[64] = "this is not an eventlog at all";
+	ev_sink *sink;
+
+	(void)state;
+	bad.version = 99;
+	assert_int_equal(ev_merge_new(&m, &bad), EV_EINVAL);
+	assert_null(m);
+	ev_merge_free(NULL);
+
+	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
+	assert_int_equal(ev_merge_add_path(m, "/nonexistent/x.eventlog"),
+			 EV_EIO);
+	assert_non_null(strstr(ev_merge_diag(m)->message,
+			       "/nonexistent/x.eventlog: cannot open"));
+	assert_int_equal(ev_merge_add_path(m, "/"), EV_EIO);
+	assert_non_null(strstr(ev_merge_diag(m)->message, "directory"));
+	assert_int_equal(ev_merge_count(m), 0);
+	assert_int_equal(ev_merge_add_memory(m, junk, sizeof junk, "junk"),
+			 EV_OK);
+	assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
+	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_INPUT);
+	assert_non_null(strstr(ev_merge_diag(m)->message,
+			       "junk: offset 0: expected header begin"));
+	assert_null(ev_merge_get_input(m, 0));
+	ev_merge_free(m);
+
+	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	{
+		size_t len;
+		uint8_t *a = testdata("merge-a.eventlog", &len);
+		assert_int_equal(ev_merge_add_memory(m, a, len, "a"), EV_OK);
+		assert_int_equal(ev_merge_write(m, sink), EV_OK);
+		assert_int_equal(ev_merge_write(m, sink), EV_EINVAL);
+		assert_int_equal(ev_merge_add_memory(m, a, len, "a"), EV_EINVAL);
+		free(a);
+	}
+	ev_sink_free(sink);
+	ev_merge_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge_two_processes),
+		cmocka_unit_test(test_merge_three_processes),
+		cmocka_unit_test(test_merge_order_of_inputs),
+		cmocka_unit_test(test_merge_bases),
+		cmocka_unit_test(test_merge_alignment),
+		cmocka_unit_test(test_merge_align_modes),
+		cmocka_unit_test(test_merge_with_itself),
+		cmocka_unit_test(test_merge_no_renumber),
+		cmocka_unit_test(test_merge_size_conflict),
+		cmocka_unit_test(test_merge_truncated_input),
+		cmocka_unit_test(test_merge_missing_wall_clock),
+		cmocka_unit_test(test_merge_gzip_input),
+		cmocka_unit_test(test_merge_sessions),
+		cmocka_unit_test(test_merge_time_profile),
+		cmocka_unit_test(test_merge_heap_profile),
+		cmocka_unit_test(test_merge_ticky),
+		cmocka_unit_test(test_merge_huge_block),
+		cmocka_unit_test(test_merge_usage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
