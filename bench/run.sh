@@ -33,7 +33,8 @@ measure() {
     for _ in $(seq "$runs"); do
         /usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null 2>"$work/err" ||
             { [ $? -eq 3 ] || { cat "$work/err" >&2; return 1; }; }
-        read -r secs rss < "$work/time"
+        # GNU time puts "Command exited with non-zero status 3" first
+        read -r secs rss < <(tail -n 1 "$work/time")
         if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then
             best=$secs best_rss=$rss
         fi
@@ -55,3 +56,89 @@ measure "evtool info"            "$evtool" info "$log"
 measure "evtool cat -o - >null"  "$evtool" cat "$log" -o -
 measure "evtool cat -o FILE"     "$evtool" cat "$log" -o "$work/out.eventlog"
 measure "evtool cat --reblock"   "$evtool" cat --reblock "$log" -o -
+
+# filter and sort (issue 5). filter keeping a small class, then with a time
+# window too (which needs a learning pass: the log is read twice). sort
+# merging the capabilities' streams in place; from standard input (copied
+# to a temporary file first, then merged in place); with the external sort
+# forced (sorted runs spilled to a temporary file and merged).
+measure "evtool filter --class gc" "$evtool" filter --class gc "$log" -o -
+measure "evtool filter gc 1s window" \
+    "$evtool" filter --class gc --from 1s --to 2s "$log" -o -
+measure "evtool sort -o - >null"   "$evtool" sort "$log" -o -
+measure "evtool sort -o FILE"      "$evtool" sort "$log" -o "$work/sorted.eventlog"
+measure "evtool sort - (stdin)" \
+    sh -c '"$1" sort --tmpdir "$3" - -o - < "$2"' sh "$evtool" "$log" "$work"
+measure "evtool sort --method external" \
+    "$evtool" sort --method external --tmpdir "$work" "$log" -o -
+rm -f "$work/sorted.eventlog"
+
+# validate (issue 3): every check, then structure and ordering alone; the
+# difference is what the thread, GC, task and heap-sample checks cost.
+measure "evtool validate"        "$evtool" validate "$log"
+measure "evtool validate (no sem.)" "$evtool" validate --no-semantics "$log"
+
+# truncate: the log cut 1,000,000 bytes before its end, so that its last
+# 2 MiB block is partial (a killed program's log, or a copy cut short);
+# the rows' MB/s are of the cut log's size. It should cost little more
+# than cat, which copies the same way.
+cut_bytes=$((bytes - 1000000))
+head -c "$cut_bytes" "$log" > "$work/cut.eventlog"
+bytes=$cut_bytes measure "evtool truncate -o - >null" \
+    "$evtool" truncate -q "$work/cut.eventlog" -o -
+bytes=$cut_bytes measure "evtool truncate -o FILE" \
+    "$evtool" truncate -q "$work/cut.eventlog" -o "$work/fixed.eventlog"
+rm -f "$work/cut.eventlog" "$work/fixed.eventlog"
+
+# archive (issue 6): evtool archive at 1 and 2 threads next to gzip -6 and
+# gzip -1 on the same file; the last column is the compressed size as a
+# percentage of the log. evtool archive validates and hashes the log
+# first and syncs its output; gzip writes through the page cache.
+measure_ratio() { # NAME OUT COMMAND...: a measure row and OUT's ratio
+    local name=$1 out=$2 row; shift 2
+    row=$(measure "$name" "$@")
+    printf '%s %6.2f %% of the log\n' "$row" \
+        "$(echo "100 * $(stat -c %s "$out") / $bytes" | bc -l)"
+}
+measure_ratio "gzip -6" "$work/gzip6.gz" \
+    sh -c 'gzip -6 -c "$1" > "$2"' sh "$log" "$work/gzip6.gz"
+measure_ratio "gzip -1" "$work/gzip1.gz" \
+    sh -c 'gzip -1 -c "$1" > "$2"' sh "$log" "$work/gzip1.gz"
+measure_ratio "evtool archive --threads 1" "$work/a1.gz" \
+    "$evtool" archive --force --threads 1 "$log" -o "$work/a1.gz"
+measure_ratio "evtool archive --threads 2" "$work/a2.gz" \
+    "$evtool" archive --force --threads 2 "$log" -o "$work/a2.gz"
+measure_ratio "evtool archive --threads 2 --level 1" "$work/a2l1.gz" \
+    "$evtool" archive --force --threads 2 --level 1 "$log" -o "$work/a2l1.gz"
+rm -f "$work"/gzip[16].gz "$work"/a1.gz "$work"/a2.gz "$work"/a2l1.gz
+
+# merge (issue 4): two large inputs (the log twice: the copy becomes a
+# second process, every task id colliding), then 100 small ones (copies of
+# ten testdata logs). MB/s and Mev/s are of the inputs; merge reads each
+# input twice (a planning pass, then the copy).
+bytes=$((2 * bytes)) events=$((2 * events)) \
+    measure "evtool merge 2 large -o - >null" "$evtool" merge "$log" "$log" -o -
+bytes=$((2 * bytes)) events=$((2 * events)) \
+    measure "evtool merge 2 large -o FILE" \
+    "$evtool" merge "$log" "$log" -o "$work/merged.eventlog"
+rm -f "$work/merged.eventlog"
+mkdir -p "$work/small"
+for n in $(seq 10); do
+    for f in gc-n2 threads-n1 threads-n2 threads-n4 sparks-n2 user-n1 \
+             nonmoving-n2 merge-a merge-b merge-c; do
+        cp "$here/../testdata/$f.eventlog" "$work/small/$n-$f.eventlog"
+    done
+done
+small_bytes=$(cat "$work"/small/*.eventlog | wc -c)
+small_events=$("$evtool" info --json "$work"/small/*.eventlog |
+    sed -n 's/^      "events": \([0-9]*\),$/\1/p' | paste -sd+ | bc)
+# one merge takes about 10 ms, GNU time's resolution: a row is 10 runs
+bytes=$((10 * small_bytes)) events=$((10 * small_events)) \
+    measure "evtool merge 100 small -o - x10" sh -c \
+    'for i in 1 2 3 4 5 6 7 8 9 10; do "$1" merge "$2"/small/*.eventlog -o - || exit; done' \
+    sh "$evtool" "$work"
+bytes=$((10 * small_bytes)) events=$((10 * small_events)) \
+    measure "evtool merge 100 small -o FILE x10" sh -c \
+    'for i in 1 2 3 4 5 6 7 8 9 10; do "$1" merge "$2"/small/*.eventlog -o "$2/merged.eventlog" || exit; done' \
+    sh "$evtool" "$work"
+rm -rf "$work/small" "$work/merged.eventlog"

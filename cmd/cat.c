@@ -94,22 +94,6 @@ static int copy_input(cat_job *job, const char *path, const char *out)
 	return rc;
 }
 
-static int parse_block_size(const char *text, uint32_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!text)
-		return EXIT_OK;
-	v = strtoull(text, &end, 10);
-	if (*end || v < 64 || v > EV_MAX_BLOCK_SIZE)
-		return cli_error(EXIT_USAGE, "--block-size: '%s' is not a "
-				 "number of bytes from 64 to %u", text,
-				 EV_MAX_BLOCK_SIZE);
-	*out = (uint32_t)v;
-	return EXIT_OK;
-}
-
 /* --in-place writes to the one input, through the same temporary file
  * and rename as any output, so the input is intact until the end. */
 static int choose_output(const cli_command *cmd, const cli_args *args,
@@ -136,7 +120,7 @@ int cmd_cat(const cli_command *cmd, const cli_args *args)
 	if (cli_flag(cmd, args, "reblock"))
 		job.options.mode = EV_WRITE_REBLOCK;
 	if (rc == EXIT_OK)
-		rc = parse_block_size(cli_value(cmd, args, "block-size"),
+		rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
 				      &job.options.max_block_size);
 	if (rc == EXIT_OK)
 		rc = cli_open_output(out, args->positional, args->n_positional,

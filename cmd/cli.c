@@ -392,3 +392,19 @@ void cli_close_output(ev_sink *sink)
 	untrack_temp(ev_sink_temp_path(sink));
 	ev_sink_free(sink);
 }
+
+int cli_parse_block_size(const char *text, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!text)
+		return EXIT_OK;
+	v = strtoull(text, &end, 10);
+	if (*end || v < 64 || v > EV_MAX_BLOCK_SIZE)
+		return cli_error(EXIT_USAGE, "--block-size: '%s' is not a "
+				 "number of bytes from 64 to %u", text,
+				 EV_MAX_BLOCK_SIZE);
+	*out = (uint32_t)v;
+	return EXIT_OK;
+}

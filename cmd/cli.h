@@ -112,4 +112,8 @@ void cli_close_output(ev_sink *sink);
 /* Installs signal handlers that remove temporary outputs, ignore SIGPIPE. */
 void cli_install_signal_handlers(void);
 
+/* --block-size TEXT (NULL: keep *out) as a number of bytes from 64 to
+ * EV_MAX_BLOCK_SIZE; a usage error otherwise. */
+int cli_parse_block_size(const char *text, uint32_t *out);
+
 #endif

@@ -4,10 +4,22 @@
 
 #include "cli.h"
 
+int cmd_archive(const cli_command *cmd, const cli_args *args);
 int cmd_cat(const cli_command *cmd, const cli_args *args);
+int cmd_filter(const cli_command *cmd, const cli_args *args);
 int cmd_info(const cli_command *cmd, const cli_args *args);
+int cmd_sort(const cli_command *cmd, const cli_args *args);
+int cmd_merge(const cli_command *cmd, const cli_args *args);
+int cmd_truncate(const cli_command *cmd, const cli_args *args);
+int cmd_validate(const cli_command *cmd, const cli_args *args);
 
+extern const cli_option archive_options[];
 extern const cli_option cat_options[];
+extern const cli_option filter_options[];
 extern const cli_option info_options[];
+extern const cli_option sort_options[];
+extern const cli_option merge_options[];
+extern const cli_option truncate_options[];
+extern const cli_option validate_options[];
 
 #endif

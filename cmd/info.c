@@ -20,6 +20,7 @@ const cli_option info_options[] = {
 #define N_CLASSES 15
 #define MAX_CAPSETS 64
 #define MAX_TEXT 4096
+#define MAX_LISTED_SESSIONS 256
 
 typedef struct cap_stats {
 	uint64_t events;
@@ -33,6 +34,13 @@ typedef struct capset_entry {
 	uint32_t id;
 	uint16_t type;
 } capset_entry;
+
+/* One session of the stream: header ... data end (FORMAT.md section 4). */
+typedef struct session_span {
+	uint64_t start, end; /* end: past the data end or the last event */
+	uint64_t events;
+	int status;          /* as log_info.status */
+} session_span;
 
 typedef struct text_field {
 	char text[MAX_TEXT];
@@ -49,6 +57,7 @@ typedef struct log_info {
 	uint64_t log_bytes;
 	uint64_t digest;
 	unsigned sessions;
+	session_span spans[MAX_LISTED_SESSIONS];
 	uint64_t blocks;
 	uint64_t events;
 	uint64_t first_time, last_time;
@@ -179,17 +188,36 @@ static void count_event(log_info *li, const ev_event *ev)
 	note_metadata(li, ev);
 }
 
+static void note_session(log_info *li, uint64_t start, uint64_t end,
+			 uint64_t events, int status)
+{
+	session_span *s;
+
+	if (li->sessions > MAX_LISTED_SESSIONS)
+		return;
+	s = &li->spans[li->sessions - 1];
+	s->start = start;
+	s->end = end;
+	s->events = events;
+	s->status = status;
+}
+
 static int scan_sessions(log_info *li, ev_reader *r)
 {
+	uint64_t start = 0, events;
 	ev_event ev;
 	int rc;
 
 	for (;;) {
 		li->sessions++;
+		events = li->events;
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 			count_event(li, &ev);
+		note_session(li, start, ev_reader_offset(r), li->events - events,
+			     rc);
 		if (rc != EV_END)
 			return rc;
+		start = ev_reader_offset(r);
 		rc = ev_reader_next_session(r);
 		if (rc != EV_OK)
 			return rc == EV_END ? EV_END : rc;
@@ -379,6 +407,23 @@ static void print_counts(const log_info *li)
 			       li->per_type[id]);
 }
 
+/* The sessions of a stream that holds several, one line each. */
+static void print_sessions(const log_info *li)
+{
+	char label[32];
+
+	for (unsigned i = 0; i < li->sessions && i < MAX_LISTED_SESSIONS; i++) {
+		const session_span *s = &li->spans[i];
+		snprintf(label, sizeof label, "session %u", i + 1);
+		printf("  %-16s bytes %" PRIu64 " to %" PRIu64 ", %" PRIu64
+		       " events, %s\n", label, s->start, s->end, s->events,
+		       status_name(s->status));
+	}
+	if (li->sessions > MAX_LISTED_SESSIONS)
+		printf("  %-16s %u more sessions\n", "...",
+		       li->sessions - MAX_LISTED_SESSIONS);
+}
+
 static void print_text(const log_info *li, int separate)
 {
 	uint64_t gc_end, inversions = total_inversions(li, &gc_end);
@@ -400,6 +445,8 @@ static void print_text(const log_info *li, int separate)
 	printf("  %-16s %" PRIu64 " in %" PRIu64 " block%s, %u session%s\n",
 	       "events", li->events, li->blocks, li->blocks == 1 ? "" : "s",
 	       li->sessions, li->sessions == 1 ? "" : "s");
+	if (li->sessions > 1)
+		print_sessions(li);
 	printf("  %-16s %" PRIu64 " (%" PRIu64 " of them GC_END)\n",
 	       "time inversions", inversions, gc_end);
 	printf("  %-16s %" PRIu64 " bytes", "size", li->log_bytes);
@@ -517,6 +564,17 @@ static void json_file(json_out *j, const log_info *li)
 	json_uint(j, "events", li->events);
 	json_uint(j, "blocks", li->blocks);
 	json_uint(j, "sessions", li->sessions);
+	json_begin_array(j, "session_list");
+	for (unsigned i = 0; i < li->sessions && i < MAX_LISTED_SESSIONS; i++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "session", i + 1);
+		json_uint(j, "offset", li->spans[i].start);
+		json_uint(j, "end", li->spans[i].end);
+		json_uint(j, "events", li->spans[i].events);
+		json_cstring(j, "status", status_name(li->spans[i].status));
+		json_end_object(j);
+	}
+	json_end_array(j);
 	json_uint(j, "log_bytes", li->log_bytes);
 	json_bool(j, "gzip", li->gzip);
 	json_uint(j, "stored_bytes", li->stored_bytes);

@@ -26,6 +26,76 @@ const cli_command cli_commands[] = {
 	  "\n"
 	  "example: evtool info --json myprog.eventlog | jq .files[0].events",
 	  info_options, 1, -1 },
+	{ "filter", cmd_filter, "keep some events: by class, type, cap, process, thread, time, markers",
+	  "IN -o OUT",
+	  "Keeps the events that every selector accepts (a list matches when one\n"
+	  "item does; the --exclude-* options drop instead), plus the metadata\n"
+	  "readers need (capsets, capabilities, RTS identifier, program, pid,\n"
+	  "wall clock, heap and profile definitions, labels of kept threads)\n"
+	  "unless --no-metadata. Times: 10ms, 1.5s from the log's first event,\n"
+	  "@123456ns raw, or ISO 8601 wall clock. Markers match exactly, or as\n"
+	  "globs with * and ?. The output is re-blocked by capability.\n"
+	  "\n"
+	  "example: evtool filter run.eventlog --class gc --from 2s --to 3s -o gc.eventlog",
+	  filter_options, 1, 1 },
+	{ "sort", cmd_sort, "put a log into one global, stable time order",
+	  "IN -o OUT | --check IN",
+	  "Writes IN's events in time order (ties keep their file order, as\n"
+	  "ghc-events show prints them), re-blocked by capability, in bounded\n"
+	  "memory: capability streams are merged in place, or sorted runs are\n"
+	  "spilled to unnamed temporary files. --check only says whether IN is\n"
+	  "in order (exit 0) or names its first inversion (exit 1).\n"
+	  "\n"
+	  "example: evtool sort big.eventlog -o sorted.eventlog",
+	  sort_options, 1, 1 },
+	{ "merge", cmd_merge, "merge the logs of several processes into one timeline",
+	  "IN... -o OUT",
+	  "Writes one log holding every IN as its own process: capabilities,\n"
+	  "capsets, threads, tasks, cost centres, ticky counters and heap\n"
+	  "profiles are renumbered so that no two inputs share one, and each\n"
+	  "input's clock is shifted by its WALL_CLOCK_TIME so that the processes\n"
+	  "line up in real time (the earliest start is time 0). Capability\n"
+	  "blocks are copied whole, interleaved by aligned start time; the\n"
+	  "global events of all inputs are merged in time order.\n"
+	  "\n"
+	  "example: evtool merge client.eventlog server.eventlog -o both.eventlog",
+	  merge_options, 1, -1 },
+	{ "validate", cmd_validate, "check that logs are what GHC writes (a CI gate)",
+	  "FILE...",
+	  "Checks each FILE's structure (header, declared sizes, blocks, data\n"
+	  "end), time order within each capability, references to caps and\n"
+	  "capsets, and the life of threads, GCs, tasks and heap samples. Prints\n"
+	  "each finding (an error or a warning, with its offset, event and check\n"
+	  "id) on standard error and a verdict per file. Exit 0 when every file\n"
+	  "is valid, 1 when one is invalid (or has warnings, with --strict), 3\n"
+	  "when the worst is truncated (a killed program's log).\n"
+	  "\n"
+	  "example: evtool validate --strict bench.eventlog || exit 1",
+	  validate_options, 0, -1 },
+	{ "truncate", cmd_truncate, "repair a log cut short (a killed program); cut a log to a prefix",
+	  "IN -o OUT | IN --in-place",
+	  "Keeps every complete event of IN, fixes the size and end time of the\n"
+	  "block that was cut and appends the data-end marker: the result is a\n"
+	  "valid log. Says on standard error what it kept and dropped, and exits\n"
+	  "3 when IN was incomplete or damaged (0 when IN was complete: the\n"
+	  "output is then identical). --resync skips garbage to the next block.\n"
+	  "--at T keeps the events stamped less than T after the first event of\n"
+	  "the log; --events N and --bytes N keep a prefix.\n"
+	  "\n"
+	  "example: evtool truncate crashed.eventlog -o fixed.eventlog",
+	  truncate_options, 1, 1 },
+	{ "archive", cmd_archive, "gzip logs with their digest; test and extract archives",
+	  "FILE... | --test FILE.gz... | --extract FILE.gz...",
+	  "Writes FILE.gz beside each FILE (or -o OUT): standard gzip, which\n"
+	  "gzip, zcat and every evtool command read, holding the xxh3-64 digest\n"
+	  "of the log in its header. Each log is validated first; an invalid or\n"
+	  "truncated one is refused unless --force. --test checks archives\n"
+	  "(CRC-32, length, digest, valid eventlog); --extract restores the log\n"
+	  "(FILE.gz to FILE), checking it. Existing outputs are kept unless\n"
+	  "--force; inputs are kept unless --rm.\n"
+	  "\n"
+	  "example: evtool archive --rm ci/*.eventlog && evtool archive --test ci/*.gz",
+	  archive_options, 1, -1 },
 	{ NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }
 };
 

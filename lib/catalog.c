@@ -12,6 +12,8 @@
 
 #include <assert.h>
 
+#include "internal.h"
+
 /* Shorthand for the size columns of the list below. */
 #define VAR EV_SIZE_VARIABLE
 
@@ -504,42 +506,14 @@ size_t ev_payload_refs(uint16_t type, const uint8_t *payload, size_t size,
 
 uint64_t ev_ref_get(const uint8_t *payload, const ev_ref *ref)
 {
-	const uint8_t *p = payload + ref->offset;
-
-	switch (ref->width) {
-	case 1:
-		return p[0];
-	case 2:
-		return ev_load16(p);
-	case 4:
-		return ev_load32(p);
-	case 8:
-		return ev_load64(p);
-	default:
-		assert(0 && "ev_ref width must be 1, 2, 4 or 8");
-		return 0;
-	}
+	assert(ref->width == 1 || ref->width == 2 || ref->width == 4 ||
+	       ref->width == 8);
+	return evi_ref_load(payload, ref);
 }
 
 void ev_ref_set(uint8_t *payload, const ev_ref *ref, uint64_t value)
 {
-	uint8_t *p = payload + ref->offset;
-
-	switch (ref->width) {
-	case 1:
-		p[0] = (uint8_t)value;
-		break;
-	case 2:
-		ev_store16(p, (uint16_t)value);
-		break;
-	case 4:
-		ev_store32(p, (uint32_t)value);
-		break;
-	case 8:
-		ev_store64(p, value);
-		break;
-	default:
-		assert(0 && "ev_ref width must be 1, 2, 4 or 8");
-		break;
-	}
+	assert(ref->width == 1 || ref->width == 2 || ref->width == 4 ||
+	       ref->width == 8);
+	evi_ref_store(payload, ref, value);
 }

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 
+#include "evtool/catalog.h"
 #include "evtool/common.h"
 
 /* The four-byte magic words of the header (FORMAT.md section 1). */
@@ -39,5 +40,44 @@ int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,
 
 /* Printable rendering of four magic bytes, e.g. "hdrb" or "\x1f\x8b..". */
 void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len);
+
+/* ev_ref_get and ev_ref_set, inline: merge calls them for every
+ * identifier of every event, where a call costs as much as the work. */
+static inline uint64_t evi_ref_load(const uint8_t *payload, const ev_ref *ref)
+{
+	const uint8_t *p = payload + ref->offset;
+
+	switch (ref->width) {
+	case 1:
+		return p[0];
+	case 2:
+		return ev_load16(p);
+	case 4:
+		return ev_load32(p);
+	default:
+		return ev_load64(p);
+	}
+}
+
+static inline void evi_ref_store(uint8_t *payload, const ev_ref *ref,
+				 uint64_t value)
+{
+	uint8_t *p = payload + ref->offset;
+
+	switch (ref->width) {
+	case 1:
+		p[0] = (uint8_t)value;
+		break;
+	case 2:
+		ev_store16(p, (uint16_t)value);
+		break;
+	case 4:
+		ev_store32(p, (uint32_t)value);
+		break;
+	default:
+		ev_store64(p, value);
+		break;
+	}
+}
 
 #endif

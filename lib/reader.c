@@ -29,6 +29,16 @@
 #define MAX_EXTRA_LEN (64u * 1024u)
 #define UNDECLARED INT32_MIN
 #define SMALL_IDS 256
+/* ev_reader_resync: how far past a candidate block marker it looks, how
+ * much input it keeps in view while scanning (at least twice that), how
+ * many following events must fit the marker, the slack allowed on their
+ * times (GC_END is stamped up to ~13 us early, FORMAT.md section 3) and
+ * the caps that are plausible without having been seen. */
+#define RESYNC_LOOKAHEAD (256u * 1024u)
+#define RESYNC_WINDOW (1024u * 1024u)
+#define RESYNC_EVENTS 4u
+#define RESYNC_SLACK_NS 1000000u
+#define RESYNC_MAX_CAP 4096u
 
 enum reader_state { READ_HEADER, READ_EVENTS, READ_END, READ_FAILED };
 
@@ -54,6 +64,8 @@ struct ev_reader {
 	uint64_t blocks;
 	int in_block;
 	ev_block block;
+	uint16_t max_cap;    /* highest cap of a block this session */
+	uint64_t last_start; /* where the last event or failure began */
 };
 
 static uint64_t stream_offset(const ev_reader *r)
@@ -240,12 +252,27 @@ static const uint8_t *header_bytes(const header_cursor *c)
 	return c->r->buf + c->r->pos + c->at;
 }
 
+/* Whether the bytes available past the cursor (fewer than 4) can still
+ * become `magic` when more arrive. */
+static int magic_prefix_matches(const header_cursor *c, uint32_t magic)
+{
+	size_t have = c->r->end - c->r->pos - c->at;
+	uint8_t want[4];
+
+	ev_store32(want, magic);
+	return memcmp(header_bytes(c), want, have < 4 ? have : 4) == 0;
+}
+
 static int expect_magic(header_cursor *c, uint32_t magic, const char *what)
 {
 	int rc = header_need(c, 4);
 	char seen[32];
 	uint8_t want[4];
 
+	if (rc == 0 && !magic_prefix_matches(c, magic))
+		return fail(c->r, EV_EFORMAT, stream_offset(c->r) + c->at,
+			    "expected %s, found other bytes%s", what,
+			    c->at == 0 ? ": not a GHC eventlog" : "");
 	if (rc <= 0)
 		return rc;
 	if (ev_load32(header_bytes(c)) != magic) {
@@ -415,6 +442,8 @@ static void enter_block(ev_reader *r, ev_event *ev)
 	r->block.end_time = ev_load64(ev->payload + 4);
 	r->block.cap = ev_load16(ev->payload + 12);
 	r->block.start_time = ev->time;
+	if (r->block.cap != EV_NO_CAP && r->block.cap > r->max_cap)
+		r->max_cap = r->block.cap;
 	ev->cap = r->block.cap;
 }
 
@@ -429,6 +458,31 @@ static void attribute_cap(ev_reader *r, ev_event *ev)
 	ev->cap = r->in_block ? r->block.cap : EV_NO_CAP;
 }
 
+/* At the data end of a gzip log, reads on until the source has no more
+ * bytes now or gives one more: a corrupt member (a CRC-32 that does not
+ * match) fails the log here instead of passing as complete. */
+static int check_source_at_end(ev_reader *r)
+{
+	int rc;
+
+	if (!evi_source_is_gzip(r->source))
+		return EV_OK;
+	rc = fill(r, r->end - r->pos + 1);
+	return rc < 0 ? rc : EV_OK;
+}
+
+static int end_of_data(ev_reader *r)
+{
+	int rc;
+
+	r->pos += 2;
+	r->in_block = 0;
+	if ((rc = check_source_at_end(r)) < 0)
+		return rc;
+	r->state = READ_END;
+	return EV_END;
+}
+
 static int read_event(ev_reader *r, ev_event *ev)
 {
 	const uint8_t *p;
@@ -437,15 +491,12 @@ static int read_event(ev_reader *r, ev_event *ev)
 	int32_t wire;
 	int rc;
 
+	r->last_start = stream_offset(r);
 	if ((rc = need(r, 2)) <= 0)
 		return rc < 0 ? rc : events_truncated(r, 2);
 	type = ev_load16(r->buf + r->pos);
-	if (type == EVI_DATA_END) {
-		r->pos += 2;
-		r->state = READ_END;
-		r->in_block = 0;
-		return EV_END;
-	}
+	if (type == EVI_DATA_END)
+		return end_of_data(r);
 	wire = wire_size(r, type);
 	if (wire == UNDECLARED)
 		return fail(r, EV_EFORMAT, stream_offset(r),
@@ -517,7 +568,168 @@ int ev_reader_next_session(ev_reader *r)
 	r->session++;
 	r->index = 0;
 	r->blocks = 0;
+	r->max_cap = 0;
 	return ev_reader_read_header(r);
+}
+
+/* ---- resynchronising after damage ---- */
+
+/* The events after a candidate marker, from `at` on in the `avail` bytes
+ * at `p`: they must have declared types, fit the block's time window
+ * [lo, hi] and not run past its end `size`. 1 when up to RESYNC_EVENTS of
+ * them (or all up to the block's exact end) do, or when the input ends
+ * (`eof`) or the view does after at least one did. */
+static int plausible_events(const ev_reader *r, const uint8_t *p,
+			    size_t avail, int eof, size_t at, uint32_t size,
+			    uint64_t lo, uint64_t hi)
+{
+	unsigned checked = 0;
+
+	for (;;) {
+		uint16_t type;
+		int32_t wire;
+		size_t head;
+		uint64_t len, time;
+
+		if (at == size || checked == RESYNC_EVENTS)
+			return 1;
+		if (at + 2 > avail)
+			return eof || checked > 0;
+		type = ev_load16(p + at);
+		if (type == EVI_DATA_END) /* GHC >= 9.2: the block covers it */
+			return at + 2 == size;
+		wire = wire_size(r, type);
+		if (wire == UNDECLARED || type == EV_BLOCK_MARKER)
+			return 0;
+		head = wire == EV_SIZE_VARIABLE ? EVI_VAR_HEADER
+						: EVI_EVENT_HEADER;
+		if (at + head > avail)
+			return eof || checked > 0;
+		time = ev_load64(p + at + 2);
+		len = head + (wire == EV_SIZE_VARIABLE
+				      ? ev_load16(p + at + EVI_EVENT_HEADER)
+				      : (uint32_t)wire);
+		if (time < lo || time > hi || at + len > size)
+			return 0;
+		checked++;
+		at += len;
+	}
+}
+
+/* An empty block (size = the marker alone) is followed by another
+ * marker, the data end, or the end of the input. */
+static int plausible_after_empty(const uint8_t *p, size_t avail, int eof,
+				 size_t at)
+{
+	uint16_t next;
+
+	if (at + 2 > avail)
+		return eof;
+	next = ev_load16(p + at);
+	return next == EV_BLOCK_MARKER || next == EVI_DATA_END;
+}
+
+/* 1 when the `avail` bytes at `p` start with a plausible BLOCK_MARKER
+ * (FORMAT.md section 2: u32 size including the marker, u64 end time,
+ * u16 cap) for ev_reader_resync. */
+static int plausible_marker(const ev_reader *r, const uint8_t *p,
+			    size_t avail, int eof)
+{
+	int32_t wire = wire_size(r, EV_BLOCK_MARKER);
+	size_t marker;
+	uint64_t start, end, lo, hi;
+	uint32_t size;
+	uint16_t cap;
+
+	if (wire < (int32_t)EVI_BLOCK_PAYLOAD) /* undeclared or variable */
+		return 0;
+	marker = EVI_EVENT_HEADER + (size_t)wire;
+	if (avail < marker)
+		return 0;
+	start = ev_load64(p + 2);
+	size = ev_load32(p + EVI_EVENT_HEADER);
+	end = ev_load64(p + EVI_EVENT_HEADER + 4);
+	cap = ev_load16(p + EVI_EVENT_HEADER + 12);
+	if (size < marker || size > EV_MAX_BLOCK_SIZE || end < start)
+		return 0;
+	if (cap != EV_NO_CAP && cap >= RESYNC_MAX_CAP && cap > r->max_cap)
+		return 0;
+	if (size == marker)
+		return plausible_after_empty(p, avail, eof, marker);
+	lo = start > RESYNC_SLACK_NS ? start - RESYNC_SLACK_NS : 0;
+	hi = end < UINT64_MAX - RESYNC_SLACK_NS ? end + RESYNC_SLACK_NS
+						: UINT64_MAX;
+	return plausible_events(r, p, avail, eof, marker, size, lo, hi);
+}
+
+/* Looks for a plausible marker in the `have` unread bytes; candidates
+ * must have RESYNC_LOOKAHEAD bytes in view unless the input ends (`eof`).
+ * Returns the index of the marker, or the number of bytes that can be
+ * dropped (with *found 0). */
+static size_t scan_window(const ev_reader *r, size_t have, int eof,
+			  int *found)
+{
+	const uint8_t *p = r->buf + r->pos;
+	size_t limit = eof ? have : have - RESYNC_LOOKAHEAD;
+	size_t i = 0;
+
+	*found = 0;
+	while (i < limit) {
+		const uint8_t *zero = memchr(p + i, 0, limit - i);
+		if (!zero)
+			return limit;
+		i = (size_t)(zero - p);
+		if (i + 1 < have && p[i + 1] == EV_BLOCK_MARKER &&
+		    plausible_marker(r, p + i, have - i, eof)) {
+			*found = 1;
+			return i;
+		}
+		i++;
+	}
+	return limit;
+}
+
+int ev_reader_resync(ev_reader *r, uint64_t *skipped_from,
+		     uint64_t *skipped_len)
+{
+	uint64_t from = r->last_start;
+	int found = 0, rc;
+
+	*skipped_from = from;
+	*skipped_len = 0;
+	if (!r->header || r->state == READ_HEADER)
+		return EV_EINVAL;
+	if (r->state == READ_FAILED && r->diag.status != EV_EFORMAT)
+		return r->diag.status;
+	/* The scan starts one byte after `from`. Only the bytes of a data-end
+	 * marker can have left the window (ev_reader_next_session reads on),
+	 * and 0xff cannot start a marker: start at the window then. */
+	if (from < r->base) {
+		r->pos = 0;
+	} else {
+		r->pos = (size_t)(from - r->base);
+		if ((rc = need(r, 1)) < 0)
+			return rc;
+		r->pos += (size_t)rc;
+	}
+	while (!found) {
+		int more = need(r, RESYNC_WINDOW);
+		if (more < 0)
+			return more;
+		r->pos += scan_window(r, r->end - r->pos, !more, &found);
+		if (!more)
+			break;
+	}
+	r->state = READ_EVENTS;
+	r->in_block = 0;
+	r->last_start = stream_offset(r);
+	*skipped_len = stream_offset(r) - from;
+	return found ? EV_OK : EV_ETRUNCATED;
+}
+
+uint64_t ev_reader_pending(const ev_reader *r)
+{
+	return r->end - r->pos;
 }
 
 unsigned ev_reader_session(const ev_reader *r)

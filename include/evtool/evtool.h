@@ -6,9 +6,16 @@
 #define EVTOOL_EVTOOL_H
 
 #include "common.h"
+#include "pipeline.h"
 #include "catalog.h"
+#include "filter.h"
 #include "header.h"
+#include "merge.h"
 #include "reader.h"
+#include "repair.h"
+#include "sort.h"
 #include "writer.h"
+#include "validate.h"
+#include "archive.h"
 
 #endif

@@ -117,6 +117,39 @@ unsigned ev_reader_session(const ev_reader *r);
 /** Offset just past the last complete event (or header) read. */
 uint64_t ev_reader_offset(const ev_reader *r);
 
+/**
+ * Bytes read from the input but not yet consumed. After EV_ETRUNCATED at
+ * the end of the input this is the incomplete tail (a partial event or
+ * header) that follows ev_reader_offset().
+ */
+uint64_t ev_reader_pending(const ev_reader *r);
+
+/**
+ * Skips damaged input up to the next plausible block marker (FORMAT.md
+ * section 2), for a log with garbage in the middle. Call it after
+ * ev_reader_next failed with EV_EFORMAT or EV_ETRUNCATED, after
+ * ev_reader_next_session failed with EV_EFORMAT, or to disown what the
+ * last ev_reader_next returned (an event the caller found inconsistent,
+ * or a data-end marker that is not the end). The skipped range starts at
+ * that event, data-end marker or failure point; the scan starts one byte
+ * after it. A candidate is a BLOCK_MARKER whose size is at least the
+ * marker's and at most EV_MAX_BLOCK_SIZE, whose end time is not before
+ * its start, whose cap is EV_NO_CAP, below 4096 or not above a cap seen
+ * earlier in the session, and which is followed by up to four events of
+ * declared types, stamped within its time window (1 ms of slack) and
+ * inside the block, or by the block's exact end.
+ *
+ * EV_OK: the next ev_reader_next returns that marker; bytes
+ * [*skipped_from, *skipped_from + *skipped_len) were passed over.
+ * EV_ETRUNCATED: the input ended first; every byte from *skipped_from to
+ * its end was passed over and the next ev_reader_next reports the end.
+ * EV_EINVAL when no header has been read, or the error that stopped the
+ * reader when it is not about the data (I/O, memory). Memory stays
+ * bounded: the scan slides through the input window.
+ */
+int ev_reader_resync(ev_reader *r, uint64_t *skipped_from,
+		     uint64_t *skipped_len);
+
 /** Nonzero when an event is inside a block; fills `out` if not NULL. */
 int ev_reader_block(const ev_reader *r, ev_block *out);
 

@@ -13,10 +13,31 @@
 #
 # For every log that ghc-events can read; a truncated one gets only the
 # reblock check, with exit status 3:
-#   cat      EVTOOL cat LOG -o a.eventlog: byte-identical to LOG, and
-#            `evcheck same LOG a.eventlog`
+#   cat      EVTOOL cat LOG -o a.eventlog: byte-identical to LOG,
+#            `evcheck same LOG a.eventlog` and `EVTOOL validate a.eventlog`
 #   reblock  EVTOOL cat --reblock LOG -o b.eventlog:
-#            `evcheck same-per-cap LOG b.eventlog`
+#            `evcheck same-per-cap LOG b.eventlog` and `EVTOOL validate
+#            b.eventlog`
+#   truncate LOG cut with head -c at 1/3 and 2/3 of its events' bytes (and a
+#            truncated LOG as it is): EVTOOL truncate CUT -o c.eventlog exits 3 and
+#            `evcheck same CUT c.eventlog` (ghc-events reads the complete
+#            events of CUT); `EVTOOL validate` passes c.eventlog when the
+#            binary has that command
+#   filter   EVTOOL filter LOG -o f.eventlog (no selector, exit 3 for a
+#            truncated LOG): `evcheck same LOG f.eventlog`; with --class gc:
+#            `evcheck count` reads as many events as evtool kept; both pass
+#            `EVTOOL validate` when the binary has that command
+#   sort     EVTOOL sort LOG -o s.eventlog (exit 3 for a truncated LOG):
+#            `evcheck dump` of it (block lines left out) equals `evcheck
+#            dump LOG` sorted stably by time, the order `ghc-events show`
+#            prints; `EVTOOL validate --sorted` passes it
+# Then, on testdata/ (and the corpus when present):
+#   merge    EVTOOL merge of the merge-a/b/c processes (two and three), of
+#            a log with itself, of a log with a gzip input, of every
+#            complete testdata log, and of GHC 8.2.2 with 8.6.5 (--widen):
+#            `evcheck count` of the output is the sum of the inputs',
+#            `evcheck caps` agrees, and `EVTOOL validate` passes it when the
+#            binary has that command
 # Prints one line per check, then "N passed, M failed"; exits 1 if any check
 # failed, 2 on a setup error (no evtool, no ghc, build failure).
 set -euo pipefail
@@ -112,6 +133,9 @@ check_cat() {
   if ! cmp "$log" "$out" >"$tmp/cmp.txt" 2>&1; then
     reason="not byte-identical ($(one_line "$tmp/cmp.txt"))"
   fi
+  if ! "$evtool" validate "$out" >"$tmp/validate.txt" 2>&1; then
+    reason="${reason:+$reason; }evtool validate: $(one_line "$tmp/validate.txt")"
+  fi
   rc=0
   "$evcheck" same "$log" "$out" >"$tmp/same.txt" 2>&1 || rc=$?
   if [ "$rc" -ne 0 ]; then
@@ -142,8 +166,115 @@ check_reblock() {
   "$evcheck" same-per-cap "$log" "$out" >"$tmp/same.txt" 2>&1 || rc=$?
   if [ "$rc" -ne 0 ]; then
     fail reblock "$log" "evcheck same-per-cap exited $rc: $(one_line "$tmp/same.txt")"
+  elif ! "$evtool" validate "$out" >"$tmp/validate.txt" 2>&1; then
+    fail reblock "$log" "evtool validate: $(one_line "$tmp/validate.txt")"
   else
     pass reblock "$log"
+  fi
+}
+
+# `evtool truncate` of a cut log must keep exactly what ghc-events reads
+# from the cut log, and write a complete log.
+has_validate=0
+if "$evtool" help validate >/dev/null 2>&1; then
+  has_validate=1
+fi
+
+check_truncate() {
+  local log=$1 cut=$2 out="$tmp/c.eventlog" name rc=0
+  name="$log@$cut"
+  rm -f "$out" "$tmp/cut.eventlog"
+  head -c "$cut" "$log" >"$tmp/cut.eventlog"
+  "$evtool" truncate "$tmp/cut.eventlog" -o "$out" >"$tmp/evtool.txt" 2>&1 || rc=$?
+  if [ "$rc" -eq 1 ] && grep -q 'nothing to recover\|no events to recover' "$tmp/evtool.txt"; then
+    echo "skip truncate $name (no complete event)"
+    return
+  fi
+  if [ "$rc" -ne 3 ]; then
+    fail truncate "$name" "evtool truncate exited $rc: $(one_line "$tmp/evtool.txt")"
+    return
+  fi
+  rc=0
+  "$evcheck" same "$tmp/cut.eventlog" "$out" >"$tmp/same.txt" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    fail truncate "$name" "evcheck same exited $rc: $(one_line "$tmp/same.txt")"
+    return
+  fi
+  if ! is_complete "$out"; then
+    fail truncate "$name" "the output is not complete"
+    return
+  fi
+  if [ "$has_validate" = 1 ]; then
+    rc=0
+    "$evtool" validate "$out" >"$tmp/validate.txt" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+      fail truncate "$name" "evtool validate exited $rc: $(one_line "$tmp/validate.txt")"
+      return
+    fi
+  fi
+  pass truncate "$name"
+}
+
+# Passes when the binary has no validate command yet.
+validates() {
+  [ "$has_validate" = 0 ] || "$evtool" validate "$@" >"$tmp/validate.txt" 2>&1
+}
+
+# evtool filter: the identity selection reads as the same events; a class
+# selection reads, with as many events as evtool kept.
+check_filter() {
+  local log=$1 want_rc=$2 out="$tmp/f.eventlog" rc=0 kept n
+  rm -f "$out"
+  "$evtool" filter "$log" -o "$out" >"$tmp/evtool.txt" 2>&1 || rc=$?
+  if [ "$rc" -ne "$want_rc" ]; then
+    fail filter "$log" "evtool filter exited $rc: $(one_line "$tmp/evtool.txt")"
+    return
+  fi
+  rc=0
+  "$evcheck" same "$log" "$out" >"$tmp/same.txt" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    fail filter "$log" "evcheck same exited $rc: $(one_line "$tmp/same.txt")"
+    return
+  fi
+  if ! validates "$out"; then
+    fail filter "$log" "evtool validate: $(one_line "$tmp/validate.txt")"
+    return
+  fi
+  rc=0
+  "$evtool" filter --class gc "$log" -o "$out" >"$tmp/evtool.txt" 2>&1 || rc=$?
+  kept=$("$evtool" info --json "$out" 2>/dev/null |
+         sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1)
+  n=$("$evcheck" count "$out" 2>"$tmp/count.txt") || n="failed"
+  if [ "$rc" -ne "$want_rc" ] || [ "$n" != "$kept" ]; then
+    fail filter "$log" "--class gc: exit $rc, evcheck count '$n', evtool kept '$kept': $(one_line "$tmp/count.txt")"
+  elif ! validates "$out"; then
+    fail filter "$log" "--class gc: evtool validate: $(one_line "$tmp/validate.txt")"
+  else
+    pass filter "$log"
+  fi
+}
+
+# evtool sort: ghc-events reads the output as the input's events in a
+# stable time order (ghc-events' sortEvents, what `ghc-events show` prints).
+check_sort() {
+  local log=$1 want_rc=$2 out="$tmp/s.eventlog" rc=0
+  rm -f "$out"
+  "$evtool" sort "$log" -o "$out" >"$tmp/evtool.txt" 2>&1 || rc=$?
+  if [ "$rc" -ne "$want_rc" ]; then
+    fail sort "$log" "evtool sort exited $rc: $(one_line "$tmp/evtool.txt")"
+    return
+  fi
+  "$evcheck" dump "$log" 2>/dev/null | grep -v '^BLOCK ' |
+    LC_ALL=C sort -s -n -k1,1 >"$tmp/want.txt" || true
+  "$evcheck" dump "$out" 2>"$tmp/dump.txt" | grep -v '^BLOCK ' >"$tmp/got.txt" || true
+  if ! cmp -s "$tmp/want.txt" "$tmp/got.txt"; then
+    fail sort "$log" "not the input in stable time order: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -n 4 | tr '\n' ' ' | cut -c1-400)"
+  elif [ -s "$tmp/dump.txt" ]; then
+    fail sort "$log" "ghc-events: $(one_line "$tmp/dump.txt")"
+  elif ! validates --sorted "$out"; then
+    fail sort "$log" "evtool validate --sorted: $(one_line "$tmp/validate.txt")"
+  else
+    pass sort "$log"
   fi
 }
 
@@ -158,14 +289,74 @@ for dir in "$@"; do
       echo "skip (ghc-events cannot read): $log"
       continue
     fi
+    size=$(wc -c <"$log")
+    # the events start after "datb", the header's last magic
+    data=$(LC_ALL=C grep -obUa datb "$log" | head -n 1 | cut -d: -f1)
+    data=$((${data:-0} + 4))
     if is_complete "$log"; then
       check_cat "$log"
       check_reblock "$log" 0
+      check_truncate "$log" $((data + (size - data) / 3))
+      check_truncate "$log" $((data + (size - data) * 2 / 3))
+      check_filter "$log" 0
+      check_sort "$log" 0
     else
       check_reblock "$log" 3
+      check_truncate "$log" "$size"
+      check_filter "$log" 3
+      check_sort "$log" 3
     fi
   done
 done
+
+# evtool merge: ghc-events reads every event of every input from the
+# merged log, with the caps of their blocks; it validates.
+check_merge() { # NAME OPTIONS -- INPUTS...
+  local name=$1 out="$tmp/m.eventlog" opts=() want=0 n rc=0 f
+  shift
+  while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+  shift
+  for f in "$@"; do
+    gzip -dcf "$f" >"$tmp/count-in.eventlog"
+    n=$("$evcheck" count "$tmp/count-in.eventlog" 2>/dev/null) ||
+      { fail merge "$name" "evcheck cannot count $f"; return; }
+    want=$((want + n))
+  done
+  rm -f "$out"
+  "$evtool" merge "${opts[@]}" "$@" -o "$out" >"$tmp/evtool.txt" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    fail merge "$name" "evtool merge exited $rc: $(one_line "$tmp/evtool.txt")"
+    return
+  fi
+  n=$("$evcheck" count "$out" 2>"$tmp/count.txt") || n="failed"
+  if [ "$n" != "$want" ]; then
+    fail merge "$name" "evcheck count $n, inputs $want: $(one_line "$tmp/count.txt")"
+  elif ! "$evcheck" caps "$out" >"$tmp/caps.txt" 2>&1; then
+    fail merge "$name" "evcheck caps: $(one_line "$tmp/caps.txt")"
+  elif "$evtool" help validate >/dev/null 2>&1 &&
+       ! "$evtool" validate "$out" >"$tmp/validate.txt" 2>&1; then
+    fail merge "$name" "evtool validate: $(one_line "$tmp/validate.txt")"
+  else
+    pass merge "$name"
+  fi
+}
+
+td="$repo/testdata"
+check_merge "merge-a+b" -- "$td/merge-a.eventlog" "$td/merge-b.eventlog"
+check_merge "merge-a+b+c" -- "$td/merge-a.eventlog" "$td/merge-b.eventlog" "$td/merge-c.eventlog"
+check_merge "merge-a+a" -- "$td/merge-a.eventlog" "$td/merge-a.eventlog"
+gzip -c "$td/merge-b.eventlog" >"$tmp/merge-b.eventlog.gz"
+check_merge "merge-c+b.gz" -- "$td/merge-c.eventlog" "$tmp/merge-b.eventlog.gz"
+all=()
+for log in "$td"/*.eventlog; do
+  is_complete "$log" && all+=("$log")
+done
+check_merge "testdata (${#all[@]} logs)" -- "${all[@]}"
+corpus=${EVTOOL_CORPUS:-$repo/../shared/corpus}
+if [ -f "$corpus/hello-ghc-8.2.2.eventlog" ] && [ -f "$corpus/hello-ghc-8.6.5.eventlog" ]; then
+  check_merge "ghc-8.2.2+8.6.5 --widen" --widen -- \
+    "$corpus/hello-ghc-8.2.2.eventlog" "$corpus/hello-ghc-8.6.5.eventlog"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

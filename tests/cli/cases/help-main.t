@@ -12,6 +12,12 @@ and '-' for standard input.
 commands:
   cat        copy a log (decompressing gzip), optionally re-blocked
   info       summarise logs: GHC version, caps, times, event counts
+  filter     keep some events: by class, type, cap, process, thread, time, markers
+  sort       put a log into one global, stable time order
+  merge      merge the logs of several processes into one timeline
+  validate   check that logs are what GHC writes (a CI gate)
+  truncate   repair a log cut short (a killed program); cut a log to a prefix
+  archive    gzip logs with their digest; test and extract archives
 
 exit codes:
   0  success

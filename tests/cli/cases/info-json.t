@@ -41,6 +41,15 @@ exit: 0
       "events": 229,
       "blocks": 3,
       "sessions": 1,
+      "session_list": [
+        {
+          "session": 1,
+          "offset": 0,
+          "end": 7348,
+          "events": 229,
+          "status": "complete"
+        }
+      ],
       "log_bytes": 7348,
       "gzip": false,
       "stored_bytes": 7348,
@@ -245,6 +254,15 @@ exit: 0
       "events": 0,
       "blocks": 0,
       "sessions": 1,
+      "session_list": [
+        {
+          "session": 1,
+          "offset": 0,
+          "end": 2688,
+          "events": 0,
+          "status": "truncated"
+        }
+      ],
       "log_bytes": 2688,
       "gzip": false,
       "stored_bytes": 2688,
