@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "evtool/catalog.h"
@@ -23,6 +24,7 @@
 #include "source.h"
 
 #define WINDOW_SIZE (1024u * 1024u)
+#define MIN_WINDOW_SIZE (64u * 1024u)
 /* Real headers are a few KiB; anything past this is hostile or garbage. */
 #define MAX_HEADER_SIZE (8u * 1024u * 1024u)
 #define MAX_DESC_LEN (64u * 1024u)
@@ -158,6 +160,21 @@ static inline int need(ev_reader *r, size_t n)
 	return r->end - r->pos >= n ? 1 : fill(r, n);
 }
 
+/* The window: WINDOW_SIZE, or less for a small regular file, so that
+ * opening many small logs at once (merge) stays cheap. It grows when an
+ * event or a header needs more. */
+static size_t window_size(int fd)
+{
+	struct stat st;
+	size_t want;
+
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size >= (off_t)WINDOW_SIZE)
+		return WINDOW_SIZE;
+	want = ((size_t)st.st_size + MIN_WINDOW_SIZE) & ~(MIN_WINDOW_SIZE - 1);
+	return want < WINDOW_SIZE ? want : WINDOW_SIZE;
+}
+
 static int open_reader(ev_reader **out, int fd, int close_fd,
 		       const uint8_t *mem, size_t len, const char *name,
 		       unsigned flags)
@@ -176,8 +193,8 @@ static int open_reader(ev_reader **out, int fd, int close_fd,
 	if (rc == EV_OK && evi_source_memory(r->source, &r->buf, &r->end)) {
 		r->in_place = 1;
 	} else if (rc == EV_OK) {
-		r->store = malloc(WINDOW_SIZE);
-		r->store_cap = WINDOW_SIZE;
+		r->store_cap = window_size(fd);
+		r->store = malloc(r->store_cap);
 		r->buf = r->store;
 		rc = r->store ? EV_OK : EV_ENOMEM;
 	}

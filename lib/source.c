@@ -18,6 +18,9 @@
 #include "internal.h"
 
 #define STORED_CHUNK (256u * 1024u)
+/* Bytes read to tell gzip from a plain log: one page, so that a plain
+ * log is not read twice over a large buffer. */
+#define SNIFF_CHUNK 4096u
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
 /* zlib window bits: 15 for the window, +16 for the gzip wrapper only. */
@@ -43,6 +46,7 @@ struct evi_source {
 
 	/* Stored bytes read ahead: the sniffed magic, or gzip input. */
 	uint8_t *ahead;
+	size_t ahead_cap;
 	size_t ahead_pos;
 	size_t ahead_len;
 };
@@ -116,22 +120,28 @@ static int read_stored(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 	return EV_OK;
 }
 
-static int ensure_ahead_buffer(evi_source *s)
+static int ensure_ahead_buffer(evi_source *s, size_t cap)
 {
-	if (!s->ahead && !(s->ahead = malloc(STORED_CHUNK)))
+	uint8_t *grown;
+
+	if (s->ahead_cap >= cap)
+		return EV_OK;
+	if (!(grown = realloc(s->ahead, cap)))
 		return EV_ENOMEM;
+	s->ahead = grown;
+	s->ahead_cap = cap;
 	return EV_OK;
 }
 
 /* Looks at the first two stored bytes to tell gzip from a plain log. */
 static int sniff(evi_source *s)
 {
-	int rc = ensure_ahead_buffer(s);
+	int rc = ensure_ahead_buffer(s, SNIFF_CHUNK);
 
 	while (rc == EV_OK && s->ahead_len < 2) {
 		size_t got;
 		rc = read_stored(s, s->ahead + s->ahead_len,
-				 STORED_CHUNK - s->ahead_len, &got);
+				 SNIFF_CHUNK - s->ahead_len, &got);
 		if (rc < 0)
 			return rc;
 		if (got == 0)
@@ -148,7 +158,8 @@ static int sniff(evi_source *s)
 	s->gzip = !s->raw && s->ahead_len >= 2 &&
 		  s->ahead[0] == GZIP_MAGIC0 && s->ahead[1] == GZIP_MAGIC1;
 	if (s->gzip) {
-		if (inflateInit2(&s->z, GZIP_WINDOW_BITS) != Z_OK)
+		if (ensure_ahead_buffer(s, STORED_CHUNK) < 0 ||
+		    inflateInit2(&s->z, GZIP_WINDOW_BITS) != Z_OK)
 			return EV_ENOMEM;
 		s->z_ready = 1;
 		s->z.next_in = s->ahead;
