@@ -68,6 +68,13 @@ struct ev_reader {
 	ev_block block;
 	uint16_t max_cap;    /* highest cap of a block this session */
 	uint64_t last_start; /* where the last event or failure began */
+
+	/* Progress: stored bytes read are added to *progress (its own or a
+	 * pipeline's, shared by several readers); progress_seen of them
+	 * are counted already. */
+	evi_progress *progress;
+	evi_progress own_progress;
+	uint64_t progress_seen;
 };
 
 static uint64_t stream_offset(const ev_reader *r)
@@ -132,6 +139,16 @@ static int make_room(ev_reader *r, size_t want)
 	return EV_OK;
 }
 
+static void report_progress(ev_reader *r)
+{
+	uint64_t seen = evi_source_input_bytes(r->source);
+
+	r->progress->done += seen - r->progress_seen;
+	r->progress_seen = seen;
+	r->progress->fn(r->progress->ctx, r->progress->done,
+			r->progress->total);
+}
+
 /* Makes `n` unread bytes available: 1 if they are, 0 when the input has
  * fewer for now, negative on error. Invalidates pointers into buf. */
 static int fill(ev_reader *r, size_t n)
@@ -151,6 +168,8 @@ static int fill(ev_reader *r, size_t n)
 		if (got == 0)
 			return 0;
 		r->end += got;
+		if (r->progress)
+			report_progress(r);
 	}
 	return 1;
 }
@@ -769,6 +788,27 @@ uint64_t ev_reader_block_count(const ev_reader *r)
 int ev_reader_is_gzip(const ev_reader *r)
 {
 	return evi_source_is_gzip(r->source);
+}
+
+void evi_reader_progress(ev_reader *r, evi_progress *p)
+{
+	r->progress = p && p->fn && !r->in_place ? p : NULL;
+	r->progress_seen = r->in_place ? 0 : evi_source_input_bytes(r->source);
+}
+
+uint64_t evi_reader_stored_size(const ev_reader *r)
+{
+	return r->in_place ? 0 : evi_source_stored_size(r->source);
+}
+
+void ev_reader_set_progress(ev_reader *r, ev_progress_fn fn, void *ctx)
+{
+	r->own_progress.fn = fn;
+	r->own_progress.ctx = ctx;
+	r->own_progress.done = r->in_place ? 0
+				: evi_source_input_bytes(r->source);
+	r->own_progress.total = evi_reader_stored_size(r);
+	evi_reader_progress(r, &r->own_progress);
 }
 
 uint64_t ev_reader_input_bytes(const ev_reader *r)

@@ -69,6 +69,7 @@ struct ev_sorter {
 	ev_sort_stats stats;
 	ev_diag diag;
 	sort_index index;
+	evi_progress progress;
 };
 
 /* ------------------------------------------------------------------------
@@ -298,6 +299,8 @@ typedef struct sort_job {
 	int copied;       /* fd is a temporary copy (stdin, pipe, gzip) */
 	ev_reader *r;
 	ev_sink *out;
+	const ev_sort_visitor *visit; /* instead of `out` (ev_sorter_visit) */
+	void *visit_ctx;
 	uint64_t session_start;
 	evi_wire_table wire;
 } sort_job;
@@ -418,6 +421,14 @@ static uint32_t wire_bytes(const sort_job *job, const ev_event *ev)
 	return ev_event_wire_size(ev, variable);
 }
 
+/* Block markers are not events to sort, except for a visitor that asked
+ * for them. */
+static int skips(const sort_job *job, const ev_event *ev)
+{
+	return ev->type == EV_BLOCK_MARKER &&
+	       !(job->visit && (job->visit->flags & EV_SORT_VISIT_MARKERS));
+}
+
 /* The first pass: indexes, or collects runs when the external sort was
  * asked for. EV_END or EV_ETRUNCATED at the
  * end of the session's events. */
@@ -429,7 +440,7 @@ static int first_pass(sort_job *job, evi_runs *runs)
 
 	while ((rc = ev_reader_next(job->r, &ev)) == EV_OK) {
 		int step = EV_OK;
-		if (ev.type == EV_BLOCK_MARKER)
+		if (skips(job, &ev))
 			continue;
 		if (runs)
 			step = evi_runs_add(runs, &ev);
@@ -465,8 +476,7 @@ static int collect_again(sort_job *job, evi_runs *runs)
 	if ((rc = ev_reader_open_fd(&r, job->fd, job->name, 0)) < 0)
 		rc = fail_msg(job, EV_ORIGIN_INPUT, rc, "%s", ev_strerror(rc));
 	while (rc == EV_OK && (rc = ev_reader_next(r, &ev)) == EV_OK)
-		if (ev.type != EV_BLOCK_MARKER &&
-		    (rc = evi_runs_add(runs, &ev)) < 0)
+		if (!skips(job, &ev) && (rc = evi_runs_add(runs, &ev)) < 0)
 			rc = fail_diag(job, EV_ORIGIN_TEMP, &job->s->diag);
 	if (rc == EV_END || rc == EV_ETRUNCATED)
 		rc = EV_OK;
@@ -518,16 +528,27 @@ static const char *plan_merge(ev_sorter *s, size_t *buffers)
 	return NULL;
 }
 
+/* Where sorted events go: a writer, or the caller's visitor. */
 typedef struct emit_ctx {
 	ev_writer *w;
+	const ev_sort_visitor *visit;
+	void *visit_ctx;
+	uint64_t visited; /* events handed to the visitor, markers not counted */
 	int failed;
 } emit_ctx;
 
-static int emit_to_writer(void *ctx, const ev_event *ev)
+static int emit_event(void *ctx, const ev_event *ev)
 {
 	emit_ctx *e = ctx;
-	int rc = ev_writer_write(e->w, ev);
+	int rc;
 
+	if (e->visit) {
+		rc = e->visit->event(e->visit_ctx, ev);
+		if (rc >= 0 && ev->type != EV_BLOCK_MARKER)
+			e->visited++;
+	} else {
+		rc = ev_writer_write(e->w, ev);
+	}
 	e->failed = rc < 0;
 	return rc;
 }
@@ -553,7 +574,7 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
 	}
 	if (rc == EV_OK)
-		rc = evi_merge(cursors, ix->n, emit_to_writer, emit);
+		rc = evi_merge(cursors, ix->n, emit_event, emit);
 	for (size_t i = 0; cursors && i < ix->n; i++)
 		evi_cursor_free(cursors[i]);
 	free(cursors);
@@ -582,29 +603,58 @@ static void note_runs(ev_sorter *s, const evi_runs *runs)
 	s->stats.spilled_bytes += bytes;
 }
 
-static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
+/* Starts the session's output: a writer with the session's header, or
+ * the visitor's session call. */
+static int start_output(sort_job *job, emit_ctx *emit)
 {
 	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
-	emit_ctx emit = { NULL, 0 };
+	const ev_header *h = ev_reader_header(job->r);
 	int rc;
 
+	if (job->visit) {
+		emit->visit = job->visit;
+		emit->visit_ctx = job->visit_ctx;
+		rc = job->visit->session(job->visit_ctx,
+					 job->s->stats.sessions - 1, h);
+		return rc < 0 ? fail_msg(job, EV_ORIGIN_OUTPUT, rc, "%s",
+					 ev_strerror(rc))
+			      : EV_OK;
+	}
 	wo.mode = EV_WRITE_REBLOCK;
 	wo.max_block_size = job->s->opts.max_block_size;
-	if ((rc = ev_writer_open(&emit.w, job->out, ev_reader_header(job->r),
-				 &wo)) < 0)
+	if ((rc = ev_writer_open(&emit->w, job->out, h, &wo)) < 0)
 		return fail_msg(job, EV_ORIGIN_OUTPUT, rc, "%s",
 				ev_strerror(rc));
-	rc = runs ? evi_runs_finish(runs, emit_to_writer, &emit)
+	return EV_OK;
+}
+
+static int output_failed(sort_job *job, const emit_ctx *emit, int rc)
+{
+	if (emit->w)
+		return fail_diag(job, EV_ORIGIN_OUTPUT, ev_writer_diag(emit->w));
+	return fail_msg(job, EV_ORIGIN_OUTPUT, rc, "the consumer of the "
+			"sorted events stopped: %s", ev_strerror(rc));
+}
+
+static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
+{
+	emit_ctx emit = { NULL, NULL, NULL, 0, 0 };
+	int rc;
+
+	if ((rc = start_output(job, &emit)) < 0)
+		return rc;
+	rc = runs ? evi_runs_finish(runs, emit_event, &emit)
 		  : merge_streams(job, buffers, &emit);
-	if (rc == EV_OK && (rc = ev_writer_finish(emit.w)) < 0)
+	if (rc == EV_OK && emit.w && (rc = ev_writer_finish(emit.w)) < 0)
 		emit.failed = 1;
 	if (rc < 0 && emit.failed)
-		rc = fail_diag(job, EV_ORIGIN_OUTPUT, ev_writer_diag(emit.w));
+		rc = output_failed(job, &emit, rc);
 	else if (rc < 0)
 		rc = fail_diag(job, runs || job->copied ? EV_ORIGIN_TEMP
 						       : EV_ORIGIN_INPUT,
 			       &job->s->diag);
-	job->s->stats.events += ev_writer_events(emit.w);
+	job->s->stats.events += emit.w ? ev_writer_events(emit.w)
+				       : emit.visited;
 	ev_writer_free(emit.w);
 	return rc;
 }
@@ -713,23 +763,56 @@ static int sort_sessions(sort_job *job)
 	}
 }
 
+static int run_job(sort_job *job)
+{
+	ev_sorter *s = job->s;
+	int rc;
+
+	memset(&s->stats, 0, sizeof s->stats);
+	memset(&s->diag, 0, sizeof s->diag);
+	rc = open_input(job);
+	if (rc == EV_OK) {
+		s->progress.done = 0;
+		s->progress.total = evi_reader_stored_size(job->r);
+		evi_reader_progress(job->r, &s->progress);
+		rc = sort_sessions(job);
+	}
+	close_input(job);
+	return rc;
+}
+
 int ev_sorter_run(ev_sorter *s, const char *path, ev_sink *out)
 {
 	sort_job job;
-	int rc;
 
 	memset(&job, 0, sizeof job);
 	job.s = s;
 	job.path = path;
 	job.name = path;
 	job.out = out;
-	memset(&s->stats, 0, sizeof s->stats);
-	memset(&s->diag, 0, sizeof s->diag);
-	rc = open_input(&job);
-	if (rc == EV_OK)
-		rc = sort_sessions(&job);
-	close_input(&job);
-	return rc;
+	return run_job(&job);
+}
+
+int ev_sorter_visit(ev_sorter *s, const char *path, const ev_sort_visitor *v,
+		    void *ctx)
+{
+	sort_job job;
+
+	if (!v || !v->session || !v->event)
+		return EV_EINVAL;
+	memset(&job, 0, sizeof job);
+	job.s = s;
+	job.path = path;
+	job.name = path;
+	job.visit = v;
+	job.visit_ctx = ctx;
+	return run_job(&job);
+}
+
+void ev_sorter_set_progress(ev_sorter *s, ev_progress_fn fn, void *ctx)
+{
+	s->progress.fn = fn;
+	s->progress.ctx = ctx;
 }
 
 /* ------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zlib.h>
@@ -288,6 +289,21 @@ int evi_source_gzip_incomplete(const evi_source *s)
 uint64_t evi_source_input_bytes(const evi_source *s)
 {
 	return s->fd < 0 ? s->mem_pos : s->stored_bytes;
+}
+
+uint64_t evi_source_stored_size(const evi_source *s)
+{
+	struct stat st;
+	off_t at;
+
+	if (s->fd < 0 || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	/* The reader may start mid-file (a second reader on the same fd);
+	 * what it read ahead (sniffing) is behind the position already. */
+	at = lseek(s->fd, 0, SEEK_CUR);
+	if (at < 0 || (uint64_t)at < s->stored_bytes || at > st.st_size)
+		return (uint64_t)st.st_size;
+	return (uint64_t)st.st_size - ((uint64_t)at - s->stored_bytes);
 }
 
 int evi_source_digest(evi_source *s, uint64_t *out)

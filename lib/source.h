@@ -38,6 +38,10 @@ int evi_source_gzip_incomplete(const evi_source *s);
 /* Stored bytes consumed so far. */
 uint64_t evi_source_input_bytes(const evi_source *s);
 
+/* Stored bytes from where the source started to the end of its file: a
+ * progress total. 0 for a pipe, a device or memory. */
+uint64_t evi_source_stored_size(const evi_source *s);
+
 /* Reads all remaining stored bytes and gives the xxh3-64 of all of them. */
 int evi_source_digest(evi_source *s, uint64_t *out);
 

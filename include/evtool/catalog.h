@@ -200,6 +200,48 @@ uint64_t ev_ref_get(const uint8_t *payload, const ev_ref *ref);
 /** Stores `value` (truncated to the field's width) into `payload`. */
 void ev_ref_set(uint8_t *payload, const ev_ref *ref, uint64_t value);
 
+/** How one payload field is encoded (FORMAT.md section 5). */
+typedef enum ev_field_kind {
+	EV_FIELD_U8,
+	EV_FIELD_U16,
+	EV_FIELD_U32,
+	EV_FIELD_U64,
+	EV_FIELD_TEXT,     /**< UTF-8 text to the end of the payload */
+	EV_FIELD_TEXT_NUL, /**< UTF-8 text up to a NUL (or the payload end) */
+	EV_FIELD_STRINGS,  /**< NUL-separated strings to the end of the payload */
+	EV_FIELD_U32_LIST, /**< u32 values, as many as the field before says */
+	EV_FIELD_BYTES     /**< raw bytes to the end of the payload */
+} ev_field_kind;
+
+/** One named payload field. */
+typedef struct ev_field {
+	const char *name; /**< lower-case, e.g. "thread", "capset" */
+	ev_field_kind kind;
+} ev_field;
+
+/**
+ * The fields of one payload form of a type, in wire order. A type whose
+ * payload grew over GHC versions (STOP_THREAD 6 -> 10, GC_STATS_GHC
+ * 50 -> 58, NONMOVING_HEAP_CENSUS 13 -> 14) has one layout per form. Text
+ * and list fields, and fields after them, are present only as far as the
+ * payload goes (TICKY_COUNTER_DEF's info table and JSON came later).
+ */
+typedef struct ev_layout {
+	uint16_t id;
+	uint16_t min_size; /**< bytes the fixed-width fields before any text need */
+	uint8_t n_fields;
+	const ev_field *fields;
+} ev_layout;
+
+/**
+ * The layout of a payload of `size` bytes of type `id`: the form with the
+ * largest min_size not above `size` (surplus bytes are appended fields a
+ * newer GHC added), as ghc-events picks its parser. NULL when the type has
+ * no known layout or the payload is shorter than every form: ghc-events
+ * then shows the event as unknown.
+ */
+const ev_layout *ev_catalog_layout(uint16_t id, uint32_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,7 @@
 extern "C" {
 #endif
 
+/** A streaming reader of one log, plain or gzip (opaque). */
 typedef struct ev_reader ev_reader;
 
 /** One event, borrowed from the reader. */
@@ -158,6 +159,14 @@ uint64_t ev_reader_block_count(const ev_reader *r);
 
 /** Nonzero when the input is gzip-compressed. */
 int ev_reader_is_gzip(const ev_reader *r);
+
+/**
+ * Calls `fn(ctx, done, total)` after each read from the input: `done` is
+ * ev_reader_input_bytes(), `total` the size of the input file from the
+ * position where the reader started (0 for a pipe or memory). `fn` NULL
+ * turns it off. See ev_progress_fn.
+ */
+void ev_reader_set_progress(ev_reader *r, ev_progress_fn fn, void *ctx);
 
 /** Bytes pulled from the underlying input so far (compressed bytes for
  *  gzip input). */

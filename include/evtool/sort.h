@@ -61,6 +61,7 @@ typedef struct ev_sort_options {
 	ev_sort_method method;   /**< force a method (tests); AUTO */
 } ev_sort_options;
 
+/** The layout of ev_sort_options this header describes. */
 #define EV_SORT_OPTIONS_VERSION 1
 #define EV_SORT_OPTIONS_INIT \
 	{ EV_SORT_OPTIONS_VERSION, 0, NULL, 0, EV_SORT_AUTO }
@@ -88,6 +89,7 @@ typedef struct ev_sort_stats {
 	ev_origin origin;         /**< what a failure concerns */
 } ev_sort_stats;
 
+/** A sorter of logs into one time order (opaque). */
 typedef struct ev_sorter ev_sorter;
 
 /** Creates a sorter; `opts` may be NULL. EV_EINVAL for bad options. */
@@ -103,6 +105,43 @@ void ev_sorter_free(ev_sorter *s);
  * or an error, see ev_sorter_diag() and ev_sorter_stats()->origin.
  */
 int ev_sorter_run(ev_sorter *s, const char *path, ev_sink *out);
+
+/** Reports the progress of each later ev_sorter_run() to `fn` (NULL:
+ *  none): the stored bytes of the input read by the first pass, out of
+ *  the input's size; writing the sorted output comes after 100%. */
+void ev_sorter_set_progress(ev_sorter *s, ev_progress_fn fn, void *ctx);
+
+/** Flags of an ev_sort_visitor. */
+enum ev_sort_visit_flag {
+	/** Hand over the BLOCK_MARKER events too, each ordered by its own
+	 *  timestamp (the block's start) at its file position among ties:
+	 *  the list `ghc-events show` prints. */
+	EV_SORT_VISIT_MARKERS = 1u << 0
+};
+
+/** Receives the events of ev_sorter_visit, session by session. */
+typedef struct ev_sort_visitor {
+	/** A session starts; its header `h` is valid until the session's
+	 *  last event has been handed over. Negative stops the run. */
+	int (*session)(void *ctx, unsigned session, const ev_header *h);
+	/** The next event in order. `ev` and its payload are valid during
+	 *  the call only; ev->offset is not meaningful (the event may come
+	 *  from a temporary file). Negative stops the run. */
+	int (*event)(void *ctx, const ev_event *ev);
+	unsigned flags; /**< EV_SORT_VISIT_* */
+} ev_sort_visitor;
+
+/**
+ * Like ev_sorter_run, but hands the events in order to `v` instead of
+ * writing a log: the streaming form of the sort, in the same bounded
+ * memory. EV_OK; EV_ETRUNCATED when the input ended early (every complete
+ * event was handed over); a negative status a callback returned, with
+ * ev_sorter_stats()->origin EV_ORIGIN_OUTPUT; or an error as for
+ * ev_sorter_run. stats->events counts the events handed over, block
+ * markers not included.
+ */
+int ev_sorter_visit(ev_sorter *s, const char *path, const ev_sort_visitor *v,
+		    void *ctx);
 
 /** What the last run did. */
 const ev_sort_stats *ev_sorter_stats(const ev_sorter *s);

@@ -15,6 +15,12 @@ their input.
                                (Nothing included); order across caps is free
   evcheck caps FILE            events whose ghc-events cap differs from the cap
                                of the block that encloses them on disk
+  evcheck show FILE            what `ghc-events show FILE` prints: the
+                               library's ppEventLog, put with putStrLn, as the
+                               show executable does; with the block markers
+                               recovered from the bytes (see below) put back
+                               as EventBlock events in their file places, as
+                               current ghc-events' show lists them
 
 Exit status: 0 ok / same, 1 different, 2 a file could not be read (the message
 names it), 64 usage error. A truncated log is not a read failure: its complete
@@ -107,6 +113,7 @@ data Ev = Ev
   , evC     :: !(Maybe Int)
   , evS     :: !SB.ShortByteString -- ^ show of evSpec, UTF-8
   , evBlk   :: !Bool         -- ^ an EventBlock (never, with 0.17)
+  , evEv    :: Event         -- ^ the event itself (for `show`)
   }
 
 -- | A block marker found on disk (ghc-events swallows these).
@@ -119,6 +126,7 @@ data Item = IBlock !Block | IEvent !Ev
 data Log = Log
   { logItems    :: [Item]    -- ^ file order
   , logProblems :: [String]  -- ^ empty when the log ends with one data-end
+  , logTypes    :: [EventType] -- ^ the header's, in header order
   }
 
 -- | The events in file order, EventBlocks removed.
@@ -171,7 +179,8 @@ readLog path = do
           (evs, err) <- decode sizes bytes start hdr
           return $ case err of
             Just e -> Left e
-            Nothing -> frame sizes bytes start evs
+            Nothing -> (\lg -> lg { logTypes = eventTypes hdr })
+                         <$> frame sizes bytes start evs
   where
     forceHeader x@(Right (Header ts, _)) = foldl' (\a t -> a `seq` num t `seq` a) () ts `seq` x
     forceHeader x = x
@@ -259,7 +268,7 @@ mkEv end ev = do
   let blk = case evSpec ev of
         EventBlock {} -> True
         _ -> False
-  return $! Ev 0 end (evTime ev) c s blk
+  return $! Ev 0 end (evTime ev) c s blk ev
 
 -- | End offset of the next event at or after `p`, skipping what ghc-events
 -- swallows (block markers, data-end markers); Nothing when unknown.
@@ -315,7 +324,7 @@ frame sizes b start evs0 = go start evs0 [] []
                  ++ show (head ends)]
             | otherwise = []
       in Right (Log (reverse (reverse (map IBlock (blocksOf ms)) ++ items))
-                    (reverse early ++ tailProblems))
+                    (reverse early ++ tailProblems) [])
     go prev (e : rest) items early =
       let (ms, s) = scanMarkers sizes b prev (evEnd e)
           ok = s + 10 <= evEnd e && u16 b s /= dataEnd && u16 b s /= blockMarker
@@ -489,6 +498,27 @@ cmdCaps path = do
       putStrLn (show n ++ " events with a cap other than their block's")
       exitWith (ExitFailure 1)
 
+-- | `ghc-events show FILE`: putStrLn (ppEventLog log), with the block
+-- markers as events. ppEventLog sorts the events stably by time, so a
+-- marker's place among equal timestamps is its place in the file.
+cmdShow :: FilePath -> IO ()
+cmdShow path = do
+  lg <- loadOrDie path
+  let asEvent (IEvent e) = evEv e
+      asEvent (IBlock bl) = Event
+        { evTime = bTime bl
+        , evSpec = EventBlock { end_time = bEndTime bl
+                              , cap = fromIntegral (bCap bl)
+                              , block_size = bSize bl - 24 }
+        , evCap = if bCap bl == 0xffff then Nothing
+                  else Just (fromIntegral (bCap bl)) }
+      evs = map asEvent (logItems lg)
+  hSetEncoding stdout utf8
+  hSetBuffering stdout (BlockBuffering Nothing)
+  putStrLn (ppEventLog (EventLog (Header (logTypes lg)) (Data evs)))
+  hFlush stdout
+  warnProblems path lg
+
 usage :: IO a
 usage = do
   hPutStr stderr $ unlines
@@ -497,6 +527,7 @@ usage = do
     , "       evcheck same IN OUT"
     , "       evcheck same-per-cap IN OUT"
     , "       evcheck caps FILE"
+    , "       evcheck show FILE"
     , "exit: 0 ok, 1 different, 2 unreadable file, 64 usage" ]
   exitWith (ExitFailure 64)
 
@@ -509,4 +540,5 @@ main = do
     ["same", a, b] -> cmdSame a b
     ["same-per-cap", a, b] -> cmdSamePerCap a b
     ["caps", f] -> cmdCaps f
+    ["show", f] -> cmdShow f
     _ -> usage

@@ -1,0 +1,338 @@
+/*
+ * evtool show: the text `ghc-events show` prints (or NDJSON), in time
+ * order through the sorter's streaming interface, in bounded memory; or,
+ * with --follow, in file order as a log is being written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <evtool/show.h>
+#include <evtool/sort.h>
+
+#include "commands.h"
+
+const cli_option show_options[] = {
+	{ "format", 0, "FMT", "text (default: what ghc-events show prints) "
+	  "or ndjson (one JSON object per event)" },
+	{ "pretty-time", 0, NULL, "times as seconds, ms and us, as "
+	  "ghc-events show --pretty-time" },
+	{ "follow", 'f', NULL, "print the events of a log still being "
+	  "written, in file order, until its data end or an interrupt" },
+	{ "tmpdir", 0, "DIR", "folder for temporary files when sorting "
+	  "(default $TMPDIR or /tmp)" },
+	{ NULL, 0, NULL, NULL }
+};
+
+/* Rendered text is written out in chunks of about this size. */
+#define FLUSH_AT (256u * 1024u)
+/* How often --follow looks at a regular file for more data. */
+#define FOLLOW_POLL_MS 100
+
+typedef struct show_out {
+	ev_show_format format;
+	unsigned flags;
+	ev_show *show;   /* the current session's renderer */
+	ev_text text;    /* rendered, not yet written */
+} show_out;
+
+static int flush_text(show_out *o)
+{
+	if (o->text.failed)
+		return EV_ENOMEM;
+	if (o->text.len && fwrite(o->text.data, 1, o->text.len, stdout) !=
+				   o->text.len)
+		return EV_EIO;
+	o->text.len = 0;
+	return fflush(stdout) == 0 ? EV_OK : EV_EIO;
+}
+
+/* Ends the current session's text, if one began. */
+static void end_session(show_out *o)
+{
+	if (o->show)
+		ev_show_footer(o->show, &o->text);
+	ev_show_free(o->show);
+	o->show = NULL;
+}
+
+static int on_session(void *ctx, unsigned session, const ev_header *h)
+{
+	show_out *o = ctx;
+	int rc;
+
+	(void)session;
+	end_session(o);
+	if ((rc = ev_show_new(&o->show, h, o->format, o->flags)) < 0)
+		return rc;
+	return ev_show_header(o->show, &o->text);
+}
+
+static int on_event(void *ctx, const ev_event *ev)
+{
+	show_out *o = ctx;
+	int rc = ev_show_event(o->show, ev, &o->text);
+
+	if (rc == EV_OK && o->text.len >= FLUSH_AT)
+		rc = flush_text(o);
+	return rc;
+}
+
+/* Writes what is left, the final newline included. */
+static int finish_output(show_out *o)
+{
+	end_session(o);
+	return flush_text(o);
+}
+
+static void close_output(show_out *o)
+{
+	ev_show_free(o->show);
+	ev_text_free(&o->text);
+}
+
+/* Standard input is "<stdin>" in messages, as in the reader's. */
+static const char *shown_name(const char *in)
+{
+	return strcmp(in, "-") == 0 ? "<stdin>" : in;
+}
+
+static int write_error(void)
+{
+	/* A reader that went away (| head) is not news. */
+	if (errno == EPIPE)
+		return EXIT_SYSTEM;
+	return cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
+			 strerror(errno));
+}
+
+static int sorter_error(const ev_sorter *s, const char *in)
+{
+	const ev_diag *d = ev_sorter_diag(s);
+	ev_origin origin = ev_sorter_stats(s)->origin;
+
+	if (origin == EV_ORIGIN_OUTPUT)
+		return d->status == EV_ENOMEM
+			       ? cli_error(EXIT_SYSTEM, "out of memory")
+			       : write_error();
+	if (origin == EV_ORIGIN_INPUT && d->offset)
+		return cli_error(cli_exit_for_status(d->status),
+				 "%s: offset %llu: %s", shown_name(in),
+				 (unsigned long long)d->offset, d->message);
+	return cli_error(origin == EV_ORIGIN_TEMP ? EXIT_SYSTEM
+						  : cli_exit_for_status(d->status),
+			 "%s: %s", shown_name(in), d->message);
+}
+
+/* Every event of every session in time order (ghc-events' stable sort). */
+static int show_sorted(const char *in, const char *tmpdir, show_out *o)
+{
+	static const ev_sort_visitor visitor = { on_session, on_event,
+						 EV_SORT_VISIT_MARKERS };
+	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
+	ev_sorter *s;
+	int status, rc = EXIT_OK;
+
+	opts.tmpdir = tmpdir;
+	if (ev_sorter_new(&s, &opts) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	status = ev_sorter_visit(s, in, &visitor, o);
+	if ((status >= 0 || status == EV_ETRUNCATED) && finish_output(o) < 0)
+		rc = write_error();
+	else if (status < 0)
+		rc = sorter_error(s, in);
+	ev_sorter_free(s);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * --follow
+ * ---------------------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* SIGINT and SIGTERM end following cleanly; no SA_RESTART, so that a
+ * blocking open or sleep returns at once. */
+static void catch_interrupts(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+typedef struct follow_input {
+	int fd;
+	int owned;   /* opened here, closed at the end */
+	int regular; /* a regular file grows; anything else is a stream */
+} follow_input;
+
+/* A FIFO's open blocks until a writer opens it. Streams are then read
+ * without blocking, so that an interrupt is seen between reads. */
+static int open_follow(const char *in, follow_input *fi)
+{
+	struct stat st;
+
+	fi->owned = strcmp(in, "-") != 0;
+	fi->fd = STDIN_FILENO;
+	while (fi->owned && (fi->fd = open(in, O_RDONLY | O_CLOEXEC)) < 0)
+		if (errno != EINTR || interrupted)
+			return interrupted ? EXIT_OK
+					   : cli_error(EXIT_SYSTEM, "%s: cannot "
+						       "open: %s", in,
+						       strerror(errno));
+	if (fstat(fi->fd, &st) != 0)
+		return cli_error(EXIT_SYSTEM, "%s: %s", shown_name(in),
+				 strerror(errno));
+	fi->regular = S_ISREG(st.st_mode);
+	if (!fi->regular)
+		fcntl(fi->fd, F_SETFL, fcntl(fi->fd, F_GETFL) | O_NONBLOCK);
+	return EXIT_OK;
+}
+
+/* Waits for more input: 0 when there may be some, 1 when following
+ * should stop (an interrupt, or a stream whose writer has gone). */
+static int wait_for_input(const follow_input *fi)
+{
+	struct timespec pause = { 0, FOLLOW_POLL_MS * 1000000L };
+	struct pollfd p = { fi->fd, POLLIN, 0 };
+
+	if (interrupted)
+		return 1;
+	if (fi->regular) {
+		nanosleep(&pause, NULL);
+		return interrupted;
+	}
+	if (poll(&p, 1, FOLLOW_POLL_MS) > 0 && !(p.revents & POLLIN) &&
+	    (p.revents & (POLLHUP | POLLERR)))
+		return 1;
+	return interrupted;
+}
+
+/* The next event, waiting while the log has no complete one yet.
+ * EV_OK, EV_END, EV_ETRUNCATED (the stream ended or an interrupt came
+ * first) or an error. */
+static int next_event(ev_reader *r, const follow_input *fi, show_out *o,
+		      ev_event *ev)
+{
+	for (;;) {
+		int rc = ev_reader_next(r, ev);
+		if (rc != EV_ETRUNCATED)
+			return rc;
+		if (flush_text(o) < 0)
+			return EV_EIO;
+		if (wait_for_input(fi))
+			return EV_ETRUNCATED;
+	}
+}
+
+static int read_header(ev_reader *r, const follow_input *fi)
+{
+	int rc;
+
+	while ((rc = ev_reader_read_header(r)) == EV_ETRUNCATED)
+		if (wait_for_input(fi))
+			break;
+	return rc;
+}
+
+/* Prints events in file order until the data end; an interrupt or a
+ * stream that ends first is reported as a truncation (EV_ETRUNCATED). */
+static int follow_events(ev_reader *r, const follow_input *fi, show_out *o)
+{
+	ev_event ev;
+	int rc = read_header(r, fi);
+
+	if (rc == EV_OK)
+		rc = on_session(o, 0, ev_reader_header(r));
+	while (rc == EV_OK && (rc = next_event(r, fi, o, &ev)) == EV_OK)
+		rc = on_event(o, &ev);
+	return rc;
+}
+
+static int show_following(const char *in, show_out *o)
+{
+	follow_input fi = { -1, 0, 0 };
+	ev_reader *r = NULL;
+	int rc, status;
+
+	catch_interrupts();
+	if ((rc = open_follow(in, &fi)) != EXIT_OK || interrupted)
+		return rc;
+	status = ev_reader_open_fd(&r, fi.fd, shown_name(in), 0);
+	if (status == EV_OK)
+		status = follow_events(r, &fi, o);
+	if (status == EV_EIO && ferror(stdout))
+		rc = write_error();
+	else if (finish_output(o) < 0)
+		rc = write_error();
+	else if (status == EV_ETRUNCATED && interrupted)
+		rc = EXIT_OK; /* the user stopped following */
+	else if (status == EV_ETRUNCATED)
+		rc = cli_error(EXIT_DROPPED, "%s: offset %llu: %s",
+			       shown_name(in),
+			       (unsigned long long)ev_reader_diag(r)->offset,
+			       ev_reader_diag(r)->message);
+	else if (status < 0 && r)
+		rc = cli_reader_error(r);
+	else if (status < 0)
+		rc = cli_error(EXIT_SYSTEM, "%s: %s", shown_name(in),
+			       ev_strerror(status));
+	ev_reader_free(r);
+	if (fi.owned)
+		close(fi.fd);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * The command
+ * ---------------------------------------------------------------------- */
+
+static int parse_format(const char *text, ev_show_format *out)
+{
+	if (!text || strcmp(text, "text") == 0)
+		*out = EV_SHOW_TEXT;
+	else if (strcmp(text, "ndjson") == 0)
+		*out = EV_SHOW_NDJSON;
+	else
+		return cli_error(EXIT_USAGE, "--format: '%s' is not text or "
+				 "ndjson", text);
+	return EXIT_OK;
+}
+
+int cmd_show(const cli_command *cmd, const cli_args *args)
+{
+	show_out o = { EV_SHOW_TEXT, 0, NULL, EV_TEXT_INIT };
+	const char *in = args->positional[0];
+	int rc;
+
+	if ((rc = parse_format(cli_value(cmd, args, "format"), &o.format)) !=
+	    EXIT_OK)
+		return rc;
+	if (cli_flag(cmd, args, "pretty-time")) {
+		if (o.format != EV_SHOW_TEXT)
+			return cli_usage_error(cmd, "--pretty-time is for the "
+					       "text format");
+		o.flags |= EV_SHOW_PRETTY_TIME;
+	}
+	if (cli_flag(cmd, args, "follow"))
+		rc = show_following(in, &o);
+	else
+		rc = show_sorted(in, cli_value(cmd, args, "tmpdir"), &o);
+	close_output(&o);
+	return rc;
+}

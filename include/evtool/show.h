@@ -1,0 +1,81 @@
+/*
+ * evtool: events as text, the way `ghc-events show` prints them, or as
+ * NDJSON (one JSON object per event) for jq and scripts.
+ *
+ * The text is that of the ghc-events library's ppEventLog (SHOW_FORMAT.md
+ * beside the project): the event type list, then one line per event,
+ * "TIME: [cap N: ]TEXT". The caller supplies the order (ghc-events sorts
+ * by time, stably; see ev_sorter_visit).
+ *
+ *     ev_show *s;
+ *     ev_text out = EV_TEXT_INIT;
+ *     ev_show_new(&s, header, EV_SHOW_TEXT, 0);
+ *     ev_show_header(s, &out);
+ *     for each event: ev_show_event(s, &ev, &out); write and clear out
+ *     ev_show_footer(s, &out);
+ *     ev_show_free(s); ev_text_free(&out);
+ */
+#ifndef EVTOOL_SHOW_H
+#define EVTOOL_SHOW_H
+
+#include "header.h"
+#include "reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A growable byte buffer that rendering appends to. */
+typedef struct ev_text {
+	char *data;   /**< len bytes (not NUL-terminated); owned */
+	size_t len;
+	size_t cap;
+	int failed;   /**< an allocation failed; data holds what fitted */
+} ev_text;
+
+#define EV_TEXT_INIT { NULL, 0, 0, 0 }
+
+/** Frees the buffer's memory and empties it. */
+void ev_text_free(ev_text *t);
+
+/** What to render. */
+typedef enum ev_show_format {
+	EV_SHOW_TEXT = 0, /**< ghc-events show's text */
+	EV_SHOW_NDJSON    /**< {"time":..,"cap":..,"type":..,"id":..,"fields":{..}} */
+} ev_show_format;
+
+/** Flags for ev_show_new. */
+enum ev_show_flag {
+	/** Times as "  1s 234ms  56.789us" (ghc-events show --pretty-time);
+	 *  text only. */
+	EV_SHOW_PRETTY_TIME = 1u << 0
+};
+
+typedef struct ev_show ev_show;
+
+/** A renderer for the events of one session, whose header `h` must
+ *  outlive it. EV_ENOMEM or EV_EINVAL (bad format). */
+int ev_show_new(ev_show **out, const ev_header *h, ev_show_format format,
+		unsigned flags);
+
+/** Frees a renderer; NULL is fine. */
+void ev_show_free(ev_show *s);
+
+/** Appends what comes before the events: for text, "Event Types:", one
+ *  line per declared type, a blank line and "Events:"; nothing for NDJSON.
+ *  EV_OK or EV_ENOMEM. */
+int ev_show_header(const ev_show *s, ev_text *out);
+
+/** Appends one event (block markers included) and its newline. EV_OK or
+ *  EV_ENOMEM. */
+int ev_show_event(const ev_show *s, const ev_event *ev, ev_text *out);
+
+/** Appends what comes after the events: for text, the newline with which
+ *  ghc-events' putStrLn ends the output; nothing for NDJSON. */
+int ev_show_footer(const ev_show *s, ev_text *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

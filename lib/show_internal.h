@@ -1,0 +1,61 @@
+/*
+ * Shared by the renderers of show.h: appending to an ev_text, and the
+ * string conversions ghc-events applies (show_strings.c).
+ */
+#ifndef EVTOOL_LIB_SHOW_INTERNAL_H
+#define EVTOOL_LIB_SHOW_INTERNAL_H
+
+#include <string.h>
+
+#include "evtool/decode.h"
+#include "evtool/show.h"
+
+/* Makes room for `n` more bytes; 0 (and t->failed) when out of memory. */
+int evi_text_room(ev_text *t, size_t n);
+
+static inline void evi_put(ev_text *t, const void *p, size_t n)
+{
+	if (t->cap - t->len < n && !evi_text_room(t, n))
+		return;
+	memcpy(t->data + t->len, p, n);
+	t->len += n;
+}
+
+static inline void evi_puts(ev_text *t, const char *s)
+{
+	evi_put(t, s, strlen(s));
+}
+
+static inline void evi_putc(ev_text *t, char c)
+{
+	if (t->cap == t->len && !evi_text_room(t, 1))
+		return;
+	t->data[t->len++] = c;
+}
+
+void evi_put_u64(ev_text *t, uint64_t v);
+void evi_put_hex(ev_text *t, uint64_t v);
+
+/* The next code point of UTF-8 at p[0, len): its value and length. An
+ * invalid or cut sequence gives -1 for one byte (ghc-events' lenient
+ * decoding replaces each such byte). */
+int32_t evi_utf8_next(const uint8_t *p, size_t len, unsigned *bytes);
+
+/* Text as ghc-events decodes it: UTF-8, invalid bytes as U+FFFD. */
+void evi_put_text(ev_text *t, const uint8_t *p, size_t len);
+
+/* Haskell's `show` of a list of strings: NUL-separated strings (trailing
+ * NULs dropped) as ["a","b\955"]. */
+void evi_put_haskell_list(ev_text *t, const uint8_t *p, size_t len);
+
+/* A binary message as ghc-events shows it: UTF-8 with every invalid byte
+ * and every character that is not printable replaced by '.'. */
+void evi_put_printable(ev_text *t, const uint8_t *p, size_t len);
+
+/* A JSON string literal of lenient UTF-8 text (invalid bytes as U+FFFD). */
+void evi_put_json_string(ev_text *t, const uint8_t *p, size_t len);
+
+/* The NDJSON rendering of one event (show_json.c). */
+void evi_show_json_event(const ev_event *ev, ev_text *out);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * NDJSON of show.h: one object per event, its fields decoded by name
+ * through the catalogue's layout:
+ *
+ *   {"time":123,"cap":0,"type":"STOP_THREAD","id":2,
+ *    "fields":{"thread":1,"status":5,"info":0}}
+ *
+ * "cap" is the enclosing block's capability (null for the global buffer
+ * and events outside blocks). Integers are JSON numbers, texts strings
+ * (invalid UTF-8 as U+FFFD), string lists and cost-centre stacks arrays,
+ * raw bytes lower-case hex strings. An event of no known form has one
+ * field, "payload", its bytes in hex.
+ */
+#include "evtool/catalog.h"
+#include "show_internal.h"
+
+static void put_hex_bytes(ev_text *t, const uint8_t *p, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	evi_putc(t, '"');
+	for (size_t i = 0; i < len; i++) {
+		evi_putc(t, hex[p[i] >> 4]);
+		evi_putc(t, hex[p[i] & 15]);
+	}
+	evi_putc(t, '"');
+}
+
+/* NUL-separated strings as ghc-events splits them: trailing NULs
+ * dropped, then split at every NUL. */
+static void put_string_array(ev_text *t, const uint8_t *p, size_t len)
+{
+	size_t start = 0;
+
+	while (len > 0 && p[len - 1] == 0)
+		len--;
+	evi_putc(t, '[');
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && p[i] != 0)
+			continue;
+		if (start)
+			evi_putc(t, ',');
+		evi_put_json_string(t, p + start, i - start);
+		start = i + 1;
+	}
+	evi_putc(t, ']');
+}
+
+static void put_u32_array(ev_text *t, const ev_value *v)
+{
+	evi_putc(t, '[');
+	for (uint64_t i = 0; i < v->num; i++) {
+		if (i)
+			evi_putc(t, ',');
+		evi_put_u64(t, ev_load32(v->bytes + 4 * i));
+	}
+	evi_putc(t, ']');
+}
+
+static void put_json_value(ev_text *t, const ev_value *v)
+{
+	switch (v->field->kind) {
+	case EV_FIELD_TEXT:
+	case EV_FIELD_TEXT_NUL:
+		evi_put_json_string(t, v->bytes, v->len);
+		break;
+	case EV_FIELD_STRINGS:
+		put_string_array(t, v->bytes, v->len);
+		break;
+	case EV_FIELD_U32_LIST:
+		put_u32_array(t, v);
+		break;
+	case EV_FIELD_BYTES:
+		put_hex_bytes(t, v->bytes, v->len);
+		break;
+	default:
+		evi_put_u64(t, v->num);
+		break;
+	}
+}
+
+static void put_fields(ev_text *t, const ev_event *ev, const ev_decoded *d)
+{
+	evi_puts(t, ",\"fields\":{");
+	if (!d->layout) {
+		evi_puts(t, "\"payload\":");
+		put_hex_bytes(t, ev->payload, ev->size);
+	}
+	for (unsigned i = 0; i < d->n; i++) {
+		if (i)
+			evi_putc(t, ',');
+		evi_putc(t, '"');
+		evi_puts(t, d->values[i].field->name);
+		evi_puts(t, "\":");
+		put_json_value(t, &d->values[i]);
+	}
+	evi_puts(t, "}}\n");
+}
+
+void evi_show_json_event(const ev_event *ev, ev_text *out)
+{
+	const ev_type_info *info = ev_catalog_find(ev->type);
+	ev_decoded d;
+
+	ev_decode(ev, &d);
+	evi_puts(out, "{\"time\":");
+	evi_put_u64(out, ev->time);
+	evi_puts(out, ",\"cap\":");
+	if (ev->cap == EV_NO_CAP)
+		evi_puts(out, "null");
+	else
+		evi_put_u64(out, ev->cap);
+	evi_puts(out, ",\"type\":");
+	if (info) {
+		evi_putc(out, '"');
+		evi_puts(out, info->name);
+		evi_putc(out, '"');
+	} else {
+		evi_puts(out, "null");
+	}
+	evi_puts(out, ",\"id\":");
+	evi_put_u64(out, ev->type);
+	put_fields(out, ev, &d);
+}

@@ -1,0 +1,309 @@
+/*
+ * The text buffer of show.h and the string conversions the ghc-events
+ * library applies when it shows events: lenient UTF-8 decoding, Haskell's
+ * `show` of string lists, and the printable form of binary messages.
+ */
+#include <stdlib.h>
+
+#include "show_internal.h"
+
+#define REPLACEMENT 0xfffdu
+
+void ev_text_free(ev_text *t)
+{
+	free(t->data);
+	t->data = NULL;
+	t->len = t->cap = 0;
+	t->failed = 0;
+}
+
+int evi_text_room(ev_text *t, size_t n)
+{
+	size_t cap = t->cap ? t->cap : 4096;
+	char *grown;
+
+	if (t->failed)
+		return 0;
+	while (cap - t->len < n)
+		cap *= 2;
+	if (!(grown = realloc(t->data, cap))) {
+		t->failed = 1;
+		return 0;
+	}
+	t->data = grown;
+	t->cap = cap;
+	return 1;
+}
+
+/* Two digits at a time: timestamps have 8 to 12 digits, and formatting
+ * them is most of the cost of a line. */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
+static unsigned count_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
+	}
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* Writes the digits straight into the buffer, from the last one back. */
+void evi_put_u64(ev_text *t, uint64_t v)
+{
+	unsigned n = count_digits(v);
+	char *p;
+
+	if (t->cap - t->len < n && !evi_text_room(t, n))
+		return;
+	t->len += n;
+	p = t->data + t->len;
+	while (v >= 100) {
+		uint64_t q = v / 100;
+		unsigned r = (unsigned)(v - q * 100);
+		*--p = digit_pairs[2 * r + 1];
+		*--p = digit_pairs[2 * r];
+		v = q;
+	}
+	if (v >= 10) {
+		*--p = digit_pairs[2 * v + 1];
+		*--p = digit_pairs[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
+}
+
+void evi_put_hex(ev_text *t, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char digits[16];
+	size_t n = 0;
+
+	do
+		digits[sizeof digits - ++n] = hex[v & 15];
+	while ((v >>= 4) != 0);
+	evi_put(t, digits + sizeof digits - n, n);
+}
+
+int32_t evi_utf8_next(const uint8_t *p, size_t len, unsigned *bytes)
+{
+	uint32_t cp, min;
+	unsigned n;
+
+	*bytes = 1;
+	if (p[0] < 0x80)
+		return p[0];
+	if ((p[0] & 0xe0) == 0xc0)
+		n = 2, cp = p[0] & 0x1fu, min = 0x80;
+	else if ((p[0] & 0xf0) == 0xe0)
+		n = 3, cp = p[0] & 0x0fu, min = 0x800;
+	else if ((p[0] & 0xf8) == 0xf0)
+		n = 4, cp = p[0] & 0x07u, min = 0x10000;
+	else
+		return -1;
+	if (len < n)
+		return -1;
+	for (unsigned i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	*bytes = n;
+	return (int32_t)cp;
+}
+
+static void put_utf8(ev_text *t, uint32_t cp)
+{
+	char b[4];
+
+	if (cp < 0x80) {
+		evi_putc(t, (char)cp);
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6);
+		b[1] = (char)(0x80 | (cp & 0x3f));
+		evi_put(t, b, 2);
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12);
+		b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f));
+		evi_put(t, b, 3);
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18);
+		b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[3] = (char)(0x80 | (cp & 0x3f));
+		evi_put(t, b, 4);
+	}
+}
+
+void evi_put_text(ev_text *t, const uint8_t *p, size_t len)
+{
+	size_t start = 0, i = 0;
+
+	/* Runs of valid UTF-8 are copied as they are. */
+	while (i < len) {
+		unsigned n;
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if (evi_utf8_next(p + i, len - i, &n) >= 0) {
+			i += n;
+			continue;
+		}
+		evi_put(t, p + start, i - start);
+		put_utf8(t, REPLACEMENT);
+		start = ++i;
+	}
+	evi_put(t, p + start, len - start);
+}
+
+/* ---- Haskell's show (GHC.Show.showLitString) ---- */
+
+static const char *const ascii_names[32] = {
+	"NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "a",
+	"b", "t", "n", "v", "f", "r", "SO", "SI",
+	"DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB",
+	"CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"
+};
+
+/* Appends the escape for `c`; *protect says what a following character
+ * must not be without a "\&" between: 1 a digit, 2 an 'H'. */
+static void put_haskell_char(ev_text *t, uint32_t c, int *protect)
+{
+	*protect = 0;
+	if (c == '"') {
+		evi_puts(t, "\\\"");
+	} else if (c == '\\') {
+		evi_puts(t, "\\\\");
+	} else if (c >= ' ' && c < 0x7f) {
+		evi_putc(t, (char)c);
+	} else if (c == 0x7f) {
+		evi_puts(t, "\\DEL");
+	} else if (c > 0x7f) {
+		evi_putc(t, '\\');
+		evi_put_u64(t, c);
+		*protect = 1;
+	} else {
+		evi_putc(t, '\\');
+		evi_puts(t, ascii_names[c]);
+		*protect = c == 14 ? 2 : 0; /* "\SO" then 'H' reads "\SOH" */
+	}
+}
+
+static void put_haskell_string(ev_text *t, const uint8_t *p, size_t len)
+{
+	int protect = 0;
+
+	evi_putc(t, '"');
+	for (size_t i = 0; i < len;) {
+		unsigned n;
+		int32_t cp = evi_utf8_next(p + i, len - i, &n);
+		uint32_t c = cp < 0 ? REPLACEMENT : (uint32_t)cp;
+		if ((protect == 1 && c >= '0' && c <= '9') ||
+		    (protect == 2 && c == 'H'))
+			evi_puts(t, "\\&");
+		put_haskell_char(t, c, &protect);
+		i += n;
+	}
+	evi_putc(t, '"');
+}
+
+void evi_put_haskell_list(ev_text *t, const uint8_t *p, size_t len)
+{
+	size_t start = 0;
+
+	/* ghc-events: splitOn "\0" (dropWhileEnd (== '\0') s) */
+	while (len > 0 && p[len - 1] == 0)
+		len--;
+	evi_putc(t, '[');
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && p[i] != 0)
+			continue;
+		if (start)
+			evi_putc(t, ',');
+		put_haskell_string(t, p + start, i - start);
+		start = i + 1;
+	}
+	evi_putc(t, ']');
+}
+
+/* ---- printable characters (Data.Char.isPrint) ---- */
+
+/* Format characters (Cf), as Unicode lists them. */
+static int is_format(uint32_t c)
+{
+	return c == 0xad || (c >= 0x600 && c <= 0x605) || c == 0x61c ||
+	       c == 0x6dd || c == 0x70f || c == 0x180e ||
+	       (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+	       (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x206f) ||
+	       c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb) || c == 0x110bd ||
+	       (c >= 0x1d173 && c <= 0x1d17a) || c == 0xe0001 ||
+	       (c >= 0xe0020 && c <= 0xe007f);
+}
+
+/* isPrint is false for controls, format characters, line and paragraph
+ * separators, private use and unassigned code points. Unassigned ones
+ * are recognised only where they are permanently so (noncharacters). */
+static int is_print(uint32_t c)
+{
+	if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+		return 0;
+	if (c == 0x2028 || c == 0x2029 || is_format(c))
+		return 0;
+	if ((c >= 0xe000 && c <= 0xf8ff) || c >= 0xf0000)
+		return 0;
+	return !((c & 0xfffe) == 0xfffe || (c >= 0xfdd0 && c <= 0xfdef));
+}
+
+void evi_put_printable(ev_text *t, const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned n;
+		int32_t cp = evi_utf8_next(p + i, len - i, &n);
+		if (cp < 0 || !is_print((uint32_t)cp))
+			evi_putc(t, '.');
+		else
+			evi_put(t, p + i, n);
+		i += n;
+	}
+}
+
+/* ---- JSON ---- */
+
+void evi_put_json_string(ev_text *t, const uint8_t *p, size_t len)
+{
+	evi_putc(t, '"');
+	for (size_t i = 0; i < len;) {
+		unsigned n;
+		int32_t cp = evi_utf8_next(p + i, len - i, &n);
+		if (cp < 0) {
+			put_utf8(t, REPLACEMENT);
+		} else if (cp == '"' || cp == '\\') {
+			evi_putc(t, '\\');
+			evi_putc(t, (char)cp);
+		} else if (cp == '\n') {
+			evi_puts(t, "\\n");
+		} else if (cp == '\t') {
+			evi_puts(t, "\\t");
+		} else if (cp == '\r') {
+			evi_puts(t, "\\r");
+		} else if (cp < 0x20) {
+			evi_puts(t, "\\u00");
+			evi_putc(t, "0123456789abcdef"[cp >> 4]);
+			evi_putc(t, "0123456789abcdef"[cp & 15]);
+		} else {
+			evi_put(t, p + i, n);
+		}
+		i += n;
+	}
+	evi_putc(t, '"');
+}
