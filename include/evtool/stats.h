@@ -1,0 +1,141 @@
+/*
+ * evtool: the `+RTS -s` summary, computed from a log's events.
+ *
+ * GHC's RTS posts its GC and heap statistics as events (GHC's design note
+ * "RTSsummaryEvents"), so that tools can rebuild what `+RTS -s` prints:
+ * GC_STATS_GHC (53) per collection, HEAP_ALLOCATED (49) per capability,
+ * HEAP_LIVE (51) after each major collection, HEAP_SIZE (50), GC_START and
+ * GC_END (9, 10) stamped with the very clock readings the RTS's own
+ * figures use, and SPARK_COUNTERS (34) per capability. An accumulator is
+ * fed events in file order and keeps a few counters per capability,
+ * process and generation, whatever the log's size.
+ *
+ *     ev_stats *st;
+ *     ev_stats_new(&st);
+ *     rc = ev_stats_read(st, reader);      // EV_END, EV_ETRUNCATED or error
+ *     ev_stats_finish(st);
+ *     for (size_t i = 0; i < ev_stats_process_count(st); i++)
+ *             use(ev_stats_process_at(st, i));
+ *     ev_stats_free(st);
+ */
+#ifndef EVTOOL_STATS_H
+#define EVTOOL_STATS_H
+
+#include "common.h"
+#include "reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ev_stats ev_stats;
+
+/** The collections of one generation (a "Gen N" line of +RTS -s). */
+typedef struct ev_stats_gen {
+	uint64_t collections;
+	uint64_t par_collections; /**< done by more than one GC thread */
+	uint64_t elapsed_ns;      /**< sum of the pauses */
+	uint64_t max_pause_ns;
+	uint64_t max_slop_bytes;  /**< largest slop after its collections */
+} ev_stats_gen;
+
+/** Spark totals over a process's capabilities (SPARK_COUNTERS). */
+typedef struct ev_stats_sparks {
+	uint64_t created, dud, overflowed, converted, gcd, fizzled;
+} ev_stats_sparks;
+
+/** The summary of one process: a log has one, a merged log several. */
+typedef struct ev_stats_process {
+	uint32_t capset;          /**< its OS-process (and heap) capset */
+	int have_pid;
+	uint32_t pid;
+	unsigned caps;            /**< capabilities attributed to it */
+
+	int have_heap;            /**< it posted heap or GC statistics */
+	uint64_t allocated_bytes; /**< sum of each cap's last HEAP_ALLOCATED */
+	uint64_t copied_bytes;
+	uint64_t max_live_bytes;  /**< largest HEAP_LIVE */
+	uint64_t live_samples;    /**< HEAP_LIVE events: major collections */
+	uint64_t max_slop_bytes;  /**< over major collections, as the RTS */
+	uint64_t max_mem_bytes;   /**< largest HEAP_SIZE or MEM_RETURN current */
+
+	unsigned n_gens;          /**< HEAP_INFO_GHC's count, else highest + 1 */
+	const ev_stats_gen *gens; /**< n_gens entries, owned by the ev_stats */
+	uint64_t collections;
+	uint64_t gc_elapsed_ns;
+	uint64_t untimed_collections; /**< no GC_START/GC_END pair found */
+
+	uint64_t par_copied_bytes;          /**< copied by parallel GCs */
+	uint64_t par_balanced_copied_bytes; /**< their balanced part */
+	int have_balance;         /**< parallel GCs carried the balanced part */
+	double work_balance;      /**< 0 (serial) to 1 (perfect) */
+
+	int have_sparks;
+	ev_stats_sparks sparks;
+	uint64_t sparks_total;    /**< created + dud + overflowed, as the RTS */
+
+	uint64_t start_ns;        /**< 0 (the RTS start) or its first event */
+	uint64_t end_ns;          /**< its last event */
+	uint64_t elapsed_ns;      /**< end - start */
+	uint64_t mut_elapsed_ns;  /**< elapsed - GC: includes INIT and EXIT */
+	double productivity;      /**< mut_elapsed / elapsed, 0 to 1 */
+	double alloc_rate;        /**< bytes per second of mut_elapsed */
+} ev_stats_process;
+
+/** A new, empty accumulator. Free it with ev_stats_free(). */
+int ev_stats_new(ev_stats **out);
+
+/** Frees an accumulator; NULL is fine. */
+void ev_stats_free(ev_stats *st);
+
+/**
+ * Adds one event. Feed every event of a log (block markers included) in
+ * file order, as ev_reader_next returns them; several sessions of one
+ * stream may follow each other. EV_OK, EV_EFORMAT for a statistics event
+ * too short for its fields, EV_ELIMIT for more than EV_STATS_MAX_GENS
+ * generations or EV_STATS_MAX_PROCESSES processes, EV_ENOMEM; see
+ * ev_stats_diag().
+ */
+int ev_stats_add(ev_stats *st, const ev_event *ev);
+
+/**
+ * Feeds every event of `r`, session after session, to ev_stats_add.
+ * Returns EV_END when the stream ended cleanly, EV_ETRUNCATED when it was
+ * cut (the complete events were added; ev_reader_offset() says where), or
+ * the error of the reader (ev_reader_diag) or of the accumulator
+ * (ev_stats_diag).
+ */
+int ev_stats_read(ev_stats *st, ev_reader *r);
+
+/**
+ * Computes the per-process summaries from what was added. Call it once,
+ * after the last event; EV_OK, EV_ENOMEM, or EV_EINVAL when called again.
+ */
+int ev_stats_finish(ev_stats *st);
+
+/** Number of processes after ev_stats_finish, in capset order. */
+size_t ev_stats_process_count(const ev_stats *st);
+
+/** Process `i`, or NULL out of range. Owned by `st`, valid until the free. */
+const ev_stats_process *ev_stats_process_at(const ev_stats *st, size_t i);
+
+/**
+ * Capabilities whose figures could not be given to a process: a merged
+ * log (several processes) whose capset assignments are missing. 0 in
+ * logs of one process.
+ */
+unsigned ev_stats_unattributed_caps(const ev_stats *st);
+
+/** Details of the last failure. */
+const ev_diag *ev_stats_diag(const ev_stats *st);
+
+/** Limits that keep an accumulator's memory bounded on hostile input:
+ *  about 130 bytes per capability and 1 KB per process at most. */
+#define EV_STATS_MAX_GENS 16u
+#define EV_STATS_MAX_PROCESSES 65536u
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * The state of an ev_stats accumulator, shared by stats.c (feeding
+ * events) and stats_finish.c (the per-process summaries); not installed.
+ */
+#ifndef EVTOOL_LIB_STATS_INTERNAL_H
+#define EVTOOL_LIB_STATS_INTERNAL_H
+
+#include "evtool/stats.h"
+
+#define EVI_SPARK_FIELDS 6
+
+/* What one capability contributed. Counters that the RTS keeps per
+ * capability (allocation, sparks) are cumulative: the last event wins. */
+typedef struct evi_stats_cap {
+	int seen;
+	uint64_t first_time, last_time;
+
+	int have_gc_start;  /* a GC_START since this cap's last GC_END */
+	uint64_t gc_start;
+	int in_gc;          /* GC_STATS_GHC seen, its GC_END not yet */
+	uint32_t gc_capset; /* ... the process and generation it counted */
+	uint16_t gc_gen;
+
+	uint64_t allocated; /* last HEAP_ALLOCATED */
+	uint64_t sparks[EVI_SPARK_FIELDS]; /* last SPARK_COUNTERS */
+	int have_sparks;
+
+	int have_process;   /* assigned to an OS-process capset */
+	uint32_t process;
+	int have_heap_capset; /* named by its heap events */
+	uint32_t heap_capset;
+} evi_stats_cap;
+
+/* One process, keyed by its capset. `pub` accumulates the counters and
+ * gets the derived figures in ev_stats_finish. */
+typedef struct evi_stats_proc {
+	ev_stats_process pub;
+	int os_process;       /* created as an OS-process capset */
+	ev_stats_gen *gens;
+	unsigned gens_seen;   /* 1 + the highest generation collected */
+	unsigned gens_alloc;
+	unsigned info_gens;   /* HEAP_INFO_GHC's generations, 0 if none */
+	uint64_t mblock_size; /* HEAP_INFO_GHC's, for MEM_RETURN */
+	uint32_t max_mem_return; /* largest MEM_RETURN current, mblocks */
+} evi_stats_proc;
+
+struct ev_stats {
+	evi_stats_cap *caps;   /* indexed by cap number */
+	size_t n_caps;
+	evi_stats_proc **procs; /* sorted by capset */
+	size_t n_procs, procs_alloc;
+	ev_stats_process *out; /* ev_stats_finish's results */
+	size_t n_out;
+	unsigned unattributed;
+	int finished;          /* ev_stats_finish ran */
+	ev_diag diag;
+};
+
+/* The process of `capset`, created when `create` and absent; NULL when
+ * absent (or, with ENOMEM/ELIMIT, in st->diag). */
+evi_stats_proc *evi_stats_proc_get(ev_stats *st, uint32_t capset,
+				   int create);
+
+/* Makes room for generations 0..n-1 of `p`; EV_OK, EV_ELIMIT, EV_ENOMEM. */
+int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n);
+
+#endif
