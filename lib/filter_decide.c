@@ -28,14 +28,23 @@ static int fail(ev_filter *f, int status, const char *fmt, ...)
 	return rc;
 }
 
-static void free_session(session_facts *s)
+static void free_process_sets(session_facts *s)
 {
-	free(s->capsets);
-	free(s->assigned);
 	for (int d = 0; d < N_DIRECTIONS; d++) {
 		free(s->process[d].caps);
 		free(s->process[d].capsets);
+		memset(&s->process[d], 0, sizeof s->process[d]);
 	}
+	s->process_ready = 0;
+}
+
+static void free_session(session_facts *s)
+{
+	free(s->capsets);
+	free(s->capset_index.slots);
+	free(s->assigned);
+	free(s->assigned_index.slots);
+	free_process_sets(s);
 }
 
 /* ------------------------------------------------------------------------
@@ -72,42 +81,112 @@ static session_facts *session_at(ev_filter *f, unsigned session)
 {
 	if (session >= f->n_sessions) {
 		size_t n = (size_t)session + 1;
-		session_facts *grown = realloc(f->sessions, n * sizeof *grown);
-		if (!grown)
-			return NULL;
-		memset(grown + f->n_sessions, 0,
-		       (n - f->n_sessions) * sizeof *grown);
-		f->sessions = grown;
+
+		/* Geometric growth: a log of many sessions must not cost a
+		 * copy of the whole array per session. */
+		if (n > f->sessions_cap) {
+			size_t cap = f->sessions_cap ? f->sessions_cap * 2 : 4;
+			session_facts *grown;
+
+			while (cap < n)
+				cap *= 2;
+			grown = realloc(f->sessions, cap * sizeof *grown);
+			if (!grown)
+				return NULL;
+			f->sessions = grown;
+			f->sessions_cap = cap;
+		}
+		memset(f->sessions + f->n_sessions, 0,
+		       (n - f->n_sessions) * sizeof *f->sessions);
 		f->n_sessions = n;
 	}
 	return &f->sessions[session];
 }
 
-static capset_info *find_capset(session_facts *s, uint32_t id, int add)
+typedef uint64_t (*fact_key_fn)(const session_facts *s, size_t i);
+
+static uint64_t capset_key(const session_facts *s, size_t i)
 {
-	for (size_t i = 0; i < s->n_capsets; i++)
-		if (s->capsets[i].id == id)
-			return &s->capsets[i];
-	if (!add)
-		return NULL;
+	return s->capsets[i].id;
+}
+
+static uint64_t assignment_key(const session_facts *s, size_t i)
+{
+	return (uint64_t)s->assigned[i].capset << 16 | s->assigned[i].cap;
+}
+
+/* The slot of `key`: the one holding it, or the free one it goes in. */
+static uint32_t *index_slot(const id_index *ix, const session_facts *s,
+			    fact_key_fn key_of, uint64_t key)
+{
+	size_t mask = ix->cap - 1;
+	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+
+	while (ix->slots[h] && key_of(s, ix->slots[h] - 1) != key)
+		h = (h + 1) & mask;
+	return &ix->slots[h];
+}
+
+/* Makes room for a new element after the `n` indexed ones. */
+static int index_reserve(id_index *ix, const session_facts *s,
+			 fact_key_fn key_of, size_t n)
+{
+	id_index grown;
+
+	if ((n + 1) * 2 <= ix->cap)
+		return EV_OK;
+	grown.cap = ix->cap ? ix->cap * 2 : 64;
+	if (!(grown.slots = calloc(grown.cap, sizeof *grown.slots)))
+		return EV_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		*index_slot(&grown, s, key_of, key_of(s, i)) = (uint32_t)i + 1;
+	free(ix->slots);
+	*ix = grown;
+	return EV_OK;
+}
+
+/* The capset `id` of the session, added when new. */
+static int find_capset(session_facts *s, uint32_t id, capset_info **out)
+{
+	uint32_t *slot;
+
+	if (index_reserve(&s->capset_index, s, capset_key, s->n_capsets) < 0)
+		return EV_ENOMEM;
+	slot = index_slot(&s->capset_index, s, capset_key, id);
+	if (*slot) {
+		*out = &s->capsets[*slot - 1];
+		return EV_OK;
+	}
+	if (s->n_capsets >= EVI_FILTER_MAX_CAPSETS)
+		return EV_ELIMIT;
 	if (s->n_capsets == s->capsets_cap) {
 		size_t cap = s->capsets_cap ? s->capsets_cap * 2 : 8;
 		capset_info *grown = realloc(s->capsets, cap * sizeof *grown);
 		if (!grown)
-			return NULL;
+			return EV_ENOMEM;
 		s->capsets = grown;
 		s->capsets_cap = cap;
 	}
 	memset(&s->capsets[s->n_capsets], 0, sizeof s->capsets[0]);
 	s->capsets[s->n_capsets].id = id;
-	return &s->capsets[s->n_capsets++];
+	*slot = (uint32_t)++s->n_capsets;
+	*out = &s->capsets[s->n_capsets - 1];
+	return EV_OK;
 }
 
 static int add_assignment(session_facts *s, uint32_t capset, uint16_t cap)
 {
-	for (size_t i = 0; i < s->n_assigned; i++)
-		if (s->assigned[i].capset == capset && s->assigned[i].cap == cap)
-			return EV_OK;
+	uint32_t *slot;
+
+	if (index_reserve(&s->assigned_index, s, assignment_key,
+			  s->n_assigned) < 0)
+		return EV_ENOMEM;
+	slot = index_slot(&s->assigned_index, s, assignment_key,
+			  (uint64_t)capset << 16 | cap);
+	if (*slot)
+		return EV_OK;
+	if (s->n_assigned >= EVI_FILTER_MAX_ASSIGNMENTS)
+		return EV_ELIMIT;
 	if (s->n_assigned == s->assigned_cap) {
 		size_t n = s->assigned_cap ? s->assigned_cap * 2 : 16;
 		assignment *grown = realloc(s->assigned, n * sizeof *grown);
@@ -118,7 +197,7 @@ static int add_assignment(session_facts *s, uint32_t capset, uint16_t cap)
 	}
 	s->assigned[s->n_assigned].capset = capset;
 	s->assigned[s->n_assigned].cap = cap;
-	s->n_assigned++;
+	*slot = (uint32_t)++s->n_assigned;
 	return EV_OK;
 }
 
@@ -128,20 +207,21 @@ static int learn_process(session_facts *s, const ev_event *ev)
 {
 	const uint8_t *p = ev->payload;
 	capset_info *c;
+	int rc;
 
 	switch (ev->type) {
 	case EV_CAPSET_CREATE:
 		if (ev->size < 6)
 			return EV_OK;
-		if (!(c = find_capset(s, ev_load32(p), 1)))
-			return EV_ENOMEM;
+		if ((rc = find_capset(s, ev_load32(p), &c)) < 0)
+			return rc;
 		c->type = ev_load16(p + 4);
 		return EV_OK;
 	case EV_OSPROCESS_PID:
 		if (ev->size < 8)
 			return EV_OK;
-		if (!(c = find_capset(s, ev_load32(p), 1)))
-			return EV_ENOMEM;
+		if ((rc = find_capset(s, ev_load32(p), &c)) < 0)
+			return rc;
 		c->has_pid = 1;
 		c->pid = ev_load32(p + 4);
 		return EV_OK;
@@ -245,9 +325,17 @@ int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
 	if (ev->type == EV_BLOCK_MARKER)
 		return EV_OK;
 	if (pass == 0) {
+		int rc;
+
 		learn_clock(s, ev);
-		if (any_process(f) && learn_process(s, ev) < 0)
-			return fail(f, EV_ENOMEM, "out of memory");
+		if (any_process(f) && (rc = learn_process(s, ev)) < 0)
+			return rc == EV_ELIMIT
+				       ? fail(f, rc, "session %u names more "
+					      "than %u capsets or %u capability "
+					      "assignments", session + 1,
+					      EVI_FILTER_MAX_CAPSETS,
+					      EVI_FILTER_MAX_ASSIGNMENTS)
+				       : fail(f, rc, "out of memory");
 	}
 	if (ev->type == EV_USER_MARKER && any_markers(f))
 		learn_marker(f, pass, s, ev);
@@ -325,26 +413,45 @@ static void resolve_marker_window(ev_filter *f, session_facts *s, int d)
 	}
 }
 
+static int compare_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* `list` is sorted (see sort_capsets). */
 static int capset_listed(const uint32_t *list, size_t n, uint32_t id)
 {
-	for (size_t i = 0; i < n; i++)
-		if (list[i] == id)
-			return 1;
-	return 0;
+	return n > 0 && bsearch(&id, list, n, sizeof *list, compare_u32);
 }
 
 static int add_capset_id(process_set *p, uint32_t id)
 {
-	uint32_t *grown;
-
-	if (capset_listed(p->capsets, p->n_capsets, id))
-		return EV_OK;
-	grown = realloc(p->capsets, (p->n_capsets + 1) * sizeof *grown);
-	if (!grown)
-		return EV_ENOMEM;
-	p->capsets = grown;
+	if (p->n_capsets == p->capsets_cap) {
+		size_t cap = p->capsets_cap ? p->capsets_cap * 2 : 8;
+		uint32_t *grown = realloc(p->capsets, cap * sizeof *grown);
+		if (!grown)
+			return EV_ENOMEM;
+		p->capsets = grown;
+		p->capsets_cap = cap;
+	}
 	p->capsets[p->n_capsets++] = id;
 	return EV_OK;
+}
+
+/* Sorts the capsets of `p` and drops duplicates. */
+static void sort_capsets(process_set *p)
+{
+	size_t kept = 0;
+
+	if (p->n_capsets == 0)
+		return;
+	qsort(p->capsets, p->n_capsets, sizeof *p->capsets, compare_u32);
+	for (size_t i = 1; i < p->n_capsets; i++)
+		if (p->capsets[i] != p->capsets[kept])
+			p->capsets[++kept] = p->capsets[i];
+	p->n_capsets = kept + 1;
 }
 
 /* CAPSET_CREATE type 2 is an OS process (FORMAT.md s. 5). */
@@ -376,6 +483,7 @@ static int resolve_process(ev_filter *f, session_facts *s, int d)
 		if (sel->capsets.items[i].lo == sel->capsets.items[i].hi)
 			rc = add_capset_id(p,
 					   (uint32_t)sel->capsets.items[i].lo);
+	sort_capsets(p);
 	for (size_t i = 0; rc == EV_OK && i < s->n_assigned; i++)
 		if (capset_listed(p->capsets, p->n_capsets,
 				  s->assigned[i].capset))
@@ -383,6 +491,7 @@ static int resolve_process(ev_filter *f, session_facts *s, int d)
 	for (size_t i = 0; rc == EV_OK && i < s->n_assigned; i++)
 		if (evi_bit_get(p->caps, s->assigned[i].cap))
 			rc = add_capset_id(p, s->assigned[i].capset);
+	sort_capsets(p);
 	if (rc < 0)
 		return fail(f, rc, "out of memory");
 	/* With one process in the log, what names neither a cap nor a
@@ -401,11 +510,34 @@ static int resolve_session(ev_filter *f, unsigned index)
 	for (int d = 0; rc == EV_OK && d < N_DIRECTIONS; d++) {
 		rc = resolve_time_window(f, index, s, d);
 		resolve_marker_window(f, s, d);
-		if (rc == EV_OK && has_process(&f->sel[d]))
-			rc = resolve_process(f, s, d);
 	}
 	s->resolved = rc == EV_OK;
 	return rc;
+}
+
+/* A session's process sets take two cap bitmaps (16 KiB): only the
+ * session being filtered holds them, so that a log of many tiny sessions
+ * costs no more memory than one. */
+static int ready_processes(ev_filter *f, unsigned index)
+{
+	session_facts *s = &f->sessions[index];
+	int rc = EV_OK;
+
+	if (s->process_ready)
+		return EV_OK;
+	if (f->process_holder)
+		free_process_sets(&f->sessions[f->process_holder - 1]);
+	f->process_holder = 0;
+	for (int d = 0; rc == EV_OK && d < N_DIRECTIONS; d++)
+		if (has_process(&f->sel[d]))
+			rc = resolve_process(f, s, d);
+	if (rc < 0) {
+		free_process_sets(s);
+		return rc;
+	}
+	s->process_ready = 1;
+	f->process_holder = (size_t)index + 1;
+	return EV_OK;
 }
 
 int ev_filter_end_learning(ev_filter *f, unsigned pass)
@@ -647,21 +779,21 @@ static int keep(ev_filter *f, const ev_event *ev, ev_event *out)
 
 static session_facts *facts_for(ev_filter *f, unsigned session)
 {
-	session_facts *s;
-
-	if (session < f->n_sessions && f->sessions[session].resolved)
-		return &f->sessions[session];
-	if (f->learned < ev_filter_learning_passes(f)) {
-		fail(f, EV_EINVAL, "the filter needs %u learning pass(es) "
-		     "over the log before it can decide",
-		     ev_filter_learning_passes(f));
-		return NULL;
+	if (session >= f->n_sessions || !f->sessions[session].resolved) {
+		if (f->learned < ev_filter_learning_passes(f)) {
+			fail(f, EV_EINVAL, "the filter needs %u learning "
+			     "pass(es) over the log before it can decide",
+			     ev_filter_learning_passes(f));
+			return NULL;
+		}
+		/* A session learning did not see: it has no events to
+		 * place. */
+		if (resolve_session(f, session) < 0)
+			return NULL;
 	}
-	/* A session learning did not see: it has no events to place. */
-	if (resolve_session(f, session) < 0)
+	if (any_process(f) && ready_processes(f, session) < 0)
 		return NULL;
-	s = &f->sessions[session];
-	return s;
+	return &f->sessions[session];
 }
 
 int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
@@ -696,4 +828,6 @@ void evi_filter_free_sessions(ev_filter *f)
 	free(f->sessions);
 	f->sessions = NULL;
 	f->n_sessions = 0;
+	f->sessions_cap = 0;
+	f->process_holder = 0;
 }

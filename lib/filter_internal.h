@@ -98,6 +98,21 @@ typedef struct assignment {
 	uint16_t cap;
 } assignment;
 
+/* An open-addressing index over an array of a session's facts: each slot
+ * holds an element's index + 1, 0 when free; `cap` is 0 or a power of
+ * two, at most half full. Hostile logs name capsets by the hundred
+ * thousand, so lookups must not be linear. */
+typedef struct id_index {
+	uint32_t *slots;
+	size_t cap;
+} id_index;
+
+/* The most capsets and (capset, cap) assignments one session may name
+ * when a process selector needs them: far above what a merged log of
+ * many processes holds, low enough to bound memory. */
+#define EVI_FILTER_MAX_CAPSETS (1u << 16)
+#define EVI_FILTER_MAX_ASSIGNMENTS (1u << 18)
+
 /* Where the start and end markers of one window are in a session. */
 typedef struct marker_facts {
 	int start_found, end_found;
@@ -108,8 +123,8 @@ typedef struct marker_facts {
 /* A process selector resolved for one session. */
 typedef struct process_set {
 	uint8_t *caps;        /* bitmap */
-	uint32_t *capsets;
-	size_t n_capsets;
+	uint32_t *capsets;    /* sorted, distinct */
+	size_t n_capsets, capsets_cap;
 	int unattributed;     /* events naming no cap or capset belong */
 } process_set;
 
@@ -131,13 +146,16 @@ typedef struct session_facts {
 	marker_facts markers[N_DIRECTIONS];
 	capset_info *capsets;
 	size_t n_capsets, capsets_cap;
+	id_index capset_index;   /* by capset id */
 	assignment *assigned;
 	size_t n_assigned, assigned_cap;
+	id_index assigned_index; /* by (capset, cap) */
 
 	int resolved;
 	time_window time[N_DIRECTIONS];
 	time_window marks[N_DIRECTIONS];
 	process_set process[N_DIRECTIONS];
+	int process_ready;    /* process[] is resolved */
 } session_facts;
 
 struct ev_filter {
@@ -146,11 +164,16 @@ struct ev_filter {
 	int keep_metadata;
 	uint8_t *rules;   /* enum type_rule per type id; NULL: rebuild */
 	session_facts *sessions;
-	size_t n_sessions;
+	size_t n_sessions, sessions_cap;
 	unsigned learned; /* learning passes ended */
+	/* 1 + the session whose process sets are resolved, 0 for none: only
+	 * one session holds them at a time (see ready_processes). */
+	size_t process_holder;
 	uint8_t *scratch; /* redacted payloads */
 	char *text;       /* a marker's text, NUL-terminated */
 	ev_diag diag;
+	ev_progress_fn progress; /* ev_filter_set_progress */
+	void *progress_ctx;
 };
 
 static inline int evi_bit_get(const uint8_t *bits, unsigned i)

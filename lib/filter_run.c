@@ -30,6 +30,7 @@ typedef struct filter_run {
 	int spill_fd;    /* the copy of the input, or -1 */
 	int truncated;
 	ev_diag truncation;
+	evi_progress progress; /* over every pass */
 } filter_run;
 
 static int fail(filter_run *run, ev_origin origin, const ev_diag *d)
@@ -92,7 +93,25 @@ static int open_input(filter_run *run, int copy, ev_reader **r)
 	if (rc < 0)
 		return fail_status(run, EV_ORIGIN_INPUT, rc, "cannot open");
 	run->stats->passes++;
+	evi_reader_progress(*r, &run->progress);
 	return EV_OK;
+}
+
+void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx)
+{
+	f->progress = fn;
+	f->progress_ctx = ctx;
+}
+
+/* Every pass reads the whole input (or its copy, as long). */
+static uint64_t progress_total(const char *path, unsigned passes)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	return (uint64_t)st.st_size * passes;
 }
 
 /* The reader stopped at the end of a session (EV_END) or early: moves to
@@ -306,7 +325,7 @@ int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
 {
 	ev_filter_stats ignored;
 	filter_run run = { f, path, out, EV_FILTER_RUN_OPTIONS_INIT, NULL, -1,
-			   0, { 0, 0, 0, "" } };
+			   0, { 0, 0, 0, "" }, { NULL, NULL, 0, 0 } };
 	unsigned passes = ev_filter_learning_passes(f);
 	int rc = EV_OK;
 
@@ -317,6 +336,9 @@ int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
 				   "ev_filter_run options");
 	if (opts)
 		run.opts = *opts;
+	run.progress.fn = f->progress;
+	run.progress.ctx = f->progress_ctx;
+	run.progress.total = progress_total(path, passes + 1);
 	for (unsigned pass = 0; rc == EV_OK && pass < passes; pass++)
 		rc = learn_pass(&run, pass);
 	if (rc == EV_OK) {
@@ -327,8 +349,12 @@ int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
 		close(run.spill_fd);
 	if (rc == EV_OK && run.truncated) {
 		run.stats->truncated = 1;
+		/* Cut inside its first header (or empty): there is no log to
+		 * filter, and an empty output would not be one. */
+		if (run.stats->sessions == 0)
+			run.truncation.status = EV_EFORMAT;
 		fail(&run, EV_ORIGIN_INPUT, &run.truncation);
-		return EV_ETRUNCATED;
+		return run.truncation.status;
 	}
 	return rc;
 }

@@ -42,15 +42,42 @@ static int32_t wire_size(const ev_writer *w, uint16_t type)
 	return t ? t->wire_size : UNDECLARED;
 }
 
-/* Re-blocked output needs BLOCK_MARKER declared even if the input lacked
- * it (a 6.12 STARTUP-only log, or a header built by hand). */
-static int declare_block_marker(ev_header *h)
+/* Re-blocked output needs BLOCK_MARKER declared with its 14-byte payload
+ * (FORMAT.md section 2) even if the input lacked it (a 6.12 STARTUP-only
+ * log, or a header built by hand) or declared another size (a damaged
+ * header: markers written under it would not read back). The input's
+ * own type-18 events are dropped when re-blocking, so the declaration is
+ * replaced where it stands in the header. */
+static int declare_block_marker(ev_header **h)
 {
-	if (ev_header_find(h, EV_BLOCK_MARKER))
+	const ev_type_decl *t = ev_header_find(*h, EV_BLOCK_MARKER);
+	ev_header *fixed;
+	int rc;
+
+	if (!t)
+		return ev_header_add(*h, EV_BLOCK_MARKER, EVI_BLOCK_PAYLOAD,
+				     block_marker_desc,
+				     sizeof block_marker_desc - 1, NULL, 0);
+	if (t->size == (int32_t)EVI_BLOCK_PAYLOAD)
 		return EV_OK;
-	return ev_header_add(h, EV_BLOCK_MARKER, EVI_BLOCK_PAYLOAD,
-			     block_marker_desc, sizeof block_marker_desc - 1,
-			     NULL, 0);
+	if ((rc = ev_header_new(&fixed)) < 0)
+		return rc;
+	for (size_t i = 0; rc == EV_OK && i < ev_header_count(*h); i++) {
+		t = ev_header_at(*h, i);
+		rc = ev_header_add(fixed, t->id,
+				   t->id == EV_BLOCK_MARKER
+					   ? (int32_t)EVI_BLOCK_PAYLOAD
+					   : t->size,
+				   t->desc, t->desc_len, t->extra,
+				   t->extra_len);
+	}
+	if (rc < 0) {
+		ev_header_free(fixed);
+		return rc;
+	}
+	ev_header_free(*h);
+	*h = fixed;
+	return EV_OK;
 }
 
 static int write_header(ev_writer *w)
@@ -79,7 +106,7 @@ static int setup(ev_writer *w, const ev_header *header,
 		if (w->max_block <= EVI_BLOCK_EVENT)
 			return EV_EINVAL;
 		w->block = malloc(w->max_block);
-		rc = w->block ? declare_block_marker(w->header) : EV_ENOMEM;
+		rc = w->block ? declare_block_marker(&w->header) : EV_ENOMEM;
 	}
 	for (unsigned id = 0; rc == EV_OK && id < SMALL_IDS; id++) {
 		const ev_type_decl *t = ev_header_find(w->header, (uint16_t)id);
@@ -239,13 +266,15 @@ static int write_blocked(ev_writer *w, const ev_event *ev, int variable)
 int ev_writer_write(ev_writer *w, const ev_event *ev)
 {
 	int32_t wire = wire_size(w, ev->type);
-	int rc = check_event(w, ev, wire);
+	int rc;
 
-	if (rc < 0)
+	/* Re-blocking drops the input's markers before checking them: their
+	 * declaration may have been replaced (declare_block_marker). */
+	if (w->mode == EV_WRITE_REBLOCK && ev->type == EV_BLOCK_MARKER)
+		return EV_OK;
+	if ((rc = check_event(w, ev, wire)) < 0)
 		return rc;
 	if (w->mode == EV_WRITE_REBLOCK) {
-		if (ev->type == EV_BLOCK_MARKER)
-			return EV_OK;
 		rc = write_blocked(w, ev, wire == EV_SIZE_VARIABLE);
 	} else {
 		rc = write_direct(w, ev, wire == EV_SIZE_VARIABLE);

@@ -1376,6 +1376,48 @@ static void test_truncated_input(void **state)
 	free(src);
 }
 
+/* An input cut inside its first header, or empty (found by the filter
+ * fuzzer): there is no log to filter. EV_EFORMAT, not EV_ETRUNCATED,
+ * whose output would be complete: nothing is written. */
+static void test_header_cut_input(void **state)
+{
+	char *src = data_path("user-n1.eventlog");
+	char *dir = ts_temp_dir();
+	char *cut = ts_path(dir, "cut.eventlog");
+	size_t len, cuts[] = { 0, 4, 700 };
+	uint8_t *data = ts_read_file(src, &len);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+		ev_filter_stats st;
+		ev_filter *f;
+		ev_sink *sink;
+		size_t out_len;
+
+		assert_true(ts_write_file(cut, data, cuts[i], "wb"));
+		assert_int_equal(ev_filter_new(&f), EV_OK);
+		assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "u", 0),
+				 EV_OK);
+		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+		assert_int_equal(ev_filter_run(f, cut, sink, NULL, &st),
+				 EV_EFORMAT);
+		assert_int_equal(ev_filter_diag(f)->status, EV_EFORMAT);
+		assert_non_null(strstr(ev_filter_diag(f)->message,
+				       "inside the header"));
+		assert_int_equal(st.origin, EV_ORIGIN_INPUT);
+		assert_int_equal(st.sessions, 0);
+		(void)ev_sink_memory(sink, &out_len);
+		assert_int_equal(out_len, 0);
+		ev_sink_free(sink);
+		ev_filter_free(f);
+	}
+	ts_remove_dir(dir);
+	free(cut);
+	free(dir);
+	free(data);
+	free(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1403,6 +1445,7 @@ int main(void)
 		cmocka_unit_test(test_bad_selectors_are_named),
 		cmocka_unit_test(test_standard_input_is_copied_when_learning),
 		cmocka_unit_test(test_truncated_input),
+		cmocka_unit_test(test_header_cut_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -684,6 +684,58 @@ static void test_reblock_oversized_event(void **state)
  * Header handling and invalid events
  * ---------------------------------------------------------------------- */
 
+/* A damaged header declaring BLOCK_MARKER with 6 bytes (an input of the
+ * truncate fuzzer, fed to filter): markers written under it would not
+ * read back, so REBLOCK declares 14 bytes in its place and drops the
+ * input's type-18 events without checking them against the old size. */
+static void test_reblock_redeclares_bad_block_marker(void **state)
+{
+	(void)state;
+	ev_header *h = NULL;
+	ev_sink *sink = NULL;
+	ev_writer *w = NULL;
+	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
+	ev_reader *r = NULL;
+	ev_event ev;
+	size_t len;
+
+	assert_int_equal(ev_header_new(&h), EV_OK);
+	add_type(h, EV_RUN_THREAD, 4, "Run thread");
+	add_type(h, EV_BLOCK_MARKER, 6, "Block marker");
+	add_type(h, EV_USER_MSG, VAR, "User message");
+	opts.mode = EV_WRITE_REBLOCK;
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	ev_event bad = event(EV_BLOCK_MARKER, 0, 5, "abcdef", 6);
+	ev_event a = event(EV_RUN_THREAD, 1, 10, "\0\0\0\x05", 4);
+	assert_int_equal(ev_writer_write(w, &bad), EV_OK);
+	assert_int_equal(ev_writer_write(w, &a), EV_OK);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	assert_int_equal(ev_writer_events(w), 1);
+	const uint8_t *out = ev_sink_memory(sink, &len);
+
+	assert_int_equal(ev_reader_open_memory(&r, out, len, "out", 0), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	const ev_header *back = ev_reader_header(r);
+	assert_int_equal(ev_header_count(back), 3);
+	/* Where it was declared, with its description. */
+	assert_int_equal(ev_header_at(back, 1)->id, EV_BLOCK_MARKER);
+	assert_int_equal(ev_header_at(back, 1)->size, 14);
+	assert_string_equal(ev_header_at(back, 1)->desc, "Block marker");
+	assert_int_equal(ev_reader_next(r, &ev), EV_OK);
+	assert_int_equal(ev.type, EV_BLOCK_MARKER);
+	assert_int_equal(ev.cap, 1);
+	assert_int_equal(ev_reader_next(r, &ev), EV_OK);
+	assert_int_equal(ev.type, EV_RUN_THREAD);
+	assert_int_equal(ev_reader_next(r, &ev), EV_END);
+	/* The caller's header is not changed. */
+	assert_int_equal(ev_header_find(h, EV_BLOCK_MARKER)->size, 6);
+	ev_reader_free(r);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_header_free(h);
+}
+
 static void test_reblock_declares_block_marker(void **state)
 {
 	(void)state;
@@ -1064,6 +1116,7 @@ int main(void)
 		cmocka_unit_test(test_reblock_exact_bytes),
 		cmocka_unit_test(test_reblock_oversized_event),
 		cmocka_unit_test(test_reblock_declares_block_marker),
+		cmocka_unit_test(test_reblock_redeclares_bad_block_marker),
 		cmocka_unit_test(test_invalid_events),
 		cmocka_unit_test(test_path_sink_commit),
 		cmocka_unit_test(test_path_sink_uncommitted),

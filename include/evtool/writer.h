@@ -18,6 +18,7 @@
 extern "C" {
 #endif
 
+/** Where bytes go: a file written atomically, a descriptor or memory (opaque). */
 typedef struct ev_sink ev_sink;
 
 /**
@@ -55,6 +56,7 @@ const uint8_t *ev_sink_memory(const ev_sink *s, size_t *len);
 /** Details of the last failure. */
 const ev_diag *ev_sink_diag(const ev_sink *s);
 
+/** A writer of events into blocks on a sink (opaque). */
 typedef struct ev_writer ev_writer;
 
 /** How a writer treats blocks. */
@@ -76,6 +78,7 @@ typedef struct ev_writer_options {
 	uint32_t max_block_size;   /**< REBLOCK only; 0 means EV_MAX_BLOCK_SIZE */
 } ev_writer_options;
 
+/** The layout of ev_writer_options this header describes. */
 #define EV_WRITER_OPTIONS_VERSION 1
 #define EV_WRITER_OPTIONS_INIT { EV_WRITER_OPTIONS_VERSION, EV_WRITE_PRESERVE, 0 }
 

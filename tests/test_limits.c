@@ -1,0 +1,951 @@
+/*
+ * Resource limits: hostile logs must never make libevtool allocate
+ * without bound or loop forever (issue 8, "Robustness").
+ *
+ * Each test builds a hostile log in memory, most of them as gzip whose
+ * decompressed size is far larger than what the test holds (the same
+ * independently deflated segment repeated, see gz_build), and runs it
+ * through the reader, validate, truncate (ev_repair), filter and merge.
+ * The output goes to /dev/null, so that only the library's own memory is
+ * measured.
+ *
+ * Memory is measured by counting: the test is linked with
+ * -Wl,--wrap=malloc,... so every malloc, calloc, realloc and free made by
+ * libevtool (and by the test) goes through the wrappers below, which keep
+ * the live bytes (malloc_usable_size) and their peak. Counting, unlike
+ * ru_maxrss, is exact under AddressSanitizer, whose quarantine keeps
+ * freed memory resident. zlib's own allocations (about 40 KiB per
+ * stream) are not counted.
+ *
+ * Time is bounded by ctest's timeout; each test also checks that it ran
+ * in a few seconds of processor time per hundred MiB of input.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "evtool/evtool.h"
+#include "support.h"
+
+/* ------------------------------------------------------------------------
+ * Allocation counting (see the file comment)
+ * ---------------------------------------------------------------------- */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void __real_free(void *p);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+void __wrap_free(void *p);
+
+static int64_t live_bytes;
+static int64_t peak_bytes;
+
+static void count(int64_t delta)
+{
+	int64_t now = __atomic_add_fetch(&live_bytes, delta, __ATOMIC_RELAXED);
+	int64_t peak = __atomic_load_n(&peak_bytes, __ATOMIC_RELAXED);
+
+	while (now > peak &&
+	       !__atomic_compare_exchange_n(&peak_bytes, &peak, now, 1,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+void *__wrap_malloc(size_t n)
+{
+	void *p = __real_malloc(n);
+
+	if (p)
+		count((int64_t)malloc_usable_size(p));
+	return p;
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	void *p = __real_calloc(n, size);
+
+	if (p)
+		count((int64_t)malloc_usable_size(p));
+	return p;
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+	size_t old = p ? malloc_usable_size(p) : 0;
+	void *q = __real_realloc(p, n);
+
+	if (q)
+		count((int64_t)malloc_usable_size(q) - (int64_t)old);
+	else if (n == 0)
+		count(-(int64_t)old);
+	return q;
+}
+
+void __wrap_free(void *p)
+{
+	/* Memory that libc allocated itself (strdup) is freed here without
+	 * having been counted: live bytes can only be under-reported by the
+	 * few names a handle keeps. */
+	if (p)
+		count(-(int64_t)malloc_usable_size(p));
+	__real_free(p);
+}
+
+/* Starts measuring: the peak is taken relative to what is live now. */
+static int64_t measure_start(void)
+{
+	int64_t now = __atomic_load_n(&live_bytes, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&peak_bytes, now, __ATOMIC_RELAXED);
+	return now;
+}
+
+static int64_t measure_peak(int64_t base)
+{
+	return __atomic_load_n(&peak_bytes, __ATOMIC_RELAXED) - base;
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+#define KIB (1024)
+#define MIB (1024 * 1024)
+
+/* ------------------------------------------------------------------------
+ * Building logs
+ * ---------------------------------------------------------------------- */
+
+typedef struct bytes {
+	uint8_t *p;
+	size_t n, cap;
+} bytes;
+
+static void put(bytes *b, const void *data, size_t len)
+{
+	if (b->n + len > b->cap) {
+		b->cap = (b->n + len) * 2 + 256;
+		b->p = realloc(b->p, b->cap);
+		assert_non_null(b->p);
+	}
+	memcpy(b->p + b->n, data, len);
+	b->n += len;
+}
+
+static void put16(bytes *b, uint16_t v)
+{
+	uint8_t x[2];
+
+	ev_store16(x, v);
+	put(b, x, 2);
+}
+
+static void put32(bytes *b, uint32_t v)
+{
+	uint8_t x[4];
+
+	ev_store32(x, v);
+	put(b, x, 4);
+}
+
+static void put64(bytes *b, uint64_t v)
+{
+	uint8_t x[8];
+
+	ev_store64(x, v);
+	put(b, x, 8);
+}
+
+static void put_magic(bytes *b, const char *m)
+{
+	put(b, m, 4);
+}
+
+/* One "etb\0 ... ete\0" declaration (FORMAT.md section 1). */
+static void put_type(bytes *b, uint16_t id, int size, const char *desc)
+{
+	put_magic(b, "etb\0");
+	put16(b, id);
+	put16(b, (uint16_t)size);
+	put32(b, (uint32_t)strlen(desc));
+	put(b, desc, strlen(desc));
+	put32(b, 0);
+	put_magic(b, "ete\0");
+}
+
+static void put_header_start(bytes *b)
+{
+	put_magic(b, "hdrb");
+	put_magic(b, "hetb");
+}
+
+static void put_header_end(bytes *b)
+{
+	put_magic(b, "hete");
+	put_magic(b, "hdre");
+	put_magic(b, "datb");
+}
+
+/* A small header like GHC's: CREATE_THREAD, RUN_THREAD, GC_START,
+ * BLOCK_MARKER, USER_MSG, CAPSET_CREATE. */
+static void put_small_header(bytes *b)
+{
+	put_header_start(b);
+	put_type(b, 0, 4, "Create thread");
+	put_type(b, 1, 4, "Run thread");
+	put_type(b, 9, 0, "Start GC");
+	put_type(b, 18, 14, "Block marker");
+	put_type(b, 19, -1, "User message");
+	put_type(b, 25, 6, "Create capability set");
+	put_header_end(b);
+}
+
+static void put_block_marker(bytes *b, uint64_t time, uint32_t size,
+			     uint64_t end, uint16_t cap)
+{
+	put16(b, 18);
+	put64(b, time);
+	put32(b, size);
+	put64(b, end);
+	put16(b, cap);
+}
+
+static void put_user_msg(bytes *b, uint64_t time, uint16_t len, uint8_t fill)
+{
+	uint8_t chunk[256];
+
+	memset(chunk, fill, sizeof chunk);
+	put16(b, 19);
+	put64(b, time);
+	put16(b, len);
+	for (uint32_t left = len; left > 0;) {
+		uint32_t n = left < sizeof chunk ? left : sizeof chunk;
+
+		put(b, chunk, n);
+		left -= n;
+	}
+}
+
+static void put_data_end(bytes *b)
+{
+	put16(b, 0xffff);
+}
+
+/* Deflates `len` bytes as raw deflate blocks that end on a byte boundary
+ * without the final-block bit (Z_FULL_FLUSH), or with it (`last`). The
+ * blocks refer to no earlier data, so copies of them can be concatenated
+ * into one valid deflate stream. */
+static void deflate_piece(bytes *out, const uint8_t *data, size_t len,
+			  int last)
+{
+	z_stream z;
+	uint8_t chunk[64 * 1024];
+	int rc;
+
+	memset(&z, 0, sizeof z);
+	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, -15, 9,
+				      Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)data;
+	z.avail_in = (uInt)len;
+	do {
+		z.next_out = chunk;
+		z.avail_out = sizeof chunk;
+		rc = deflate(&z, last ? Z_FINISH : Z_FULL_FLUSH);
+		assert_true(rc == Z_OK || rc == Z_STREAM_END ||
+			    rc == Z_BUF_ERROR);
+		put(out, chunk, sizeof chunk - z.avail_out);
+	} while (z.avail_out == 0 || (last && rc != Z_STREAM_END));
+	deflateEnd(&z);
+}
+
+/* A gzip member holding `head`, then `body` `repeat` times, then `tail`,
+ * built without deflating more than one copy of `body`. */
+static bytes gz_build(const bytes *head, const bytes *body, unsigned repeat,
+		      const bytes *tail)
+{
+	static const uint8_t gzip_header[10] = { 0x1f, 0x8b, 8, 0, 0, 0,
+						 0, 0, 0, 3 };
+	bytes out = { 0 }, body_z = { 0 };
+	uLong crc = crc32(0, head->p, (uInt)head->n);
+	uLong body_crc = crc32(0, body->p, (uInt)body->n);
+	uint64_t total = head->n + (uint64_t)body->n * repeat + tail->n;
+
+	put(&out, gzip_header, sizeof gzip_header);
+	deflate_piece(&out, head->p, head->n, 0);
+	deflate_piece(&body_z, body->p, body->n, 0);
+	for (unsigned i = 0; i < repeat; i++) {
+		put(&out, body_z.p, body_z.n);
+		crc = crc32_combine(crc, body_crc, (z_off_t)body->n);
+	}
+	deflate_piece(&out, tail->p, tail->n, 1);
+	crc = crc32_combine(crc, crc32(0, tail->p, (uInt)tail->n),
+			    (z_off_t)tail->n);
+	{
+		uint8_t trailer[8];
+
+		for (int i = 0; i < 4; i++) {
+			trailer[i] = (uint8_t)(crc >> (8 * i));
+			trailer[4 + i] = (uint8_t)(total >> (8 * i));
+		}
+		put(&out, trailer, sizeof trailer);
+	}
+	free(body_z.p);
+	return out;
+}
+
+/* ------------------------------------------------------------------------
+ * Running the library over a log
+ * ---------------------------------------------------------------------- */
+
+typedef struct outcome {
+	int status;         /* the last status of the run */
+	uint64_t events;    /* events read, block markers included */
+	unsigned sessions;  /* sessions that reached their data end */
+	int64_t peak;       /* peak live bytes above the start */
+	double seconds;     /* processor time */
+} outcome;
+
+static void report(const char *what, const char *tool, const outcome *o)
+{
+	printf("  %-22s %-9s status %2d, %9llu events, %5u sessions, "
+	       "peak %6lld KiB, %.2f s\n", what, tool, o->status,
+	       (unsigned long long)o->events, o->sessions,
+	       (long long)(o->peak / KIB), o->seconds);
+}
+
+static outcome run_reader(const bytes *log)
+{
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_reader *r;
+	ev_event ev;
+	int rc;
+
+	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
+					       0), EV_OK);
+	for (;;) {
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			o.events++;
+		if (rc != EV_END)
+			break;
+		o.sessions++;
+		if ((rc = ev_reader_next_session(r)) != EV_OK)
+			break;
+	}
+	o.status = rc;
+	ev_reader_free(r);
+	o.peak = measure_peak(base);
+	o.seconds = cpu_seconds() - t0;
+	return o;
+}
+
+static outcome run_validate(const bytes *log)
+{
+	ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
+	ev_validate_result res;
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_reader *r;
+
+	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
+					       0), EV_OK);
+	o.status = ev_validate(r, &opts, NULL, NULL, &res);
+	o.events = res.events;
+	o.sessions = res.sessions;
+	ev_reader_free(r);
+	o.peak = measure_peak(base);
+	o.seconds = cpu_seconds() - t0;
+	return o;
+}
+
+static ev_sink *null_sink(int *fd)
+{
+	ev_sink *s;
+
+	*fd = open("/dev/null", O_WRONLY);
+	assert_true(*fd >= 0);
+	assert_int_equal(ev_sink_open_fd(&s, *fd, "/dev/null"), EV_OK);
+	return s;
+}
+
+static outcome run_repair(const bytes *log, unsigned flags)
+{
+	ev_repair_options opts = EV_REPAIR_OPTIONS_INIT;
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_reader *r;
+	ev_repair *rp;
+	ev_sink *sink;
+	int fd;
+
+	opts.flags = flags;
+	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
+					       0), EV_OK);
+	sink = null_sink(&fd);
+	assert_int_equal(ev_repair_new(&rp, &opts), EV_OK);
+	o.status = ev_repair_run(rp, r, sink);
+	o.events = ev_repair_summary_of(rp)->events;
+	o.sessions = ev_repair_summary_of(rp)->sessions;
+	ev_repair_free(rp);
+	ev_sink_free(sink);
+	close(fd);
+	ev_reader_free(r);
+	o.peak = measure_peak(base);
+	o.seconds = cpu_seconds() - t0;
+	return o;
+}
+
+/* ev_filter_run reads a path: the log goes to a temporary file first
+ * (before measuring). `process` adds a process selector, which makes the
+ * filter learn every session's capsets. */
+static outcome run_filter(const bytes *log, int process)
+{
+	ev_filter_stats stats;
+	outcome o = { 0 };
+	char *dir = ts_temp_dir();
+	char *path;
+	ev_filter *f;
+	ev_sink *sink;
+	int64_t base;
+	double t0;
+	int fd;
+
+	assert_non_null(dir);
+	path = ts_path(dir, "hostile.eventlog");
+	assert_true(ts_write_file(path, log->p, log->n, "wb"));
+	base = measure_start();
+	t0 = cpu_seconds();
+	assert_int_equal(ev_filter_new(&f), EV_OK);
+	if (process)
+		assert_int_equal(ev_filter_add(f, EV_FILTER_CAPSET, "0-3", 0),
+				 EV_OK);
+	else
+		assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "s,u", 0),
+				 EV_OK);
+	sink = null_sink(&fd);
+	o.status = ev_filter_run(f, path, sink, NULL, &stats);
+	o.events = stats.events_read;
+	o.sessions = stats.sessions;
+	ev_sink_free(sink);
+	close(fd);
+	ev_filter_free(f);
+	o.peak = measure_peak(base);
+	o.seconds = cpu_seconds() - t0;
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	return o;
+}
+
+/* Merges the log with itself. */
+static outcome run_merge(const bytes *log)
+{
+	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_merge *m;
+	ev_sink *sink;
+	int fd;
+
+	opts.align = EV_MERGE_ALIGN_NONE;
+	assert_int_equal(ev_merge_new(&m, &opts), EV_OK);
+	assert_int_equal(ev_merge_add_memory(m, log->p, log->n, "a"), EV_OK);
+	assert_int_equal(ev_merge_add_memory(m, log->p, log->n, "b"), EV_OK);
+	sink = null_sink(&fd);
+	o.status = ev_merge_plan(m);
+	if (o.status == EV_OK)
+		o.status = ev_merge_write(m, sink);
+	o.events = ev_merge_events_written(m);
+	ev_sink_free(sink);
+	close(fd);
+	ev_merge_free(m);
+	o.peak = measure_peak(base);
+	o.seconds = cpu_seconds() - t0;
+	return o;
+}
+
+/* The bound every streaming tool must keep whatever the input: a window
+ * of input, one held-back block (EV_MAX_BLOCK_SIZE, twice that for
+ * merge's split) and small tables. */
+#define STREAM_BOUND (16 * MIB)
+
+/* Processor seconds allowed per MiB of (decompressed) input, generous
+ * for the sanitizer build on a loaded machine. */
+#define SECONDS_PER_MIB 0.1
+#define SECONDS_MIN 5.0
+
+static void check_bounded(const char *what, const char *tool,
+			  const outcome *o, uint64_t input_bytes,
+			  int64_t bound)
+{
+	double allowed = SECONDS_MIN +
+			 SECONDS_PER_MIB * (double)input_bytes / MIB;
+
+	report(what, tool, o);
+	assert_true(o->peak < bound);
+	assert_true(o->seconds < allowed);
+}
+
+/* Linear time: four times the input may take at most ten times as long
+ * (plus a little for the clock's granularity). A copy of a per-session
+ * array for every session made the filter take 11 s here under
+ * AddressSanitizer, whose realloc always moves. */
+static void check_linear(const char *tool, const outcome *quarter,
+			 const outcome *whole)
+{
+	printf("  %-32s %.3f s for a quarter, %.3f s for all\n", tool,
+	       quarter->seconds, whole->seconds);
+	assert_true(whole->seconds < 10 * quarter->seconds + 0.05);
+}
+
+/* ------------------------------------------------------------------------
+ * Huge declared sizes in the header
+ * ---------------------------------------------------------------------- */
+
+static void test_header_huge_lengths(void **state)
+{
+	/* desc_len and extra_len of 4 GiB - 1: rejected without
+	 * allocating them. */
+	for (int which = 0; which < 2; which++) {
+		bytes b = { 0 };
+		outcome o;
+
+		put_header_start(&b);
+		put_magic(&b, "etb\0");
+		put16(&b, 0);
+		put16(&b, 4);
+		if (which == 0) {
+			put32(&b, 0xffffffffu);
+		} else {
+			put32(&b, 3);
+			put(&b, "abc", 3);
+			put32(&b, 0xffffffffu);
+		}
+		put(&b, "xxxxxxxxxxxxxxxxxxxxxxxx", 24);
+		o = run_reader(&b);
+		check_bounded("header length 4G", "reader", &o, b.n, 1 * MIB);
+		assert_int_equal(o.status, EV_EFORMAT);
+		o = run_validate(&b);
+		check_bounded("header length 4G", "validate", &o, b.n,
+			      STREAM_BOUND);
+		o = run_repair(&b, EV_REPAIR_RESYNC);
+		check_bounded("header length 4G", "truncate", &o, b.n,
+			      STREAM_BOUND);
+		assert_true(o.status < 0);
+		free(b.p);
+	}
+	(void)state;
+}
+
+/* A header of descriptions just under the per-field limit, on and on:
+ * the reader gives up at its header limit (8 MiB) with EV_ELIMIT. */
+static void test_header_endless(void **state)
+{
+	bytes head = { 0 }, body = { 0 }, tail = { 0 }, gz;
+	char *desc = malloc(60000 + 1);
+	outcome o;
+
+	memset(desc, 'd', 60000);
+	desc[60000] = '\0';
+	put_header_start(&head);
+	/* The same id again and again would be a duplicate; 2000 ids of
+	 * 60 KB are 120 MB of header. */
+	for (unsigned id = 0; id < 2000; id++)
+		put_type(&body, (uint16_t)(id + 300), 4, desc);
+	gz = gz_build(&head, &body, 1, &tail);
+	o = run_reader(&gz);
+	check_bounded("header 120 MB", "reader", &o, head.n + body.n,
+		      24 * MIB);
+	assert_int_equal(o.status, EV_ELIMIT);
+	o = run_validate(&gz);
+	check_bounded("header 120 MB", "validate", &o, head.n + body.n,
+		      24 * MIB);
+	assert_true(o.status < 0 || o.events == 0);
+	free(desc);
+	free(head.p);
+	free(body.p);
+	free(tail.p);
+	free(gz.p);
+	(void)state;
+}
+
+/* Every id from 0 to 65534 declared (65535 is the data end), each fixed
+ * size of 65534 bytes except a few real ones, and some events: parsing
+ * and every tool stay linear. */
+static void test_header_all_types(void **state)
+{
+	bytes b = { 0 };
+	outcome o;
+
+	put_header_start(&b);
+	for (unsigned id = 0; id < 0xffff; id++) {
+		int size = id == 18 ? 14 : id == 19 ? -1 : id == 25 ? 6
+			 : id <= 1 ? 4 : (int)(id % 7 == 0 ? 0xfffe : id % 64);
+		put_type(&b, (uint16_t)id, size, "t");
+	}
+	put_header_end(&b);
+	put_block_marker(&b, 1000, 24 + 2 * 14, 3000, 0);
+	put16(&b, 0);
+	put64(&b, 1500);
+	put32(&b, 1);
+	put16(&b, 0);
+	put64(&b, 1600);
+	put32(&b, 2);
+	put_user_msg(&b, 4000, 10, 'u');
+	put16(&b, 705); /* declared 705 % 64 = 1 byte */
+	put64(&b, 5000);
+	put(&b, "\x01", 1);
+	put_data_end(&b);
+
+	o = run_reader(&b);
+	check_bounded("65535 types", "reader", &o, b.n, 16 * MIB);
+	assert_int_equal(o.status, EV_END);
+	assert_int_equal(o.events, 5);
+	o = run_validate(&b);
+	check_bounded("65535 types", "validate", &o, b.n, 16 * MIB);
+	assert_int_equal(o.status, EV_OK);
+	o = run_repair(&b, 0);
+	check_bounded("65535 types", "truncate", &o, b.n, 16 * MIB);
+	assert_int_equal(o.status, EV_OK);
+	o = run_filter(&b, 0);
+	check_bounded("65535 types", "filter", &o, b.n, 24 * MIB);
+	assert_int_equal(o.status, EV_OK);
+	o = run_merge(&b);
+	check_bounded("65535 types", "merge", &o, b.n, 32 * MIB);
+	free(b.p);
+	(void)state;
+}
+
+/* ------------------------------------------------------------------------
+ * Many empty blocks
+ * ---------------------------------------------------------------------- */
+
+/* 4 million empty blocks (24 bytes each, 96 MiB): linear time, constant
+ * memory in every tool. */
+static void test_many_empty_blocks(void **state)
+{
+	bytes head = { 0 }, body = { 0 }, tail = { 0 }, gz, quarter;
+	const unsigned per_body = 4096, repeat = 1024;
+	uint64_t input;
+	outcome o, oq;
+
+	put_small_header(&head);
+	for (unsigned i = 0; i < per_body; i++)
+		put_block_marker(&body, 1000, 24, 1000, (uint16_t)(i & 1));
+	put_data_end(&tail);
+	gz = gz_build(&head, &body, repeat, &tail);
+	input = head.n + (uint64_t)body.n * repeat + tail.n;
+	printf("  empty blocks: %llu bytes of log in %zu bytes of gzip\n",
+	       (unsigned long long)input, gz.n);
+
+	quarter = gz_build(&head, &body, repeat / 4, &tail);
+
+	o = run_reader(&gz);
+	check_bounded("4M empty blocks", "reader", &o, input, 2 * MIB);
+	assert_int_equal(o.status, EV_END);
+	assert_int_equal(o.events, (uint64_t)per_body * repeat);
+	oq = run_reader(&quarter);
+	check_linear("reader", &oq, &o);
+	o = run_validate(&gz);
+	check_bounded("4M empty blocks", "validate", &o, input, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	oq = run_validate(&quarter);
+	check_linear("validate", &oq, &o);
+	o = run_repair(&gz, EV_REPAIR_RESYNC);
+	check_bounded("4M empty blocks", "truncate", &o, input, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	oq = run_repair(&quarter, EV_REPAIR_RESYNC);
+	check_linear("truncate", &oq, &o);
+	o = run_filter(&gz, 0);
+	check_bounded("4M empty blocks", "filter", &o, input, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	o = run_merge(&gz);
+	check_bounded("4M empty blocks", "merge", &o, 2 * input,
+		      2 * STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	free(head.p);
+	free(body.p);
+	free(tail.p);
+	free(gz.p);
+	free(quarter.p);
+	(void)state;
+}
+
+/* ------------------------------------------------------------------------
+ * Enormous variable events; the gzip bomb
+ * ---------------------------------------------------------------------- */
+
+/* 1 GiB of USER_MSG events of 65535 bytes each (the largest payload),
+ * in a block declaring 4 GiB, as a gzip stream of about a megabyte:
+ * every tool streams it in bounded memory. */
+static void test_gzip_bomb(void **state)
+{
+	bytes head = { 0 }, body = { 0 }, tail = { 0 }, gz;
+	const unsigned per_body = 64, repeat = 256;
+	uint64_t input;
+	outcome o;
+
+	put_small_header(&head);
+	put_block_marker(&head, 1000, 0xffffffffu, 0xffffffffffffull, 0);
+	for (unsigned i = 0; i < per_body; i++)
+		put_user_msg(&body, 2000, 0xffff, 'A');
+	put_data_end(&tail);
+	gz = gz_build(&head, &body, repeat, &tail);
+	input = head.n + (uint64_t)body.n * repeat + tail.n;
+	printf("  gzip bomb: %llu bytes of log in %zu bytes of gzip\n",
+	       (unsigned long long)input, gz.n);
+
+	o = run_reader(&gz);
+	check_bounded("gzip bomb 1 GiB", "reader", &o, input, 2 * MIB);
+	assert_int_equal(o.status, EV_END);
+	assert_int_equal(o.events, 1 + (uint64_t)per_body * repeat);
+	free(gz.p);
+
+	/* The other tools get a quarter of it (merge, which reads both
+	 * inputs twice, an eighth), to keep the test to a few seconds. */
+	gz = gz_build(&head, &body, repeat / 4, &tail);
+	input = head.n + (uint64_t)body.n * (repeat / 4) + tail.n;
+	o = run_validate(&gz);
+	check_bounded("gzip bomb 256 MiB", "validate", &o, input,
+		      STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	o = run_repair(&gz, 0);
+	check_bounded("gzip bomb 256 MiB", "truncate", &o, input,
+		      STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	assert_int_equal(o.events, (uint64_t)per_body * (repeat / 4));
+	o = run_filter(&gz, 0);
+	check_bounded("gzip bomb 256 MiB", "filter", &o, input, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	free(gz.p);
+	gz = gz_build(&head, &body, repeat / 8, &tail);
+	input = head.n + (uint64_t)body.n * (repeat / 8) + tail.n;
+	o = run_merge(&gz);
+	check_bounded("gzip bomb 128 MiB", "merge", &o, 2 * input,
+		      2 * STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	/* Both inputs' messages, and the capsets merge synthesises. */
+	assert_true(o.events >= 2 * (uint64_t)per_body * (repeat / 8));
+	free(head.p);
+	free(body.p);
+	free(tail.p);
+	free(gz.p);
+	(void)state;
+}
+
+/* Every declared type variable, every event 65535 bytes long, no blocks,
+ * and the log cut inside the last event. */
+static void test_enormous_variable_events(void **state)
+{
+	bytes head = { 0 }, body = { 0 }, tail = { 0 }, gz;
+	const unsigned repeat = 8;
+	uint64_t input;
+	outcome o;
+
+	put_header_start(&head);
+	for (unsigned id = 0; id < 256; id++)
+		if (id != 18)
+			put_type(&head, (uint16_t)id, -1, "variable");
+	put_header_end(&head);
+	for (unsigned id = 0; id < 256; id++) {
+		if (id == 18)
+			continue;
+		put16(&body, (uint16_t)id);
+		put64(&body, 100 + id);
+		put16(&body, 0xffff);
+		for (unsigned i = 0; i < 0xffff; i++) {
+			uint8_t c = (uint8_t)(i % 251);
+			put(&body, &c, 1);
+		}
+	}
+	/* The cut: a header of an event and part of its payload. */
+	put16(&tail, 19);
+	put64(&tail, 1);
+	put16(&tail, 0xffff);
+	put(&tail, "partial", 7);
+	gz = gz_build(&head, &body, repeat, &tail);
+	input = head.n + (uint64_t)body.n * repeat + tail.n;
+
+	o = run_reader(&gz);
+	check_bounded("variable 65535 x 65K", "reader", &o, input, 2 * MIB);
+	assert_int_equal(o.status, EV_ETRUNCATED);
+	assert_int_equal(o.events, 255u * repeat);
+	o = run_validate(&gz);
+	check_bounded("variable 65535 x 65K", "validate", &o, input,
+		      STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	o = run_repair(&gz, 0);
+	check_bounded("variable 65535 x 65K", "truncate", &o, input,
+		      STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	assert_int_equal(o.events, 255u * repeat);
+	o = run_filter(&gz, 0);
+	check_bounded("variable 65535 x 65K", "filter", &o, input,
+		      STREAM_BOUND);
+	o = run_merge(&gz);
+	check_bounded("variable 65535 x 65K", "merge", &o, 2 * input,
+		      2 * STREAM_BOUND);
+	free(head.p);
+	free(body.p);
+	free(tail.p);
+	free(gz.p);
+	(void)state;
+}
+
+/* ------------------------------------------------------------------------
+ * Many sessions
+ * ---------------------------------------------------------------------- */
+
+/* 10000 tiny sessions one after the other (a restarted eventlog, many
+ * times over): linear time; memory per session is released when the
+ * next one starts, except for the few facts a filter keeps per session. */
+static bytes sessions_log(unsigned sessions)
+{
+	bytes b = { 0 };
+
+	for (unsigned s = 0; s < sessions; s++) {
+		put_small_header(&b);
+		put_block_marker(&b, 10, 24 + 14 + 14, 20, 0);
+		put16(&b, 0);
+		put64(&b, 11);
+		put32(&b, s + 1);
+		put16(&b, 1);
+		put64(&b, 12);
+		put32(&b, s + 1);
+		put_data_end(&b);
+	}
+	return b;
+}
+
+static void test_many_sessions(void **state)
+{
+	const unsigned sessions = 10000;
+	bytes b = sessions_log(sessions), q = sessions_log(sessions / 4);
+	outcome o, oq;
+
+	o = run_reader(&b);
+	check_bounded("10000 sessions", "reader", &o, b.n, 1 * MIB);
+	assert_int_equal(o.status, EV_END);
+	assert_int_equal(o.sessions, sessions);
+	assert_int_equal(o.events, 3u * sessions);
+	oq = run_reader(&q);
+	check_linear("reader", &oq, &o);
+	o = run_validate(&b);
+	check_bounded("10000 sessions", "validate", &o, b.n, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	assert_int_equal(o.sessions, sessions);
+	oq = run_validate(&q);
+	check_linear("validate", &oq, &o);
+	o = run_repair(&b, 0);
+	check_bounded("10000 sessions", "truncate", &o, b.n, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	assert_int_equal(o.sessions, sessions);
+	oq = run_repair(&q, 0);
+	check_linear("truncate", &oq, &o);
+	o = run_filter(&b, 0);
+	check_bounded("10000 sessions", "filter", &o, b.n, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	assert_int_equal(o.sessions, sessions);
+	oq = run_filter(&q, 0);
+	check_linear("filter", &oq, &o);
+	o = run_filter(&b, 1);
+	check_bounded("10000 sessions", "filter -p", &o, b.n, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	oq = run_filter(&q, 1);
+	check_linear("filter -p", &oq, &o);
+	o = run_merge(&b);
+	check_bounded("10000 sessions", "merge", &o, 2 * b.n, STREAM_BOUND);
+	oq = run_merge(&q);
+	check_linear("merge", &oq, &o);
+	free(b.p);
+	free(q.p);
+	(void)state;
+}
+
+/* ------------------------------------------------------------------------
+ * Many distinct identifiers
+ * ---------------------------------------------------------------------- */
+
+static bytes capset_log(unsigned capsets)
+{
+	bytes b = { 0 };
+
+	put_small_header(&b);
+	for (unsigned i = 0; i < capsets; i++) {
+		put16(&b, 25);
+		put64(&b, 100 + i);
+		put32(&b, i);
+		put16(&b, 2);
+	}
+	put_data_end(&b);
+	return b;
+}
+
+/* 60000 CAPSET_CREATE events with distinct ids in one session: the
+ * tools that track capsets (validate, filter by process, merge) must not
+ * go quadratic; past EVI_FILTER_MAX_CAPSETS (65536) a filter by process
+ * stops with EV_ELIMIT instead of growing on. */
+static void test_many_capsets(void **state)
+{
+	bytes b = capset_log(60000);
+	outcome o;
+
+	o = run_reader(&b);
+	check_bounded("60000 capsets", "reader", &o, b.n, 1 * MIB);
+	o = run_validate(&b);
+	check_bounded("60000 capsets", "validate", &o, b.n, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	o = run_filter(&b, 1);
+	check_bounded("60000 capsets", "filter -p", &o, b.n, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	o = run_merge(&b);
+	check_bounded("60000 capsets", "merge", &o, 2 * b.n, STREAM_BOUND);
+	free(b.p);
+
+	b = capset_log(200000);
+	o = run_filter(&b, 1);
+	check_bounded("200000 capsets", "filter -p", &o, b.n, STREAM_BOUND);
+	assert_int_equal(o.status, EV_ELIMIT);
+	o = run_merge(&b);
+	check_bounded("200000 capsets", "merge", &o, 2 * b.n, STREAM_BOUND);
+	free(b.p);
+	(void)state;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header_huge_lengths),
+		cmocka_unit_test(test_header_endless),
+		cmocka_unit_test(test_header_all_types),
+		cmocka_unit_test(test_many_empty_blocks),
+		cmocka_unit_test(test_gzip_bomb),
+		cmocka_unit_test(test_enormous_variable_events),
+		cmocka_unit_test(test_many_sessions),
+		cmocka_unit_test(test_many_capsets),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
