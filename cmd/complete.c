@@ -1,0 +1,109 @@
+/*
+ * `evtool help --dump-options`: the command and option tables as lines of
+ * tab-separated fields, for completions/generate.sh and the tests that
+ * keep the completions and the man page in step with the tables. Not
+ * listed in --help: it is for tools, not people.
+ *
+ *   command TAB NAME TAB SUMMARY
+ *   option TAB COMMAND TAB LONG TAB SHORT TAB VALUE TAB HINT TAB HELP
+ *
+ * SHORT and VALUE are "-" when the option has none. HINT says what its
+ * value is, for completion: "-" (no value), "file", "dir", "text" (free
+ * text), "words:W1 W2 ..." (one of the words) or "list:W1 W2 ..." (a
+ * comma-separated list of them).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <evtool/catalog.h>
+
+#include "cli.h"
+
+/* Values that are one of a few words, by option name in any command.
+ * Class and type names come from the catalogue. */
+static const struct {
+	const char *option;
+	const char *hint;
+} fixed_words[] = {
+	{ "align", "words:wall-clock start none" },
+	{ "method", "words:auto merge external" },
+	{ "redact", "list:args env" },
+};
+
+static void print_classes(FILE *to)
+{
+	const char *sep = "";
+
+	for (unsigned bit = 0; bit < 32; bit++) {
+		const char *name = ev_class_name((ev_class)(1u << bit));
+		if (name) {
+			fprintf(to, "%s%s", sep, name);
+			sep = " ";
+		}
+	}
+}
+
+static void print_types(FILE *to)
+{
+	for (size_t i = 0; i < ev_catalog_count(); i++)
+		fprintf(to, "%s%s", i ? " " : "", ev_catalog_at(i)->name);
+}
+
+static int is_one_of(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static void print_hint(const cli_option *o, FILE *to)
+{
+	static const char *const files[] = { "OUT", "FILE", "IN", "LOG", NULL };
+	static const char *const dirs[] = { "DIR", NULL };
+
+	if (!o->value_name) {
+		fputs("-", to);
+		return;
+	}
+	for (size_t i = 0; i < sizeof fixed_words / sizeof fixed_words[0]; i++)
+		if (strcmp(o->name, fixed_words[i].option) == 0) {
+			fputs(fixed_words[i].hint, to);
+			return;
+		}
+	if (strcmp(o->name, "class") == 0 ||
+	    strcmp(o->name, "exclude-class") == 0) {
+		fputs("list:", to);
+		print_classes(to);
+	} else if (strcmp(o->name, "type") == 0 ||
+		   strcmp(o->name, "exclude-type") == 0) {
+		fputs("list:", to);
+		print_types(to);
+	} else if (is_one_of(o->value_name, files)) {
+		fputs("file", to);
+	} else if (is_one_of(o->value_name, dirs)) {
+		fputs("dir", to);
+	} else {
+		fputs("text", to);
+	}
+}
+
+int cli_dump_options(FILE *to)
+{
+	for (const cli_command *c = cli_commands; c->name; c++) {
+		fprintf(to, "command\t%s\t%s\n", c->name, c->summary);
+		for (const cli_option *o = c->options; o->name; o++) {
+			fprintf(to, "option\t%s\t%s\t", c->name, o->name);
+			if (o->short_name)
+				fputc(o->short_name, to);
+			else
+				fputc('-', to);
+			fprintf(to, "\t%s\t", o->value_name ? o->value_name : "-");
+			print_hint(o, to);
+			fprintf(to, "\t%s\n", o->help);
+		}
+		fprintf(to, "option\t%s\thelp\th\t-\t-\tshow this help\n",
+			c->name);
+	}
+	return EXIT_OK;
+}

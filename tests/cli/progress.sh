@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The progress bar appears on a terminal (script(1) runs each command in
+# a pseudo-terminal; EVTOOL_PROGRESS_DELAY=0 draws at once, even for a
+# small log), not with --no-progress, and never when standard error is a
+# file. 77 (skipped) without script.
+# usage: progress.sh EVTOOL TESTDATA
+set -uo pipefail
+evtool=$(realpath "$1") data=$(realpath "$2")
+command -v script >/dev/null || exit 77
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export EVTOOL_PROGRESS_DELAY=0
+pass=0 fail=0
+log=$data/gc-n2.eventlog
+
+commands=(
+    "merge $data/merge-a.eventlog $data/merge-b.eventlog -o out.eventlog"
+    "sort $log -o out.eventlog"
+    "filter $log --class gc -o out.eventlog"
+    "archive $log -o out.eventlog.gz -f"
+    "validate $log"
+    "truncate $log -o out.eventlog"
+)
+# A bar: a carriage return, a percentage and a rate.
+has_bar() { grep -aq $'\r' "$1" && grep -aqE '[0-9]+% .*B/s' "$1"; }
+
+for c in "${commands[@]}"; do
+    name=${c%% *}
+    rm -f out.eventlog out.eventlog.gz
+    script -qec "$evtool $c" /dev/null >tty.txt 2>&1 </dev/null
+    if has_bar tty.txt; then pass=$((pass + 1)); else
+        echo "FAIL: evtool $name drew no bar on a terminal:"; cat -v tty.txt
+        fail=$((fail + 1))
+    fi
+    rm -f out.eventlog out.eventlog.gz
+    script -qec "$evtool $c --no-progress" /dev/null >tty.txt 2>&1 </dev/null
+    if ! has_bar tty.txt && ! grep -aq $'\033\\[K' tty.txt; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: evtool $name --no-progress drew a bar:"; cat -v tty.txt
+        fail=$((fail + 1))
+    fi
+    rm -f out.eventlog out.eventlog.gz
+    script -qec "$evtool $c 2>err.txt" /dev/null >/dev/null 2>&1 </dev/null
+    if ! grep -aq $'[\r\033]' err.txt; then pass=$((pass + 1)); else
+        echo "FAIL: evtool $name wrote a bar to a file:"; cat -v err.txt
+        fail=$((fail + 1))
+    fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
