@@ -50,6 +50,7 @@ printf 'machine: %s, %s cores, %s\n' "$(uname -m)" "$(nproc)" \
     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 # Floors: reading the file, and copying it (page cache, no fsync; evtool
 # cat syncs its output before renaming it into place, so it pays the disk).
+if [ "${SHOW_ONLY:-0}" != 1 ]; then
 measure "read floor (dd)"        dd if="$log" of=/dev/null bs=1M
 measure "copy floor (cp)"        cp "$log" "$work/copy.eventlog"
 measure "evtool info"            "$evtool" info "$log"
@@ -142,3 +143,24 @@ bytes=$((10 * small_bytes)) events=$((10 * small_events)) \
     'for i in 1 2 3 4 5 6 7 8 9 10; do "$1" merge "$2"/small/*.eventlog -o "$2/merged.eventlog" || exit; done' \
     sh "$evtool" "$work"
 rm -rf "$work/small" "$work/merged.eventlog"
+fi # SHOW_ONLY
+
+# show (issue 7): evtool show of the whole log, text and NDJSON, to
+# /dev/null. The ghc-events library's show (the `ghc-events show`
+# executable) holds the whole log in memory, several GB on this one, so it
+# runs on a 64 MB prefix (cut with evtool truncate --bytes), once: it is
+# slow; evtool show runs on the same prefix for the comparison. Set
+# SHOW_ONLY=1 to run this section alone.
+measure "evtool show >null"          "$evtool" show "$log"
+measure "evtool show --format ndjson" "$evtool" show --format ndjson "$log"
+"$evtool" truncate -q --bytes 64000000 "$log" -o "$work/prefix.eventlog"
+prefix_bytes=$(stat -c %s "$work/prefix.eventlog")
+prefix_events=$("$evtool" info --json "$work/prefix.eventlog" |
+    sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1)
+bytes=$prefix_bytes events=$prefix_events \
+    measure "evtool show, 64 MB prefix" "$evtool" show "$work/prefix.eventlog"
+if command -v ghc-events >/dev/null 2>&1; then
+    bytes=$prefix_bytes events=$prefix_events runs=1 \
+        measure "ghc-events show, 64 MB prefix" ghc-events show "$work/prefix.eventlog"
+fi
+rm -f "$work/prefix.eventlog"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "progress.h"
 
 const cli_option archive_options[] = {
 	{ "output", 'o', "OUT",
@@ -34,6 +35,7 @@ const cli_option archive_options[] = {
 	{ "extract", 'x', NULL,
 	  "restore the log of each archive, checking it" },
 	{ "verbose", 'v', NULL, "report sizes and digests on standard error" },
+	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -46,6 +48,7 @@ typedef struct archive_job {
 	int rm;
 	int verbose;
 	ev_archive_options options;
+	int no_progress;
 } archive_job;
 
 /* One input, regular or a temporary copy of a pipe. */
@@ -263,13 +266,18 @@ static int validate_input(const archive_job *job, const input *in,
 {
 	ev_reader *r;
 	log_verdict v;
+	cli_progress bar;
 	int rc = ev_reader_open_fd(&r, in->fd, in->name,
-				   EV_READER_DIGEST | EV_READER_RAW);
+				   EV_READER_DIGEST | EV_READER_RAW), verdict;
 
 	if (rc < 0)
 		return cli_error(cli_exit_for_status(rc), "%s: %s", in->name,
 				 ev_strerror(rc));
-	switch (check_log(r, &v)) {
+	progress_start(&bar, "archive: validating", job->no_progress);
+	ev_reader_set_progress(r, progress_update, &bar);
+	verdict = check_log(r, &v);
+	progress_end(&bar);
+	switch (verdict) {
 	case EV_END:
 		break;
 	case EV_ETRUNCATED:
@@ -319,6 +327,9 @@ static int compress_input(const archive_job *job, const input *in,
 {
 	ev_archive_writer *w;
 	uint8_t *buf = malloc(COPY_BUFFER);
+	uint64_t done = 0, total = S_ISREG(in->st.st_mode)
+					  ? (uint64_t)in->st.st_size : 0;
+	cli_progress bar;
 	size_t got;
 	int rc = buf ? ev_archive_writer_open(&w, sink, digest, &job->options)
 		     : EV_ENOMEM;
@@ -331,6 +342,7 @@ static int compress_input(const archive_job *job, const input *in,
 	if (lseek(in->fd, 0, SEEK_SET) != 0)
 		rc = cli_error(EXIT_SYSTEM, "%s: cannot rewind: %s", in->name,
 			       strerror(errno));
+	progress_start(&bar, "archive: compressing", job->no_progress);
 	while (rc == EXIT_OK) {
 		if (read_some(in->fd, buf, COPY_BUFFER, &got) < 0)
 			rc = cli_error(EXIT_SYSTEM, "%s: read failed: %s",
@@ -339,7 +351,10 @@ static int compress_input(const archive_job *job, const input *in,
 			break;
 		else if (ev_archive_writer_write(w, buf, got) < 0)
 			rc = writer_error(w, in, out);
+		else
+			progress_update(&bar, done += got, total);
 	}
+	progress_end(&bar);
 	if (rc == EXIT_OK && ev_archive_writer_finish(w) < 0)
 		rc = writer_error(w, in, out);
 	ev_archive_writer_free(w);
@@ -699,6 +714,7 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 	job->force = cli_flag(cmd, args, "force");
 	job->rm = cli_flag(cmd, args, "rm");
 	job->verbose = cli_flag(cmd, args, "verbose");
+	job->no_progress = cli_flag(cmd, args, "no-progress");
 	*test = cli_flag(cmd, args, "test");
 	*extract = cli_flag(cmd, args, "extract");
 	if ((rc = check_mode(job, args, *test, *extract)) != EXIT_OK ||
@@ -713,7 +729,7 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 
 int cmd_archive(const cli_command *cmd, const cli_args *args)
 {
-	archive_job job = { cmd, NULL, 0, 0, 0, EV_ARCHIVE_OPTIONS_INIT };
+	archive_job job = { cmd, NULL, 0, 0, 0, EV_ARCHIVE_OPTIONS_INIT, 0 };
 	int test, extract, rc = setup_job(&job, args, &test, &extract);
 
 	if (rc != EXIT_OK)

@@ -2,6 +2,7 @@
  * Argument parsing, messages, exit codes and safe output files.
  */
 #include "cli.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -42,6 +43,7 @@ int cli_flag(const cli_command *cmd, const cli_args *args, const char *name)
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
+	progress_clear(); /* the message gets its own line */
 	fputs("evtool: ", stderr);
 	fputs(prefix, stderr);
 	vfprintf(stderr, fmt, ap);

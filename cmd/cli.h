@@ -75,6 +75,9 @@ int cli_flag(const cli_command *cmd, const cli_args *args, const char *name);
 
 void cli_print_command_help(const cli_command *cmd, FILE *to);
 
+/* `evtool help --dump-options`: the tables for tools (complete.c). */
+int cli_dump_options(FILE *to);
+
 /* "evtool: " + message + "\n" on stderr. Returns `code`. */
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -8,6 +8,7 @@
 #include <evtool/filter.h>
 
 #include "commands.h"
+#include "progress.h"
 
 const cli_option filter_options[] = {
 	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
@@ -38,6 +39,7 @@ const cli_option filter_options[] = {
 	{ "redact", 0, "WHAT", "blank program 'args', 'env' or 'args,env'" },
 	{ "no-metadata", 0, NULL, "select metadata like any other event" },
 	{ "block-size", 0, "BYTES", "largest output block (default 2097152)" },
+	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ "tmpdir", 0, "DIR", "where standard input is copied when it must be "
 	  "read twice" },
 	{ NULL, 0, NULL, NULL }
@@ -160,6 +162,9 @@ static int run_error(const ev_filter *f, const ev_filter_stats *st,
 	in = shown_name(in);
 	switch (st->origin) {
 	case EV_ORIGIN_INPUT:
+		/* Opening or reading failed before any byte: no offset. */
+		if (d->status == EV_EIO && d->offset == 0)
+			return cli_error(code, "%s: %s", in, d->message);
 		return cli_error(code == EXIT_OK ? EXIT_INVALID : code,
 				 "%s: offset %llu: %s", in,
 				 (unsigned long long)d->offset, d->message);
@@ -187,15 +192,19 @@ static void warn_markers(const ev_filter_stats *st)
 }
 
 static int run_filter(ev_filter *f, const char *in, const char *out,
-		      const ev_filter_run_options *opts)
+		      const ev_filter_run_options *opts, int no_progress)
 {
 	ev_filter_stats st;
 	ev_sink *sink;
+	cli_progress bar;
 	int rc = cli_open_output(out, &in, 1, 0, &sink), status;
 
 	if (rc != EXIT_OK)
 		return rc;
+	progress_start(&bar, "filter", no_progress);
+	ev_filter_set_progress(f, progress_update, &bar);
 	status = ev_filter_run(f, in, sink, opts, &st);
+	progress_end(&bar);
 	warn_markers(&st);
 	if (status == EV_ETRUNCATED) {
 		const ev_diag *d = ev_filter_diag(f);
@@ -228,7 +237,8 @@ int cmd_filter(const cli_command *cmd, const cli_args *args)
 	opts.tmpdir = cli_value(cmd, args, "tmpdir");
 	if (rc == EXIT_OK)
 		rc = run_filter(f, args->positional[0],
-				cli_value(cmd, args, "output"), &opts);
+				cli_value(cmd, args, "output"), &opts,
+				cli_flag(cmd, args, "no-progress"));
 	ev_filter_free(f);
 	return rc;
 }

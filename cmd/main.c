@@ -26,6 +26,18 @@ const cli_command cli_commands[] = {
 	  "\n"
 	  "example: evtool info --json myprog.eventlog | jq .files[0].events",
 	  info_options, 1, -1 },
+	{ "show", cmd_show, "print the events as text, exactly as ghc-events show does",
+	  "FILE",
+	  "Prints the event types, then every event in time order (ties in\n"
+	  "file order), byte for byte the text of ghc-events show, in bounded\n"
+	  "memory. --format ndjson prints one JSON object per event instead:\n"
+	  "time, cap, type and every payload field by name. --follow prints\n"
+	  "the events of a log still being written (a running +RTS -l program\n"
+	  "or a FIFO) in file order, until its data end or an interrupt. A log\n"
+	  "cut short: its complete events, then an error and exit 3.\n"
+	  "\n"
+	  "example: evtool show run.eventlog | grep 'stopping thread'",
+	  show_options, 1, 1 },
 	{ "filter", cmd_filter, "keep some events: by class, type, cap, process, thread, time, markers",
 	  "IN -o OUT",
 	  "Keeps the events that every selector accepts (a list matches when one\n"
@@ -38,6 +50,18 @@ const cli_command cli_commands[] = {
 	  "\n"
 	  "example: evtool filter run.eventlog --class gc --from 2s --to 3s -o gc.eventlog",
 	  filter_options, 1, 1 },
+	{ "stats", cmd_stats, "the +RTS -s summary of a run, computed from its log",
+	  "FILE...",
+	  "Prints what +RTS -s prints, from the events: bytes allocated and\n"
+	  "copied, maximum residency and slop, memory in use, collections and\n"
+	  "pauses per generation, parallel GC work balance, sparks, GC and MUT\n"
+	  "elapsed time, productivity and allocation rate; one block per\n"
+	  "process of a merged log. Counts agree exactly with the RTS's; MUT\n"
+	  "includes INIT and EXIT, which no event marks. A truncated log gets\n"
+	  "the figures of its complete events, a warning and exit 3.\n"
+	  "\n"
+	  "example: evtool stats --json run.eventlog | jq .files[0].processes[0]",
+	  stats_options, 1, -1 },
 	{ "sort", cmd_sort, "put a log into one global, stable time order",
 	  "IN -o OUT | --check IN",
 	  "Writes IN's events in time order (ties keep their file order, as\n"
@@ -125,6 +149,8 @@ static int run_help(int argc, char **argv)
 		print_main_help(stdout);
 		return EXIT_OK;
 	}
+	if (strcmp(argv[0], "--dump-options") == 0)
+		return cli_dump_options(stdout);
 	if (!(cmd = cli_find_command(argv[0])))
 		return cli_usage_error(NULL, "unknown command '%s'", argv[0]);
 	cli_print_command_help(cmd, stdout);

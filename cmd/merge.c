@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "commands.h"
+#include "progress.h"
 
 const cli_option merge_options[] = {
 	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
@@ -20,6 +21,7 @@ const cli_option merge_options[] = {
 	  "zero-fill events of a type that is shorter in some inputs" },
 	{ "no-renumber", 0, NULL,
 	  "keep every id as it is (inputs known to share none)" },
+	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ "verbose", 'v', NULL,
 	  "say how each input is renumbered, shifted and completed" },
 	{ NULL, 0, NULL, NULL }
@@ -362,11 +364,15 @@ int cmd_merge(const cli_command *cmd, const cli_args *args)
 	const char *out = cli_value(cmd, args, "output");
 	ev_sink *sink = NULL;
 	ev_merge *m;
+	cli_progress bar;
 	int dropped = 0, rc = make_merge(cmd, args, &m);
 
 	if (rc == EXIT_OK)
 		rc = cli_open_output(out, args->positional, args->n_positional,
 				     0, &sink);
+	progress_start(&bar, "merge", cli_flag(cmd, args, "no-progress"));
+	if (rc == EXIT_OK)
+		ev_merge_set_progress(m, progress_update, &bar);
 	if (rc == EXIT_OK && ev_merge_plan(m) < 0)
 		rc = merge_failed(m);
 	if (rc == EXIT_OK) {
@@ -376,6 +382,7 @@ int cmd_merge(const cli_command *cmd, const cli_args *args)
 		if (ev_merge_write(m, sink) < 0)
 			rc = merge_failed(m);
 	}
+	progress_end(&bar);
 	if (rc == EXIT_OK)
 		rc = cli_commit_output(sink, out);
 	if (rc == EXIT_OK && cli_flag(cmd, args, "verbose"))

@@ -10,6 +10,7 @@
 #include <evtool/sort.h>
 
 #include "commands.h"
+#include "progress.h"
 
 const cli_option sort_options[] = {
 	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
@@ -22,6 +23,7 @@ const cli_option sort_options[] = {
 	{ "block-size", 0, "BYTES", "largest output block (default 2097152)" },
 	{ "method", 0, "HOW", "auto (default), merge (in place) or external "
 	  "(spill sorted runs)" },
+	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ "verbose", 'v', NULL, "say on standard error how the log was sorted" },
 	{ NULL, 0, NULL, NULL }
 };
@@ -166,10 +168,11 @@ static void report(const ev_sort_stats *st)
 }
 
 static int sort_log(const char *in, const char *out,
-		    const ev_sort_options *opts, int verbose)
+		    const ev_sort_options *opts, int verbose, int no_progress)
 {
 	ev_sorter *s;
 	ev_sink *sink;
+	cli_progress bar;
 	int rc, status;
 
 	if (ev_sorter_new(&s, opts) < 0)
@@ -179,7 +182,10 @@ static int sort_log(const char *in, const char *out,
 		ev_sorter_free(s);
 		return rc;
 	}
+	progress_start(&bar, "sort", no_progress);
+	ev_sorter_set_progress(s, progress_update, &bar);
 	status = ev_sorter_run(s, in, sink);
+	progress_end(&bar);
 	if (status == EV_ETRUNCATED) {
 		const ev_diag *d = ev_sorter_diag(s);
 		cli_warn("%s: offset %llu: %s; sorted the %llu complete events",
@@ -221,5 +227,6 @@ int cmd_sort(const cli_command *cmd, const cli_args *args)
 				   &opts.max_block_size)) != EXIT_OK)
 		return rc;
 	opts.tmpdir = cli_value(cmd, args, "tmpdir");
-	return sort_log(in, out, &opts, cli_flag(cmd, args, "verbose"));
+	return sort_log(in, out, &opts, cli_flag(cmd, args, "verbose"),
+			cli_flag(cmd, args, "no-progress"));
 }

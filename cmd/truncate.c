@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "progress.h"
 
 const cli_option truncate_options[] = {
 	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
@@ -29,6 +30,7 @@ const cli_option truncate_options[] = {
 	  "write only the Nth session (1-based, as 'evtool info' lists "
 	  "them)" },
 	{ "quiet", 'q', NULL, "print errors only, not what was kept" },
+	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -157,9 +159,11 @@ static void print_notice(void *ctx, const ev_repair_notice *n)
 {
 	const report *rep = ctx;
 
-	if (!rep->quiet)
-		fprintf(stderr, "evtool: %s: offset %" PRIu64 ": %s\n",
-			rep->name, n->offset, n->message);
+	if (rep->quiet)
+		return;
+	progress_clear();
+	fprintf(stderr, "evtool: %s: offset %" PRIu64 ": %s\n", rep->name,
+		n->offset, n->message);
 }
 
 static void print_summary(const report *rep, const ev_repair_options *o,
@@ -215,18 +219,22 @@ static int repair_error(const char *name, const ev_repair *rp)
 /* ---- the command ---- */
 
 static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
-		  const char *in, const char *out, int quiet)
+		  const char *in, const char *out, int quiet, int no_progress)
 {
 	report rep = { in, quiet };
 	const ev_repair_summary *s;
 	ev_repair *rp;
+	cli_progress bar;
 	int rc;
 
 	o->notify = print_notice;
 	o->notify_ctx = &rep;
 	if (ev_repair_new(&rp, o) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
+	progress_start(&bar, "truncate", no_progress);
+	ev_reader_set_progress(r, progress_update, &bar);
 	rc = ev_repair_run(rp, r, sink);
+	progress_end(&bar);
 	s = ev_repair_summary_of(rp);
 	if (rc < 0)
 		rc = repair_error(in, rp);
@@ -270,7 +278,8 @@ int cmd_truncate(const cli_command *cmd, const cli_args *args)
 	}
 	if (rc == EXIT_OK)
 		rc = repair(&o, r, sink, ev_reader_name(r), out,
-			    cli_flag(cmd, args, "quiet"));
+			    cli_flag(cmd, args, "quiet"),
+			    cli_flag(cmd, args, "no-progress"));
 	cli_close_output(sink);
 	ev_reader_free(r);
 	return rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "progress.h"
 #include "json.h"
 
 const cli_option validate_options[] = {
@@ -25,6 +26,7 @@ const cli_option validate_options[] = {
 	{ "quiet", 'q', NULL, "print nothing; the exit code tells" },
 	{ "json", 0, NULL, "print one JSON document (schema_version 1)" },
 	{ "list-checks", 0, NULL, "list the check ids and what they mean" },
+	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -40,6 +42,7 @@ typedef struct validate_job {
 	/* per file */
 	const char *path;
 	uint64_t failing;    /* findings that fail the file */
+	int no_progress;
 } validate_job;
 
 /* ---- findings ---- */
@@ -214,6 +217,7 @@ static int validate_file(validate_job *job, const char *path)
 {
 	ev_validate_result res;
 	ev_reader *r;
+	cli_progress bar;
 	int code = cli_open_input(path, 0, &r), rc;
 
 	job->path = path;
@@ -229,7 +233,10 @@ static int validate_file(validate_job *job, const char *path)
 		json_cstring(&job->json, "file", job->path);
 		json_begin_array(&job->json, "findings");
 	}
+	progress_start(&bar, job->path, job->no_progress);
+	ev_reader_set_progress(r, progress_update, &bar);
 	rc = ev_validate(r, &job->options, on_finding, job, &res);
+	progress_end(&bar);
 	if (rc < 0) {
 		code = validate_failed(job, r, rc);
 	} else {
@@ -271,6 +278,7 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 	job->strict = cli_flag(cmd, args, "strict");
 	job->quiet = cli_flag(cmd, args, "quiet");
 	job->as_json = cli_flag(cmd, args, "json");
+	job->no_progress = cli_flag(cmd, args, "no-progress");
 	job->options.sorted = cli_flag(cmd, args, "sorted");
 	job->options.semantics = !cli_flag(cmd, args, "no-semantics");
 	if (job->quiet && job->as_json)
@@ -310,7 +318,7 @@ static int worse(int a, int b)
 int cmd_validate(const cli_command *cmd, const cli_args *args)
 {
 	validate_job job = { EV_VALIDATE_OPTIONS_INIT, 0, 0, 0, 0,
-			     { NULL, 0, { 0 } }, NULL, 0 };
+			     { NULL, 0, { 0 } }, NULL, 0, 0 };
 	int worst = EXIT_OK, rc;
 
 	if (cli_flag(cmd, args, "list-checks")) {

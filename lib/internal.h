@@ -27,6 +27,24 @@
 #define EVI_BLOCK_EVENT (EVI_EVENT_HEADER + EVI_BLOCK_PAYLOAD)
 
 typedef struct ev_sink ev_sink;
+typedef struct ev_reader ev_reader;
+
+/* Progress of a pipeline that reads its input in several passes or
+ * readers at once: each reader adds the stored bytes it reads to `done`
+ * and calls fn(ctx, done, total). */
+typedef struct evi_progress {
+	ev_progress_fn fn;
+	void *ctx;
+	uint64_t done;
+	uint64_t total;
+} evi_progress;
+
+/* Counts r's reads from now on in *p (NULL, or p->fn NULL: off). `p`
+ * must outlive the reader or a later call. */
+void evi_reader_progress(ev_reader *r, evi_progress *p);
+
+/* The stored bytes `r` will read to the end of its file; 0 if unknown. */
+uint64_t evi_reader_stored_size(const ev_reader *r);
 
 /* Room for `len` more bytes in the sink's buffer, counted as written: the
  * caller fills them before the next sink call. NULL on a write error (see

@@ -349,7 +349,31 @@ int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out)
 	if (rc < 0)
 		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
 				      in->name, ev_strerror(rc));
+	evi_reader_progress(*out, &m->progress);
 	return EV_OK;
+}
+
+void ev_merge_set_progress(ev_merge *m, ev_progress_fn fn, void *ctx)
+{
+	m->progress.fn = fn;
+	m->progress.ctx = ctx;
+}
+
+/* Both passes read every input from its start to its end. */
+static uint64_t progress_total(const ev_merge *m)
+{
+	uint64_t total = 0;
+	struct stat st;
+
+	for (size_t i = 0; i < m->n_inputs; i++) {
+		const evi_merge_input *in = &m->inputs[i];
+		if (in->fd < 0)
+			continue;
+		if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size > in->fd_start)
+			total += (uint64_t)st.st_size - in->fd_start;
+	}
+	return 2 * total;
 }
 
 /* ---- the first pass ---- */
@@ -664,6 +688,8 @@ int ev_merge_plan(ev_merge *m)
 	if (m->n_inputs == 0)
 		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
 				      "no inputs to merge");
+	m->progress.done = 0;
+	m->progress.total = progress_total(m);
 	for (size_t i = 0; i < m->n_inputs; i++)
 		if ((rc = scan_input(m, i)) < 0)
 			return rc;

@@ -88,6 +88,7 @@ typedef struct evi_union_type {
 
 struct ev_merge {
 	ev_merge_options opts;
+	evi_progress progress; /* both passes over every input */
 	char *spool_dir;
 	evi_merge_input *inputs;
 	size_t n_inputs;

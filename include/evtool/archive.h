@@ -52,12 +52,14 @@ typedef struct ev_archive_options {
 	uint32_t mtime;      /**< gzip MTIME (Unix seconds); 0 for none */
 } ev_archive_options;
 
+/** The layout of ev_archive_options this header describes. */
 #define EV_ARCHIVE_OPTIONS_VERSION 1
 #define EV_ARCHIVE_OPTIONS_INIT { EV_ARCHIVE_OPTIONS_VERSION, 0, 0, 0, 0 }
 
 /** The online processors, at least 1 and at most 8. */
 unsigned ev_archive_default_threads(void);
 
+/** A gzip compressor with the log's digest in its header (opaque). */
 typedef struct ev_archive_writer ev_archive_writer;
 
 /**
@@ -109,6 +111,7 @@ typedef struct ev_archive_header {
 int ev_archive_parse_header(ev_archive_header *out, const void *data,
 			    size_t len, ev_diag *diag);
 
+/** An inflating, verifying archive reader (opaque). */
 typedef struct ev_archive_reader ev_archive_reader;
 
 /** What an archive reader has seen so far. */

@@ -16,6 +16,7 @@
 extern "C" {
 #endif
 
+/** The library version these headers belong to (see ev_version()). */
 #define EV_VERSION_MAJOR 0
 #define EV_VERSION_MINOR 1
 #define EV_VERSION_PATCH 0
@@ -50,6 +51,17 @@ typedef struct ev_diag {
 	char message[320];    /**< one line, no trailing newline */
 } ev_diag;
 
+/**
+ * Progress of a long operation, for a caller that shows it (evtool's
+ * progress bar). The library calls it from the thread that runs the
+ * operation, after each read from an input (at most every 256 KiB of
+ * stored input, never per event), with the stored bytes (compressed ones
+ * for gzip) read so far and an estimate of all it will read, passes over
+ * the input included; `total` is 0 when unknown (a pipe). `done` only
+ * grows and may pass an estimated `total`.
+ */
+typedef void (*ev_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
 /** Capability value meaning "no capability" (global buffer, no block). */
 #define EV_NO_CAP 0xffffu
 
@@ -59,7 +71,8 @@ typedef struct ev_diag {
 /** The largest block GHC's RTS writes (its per-capability buffer). */
 #define EV_MAX_BLOCK_SIZE (2u * 1024u * 1024u)
 
-/* Big-endian load and store helpers: the wire format is big-endian. */
+/** Big-endian loads and stores of 16, 32 and 64 bits: the wire format is
+ *  big-endian. */
 static inline uint16_t ev_load16(const uint8_t *p)
 {
 	return (uint16_t)((uint16_t)p[0] << 8 | p[1]);

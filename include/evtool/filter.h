@@ -36,6 +36,7 @@
 extern "C" {
 #endif
 
+/** A selection of events and how to apply it (opaque). */
 typedef struct ev_filter ev_filter;
 
 /** What a list selector looks at. */
@@ -134,6 +135,11 @@ int ev_filter_set_redact(ev_filter *f, const char *list);
  *  metadata of ev_filter_is_metadata(). */
 void ev_filter_set_metadata(ev_filter *f, int keep);
 
+/** Reports the progress of each later ev_filter_run() to `fn` (NULL:
+ *  none): the stored bytes read by all its passes, out of the input's
+ *  size times the passes (ev_filter_learning_passes() + 1). */
+void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx);
+
 /**
  * Nonzero for the event types kept as metadata: capset and capability
  * creation, assignment and removal (25-28, 45-48), STARTUP, RTS
@@ -187,6 +193,7 @@ typedef struct ev_filter_run_options {
 	uint32_t max_block_size; /**< output blocks; 0: EV_MAX_BLOCK_SIZE */
 } ev_filter_run_options;
 
+/** The layout of ev_filter_run_options this header describes. */
 #define EV_FILTER_RUN_OPTIONS_VERSION 1
 #define EV_FILTER_RUN_OPTIONS_INIT { EV_FILTER_RUN_OPTIONS_VERSION, NULL, 0 }
 
@@ -213,7 +220,8 @@ typedef struct ev_filter_stats {
  * `out`, a new log with the input's header per session whose events are
  * re-blocked by capability. Returns EV_OK; EV_ETRUNCATED when the input
  * ended early (the output is complete and holds what the complete events
- * gave); or an error, with ev_filter_diag() and stats->origin saying
+ * gave); EV_EFORMAT when it ends inside its first header (nothing is
+ * written); or an error, with ev_filter_diag() and stats->origin saying
  * what failed. `opts` may be NULL; `stats` may be NULL.
  */
 int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,

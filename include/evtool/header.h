@@ -26,6 +26,7 @@ typedef struct ev_type_decl {
 	const uint8_t *extra; /**< extra_len bytes (GHC writes none) */
 } ev_type_decl;
 
+/** A log's header: its event types and their sizes (opaque). */
 typedef struct ev_header ev_header;
 
 /** Quirk flags found in a header. */

@@ -53,6 +53,7 @@
 extern "C" {
 #endif
 
+/** A merge of several logs into one (opaque). */
 typedef struct ev_merge ev_merge;
 
 /** How the inputs' clocks are lined up. */
@@ -89,6 +90,7 @@ typedef struct ev_merge_options {
 	const char *spool_dir;
 } ev_merge_options;
 
+/** The layout of ev_merge_options this header describes. */
 #define EV_MERGE_OPTIONS_VERSION 1
 #define EV_MERGE_OPTIONS_INIT \
 	{ EV_MERGE_OPTIONS_VERSION, EV_MERGE_ALIGN_WALL_CLOCK, 0, NULL }
@@ -160,6 +162,11 @@ int ev_merge_new(ev_merge **out, const ev_merge_options *opts);
 
 /** Frees a merge, closing its inputs and removing spools; NULL is fine. */
 void ev_merge_free(ev_merge *m);
+
+/** Reports the progress of ev_merge_plan() and ev_merge_write() to `fn`
+ *  (NULL: none): the stored bytes both read of all inputs, out of twice
+ *  their sizes (each is read once to plan, once to write). */
+void ev_merge_set_progress(ev_merge *m, ev_progress_fn fn, void *ctx);
 
 /**
  * Adds the input at `path`, opened now and kept open until the free.

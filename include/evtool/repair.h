@@ -43,6 +43,7 @@
 extern "C" {
 #endif
 
+/** A repair of a log cut short or damaged (opaque). */
 typedef struct ev_repair ev_repair;
 
 /** What a notice reports. */
@@ -77,6 +78,7 @@ typedef struct ev_repair_notice {
 	const char *message;   /**< one English line, no offset prefix */
 } ev_repair_notice;
 
+/** Called with each change a repair makes (ev_repair_options.notify). */
 typedef void (*ev_repair_notify_fn)(void *ctx, const ev_repair_notice *n);
 
 /** ev_repair_options.flags */
@@ -113,6 +115,7 @@ typedef struct ev_repair_options {
 	void *notify_ctx;
 } ev_repair_options;
 
+/** The layout of ev_repair_options this header describes. */
 #define EV_REPAIR_OPTIONS_VERSION 1
 #define EV_REPAIR_OPTIONS_INIT                                         \
 	{ EV_REPAIR_OPTIONS_VERSION, 0, EV_REPAIR_NO_LIMIT,                \

@@ -66,6 +66,7 @@ typedef struct ev_validate_options {
 	uint32_t max_threads;
 } ev_validate_options;
 
+/** The default options of ev_validate(). */
 #define EV_VALIDATE_OPTIONS_INIT \
 	{ EV_VALIDATE_OPTIONS_VERSION, 0, 1, 0, \
 	  EV_VALIDATE_GC_END_TOLERANCE_NS, 0 }

@@ -41,5 +41,33 @@ cmake --build "$work/consumer" >/dev/null
 check find_package-shared "$work/consumer/consumer_shared"
 check find_package-static "$work/consumer/consumer_static"
 
+# The example of doc/library.md: built against the installed library,
+# run on the log, its output a valid log of GC events; and the copy in
+# doc/library.md is the file.
+result() { # name, status
+    if [ "$2" -eq 0 ]; then echo "ok $1"; pass=$((pass + 1));
+    else echo "FAIL $1"; fail=$((fail + 1)); fi
+}
+cc -std=c99 -pedantic -Wall -Wextra -Werror $(pkg-config --cflags evtool) \
+   -o "$work/filter_gc" "$src/doc/examples/filter_gc.c" $(pkg-config --libs evtool)
+"$work/filter_gc" "$log" "$work/gc.eventlog" >/dev/null &&
+    "$work/prefix/bin/evtool" validate -q "$work/gc.eventlog" &&
+    "$work/prefix/bin/evtool" info --json "$work/gc.eventlog" |
+        grep -q '"gc": [1-9]'
+result example-filter_gc $?
+sed -n '/^<!-- doc\/examples\/filter_gc.c: begin/,/^<!-- doc\/examples\/filter_gc.c: end/p' \
+    "$src/doc/library.md" | sed '1,2d;$d' | sed '$d' >"$work/from-doc.c"
+diff -u "$src/doc/examples/filter_gc.c" "$work/from-doc.c"
+result library.md-has-the-example $?
+
+# The shell completions and the man page, where their shells look.
+for f in share/bash-completion/completions/evtool \
+         share/zsh/site-functions/_evtool \
+         share/fish/vendor_completions.d/evtool.fish \
+         share/man/man1/evtool.1; do
+    [ -s "$work/prefix/$f" ]
+    result "installed $f" $?
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

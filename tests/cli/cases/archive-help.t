@@ -25,6 +25,7 @@ options:
   -t, --test                 check archives: CRC-32, length, digest, and a valid eventlog
   -x, --extract              restore the log of each archive, checking it
   -v, --verbose              report sizes and digests on standard error
+      --no-progress          no progress bar on standard error
   -h, --help                 show this help
 
 exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error

@@ -22,6 +22,7 @@ options:
       --shift N=TIME,...     move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s
       --widen                zero-fill events of a type that is shorter in some inputs
       --no-renumber          keep every id as it is (inputs known to share none)
+      --no-progress          no progress bar on standard error
   -v, --verbose              say how each input is renumbered, shifted and completed
   -h, --help                 show this help
 

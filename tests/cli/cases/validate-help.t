@@ -26,6 +26,7 @@ options:
   -q, --quiet                print nothing; the exit code tells
       --json                 print one JSON document (schema_version 1)
       --list-checks          list the check ids and what they mean
+      --no-progress          no progress bar on standard error
   -h, --help                 show this help
 
 exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error
