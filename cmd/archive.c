@@ -253,7 +253,9 @@ static int refuse_input(const char *name, const log_verdict *v)
 	if (v->status != EV_ETRUNCATED && v->status != EV_EFORMAT)
 		return log_error(cli_exit_for_status(v->status), name, v);
 	log_error(EXIT_INVALID, name, v);
-	if (v->status == EV_ETRUNCATED)
+	/* Truncated at offset 0: cut inside its header, which truncate
+	 * refuses (there is no event to keep). */
+	if (v->status == EV_ETRUNCATED && v->offset > 0)
 		fputs("hint: 'evtool truncate' repairs a log whose program was "
 		      "killed\n", stderr);
 	fputs("hint: 'evtool archive --force' archives it as it is\n", stderr);

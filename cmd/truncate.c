@@ -5,6 +5,7 @@
  * ev_repair (include/evtool/repair.h); this file parses the options and
  * prints what the repair reports.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -21,8 +22,8 @@ const cli_option truncate_options[] = {
 	{ "resync", 0, NULL,
 	  "skip damaged regions to the next block marker, reporting each" },
 	{ "at", 0, "T",
-	  "keep events stamped before T after the first event (5s, 250ms, "
-	  "10us, 42ns)" },
+	  "keep events stamped before T: 5s from the first event, @NS raw, "
+	  "or ISO 8601" },
 	{ "events", 0, "N", "keep the first N events and stop there" },
 	{ "bytes", 0, "N",
 	  "keep what lies in the first N bytes (rounded down to an event)" },
@@ -57,52 +58,63 @@ bad:
 			 "%" PRIu64, option, text, max);
 }
 
-/* "5s", "1.5ms", "250us", "42ns": nanoseconds, exactly (no rounding
- * through floating point); decimals finer than 1 ns must be zeros. */
-static int parse_duration(const char *text, uint64_t *out)
+/* --at takes the times filter's --from and --to take (parsed by the
+ * library, ev_repair_parse_time): a wall-clock time is placed later,
+ * once the log's WALL_CLOCK_TIME is known (resolve_wall). */
+static int parse_at(const char *text, ev_repair_options *o, int *wall)
 {
-	static const struct {
-		const char *name;
-		uint64_t scale;
-		size_t digits; /* decimals that name whole nanoseconds */
-	} units[] = { { "ns", 1, 0 }, { "us", 1000, 3 },
-		      { "ms", 1000000, 6 }, { "s", 1000000000, 9 } };
-	const char *p = text, *frac = "";
-	uint64_t whole = 0;
-	size_t frac_len = 0;
+	ev_repair_time_base base;
+	uint64_t ns;
 
-	if (*p < '0' || *p > '9')
-		goto bad;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (whole > (UINT64_MAX - 9) / 10)
-			goto bad;
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		frac = ++p;
-		while (*p >= '0' && *p <= '9')
-			p++;
-		frac_len = (size_t)(p - frac);
-	}
-	for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
-		uint64_t part = 0;
-		if (strcmp(p, units[u].name) != 0)
-			continue;
-		for (size_t i = 0; i < units[u].digits; i++)
-			part = part * 10 +
-			       (uint64_t)(i < frac_len ? frac[i] - '0' : 0);
-		for (size_t i = units[u].digits; i < frac_len; i++)
-			if (frac[i] != '0')
-				goto bad;
-		if (whole > (UINT64_MAX - part) / units[u].scale)
-			goto bad;
-		*out = whole * units[u].scale + part;
-		return EXIT_OK;
-	}
-bad:
-	return cli_error(EXIT_USAGE, "--at: '%s' is not a time: a number with "
-			 "a unit, ns, us, ms or s (for example 5s or 1.5ms)",
-			 text);
+	if (ev_repair_parse_time(text, &base, &ns) < 0)
+		return cli_error(EXIT_USAGE, "--at: '%s' is not a time: a "
+				 "number with a unit, ns, us, ms or s, from "
+				 "the first event (5s, 1.5ms), @ and one for "
+				 "a raw timestamp (@250ms), or an ISO 8601 "
+				 "date and time (2024-05-01T12:00:00Z)", text);
+	*wall = base == EV_REPAIR_TIME_WALL;
+	o->max_time = ns;
+	o->time_base = base == EV_REPAIR_TIME_RAW ? EV_REPAIR_TIME_RAW
+						  : EV_REPAIR_TIME_RELATIVE;
+	return EXIT_OK;
+}
+
+/* An ISO 8601 --at becomes a raw timestamp through the session's
+ * WALL_CLOCK_TIME, which GHC posts in the global block, written last:
+ * so the input is read once more, first. Each session has its own
+ * clock, so a log of several needs --session. */
+static int resolve_wall(const cli_command *cmd, const char *in,
+			ev_repair_options *o)
+{
+	unsigned session = o->session ? o->session : 1, sessions = 0;
+	uint64_t raw = 0;
+	ev_reader *r;
+	ev_diag d;
+	int rc;
+
+	if (strcmp(in, "-") == 0)
+		return cli_usage_error(cmd, "--at with a wall-clock time "
+				       "reads the log twice: give a file, not "
+				       "standard input");
+	if ((rc = cli_open_input(in, 0, &r)) != EXIT_OK)
+		return rc;
+	rc = ev_repair_wall_to_raw(r, session, o->max_time, &raw, &sessions,
+				   &d);
+	if (rc == EV_EINVAL)
+		rc = cli_error(EXIT_INVALID, "%s: --at %s", ev_reader_name(r),
+			       d.message);
+	else if (rc < 0)
+		rc = cli_reader_error(r);
+	else if (sessions > 1 && !o->session)
+		rc = cli_usage_error(cmd, "%s holds %u sessions, each with "
+				     "its own clock: a wall-clock --at needs "
+				     "--session N", in, sessions);
+	else
+		rc = EXIT_OK;
+	ev_reader_free(r);
+	o->max_time = raw;
+	o->time_base = EV_REPAIR_TIME_RAW;
+	return rc;
 }
 
 static int parse_options(const cli_command *cmd, const cli_args *args,
@@ -110,12 +122,12 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 {
 	const char *at = cli_value(cmd, args, "at");
 	uint64_t session = 0;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, wall = 0;
 
 	if (cli_flag(cmd, args, "resync"))
 		o->flags |= EV_REPAIR_RESYNC;
 	if (at)
-		rc = parse_duration(at, &o->max_time);
+		rc = parse_at(at, o, &wall);
 	if (rc == EXIT_OK)
 		rc = parse_count("events", cli_value(cmd, args, "events"),
 				 UINT64_MAX - 1, &o->max_events);
@@ -129,6 +141,8 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 		rc = cli_usage_error(cmd, "--session counts from 1, as 'evtool "
 				     "info' lists the sessions");
 	o->session = (unsigned)session;
+	if (rc == EXIT_OK && wall)
+		rc = resolve_wall(cmd, args->positional[0], o);
 	return rc;
 }
 
@@ -182,7 +196,11 @@ static void print_summary(const report *rep, const ev_repair_options *o,
 		fprintf(stderr, ", times %" PRIu64 " to %" PRIu64
 			" ns (%.6f s)", s->first_time, s->last_time,
 			(double)(s->last_time - s->first_time) / 1e9);
-	if (s->cut_events)
+	if (s->cut_events && o->time_base == EV_REPAIR_TIME_RAW)
+		fprintf(stderr, "; cut %" PRIu64 " event%s stamped at or "
+			"after %" PRIu64 " ns", s->cut_events,
+			s->cut_events == 1 ? "" : "s", o->max_time);
+	else if (s->cut_events)
 		fprintf(stderr, "; cut %" PRIu64 " event%s stamped %" PRIu64
 			" ns or more after the first", s->cut_events,
 			s->cut_events == 1 ? "" : "s", o->max_time);
@@ -218,8 +236,17 @@ static int repair_error(const char *name, const ev_repair *rp)
 
 /* ---- the command ---- */
 
+/* The output equals the input: a complete log read to its end with
+ * nothing cut, dropped or left out. */
+static int unchanged(const ev_repair_summary *s)
+{
+	return !s->damaged && !s->stopped_early && !s->cut_events &&
+	       s->output_bytes == s->input_bytes;
+}
+
 static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
-		  const char *in, const char *out, int quiet, int no_progress)
+		  const char *in, const char *out, int in_place, int quiet,
+		  int no_progress)
 {
 	report rep = { in, quiet };
 	const ev_repair_summary *s;
@@ -236,16 +263,28 @@ static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
 	rc = ev_repair_run(rp, r, sink);
 	progress_end(&bar);
 	s = ev_repair_summary_of(rp);
+	/* A log cut inside its header fails in the repair (nothing to
+	 * recover); one with a whole header but no complete event (killed
+	 * before its first block was flushed) becomes header + data end, a
+	 * valid log that says which program ran, with no events. */
 	if (rc < 0)
 		rc = repair_error(in, rp);
-	else if (s->damaged && s->events == 0)
-		rc = cli_error(EXIT_INVALID, "%s: nothing to recover: not one "
-			       "complete event follows the header; no output "
-			       "written", in);
-	else
+	else if (in_place && unchanged(s)) {
+		/* Nothing to repair: the file keeps its bytes, inode and
+		 * time stamps; the temporary copy is discarded. */
+		if (!quiet)
+			fprintf(stderr, "evtool: %s: the log is complete; left "
+				"untouched\n", in);
+		ev_repair_free(rp);
+		return EXIT_OK;
+	} else
 		rc = cli_commit_output(sink, out);
 	if (rc == EXIT_OK) {
 		print_summary(&rep, o, s);
+		if (s->damaged && s->events == 0 && !quiet)
+			fprintf(stderr, "evtool: %s: the repaired log holds no "
+				"events: not one complete event follows the "
+				"header\n", in);
 		if (s->damaged)
 			rc = EXIT_DROPPED;
 	}
@@ -259,8 +298,14 @@ int cmd_truncate(const cli_command *cmd, const cli_args *args)
 	const char *in = args->positional[0], *out;
 	ev_reader *r = NULL;
 	ev_sink *sink = NULL;
+	char *target = NULL;
 	int in_place, rc = choose_output(cmd, args, &out, &in_place);
 
+	/* --in-place on a symbolic link repairs the file it points to and
+	 * keeps the link: the temporary file and the rename go to the
+	 * target's folder. */
+	if (rc == EXIT_OK && in_place && !(out = target = realpath(in, NULL)))
+		rc = cli_error(EXIT_SYSTEM, "%s: %s", in, strerror(errno));
 	if (rc == EXIT_OK)
 		rc = parse_options(cmd, args, &o);
 	if (rc == EXIT_OK)
@@ -277,10 +322,11 @@ int cmd_truncate(const cli_command *cmd, const cli_args *args)
 					     "log; use -o");
 	}
 	if (rc == EXIT_OK)
-		rc = repair(&o, r, sink, ev_reader_name(r), out,
+		rc = repair(&o, r, sink, ev_reader_name(r), out, in_place,
 			    cli_flag(cmd, args, "quiet"),
 			    cli_flag(cmd, args, "no-progress"));
 	cli_close_output(sink);
 	ev_reader_free(r);
+	free(target);
 	return rc;
 }

@@ -72,7 +72,13 @@ static void print_finding(const validate_job *job, const ev_finding *f)
 		f->offset, ev_severity_name(f->severity));
 	print_event(f);
 	fprintf(stderr, "%s [%s]\n", f->message, f->check);
-	if (strcmp(f->check, "truncated") == 0)
+	/* A truncation at offset 0 ends inside the first header: there is
+	 * no event to keep, and truncate refuses such a log. */
+	if (strcmp(f->check, "truncated") == 0 && f->offset == 0)
+		fputs("hint: the header itself is incomplete, so no event can "
+		      "be recovered; 'evtool truncate' cannot repair it\n",
+		      stderr);
+	else if (strcmp(f->check, "truncated") == 0)
 		fputs("hint: 'evtool truncate' repairs a log whose program was "
 		      "killed; 'evtool cat --reblock' keeps its complete "
 		      "events\n", stderr);

@@ -47,25 +47,43 @@ static int not_gzip(ev_diag *d, const uint8_t *p, size_t len)
 }
 
 /* Looks for our subfield among the extra field's (RFC 1952 2.3.1.1);
- * others are skipped, as gzip does. */
-static void parse_extra(ev_archive_header *out, const uint8_t *x, size_t n)
+ * others are skipped, as gzip does. `x` starts at header offset `base`.
+ * An 'E' 'V' subfield is ours, so one that is not exactly a version byte
+ * and the 8-byte digest, or of a version this reader does not know, is
+ * an error: read as plain gzip it would pass `--test` unchecked. */
+static int parse_extra(ev_archive_header *out, const uint8_t *x, size_t n,
+		       size_t base, ev_diag *d)
 {
 	size_t at = 0;
 
 	while (at + 4 <= n) {
 		size_t len = evi_le16(x + at + 2);
 		const uint8_t *data = x + at + 4;
+		int ours = x[at] == EV_ARCHIVE_SUBFIELD_ID1 &&
+			   x[at + 1] == EV_ARCHIVE_SUBFIELD_ID2;
+		if (ours && (len != EVI_ARCHIVE_SUBFIELD_DATA ||
+			     at + 4 + len > n))
+			return evi_fail(d, EV_EFORMAT, base + at + 2, 0,
+					"the 'EV' digest subfield declares %zu "
+					"data bytes (%zu present), not %u: the "
+					"header is damaged", len,
+					n - at - 4 < len ? n - at - 4 : len,
+					EVI_ARCHIVE_SUBFIELD_DATA);
 		if (at + 4 + len > n)
-			return;
-		if (x[at] == EV_ARCHIVE_SUBFIELD_ID1 &&
-		    x[at + 1] == EV_ARCHIVE_SUBFIELD_ID2 &&
-		    len >= EVI_ARCHIVE_SUBFIELD_DATA &&
-		    data[0] == EV_ARCHIVE_DIGEST_VERSION) {
+			return EV_OK;
+		if (ours && data[0] != EV_ARCHIVE_DIGEST_VERSION)
+			return evi_fail(d, EV_EFORMAT, base + at + 4, 0,
+					"the 'EV' digest subfield has version "
+					"%u, which this evtool does not know "
+					"(it knows %u)", data[0],
+					EV_ARCHIVE_DIGEST_VERSION);
+		if (ours) {
 			out->has_digest = 1;
 			out->digest = ev_load64(data + 1);
 		}
 		at += 4 + len;
 	}
+	return EV_OK;
 }
 
 /* Moves *at past a NUL-terminated FNAME or FCOMMENT. */
@@ -94,7 +112,8 @@ static int parse_optional(ev_archive_header *out, const uint8_t *p,
 		at += 2;
 		if (len < at + xlen)
 			return header_truncated(d, len);
-		parse_extra(out, p + at, xlen);
+		if ((rc = parse_extra(out, p + at, xlen, at, d)) < 0)
+			return rc;
 		at += xlen;
 	}
 	if ((flags & EVI_GZIP_FNAME) && (rc = skip_string(p, len, &at, d)) < 0)

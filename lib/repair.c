@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "evtool/catalog.h"
+#include "filter_internal.h" /* evi_parse_time: the filter's time forms */
 #include "internal.h"
 
 #define HOLD_MAX EV_MAX_BLOCK_SIZE
@@ -80,12 +81,88 @@ int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
 	ev_repair *rp;
 
 	*out = NULL;
-	if (opts && opts->version != EV_REPAIR_OPTIONS_VERSION)
+	if (opts && opts->version != EV_REPAIR_OPTIONS_VERSION &&
+	    opts->version != 1)
+		return EV_EINVAL;
+	if (opts && opts->version == 2 &&
+	    opts->time_base != EV_REPAIR_TIME_RELATIVE &&
+	    opts->time_base != EV_REPAIR_TIME_RAW)
 		return EV_EINVAL;
 	if (!(rp = calloc(1, sizeof *rp)))
 		return EV_ENOMEM;
-	rp->opts = opts ? *opts : defaults;
+	rp->opts = defaults;
+	/* A version 1 caller's struct ends before time_base. */
+	if (opts)
+		memcpy(&rp->opts, opts,
+		       opts->version == 1
+			       ? offsetof(ev_repair_options, time_base)
+			       : sizeof *opts);
+	rp->opts.version = EV_REPAIR_OPTIONS_VERSION;
 	*out = rp;
+	return EV_OK;
+}
+
+int ev_repair_parse_time(const char *text, ev_repair_time_base *base,
+			 uint64_t *ns)
+{
+	evi_time t;
+
+	if (!text || evi_parse_time(text, &t) < 0)
+		return EV_EINVAL;
+	*base = t.kind == EVI_TIME_RAW	   ? EV_REPAIR_TIME_RAW
+		: t.kind == EVI_TIME_WALL ? EV_REPAIR_TIME_WALL
+					  : EV_REPAIR_TIME_RELATIVE;
+	*ns = t.ns;
+	return EV_OK;
+}
+
+/* WALL_CLOCK_TIME (43): capset u32, seconds u64, nanoseconds u32. */
+#define WALL_CLOCK_PAYLOAD 16
+
+int ev_repair_wall_to_raw(ev_reader *r, unsigned session, uint64_t wall_ns,
+			  uint64_t *raw, unsigned *sessions, ev_diag *diag)
+{
+	ev_diag scratch;
+	ev_diag *d = diag ? diag : &scratch;
+	int found = 0, rc = ev_reader_read_header(r);
+	unsigned n = 0;
+	uint64_t at = 0, clock = 0;
+	ev_event ev;
+
+	while (rc == EV_OK) {
+		n++;
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+			if (found || n != session ||
+			    ev.type != EV_WALL_CLOCK_TIME ||
+			    ev.size < WALL_CLOCK_PAYLOAD)
+				continue;
+			found = 1;
+			at = ev.time;
+			clock = ev_load64(ev.payload + 4) * 1000000000u +
+				ev_load32(ev.payload + 12);
+		}
+		if (rc != EV_END)
+			break;
+		rc = ev_reader_next_session(r);
+	}
+	*sessions = n;
+	if (rc != EV_END && rc != EV_ETRUNCATED) {
+		*d = *ev_reader_diag(r);
+		return rc;
+	}
+	if (!found && session > n)
+		return evi_fail(d, EV_EINVAL, 0, 0, "there is no session %u: "
+				"the log holds %u session%s", session, n,
+				n == 1 ? "" : "s");
+	if (!found)
+		return evi_fail(d, EV_EINVAL, 0, 0, "session %u has no "
+				"WALL_CLOCK_TIME event, so a wall-clock time "
+				"cannot be placed in it", session);
+	if (wall_ns >= clock)
+		*raw = at + (wall_ns - clock) < at ? UINT64_MAX
+						   : at + (wall_ns - clock);
+	else
+		*raw = clock - wall_ns >= at ? 0 : at - (clock - wall_ns);
 	return EV_OK;
 }
 
@@ -608,9 +685,13 @@ static int read_session(ev_repair *rp)
 		}
 		if (rc == EV_OK && !rp->have_first) {
 			rp->have_first = 1;
-			rp->cutoff = ev.time > UINT64_MAX - rp->opts.max_time
-					     ? UINT64_MAX
-					     : ev.time + rp->opts.max_time;
+			if (rp->opts.time_base == EV_REPAIR_TIME_RAW)
+				rp->cutoff = rp->opts.max_time;
+			else
+				rp->cutoff =
+					ev.time > UINT64_MAX - rp->opts.max_time
+						? UINT64_MAX
+						: ev.time + rp->opts.max_time;
 		}
 		if (rc == EV_OK)
 			rc = rp->writing ? take_event(rp, &ev, end) : EV_OK;

@@ -8,7 +8,15 @@
  * for a safe foreign call and RUN_THREAD on whatever cap it comes back
  * to. MIGRATE_THREAD moves a thread that is not running; THREAD_WAKEUP
  * may name a thread that is still running (it blocked, and was woken
- * before its cap posted the STOP), so wakeups are not checked.
+ * before its cap posted the STOP), so wakeups are not checked against
+ * the run state.
+ *
+ * A thread that returns ThreadFinished (STOP_THREAD status 5) is done:
+ * the RTS frees it and never hands its id out again in that process
+ * (thread ids come from a counter, rts/Threads.c next_thread_id), so
+ * any later event naming it is a finding. Status 5 means "finished" in
+ * every numbering GHC used, GHC 7.8.2's shifted codes included (it
+ * moved only codes from 8 up; FORMAT.md section 5).
  *
  * The log is read in file order, but caps' blocks are not in time order
  * relative to each other, so per-cap machines (which thread a cap runs,
@@ -37,7 +45,10 @@ typedef struct evv_run {
 	uint8_t reported;  /* an overlap with it was reported */
 } evv_run;
 
-enum { THREAD_CREATED = 1u << 0 };
+enum { THREAD_CREATED = 1u << 0, THREAD_FINISHED = 1u << 1 };
+
+/* STOP_THREAD status ThreadFinished (rts/include/rts/Constants.h). */
+#define STOP_STATUS_FINISHED 5
 
 /* What is known of a thread: slot.aux holds THREAD_* flags. Two run
  * stretches are kept (the latest on two caps): enough to catch a thread
@@ -45,6 +56,9 @@ enum { THREAD_CREATED = 1u << 0 };
 typedef struct evv_thread {
 	evv_slot slot;
 	uint64_t created_at;
+	uint64_t finished_at;     /* when THREAD_FINISHED */
+	uint64_t finished_offset;
+	uint16_t finished_cap;
 	evv_run runs[2];
 } evv_thread;
 
@@ -193,6 +207,29 @@ static void check_stop_overlap(evv *v, const ev_event *ev, evv_thread *t,
 	}
 }
 
+/* An event naming thread `t` after the STOP_THREAD that finished it?
+ * On the finishing cap the file order says so; on another cap only the
+ * time can (caps' blocks interleave out of time order), beyond the
+ * tolerance. Reported once: the thread is then tracked afresh, so a log
+ * that reuses an id (a merge without renumbering) yields one finding
+ * per reuse, not one per event. */
+static void check_finished(evv *v, const ev_event *ev, evv_thread *t,
+			   ev_severity sev, const char *what)
+{
+	if (!(t->slot.aux & THREAD_FINISHED))
+		return;
+	if (ev->cap != t->finished_cap &&
+	    ev->time <= t->finished_at + v->o.tolerance_ns)
+		return;
+	evv_report(v, sev, "thread-finished", ev, 0,
+		   "thread %u %s after it finished on cap %u at %llu ns "
+		   "(offset %llu); GHC never reuses a thread id",
+		   (uint32_t)t->slot.key, what, t->finished_cap,
+		   (unsigned long long)t->finished_at,
+		   (unsigned long long)t->finished_offset);
+	t->slot.aux &= ~(uint32_t)THREAD_FINISHED;
+}
+
 static void thread_created(evv *v, const ev_event *ev)
 {
 	uint32_t tid = ev_load32(ev->payload);
@@ -257,6 +294,7 @@ static void thread_run(evv *v, const ev_event *ev, evv_cap *cs)
 	cs->running_gen = v->threads.gen;
 	if (!t)
 		return;
+	check_finished(v, ev, t, EV_SEVERITY_ERROR, "runs");
 	run_checks(v, ev, t);
 	r = run_slot_for(t, ev->cap);
 	r->used = r->open = 1;
@@ -285,12 +323,32 @@ static void stop_elsewhere(evv *v, const ev_event *ev, evv_cap *cs,
 	drop_open_runs(v, tid);
 }
 
+/* Checks a STOP_THREAD against an earlier finish, and records this one
+ * if its status is ThreadFinished. */
+static void stop_finishes(evv *v, const ev_event *ev, uint32_t tid)
+{
+	int finishes = ev_load16(ev->payload + 4) == STOP_STATUS_FINISHED;
+	evv_thread *t = finishes ? thread_entry(v, tid)
+				 : evv_table_find(&v->threads, tid);
+
+	if (!t)
+		return;
+	check_finished(v, ev, t, sched_severity(v), "stops");
+	if (!finishes)
+		return;
+	t->slot.aux |= THREAD_FINISHED;
+	t->finished_at = ev->time;
+	t->finished_offset = ev->offset;
+	t->finished_cap = ev->cap;
+}
+
 static void thread_stop(evv *v, const ev_event *ev, evv_cap *cs)
 {
 	uint32_t tid = ev_load32(ev->payload);
 	evv_thread *t;
 	evv_run *r;
 
+	stop_finishes(v, ev, tid);
 	if (cs->run_state == EVV_ACTIVE && cs->running == tid) {
 		t = cs->running_gen == v->threads.gen
 			    ? cs->running_entry
@@ -310,11 +368,25 @@ static void thread_stop(evv *v, const ev_event *ev, evv_cap *cs)
 static void thread_migrate(evv *v, const ev_event *ev, evv_cap *cs)
 {
 	uint32_t tid = ev_load32(ev->payload);
+	evv_thread *t = evv_table_find(&v->threads, tid);
 
+	if (t)
+		check_finished(v, ev, t, sched_severity(v), "is migrated");
 	if (v->modern && cs->run_state == EVV_ACTIVE && cs->running == tid)
 		evv_report(v, EV_SEVERITY_ERROR, "thread-migrate", ev, 0,
 			   "thread %u is migrated to cap %u while it runs on "
 			   "cap %u", tid, ev_load16(ev->payload + 4), ev->cap);
+}
+
+/* THREAD_WAKEUP (u32 thread, u16 other cap) of a finished thread: a
+ * warning, since the RTS posts the wakeup before it looks at the
+ * thread's state (rts/Threads.c tryWakeupThread). */
+static void thread_wakeup(evv *v, const ev_event *ev)
+{
+	evv_thread *t = evv_table_find(&v->threads, ev_load32(ev->payload));
+
+	if (t)
+		check_finished(v, ev, t, EV_SEVERITY_WARNING, "is woken up");
 }
 
 /* ------------------------------------------------------------------------
@@ -439,6 +511,7 @@ static uint32_t needed(uint16_t type)
 	switch (type) {
 	case EV_CREATE_THREAD:
 	case EV_RUN_THREAD:
+	case EV_THREAD_WAKEUP:
 		return 4;
 	case EV_STOP_THREAD:
 	case EV_MIGRATE_THREAD:
@@ -473,6 +546,10 @@ void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs)
 	case EV_MIGRATE_THREAD:
 		if (on_cap)
 			thread_migrate(v, ev, cs);
+		break;
+	case EV_THREAD_WAKEUP:
+		if (on_cap)
+			thread_wakeup(v, ev);
 		break;
 	case EV_GC_START:
 		if (on_cap)

@@ -428,11 +428,14 @@ static void test_parse_header_optional_parts(void **state)
 	h[30] ^= 0x20;
 	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_EFORMAT);
 	assert_non_null(strstr(d.message, "CRC"));
-	/* An unknown digest version is no digest. */
+	/* An unknown digest version is an error at the version byte (after
+	 * 10 fixed bytes, XLEN, the 7-byte 'Ap' subfield and ours' 4). */
 	n = full_header(h, 1, 2);
-	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_OK);
-	assert_false(out.has_digest);
+	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_EFORMAT);
+	assert_non_null(strstr(d.message, "version 2"));
+	assert_int_equal(d.offset, 23);
 }
+
 
 static void test_parse_header_rejects(void **state)
 {
@@ -512,6 +515,50 @@ static void flip_every_byte(const char *name, size_t stride)
 	 * length still hold, and a caller warns that there is no digest. */
 	assert_true(tried - detected <= 6 + 5);
 	assert_true(no_digest <= 5);
+	free(gz);
+	free(log);
+}
+
+/* An 'E' 'V' subfield with a bad length or an unknown version byte is a
+ * damaged archive for the reader (what --test and --extract use), at the
+ * offset of the bad field; it is not read as plain gzip. */
+static void test_bad_digest_subfield(void **state)
+{
+	config c = { 6, 1, 0 };
+	size_t gz_len, len;
+	uint8_t *log;
+	uint8_t *gz = archive_file("user-n1.eventlog", &c, &gz_len, &log,
+				   &len);
+	ev_archive_stats st;
+	ev_diag d;
+
+	(void)state;
+	/* Our header: 10 fixed bytes, XLEN 13, 'E' 'V', length 9 at 14,
+	 * version 1 at 16, the digest. */
+	assert_int_equal(gz[3], 0x04);
+	assert_int_equal(gz[10] | gz[11] << 8, 13);
+	assert_int_equal(gz[14], 9);
+	assert_int_equal(gz[16], EV_ARCHIVE_DIGEST_VERSION);
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_OK);
+	assert_int_equal(st.digests, 1);
+
+	gz[16] = 7;
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_EFORMAT);
+	assert_non_null(strstr(d.message, "version 7"));
+	assert_int_equal(d.offset, 16);
+	gz[16] = EV_ARCHIVE_DIGEST_VERSION;
+
+	gz[14] = 8; /* shorter: the digest's last byte is left over */
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_EFORMAT);
+	assert_non_null(strstr(d.message, "declares 8 data bytes"));
+	assert_int_equal(d.offset, 14);
+	gz[14] = 10; /* longer than the extra field */
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_EFORMAT);
+	assert_non_null(strstr(d.message, "declares 10 data bytes (9 "
+				       "present)"));
+	assert_int_equal(d.offset, 14);
+	gz[14] = 9;
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_OK);
 	free(gz);
 	free(log);
 }
@@ -852,6 +899,7 @@ int main(void)
 		cmocka_unit_test(test_header_bytes),
 		cmocka_unit_test(test_mtime_option),
 		cmocka_unit_test(test_parse_header_optional_parts),
+		cmocka_unit_test(test_bad_digest_subfield),
 		cmocka_unit_test(test_parse_header_rejects),
 		cmocka_unit_test(test_flipped_byte_small),
 		cmocka_unit_test(test_flipped_byte_multichunk),

@@ -697,6 +697,43 @@ static void test_thread_on_two_caps(void **state)
 		fail_msg("no run to rename in threads-n2 or threads-n4");
 }
 
+/* A later RUN/STOP pair of another thread renamed to a thread that has
+ * finished (STOP_THREAD status 5): GHC never reuses a thread id, so the
+ * renamed RUN_THREAD is an error, reported once, at the RUN. */
+static void test_thread_runs_after_finishing(void **state)
+{
+	static run_span spans[4096];
+	real_log l;
+	size_t n, f, u;
+	outcome *o;
+	const seen *s;
+
+	(void)state;
+	load(&l, "threads-n1.eventlog");
+	n = runs_of_cap(&l, 0, spans, ARRAY_LEN(spans));
+	for (f = 0; f < n && spans[f].status != 5; f++)
+		;
+	assert_true(f < n);
+	for (u = f + 1; u < n && spans[u].tid == spans[f].tid; u++)
+		;
+	assert_true(u < n);
+	o = validate(l.bytes, l.len);
+	expect_clean(o);
+	free(o);
+	ev_store32(payload(&l, &l.walk.events[spans[u].run]), spans[f].tid);
+	ev_store32(payload(&l, &l.walk.events[spans[u].stop]), spans[f].tid);
+	o = validate(l.bytes, l.len);
+	expect_rejected(o, "thread-finished",
+			l.walk.events[spans[u].run].offset);
+	s = find(o, "thread-finished", l.walk.events[spans[u].run].offset);
+	assert_int_equal(s->severity, EV_SEVERITY_ERROR);
+	assert_int_equal(s->type, EV_RUN_THREAD);
+	assert_int_equal(count(o, "thread-finished"), 1);
+	assert_int_equal(o->res.errors, 1);
+	free(o);
+	unload(&l);
+}
+
 /* The second GC_START of cap 0 made a GC_IDLE: the GC_END after it has no
  * start. */
 static void test_gc_end_without_start(void **state)
@@ -1519,6 +1556,7 @@ int main(void)
 		cmocka_unit_test(test_large_backward_step),
 		cmocka_unit_test(test_gc_end_step_back),
 		cmocka_unit_test(test_thread_on_two_caps),
+		cmocka_unit_test(test_thread_runs_after_finishing),
 		cmocka_unit_test(test_gc_end_without_start),
 		cmocka_unit_test(test_cuts_are_truncated),
 		cmocka_unit_test(test_garbage_after_data_end),

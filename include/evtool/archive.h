@@ -29,10 +29,10 @@
 extern "C" {
 #endif
 
-/** The extra-field subfield id holding the digest, and its version. */
-#define EV_ARCHIVE_SUBFIELD_ID1 'E'
-#define EV_ARCHIVE_SUBFIELD_ID2 'V'
-#define EV_ARCHIVE_DIGEST_VERSION 1
+/* The extra-field subfield holding the digest (RFC 1952 FEXTRA). */
+#define EV_ARCHIVE_SUBFIELD_ID1 'E' /**< the subfield id's first byte */
+#define EV_ARCHIVE_SUBFIELD_ID2 'V' /**< the subfield id's second byte */
+#define EV_ARCHIVE_DIGEST_VERSION 1 /**< the subfield's version byte */
 
 /** Compression level when none is given (gzip's default). */
 #define EV_ARCHIVE_DEFAULT_LEVEL 6
@@ -54,10 +54,11 @@ typedef struct ev_archive_options {
 
 /** The layout of ev_archive_options this header describes. */
 #define EV_ARCHIVE_OPTIONS_VERSION 1
+/** The default archive writer options. */
 #define EV_ARCHIVE_OPTIONS_INIT { EV_ARCHIVE_OPTIONS_VERSION, 0, 0, 0, 0 }
 
 /** The online processors, at least 1 and at most 8. */
-unsigned ev_archive_default_threads(void);
+EV_API unsigned ev_archive_default_threads(void);
 
 /** A gzip compressor with the log's digest in its header (opaque). */
 typedef struct ev_archive_writer ev_archive_writer;
@@ -70,12 +71,13 @@ typedef struct ev_archive_writer ev_archive_writer;
  * EV_ARCHIVE_MIN_CHUNK is EV_EINVAL. Memory stays bounded: at most two
  * chunks per thread are in flight (about 2 * chunk_size each).
  */
-int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
-			   uint64_t digest, const ev_archive_options *opts);
+EV_API int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
+				  uint64_t digest,
+				  const ev_archive_options *opts);
 
 /** Compresses `len` more bytes of the log. */
-int ev_archive_writer_write(ev_archive_writer *w, const void *data,
-			    size_t len);
+EV_API int ev_archive_writer_write(ev_archive_writer *w, const void *data,
+				   size_t len);
 
 /**
  * Compresses what is left and writes the trailer. When the bytes written
@@ -83,16 +85,16 @@ int ev_archive_writer_write(ev_archive_writer *w, const void *data,
  * pass that hashed it and the one that compressed it), returns EV_EINVAL
  * before writing the trailer, so that the archive is unusable.
  */
-int ev_archive_writer_finish(ev_archive_writer *w);
+EV_API int ev_archive_writer_finish(ev_archive_writer *w);
 
 /** Uncompressed bytes written so far. */
-uint64_t ev_archive_writer_bytes(const ev_archive_writer *w);
+EV_API uint64_t ev_archive_writer_bytes(const ev_archive_writer *w);
 
 /** Stops the threads and frees the writer; NULL is fine. */
-void ev_archive_writer_free(ev_archive_writer *w);
+EV_API void ev_archive_writer_free(ev_archive_writer *w);
 
 /** Details of the last failure. */
-const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w);
+EV_API const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w);
 
 /** What a gzip member header says. */
 typedef struct ev_archive_header {
@@ -106,10 +108,12 @@ typedef struct ev_archive_header {
  * Parses the gzip member header at the start of `len` bytes at `data`.
  * EV_OK: `out` is filled. EV_ETRUNCATED: the bytes so far are a header's
  * beginning; more are needed. EV_EFORMAT: not a gzip header (wrong magic
- * or method, reserved flags, bad header CRC). `diag` may be NULL.
+ * or method, reserved flags, bad header CRC), or an 'E' 'V' subfield
+ * that is not 9 bytes or has an unknown version byte. `diag` may be
+ * NULL.
  */
-int ev_archive_parse_header(ev_archive_header *out, const void *data,
-			    size_t len, ev_diag *diag);
+EV_API int ev_archive_parse_header(ev_archive_header *out, const void *data,
+				   size_t len, ev_diag *diag);
 
 /** An inflating, verifying archive reader (opaque). */
 typedef struct ev_archive_reader ev_archive_reader;
@@ -126,11 +130,12 @@ typedef struct ev_archive_stats {
 
 /** Opens `path` ("-" for standard input). EV_EIO with errno set when it
  *  cannot be opened. */
-int ev_archive_reader_open_path(ev_archive_reader **out, const char *path);
+EV_API int ev_archive_reader_open_path(ev_archive_reader **out,
+				       const char *path);
 
 /** Reads from `fd`, which stays the caller's; `name` is for messages. */
-int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
-			      const char *name);
+EV_API int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
+				     const char *name);
 
 /**
  * Reads up to `cap` bytes of the log into `dst`. EV_OK: *got > 0 bytes.
@@ -141,17 +146,18 @@ int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
  * bytes before a problem are delivered first; the diagnostic's offset is
  * the stored (compressed) offset where the problem was seen.
  */
-int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
-			   size_t *got);
+EV_API int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
+				  size_t *got);
 
 /** Counters and digests so far. */
-const ev_archive_stats *ev_archive_reader_stats(const ev_archive_reader *r);
+EV_API const ev_archive_stats *
+ev_archive_reader_stats(const ev_archive_reader *r);
 
 /** Frees a reader; NULL is fine. */
-void ev_archive_reader_free(ev_archive_reader *r);
+EV_API void ev_archive_reader_free(ev_archive_reader *r);
 
 /** Details of the last failure. */
-const ev_diag *ev_archive_reader_diag(const ev_archive_reader *r);
+EV_API const ev_diag *ev_archive_reader_diag(const ev_archive_reader *r);
 
 /**
  * Reads all of an archive from `fd` (which stays the caller's), checking
@@ -160,8 +166,8 @@ const ev_diag *ev_archive_reader_diag(const ev_archive_reader *r);
  * stats->digests), else the reader's status. `stats` and `diag` (either
  * may be NULL) receive the counters and the failure.
  */
-int ev_archive_check_fd(int fd, const char *name, ev_archive_stats *stats,
-			ev_diag *diag);
+EV_API int ev_archive_check_fd(int fd, const char *name,
+			       ev_archive_stats *stats, ev_diag *diag);
 
 #ifdef __cplusplus
 }

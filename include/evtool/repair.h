@@ -91,6 +91,18 @@ enum ev_repair_flag {
 /** "No limit" for the limits of ev_repair_options. */
 #define EV_REPAIR_NO_LIMIT UINT64_MAX
 
+/** What ev_repair_options.max_time counts from. */
+typedef enum ev_repair_time_base {
+	/** ns after the first event of each session (the default). */
+	EV_REPAIR_TIME_RELATIVE = 0,
+	/** A raw timestamp: ns since the RTS started, as events carry it;
+	 *  each session is cut at the same timestamp. */
+	EV_REPAIR_TIME_RAW = 1,
+	/** Only from ev_repair_parse_time(): Unix time in ns, which
+	 *  ev_repair_wall_to_raw() turns into a raw timestamp. */
+	EV_REPAIR_TIME_WALL = 2
+} ev_repair_time_base;
+
 /** Repair options; initialise with EV_REPAIR_OPTIONS_INIT. */
 typedef struct ev_repair_options {
 	unsigned version;         /**< EV_REPAIR_OPTIONS_VERSION */
@@ -113,13 +125,44 @@ typedef struct ev_repair_options {
 	unsigned session;
 	ev_repair_notify_fn notify; /**< may be NULL */
 	void *notify_ctx;
+	/** What max_time counts from: EV_REPAIR_TIME_RELATIVE or
+	 *  EV_REPAIR_TIME_RAW (since version 2). */
+	unsigned time_base;
 } ev_repair_options;
 
-/** The layout of ev_repair_options this header describes. */
-#define EV_REPAIR_OPTIONS_VERSION 1
+/** The layout of ev_repair_options this header describes; version 1
+ *  (without time_base) is still accepted. */
+#define EV_REPAIR_OPTIONS_VERSION 2
+/** The default repair options: no resync, no limit, every session. */
 #define EV_REPAIR_OPTIONS_INIT                                         \
 	{ EV_REPAIR_OPTIONS_VERSION, 0, EV_REPAIR_NO_LIMIT,                \
-	  EV_REPAIR_NO_LIMIT, EV_REPAIR_NO_LIMIT, 0, NULL, NULL }
+	  EV_REPAIR_NO_LIMIT, EV_REPAIR_NO_LIMIT, 0, NULL, NULL,           \
+	  EV_REPAIR_TIME_RELATIVE }
+
+/**
+ * Parses a time as `evtool filter` does (ev_filter_set_time): "1.5ms" (a
+ * number with a unit, ns, us, ms or s) is RELATIVE, "@250us" is RAW, and
+ * an ISO 8601 date and time ("2024-05-01T12:00:00.5Z", zone Z or +hh:mm,
+ * UTC without one) is WALL. EV_OK, or EV_EINVAL for text that is not a
+ * time.
+ */
+EV_API int ev_repair_parse_time(const char *text, ev_repair_time_base *base,
+				uint64_t *ns);
+
+/**
+ * Turns the Unix time `wall_ns` into a raw timestamp of session `session`
+ * (1-based) of the log read from `r` (positioned at its start), by the
+ * session's WALL_CLOCK_TIME (43: capset u32, seconds u64, nanoseconds
+ * u32, posted at the timestamp it names): raw = its time + wall_ns - its
+ * clock, 0 when that is before the RTS started. Reads the whole input
+ * and stores in `*sessions` how many sessions it holds (a cut input ends
+ * its count at the cut). EV_EINVAL with a message in `diag` when that
+ * session has no WALL_CLOCK_TIME or does not exist; reader errors but
+ * truncation are returned too. `diag` may be NULL.
+ */
+EV_API int ev_repair_wall_to_raw(ev_reader *r, unsigned session,
+				 uint64_t wall_ns, uint64_t *raw,
+				 unsigned *sessions, ev_diag *diag);
 
 /** What a repair kept and dropped. */
 typedef struct ev_repair_summary {
@@ -146,7 +189,7 @@ typedef struct ev_repair_summary {
 } ev_repair_summary;
 
 /** Creates a repair; `opts` NULL means the defaults. */
-int ev_repair_new(ev_repair **out, const ev_repair_options *opts);
+EV_API int ev_repair_new(ev_repair **out, const ev_repair_options *opts);
 
 /**
  * Reads the log from `r` (positioned at its start) and writes the
@@ -158,16 +201,16 @@ int ev_repair_new(ev_repair **out, const ev_repair_options *opts);
  * EV_EINVAL when max_bytes cuts the first header or the session asked
  * for does not exist, EV_EIO, EV_ENOMEM. Run once per repair.
  */
-int ev_repair_run(ev_repair *rp, ev_reader *r, ev_sink *sink);
+EV_API int ev_repair_run(ev_repair *rp, ev_reader *r, ev_sink *sink);
 
 /** The totals of the run so far; owned by the repair. */
-const ev_repair_summary *ev_repair_summary_of(const ev_repair *rp);
+EV_API const ev_repair_summary *ev_repair_summary_of(const ev_repair *rp);
 
 /** Details of the last failure. */
-const ev_diag *ev_repair_diag(const ev_repair *rp);
+EV_API const ev_diag *ev_repair_diag(const ev_repair *rp);
 
 /** Frees a repair; NULL is fine. */
-void ev_repair_free(ev_repair *rp);
+EV_API void ev_repair_free(ev_repair *rp);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,11 @@
 # a cut log arriving gzip'd on standard input, written to standard output
-cmd: head -c 50000 @DATA@/threads-n4.eventlog | gzip | evtool truncate - -o - > out.eventlog; echo "exit $?"; evtool info out.eventlog | grep -E '^  (status|events) '
+cmd: head -c 50000 @DATA@/threads-n4.eventlog | gzip | evtool truncate - -o - > out.eventlog; echo "exit $?"; evtool info out.eventlog | grep -E '^  (status|events) ' && evtool validate --strict out.eventlog
 exit: 0
 --- stdout
 exit 3
   status           complete
   events           2839 in 2 blocks, 1 session
+out.eventlog: valid (0 warnings, 2841 events)
 --- stderr
 evtool: <stdin>: offset 49988: the log ends inside an event (12 of 20 bytes present); dropped the 12 bytes after the last complete event
 evtool: <stdin>: offset 32338: block of cap 1 cut from 24822 to 17650 bytes, end time 24740819 ns (declared 40327158)

@@ -1,5 +1,5 @@
 # garbage in the middle of a block: refused with a hint; --resync cuts that block before it, skips to the next block marker, reports the range and keeps every later block
-cmd: cp @DATA@/threads-n4.eventlog bad.eventlog && printf '\356%.0s' $(seq 333) | dd of=bad.eventlog bs=1 seek=44756 conv=notrunc 2>/dev/null; evtool truncate bad.eventlog -o out.eventlog; echo "exit $?"; evtool truncate --resync bad.eventlog -o out.eventlog; echo "exit $?"; evtool info out.eventlog | grep -E '^  (status|events|by capability) '
+cmd: cp @DATA@/threads-n4.eventlog bad.eventlog && printf '\356%.0s' $(seq 333) | dd of=bad.eventlog bs=1 seek=44756 conv=notrunc 2>/dev/null; evtool truncate bad.eventlog -o out.eventlog; echo "exit $?"; evtool truncate --resync bad.eventlog -o out.eventlog; echo "exit $?"; evtool info out.eventlog | grep -E '^  (status|events|by capability) ' && evtool validate --strict out.eventlog
 exit: 0
 --- stdout
 exit 1
@@ -7,6 +7,7 @@ exit 3
   status           complete
   events           4541 in 5 blocks, 1 session
   by capability    0: 1780 1: 743 2: 1105 3: 849 global 64
+out.eventlog: valid (0 warnings, 4546 events)
 --- stderr
 evtool: bad.eventlog: offset 44756: event type 61166 is not declared in the header
 hint: 'evtool truncate --resync' skips damaged regions to the next block and keeps the rest

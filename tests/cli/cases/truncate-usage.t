@@ -8,7 +8,7 @@ exit 2
 exit 2
 exit 2
 --- stderr
-evtool: --at: '5' is not a time: a number with a unit, ns, us, ms or s (for example 5s or 1.5ms)
+evtool: --at: '5' is not a time: a number with a unit, ns, us, ms or s, from the first event (5s, 1.5ms), @ and one for a raw timestamp (@250ms), or an ISO 8601 date and time (2024-05-01T12:00:00Z)
 evtool: --session counts from 1, as 'evtool info' lists the sessions
 Run 'evtool truncate --help' for usage.
 evtool: --in-place takes an input file and no -o
