@@ -13,7 +13,7 @@
 
 const cli_option merge_options[] = {
 	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
-	{ "align", 0, "MODE",
+	{ "align", 0, "wall-clock|start|none",
 	  "line clocks up by wall-clock (default), start or none" },
 	{ "shift", 0, "N=TIME,...",
 	  "move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s" },
@@ -201,9 +201,9 @@ static int merge_failed(const ev_merge *m)
 		return EXIT_USAGE;
 	case EV_MERGE_FAILED_SIZE:
 		cli_error(EXIT_USAGE, "%s", d->message);
-		fputs("hint: --widen declares the larger size and zero-fills "
-		      "the missing trailing fields of the shorter events\n",
-		      stderr);
+		if (!strstr(d->message, "no safe conversion"))
+			fputs("hint: --widen declares the larger size and "
+			      "converts the shorter events\n", stderr);
 		return EXIT_USAGE;
 	case EV_MERGE_FAILED_USAGE:
 		return cli_error(EXIT_USAGE, "%s", d->message);

@@ -21,8 +21,8 @@ const cli_option sort_options[] = {
 	{ "tmpdir", 0, "DIR", "folder for temporary files (default $TMPDIR "
 	  "or /tmp)" },
 	{ "block-size", 0, "BYTES", "largest output block (default 2097152)" },
-	{ "method", 0, "HOW", "auto (default), merge (in place) or external "
-	  "(spill sorted runs)" },
+	{ "method", 0, "auto|merge|external", "auto (default), merge (in "
+	  "place) or external (spill sorted runs)" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ "verbose", 'v', NULL, "say on standard error how the log was sorted" },
 	{ NULL, 0, NULL, NULL }
@@ -77,6 +77,27 @@ static const char *type_name(uint16_t type)
 	return info ? info->name : "unknown type";
 }
 
+/* --check could not read the whole log. A log cut after its header had
+ * data dropped: what could be read is in order (an inversion before the
+ * cut is reported as such), exit 3 as for any truncated input. Anything
+ * else (not an eventlog, cut inside its first header, a damaged event) is
+ * invalid input, exit 1 like an inversion, but said on standard error
+ * as "cannot check" so that a script can tell the two apart. */
+static int check_failed(const ev_reader *r, const char *in)
+{
+	const ev_diag *d = ev_reader_diag(r);
+
+	if (d->status == EV_ETRUNCATED && ev_reader_header(r))
+		return cli_error(EXIT_DROPPED, "%s: offset %llu: %s: truncated; "
+				 "the events before the cut are in time order",
+				 in, (unsigned long long)d->offset, d->message);
+	return cli_error(d->status == EV_ETRUNCATED
+				 ? EXIT_INVALID
+				 : cli_exit_for_status(d->status),
+			 "%s: cannot check: offset %llu: %s", in,
+			 (unsigned long long)d->offset, d->message);
+}
+
 static int check(const char *in)
 {
 	ev_sort_inversion inv;
@@ -101,7 +122,7 @@ static int check(const char *in)
 		printf("\n");
 		rc = EXIT_INVALID;
 	} else {
-		rc = cli_reader_error(r);
+		rc = check_failed(r, in);
 	}
 	ev_reader_free(r);
 	return rc;

@@ -44,6 +44,8 @@ static void free_session(session_facts *s)
 	free(s->capset_index.slots);
 	free(s->assigned);
 	free(s->assigned_index.slots);
+	free(s->tasks);
+	free(s->task_index.slots);
 	free_process_sets(s);
 }
 
@@ -113,6 +115,11 @@ static uint64_t capset_key(const session_facts *s, size_t i)
 static uint64_t assignment_key(const session_facts *s, size_t i)
 {
 	return (uint64_t)s->assigned[i].capset << 16 | s->assigned[i].cap;
+}
+
+static uint64_t task_key(const session_facts *s, size_t i)
+{
+	return s->tasks[i].task;
 }
 
 /* The slot of `key`: the one holding it, or the free one it goes in. */
@@ -201,8 +208,49 @@ static int add_assignment(session_facts *s, uint32_t capset, uint16_t cap)
 	return EV_OK;
 }
 
+/* The first cap a task was created on. A task id (a pthread address) can
+ * be reused within a process, on its own caps; merge renames the ids that
+ * collide between processes, so one id stays within one process. */
+static int add_task(session_facts *s, uint64_t task, uint16_t cap)
+{
+	uint32_t *slot;
+
+	if (index_reserve(&s->task_index, s, task_key, s->n_tasks) < 0)
+		return EV_ENOMEM;
+	slot = index_slot(&s->task_index, s, task_key, task);
+	if (*slot)
+		return EV_OK;
+	if (s->n_tasks >= EVI_FILTER_MAX_TASKS)
+		return EV_ELIMIT;
+	if (s->n_tasks == s->tasks_cap) {
+		size_t n = s->tasks_cap ? s->tasks_cap * 2 : 16;
+		task_cap *grown = realloc(s->tasks, n * sizeof *grown);
+		if (!grown)
+			return EV_ENOMEM;
+		s->tasks = grown;
+		s->tasks_cap = n;
+	}
+	s->tasks[s->n_tasks].task = task;
+	s->tasks[s->n_tasks].cap = cap;
+	*slot = (uint32_t)++s->n_tasks;
+	return EV_OK;
+}
+
+/* The cap task `task` was created on, or -1 when no TASK_CREATE named
+ * it. */
+static int task_cap_of(const session_facts *s, uint64_t task)
+{
+	const uint32_t *slot;
+
+	if (!s->task_index.cap)
+		return -1;
+	slot = index_slot(&s->task_index, s, task_key, task);
+	return *slot ? s->tasks[*slot - 1].cap : -1;
+}
+
 /* CAPSET_CREATE (25: capset u32, type u16), OSPROCESS_PID (32: capset,
- * pid u32), CAPSET_ASSIGN_CAP (27: capset, cap u16): FORMAT.md s. 5. */
+ * pid u32), CAPSET_ASSIGN_CAP (27: capset, cap u16), TASK_CREATE (55:
+ * task u64, cap u16): FORMAT.md s. 5. */
 static int learn_process(session_facts *s, const ev_event *ev)
 {
 	const uint8_t *p = ev->payload;
@@ -229,6 +277,10 @@ static int learn_process(session_facts *s, const ev_event *ev)
 		if (ev->size < 6)
 			return EV_OK;
 		return add_assignment(s, ev_load32(p), ev_load16(p + 4));
+	case EV_TASK_CREATE:
+		if (ev->size < 10)
+			return EV_OK;
+		return add_task(s, ev_load64(p), ev_load16(p + 8));
 	default:
 		return EV_OK;
 	}
@@ -331,10 +383,12 @@ int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
 		if (any_process(f) && (rc = learn_process(s, ev)) < 0)
 			return rc == EV_ELIMIT
 				       ? fail(f, rc, "session %u names more "
-					      "than %u capsets or %u capability "
-					      "assignments", session + 1,
+					      "than %u capsets, %u capability "
+					      "assignments or %u tasks",
+					      session + 1,
 					      EVI_FILTER_MAX_CAPSETS,
-					      EVI_FILTER_MAX_ASSIGNMENTS)
+					      EVI_FILTER_MAX_ASSIGNMENTS,
+					      EVI_FILTER_MAX_TASKS)
 				       : fail(f, rc, "out of memory");
 	}
 	if (ev->type == EV_USER_MARKER && any_markers(f))
@@ -495,7 +549,8 @@ static int resolve_process(ev_filter *f, session_facts *s, int d)
 	if (rc < 0)
 		return fail(f, rc, "out of memory");
 	/* With one process in the log, what names neither a cap nor a
-	 * capset (heap samples, task deletion) is that process's. */
+	 * capset (heap samples, a TASK_DELETE of a task no TASK_CREATE
+	 * placed) is that process's. */
 	p->unattributed = count_processes(s) <= 1 && p->n_capsets > 0;
 	return EV_OK;
 }
@@ -637,10 +692,11 @@ static int cap_matches(const uint8_t *caps, const ev_event *ev,
 	return 0;
 }
 
-static int process_matches(const process_set *p, const ev_event *ev,
-			   event_refs *r)
+static int process_matches(const session_facts *s, const process_set *p,
+			   const ev_event *ev, event_refs *r)
 {
 	uint64_t id;
+	int cap;
 
 	if (ev->cap != EV_NO_CAP)
 		return evi_bit_get(p->caps, ev->cap);
@@ -648,6 +704,11 @@ static int process_matches(const process_set *p, const ev_event *ev,
 		return capset_listed(p->capsets, p->n_capsets, (uint32_t)id);
 	if (first_ref(ev, r, EV_REF_CAP, &id))
 		return id < EV_NO_CAP && evi_bit_get(p->caps, (unsigned)id);
+	/* TASK_DELETE (57: task u64) belongs where its TASK_CREATE was */
+	if (ev->type == EV_TASK_DELETE && ev->size >= 8 &&
+	    (cap = task_cap_of(s, ev_load64(ev->payload))) >= 0 &&
+	    cap != EV_NO_CAP)
+		return evi_bit_get(p->caps, (unsigned)cap);
 	return p->unattributed;
 }
 
@@ -683,7 +744,7 @@ static int process_ok(const ev_filter *f, const session_facts *s,
 {
 	for (int d = 0; d < N_DIRECTIONS; d++)
 		if (has_process(&f->sel[d]) &&
-		    !passes(d, process_matches(&s->process[d], ev, r)))
+		    !passes(d, process_matches(s, &s->process[d], ev, r)))
 			return 0;
 	return 1;
 }

@@ -98,6 +98,13 @@ typedef struct assignment {
 	uint16_t cap;
 } assignment;
 
+/* A task and the cap TASK_CREATE (55: task u64, cap u16, kernel tid u64)
+ * put it on: TASK_DELETE (57) names only the task (FORMAT.md s. 5-6). */
+typedef struct task_cap {
+	uint64_t task;
+	uint16_t cap;
+} task_cap;
+
 /* An open-addressing index over an array of a session's facts: each slot
  * holds an element's index + 1, 0 when free; `cap` is 0 or a power of
  * two, at most half full. Hostile logs name capsets by the hundred
@@ -112,6 +119,9 @@ typedef struct id_index {
  * many processes holds, low enough to bound memory. */
 #define EVI_FILTER_MAX_CAPSETS (1u << 16)
 #define EVI_FILTER_MAX_ASSIGNMENTS (1u << 18)
+/* The most distinct task ids one session may name under a process
+ * selector (merge allows 65,536 per input). */
+#define EVI_FILTER_MAX_TASKS (1u << 20)
 
 /* Where the start and end markers of one window are in a session. */
 typedef struct marker_facts {
@@ -150,6 +160,9 @@ typedef struct session_facts {
 	assignment *assigned;
 	size_t n_assigned, assigned_cap;
 	id_index assigned_index; /* by (capset, cap) */
+	task_cap *tasks;
+	size_t n_tasks, tasks_cap;
+	id_index task_index;     /* by task id */
 
 	int resolved;
 	time_window time[N_DIRECTIONS];

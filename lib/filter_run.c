@@ -28,6 +28,7 @@ typedef struct filter_run {
 	ev_filter_run_options opts;
 	ev_filter_stats *stats;
 	int spill_fd;    /* the copy of the input, or -1 */
+	ev_writer *writer; /* one for every session: one block buffer */
 	int truncated;
 	ev_diag truncation;
 	evi_progress progress; /* over every pass */
@@ -273,22 +274,31 @@ static int filter_events(filter_run *run, ev_reader *r, ev_writer *w)
 	return rc == EV_END || rc == EV_ETRUNCATED ? rc : fail_input(run, r);
 }
 
+/* Each session is written through the run's one writer, which keeps its
+ * block buffer (up to 2 MiB) from session to session: a log of many tiny
+ * sessions (a restarted eventlog, FORMAT.md section 4) costs one. */
 static int filter_session(filter_run *run, ev_reader *r)
 {
 	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
-	ev_writer *w;
+	ev_writer *w = run->writer;
+	uint64_t before = w ? ev_writer_events(w) : 0;
 	int rc, end;
 
 	wo.mode = EV_WRITE_REBLOCK;
 	wo.max_block_size = run->opts.max_block_size;
-	if ((rc = ev_writer_open(&w, run->out, ev_reader_header(r), &wo)) < 0)
+	if (w)
+		rc = ev_writer_next_session(w, ev_reader_header(r));
+	else
+		rc = ev_writer_open(&run->writer, run->out,
+				    ev_reader_header(r), &wo);
+	if (rc < 0)
 		return fail_status(run, EV_ORIGIN_OUTPUT, rc, "cannot write");
+	w = run->writer;
 	rc = end = filter_events(run, r, w);
 	if (end == EV_END || end == EV_ETRUNCATED)
 		rc = (rc = ev_writer_finish(w)) < 0 ? fail_writer(run, w, rc)
 						    : end;
-	run->stats->events_written += ev_writer_events(w);
-	ev_writer_free(w);
+	run->stats->events_written += ev_writer_events(w) - before;
 	return rc;
 }
 
@@ -311,6 +321,8 @@ static int filter_sessions(filter_run *run)
 		}
 	}
 	ev_reader_free(r);
+	ev_writer_free(run->writer);
+	run->writer = NULL;
 	return rc;
 }
 
@@ -325,7 +337,7 @@ int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
 {
 	ev_filter_stats ignored;
 	filter_run run = { f, path, out, EV_FILTER_RUN_OPTIONS_INIT, NULL, -1,
-			   0, { 0, 0, 0, "" }, { NULL, NULL, 0, 0 } };
+			   NULL, 0, { 0, 0, 0, "" }, { NULL, NULL, 0, 0 } };
 	unsigned passes = ev_filter_learning_passes(f);
 	int rc = EV_OK;
 

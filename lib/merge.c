@@ -600,20 +600,20 @@ static int scan_event(ev_merge *m, evi_merge_input *in, ev_reader *r,
 	}
 }
 
-/* A header that cannot be read whole leaves nothing to merge: like a cut
- * log, it is reported through `truncated`. */
+/* An input that is empty or cut inside its first header is no log: there
+ * is no process to merge, so it is an error naming the input (EV_EFORMAT
+ * with the reader's message), not a process of 0 events. */
 static int scan_header(ev_merge *m, size_t i, ev_reader *r)
 {
 	evi_merge_input *in = &m->inputs[i];
 	int rc = ev_reader_read_header(r);
 
-	if (rc == EV_ETRUNCATED) {
-		in->info.truncated = 1;
-		in->info.truncation = *ev_reader_diag(r);
-		return EV_END;
+	if (rc < 0) {
+		rc = evi_merge_reader_failed(m, in, r);
+		if (rc == EV_ETRUNCATED)
+			rc = m->diag.status = EV_EFORMAT;
+		return rc;
 	}
-	if (rc < 0)
-		return evi_merge_reader_failed(m, in, r);
 	in->header_ok = 1;
 	in->info.sessions = 1;
 	return evi_merge_union_header(m, i, ev_reader_header(r));

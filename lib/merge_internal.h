@@ -130,6 +130,17 @@ int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out);
 /* Adds a session header of input `i` to the output header's union. */
 int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h);
 
+/* How --widen turns a type's shorter events into the output's size. */
+enum evi_widen_kind {
+	EVI_WIDEN_NONE,   /* no safe conversion: refused */
+	EVI_WIDEN_ZERO,   /* the short form is a prefix: zero-fill the tail */
+	EVI_WIDEN_CENSUS  /* NONMOVING_HEAP_CENSUS 13 -> 14: log2 u8 -> blk u16 */
+};
+
+/* The conversion of `id` events of `from` payload bytes to `to` bytes. */
+enum evi_widen_kind evi_merge_widen_kind(uint16_t id, int32_t from,
+					 int32_t to);
+
 /* Everything ev_merge_plan decides after the first pass. */
 int evi_merge_decide(ev_merge *m);
 

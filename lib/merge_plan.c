@@ -61,13 +61,44 @@ static const char *input_name(const ev_merge *m, size_t i)
 	return i == NO_INPUT ? "evtool's catalogue" : m->inputs[i].name;
 }
 
-/* A type declared again with another payload size. Fixed sizes differ
- * between GHC versions (FORMAT.md section 6: STOP_THREAD, GC_STATS_GHC,
- * NONMOVING_HEAP_CENSUS); widening declares the larger and zero-fills the
- * shorter events, whose readers then see the new trailing fields as 0. */
+/* How the events of a type declared with `from` payload bytes become
+ * `to` bytes (from < to) under --widen, or EVI_WIDEN_NONE. Zero-filling
+ * the tail is right only where the short form is a prefix of the long
+ * one (FORMAT.md sections 5 and 6): STOP_THREAD (6 -> 10 appends the
+ * blocked-on info u32) and GC_STATS_GHC (50 -> 58 appends
+ * par_balanced_copied u64). NONMOVING_HEAP_CENSUS is not: its 13-byte
+ * form (before GHC 9.10) starts with `log2 u8`, the 14-byte form with
+ * `blk size u16`, so it is converted (merge_write.c), and it grows by
+ * appending from 14 bytes on. Other types have no known older layout
+ * that evtool could vouch for, so they are refused. */
+enum evi_widen_kind evi_merge_widen_kind(uint16_t id, int32_t from,
+					 int32_t to)
+{
+	if (from >= to)
+		return EVI_WIDEN_NONE;
+	switch (id) {
+	case EV_STOP_THREAD:
+		return from >= 6 ? EVI_WIDEN_ZERO : EVI_WIDEN_NONE;
+	case EV_GC_STATS_GHC:
+		return from >= 50 ? EVI_WIDEN_ZERO : EVI_WIDEN_NONE;
+	case EV_NONMOVING_HEAP_CENSUS:
+		if (from == 13)
+			return EVI_WIDEN_CENSUS;
+		return from >= 14 ? EVI_WIDEN_ZERO : EVI_WIDEN_NONE;
+	default:
+		return EVI_WIDEN_NONE;
+	}
+}
+
+/* A type declared again with another payload size (`u` holds the
+ * largest so far). Fixed sizes differ between GHC versions (FORMAT.md
+ * section 6); --widen declares the larger size when every declared size
+ * converts to it (evi_merge_widen_kind). */
 static int size_conflict(ev_merge *m, evi_union_type *u, size_t i,
 			 int32_t wire)
 {
+	int32_t wide;
+
 	if (u->wire == EV_SIZE_VARIABLE || wire == EV_SIZE_VARIABLE) {
 		int u_var = u->first_wire == EV_SIZE_VARIABLE;
 		return evi_merge_fail(m, EV_MERGE_FAILED_SIZE, EV_EINVAL,
@@ -86,8 +117,28 @@ static int size_conflict(ev_merge *m, evi_union_type *u, size_t i,
 				      u->id, type_name(u->id), u->first_wire,
 				      input_name(m, u->input), wire,
 				      m->inputs[i].name);
-	if (wire > u->wire)
-		u->wire = wire;
+	wide = wire > u->wire ? wire : u->wire;
+	/* Every size declared so far is the first, the widest or the new
+	 * one; each must convert to the widest. */
+	if ((u->first_wire != wide &&
+	     evi_merge_widen_kind(u->id, u->first_wire, wide) ==
+		     EVI_WIDEN_NONE) ||
+	    (u->wire != wide &&
+	     evi_merge_widen_kind(u->id, u->wire, wide) == EVI_WIDEN_NONE) ||
+	    (wire != wide &&
+	     evi_merge_widen_kind(u->id, wire, wide) == EVI_WIDEN_NONE))
+		return evi_merge_fail(m, EV_MERGE_FAILED_SIZE, EV_EINVAL,
+				      "event type %u (%s) has %d-byte payloads "
+				      "in %s but %d-byte payloads in %s, and "
+				      "--widen knows no safe conversion to "
+				      "%d bytes for it (it zero-extends only "
+				      "STOP_THREAD and GC_STATS_GHC and "
+				      "converts NONMOVING_HEAP_CENSUS from 13 "
+				      "bytes)",
+				      u->id, type_name(u->id), u->first_wire,
+				      input_name(m, u->input), wire,
+				      m->inputs[i].name, wide);
+	u->wire = wide;
 	return EV_OK;
 }
 
@@ -112,10 +163,7 @@ int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h)
 			rc = add_union_type(m, i, t->id, t->wire_size, t->desc,
 					    t->desc_len, t->extra,
 					    t->extra_len);
-		else if (m->types[slot - 1].wire == t->wire_size ||
-			 (t->wire_size != EV_SIZE_VARIABLE &&
-			  m->types[slot - 1].wire > t->wire_size &&
-			  (m->opts.flags & EV_MERGE_WIDEN)))
+		else if (m->types[slot - 1].wire == t->wire_size)
 			rc = EV_OK;
 		else
 			rc = size_conflict(m, &m->types[slot - 1], i,

@@ -195,7 +195,28 @@ static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 	p = b->buf + b->len;
 	if (size == ev->size) {
 		memcpy(p, ev->payload - head, head + size);
+	} else if (evi_merge_widen_kind(ev->type, (int32_t)ev->size,
+					(int32_t)size) == EVI_WIDEN_CENSUS) {
+		/* NONMOVING_HEAP_CENSUS before GHC 9.10: log2 u8, then active,
+		 * filled, live u32; from 9.10 blk size u16 = 1 << log2, then
+		 * the same three (FORMAT.md section 5). */
+		uint8_t log2 = ev->payload[0];
+		if (log2 > 15)
+			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+					      EV_EFORMAT,
+					      "%s: offset %llu: "
+					      "NONMOVING_HEAP_CENSUS (207) has a "
+					      "block size of 2^%u bytes, too "
+					      "large for its 14-byte form",
+					      in->name,
+					      (unsigned long long)ev->offset,
+					      log2);
+		ev_store16(p, ev->type);
+		ev_store16(p + head, (uint16_t)(1u << log2));
+		memcpy(p + head + 2, ev->payload + 1, 12);
+		memset(p + head + 14, 0, size - 14);
 	} else {
+		/* a prefix of the output's form (merge_plan.c) */
 		ev_store16(p, ev->type);
 		memcpy(p + head, ev->payload, ev->size);
 		memset(p + head + ev->size, 0, size - ev->size);

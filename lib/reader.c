@@ -448,11 +448,13 @@ static int events_truncated(ev_reader *r, size_t need_bytes)
 	const char *gz = evi_source_gzip_incomplete(r->source)
 				 ? "; the gzip stream is cut short" : "";
 
+	/* r->index counts block markers too; "events" here are what `evtool
+	 * info` counts, the events without the markers. */
 	if (have == 0)
 		return fail(r, EV_ETRUNCATED, stream_offset(r),
 			    "the log ends without the data-end marker "
 			    "(after %llu events)%s",
-			    (unsigned long long)r->index, gz);
+			    (unsigned long long)(r->index - r->blocks), gz);
 	return fail(r, EV_ETRUNCATED, stream_offset(r),
 		    "the log ends inside an event (%zu of %zu bytes "
 		    "present)%s", have, need_bytes, gz);

@@ -303,6 +303,7 @@ typedef struct sort_job {
 	void *visit_ctx;
 	uint64_t session_start;
 	evi_wire_table wire;
+	ev_writer *writer; /* one for every session: one block buffer */
 } sort_job;
 
 static int fail_diag(sort_job *job, ev_origin origin, const ev_diag *d)
@@ -535,6 +536,7 @@ typedef struct emit_ctx {
 	void *visit_ctx;
 	uint64_t visited; /* events handed to the visitor, markers not counted */
 	int failed;
+	uint64_t events_before; /* the writer's count at the session's start */
 } emit_ctx;
 
 static int emit_event(void *ctx, const ev_event *ev)
@@ -620,11 +622,19 @@ static int start_output(sort_job *job, emit_ctx *emit)
 					 ev_strerror(rc))
 			      : EV_OK;
 	}
+	/* One writer for all sessions keeps its block buffer (up to
+	 * 2 MiB): a log of many tiny sessions costs one. */
 	wo.mode = EV_WRITE_REBLOCK;
 	wo.max_block_size = job->s->opts.max_block_size;
-	if ((rc = ev_writer_open(&emit->w, job->out, h, &wo)) < 0)
+	if (job->writer)
+		rc = ev_writer_next_session(job->writer, h);
+	else
+		rc = ev_writer_open(&job->writer, job->out, h, &wo);
+	if (rc < 0)
 		return fail_msg(job, EV_ORIGIN_OUTPUT, rc, "%s",
 				ev_strerror(rc));
+	emit->w = job->writer;
+	emit->events_before = ev_writer_events(job->writer);
 	return EV_OK;
 }
 
@@ -638,7 +648,7 @@ static int output_failed(sort_job *job, const emit_ctx *emit, int rc)
 
 static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
 {
-	emit_ctx emit = { NULL, NULL, NULL, 0, 0 };
+	emit_ctx emit = { NULL, NULL, NULL, 0, 0, 0 };
 	int rc;
 
 	if ((rc = start_output(job, &emit)) < 0)
@@ -653,9 +663,9 @@ static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
 		rc = fail_diag(job, runs || job->copied ? EV_ORIGIN_TEMP
 						       : EV_ORIGIN_INPUT,
 			       &job->s->diag);
-	job->s->stats.events += emit.w ? ev_writer_events(emit.w)
+	job->s->stats.events += emit.w ? ev_writer_events(emit.w) -
+						 emit.events_before
 				       : emit.visited;
-	ev_writer_free(emit.w);
 	return rc;
 }
 
@@ -742,8 +752,15 @@ static int sort_sessions(sort_job *job)
 {
 	int rc = ev_reader_read_header(job->r);
 
-	if (rc < 0)
-		return fail_diag(job, EV_ORIGIN_INPUT, ev_reader_diag(job->r));
+	if (rc < 0) {
+		/* Empty, or cut inside its first header: there is no log to
+		 * sort, and an empty output would not be one (the reader says
+		 * how much of the header it read). */
+		fail_diag(job, EV_ORIGIN_INPUT, ev_reader_diag(job->r));
+		if (rc == EV_ETRUNCATED)
+			job->s->diag.status = EV_EFORMAT;
+		return job->s->diag.status;
+	}
 	for (;;) {
 		job->s->stats.sessions++;
 		rc = sort_session(job);
@@ -778,6 +795,8 @@ static int run_job(sort_job *job)
 		rc = sort_sessions(job);
 	}
 	close_input(job);
+	ev_writer_free(job->writer);
+	job->writer = NULL;
 	return rc;
 }
 

@@ -94,18 +94,25 @@ static int write_header(ev_writer *w)
 	return rc;
 }
 
+/* Copies the session's header and writes it; the block buffer is made
+ * once, for the first session. */
 static int setup(ev_writer *w, const ev_header *header,
 		 const ev_writer_options *opts)
 {
-	int rc = ev_header_copy(&w->header, header);
+	int rc;
 
+	ev_header_free(w->header);
+	w->header = NULL;
+	rc = ev_header_copy(&w->header, header);
 	if (rc == EV_OK && w->mode == EV_WRITE_REBLOCK) {
-		w->max_block = opts && opts->max_block_size
-				       ? opts->max_block_size
-				       : EV_MAX_BLOCK_SIZE;
-		if (w->max_block <= EVI_BLOCK_EVENT)
-			return EV_EINVAL;
-		w->block = malloc(w->max_block);
+		if (!w->block) {
+			w->max_block = opts && opts->max_block_size
+					       ? opts->max_block_size
+					       : EV_MAX_BLOCK_SIZE;
+			if (w->max_block <= EVI_BLOCK_EVENT)
+				return EV_EINVAL;
+			w->block = malloc(w->max_block);
+		}
 		rc = w->block ? declare_block_marker(&w->header) : EV_ENOMEM;
 	}
 	for (unsigned id = 0; rc == EV_OK && id < SMALL_IDS; id++) {
@@ -134,6 +141,13 @@ int ev_writer_open(ev_writer **out, ev_sink *sink, const ev_header *header,
 	}
 	*out = w;
 	return EV_OK;
+}
+
+int ev_writer_next_session(ev_writer *w, const ev_header *header)
+{
+	w->block_open = 0;
+	w->block_len = 0;
+	return setup(w, header, NULL);
 }
 
 void ev_writer_free(ev_writer *w)

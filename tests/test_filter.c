@@ -14,6 +14,7 @@
 
 #include "evtool/catalog.h"
 #include "evtool/filter.h"
+#include "evtool/merge.h"
 #include "evtool/reader.h"
 #include "evtool/writer.h"
 #include "support.h"
@@ -1418,6 +1419,395 @@ static void test_header_cut_input(void **state)
 	free(src);
 }
 
+/* ------------------------------------------------------------------------
+ * More classes, the --exclude- twins, a real merged log
+ * ---------------------------------------------------------------------- */
+
+/* Class members from FORMAT.md section 5 (the class column): p sparks
+ * sampled, f sparks full, prof split into heap (160-166) and time (167,
+ * 168) profiling, T ticky. The definitions among them (160, 161, 168,
+ * 210) are metadata and kept anyway. */
+static const uint16_t sampled_types[] = { 34 };
+static const uint16_t full_types[] = { 15, 35, 36, 37, 38, 39, 40, 41 };
+static const uint16_t spark_types[] = { 15, 34, 35, 36, 37, 38, 39, 40, 41 };
+static const uint16_t heap_prof_types[] = { 160, 161, 162, 163, 164, 165,
+					    166 };
+static const uint16_t time_prof_types[] = { 167, 168 };
+static const uint16_t ticky_types[] = { 210, 211, 212 };
+
+typedef struct type_set {
+	const uint16_t *types;
+	size_t n;
+} type_set;
+
+static int keep_class(const tev *ev, const void *ctx)
+{
+	const type_set *set = ctx;
+	return in_set(set->types, set->n, ev->type) ||
+	       IS(metadata_types, ev->type);
+}
+
+/* Filters `path` by `--class list` and checks the output against the
+ * input's events of `set` and the metadata; `own` of them must be
+ * events of the class that are not metadata. Logs cut short are filtered
+ * up to their last complete event. */
+static void check_class(const char *path, const char *list,
+			const uint16_t *types, size_t n, size_t own)
+{
+	type_set set = { types, n };
+	ev_filter_stats st;
+	ev_filter *f;
+	tlog in, out;
+	size_t found = 0;
+	int rc;
+
+	load_path(path, &in);
+	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, list, 0), EV_OK);
+	rc = run(f, path, &out, &st);
+	assert_int_equal(rc, in.status == EV_END ? EV_OK : in.status);
+	assert_int_equal(out.status, EV_END);
+	assert_selected(&in, &out, keep_class, &set);
+	for (size_t i = 0; i < out.n; i++)
+		found += in_set(types, n, out.ev[i].type) &&
+			 !IS(metadata_types, out.ev[i].type);
+	if (found != own)
+		fail_msg("%s --class %s: %zu events of the class, want %zu",
+			 path, list, found, own);
+	ev_filter_free(f);
+	tlog_free(&in);
+	tlog_free(&out);
+}
+
+static char *corpus_path(const char *name)
+{
+	char *p = ts_path(EVTOOL_CORPUS, name);
+	FILE *file = p ? fopen(p, "rb") : NULL;
+
+	if (!file) {
+		free(p);
+		return NULL;
+	}
+	fclose(file);
+	return p;
+}
+
+/* The counts are the logs' own (evtool info's by-type table), so that a
+ * class that selects nothing fails rather than matching nothing. */
+static void test_classes_sparks_profiles_ticky(void **state)
+{
+	static const struct {
+		const char *name;
+		int corpus;
+		const char *list;
+		const uint16_t *types;
+		size_t n;
+		size_t own;
+	} cases[] = {
+		{ "sparks-n2.eventlog", 0, "p", sampled_types, 1, 13 },
+		{ "sparks-n2.eventlog", 0, "sparks-sampled", sampled_types, 1,
+		  13 },
+		{ "sparks-n2.eventlog", 0, "sparks", spark_types, 9, 13 },
+		{ "sparks-n2.eventlog", 0, "f", full_types, 8, 0 },
+		/* GHC 7.x: 13 CREATE_SPARK_THREAD (15); RUN_SPARK (5) and
+		 * STEAL_SPARK (6) are deprecated, in no class */
+		{ "testlog-part.eventlog", 1, "f", full_types, 8, 13 },
+		{ "testlog-part.eventlog", 1, "sparks", spark_types, 9, 13 },
+		{ "heap-n1.eventlog", 0, "heap-profile", heap_prof_types, 7,
+		  17 + 593 + 17 },
+		{ "sleep.hd.eventlog", 1, "heap-profile", heap_prof_types, 7,
+		  1 + 46 },
+		{ "time-prof.eventlog", 1, "time-profile", time_prof_types, 2,
+		  340 },
+		{ "ticky-ticky.eventlog", 1, "T", ticky_types, 3, 3 },
+		{ "ticky-ticky.eventlog", 1, "ticky", ticky_types, 3, 3 },
+	};
+	size_t skipped = 0;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char *path = cases[i].corpus ? corpus_path(cases[i].name)
+					     : data_path(cases[i].name);
+		if (!path) {
+			skipped++;
+			continue;
+		}
+		check_class(path, cases[i].list, cases[i].types, cases[i].n,
+			    cases[i].own);
+		free(path);
+	}
+	if (skipped)
+		print_message("%zu corpus cases skipped: no corpus at %s\n",
+			      skipped, EVTOOL_CORPUS);
+}
+
+static int keep_not_run_or_stop(const tev *ev, const void *ctx)
+{
+	return !is_run_or_stop(ev, ctx);
+}
+
+static int keep_not_thread_5(const tev *ev, const void *ctx)
+{
+	(void)ctx;
+	return !about_thread(ev, 5);
+}
+
+/* A filter of one selector over a testdata log. */
+static void run_one(const char *name, ev_filter_kind kind, const char *list,
+		    int exclude, tlog *in, tlog *out)
+{
+	char *path = data_path(name);
+	ev_filter *f;
+
+	load_path(path, in);
+	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_add(f, kind, list, exclude), EV_OK);
+	assert_int_equal(run(f, path, out, NULL), EV_OK);
+	assert_int_equal(out->status, EV_END);
+	ev_filter_free(f);
+	free(path);
+}
+
+/* --exclude-type drops those types; --exclude-thread drops the events
+ * about the thread, its label included (FORMAT.md section 6: the subject
+ * thread is the first u32 of 0-4, 8, 15, 44). */
+static void test_exclude_type_and_thread(void **state)
+{
+	tlog in, out;
+	size_t dropped;
+
+	(void)state;
+	run_one("threads-n2.eventlog", EV_FILTER_TYPE,
+		"RUN_THREAD,STOP_THREAD", 1, &in, &out);
+	assert_selected(&in, &out, keep_not_run_or_stop, NULL);
+	dropped = count(&in, is_run_or_stop, NULL);
+	assert_true(dropped > 100);
+	assert_int_equal(out.n, in.n - dropped);
+	tlog_free(&in);
+	tlog_free(&out);
+
+	run_one("threads-n1.eventlog", EV_FILTER_THREAD, "5", 1, &in, &out);
+	assert_selected(&in, &out, keep_not_thread_5, NULL);
+	dropped = 0;
+	for (size_t i = 0; i < in.n; i++)
+		dropped += about_thread(&in.ev[i], 5);
+	assert_true(dropped > 100);
+	assert_int_equal(out.n, in.n - dropped);
+	tlog_free(&in);
+	tlog_free(&out);
+}
+
+static int keep_outside_marked(const tev *ev, const void *ctx)
+{
+	return !keep_marked(ev, ctx);
+}
+
+/* --exclude-between-markers drops the window, both markers included. */
+static void test_exclude_between_markers(void **state)
+{
+	char *path = data_path("user-n1.eventlog");
+	ev_filter *f;
+	tlog in, out;
+	window w;
+
+	(void)state;
+	load_path(path, &in);
+	w.from = marker_time(&in, "checkpoint 5");
+	w.to = marker_time(&in, "checkpoint 10");
+	assert_int_equal(ev_filter_new(&f), EV_OK);
+	ev_filter_set_metadata(f, 0);
+	assert_int_equal(ev_filter_set_markers_text(f, "checkpoint 5,"
+						    "checkpoint 10", 1),
+			 EV_OK);
+	assert_int_equal(run(f, path, &out, NULL), EV_OK);
+	assert_selected(&in, &out, keep_outside_marked, &w);
+	assert_int_equal(out.n, in.n - 7); /* both markers, 5 messages */
+	ev_filter_free(f);
+	tlog_free(&in);
+	tlog_free(&out);
+	free(path);
+}
+
+/* An event as input `i` of a merge writes it: time shifted, every id
+ * mapped forward through ev_merge_map. */
+static void merged_form(ev_merge *m, size_t i, const tev *e, tev *out)
+{
+	const ev_merge_input *in = ev_merge_get_input(m, i);
+	ev_ref refs[64];
+	size_t n;
+
+	*out = *e;
+	out->payload = malloc(e->size ? e->size : 1);
+	assert_non_null(out->payload);
+	memcpy(out->payload, e->payload, e->size);
+	out->time = e->time + (uint64_t)in->shift;
+	if (e->cap != EV_NO_CAP)
+		out->cap = (uint16_t)ev_merge_map(m, i, EV_REF_CAP, e->cap);
+	n = ev_payload_refs(e->type, e->payload, e->size, refs, 64);
+	for (size_t r = 0; r < n && r < 64; r++)
+		ev_ref_set(out->payload, &refs[r],
+			   ev_merge_map(m, i, refs[r].kind,
+					ev_ref_get(e->payload, &refs[r])));
+}
+
+static int compare_tev(const void *a, const void *b)
+{
+	const tev *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->cap != y->cap)
+		return x->cap < y->cap ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return memcmp(x->payload, y->payload, x->size);
+}
+
+/* --process and --exclude-capset on a log written by the library's
+ * merge of merge-a, -b and -c: one process's events are exactly that
+ * input's events as the merge wrote them, TASK_DELETE included (it names
+ * only its task, which belongs where its TASK_CREATE put it). */
+static void test_process_of_a_real_merged_log(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog",
+					     "merge-c.eventlog" };
+	char *dir = ts_temp_dir();
+	char *merged = ts_path(dir, "abc.eventlog");
+	const uint8_t *data;
+	size_t len;
+	ev_merge *m;
+	ev_sink *sink;
+	tlog in[3], out, all;
+
+	(void)state;
+	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	for (size_t i = 0; i < 3; i++) {
+		char *path = data_path(names[i]);
+		load_path(path, &in[i]);
+		assert_int_equal(ev_merge_add_path(m, path), EV_OK);
+		free(path);
+	}
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_merge_plan(m), EV_OK);
+	assert_int_equal(ev_merge_write(m, sink), EV_OK);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	data = ev_sink_memory(sink, &len);
+	assert_int_equal(ts_write_file(merged, data, len, "wb"), 1);
+	ev_sink_free(sink);
+	load_path(merged, &all);
+
+	for (size_t i = 0; i < 3; i++) {
+		char pid[16];
+		ev_filter *f;
+		tev *want = calloc(in[i].n, sizeof *want);
+		size_t n_want = 0;
+
+		assert_non_null(want);
+		snprintf(pid, sizeof pid, "%u", pid_of(&in[i]));
+		assert_int_equal(ev_filter_new(&f), EV_OK);
+		assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, pid, 0),
+				 EV_OK);
+		assert_int_equal(run(f, merged, &out, NULL), EV_OK);
+		ev_filter_free(f);
+		for (size_t k = 0; k < in[i].n; k++)
+			merged_form(m, i, &in[i].ev[k], &want[n_want++]);
+		assert_int_equal(out.n, n_want);
+		qsort(want, n_want, sizeof *want, compare_tev);
+		qsort(out.ev, out.n, sizeof *out.ev, compare_tev);
+		for (size_t k = 0; k < n_want; k++) {
+			if (compare_tev(&want[k], &out.ev[k]) != 0)
+				fail_msg("input %zu: event %zu (type %u, time "
+					 "%llu) differs", i, k, want[k].type,
+					 (unsigned long long)want[k].time);
+			free(want[k].payload);
+		}
+		free(want);
+		tlog_free(&out);
+	}
+
+	/* excluding process b's capsets (its process and clock domain)
+	 * leaves the others' events: what names b's caps or capsets goes */
+	{
+		const ev_merge_input *b = ev_merge_get_input(m, 1);
+		char list[32];
+		ev_filter *f;
+		size_t of_b = 0;
+		snprintf(list, sizeof list, "%u,%u", b->os_capset,
+			 b->clock_capset);
+		assert_int_equal(ev_filter_new(&f), EV_OK);
+		assert_int_equal(ev_filter_add(f, EV_FILTER_CAPSET, list, 1),
+				 EV_OK);
+		assert_int_equal(run(f, merged, &out, NULL), EV_OK);
+		ev_filter_free(f);
+		for (size_t k = 0; k < in[1].n; k++)
+			of_b += in[1].ev[k].type == EV_TASK_DELETE;
+		assert_true(of_b > 0); /* b's TASK_DELETEs go too */
+		assert_int_equal(out.n, all.n - in[1].n);
+		for (size_t k = 0; k < out.n; k++) {
+			const tev *e = &out.ev[k];
+			assert_true(e->cap == EV_NO_CAP ||
+				    e->cap < b->ids[EV_REF_CAP].base ||
+				    e->cap > b->ids[EV_REF_CAP].base +
+						     b->ids[EV_REF_CAP].max);
+		}
+		tlog_free(&out);
+	}
+	for (size_t i = 0; i < 3; i++)
+		tlog_free(&in[i]);
+	tlog_free(&all);
+	ev_merge_free(m);
+	unlink(merged);
+	ts_remove_dir(dir);
+	free(merged);
+	free(dir);
+}
+
+/* A restarted eventlog of three sessions, filtered through the run's one
+ * writer (its block buffer kept from session to session): each session
+ * gets its own header and data end and its own events back. */
+static void test_sessions_share_one_writer(void **state)
+{
+	static const char *const parts[] = { "user-n1.eventlog",
+					     "threads-n1.eventlog",
+					     "user-n1.eventlog" };
+	char *dir = ts_temp_dir();
+	char *path = ts_path(dir, "three.eventlog");
+	ev_filter_stats st;
+	ev_filter *f;
+	tlog in, out;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		char *part = data_path(parts[i]);
+		size_t len;
+		uint8_t *data = ts_read_file(part, &len);
+		assert_non_null(data);
+		assert_int_equal(ts_write_file(path, data, len,
+					       i ? "ab" : "wb"), 1);
+		free(data);
+		free(part);
+	}
+	load_path(path, &in);
+	assert_int_equal(in.sessions, 3);
+	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(run(f, path, &out, &st), EV_OK);
+	assert_int_equal(out.status, EV_END);
+	assert_int_equal(out.sessions, 3);
+	assert_int_equal(st.sessions, 3);
+	assert_int_equal(st.events_written, in.n);
+	assert_selected(&in, &out, keep_all, NULL);
+	ev_filter_free(f);
+	tlog_free(&in);
+	tlog_free(&out);
+	unlink(path);
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1446,6 +1836,11 @@ int main(void)
 		cmocka_unit_test(test_standard_input_is_copied_when_learning),
 		cmocka_unit_test(test_truncated_input),
 		cmocka_unit_test(test_header_cut_input),
+		cmocka_unit_test(test_classes_sparks_profiles_ticky),
+		cmocka_unit_test(test_exclude_type_and_thread),
+		cmocka_unit_test(test_exclude_between_markers),
+		cmocka_unit_test(test_process_of_a_real_merged_log),
+		cmocka_unit_test(test_sessions_share_one_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -858,6 +858,73 @@ static void test_merge_with_itself(void **state)
 	close_fixture(&f);
 }
 
+/* STOP_THREAD: tid u32, status u16, info u32, where info is the owner of
+ * the black hole the thread blocked on when status = 8 (FORMAT.md
+ * sections 5 and 6). Merging sparks-n2 with itself, the second copy's
+ * owner is renumbered like its thread ids; owner 0 (none) stays 0. */
+static void test_merge_blocked_on_thread(void **state)
+{
+	static const char *const names[] = { "sparks-n2.eventlog",
+					     "sparks-n2.eventlog" };
+	struct { uint32_t tid, owner; } want[8], got[2][8];
+	size_t n_want = 0, n_got[2] = { 0, 0 };
+	uint64_t base;
+	fixture f;
+	ev_merge *m;
+	tlog out;
+	uint8_t *bytes;
+	size_t len;
+	int nonzero_owner = 0;
+
+	(void)state;
+	open_fixture(&f, names, 2);
+	for (size_t k = 0; k < f.log[0].n; k++) {
+		const tev *e = &f.log[0].ev[k];
+		if (e->type != EV_STOP_THREAD || e->size < 10 ||
+		    ev_load16(e->payload + 4) != 8)
+			continue;
+		assert_true(n_want < 8);
+		want[n_want].tid = ev_load32(e->payload);
+		want[n_want].owner = ev_load32(e->payload + 6);
+		nonzero_owner |= want[n_want].owner != 0;
+		n_want++;
+	}
+	assert_true(n_want > 0);
+	assert_true(nonzero_owner);
+
+	m = new_merge(NULL, f.in, 2);
+	bytes = write_merge(m, &len);
+	load_log(bytes, len, &out);
+	base = ev_merge_get_input(m, 1)->ids[EV_REF_THREAD].base;
+	assert_int_equal(ev_merge_get_input(m, 1)->ids[EV_REF_CAP].base, 2);
+	assert_true(base >= want[0].tid);
+	for (size_t k = 0; k < out.n; k++) {
+		const tev *e = &out.ev[k];
+		size_t who;
+		if (e->type != EV_STOP_THREAD || ev_load16(e->payload + 4) != 8)
+			continue;
+		/* input 0 has caps 0 and 1, input 1 caps 2 and 3 */
+		who = e->cap >= 2;
+		assert_true(n_got[who] < 8);
+		got[who][n_got[who]].tid = ev_load32(e->payload);
+		got[who][n_got[who]].owner = ev_load32(e->payload + 6);
+		n_got[who]++;
+	}
+	assert_int_equal(n_got[0], n_want);
+	assert_int_equal(n_got[1], n_want);
+	for (size_t k = 0; k < n_want; k++) {
+		assert_int_equal(got[0][k].tid, want[k].tid);
+		assert_int_equal(got[0][k].owner, want[k].owner);
+		assert_int_equal(got[1][k].tid, want[k].tid + base);
+		assert_int_equal(got[1][k].owner,
+				 want[k].owner ? want[k].owner + base : 0);
+	}
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+	close_fixture(&f);
+}
+
 /* --no-renumber copies ids: only times move. */
 static void test_merge_no_renumber(void **state)
 {
@@ -991,6 +1058,186 @@ static void test_merge_size_conflict(void **state)
 	free(new_log);
 }
 
+/* The offset of the declared size (i16) of event type `id` in the header
+ * of `data`: "etb\0", u16 id, i16 size (FORMAT.md section 1). */
+static size_t decl_size_at(const uint8_t *data, size_t len, uint16_t id)
+{
+	for (size_t k = 8; k + 8 <= len; k++)
+		if (ev_load32(data + k) == 0x65746200u &&
+		    ev_load16(data + k + 4) == id)
+			return k + 6;
+	fail_msg("type %u is not declared", id);
+	return 0;
+}
+
+/* nonmoving-n2 (GHC 9.0.2, 13-byte NONMOVING_HEAP_CENSUS: log2 u8, three
+ * u32) rewritten as GHC 9.10 writes it: declared 14 bytes, each event
+ * `blk size u16` = 1 << log2 then the three u32 (FORMAT.md section 5),
+ * and every block marker's size grown by the bytes its census events
+ * gained. The caller frees the result. */
+static uint8_t *census_as_ghc_910(const uint8_t *data, size_t len,
+				  size_t *out_len)
+{
+	ev_reader *r;
+	ev_event e;
+	uint64_t census[256], markers[64];
+	size_t n_census = 0, n_markers = 0, o = 0, c = 0, b = 0;
+	uint8_t *out;
+
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "in", 0), EV_OK);
+	while (ev_reader_next(r, &e) == EV_OK) {
+		if (e.type == EV_NONMOVING_HEAP_CENSUS) {
+			assert_int_equal(e.size, 13);
+			assert_true(n_census < 256);
+			census[n_census++] = e.offset;
+		} else if (e.type == EV_BLOCK_MARKER) {
+			assert_true(n_markers < 64);
+			markers[n_markers++] = e.offset;
+		}
+	}
+	ev_reader_free(r);
+	assert_true(n_census > 0);
+	out = malloc(len + n_census);
+	assert_non_null(out);
+	for (size_t k = 0; k < len;) {
+		if (b < n_markers && k == markers[b]) {
+			/* u16 type, u64 time, u32 size, ... */
+			uint32_t size = ev_load32(data + k + 10);
+			uint32_t grow = 0;
+			for (size_t j = 0; j < n_census; j++)
+				grow += census[j] >= k && census[j] < k + size;
+			memcpy(out + o, data + k, 24);
+			ev_store32(out + o + 10, size + grow);
+			o += 24;
+			k += 24;
+			b++;
+		} else if (c < n_census && k == census[c]) {
+			memcpy(out + o, data + k, 10);
+			ev_store16(out + o + 10, (uint16_t)(1u << data[k + 10]));
+			memcpy(out + o + 12, data + k + 11, 12);
+			o += 24;
+			k += 23;
+			c++;
+		} else {
+			out[o++] = data[k++];
+		}
+	}
+	assert_int_equal(o, len + n_census);
+	ev_store16(out + decl_size_at(out, o, EV_NONMOVING_HEAP_CENSUS), 14);
+	*out_len = o;
+	return out;
+}
+
+static uint64_t field_of(const tev *t, const char *name)
+{
+	ev_event e = { .type = t->type, .cap = t->cap, .size = t->size,
+		       .time = t->time, .payload = t->payload };
+	ev_decoded d;
+	const ev_value *v;
+
+	assert_int_equal(ev_decode(&e, &d), 1);
+	v = ev_decoded_field(&d, name);
+	if (!v)
+		fail_msg("type %u (%u bytes) has no field %s", t->type,
+			 t->size, name);
+	return v->num;
+}
+
+/* NONMOVING_HEAP_CENSUS's 13-byte form starts with log2 u8, its 14-byte
+ * form with blk size u16: --widen converts rather than zero-filling, so
+ * the decoded census of both inputs survives. */
+static void test_merge_widen_census(void **state)
+{
+	static const char *const fields[] = { "active_segments",
+					      "filled_segments",
+					      "live_blocks" };
+	ev_merge_options widen = EV_MERGE_OPTIONS_INIT;
+	uint8_t *old_log, *new_log, *bytes;
+	size_t old_len, new_len, len, seen = 0;
+	tlog old_in, new_in, out;
+	ev_merge *m;
+	const char *msg;
+
+	(void)state;
+	old_log = testdata("nonmoving-n2.eventlog", &old_len);
+	new_log = census_as_ghc_910(old_log, old_len, &new_len);
+	load_log(old_log, old_len, &old_in);
+	load_log(new_log, new_len, &new_in);
+	/* the rewritten input reads as a 14-byte census with the same
+	 * values, and nothing else changed */
+	assert_int_equal(new_in.n, old_in.n);
+	assert_true(new_in.complete);
+	for (size_t k = 0; k < old_in.n; k++) {
+		const tev *o = &old_in.ev[k], *n = &new_in.ev[k];
+		assert_int_equal(n->type, o->type);
+		assert_int_equal(n->cap, o->cap);
+		if (o->type != EV_NONMOVING_HEAP_CENSUS)
+			continue;
+		assert_int_equal(n->size, 14);
+		assert_int_equal(field_of(n, "block_size"),
+				 1u << field_of(o, "log2_block_size"));
+	}
+
+	tinput in[2] = { { "nonmoving-9.0", old_log, old_len },
+			 { "nonmoving-9.10", new_log, new_len } };
+	m = new_merge(NULL, in, 2);
+	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
+	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_SIZE);
+	msg = ev_merge_diag(m)->message;
+	assert_non_null(strstr(msg, "207 (NONMOVING_HEAP_CENSUS)"));
+	assert_non_null(strstr(msg, "13-byte payloads in nonmoving-9.0"));
+	assert_non_null(strstr(msg, "14-byte payloads in nonmoving-9.10"));
+	ev_merge_free(m);
+
+	widen.flags = EV_MERGE_WIDEN;
+	m = new_merge(&widen, in, 2);
+	bytes = write_merge(m, &len);
+	assert_int_equal(ev_header_find(ev_merge_header(m),
+					EV_NONMOVING_HEAP_CENSUS)->size, 14);
+	load_log(bytes, len, &out);
+	/* Both inputs are one process at one wall clock: their census
+	 * events tie and come in input order, each a 14-byte census with
+	 * the original's values. */
+	for (size_t k = 0, j = 0; k < out.n; k++) {
+		const tev *e = &out.ev[k], *o;
+		if (e->type != EV_NONMOVING_HEAP_CENSUS)
+			continue;
+		while (old_in.ev[j].type != EV_NONMOVING_HEAP_CENSUS)
+			j++;
+		o = &old_in.ev[j];
+		assert_int_equal(e->size, 14);
+		assert_int_equal(field_of(e, "block_size"),
+				 1u << field_of(o, "log2_block_size"));
+		for (size_t f = 0; f < 3; f++)
+			assert_int_equal(field_of(e, fields[f]),
+					 field_of(o, fields[f]));
+		if (seen++ % 2)
+			j++;
+	}
+	assert_int_equal(seen, 2 * 84);
+	free_log(&out);
+	free(bytes);
+	ev_merge_free(m);
+
+	/* A type with no safe conversion is refused even with --widen:
+	 * THREAD_RUNNABLE (3) re-declared with 6 bytes (never emitted). */
+	ev_store16(new_log + decl_size_at(new_log, new_len, 3), 6);
+	m = new_merge(&widen, in, 2);
+	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
+	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_SIZE);
+	msg = ev_merge_diag(m)->message;
+	assert_non_null(strstr(msg, "3 (THREAD_RUNNABLE) has 4-byte payloads "
+				    "in nonmoving-9.0 but 6-byte payloads in "
+				    "nonmoving-9.10"));
+	assert_non_null(strstr(msg, "no safe conversion"));
+	ev_merge_free(m);
+
+	free_log(&old_in);
+	free_log(&new_in);
+	free(old_log);
+	free(new_log);
+}
+
 /* ------------------------------------------------------------------------
  * Damaged, compressed and restarted inputs
  * ---------------------------------------------------------------------- */
@@ -1021,6 +1268,47 @@ static uint64_t offset_of(const uint8_t *data, size_t len, uint16_t type,
 	ev_reader_free(r);
 	assert_true(at > 0);
 	return at;
+}
+
+/* An empty input, or one cut inside its first header, is no process: an
+ * error naming the input, with the reader's message, in either position. */
+static void test_merge_header_cut_input(void **state)
+{
+	static const size_t cuts[] = { 0, 100 };
+	uint8_t *a_log;
+	size_t a_len;
+
+	(void)state;
+	a_log = testdata("merge-a.eventlog", &a_len);
+	for (size_t k = 0; k < 2; k++)
+		for (int second = 0; second < 2; second++) {
+			ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
+			tinput in[2] = {
+				{ "merge-a.eventlog", a_log, a_len },
+				{ "cut.eventlog", a_log, cuts[k] },
+			};
+			char want[96];
+			ev_merge *m;
+
+			if (!second) {
+				tinput t0 = in[0];
+				in[0] = in[1];
+				in[1] = t0;
+			}
+			opts.align = EV_MERGE_ALIGN_START;
+			m = new_merge(&opts, in, 2);
+			assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
+			assert_int_equal(ev_merge_failure(m),
+					 EV_MERGE_FAILED_INPUT);
+			snprintf(want, sizeof want, "cut.eventlog: offset 0: the "
+				 "input ends inside the header (%zu bytes",
+				 cuts[k]);
+			assert_non_null(strstr(ev_merge_diag(m)->message,
+					       want));
+			assert_int_equal(ev_merge_diag(m)->status, EV_EFORMAT);
+			ev_merge_free(m);
+		}
+	free(a_log);
 }
 
 /* A log cut in the middle of an event (after its WALL_CLOCK_TIME) is
@@ -1432,9 +1720,12 @@ int main(void)
 		cmocka_unit_test(test_merge_alignment),
 		cmocka_unit_test(test_merge_align_modes),
 		cmocka_unit_test(test_merge_with_itself),
+		cmocka_unit_test(test_merge_blocked_on_thread),
 		cmocka_unit_test(test_merge_no_renumber),
 		cmocka_unit_test(test_merge_size_conflict),
+		cmocka_unit_test(test_merge_widen_census),
 		cmocka_unit_test(test_merge_truncated_input),
+		cmocka_unit_test(test_merge_header_cut_input),
 		cmocka_unit_test(test_merge_missing_wall_clock),
 		cmocka_unit_test(test_merge_gzip_input),
 		cmocka_unit_test(test_merge_sessions),

@@ -677,6 +677,47 @@ static void test_truncated_input_keeps_complete_events(void **state)
 	free(src);
 }
 
+/* An empty input, or one cut inside its first header, is no log: an
+ * EV_EFORMAT with the reader's message and nothing written, not a
+ * truncated log sorted into 0 bytes. */
+static void test_header_cut_input(void **state)
+{
+	static const size_t cuts[] = { 0, 3, 100, 1000 };
+	char *dir = temp_dir();
+	char *cut = ts_path(dir, "cut.eventlog");
+	char *src = ts_path(EVTOOL_TESTDATA, "threads-n2.eventlog");
+	size_t len;
+	uint8_t *data = ts_read_file(src, &len);
+
+	(void)state;
+	assert_non_null(data);
+	for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+		ev_sorter *s;
+		ev_sink *sink;
+		size_t out_len;
+		char want[64];
+
+		write_file(cut, data, cuts[k]);
+		assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
+		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+		assert_int_equal(ev_sorter_run(s, cut, sink), EV_EFORMAT);
+		assert_int_equal(ev_sorter_diag(s)->status, EV_EFORMAT);
+		assert_int_equal(ev_sorter_stats(s)->origin, EV_ORIGIN_INPUT);
+		snprintf(want, sizeof want, "ends inside the header (%zu bytes",
+			 cuts[k]);
+		assert_non_null(strstr(ev_sorter_diag(s)->message, want));
+		ev_sink_memory(sink, &out_len);
+		assert_int_equal(out_len, 0);
+		ev_sink_free(sink);
+		ev_sorter_free(s);
+	}
+	free(data);
+	remove_tree(dir);
+	free(dir);
+	free(cut);
+	free(src);
+}
+
 static void test_gzip_input_is_copied_then_merged(void **state)
 {
 	char *dir = temp_dir();
@@ -893,6 +934,7 @@ int main(void)
 		cmocka_unit_test(test_disordered_stream_falls_back),
 		cmocka_unit_test(test_ties_keep_file_order),
 		cmocka_unit_test(test_truncated_input_keeps_complete_events),
+		cmocka_unit_test(test_header_cut_input),
 		cmocka_unit_test(test_gzip_input_is_copied_then_merged),
 		cmocka_unit_test(test_standard_input),
 		cmocka_unit_test(test_sessions_are_sorted_apart),

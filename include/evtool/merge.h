@@ -76,7 +76,9 @@ enum ev_merge_flag {
 	/** Accept an event type whose fixed size differs between inputs (as
 	 *  GC_STATS_GHC, 50 bytes before GHC 8.4 and 58 after): the output
 	 *  declares the larger size and the shorter events get zero-filled
-	 *  trailing fields. Without it such inputs are an error. */
+	 *  trailing fields (STOP_THREAD, GC_STATS_GHC) or are converted
+	 *  (NONMOVING_HEAP_CENSUS 13 -> 14 bytes); other types stay an
+	 *  error. Without it such inputs are an error. */
 	EV_MERGE_WIDEN = 1u << 1
 };
 
@@ -92,6 +94,7 @@ typedef struct ev_merge_options {
 
 /** The layout of ev_merge_options this header describes. */
 #define EV_MERGE_OPTIONS_VERSION 1
+/** The default merge options: align by wall clock, renumber. */
 #define EV_MERGE_OPTIONS_INIT \
 	{ EV_MERGE_OPTIONS_VERSION, EV_MERGE_ALIGN_WALL_CLOCK, 0, NULL }
 
@@ -99,6 +102,7 @@ typedef struct ev_merge_options {
  *  profiles in all (the id is a byte) or more distinct task ids in one
  *  input than EV_MERGE_MAX_TASKS are errors (EV_ELIMIT). */
 #define EV_MERGE_MAX_CAPS 0xffffu
+/** The most distinct task ids one input may have (EV_ELIMIT beyond). */
 #define EV_MERGE_MAX_TASKS 65536u
 /** Blocks larger than this (GHC writes at most 2 MiB) are split. */
 #define EV_MERGE_MAX_BLOCK (2u * EV_MAX_BLOCK_SIZE)
@@ -158,15 +162,15 @@ typedef struct ev_merge_input {
 } ev_merge_input;
 
 /** Creates a merge; `opts` may be NULL for the defaults. */
-int ev_merge_new(ev_merge **out, const ev_merge_options *opts);
+EV_API int ev_merge_new(ev_merge **out, const ev_merge_options *opts);
 
 /** Frees a merge, closing its inputs and removing spools; NULL is fine. */
-void ev_merge_free(ev_merge *m);
+EV_API void ev_merge_free(ev_merge *m);
 
 /** Reports the progress of ev_merge_plan() and ev_merge_write() to `fn`
  *  (NULL: none): the stored bytes both read of all inputs, out of twice
  *  their sizes (each is read once to plan, once to write). */
-void ev_merge_set_progress(ev_merge *m, ev_progress_fn fn, void *ctx);
+EV_API void ev_merge_set_progress(ev_merge *m, ev_progress_fn fn, void *ctx);
 
 /**
  * Adds the input at `path`, opened now and kept open until the free.
@@ -175,21 +179,21 @@ void ev_merge_set_progress(ev_merge *m, ev_progress_fn fn, void *ctx);
  * which is unlinked as soon as it is created so that it disappears
  * whenever the process ends, signals included.
  */
-int ev_merge_add_path(ev_merge *m, const char *path);
+EV_API int ev_merge_add_path(ev_merge *m, const char *path);
 
 /** Adds `len` bytes at `data` (must outlive the merge) named `name`. */
-int ev_merge_add_memory(ev_merge *m, const void *data, size_t len,
-			const char *name);
+EV_API int ev_merge_add_memory(ev_merge *m, const void *data, size_t len,
+			       const char *name);
 
 /** Number of inputs added. */
-size_t ev_merge_count(const ev_merge *m);
+EV_API size_t ev_merge_count(const ev_merge *m);
 
 /**
  * Moves input `i` (0-based) by `ns` nanoseconds relative to the others,
  * on top of the alignment. When that would put an event before time 0,
  * all inputs are moved later by the same amount.
  */
-int ev_merge_shift(ev_merge *m, size_t i, int64_t ns);
+EV_API int ev_merge_shift(ev_merge *m, size_t i, int64_t ns);
 
 /**
  * The first pass: reads every input once and decides the output header,
@@ -197,37 +201,37 @@ int ev_merge_shift(ev_merge *m, size_t i, int64_t ns);
  * ev_merge_diag() and ev_merge_failure() set. A truncated input is not an
  * error: see ev_merge_input.truncated.
  */
-int ev_merge_plan(ev_merge *m);
+EV_API int ev_merge_plan(ev_merge *m);
 
 /** Input `i` after ev_merge_plan, or NULL. Owned by the merge. */
-const ev_merge_input *ev_merge_get_input(const ev_merge *m, size_t i);
+EV_API const ev_merge_input *ev_merge_get_input(const ev_merge *m, size_t i);
 
 /** The output header after ev_merge_plan, or NULL. Owned by the merge. */
-const ev_header *ev_merge_header(const ev_merge *m);
+EV_API const ev_header *ev_merge_header(const ev_merge *m);
 
 /**
  * The output id of identifier `id` of kind `kind` in input `i`, as the
  * merge writes it (after ev_merge_plan). Task ids keep their value unless
  * an earlier input has the same one; then they get one no input has.
  */
-uint64_t ev_merge_map(const ev_merge *m, size_t i, ev_ref_kind kind,
-		      uint64_t id);
+EV_API uint64_t ev_merge_map(const ev_merge *m, size_t i, ev_ref_kind kind,
+			     uint64_t id);
 
 /**
  * The second pass: writes the merged log into `sink` (which stays the
  * caller's; commit it afterwards). Plans first if that was not done.
  * Can be called once.
  */
-int ev_merge_write(ev_merge *m, ev_sink *sink);
+EV_API int ev_merge_write(ev_merge *m, ev_sink *sink);
 
 /** Events written by ev_merge_write (block markers not counted). */
-uint64_t ev_merge_events_written(const ev_merge *m);
+EV_API uint64_t ev_merge_events_written(const ev_merge *m);
 
 /** Details of the last failure. */
-const ev_diag *ev_merge_diag(const ev_merge *m);
+EV_API const ev_diag *ev_merge_diag(const ev_merge *m);
 
 /** Which kind of failure the last error was. */
-ev_merge_failure_kind ev_merge_failure(const ev_merge *m);
+EV_API ev_merge_failure_kind ev_merge_failure(const ev_merge *m);
 
 #ifdef __cplusplus
 }

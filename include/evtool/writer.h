@@ -26,35 +26,35 @@ typedef struct ev_sink ev_sink;
  * that ev_sink_commit() renames to `path`. Until then `path` is untouched;
  * freeing an uncommitted sink removes the temporary file.
  */
-int ev_sink_open_path(ev_sink **out, const char *path);
+EV_API int ev_sink_open_path(ev_sink **out, const char *path);
 
 /** A sink writing to `fd`, which stays the caller's. */
-int ev_sink_open_fd(ev_sink **out, int fd, const char *name);
+EV_API int ev_sink_open_fd(ev_sink **out, int fd, const char *name);
 
 /** A sink collecting bytes in memory; see ev_sink_memory(). */
-int ev_sink_open_memory(ev_sink **out);
+EV_API int ev_sink_open_memory(ev_sink **out);
 
 /** Appends `len` bytes. */
-int ev_sink_write(ev_sink *s, const void *data, size_t len);
+EV_API int ev_sink_write(ev_sink *s, const void *data, size_t len);
 
 /** Flushes, and for a path sink syncs and renames into place. */
-int ev_sink_commit(ev_sink *s);
+EV_API int ev_sink_commit(ev_sink *s);
 
 /** Frees a sink, removing an uncommitted temporary file; NULL is fine. */
-void ev_sink_free(ev_sink *s);
+EV_API void ev_sink_free(ev_sink *s);
 
 /** The temporary file's path of a path sink (for signal-time cleanup),
  *  NULL for other sinks or once committed. Owned by the sink. */
-const char *ev_sink_temp_path(const ev_sink *s);
+EV_API const char *ev_sink_temp_path(const ev_sink *s);
 
 /** Bytes written so far. */
-uint64_t ev_sink_bytes(const ev_sink *s);
+EV_API uint64_t ev_sink_bytes(const ev_sink *s);
 
 /** The bytes of a memory sink; valid until the next write or the free. */
-const uint8_t *ev_sink_memory(const ev_sink *s, size_t *len);
+EV_API const uint8_t *ev_sink_memory(const ev_sink *s, size_t *len);
 
 /** Details of the last failure. */
-const ev_diag *ev_sink_diag(const ev_sink *s);
+EV_API const ev_diag *ev_sink_diag(const ev_sink *s);
 
 /** A writer of events into blocks on a sink (opaque). */
 typedef struct ev_writer ev_writer;
@@ -80,14 +80,16 @@ typedef struct ev_writer_options {
 
 /** The layout of ev_writer_options this header describes. */
 #define EV_WRITER_OPTIONS_VERSION 1
+/** The default writer options: preserve the caller's blocks. */
 #define EV_WRITER_OPTIONS_INIT { EV_WRITER_OPTIONS_VERSION, EV_WRITE_PRESERVE, 0 }
 
 /**
  * Starts a log in `sink` (which stays the caller's) and writes `header`
  * (copied). `opts` may be NULL for the defaults.
  */
-int ev_writer_open(ev_writer **out, ev_sink *sink, const ev_header *header,
-		   const ev_writer_options *opts);
+EV_API int ev_writer_open(ev_writer **out, ev_sink *sink,
+			  const ev_header *header,
+			  const ev_writer_options *opts);
 
 /**
  * Writes one event. Its type must be declared in the header and a fixed
@@ -95,19 +97,27 @@ int ev_writer_open(ev_writer **out, ev_sink *sink, const ev_header *header,
  * In REBLOCK mode `ev->cap` chooses the block and BLOCK_MARKER events are
  * skipped.
  */
-int ev_writer_write(ev_writer *w, const ev_event *ev);
+EV_API int ev_writer_write(ev_writer *w, const ev_event *ev);
 
 /** Flushes the open block and writes the data-end marker. */
-int ev_writer_finish(ev_writer *w);
+EV_API int ev_writer_finish(ev_writer *w);
+
+/**
+ * Starts another session in the same sink after ev_writer_finish(): writes
+ * `header` (copied) as a restarted eventlog does (FORMAT.md section 4).
+ * The mode, block size and block buffer are kept, so a log of many
+ * sessions costs one buffer; ev_writer_events() keeps counting.
+ */
+EV_API int ev_writer_next_session(ev_writer *w, const ev_header *header);
 
 /** Events written so far (block markers the writer made not counted). */
-uint64_t ev_writer_events(const ev_writer *w);
+EV_API uint64_t ev_writer_events(const ev_writer *w);
 
 /** Frees a writer; NULL is fine. Does not finish the log. */
-void ev_writer_free(ev_writer *w);
+EV_API void ev_writer_free(ev_writer *w);
 
 /** Details of the last failure. */
-const ev_diag *ev_writer_diag(const ev_writer *w);
+EV_API const ev_diag *ev_writer_diag(const ev_writer *w);
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,8 @@ example: evtool merge client.eventlog server.eventlog -o both.eventlog
 
 options:
   -o, --output OUT           write to OUT ('-' for standard output)
-      --align MODE           line clocks up by wall-clock (default), start or none
+      --align wall-clock|start|none
+                             line clocks up by wall-clock (default), start or none
       --shift N=TIME,...     move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s
       --widen                zero-fill events of a type that is shorter in some inputs
       --no-renumber          keep every id as it is (inputs known to share none)

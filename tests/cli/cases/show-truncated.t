@@ -8,4 +8,4 @@ exit: 3
 
 2229
 --- stderr
-evtool: cut.eventlog: offset 40000: the log ends without the data-end marker (after 2229 events)
+evtool: cut.eventlog: offset 40000: the log ends without the data-end marker (after 2227 events)

@@ -1,0 +1,10 @@
+# an empty input, or one cut inside its first header, is no log: exit 1 with the reader's message, nothing written
+cmd: : > empty.eventlog; head -c 100 @DATA@/threads-n2.eventlog > cut.eventlog; evtool sort empty.eventlog -o out1.eventlog; echo "rc=$?"; evtool sort cut.eventlog -o out2.eventlog; rc=$?; ls; exit $rc
+exit: 1
+--- stdout
+rc=1
+cut.eventlog
+empty.eventlog
+--- stderr
+evtool: empty.eventlog: the input ends inside the header (0 bytes of it read)
+evtool: cut.eventlog: the input ends inside the header (100 bytes of it read)
