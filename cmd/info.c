@@ -101,58 +101,98 @@ static int cap_is_seen(const log_info *li, unsigned cap)
 	return li->cap_seen[cap / 8] & (1u << (cap % 8));
 }
 
-static void add_capset(log_info *li, const ev_event *ev)
+static void add_capset(log_info *li, uint32_t id, uint16_t type)
 {
-	if (ev->size < 6 || li->n_capsets == MAX_CAPSETS)
+	if (li->n_capsets == MAX_CAPSETS)
 		return;
 	for (unsigned i = 0; i < li->n_capsets; i++)
-		if (li->capsets[i].id == ev_load32(ev->payload))
+		if (li->capsets[i].id == id)
 			return; /* a later session declaring it again */
-	li->capsets[li->n_capsets].id = ev_load32(ev->payload);
-	li->capsets[li->n_capsets].type = ev_load16(ev->payload + 4);
+	li->capsets[li->n_capsets].id = id;
+	li->capsets[li->n_capsets].type = type;
 	li->n_capsets++;
 }
 
-/* Metadata events (FORMAT.md section 5: capset u32 first in 29-33, 43). */
+/* The integer field `name` of `d` in `out`: 1, or 0 when the payload
+ * stops before it. */
+static int field_num(const ev_decoded *d, const char *name, uint64_t *out)
+{
+	const ev_value *v = ev_decoded_field(d, name);
+
+	if (!v)
+		return 0;
+	*out = v->num;
+	return 1;
+}
+
+static void keep_field_text(text_field *t, const ev_decoded *d,
+			    const char *name)
+{
+	const ev_value *v = ev_decoded_field(d, name);
+
+	if (v)
+		keep_text(t, v->bytes, v->len);
+}
+
+/* Metadata events, read through the catalogue's payload layouts (field
+ * names as ev_catalog_layout gives them): a field that a short payload
+ * does not reach is absent, and the event tells nothing. */
 static void note_metadata(log_info *li, const ev_event *ev)
 {
-	const uint8_t *p = ev->payload;
+	ev_decoded d;
+	uint64_t a, b;
 
 	switch (ev->type) {
 	case EV_RTS_IDENTIFIER:
-		if (ev->size >= 4)
-			keep_text(&li->rts, p + 4, ev->size - 4);
+	case EV_PROGRAM_ARGS:
+	case EV_OSPROCESS_PID:
+	case EV_OSPROCESS_PPID:
+	case EV_WALL_CLOCK_TIME:
+	case EV_CAPSET_CREATE:
+	case EV_CAP_CREATE:
+	case EV_STARTUP:
+		break;
+	default:
+		return; /* only these few are decoded: info is on the hot path */
+	}
+	if (!ev_decode(ev, &d))
+		return;
+	switch (ev->type) {
+	case EV_RTS_IDENTIFIER:
+		keep_field_text(&li->rts, &d, "rts_id");
 		break;
 	case EV_PROGRAM_ARGS:
-		if (ev->size >= 4)
-			keep_text(&li->args, p + 4, ev->size - 4);
+		keep_field_text(&li->args, &d, "args");
 		break;
 	case EV_OSPROCESS_PID:
-		if (ev->size >= 8)
-			li->pid = ev_load32(p + 4), li->have_pid = 1;
+		if (field_num(&d, "pid", &a))
+			li->pid = (uint32_t)a, li->have_pid = 1;
 		break;
 	case EV_OSPROCESS_PPID:
-		if (ev->size >= 8)
-			li->ppid = ev_load32(p + 4), li->have_ppid = 1;
+		if (field_num(&d, "ppid", &a))
+			li->ppid = (uint32_t)a, li->have_ppid = 1;
 		break;
 	case EV_WALL_CLOCK_TIME:
-		if (ev->size >= 16 && !li->have_wall) {
-			uint64_t ns = ev_load64(p + 4) * 1000000000u +
-				      ev_load32(p + 12);
-			li->wall_epoch_ns = ns - ev->time;
+		/* The Unix time at which the event was posted: the log's time
+		 * 0 is that minus the event's own timestamp. */
+		if (!li->have_wall && field_num(&d, "sec", &a) &&
+		    field_num(&d, "nsec", &b)) {
+			li->wall_epoch_ns = a * 1000000000u + b - ev->time;
 			li->have_wall = 1;
 		}
 		break;
 	case EV_CAPSET_CREATE:
-		add_capset(li, ev);
+		if (field_num(&d, "capset", &a) &&
+		    field_num(&d, "capset_type", &b))
+			add_capset(li, (uint32_t)a, (uint16_t)b);
 		break;
 	case EV_CAP_CREATE:
-		if (ev->size >= 2)
-			mark_cap(li, ev_load16(p));
+		if (field_num(&d, "cap", &a))
+			mark_cap(li, (uint16_t)a);
 		break;
 	case EV_STARTUP:
-		if (ev->size >= 2)
-			li->startup_caps = ev_load16(p);
+		if (field_num(&d, "n_caps", &a))
+			li->startup_caps = (uint16_t)a;
 		break;
 	default:
 		break;
@@ -232,8 +272,8 @@ static int collect(log_info *li, const char *path)
 	if (rc != EXIT_OK)
 		return rc;
 	li->path = path;
-	li->gzip = ev_reader_is_gzip(r);
 	rc = ev_reader_read_header(r);
+	li->gzip = ev_reader_is_gzip(r); /* known once bytes were read */
 	li->status = rc < 0 ? rc : scan_sessions(li, r);
 	li->diag = *ev_reader_diag(r);
 	li->log_bytes = ev_reader_offset(r);
@@ -263,11 +303,11 @@ static const char *status_name(int status)
 static const char *capset_type_name(uint16_t type)
 {
 	switch (type) {
-	case 1:
+	case EV_CAPSET_CUSTOM:
 		return "custom";
-	case 2:
+	case EV_CAPSET_OS_PROCESS:
 		return "os-process";
-	case 3:
+	case EV_CAPSET_CLOCK_DOMAIN:
 		return "clock-domain";
 	default:
 		return "unknown";
@@ -424,6 +464,22 @@ static void print_sessions(const log_info *li)
 		       li->sessions - MAX_LISTED_SESSIONS);
 }
 
+/* The file's size as stored; then, when it differs (gzip, or a log that
+ * does not end with its data end), the bytes of log that were read. */
+static void print_size(const log_info *li)
+{
+	printf("  %-16s %" PRIu64 " bytes", "size", li->stored_bytes);
+	if (li->gzip || li->log_bytes != li->stored_bytes) {
+		printf(" stored%s, %" PRIu64 " bytes of log", li->gzip
+		       ? " (gzip)" : "", li->log_bytes);
+		if (li->status == EV_ETRUNCATED)
+			printf(" to the last complete event");
+		else if (li->status != EV_END)
+			printf(" before the problem");
+	}
+	putchar('\n');
+}
+
 static void print_text(const log_info *li, int separate)
 {
 	uint64_t gc_end, inversions = total_inversions(li, &gc_end);
@@ -449,10 +505,8 @@ static void print_text(const log_info *li, int separate)
 		print_sessions(li);
 	printf("  %-16s %" PRIu64 " (%" PRIu64 " of them GC_END)\n",
 	       "time inversions", inversions, gc_end);
-	printf("  %-16s %" PRIu64 " bytes", "size", li->log_bytes);
-	if (li->gzip)
-		printf(" (gzip, %" PRIu64 " bytes stored)", li->stored_bytes);
-	printf("\n  %-16s %016" PRIx64 "\n", "xxh3-64", li->digest);
+	print_size(li);
+	printf("  %-16s %016" PRIx64 "\n", "xxh3-64", li->digest);
 	print_counts(li);
 }
 
@@ -561,6 +615,9 @@ static void json_file(json_out *j, const log_info *li)
 		      : json_null(j, "first_time_ns");
 	li->have_time ? json_uint(j, "last_time_ns", li->last_time)
 		      : json_null(j, "last_time_ns");
+	li->have_time ? json_uint(j, "duration_ns",
+				  li->last_time - li->first_time)
+		      : json_null(j, "duration_ns");
 	json_uint(j, "events", li->events);
 	json_uint(j, "blocks", li->blocks);
 	json_uint(j, "sessions", li->sessions);

@@ -461,7 +461,7 @@ int ev_filter_is_metadata(uint16_t type)
 	case EV_CAP_DISABLE:
 	case EV_CAP_ENABLE:
 	case EV_HEAP_INFO_GHC:
-	case 140: /* PERF_NAME: names the perf counters of 141/142 */
+	case EV_PERF_NAME: /* names the perf counters of 141/142 */
 	case EV_HEAP_PROF_BEGIN:
 	case EV_HEAP_PROF_COST_CENTRE:
 	case EV_PROF_BEGIN:

@@ -75,6 +75,9 @@ enum ev_type_id {
 	EV_HACK_BUG_T9003 = 59,
 	EV_MEM_RETURN = 90,
 	EV_BLOCKS_SIZE = 91,
+	EV_PERF_NAME = 140,       /**< 140-142: Linux perf, via ghc-events-perf */
+	EV_PERF_COUNTER = 141,
+	EV_PERF_TRACEPOINT = 142,
 	EV_HEAP_PROF_BEGIN = 160,
 	EV_HEAP_PROF_COST_CENTRE = 161,
 	EV_HEAP_PROF_SAMPLE_BEGIN = 162,
@@ -125,6 +128,13 @@ typedef enum ev_class {
 	EV_CLASS_OTHER = 1u << 14          /**< deprecated, Eden, Mercury, perf */
 } ev_class;
 
+/** Capset types: the "capset_type" field of CAPSET_CREATE (25). */
+typedef enum ev_capset_type {
+	EV_CAPSET_CUSTOM = 1,
+	EV_CAPSET_OS_PROCESS = 2,   /**< one per OS process (pid, args) */
+	EV_CAPSET_CLOCK_DOMAIN = 3  /**< caps sharing one clock */
+} ev_capset_type;
+
 /** Kinds of identifiers that payload fields can name. */
 typedef enum ev_ref_kind {
 	EV_REF_CAP,
@@ -157,32 +167,32 @@ typedef struct ev_type_info {
 } ev_type_info;
 
 /** The entry for `id`, or NULL when the catalogue does not know it. */
-const ev_type_info *ev_catalog_find(uint16_t id);
+EV_API const ev_type_info *ev_catalog_find(uint16_t id);
 
 /** The entry whose name matches `name` (case-insensitive), or NULL. */
-const ev_type_info *ev_catalog_by_name(const char *name);
+EV_API const ev_type_info *ev_catalog_by_name(const char *name);
 
 /** Number of catalogue entries; entries are in ascending id order. */
-size_t ev_catalog_count(void);
+EV_API size_t ev_catalog_count(void);
 
 /** Entry `i` (0 <= i < ev_catalog_count()), or NULL out of range. */
-const ev_type_info *ev_catalog_at(size_t i);
+EV_API const ev_type_info *ev_catalog_at(size_t i);
 
 /** Nonzero when `size` is one that some GHC version used for `info`. */
-int ev_catalog_size_known(const ev_type_info *info, int size);
+EV_API int ev_catalog_size_known(const ev_type_info *info, int size);
 
 /** Lower-case class name ("scheduler", "gc", ...); NULL if not one bit. */
-const char *ev_class_name(ev_class cls);
+EV_API const char *ev_class_name(ev_class cls);
 
 /**
  * The class named by `name`: a long name as ev_class_name() gives, or one
  * RTS flag letter ("s", "g", "p", "f", "u", "n", "T"). EV_CLASS_NONE if
  * unknown.
  */
-ev_class ev_class_from_name(const char *name);
+EV_API ev_class ev_class_from_name(const char *name);
 
 /** The class of event type `id`; EV_CLASS_OTHER when unknown. */
-ev_class ev_type_class(uint16_t id);
+EV_API ev_class ev_type_class(uint16_t id);
 
 /**
  * The identifier fields present in one event payload of type `type` and
@@ -191,14 +201,14 @@ ev_class ev_type_class(uint16_t id);
  * for status 8). Writes at most `max` entries to `out` and returns the
  * total number present, which may be larger than `max`.
  */
-size_t ev_payload_refs(uint16_t type, const uint8_t *payload, size_t size,
-		       ev_ref *out, size_t max);
+EV_API size_t ev_payload_refs(uint16_t type, const uint8_t *payload,
+			      size_t size, ev_ref *out, size_t max);
 
 /** The value of `ref` in `payload`. */
-uint64_t ev_ref_get(const uint8_t *payload, const ev_ref *ref);
+EV_API uint64_t ev_ref_get(const uint8_t *payload, const ev_ref *ref);
 
 /** Stores `value` (truncated to the field's width) into `payload`. */
-void ev_ref_set(uint8_t *payload, const ev_ref *ref, uint64_t value);
+EV_API void ev_ref_set(uint8_t *payload, const ev_ref *ref, uint64_t value);
 
 /** How one payload field is encoded (FORMAT.md section 5). */
 typedef enum ev_field_kind {
@@ -240,7 +250,7 @@ typedef struct ev_layout {
  * no known layout or the payload is shorter than every form: ghc-events
  * then shows the event as unknown.
  */
-const ev_layout *ev_catalog_layout(uint16_t id, uint32_t size);
+EV_API const ev_layout *ev_catalog_layout(uint16_t id, uint32_t size);
 
 #ifdef __cplusplus
 }

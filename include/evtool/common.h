@@ -16,11 +16,23 @@
 extern "C" {
 #endif
 
-/** The library version these headers belong to (see ev_version()). */
-#define EV_VERSION_MAJOR 0
-#define EV_VERSION_MINOR 1
-#define EV_VERSION_PATCH 0
-#define EV_VERSION_STRING "0.1.0"
+/* The library version these headers belong to (see ev_version()). */
+#define EV_VERSION_MAJOR 0        /**< changes break the API or ABI */
+#define EV_VERSION_MINOR 1        /**< changes add to the API */
+#define EV_VERSION_PATCH 0        /**< changes fix without adding */
+#define EV_VERSION_STRING "0.1.0" /**< "MAJOR.MINOR.PATCH" */
+
+/*
+ * Only the public API is exported from the shared library: libevtool is
+ * built with -fvisibility=hidden, so its internal functions stay internal
+ * and the ABI is exactly what these headers declare.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+/** Marks a public function for export from libevtool.so. */
+#define EV_API __attribute__((visibility("default")))
+#else
+#define EV_API /**< no visibility attributes: everything is exported */
+#endif
 
 /** Status codes returned by libevtool functions. */
 enum ev_status {
@@ -35,10 +47,10 @@ enum ev_status {
 };
 
 /** A short English name for a status code; never NULL. */
-const char *ev_strerror(int status);
+EV_API const char *ev_strerror(int status);
 
 /** The library version as "MAJOR.MINOR.PATCH". */
-const char *ev_version(void);
+EV_API const char *ev_version(void);
 
 /**
  * Where and why an operation failed. Handles keep one; it is valid until
@@ -71,30 +83,39 @@ typedef void (*ev_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 /** The largest block GHC's RTS writes (its per-capability buffer). */
 #define EV_MAX_BLOCK_SIZE (2u * 1024u * 1024u)
 
-/** Big-endian loads and stores of 16, 32 and 64 bits: the wire format is
- *  big-endian. */
+/*
+ * Big-endian loads and stores of 16, 32 and 64 bits: every integer of the
+ * wire format is big-endian (FORMAT.md section 1). `p` must point to at
+ * least 2, 4 or 8 bytes; no alignment is needed.
+ */
+
+/** The big-endian 16-bit value at `p`. */
 static inline uint16_t ev_load16(const uint8_t *p)
 {
 	return (uint16_t)((uint16_t)p[0] << 8 | p[1]);
 }
 
+/** The big-endian 32-bit value at `p`. */
 static inline uint32_t ev_load32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
+/** The big-endian 64-bit value at `p`. */
 static inline uint64_t ev_load64(const uint8_t *p)
 {
 	return (uint64_t)ev_load32(p) << 32 | ev_load32(p + 4);
 }
 
+/** Stores `v` big-endian in the 2 bytes at `p`. */
 static inline void ev_store16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
 }
 
+/** Stores `v` big-endian in the 4 bytes at `p`. */
 static inline void ev_store32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 24);
@@ -103,6 +124,7 @@ static inline void ev_store32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
+/** Stores `v` big-endian in the 8 bytes at `p`. */
 static inline void ev_store64(uint8_t *p, uint64_t v)
 {
 	ev_store32(p, (uint32_t)(v >> 32));

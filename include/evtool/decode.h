@@ -43,7 +43,7 @@ typedef struct ev_decoded {
  * is NULL): ghc-events shows such an event by its header description.
  * Values stay valid as long as ev->payload does.
  */
-int ev_decode(const ev_event *ev, ev_decoded *out);
+EV_API int ev_decode(const ev_event *ev, ev_decoded *out);
 
 /** Integer value of field `i`, or 0 when the payload stopped before it. */
 static inline uint64_t ev_decoded_num(const ev_decoded *d, unsigned i)
@@ -52,7 +52,7 @@ static inline uint64_t ev_decoded_num(const ev_decoded *d, unsigned i)
 }
 
 /** The value of the field named `name`, or NULL when absent. */
-const ev_value *ev_decoded_field(const ev_decoded *d, const char *name);
+EV_API const ev_value *ev_decoded_field(const ev_decoded *d, const char *name);
 
 #ifdef __cplusplus
 }

@@ -78,21 +78,21 @@ enum ev_redact_flag {
 };
 
 /** Creates a filter that keeps everything. */
-int ev_filter_new(ev_filter **out);
+EV_API int ev_filter_new(ev_filter **out);
 
 /** Frees a filter; NULL is fine. */
-void ev_filter_free(ev_filter *f);
+EV_API void ev_filter_free(ev_filter *f);
 
 /** Details of the last failure (a bad list, a missing wall clock...). */
-const ev_diag *ev_filter_diag(const ev_filter *f);
+EV_API const ev_diag *ev_filter_diag(const ev_filter *f);
 
 /**
  * Adds a comma-separated list to the selector of `kind`: events must
  * match one item of it, or with `exclude` none. Adding to a kind twice
  * extends its list. EV_EINVAL with a message naming the bad item.
  */
-int ev_filter_add(ev_filter *f, ev_filter_kind kind, const char *list,
-		  int exclude);
+EV_API int ev_filter_add(ev_filter *f, ev_filter_kind kind, const char *list,
+			 int exclude);
 
 /**
  * Sets a time window [from, to): either may be NULL (open). A time is
@@ -104,8 +104,8 @@ int ev_filter_add(ev_filter *f, ev_filter_kind kind, const char *list,
  * WALL_CLOCK_TIME. With `exclude` the window's events are dropped
  * instead. EV_EINVAL for text that is not a time.
  */
-int ev_filter_set_time(ev_filter *f, const char *from, const char *to,
-		       int exclude);
+EV_API int ev_filter_set_time(ev_filter *f, const char *from, const char *to,
+			      int exclude);
 
 /**
  * Sets a window from the first USER_MARKER (in time order) whose text
@@ -117,28 +117,29 @@ int ev_filter_set_time(ev_filter *f, const char *from, const char *to,
  * after it, it runs to the end (see ev_filter_stats). With `exclude` the
  * window's events are dropped instead.
  */
-int ev_filter_set_markers(ev_filter *f, const char *start, const char *end,
-			  int exclude);
+EV_API int ev_filter_set_markers(ev_filter *f, const char *start,
+				 const char *end, int exclude);
 
 /**
  * Parses "A,B" as ev_filter_set_markers(f, A, B, exclude): the text is
  * split at the first comma not preceded by a backslash, and "\," stands
  * for a comma.
  */
-int ev_filter_set_markers_text(ev_filter *f, const char *text, int exclude);
+EV_API int ev_filter_set_markers_text(ev_filter *f, const char *text,
+				      int exclude);
 
 /** Blanks program arguments and/or environment: a comma-separated list
  *  of "args" and "env". EV_EINVAL for another word. */
-int ev_filter_set_redact(ev_filter *f, const char *list);
+EV_API int ev_filter_set_redact(ev_filter *f, const char *list);
 
 /** Keep (nonzero, the default) or select like any other event (0) the
  *  metadata of ev_filter_is_metadata(). */
-void ev_filter_set_metadata(ev_filter *f, int keep);
+EV_API void ev_filter_set_metadata(ev_filter *f, int keep);
 
 /** Reports the progress of each later ev_filter_run() to `fn` (NULL:
  *  none): the stored bytes read by all its passes, out of the input's
  *  size times the passes (ev_filter_learning_passes() + 1). */
-void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx);
+EV_API void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx);
 
 /**
  * Nonzero for the event types kept as metadata: capset and capability
@@ -150,28 +151,28 @@ void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx);
  * threads that the thread selector keeps (all, without one). Metadata
  * still obeys the process selector and redaction.
  */
-int ev_filter_is_metadata(uint16_t type);
+EV_API int ev_filter_is_metadata(uint16_t type);
 
 /* ---- deciding event by event ---- */
 
 /** Learning passes the filter needs before ev_filter_apply(): 0, 1, or
  *  2 when a marker window has both ends. */
-unsigned ev_filter_learning_passes(const ev_filter *f);
+EV_API unsigned ev_filter_learning_passes(const ev_filter *f);
 
 /**
  * Feeds one event of learning pass `pass` (0-based): every event of
  * every session, in file order, block markers included or not.
  * `session` is the 0-based session (ev_reader_session()).
  */
-int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
-		    const ev_event *ev);
+EV_API int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
+			   const ev_event *ev);
 
 /**
  * Ends learning pass `pass`. After the last one it resolves the times
  * and windows of every session: EV_EINVAL when a wall-clock time was
  * given and a session has no WALL_CLOCK_TIME.
  */
-int ev_filter_end_learning(ev_filter *f, unsigned pass);
+EV_API int ev_filter_end_learning(ev_filter *f, unsigned pass);
 
 /**
  * Decides one event of `session`: 1 to keep it, with `out` set to the
@@ -179,8 +180,8 @@ int ev_filter_end_learning(ev_filter *f, unsigned pass);
  * filter owns until the next call), 0 to drop it. Block markers are
  * always dropped: the output is re-blocked.
  */
-int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
-		    ev_event *out);
+EV_API int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
+			   ev_event *out);
 
 /* ---- the whole pipeline ---- */
 
@@ -195,6 +196,7 @@ typedef struct ev_filter_run_options {
 
 /** The layout of ev_filter_run_options this header describes. */
 #define EV_FILTER_RUN_OPTIONS_VERSION 1
+/** The default options of ev_filter_run(). */
 #define EV_FILTER_RUN_OPTIONS_INIT { EV_FILTER_RUN_OPTIONS_VERSION, NULL, 0 }
 
 /** What ev_filter_run() did. */
@@ -224,8 +226,9 @@ typedef struct ev_filter_stats {
  * written); or an error, with ev_filter_diag() and stats->origin saying
  * what failed. `opts` may be NULL; `stats` may be NULL.
  */
-int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
-		  const ev_filter_run_options *opts, ev_filter_stats *stats);
+EV_API int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
+			 const ev_filter_run_options *opts,
+			 ev_filter_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -38,43 +38,43 @@ enum ev_header_quirk {
 };
 
 /** Creates an empty header. Free it with ev_header_free(). */
-int ev_header_new(ev_header **out);
+EV_API int ev_header_new(ev_header **out);
 
 /** Deep copy of `src`. */
-int ev_header_copy(ev_header **out, const ev_header *src);
+EV_API int ev_header_copy(ev_header **out, const ev_header *src);
 
 /** Frees a header; NULL is fine. */
-void ev_header_free(ev_header *h);
+EV_API void ev_header_free(ev_header *h);
 
 /**
  * Declares a type. `size` is the declared size (EV_SIZE_VARIABLE for
  * variable). Declaring an id twice is EV_EINVAL. Types are kept in the
  * order added; GHC adds them in ascending id order.
  */
-int ev_header_add(ev_header *h, uint16_t id, int32_t size,
-		  const char *desc, uint32_t desc_len,
-		  const uint8_t *extra, uint32_t extra_len);
+EV_API int ev_header_add(ev_header *h, uint16_t id, int32_t size,
+			 const char *desc, uint32_t desc_len,
+			 const uint8_t *extra, uint32_t extra_len);
 
 /** Number of declared types. */
-size_t ev_header_count(const ev_header *h);
+EV_API size_t ev_header_count(const ev_header *h);
 
 /** The i-th declared type in header order, or NULL out of range. */
-const ev_type_decl *ev_header_at(const ev_header *h, size_t i);
+EV_API const ev_type_decl *ev_header_at(const ev_header *h, size_t i);
 
 /** The declaration of `id`, or NULL when it is not declared. */
-const ev_type_decl *ev_header_find(const ev_header *h, uint16_t id);
+EV_API const ev_type_decl *ev_header_find(const ev_header *h, uint16_t id);
 
 /** EV_QUIRK_* flags that apply to this header. */
-unsigned ev_header_quirks(const ev_header *h);
+EV_API unsigned ev_header_quirks(const ev_header *h);
 
 /** Bytes that ev_header_encode() writes for this header. */
-size_t ev_header_encoded_size(const ev_header *h);
+EV_API size_t ev_header_encoded_size(const ev_header *h);
 
 /**
  * Encodes the header from "hdrb" through "datb" into `buf`, which must
  * hold ev_header_encoded_size() bytes. Returns the bytes written.
  */
-size_t ev_header_encode(const ev_header *h, uint8_t *buf);
+EV_API size_t ev_header_encode(const ev_header *h, uint8_t *buf);
 
 #ifdef __cplusplus
 }

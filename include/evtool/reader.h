@@ -70,29 +70,30 @@ enum ev_reader_flag {
  * Opens `path` for reading; "-" is standard input. The name used in
  * diagnostics is `path` ("<stdin>" for "-").
  */
-int ev_reader_open_path(ev_reader **out, const char *path, unsigned flags);
+EV_API int ev_reader_open_path(ev_reader **out, const char *path,
+			       unsigned flags);
 
 /** Reads from `fd`, which stays the caller's (it is not closed). */
-int ev_reader_open_fd(ev_reader **out, int fd, const char *name,
-		      unsigned flags);
+EV_API int ev_reader_open_fd(ev_reader **out, int fd, const char *name,
+			     unsigned flags);
 
 /** Reads `len` bytes at `data`, which must outlive the reader. */
-int ev_reader_open_memory(ev_reader **out, const void *data, size_t len,
-			  const char *name, unsigned flags);
+EV_API int ev_reader_open_memory(ev_reader **out, const void *data, size_t len,
+				 const char *name, unsigned flags);
 
 /** Frees a reader; NULL is fine. */
-void ev_reader_free(ev_reader *r);
+EV_API void ev_reader_free(ev_reader *r);
 
 /**
  * Parses the header. EV_OK once parsed (later calls return EV_OK at
  * once); EV_ETRUNCATED when the input ends inside it, in which case the
  * call can be repeated when more input has arrived; EV_EFORMAT etc.
  */
-int ev_reader_read_header(ev_reader *r);
+EV_API int ev_reader_read_header(ev_reader *r);
 
 /** The parsed header, or NULL before ev_reader_read_header succeeded.
  *  Owned by the reader; valid until the next session or the free. */
-const ev_header *ev_reader_header(const ev_reader *r);
+EV_API const ev_header *ev_reader_header(const ev_reader *r);
 
 /**
  * The next event, block markers included (type EV_BLOCK_MARKER).
@@ -102,7 +103,7 @@ const ev_header *ev_reader_header(const ev_reader *r);
  * the input has grown. Negative: malformed input or I/O error, see
  * ev_reader_diag(). Reads the header first if that was not done.
  */
-int ev_reader_next(ev_reader *r, ev_event *ev);
+EV_API int ev_reader_next(ev_reader *r, ev_event *ev);
 
 /**
  * After EV_END, moves to a following session (a second header after the
@@ -110,20 +111,20 @@ int ev_reader_next(ev_reader *r, ev_event *ev);
  * parsed; EV_END: the input ends cleanly here; EV_ETRUNCATED: it ends in
  * the middle of a header; EV_EFORMAT: other bytes follow the data end.
  */
-int ev_reader_next_session(ev_reader *r);
+EV_API int ev_reader_next_session(ev_reader *r);
 
 /** 0-based index of the current session. */
-unsigned ev_reader_session(const ev_reader *r);
+EV_API unsigned ev_reader_session(const ev_reader *r);
 
 /** Offset just past the last complete event (or header) read. */
-uint64_t ev_reader_offset(const ev_reader *r);
+EV_API uint64_t ev_reader_offset(const ev_reader *r);
 
 /**
  * Bytes read from the input but not yet consumed. After EV_ETRUNCATED at
  * the end of the input this is the incomplete tail (a partial event or
  * header) that follows ev_reader_offset().
  */
-uint64_t ev_reader_pending(const ev_reader *r);
+EV_API uint64_t ev_reader_pending(const ev_reader *r);
 
 /**
  * Skips damaged input up to the next plausible block marker (FORMAT.md
@@ -148,17 +149,18 @@ uint64_t ev_reader_pending(const ev_reader *r);
  * reader when it is not about the data (I/O, memory). Memory stays
  * bounded: the scan slides through the input window.
  */
-int ev_reader_resync(ev_reader *r, uint64_t *skipped_from,
-		     uint64_t *skipped_len);
+EV_API int ev_reader_resync(ev_reader *r, uint64_t *skipped_from,
+			    uint64_t *skipped_len);
 
 /** Nonzero when an event is inside a block; fills `out` if not NULL. */
-int ev_reader_block(const ev_reader *r, ev_block *out);
+EV_API int ev_reader_block(const ev_reader *r, ev_block *out);
 
 /** Number of BLOCK_MARKER events read in this session. */
-uint64_t ev_reader_block_count(const ev_reader *r);
+EV_API uint64_t ev_reader_block_count(const ev_reader *r);
 
-/** Nonzero when the input is gzip-compressed. */
-int ev_reader_is_gzip(const ev_reader *r);
+/** Nonzero when the input is gzip-compressed. Known once input has been
+ *  read (after ev_reader_read_header), 0 before. */
+EV_API int ev_reader_is_gzip(const ev_reader *r);
 
 /**
  * Calls `fn(ctx, done, total)` after each read from the input: `done` is
@@ -166,24 +168,24 @@ int ev_reader_is_gzip(const ev_reader *r);
  * position where the reader started (0 for a pipe or memory). `fn` NULL
  * turns it off. See ev_progress_fn.
  */
-void ev_reader_set_progress(ev_reader *r, ev_progress_fn fn, void *ctx);
+EV_API void ev_reader_set_progress(ev_reader *r, ev_progress_fn fn, void *ctx);
 
 /** Bytes pulled from the underlying input so far (compressed bytes for
  *  gzip input). */
-uint64_t ev_reader_input_bytes(const ev_reader *r);
+EV_API uint64_t ev_reader_input_bytes(const ev_reader *r);
 
 /**
  * Reads the remaining input to its end and stores the xxh3-64 digest of
  * every byte of it in `out`. Requires EV_READER_DIGEST at open; after it,
  * no more events can be read.
  */
-int ev_reader_digest(ev_reader *r, uint64_t *out);
+EV_API int ev_reader_digest(ev_reader *r, uint64_t *out);
 
 /** The name given at open. */
-const char *ev_reader_name(const ev_reader *r);
+EV_API const char *ev_reader_name(const ev_reader *r);
 
 /** Details of the last failure or truncation. */
-const ev_diag *ev_reader_diag(const ev_reader *r);
+EV_API const ev_diag *ev_reader_diag(const ev_reader *r);
 
 #ifdef __cplusplus
 }

@@ -33,10 +33,11 @@ typedef struct ev_text {
 	int failed;   /**< an allocation failed; data holds what fitted */
 } ev_text;
 
+/** An empty ev_text, ready to append to (it owns nothing yet). */
 #define EV_TEXT_INIT { NULL, 0, 0, 0 }
 
 /** Frees the buffer's memory and empties it. */
-void ev_text_free(ev_text *t);
+EV_API void ev_text_free(ev_text *t);
 
 /** What to render. */
 typedef enum ev_show_format {
@@ -51,28 +52,29 @@ enum ev_show_flag {
 	EV_SHOW_PRETTY_TIME = 1u << 0
 };
 
+/** A renderer of one session's events as text or NDJSON (opaque). */
 typedef struct ev_show ev_show;
 
 /** A renderer for the events of one session, whose header `h` must
  *  outlive it. EV_ENOMEM or EV_EINVAL (bad format). */
-int ev_show_new(ev_show **out, const ev_header *h, ev_show_format format,
-		unsigned flags);
+EV_API int ev_show_new(ev_show **out, const ev_header *h, ev_show_format format,
+		       unsigned flags);
 
 /** Frees a renderer; NULL is fine. */
-void ev_show_free(ev_show *s);
+EV_API void ev_show_free(ev_show *s);
 
 /** Appends what comes before the events: for text, "Event Types:", one
  *  line per declared type, a blank line and "Events:"; nothing for NDJSON.
  *  EV_OK or EV_ENOMEM. */
-int ev_show_header(const ev_show *s, ev_text *out);
+EV_API int ev_show_header(const ev_show *s, ev_text *out);
 
 /** Appends one event (block markers included) and its newline. EV_OK or
  *  EV_ENOMEM. */
-int ev_show_event(const ev_show *s, const ev_event *ev, ev_text *out);
+EV_API int ev_show_event(const ev_show *s, const ev_event *ev, ev_text *out);
 
 /** Appends what comes after the events: for text, the newline with which
  *  ghc-events' putStrLn ends the output; nothing for NDJSON. */
-int ev_show_footer(const ev_show *s, ev_text *out);
+EV_API int ev_show_footer(const ev_show *s, ev_text *out);
 
 #ifdef __cplusplus
 }

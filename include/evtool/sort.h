@@ -63,6 +63,7 @@ typedef struct ev_sort_options {
 
 /** The layout of ev_sort_options this header describes. */
 #define EV_SORT_OPTIONS_VERSION 1
+/** The default sorter options. */
 #define EV_SORT_OPTIONS_INIT \
 	{ EV_SORT_OPTIONS_VERSION, 0, NULL, 0, EV_SORT_AUTO }
 
@@ -93,10 +94,10 @@ typedef struct ev_sort_stats {
 typedef struct ev_sorter ev_sorter;
 
 /** Creates a sorter; `opts` may be NULL. EV_EINVAL for bad options. */
-int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts);
+EV_API int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts);
 
 /** Frees a sorter; NULL is fine. */
-void ev_sorter_free(ev_sorter *s);
+EV_API void ev_sorter_free(ev_sorter *s);
 
 /**
  * Sorts the log at `path` ("-": standard input) into `out`, session by
@@ -104,12 +105,12 @@ void ev_sorter_free(ev_sorter *s);
  * ended early (the output is complete and holds its complete events);
  * or an error, see ev_sorter_diag() and ev_sorter_stats()->origin.
  */
-int ev_sorter_run(ev_sorter *s, const char *path, ev_sink *out);
+EV_API int ev_sorter_run(ev_sorter *s, const char *path, ev_sink *out);
 
 /** Reports the progress of each later ev_sorter_run() to `fn` (NULL:
  *  none): the stored bytes of the input read by the first pass, out of
  *  the input's size; writing the sorted output comes after 100%. */
-void ev_sorter_set_progress(ev_sorter *s, ev_progress_fn fn, void *ctx);
+EV_API void ev_sorter_set_progress(ev_sorter *s, ev_progress_fn fn, void *ctx);
 
 /** Flags of an ev_sort_visitor. */
 enum ev_sort_visit_flag {
@@ -140,14 +141,14 @@ typedef struct ev_sort_visitor {
  * ev_sorter_run. stats->events counts the events handed over, block
  * markers not included.
  */
-int ev_sorter_visit(ev_sorter *s, const char *path, const ev_sort_visitor *v,
-		    void *ctx);
+EV_API int ev_sorter_visit(ev_sorter *s, const char *path,
+			   const ev_sort_visitor *v, void *ctx);
 
 /** What the last run did. */
-const ev_sort_stats *ev_sorter_stats(const ev_sorter *s);
+EV_API const ev_sort_stats *ev_sorter_stats(const ev_sorter *s);
 
 /** Details of the last failure or truncation. */
-const ev_diag *ev_sorter_diag(const ev_sorter *s);
+EV_API const ev_diag *ev_sorter_diag(const ev_sorter *s);
 
 /** Where a log first goes back in time. */
 typedef struct ev_sort_inversion {
@@ -169,7 +170,7 @@ typedef struct ev_sort_inversion {
  * (reading stops there); negative: the reader's failure or truncation
  * (see ev_reader_diag()), found before any inversion.
  */
-int ev_sort_check(ev_reader *r, ev_sort_inversion *inv);
+EV_API int ev_sort_check(ev_reader *r, ev_sort_inversion *inv);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,7 @@
 extern "C" {
 #endif
 
+/** An accumulator of the `+RTS -s` figures of a log's events (opaque). */
 typedef struct ev_stats ev_stats;
 
 /** The collections of one generation (a "Gen N" line of +RTS -s). */
@@ -83,10 +84,10 @@ typedef struct ev_stats_process {
 } ev_stats_process;
 
 /** A new, empty accumulator. Free it with ev_stats_free(). */
-int ev_stats_new(ev_stats **out);
+EV_API int ev_stats_new(ev_stats **out);
 
 /** Frees an accumulator; NULL is fine. */
-void ev_stats_free(ev_stats *st);
+EV_API void ev_stats_free(ev_stats *st);
 
 /**
  * Adds one event. Feed every event of a log (block markers included) in
@@ -96,7 +97,7 @@ void ev_stats_free(ev_stats *st);
  * generations or EV_STATS_MAX_PROCESSES processes, EV_ENOMEM; see
  * ev_stats_diag().
  */
-int ev_stats_add(ev_stats *st, const ev_event *ev);
+EV_API int ev_stats_add(ev_stats *st, const ev_event *ev);
 
 /**
  * Feeds every event of `r`, session after session, to ev_stats_add.
@@ -105,34 +106,35 @@ int ev_stats_add(ev_stats *st, const ev_event *ev);
  * the error of the reader (ev_reader_diag) or of the accumulator
  * (ev_stats_diag).
  */
-int ev_stats_read(ev_stats *st, ev_reader *r);
+EV_API int ev_stats_read(ev_stats *st, ev_reader *r);
 
 /**
  * Computes the per-process summaries from what was added. Call it once,
  * after the last event; EV_OK, EV_ENOMEM, or EV_EINVAL when called again.
  */
-int ev_stats_finish(ev_stats *st);
+EV_API int ev_stats_finish(ev_stats *st);
 
 /** Number of processes after ev_stats_finish, in capset order. */
-size_t ev_stats_process_count(const ev_stats *st);
+EV_API size_t ev_stats_process_count(const ev_stats *st);
 
 /** Process `i`, or NULL out of range. Owned by `st`, valid until the free. */
-const ev_stats_process *ev_stats_process_at(const ev_stats *st, size_t i);
+EV_API const ev_stats_process *ev_stats_process_at(const ev_stats *st,
+						   size_t i);
 
 /**
  * Capabilities whose figures could not be given to a process: a merged
  * log (several processes) whose capset assignments are missing. 0 in
  * logs of one process.
  */
-unsigned ev_stats_unattributed_caps(const ev_stats *st);
+EV_API unsigned ev_stats_unattributed_caps(const ev_stats *st);
 
 /** Details of the last failure. */
-const ev_diag *ev_stats_diag(const ev_stats *st);
+EV_API const ev_diag *ev_stats_diag(const ev_stats *st);
 
-/** Limits that keep an accumulator's memory bounded on hostile input:
- *  about 130 bytes per capability and 1 KB per process at most. */
-#define EV_STATS_MAX_GENS 16u
-#define EV_STATS_MAX_PROCESSES 65536u
+/* Limits that keep an accumulator's memory bounded on hostile input:
+ * about 130 bytes per capability and 1 KB per process at most. */
+#define EV_STATS_MAX_GENS 16u          /**< generations per process */
+#define EV_STATS_MAX_PROCESSES 65536u  /**< processes (OS-process capsets) */
 
 #ifdef __cplusplus
 }

@@ -47,6 +47,7 @@ extern "C" {
  *  table fills, threads that are not running are forgotten. */
 #define EV_VALIDATE_MAX_THREADS (1u << 14)
 
+/** The layout of ev_validate_options this header describes. */
 #define EV_VALIDATE_OPTIONS_VERSION 1
 
 /** Options of ev_validate(). Initialise with EV_VALIDATE_OPTIONS_INIT. */
@@ -126,14 +127,14 @@ typedef struct ev_validate_result {
  * about references (cap-ref, cap-capset, capset-ref) come at the end of
  * their session.
  */
-int ev_validate(ev_reader *r, const ev_validate_options *opts,
-		ev_finding_fn fn, void *ctx, ev_validate_result *out);
+EV_API int ev_validate(ev_reader *r, const ev_validate_options *opts,
+		       ev_finding_fn fn, void *ctx, ev_validate_result *out);
 
 /** "error" or "warning". */
-const char *ev_severity_name(ev_severity severity);
+EV_API const char *ev_severity_name(ev_severity severity);
 
 /** "complete", "truncated" or "invalid". */
-const char *ev_verdict_name(ev_verdict verdict);
+EV_API const char *ev_verdict_name(ev_verdict verdict);
 
 /** One check the validator performs. */
 typedef struct ev_check_info {
@@ -142,10 +143,10 @@ typedef struct ev_check_info {
 } ev_check_info;
 
 /** Number of checks; ev_validate_check_at(i) for i below it. */
-size_t ev_validate_check_count(void);
+EV_API size_t ev_validate_check_count(void);
 
 /** Check `i` in documentation order, or NULL out of range. */
-const ev_check_info *ev_validate_check_at(size_t i);
+EV_API const ev_check_info *ev_validate_check_at(size_t i);
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,31 @@ cmake --build "$work/consumer" >/dev/null
 check find_package-shared "$work/consumer/consumer_shared"
 check find_package-static "$work/consumer/consumer_static"
 
+# find_package(evtool) keeps to its own names (ZLIB_* and PkgConfig::ZLIB
+# stay the consumer's), and when a dependency is missing (pkg-config
+# pointed at an empty folder) it is "not found": QUIET configures on
+# without it, REQUIRED fails naming what is missing.
+quiet() { # name, expected line, extra cmake arguments...
+    local name=$1 want=$2 out
+    shift 2
+    rm -rf "$work/quiet"
+    out=$(cmake -S "$src/tests/install/quiet" -B "$work/quiet" \
+                -DCMAKE_PREFIX_PATH="$work/prefix" "$@" 2>&1) || true
+    if grep -q -- "$want" <<<"$out"; then
+        echo "ok $name"; pass=$((pass + 1))
+    else
+        echo "FAIL $name: no '$want' in:"; sed 's/^/  /' <<<"$out" | tail -n 15
+        fail=$((fail + 1))
+    fi
+}
+mkdir "$work/no-pc"
+quiet find_package-keeps-names "evtool: found"
+PKG_CONFIG_LIBDIR=$work/no-pc PKG_CONFIG_PATH= \
+    quiet find_package-quiet-not-found "evtool: not found"
+PKG_CONFIG_LIBDIR=$work/no-pc PKG_CONFIG_PATH= \
+    quiet find_package-required-fails "evtool needs zlib and libxxhash" \
+          -DEVTOOL_REQUIRED=ON
+
 # The example of doc/library.md: built against the installed library,
 # run on the log, its output a valid log of GC events; and the copy in
 # doc/library.md is the file.

@@ -3,4 +3,4 @@ cmd: gzip -c @DATA@/user-n1.eventlog > l.gz && evtool info l.gz | grep -E 'size|
 exit: 0
 --- stdout
   status           complete
-  size             5298 bytes
+  size             2196 bytes stored (gzip), 5298 bytes of log
