@@ -41,6 +41,39 @@ int cli_flag(const cli_command *cmd, const cli_args *args, const char *name)
 	return i >= 0 && args->count[i] > 0;
 }
 
+int cli_choice(const cli_command *cmd, const cli_args *args,
+	       const char *name, int *out)
+{
+	int i = cli_option_index(cmd, name), n = 0;
+	const char *text, *w;
+	char listed[256];
+	size_t len, used = 0;
+
+	if (i < 0 || !(text = args->value[i]))
+		return EXIT_OK;
+	len = strlen(text);
+	for (w = cmd->options[i].value_name; *w; n++) {
+		size_t wlen = strcspn(w, "|");
+		if (wlen == len && strncmp(w, text, len) == 0) {
+			*out = n;
+			return EXIT_OK;
+		}
+		w += wlen + (w[wlen] == '|');
+	}
+	/* "a or b", "a, b or c": the words as the help texts write them. */
+	listed[0] = '\0';
+	for (w = cmd->options[i].value_name; *w && used < sizeof listed;) {
+		size_t wlen = strcspn(w, "|");
+		const char *sep = w[wlen] != '|' ? "" : strchr(w + wlen + 1, '|')
+				  ? ", " : " or ";
+		used += (size_t)snprintf(listed + used, sizeof listed - used,
+					 "%.*s%s", (int)wlen, w, sep);
+		w += wlen + (w[wlen] == '|');
+	}
+	return cli_usage_error(cmd, "--%s: '%s' is not %s", name, text,
+			       listed);
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	progress_clear(); /* the message gets its own line */
@@ -184,11 +217,17 @@ static int check_operands(const cli_command *cmd, const cli_args *out)
 	return EXIT_OK;
 }
 
+/* The command cli_parse last read the arguments of: the one running.
+ * cli_open_output's refusal to overwrite an input points at its
+ * --in-place, when it has one. */
+static const cli_command *running;
+
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out,
 	      int *help)
 {
 	int only_operands = 0, rc = EXIT_OK;
 
+	running = cmd;
 	memset(out, 0, sizeof *out);
 	*help = 0;
 	out->positional = calloc((size_t)argc + 1, sizeof *out->positional);
@@ -231,7 +270,12 @@ void cli_print_command_help(const cli_command *cmd, FILE *to)
 			 o->short_name ? ", " : "", o->name,
 			 o->value_name ? " " : "",
 			 o->value_name ? o->value_name : "");
-		fprintf(to, "  %-26s %s\n", left, o->help);
+		/* A long left column (an option with its words) gets a line
+		 * of its own, so the help texts stay in one column. */
+		if (strlen(left) > 26)
+			fprintf(to, "  %s\n  %-26s %s\n", left, "", o->help);
+		else
+			fprintf(to, "  %-26s %s\n", left, o->help);
 	}
 	fprintf(to, "  %-26s %s\n", "-h, --help", "show this help");
 	fputs("\nexit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped "
@@ -340,6 +384,15 @@ static int same_file(const char *a, const struct stat *b)
 	       st.st_dev == b->st_dev && st.st_ino == b->st_ino;
 }
 
+static int refuse_input_output(const char *path)
+{
+	cli_error(EXIT_USAGE, "%s: refusing to overwrite an input file", path);
+	if (running && cli_option_index(running, "in-place") >= 0)
+		fputs("hint: to replace the input with the result, use "
+		      "--in-place instead of -o\n", stderr);
+	return EXIT_USAGE;
+}
+
 int cli_open_output(const char *path, const char *const *inputs,
 		    int n_inputs, int in_place, ev_sink **out)
 {
@@ -362,9 +415,7 @@ int cli_open_output(const char *path, const char *const *inputs,
 	if (!in_place && stat(path, &target) == 0)
 		for (int i = 0; i < n_inputs; i++)
 			if (same_file(inputs[i], &target))
-				return cli_error(EXIT_USAGE,
-						 "%s: refusing to overwrite an "
-						 "input file", path);
+				return refuse_input_output(path);
 	rc = ev_sink_open_path(out, path);
 	if (rc < 0)
 		return cli_error(EXIT_SYSTEM, "%s: cannot create: %s", path,

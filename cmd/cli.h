@@ -19,11 +19,20 @@ enum cli_exit {
 	EXIT_SYSTEM = 4   /* I/O or system error */
 };
 
-/* One option of a command: drives both parsing and --help. */
+/* One option of a command: drives parsing, --help and (through
+ * `evtool help --dump-options`) the shell completions and the man page
+ * test.
+ *
+ * value_name is NULL for a flag. For an option whose value is one of a
+ * fixed set of words it IS the words, "|"-separated ("text|ndjson"), and
+ * ",..." after them when the value is a comma-separated list of them
+ * ("args|env,..."): --help shows them, completion offers them, and
+ * cli_choice() parses them, so the three cannot disagree. Otherwise it
+ * names the value ("FILE", "N=TIME,..."). */
 typedef struct cli_option {
 	const char *name;       /* long name without "--" */
 	char short_name;        /* 0 when none */
-	const char *value_name; /* "FILE" for an option with a value, else NULL */
+	const char *value_name; /* see above */
 	const char *help;
 } cli_option;
 
@@ -72,6 +81,13 @@ const char *cli_value(const cli_command *cmd, const cli_args *args,
 
 /* Nonzero when flag `name` was given. */
 int cli_flag(const cli_command *cmd, const cli_args *args, const char *name);
+
+/* For an option whose value_name lists words ("text|ndjson"): sets *out
+ * to the index of the given word (0 for the first), or leaves it alone
+ * when the option was not given. Returns EXIT_OK, or EXIT_USAGE with a
+ * message naming the words. */
+int cli_choice(const cli_command *cmd, const cli_args *args,
+	       const char *name, int *out);
 
 void cli_print_command_help(const cli_command *cmd, FILE *to);
 

@@ -11,6 +11,11 @@
  * value is, for completion: "-" (no value), "file", "dir", "text" (free
  * text), "words:W1 W2 ..." (one of the words) or "list:W1 W2 ..." (a
  * comma-separated list of them).
+ *
+ * The words come from where the parsers take them: an option whose
+ * value_name lists its words ("text|ndjson", "args|env,...", cli.h) from
+ * the option table itself; class and event type names from the
+ * library's catalogue, which ev_filter's selectors parse with.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,17 +23,6 @@
 #include <evtool/catalog.h>
 
 #include "cli.h"
-
-/* Values that are one of a few words, by option name in any command.
- * Class and type names come from the catalogue. */
-static const struct {
-	const char *option;
-	const char *hint;
-} fixed_words[] = {
-	{ "align", "words:wall-clock start none" },
-	{ "method", "words:auto merge external" },
-	{ "redact", "list:args env" },
-};
 
 static void print_classes(FILE *to)
 {
@@ -57,6 +51,21 @@ static int is_one_of(const char *s, const char *const *list)
 	return 0;
 }
 
+/* "words:W1 W2" or "list:W1 W2" from a value_name "W1|W2" or "W1|W2,...";
+ * 0 when value_name is not a list of words. */
+static int print_words(const char *value_name, FILE *to)
+{
+	size_t len = strlen(value_name);
+	int list = len > 4 && strcmp(value_name + len - 4, ",...") == 0;
+
+	if (!strchr(value_name, '|'))
+		return 0;
+	fputs(list ? "list:" : "words:", to);
+	for (size_t i = 0; i < len - (list ? 4 : 0); i++)
+		fputc(value_name[i] == '|' ? ' ' : value_name[i], to);
+	return 1;
+}
+
 static void print_hint(const cli_option *o, FILE *to)
 {
 	static const char *const files[] = { "OUT", "FILE", "IN", "LOG", NULL };
@@ -64,15 +73,10 @@ static void print_hint(const cli_option *o, FILE *to)
 
 	if (!o->value_name) {
 		fputs("-", to);
+	} else if (print_words(o->value_name, to)) {
 		return;
-	}
-	for (size_t i = 0; i < sizeof fixed_words / sizeof fixed_words[0]; i++)
-		if (strcmp(o->name, fixed_words[i].option) == 0) {
-			fputs(fixed_words[i].hint, to);
-			return;
-		}
-	if (strcmp(o->name, "class") == 0 ||
-	    strcmp(o->name, "exclude-class") == 0) {
+	} else if (strcmp(o->name, "class") == 0 ||
+		   strcmp(o->name, "exclude-class") == 0) {
 		fputs("list:", to);
 		print_classes(to);
 	} else if (strcmp(o->name, "type") == 0 ||

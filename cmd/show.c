@@ -18,8 +18,9 @@
 #include "commands.h"
 
 const cli_option show_options[] = {
-	{ "format", 0, "FMT", "text (default: what ghc-events show prints) "
-	  "or ndjson (one JSON object per event)" },
+	/* In the order of ev_show_format: parse_format's index is one. */
+	{ "format", 0, "text|ndjson", "text (default: what ghc-events show "
+	  "prints) or ndjson (one JSON object per event)" },
 	{ "pretty-time", 0, NULL, "times as seconds, ms and us, as "
 	  "ghc-events show --pretty-time" },
 	{ "follow", 'f', NULL, "print the events of a log still being "
@@ -302,16 +303,14 @@ static int show_following(const char *in, show_out *o)
  * The command
  * ---------------------------------------------------------------------- */
 
-static int parse_format(const char *text, ev_show_format *out)
+static int parse_format(const cli_command *cmd, const cli_args *args,
+			ev_show_format *out)
 {
-	if (!text || strcmp(text, "text") == 0)
-		*out = EV_SHOW_TEXT;
-	else if (strcmp(text, "ndjson") == 0)
-		*out = EV_SHOW_NDJSON;
-	else
-		return cli_error(EXIT_USAGE, "--format: '%s' is not text or "
-				 "ndjson", text);
-	return EXIT_OK;
+	int word = EV_SHOW_TEXT;
+	int rc = cli_choice(cmd, args, "format", &word);
+
+	*out = (ev_show_format)word;
+	return rc;
 }
 
 int cmd_show(const cli_command *cmd, const cli_args *args)
@@ -320,8 +319,7 @@ int cmd_show(const cli_command *cmd, const cli_args *args)
 	const char *in = args->positional[0];
 	int rc;
 
-	if ((rc = parse_format(cli_value(cmd, args, "format"), &o.format)) !=
-	    EXIT_OK)
+	if ((rc = parse_format(cmd, args, &o.format)) != EXIT_OK)
 		return rc;
 	if (cli_flag(cmd, args, "pretty-time")) {
 		if (o.format != EV_SHOW_TEXT)

@@ -26,7 +26,7 @@ _evtool_value() {
     case "$1 $2" in
     'cat -o'|'cat --output') echo 'file' ;;
     'cat --block-size') echo 'text' ;;
-    'show --format') echo 'text' ;;
+    'show --format') echo 'words:text ndjson' ;;
     'show --tmpdir') echo 'dir' ;;
     'filter -o'|'filter --output') echo 'file' ;;
     'filter --class') echo 'list:scheduler gc sparks-sampled sparks-full user nonmoving ticky meta cap heap-profile time-profile nonmoving-gc block debug other' ;;

@@ -32,7 +32,7 @@ complete -c evtool -n '__fish_seen_subcommand_from info' -l json -d 'print one J
 complete -c evtool -n '__fish_seen_subcommand_from info' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from show' -F
-complete -c evtool -n '__fish_seen_subcommand_from show' -l format -x -d 'text (default: what ghc-events show prints) or ndjson (one JSON object per event)'
+complete -c evtool -n '__fish_seen_subcommand_from show' -l format -x -a 'text ndjson' -d 'text (default: what ghc-events show prints) or ndjson (one JSON object per event)'
 complete -c evtool -n '__fish_seen_subcommand_from show' -l pretty-time -d 'times as seconds, ms and us, as ghc-events show --pretty-time'
 complete -c evtool -n '__fish_seen_subcommand_from show' -s f -l follow -d 'print the events of a log still being written, in file order, until its data end or an interrupt'
 complete -c evtool -n '__fish_seen_subcommand_from show' -l tmpdir -x -a '(__fish_complete_directories)' -d 'folder for temporary files when sorting (default $TMPDIR or /tmp)'
@@ -107,7 +107,7 @@ complete -c evtool -n '__fish_seen_subcommand_from truncate' -F
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -s o -l output -r -F -d 'write to OUT (\'-\' for standard output)'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l in-place -d 'replace the input with the result (safely, by rename)'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l resync -d 'skip damaged regions to the next block marker, reporting each'
-complete -c evtool -n '__fish_seen_subcommand_from truncate' -l at -x -d 'keep events stamped before T after the first event (5s, 250ms, 10us, 42ns)'
+complete -c evtool -n '__fish_seen_subcommand_from truncate' -l at -x -d 'keep events stamped before T: 5s from the first event, @NS raw, or ISO 8601'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l events -x -d 'keep the first N events and stop there'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l bytes -x -d 'keep what lies in the first N bytes (rounded down to an event)'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l session -x -d 'write only the Nth session (1-based, as \'evtool info\' lists them)'

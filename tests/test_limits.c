@@ -5,9 +5,11 @@
  * Each test builds a hostile log in memory, most of them as gzip whose
  * decompressed size is far larger than what the test holds (the same
  * independently deflated segment repeated, see gz_build), and runs it
- * through the reader, validate, truncate (ev_repair), filter and merge.
- * The output goes to /dev/null, so that only the library's own memory is
- * measured.
+ * through the reader, validate, truncate (ev_repair), filter, merge,
+ * sort (ev_sorter, in the memory it is given, spilling to temporary
+ * files), show (the sorter's visitor feeding ev_show, as cmd/show.c does)
+ * and stats (ev_stats). The output goes to /dev/null or is dropped, so
+ * that only the library's own memory is measured.
  *
  * Memory is measured by counting: the test is linked with
  * -Wl,--wrap=malloc,... so every malloc, calloc, realloc and free made by
@@ -521,6 +523,185 @@ static outcome run_merge(const bytes *log)
 	return o;
 }
 
+/* ---- the sorter: sort, and show's text through it ---- */
+
+/* The sorter's memory in these runs (the command's default is 32 MiB):
+ * small, so that the hostile logs make it spill sorted runs to its
+ * temporary files as well as merge in place. */
+#define SORT_MEMORY (4 * MIB)
+
+/* ev_sorter reads a path, like the filter: the log goes to a temporary
+ * file first (before measuring), and the sorter's runs beside it. */
+typedef struct temp_log {
+	char *dir;
+	char *path;
+} temp_log;
+
+static temp_log temp_log_write(const bytes *log)
+{
+	temp_log t = { ts_temp_dir(), NULL };
+
+	assert_non_null(t.dir);
+	t.path = ts_path(t.dir, "hostile.eventlog");
+	assert_true(ts_write_file(t.path, log->p, log->n, "wb"));
+	return t;
+}
+
+static void temp_log_remove(temp_log *t)
+{
+	ts_remove_dir(t->dir);
+	free(t->path);
+	free(t->dir);
+}
+
+static ev_sorter *new_sorter(const temp_log *t, ev_sort_method method)
+{
+	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
+	ev_sorter *s;
+
+	opts.memory = SORT_MEMORY;
+	opts.tmpdir = t->dir;
+	opts.method = method;
+	assert_int_equal(ev_sorter_new(&s, &opts), EV_OK);
+	return s;
+}
+
+/* `evtool sort`: the sorted log to /dev/null. */
+static outcome run_sort(const bytes *log, ev_sort_method method)
+{
+	temp_log t = temp_log_write(log);
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_sorter *s = new_sorter(&t, method);
+	ev_sink *sink;
+	int fd;
+
+	sink = null_sink(&fd);
+	o.status = ev_sorter_run(s, t.path, sink);
+	o.events = ev_sorter_stats(s)->events;
+	o.sessions = ev_sorter_stats(s)->sessions;
+	ev_sorter_free(s);
+	ev_sink_free(sink);
+	close(fd);
+	o.peak = measure_peak(base);
+	o.allocated = measure_allocated();
+	o.seconds = cpu_seconds() - t0;
+	temp_log_remove(&t);
+	return o;
+}
+
+/* `evtool show`, as cmd/show.c drives it: the sorter hands the events
+ * (block markers too) in time order to an ev_show per session, whose text
+ * is written out, here dropped, every SHOW_FLUSH_AT bytes. */
+#define SHOW_FLUSH_AT (256 * KIB)
+
+typedef struct show_run {
+	ev_show_format format;
+	ev_show *show;     /* the current session's renderer */
+	ev_text text;      /* rendered since the last flush */
+	uint64_t rendered; /* bytes of text in all */
+} show_run;
+
+static void show_flush(show_run *sr)
+{
+	sr->rendered += sr->text.len;
+	sr->text.len = 0;
+}
+
+static void show_end_session(show_run *sr)
+{
+	if (sr->show)
+		ev_show_footer(sr->show, &sr->text);
+	ev_show_free(sr->show);
+	sr->show = NULL;
+}
+
+static int show_session(void *ctx, unsigned session, const ev_header *h)
+{
+	show_run *sr = ctx;
+	int rc;
+
+	(void)session;
+	show_end_session(sr);
+	if ((rc = ev_show_new(&sr->show, h, sr->format, 0)) < 0)
+		return rc;
+	return ev_show_header(sr->show, &sr->text);
+}
+
+static int show_event(void *ctx, const ev_event *ev)
+{
+	show_run *sr = ctx;
+	int rc = ev_show_event(sr->show, ev, &sr->text);
+
+	if (rc == EV_OK && sr->text.len >= SHOW_FLUSH_AT)
+		show_flush(sr);
+	return rc;
+}
+
+static outcome run_show_as(const bytes *log, ev_show_format format,
+			   uint64_t *rendered)
+{
+	static const ev_sort_visitor visitor = { show_session, show_event,
+						 EV_SORT_VISIT_MARKERS };
+	temp_log t = temp_log_write(log);
+	show_run sr = { format, NULL, EV_TEXT_INIT, 0 };
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_sorter *s = new_sorter(&t, EV_SORT_AUTO);
+
+	o.status = ev_sorter_visit(s, t.path, &visitor, &sr);
+	show_end_session(&sr);
+	show_flush(&sr);
+	o.events = ev_sorter_stats(s)->events;
+	o.sessions = ev_sorter_stats(s)->sessions;
+	ev_sorter_free(s);
+	ev_text_free(&sr.text);
+	o.peak = measure_peak(base);
+	o.allocated = measure_allocated();
+	o.seconds = cpu_seconds() - t0;
+	temp_log_remove(&t);
+	if (rendered)
+		*rendered = sr.rendered;
+	return o;
+}
+
+static outcome run_show(const bytes *log)
+{
+	return run_show_as(log, EV_SHOW_TEXT, NULL);
+}
+
+/* ---- stats ---- */
+
+/* `evtool stats`: every event into the accumulator, then the summary.
+ * o.events is the number of processes found. */
+static outcome run_stats(const bytes *log)
+{
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_reader *r;
+	ev_stats *st;
+
+	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
+					       0), EV_OK);
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	o.status = ev_stats_read(st, r);
+	if (o.status == EV_END || o.status == EV_ETRUNCATED) {
+		int rc = ev_stats_finish(st);
+		if (rc < 0)
+			o.status = rc;
+		o.events = ev_stats_process_count(st);
+	}
+	ev_stats_free(st);
+	ev_reader_free(r);
+	o.peak = measure_peak(base);
+	o.allocated = measure_allocated();
+	o.seconds = cpu_seconds() - t0;
+	return o;
+}
+
 /* The bound every streaming tool must keep whatever the input: a window
  * of input, one held-back block (EV_MAX_BLOCK_SIZE, twice that for
  * merge's split) and small tables. */
@@ -663,6 +844,16 @@ static void test_header_all_types(void **state)
 	assert_int_equal(o.status, EV_OK);
 	o = run_merge(&b);
 	check_bounded("65535 types", "merge", &o, 32 * MIB);
+	o = run_sort(&b, EV_SORT_AUTO);
+	check_bounded("65535 types", "sort", &o, 24 * MIB);
+	assert_int_equal(o.status, EV_OK);
+	assert_int_equal(o.events, 4);
+	o = run_show(&b);
+	check_bounded("65535 types", "show", &o, 24 * MIB);
+	assert_int_equal(o.status, EV_OK);
+	o = run_stats(&b);
+	check_bounded("65535 types", "stats", &o, 16 * MIB);
+	assert_int_equal(o.status, EV_END);
 	free(b.p);
 	(void)state;
 }
@@ -675,7 +866,7 @@ static void test_header_all_types(void **state)
  * memory in every tool. */
 static void test_many_empty_blocks(void **state)
 {
-	bytes head = { 0 }, body = { 0 }, tail = { 0 }, gz, quarter;
+	bytes head = { 0 }, body = { 0 }, tail = { 0 }, gz, quarter, sixteenth;
 	const unsigned per_body = 4096, repeat = 1024;
 	uint64_t input;
 	outcome o, oq;
@@ -714,6 +905,34 @@ static void test_many_empty_blocks(void **state)
 	check_bounded("4M empty blocks", "merge", &o,
 		      2 * STREAM_BOUND);
 	assert_int_equal(o.status, EV_OK);
+	o = run_stats(&gz);
+	check_bounded("4M empty blocks", "stats", &o, 2 * MIB);
+	assert_int_equal(o.status, EV_END);
+	oq = run_stats(&quarter);
+	check_linear("stats", &oq, &o);
+	/* sort re-blocks every block and show prints a line for each: a
+	 * quarter of the blocks (show: a sixteenth, the slowest), against a
+	 * quarter of that for growth, to keep the test to seconds under
+	 * AddressSanitizer. */
+	sixteenth = gz_build(&head, &body, repeat / 16, &tail);
+	o = run_sort(&quarter, EV_SORT_AUTO);
+	check_bounded("1M empty blocks", "sort", &o, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	oq = run_sort(&sixteenth, EV_SORT_AUTO);
+	check_linear("sort", &oq, &o);
+	o = run_sort(&quarter, EV_SORT_EXTERNAL);
+	check_bounded("1M empty blocks", "sort -x", &o, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	oq = run_sort(&sixteenth, EV_SORT_EXTERNAL);
+	check_linear("sort -x", &oq, &o);
+	free(quarter.p);
+	quarter = gz_build(&head, &body, repeat / 64, &tail);
+	o = run_show(&sixteenth);
+	check_bounded("256K empty blocks", "show", &o, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	oq = run_show(&quarter);
+	check_linear("show", &oq, &o);
+	free(sixteenth.p);
 	free(head.p);
 	free(body.p);
 	free(tail.p);
@@ -777,6 +996,25 @@ static void test_gzip_bomb(void **state)
 	assert_int_equal(o.status, EV_OK);
 	/* Both inputs' messages, and the capsets merge synthesises. */
 	assert_true(o.events >= 2 * (uint64_t)per_body * (repeat / 8));
+	o = run_stats(&gz);
+	check_bounded("gzip bomb 128 MiB", "stats", &o, 2 * MIB);
+	assert_int_equal(o.status, EV_END);
+	free(gz.p);
+	/* Sorting copies the log to its runs (and show renders it): a
+	 * thirty-second, 32 MiB, is eight times the sorter's memory. */
+	gz = gz_build(&head, &body, repeat / 32, &tail);
+	o = run_sort(&gz, EV_SORT_AUTO);
+	check_bounded("gzip bomb 32 MiB", "sort", &o, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	assert_int_equal(o.events, (uint64_t)per_body * (repeat / 32));
+	o = run_sort(&gz, EV_SORT_EXTERNAL);
+	check_bounded("gzip bomb 32 MiB", "sort -x", &o, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	assert_int_equal(o.events, (uint64_t)per_body * (repeat / 32));
+	o = run_show(&gz);
+	check_bounded("gzip bomb 32 MiB", "show", &o, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	assert_int_equal(o.events, (uint64_t)per_body * (repeat / 32));
 	free(head.p);
 	free(body.p);
 	free(tail.p);
@@ -834,6 +1072,46 @@ static void test_enormous_variable_events(void **state)
 	o = run_merge(&gz);
 	check_bounded("variable 65535 x 65K", "merge", &o,
 		      2 * STREAM_BOUND);
+	/* Statistics events (HEAP_INFO_GHC, GC_STATS_GHC...) of 65535
+	 * bytes: summed up, or refused as input that exceeds a limit, in
+	 * the same small memory either way. */
+	o = run_stats(&gz);
+	check_bounded("variable 65535 x 65K", "stats", &o, 2 * MIB);
+	assert_true(o.status == EV_ETRUNCATED || o.status == EV_ELIMIT ||
+		    o.status == EV_EFORMAT);
+	free(gz.p);
+	/* Sorted (and rendered) at a quarter of the length, 33 MB, eight
+	 * times the sorter's memory. */
+	gz = gz_build(&head, &body, repeat / 4, &tail);
+	o = run_sort(&gz, EV_SORT_AUTO);
+	check_bounded("variable 2 x 255 x 65K", "sort", &o, STREAM_BOUND);
+	assert_int_equal(o.status, EV_ETRUNCATED);
+	assert_int_equal(o.events, 255u * (repeat / 4));
+	o = run_sort(&gz, EV_SORT_EXTERNAL);
+	check_bounded("variable 2 x 255 x 65K", "sort -x", &o,
+		      STREAM_BOUND);
+	assert_int_equal(o.status, EV_ETRUNCATED);
+	assert_int_equal(o.events, 255u * (repeat / 4));
+	{
+		uint64_t text, json;
+
+		o = run_show_as(&gz, EV_SHOW_TEXT, &text);
+		check_bounded("variable 2 x 255 x 65K", "show", &o,
+			      STREAM_BOUND);
+		assert_int_equal(o.status, EV_ETRUNCATED);
+		assert_int_equal(o.events, 255u * (repeat / 4));
+		o = run_show_as(&gz, EV_SHOW_NDJSON, &json);
+		check_bounded("variable 2 x 255 x 65K", "show json", &o,
+			      STREAM_BOUND);
+		assert_int_equal(o.status, EV_ETRUNCATED);
+		assert_int_equal(o.events, 255u * (repeat / 4));
+		/* Every event was rendered, not skipped: ndjson writes
+		 * each one's 65535 payload bytes at least as numbers or
+		 * text. */
+		printf("  show: %llu bytes of text, %llu of ndjson\n",
+		       (unsigned long long)text, (unsigned long long)json);
+		assert_true(json > 255ull * (repeat / 4) * 65535);
+	}
 	free(head.p);
 	free(body.p);
 	free(tail.p);
@@ -906,6 +1184,32 @@ static void test_many_sessions(void **state)
 	check_bounded("10000 sessions", "merge", &o, STREAM_BOUND);
 	oq = run_merge(&q);
 	check_linear("merge", &oq, &o);
+	/* The sorter sets up its buffers for every session: a quarter of
+	 * the sessions (against a sixteenth) keeps sort and show to seconds
+	 * under AddressSanitizer. */
+	{
+		bytes s16 = sessions_log(sessions / 16);
+
+		o = run_sort(&q, EV_SORT_AUTO);
+		check_bounded("2500 sessions", "sort", &o, STREAM_BOUND);
+		assert_int_equal(o.status, EV_OK);
+		assert_int_equal(o.sessions, sessions / 4);
+		assert_int_equal(o.events, 2u * (sessions / 4));
+		oq = run_sort(&s16, EV_SORT_AUTO);
+		check_linear("sort", &oq, &o);
+		o = run_show(&q);
+		check_bounded("2500 sessions", "show", &o, STREAM_BOUND);
+		assert_int_equal(o.status, EV_OK);
+		assert_int_equal(o.sessions, sessions / 4);
+		oq = run_show(&s16);
+		check_linear("show", &oq, &o);
+		free(s16.p);
+	}
+	o = run_stats(&b);
+	check_bounded("10000 sessions", "stats", &o, 1 * MIB);
+	assert_int_equal(o.status, EV_END);
+	oq = run_stats(&q);
+	check_linear("stats", &oq, &o);
 	free(b.p);
 	free(q.p);
 	(void)state;

@@ -12,6 +12,15 @@
 # the expected output. EVTOOL_GOLDEN_UPDATE=1 rewrites the expected output
 # sections from what the binary prints now (review the diff!).
 #
+# In a sanitizer build (-DEVTOOL_SANITIZE=ON) a report is a failure even
+# when the case sends standard error to /dev/null or ignores the exit
+# status: ASan, LSan and UBSan write their reports to files in a folder
+# of the case's own (log_path), and a case that leaves one fails with the
+# report shown. Options already in ASAN_OPTIONS and UBSAN_OPTIONS are kept;
+# log_path and detect_leaks=1 are added after them, so they win. In a
+# build without sanitizers nothing reads these variables and no file
+# appears.
+#
 # usage: run.sh EVTOOL DATA_DIR [CASE...]
 set -uo pipefail
 evtool_bin=$(realpath "$1") data=$(realpath "$2")
@@ -46,7 +55,10 @@ run_case() {
     dir="$work/$name"; mkdir -p "$dir"
     snippet=$(field cmd "$t" | sed -e "s|@DATA@|$data|g" -e "s|@CASES@|$cases_dir|g")
     want=$(field exit "$t")
-    (cd "$dir" && PATH="$work/bin:$PATH" && eval "$snippet") \
+    mkdir -p "$dir.san"
+    (export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:log_path=$dir.san/san"
+     export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:log_path=$dir.san/san"
+     cd "$dir" && PATH="$work/bin:$PATH" && eval "$snippet") \
         </dev/null >"$dir.out" 2>"$dir.err"
     got=$?
     normalise <"$dir.out" >"$dir.stdout"
@@ -62,12 +74,20 @@ run_case() {
             problem="$problem${problem:+; }$s differs"
         fi
     done
+    local reports
+    reports=$(find "$dir.san" -type f | sort)
+    [ -z "$reports" ] ||
+        problem="$problem${problem:+; }sanitizer report ($(wc -l <<<"$reports") file(s))"
     if [ -z "$problem" ]; then
         echo "ok $name"; pass=$((pass + 1))
     else
         echo "FAIL $name: $problem"; fail=$((fail + 1))
         cat "$dir.stdout.diff" "$dir.stderr.diff" 2>/dev/null | head -n 40
         [ -s "$dir.stderr" ] && sed 's/^/  stderr: /' "$dir.stderr" | head -n 5
+        for r in $reports; do
+            echo "  --- $(basename "$r")"
+            sed 's/^/  san: /' "$r" | head -n 60
+        done
     fi
 }
 

@@ -34,6 +34,57 @@ dump=$("$evtool" help --dump-options)
 commands=$(awk -F'\t' '$1 == "command" { print $2 }' <<<"$dump")
 options() { awk -F'\t' -v c="$1" '$1 == "option" && $2 == c { print $3 }' <<<"$dump"; }
 
+# ---- 1b. the value words completion offers are the ones the parsers take ----
+# Every option that takes a fixed set of words names them in its table
+# entry (value_name "text|ndjson"; cli.h), and the dump turns them into a
+# words: or list: hint. Each word must get past the option's parser (the
+# run then fails on the missing input, exit 4, not on the value, exit 2),
+# and a word outside the set must be refused with a message naming every
+# word of the set, so that a parser taking one more word or one fewer
+# than the table fails here.
+for opt in show:format sort:method merge:align filter:redact; do
+    grep -qP "^option\t${opt%%:*}\t${opt#*:}\t[^\t]*\t[^\t]*\t(words|list):" <<<"$dump" && ok ||
+        bad "evtool ${opt%%:*} --${opt#*:}: no value words in the option table"
+done
+value_run() { # cmd option value: the exit status of evtool with it
+    local out=()
+    [ -n "$(awk -F'\t' -v c="$1" '$1 == "option" && $2 == c && $3 == "output"' <<<"$dump")" ] &&
+        out=(-o "$work/out.eventlog")
+    "$evtool" "$1" "--$2=$3" "${out[@]}" "$work/missing.eventlog" 2>"$work/value.err"
+}
+while IFS=$'\t' read -r c long hint; do
+    words=${hint#*:}
+    for w in $words; do
+        value_run "$c" "$long" "$w"
+        [ $? -ne 2 ] && ok || bad "evtool $c --$long $w: refused ($(head -n 1 "$work/value.err"))"
+    done
+    if [ "${hint%%:*}" = list ]; then
+        value_run "$c" "$long" "${words// /,}"
+        [ $? -ne 2 ] && ok || bad "evtool $c --$long ${words// /,}: refused"
+    fi
+    value_run "$c" "$long" bogus
+    if [ $? -eq 2 ] && grep -q -- "--$long: 'bogus'" "$work/value.err"; then
+        ok
+        # The refusal lists the words the parser takes: exactly the table's.
+        said=$(head -n 1 "$work/value.err" | sed "s/.*'bogus'//" | tr -c 'a-z-\n' ' ')
+        for w in $words; do
+            grep -qw -- "$w" <<<"$said" && ok ||
+                bad "evtool $c --$long: the table has '$w', the parser's message does not"
+        done
+        for w in $said; do
+            case " $words is not cannot be redacted use or " in
+            *" $w "*) ok ;;
+            *) bad "evtool $c --$long: the parser names '$w', the table does not" ;;
+            esac
+        done
+    else
+        bad "evtool $c --$long bogus: not refused as a usage error"
+    fi
+done < <(awk -F'\t' '$1 == "option" && $6 ~ /^(words|list):/ &&
+                     $3 != "class" && $3 != "exclude-class" &&
+                     $3 != "type" && $3 != "exclude-type" {
+             print $2 "\t" $3 "\t" $6 }' <<<"$dump")
+
 # Files to complete: a folder with a log in it.
 mkdir -p "$work/files/logs"
 : >"$work/files/logs/run.eventlog"
@@ -62,6 +113,10 @@ for c in $commands; do
         expect bash "evtool $c --" "--$o" "$got"
     done
 done
+expect bash "evtool show --format " text "$(bash_complete evtool show --format '')"
+expect bash "evtool show --format " ndjson "$(bash_complete evtool show --format '')"
+expect bash "evtool show --format=nd" ndjson "$(bash_complete evtool show --format=nd)"
+expect bash "evtool filter --redact args," args,env "$(bash_complete evtool filter --redact args,)"
 expect bash "evtool merge --align s" start "$(bash_complete evtool merge --align s)"
 expect bash "evtool merge --align=s" start "$(bash_complete evtool merge --align = s)"
 expect bash "evtool filter --class gc,us" gc,user "$(bash_complete evtool filter --class gc,us)"
@@ -93,6 +148,9 @@ if command -v fish >/dev/null; then
         done
     done
     expect fish "evtool help tr" truncate "$(fish_complete 'evtool help tr')"
+    expect fish "evtool show --format " text "$(fish_complete 'evtool show --format ')"
+    expect fish "evtool show --format " ndjson "$(fish_complete 'evtool show --format ')"
+    expect fish "evtool show --format=nd" --format=ndjson "$(fish_complete 'evtool show --format=nd')"
     expect fish "evtool merge --align " start "$(fish_complete 'evtool merge --align ')"
     expect fish "evtool filter --class=gc,us" --class=gc,user \
         "$(fish_complete 'evtool filter --class=gc,us')"
@@ -115,6 +173,9 @@ if command -v zsh >/dev/null; then
     expect zsh "evtool mer" merge "$(zsh_complete 'evtool mer')"
     expect zsh "evtool help tr" truncate "$(zsh_complete 'evtool help tr')"
     expect zsh "evtool validate --no-p" --no-progress "$(zsh_complete 'evtool validate --no-p')"
+    expect zsh "evtool show --format " text "$(zsh_complete 'evtool show --format ')"
+    expect zsh "evtool show --format " ndjson "$(zsh_complete 'evtool show --format ')"
+    expect zsh "evtool show --format=" ndjson "$(zsh_complete 'evtool show --format=')"
     expect zsh "evtool merge --align " start "$(zsh_complete 'evtool merge --align ')"
     expect zsh "evtool sort --method=" external "$(zsh_complete 'evtool sort --method=')"
     expect zsh "evtool filter --class gc,us" user "$(zsh_complete 'evtool filter --class gc,us')"

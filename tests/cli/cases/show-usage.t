@@ -11,5 +11,6 @@ Run 'evtool show --help' for usage.
 evtool: show: too many operands (FILE)
 Run 'evtool show --help' for usage.
 evtool: --format: 'xml' is not text or ndjson
+Run 'evtool show --help' for usage.
 evtool: --pretty-time is for the text format
 Run 'evtool show --help' for usage.
