@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The progress bar appears on a terminal (script(1) runs each command in
+# The progress bar appears on a terminal (on_tty.py runs each command on
 # a pseudo-terminal; EVTOOL_PROGRESS_DELAY=0 draws at once, even for a
 # small log), not with --no-progress, and never when standard error is a
-# file. 77 (skipped) without script.
+# file. 77 (skipped) without python3.
 # usage: progress.sh EVTOOL TESTDATA
 set -uo pipefail
 evtool=$(realpath "$1") data=$(realpath "$2")
-command -v script >/dev/null || exit 77
+command -v python3 >/dev/null || exit 77
+on_tty=$(realpath "$(dirname "$0")/on_tty.py")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -28,13 +29,13 @@ has_bar() { grep -aq $'\r' "$1" && grep -aqE '[0-9]+% .*B/s' "$1"; }
 for c in "${commands[@]}"; do
     name=${c%% *}
     rm -f out.eventlog out.eventlog.gz
-    script -qec "$evtool $c" /dev/null >tty.txt 2>&1 </dev/null
+    python3 "$on_tty" sh -c "$evtool $c" >tty.txt 2>&1
     if has_bar tty.txt; then pass=$((pass + 1)); else
         echo "FAIL: evtool $name drew no bar on a terminal:"; cat -v tty.txt
         fail=$((fail + 1))
     fi
     rm -f out.eventlog out.eventlog.gz
-    script -qec "$evtool $c --no-progress" /dev/null >tty.txt 2>&1 </dev/null
+    python3 "$on_tty" sh -c "$evtool $c --no-progress" >tty.txt 2>&1
     if ! has_bar tty.txt && ! grep -aq $'\033\\[K' tty.txt; then
         pass=$((pass + 1))
     else
@@ -42,7 +43,7 @@ for c in "${commands[@]}"; do
         fail=$((fail + 1))
     fi
     rm -f out.eventlog out.eventlog.gz
-    script -qec "$evtool $c 2>err.txt" /dev/null >/dev/null 2>&1 </dev/null
+    python3 "$on_tty" sh -c "$evtool $c 2>err.txt" >/dev/null 2>&1
     if ! grep -aq $'[\r\033]' err.txt; then pass=$((pass + 1)); else
         echo "FAIL: evtool $name wrote a bar to a file:"; cat -v err.txt
         fail=$((fail + 1))

@@ -1,5 +1,5 @@
-# binary output to a terminal is refused (script(1) provides the terminal)
-cmd: script -qec 'evtool cat @DATA@/user-n1.eventlog -o -' /dev/null | tr -d '\r'
+# binary output to a terminal is refused (on_tty.py provides the terminal)
+cmd: python3 @CASES@/../on_tty.py sh -c 'evtool cat @DATA@/user-n1.eventlog -o -' | tr -d '\r'
 exit: 2
 --- stdout
 evtool: refusing to write a binary eventlog to a terminal; use -o FILE or redirect standard output
