@@ -48,10 +48,11 @@ measure() {
 printf 'log: %s (%.1f MB, %s events)\n' "$log" "$(echo "$bytes / 1000000" | bc -l)" "$events"
 printf 'machine: %s, %s cores, %s\n' "$(uname -m)" "$(nproc)" \
     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
-# Floors: reading the file, and copying it (page cache, no fsync; evtool
+# Floors: reading the file (dd, and plain cat to /dev/null), and copying it (page cache, no fsync; evtool
 # cat syncs its output before renaming it into place, so it pays the disk).
 if [ "${SHOW_ONLY:-0}" != 1 ]; then
 measure "read floor (dd)"        dd if="$log" of=/dev/null bs=1M
+measure "plain cat >null"        cat "$log"
 measure "copy floor (cp)"        cp "$log" "$work/copy.eventlog"
 measure "evtool info"            "$evtool" info "$log"
 measure "evtool cat -o - >null"  "$evtool" cat "$log" -o -
@@ -146,21 +147,29 @@ rm -rf "$work/small" "$work/merged.eventlog"
 fi # SHOW_ONLY
 
 # show (issue 7): evtool show of the whole log, text and NDJSON, to
-# /dev/null. The ghc-events library's show (the `ghc-events show`
-# executable) holds the whole log in memory, several GB on this one, so it
-# runs on a 64 MB prefix (cut with evtool truncate --bytes), once: it is
-# slow; evtool show runs on the same prefix for the comparison. Set
-# SHOW_ONLY=1 to run this section alone.
+# /dev/null, next to the ghc-events library's show (the `ghc-events show`
+# executable). ghc-events holds every event in memory (about 12 bytes of
+# memory per byte of log, so some 8 GB for the whole large log), so the
+# comparison runs on a prefix of SHOW_PREFIX_MB megabytes (default 64; 0
+# compares on the whole log), cut with evtool truncate --bytes (a valid
+# log); ghc-events runs once there (it is slow), evtool best of $runs.
+# SHOW_ONLY=1 runs this section alone.
 measure "evtool show >null"          "$evtool" show "$log"
 measure "evtool show --format ndjson" "$evtool" show --format ndjson "$log"
-"$evtool" truncate -q --bytes 64000000 "$log" -o "$work/prefix.eventlog"
-prefix_bytes=$(stat -c %s "$work/prefix.eventlog")
-prefix_events=$("$evtool" info --json "$work/prefix.eventlog" |
+prefix_mb=${SHOW_PREFIX_MB:-64}
+if [ "$prefix_mb" -gt 0 ]; then
+    "$evtool" truncate -q --bytes "${prefix_mb}000000" "$log" -o "$work/prefix.eventlog"
+    cmp_log=$work/prefix.eventlog label="${prefix_mb} MB prefix"
+else
+    cmp_log=$log label="whole log"
+fi
+cmp_bytes=$(stat -c %s "$cmp_log")
+cmp_events=$("$evtool" info --json "$cmp_log" |
     sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1)
-bytes=$prefix_bytes events=$prefix_events \
-    measure "evtool show, 64 MB prefix" "$evtool" show "$work/prefix.eventlog"
+bytes=$cmp_bytes events=$cmp_events \
+    measure "evtool show, $label" "$evtool" show "$cmp_log"
 if command -v ghc-events >/dev/null 2>&1; then
-    bytes=$prefix_bytes events=$prefix_events runs=1 \
-        measure "ghc-events show, 64 MB prefix" ghc-events show "$work/prefix.eventlog"
+    bytes=$cmp_bytes events=$cmp_events runs=1 \
+        measure "ghc-events show, $label" ghc-events show "$cmp_log"
 fi
 rm -f "$work/prefix.eventlog"

@@ -36,7 +36,8 @@ const cli_option filter_options[] = {
 	{ "exclude-to", 0, "T", "drop events before T (and from --exclude-from)" },
 	{ "exclude-between-markers", 0, "A,B", "drop the window from marker A "
 	  "to marker B" },
-	{ "redact", 0, "WHAT", "blank program 'args', 'env' or 'args,env'" },
+	{ "redact", 0, "args|env,...",
+	  "blank program 'args', 'env' or 'args,env'" },
 	{ "no-metadata", 0, NULL, "select metadata like any other event" },
 	{ "block-size", 0, "BYTES", "largest output block (default 2097152)" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },

@@ -68,7 +68,10 @@ const cli_command cli_commands[] = {
 	  "ghc-events show prints them), re-blocked by capability, in bounded\n"
 	  "memory: capability streams are merged in place, or sorted runs are\n"
 	  "spilled to unnamed temporary files. --check only says whether IN is\n"
-	  "in order (exit 0) or names its first inversion (exit 1).\n"
+	  "in order (exit 0) or names its first inversion on standard output\n"
+	  "(exit 1); a log cut short whose complete events are in order exits\n"
+	  "3; input it cannot check (not an eventlog, cut inside its header,\n"
+	  "damaged) exits 1 with \"cannot check\" on standard error.\n"
 	  "\n"
 	  "example: evtool sort big.eventlog -o sorted.eventlog",
 	  sort_options, 1, 1 },
