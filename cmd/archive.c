@@ -285,9 +285,9 @@ static int validate_input(const archive_job *job, const input *in,
 	case EV_ETRUNCATED:
 	case EV_EFORMAT:
 		if (job->force) {
-			cli_warn("%s: offset %" PRIu64 ": %s; archiving it "
-				 "anyway (--force)", in->name, v.offset,
-				 v.message);
+			cli_warn_at(in->name, (int64_t)v.offset,
+				    "%s; archiving it anyway (--force)",
+				    v.message);
 			break;
 		}
 		/* fall through */
@@ -552,13 +552,13 @@ static int test_content(const input *in)
 static void warn_digests(const char *name, const ev_archive_stats *s)
 {
 	if (s->digests == 0)
-		cli_warn("%s: no xxh3-64 digest in the gzip header (a plain "
-			 "gzip file); checked the CRC-32, the length and the "
-			 "log", name);
+		cli_warn_at(name, -1, "no xxh3-64 digest in the gzip header (a "
+			    "plain gzip file); checked the CRC-32, the length "
+			    "and the log");
 	else if (s->digests < s->members)
-		cli_warn("%s: %u of %u gzip members have no digest; checked "
-			 "their CRC-32 and length", name,
-			 s->members - s->digests, s->members);
+		cli_warn_at(name, -1, "%u of %u gzip members have no digest; "
+			    "checked their CRC-32 and length",
+			    s->members - s->digests, s->members);
 }
 
 static int test_one(const char *path)

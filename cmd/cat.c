@@ -49,9 +49,9 @@ static int copy_session(cat_job *job, ev_reader *r, const char *out)
 		}
 	if (rc == EV_ETRUNCATED && job->options.mode == EV_WRITE_REBLOCK) {
 		const ev_diag *d = ev_reader_diag(r);
-		cli_warn("%s: offset %llu: %s; kept the %llu complete events",
-			 ev_reader_name(r), (unsigned long long)d->offset,
-			 d->message, (unsigned long long)ev_writer_events(w));
+		cli_warn_at(ev_reader_name(r), (int64_t)d->offset,
+			    "%s; kept the %llu complete events", d->message,
+			    (unsigned long long)ev_writer_events(w));
 		job->input_truncated = 1;
 		job->dropped = 1;
 		rc = EV_END;

@@ -102,6 +102,27 @@ void cli_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_warn_at(const char *file, int64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "evtool: %s: ", file);
+	if (offset >= 0)
+		fprintf(stderr, "offset %lld: ", (long long)offset);
+	fputs("warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_truncation_hint(void)
+{
+	fputs("hint: 'evtool truncate' repairs a log whose program was "
+	      "killed; 'evtool cat --reblock' keeps its complete events\n",
+	      stderr);
+}
+
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -311,9 +332,7 @@ int cli_reader_error(const ev_reader *r)
 	cli_error(code, "%s: offset %llu: %s", ev_reader_name(r),
 		  (unsigned long long)d->offset, d->message);
 	if (d->status == EV_ETRUNCATED)
-		fputs("hint: 'evtool truncate' repairs a log whose program was "
-		      "killed; 'evtool cat --reblock' keeps its complete "
-		      "events\n", stderr);
+		cli_truncation_hint();
 	return code;
 }
 

@@ -178,18 +178,19 @@ static int run_error(const ev_filter *f, const ev_filter_stats *st,
 	}
 }
 
-static void warn_markers(const ev_filter_stats *st)
+static void warn_markers(const ev_filter_stats *st, const char *in)
 {
-	if (st->start_marker_missing)
-		cli_warn("no user marker matches the start of the marker "
-			 "window (in %u session%s): that window is empty",
-			 st->start_marker_missing,
-			 st->start_marker_missing == 1 ? "" : "s");
-	if (st->end_marker_missing)
-		cli_warn("no user marker after the start matches the end of "
-			 "the marker window (in %u session%s): that window "
-			 "runs to the end of the log", st->end_marker_missing,
-			 st->end_marker_missing == 1 ? "" : "s");
+	unsigned start = st->start_marker_missing, end = st->end_marker_missing;
+
+	if (start)
+		cli_warn_at(shown_name(in), -1, "no user marker matches the "
+			    "start of the marker window (in %u session%s): "
+			    "that window is empty", start, start == 1 ? "" : "s");
+	if (end)
+		cli_warn_at(shown_name(in), -1, "no user marker after the start "
+			    "matches the end of the marker window (in %u "
+			    "session%s): that window runs to the end of the log",
+			    end, end == 1 ? "" : "s");
 }
 
 static int run_filter(ev_filter *f, const char *in, const char *out,
@@ -206,12 +207,12 @@ static int run_filter(ev_filter *f, const char *in, const char *out,
 	ev_filter_set_progress(f, progress_update, &bar);
 	status = ev_filter_run(f, in, sink, opts, &st);
 	progress_end(&bar);
-	warn_markers(&st);
+	warn_markers(&st, in);
 	if (status == EV_ETRUNCATED) {
 		const ev_diag *d = ev_filter_diag(f);
-		cli_warn("%s: offset %llu: %s; filtered the %llu complete "
-			 "events", shown_name(in), (unsigned long long)d->offset,
-			 d->message, (unsigned long long)st.events_read);
+		cli_warn_at(shown_name(in), (int64_t)d->offset,
+			    "%s; filtered the %llu complete events", d->message,
+			    (unsigned long long)st.events_read);
 		status = EV_OK;
 		rc = EXIT_DROPPED;
 	}

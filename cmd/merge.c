@@ -309,10 +309,9 @@ static int warn_truncated(const ev_merge *m)
 		const ev_merge_input *in = ev_merge_get_input(m, i);
 		if (!in->truncated)
 			continue;
-		cli_warn("%s: offset %llu: %s; merged its %" PRIu64
-			 " complete events", in->name,
-			 (unsigned long long)in->truncation.offset,
-			 in->truncation.message, in->events);
+		cli_warn_at(in->name, (int64_t)in->truncation.offset,
+			    "%s; merged its %" PRIu64 " complete events",
+			    in->truncation.message, in->events);
 		dropped = 1;
 	}
 	return dropped;

@@ -121,10 +121,15 @@ static int sorter_error(const ev_sorter *s, const char *in)
 		return d->status == EV_ENOMEM
 			       ? cli_error(EXIT_SYSTEM, "out of memory")
 			       : write_error();
-	if (origin == EV_ORIGIN_INPUT && d->offset)
-		return cli_error(cli_exit_for_status(d->status),
-				 "%s: offset %llu: %s", shown_name(in),
-				 (unsigned long long)d->offset, d->message);
+	if (origin == EV_ORIGIN_INPUT && d->offset) {
+		int code = cli_error(cli_exit_for_status(d->status),
+				     "%s: offset %llu: %s", shown_name(in),
+				     (unsigned long long)d->offset, d->message);
+
+		if (d->status == EV_ETRUNCATED)
+			cli_truncation_hint();
+		return code;
+	}
 	return cli_error(origin == EV_ORIGIN_TEMP ? EXIT_SYSTEM
 						  : cli_exit_for_status(d->status),
 			 "%s: %s", shown_name(in), d->message);
@@ -283,11 +288,13 @@ static int show_following(const char *in, show_out *o)
 		rc = write_error();
 	else if (status == EV_ETRUNCATED && interrupted)
 		rc = EXIT_OK; /* the user stopped following */
-	else if (status == EV_ETRUNCATED)
+	else if (status == EV_ETRUNCATED) {
 		rc = cli_error(EXIT_DROPPED, "%s: offset %llu: %s",
 			       shown_name(in),
 			       (unsigned long long)ev_reader_diag(r)->offset,
 			       ev_reader_diag(r)->message);
+		cli_truncation_hint();
+	}
 	else if (status < 0 && r)
 		rc = cli_reader_error(r);
 	else if (status < 0)

@@ -172,15 +172,18 @@ static void report(const ev_sort_stats *st)
 	fprintf(stderr, "evtool: sorted %" PRIu64 " events in %u session%s\n",
 		st->events, st->sessions, st->sessions == 1 ? "" : "s");
 	if (st->merged_sessions)
-		fprintf(stderr, "evtool: %u merged in place: %u capability "
-			"stream%s, widest reorder window %u event%s\n",
-			st->merged_sessions, st->streams,
+		fprintf(stderr, "evtool: %u session%s merged in place: %u "
+			"capability stream%s, widest reorder window %u event%s\n",
+			st->merged_sessions, st->merged_sessions == 1 ? "" : "s",
+			st->streams,
 			st->streams == 1 ? "" : "s", st->widest_window,
 			st->widest_window == 1 ? "" : "s");
 	if (st->external_sessions)
-		fprintf(stderr, "evtool: %u by external sort%s%s: %" PRIu64
-			" sorted run%s, %u merge pass%s\n",
-			st->external_sessions, st->fallback[0] ? ", as " : "",
+		fprintf(stderr, "evtool: %u session%s by external sort%s%s: "
+			"%" PRIu64 " sorted run%s, %u merge pass%s\n",
+			st->external_sessions,
+			st->external_sessions == 1 ? "" : "s",
+			st->fallback[0] ? ", as " : "",
 			st->fallback, st->runs, st->runs == 1 ? "" : "s",
 			st->merge_passes, st->merge_passes == 1 ? "" : "es");
 	fprintf(stderr, "evtool: %" PRIu64 " bytes in temporary files%s\n",
@@ -209,10 +212,9 @@ static int sort_log(const char *in, const char *out,
 	progress_end(&bar);
 	if (status == EV_ETRUNCATED) {
 		const ev_diag *d = ev_sorter_diag(s);
-		cli_warn("%s: offset %llu: %s; sorted the %llu complete events",
-			 shown_name(in), (unsigned long long)d->offset,
-			 d->message,
-			 (unsigned long long)ev_sorter_stats(s)->events);
+		cli_warn_at(shown_name(in), (int64_t)d->offset,
+			    "%s; sorted the %llu complete events", d->message,
+			    (unsigned long long)ev_sorter_stats(s)->events);
 		status = EV_OK;
 		rc = EXIT_DROPPED;
 	}

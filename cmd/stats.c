@@ -271,9 +271,9 @@ static int collect(stats_file *f)
 	} else if (f->status < 0 && f->status != EV_ETRUNCATED) {
 		rc = cli_reader_error(r);
 	} else if (f->status == EV_ETRUNCATED) {
-		cli_warn("%s: offset %" PRIu64 ": %s; the figures cover the "
-			 "events before it", f->name, ev_reader_offset(r),
-			 f->diag.message);
+		cli_warn_at(f->name, (int64_t)ev_reader_offset(r),
+			    "%s; the figures cover the events before it",
+			    f->diag.message);
 		rc = EXIT_DROPPED;
 	}
 	ev_reader_free(r);
@@ -289,9 +289,9 @@ static void warn_unattributed(const stats_file *f)
 	unsigned n = ev_stats_unattributed_caps(f->st);
 
 	if (n)
-		cli_warn("%s: %u capabilit%s belong to no process (no "
-			 "CAPSET_ASSIGN_CAP): their allocation and sparks "
-			 "are not counted", f->name, n, n == 1 ? "y" : "ies");
+		cli_warn_at(f->name, -1, "%u capabilit%s belong to no process (no "
+			    "CAPSET_ASSIGN_CAP): their allocation and sparks "
+			    "are not counted", n, n == 1 ? "y" : "ies");
 }
 
 static int stats_one(const char *path, int as_json, json_out *j, int index)

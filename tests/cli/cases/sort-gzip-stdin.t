@@ -6,5 +6,5 @@ out.eventlog: valid (0 warnings, 4854 events)
 0
 --- stderr
 evtool: sorted 4250 events in 1 session
-evtool: 1 merged in place: 3 capability streams, widest reorder window 2 events
+evtool: 1 session merged in place: 3 capability streams, widest reorder window 2 events
 evtool: 73994 bytes in temporary files (the input was copied first)
