@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "internal.h"
+
 static unsigned width_of(ev_field_kind kind)
 {
 	switch (kind) {
@@ -21,20 +23,6 @@ static unsigned width_of(ev_field_kind kind)
 		return 8;
 	default:
 		return 0;
-	}
-}
-
-static uint64_t load(const uint8_t *p, unsigned width)
-{
-	switch (width) {
-	case 1:
-		return p[0];
-	case 2:
-		return ev_load16(p);
-	case 4:
-		return ev_load32(p);
-	default:
-		return ev_load64(p);
 	}
 }
 
@@ -80,7 +68,7 @@ int ev_decode(const ev_event *ev, ev_decoded *out)
 		if (width) {
 			if (ev->size - at < width)
 				break;
-			v->num = load(ev->payload + at, width);
+			v->num = evi_load_width(ev->payload + at, width);
 			at += width;
 		} else {
 			/* An optional trailing string (TICKY_COUNTER_DEF's

@@ -61,11 +61,10 @@ void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len);
 
 /* ev_ref_get and ev_ref_set, inline: merge calls them for every
  * identifier of every event, where a call costs as much as the work. */
-static inline uint64_t evi_ref_load(const uint8_t *payload, const ev_ref *ref)
+/* The big-endian unsigned integer of 1, 2, 4 or 8 bytes at p. */
+static inline uint64_t evi_load_width(const uint8_t *p, unsigned width)
 {
-	const uint8_t *p = payload + ref->offset;
-
-	switch (ref->width) {
+	switch (width) {
 	case 1:
 		return p[0];
 	case 2:
@@ -75,6 +74,11 @@ static inline uint64_t evi_ref_load(const uint8_t *payload, const ev_ref *ref)
 	default:
 		return ev_load64(p);
 	}
+}
+
+static inline uint64_t evi_ref_load(const uint8_t *payload, const ev_ref *ref)
+{
+	return evi_load_width(payload + ref->offset, ref->width);
 }
 
 static inline void evi_ref_store(uint8_t *payload, const ev_ref *ref,

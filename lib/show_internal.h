@@ -44,6 +44,14 @@ int32_t evi_utf8_next(const uint8_t *p, size_t len, unsigned *bytes);
 /* Text as ghc-events decodes it: UTF-8, invalid bytes as U+FFFD. */
 void evi_put_text(ev_text *t, const uint8_t *p, size_t len);
 
+/* Writes one string of a list. */
+typedef void (*evi_put_string_fn)(ev_text *t, const uint8_t *p, size_t len);
+
+/* NUL-separated strings as ghc-events splits them (trailing NULs dropped,
+ * then split at every NUL), as a list "[a,b]" whose items `put` writes. */
+void evi_put_string_list(ev_text *t, const uint8_t *p, size_t len,
+			 evi_put_string_fn put);
+
 /* Haskell's `show` of a list of strings: NUL-separated strings (trailing
  * NULs dropped) as ["a","b\955"]. */
 void evi_put_haskell_list(ev_text *t, const uint8_t *p, size_t len);

@@ -26,26 +26,6 @@ static void put_hex_bytes(ev_text *t, const uint8_t *p, size_t len)
 	evi_putc(t, '"');
 }
 
-/* NUL-separated strings as ghc-events splits them: trailing NULs
- * dropped, then split at every NUL. */
-static void put_string_array(ev_text *t, const uint8_t *p, size_t len)
-{
-	size_t start = 0;
-
-	while (len > 0 && p[len - 1] == 0)
-		len--;
-	evi_putc(t, '[');
-	for (size_t i = 0; i <= len; i++) {
-		if (i < len && p[i] != 0)
-			continue;
-		if (start)
-			evi_putc(t, ',');
-		evi_put_json_string(t, p + start, i - start);
-		start = i + 1;
-	}
-	evi_putc(t, ']');
-}
-
 static void put_u32_array(ev_text *t, const ev_value *v)
 {
 	evi_putc(t, '[');
@@ -65,7 +45,7 @@ static void put_json_value(ev_text *t, const ev_value *v)
 		evi_put_json_string(t, v->bytes, v->len);
 		break;
 	case EV_FIELD_STRINGS:
-		put_string_array(t, v->bytes, v->len);
+		evi_put_string_list(t, v->bytes, v->len, evi_put_json_string);
 		break;
 	case EV_FIELD_U32_LIST:
 		put_u32_array(t, v);

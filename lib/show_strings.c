@@ -217,7 +217,8 @@ static void put_haskell_string(ev_text *t, const uint8_t *p, size_t len)
 	evi_putc(t, '"');
 }
 
-void evi_put_haskell_list(ev_text *t, const uint8_t *p, size_t len)
+void evi_put_string_list(ev_text *t, const uint8_t *p, size_t len,
+			 evi_put_string_fn put)
 {
 	size_t start = 0;
 
@@ -230,10 +231,15 @@ void evi_put_haskell_list(ev_text *t, const uint8_t *p, size_t len)
 			continue;
 		if (start)
 			evi_putc(t, ',');
-		put_haskell_string(t, p + start, i - start);
+		put(t, p + start, i - start);
 		start = i + 1;
 	}
 	evi_putc(t, ']');
+}
+
+void evi_put_haskell_list(ev_text *t, const uint8_t *p, size_t len)
+{
+	evi_put_string_list(t, p, len, put_haskell_string);
 }
 
 /* ---- printable characters (Data.Char.isPrint) ---- */
