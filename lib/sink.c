@@ -21,6 +21,7 @@ struct ev_sink {
 	int memory;
 	char *path;      /* the target of a path sink */
 	char *temp_path; /* its temporary file until committed */
+	int device;      /* the target is not a regular file: written directly */
 	uint8_t *buf;
 	size_t len;
 	size_t cap;
@@ -72,13 +73,40 @@ static mode_t target_mode(const char *path)
 	return 0666 & ~mask;
 }
 
+/* A target that exists and is not a regular file (/dev/null, a FIFO, a
+ * terminal) is written in place: renaming a temporary file over it would
+ * replace the device with a file. */
+static int open_device(ev_sink *s, const char *path)
+{
+	s->fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (s->fd < 0) {
+		int saved = errno;
+		ev_sink_free(s);
+		errno = saved;
+		return EV_EIO;
+	}
+	s->device = 1;
+	return EV_OK;
+}
+
 int ev_sink_open_path(ev_sink **out, const char *path)
 {
 	ev_sink *s;
+	struct stat st;
 	int rc = new_sink(&s, SINK_BUFFER);
 
 	if (rc < 0)
 		return rc;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		if ((s->path = strdup(path)) == NULL) {
+			ev_sink_free(s);
+			return EV_ENOMEM;
+		}
+		if ((rc = open_device(s, path)) == EV_OK)
+			*out = s;
+		return rc;
+	}
 	s->path = strdup(path);
 	s->temp_path = temp_template(path);
 	if (!s->path || !s->temp_path) {
@@ -204,12 +232,24 @@ int ev_sink_write(ev_sink *s, const void *data, size_t len)
 	return EV_OK;
 }
 
+static int close_device(ev_sink *s)
+{
+	int rc = close(s->fd);
+
+	s->fd = -1;
+	if (rc != 0)
+		return evi_fail(&s->diag, EV_EIO, s->bytes, 0,
+				"cannot write %s: %s", s->path,
+				strerror(errno));
+	return EV_OK;
+}
+
 int ev_sink_commit(ev_sink *s)
 {
 	int rc = flush(s);
 
 	if (rc < 0 || !s->temp_path)
-		return rc;
+		return rc < 0 || !s->device ? rc : close_device(s);
 	if (fsync(s->fd) != 0 || close(s->fd) != 0) {
 		s->fd = -1;
 		return evi_fail(&s->diag, EV_EIO, s->bytes, 0,
@@ -230,11 +270,10 @@ void ev_sink_free(ev_sink *s)
 {
 	if (!s)
 		return;
-	if (s->temp_path) {
-		if (s->fd >= 0)
-			close(s->fd);
+	if ((s->temp_path || s->device) && s->fd >= 0)
+		close(s->fd);
+	if (s->temp_path)
 		unlink(s->temp_path);
-	}
 	free(s->temp_path);
 	free(s->path);
 	free(s->buf);

@@ -891,6 +891,40 @@ static uint8_t *pattern(size_t len)
 	return p;
 }
 
+/* A target that is not a regular file (here a FIFO; /dev/null is the
+ * usual one) is written in place: a temporary file renamed over it would
+ * replace the device with a file. The test holds the FIFO open for
+ * reading, so that opening it for writing does not block. */
+static void test_path_sink_device_written_in_place(void **state)
+{
+	(void)state;
+	char *dir = ts_temp_dir();
+	char *fifo = ts_path(dir, "fifo");
+	const char text[] = "written through the fifo";
+	char got[sizeof text] = { 0 };
+	struct stat st;
+	ev_sink *s = NULL;
+	int reader;
+
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	reader = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(reader >= 0);
+	assert_int_equal(ev_sink_open_path(&s, fifo), EV_OK);
+	assert_null(ev_sink_temp_path(s));
+	assert_int_equal(ev_sink_write(s, text, sizeof text - 1), EV_OK);
+	assert_int_equal(ev_sink_commit(s), EV_OK);
+	ev_sink_free(s);
+	assert_int_equal(read(reader, got, sizeof got), (ssize_t)sizeof text - 1);
+	assert_string_equal(got, text);
+	assert_int_equal(stat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(files_in(dir), 1);
+	close(reader);
+	ts_remove_dir(dir);
+	free(fifo);
+	free(dir);
+}
+
 static void test_path_sink_commit(void **state)
 {
 	(void)state;
@@ -1119,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_reblock_redeclares_bad_block_marker),
 		cmocka_unit_test(test_invalid_events),
 		cmocka_unit_test(test_path_sink_commit),
+		cmocka_unit_test(test_path_sink_device_written_in_place),
 		cmocka_unit_test(test_path_sink_uncommitted),
 		cmocka_unit_test(test_path_sink_permissions),
 		cmocka_unit_test(test_writer_to_path_sink),

@@ -24,7 +24,9 @@ typedef struct ev_sink ev_sink;
 /**
  * Opens an atomic file sink: bytes go to a temporary file beside `path`
  * that ev_sink_commit() renames to `path`. Until then `path` is untouched;
- * freeing an uncommitted sink removes the temporary file.
+ * freeing an uncommitted sink removes the temporary file. A `path` that
+ * exists and is neither a regular file nor a folder (/dev/null, a FIFO)
+ * is opened and written directly instead, so the device stays itself.
  */
 EV_API int ev_sink_open_path(ev_sink **out, const char *path);
 
