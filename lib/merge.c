@@ -16,6 +16,16 @@
 #include "merge_internal.h"
 
 #define SPOOL_CHUNK (256u * 1024u)
+/* A regular file up to this size is read into memory once, in the first
+ * pass, and both passes parse it in place: no read window, no second
+ * open and read. At most MAX_CACHED_TOTAL bytes of inputs are held so;
+ * the rest are read from their files twice. */
+#define MAX_CACHED_INPUT (1024u * 1024u)
+#define MAX_CACHED_TOTAL (32u * 1024u * 1024u)
+/* ref_free's probe: a zero payload this long holds every fixed field the
+ * catalogue knows (FORMAT.md section 6), and a cost-centre stack depth of
+ * 0, so a type with any identifier field shows at least one. */
+#define REF_PROBE_SIZE 1024u
 /* Bounds on what the first pass remembers of one input for synthesis. */
 #define MAX_CREATED_CAPSETS 65536u
 #define MAX_ASSIGNS 131072u
@@ -56,6 +66,25 @@ int evi_merge_reader_failed(ev_merge *m, const evi_merge_input *in,
 
 /* ---- the handle ---- */
 
+/* Every catalogued type with identifier fields has one whatever the
+ * payload (STOP_THREAD's blocked-on thread and cost-centre stacks come
+ * after a fixed one), so a zero payload finds them all. The types the
+ * first pass reads for more than identifiers (scan_event) are never
+ * passed over. */
+static void find_ref_free_types(ev_merge *m)
+{
+	static const uint8_t zeros[REF_PROBE_SIZE];
+	static const uint16_t scanned[] = { EV_BLOCK_MARKER, EV_CAPSET_CREATE,
+					    EV_CAPSET_ASSIGN_CAP, EV_CAP_CREATE,
+					    EV_WALL_CLOCK_TIME };
+
+	for (unsigned type = 0; type < 256; type++)
+		m->ref_free[type] = ev_payload_refs((uint16_t)type, zeros,
+						    sizeof zeros, NULL, 0) == 0;
+	for (size_t i = 0; i < sizeof scanned / sizeof scanned[0]; i++)
+		m->ref_free[scanned[i]] = 0;
+}
+
 int ev_merge_new(ev_merge **out, const ev_merge_options *opts)
 {
 	ev_merge *m;
@@ -78,6 +107,7 @@ int ev_merge_new(ev_merge **out, const ev_merge_options *opts)
 		ev_merge_free(m);
 		return EV_ENOMEM;
 	}
+	find_ref_free_types(m);
 	*out = m;
 	return EV_OK;
 }
@@ -85,6 +115,7 @@ int ev_merge_new(ev_merge **out, const ev_merge_options *opts)
 static void free_input(evi_merge_input *in)
 {
 	ev_reader_free(in->reader);
+	free(in->cache);
 	if (in->fd >= 0)
 		close(in->fd);
 	evi_idmap_free(&in->tasks);
@@ -646,6 +677,13 @@ static int scan_events(ev_merge *m, size_t i, ev_reader *r)
 	for (;;) {
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 			in->limit++;
+			/* Most events name no identifier (GC, spark counters):
+			 * only their time matters here. */
+			if (evi_merge_ref_free(m, ev.type)) {
+				note_time(in, ev.time);
+				in->info.events++;
+				continue;
+			}
 			if ((rc = scan_event(m, in, r, &ev)) < 0)
 				return rc;
 		}
@@ -661,6 +699,54 @@ static int scan_events(ev_merge *m, size_t i, ev_reader *r)
 	}
 }
 
+void evi_merge_count_cached(ev_merge *m, const evi_merge_input *in)
+{
+	if (!in->cache || !m->progress.fn)
+		return;
+	m->progress.done += in->mem_len;
+	m->progress.fn(m->progress.ctx, m->progress.done, m->progress.total);
+}
+
+/* Reads a small regular file into memory, once for both passes (see
+ * MAX_CACHED_INPUT), and closes it: the input is then read like one of
+ * ev_merge_add_memory. A gzip file (magic 1f 8b), a file that changes
+ * size while it is read, a read error or a failed allocation leave the
+ * input to be read from its file as before, which reports any error. */
+static void cache_input(ev_merge *m, evi_merge_input *in)
+{
+	struct stat st;
+	uint8_t *bytes;
+	size_t size, got = 0;
+
+	if (in->fd < 0 || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < 0 || (uint64_t)st.st_size < in->fd_start + 2 ||
+	    (uint64_t)st.st_size - in->fd_start > MAX_CACHED_INPUT)
+		return;
+	size = (size_t)((uint64_t)st.st_size - in->fd_start);
+	if (size > MAX_CACHED_TOTAL - m->cached_total || !(bytes = malloc(size)))
+		return;
+	while (got < size) {
+		ssize_t n = pread(in->fd, bytes + got, size - got,
+				  (off_t)(in->fd_start + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got < size || (bytes[0] == 0x1f && bytes[1] == 0x8b)) {
+		free(bytes);
+		return;
+	}
+	close(in->fd);
+	in->fd = -1;
+	in->cache = bytes;
+	in->mem = bytes;
+	in->mem_len = size;
+	m->cached_total += size;
+	evi_merge_count_cached(m, in);
+}
+
 static int scan_input(ev_merge *m, size_t i)
 {
 	evi_merge_input *in = &m->inputs[i];
@@ -668,6 +754,7 @@ static int scan_input(ev_merge *m, size_t i)
 	int rc;
 
 	in->info.first_time = UINT64_MAX;
+	cache_input(m, in);
 	if ((rc = evi_merge_open_reader(m, in, &r)) < 0)
 		return rc;
 	rc = scan_header(m, i, r);

@@ -44,6 +44,7 @@ typedef struct evi_merge_input {
 	uint64_t fd_start;    /* where the log starts in fd */
 	const uint8_t *mem;
 	size_t mem_len;
+	uint8_t *cache;       /* owned: a small file's bytes, read once (mem) */
 	int64_t manual_shift;
 	int header_ok;        /* the first pass read a whole header */
 	uint64_t limit;       /* events the first pass read, markers included */
@@ -101,6 +102,10 @@ struct ev_merge {
 	size_t n_types;
 	size_t types_capacity;
 	uint32_t *type_slot;   /* by id: index + 1 into types, 0 if none */
+	/* By small id: 1 when the catalogue names no identifier in that
+	 * type's events whatever their payload, so both passes skip it. */
+	uint8_t ref_free[256];
+	size_t cached_total;   /* bytes of small inputs held in memory */
 	ev_header *header;
 	int32_t out_wire[256]; /* output wire size by small id; INT32_MIN none */
 
@@ -123,6 +128,16 @@ int evi_merge_fail(ev_merge *m, ev_merge_failure_kind kind, int status,
 /* Reports a reader failure of input `in` as "NAME: offset N: message". */
 int evi_merge_reader_failed(ev_merge *m, const evi_merge_input *in,
 			    const ev_reader *r);
+
+/* Nonzero when events of `type` can hold no identifier (ref_free). */
+static inline int evi_merge_ref_free(const ev_merge *m, uint16_t type)
+{
+	return type < 256 && m->ref_free[type];
+}
+
+/* Adds a cached input's bytes to the progress of a pass: its in-place
+ * readers count none. */
+void evi_merge_count_cached(ev_merge *m, const evi_merge_input *in);
 
 /* Opens a fresh reader over input `in` from its start. */
 int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out);

@@ -170,6 +170,23 @@ static inline void store_time(uint8_t *p, uint64_t v)
 #endif
 }
 
+/* Copies one event of `n` bytes. Most are 10 to 32 bytes (FORMAT.md
+ * section 5: thread and GC events), where two fixed-size copies that may
+ * overlap cost less than a call to memcpy; neither reads outside the
+ * event. */
+static inline void copy_event(uint8_t *to, const uint8_t *from, size_t n)
+{
+	if (n >= 16 && n <= 32) {
+		memcpy(to, from, 16);
+		memcpy(to + n - 16, from + n - 16, 16);
+	} else if (n >= 8 && n < 16) {
+		memcpy(to, from, 8);
+		memcpy(to + n - 8, from + n - 8, 8);
+	} else {
+		memcpy(to, from, n);
+	}
+}
+
 /* Encodes one input event into `b`: shifted, renumbered, and zero-filled
  * to the output's size when that is larger (widening). An event of the
  * output's size is copied with its head in one piece: the reader hands
@@ -194,7 +211,7 @@ static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 		return rc;
 	p = b->buf + b->len;
 	if (size == ev->size) {
-		memcpy(p, ev->payload - head, head + size);
+		copy_event(p, ev->payload - head, head + size);
 	} else if (evi_merge_widen_kind(ev->type, (int32_t)ev->size,
 					(int32_t)size) == EVI_WIDEN_CENSUS) {
 		/* NONMOVING_HEAP_CENSUS before GHC 9.10: log2 u8, then active,
@@ -222,7 +239,7 @@ static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 		memset(p + head + ev->size, 0, size - ev->size);
 	}
 	store_time(p + 2, shifted(in, ev->time));
-	if (!in->identity)
+	if (!in->identity && !evi_merge_ref_free(m, ev->type))
 		renumber(m, in, ev->type, ev->payload, ev->size, p + head);
 	b->len += head + size;
 	m->events_written++;
@@ -396,6 +413,10 @@ static void requeue(ev_merge *m, size_t i)
 	if (in->next_kind == EVI_UNIT_NONE) {
 		ev_reader_free(in->reader);
 		in->reader = NULL;
+		free(in->cache);
+		in->cache = NULL;
+		in->mem = NULL;
+		in->mem_len = 0;
 		return;
 	}
 	if (in->next_kind == EVI_UNIT_CAP_BLOCK)
@@ -450,6 +471,7 @@ static int start_input(ev_merge *m, evi_merge_input *in)
 		return EV_OK;
 	if ((rc = evi_merge_open_reader(m, in, &in->reader)) < 0)
 		return rc;
+	evi_merge_count_cached(m, in);
 	if (ev_reader_read_header(in->reader) < 0)
 		return evi_merge_reader_failed(m, in, in->reader);
 	if (in->synth_len) {

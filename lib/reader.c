@@ -562,8 +562,44 @@ static int read_event(ev_reader *r, ev_event *ev)
 	return EV_OK;
 }
 
+/* The common case without a call, so that it needs no stack frame: an
+ * event of a fixed-size type below SMALL_IDS, not a block marker, wholly
+ * in the window. It does what read_event does for such an event; 0 leaves
+ * everything else (markers, variable sizes, the data end, a short window,
+ * every error) to read_event. */
+static inline int read_small_event(ev_reader *r, ev_event *ev)
+{
+	size_t have = r->end - r->pos;
+	const uint8_t *p = r->buf + r->pos;
+	uint16_t type;
+	int32_t wire;
+
+	if (have < EVI_EVENT_HEADER)
+		return 0;
+	type = ev_load16(p);
+	if (type >= SMALL_IDS || type == EV_BLOCK_MARKER)
+		return 0;
+	wire = r->small_wire[type];
+	if (wire < 0 || have - EVI_EVENT_HEADER < (size_t)wire)
+		return 0; /* undeclared, variable, or not all here */
+	r->last_start = stream_offset(r);
+	ev->type = type;
+	ev->time = ev_load64(p + 2);
+	ev->size = (uint32_t)wire;
+	ev->payload = p + EVI_EVENT_HEADER;
+	ev->offset = stream_offset(r);
+	ev->index = r->index++;
+	if (r->in_block && ev->offset >= r->block.offset + r->block.size)
+		r->in_block = 0;
+	ev->cap = r->in_block ? r->block.cap : EV_NO_CAP;
+	r->pos += EVI_EVENT_HEADER + (size_t)wire;
+	return 1;
+}
+
 int ev_reader_next(ev_reader *r, ev_event *ev)
 {
+	if (r->state == READ_EVENTS && read_small_event(r, ev))
+		return EV_OK;
 	switch (r->state) {
 	case READ_HEADER: {
 		int rc = ev_reader_read_header(r);

@@ -1499,6 +1499,165 @@ static void test_merge_gzip_input(void **state)
 	free(packed);
 }
 
+/* Progress of a merge: the last report. */
+typedef struct tprogress {
+	uint64_t done;
+	uint64_t total;
+	unsigned calls;
+} tprogress;
+
+static void note_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	tprogress *p = ctx;
+
+	assert_true(done >= p->done); /* never goes back */
+	p->done = done;
+	p->total = total;
+	p->calls++;
+}
+
+/* Merges the files at `paths`, or (from_memory) the same bytes given with
+ * ev_merge_add_memory. */
+static uint8_t *merge_files(const char *const *paths, size_t n,
+			    int from_memory, tprogress *progress, size_t *len)
+{
+	uint8_t **data = calloc(n, sizeof *data);
+	ev_merge *m;
+	uint8_t *bytes;
+
+	assert_non_null(data);
+	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	if (progress)
+		ev_merge_set_progress(m, note_progress, progress);
+	for (size_t i = 0; i < n; i++) {
+		size_t data_len;
+		int rc;
+		if (from_memory) {
+			data[i] = ts_read_file(paths[i], &data_len);
+			assert_non_null(data[i]);
+			rc = ev_merge_add_memory(m, data[i], data_len,
+						 paths[i]);
+		} else {
+			rc = ev_merge_add_path(m, paths[i]);
+		}
+		if (rc < 0)
+			fail_msg("%s", ev_merge_diag(m)->message);
+	}
+	bytes = write_merge(m, len);
+	ev_merge_free(m);
+	for (size_t i = 0; i < n; i++)
+		free(data[i]);
+	free(data);
+	return bytes;
+}
+
+/* Copies of merge-a, one restarted eventlog after another (one process of
+ * many sessions), written to dir/name: as many as fit in `max` bytes, or
+ * one more than that when `over`. */
+static char *write_sessions(const char *dir, const char *name, size_t max,
+			    int over, size_t *len)
+{
+	size_t a_len;
+	uint8_t *a = testdata("merge-a.eventlog", &a_len);
+	char *path = ts_path(dir, name);
+	size_t copies = max / a_len + (over ? 1 : 0);
+
+	assert_true(ts_write_file(path, a, a_len, "wb"));
+	for (size_t i = 1; i < copies; i++)
+		assert_true(ts_write_file(path, a, a_len, "ab"));
+	*len = copies * a_len;
+	free(a);
+	return path;
+}
+
+#define MIB (1024u * 1024u)
+
+/* Files of up to 1 MiB are read once into memory and both passes parse
+ * them there, while larger ones (and those past the 32 MiB that merge
+ * holds so) are read from their files twice: every way gives the bytes
+ * that the same logs given in memory give, and progress ends at its
+ * total. */
+static void test_merge_cached_inputs(void **state)
+{
+	char *dir = make_temp_dir();
+	char *b = ts_path(EVTOOL_TESTDATA, "merge-b.eventlog");
+	size_t small_len, big_len, files_len, memory_len;
+	char *small = write_sessions(dir, "small.eventlog", MIB, 0,
+				     &small_len);
+	char *big = write_sessions(dir, "big.eventlog", MIB, 1, &big_len);
+	uint8_t *files, *memory;
+	tprogress progress = { 0, 0, 0 };
+
+	(void)state;
+	assert_true(small_len <= MIB);
+	assert_true(big_len > MIB);
+	{
+		const char *paths[] = { small, big, b, small };
+		files = merge_files(paths, 4, 0, &progress, &files_len);
+		memory = merge_files(paths, 4, 1, NULL, &memory_len);
+	}
+	assert_int_equal(files_len, memory_len);
+	assert_memory_equal(files, memory, files_len);
+	assert_true(progress.calls > 0);
+	assert_int_equal(progress.total, 2 * (2 * small_len + big_len + 6271));
+	assert_int_equal(progress.done, progress.total);
+	free(files);
+	free(memory);
+
+	/* 34 inputs of nearly 1 MiB: the last ones are past the budget. */
+	{
+		const char *paths[34];
+		for (size_t i = 0; i < 34; i++)
+			paths[i] = small;
+		files = merge_files(paths, 34, 0, NULL, &files_len);
+		memory = merge_files(paths, 34, 1, NULL, &memory_len);
+	}
+	assert_int_equal(files_len, memory_len);
+	assert_memory_equal(files, memory, files_len);
+	free(files);
+	free(memory);
+
+	unlink(small);
+	unlink(big);
+	rmdir(dir);
+	free(small);
+	free(big);
+	free(b);
+	free(dir);
+}
+
+/* Merge passes over the events of types whose payload the catalogue
+ * finds no identifier in when the payload is all zeros (1024 bytes), in
+ * both passes. That holds only if such a type has no identifier in any
+ * payload: whatever the bytes and the size, ev_payload_refs finds none. */
+static void test_merge_ref_free_types(void **state)
+{
+	static const uint8_t zeros[1024];
+	uint8_t payload[2048];
+	uint32_t seed = 12345;
+
+	(void)state;
+	for (unsigned type = 0; type < 256; type++) {
+		if (ev_payload_refs((uint16_t)type, zeros, sizeof zeros, NULL,
+				    0) != 0)
+			continue;
+		for (unsigned trial = 0; trial < 64; trial++) {
+			size_t size = trial == 0 ? sizeof payload
+						 : (seed % sizeof payload);
+			for (size_t k = 0; k < sizeof payload; k++) {
+				seed = seed * 1103515245u + 12345u;
+				payload[k] = trial == 1 ? 0xff
+					     : trial == 2 ? (k % 2 ? 8 : 0)
+						      : (uint8_t)(seed >> 16);
+			}
+			assert_int_equal(ev_payload_refs((uint16_t)type,
+							 payload, size, NULL,
+							 0),
+					 0);
+		}
+	}
+}
+
 /* A restarted eventlog (two sessions in one input) is one process. */
 static void test_merge_sessions(void **state)
 {
@@ -1728,6 +1887,8 @@ int main(void)
 		cmocka_unit_test(test_merge_header_cut_input),
 		cmocka_unit_test(test_merge_missing_wall_clock),
 		cmocka_unit_test(test_merge_gzip_input),
+		cmocka_unit_test(test_merge_cached_inputs),
+		cmocka_unit_test(test_merge_ref_free_types),
 		cmocka_unit_test(test_merge_sessions),
 		cmocka_unit_test(test_merge_time_profile),
 		cmocka_unit_test(test_merge_heap_profile),
