@@ -20,8 +20,8 @@ struct ev_sink {
 	int fd;
 	int memory;
 	char *path;      /* the target of a path sink */
-	char *temp_path; /* its temporary file until committed */
-	int device;      /* the target is not a regular file: written directly */
+	char *temp_path; /* its temporary file until committed; none when the
+			  * target is a device or FIFO, written in place */
 	uint8_t *buf;
 	size_t len;
 	size_t cap;
@@ -73,60 +73,54 @@ static mode_t target_mode(const char *path)
 	return 0666 & ~mask;
 }
 
-/* A target that exists and is not a regular file (/dev/null, a FIFO, a
- * terminal) is written in place: renaming a temporary file over it would
- * replace the device with a file. */
-static int open_device(ev_sink *s, const char *path)
+/* A target that exists and is neither a regular file nor a folder
+ * (/dev/null, a FIFO, a terminal) is written in place: renaming a
+ * temporary file over it would replace the device with a file. */
+static int is_device(const char *path)
 {
-	s->fd = open(path, O_WRONLY | O_CLOEXEC);
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	       !S_ISDIR(st.st_mode);
+}
+
+static int open_in_place(ev_sink *s)
+{
+	s->fd = open(s->path, O_WRONLY | O_CLOEXEC);
+	return s->fd < 0 ? EV_EIO : EV_OK;
+}
+
+static int open_temp(ev_sink *s)
+{
+	s->temp_path = temp_template(s->path);
+	if (!s->temp_path)
+		return EV_ENOMEM;
+	s->fd = mkstemp(s->temp_path);
 	if (s->fd < 0) {
-		int saved = errno;
-		ev_sink_free(s);
-		errno = saved;
+		free(s->temp_path);
+		s->temp_path = NULL;
 		return EV_EIO;
 	}
-	s->device = 1;
-	return EV_OK;
+	return fchmod(s->fd, target_mode(s->path)) != 0 ? EV_EIO : EV_OK;
 }
 
 int ev_sink_open_path(ev_sink **out, const char *path)
 {
 	ev_sink *s;
-	struct stat st;
 	int rc = new_sink(&s, SINK_BUFFER);
 
 	if (rc < 0)
 		return rc;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISDIR(st.st_mode)) {
-		if ((s->path = strdup(path)) == NULL) {
-			ev_sink_free(s);
-			return EV_ENOMEM;
-		}
-		if ((rc = open_device(s, path)) == EV_OK)
-			*out = s;
+	if (!(s->path = strdup(path)))
+		rc = EV_ENOMEM;
+	else
+		rc = is_device(path) ? open_in_place(s) : open_temp(s);
+	if (rc < 0) {
+		int saved = errno;
+
+		ev_sink_free(s);
+		errno = saved;
 		return rc;
-	}
-	s->path = strdup(path);
-	s->temp_path = temp_template(path);
-	if (!s->path || !s->temp_path) {
-		ev_sink_free(s);
-		return EV_ENOMEM;
-	}
-	s->fd = mkstemp(s->temp_path);
-	if (s->fd < 0) {
-		int saved = errno;
-		free(s->temp_path);
-		s->temp_path = NULL;
-		ev_sink_free(s);
-		errno = saved;
-		return EV_EIO;
-	}
-	if (fchmod(s->fd, target_mode(path)) != 0) {
-		int saved = errno;
-		ev_sink_free(s);
-		errno = saved;
-		return EV_EIO;
 	}
 	*out = s;
 	return EV_OK;
@@ -232,31 +226,22 @@ int ev_sink_write(ev_sink *s, const void *data, size_t len)
 	return EV_OK;
 }
 
-static int close_device(ev_sink *s)
-{
-	int rc = close(s->fd);
-
-	s->fd = -1;
-	if (rc != 0)
-		return evi_fail(&s->diag, EV_EIO, s->bytes, 0,
-				"cannot write %s: %s", s->path,
-				strerror(errno));
-	return EV_OK;
-}
-
 int ev_sink_commit(ev_sink *s)
 {
 	int rc = flush(s);
 
-	if (rc < 0 || !s->temp_path)
-		return rc < 0 || !s->device ? rc : close_device(s);
-	if (fsync(s->fd) != 0 || close(s->fd) != 0) {
+	/* Descriptor and memory sinks are done; so is a committed path sink. */
+	if (rc < 0 || !s->path || s->fd < 0)
+		return rc;
+	if ((s->temp_path && fsync(s->fd) != 0) || close(s->fd) != 0) {
 		s->fd = -1;
 		return evi_fail(&s->diag, EV_EIO, s->bytes, 0,
 				"cannot write %s: %s", s->path,
 				strerror(errno));
 	}
 	s->fd = -1;
+	if (!s->temp_path)
+		return EV_OK; /* written in place */
 	if (rename(s->temp_path, s->path) != 0)
 		return evi_fail(&s->diag, EV_EIO, s->bytes, 0,
 				"cannot rename %s to %s: %s", s->temp_path,
@@ -270,7 +255,7 @@ void ev_sink_free(ev_sink *s)
 {
 	if (!s)
 		return;
-	if ((s->temp_path || s->device) && s->fd >= 0)
+	if (s->path && s->fd >= 0) /* a path sink's descriptor is its own */
 		close(s->fd);
 	if (s->temp_path)
 		unlink(s->temp_path);
