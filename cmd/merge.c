@@ -33,19 +33,18 @@ const cli_option merge_options[] = {
 
 /* ---- options ---- */
 
-static int parse_align(const cli_command *cmd, const char *text,
+/* --align's words, in the order the option table lists them. */
+static int parse_align(const cli_command *cmd, const cli_args *args,
 		       ev_merge_align *out)
 {
-	if (!text || strcmp(text, "wall-clock") == 0)
-		*out = EV_MERGE_ALIGN_WALL_CLOCK;
-	else if (strcmp(text, "start") == 0)
-		*out = EV_MERGE_ALIGN_START;
-	else if (strcmp(text, "none") == 0)
-		*out = EV_MERGE_ALIGN_NONE;
-	else
-		return cli_usage_error(cmd, "--align: '%s' is not wall-clock, "
-				       "start or none", text);
-	return EXIT_OK;
+	static const ev_merge_align aligns[] = { EV_MERGE_ALIGN_WALL_CLOCK,
+						 EV_MERGE_ALIGN_START,
+						 EV_MERGE_ALIGN_NONE };
+	int word = 0;
+	int rc = cli_choice(cmd, args, "align", &word);
+
+	*out = aligns[word];
+	return rc;
 }
 
 /* The units of --shift's TIME, in nanoseconds. */
@@ -332,7 +331,7 @@ static int make_merge(const cli_command *cmd, const cli_args *args,
 {
 	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
 	shift_list shifts = { NULL, NULL, 0 };
-	int rc = parse_align(cmd, cli_value(cmd, args, "align"), &opts.align);
+	int rc = parse_align(cmd, args, &opts.align);
 
 	*out = NULL;
 	if (rc == EXIT_OK)

@@ -57,18 +57,17 @@ static int parse_memory(const char *text, size_t *out)
 			 text);
 }
 
-static int parse_method(const char *text, ev_sort_method *out)
+/* --method's words, in the order the option table lists them. */
+static int parse_method(const cli_command *cmd, const cli_args *args,
+			ev_sort_method *out)
 {
-	if (!text || strcmp(text, "auto") == 0)
-		*out = EV_SORT_AUTO;
-	else if (strcmp(text, "merge") == 0)
-		*out = EV_SORT_MERGE;
-	else if (strcmp(text, "external") == 0)
-		*out = EV_SORT_EXTERNAL;
-	else
-		return cli_error(EXIT_USAGE, "--method: '%s' is not auto, "
-				 "merge or external", text);
-	return EXIT_OK;
+	static const ev_sort_method methods[] = { EV_SORT_AUTO, EV_SORT_MERGE,
+						  EV_SORT_EXTERNAL };
+	int word = 0;
+	int rc = cli_choice(cmd, args, "method", &word);
+
+	*out = methods[word];
+	return rc;
 }
 
 static const char *type_name(uint16_t type)
@@ -244,8 +243,7 @@ int cmd_sort(const cli_command *cmd, const cli_args *args)
 	}
 	if ((rc = parse_memory(cli_value(cmd, args, "memory"),
 			       &opts.memory)) != EXIT_OK ||
-	    (rc = parse_method(cli_value(cmd, args, "method"),
-			       &opts.method)) != EXIT_OK ||
+	    (rc = parse_method(cmd, args, &opts.method)) != EXIT_OK ||
 	    (rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
 				   &opts.max_block_size)) != EXIT_OK)
 		return rc;
