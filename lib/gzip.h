@@ -5,6 +5,7 @@
 #ifndef EVTOOL_LIB_GZIP_H
 #define EVTOOL_LIB_GZIP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define EVI_GZIP_ID1 0x1fu
@@ -33,6 +34,12 @@
 #define EVI_ARCHIVE_HEADER (EVI_GZIP_FIXED_HEADER + 2u + EVI_ARCHIVE_SUBFIELD)
 /* Deflate's window: the dictionary a chunk inherits from the previous. */
 #define EVI_DEFLATE_WINDOW 32768u
+
+/* Whether `len` bytes at `p` start a gzip member (its two magic bytes). */
+static inline int evi_is_gzip(const uint8_t *p, size_t len)
+{
+	return len >= 2 && p[0] == EVI_GZIP_ID1 && p[1] == EVI_GZIP_ID2;
+}
 
 static inline uint16_t evi_le16(const uint8_t *p)
 {

@@ -12,8 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gzip.h"
 #include "internal.h"
 #include "merge_internal.h"
+#include "tempfile.h"
 
 #define SPOOL_CHUNK (256u * 1024u)
 /* A regular file up to this size is read into memory once, in the first
@@ -715,8 +717,9 @@ void evi_merge_count_cached(ev_merge *m, const evi_merge_input *in)
 static void cache_input(ev_merge *m, evi_merge_input *in)
 {
 	struct stat st;
+	ev_diag ignored;
 	uint8_t *bytes;
-	size_t size, got = 0;
+	size_t size, got;
 
 	if (in->fd < 0 || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size < 0 || (uint64_t)st.st_size < in->fd_start + 2 ||
@@ -725,16 +728,9 @@ static void cache_input(ev_merge *m, evi_merge_input *in)
 	size = (size_t)((uint64_t)st.st_size - in->fd_start);
 	if (size > MAX_CACHED_TOTAL - m->cached_total || !(bytes = malloc(size)))
 		return;
-	while (got < size) {
-		ssize_t n = pread(in->fd, bytes + got, size - got,
-				  (off_t)(in->fd_start + got));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got < size || (bytes[0] == 0x1f && bytes[1] == 0x8b)) {
+	if (evi_pread_full(in->fd, bytes, size, in->fd_start, &got,
+			   &ignored) < 0 || got < size ||
+	    evi_is_gzip(bytes, size)) {
 		free(bytes);
 		return;
 	}

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "evtool/catalog.h"
+#include "gzip.h"
 #include "internal.h"
 #include "sort_internal.h"
 #include "source.h"
@@ -372,8 +373,7 @@ static int is_gzip(int fd)
 {
 	uint8_t magic[2];
 
-	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
-	       magic[1] == 0x8b;
+	return pread(fd, magic, 2, 0) == 2 && evi_is_gzip(magic, 2);
 }
 
 /* The input is read in place when it is a plain regular file; anything

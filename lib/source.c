@@ -16,14 +16,13 @@
 #include <xxhash.h>
 #include <zlib.h>
 
+#include "gzip.h"
 #include "internal.h"
 
 #define STORED_CHUNK (256u * 1024u)
 /* Bytes read to tell gzip from a plain log: one page, so that a plain
  * log is not read twice over a large buffer. */
 #define SNIFF_CHUNK 4096u
-#define GZIP_MAGIC0 0x1f
-#define GZIP_MAGIC1 0x8b
 /* zlib window bits: 15 for the window, +16 for the gzip wrapper only. */
 #define GZIP_WINDOW_BITS (15 + 16)
 
@@ -153,11 +152,10 @@ static int sniff(evi_source *s)
 		return rc;
 	/* One byte that is not 1f already rules gzip out. */
 	if (s->ahead_len < 2 && s->fd >= 0 && !s->raw &&
-	    (s->ahead_len == 0 || s->ahead[0] == GZIP_MAGIC0))
+	    (s->ahead_len == 0 || s->ahead[0] == EVI_GZIP_ID1))
 		return EV_OK; /* not known yet: wait for more bytes */
 	s->kind_known = 1;
-	s->gzip = !s->raw && s->ahead_len >= 2 &&
-		  s->ahead[0] == GZIP_MAGIC0 && s->ahead[1] == GZIP_MAGIC1;
+	s->gzip = !s->raw && evi_is_gzip(s->ahead, s->ahead_len);
 	if (s->gzip) {
 		if (ensure_ahead_buffer(s, STORED_CHUNK) < 0 ||
 		    inflateInit2(&s->z, GZIP_WINDOW_BITS) != Z_OK)
@@ -195,7 +193,7 @@ static int refill_compressed(evi_source *s, size_t *got)
 /* After one gzip member ends, more stored bytes start another member. */
 static int start_next_member(evi_source *s)
 {
-	if (s->z.avail_in > 0 && s->z.next_in[0] != GZIP_MAGIC0)
+	if (s->z.avail_in > 0 && s->z.next_in[0] != EVI_GZIP_ID1)
 		return evi_fail(s->diag, EV_EFORMAT, 0, 0,
 				"gzip: unexpected bytes after the compressed data "
 				"(stored offset %llu)",
@@ -263,8 +261,7 @@ int evi_source_read(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 int evi_source_memory(const evi_source *s, const uint8_t **data,
 		      size_t *len)
 {
-	int gzip = !s->raw && s->mem_len >= 2 && s->mem[0] == GZIP_MAGIC0 &&
-		   s->mem[1] == GZIP_MAGIC1;
+	int gzip = !s->raw && evi_is_gzip(s->mem, s->mem_len);
 
 	if (s->fd >= 0 || gzip)
 		return 0;
@@ -277,8 +274,7 @@ int evi_source_is_gzip(const evi_source *s)
 {
 	if (s->kind_known)
 		return s->gzip;
-	return s->fd < 0 && !s->raw && s->mem_len >= 2 &&
-	       s->mem[0] == GZIP_MAGIC0 && s->mem[1] == GZIP_MAGIC1;
+	return s->fd < 0 && !s->raw && evi_is_gzip(s->mem, s->mem_len);
 }
 
 int evi_source_gzip_incomplete(const evi_source *s)
