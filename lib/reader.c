@@ -521,9 +521,25 @@ static int end_of_data(ev_reader *r)
 	return EV_END;
 }
 
+/* Hands out the event whose `head`-byte header and `size`-byte payload are
+ * wholly in the window at its position, and moves past it. */
+static inline void take_event(ev_reader *r, ev_event *ev, uint16_t type,
+			      uint32_t head, uint32_t size)
+{
+	const uint8_t *p = r->buf + r->pos;
+
+	ev->type = type;
+	ev->time = ev_load64(p + 2);
+	ev->size = size;
+	ev->payload = p + head;
+	ev->offset = stream_offset(r);
+	ev->index = r->index++;
+	attribute_cap(r, ev);
+	r->pos += head + size;
+}
+
 static int read_event(ev_reader *r, ev_event *ev)
 {
-	const uint8_t *p;
 	uint32_t head = EVI_EVENT_HEADER, size;
 	uint16_t type;
 	int32_t wire;
@@ -549,50 +565,31 @@ static int read_event(ev_reader *r, ev_event *ev)
 	}
 	if ((rc = need(r, head + size)) <= 0)
 		return rc < 0 ? rc : events_truncated(r, head + size);
-
-	p = r->buf + r->pos;
-	ev->type = type;
-	ev->time = ev_load64(p + 2);
-	ev->size = size;
-	ev->payload = p + head;
-	ev->offset = stream_offset(r);
-	ev->index = r->index++;
-	attribute_cap(r, ev);
-	r->pos += head + size;
+	take_event(r, ev, type, head, size);
 	return EV_OK;
 }
 
 /* The common case without a call, so that it needs no stack frame: an
- * event of a fixed-size type below SMALL_IDS, not a block marker, wholly
- * in the window. It does what read_event does for such an event; 0 leaves
- * everything else (markers, variable sizes, the data end, a short window,
- * every error) to read_event. */
+ * event of a declared fixed-size type below SMALL_IDS wholly in the
+ * window, taken as read_event takes it. 0 leaves everything else
+ * (variable sizes, the data end, a short window, every error) to
+ * read_event. */
 static inline int read_small_event(ev_reader *r, ev_event *ev)
 {
 	size_t have = r->end - r->pos;
-	const uint8_t *p = r->buf + r->pos;
 	uint16_t type;
 	int32_t wire;
 
 	if (have < EVI_EVENT_HEADER)
 		return 0;
-	type = ev_load16(p);
-	if (type >= SMALL_IDS || type == EV_BLOCK_MARKER)
+	type = ev_load16(r->buf + r->pos);
+	if (type >= SMALL_IDS)
 		return 0;
 	wire = r->small_wire[type];
 	if (wire < 0 || have - EVI_EVENT_HEADER < (size_t)wire)
 		return 0; /* undeclared, variable, or not all here */
 	r->last_start = stream_offset(r);
-	ev->type = type;
-	ev->time = ev_load64(p + 2);
-	ev->size = (uint32_t)wire;
-	ev->payload = p + EVI_EVENT_HEADER;
-	ev->offset = stream_offset(r);
-	ev->index = r->index++;
-	if (r->in_block && ev->offset >= r->block.offset + r->block.size)
-		r->in_block = 0;
-	ev->cap = r->in_block ? r->block.cap : EV_NO_CAP;
-	r->pos += EVI_EVENT_HEADER + (size_t)wire;
+	take_event(r, ev, type, EVI_EVENT_HEADER, (uint32_t)wire);
 	return 1;
 }
 
