@@ -74,11 +74,18 @@ int cli_choice(const cli_command *cmd, const cli_args *args,
 			       listed);
 }
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+/* "evtool: [FILE: ][offset N: ]SEVERITY" and the message, on its own line:
+ * no file when `file` is NULL, no offset when `offset` is negative. */
+static void vreport(const char *file, int64_t offset, const char *severity,
+		    const char *fmt, va_list ap)
 {
 	progress_clear(); /* the message gets its own line */
 	fputs("evtool: ", stderr);
-	fputs(prefix, stderr);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	if (offset >= 0)
+		fprintf(stderr, "offset %lld: ", (long long)offset);
+	fputs(severity, stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -88,32 +95,18 @@ int cli_error(int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("", fmt, ap);
+	vreport(NULL, -1, "", fmt, ap);
 	va_end(ap);
 	return code;
-}
-
-void cli_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
-	va_end(ap);
 }
 
 void cli_warn_at(const char *file, int64_t offset, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "evtool: %s: ", file);
-	if (offset >= 0)
-		fprintf(stderr, "offset %lld: ", (long long)offset);
-	fputs("warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(file, offset, "warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_truncation_hint(void)
@@ -128,7 +121,7 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("", fmt, ap);
+	vreport(NULL, -1, "", fmt, ap);
 	va_end(ap);
 	if (cmd)
 		fprintf(stderr, "Run 'evtool %s --help' for usage.\n",

@@ -98,10 +98,6 @@ int cli_dump_options(FILE *to);
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* "evtool: warning: " + message on stderr, for a warning that concerns no
- * one input (cli_warn_at is for those that do). */
-void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* Prints "evtool: FILE: offset N: warning: ..." (no offset when it is
  * negative): the one form of a warning about an input, with the place
  * before the severity, as validate's findings and every error have it. */

@@ -49,5 +49,23 @@ for c in "${commands[@]}"; do
         fail=$((fail + 1))
     fi
 done
+# A warning (a truncated input) starts a line of its own: the bar is
+# erased first, so no message is printed after bar text on one line.
+head -c 30000 "$log" > cut.eventlog
+for c in "sort cut.eventlog -o out.eventlog" \
+         "filter cut.eventlog --class gc -o out.eventlog" \
+         "merge --align start cut.eventlog $data/merge-a.eventlog -o out.eventlog"; do
+    name=${c%% *}
+    python3 "$on_tty" sh -c "$evtool $c" >tty.txt 2>&1
+    lines=$(tr '\r' '\n' <tty.txt | grep -a 'evtool: ')
+    if grep -aq 'warning: ' <<<"$lines" &&
+       ! grep -avq $'^\(\033\\[K\)*evtool: ' <<<"$lines"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: evtool $name: a warning shares a line with the bar:"
+        cat -v tty.txt
+        fail=$((fail + 1))
+    fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
