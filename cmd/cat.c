@@ -7,10 +7,10 @@
 #include "commands.h"
 
 const cli_option cat_options[] = {
-	{ "output", 'o', "OUT", "write to OUT (default: standard output); "
-	  "OUT.gz is written compressed" },
-	{ "gzip", 0, NULL, "compress the output as 'evtool archive' does (gzip "
-	  "with the log's digest)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "reblock", 0, NULL, "group events into fresh blocks by capability" },
 	{ "block-size", 0, "BYTES",
 	  "largest block --reblock writes (default 2097152)" },

@@ -304,7 +304,9 @@ void cli_print_command_help(const cli_command *cmd, FILE *to)
 	}
 	fprintf(to, "  %-26s %s\n", "-h, --help", "show this help");
 	fputs("\nexit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped "
-	      "or repaired, 4 I/O or system error\n", to);
+	      "or repaired, 4 I/O or system error;\n"
+	      "killed by SIGPIPE (141 in the shell) when the reader of "
+	      "standard output goes away\n", to);
 }
 
 /* ---- statuses ---- */

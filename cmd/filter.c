@@ -11,10 +11,10 @@
 #include "progress.h"
 
 const cli_option filter_options[] = {
-	{ "output", 'o', "OUT", "write to OUT (default: standard output); "
-	  "OUT.gz is written compressed" },
-	{ "gzip", 0, NULL, "compress the output as 'evtool archive' does (gzip "
-	  "with the log's digest)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "class", 0, "LIST", "keep these classes: RTS letters s g p f u n T "
 	  "or names (gc, user, heap-profile...)" },
 	{ "type", 0, "LIST", "keep these event types: names (RUN_THREAD), "

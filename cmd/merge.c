@@ -12,10 +12,10 @@
 #include "progress.h"
 
 const cli_option merge_options[] = {
-	{ "output", 'o', "OUT", "write to OUT (default: standard output); "
-	  "OUT.gz is written compressed" },
-	{ "gzip", 0, NULL, "compress the output as 'evtool archive' does (gzip "
-	  "with the log's digest)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "align", 0, "wall-clock|start|none",
 	  "line clocks up by wall-clock (default), start or none" },
 	{ "shift", 0, "N=TIME,...",

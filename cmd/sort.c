@@ -13,10 +13,10 @@
 #include "progress.h"
 
 const cli_option sort_options[] = {
-	{ "output", 'o', "OUT", "write to OUT (default: standard output); "
-	  "OUT.gz is written compressed" },
-	{ "gzip", 0, NULL, "compress the output as 'evtool archive' does (gzip "
-	  "with the log's digest)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "check", 0, NULL, "only check: exit 0 when IN is in time order, 1 "
 	  "naming the first inversion" },
 	{ "memory", 0, "LIMIT", "memory for sorting: bytes or K, M, G "

@@ -16,10 +16,10 @@
 #include "progress.h"
 
 const cli_option truncate_options[] = {
-	{ "output", 'o', "OUT", "write to OUT (default: standard output); "
-	  "OUT.gz is written compressed" },
-	{ "gzip", 0, NULL, "compress the output as 'evtool archive' does (gzip "
-	  "with the log's digest)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "in-place", 0, NULL,
 	  "replace the input with the result (safely, by rename)" },
 	{ "resync", 0, NULL,
