@@ -97,17 +97,10 @@ static void close_output(show_out *o)
 	ev_text_free(&o->text);
 }
 
-/* Standard input is "<stdin>" in messages, as in the reader's. */
-static const char *shown_name(const char *in)
-{
-	return strcmp(in, "-") == 0 ? "<stdin>" : in;
-}
-
 static int write_error(void)
 {
-	/* A reader that went away (| head) is not news. */
-	if (errno == EPIPE)
-		return EXIT_SYSTEM;
+	if (errno == EPIPE) /* only when SIGPIPE is blocked */
+		cli_broken_pipe();
 	return cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
 			 strerror(errno));
 }
@@ -123,7 +116,7 @@ static int sorter_error(const ev_sorter *s, const char *in)
 			       : write_error();
 	if (origin == EV_ORIGIN_INPUT && d->offset) {
 		int code = cli_error(cli_exit_for_status(d->status),
-				     "%s: offset %llu: %s", shown_name(in),
+				     "%s: offset %llu: %s", cli_input_name(in),
 				     (unsigned long long)d->offset, d->message);
 
 		if (d->status == EV_ETRUNCATED)
@@ -132,7 +125,7 @@ static int sorter_error(const ev_sorter *s, const char *in)
 	}
 	return cli_error(origin == EV_ORIGIN_TEMP ? EXIT_SYSTEM
 						  : cli_exit_for_status(d->status),
-			 "%s: %s", shown_name(in), d->message);
+			 "%s: %s", cli_input_name(in), d->message);
 }
 
 /* Every event of every session in time order (ghc-events' stable sort). */
@@ -202,7 +195,7 @@ static int open_follow(const char *in, follow_input *fi)
 						       "open: %s", in,
 						       strerror(errno));
 	if (fstat(fi->fd, &st) != 0)
-		return cli_error(EXIT_SYSTEM, "%s: %s", shown_name(in),
+		return cli_error(EXIT_SYSTEM, "%s: %s", cli_input_name(in),
 				 strerror(errno));
 	fi->regular = S_ISREG(st.st_mode);
 	if (!fi->regular)
@@ -279,7 +272,7 @@ static int show_following(const char *in, show_out *o)
 	catch_interrupts();
 	if ((rc = open_follow(in, &fi)) != EXIT_OK || interrupted)
 		return rc;
-	status = ev_reader_open_fd(&r, fi.fd, shown_name(in), 0);
+	status = ev_reader_open_fd(&r, fi.fd, cli_input_name(in), 0);
 	if (status == EV_OK)
 		status = follow_events(r, &fi, o);
 	if (status == EV_EIO && ferror(stdout))
@@ -290,7 +283,7 @@ static int show_following(const char *in, show_out *o)
 		rc = EXIT_OK; /* the user stopped following */
 	else if (status == EV_ETRUNCATED) {
 		rc = cli_error(EXIT_DROPPED, "%s: offset %llu: %s",
-			       shown_name(in),
+			       cli_input_name(in),
 			       (unsigned long long)ev_reader_diag(r)->offset,
 			       ev_reader_diag(r)->message);
 		cli_truncation_hint();
@@ -298,7 +291,7 @@ static int show_following(const char *in, show_out *o)
 	else if (status < 0 && r)
 		rc = cli_reader_error(r);
 	else if (status < 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: %s", shown_name(in),
+		rc = cli_error(EXIT_SYSTEM, "%s: %s", cli_input_name(in),
 			       ev_strerror(status));
 	ev_reader_free(r);
 	if (fi.owned)

@@ -19,7 +19,7 @@ const cli_option stats_options[] = {
 /* One file's outcome: the reader's final status and where it stopped. */
 typedef struct stats_file {
 	const char *path;
-	const char *name; /* in messages: "<stdin>" for "-", as the reader's */
+	const char *name; /* in messages (cli_input_name) */
 	int status; /* EV_END or EV_ETRUNCATED */
 	ev_diag diag;
 	ev_stats *st;
@@ -296,7 +296,7 @@ static void warn_unattributed(const stats_file *f)
 
 static int stats_one(const char *path, int as_json, json_out *j, int index)
 {
-	stats_file f = { path, strcmp(path, "-") == 0 ? "<stdin>" : path,
+	stats_file f = { path, cli_input_name(path),
 			 EV_END, { 0 }, NULL };
 	int rc;
 
