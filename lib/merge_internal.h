@@ -115,6 +115,9 @@ struct ev_merge {
 	size_t *heap;          /* inputs by the time of what they read ahead */
 	size_t heap_len;
 	size_t unresolved;     /* inputs in the heap at a capability block */
+	/* The end of the last group copied whole (see merge_write.c); 0
+	 * once the events written have passed it. */
+	uint64_t held_until;
 	uint64_t events_written;
 
 	ev_diag diag;

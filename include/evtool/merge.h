@@ -30,8 +30,13 @@
  * so, per capability and for the global buffer, blocks are in time order
  * and do not overlap, as a single process's log has them. The order is
  * deterministic: the same inputs and options give the same bytes.
- * Heap-profile samples (HEAP_PROF_SAMPLE_BEGIN/END carry no process) of
- * processes whose samples overlap in time interleave.
+ * - a heap-profile sample (HEAP_PROF_SAMPLE_BEGIN ... END) or a ticky
+ *   sample (TICKY_COUNTER_BEGIN_SAMPLE and its counters) is one unit,
+ *   whose begin and end events name no process: it is copied whole, so
+ *   that the events next to them (with their renumbered heap profile or
+ *   counter ids) say whose it is. A global event of another input stamped
+ *   inside such a sample is written right after it, at the sample's last
+ *   time (ev_merge_input.restamped counts them).
  *
  *     ev_merge *m;
  *     ev_merge_new(&m, NULL);
@@ -159,6 +164,12 @@ typedef struct ev_merge_input {
 	uint32_t clock_capset;     /**< output id of its clock-domain capset */
 	unsigned synthesised;      /**< EV_MERGE_SYNTH_* */
 	uint32_t synthesised_events;
+	/* written (by ev_merge_write) */
+	/** Global events written later than stamped: they fell inside a
+	 *  heap or ticky sample of another input, which is copied whole
+	 *  (see "Output order"). */
+	uint64_t restamped;
+	uint64_t restamp_max_ns;   /**< the most one of them was moved */
 } ev_merge_input;
 
 /** Creates a merge; `opts` may be NULL for the defaults. */
