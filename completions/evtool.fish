@@ -106,7 +106,7 @@ complete -c evtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'sh
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -F
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -s o -l output -r -F -d 'write to OUT (\'-\' for standard output)'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l in-place -d 'replace the input with the result (safely, by rename)'
-complete -c evtool -n '__fish_seen_subcommand_from truncate' -l resync -d 'skip damaged regions to the next block marker, reporting each'
+complete -c evtool -n '__fish_seen_subcommand_from truncate' -l resync -d 'skip damaged regions to the next block marker and drop events with impossible times, reporting each'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l at -x -d 'keep events stamped before T: 5s from the first event, @NS raw, or ISO 8601'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l events -x -d 'keep the first N events and stop there'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l bytes -x -d 'keep what lies in the first N bytes (rounded down to an event)'
