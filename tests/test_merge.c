@@ -1106,6 +1106,11 @@ static void test_merge_size_conflict(void **state)
 		t = ev_header_find(ev_merge_header(m), EV_GC_STATS_GHC);
 		assert_non_null(t);
 		assert_int_equal(t->size, 58);
+		/* the old input is the one widened, in GC_STATS_GHC only */
+		assert_int_equal(ev_merge_get_input(m, order)->n_widened, 1);
+		assert_int_equal(ev_merge_get_input(m, order)->widened[0],
+				 EV_GC_STATS_GHC);
+		assert_int_equal(ev_merge_get_input(m, !order)->n_widened, 0);
 		load_log(bytes, len, &out);
 		load_log(old_log, old_len, &old_in);
 		/* 8.2.2's events: their 50 bytes (capset renumbered when it
@@ -1498,6 +1503,27 @@ static void test_merge_missing_wall_clock(void **state)
 		got++;
 	}
 	assert_int_equal(got, 8);
+	assert_int_equal(count_events(&out), count_events(&f.log[0]) +
+						     b->events + 8);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+
+	/* EV_MERGE_START_FALLBACK (evtool merge's default): the input with
+	 * a wall clock keeps its wall-clock shift (0: the earliest start),
+	 * the one without is aligned by its start and says so. */
+	opts.align = EV_MERGE_ALIGN_WALL_CLOCK;
+	opts.flags = EV_MERGE_START_FALLBACK;
+	m = new_merge(&opts, f.in, 2);
+	bytes = write_merge(m, &len);
+	b = ev_merge_get_input(m, 1);
+	assert_false(ev_merge_get_input(m, 0)->aligned_by_start);
+	assert_true(ev_merge_get_input(m, 0)->has_wall_clock);
+	assert_int_equal(ev_merge_get_input(m, 0)->shift, 0);
+	assert_true(b->aligned_by_start);
+	assert_int_equal(b->shift, -(int64_t)b->first_time);
+	load_log(bytes, len, &out);
+	check_blocks(&out);
 	assert_int_equal(count_events(&out), count_events(&f.log[0]) +
 						     b->events + 8);
 	ev_merge_free(m);
