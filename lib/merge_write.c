@@ -40,8 +40,10 @@
  * cost-centre and counter definitions 161 and 210). The global buffer
  * must stay in time order, so an event of another input stamped inside a
  * group that was copied whole is written right after it, restamped with
- * the group's last time: by at most the group's length, microseconds for
- * GHC's samples (ev_merge_input.restamped).
+ * the group's last time: by at most the group's length, which is some
+ * microseconds for most of GHC's samples and a few milliseconds for a
+ * slow one (testdata's heap-b has one of 2.9 ms), and counted in
+ * ev_merge_input.restamped.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -123,6 +123,16 @@ static size_t count_events(const tlog *l)
 	return n;
 }
 
+/* Events of one type. */
+static size_t count_type(const tlog *l, uint16_t type)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		n += l->ev[i].type == type;
+	return n;
+}
+
 static uint8_t *testdata(const char *name, size_t *len)
 {
 	char *path = ts_path(EVTOOL_TESTDATA, name);
@@ -880,6 +890,44 @@ static void test_merge_with_itself(void **state)
  * kept by testdata/generate.sh for that), and a log merged with itself
  * (every sample overlaps its copy). The merge moves the events that fell
  * inside the other's sample past it and says so (check_inverse). */
+/* Returns the number of heap samples in the merged log `out`, checking
+ * that each is whole: no sample begins inside another (when the log has
+ * HEAP_PROF_SAMPLE_END, GHC >= 8.4; before, a sample is its begin and the
+ * sample events after it), and the events inside one that name their
+ * process (HEAP_PROF_SAMPLE_STRING and _COST_CENTRE, by heap profile id)
+ * all belong to one input. */
+static size_t check_heap_samples(const tplan *p, const tlog *out)
+{
+	size_t samples = 0;
+	int open = 0, owner = -1;
+	int has_end = count_type(out, EV_HEAP_PROF_SAMPLE_END) > 0;
+
+	for (size_t k = 0; k < out->n; k++) {
+		const tev *e = &out->ev[k];
+		if (e->type == EV_HEAP_PROF_SAMPLE_BEGIN ||
+		    e->type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN) {
+			assert_false(open && has_end);
+			open = 1;
+			owner = -1;
+			samples++;
+		} else if (e->type == EV_HEAP_PROF_SAMPLE_END) {
+			assert_true(open);
+			open = 0;
+		} else if (e->type == EV_HEAP_PROF_SAMPLE_STRING ||
+			   e->type == EV_HEAP_PROF_SAMPLE_COST_CENTRE) {
+			int who = attribute(p, e);
+			assert_true(open && who >= 0);
+			if (owner < 0)
+				owner = who;
+			assert_int_equal(who, owner);
+		} else if (!has_end) {
+			open = 0;
+		}
+	}
+	assert_false(open && has_end);
+	return samples;
+}
+
 static void check_samples_whole(const char *a, const char *b)
 {
 	const char *names[] = { a, b };
@@ -888,34 +936,14 @@ static void check_samples_whole(const char *a, const char *b)
 	tlog out;
 	tplan p;
 	uint8_t *bytes;
-	size_t len, samples = 0;
-	int open = 0, owner = -1;
+	size_t len;
 
 	open_fixture(&f, names, 2);
 	m = new_merge(NULL, f.in, 2);
 	bytes = write_merge(m, &len);
 	load_log(bytes, len, &out);
 	make_plan(&p, m, f.log, 2);
-	for (size_t k = 0; k < out.n; k++) {
-		const tev *e = &out.ev[k];
-		if (e->type == EV_HEAP_PROF_SAMPLE_BEGIN) {
-			assert_false(open);
-			open = 1;
-			owner = -1;
-			samples++;
-		} else if (e->type == EV_HEAP_PROF_SAMPLE_END) {
-			assert_true(open);
-			open = 0;
-		} else if (e->type == EV_HEAP_PROF_SAMPLE_STRING) {
-			int who = attribute(&p, e);
-			assert_true(open && who >= 0);
-			if (owner < 0)
-				owner = who;
-			assert_int_equal(who, owner);
-		}
-	}
-	assert_false(open);
-	assert_true(samples > 0);
+	assert_true(check_heap_samples(&p, &out) > 0);
 	assert_true(p.in[0]->restamped + p.in[1]->restamped > 0);
 	only_identified = 1; /* 162 and 165 name no process */
 	check_inverse(&p, f.log, &out);
@@ -1834,6 +1862,9 @@ static void merge_corpus_with_itself(const char *name, ev_ref_kind kind)
 	check_inverse(&p, logs, &out);
 	only_identified = 0;
 	check_blocks(&out);
+	/* each copy's samples, every one whole */
+	assert_int_equal(check_heap_samples(&p, &out),
+			 2 * count_type(&logs[0], EV_HEAP_PROF_SAMPLE_BEGIN));
 	assert_int_equal(count_events(&out), 2 * count_events(&logs[0]));
 	ev_merge_free(m);
 	free(bytes);
