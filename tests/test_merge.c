@@ -1303,6 +1303,11 @@ static void test_merge_widen_census(void **state)
 	bytes = write_merge(m, &len);
 	assert_int_equal(ev_header_find(ev_merge_header(m),
 					EV_NONMOVING_HEAP_CENSUS)->size, 14);
+	/* the 9.0 input is the one widened, in the census only */
+	assert_int_equal(ev_merge_get_input(m, 0)->n_widened, 1);
+	assert_int_equal(ev_merge_get_input(m, 0)->widened[0],
+			 EV_NONMOVING_HEAP_CENSUS);
+	assert_int_equal(ev_merge_get_input(m, 1)->n_widened, 0);
 	load_log(bytes, len, &out);
 	/* Both inputs are one process at one wall clock: their census
 	 * events tie and come in input order, each a 14-byte census with
