@@ -83,7 +83,11 @@ const cli_command cli_commands[] = {
 	  "input's clock is shifted by its WALL_CLOCK_TIME so that the processes\n"
 	  "line up in real time (the earliest start is time 0). Capability\n"
 	  "blocks are copied whole, interleaved by aligned start time; the\n"
-	  "global events of all inputs are merged in time order.\n"
+	  "global events of all inputs are merged in time order, each heap or\n"
+	  "ticky sample whole. Logs of different GHC versions merge as they\n"
+	  "are: an older, shorter event layout is widened where that is exact,\n"
+	  "and an input without a wall clock is aligned by its start, each\n"
+	  "with a warning naming the input; --strict refuses them instead.\n"
 	  "\n"
 	  "example: evtool merge client.eventlog server.eventlog -o both.eventlog.gz",
 	  merge_options, 1, -1 },

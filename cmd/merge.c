@@ -21,7 +21,9 @@ const cli_option merge_options[] = {
 	{ "shift", 0, "N=TIME,...",
 	  "move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s" },
 	{ "widen", 0, NULL,
-	  "zero-fill events of a type that is shorter in some inputs" },
+	  "widen older, shorter event layouts (the default; with --strict)" },
+	{ "strict", 0, NULL,
+	  "refuse older event layouts and inputs without a wall clock" },
 	{ "no-renumber", 0, NULL,
 	  "keep every id as it is (inputs known to share none)" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
@@ -319,6 +321,50 @@ static int warn_truncated(const ev_merge *m)
 	return dropped;
 }
 
+/* What the merge did to an input beyond renumbering and shifting, once
+ * per input: its older, shorter events widened, its start taken for a
+ * wall clock it lacks (the defaults that --strict refuses); global events
+ * moved past another input's heap or ticky sample. */
+static void warn_adjusted(const ev_merge *m)
+{
+	for (size_t i = 0; i < ev_merge_count(m); i++) {
+		const ev_merge_input *in = ev_merge_get_input(m, i);
+		char types[96] = "";
+		size_t len = 0;
+
+		for (unsigned k = 0; k < in->n_widened && len < sizeof types;
+		     k++)
+			len += (size_t)snprintf(types + len, sizeof types - len,
+						"%s%s", k ? ", " : "",
+						ev_catalog_find(in->widened[k])
+							->name);
+		if (in->n_widened)
+			cli_warn_at(in->name, -1, "older event layout: %s "
+				    "widened to the newer size of the other "
+				    "inputs (--strict refuses)", types);
+		if (in->aligned_by_start)
+			cli_warn_at(in->name, -1, "no WALL_CLOCK_TIME event: "
+				    "aligned by its start, its first event at "
+				    "time 0 (--shift N=TIME moves it; --strict "
+				    "refuses)");
+	}
+}
+
+/* Written after the merge: events that moved to keep samples whole. */
+static void warn_restamped(const ev_merge *m)
+{
+	for (size_t i = 0; i < ev_merge_count(m); i++) {
+		const ev_merge_input *in = ev_merge_get_input(m, i);
+		if (in->restamped)
+			cli_warn_at(in->name, -1, "%" PRIu64 " global event%s "
+				    "stamped inside another input's heap or "
+				    "ticky sample written after it, up to %"
+				    PRIu64 " ns later", in->restamped,
+				    in->restamped == 1 ? "" : "s",
+				    in->restamp_max_ns);
+	}
+}
+
 /* ---- the command ---- */
 
 static int add_inputs(ev_merge *m, const cli_args *args)
@@ -339,6 +385,8 @@ static int make_merge(const cli_command *cmd, const cli_args *args,
 	*out = NULL;
 	if (rc == EXIT_OK)
 		rc = parse_shifts(cmd, args, &shifts);
+	if (!cli_flag(cmd, args, "strict"))
+		opts.flags |= EV_MERGE_LENIENT;
 	if (cli_flag(cmd, args, "widen"))
 		opts.flags |= EV_MERGE_WIDEN;
 	if (cli_flag(cmd, args, "no-renumber"))
@@ -380,8 +428,11 @@ int cmd_merge(const cli_command *cmd, const cli_args *args)
 		if (cli_flag(cmd, args, "verbose"))
 			print_plan(m, !cli_flag(cmd, args, "no-renumber"));
 		dropped = warn_truncated(m);
+		warn_adjusted(m);
 		if (ev_merge_write(m, sink) < 0)
 			rc = merge_failed(m);
+		else
+			warn_restamped(m);
 	}
 	progress_end(&bar);
 	if (rc == EXIT_OK)

@@ -23,7 +23,8 @@ const cli_option truncate_options[] = {
 	{ "in-place", 0, NULL,
 	  "replace the input with the result (safely, by rename)" },
 	{ "resync", 0, NULL,
-	  "skip damaged regions to the next block marker, reporting each" },
+	  "skip damaged regions to the next block marker and drop events "
+	  "with impossible times, reporting each" },
 	{ "at", 0, "T",
 	  "keep events stamped before T: 5s from the first event, @NS raw, "
 	  "or ISO 8601" },

@@ -13,7 +13,7 @@ _evtool_options() {
     filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
     stats) echo '--json -h --help' ;;
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
-    merge) echo '-o --output --gzip --align --shift --widen --no-renumber --no-progress -v --verbose -h --help' ;;
+    merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
     truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
     archive) echo '-o --output --level --threads --rm -f --force -t --test -x --extract -v --verbose --no-progress -h --help' ;;

@@ -63,6 +63,9 @@ typedef struct evi_merge_input {
 	uint32_t clock_local;
 
 	int identity;         /* every id maps to itself: skip renumbering */
+	/* Its narrowest declared size of each type --widen may convert
+	 * (evi_merge_widenable), INT32_MAX when it declares none. */
+	int32_t widenable_wire[3];
 
 	/* Synthesised creation events, encoded with output ids. */
 	uint8_t *synth;
@@ -115,6 +118,9 @@ struct ev_merge {
 	size_t *heap;          /* inputs by the time of what they read ahead */
 	size_t heap_len;
 	size_t unresolved;     /* inputs in the heap at a capability block */
+	/* The end of the last group copied whole (see merge_write.c); 0
+	 * once the events written have passed it. */
+	uint64_t held_until;
 	uint64_t events_written;
 
 	ev_diag diag;
@@ -151,6 +157,10 @@ enum evi_widen_kind {
 	EVI_WIDEN_ZERO,   /* the short form is a prefix: zero-fill the tail */
 	EVI_WIDEN_CENSUS  /* NONMOVING_HEAP_CENSUS 13 -> 14: log2 u8 -> blk u16 */
 };
+
+/* The event types evi_merge_widen_kind may convert, in the order of
+ * evi_merge_input.widenable_wire. */
+extern const uint16_t evi_merge_widenable[3];
 
 /* The conversion of `id` events of `from` payload bytes to `to` bytes. */
 enum evi_widen_kind evi_merge_widen_kind(uint16_t id, int32_t from,

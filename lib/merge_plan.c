@@ -71,6 +71,9 @@ static const char *input_name(const ev_merge *m, size_t i)
  * `blk size u16`, so it is converted (merge_write.c), and it grows by
  * appending from 14 bytes on. Other types have no known older layout
  * that evtool could vouch for, so they are refused. */
+const uint16_t evi_merge_widenable[3] = { EV_STOP_THREAD, EV_GC_STATS_GHC,
+					  EV_NONMOVING_HEAP_CENSUS };
+
 enum evi_widen_kind evi_merge_widen_kind(uint16_t id, int32_t from,
 					 int32_t to)
 {
@@ -146,12 +149,27 @@ static int size_conflict(ev_merge *m, evi_union_type *u, size_t i,
  * GHC 6.12 header, which declares 8-byte thread ids but writes 4
  * (FORMAT.md section 4), merges with others and the output declares what
  * is written. */
+/* Keeps input `in`'s narrowest size of a type --widen may convert. */
+static void note_widenable(evi_merge_input *in, const ev_type_decl *t)
+{
+	for (size_t w = 0; w < 3; w++)
+		if (t->id == evi_merge_widenable[w] &&
+		    t->wire_size != EV_SIZE_VARIABLE &&
+		    t->wire_size < in->widenable_wire[w])
+			in->widenable_wire[w] = t->wire_size;
+}
+
 int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h)
 {
+	if (m->inputs[i].info.sessions <= 1)
+		for (size_t w = 0; w < 3; w++)
+			m->inputs[i].widenable_wire[w] = INT32_MAX;
 	for (size_t k = 0; k < ev_header_count(h); k++) {
 		const ev_type_decl *t = ev_header_at(h, k);
 		uint32_t slot = m->type_slot[t->id];
 		int rc;
+
+		note_widenable(&m->inputs[i], t);
 
 		if (t->id == EV_BLOCK_MARKER && t->wire_size != 14)
 			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
@@ -254,6 +272,8 @@ static int64_t aligned_shift(const ev_merge *m, const evi_merge_input *in,
 		return 0;
 	switch (m->opts.align) {
 	case EV_MERGE_ALIGN_WALL_CLOCK:
+		if (in->info.aligned_by_start)
+			return -(int64_t)in->info.first_time;
 		return in->info.clock_origin - earliest_origin;
 	case EV_MERGE_ALIGN_START:
 		return -(int64_t)in->info.first_time;
@@ -296,8 +316,13 @@ static int plan_shifts(ev_merge *m)
 			return shift_overflow(m, in);
 		if (m->opts.align != EV_MERGE_ALIGN_WALL_CLOCK)
 			continue;
-		if (!in->info.has_wall_clock)
+		if (!in->info.has_wall_clock &&
+		    !(m->opts.flags & EV_MERGE_START_FALLBACK))
 			return no_wall_clock(m, in);
+		if (!in->info.has_wall_clock) {
+			m->inputs[i].info.aligned_by_start = 1;
+			continue;
+		}
 		if (in->info.clock_origin < earliest)
 			earliest = in->info.clock_origin;
 	}
@@ -600,6 +625,20 @@ static int declare_needed_types(ev_merge *m)
 	return rc;
 }
 
+/* The types whose events of `in` the output declares wider. */
+static void note_widened(const ev_merge *m, evi_merge_input *in)
+{
+	in->info.n_widened = 0;
+	for (size_t w = 0; w < 3; w++) {
+		int32_t out = evi_merge_out_wire(m, evi_merge_widenable[w]);
+		if (in->widenable_wire[w] != INT32_MAX &&
+		    out != EV_SIZE_VARIABLE && out != INT32_MIN &&
+		    in->widenable_wire[w] < out)
+			in->info.widened[in->info.n_widened++] =
+				evi_merge_widenable[w];
+	}
+}
+
 int evi_merge_decide(ev_merge *m)
 {
 	int renumber = !(m->opts.flags & EV_MERGE_NO_RENUMBER);
@@ -625,6 +664,7 @@ int evi_merge_decide(ev_merge *m)
 		in->info.clock_capset = (uint32_t)evi_merge_map_id(
 			m, in, EV_REF_CAPSET, in->clock_local, 4);
 		in->identity = is_identity(m, in);
+		note_widened(m, in);
 		rc = encode_synthesis(m, in);
 	}
 	return rc;

@@ -24,6 +24,26 @@
  * written the pending global block is, so each input's events keep their
  * file order in the output. Memory: the readers, two block buffers and
  * the heap, whatever the sizes of the logs.
+ *
+ * Some global events are one unit over several events, which the RTS
+ * posts back to back: a heap census (HEAP_PROF_SAMPLE_BEGIN 162 or
+ * HEAP_BIO_PROF_SAMPLE_BEGIN 166, its HEAP_PROF_SAMPLE_COST_CENTRE 163
+ * and HEAP_PROF_SAMPLE_STRING 164 events, HEAP_PROF_SAMPLE_END 165 from
+ * GHC 8.4 on) and a ticky sample (TICKY_COUNTER_BEGIN_SAMPLE 212 and the
+ * TICKY_COUNTER_SAMPLE 211 events after it, posted under one lock). Only
+ * the 163/164/211 events name their process (a heap profile or counter
+ * id, renumbered); 162/165/166/212 carry none, so a group is copied whole
+ * once its first event is due (copy_group): merged event by event, the
+ * groups of processes sampled at the same time would interleave and no
+ * reader could tell whose sample an event is. Every other global event
+ * stands alone (IPE 169, PROF_SAMPLE_COST_CENTRE 167 with its cap, the
+ * cost-centre and counter definitions 161 and 210). The global buffer
+ * must stay in time order, so an event of another input stamped inside a
+ * group that was copied whole is written right after it, restamped with
+ * the group's last time: by at most the group's length, which is some
+ * microseconds for most of GHC's samples and a few milliseconds for a
+ * slow one (testdata's heap-b has one of 2.9 ms), and counted in
+ * ev_merge_input.restamped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -193,7 +213,7 @@ static inline void copy_event(uint8_t *to, const uint8_t *from, size_t n)
  * out payloads in place, right after their type, time and length
  * (FORMAT.md section 1), then the time is patched. */
 static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
-			out_block *b, const ev_event *ev)
+			out_block *b, const ev_event *ev, uint64_t time)
 {
 	int32_t wire = evi_merge_out_wire(m, ev->type);
 	int variable = wire == EV_SIZE_VARIABLE;
@@ -238,12 +258,12 @@ static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 		memcpy(p + head, ev->payload, ev->size);
 		memset(p + head + ev->size, 0, size - ev->size);
 	}
-	store_time(p + 2, shifted(in, ev->time));
+	store_time(p + 2, time);
 	if (!in->identity && !evi_merge_ref_free(m, ev->type))
 		renumber(m, in, ev->type, ev->payload, ev->size, p + head);
 	b->len += head + size;
 	m->events_written++;
-	note_time(b, shifted(in, ev->time));
+	note_time(b, time);
 	return EV_OK;
 }
 
@@ -330,26 +350,124 @@ static int copy_block(ev_merge *m, ev_sink *sink, evi_merge_input *in)
 		    shifted(in, block.end_time));
 	while ((rc = fetch(m, in)) == EV_OK &&
 	       in->next_kind == EVI_UNIT_IN_BLOCK)
-		if ((rc = append_event(m, sink, in, b, &in->next)) < 0)
+		if ((rc = append_event(m, sink, in, b, &in->next,
+				       shifted(in, in->next.time))) < 0)
 			return rc;
 	return rc < 0 ? rc : flush_piece(m, sink, b, 1);
 }
 
-/* One global event (or synthesised one) into the global block. */
+/* The time a global event of `in` stamped `t` (aligned) is written at:
+ * not before the end of a group copied whole past it (see the top of this
+ * file), which moves the events of a later group with it. Nothing else
+ * moves: an input that steps back itself (a new session starts its clock
+ * again) keeps its times. */
+static uint64_t global_time(ev_merge *m, evi_merge_input *in, uint64_t t)
+{
+	uint64_t late;
+
+	if (!m->held_until)
+		return t;
+	if (t >= m->held_until) {
+		m->held_until = 0;
+		return t;
+	}
+	late = m->held_until - t;
+	in->info.restamped++;
+	if (late > in->info.restamp_max_ns)
+		in->info.restamp_max_ns = late;
+	return m->held_until;
+}
+
+/* The input's event read ahead into the global block, and the next read. */
+static int append_global(ev_merge *m, ev_sink *sink, evi_merge_input *in)
+{
+	uint64_t t = global_time(m, in, shifted(in, in->next.time));
+	int rc = append_event(m, sink, in, m->global_block, &in->next, t);
+
+	return rc < 0 ? rc : fetch(m, in);
+}
+
+/* Groups of global events copied whole (see the top of this file). */
+enum group_kind { GROUP_NONE, GROUP_HEAP_SAMPLE, GROUP_TICKY_SAMPLE };
+/* Where an event stands to an open group. */
+enum group_place { GROUP_OUT, GROUP_IN, GROUP_LAST };
+
+static enum group_kind group_opened_by(uint16_t type)
+{
+	switch (type) {
+	case EV_HEAP_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+		return GROUP_HEAP_SAMPLE;
+	case EV_TICKY_COUNTER_BEGIN_SAMPLE:
+		return GROUP_TICKY_SAMPLE;
+	default:
+		return GROUP_NONE;
+	}
+}
+
+/* Only the group's own events extend it, so a sample cut short (a killed
+ * run, an RTS before HEAP_PROF_SAMPLE_END) ends at the first other event
+ * and holds no other input back for long. */
+static enum group_place group_place(enum group_kind g, uint16_t type)
+{
+	if (g == GROUP_TICKY_SAMPLE)
+		return type == EV_TICKY_COUNTER_SAMPLE ? GROUP_IN : GROUP_OUT;
+	if (type == EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
+	    type == EV_HEAP_PROF_SAMPLE_STRING)
+		return GROUP_IN;
+	return type == EV_HEAP_PROF_SAMPLE_END ? GROUP_LAST : GROUP_OUT;
+}
+
+/* The rest of a group of `in` whose first event was just written: its
+ * events, and the capability blocks of `in` the file holds among them
+ * (the global buffer may be flushed in the middle of a sample). */
+static int copy_group(ev_merge *m, ev_sink *sink, evi_merge_input *in,
+		      enum group_kind g)
+{
+	enum group_place place;
+	int rc = EV_OK;
+
+	for (;;) {
+		if (in->next_kind == EVI_UNIT_CAP_BLOCK) {
+			if ((rc = copy_block(m, sink, in)) < 0)
+				return rc;
+			continue;
+		}
+		if (in->next_kind != EVI_UNIT_GLOBAL ||
+		    (place = group_place(g, in->next.type)) == GROUP_OUT)
+			return EV_OK;
+		if ((rc = append_global(m, sink, in)) < 0)
+			return rc;
+		m->held_until = m->global_block->max;
+		if (place == GROUP_LAST)
+			return EV_OK;
+	}
+}
+
+/* One global event (or synthesised one) into the global block; a group's
+ * first event brings the whole group. */
 static int copy_global(ev_merge *m, ev_sink *sink, evi_merge_input *in)
 {
 	out_block *g = m->global_block;
+	enum group_kind group;
+	uint64_t t;
 	size_t size;
 	int rc;
 
-	if (in->next_kind != EVI_UNIT_SYNTH)
-		return (rc = append_event(m, sink, in, g, &in->next)) < 0
-			       ? rc : fetch(m, in);
+	if (in->next_kind != EVI_UNIT_SYNTH) {
+		group = group_opened_by(in->next.type);
+		if ((rc = append_global(m, sink, in)) < 0 ||
+		    group == GROUP_NONE)
+			return rc;
+		return copy_group(m, sink, in, group);
+	}
 	size = synth_size(m, in);
 	if ((rc = make_room(m, sink, g, size)) < 0)
 		return rc;
 	memcpy(g->buf + g->len, in->synth + in->synth_pos, size);
-	note_time(g, synth_time(in));
+	t = global_time(m, in, synth_time(in));
+	store_time(g->buf + g->len + 2, t);
+	note_time(g, t);
 	g->len += size;
 	m->events_written++;
 	if ((in->synth_pos += size) < in->synth_len)

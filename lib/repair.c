@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "evtool/catalog.h"
+#include "evtool/validate.h" /* EV_VALIDATE_GC_END_TOLERANCE_NS */
 #include "filter_internal.h" /* evi_parse_time: the filter's time forms */
 #include "internal.h"
 
@@ -406,11 +407,67 @@ static int split_held(ev_repair *rp)
 	return EV_OK;
 }
 
+/* How far an event may step back, as ev_validate() has it by default:
+ * GC_END and GC_START are stamped early (FORMAT.md section 3), nothing
+ * else. */
+static uint64_t step_back_allowed(uint16_t type)
+{
+	return type == EV_GC_END || type == EV_GC_START
+		       ? EV_VALIDATE_GC_END_TOLERANCE_NS : 0;
+}
+
+/* Why the time of `ev` is impossible in the held block, or NULL: after
+ * the block's declared end (the RTS stamps the end when it flushes the
+ * block), before its start, or before an event held before it, beyond
+ * what GHC's early stamps explain (FORMAT.md sections 2 and 3). Only the
+ * bytes of a damaged event say that: 40 bytes of garbage over an event's
+ * timestamp leave its type and length readable. */
+static const char *impossible_time(const held_block *h, const ev_event *ev)
+{
+	uint64_t back = step_back_allowed(ev->type);
+
+	if (ev->time > h->declared.end_time)
+		return "after the end time its block declares";
+	if (ev->time + back < h->declared.start_time)
+		return "before its block starts";
+	if (h->events && ev->time + back < h->max_time)
+		return "before an earlier event of its block";
+	return NULL;
+}
+
+/* Drops a held block's event whose time cannot be (EV_REPAIR_RESYNC). */
+static void drop_event(ev_repair *rp, const ev_event *ev, size_t wire,
+		       const char *why)
+{
+	held_block *h = &rp->hold;
+	ev_repair_notice n = { EV_REPAIR_EVENT_DROPPED, 0, ev->offset, wire,
+			       h->declared, 0, 0, NULL };
+	char cap[32];
+
+	h->changed = 1;
+	damaged(rp);
+	if (rp->writing)
+		rp->sum.dropped_events++;
+	notify(rp, &n, "dropped an event of type %u stamped %llu ns, %s "
+	       "(%s at offset %llu: %llu to %llu ns): damage", ev->type,
+	       (unsigned long long)ev->time, why,
+	       cap_text(h->declared.cap, cap, sizeof cap),
+	       (unsigned long long)h->declared.offset,
+	       (unsigned long long)h->declared.start_time,
+	       (unsigned long long)h->declared.end_time);
+}
+
 static int hold_event(ev_repair *rp, const ev_event *ev, size_t wire)
 {
 	held_block *h = &rp->hold;
+	const char *why;
 	int rc;
 
+	if ((rp->opts.flags & EV_REPAIR_RESYNC) &&
+	    (why = impossible_time(h, ev))) {
+		drop_event(rp, ev, wire, why);
+		return EV_OK;
+	}
 	if (cut_by_time(rp, ev->time)) {
 		h->changed = 1;
 		rp->sum.cut_events++;

@@ -5,7 +5,8 @@
 #   bash testdata/generate.sh NAME...    # only these runs, e.g. killed-blocks
 #
 # NAMEs: threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
-# nonmoving-n2 killed-sigkill merge (merge-a, -b and -c always run together)
+# heap-pair (heap-a and heap-b always run together) nonmoving-n2
+# killed-sigkill merge (merge-a, -b and -c always run together)
 # killed-blocks. Logs not named are left as they are.
 #
 # The programs are compiled in a temporary folder (removed afterwards; set
@@ -16,11 +17,11 @@
 set -euo pipefail
 
 all_runs=(threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
-          nonmoving-n2 killed-sigkill merge killed-blocks)
+          heap-pair nonmoving-n2 killed-sigkill merge killed-blocks)
 # program (testdata/src/PROG.hs) each run needs
 declare -A prog_of=(
   [threads-n1]=threads [threads-n2]=threads [threads-n4]=threads
-  [sparks-n2]=sparks [gc-n2]=gc [user-n1]=user [heap-n1]=heap
+  [sparks-n2]=sparks [gc-n2]=gc [user-n1]=user [heap-n1]=heap [heap-pair]=heap
   [nonmoving-n2]=nonmoving [killed-sigkill]=sleeper [merge]=worker
   [killed-blocks]=flooder
 )
@@ -30,6 +31,7 @@ if [[ $# -eq 0 ]]; then
 else
   for r in "$@"; do
     [[ "$r" == merge-[abc] ]] && r=merge
+    [[ "$r" == heap-[ab] ]] && r=heap-pair
     [[ -n "${prog_of[$r]:-}" ]] || {
       echo "generate.sh: unknown run '$r' (known: ${all_runs[*]})" >&2; exit 2; }
     wanted[$r]=1
@@ -96,6 +98,28 @@ want sparks-n2 && run sparks-n2 sparks -- -N2
 want gc-n2 && run gc-n2 gc -- -N2 -A64k
 want user-n1 && run user-n1 user -- -N1
 want heap-n1 && run heap-n1 heap -- -N1 -hT -i0.01
+# Two heap-profiled processes started together (no profiled RTS here, so
+# both break down by closure type, -hT; -hy/-hb need one), kept only when
+# at least one sample of each overlaps one of the other once their clocks
+# are lined up by WALL_CLOCK_TIME (src/heapoverlap.py): a merge must keep
+# such samples whole and apart. A sample lasts ~10 us and they come every
+# ~5 ms, so a pair overlaps about one run in five; up to 40 tries (needs
+# python3 to check; without it the first pair is kept).
+if want heap-pair; then
+  for try in $(seq 1 40); do
+    run heap-a heap -- -N1 -hT -i0.005 &
+    pa=$!
+    run heap-b heap -- -N2 -hT -i0.005 &
+    pb=$!
+    wait "$pa"; wait "$pb"
+    command -v python3 >/dev/null || break
+    if python3 "$src/heapoverlap.py" "$out/heap-a.eventlog" "$out/heap-b.eventlog"; then
+      echo "heap-pair: overlapping samples after $try run(s)"
+      break
+    fi
+    (( try < 40 )) || { echo "generate.sh: no heap-a/heap-b pair overlapped in 40 runs" >&2; exit 1; }
+  done
+fi
 # The default -l classes already give the nonmoving events 200-206; -ln adds
 # class n: NONMOVING_HEAP_CENSUS (207) and the collector's LOG_MSGs (16).
 want nonmoving-n2 && run nonmoving-n2 nonmoving -- -N2 --nonmoving-gc -ln

@@ -123,6 +123,16 @@ static size_t count_events(const tlog *l)
 	return n;
 }
 
+/* Events of one type. */
+static size_t count_type(const tlog *l, uint16_t type)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		n += l->ev[i].type == type;
+	return n;
+}
+
 static uint8_t *testdata(const char *name, size_t *len)
 {
 	char *path = ts_path(EVTOOL_TESTDATA, name);
@@ -392,6 +402,7 @@ static void check_inverse(const tplan *p, const tlog *inputs,
 			  const tlog *out)
 {
 	size_t pos[MAX_INPUTS] = { 0 };
+	uint64_t restamped[MAX_INPUTS] = { 0 };
 
 	for (size_t k = 0; k < out->n; k++) {
 		const tev *e = &out->ev[k];
@@ -411,6 +422,15 @@ static void check_inverse(const tplan *p, const tlog *inputs,
 			fail_msg("output event %zu: input %d has no more events",
 				 k, who);
 		u = unmap_event(p, (size_t)who, e);
+		/* A global event stamped inside another input's heap or ticky
+		 * sample is written after it, restamped by at most what the
+		 * merge says. */
+		if (e->cap == EV_NO_CAP && u.time > in->ev[pos[who]].time &&
+		    u.time - in->ev[pos[who]].time <=
+			    p->in[who]->restamp_max_ns) {
+			restamped[who]++;
+			u.time = in->ev[pos[who]].time;
+		}
 		assert_same_event(&in->ev[pos[who]], &u, (size_t)who, pos[who]);
 		free(u.payload);
 		pos[who]++;
@@ -419,6 +439,10 @@ static void check_inverse(const tplan *p, const tlog *inputs,
 		while (pos[i] < inputs[i].n && !expected(&inputs[i].ev[pos[i]]))
 			pos[i]++;
 		assert_int_equal(pos[i], inputs[i].n);
+		if (only_identified)
+			assert_true(restamped[i] <= p->in[i]->restamped);
+		else
+			assert_int_equal(restamped[i], p->in[i]->restamped);
 	}
 }
 
@@ -858,6 +882,86 @@ static void test_merge_with_itself(void **state)
 	close_fixture(&f);
 }
 
+/* A heap sample (HEAP_PROF_SAMPLE_BEGIN 162 ... END 165) is one unit of
+ * one process: in the merged log, the sample events between a begin and
+ * its end (HEAP_PROF_SAMPLE_STRING 164, with its renumbered heap profile
+ * id) all belong to one input, and no begin comes inside a sample. Two
+ * real runs whose samples overlap in time once aligned (heap-a and heap-b,
+ * kept by testdata/generate.sh for that), and a log merged with itself
+ * (every sample overlaps its copy). The merge moves the events that fell
+ * inside the other's sample past it and says so (check_inverse). */
+/* Returns the number of heap samples in the merged log `out`, checking
+ * that each is whole: no sample begins inside another (when the log has
+ * HEAP_PROF_SAMPLE_END, GHC >= 8.4; before, a sample is its begin and the
+ * sample events after it), and the events inside one that name their
+ * process (HEAP_PROF_SAMPLE_STRING and _COST_CENTRE, by heap profile id)
+ * all belong to one input. */
+static size_t check_heap_samples(const tplan *p, const tlog *out)
+{
+	size_t samples = 0;
+	int open = 0, owner = -1;
+	int has_end = count_type(out, EV_HEAP_PROF_SAMPLE_END) > 0;
+
+	for (size_t k = 0; k < out->n; k++) {
+		const tev *e = &out->ev[k];
+		if (e->type == EV_HEAP_PROF_SAMPLE_BEGIN ||
+		    e->type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN) {
+			assert_false(open && has_end);
+			open = 1;
+			owner = -1;
+			samples++;
+		} else if (e->type == EV_HEAP_PROF_SAMPLE_END) {
+			assert_true(open);
+			open = 0;
+		} else if (e->type == EV_HEAP_PROF_SAMPLE_STRING ||
+			   e->type == EV_HEAP_PROF_SAMPLE_COST_CENTRE) {
+			int who = attribute(p, e);
+			assert_true(open && who >= 0);
+			if (owner < 0)
+				owner = who;
+			assert_int_equal(who, owner);
+		} else if (!has_end) {
+			open = 0;
+		}
+	}
+	assert_false(open && has_end);
+	return samples;
+}
+
+static void check_samples_whole(const char *a, const char *b)
+{
+	const char *names[] = { a, b };
+	fixture f;
+	ev_merge *m;
+	tlog out;
+	tplan p;
+	uint8_t *bytes;
+	size_t len;
+
+	open_fixture(&f, names, 2);
+	m = new_merge(NULL, f.in, 2);
+	bytes = write_merge(m, &len);
+	load_log(bytes, len, &out);
+	make_plan(&p, m, f.log, 2);
+	assert_true(check_heap_samples(&p, &out) > 0);
+	assert_true(p.in[0]->restamped + p.in[1]->restamped > 0);
+	only_identified = 1; /* 162 and 165 name no process */
+	check_inverse(&p, f.log, &out);
+	only_identified = 0;
+	check_blocks(&out);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+	close_fixture(&f);
+}
+
+static void test_merge_heap_samples_whole(void **state)
+{
+	(void)state;
+	check_samples_whole("heap-a.eventlog", "heap-b.eventlog");
+	check_samples_whole("heap-n1.eventlog", "heap-n1.eventlog");
+}
+
 /* STOP_THREAD: tid u32, status u16, info u32, where info is the owner of
  * the black hole the thread blocked on when status = 8 (FORMAT.md
  * sections 5 and 6). Merging sparks-n2 with itself, the second copy's
@@ -1026,6 +1130,11 @@ static void test_merge_size_conflict(void **state)
 		t = ev_header_find(ev_merge_header(m), EV_GC_STATS_GHC);
 		assert_non_null(t);
 		assert_int_equal(t->size, 58);
+		/* the old input is the one widened, in GC_STATS_GHC only */
+		assert_int_equal(ev_merge_get_input(m, order)->n_widened, 1);
+		assert_int_equal(ev_merge_get_input(m, order)->widened[0],
+				 EV_GC_STATS_GHC);
+		assert_int_equal(ev_merge_get_input(m, !order)->n_widened, 0);
 		load_log(bytes, len, &out);
 		load_log(old_log, old_len, &old_in);
 		/* 8.2.2's events: their 50 bytes (capset renumbered when it
@@ -1190,6 +1299,11 @@ static void test_merge_widen_census(void **state)
 	bytes = write_merge(m, &len);
 	assert_int_equal(ev_header_find(ev_merge_header(m),
 					EV_NONMOVING_HEAP_CENSUS)->size, 14);
+	/* the 9.0 input is the one widened, in the census only */
+	assert_int_equal(ev_merge_get_input(m, 0)->n_widened, 1);
+	assert_int_equal(ev_merge_get_input(m, 0)->widened[0],
+			 EV_NONMOVING_HEAP_CENSUS);
+	assert_int_equal(ev_merge_get_input(m, 1)->n_widened, 0);
 	load_log(bytes, len, &out);
 	/* Both inputs are one process at one wall clock: their census
 	 * events tie and come in input order, each a 14-byte census with
@@ -1418,6 +1532,27 @@ static void test_merge_missing_wall_clock(void **state)
 		got++;
 	}
 	assert_int_equal(got, 8);
+	assert_int_equal(count_events(&out), count_events(&f.log[0]) +
+						     b->events + 8);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&out);
+
+	/* EV_MERGE_START_FALLBACK (evtool merge's default): the input with
+	 * a wall clock keeps its wall-clock shift (0: the earliest start),
+	 * the one without is aligned by its start and says so. */
+	opts.align = EV_MERGE_ALIGN_WALL_CLOCK;
+	opts.flags = EV_MERGE_START_FALLBACK;
+	m = new_merge(&opts, f.in, 2);
+	bytes = write_merge(m, &len);
+	b = ev_merge_get_input(m, 1);
+	assert_false(ev_merge_get_input(m, 0)->aligned_by_start);
+	assert_true(ev_merge_get_input(m, 0)->has_wall_clock);
+	assert_int_equal(ev_merge_get_input(m, 0)->shift, 0);
+	assert_true(b->aligned_by_start);
+	assert_int_equal(b->shift, -(int64_t)b->first_time);
+	load_log(bytes, len, &out);
+	check_blocks(&out);
 	assert_int_equal(count_events(&out), count_events(&f.log[0]) +
 						     b->events + 8);
 	ev_merge_free(m);
@@ -1728,6 +1863,9 @@ static void merge_corpus_with_itself(const char *name, ev_ref_kind kind)
 	check_inverse(&p, logs, &out);
 	only_identified = 0;
 	check_blocks(&out);
+	/* each copy's samples, every one whole */
+	assert_int_equal(check_heap_samples(&p, &out),
+			 2 * count_type(&logs[0], EV_HEAP_PROF_SAMPLE_BEGIN));
 	assert_int_equal(count_events(&out), 2 * count_events(&logs[0]));
 	ev_merge_free(m);
 	free(bytes);
@@ -1875,6 +2013,7 @@ int main(void)
 		cmocka_unit_test(test_merge_alignment),
 		cmocka_unit_test(test_merge_align_modes),
 		cmocka_unit_test(test_merge_with_itself),
+		cmocka_unit_test(test_merge_heap_samples_whole),
 		cmocka_unit_test(test_merge_blocked_on_thread),
 		cmocka_unit_test(test_merge_no_renumber),
 		cmocka_unit_test(test_merge_size_conflict),

@@ -774,6 +774,101 @@ static void test_resync_garbage_in_block(void **state)
 	free(full);
 }
 
+/* The rec of the event whose bytes hold `offset`. */
+static const rec *event_at(const evlist *all, uint64_t offset)
+{
+	for (size_t i = 0; i < all->n; i++)
+		if (all->v[i].offset <= offset && offset < all->v[i].end)
+			return &all->v[i];
+	fail_msg("no event holds offset %llu", (unsigned long long)offset);
+	return NULL;
+}
+
+static uint64_t last_time_of(const evlist *l)
+{
+	uint64_t t = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (!is_marker(&l->v[i]) && l->v[i].time > t)
+			t = l->v[i].time;
+	return t;
+}
+
+/* An event whose time is impossible in its block is damage, dropped and
+ * reported with EV_REPAIR_RESYNC. (a) 40 bytes of garbage over the
+ * middle of a real log: the event they start in keeps its type and reads
+ * with a time of hours in a run of 20 ms, and would become its block's
+ * end time. (b) One event's time set past its block's declared end,
+ * (c) one set before the event ahead of it: only that event goes. */
+static void test_resync_impossible_time(void **state)
+{
+	ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
+	size_t len, m;
+	uint8_t *full = load_testdata("threads-n1.eventlog", &len);
+	uint8_t *bad = malloc(len);
+	evlist all = read_all(full, len), got;
+	const rec *hit, *e;
+	const ev_repair_notice *note;
+	run r;
+
+	(void)state;
+	assert_non_null(bad);
+	o.flags = EV_REPAIR_RESYNC;
+
+	/* (a) */
+	memcpy(bad, full, len);
+	m = len / 2;
+	for (size_t i = 0; i < 40; i++)
+		bad[m + i] = (uint8_t)(i * 37 + 11);
+	hit = event_at(&all, m);
+	assert_true(m < hit->offset + 10); /* the garbage starts in its time */
+	repair_buffer(bad, len, &o, &r);
+	assert_int_equal(r.rc, EV_OK);
+	assert_int_equal(r.sum.dropped_events, 1);
+	assert_int_equal(count_notes(&r, EV_REPAIR_EVENT_DROPPED), 1);
+	note = find_note(&r, EV_REPAIR_EVENT_DROPPED);
+	assert_int_equal(note->offset, hit->offset);
+	assert_int_equal(note->length, hit->end - hit->offset);
+	assert_true(r.sum.last_time <= last_time_of(&all));
+	got = read_all(r.out, r.len);
+	assert_true(last_time_of(&got) <= last_time_of(&all));
+	assert_validates(r.out, r.len, len, &all);
+	free_list(&got);
+	free_run(&r);
+
+	/* (b) and (c): a THREAD_WAKEUP in the middle of the first block
+	 * (one whose loss breaks no thread's run and stop) */
+	e = &all.v[nth_marker(&all, 0) + 100];
+	while (e->type != EV_THREAD_WAKEUP)
+		e++;
+	for (int k = 0; k < 2; k++) {
+		uint64_t t = k == 0 ? UINT64_C(1) << 40 : (e - 1)->time - 1;
+		memcpy(bad, full, len);
+		assert_true(e < &all.v[nth_marker(&all, 1)]);
+		ev_store64(bad + e->offset + 2, t);
+		repair_buffer(bad, len, &o, &r);
+		assert_int_equal(r.rc, EV_OK);
+		assert_int_equal(r.sum.dropped_events, 1);
+		assert_int_equal(r.sum.skipped_bytes, 0);
+		note = find_note(&r, EV_REPAIR_EVENT_DROPPED);
+		assert_non_null(note);
+		assert_int_equal(note->offset, e->offset);
+		got = read_all(r.out, r.len);
+		assert_int_equal(got.n, all.n - 1);
+		assert_validates(r.out, r.len, len, &all);
+		free_list(&got);
+		free_run(&r);
+		/* Without EV_REPAIR_RESYNC the bytes are copied as they are. */
+		repair_buffer(bad, len, NULL, &r);
+		assert_int_equal(r.rc, EV_OK);
+		assert_int_equal(r.sum.dropped_events, 0);
+		free_run(&r);
+	}
+	free(bad);
+	free_list(&all);
+	free(full);
+}
+
 /* A garbage payload length makes an event run past the end of its block:
  * detected, and the rest of the block skipped. */
 static void test_resync_event_past_block(void **state)
@@ -1405,6 +1500,7 @@ int main(void)
 		cmocka_unit_test(test_killed_logs),
 		cmocka_unit_test(test_resync_garbage_in_block),
 		cmocka_unit_test(test_resync_event_past_block),
+		cmocka_unit_test(test_resync_impossible_time),
 		cmocka_unit_test(test_resync_data_end),
 		cmocka_unit_test(test_reader_resync),
 		cmocka_unit_test(test_reader_resync_large_gap),

@@ -30,8 +30,13 @@
  * so, per capability and for the global buffer, blocks are in time order
  * and do not overlap, as a single process's log has them. The order is
  * deterministic: the same inputs and options give the same bytes.
- * Heap-profile samples (HEAP_PROF_SAMPLE_BEGIN/END carry no process) of
- * processes whose samples overlap in time interleave.
+ * - a heap-profile sample (HEAP_PROF_SAMPLE_BEGIN ... END) or a ticky
+ *   sample (TICKY_COUNTER_BEGIN_SAMPLE and its counters) is one unit,
+ *   whose begin and end events name no process: it is copied whole, so
+ *   that the events next to them (with their renumbered heap profile or
+ *   counter ids) say whose it is. A global event of another input stamped
+ *   inside such a sample is written right after it, at the sample's last
+ *   time (ev_merge_input.restamped counts them).
  *
  *     ev_merge *m;
  *     ev_merge_new(&m, NULL);
@@ -79,8 +84,17 @@ enum ev_merge_flag {
 	 *  trailing fields (STOP_THREAD, GC_STATS_GHC) or are converted
 	 *  (NONMOVING_HEAP_CENSUS 13 -> 14 bytes); other types stay an
 	 *  error. Without it such inputs are an error. */
-	EV_MERGE_WIDEN = 1u << 1
+	EV_MERGE_WIDEN = 1u << 1,
+	/** With EV_MERGE_ALIGN_WALL_CLOCK, an input without WALL_CLOCK_TIME
+	 *  (logs before GHC 7.6, killed GHC <= 9.0 runs) is aligned by its
+	 *  start, its first event at time 0, instead of being an error;
+	 *  ev_merge_input.aligned_by_start says which were. */
+	EV_MERGE_START_FALLBACK = 1u << 2
 };
+
+/** What `evtool merge` does unless --strict: widen where the conversion
+ *  is exact, align an input without a wall clock by its start. */
+#define EV_MERGE_LENIENT (EV_MERGE_WIDEN | EV_MERGE_START_FALLBACK)
 
 /** Merge options; initialise with EV_MERGE_OPTIONS_INIT. */
 typedef struct ev_merge_options {
@@ -159,6 +173,20 @@ typedef struct ev_merge_input {
 	uint32_t clock_capset;     /**< output id of its clock-domain capset */
 	unsigned synthesised;      /**< EV_MERGE_SYNTH_* */
 	uint32_t synthesised_events;
+	/** It has no wall clock and was aligned by its start
+	 *  (EV_MERGE_START_FALLBACK). */
+	int aligned_by_start;
+	/** Event types whose events of this input are written wider than it
+	 *  declares them (EV_MERGE_WIDEN): at most STOP_THREAD, GC_STATS_GHC
+	 *  and NONMOVING_HEAP_CENSUS, the only ones with exact conversions. */
+	uint16_t widened[3];
+	unsigned n_widened;        /**< entries of `widened` */
+	/* written (by ev_merge_write) */
+	/** Global events written later than stamped: they fell inside a
+	 *  heap or ticky sample of another input, which is copied whole
+	 *  (see "Output order"). */
+	uint64_t restamped;
+	uint64_t restamp_max_ns;   /**< the most one of them was moved */
 } ev_merge_input;
 
 /** Creates a merge; `opts` may be NULL for the defaults. */

@@ -12,7 +12,9 @@
  * - with EV_REPAIR_RESYNC, garbage in the middle (an event type the header
  *   does not declare, an event running past its block, bytes after a
  *   data-end marker) is skipped up to the next plausible block marker
- *   (ev_reader_resync) and every skipped range is reported;
+ *   (ev_reader_resync) and every skipped range is reported; an event
+ *   whose time is impossible in its block (damaged bytes that still read
+ *   as an event) is dropped and reported too;
  * - a good log can be cut to a prefix: by time, by number of events, or
  *   by byte offset, and one session of a restarted stream can be taken.
  *
@@ -63,7 +65,13 @@ typedef enum ev_repair_notice_kind {
 	EV_REPAIR_BLOCK_SPLIT = 4,
 	/** A later session's header is incomplete: [offset, offset + length)
 	 *  was dropped. */
-	EV_REPAIR_HEADER_DROPPED = 5
+	EV_REPAIR_HEADER_DROPPED = 5,
+	/** EV_REPAIR_RESYNC dropped the event at [offset, offset + length)
+	 *  of the block `block`: its time is impossible there (after the
+	 *  block's declared end, before its start, or before an earlier
+	 *  event of the block beyond GC_END's early stamps), so its bytes
+	 *  are damaged. */
+	EV_REPAIR_EVENT_DROPPED = 6
 } ev_repair_notice_kind;
 
 /** One change a repair made; valid during the callback only. */
@@ -186,6 +194,9 @@ typedef struct ev_repair_summary {
 	/** Reading stopped at a limit (max_bytes, max_events, session)
 	 *  before the end of the input. */
 	int stopped_early;
+	/** Events EV_REPAIR_RESYNC dropped for an impossible time
+	 *  (EV_REPAIR_EVENT_DROPPED); their bytes count as not kept. */
+	uint64_t dropped_events;
 } ev_repair_summary;
 
 /** Creates a repair; `opts` NULL means the defaults. */

@@ -54,6 +54,11 @@
 #            `evcheck count` of the output is the sum of the inputs',
 #            `evcheck caps` agrees, and `EVTOOL validate` passes it when the
 #            binary has that command
+#   sweep    tests/sweep/sweep.py --evcheck over testdata, then the corpus:
+#            every writing command's output reads with ghc-events as many
+#            events as evtool wrote, and the same as the input's where the
+#            command keeps them all (reblock, sort, redact, archive, merge
+#            with itself); needs python3
 # Prints one line per check, then "N passed, M failed"; exits 1 if any check
 # failed, 2 on a setup error (no evtool, no ghc, build failure).
 set -euo pipefail
@@ -453,6 +458,28 @@ corpus=${EVTOOL_CORPUS:-$repo/../shared/corpus}
 if [ -f "$corpus/hello-ghc-8.2.2.eventlog" ] && [ -f "$corpus/hello-ghc-8.6.5.eventlog" ]; then
   check_merge "ghc-8.2.2+8.6.5 --widen" --widen -- \
     "$corpus/hello-ghc-8.2.2.eventlog" "$corpus/hello-ghc-8.6.5.eventlog"
+fi
+
+# The sweep (tests/sweep/sweep.py, also run without ghc-events by ctest's
+# `sweep`) with the ghc-events library: every log that every writing
+# command makes of every testdata (and corpus) log reads with ghc-events
+# as the events evtool wrote, and as the input's where the command keeps
+# them all. One check per set of rows; its table goes to sweep-ROWS.txt.
+check_sweep() { # ROWS
+  local rows=$1 rc=0
+  python3 "$here/../sweep/sweep.py" --rows "$rows" --evcheck "$evcheck" \
+    "$evtool" "$td" "$corpus" >"$tmp/sweep.txt" 2>&1 || rc=$?
+  if [ "$rc" -eq 77 ]; then
+    return
+  elif [ "$rc" -ne 0 ]; then
+    fail sweep "$rows" "$(grep -E '^FAIL|runs' "$tmp/sweep.txt" | head -20 | tr '\n' ' ')"
+  else
+    pass sweep "$rows ($(grep -E 'runs' "$tmp/sweep.txt"))"
+  fi
+}
+if command -v python3 >/dev/null 2>&1; then
+  check_sweep testdata
+  check_sweep corpus
 fi
 
 echo "$passed passed, $failed failed"

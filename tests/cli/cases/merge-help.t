@@ -12,7 +12,11 @@ profiles are renumbered so that no two inputs share one, and each
 input's clock is shifted by its WALL_CLOCK_TIME so that the processes
 line up in real time (the earliest start is time 0). Capability
 blocks are copied whole, interleaved by aligned start time; the
-global events of all inputs are merged in time order.
+global events of all inputs are merged in time order, each heap or
+ticky sample whole. Logs of different GHC versions merge as they
+are: an older, shorter event layout is widened where that is exact,
+and an input without a wall clock is aligned by its start, each
+with a warning naming the input; --strict refuses them instead.
 
 example: evtool merge client.eventlog server.eventlog -o both.eventlog.gz
 
@@ -22,7 +26,8 @@ options:
       --align wall-clock|start|none
                              line clocks up by wall-clock (default), start or none
       --shift N=TIME,...     move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s
-      --widen                zero-fill events of a type that is shorter in some inputs
+      --widen                widen older, shorter event layouts (the default; with --strict)
+      --strict               refuse older event layouts and inputs without a wall clock
       --no-renumber          keep every id as it is (inputs known to share none)
       --no-progress          no progress bar on standard error
   -v, --verbose              say how each input is renumbered, shifted and completed

@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""The sweep: every command that writes a log, over every real log.
+
+    sweep.py EVTOOL TESTDATA [CORPUS] [--rows testdata|corpus]
+             [--evcheck EVCHECK] [--only REGEX]
+
+Runs each writing command (the columns below) on every log of TESTDATA
+(*.eventlog and *.eventlog.gz; --rows testdata, the default) or of CORPUS
+(real logs of other GHC versions; --rows corpus: exit 77, skipped, when
+the folder is absent), and checks every log it writes with `evtool
+validate` (and `validate --sorted` after sort). The testdata rows add one
+damaged log made here from a real one (for truncate --resync). Each log is
+merged with itself, with a log of another GHC version (a corpus log for
+testdata's 9.0.2 logs, when the corpus is there; threads-n2 for a corpus
+log), and with its peer run (heap-a with heap-b, merge-a with merge-b).
+With --evcheck (tests/interop/EvCheck.hs built), the ghc-events library
+must read every output too, and read the same events as the input where
+the command keeps them all.
+
+A cell passes when the command wrote a log and the checks passed it, or
+when the command refused an input that is no log to work on (exit 1:
+`evtool validate` calls the input invalid too, or it holds a header and
+no event); a refusal of a log that validates fails. Prints a table of
+commands x logs with what each produced (ok, `refused`, `-` when the
+command does not apply, or FAIL and why, detailed below the table) and
+exits 1 when any cell failed, 77 when there is nothing to run.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# Event classes of `filter --class` (lib/catalog.c's class names).
+CLASSES = ['scheduler', 'gc', 'sparks-sampled', 'sparks-full', 'user',
+           'nonmoving', 'ticky', 'meta', 'cap', 'heap-profile',
+           'time-profile', 'nonmoving-gc', 'block', 'debug', 'other']
+
+# The damaged log: 40 bytes of fixed garbage over the middle of a real log
+# (the event they start in keeps its type, and its time reads as hours in a
+# run of 20 ms). Only truncate --resync applies to it.
+DAMAGE_SOURCE = 'threads-n1.eventlog'
+DAMAGE_LEN = 40
+
+
+class Sweep:
+    def __init__(self, evtool, evcheck, work):
+        self.evtool = evtool
+        self.evcheck = evcheck
+        self.work = work
+        self.failures = []
+        self.count = 0
+
+    def run(self, *args):
+        """Runs evtool; returns (exit code, stderr text)."""
+        p = subprocess.run([self.evtool] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        return p.returncode, (p.stdout + p.stderr).decode('utf-8', 'replace')
+
+    def out(self, name):
+        path = os.path.join(self.work, name)
+        if os.path.exists(path):
+            os.remove(path)
+        return path
+
+    def events(self, path):
+        """Events of a log as `evtool info` counts them (markers not)."""
+        rc, text = self.run('info', path)
+        m = re.search(r'^  events +(\d+)', text, re.M)
+        return int(m.group(1)) if m else None
+
+    def ghc_events(self, cmd, *args):
+        p = subprocess.run([self.evcheck, cmd] + list(args),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        return p.returncode, (p.stdout + p.stderr).decode('utf-8', 'replace')
+
+
+def first_line(text):
+    text = text.strip().splitlines()
+    return text[0][:300] if text else ''
+
+
+def log_facts(sw, log):
+    """What the checks need to know of an input log."""
+    rc, text = sw.run('validate', '--quiet', log)
+    info_rc, info = sw.run('info', log)
+    m = re.search(r'^  events +(\d+)', info, re.M)
+    events = int(m.group(1)) if m else 0
+    t = re.search(r'^  time +first (\d+) ns, last (\d+) ns', info, re.M)
+    return {
+        'valid': rc == 0,
+        'events': events,
+        'complete': re.search(r'^  status +complete$', info, re.M) is not None,
+        'last_time': int(t.group(2)) if t else None,
+        'rts': (re.search(r'^  rts +(\S+)', info, re.M) or [None, ''])[1],
+    }
+
+
+# ---- the commands: each returns (exit code, message, output path) ----
+
+def pipeline(sw, log, steps):
+    """Runs evtool commands one after another, each on the last output."""
+    cur = log
+    for k, step in enumerate(steps):
+        out = sw.out('p%d.eventlog' % k)
+        args = [a.replace('{IN}', cur) for a in step] + ['-o', out]
+        rc, text = sw.run(*args)
+        if rc not in (0, 3) or not os.path.exists(out):
+            return rc, '%s: %s' % (step[0], first_line(text)), None
+        cur = out
+    return 0, '', cur
+
+
+def simple(*args):
+    def cmd(sw, log, facts):
+        out = sw.out('o.eventlog')
+        rc, text = sw.run(*[a.replace('{IN}', log) for a in args], '-o', out)
+        return rc, first_line(text), out
+    return cmd
+
+
+def archive_extract(sw, log, facts):
+    if log.endswith('.gz'):
+        return None  # archive takes plain logs (it refuses gzip)
+    gz = sw.out('a.eventlog.gz')
+    out = sw.out('x.eventlog')
+    rc, text = sw.run('archive', '--no-progress', log, '-o', gz)
+    if rc not in (0, 3):
+        return rc, 'archive: ' + first_line(text), None
+    rc2, text = sw.run('archive', '--extract', gz, '-o', out)
+    return (rc2 if rc2 else rc), 'extract: ' + first_line(text), out
+
+
+def truncate_cut(fraction):
+    """truncate of the log cut (as head -c would) after a fraction of the
+    bytes that follow its header."""
+    def cmd(sw, log, facts):
+        if log.endswith('.gz'):
+            return None
+        cut = sw.out('cut.eventlog')
+        with open(log, 'rb') as f:
+            data = f.read()
+        start = data.find(b'hetehdredatb')
+        if start < 0 or len(data) <= start + 12:
+            return None  # no events to cut between
+        start += 12
+        with open(cut, 'wb') as f:
+            f.write(data[:start + int((len(data) - start) * fraction)])
+        out = sw.out('o.eventlog')
+        rc, text = sw.run('truncate', '-q', cut, '-o', out)
+        return rc, first_line(text), out
+    return cmd
+
+
+def merge_other(sw, log, facts):
+    """The log merged with a log of another GHC version (no flags)."""
+    other = sw.other_version(facts)
+    if not other:
+        return None
+    out = sw.out('o.eventlog')
+    rc, text = sw.run('merge', '--no-progress', log, other, '-o', out)
+    return rc, first_line(text), out
+
+
+# Runs made to be merged: heap-a and heap-b sample at the same moments
+# (testdata/generate.sh keeps them for that), the merge-* workers overlap.
+PEERS = {'heap-a.eventlog': 'heap-b.eventlog',
+         'merge-a.eventlog': 'merge-b.eventlog',
+         'merge-b.eventlog': 'merge-c.eventlog'}
+
+
+def merge_peer(sw, log, facts):
+    peer = PEERS.get(os.path.basename(log))
+    if not peer:
+        return None
+    out = sw.out('o.eventlog')
+    rc, text = sw.run('merge', '--no-progress', log,
+                      os.path.join(os.path.dirname(log), peer), '-o', out)
+    return rc, first_line(text), out
+
+
+def resync(sw, log, facts):
+    out = sw.out('o.eventlog')
+    rc, text = sw.run('truncate', '--resync', '-q', log, '-o', out)
+    return rc, first_line(text), out
+
+
+COMMANDS = [
+    ('reblock', simple('cat', '--reblock', '{IN}')),
+] + [
+    ('class-' + c, simple('filter', '--no-progress', '--class', c, '{IN}'))
+    for c in CLASSES
+] + [
+    ('cap-0', simple('filter', '--no-progress', '--cap', '0', '{IN}')),
+    ('cap-global', simple('filter', '--no-progress', '--cap', 'global',
+                          '{IN}')),
+    ('thread-2', simple('filter', '--no-progress', '--thread', '2', '{IN}')),
+    ('window', simple('filter', '--no-progress', '--from', '2ms', '--to',
+                      '20ms', '{IN}')),
+    ('redact', simple('filter', '--no-progress', '--redact', 'args,env',
+                      '{IN}')),
+    ('sort', simple('sort', '--no-progress', '{IN}')),
+    ('trunc-at', simple('truncate', '-q', '--at', '5ms', '{IN}')),
+    ('trunc-events', simple('truncate', '-q', '--events', '50', '{IN}')),
+    ('cut-1/3', truncate_cut(1 / 3)),
+    ('cut-2/3', truncate_cut(2 / 3)),
+    ('merge-self', simple('merge', '--no-progress', '{IN}', '{IN}')),
+    ('merge-other', merge_other),
+    ('merge-peer', merge_peer),
+    ('archive', archive_extract),
+    ('filter|sort|cut', lambda sw, log, facts: pipeline(sw, log, [
+        ['filter', '--no-progress', '--exclude-class', 'user', '{IN}'],
+        ['sort', '--no-progress', '{IN}'],
+        ['truncate', '-q', '--at', '8ms', '{IN}']])),
+    ('merge|filter|cat', lambda sw, log, facts: pipeline(sw, log, [
+        ['merge', '--no-progress', '{IN}', '{IN}'],
+        ['filter', '--no-progress', '--exclude-cap', '0', '{IN}'],
+        ['cat', '--reblock', '{IN}']])),
+    ('resync', None),  # the damaged log only
+]
+
+# Columns where the output holds every event of the input: ghc-events must
+# read the same ones (--evcheck). `same-per-cap`: cat --reblock keeps each
+# cap's events in order; the others compare counts (sort reorders, merge
+# doubles, redact rewrites payloads, archive must be the same sequence).
+KEEPS_ALL = {'reblock': 'same-per-cap', 'archive': 'same', 'sort': 'count',
+             'redact': 'count', 'merge-self': 'double'}
+
+
+def check_output(sw, name, log, facts, rc, msg, out):
+    """Returns '' when the output passes, else why not."""
+    if rc not in (0, 3):
+        if rc == 1 and (not facts['valid'] or facts['events'] == 0):
+            return None  # refused an input that is no log to work on
+        return 'exit %d: %s' % (rc, msg)
+    if not out or not os.path.exists(out):
+        return 'exit %d but no output' % rc
+    args = ['validate', '--no-progress']
+    if name == 'sort':
+        args.append('--sorted')
+    vrc, text = sw.run(*(args + [out]))
+    if vrc != 0:
+        errors = [l for l in text.splitlines() if ': error: ' in l]
+        return 'validate: %s' % first_line('\n'.join(errors) or text)
+    if name == 'resync' and facts.get('source_last_time') is not None:
+        info = log_facts(sw, out)
+        if info['last_time'] and info['last_time'] > facts['source_last_time']:
+            return ('an event at %d ns, after the last of the log it was made '
+                    'from (%d ns)' % (info['last_time'],
+                                      facts['source_last_time']))
+    if sw.evcheck and facts.get('ghc_reads'):
+        return check_ghc_events(sw, name, log, facts, out)
+    return ''
+
+
+def check_ghc_events(sw, name, log, facts, out):
+    rc, text = sw.ghc_events('count', out)
+    if rc != 0:
+        return 'ghc-events cannot read it: ' + first_line(text)
+    got = int(text.split()[0])
+    if got != sw.events(out):
+        return 'ghc-events reads %d events, evtool wrote %d' % (
+            got, sw.events(out))
+    how = KEEPS_ALL.get(name)
+    if not how or not facts['complete'] or log.endswith('.gz'):
+        return ''
+    if how in ('same', 'same-per-cap'):
+        rc, text = sw.ghc_events(how, log, out)
+        return '' if rc == 0 else 'ghc-events %s: %s' % (how, first_line(text))
+    want = facts['ghc_events']
+    if how == 'count' and got != want:
+        return 'ghc-events reads %d events, not %d' % (got, want)
+    # merged with itself: every event twice, and the creation events the
+    # merge synthesises for a log that lacks them
+    if how == 'double' and got < 2 * want:
+        return 'ghc-events reads %d events, fewer than 2 x %d' % (got, want)
+    return ''
+
+
+def damaged_log(sw, testdata):
+    src = os.path.join(testdata, DAMAGE_SOURCE)
+    with open(src, 'rb') as f:
+        data = bytearray(f.read())
+    mid = len(data) // 2
+    data[mid:mid + DAMAGE_LEN] = bytes((i * 37 + 11) & 0xff
+                                       for i in range(DAMAGE_LEN))
+    path = os.path.join(sw.work, 'damaged-%s' % DAMAGE_SOURCE)
+    with open(path, 'wb') as f:
+        f.write(data)
+    return path, log_facts(sw, src)['last_time']
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('evtool')
+    ap.add_argument('testdata')
+    ap.add_argument('corpus', nargs='?')
+    ap.add_argument('--rows', choices=['testdata', 'corpus'],
+                    default='testdata')
+    ap.add_argument('--evcheck')
+    ap.add_argument('--only', help='run the columns matching this regex')
+    a = ap.parse_args()
+
+    logs = sorted(glob.glob(os.path.join(a.testdata, '*.eventlog')) +
+                  glob.glob(os.path.join(a.testdata, '*.eventlog.gz')))
+    corpus = []
+    if a.corpus and os.path.isdir(a.corpus):
+        corpus = sorted(glob.glob(os.path.join(a.corpus, '*.eventlog')))
+    elif a.rows == 'corpus':
+        print('skip: no corpus at %s' % (a.corpus or '(none given)'))
+        return 77
+    else:
+        print('corpus: %s absent: no merge with another GHC version'
+              % (a.corpus or '(none given)'))
+    if not logs:
+        print('no logs in %s' % a.testdata)
+        return 2
+    work = tempfile.mkdtemp(prefix='evtool-sweep.')
+    sw = Sweep(a.evtool, a.evcheck, work)
+    try:
+        return sweep(sw, a, logs, corpus)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def sweep(sw, a, logs, corpus):
+    columns = [c for c in COMMANDS
+               if not a.only or re.search(a.only, c[0])]
+    newer = os.path.join(a.testdata, 'threads-n2.eventlog')
+    facts = {log: log_facts(sw, log) for log in corpus + [newer] +
+             (logs if a.rows == 'testdata' else [])}
+    for log, f in facts.items():
+        # ghc-events checks apply to the logs ghc-events reads itself
+        rc, text = sw.ghc_events('count', log) if sw.evcheck else (1, '')
+        f['ghc_reads'] = rc == 0
+        f['ghc_events'] = int(text.split()[0]) if rc == 0 else None
+    # Another GHC version to merge with: a corpus log for testdata's 9.0.2
+    # logs (6.12's, the oldest, when there), a testdata log for the
+    # corpus's.
+    older = [c for c in corpus if facts[c]['complete'] and facts[c]['valid']
+             and facts[c]['rts'] != facts[newer]['rts']]
+    older = [c for c in older if 'ghc-6.12' in c] or older
+
+    def other_version(f):
+        if f['rts'] == facts[newer]['rts']:
+            return older[0] if older else None
+        return newer
+    sw.other_version = other_version
+
+    if a.rows == 'corpus':
+        rows = [(log, facts[log]) for log in corpus]
+        damaged = None
+    else:
+        rows = [(log, facts[log]) for log in logs]
+        damaged, source_last = damaged_log(sw, a.testdata)
+        dfacts = log_facts(sw, damaged)
+        dfacts['source_last_time'] = source_last
+        rows.append((damaged, dfacts))
+
+    names = [os.path.basename(r[0]) for r in rows]
+    width = max(len(n) for n in names)
+    table = []
+    for (log, f), label in zip(rows, names):
+        cells = []
+        for name, cmd in columns:
+            is_damaged = log == damaged
+            if (name == 'resync') != is_damaged:
+                cells.append('-')
+                continue
+            got = (resync if is_damaged else cmd)(sw, log, f)
+            if got is None:
+                cells.append('-')
+                continue
+            rc, msg, out = got
+            why = check_output(sw, name, log, f, rc, msg, out)
+            sw.count += 1
+            if why is None:
+                cells.append('refused')
+            elif why == '':
+                cells.append('ok')
+            else:
+                cells.append('FAIL')
+                sw.failures.append((label, name, why))
+        table.append((label, cells))
+        odd = ' '.join('%s=%s' % (c[0], v) for c, v in zip(columns, cells)
+                       if v not in ('ok', '-'))
+        print('%-*s  %s' % (width, label, odd or 'all ok'), flush=True)
+    print_table(columns, table, width)
+    for label, name, why in sw.failures:
+        print('FAIL %s x %s: %s' % (name, label, why))
+    unread = [os.path.basename(r[0]) for r in rows
+              if sw.evcheck and not r[1].get('ghc_reads')]
+    if unread:
+        print('ghc-events cannot read %s itself: validate only'
+              % ', '.join(unread))
+    print('%d runs, %d failed%s' % (sw.count, len(sw.failures),
+                                    ' (ghc-events checked)' if sw.evcheck
+                                    else ''))
+    return 1 if sw.failures else 0
+
+
+def print_table(columns, table, width):
+    """Commands down, logs across would be too wide: one row per log, one
+    column per command, each cell a short mark."""
+    marks = {'ok': '.', 'refused': 'r', '-': ' ', 'FAIL': 'X'}
+    print()
+    print('. ok (validates%s), r refused an invalid input, X FAIL, blank: '
+          'does not apply' % '')
+    for k, (name, _) in enumerate(columns):
+        print('%*s %2d %s' % (width, '', k + 1, name))
+    print('%*s  %s' % (width, '', ''.join('%-3d' % (k + 1)
+                                           for k in range(len(columns)))))
+    for label, cells in table:
+        print('%-*s  %s' % (width, label,
+                            ''.join('%-3s' % marks[c] for c in cells)))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
