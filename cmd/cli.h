@@ -134,6 +134,13 @@ int cli_commit_output(ev_sink *sink, const char *path);
 /* Frees a sink and forgets its temporary file. */
 void cli_close_output(ev_sink *sink);
 
+/* An input as messages name it: "<stdin>" for "-", as the reader does. */
+const char *cli_input_name(const char *in);
+
+/* Reports a failure of the sorter on input `in` (not one of its output,
+ * which the caller knows best) and returns the exit code for it. */
+int cli_sorter_error(const ev_sorter *s, const char *in);
+
 /* Installs signal handlers that remove temporary outputs, ignore SIGPIPE. */
 void cli_install_signal_handlers(void);
 

@@ -97,12 +97,6 @@ static void close_output(show_out *o)
 	ev_text_free(&o->text);
 }
 
-/* Standard input is "<stdin>" in messages, as in the reader's. */
-static const char *shown_name(const char *in)
-{
-	return strcmp(in, "-") == 0 ? "<stdin>" : in;
-}
-
 static int write_error(void)
 {
 	/* A reader that went away (| head) is not news. */
@@ -110,29 +104,6 @@ static int write_error(void)
 		return EXIT_SYSTEM;
 	return cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
 			 strerror(errno));
-}
-
-static int sorter_error(const ev_sorter *s, const char *in)
-{
-	const ev_diag *d = ev_sorter_diag(s);
-	ev_origin origin = ev_sorter_stats(s)->origin;
-
-	if (origin == EV_ORIGIN_OUTPUT)
-		return d->status == EV_ENOMEM
-			       ? cli_error(EXIT_SYSTEM, "out of memory")
-			       : write_error();
-	if (origin == EV_ORIGIN_INPUT && d->offset) {
-		int code = cli_error(cli_exit_for_status(d->status),
-				     "%s: offset %llu: %s", shown_name(in),
-				     (unsigned long long)d->offset, d->message);
-
-		if (d->status == EV_ETRUNCATED)
-			cli_truncation_hint();
-		return code;
-	}
-	return cli_error(origin == EV_ORIGIN_TEMP ? EXIT_SYSTEM
-						  : cli_exit_for_status(d->status),
-			 "%s: %s", shown_name(in), d->message);
 }
 
 /* Every event of every session in time order (ghc-events' stable sort). */
@@ -150,8 +121,12 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 	status = ev_sorter_visit(s, in, &visitor, o);
 	if ((status >= 0 || status == EV_ETRUNCATED) && finish_output(o) < 0)
 		rc = write_error();
+	else if (status < 0 && ev_sorter_stats(s)->origin == EV_ORIGIN_OUTPUT)
+		rc = ev_sorter_diag(s)->status == EV_ENOMEM
+			     ? cli_error(EXIT_SYSTEM, "out of memory")
+			     : write_error();
 	else if (status < 0)
-		rc = sorter_error(s, in);
+		rc = cli_sorter_error(s, in);
 	ev_sorter_free(s);
 	return rc;
 }
@@ -202,7 +177,7 @@ static int open_follow(const char *in, follow_input *fi)
 						       "open: %s", in,
 						       strerror(errno));
 	if (fstat(fi->fd, &st) != 0)
-		return cli_error(EXIT_SYSTEM, "%s: %s", shown_name(in),
+		return cli_error(EXIT_SYSTEM, "%s: %s", cli_input_name(in),
 				 strerror(errno));
 	fi->regular = S_ISREG(st.st_mode);
 	if (!fi->regular)
@@ -279,7 +254,7 @@ static int show_following(const char *in, show_out *o)
 	catch_interrupts();
 	if ((rc = open_follow(in, &fi)) != EXIT_OK || interrupted)
 		return rc;
-	status = ev_reader_open_fd(&r, fi.fd, shown_name(in), 0);
+	status = ev_reader_open_fd(&r, fi.fd, cli_input_name(in), 0);
 	if (status == EV_OK)
 		status = follow_events(r, &fi, o);
 	if (status == EV_EIO && ferror(stdout))
@@ -290,7 +265,7 @@ static int show_following(const char *in, show_out *o)
 		rc = EXIT_OK; /* the user stopped following */
 	else if (status == EV_ETRUNCATED) {
 		rc = cli_error(EXIT_DROPPED, "%s: offset %llu: %s",
-			       shown_name(in),
+			       cli_input_name(in),
 			       (unsigned long long)ev_reader_diag(r)->offset,
 			       ev_reader_diag(r)->message);
 		cli_truncation_hint();
@@ -298,7 +273,7 @@ static int show_following(const char *in, show_out *o)
 	else if (status < 0 && r)
 		rc = cli_reader_error(r);
 	else if (status < 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: %s", shown_name(in),
+		rc = cli_error(EXIT_SYSTEM, "%s: %s", cli_input_name(in),
 			       ev_strerror(status));
 	ev_reader_free(r);
 	if (fi.owned)
