@@ -60,7 +60,7 @@ typedef enum ev_export_format {
 /** Thread labels kept at once for naming perfetto slices; a label is
  *  dropped when its thread finishes. Labels beyond it are not kept (their
  *  threads' slices are named "thread N") and counted in the stats. */
-#define EV_EXPORT_MAX_LABELS 65536u
+#define EV_EXPORT_MAX_LABELS 16384u
 
 /** The most cost centres an exporter keeps (EV_ELIMIT beyond). */
 #define EV_EXPORT_MAX_COST_CENTRES 1048576u
