@@ -307,6 +307,11 @@ static int write_profile(ev_exporter *x, ss_state *st, const ss_profile *p,
 	return EV_OK;
 }
 
+static void put_text(ev_text *t, const char *s)
+{
+	evi_put_json_string(t, (const uint8_t *)s, strlen(s));
+}
+
 /* A frame: MODULE.LABEL, and file, line and column from "FILE:L:C-..". */
 static void write_frame(ev_text *t, const evi_cc *cc)
 {
@@ -315,12 +320,13 @@ static void write_frame(ev_text *t, const evi_cc *cc)
 	size_t ml = strlen(cc->module), ll = strlen(cc->label);
 
 	evi_puts(t, "{\"name\":");
-	if ((name = malloc(ml + ll + 2))) {
+	if (!ml) {
+		put_text(t, cc->label);
+	} else if ((name = malloc(ml + ll + 2))) {
 		memcpy(name, cc->module, ml);
 		name[ml] = '.';
-		memcpy(name + ml + 1, cc->label, ll);
-		evi_put_json_string(t, (const uint8_t *)name,
-				    ml ? ml + 1 + ll : ll);
+		memcpy(name + ml + 1, cc->label, ll + 1);
+		put_text(t, name);
 		free(name);
 	} else {
 		t->failed = 1;

@@ -79,6 +79,7 @@ typedef struct tef_state {
 	tef_proc *procs;
 	size_t n_procs, procs_alloc;
 	uint32_t default_pid;  /* 0 until a cap of no process needs it */
+	uint64_t default_allocated;
 	tef_cap *caps;
 	size_t n_caps;
 	int global_seen;
@@ -201,11 +202,14 @@ static uint32_t default_pid(tef_state *st)
 	return st->default_pid;
 }
 
-/* The JSON pid of capability `cap` (EV_NO_CAP: the first process). */
+/* The JSON pid of capability `cap`: its process, or the default one when
+ * no capset claimed it; global events (EV_NO_CAP) go to the first process. */
 static uint32_t pid_of_cap(tef_state *st, uint16_t cap)
 {
+	if (cap == EV_NO_CAP && st->n_procs)
+		return st->procs[0].pid;
 	if (cap == EV_NO_CAP || cap >= st->n_caps || !st->caps[cap].proc)
-		return st->n_procs ? st->procs[0].pid : default_pid(st);
+		return default_pid(st);
 	return st->procs[st->caps[cap].proc - 1].pid;
 }
 
@@ -473,24 +477,23 @@ static void counter_open(ev_exporter *x, tef_state *st, const char *name,
 	evi_puts(t, ",\"args\":{");
 }
 
+/* A heap figure of a process; HEAP_ALLOCATED is each cap's running total,
+ * and the process's allocation is their sum. A capset that is no known
+ * process counts for the default process. */
 static int heap_counter(ev_exporter *x, tef_state *st, const ev_event *ev,
 			const char *name)
 {
-	tef_proc *p;
+	tef_proc *p = proc_find(st, ev_load32(ev->payload));
 	uint64_t bytes = ev_load64(ev->payload + 4);
-	int rc = proc_get(x, st, ev_load32(ev->payload), &p);
+	uint64_t *total = p ? &p->allocated : &st->default_allocated;
 
-	if (rc < 0)
-		return rc;
 	if (ev->type == EV_HEAP_ALLOCATED && ev->cap != EV_NO_CAP) {
 		tef_cap *c = cap_get(x, st, ev->cap);
 		if (!c)
 			return x->diag.status;
-		/* Each cap posts its running total; the process's is the sum. */
-		if (p)
-			p->allocated += bytes - c->allocated;
+		*total += bytes - c->allocated;
 		c->allocated = bytes;
-		bytes = p ? p->allocated : bytes;
+		bytes = *total;
 	}
 	counter_open(x, st, name, ev->time, p ? p->pid : default_pid(st));
 	put_num_arg(&x->out, "bytes", bytes, 1);
@@ -786,6 +789,7 @@ static void end_session(ev_exporter *x, tef_state *st)
 	st->n_procs = 0;
 	st->global_seen = 0;
 	st->default_pid = 0;
+	st->default_allocated = 0;
 	memset(st->caps, 0, st->n_caps * sizeof *st->caps);
 	labels_clear(st);
 }
