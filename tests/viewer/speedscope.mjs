@@ -7,7 +7,8 @@
 //
 // Each PROFILE is followed by the names to find; "--" separates profiles.
 // With EVTOOL_VIEWER_PICKER set, the profile picker is opened too (its
-// names count as shown) and shot as PROFILE.profiles.png.
+// names count as shown) and shot as PROFILE.profiles.png, and the sandwich
+// view as PROFILE.sandwich.png (the screenshots in doc/).
 // A PNG of each loaded profile is written to OUT_DIR (PROFILE's base name
 // + ".png"). The app and the profiles are served from 127.0.0.1 only, and
 // the profile is passed as #profileURL=.
@@ -74,18 +75,18 @@ try {
       !/Loading|Drop a file/.test(document.body.innerText), null, { timeout: 20000 })
       .catch(() => errors.push('the profile did not load within 20 s'));
     await page.screenshot({ path: path.join(outDir, name + '.png') });
-    let profiles = await page.innerText('body');
+    const profiles = await page.innerText('body');
+    await page.keyboard.press('3'); // the sandwich view: a table of frames
+    await page.waitForTimeout(300);
+    let text = profiles + '\n' + await page.innerText('body');
     if (process.env.EVTOOL_VIEWER_PICKER) {
+      await page.screenshot({ path: path.join(outDir, name + '.sandwich.png') });
       // The profile picker (a click on the title) lists every track.
       await page.click('text=/\\(1\\/\\d+\\)/').catch(e => errors.push(String(e)));
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(outDir, name + '.profiles.png') });
-      profiles += '\n' + await page.innerText('body');
-      await page.keyboard.press('Escape');
+      text += '\n' + await page.innerText('body');
     }
-    await page.keyboard.press('3'); // the sandwich view: a table of frames
-    await page.waitForTimeout(300);
-    const text = profiles + '\n' + await page.innerText('body');
     if (/Something went wrong|Unrecognized format|Failed to load/i.test(text))
       errors.push('import error shown: ' + text.slice(0, 200));
     const missing = job.names.filter(n => !text.includes(n));
