@@ -653,68 +653,78 @@ static int on_cap_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 	return EV_OK;
 }
 
+/* The payload bytes each handled type needs (the fields read). */
+static uint32_t min_size(uint16_t type)
+{
+	switch (type) {
+	case EV_RUN_THREAD:
+	case EV_THREAD_LABEL:
+	case EV_PROGRAM_ARGS:
+		return 4;
+	case EV_STOP_THREAD:
+	case EV_CAPSET_CREATE:
+	case EV_CAPSET_ASSIGN_CAP:
+		return 6;
+	case EV_OSPROCESS_PID:
+		return 8;
+	case EV_HEAP_SIZE:
+	case EV_HEAP_LIVE:
+	case EV_HEAP_ALLOCATED:
+		return 12;
+	default:
+		return 0;
+	}
+}
+
 static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
 {
 	tef_state *st = state;
-	int sized = ev->size >= 6;
 
 	st->last_time = ev->time;
+	if (ev->size < min_size(ev->type))
+		return EV_OK;
 	switch (ev->type) {
 	case EV_RUN_THREAD:
+	case EV_STOP_THREAD:
 	case EV_GC_START:
 	case EV_GC_END:
 	case EV_GC_WORK:
 	case EV_GC_IDLE:
 	case EV_GC_DONE:
 	case EV_GC_STATS_GHC:
-		if (ev->cap == EV_NO_CAP || (ev->type == EV_RUN_THREAD &&
-					     ev->size < 4))
-			return EV_OK;
-		return on_cap_event(x, st, ev);
-	case EV_STOP_THREAD:
-		if (ev->cap == EV_NO_CAP || !sized)
-			return EV_OK;
-		return on_cap_event(x, st, ev);
+		return ev->cap == EV_NO_CAP ? EV_OK : on_cap_event(x, st, ev);
 	case EV_THREAD_LABEL:
-		if (ev->size < 4)
-			return EV_OK;
 		return label_set(x, st, ev_load32(ev->payload), ev->payload + 4,
 				 ev->size - 4);
 	case EV_CAPSET_CREATE:
 	case EV_CAPSET_ASSIGN_CAP:
-		return sized ? on_process_event(x, st, ev) : EV_OK;
 	case EV_OSPROCESS_PID:
 	case EV_PROGRAM_ARGS:
-		return ev->size >= 8 || (ev->type == EV_PROGRAM_ARGS &&
-					 ev->size >= 4)
-			       ? on_process_event(x, st, ev) : EV_OK;
+		return on_process_event(x, st, ev);
 	case EV_REQUEST_SEQ_GC:
 		instant_named(x, st, ev, "request seq GC");
-		return EV_OK;
+		break;
 	case EV_REQUEST_PAR_GC:
 		instant_named(x, st, ev, "request par GC");
-		return EV_OK;
+		break;
 	case EV_GC_GLOBAL_SYNC:
 		instant_named(x, st, ev, "GC global sync");
-		return EV_OK;
+		break;
 	case EV_USER_MARKER:
 		instant(x, st, ev, "marker", ev->payload, ev->size);
-		return EV_OK;
+		break;
 	case EV_USER_MSG:
 		instant(x, st, ev, "message", ev->payload, ev->size);
-		return EV_OK;
+		break;
 	case EV_HEAP_SIZE:
+		return heap_counter(x, st, ev, "heap size");
 	case EV_HEAP_LIVE:
+		return heap_counter(x, st, ev, "heap live");
 	case EV_HEAP_ALLOCATED:
-		if (ev->size < 12)
-			return EV_OK;
-		return heap_counter(x, st, ev,
-				    ev->type == EV_HEAP_SIZE ? "heap size"
-				    : ev->type == EV_HEAP_LIVE ? "heap live"
-							       : "allocated");
+		return heap_counter(x, st, ev, "allocated");
 	case EV_SPARK_COUNTERS:
 		spark_counter(x, st, ev);
-		return EV_OK;
+		break;
 	}
 	return EV_OK;
 }
