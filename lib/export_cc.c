@@ -1,20 +1,20 @@
 /*
  * The cost-centre definitions of a log (HEAP_PROF_COST_CENTRE, 161): id,
  * label, module and source location, which name speedscope's frames and
- * the hp format's -hc bands. Kept in definition order with an open-
- * addressing index by (session, id); at most EV_EXPORT_MAX_COST_CENTRES.
+ * the hp format's -hc bands. Kept in definition order, indexed by
+ * (session, id); at most EV_EXPORT_MAX_COST_CENTRES.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_internal.h"
+#include "idmap.h"
 #include "internal.h"
 
 struct evi_cc_table {
 	evi_cc *ccs;         /* definition order */
 	size_t n, alloc;
-	uint32_t *slots;     /* index + 1 into ccs; 0: free */
-	size_t n_slots;      /* a power of two, at least 2 n */
+	evi_idmap index;     /* key -> position in ccs */
 };
 
 int evi_cc_table_new(evi_cc_table **out)
@@ -30,22 +30,8 @@ void evi_cc_table_free(evi_cc_table *t)
 	for (size_t i = 0; i < t->n; i++)
 		free((char *)t->ccs[i].label);
 	free(t->ccs);
-	free(t->slots);
+	evi_idmap_free(&t->index);
 	free(t);
-}
-
-static size_t slot_of(uint64_t key, size_t n_slots)
-{
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (n_slots - 1);
-}
-
-static void index_put(evi_cc_table *t, uint32_t i)
-{
-	size_t s = slot_of(t->ccs[i].key, t->n_slots);
-
-	while (t->slots[s])
-		s = (s + 1) & (t->n_slots - 1);
-	t->slots[s] = i + 1;
 }
 
 static int grow(evi_cc_table *t)
@@ -58,32 +44,17 @@ static int grow(evi_cc_table *t)
 		t->ccs = grown;
 		t->alloc = n;
 	}
-	if (2 * (t->n + 1) > t->n_slots) {
-		size_t n = t->n_slots ? 2 * t->n_slots : 512;
-		uint32_t *slots = calloc(n, sizeof *slots);
-		if (!slots)
-			return EV_ENOMEM;
-		free(t->slots);
-		t->slots = slots;
-		t->n_slots = n;
-		for (size_t i = 0; i < t->n; i++)
-			index_put(t, (uint32_t)i);
-	}
 	return EV_OK;
 }
 
 const evi_cc *evi_cc_find(const evi_cc_table *t, unsigned session,
 			  uint32_t id)
 {
-	uint64_t key = (uint64_t)session << 32 | id;
+	uint64_t at;
 
-	if (!t->n_slots)
+	if (!evi_idmap_get(&t->index, (uint64_t)session << 32 | id, &at))
 		return NULL;
-	for (size_t s = slot_of(key, t->n_slots); t->slots[s];
-	     s = (s + 1) & (t->n_slots - 1))
-		if (t->ccs[t->slots[s] - 1].key == key)
-			return &t->ccs[t->slots[s] - 1];
-	return NULL;
+	return &t->ccs[at];
 }
 
 /* The NUL-terminated text at p[*at, len), advancing past its NUL. */
@@ -120,6 +91,11 @@ int evi_cc_define(evi_cc_table *t, unsigned session, const ev_event *ev,
 	/* A copy of the texts, each NUL-terminated even if cut short. */
 	if (grow(t) < 0 || !(texts = malloc(len - 4 + 3)))
 		return evi_fail(diag, EV_ENOMEM, 0, 0, "out of memory");
+	if (evi_idmap_add(&t->index, (uint64_t)session << 32 | id, t->n,
+			  EV_EXPORT_MAX_COST_CENTRES, NULL) < 0) {
+		free(texts);
+		return evi_fail(diag, EV_ENOMEM, 0, 0, "out of memory");
+	}
 	memcpy(texts, ev->payload + 4, len - 4);
 	memset(texts + len - 4, 0, 3);
 	cc = &t->ccs[t->n];
@@ -129,7 +105,6 @@ int evi_cc_define(evi_cc_table *t, unsigned session, const ev_event *ev,
 	cc->srcloc = texts + starts[2];
 	cc->index = (uint32_t)t->n;
 	t->n++;
-	index_put(t, cc->index);
 	return EV_OK;
 }
 

@@ -28,6 +28,7 @@
 
 #include "evtool/catalog.h"
 #include "export_internal.h"
+#include "idmap.h"
 #include "internal.h"
 
 /* Bytes of a label or program name kept (cut at a UTF-8 boundary). */
@@ -78,6 +79,7 @@ typedef struct tef_state {
 	uint32_t next_pid;
 	tef_proc *procs;
 	size_t n_procs, procs_alloc;
+	evi_idmap proc_index;  /* capset -> position in procs */
 	uint32_t default_pid;  /* 0 until a cap of no process needs it */
 	uint64_t default_allocated;
 	tef_cap *caps;
@@ -145,10 +147,9 @@ static void put_num_arg(ev_text *t, const char *name, uint64_t v, int first)
 
 static tef_proc *proc_find(tef_state *st, uint32_t capset)
 {
-	for (size_t i = 0; i < st->n_procs; i++)
-		if (st->procs[i].capset == capset)
-			return &st->procs[i];
-	return NULL;
+	uint64_t i;
+
+	return evi_idmap_get(&st->proc_index, capset, &i) ? &st->procs[i] : NULL;
 }
 
 static int proc_get(ev_exporter *x, tef_state *st, uint32_t capset,
@@ -166,6 +167,10 @@ static int proc_get(ev_exporter *x, tef_state *st, uint32_t capset,
 			st->procs = grown;
 			st->procs_alloc = n;
 		}
+		if (evi_idmap_add(&st->proc_index, capset, st->n_procs,
+				  MAX_PROCS, NULL) < 0)
+			return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
+					"out of memory");
 		p = &st->procs[st->n_procs++];
 		memset(p, 0, sizeof *p);
 		p->capset = capset;
@@ -797,10 +802,12 @@ static void end_session(ev_exporter *x, tef_state *st)
 	for (size_t i = 0; i < st->n_procs; i++)
 		free(st->procs[i].name);
 	st->n_procs = 0;
+	evi_idmap_free(&st->proc_index);
 	st->global_seen = 0;
 	st->default_pid = 0;
 	st->default_allocated = 0;
-	memset(st->caps, 0, st->n_caps * sizeof *st->caps);
+	if (st->caps)
+		memset(st->caps, 0, st->n_caps * sizeof *st->caps);
 	labels_clear(st);
 }
 
@@ -851,6 +858,7 @@ static void tef_free(void *state)
 		free(st->procs[i].name);
 	labels_clear(st);
 	free(st->labels);
+	evi_idmap_free(&st->proc_index);
 	free(st->procs);
 	free(st->caps);
 	free(st);
