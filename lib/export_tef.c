@@ -70,7 +70,8 @@ typedef struct tef_cap {
 
 typedef struct tef_label {
 	uint32_t thread;
-	char *text;            /* NULL: free slot */
+	uint32_t len;
+	char *json;            /* the label as a JSON string; NULL: free slot */
 } tef_label;
 
 typedef struct tef_state {
@@ -106,30 +107,35 @@ static const char *const stop_names[] = {
  * Writing records
  * ---------------------------------------------------------------------- */
 
+/* Appends a string literal without measuring it. */
+#define put_lit(t, s) evi_put((t), "" s, sizeof(s) - 1)
+
 static void put_string(ev_text *t, const char *s)
 {
 	evi_put_json_string(t, (const uint8_t *)s, strlen(s));
 }
 
 /* Starts a record: the separator, then {"ph":"PH","name": */
-static void record(ev_exporter *x, tef_state *st, const char *ph)
+static void record(ev_exporter *x, tef_state *st, char ph)
 {
 	ev_text *t = &x->out;
 
-	evi_puts(t, st->need_comma ? ",\n{\"ph\":\"" : "\n{\"ph\":\"");
-	evi_puts(t, ph);
-	evi_puts(t, "\",\"name\":");
+	if (st->need_comma)
+		evi_putc(t, ',');
+	put_lit(t, "\n{\"ph\":\"");
+	evi_putc(t, ph);
+	put_lit(t, "\",\"name\":");
 	st->need_comma = 1;
 	x->stats.records++;
 }
 
 static void put_where(ev_text *t, uint64_t ts, uint32_t pid, uint32_t tid)
 {
-	evi_puts(t, ",\"ts\":");
+	put_lit(t, ",\"ts\":");
 	evi_put_us(t, ts);
-	evi_puts(t, ",\"pid\":");
+	put_lit(t, ",\"pid\":");
 	evi_put_u64(t, pid);
-	evi_puts(t, ",\"tid\":");
+	put_lit(t, ",\"tid\":");
 	evi_put_u64(t, tid);
 }
 
@@ -137,7 +143,7 @@ static void put_num_arg(ev_text *t, const char *name, uint64_t v, int first)
 {
 	evi_puts(t, first ? "\"" : ",\"");
 	evi_puts(t, name);
-	evi_puts(t, "\":");
+	put_lit(t, "\":");
 	evi_put_u64(t, v);
 }
 
@@ -255,7 +261,7 @@ static tef_label *label_find(const tef_state *st, uint32_t thread)
 		return NULL;
 	for (size_t i = label_slot(thread);; i = (i + 1) & (LABEL_SLOTS - 1)) {
 		tef_label *l = &st->labels[i];
-		if (!l->text)
+		if (!l->json)
 			return NULL;
 		if (l->thread == thread)
 			return l;
@@ -267,27 +273,46 @@ static void label_remove(tef_state *st, tef_label *l)
 {
 	size_t hole = (size_t)(l - st->labels);
 
-	free(l->text);
-	l->text = NULL;
+	free(l->json);
+	l->json = NULL;
 	st->n_labels--;
-	for (size_t i = (hole + 1) & (LABEL_SLOTS - 1); st->labels[i].text;
+	for (size_t i = (hole + 1) & (LABEL_SLOTS - 1); st->labels[i].json;
 	     i = (i + 1) & (LABEL_SLOTS - 1)) {
 		size_t home = label_slot(st->labels[i].thread);
 		/* It moves into the hole unless its probe starts after it. */
 		if (((i - home) & (LABEL_SLOTS - 1)) >=
 		    ((i - hole) & (LABEL_SLOTS - 1))) {
 			st->labels[hole] = st->labels[i];
-			st->labels[i].text = NULL;
+			st->labels[i].json = NULL;
 			hole = i;
 		}
 	}
+}
+
+/* The label as a JSON string literal, cut to NAME_MAX_BYTES. */
+static char *label_json(const uint8_t *p, size_t len, uint32_t *json_len)
+{
+	ev_text t = EV_TEXT_INIT;
+	char *cut = copy_name(p, len);
+
+	if (!cut)
+		return NULL;
+	evi_put_json_string(&t, (const uint8_t *)cut, strlen(cut));
+	free(cut);
+	if (t.failed) {
+		ev_text_free(&t);
+		return NULL;
+	}
+	*json_len = (uint32_t)t.len;
+	return t.data;
 }
 
 static int label_set(ev_exporter *x, tef_state *st, uint32_t thread,
 		     const uint8_t *p, size_t len)
 {
 	tef_label *l = label_find(st, thread);
-	char *text;
+	uint32_t json_len;
+	char *json;
 
 	if (!l && st->n_labels >= EV_EXPORT_MAX_LABELS) {
 		x->stats.labels_dropped++;
@@ -295,28 +320,29 @@ static int label_set(ev_exporter *x, tef_state *st, uint32_t thread,
 	}
 	if (!st->labels && !(st->labels = calloc(LABEL_SLOTS, sizeof *st->labels)))
 		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
-	if (!(text = copy_name(p, len)))
+	if (!(json = label_json(p, len, &json_len)))
 		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
-	if (l) {
-		free(l->text);
-		l->text = text;
-		return EV_OK;
+	if (!l) {
+		for (size_t i = label_slot(thread);; i = (i + 1) & (LABEL_SLOTS - 1))
+			if (!st->labels[i].json) {
+				l = &st->labels[i];
+				break;
+			}
+		l->thread = thread;
+		st->n_labels++;
 	}
-	for (size_t i = label_slot(thread);; i = (i + 1) & (LABEL_SLOTS - 1))
-		if (!st->labels[i].text) {
-			st->labels[i].thread = thread;
-			st->labels[i].text = text;
-			st->n_labels++;
-			return EV_OK;
-		}
+	free(l->json);
+	l->json = json;
+	l->len = json_len;
+	return EV_OK;
 }
 
 static void labels_clear(tef_state *st)
 {
 	if (st->labels)
 		for (size_t i = 0; i < LABEL_SLOTS; i++) {
-			free(st->labels[i].text);
-			st->labels[i].text = NULL;
+			free(st->labels[i].json);
+			st->labels[i].json = NULL;
 		}
 	st->n_labels = 0;
 }
@@ -332,9 +358,9 @@ static void slice_open(ev_exporter *x, tef_state *st, uint16_t cap,
 {
 	ev_text *t = &x->out;
 
-	evi_puts(t, ",\"cat\":\"");
+	put_lit(t, ",\"cat\":\"");
 	evi_puts(t, cat);
-	evi_puts(t, "\",\"dur\":");
+	put_lit(t, "\",\"dur\":");
 	evi_put_us(t, end - start);
 	put_where(t, start, pid_of_cap(st, cap), tid_of_cap(cap));
 }
@@ -348,24 +374,24 @@ static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
 
 	if (end < c->run_start)
 		end = c->run_start;
-	record(x, st, "X");
+	record(x, st, 'X');
 	if (l) {
-		put_string(t, l->text);
+		evi_put(t, l->json, l->len);
 	} else {
-		evi_puts(t, "\"thread ");
+		put_lit(t, "\"thread ");
 		evi_put_u64(t, c->thread);
 		evi_putc(t, '"');
 	}
 	slice_open(x, st, cap, "thread", c->run_start, end);
-	evi_puts(t, ",\"args\":{");
+	put_lit(t, ",\"args\":{");
 	put_num_arg(t, "thread", c->thread, 1);
 	if (have_status) {
-		evi_puts(t, ",\"stop\":\"");
+		put_lit(t, ",\"stop\":\"");
 		evi_puts(t, stop_names[status < sizeof stop_names /
 						  sizeof stop_names[0] ? status : 0]);
 		evi_putc(t, '"');
 	}
-	evi_puts(t, "}}");
+	put_lit(t, "}}");
 	c->last_end = end;
 	c->running = 0;
 }
@@ -381,7 +407,7 @@ static void phase_end(ev_exporter *x, tef_state *st, uint16_t cap,
 		start = c->gc_child_end;
 	if (t < start)
 		t = start;
-	record(x, st, "X");
+	record(x, st, 'X');
 	evi_puts(&x->out, c->phase == PHASE_WORK ? "\"GC work\"" : "\"GC idle\"");
 	slice_open(x, st, cap, "gc", start, t);
 	evi_putc(&x->out, '}');
@@ -398,11 +424,11 @@ static void gc_slice(ev_exporter *x, tef_state *st, uint16_t cap, tef_cap *c,
 
 	if (end < c->gc_child_end)
 		end = c->gc_child_end;
-	record(x, st, "X");
-	evi_puts(t, "\"GC\"");
+	record(x, st, 'X');
+	put_lit(t, "\"GC\"");
 	slice_open(x, st, cap, "gc", c->gc_start, end);
 	if (stats) {
-		evi_puts(t, ",\"args\":{");
+		put_lit(t, ",\"args\":{");
 		/* Field 0 is the capset: the process says that. */
 		for (unsigned i = 1; i < stats->n; i++)
 			put_num_arg(t, stats->values[i].field->name,
@@ -452,11 +478,11 @@ static void instant(ev_exporter *x, tef_state *st, const ev_event *ev,
 
 	if (ev->cap == EV_NO_CAP)
 		st->global_seen = 1;
-	record(x, st, "i");
+	record(x, st, 'i');
 	evi_put_json_string(t, text, len);
-	evi_puts(t, ",\"cat\":\"");
+	put_lit(t, ",\"cat\":\"");
 	evi_puts(t, cat);
-	evi_puts(t, "\",\"s\":\"t\"");
+	put_lit(t, "\",\"s\":\"t\"");
 	put_where(t, ev->time, pid_of_cap(st, ev->cap), tid_of_cap(ev->cap));
 	evi_putc(t, '}');
 }
@@ -473,13 +499,13 @@ static void counter_open(ev_exporter *x, tef_state *st, const char *name,
 {
 	ev_text *t = &x->out;
 
-	record(x, st, "C");
+	record(x, st, 'C');
 	put_string(t, name);
-	evi_puts(t, ",\"ts\":");
+	put_lit(t, ",\"ts\":");
 	evi_put_us(t, ts);
-	evi_puts(t, ",\"pid\":");
+	put_lit(t, ",\"pid\":");
 	evi_put_u64(t, pid);
-	evi_puts(t, ",\"args\":{");
+	put_lit(t, ",\"args\":{");
 }
 
 /* A heap figure of a process; HEAP_ALLOCATED is each cap's running total,
@@ -502,23 +528,27 @@ static int heap_counter(ev_exporter *x, tef_state *st, const ev_event *ev,
 	}
 	counter_open(x, st, name, ev->time, p ? p->pid : default_pid(st));
 	put_num_arg(&x->out, "bytes", bytes, 1);
-	evi_puts(&x->out, "}}");
+	put_lit(&x->out, "}}");
 	return EV_OK;
 }
 
+/* SPARK_COUNTERS (FORMAT.md s. 5): seven u64 totals of one capability. */
 static void spark_counter(ev_exporter *x, tef_state *st, const ev_event *ev)
 {
-	ev_decoded d;
+	static const char *const names[] = {
+		"created", "dud", "overflowed", "converted", "gcd", "fizzled",
+		"remaining"
+	};
 	char name[32];
 
-	if (!ev_decode(ev, &d) || ev->cap == EV_NO_CAP)
+	if (ev->cap == EV_NO_CAP)
 		return;
 	snprintf(name, sizeof name, "sparks cap %u", (unsigned)ev->cap);
 	counter_open(x, st, name, ev->time, pid_of_cap(st, ev->cap));
-	for (unsigned i = 0; i < d.n; i++)
-		put_num_arg(&x->out, d.values[i].field->name, d.values[i].num,
+	for (unsigned i = 0; i < 7; i++)
+		put_num_arg(&x->out, names[i], ev_load64(ev->payload + 8 * i),
 			    i == 0);
-	evi_puts(&x->out, "}}");
+	put_lit(&x->out, "}}");
 }
 
 /* ------------------------------------------------------------------------
@@ -676,6 +706,8 @@ static uint32_t min_size(uint16_t type)
 	case EV_HEAP_LIVE:
 	case EV_HEAP_ALLOCATED:
 		return 12;
+	case EV_SPARK_COUNTERS:
+		return 56;
 	default:
 		return 0;
 	}
@@ -743,16 +775,16 @@ static void metadata(ev_exporter *x, tef_state *st, const char *what,
 {
 	ev_text *t = &x->out;
 
-	record(x, st, "M");
+	record(x, st, 'M');
 	evi_putc(t, '"');
 	evi_puts(t, what);
-	evi_puts(t, "\",\"pid\":");
+	put_lit(t, "\",\"pid\":");
 	evi_put_u64(t, pid);
 	if (have_tid) {
-		evi_puts(t, ",\"tid\":");
+		put_lit(t, ",\"tid\":");
 		evi_put_u64(t, tid);
 	}
-	evi_puts(t, ",\"args\":{\"name\":");
+	put_lit(t, ",\"args\":{\"name\":");
 }
 
 static void name_process(ev_exporter *x, tef_state *st, const tef_proc *p)
@@ -769,7 +801,7 @@ static void name_process(ev_exporter *x, tef_state *st, const tef_proc *p)
 		n = snprintf(name, sizeof name, "%s",
 			     p->name ? p->name : "GHC process");
 	evi_put_json_string(&x->out, (const uint8_t *)name, (size_t)n);
-	evi_puts(&x->out, "}}");
+	put_lit(&x->out, "}}");
 }
 
 /* Closes what is open and names the session's processes and tracks. */
@@ -783,7 +815,7 @@ static void end_session(ev_exporter *x, tef_state *st)
 		name_process(x, st, &st->procs[i]);
 	if (st->default_pid) {
 		metadata(x, st, "process_name", st->default_pid, 0, 0);
-		evi_puts(&x->out, "\"GHC process\"}}");
+		put_lit(&x->out, "\"GHC process\"}}");
 	}
 	for (size_t i = 0; i < st->n_caps; i++) {
 		char name[16];
@@ -797,7 +829,7 @@ static void end_session(ev_exporter *x, tef_state *st)
 	if (st->global_seen) {
 		metadata(x, st, "thread_name", pid_of_cap(st, EV_NO_CAP), 1,
 			 GLOBAL_TID);
-		evi_puts(&x->out, "\"global\"}}");
+		put_lit(&x->out, "\"global\"}}");
 	}
 	for (size_t i = 0; i < st->n_procs; i++)
 		free(st->procs[i].name);
@@ -839,7 +871,7 @@ static int tef_finish(ev_exporter *x, void *state)
 
 	begin(x, st);
 	end_session(x, st);
-	evi_puts(&x->out, "\n]}\n");
+	put_lit(&x->out, "\n]}\n");
 	return evi_export_check(x);
 }
 
