@@ -303,8 +303,10 @@ static char *label_json(const uint8_t *p, size_t len, uint32_t *json_len)
 		ev_text_free(&t);
 		return NULL;
 	}
+	/* Exactly its size: the text buffer starts at 4 KiB. */
 	*json_len = (uint32_t)t.len;
-	return t.data;
+	cut = realloc(t.data, t.len);
+	return cut ? cut : t.data;
 }
 
 static int label_set(ev_exporter *x, tef_state *st, uint32_t thread,
