@@ -541,3 +541,22 @@ int cli_parse_block_size(const char *text, uint32_t *out)
 	*out = (uint32_t)v;
 	return EXIT_OK;
 }
+
+int cli_sorter_error(const ev_sorter *s, const char *in)
+{
+	const ev_diag *d = ev_sorter_diag(s);
+	ev_origin origin = ev_sorter_stats(s)->origin;
+
+	if (origin == EV_ORIGIN_INPUT && d->offset) {
+		int code = cli_error(cli_exit_for_status(d->status),
+				     "%s: offset %llu: %s", cli_input_name(in),
+				     (unsigned long long)d->offset, d->message);
+
+		if (d->status == EV_ETRUNCATED)
+			cli_truncation_hint();
+		return code;
+	}
+	return cli_error(origin == EV_ORIGIN_TEMP ? EXIT_SYSTEM
+						  : cli_exit_for_status(d->status),
+			 "%s: %s", cli_input_name(in), d->message);
+}

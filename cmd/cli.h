@@ -154,6 +154,10 @@ int cli_commit_output(ev_sink *sink, const char *path);
 /* Frees a sink and forgets its temporary file. */
 void cli_close_output(ev_sink *sink);
 
+/* Reports a failure of the sorter on input `in` (not one of its output,
+ * which the caller knows best) and returns the exit code for it. */
+int cli_sorter_error(const ev_sorter *s, const char *in);
+
 /* Installs handlers that remove the temporary outputs on a fatal signal
  * (SIGPIPE too) and then die of it. */
 void cli_install_signal_handlers(void);

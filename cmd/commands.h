@@ -5,6 +5,7 @@
 #include "cli.h"
 
 int cmd_archive(const cli_command *cmd, const cli_args *args);
+int cmd_export(const cli_command *cmd, const cli_args *args);
 int cmd_cat(const cli_command *cmd, const cli_args *args);
 int cmd_filter(const cli_command *cmd, const cli_args *args);
 int cmd_info(const cli_command *cmd, const cli_args *args);
@@ -17,6 +18,7 @@ int cmd_validate(const cli_command *cmd, const cli_args *args);
 
 extern const cli_option archive_options[];
 extern const cli_option cat_options[];
+extern const cli_option export_options[];
 extern const cli_option filter_options[];
 extern const cli_option info_options[];
 extern const cli_option show_options[];

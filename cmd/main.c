@@ -91,6 +91,20 @@ const cli_command cli_commands[] = {
 	  "\n"
 	  "example: evtool merge client.eventlog server.eventlog -o both.eventlog.gz",
 	  merge_options, 1, -1 },
+	{ "export", cmd_export, "convert a log for perfetto, speedscope or hp2ps",
+	  "[LOG] [--format perfetto|speedscope|hp] [-o OUT]",
+	  "Converts LOG (default: standard input) in time order and bounded\n"
+	  "memory. perfetto: Trace Event Format JSON (ui.perfetto.dev,\n"
+	  "chrome://tracing, speedscope): a process per OS process, a track per\n"
+	  "capability, thread runs and GCs as slices, markers and messages as\n"
+	  "instants, heap and spark counters. speedscope: the cost-centre time\n"
+	  "profile of a profiled run (+RTS -p -l), a profile per capability. hp:\n"
+	  "the heap profile (+RTS -h -l) as the RTS's .hp file, for hp2ps or\n"
+	  "eventlog2html. A log without what the format needs: a message, exit\n"
+	  "1, no output. A log cut short: its complete events, exit 3.\n"
+	  "\n"
+	  "example: evtool export run.eventlog -o run.json  # open in ui.perfetto.dev",
+	  export_options, 0, 1 },
 	{ "validate", cmd_validate, "check that logs are what GHC writes (a CI gate)",
 	  "[FILE...]",
 	  "Checks each FILE's structure (header, declared sizes, blocks, data\n"

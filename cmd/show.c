@@ -105,29 +105,6 @@ static int write_error(void)
 			 strerror(errno));
 }
 
-static int sorter_error(const ev_sorter *s, const char *in)
-{
-	const ev_diag *d = ev_sorter_diag(s);
-	ev_origin origin = ev_sorter_stats(s)->origin;
-
-	if (origin == EV_ORIGIN_OUTPUT)
-		return d->status == EV_ENOMEM
-			       ? cli_error(EXIT_SYSTEM, "out of memory")
-			       : write_error();
-	if (origin == EV_ORIGIN_INPUT && d->offset) {
-		int code = cli_error(cli_exit_for_status(d->status),
-				     "%s: offset %llu: %s", cli_input_name(in),
-				     (unsigned long long)d->offset, d->message);
-
-		if (d->status == EV_ETRUNCATED)
-			cli_truncation_hint();
-		return code;
-	}
-	return cli_error(origin == EV_ORIGIN_TEMP ? EXIT_SYSTEM
-						  : cli_exit_for_status(d->status),
-			 "%s: %s", cli_input_name(in), d->message);
-}
-
 /* Every event of every session in time order (ghc-events' stable sort). */
 static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 {
@@ -143,8 +120,12 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 	status = ev_sorter_visit(s, in, &visitor, o);
 	if ((status >= 0 || status == EV_ETRUNCATED) && finish_output(o) < 0)
 		rc = write_error();
+	else if (status < 0 && ev_sorter_stats(s)->origin == EV_ORIGIN_OUTPUT)
+		rc = ev_sorter_diag(s)->status == EV_ENOMEM
+			     ? cli_error(EXIT_SYSTEM, "out of memory")
+			     : write_error();
 	else if (status < 0)
-		rc = sorter_error(s, in);
+		rc = cli_sorter_error(s, in);
 	ev_sorter_free(s);
 	return rc;
 }

@@ -2,7 +2,7 @@
 # `evtool help --dump-options`: do not edit; regenerate with
 # `cmake --build BUILD --target completions`.
 
-_evtool_commands='cat info show filter stats sort merge validate truncate archive'
+_evtool_commands='cat info show filter stats sort merge export validate truncate archive'
 
 # The options of command $1.
 _evtool_options() {
@@ -14,6 +14,7 @@ _evtool_options() {
     stats) echo '--json -h --help' ;;
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
     merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
+    export) echo '--format -o --output --tmpdir -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
     truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
     archive) echo '-o --output --level --threads --rm -f --force -t --test -x --extract -v --verbose --no-progress -h --help' ;;
@@ -58,6 +59,9 @@ _evtool_value() {
     'merge -o'|'merge --output') echo 'file' ;;
     'merge --align') echo 'words:wall-clock start none' ;;
     'merge --shift') echo 'text' ;;
+    'export --format') echo 'words:perfetto speedscope hp' ;;
+    'export -o'|'export --output') echo 'file' ;;
+    'export --tmpdir') echo 'dir' ;;
     'validate --tolerance') echo 'text' ;;
     'validate --gc-end-tolerance') echo 'text' ;;
     'validate --max-errors') echo 'text' ;;

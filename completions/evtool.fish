@@ -15,10 +15,11 @@ complete -c evtool -n __fish_use_subcommand -a filter -d 'keep some events: by c
 complete -c evtool -n __fish_use_subcommand -a stats -d 'the +RTS -s summary of a run, computed from its log'
 complete -c evtool -n __fish_use_subcommand -a sort -d 'put a log into one global, stable time order'
 complete -c evtool -n __fish_use_subcommand -a merge -d 'merge the logs of several processes into one timeline'
+complete -c evtool -n __fish_use_subcommand -a export -d 'convert a log for perfetto, speedscope or hp2ps'
 complete -c evtool -n __fish_use_subcommand -a validate -d 'check that logs are what GHC writes (a CI gate)'
 complete -c evtool -n __fish_use_subcommand -a truncate -d 'repair a log cut short (a killed program); cut a log to a prefix'
 complete -c evtool -n __fish_use_subcommand -a archive -d 'gzip logs with their digest; test and extract archives'
-complete -c evtool -n '__fish_seen_subcommand_from help' -a 'cat info show filter stats sort merge validate truncate archive'
+complete -c evtool -n '__fish_seen_subcommand_from help' -a 'cat info show filter stats sort merge export validate truncate archive'
 
 complete -c evtool -n '__fish_seen_subcommand_from cat' -F
 complete -c evtool -n '__fish_seen_subcommand_from cat' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'
@@ -94,6 +95,12 @@ complete -c evtool -n '__fish_seen_subcommand_from merge' -l no-renumber -d 'kee
 complete -c evtool -n '__fish_seen_subcommand_from merge' -l no-progress -d 'no progress bar on standard error'
 complete -c evtool -n '__fish_seen_subcommand_from merge' -s v -l verbose -d 'say how each input is renumbered, shifted and completed'
 complete -c evtool -n '__fish_seen_subcommand_from merge' -s h -l help -d 'show this help'
+
+complete -c evtool -n '__fish_seen_subcommand_from export' -F
+complete -c evtool -n '__fish_seen_subcommand_from export' -l format -x -a 'perfetto speedscope hp' -d 'perfetto (default: Trace Event Format JSON), speedscope (the time profile of a +RTS -p run) or hp (the heap profile, as hp2ps reads)'
+complete -c evtool -n '__fish_seen_subcommand_from export' -s o -l output -r -F -d 'write to FILE (default, or -: standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from export' -l tmpdir -x -a '(__fish_complete_directories)' -d 'folder for temporary files when sorting (default $TMPDIR or /tmp)'
+complete -c evtool -n '__fish_seen_subcommand_from export' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from validate' -F
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l strict -d 'warnings fail too'

@@ -55,8 +55,18 @@ cat "$logs/user-n1" "$logs/merge-a" >"$logs/two-sessions"
 # gzip input.
 gzip -9 -n -c "$logs/user-n1" >"$logs/user-n1.gz"
 gzip -9 -n -c "$logs/threads-n4-cut" >"$logs/threads-n4-cut.gz"
+# Profiles, for export: the profiled run's cost centres with its time
+# samples, and with its -hc heap samples; the -hT run's heap samples.
+"$evtool" filter --type 161,167,168 "$td/prof-n2.eventlog" -o "$tmp/prof-p"
+"$evtool" filter --type 160-165 "$td/prof-n2.eventlog" -o "$tmp/prof-hc"
+"$evtool" filter --type 160-165 "$td/hpt-n1.eventlog" -o "$tmp/hpt"
+profiles=$tmp/profiles
+mkdir -p "$profiles"
+for n in prof-p prof-hc hpt; do
+	"$evtool" truncate -q --bytes 14000 "$tmp/$n" -o "$profiles/$n" || [ $? -eq 3 ]
+done
 
-for t in reader validate truncate merge filter; do
+for t in reader validate truncate merge filter export; do
 	mkdir -p "$out/$t"
 	find "$out/$t" -maxdepth 1 -type f ! -name 'found-*' -delete
 done
@@ -65,7 +75,9 @@ for f in "$logs"/*; do
 	cp "$f" "$out/reader/$n"
 	cp "$f" "$out/validate/$n"
 	cp "$f" "$out/truncate/$n"
+	cp "$f" "$out/export/$n"
 done
+cp "$profiles"/* "$out/export/"
 
 # merge: OPTS(1) LEN_A(4, big-endian) A B
 merge_seed() { # name opts a b

@@ -5,23 +5,26 @@
 #   bash testdata/generate.sh NAME...    # only these runs, e.g. killed-blocks
 #
 # NAMEs: threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
-# heap-pair (heap-a and heap-b always run together) nonmoving-n2
-# killed-sigkill merge (merge-a, -b and -c always run together)
+# heap-pair (heap-a and heap-b always run together) hpt-n1 prof-n2
+# nonmoving-n2 killed-sigkill merge (merge-a, -b and -c always run together)
 # killed-blocks. Logs not named are left as they are.
 #
 # The programs are compiled in a temporary folder (removed afterwards; set
 # KEEP_WORK=1 to keep it and print its path). Each run writes
 # testdata/NAME.eventlog (+RTS -l -olFILE) and the RTS's own summary
 # testdata/NAME.rts-s.txt (+RTS -sFILE); killed-blocks writes only
-# testdata/killed-blocks.eventlog.gz.
+# testdata/killed-blocks.eventlog.gz. The heap-profile runs hpt-n1 and
+# prof-n2 also keep the RTS's own heap profile as testdata/NAME.hp; prof-n2
+# is a profiled build (-prof -fprof-auto, needs ghc-prof).
 set -euo pipefail
 
 all_runs=(threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
-          heap-pair nonmoving-n2 killed-sigkill merge killed-blocks)
+          heap-pair hpt-n1 prof-n2 nonmoving-n2 killed-sigkill merge killed-blocks)
 # program (testdata/src/PROG.hs) each run needs
 declare -A prog_of=(
   [threads-n1]=threads [threads-n2]=threads [threads-n4]=threads
   [sparks-n2]=sparks [gc-n2]=gc [user-n1]=user [heap-n1]=heap [heap-pair]=heap
+  [hpt-n1]=heap [prof-n2]=heap-prof
   [nonmoving-n2]=nonmoving [killed-sigkill]=sleeper [merge]=worker
   [killed-blocks]=flooder
 )
@@ -54,11 +57,16 @@ fi
 
 echo "GHC: $(ghc --numeric-version)"
 
-# compile NAME: testdata/src/NAME.hs -> $work/NAME
+# compile NAME: testdata/src/NAME.hs -> $work/NAME; NAME-prof is the
+# profiled build of NAME.hs (every function a cost centre).
 compile() {
+  local name=$1 flags=()
+  if [[ "$name" == *-prof ]]; then
+    name=${name%-prof} flags=(-prof -fprof-auto)
+  fi
   mkdir -p "$work/build/$1"
-  ghc -O1 -threaded -rtsopts -eventlog -v0 \
-      -outputdir "$work/build/$1" -o "$work/$1" "$src/$1.hs"
+  ghc -O1 -threaded -rtsopts -eventlog "${flags[@]}" -v0 \
+      -outputdir "$work/build/$1" -o "$work/$1" "$src/$name.hs"
 }
 
 compiled=" "
@@ -91,6 +99,12 @@ save() {
   cp "$work/$1.eventlog" "$work/$1.rts-s.txt" "$out/"
 }
 
+# save_hp LOG PROG: keep the RTS's heap profile of the run just made
+# ($work/PROG.hp) as testdata/LOG.hp.
+save_hp() {
+  cp "$work/$2.hp" "$out/$1.hp"
+}
+
 want threads-n1 && run threads-n1 threads -- -N1
 want threads-n2 && run threads-n2 threads -- -N2
 want threads-n4 && run threads-n4 threads -- -N4
@@ -119,6 +133,15 @@ if want heap-pair; then
     fi
     (( try < 40 )) || { echo "generate.sh: no heap-a/heap-b pair overlapped in 40 runs" >&2; exit 1; }
   done
+fi
+# The same program; the RTS's own .hp of the run is kept beside the log.
+if want hpt-n1; then
+  run hpt-n1 heap -- -N1 -hT -i0.02 && save_hp hpt-n1 heap
+fi
+# Profiled: cost-centre time samples (-p: PROF_SAMPLE_COST_CENTRE, 167)
+# and a heap profile by cost-centre stack (-hc), .hp kept.
+if want prof-n2; then
+  run prof-n2 heap-prof -- -N2 -p -hc -i0.02 && save_hp prof-n2 heap-prof
 fi
 # The default -l classes already give the nonmoving events 200-206; -ln adds
 # class n: NONMOVING_HEAP_CENSUS (207) and the collector's LOG_MSGs (16).

@@ -7,7 +7,8 @@
  * independently deflated segment repeated, see gz_build), and runs it
  * through the reader, validate, truncate (ev_repair), filter, merge,
  * sort (ev_sorter, in the memory it is given, spilling to temporary
- * files), show (the sorter's visitor feeding ev_show, as cmd/show.c does)
+ * files), show (the sorter's visitor feeding ev_show, as cmd/show.c does),
+ * export (the same visitor feeding an ev_exporter, as cmd/export.c does)
  * and stats (ev_stats). The output goes to /dev/null or is dropped, so
  * that only the library's own memory is measured.
  *
@@ -672,6 +673,44 @@ static outcome run_show(const bytes *log)
 	return run_show_as(log, EV_SHOW_TEXT, NULL);
 }
 
+/* ---- export ---- */
+
+/* `evtool export`: the sorter's visitor feeding an exporter whose output
+ * goes to /dev/null. o.events is the number of records it wrote. */
+static outcome run_export(const bytes *log, ev_export_format format)
+{
+	temp_log t = temp_log_write(log);
+	ev_export_options eo = EV_EXPORT_OPTIONS_INIT;
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_sorter *s = new_sorter(&t, EV_SORT_AUTO);
+	ev_exporter *x;
+	int fd, rc;
+	ev_sink *sink = null_sink(&fd);
+
+	eo.format = format;
+	eo.tmpdir = t.dir;
+	assert_int_equal(ev_exporter_new(&x, &eo, sink), EV_OK);
+	o.status = ev_sorter_visit(s, t.path, ev_exporter_visitor(), x);
+	if (o.status >= 0 || o.status == EV_ETRUNCATED) {
+		rc = ev_exporter_finish(x);
+		if (rc < 0)
+			o.status = rc;
+	}
+	o.events = ev_exporter_stats(x)->records;
+	o.sessions = ev_sorter_stats(s)->sessions;
+	ev_exporter_free(x);
+	ev_sink_free(sink);
+	close(fd);
+	ev_sorter_free(s);
+	o.peak = measure_peak(base);
+	o.allocated = measure_allocated();
+	o.seconds = cpu_seconds() - t0;
+	temp_log_remove(&t);
+	return o;
+}
+
 /* ---- stats ---- */
 
 /* `evtool stats`: every event into the accumulator, then the summary.
@@ -1015,6 +1054,9 @@ static void test_gzip_bomb(void **state)
 	check_bounded("gzip bomb 32 MiB", "show", &o, STREAM_BOUND);
 	assert_int_equal(o.status, EV_OK);
 	assert_int_equal(o.events, (uint64_t)per_body * (repeat / 32));
+	o = run_export(&gz, EV_EXPORT_PERFETTO);
+	check_bounded("gzip bomb 32 MiB", "export", &o, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
 	free(head.p);
 	free(body.p);
 	free(tail.p);
@@ -1203,6 +1245,11 @@ static void test_many_sessions(void **state)
 		assert_int_equal(o.sessions, sessions / 4);
 		oq = run_show(&s16);
 		check_linear("show", &oq, &o);
+		o = run_export(&q, EV_EXPORT_PERFETTO);
+		check_bounded("2500 sessions", "export", &o, STREAM_BOUND);
+		assert_int_equal(o.status, EV_OK);
+		oq = run_export(&s16, EV_EXPORT_PERFETTO);
+		check_linear("export", &oq, &o);
 		free(s16.p);
 	}
 	o = run_stats(&b);
@@ -1253,6 +1300,9 @@ static void test_many_capsets(void **state)
 	assert_int_equal(o.status, EV_OK);
 	o = run_merge(&b);
 	check_bounded("60000 capsets", "merge", &o, STREAM_BOUND);
+	o = run_export(&b, EV_EXPORT_PERFETTO);
+	check_bounded("60000 capsets", "export", &o, STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
 	free(b.p);
 
 	b = capset_log(200000);
@@ -1262,6 +1312,50 @@ static void test_many_capsets(void **state)
 	o = run_merge(&b);
 	check_bounded("200000 capsets", "merge", &o, STREAM_BOUND);
 	free(b.p);
+	(void)state;
+}
+
+/* ------------------------------------------------------------------------
+ * Many labelled threads
+ * ---------------------------------------------------------------------- */
+
+/* `threads` THREAD_LABEL events of distinct threads that never finish,
+ * each label `len` bytes. */
+static bytes label_log(unsigned threads, uint16_t len)
+{
+	bytes b = { 0 };
+	uint8_t text[256];
+
+	memset(text, 'x', sizeof text);
+	put_header_start(&b);
+	put_type(&b, 44, -1, "Thread label");
+	put_header_end(&b);
+	for (unsigned i = 0; i < threads; i++) {
+		put16(&b, 44);
+		put64(&b, 100 + i);
+		put16(&b, (uint16_t)(4 + len));
+		put32(&b, i + 1);
+		put(&b, text, len);
+	}
+	put_data_end(&b);
+	return b;
+}
+
+/* 100000 labelled threads alive at once: export keeps at most
+ * EV_EXPORT_MAX_LABELS labels (of at most 255 bytes each), so its
+ * memory stays bounded, and grows linearly in all. */
+static void test_many_labels(void **state)
+{
+	bytes b = label_log(100000, 250), q = label_log(25000, 250);
+	outcome o, oq;
+
+	o = run_export(&b, EV_EXPORT_PERFETTO);
+	check_bounded("100000 labels", "export", &o, 2 * STREAM_BOUND);
+	assert_int_equal(o.status, EV_OK);
+	oq = run_export(&q, EV_EXPORT_PERFETTO);
+	check_linear("export", &oq, &o);
+	free(b.p);
+	free(q.p);
 	(void)state;
 }
 
@@ -1276,6 +1370,7 @@ int main(void)
 		cmocka_unit_test(test_enormous_variable_events),
 		cmocka_unit_test(test_many_sessions),
 		cmocka_unit_test(test_many_capsets),
+		cmocka_unit_test(test_many_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

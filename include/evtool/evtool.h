@@ -9,6 +9,7 @@
 #include "pipeline.h"
 #include "catalog.h"
 #include "decode.h"
+#include "export.h"
 #include "filter.h"
 #include "header.h"
 #include "merge.h"

@@ -17,7 +17,7 @@ import sys
 
 # Payload fields by type id, in wire order: (name, struct code); 's' is
 # UTF-8 text to the end, 'z' NUL-terminated text, 'S' NUL-separated
-# strings to the end. A type with two forms lists the longer one; fields
+# strings to the end, 'L' u32 values, as many as the field before says. A type with two forms lists the longer one; fields
 # the payload does not reach are absent.
 FIELDS = {
     0: [("thread", "I")], 1: [("thread", "I")],
@@ -50,7 +50,12 @@ FIELDS = {
          [(n + "_filter", "z") for n in ("module", "closure_descr",
           "type_descr", "cost_centre", "cost_centre_stack", "retainer",
           "biography")],
+    161: [("cost_centre", "I"), ("label", "z"), ("module", "z"),
+          ("srcloc", "z"), ("flags", "B")],
     162: [("era", "Q")], 165: [("era", "Q")],
+    163: [("profile", "B"), ("residency", "Q"), ("depth", "B"), ("stack", "L")],
+    167: [("capability", "I"), ("ticks", "Q"), ("depth", "B"), ("stack", "L")],
+    168: [("tick_interval", "Q")],
     164: [("profile", "B"), ("residency", "Q"), ("label", "z")],
     201: [("marked_objects", "I")], 206: [("cap", "H")],
     207: [("block_size", "H"), ("active_segments", "I"),
@@ -88,6 +93,11 @@ def decode(type_, payload):
             end = len(payload) if end < 0 else end
             out[name] = text(payload[at:end])
             at = min(end + 1, len(payload))
+        elif code == "L":
+            n = min(out[layout[layout.index((name, code)) - 1][0]],
+                    (len(payload) - at) // 4)
+            out[name] = list(struct.unpack_from(">%dI" % n, payload, at))
+            at += 4 * n
         elif code == "S":
             out[name] = [text(s) for s in payload[at:].rstrip(b"\0").split(b"\0")]
             at = len(payload)

@@ -19,6 +19,7 @@ commands:
   stats      the +RTS -s summary of a run, computed from its log
   sort       put a log into one global, stable time order
   merge      merge the logs of several processes into one timeline
+  export     convert a log for perfetto, speedscope or hp2ps
   validate   check that logs are what GHC writes (a CI gate)
   truncate   repair a log cut short (a killed program); cut a log to a prefix
   archive    gzip logs with their digest; test and extract archives

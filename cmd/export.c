@@ -1,0 +1,126 @@
+/*
+ * evtool export: a log as Trace Event Format JSON (perfetto), speedscope
+ * JSON or an .hp heap profile, converted by the library's exporter from
+ * the events in time order (the sorter's streaming form).
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <evtool/export.h>
+#include <evtool/sort.h>
+
+#include "commands.h"
+
+const cli_option export_options[] = {
+	/* In the order of ev_export_format: cli_choice's index is one. */
+	{ "format", 0, "perfetto|speedscope|hp", "perfetto (default: Trace "
+	  "Event Format JSON), speedscope (the time profile of a +RTS -p run) "
+	  "or hp (the heap profile, as hp2ps reads)" },
+	{ "output", 'o', "FILE", "write to FILE (default, or -: standard "
+	  "output)" },
+	{ "tmpdir", 0, "DIR", "folder for temporary files when sorting "
+	  "(default $TMPDIR or /tmp)" },
+	{ NULL, 0, NULL, NULL }
+};
+
+/* What each format needs, for the message when a log lacks it. */
+static const char *const missing[] = {
+	"no events", "no time-profile samples (PROF_SAMPLE_COST_CENTRE: run "
+	"a profiled program with +RTS -p -l)", "no heap profile (run with "
+	"+RTS -h -l)"
+};
+
+typedef struct export_run {
+	const char *in;
+	const char *out;       /* NULL: standard output */
+	ev_sink *sink;
+	ev_exporter *x;
+} export_run;
+
+static int open_output(export_run *run)
+{
+	if (run->out)
+		return cli_open_output(run->out, &run->in, 1, 0, &run->sink);
+	/* Text: a terminal is fine, as for jq. */
+	if (ev_sink_open_fd(&run->sink, STDOUT_FILENO, "<stdout>") < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	return EXIT_OK;
+}
+
+static int output_error(const export_run *run)
+{
+	const ev_diag *d = ev_exporter_diag(run->x);
+
+	if (d->status == EV_ENOMEM)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	if (d->status == EV_ELIMIT)
+		return cli_error(EXIT_INVALID, "%s: %s", cli_input_name(run->in),
+				 d->message);
+	if (!run->out && errno == EPIPE)
+		return EXIT_SYSTEM; /* a reader that went away (| head) */
+	return cli_error(EXIT_SYSTEM, "%s: %s",
+			 run->out ? run->out : "<stdout>",
+			 d->message[0] ? d->message : strerror(errno));
+}
+
+/* Converts, then commits the output unless there was nothing to write. */
+static int convert(export_run *run, ev_sorter *s, ev_export_format format)
+{
+	int status = ev_sorter_visit(s, run->in, ev_exporter_visitor(), run->x);
+	int truncated = status == EV_ETRUNCATED, rc;
+
+	if (status < 0 && !truncated) {
+		if (ev_sorter_stats(s)->origin == EV_ORIGIN_OUTPUT)
+			return output_error(run);
+		return cli_sorter_error(s, run->in);
+	}
+	if ((rc = ev_exporter_finish(run->x)) == EV_EXPORT_NOTHING)
+		return cli_error(EXIT_INVALID, "%s: %s", cli_input_name(run->in),
+				 missing[format]);
+	if (rc < 0)
+		return output_error(run);
+	if (run->out && (rc = cli_commit_output(run->sink, run->out)) != EXIT_OK)
+		return rc;
+	if (!run->out && ev_sink_commit(run->sink) < 0)
+		return output_error(run);
+	if (truncated)
+		return cli_sorter_error(s, run->in);
+	return EXIT_OK;
+}
+
+int cmd_export(const cli_command *cmd, const cli_args *args)
+{
+	ev_export_options opts = EV_EXPORT_OPTIONS_INIT;
+	ev_sort_options sort = EV_SORT_OPTIONS_INIT;
+	export_run run = { "-", NULL, NULL, NULL };
+	const char *out = cli_value(cmd, args, "output");
+	int format = EV_EXPORT_PERFETTO, rc;
+	ev_sorter *s = NULL;
+
+	if ((rc = cli_choice(cmd, args, "format", &format)) != EXIT_OK)
+		return rc;
+	if (args->n_positional)
+		run.in = args->positional[0];
+	if (strcmp(run.in, "-") == 0 && isatty(STDIN_FILENO))
+		return cli_usage_error(cmd, "no input: name a LOG or give one "
+				       "on standard input");
+	if (out && strcmp(out, "-") != 0)
+		run.out = out;
+	opts.format = (ev_export_format)format;
+	opts.tmpdir = sort.tmpdir = cli_value(cmd, args, "tmpdir");
+	if ((rc = open_output(&run)) != EXIT_OK)
+		return rc;
+	if (ev_exporter_new(&run.x, &opts, run.sink) < 0 ||
+	    ev_sorter_new(&s, &sort) < 0)
+		rc = cli_error(EXIT_SYSTEM, "out of memory");
+	else
+		rc = convert(&run, s, opts.format);
+	ev_sorter_free(s);
+	ev_exporter_free(run.x);
+	if (run.out)
+		cli_close_output(run.sink);
+	else
+		ev_sink_free(run.sink);
+	return rc;
+}

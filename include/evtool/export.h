@@ -1,0 +1,136 @@
+/*
+ * evtool: a log converted for the viewers people already use.
+ *
+ * An exporter is fed a log's events in time order (the sorter's streaming
+ * form, ev_sorter_visit, through ev_exporter_visitor()) and writes one of
+ * three formats to a sink:
+ *
+ * - EV_EXPORT_PERFETTO: the Trace Event Format JSON that ui.perfetto.dev,
+ *   chrome://tracing and speedscope open. One process per OS process of
+ *   the log, one track per capability, Haskell thread runs and GCs as
+ *   complete slices, markers and messages as instant events, heap and
+ *   spark figures as counters. Timestamps are microseconds with three
+ *   decimals (nanosecond precision). Written as the events come.
+ * - EV_EXPORT_SPEEDSCOPE: speedscope's own JSON file format: the
+ *   cost-centre time profile of a profiled run (+RTS -p -l), one sampled
+ *   profile per capability. Samples are spilled to an unnamed temporary
+ *   file and written at the end.
+ * - EV_EXPORT_HP: the .hp text of hp2ps and eventlog2html, from the heap
+ *   profile samples (-hT, -hc, -hy, -hd, -hm, ...) of the first heap
+ *   profile in the log.
+ *
+ *     ev_exporter *x;
+ *     ev_export_options o = EV_EXPORT_OPTIONS_INIT;
+ *     o.format = EV_EXPORT_HP;
+ *     ev_exporter_new(&x, &o, sink);
+ *     rc = ev_sorter_visit(sorter, path, ev_exporter_visitor(), x);
+ *     if (rc >= 0 || rc == EV_ETRUNCATED) rc = ev_exporter_finish(x);
+ *     rc EV_EXPORT_NOTHING: the log has nothing for the format; nothing
+ *     was written to the sink.
+ *     ev_exporter_free(x);
+ *
+ * Memory stays bounded whatever the log's size: per-capability state, one
+ * entry per process, the cost-centre definitions, and a bounded table of
+ * thread labels (EV_EXPORT_MAX_LABELS; see ev_export_stats).
+ */
+#ifndef EVTOOL_EXPORT_H
+#define EVTOOL_EXPORT_H
+
+#include "common.h"
+#include "header.h"
+#include "reader.h"
+#include "sort.h"
+#include "writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The formats an exporter writes. */
+typedef enum ev_export_format {
+	EV_EXPORT_PERFETTO = 0, /**< Trace Event Format JSON */
+	EV_EXPORT_SPEEDSCOPE,   /**< speedscope's file format JSON */
+	EV_EXPORT_HP            /**< hp2ps's heap profile text */
+} ev_export_format;
+
+/** ev_exporter_finish's status when the log holds nothing the format
+ *  exports (no time-profile samples, no heap profile). */
+#define EV_EXPORT_NOTHING 2
+
+/** Thread labels kept at once for naming perfetto slices; a label is
+ *  dropped when its thread finishes. Labels beyond it are not kept (their
+ *  threads' slices are named "thread N") and counted in the stats. */
+#define EV_EXPORT_MAX_LABELS 16384u
+
+/** The most cost centres an exporter keeps (EV_ELIMIT beyond). */
+#define EV_EXPORT_MAX_COST_CENTRES 1048576u
+
+/** Exporter options; initialise with EV_EXPORT_OPTIONS_INIT. */
+typedef struct ev_export_options {
+	unsigned version;        /**< EV_EXPORT_OPTIONS_VERSION */
+	ev_export_format format;
+	const char *tmpdir;      /**< speedscope's spill; NULL: $TMPDIR, /tmp */
+} ev_export_options;
+
+/** The layout of ev_export_options this header describes. */
+#define EV_EXPORT_OPTIONS_VERSION 1
+/** The default options: perfetto, the default temporary folder. */
+#define EV_EXPORT_OPTIONS_INIT { EV_EXPORT_OPTIONS_VERSION, EV_EXPORT_PERFETTO, NULL }
+
+/** What an exporter wrote. */
+typedef struct ev_export_stats {
+	uint64_t events_in;      /**< events handed to the exporter */
+	uint64_t records;        /**< slices, instants, counters, samples written */
+	uint64_t labels_dropped; /**< thread labels beyond EV_EXPORT_MAX_LABELS */
+	unsigned processes;      /**< processes (perfetto) */
+	unsigned profiles;       /**< sampled profiles (speedscope) */
+	uint64_t samples;        /**< time-profile or heap-profile samples */
+	unsigned other_heap_profiles; /**< heap profiles after the first,
+					   not exported (hp) */
+} ev_export_stats;
+
+/** A converter of one log into one viewer format (opaque). */
+typedef struct ev_exporter ev_exporter;
+
+/**
+ * An exporter writing to `sink`, which stays the caller's (it is neither
+ * committed nor freed). `opts` may be NULL for the defaults. EV_EINVAL for
+ * bad options, EV_ENOMEM.
+ */
+EV_API int ev_exporter_new(ev_exporter **out, const ev_export_options *opts,
+			   ev_sink *sink);
+
+/** Frees an exporter; NULL is fine. */
+EV_API void ev_exporter_free(ev_exporter *x);
+
+/** A session of the log starts; `h` stays valid until its last event. */
+EV_API int ev_exporter_session(ev_exporter *x, unsigned session,
+			       const ev_header *h);
+
+/** The next event in time order. EV_OK or a negative error (the sink's
+ *  write failed, out of memory, a limit), see ev_exporter_diag(). */
+EV_API int ev_exporter_event(ev_exporter *x, const ev_event *ev);
+
+/**
+ * Ends the output: closes the slices still open at the last event, writes
+ * what was held back and flushes to the sink. EV_OK; EV_EXPORT_NOTHING
+ * when the log had nothing for the format (nothing was written); or a
+ * negative error.
+ */
+EV_API int ev_exporter_finish(ev_exporter *x);
+
+/** The visitor that feeds ev_sorter_visit's events to the exporter given
+ *  as its context. */
+EV_API const ev_sort_visitor *ev_exporter_visitor(void);
+
+/** What the exporter did so far. */
+EV_API const ev_export_stats *ev_exporter_stats(const ev_exporter *x);
+
+/** Details of the last failure. */
+EV_API const ev_diag *ev_exporter_diag(const ev_exporter *x);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

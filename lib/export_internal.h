@@ -1,0 +1,71 @@
+/*
+ * Shared by the exporters of export.h: the exporter object, its output
+ * buffer, the per-format operations, and the cost-centre table that the
+ * speedscope and hp formats both name frames and bands from.
+ */
+#ifndef EVTOOL_LIB_EXPORT_INTERNAL_H
+#define EVTOOL_LIB_EXPORT_INTERNAL_H
+
+#include "evtool/export.h"
+#include "evtool/show.h"
+#include "show_internal.h"
+
+/* One format: its state is created by `open` and owned by the exporter. */
+typedef struct evi_export_ops {
+	int (*open)(ev_exporter *x, void **state);
+	int (*session)(ev_exporter *x, void *state, unsigned session,
+		       const ev_header *h);
+	int (*event)(ev_exporter *x, void *state, const ev_event *ev);
+	int (*finish)(ev_exporter *x, void *state);
+	void (*free)(void *state);
+} evi_export_ops;
+
+extern const evi_export_ops evi_export_tef;
+extern const evi_export_ops evi_export_speedscope;
+extern const evi_export_ops evi_export_hp;
+
+struct ev_exporter {
+	ev_export_options opts;
+	const evi_export_ops *ops;
+	void *state;
+	ev_sink *sink;
+	ev_text out;       /* rendered, not yet written to the sink */
+	ev_export_stats stats;
+	ev_diag diag;
+};
+
+/* Writes the buffered text to the sink when it has grown past its chunk
+ * size (`force`: whatever there is). EV_OK or the failure, in x->diag. */
+int evi_export_flush(ev_exporter *x, int force);
+
+/* An event time (ns) as JSON microseconds with three decimals. */
+void evi_put_us(ev_text *t, uint64_t ns);
+
+/* Fails with EV_ENOMEM when the output buffer could not grow. */
+int evi_export_check(ev_exporter *x);
+
+/* ---- cost centres (export_cc.c) ---- */
+
+/* One HEAP_PROF_COST_CENTRE definition; texts point into the table. */
+typedef struct evi_cc {
+	uint64_t key;       /* session << 32 | cost-centre id */
+	const char *label, *module, *srcloc;
+	uint32_t index;     /* in definition order, from 0 */
+} evi_cc;
+
+typedef struct evi_cc_table evi_cc_table;
+
+int evi_cc_table_new(evi_cc_table **out);
+void evi_cc_table_free(evi_cc_table *t);
+/* Adds the definition of a HEAP_PROF_COST_CENTRE event (a repeated id
+ * keeps its first definition). EV_OK, EV_ENOMEM or EV_ELIMIT (diag set). */
+int evi_cc_define(evi_cc_table *t, unsigned session, const ev_event *ev,
+		  ev_diag *diag);
+/* The definition of `id` in `session`, or NULL. */
+const evi_cc *evi_cc_find(const evi_cc_table *t, unsigned session,
+			  uint32_t id);
+/* Definitions in definition order: i < evi_cc_count(t). */
+size_t evi_cc_count(const evi_cc_table *t);
+const evi_cc *evi_cc_at(const evi_cc_table *t, size_t i);
+
+#endif
