@@ -6,7 +6,6 @@
  * hours) for the percentiles, the exact count, sum, minimum and maximum,
  * and a min-heap of the EV_STATS_LONGEST_PAUSES longest pauses.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,10 +137,11 @@ static void set_add(evi_pause_set *set, const ev_stats_pause *p)
  * ceil(q * count)th shortest pause, never above the exact maximum. */
 static uint64_t set_quantile(const evi_pause_set *set, double q)
 {
-	uint64_t rank = (uint64_t)ceil(q * (double)set->pub.count), seen = 0;
+	double exact = q * (double)set->pub.count;
+	uint64_t rank = (uint64_t)exact, seen = 0;
 
-	if (rank < 1)
-		rank = 1;
+	if ((double)rank < exact || rank < 1)
+		rank++; /* rounded up: ceil without libm */
 	for (size_t b = 0; b < EVI_PAUSE_BUCKETS; b++) {
 		seen += set->buckets[b];
 		if (seen >= rank) {
