@@ -50,7 +50,7 @@ const cli_command cli_commands[] = {
 	  "\n"
 	  "example: evtool filter run.eventlog --class gc --from 2s --to 3s -o gc.eventlog",
 	  filter_options, 1, 1 },
-	{ "stats", cmd_stats, "the +RTS -s summary of a run, computed from its log; pauses, threads, caps; compare, gate, follow",
+	{ "stats", cmd_stats, "the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live",
 	  "FILE... | BASE NEW [--fail-if COND]... | --follow SOURCE",
 	  "Prints what +RTS -s prints, from the events: bytes allocated and\n"
 	  "copied, maximum residency and slop, memory in use, collections and\n"

@@ -133,15 +133,21 @@ static void set_add(evi_pause_set *set, const ev_stats_pause *p)
 	keep_if_long(s, p);
 }
 
-/* The nearest-rank `q` quantile: the top of the bucket holding the
- * ceil(q * count)th shortest pause, never above the exact maximum. */
+/* The nearest-rank `q` quantile, the ceil(q * count)th shortest pause:
+ * exact when it is one of the longest kept (sorted by then) or the
+ * shortest, else the top of its bucket, never above the maximum. */
 static uint64_t set_quantile(const evi_pause_set *set, double q)
 {
-	double exact = q * (double)set->pub.count;
+	const ev_stats_pauses *s = &set->pub;
+	double exact = q * (double)s->count;
 	uint64_t rank = (uint64_t)exact, seen = 0;
 
 	if ((double)rank < exact || rank < 1)
 		rank++; /* rounded up: ceil without libm */
+	if (s->count - rank < s->n_longest)
+		return s->longest[s->count - rank].duration_ns;
+	if (rank == 1)
+		return s->min_ns;
 	for (size_t b = 0; b < EVI_PAUSE_BUCKETS; b++) {
 		seen += set->buckets[b];
 		if (seen >= rank) {
@@ -158,10 +164,10 @@ static void set_finish(evi_pause_set *set)
 
 	if (!set->buckets || s->count == 0)
 		return;
+	qsort(s->longest, s->n_longest, sizeof *s->longest, longer_first);
 	s->p50_ns = set_quantile(set, 0.50);
 	s->p90_ns = set_quantile(set, 0.90);
 	s->p99_ns = set_quantile(set, 0.99);
-	qsort(s->longest, s->n_longest, sizeof *s->longest, longer_first);
 }
 
 static void set_free(evi_pause_set *set)

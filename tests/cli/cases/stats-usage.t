@@ -3,7 +3,7 @@ cmd: evtool stats; evtool stats --bogus @DATA@/gc-n2.eventlog; exit $?
 exit: 2
 --- stdout
 --- stderr
-evtool: stats: missing operand (FILE...)
+evtool: stats: missing operand (FILE... | BASE NEW [--fail-if COND]... | --follow SOURCE)
 Run 'evtool stats --help' for usage.
 evtool: unknown option '--bogus'
 Run 'evtool stats --help' for usage.
