@@ -61,7 +61,7 @@ static void print_line(monitor *m, uint64_t end_ns)
 	if (m->lines++ == 0)
 		print_heading();
 	size_text(span ? alloc * 1e9 / (double)span : 0, rate, sizeof rate);
-	printf("%9.3fs %10s/s %10s %10s %5" PRIu64 " %9s %12.1f%%\n",
+	printf("%9.4fs %10s/s %10s %10s %5" PRIu64 " %9s %12.1f%%\n",
 	       (double)end_ns / 1e9, rate,
 	       size_text((double)now.live_bytes, live, sizeof live),
 	       size_text((double)now.heap_bytes, heap, sizeof heap),
