@@ -11,7 +11,7 @@ _evtool_options() {
     info) echo '--json -h --help' ;;
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
     filter) echo '-o --output --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
-    stats) echo '--json -h --help' ;;
+    stats) echo '--json --threads --caps --fail-if -f --follow --every -h --help' ;;
     sort) echo '-o --output --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
     merge) echo '-o --output --align --shift --widen --no-renumber --no-progress -v --verbose -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
@@ -50,6 +50,8 @@ _evtool_value() {
     'filter --redact') echo 'list:args env' ;;
     'filter --block-size') echo 'text' ;;
     'filter --tmpdir') echo 'dir' ;;
+    'stats --fail-if') echo 'text' ;;
+    'stats --every') echo 'text' ;;
     'sort -o'|'sort --output') echo 'file' ;;
     'sort --memory') echo 'text' ;;
     'sort --tmpdir') echo 'dir' ;;
