@@ -20,6 +20,7 @@ shares no code with evtool), event by event in file order:
   nearest rank; evtool's may be up to 1/32 above the exact one (its
   histogram), never below it and never above the maximum. The 10
   longest, ties by start time, must be exact.
+And `stats --help` names exactly the figures of --json's "figures".
 Prints one line per log and "N passed, M failed".
 """
 import gzip
@@ -194,15 +195,29 @@ def check(evtool, path):
     return problem
 
 
+def check_figure_names(evtool, log):
+    """--help names exactly the figures --json gives (the keys of
+    "figures"), in their order."""
+    helptext = subprocess.run([evtool, "stats", "--help"], capture_output=True,
+                              check=True).stdout.decode()
+    listed = helptext.split('"figures" in --json:', 1)[1].split(".\n", 1)[0]
+    listed = [name.strip() for name in listed.replace("\n", " ").split(",")]
+    out = subprocess.run([evtool, "stats", "--json", log], capture_output=True)
+    keys = list(json.loads(out.stdout)["files"][0]["processes"][0]["figures"])
+    return None if listed == keys else "--help lists %s, --json has %s" % (listed, keys)
+
+
 def main():
     evtool, logs = sys.argv[1], sys.argv[2:]
-    failed = 0
+    problem = check_figure_names(evtool, logs[0])
+    print(("FAIL figure names: %s" % problem) if problem else "ok figure names")
+    failed = problem is not None
     for log in logs:
         problem = check(evtool, log)
         print(("FAIL %s: %s" % (log, problem)) if problem
               else "ok " + os.path.basename(log))
         failed += problem is not None
-    print("%d passed, %d failed" % (len(logs) - failed, failed))
+    print("%d passed, %d failed" % (len(logs) + 1 - failed, failed))
     sys.exit(1 if failed else 0)
 
 
