@@ -753,45 +753,52 @@ static int parse_follow(const cli_command *cmd, const cli_args *args,
 	return EXIT_OK;
 }
 
+/* The logs of the command line, as one JSON document or as text. */
+static int stats_files(const cli_args *args, unsigned parts, int as_json,
+		       const ev_stats_condition *conds,
+		       const char *const *texts, int n_conds)
+{
+	json_out j, *out = as_json ? &j : NULL;
+	int rc;
+
+	json_init(&j, stdout);
+	if (out) {
+		json_begin_object(out, NULL);
+		json_uint(out, "schema_version", STATS_SCHEMA_VERSION);
+		json_begin_array(out, "files");
+	}
+	if (n_conds || args->n_positional == 2) {
+		rc = stats_gate(args, parts, conds, texts, n_conds, out);
+	} else {
+		rc = stats_each(args, parts, out);
+		if (out)
+			json_end_array(out);
+	}
+	if (out)
+		json_end_object(out);
+	return rc;
+}
+
 int cmd_stats(const cli_command *cmd, const cli_args *args)
 {
-	int as_json = cli_flag(cmd, args, "json"), n_conds, rc;
+	int as_json = cli_flag(cmd, args, "json"), n_conds = 0, rc;
 	unsigned parts = (cli_flag(cmd, args, "threads") ? STATS_THREADS : 0) |
 			 (cli_flag(cmd, args, "caps") ? STATS_CAPS : 0);
-	const int n_given = args->n_given ? args->n_given : 1;
-	ev_stats_condition *conds = calloc((size_t)n_given, sizeof *conds);
-	const char **texts = calloc((size_t)n_given, sizeof *texts);
+	size_t most = args->n_given ? (size_t)args->n_given : 1;
+	ev_stats_condition *conds = calloc(most, sizeof *conds);
+	const char **texts = calloc(most, sizeof *texts);
 	uint64_t every_ns;
-	json_out j;
 
 	if (!conds || !texts)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
-	else if ((rc = parse_conditions(cmd, args, conds, texts, &n_conds)) ==
-		 EXIT_OK &&
-		 (rc = parse_follow(cmd, args, as_json, &every_ns)) == EXIT_OK) {
-		json_init(&j, stdout);
-		if (cli_flag(cmd, args, "follow")) {
-			rc = stats_follow(args->positional[0], every_ns, parts);
-		} else {
-			if (as_json) {
-				json_begin_object(&j, NULL);
-				json_uint(&j, "schema_version",
-					  STATS_SCHEMA_VERSION);
-				json_begin_array(&j, "files");
-			}
-			if (n_conds || args->n_positional == 2)
-				rc = stats_gate(args, parts, conds, texts,
-						n_conds, as_json ? &j : NULL);
-			else {
-				rc = stats_each(args, parts,
-						as_json ? &j : NULL);
-				if (as_json)
-					json_end_array(&j);
-			}
-			if (as_json)
-				json_end_object(&j);
-		}
-	}
+	else if ((rc = parse_conditions(cmd, args, conds, texts, &n_conds)) !=
+		 EXIT_OK ||
+		 (rc = parse_follow(cmd, args, as_json, &every_ns)) != EXIT_OK)
+		; /* reported */
+	else if (cli_flag(cmd, args, "follow"))
+		rc = stats_follow(args->positional[0], every_ns, parts);
+	else
+		rc = stats_files(args, parts, as_json, conds, texts, n_conds);
 	free(conds);
 	free(texts);
 	return rc;
