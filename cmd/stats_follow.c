@@ -12,8 +12,10 @@
  * the events that had arrived when it was printed; later ones count in
  * the next line.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "follow.h"
 #include "stats_cli.h"
@@ -101,6 +103,15 @@ static int on_idle(void *ctx)
 	return fflush(stdout) == 0 ? EV_OK : EV_EIO;
 }
 
+static int write_error(void)
+{
+	/* A reader that went away (| head) is not news, as in show. */
+	if (errno == EPIPE)
+		return EXIT_SYSTEM;
+	return cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
+			 strerror(errno));
+}
+
 /* The last, partial interval and the summary. */
 static int on_finish(void *ctx, int status)
 {
@@ -108,6 +119,8 @@ static int on_finish(void *ctx, int status)
 	const ev_diag *d = ev_stats_diag(m->f.st);
 	ev_stats_now now;
 
+	if (status == EV_EIO && ferror(stdout))
+		return write_error();
 	if (d->status < 0)
 		return cli_error(cli_exit_for_status(d->status),
 				 "%s: offset %" PRIu64 ": %s", m->f.name,
@@ -121,9 +134,7 @@ static int on_finish(void *ctx, int status)
 		return cli_error(EXIT_SYSTEM, "%s: %s", m->f.name,
 				 ev_stats_diag(m->f.st)->message);
 	stats_print_text(&m->f, m->lines > 0, m->parts);
-	return fflush(stdout) == 0 ? EXIT_OK
-				   : cli_error(EXIT_SYSTEM, "cannot write "
-					       "standard output");
+	return fflush(stdout) == 0 ? EXIT_OK : write_error();
 }
 
 int stats_follow(const char *in, uint64_t every_ns, unsigned parts)
