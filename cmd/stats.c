@@ -585,7 +585,7 @@ int stats_file_start(stats_file *f, const char *path, unsigned parts)
 {
 	memset(f, 0, sizeof *f);
 	f->path = path;
-	f->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	f->name = cli_input_name(path);
 	f->status = EV_END;
 	if (ev_stats_new(&f->st) < 0 ||
 	    ((parts & STATS_THREADS) && ev_stats_keep_threads(f->st) < 0))

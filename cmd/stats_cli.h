@@ -22,7 +22,7 @@ enum stats_parts {
 /* One file's outcome: the reader's final status and where it stopped. */
 typedef struct stats_file {
 	const char *path;
-	const char *name; /* in messages: "<stdin>" for "-", as the reader's */
+	const char *name; /* in messages (cli_input_name) */
 	int status; /* EV_END or EV_ETRUNCATED */
 	ev_diag diag;
 	ev_stats *st;

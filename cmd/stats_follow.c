@@ -105,9 +105,8 @@ static int on_idle(void *ctx)
 
 static int write_error(void)
 {
-	/* A reader that went away (| head) is not news, as in show. */
-	if (errno == EPIPE)
-		return EXIT_SYSTEM;
+	if (errno == EPIPE) /* only when SIGPIPE is blocked */
+		cli_broken_pipe();
 	return cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
 			 strerror(errno));
 }

@@ -6,8 +6,10 @@ usage: evtool COMMAND [OPTIONS] [FILE...]
        evtool help COMMAND | evtool COMMAND --help
        evtool --version
 
-A toolkit for GHC eventlogs (+RTS -l). Every command reads plain or gzip logs,
-and '-' for standard input.
+A toolkit for GHC eventlogs (+RTS -l). Every command reads plain or gzip logs:
+the files named, or standard input when none is (or '-'). A command that writes
+a log writes standard output unless -o names a file, gzip-compressed with
+--gzip or when the file's name ends in .gz.
 
 commands:
   cat        copy a log (decompressing gzip), optionally re-blocked
@@ -22,8 +24,9 @@ commands:
   archive    gzip logs with their digest; test and extract archives
 
 exit codes:
-  0  success
-  1  invalid input data
-  2  usage error
-  3  finished, but data was dropped or repaired
-  4  I/O or system error
+  0    success
+  1    invalid input data
+  2    usage error
+  3    finished, but data was dropped or repaired
+  4    I/O or system error
+  141  killed by SIGPIPE: the reader of standard output went away (as cat)
