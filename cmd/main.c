@@ -50,17 +50,36 @@ const cli_command cli_commands[] = {
 	  "\n"
 	  "example: evtool filter run.eventlog --class gc --from 2s --to 3s | evtool show",
 	  filter_options, 1, 1 },
-	{ "stats", cmd_stats, "the +RTS -s summary of a run, computed from its log",
-	  "[FILE...]",
+	{ "stats", cmd_stats, "the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live",
+	  "[FILE...] | BASE NEW [--fail-if COND]... | --follow [SOURCE]",
 	  "Prints what +RTS -s prints, from the events: bytes allocated and\n"
 	  "copied, maximum residency and slop, memory in use, collections and\n"
 	  "pauses per generation, parallel GC work balance, sparks, GC and MUT\n"
 	  "elapsed time, productivity and allocation rate; one block per\n"
 	  "process of a merged log. Counts agree exactly with the RTS's; MUT\n"
-	  "includes INIT and EXIT, which no event marks. A truncated log gets\n"
-	  "the figures of its complete events, a warning and exit 3.\n"
+	  "includes INIT and EXIT, which no event marks. After it: GC pause\n"
+	  "percentiles (p50, p90, p99, max) and the 10 longest pauses, overall\n"
+	  "and per generation; --threads and --caps add threads and\n"
+	  "capabilities. A truncated log gets the figures of its complete\n"
+	  "events, a warning and exit 3.\n"
 	  "\n"
-	  "example: evtool stats --json run.eventlog | jq .files[0].processes[0]",
+	  "Two logs are compared, base then new: each figure side by side with\n"
+	  "its change. --fail-if COND exits 1, naming the condition, when COND\n"
+	  "holds for the new run (or the only one). COND is FIGURE OP VALUE;\n"
+	  "OP is < > <= >=; VALUE is absolute (50ms, 2GiB, 1000, 0.9 or 90%)\n"
+	  "or, with two logs, +N% or -N% of the base. FIGURE is a key of\n"
+	  "\"figures\" in --json: elapsed, mut-time, gc-time, productivity,\n"
+	  "allocated, alloc-rate, copied, max-live, max-mem, max-slop,\n"
+	  "collections, major-collections, max-pause, p50-pause, p90-pause,\n"
+	  "p99-pause.\n"
+	  "\n"
+	  "--follow reads a log as it is written (a growing file, a FIFO given\n"
+	  "to +RTS -ol, - or unix:PATH, the socket of a program using\n"
+	  "eventlog-socket) and prints a line per --every of the log's time:\n"
+	  "allocation rate, live and total heap, GCs and GC time in the\n"
+	  "interval, productivity so far; then the summary.\n"
+	  "\n"
+	  "example: evtool stats base.eventlog new.eventlog --fail-if 'gc-time>+10%' --fail-if 'max-pause>50ms'",
 	  stats_options, 1, -1 },
 	{ "sort", cmd_sort, "put a log into one global, stable time order",
 	  "[IN] [-o OUT] | --check [IN]",

@@ -12,7 +12,7 @@ complete -c evtool -n __fish_use_subcommand -a cat -d 'copy a log (decompressing
 complete -c evtool -n __fish_use_subcommand -a info -d 'summarise logs: GHC version, caps, times, event counts'
 complete -c evtool -n __fish_use_subcommand -a show -d 'print the events as text, exactly as ghc-events show does'
 complete -c evtool -n __fish_use_subcommand -a filter -d 'keep some events: by class, type, cap, process, thread, time, markers'
-complete -c evtool -n __fish_use_subcommand -a stats -d 'the +RTS -s summary of a run, computed from its log'
+complete -c evtool -n __fish_use_subcommand -a stats -d 'the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live'
 complete -c evtool -n __fish_use_subcommand -a sort -d 'put a log into one global, stable time order'
 complete -c evtool -n __fish_use_subcommand -a merge -d 'merge the logs of several processes into one timeline'
 complete -c evtool -n __fish_use_subcommand -a export -d 'convert a log for perfetto, speedscope or hp2ps'
@@ -70,6 +70,11 @@ complete -c evtool -n '__fish_seen_subcommand_from filter' -s h -l help -d 'show
 
 complete -c evtool -n '__fish_seen_subcommand_from stats' -F
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l json -d 'print one JSON object (schema_version 1)'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l threads -d 'per thread: runs, run time, migrations, label and stop reasons'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l caps -d 'per capability: mutator, GC and idle time, runs and migrations'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l fail-if -x -d 'exit 1 when COND holds for the (new) run, as FIGURE<VALUE, >, <=, >=; VALUE absolute (50ms, 2GiB, 90%) or, with two logs, +N% or -N% of the base run; repeatable'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -s f -l follow -d 'follow a log still being written (a file, a FIFO, - or unix:SOCKET): a line per interval, the summary at the end'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l every -x -d 'the interval of --follow, in the log\'s time (default 1s)'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from sort' -F

@@ -16,7 +16,7 @@ commands:
   info       summarise logs: GHC version, caps, times, event counts
   show       print the events as text, exactly as ghc-events show does
   filter     keep some events: by class, type, cap, process, thread, time, markers
-  stats      the +RTS -s summary of a run, computed from its log
+  stats      the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live
   sort       put a log into one global, stable time order
   merge      merge the logs of several processes into one timeline
   export     convert a log for perfetto, speedscope or hp2ps

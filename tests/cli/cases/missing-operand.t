@@ -14,7 +14,7 @@ show: 2
 evtool: filter: missing operand, and standard input is a terminal ([IN] [-o OUT])
 Run 'evtool filter --help' for usage.
 filter: 2
-evtool: stats: missing operand, and standard input is a terminal ([FILE...])
+evtool: stats: missing operand, and standard input is a terminal ([FILE...] | BASE NEW [--fail-if COND]... | --follow [SOURCE])
 Run 'evtool stats --help' for usage.
 stats: 2
 evtool: sort: missing operand, and standard input is a terminal ([IN] [-o OUT] | --check [IN])
