@@ -36,6 +36,13 @@ typedef struct cli_option {
 	const char *help;
 } cli_option;
 
+/* The forms every TIME option takes (ev_time_parse), for --help and
+ * messages: what show, info and validate print can be pasted back. */
+#define CLI_TIME_FORMS                                                   \
+	"a timestamp as show prints it: 1979690 ns, or with units ns us "  \
+	"ms s m h, 1.5s; +TIME after the first event; or ISO 8601 "        \
+	"2024-05-01T12:00:00Z"
+
 #define CLI_MAX_OPTIONS 32
 #define CLI_MAX_POSITIONAL 4096
 

@@ -20,9 +20,9 @@ const cli_option filter_options[] = {
 	{ "process", 0, "PID", "keep the process with this OS pid (merged logs)" },
 	{ "capset", 0, "LIST", "keep the processes of these capsets" },
 	{ "thread", 0, "LIST", "keep the events about these threads" },
-	{ "from", 0, "T", "keep events at or after T: 10ms from the first "
-	  "event, @NS raw, or ISO 8601" },
-	{ "to", 0, "T", "keep events before T (same forms)" },
+	{ "from", 0, "TIME", "keep events at or after TIME (" CLI_TIME_FORMS
+	  ")" },
+	{ "to", 0, "TIME", "keep events before TIME (same forms)" },
 	{ "between-markers", 0, "A,B", "keep the window from user marker A "
 	  "to the next marker B" },
 	{ "exclude-class", 0, "LIST", "drop these classes" },
@@ -31,9 +31,9 @@ const cli_option filter_options[] = {
 	{ "exclude-process", 0, "PID", "drop the process with this pid" },
 	{ "exclude-capset", 0, "LIST", "drop the processes of these capsets" },
 	{ "exclude-thread", 0, "LIST", "drop the events about these threads" },
-	{ "exclude-from", 0, "T", "drop events at or after T (and before "
+	{ "exclude-from", 0, "TIME", "drop events at or after TIME (and before "
 	  "--exclude-to)" },
-	{ "exclude-to", 0, "T", "drop events before T (and from --exclude-from)" },
+	{ "exclude-to", 0, "TIME", "drop events before TIME (and from --exclude-from)" },
 	{ "exclude-between-markers", 0, "A,B", "drop the window from marker A "
 	  "to marker B" },
 	{ "redact", 0, "args|env,...",

@@ -21,9 +21,8 @@ const cli_option truncate_options[] = {
 	  "replace the input with the result (safely, by rename)" },
 	{ "resync", 0, NULL,
 	  "skip damaged regions to the next block marker, reporting each" },
-	{ "at", 0, "T",
-	  "keep events stamped before T: 5s from the first event, @NS raw, "
-	  "or ISO 8601" },
+	{ "at", 0, "TIME", "keep events stamped before TIME (" CLI_TIME_FORMS
+	  ")" },
 	{ "events", 0, "N", "keep the first N events and stop there" },
 	{ "bytes", 0, "N",
 	  "keep what lies in the first N bytes (rounded down to an event)" },
@@ -58,24 +57,22 @@ bad:
 			 "%" PRIu64, option, text, max);
 }
 
-/* --at takes the times filter's --from and --to take (parsed by the
- * library, ev_repair_parse_time): a wall-clock time is placed later,
- * once the log's WALL_CLOCK_TIME is known (resolve_wall). */
-static int parse_at(const char *text, ev_repair_options *o, int *wall)
+/* --at takes the times every option takes (ev_time_parse): a wall-clock
+ * time is placed later, once the log's WALL_CLOCK_TIME is known
+ * (resolve_wall). */
+static int parse_at(const cli_command *cmd, const char *text,
+		    ev_repair_options *o, int *wall)
 {
-	ev_repair_time_base base;
+	ev_time_base base;
 	uint64_t ns;
 
-	if (ev_repair_parse_time(text, &base, &ns) < 0)
-		return cli_error(EXIT_USAGE, "--at: '%s' is not a time: a "
-				 "number with a unit, ns, us, ms or s, from "
-				 "the first event (5s, 1.5ms), @ and one for "
-				 "a raw timestamp (@250ms), or an ISO 8601 "
-				 "date and time (2024-05-01T12:00:00Z)", text);
-	*wall = base == EV_REPAIR_TIME_WALL;
+	if (ev_time_parse(text, &base, &ns) < 0)
+		return cli_usage_error(cmd, "--at: '%s' is not a time (%s)",
+				       text, CLI_TIME_FORMS);
+	*wall = base == EV_TIME_WALL;
 	o->max_time = ns;
-	o->time_base = base == EV_REPAIR_TIME_RAW ? EV_REPAIR_TIME_RAW
-						  : EV_REPAIR_TIME_RELATIVE;
+	o->time_base = base == EV_TIME_RELATIVE ? EV_REPAIR_TIME_RELATIVE
+						: EV_REPAIR_TIME_RAW;
 	return EXIT_OK;
 }
 
@@ -127,7 +124,7 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 	if (cli_flag(cmd, args, "resync"))
 		o->flags |= EV_REPAIR_RESYNC;
 	if (at)
-		rc = parse_at(at, o, &wall);
+		rc = parse_at(cmd, at, o, &wall);
 	if (rc == EXIT_OK)
 		rc = parse_count("events", cli_value(cmd, args, "events"),
 				 UINT64_MAX - 1, &o->max_events);

@@ -1,5 +1,5 @@
 # a malformed --shift is a usage error before any input is read
-cmd: evtool merge --shift 2=15 a b -o out.eventlog; echo $?; evtool merge --shift 3=1ms @DATA@/merge-a.eventlog @DATA@/merge-b.eventlog -o out.eventlog; echo $?; evtool merge --shift 1=1s --shift 2=1s a b -o out.eventlog; echo $?; evtool merge --align later a b -o out.eventlog
+cmd: evtool merge --shift 2=15x a b -o out.eventlog; echo $?; evtool merge --shift 3=1ms @DATA@/merge-a.eventlog @DATA@/merge-b.eventlog -o out.eventlog; echo $?; evtool merge --shift 1=1s --shift 2=1s a b -o out.eventlog; echo $?; evtool merge --align later a b -o out.eventlog
 exit: 2
 --- stdout
 2

@@ -1,5 +1,5 @@
-# --at takes filter's time forms: 10ms from the first event, the same cut as a raw timestamp (@NS) and as an ISO 8601 wall-clock time (by the log's WALL_CLOCK_TIME); all three write the same valid log
-cmd: evtool truncate -q --at 10ms @DATA@/threads-n2.eventlog -o a.eventlog && evtool truncate --at @10227240ns @DATA@/threads-n2.eventlog -o b.eventlog && evtool truncate -q --at 2026-11-22T04:25:56.008437550+01:00 @DATA@/threads-n2.eventlog -o c.eventlog && cmp a.eventlog b.eventlog && cmp a.eventlog c.eventlog && evtool validate --strict c.eventlog
+# --at takes every time form: 10ms after the first event (+10ms), the same cut as a timestamp (@10227240ns, and bare as show prints it) and as an ISO 8601 wall-clock time (by the log's WALL_CLOCK_TIME); all write the same valid log
+cmd: evtool truncate -q --at +10ms @DATA@/threads-n2.eventlog -o a.eventlog && evtool truncate --at @10227240ns @DATA@/threads-n2.eventlog -o b.eventlog && evtool truncate -q --at 10227240 @DATA@/threads-n2.eventlog -o d.eventlog && cmp a.eventlog d.eventlog && evtool truncate -q --at 2026-11-22T04:25:56.008437550+01:00 @DATA@/threads-n2.eventlog -o c.eventlog && cmp a.eventlog b.eventlog && cmp a.eventlog c.eventlog && evtool validate --strict c.eventlog
 exit: 0
 --- stdout
 c.eventlog: valid (0 warnings, 1984 events)

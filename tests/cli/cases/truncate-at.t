@@ -1,5 +1,5 @@
-# --at keeps the events stamped less than T after the first event, in every block; the result is a valid log; exit 0
-cmd: evtool truncate --at 10ms @DATA@/threads-n2.eventlog -o out.eventlog && evtool info out.eventlog | grep -E '^  (status|time|events) ' && evtool validate --strict out.eventlog
+# --at +T keeps the events stamped less than T after the first event, in every block; the result is a valid log; exit 0
+cmd: evtool truncate --at +10ms @DATA@/threads-n2.eventlog -o out.eventlog && evtool info out.eventlog | grep -E '^  (status|time|events) ' && evtool validate --strict out.eventlog
 exit: 0
 --- stdout
   status           complete

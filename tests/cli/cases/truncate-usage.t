@@ -1,5 +1,5 @@
-# option errors: a time without a unit, session 0, --in-place with -o, no output
-cmd: evtool truncate --at 5 x.eventlog -o y; echo "exit $?"; evtool truncate --session 0 x -o y; echo "exit $?"; evtool truncate --in-place x -o y; echo "exit $?"; evtool truncate x; echo "exit $?"; evtool truncate --events -3 x -o y; echo "exit $?"
+# option errors: a time with an unknown unit, session 0, --in-place with -o, no output
+cmd: evtool truncate --at 5x x.eventlog -o y; echo "exit $?"; evtool truncate --session 0 x -o y; echo "exit $?"; evtool truncate --in-place x -o y; echo "exit $?"; evtool truncate x; echo "exit $?"; evtool truncate --events -3 x -o y; echo "exit $?"
 exit: 0
 --- stdout
 exit 2
