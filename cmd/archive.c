@@ -657,24 +657,6 @@ static int extract_one(const archive_job *job, const char *path)
 
 /* ---- options ---- */
 
-static int parse_number(const archive_job *job, const cli_args *args,
-			const char *name, long lo, long hi, long *out)
-{
-	const char *text = cli_value(job->cmd, args, name);
-	char *end;
-	long v;
-
-	if (!text)
-		return EXIT_OK;
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || end == text || *end || v < lo || v > hi)
-		return cli_usage_error(job->cmd, "--%s: '%s' is not a number "
-				       "from %ld to %ld", name, text, lo, hi);
-	*out = v;
-	return EXIT_OK;
-}
-
 /* Options that make sense only when archiving. */
 static int check_mode(const archive_job *job, const cli_args *args,
 		      int test, int extract)
@@ -708,8 +690,8 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 		     int *extract)
 {
 	const cli_command *cmd = job->cmd;
-	long level = EV_ARCHIVE_DEFAULT_LEVEL;
-	long threads = (long)ev_archive_default_threads();
+	uint64_t level = EV_ARCHIVE_DEFAULT_LEVEL;
+	uint64_t threads = ev_archive_default_threads();
 	int rc;
 
 	job->output = cli_value(cmd, args, "output");
@@ -720,9 +702,9 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 	*test = cli_flag(cmd, args, "test");
 	*extract = cli_flag(cmd, args, "extract");
 	if ((rc = check_mode(job, args, *test, *extract)) != EXIT_OK ||
-	    (rc = parse_number(job, args, "level", 1, 9, &level)) != EXIT_OK ||
-	    (rc = parse_number(job, args, "threads", 1,
-			       EV_ARCHIVE_MAX_THREADS, &threads)) != EXIT_OK)
+	    (rc = cli_count(cmd, args, "level", 1, 9, &level)) != EXIT_OK ||
+	    (rc = cli_count(cmd, args, "threads", 1, EV_ARCHIVE_MAX_THREADS,
+			    &threads)) != EXIT_OK)
 		return rc;
 	job->options.level = (int)level;
 	job->options.threads = (unsigned)threads;

@@ -9,8 +9,8 @@
 const cli_option cat_options[] = {
 	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
 	{ "reblock", 0, NULL, "group events into fresh blocks by capability" },
-	{ "block-size", 0, "BYTES",
-	  "largest block --reblock writes (default 2097152)" },
+	{ "block-size", 0, "SIZE",
+	  "largest block --reblock writes (default 2M)" },
 	{ "in-place", 0, NULL,
 	  "replace the one input with the result (safely, by rename)" },
 	{ NULL, 0, NULL, NULL }
@@ -120,8 +120,7 @@ int cmd_cat(const cli_command *cmd, const cli_args *args)
 	if (cli_flag(cmd, args, "reblock"))
 		job.options.mode = EV_WRITE_REBLOCK;
 	if (rc == EXIT_OK)
-		rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
-				      &job.options.max_block_size);
+		rc = cli_block_size(cmd, args, &job.options.max_block_size);
 	if (rc == EXIT_OK)
 		rc = cli_open_output(out, args->positional, args->n_positional,
 				     in_place, &job.sink);

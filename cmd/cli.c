@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "progress.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -458,18 +459,161 @@ void cli_close_output(ev_sink *sink)
 	ev_sink_free(sink);
 }
 
-int cli_parse_block_size(const char *text, uint32_t *out)
+/* ---- numbers, sizes and durations ---- */
+
+/* DIGITS[.DIGITS] at *p: the whole part, and the fraction as num/den
+ * (up to 9 digits kept). 0 when there is no number or it overflows. */
+static int read_decimal(const char **p, uint64_t *whole, uint64_t *num,
+			uint64_t *den)
 {
-	char *end;
-	unsigned long long v;
+	const char *start = *p;
+
+	*whole = 0;
+	*num = 0;
+	*den = 1;
+	for (; **p >= '0' && **p <= '9'; ++*p) {
+		uint64_t d = (uint64_t)(**p - '0');
+		if (*whole > (UINT64_MAX - d) / 10)
+			return 0;
+		*whole = *whole * 10 + d;
+	}
+	if (*p == start)
+		return 0;
+	if (**p != '.')
+		return 1;
+	if (!((*p)[1] >= '0' && (*p)[1] <= '9'))
+		return 0;
+	for (++*p; **p >= '0' && **p <= '9'; ++*p)
+		if (*den < 1000000000u) {
+			*num = *num * 10 + (uint64_t)(**p - '0');
+			*den *= 10;
+		}
+	return 1;
+}
+
+/* "150M", "1.5GiB", "64k", "4096" (bytes): suffixes K, M, G, T in either
+ * case, powers of 1024 (as sort --memory always took them), with an
+ * optional B or iB after; a bare number is bytes and takes no fraction. */
+static int parse_size(const char *text, uint64_t *out)
+{
+	static const char prefixes[] = "KMGT";
+	const char *p = text, *at;
+	uint64_t whole, num, den, frac, unit = 1;
+
+	if (!read_decimal(&p, &whole, &num, &den))
+		return 0;
+	if (*p && (at = strchr(prefixes, toupper((unsigned char)*p)))) {
+		unit = 1ull << (10 * (at - prefixes + 1));
+		p++;
+		if (strcmp(p, "iB") == 0)
+			p += 2;
+	}
+	if (strcmp(p, "B") == 0 || strcmp(p, "b") == 0)
+		p++;
+	if (*p || (den > 1 && unit == 1) || whole > UINT64_MAX / unit)
+		return 0;
+	/* num < den <= 1e9 and unit <= 2^40: the product fits. */
+	frac = num * unit / den;
+	if (whole * unit > UINT64_MAX - frac)
+		return 0;
+	*out = whole * unit + frac;
+	return 1;
+}
+
+/* Bytes as the size options take them: "64K" rather than "65536" when
+ * it is a whole number of KiB, MiB or GiB. */
+static void format_size(uint64_t v, char *buf, size_t size)
+{
+	static const char suffix[] = "KMGT";
+	int i = -1;
+
+	while (v && v % 1024 == 0 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, size, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, size, "%llu%c", (unsigned long long)v, suffix[i]);
+}
+
+/* " from LO to HI", " of at least LO" or nothing: the bounds a message
+ * names, leaving out those no one would reach. */
+static void bounds(char *buf, size_t size, uint64_t min, uint64_t max,
+		   const char *lo, const char *hi)
+{
+	if (max < UINT64_MAX / 2)
+		snprintf(buf, size, " from %s to %s", lo, hi);
+	else if (min > 0)
+		snprintf(buf, size, " of at least %s", lo);
+	else
+		buf[0] = '\0';
+}
+
+int cli_size(const cli_command *cmd, const cli_args *args, const char *name,
+	     uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *text = cli_value(cmd, args, name);
+	char lo[32], hi[32], range[80];
+	uint64_t v;
 
 	if (!text)
 		return EXIT_OK;
-	v = strtoull(text, &end, 10);
-	if (*end || v < 64 || v > EV_MAX_BLOCK_SIZE)
-		return cli_error(EXIT_USAGE, "--block-size: '%s' is not a "
-				 "number of bytes from 64 to %u", text,
-				 EV_MAX_BLOCK_SIZE);
+	if (parse_size(text, &v) && v >= min && v <= max) {
+		*out = v;
+		return EXIT_OK;
+	}
+	format_size(min, lo, sizeof lo);
+	format_size(max, hi, sizeof hi);
+	bounds(range, sizeof range, min, max, lo, hi);
+	return cli_usage_error(cmd, "--%s: '%s' is not a size%s (bytes, or "
+			       "with K, M, G or T, powers of 1024: 150M, 1.5G)",
+			       name, text, range);
+}
+
+int cli_count(const cli_command *cmd, const cli_args *args, const char *name,
+	      uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *text = cli_value(cmd, args, name), *p = text;
+	char lo[32], hi[32], range[80];
+	uint64_t v, num, den;
+
+	if (!text)
+		return EXIT_OK;
+	if (read_decimal(&p, &v, &num, &den) && !*p && den == 1 && v >= min &&
+	    v <= max) {
+		*out = v;
+		return EXIT_OK;
+	}
+	snprintf(lo, sizeof lo, "%llu", (unsigned long long)min);
+	snprintf(hi, sizeof hi, "%llu", (unsigned long long)max);
+	bounds(range, sizeof range, min, max, lo, hi);
+	return cli_usage_error(cmd, "--%s: '%s' is not a whole number%s", name,
+			       text, range);
+}
+
+int cli_duration(const cli_command *cmd, const cli_args *args,
+		 const char *name, uint64_t *out)
+{
+	const char *text = cli_value(cmd, args, name);
+	int64_t ns;
+
+	if (!text)
+		return EXIT_OK;
+	if (text[0] != '-' && ev_duration_parse(text, &ns) == EV_OK) {
+		*out = (uint64_t)ns;
+		return EXIT_OK;
+	}
+	return cli_usage_error(cmd, "--%s: '%s' is not a duration (%s)", name,
+			       text, CLI_DURATION_FORMS);
+}
+
+int cli_block_size(const cli_command *cmd, const cli_args *args,
+		   uint32_t *out)
+{
+	uint64_t v = *out;
+	int rc = cli_size(cmd, args, "block-size", 64, EV_MAX_BLOCK_SIZE, &v);
+
 	*out = (uint32_t)v;
-	return EXIT_OK;
+	return rc;
 }

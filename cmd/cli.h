@@ -43,6 +43,9 @@ typedef struct cli_option {
 	"ms s m h, 1.5s; +TIME after the first event; or ISO 8601 "        \
 	"2024-05-01T12:00:00Z"
 
+/* The forms a duration option takes (ev_duration_parse). */
+#define CLI_DURATION_FORMS "ns, or with units ns us ms s m h: 1000, 1.5ms"
+
 #define CLI_MAX_OPTIONS 32
 #define CLI_MAX_POSITIONAL 4096
 
@@ -144,8 +147,25 @@ void cli_close_output(ev_sink *sink);
 /* Installs signal handlers that remove temporary outputs, ignore SIGPIPE. */
 void cli_install_signal_handlers(void);
 
-/* --block-size TEXT (NULL: keep *out) as a number of bytes from 64 to
- * EV_MAX_BLOCK_SIZE; a usage error otherwise. */
-int cli_parse_block_size(const char *text, uint32_t *out);
+/* Option `name`'s value as a size in bytes from min to max: a whole
+ * number of bytes, or a number (decimals allowed) with K, M, G or T,
+ * powers of 1024, and an optional B or iB ("150M", "1.5GiB", "64k").
+ * Leaves *out alone when the option was not given. EXIT_OK, or
+ * EXIT_USAGE with a message naming the command, option and value. */
+int cli_size(const cli_command *cmd, const cli_args *args, const char *name,
+	     uint64_t min, uint64_t max, uint64_t *out);
+
+/* --block-size: a size from 64 bytes to EV_MAX_BLOCK_SIZE; as cli_size. */
+int cli_block_size(const cli_command *cmd, const cli_args *args,
+		   uint32_t *out);
+
+/* Option `name`'s value as a whole number from min to max; as cli_size. */
+int cli_count(const cli_command *cmd, const cli_args *args, const char *name,
+	      uint64_t min, uint64_t max, uint64_t *out);
+
+/* Option `name`'s value as a duration in ns, not negative (the time
+ * grammar of ev_duration_parse: "1000", "1ms", "2.5 us"); as cli_size. */
+int cli_duration(const cli_command *cmd, const cli_args *args,
+		 const char *name, uint64_t *out);
 
 #endif

@@ -39,7 +39,7 @@ const cli_option filter_options[] = {
 	{ "redact", 0, "args|env,...",
 	  "blank program 'args', 'env' or 'args,env'" },
 	{ "no-metadata", 0, NULL, "select metadata like any other event" },
-	{ "block-size", 0, "BYTES", "largest output block (default 2097152)" },
+	{ "block-size", 0, "SIZE", "largest output block (default 2M)" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ "tmpdir", 0, "DIR", "where standard input is copied when it must be "
 	  "read twice" },
@@ -234,8 +234,7 @@ int cmd_filter(const cli_command *cmd, const cli_args *args)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = build_filter(cmd, args, f);
 	if (rc == EXIT_OK)
-		rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
-				      &opts.max_block_size);
+		rc = cli_block_size(cmd, args, &opts.max_block_size);
 	opts.tmpdir = cli_value(cmd, args, "tmpdir");
 	if (rc == EXIT_OK)
 		rc = run_filter(f, args->positional[0],

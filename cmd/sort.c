@@ -16,46 +16,17 @@ const cli_option sort_options[] = {
 	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
 	{ "check", 0, NULL, "only check: exit 0 when IN is in time order, 1 "
 	  "naming the first inversion" },
-	{ "memory", 0, "LIMIT", "memory for sorting: bytes or K, M, G "
-	  "(default 32M, at least 64K)" },
+	{ "memory", 0, "SIZE", "memory for sorting (default 32M, at least "
+	  "64K)" },
 	{ "tmpdir", 0, "DIR", "folder for temporary files (default $TMPDIR "
 	  "or /tmp)" },
-	{ "block-size", 0, "BYTES", "largest output block (default 2097152)" },
+	{ "block-size", 0, "SIZE", "largest output block (default 2M)" },
 	{ "method", 0, "auto|merge|external", "auto (default), merge (in "
 	  "place) or external (spill sorted runs)" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ "verbose", 'v', NULL, "say on standard error how the log was sorted" },
 	{ NULL, 0, NULL, NULL }
 };
-
-/* "64K", "32M", "1G" (powers of 1024; KiB, MiB, GiB too) or bytes. */
-static int parse_memory(const char *text, size_t *out)
-{
-	static const struct {
-		const char *suffix;
-		unsigned shift;
-	} units[] = {
-		{ "", 0 }, { "K", 10 }, { "KiB", 10 }, { "M", 20 },
-		{ "MiB", 20 }, { "G", 30 }, { "GiB", 30 },
-	};
-	char *end;
-	unsigned long long v;
-
-	if (!text)
-		return EXIT_OK;
-	v = strtoull(text, &end, 10);
-	for (size_t i = 0; end != text && i < sizeof units / sizeof units[0];
-	     i++)
-		if (strcmp(end, units[i].suffix) == 0 &&
-		    v <= (SIZE_MAX >> units[i].shift) &&
-		    (v << units[i].shift) >= EV_SORT_MIN_MEMORY) {
-			*out = (size_t)(v << units[i].shift);
-			return EXIT_OK;
-		}
-	return cli_error(EXIT_USAGE, "--memory: '%s' is not a size of at "
-			 "least 64K (bytes, or a number with K, M or G)",
-			 text);
-}
 
 /* --method's words, in the order the option table lists them. */
 static int parse_method(const cli_command *cmd, const cli_args *args,
@@ -233,20 +204,22 @@ int cmd_sort(const cli_command *cmd, const cli_args *args)
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	const char *in = args->positional[0];
 	const char *out = cli_value(cmd, args, "output");
+	uint64_t memory;
 	int rc;
 
+	memory = opts.memory;
 	if (cli_flag(cmd, args, "check")) {
 		if (out)
 			return cli_usage_error(cmd, "--check writes nothing: "
 					       "leave out -o");
 		return check(in);
 	}
-	if ((rc = parse_memory(cli_value(cmd, args, "memory"),
-			       &opts.memory)) != EXIT_OK ||
+	if ((rc = cli_size(cmd, args, "memory", EV_SORT_MIN_MEMORY, SIZE_MAX,
+			   &memory)) != EXIT_OK ||
 	    (rc = parse_method(cmd, args, &opts.method)) != EXIT_OK ||
-	    (rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
-				   &opts.max_block_size)) != EXIT_OK)
+	    (rc = cli_block_size(cmd, args, &opts.max_block_size)) != EXIT_OK)
 		return rc;
+	opts.memory = (size_t)memory;
 	opts.tmpdir = cli_value(cmd, args, "tmpdir");
 	return sort_log(in, out, &opts, cli_flag(cmd, args, "verbose"),
 			cli_flag(cmd, args, "no-progress"));

@@ -24,8 +24,9 @@ const cli_option truncate_options[] = {
 	{ "at", 0, "TIME", "keep events stamped before TIME (" CLI_TIME_FORMS
 	  ")" },
 	{ "events", 0, "N", "keep the first N events and stop there" },
-	{ "bytes", 0, "N",
-	  "keep what lies in the first N bytes (rounded down to an event)" },
+	{ "bytes", 0, "SIZE",
+	  "keep what lies in the first SIZE bytes (rounded down to an event; "
+	  "150M)" },
 	{ "session", 0, "N",
 	  "write only the Nth session (1-based, as 'evtool info' lists "
 	  "them)" },
@@ -35,27 +36,6 @@ const cli_option truncate_options[] = {
 };
 
 /* ---- options ---- */
-
-static int parse_count(const char *option, const char *text, uint64_t max,
-		       uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!text)
-		return EXIT_OK;
-	if (text[0] < '0' || text[0] > '9')
-		goto bad;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (*end || errno || v > max)
-		goto bad;
-	*out = v;
-	return EXIT_OK;
-bad:
-	return cli_error(EXIT_USAGE, "--%s: '%s' is not a number from 0 to "
-			 "%" PRIu64, option, text, max);
-}
 
 /* --at takes the times every option takes (ev_time_parse): a wall-clock
  * time is placed later, once the log's WALL_CLOCK_TIME is known
@@ -126,14 +106,13 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 	if (at)
 		rc = parse_at(cmd, at, o, &wall);
 	if (rc == EXIT_OK)
-		rc = parse_count("events", cli_value(cmd, args, "events"),
-				 UINT64_MAX - 1, &o->max_events);
+		rc = cli_count(cmd, args, "events", 0, UINT64_MAX - 1,
+			       &o->max_events);
 	if (rc == EXIT_OK)
-		rc = parse_count("bytes", cli_value(cmd, args, "bytes"),
-				 UINT64_MAX - 1, &o->max_bytes);
+		rc = cli_size(cmd, args, "bytes", 0, UINT64_MAX - 1,
+			      &o->max_bytes);
 	if (rc == EXIT_OK)
-		rc = parse_count("session", cli_value(cmd, args, "session"),
-				 UINT_MAX, &session);
+		rc = cli_count(cmd, args, "session", 0, UINT_MAX, &session);
 	if (rc == EXIT_OK && cli_value(cmd, args, "session") && session == 0)
 		rc = cli_usage_error(cmd, "--session counts from 1, as 'evtool "
 				     "info' lists the sessions");

@@ -22,9 +22,9 @@ evtool: --rm cannot remove standard input
 Run 'evtool archive --help' for usage.
 evtool: -o takes a single input
 Run 'evtool archive --help' for usage.
-evtool: --level: '10' is not a number from 1 to 9
+evtool: --level: '10' is not a whole number from 1 to 9
 Run 'evtool archive --help' for usage.
-evtool: --threads: '0' is not a number from 1 to 64
+evtool: --threads: '0' is not a whole number from 1 to 64
 Run 'evtool archive --help' for usage.
 evtool: standard input has no name to add .gz to: use -o OUT
 Run 'evtool archive --help' for usage.

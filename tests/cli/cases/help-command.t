@@ -15,7 +15,7 @@ example: evtool cat run.eventlog.gz -o run.eventlog
 options:
   -o, --output OUT           write to OUT ('-' for standard output)
       --reblock              group events into fresh blocks by capability
-      --block-size BYTES     largest block --reblock writes (default 2097152)
+      --block-size SIZE      largest block --reblock writes (default 2M)
       --in-place             replace the one input with the result (safely, by rename)
   -h, --help                 show this help
 

@@ -20,7 +20,7 @@ options:
   -o, --output OUT           write to OUT ('-' for standard output)
       --align wall-clock|start|none
                              line clocks up by wall-clock (default), start or none
-      --shift N=TIME,...     move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s
+      --shift N=TIME,...     move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s (TIME: ns, or with units ns us ms s m h)
       --widen                zero-fill events of a type that is shorter in some inputs
       --no-renumber          keep every id as it is (inputs known to share none)
       --no-progress          no progress bar on standard error

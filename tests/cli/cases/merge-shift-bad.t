@@ -6,7 +6,7 @@ exit: 2
 2
 2
 --- stderr
-evtool: --shift: '2=15' is not N=TIME (N from 1, TIME like +15ms, -2s, 300us or 100ns)
+evtool: --shift: '2=15x' is not N=TIME (N from 1, TIME a signed duration: +15ms, -2s, 300us, 100 or 100ns)
 Run 'evtool merge --help' for usage.
 evtool: --shift: there is no input 3 (there are 2)
 Run 'evtool merge --help' for usage.
