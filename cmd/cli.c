@@ -132,6 +132,99 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* ---- suggestions ---- */
+
+/* The optimal string alignment distance between a[0..alen) and b: edits,
+ * adjacent swaps counted as one ("shwo" is 1 from "show"), as git's
+ * suggestions count them. Words longer than 63 bytes are far from all. */
+static size_t edit_distance(const char *a, size_t alen, const char *b)
+{
+	enum { MAX = 64 };
+	size_t blen = strlen(b), row[3][MAX];
+
+	if (alen >= MAX || blen >= MAX)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= blen; j++)
+		row[0][j] = j;
+	for (size_t i = 1; i <= alen; i++) {
+		size_t *cur = row[i % 3], *up = row[(i - 1) % 3],
+		       *up2 = row[(i + 1) % 3];
+		cur[0] = i;
+		for (size_t j = 1; j <= blen; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t d = up[j - 1] + cost;
+			if (up[j] + 1 < d)
+				d = up[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && up2[j - 2] + 1 < d)
+				d = up2[j - 2] + 1;
+			cur[j] = d;
+		}
+	}
+	return row[alen % 3][blen];
+}
+
+/* The closest of the candidates to what was typed, kept while they are
+ * offered one by one: a word within a third of its length in edits (at
+ * least 1, at most 3), or one the typed text begins (3 bytes or more). */
+typedef struct suggestion {
+	const char *typed;
+	size_t len;
+	const char *best;
+	size_t distance;
+} suggestion;
+
+static void consider(suggestion *s, const char *candidate)
+{
+	size_t limit = s->len / 3 < 1 ? 1 : s->len / 3 > 3 ? 3 : s->len / 3;
+	size_t d = edit_distance(s->typed, s->len, candidate);
+
+	if (s->len >= 3 && strncmp(candidate, s->typed, s->len) == 0 &&
+	    d > limit)
+		d = limit; /* a prefix: "--pretty" for "--pretty-time" */
+	if (d <= limit && d < s->distance) {
+		s->best = candidate;
+		s->distance = d;
+	}
+}
+
+/* "hint: did you mean 'PREFIX' + best?" when there is a close one. */
+static void suggest(const suggestion *s, const char *prefix)
+{
+	if (s->best)
+		fprintf(stderr, "hint: did you mean '%s%s'?\n", prefix,
+			s->best);
+}
+
+int cli_unknown_command(const char *name)
+{
+	suggestion s = { name, strlen(name), NULL, SIZE_MAX };
+
+	for (const cli_command *c = cli_commands; c->name; c++)
+		consider(&s, c->name);
+	consider(&s, "help");
+	cli_error(EXIT_USAGE, "unknown command '%s'", name);
+	suggest(&s, "");
+	fputs("Run 'evtool --help' for usage.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int unknown_option(const cli_command *cmd, const char *name,
+			  size_t len)
+{
+	suggestion s = { name, len, NULL, SIZE_MAX };
+
+	for (const cli_option *o = cmd->options; o->name; o++)
+		consider(&s, o->name);
+	consider(&s, "help");
+	cli_error(EXIT_USAGE, "unknown option '--%.*s'", (int)len, name);
+	suggest(&s, "--");
+	fprintf(stderr, "Run 'evtool %s --help' for usage.\n", cmd->name);
+	return EXIT_USAGE;
+}
+
 /* ---- parsing ---- */
 
 static const cli_option *find_long(const cli_command *cmd, const char *name,
@@ -157,6 +250,39 @@ static const cli_option *find_short(const cli_command *cmd, char c,
 	return NULL;
 }
 
+/* Nonzero when the option's value is a comma-separated list: its
+ * value_name ends in ",..." (cli.h). */
+static int is_list(const cli_option *opt)
+{
+	size_t len = opt->value_name ? strlen(opt->value_name) : 0;
+
+	return len > 4 && strcmp(opt->value_name + len - 4, ",...") == 0;
+}
+
+/* A list option given again adds to its list ("--class gc --class user"
+ * is "--class gc,user", as ripgrep and curl take repeated options);
+ * any other option keeps its last value. */
+static int store_value(const cli_option *opt, int index, const char *value,
+		       cli_args *out)
+{
+	const char *before = out->value[index];
+	char *joined;
+	size_t len;
+
+	if (!before || !is_list(opt)) {
+		out->value[index] = value;
+		return EXIT_OK;
+	}
+	len = strlen(before) + 1 + strlen(value) + 1;
+	if (!(joined = malloc(len)))
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	snprintf(joined, len, "%s,%s", before, value);
+	free(out->joined[index]);
+	out->joined[index] = joined;
+	out->value[index] = joined;
+	return EXIT_OK;
+}
+
 /* Stores one option occurrence; `inline_value` is the text after "=" or
  * after a short option letter, NULL when the value is the next word. */
 static int take_option(const cli_command *cmd, const cli_option *opt,
@@ -170,15 +296,11 @@ static int take_option(const cli_command *cmd, const cli_option *opt,
 					       opt->name);
 		return EXIT_OK;
 	}
-	if (inline_value) {
-		out->value[index] = inline_value;
-		return EXIT_OK;
-	}
-	if (*i + 1 >= argc)
+	if (!inline_value && *i + 1 >= argc)
 		return cli_usage_error(cmd, "option --%s needs a value (%s)",
 				       opt->name, opt->value_name);
-	out->value[index] = argv[++*i];
-	return EXIT_OK;
+	return store_value(opt, index, inline_value ? inline_value : argv[++*i],
+			   out);
 }
 
 static int parse_long(const cli_command *cmd, int argc, char **argv, int *i,
@@ -195,8 +317,7 @@ static int parse_long(const cli_command *cmd, int argc, char **argv, int *i,
 		return EXIT_OK;
 	}
 	if (!opt)
-		return cli_usage_error(cmd, "unknown option '--%.*s'", (int)len,
-				       name);
+		return unknown_option(cmd, name, len);
 	return take_option(cmd, opt, index, eq ? eq + 1 : NULL, argc, argv, i,
 			   out);
 }
@@ -268,6 +389,10 @@ void cli_free_args(cli_args *args)
 {
 	free(args->positional);
 	args->positional = NULL;
+	for (int i = 0; i < CLI_MAX_OPTIONS; i++) {
+		free(args->joined[i]);
+		args->joined[i] = NULL;
+	}
 }
 
 void cli_print_command_help(const cli_command *cmd, FILE *to)

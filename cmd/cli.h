@@ -24,11 +24,12 @@ enum cli_exit {
  * test.
  *
  * value_name is NULL for a flag. For an option whose value is one of a
- * fixed set of words it IS the words, "|"-separated ("text|ndjson"), and
- * ",..." after them when the value is a comma-separated list of them
- * ("args|env,..."): --help shows them, completion offers them, and
- * cli_choice() parses them, so the three cannot disagree. Otherwise it
- * names the value ("FILE", "N=TIME,..."). */
+ * fixed set of words it IS the words, "|"-separated ("text|ndjson"):
+ * --help shows them, completion offers them, and cli_choice() parses
+ * them, so the three cannot disagree. Otherwise it names the value
+ * ("FILE", "TIME"). It ends in ",..." when the value is a comma-separated
+ * list ("args|env,...", "N=TIME,...", "CLASS,..."): such an option given
+ * again adds to its list. */
 typedef struct cli_option {
 	const char *name;       /* long name without "--" */
 	char short_name;        /* 0 when none */
@@ -50,10 +51,13 @@ typedef struct cli_option {
 #define CLI_MAX_POSITIONAL 4096
 
 /* What the parser found: per option (same index as the table) its value
- * (last one wins) and how often it was given, then the operands. */
+ * and how often it was given, then the operands. A list option given
+ * several times has its values joined by commas; any other option keeps
+ * the last one given. */
 typedef struct cli_args {
 	const char *value[CLI_MAX_OPTIONS];
 	int count[CLI_MAX_OPTIONS];
+	char *joined[CLI_MAX_OPTIONS]; /* owned: the joined lists */
 	const char **positional;
 	int n_positional;
 } cli_args;
@@ -120,6 +124,10 @@ void cli_truncation_hint(void);
 /* A usage error about `cmd`, with a pointer to `evtool CMD --help`. */
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* "unknown command 'NAME'", with the closest command when one is close
+ * ("did you mean 'show'?"). Returns EXIT_USAGE. */
+int cli_unknown_command(const char *name);
 
 /* Exit code for a libevtool status. */
 int cli_exit_for_status(int status);

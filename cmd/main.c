@@ -155,7 +155,7 @@ static int run_help(int argc, char **argv)
 	if (strcmp(argv[0], "--dump-options") == 0)
 		return cli_dump_options(stdout);
 	if (!(cmd = cli_find_command(argv[0])))
-		return cli_usage_error(NULL, "unknown command '%s'", argv[0]);
+		return cli_unknown_command(argv[0]);
 	cli_print_command_help(cmd, stdout);
 	return EXIT_OK;
 }
@@ -188,7 +188,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "help") == 0)
 		return run_help(argc - 2, argv + 2);
 	if (!(cmd = cli_find_command(argv[1])))
-		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+		return cli_unknown_command(argv[1]);
 	cli_install_signal_handlers();
 	if (fflush(stdout) != 0)
 		return EXIT_SYSTEM;

@@ -88,8 +88,7 @@ static int parse_one_shift(const cli_command *cmd, shift_list *shifts,
 	return EXIT_OK;
 }
 
-/* --shift keeps one value (the option table's rule), so several shifts
- * are one comma-separated list. */
+/* --shift is a list: repeated, its values are joined (cli_args). */
 static int parse_shifts(const cli_command *cmd, const cli_args *args,
 			shift_list *shifts)
 {
@@ -103,10 +102,6 @@ static int parse_shifts(const cli_command *cmd, const cli_args *args,
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	if (!text)
 		return EXIT_OK;
-	if (args->count[cli_option_index(cmd, "shift")] > 1)
-		return cli_usage_error(cmd, "--shift is given more than once; "
-				       "list the shifts in one, separated by "
-				       "commas: --shift 2=+15ms,3=-1s");
 	for (const char *item = text; rc == EXIT_OK;) {
 		const char *comma = strchr(item, ',');
 		size_t len = comma ? (size_t)(comma - item) : strlen(item);
