@@ -258,7 +258,11 @@ static int refuse_input(const char *name, const log_verdict *v)
 	if (v->status == EV_ETRUNCATED && v->offset > 0)
 		fputs("hint: 'evtool truncate' repairs a log whose program was "
 		      "killed\n", stderr);
-	fputs("hint: 'evtool archive --force' archives it as it is\n", stderr);
+	/* At offset 0 it is no eventlog at all (another format, another
+	 * compression): nothing --force would be right for. */
+	if (v->offset > 0)
+		fputs("hint: 'evtool archive --force' archives it as it is\n",
+		      stderr);
 	return EXIT_INVALID;
 }
 

@@ -75,6 +75,11 @@ int cli_choice(const cli_command *cmd, const cli_args *args,
 			       listed);
 }
 
+/* The command cli_parse last read the arguments of: the one running.
+ * cli_open_output's refusal to overwrite an input points at its
+ * --in-place, when it has one. */
+static const cli_command *running;
+
 /* "evtool: [FILE: ][offset N: ]SEVERITY" and the message, on its own line:
  * no file when `file` is NULL, no offset when `offset` is negative. */
 static void vreport(const char *file, int64_t offset, const char *severity,
@@ -353,10 +358,6 @@ static int check_operands(const cli_command *cmd, const cli_args *out)
 	return EXIT_OK;
 }
 
-/* The command cli_parse last read the arguments of: the one running.
- * cli_open_output's refusal to overwrite an input points at its
- * --in-place, when it has one. */
-static const cli_command *running;
 
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out,
 	      int *help)

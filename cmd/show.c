@@ -121,7 +121,9 @@ static int sorter_error(const ev_sorter *s, const char *in)
 		return d->status == EV_ENOMEM
 			       ? cli_error(EXIT_SYSTEM, "out of memory")
 			       : write_error();
-	if (origin == EV_ORIGIN_INPUT && d->offset) {
+	/* A log that is no eventlog fails at offset 0, which is news. */
+	if (origin == EV_ORIGIN_INPUT &&
+	    (d->offset || d->status == EV_EFORMAT)) {
 		int code = cli_error(cli_exit_for_status(d->status),
 				     "%s: offset %llu: %s", shown_name(in),
 				     (unsigned long long)d->offset, d->message);

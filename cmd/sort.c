@@ -127,7 +127,9 @@ static int run_error(const ev_sorter *s, const char *in, const char *out)
 
 	in = shown_name(in);
 	prefix = origin_prefix(st->origin, in, out);
-	if (st->origin == EV_ORIGIN_INPUT && d->offset)
+	/* A log that is no eventlog fails at offset 0, which is news. */
+	if (st->origin == EV_ORIGIN_INPUT &&
+	    (d->offset || d->status == EV_EFORMAT))
 		return cli_error(code, "%s: offset %llu: %s", in,
 				 (unsigned long long)d->offset, d->message);
 	if (st->origin == EV_ORIGIN_OUTPUT || st->origin == EV_ORIGIN_TEMP)

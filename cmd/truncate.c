@@ -204,7 +204,9 @@ static int repair_error(const char *name, const ev_repair *rp)
 		return cli_error(code, "%s: %s", name, d->message);
 	cli_error(code, "%s: offset %" PRIu64 ": %s", name, d->offset,
 		  d->message);
-	if (d->status == EV_EFORMAT)
+	/* Damage at offset 0 is a header that is not an eventlog's: there
+	 * is no block to resync to. */
+	if (d->status == EV_EFORMAT && d->offset > 0)
 		fputs("hint: 'evtool truncate --resync' skips damaged regions "
 		      "to the next block and keeps the rest\n", stderr);
 	return code;
