@@ -22,18 +22,21 @@
 const cli_option archive_options[] = {
 	{ "output", 'o', "OUT",
 	  "write to OUT ('-' for standard output); one input only" },
-	{ "level", 0, "N", "compression level, 1 (fastest) to 9 (smallest); "
-	  "default 6" },
-	{ "threads", 0, "N", "compression threads (default: online CPUs, at "
+	{ "stdout", 'c', NULL, "write to standard output (-o -), as gzip -c" },
+	{ "level", '#', "N", "compression level, 1 (fastest) to 9 (smallest), "
+	  "also as -1 to -9; default 6" },
+	{ "threads", 'T', "N", "compression threads (default: online CPUs, at "
 	  "most 8)" },
 	{ "rm", 0, NULL,
 	  "remove each input once its archive is written and verified" },
+	{ "keep", 'k', NULL, "keep the inputs (the default; as gzip -k)" },
 	{ "force", 'f', NULL,
 	  "archive an invalid or truncated log; replace existing outputs" },
 	{ "test", 't', NULL,
 	  "check archives: CRC-32, length, digest, and a valid eventlog" },
 	{ "extract", 'x', NULL,
 	  "restore the log of each archive, checking it" },
+	{ "decompress", 'd', NULL, "the same as --extract, as gzip -d" },
 	{ "verbose", 'v', NULL, "report sizes and digests on standard error" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ NULL, 0, NULL, NULL }
@@ -679,7 +682,7 @@ static int check_mode(const archive_job *job, const cli_args *args,
 		return cli_usage_error(cmd, "--test takes neither -o nor "
 				       "--force");
 	if (job->output && args->n_positional > 1)
-		return cli_usage_error(cmd, "-o takes a single input");
+		return cli_usage_error(cmd, "-o and -c take a single input");
 	if (job->rm && job->output && strcmp(job->output, "-") == 0)
 		return cli_usage_error(cmd, "--rm needs an archive file to "
 				       "verify, not standard output");
@@ -704,7 +707,17 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 	job->verbose = cli_flag(cmd, args, "verbose");
 	job->no_progress = cli_flag(cmd, args, "no-progress");
 	*test = cli_flag(cmd, args, "test");
-	*extract = cli_flag(cmd, args, "extract");
+	*extract = cli_flag(cmd, args, "extract") ||
+		   cli_flag(cmd, args, "decompress");
+	if (job->rm && cli_flag(cmd, args, "keep"))
+		return cli_usage_error(cmd, "--rm and --keep exclude each "
+				       "other");
+	if (cli_flag(cmd, args, "stdout")) {
+		if (job->output && strcmp(job->output, "-") != 0)
+			return cli_usage_error(cmd, "-c writes to standard "
+					       "output: leave out -o");
+		job->output = "-";
+	}
 	if ((rc = check_mode(job, args, *test, *extract)) != EXIT_OK ||
 	    (rc = cli_count(cmd, args, "level", 1, 9, &level)) != EXIT_OK ||
 	    (rc = cli_count(cmd, args, "threads", 1, EV_ARCHIVE_MAX_THREADS,

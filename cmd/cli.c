@@ -337,6 +337,21 @@ static int parse_short(const cli_command *cmd, int argc, char **argv, int *i,
 			*help = 1;
 			continue;
 		}
+		/* "-9", "-1c": digits are the value of the option whose short
+		 * name is '#' (gzip's and zstd's levels). */
+		if (!opt && *p >= '0' && *p <= '9' &&
+		    (opt = find_short(cmd, '#', &index))) {
+			size_t n = strspn(p, "0123456789");
+			char *digits = strndup(p, n);
+			if (!digits)
+				return cli_error(EXIT_SYSTEM, "out of memory");
+			free(out->joined[index]);
+			out->joined[index] = digits;
+			out->value[index] = digits;
+			out->count[index]++;
+			p += n - 1;
+			continue;
+		}
 		if (!opt)
 			return cli_usage_error(cmd, "unknown option '-%c'", *p);
 		if (opt->value_name)

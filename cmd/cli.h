@@ -32,7 +32,7 @@ enum cli_exit {
  * again adds to its list. */
 typedef struct cli_option {
 	const char *name;       /* long name without "--" */
-	char short_name;        /* 0 when none */
+	char short_name;        /* 0 when none; '#': "-N" gives value N */
 	const char *value_name; /* see above */
 	const char *help;
 } cli_option;

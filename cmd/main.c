@@ -119,7 +119,9 @@ const cli_command cli_commands[] = {
 	  "truncated one is refused unless --force. --test checks archives\n"
 	  "(CRC-32, length, digest, valid eventlog); --extract restores the log\n"
 	  "(FILE.gz to FILE), checking it. Existing outputs are kept unless\n"
-	  "--force; inputs are kept unless --rm.\n"
+	  "--force; inputs are kept unless --rm. gzip's and zstd's habits\n"
+	  "work: -d extracts, -c writes to standard output, -k keeps, -1 to\n"
+	  "-9 set the level, -T N the threads.\n"
 	  "\n"
 	  "example: evtool archive --rm ci/*.eventlog && evtool archive --test ci/*.gz",
 	  archive_options, 1, -1 },

@@ -20,7 +20,7 @@ evtool: --level applies only when archiving
 Run 'evtool archive --help' for usage.
 evtool: --rm cannot remove standard input
 Run 'evtool archive --help' for usage.
-evtool: -o takes a single input
+evtool: -o and -c take a single input
 Run 'evtool archive --help' for usage.
 evtool: --level: '10' is not a whole number from 1 to 9
 Run 'evtool archive --help' for usage.
