@@ -435,7 +435,8 @@ static int remove_input(const input *in, const char *out, uint64_t digest,
 		return cli_error(EXIT_SYSTEM, "%s: cannot sync its folder: %s; "
 				 "%s is kept", out, strerror(errno), in->path);
 	if ((rc = verify_archive(out, digest, bytes)) != EXIT_OK) {
-		fprintf(stderr, "evtool: %s is kept\n", in->path);
+		cli_message_start();
+		fprintf(stderr, "%s is kept\n", in->path);
 		return rc;
 	}
 	if (stat(in->path, &now) != 0 || !same_state(&now, &in->st))

@@ -80,13 +80,22 @@ int cli_choice(const cli_command *cmd, const cli_args *args,
  * --in-place, when it has one. */
 static const cli_command *running;
 
-/* "evtool: [FILE: ][offset N: ]SEVERITY" and the message, on its own line:
- * no file when `file` is NULL, no offset when `offset` is negative. */
+void cli_message_start(void)
+{
+	progress_clear(); /* the message gets its own line */
+	if (running)
+		fprintf(stderr, "evtool %s: ", running->name);
+	else
+		fputs("evtool: ", stderr);
+}
+
+/* "evtool CMD: [FILE: ][offset N: ]SEVERITY" and the message, on its own
+ * line: no file when `file` is NULL, no offset when `offset` is
+ * negative. */
 static void vreport(const char *file, int64_t offset, const char *severity,
 		    const char *fmt, va_list ap)
 {
-	progress_clear(); /* the message gets its own line */
-	fputs("evtool: ", stderr);
+	cli_message_start();
 	if (file)
 		fprintf(stderr, "%s: ", file);
 	if (offset >= 0)
@@ -365,11 +374,11 @@ static int parse_short(const cli_command *cmd, int argc, char **argv, int *i,
 static int check_operands(const cli_command *cmd, const cli_args *out)
 {
 	if (out->n_positional < cmd->min_operands)
-		return cli_usage_error(cmd, "%s: missing operand (%s)",
-				       cmd->name, cmd->synopsis);
+		return cli_usage_error(cmd, "missing operand (%s)",
+				       cmd->synopsis);
 	if (cmd->max_operands >= 0 && out->n_positional > cmd->max_operands)
-		return cli_usage_error(cmd, "%s: too many operands (%s)",
-				       cmd->name, cmd->synopsis);
+		return cli_usage_error(cmd, "too many operands (%s)",
+				       cmd->synopsis);
 	return EXIT_OK;
 }
 

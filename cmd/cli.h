@@ -108,11 +108,18 @@ void cli_print_command_help(const cli_command *cmd, FILE *to);
 /* `evtool help --dump-options`: the tables for tools (complete.c). */
 int cli_dump_options(FILE *to);
 
-/* "evtool: " + message + "\n" on stderr. Returns `code`. */
+/* Starts a message on standard error, on a line of its own: "evtool
+ * CMD: " while a command runs (every message names its command: several
+ * evtools in a pipeline share one standard error), "evtool: " before one
+ * does. The messages below start with it; a command that prints a
+ * message in parts starts it with this. */
+void cli_message_start(void);
+
+/* "evtool CMD: " + message + "\n" on stderr. Returns `code`. */
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Prints "evtool: FILE: offset N: warning: ..." (no offset when it is
+/* Prints "evtool CMD: FILE: offset N: warning: ..." (no offset when it is
  * negative): the one form of a warning about an input, with the place
  * before the severity, as validate's findings and every error have it. */
 void cli_warn_at(const char *file, int64_t offset, const char *fmt, ...)

@@ -141,24 +141,30 @@ static int run_error(const ev_sorter *s, const char *in, const char *out)
 
 static void report(const ev_sort_stats *st)
 {
-	fprintf(stderr, "evtool: sorted %" PRIu64 " events in %u session%s\n",
+	cli_message_start();
+	fprintf(stderr, "sorted %" PRIu64 " events in %u session%s\n",
 		st->events, st->sessions, st->sessions == 1 ? "" : "s");
-	if (st->merged_sessions)
-		fprintf(stderr, "evtool: %u session%s merged in place: %u "
+	if (st->merged_sessions) {
+		cli_message_start();
+		fprintf(stderr, "%u session%s merged in place: %u "
 			"capability stream%s, widest reorder window %u event%s\n",
 			st->merged_sessions, st->merged_sessions == 1 ? "" : "s",
 			st->streams,
 			st->streams == 1 ? "" : "s", st->widest_window,
 			st->widest_window == 1 ? "" : "s");
-	if (st->external_sessions)
-		fprintf(stderr, "evtool: %u session%s by external sort%s%s: "
+	}
+	if (st->external_sessions) {
+		cli_message_start();
+		fprintf(stderr, "%u session%s by external sort%s%s: "
 			"%" PRIu64 " sorted run%s, %u merge pass%s\n",
 			st->external_sessions,
 			st->external_sessions == 1 ? "" : "s",
 			st->fallback[0] ? ", as " : "",
 			st->fallback, st->runs, st->runs == 1 ? "" : "s",
 			st->merge_passes, st->merge_passes == 1 ? "" : "es");
-	fprintf(stderr, "evtool: %" PRIu64 " bytes in temporary files%s\n",
+	}
+	cli_message_start();
+	fprintf(stderr, "%" PRIu64 " bytes in temporary files%s\n",
 		st->spilled_bytes, st->copied_input
 		? " (the input was copied first)" : "");
 }

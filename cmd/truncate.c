@@ -151,8 +151,8 @@ static void print_notice(void *ctx, const ev_repair_notice *n)
 
 	if (rep->quiet)
 		return;
-	progress_clear();
-	fprintf(stderr, "evtool: %s: offset %" PRIu64 ": %s\n", rep->name,
+	cli_message_start();
+	fprintf(stderr, "%s: offset %" PRIu64 ": %s\n", rep->name,
 		n->offset, n->message);
 }
 
@@ -163,7 +163,8 @@ static void print_summary(const report *rep, const ev_repair_options *o,
 
 	if (rep->quiet)
 		return;
-	fprintf(stderr, "evtool: %s: kept %" PRIu64 " event%s in %" PRIu64
+	cli_message_start();
+	fprintf(stderr, "%s: kept %" PRIu64 " event%s in %" PRIu64
 		" block%s", rep->name, s->events, s->events == 1 ? "" : "s",
 		s->blocks, s->blocks == 1 ? "" : "s");
 	if (s->sessions != 1)
@@ -250,19 +251,23 @@ static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
 	else if (in_place && unchanged(s)) {
 		/* Nothing to repair: the file keeps its bytes, inode and
 		 * time stamps; the temporary copy is discarded. */
-		if (!quiet)
-			fprintf(stderr, "evtool: %s: the log is complete; left "
+		if (!quiet) {
+			cli_message_start();
+			fprintf(stderr, "%s: the log is complete; left "
 				"untouched\n", in);
+		}
 		ev_repair_free(rp);
 		return EXIT_OK;
 	} else
 		rc = cli_commit_output(sink, out);
 	if (rc == EXIT_OK) {
 		print_summary(&rep, o, s);
-		if (s->damaged && s->events == 0 && !quiet)
-			fprintf(stderr, "evtool: %s: the repaired log holds no "
+		if (s->damaged && s->events == 0 && !quiet) {
+			cli_message_start();
+			fprintf(stderr, "%s: the repaired log holds no "
 				"events: not one complete event follows the "
 				"header\n", in);
+		}
 		if (s->damaged)
 			rc = EXIT_DROPPED;
 	}

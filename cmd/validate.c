@@ -69,7 +69,8 @@ static void print_event(const ev_finding *f)
 
 static void print_finding(const validate_job *job, const ev_finding *f)
 {
-	fprintf(stderr, "evtool: %s: offset %" PRIu64 ": %s: ", job->path,
+	cli_message_start();
+	fprintf(stderr, "%s: offset %" PRIu64 ": %s: ", job->path,
 		f->offset, ev_severity_name(f->severity));
 	print_event(f);
 	fprintf(stderr, "%s [%s]\n", f->message, f->check);
@@ -283,8 +284,8 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 		return rc;
 	job->options.gc_end_tolerance_ns = gc_end;
 	if (args->n_positional == 0)
-		return cli_usage_error(cmd, "%s: missing operand (%s)",
-				       cmd->name, cmd->synopsis);
+		return cli_usage_error(cmd, "missing operand (%s)",
+				       cmd->synopsis);
 	return EXIT_OK;
 }
 

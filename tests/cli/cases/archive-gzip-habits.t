@@ -20,11 +20,11 @@ exit 2
 exit 2
 exit 2
 --- stderr
-evtool: --level: '19' is not a whole number from 1 to 9
+evtool archive: --level: '19' is not a whole number from 1 to 9
 Run 'evtool archive --help' for usage.
-evtool: --rm and --keep exclude each other
+evtool archive: --rm and --keep exclude each other
 Run 'evtool archive --help' for usage.
-evtool: -c writes to standard output: leave out -o
+evtool archive: -c writes to standard output: leave out -o
 Run 'evtool archive --help' for usage.
-evtool: --test and --extract exclude each other
+evtool archive: --test and --extract exclude each other
 Run 'evtool archive --help' for usage.

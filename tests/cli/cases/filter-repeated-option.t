@@ -9,5 +9,5 @@ last --from
 shifts joined
 exit 2
 --- stderr
-evtool: --shift: input 1 is shifted twice
+evtool merge: --shift: input 1 is shifted twice
 Run 'evtool merge --help' for usage.

@@ -6,23 +6,23 @@ info x.zst: 1
 info x.xz: 1
 info x.bz2: 1
 info x.lz4: 1
-show: evtool: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-validate: evtool: x.zst: offset 0: error: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs) [input]
-stats: evtool: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-cat: evtool: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-filter: evtool: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-sort: evtool: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-merge: evtool: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-truncate: evtool: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-archive: evtool: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+show: evtool show: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+validate: evtool validate: x.zst: offset 0: error: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs) [input]
+stats: evtool stats: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+cat: evtool cat: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+filter: evtool filter: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+sort: evtool sort: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+merge: evtool merge: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+truncate: evtool truncate: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+archive: evtool archive: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
 exit 1
 x.bz2
 x.lz4
 x.xz
 x.zst
 --- stderr
-evtool: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-evtool: x.xz: offset 0: xz-compressed data, not a GHC eventlog: decompress it first, 'xz -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-evtool: x.bz2: offset 0: bzip2-compressed data, not a GHC eventlog: decompress it first, 'bzip2 -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-evtool: x.lz4: offset 0: lz4-compressed data, not a GHC eventlog: decompress it first, 'lz4 -dc FILE | evtool ...' (evtool reads plain and gzip logs)
-evtool: x.xz: stored offset 0: not gzip data: xz-compressed data (it starts with "\xfd7zX")
+evtool info: x.zst: offset 0: zstd-compressed data, not a GHC eventlog: decompress it first, 'zstd -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+evtool info: x.xz: offset 0: xz-compressed data, not a GHC eventlog: decompress it first, 'xz -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+evtool info: x.bz2: offset 0: bzip2-compressed data, not a GHC eventlog: decompress it first, 'bzip2 -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+evtool info: x.lz4: offset 0: lz4-compressed data, not a GHC eventlog: decompress it first, 'lz4 -dc FILE | evtool ...' (evtool reads plain and gzip logs)
+evtool archive: x.xz: stored offset 0: not gzip data: xz-compressed data (it starts with "\xfd7zX")

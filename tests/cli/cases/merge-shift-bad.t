@@ -6,11 +6,11 @@ exit: 2
 2
 2
 --- stderr
-evtool: --shift: '2=15x' is not N=TIME (N from 1, TIME a signed duration: +15ms, -2s, 300us, 100 or 100ns)
+evtool merge: --shift: '2=15x' is not N=TIME (N from 1, TIME a signed duration: +15ms, -2s, 300us, 100 or 100ns)
 Run 'evtool merge --help' for usage.
-evtool: --shift: there is no input 3 (there are 2)
+evtool merge: --shift: there is no input 3 (there are 2)
 Run 'evtool merge --help' for usage.
-evtool: --shift: input 1 is shifted twice
+evtool merge: --shift: input 1 is shifted twice
 Run 'evtool merge --help' for usage.
-evtool: --align: 'later' is not wall-clock, start or none
+evtool merge: --align: 'later' is not wall-clock, start or none
 Run 'evtool merge --help' for usage.

@@ -2,5 +2,5 @@
 cmd: evtool cat -o out
 exit: 2
 --- stderr
-evtool: cat: missing operand (IN... -o OUT)
+evtool cat: missing operand (IN... -o OUT)
 Run 'evtool cat --help' for usage.

@@ -2,4 +2,4 @@
 cmd: evtool cat @DATA@/user-n1.eventlog
 exit: 2
 --- stderr
-evtool: no output given: use -o FILE (or -o - for standard output)
+evtool cat: no output given: use -o FILE (or -o - for standard output)

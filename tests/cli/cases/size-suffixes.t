@@ -10,8 +10,8 @@ filtered
 exit 2
 exit 2
 --- stderr
-evtool: @DATA@/threads-n2.eventlog: kept 4250 events in 3 blocks, times 227240 to 30284298 ns (0.030057 s); the log was complete, nothing dropped
-evtool: --block-size: '3M' is not a size from 64 to 2M (bytes, or with K, M, G or T, powers of 1024: 150M, 1.5G)
+evtool truncate: @DATA@/threads-n2.eventlog: kept 4250 events in 3 blocks, times 227240 to 30284298 ns (0.030057 s); the log was complete, nothing dropped
+evtool cat: --block-size: '3M' is not a size from 64 to 2M (bytes, or with K, M, G or T, powers of 1024: 150M, 1.5G)
 Run 'evtool cat --help' for usage.
-evtool: --bytes: '1.5' is not a size (bytes, or with K, M, G or T, powers of 1024: 150M, 1.5G)
+evtool truncate: --bytes: '1.5' is not a size (bytes, or with K, M, G or T, powers of 1024: 150M, 1.5G)
 Run 'evtool truncate --help' for usage.

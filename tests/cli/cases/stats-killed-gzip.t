@@ -25,4 +25,4 @@ exit: 3
 
   Productivity  98.4% of total elapsed
 --- stderr
-evtool: @DATA@/killed-blocks.eventlog.gz: offset 8389320: warning: the log ends without the data-end marker (after 12921 events); the figures cover the events before it
+evtool stats: @DATA@/killed-blocks.eventlog.gz: offset 8389320: warning: the log ends without the data-end marker (after 12921 events); the figures cover the events before it

@@ -3,7 +3,7 @@ cmd: evtool stats; evtool stats --bogus @DATA@/gc-n2.eventlog; exit $?
 exit: 2
 --- stdout
 --- stderr
-evtool: stats: missing operand (FILE...)
+evtool stats: missing operand (FILE...)
 Run 'evtool stats --help' for usage.
-evtool: unknown option '--bogus'
+evtool stats: unknown option '--bogus'
 Run 'evtool stats --help' for usage.

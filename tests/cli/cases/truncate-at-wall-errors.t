@@ -10,8 +10,8 @@ a.eventlog
 s2.eventlog
 two.eventlog
 --- stderr
-evtool: @DATA@/killed-sigkill.eventlog: --at session 1 has no WALL_CLOCK_TIME event, so a wall-clock time cannot be placed in it
-evtool: --at with a wall-clock time reads the log twice: give a file, not standard input
+evtool truncate: @DATA@/killed-sigkill.eventlog: --at session 1 has no WALL_CLOCK_TIME event, so a wall-clock time cannot be placed in it
+evtool truncate: --at with a wall-clock time reads the log twice: give a file, not standard input
 Run 'evtool truncate --help' for usage.
-evtool: two.eventlog holds 2 sessions, each with its own clock: a wall-clock --at needs --session N
+evtool truncate: two.eventlog holds 2 sessions, each with its own clock: a wall-clock --at needs --session N
 Run 'evtool truncate --help' for usage.

@@ -8,12 +8,12 @@ exit 2
 exit 2
 exit 2
 --- stderr
-evtool: --at: '5x' is not a time (a timestamp as show prints it: 1979690 ns, or with units ns us ms s m h, 1.5s; +TIME after the first event; or ISO 8601 2024-05-01T12:00:00Z)
+evtool truncate: --at: '5x' is not a time (a timestamp as show prints it: 1979690 ns, or with units ns us ms s m h, 1.5s; +TIME after the first event; or ISO 8601 2024-05-01T12:00:00Z)
 Run 'evtool truncate --help' for usage.
-evtool: --session counts from 1, as 'evtool info' lists the sessions
+evtool truncate: --session counts from 1, as 'evtool info' lists the sessions
 Run 'evtool truncate --help' for usage.
-evtool: --in-place takes an input file and no -o
+evtool truncate: --in-place takes an input file and no -o
 Run 'evtool truncate --help' for usage.
-evtool: no output given: use -o FILE (or -o - for standard output)
-evtool: --events: '-3' is not a whole number
+evtool truncate: no output given: use -o FILE (or -o - for standard output)
+evtool truncate: --events: '-3' is not a whole number
 Run 'evtool truncate --help' for usage.

@@ -5,17 +5,17 @@ exit: 0
 exit 2
 exit 2
 --- stderr
-evtool: unknown option '--frob'
+evtool cat: unknown option '--frob'
 Run 'evtool cat --help' for usage.
-evtool: unknown option '--prety-time'
+evtool show: unknown option '--prety-time'
 hint: did you mean '--pretty-time'?
 Run 'evtool show --help' for usage.
-evtool: unknown option '--pretty'
+evtool show: unknown option '--pretty'
 hint: did you mean '--pretty-time'?
 Run 'evtool show --help' for usage.
-evtool: unknown option '--clsas'
+evtool filter: unknown option '--clsas'
 hint: did you mean '--class'?
 Run 'evtool filter --help' for usage.
-evtool: unknown option '--memroy'
+evtool sort: unknown option '--memroy'
 hint: did you mean '--memory'?
 Run 'evtool sort --help' for usage.

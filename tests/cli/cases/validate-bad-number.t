@@ -6,7 +6,7 @@ exit 2
 exit 2
 @DATA@/user-n1.eventlog: valid (0 warnings, 109 events)
 --- stderr
-evtool: --tolerance: '1mss' is not a duration (ns, or with units ns us ms s m h: 1000, 1.5ms)
+evtool validate: --tolerance: '1mss' is not a duration (ns, or with units ns us ms s m h: 1000, 1.5ms)
 Run 'evtool validate --help' for usage.
-evtool: --max-errors: '1.5' is not a whole number
+evtool validate: --max-errors: '1.5' is not a whole number
 Run 'evtool validate --help' for usage.

@@ -3,5 +3,5 @@ cmd: evtool validate
 exit: 2
 --- stdout
 --- stderr
-evtool: validate: missing operand (FILE...)
+evtool validate: missing operand (FILE...)
 Run 'evtool validate --help' for usage.
