@@ -44,9 +44,10 @@ const cli_command cli_commands[] = {
 	  "item does; the --exclude-* options drop instead), plus the metadata\n"
 	  "readers need (capsets, capabilities, RTS identifier, program, pid,\n"
 	  "wall clock, heap and profile definitions, labels of kept threads)\n"
-	  "unless --no-metadata. Times: 10ms, 1.5s from the log's first event,\n"
-	  "@123456ns raw, or ISO 8601 wall clock. Markers match exactly, or as\n"
-	  "globs with * and ?. The output is re-blocked by capability.\n"
+	  "unless --no-metadata. Times are timestamps as show, info and\n"
+	  "validate print them (1979690, 227240 ns, 1.5s), +10ms after the\n"
+	  "log's first event, or ISO 8601 wall clock. Markers match exactly, or\n"
+	  "as globs with * and ?. The output is re-blocked by capability.\n"
 	  "\n"
 	  "example: evtool filter run.eventlog --class gc --from 2s --to 3s -o gc.eventlog",
 	  filter_options, 1, 1 },
@@ -106,8 +107,9 @@ const cli_command cli_commands[] = {
 	  "valid log. Says on standard error what it kept and dropped, and exits\n"
 	  "3 when IN was incomplete or damaged (0 when IN was complete: the\n"
 	  "output is then identical). --resync skips garbage to the next block.\n"
-	  "--at T keeps the events stamped less than T after the first event of\n"
-	  "the log; --events N and --bytes N keep a prefix.\n"
+	  "--at TIME keeps the events stamped before TIME (a timestamp as show\n"
+	  "prints it, +5s after the first event, or ISO 8601); --events N and\n"
+	  "--bytes SIZE (150M) keep a prefix.\n"
 	  "\n"
 	  "example: evtool truncate crashed.eventlog -o fixed.eventlog",
 	  truncate_options, 1, 1 },
