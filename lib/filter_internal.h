@@ -25,7 +25,6 @@ typedef struct evi_time {
 	uint64_t ns;
 } evi_time;
 
-
 /* ------------------------------------------------------------------------
  * The filter's state, shared by filter.c (building selectors) and
  * filter_decide.c (learning about a log, deciding event by event).

@@ -184,7 +184,6 @@ EV_API int ev_reader_digest(ev_reader *r, uint64_t *out);
 /** The name given at open. */
 EV_API const char *ev_reader_name(const ev_reader *r);
 
-
 /** Details of the last failure or truncation. */
 EV_API const ev_diag *ev_reader_diag(const ev_reader *r);
 
