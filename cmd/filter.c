@@ -22,7 +22,7 @@ const cli_option filter_options[] = {
 	{ "thread", 0, "TID,...", "keep the events about these threads" },
 	{ "from", 0, "TIME", "keep events at or after TIME (" CLI_TIME_FORMS
 	  ")" },
-	{ "to", 0, "TIME", "keep events before TIME (same forms)" },
+	{ "to", 0, "TIME", "keep events before TIME (TIME as for --from)" },
 	{ "between-markers", 0, "A,B", "keep the window from user marker A "
 	  "to the next marker B" },
 	{ "exclude-class", 0, "CLASS,...", "drop these classes" },
@@ -32,8 +32,9 @@ const cli_option filter_options[] = {
 	{ "exclude-capset", 0, "CAPSET,...", "drop the processes of these capsets" },
 	{ "exclude-thread", 0, "TID,...", "drop the events about these threads" },
 	{ "exclude-from", 0, "TIME", "drop events at or after TIME (and before "
-	  "--exclude-to)" },
-	{ "exclude-to", 0, "TIME", "drop events before TIME (and from --exclude-from)" },
+	  "--exclude-to; TIME as for --from)" },
+	{ "exclude-to", 0, "TIME", "drop events before TIME (and from "
+	  "--exclude-from; TIME as for --from)" },
 	{ "exclude-between-markers", 0, "A,B", "drop the window from marker A "
 	  "to marker B" },
 	{ "redact", 0, "args|env,...",
