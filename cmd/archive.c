@@ -22,18 +22,21 @@
 const cli_option archive_options[] = {
 	{ "output", 'o', "OUT",
 	  "write to OUT ('-' for standard output); one input only" },
-	{ "level", 0, "N", "compression level, 1 (fastest) to 9 (smallest); "
-	  "default 6" },
-	{ "threads", 0, "N", "compression threads (default: online CPUs, at "
+	{ "stdout", 'c', NULL, "write to standard output (-o -), as gzip -c" },
+	{ "level", '#', "N", "compression level, 1 (fastest) to 9 (smallest), "
+	  "also as -1 to -9; default 6" },
+	{ "threads", 'T', "N", "compression threads (default: online CPUs, at "
 	  "most 8)" },
 	{ "rm", 0, NULL,
 	  "remove each input once its archive is written and verified" },
+	{ "keep", 'k', NULL, "keep the inputs (the default; as gzip -k)" },
 	{ "force", 'f', NULL,
 	  "archive an invalid or truncated log; replace existing outputs" },
 	{ "test", 't', NULL,
 	  "check archives: CRC-32, length, digest, and a valid eventlog" },
 	{ "extract", 'x', NULL,
 	  "restore the log of each archive, checking it" },
+	{ "decompress", 'd', NULL, "the same as --extract, as gzip -d" },
 	{ "verbose", 'v', NULL, "report sizes and digests on standard error" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ NULL, 0, NULL, NULL }
@@ -259,7 +262,11 @@ static int refuse_input(const char *name, const log_verdict *v)
 	if (v->status == EV_ETRUNCATED && v->offset > 0)
 		fputs("hint: 'evtool truncate' repairs a log whose program was "
 		      "killed\n", stderr);
-	fputs("hint: 'evtool archive --force' archives it as it is\n", stderr);
+	/* At offset 0 it is no eventlog at all (another format, another
+	 * compression): nothing --force would be right for. */
+	if (v->offset > 0)
+		fputs("hint: 'evtool archive --force' archives it as it is\n",
+		      stderr);
 	return EXIT_INVALID;
 }
 
@@ -430,7 +437,8 @@ static int remove_input(const input *in, const char *out, uint64_t digest,
 		return cli_error(EXIT_SYSTEM, "%s: cannot sync its folder: %s; "
 				 "%s is kept", out, strerror(errno), in->path);
 	if ((rc = verify_archive(out, digest, bytes)) != EXIT_OK) {
-		fprintf(stderr, "evtool: %s is kept\n", in->path);
+		cli_message_start();
+		fprintf(stderr, "%s is kept\n", in->path);
 		return rc;
 	}
 	if (stat(in->path, &now) != 0 || !same_state(&now, &in->st))
@@ -651,24 +659,6 @@ static int extract_one(const archive_job *job, const char *path)
 
 /* ---- options ---- */
 
-static int parse_number(const archive_job *job, const cli_args *args,
-			const char *name, long lo, long hi, long *out)
-{
-	const char *text = cli_value(job->cmd, args, name);
-	char *end;
-	long v;
-
-	if (!text)
-		return EXIT_OK;
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || end == text || *end || v < lo || v > hi)
-		return cli_usage_error(job->cmd, "--%s: '%s' is not a number "
-				       "from %ld to %ld", name, text, lo, hi);
-	*out = v;
-	return EXIT_OK;
-}
-
 /* Options that make sense only when archiving. */
 static int check_mode(const archive_job *job, const cli_args *args,
 		      int test, int extract)
@@ -687,7 +677,7 @@ static int check_mode(const archive_job *job, const cli_args *args,
 		return cli_usage_error(cmd, "--test takes neither -o nor "
 				       "--force");
 	if (job->output && args->n_positional > 1)
-		return cli_usage_error(cmd, "-o takes a single input");
+		return cli_usage_error(cmd, "-o and -c take a single input");
 	if (job->rm && job->output && strcmp(job->output, "-") == 0)
 		return cli_usage_error(cmd, "--rm needs an archive file to "
 				       "verify, not standard output");
@@ -702,8 +692,8 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 		     int *extract)
 {
 	const cli_command *cmd = job->cmd;
-	long level = EV_ARCHIVE_DEFAULT_LEVEL;
-	long threads = (long)ev_archive_default_threads();
+	uint64_t level = EV_ARCHIVE_DEFAULT_LEVEL;
+	uint64_t threads = ev_archive_default_threads();
 	int rc;
 
 	job->output = cli_value(cmd, args, "output");
@@ -712,11 +702,21 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 	job->verbose = cli_flag(cmd, args, "verbose");
 	job->no_progress = cli_flag(cmd, args, "no-progress");
 	*test = cli_flag(cmd, args, "test");
-	*extract = cli_flag(cmd, args, "extract");
+	*extract = cli_flag(cmd, args, "extract") ||
+		   cli_flag(cmd, args, "decompress");
+	if (job->rm && cli_flag(cmd, args, "keep"))
+		return cli_usage_error(cmd, "--rm and --keep exclude each "
+				       "other");
+	if (cli_flag(cmd, args, "stdout")) {
+		if (job->output && strcmp(job->output, "-") != 0)
+			return cli_usage_error(cmd, "-c writes to standard "
+					       "output: leave out -o");
+		job->output = "-";
+	}
 	if ((rc = check_mode(job, args, *test, *extract)) != EXIT_OK ||
-	    (rc = parse_number(job, args, "level", 1, 9, &level)) != EXIT_OK ||
-	    (rc = parse_number(job, args, "threads", 1,
-			       EV_ARCHIVE_MAX_THREADS, &threads)) != EXIT_OK)
+	    (rc = cli_count(cmd, args, "level", 1, 9, &level)) != EXIT_OK ||
+	    (rc = cli_count(cmd, args, "threads", 1, EV_ARCHIVE_MAX_THREADS,
+			    &threads)) != EXIT_OK)
 		return rc;
 	job->options.level = (int)level;
 	job->options.threads = (unsigned)threads;

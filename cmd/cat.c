@@ -12,8 +12,8 @@ const cli_option cat_options[] = {
 	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
 	  "log's digest)" },
 	{ "reblock", 0, NULL, "group events into fresh blocks by capability" },
-	{ "block-size", 0, "BYTES",
-	  "largest block --reblock writes (default 2097152)" },
+	{ "block-size", 0, "SIZE",
+	  "largest block --reblock writes (default 2M)" },
 	{ "in-place", 0, NULL,
 	  "replace the one input with the result (safely, by rename)" },
 	{ NULL, 0, NULL, NULL }
@@ -123,8 +123,7 @@ int cmd_cat(const cli_command *cmd, const cli_args *args)
 	if (cli_flag(cmd, args, "reblock"))
 		job.options.mode = EV_WRITE_REBLOCK;
 	if (rc == EXIT_OK)
-		rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
-				      &job.options.max_block_size);
+		rc = cli_block_size(cmd, args, &job.options.max_block_size);
 	if (rc == EXIT_OK)
 		rc = cli_open_log_output(cmd, args, out, args->positional,
 					 args->n_positional, in_place,

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "progress.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -85,13 +86,27 @@ int cli_choice(const cli_command *cmd, const cli_args *args,
 			       listed);
 }
 
-/* "evtool: [FILE: ][offset N: ]SEVERITY" and the message, on its own line:
- * no file when `file` is NULL, no offset when `offset` is negative. */
+/* The command cli_parse last read the arguments of: the one running.
+ * cli_open_output's refusal to overwrite an input points at its
+ * --in-place, when it has one. */
+static const cli_command *running;
+
+void cli_message_start(void)
+{
+	progress_clear(); /* the message gets its own line */
+	if (running)
+		fprintf(stderr, "evtool %s: ", running->name);
+	else
+		fputs("evtool: ", stderr);
+}
+
+/* "evtool CMD: [FILE: ][offset N: ]SEVERITY" and the message, on its own
+ * line: no file when `file` is NULL, no offset when `offset` is
+ * negative. */
 static void vreport(const char *file, int64_t offset, const char *severity,
 		    const char *fmt, va_list ap)
 {
-	progress_clear(); /* the message gets its own line */
-	fputs("evtool: ", stderr);
+	cli_message_start();
 	if (file)
 		fprintf(stderr, "%s: ", file);
 	if (offset >= 0)
@@ -142,6 +157,99 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* ---- suggestions ---- */
+
+/* The optimal string alignment distance between a[0..alen) and b: edits,
+ * adjacent swaps counted as one ("shwo" is 1 from "show"), as git's
+ * suggestions count them. Words longer than 63 bytes are far from all. */
+static size_t edit_distance(const char *a, size_t alen, const char *b)
+{
+	enum { MAX = 64 };
+	size_t blen = strlen(b), row[3][MAX];
+
+	if (alen >= MAX || blen >= MAX)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= blen; j++)
+		row[0][j] = j;
+	for (size_t i = 1; i <= alen; i++) {
+		size_t *cur = row[i % 3], *up = row[(i - 1) % 3],
+		       *up2 = row[(i + 1) % 3];
+		cur[0] = i;
+		for (size_t j = 1; j <= blen; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t d = up[j - 1] + cost;
+			if (up[j] + 1 < d)
+				d = up[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && up2[j - 2] + 1 < d)
+				d = up2[j - 2] + 1;
+			cur[j] = d;
+		}
+	}
+	return row[alen % 3][blen];
+}
+
+/* The closest of the candidates to what was typed, kept while they are
+ * offered one by one: a word within a third of its length in edits (at
+ * least 1, at most 3), or one the typed text begins (3 bytes or more). */
+typedef struct suggestion {
+	const char *typed;
+	size_t len;
+	const char *best;
+	size_t distance;
+} suggestion;
+
+static void consider(suggestion *s, const char *candidate)
+{
+	size_t limit = s->len / 3 < 1 ? 1 : s->len / 3 > 3 ? 3 : s->len / 3;
+	size_t d = edit_distance(s->typed, s->len, candidate);
+
+	if (s->len >= 3 && strncmp(candidate, s->typed, s->len) == 0 &&
+	    d > limit)
+		d = limit; /* a prefix: "--pretty" for "--pretty-time" */
+	if (d <= limit && d < s->distance) {
+		s->best = candidate;
+		s->distance = d;
+	}
+}
+
+/* "hint: did you mean 'PREFIX' + best?" when there is a close one. */
+static void suggest(const suggestion *s, const char *prefix)
+{
+	if (s->best)
+		fprintf(stderr, "hint: did you mean '%s%s'?\n", prefix,
+			s->best);
+}
+
+int cli_unknown_command(const char *name)
+{
+	suggestion s = { name, strlen(name), NULL, SIZE_MAX };
+
+	for (const cli_command *c = cli_commands; c->name; c++)
+		consider(&s, c->name);
+	consider(&s, "help");
+	cli_error(EXIT_USAGE, "unknown command '%s'", name);
+	suggest(&s, "");
+	fputs("Run 'evtool --help' for usage.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int unknown_option(const cli_command *cmd, const char *name,
+			  size_t len)
+{
+	suggestion s = { name, len, NULL, SIZE_MAX };
+
+	for (const cli_option *o = cmd->options; o->name; o++)
+		consider(&s, o->name);
+	consider(&s, "help");
+	cli_error(EXIT_USAGE, "unknown option '--%.*s'", (int)len, name);
+	suggest(&s, "--");
+	fprintf(stderr, "Run 'evtool %s --help' for usage.\n", cmd->name);
+	return EXIT_USAGE;
+}
+
 /* ---- parsing ---- */
 
 static const cli_option *find_long(const cli_command *cmd, const char *name,
@@ -167,6 +275,41 @@ static const cli_option *find_short(const cli_command *cmd, char c,
 	return NULL;
 }
 
+/* Nonzero when the option's value is a comma-separated list: its
+ * value_name ends in ",..." (cli.h). */
+static int is_list(const cli_option *opt)
+{
+	size_t len = opt->value_name ? strlen(opt->value_name) : 0;
+
+	return len > 4 && strcmp(opt->value_name + len - 4, ",...") == 0;
+}
+
+/* A list option given again adds to its list ("--class gc --class user"
+ * is "--class gc,user", as ripgrep and curl take repeated options);
+ * any other option keeps its last value. */
+static int store_value(const cli_option *opt, int index, const char *value,
+		       cli_args *out)
+{
+	const char *before = out->value[index];
+	char *joined;
+	size_t len;
+
+	out->given[out->n_given].option = index;
+	out->given[out->n_given++].value = value;
+	if (!before || !is_list(opt)) {
+		out->value[index] = value;
+		return EXIT_OK;
+	}
+	len = strlen(before) + 1 + strlen(value) + 1;
+	if (!(joined = malloc(len)))
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	snprintf(joined, len, "%s,%s", before, value);
+	free(out->joined[index]);
+	out->joined[index] = joined;
+	out->value[index] = joined;
+	return EXIT_OK;
+}
+
 /* Stores one option occurrence; `inline_value` is the text after "=" or
  * after a short option letter, NULL when the value is the next word. */
 static int take_option(const cli_command *cmd, const cli_option *opt,
@@ -183,10 +326,8 @@ static int take_option(const cli_command *cmd, const cli_option *opt,
 	if (!inline_value && *i + 1 >= argc)
 		return cli_usage_error(cmd, "option --%s needs a value (%s)",
 				       opt->name, opt->value_name);
-	out->value[index] = inline_value ? inline_value : argv[++*i];
-	out->given[out->n_given].option = index;
-	out->given[out->n_given++].value = out->value[index];
-	return EXIT_OK;
+	return store_value(opt, index, inline_value ? inline_value : argv[++*i],
+			   out);
 }
 
 static int parse_long(const cli_command *cmd, int argc, char **argv, int *i,
@@ -203,8 +344,7 @@ static int parse_long(const cli_command *cmd, int argc, char **argv, int *i,
 		return EXIT_OK;
 	}
 	if (!opt)
-		return cli_usage_error(cmd, "unknown option '--%.*s'", (int)len,
-				       name);
+		return unknown_option(cmd, name, len);
 	return take_option(cmd, opt, index, eq ? eq + 1 : NULL, argc, argv, i,
 			   out);
 }
@@ -217,6 +357,21 @@ static int parse_short(const cli_command *cmd, int argc, char **argv, int *i,
 		const cli_option *opt = find_short(cmd, *p, &index);
 		if (!opt && *p == 'h') {
 			*help = 1;
+			continue;
+		}
+		/* "-9", "-1c": digits are the value of the option whose short
+		 * name is '#' (gzip's and zstd's levels). */
+		if (!opt && *p >= '0' && *p <= '9' &&
+		    (opt = find_short(cmd, '#', &index))) {
+			size_t n = strspn(p, "0123456789");
+			char *digits = strndup(p, n);
+			if (!digits)
+				return cli_error(EXIT_SYSTEM, "out of memory");
+			free(out->joined[index]);
+			out->joined[index] = digits;
+			out->value[index] = digits;
+			out->count[index]++;
+			p += n - 1;
 			continue;
 		}
 		if (!opt)
@@ -242,19 +397,15 @@ static int check_operands(const cli_command *cmd, cli_args *out)
 {
 	default_to_stdin(out);
 	if (out->n_positional < cmd->min_operands)
-		return cli_usage_error(cmd, "%s: missing operand, and standard "
-				       "input is a terminal (%s)", cmd->name,
+		return cli_usage_error(cmd, "missing operand, and standard input "
+				       "is a terminal (%s)",
 				       cmd->synopsis);
 	if (cmd->max_operands >= 0 && out->n_positional > cmd->max_operands)
-		return cli_usage_error(cmd, "%s: too many operands (%s)",
-				       cmd->name, cmd->synopsis);
+		return cli_usage_error(cmd, "too many operands (%s)",
+				       cmd->synopsis);
 	return EXIT_OK;
 }
 
-/* The command cli_parse last read the arguments of: the one running.
- * cli_open_output's refusal to overwrite an input points at its
- * --in-place, when it has one. */
-static const cli_command *running;
 
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out,
 	      int *help)
@@ -290,6 +441,10 @@ void cli_free_args(cli_args *args)
 	free(args->given);
 	args->positional = NULL;
 	args->given = NULL;
+	for (int i = 0; i < CLI_MAX_OPTIONS; i++) {
+		free(args->joined[i]);
+		args->joined[i] = NULL;
+	}
 }
 
 void cli_print_command_help(const cli_command *cmd, FILE *to)
@@ -538,20 +693,163 @@ void cli_close_output(ev_sink *sink)
 	ev_sink_free(sink);
 }
 
-int cli_parse_block_size(const char *text, uint32_t *out)
+/* ---- numbers, sizes and durations ---- */
+
+/* DIGITS[.DIGITS] at *p: the whole part, and the fraction as num/den
+ * (up to 9 digits kept). 0 when there is no number or it overflows. */
+static int read_decimal(const char **p, uint64_t *whole, uint64_t *num,
+			uint64_t *den)
 {
-	char *end;
-	unsigned long long v;
+	const char *start = *p;
+
+	*whole = 0;
+	*num = 0;
+	*den = 1;
+	for (; **p >= '0' && **p <= '9'; ++*p) {
+		uint64_t d = (uint64_t)(**p - '0');
+		if (*whole > (UINT64_MAX - d) / 10)
+			return 0;
+		*whole = *whole * 10 + d;
+	}
+	if (*p == start)
+		return 0;
+	if (**p != '.')
+		return 1;
+	if (!((*p)[1] >= '0' && (*p)[1] <= '9'))
+		return 0;
+	for (++*p; **p >= '0' && **p <= '9'; ++*p)
+		if (*den < 1000000000u) {
+			*num = *num * 10 + (uint64_t)(**p - '0');
+			*den *= 10;
+		}
+	return 1;
+}
+
+/* "150M", "1.5GiB", "64k", "4096" (bytes): suffixes K, M, G, T in either
+ * case, powers of 1024 (as sort --memory always took them), with an
+ * optional B or iB after; a bare number is bytes and takes no fraction. */
+static int parse_size(const char *text, uint64_t *out)
+{
+	static const char prefixes[] = "KMGT";
+	const char *p = text, *at;
+	uint64_t whole, num, den, frac, unit = 1;
+
+	if (!read_decimal(&p, &whole, &num, &den))
+		return 0;
+	if (*p && (at = strchr(prefixes, toupper((unsigned char)*p)))) {
+		unit = 1ull << (10 * (at - prefixes + 1));
+		p++;
+		if (strcmp(p, "iB") == 0)
+			p += 2;
+	}
+	if (strcmp(p, "B") == 0 || strcmp(p, "b") == 0)
+		p++;
+	if (*p || (den > 1 && unit == 1) || whole > UINT64_MAX / unit)
+		return 0;
+	/* num < den <= 1e9 and unit <= 2^40: the product fits. */
+	frac = num * unit / den;
+	if (whole * unit > UINT64_MAX - frac)
+		return 0;
+	*out = whole * unit + frac;
+	return 1;
+}
+
+/* Bytes as the size options take them: "64K" rather than "65536" when
+ * it is a whole number of KiB, MiB or GiB. */
+static void format_size(uint64_t v, char *buf, size_t size)
+{
+	static const char suffix[] = "KMGT";
+	int i = -1;
+
+	while (v && v % 1024 == 0 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, size, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, size, "%llu%c", (unsigned long long)v, suffix[i]);
+}
+
+/* " from LO to HI", " of at least LO" or nothing: the bounds a message
+ * names, leaving out those no one would reach. */
+static void bounds(char *buf, size_t size, uint64_t min, uint64_t max,
+		   const char *lo, const char *hi)
+{
+	if (max < UINT64_MAX / 2)
+		snprintf(buf, size, " from %s to %s", lo, hi);
+	else if (min > 0)
+		snprintf(buf, size, " of at least %s", lo);
+	else
+		buf[0] = '\0';
+}
+
+int cli_size(const cli_command *cmd, const cli_args *args, const char *name,
+	     uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *text = cli_value(cmd, args, name);
+	char lo[32], hi[32], range[80];
+	uint64_t v;
 
 	if (!text)
 		return EXIT_OK;
-	v = strtoull(text, &end, 10);
-	if (*end || v < 64 || v > EV_MAX_BLOCK_SIZE)
-		return cli_error(EXIT_USAGE, "--block-size: '%s' is not a "
-				 "number of bytes from 64 to %u", text,
-				 EV_MAX_BLOCK_SIZE);
+	if (parse_size(text, &v) && v >= min && v <= max) {
+		*out = v;
+		return EXIT_OK;
+	}
+	format_size(min, lo, sizeof lo);
+	format_size(max, hi, sizeof hi);
+	bounds(range, sizeof range, min, max, lo, hi);
+	return cli_usage_error(cmd, "--%s: '%s' is not a size%s (bytes, or "
+			       "with K, M, G or T, powers of 1024: 150M, 1.5G)",
+			       name, text, range);
+}
+
+int cli_count(const cli_command *cmd, const cli_args *args, const char *name,
+	      uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *text = cli_value(cmd, args, name), *p = text;
+	char lo[32], hi[32], range[80];
+	uint64_t v, num, den;
+
+	if (!text)
+		return EXIT_OK;
+	if (read_decimal(&p, &v, &num, &den) && !*p && den == 1 && v >= min &&
+	    v <= max) {
+		*out = v;
+		return EXIT_OK;
+	}
+	snprintf(lo, sizeof lo, "%llu", (unsigned long long)min);
+	snprintf(hi, sizeof hi, "%llu", (unsigned long long)max);
+	bounds(range, sizeof range, min, max, lo, hi);
+	return cli_usage_error(cmd, "--%s: '%s' is not a whole number%s", name,
+			       text, range);
+}
+
+int cli_duration(const cli_command *cmd, const cli_args *args,
+		 const char *name, uint64_t *out)
+{
+	const char *text = cli_value(cmd, args, name);
+	int64_t ns;
+
+	if (!text)
+		return EXIT_OK;
+	if (text[0] != '-' && ev_duration_parse(text, &ns) == EV_OK) {
+		*out = (uint64_t)ns;
+		return EXIT_OK;
+	}
+	return cli_usage_error(cmd, "--%s: '%s' is not a duration (%s)", name,
+			       text, CLI_DURATION_FORMS);
+}
+
+int cli_block_size(const cli_command *cmd, const cli_args *args,
+		   uint32_t *out)
+{
+	uint64_t v = *out;
+	int rc = cli_size(cmd, args, "block-size", 64, EV_MAX_BLOCK_SIZE, &v);
+
 	*out = (uint32_t)v;
-	return EXIT_OK;
+	return rc;
 }
 
 int cli_sorter_error(const ev_sorter *s, const char *in)
@@ -559,7 +857,9 @@ int cli_sorter_error(const ev_sorter *s, const char *in)
 	const ev_diag *d = ev_sorter_diag(s);
 	ev_origin origin = ev_sorter_stats(s)->origin;
 
-	if (origin == EV_ORIGIN_INPUT && d->offset) {
+	/* A log that is no eventlog fails at offset 0, which is news. */
+	if (origin == EV_ORIGIN_INPUT &&
+	    (d->offset || d->status == EV_EFORMAT)) {
 		int code = cli_error(cli_exit_for_status(d->status),
 				     "%s: offset %llu: %s", cli_input_name(in),
 				     (unsigned long long)d->offset, d->message);

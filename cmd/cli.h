@@ -24,17 +24,28 @@ enum cli_exit {
  * test.
  *
  * value_name is NULL for a flag. For an option whose value is one of a
- * fixed set of words it IS the words, "|"-separated ("text|ndjson"), and
- * ",..." after them when the value is a comma-separated list of them
- * ("args|env,..."): --help shows them, completion offers them, and
- * cli_choice() parses them, so the three cannot disagree. Otherwise it
- * names the value ("FILE", "N=TIME,..."). */
+ * fixed set of words it IS the words, "|"-separated ("text|ndjson"):
+ * --help shows them, completion offers them, and cli_choice() parses
+ * them, so the three cannot disagree. Otherwise it names the value
+ * ("FILE", "TIME"). It ends in ",..." when the value is a comma-separated
+ * list ("args|env,...", "N=TIME,...", "CLASS,..."): such an option given
+ * again adds to its list. */
 typedef struct cli_option {
 	const char *name;       /* long name without "--" */
-	char short_name;        /* 0 when none */
+	char short_name;        /* 0 when none; '#': "-N" gives value N */
 	const char *value_name; /* see above */
 	const char *help;
 } cli_option;
+
+/* The forms every TIME option takes (ev_time_parse), for --help and
+ * messages: what show, info and validate print can be pasted back. */
+#define CLI_TIME_FORMS                                                   \
+	"a timestamp as show prints it: 1979690 ns, or with units ns us "  \
+	"ms s m h, 1.5s; +TIME after the first event; or ISO 8601 "        \
+	"2024-05-01T12:00:00Z"
+
+/* The forms a duration option takes (ev_duration_parse). */
+#define CLI_DURATION_FORMS "ns, or with units ns us ms s m h: 1000, 1.5ms"
 
 #define CLI_MAX_OPTIONS 32
 #define CLI_MAX_POSITIONAL 4096
@@ -46,11 +57,14 @@ typedef struct cli_given {
 } cli_given;
 
 /* What the parser found: per option (same index as the table) its value
- * (last one wins) and how often it was given, every value in order (for
- * options that may be repeated), then the operands. */
+ * and how often it was given, every value in command-line order (for
+ * options that may be repeated), then the operands. A list option given
+ * several times has its values joined by commas; any other option keeps
+ * the last one given. */
 typedef struct cli_args {
 	const char *value[CLI_MAX_OPTIONS];
 	int count[CLI_MAX_OPTIONS];
+	char *joined[CLI_MAX_OPTIONS]; /* owned: the joined lists */
 	cli_given *given;
 	int n_given;
 	const char **positional;
@@ -108,11 +122,18 @@ void cli_print_command_help(const cli_command *cmd, FILE *to);
 /* `evtool help --dump-options`: the tables for tools (complete.c). */
 int cli_dump_options(FILE *to);
 
-/* "evtool: " + message + "\n" on stderr. Returns `code`. */
+/* Starts a message on standard error, on a line of its own: "evtool
+ * CMD: " while a command runs (every message names its command: several
+ * evtools in a pipeline share one standard error), "evtool: " before one
+ * does. The messages below start with it; a command that prints a
+ * message in parts starts it with this. */
+void cli_message_start(void);
+
+/* "evtool CMD: " + message + "\n" on stderr. Returns `code`. */
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Prints "evtool: FILE: offset N: warning: ..." (no offset when it is
+/* Prints "evtool CMD: FILE: offset N: warning: ..." (no offset when it is
  * negative): the one form of a warning about an input, with the place
  * before the severity, as validate's findings and every error have it. */
 void cli_warn_at(const char *file, int64_t offset, const char *fmt, ...)
@@ -124,6 +145,10 @@ void cli_truncation_hint(void);
 /* A usage error about `cmd`, with a pointer to `evtool CMD --help`. */
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* "unknown command 'NAME'", with the closest command when one is close
+ * ("did you mean 'show'?"). Returns EXIT_USAGE. */
+int cli_unknown_command(const char *name);
 
 /* Exit code for a libevtool status. */
 int cli_exit_for_status(int status);
@@ -180,8 +205,25 @@ void cli_install_signal_handlers(void);
  * outputs and dies of SIGPIPE, as the handler does. */
 void cli_broken_pipe(void);
 
-/* --block-size TEXT (NULL: keep *out) as a number of bytes from 64 to
- * EV_MAX_BLOCK_SIZE; a usage error otherwise. */
-int cli_parse_block_size(const char *text, uint32_t *out);
+/* Option `name`'s value as a size in bytes from min to max: a whole
+ * number of bytes, or a number (decimals allowed) with K, M, G or T,
+ * powers of 1024, and an optional B or iB ("150M", "1.5GiB", "64k").
+ * Leaves *out alone when the option was not given. EXIT_OK, or
+ * EXIT_USAGE with a message naming the command, option and value. */
+int cli_size(const cli_command *cmd, const cli_args *args, const char *name,
+	     uint64_t min, uint64_t max, uint64_t *out);
+
+/* --block-size: a size from 64 bytes to EV_MAX_BLOCK_SIZE; as cli_size. */
+int cli_block_size(const cli_command *cmd, const cli_args *args,
+		   uint32_t *out);
+
+/* Option `name`'s value as a whole number from min to max; as cli_size. */
+int cli_count(const cli_command *cmd, const cli_args *args, const char *name,
+	      uint64_t min, uint64_t max, uint64_t *out);
+
+/* Option `name`'s value as a duration in ns, not negative (the time
+ * grammar of ev_duration_parse: "1000", "1ms", "2.5 us"); as cli_size. */
+int cli_duration(const cli_command *cmd, const cli_args *args,
+		 const char *name, uint64_t *out);
 
 #endif

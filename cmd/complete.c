@@ -98,7 +98,8 @@ int cli_dump_options(FILE *to)
 		fprintf(to, "command\t%s\t%s\n", c->name, c->summary);
 		for (const cli_option *o = c->options; o->name; o++) {
 			fprintf(to, "option\t%s\t%s\t", c->name, o->name);
-			if (o->short_name)
+			/* '#' (-1 to -9) is no word to complete. */
+			if (o->short_name && o->short_name != '#')
 				fputc(o->short_name, to);
 			else
 				fputc('-', to);

@@ -15,34 +15,35 @@ const cli_option filter_options[] = {
 	  "compressed)" },
 	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
 	  "log's digest)" },
-	{ "class", 0, "LIST", "keep these classes: RTS letters s g p f u n T "
+	{ "class", 0, "CLASS,...", "keep these classes: RTS letters s g p f u n T "
 	  "or names (gc, user, heap-profile...)" },
-	{ "type", 0, "LIST", "keep these event types: names (RUN_THREAD), "
+	{ "type", 0, "TYPE,...", "keep these event types: names (RUN_THREAD), "
 	  "ids, ranges (9-12)" },
-	{ "cap", 0, "LIST", "keep these capabilities: 0,2-3 or 'global'" },
+	{ "cap", 0, "CAP,...", "keep these capabilities: 0,2-3 or 'global'" },
 	{ "process", 0, "PID", "keep the process with this OS pid (merged logs)" },
-	{ "capset", 0, "LIST", "keep the processes of these capsets" },
-	{ "thread", 0, "LIST", "keep the events about these threads" },
-	{ "from", 0, "T", "keep events at or after T: 10ms from the first "
-	  "event, @NS raw, or ISO 8601" },
-	{ "to", 0, "T", "keep events before T (same forms)" },
+	{ "capset", 0, "CAPSET,...", "keep the processes of these capsets" },
+	{ "thread", 0, "TID,...", "keep the events about these threads" },
+	{ "from", 0, "TIME", "keep events at or after TIME (" CLI_TIME_FORMS
+	  ")" },
+	{ "to", 0, "TIME", "keep events before TIME (TIME as for --from)" },
 	{ "between-markers", 0, "A,B", "keep the window from user marker A "
 	  "to the next marker B" },
-	{ "exclude-class", 0, "LIST", "drop these classes" },
-	{ "exclude-type", 0, "LIST", "drop these event types" },
-	{ "exclude-cap", 0, "LIST", "drop these capabilities" },
+	{ "exclude-class", 0, "CLASS,...", "drop these classes" },
+	{ "exclude-type", 0, "TYPE,...", "drop these event types" },
+	{ "exclude-cap", 0, "CAP,...", "drop these capabilities" },
 	{ "exclude-process", 0, "PID", "drop the process with this pid" },
-	{ "exclude-capset", 0, "LIST", "drop the processes of these capsets" },
-	{ "exclude-thread", 0, "LIST", "drop the events about these threads" },
-	{ "exclude-from", 0, "T", "drop events at or after T (and before "
-	  "--exclude-to)" },
-	{ "exclude-to", 0, "T", "drop events before T (and from --exclude-from)" },
+	{ "exclude-capset", 0, "CAPSET,...", "drop the processes of these capsets" },
+	{ "exclude-thread", 0, "TID,...", "drop the events about these threads" },
+	{ "exclude-from", 0, "TIME", "drop events at or after TIME (and before "
+	  "--exclude-to; TIME as for --from)" },
+	{ "exclude-to", 0, "TIME", "drop events before TIME (and from "
+	  "--exclude-from; TIME as for --from)" },
 	{ "exclude-between-markers", 0, "A,B", "drop the window from marker A "
 	  "to marker B" },
 	{ "redact", 0, "args|env,...",
 	  "blank program 'args', 'env' or 'args,env'" },
 	{ "no-metadata", 0, NULL, "select metadata like any other event" },
-	{ "block-size", 0, "BYTES", "largest output block (default 2097152)" },
+	{ "block-size", 0, "SIZE", "largest output block (default 2M)" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ "tmpdir", 0, "DIR", "where standard input is copied when it must be "
 	  "read twice" },
@@ -70,19 +71,6 @@ static const struct {
 };
 
 #define N_LIST_SELECTORS (sizeof list_selectors / sizeof list_selectors[0])
-
-/* The parser keeps the last value of a repeated option: refuse that
- * rather than silently drop a list. */
-static int once(const cli_command *cmd, const cli_args *args)
-{
-	for (int i = 0; cmd->options[i].name; i++)
-		if (args->count[i] > 1 && cmd->options[i].value_name)
-			return cli_usage_error(cmd, "--%s given %d times: give "
-					       "it once, with a comma-separated "
-					       "list", cmd->options[i].name,
-					       args->count[i]);
-	return EXIT_OK;
-}
 
 static int selector_error(const cli_command *cmd, const ev_filter *f,
 			  const char *option, int rc)
@@ -139,8 +127,7 @@ static int build_filter(const cli_command *cmd, const cli_args *args,
 	const char *redact = cli_value(cmd, args, "redact");
 	int rc;
 
-	if ((rc = once(cmd, args)) != EXIT_OK ||
-	    (rc = add_lists(cmd, args, f)) != EXIT_OK ||
+	if ((rc = add_lists(cmd, args, f)) != EXIT_OK ||
 	    (rc = add_window(cmd, args, f, 0)) != EXIT_OK ||
 	    (rc = add_window(cmd, args, f, 1)) != EXIT_OK)
 		return rc;
@@ -235,8 +222,7 @@ int cmd_filter(const cli_command *cmd, const cli_args *args)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = build_filter(cmd, args, f);
 	if (rc == EXIT_OK)
-		rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
-				      &opts.max_block_size);
+		rc = cli_block_size(cmd, args, &opts.max_block_size);
 	opts.tmpdir = cli_value(cmd, args, "tmpdir");
 	if (rc == EXIT_OK)
 		rc = run_filter(cmd, args, f, &opts);

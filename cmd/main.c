@@ -44,9 +44,10 @@ const cli_command cli_commands[] = {
 	  "item does; the --exclude-* options drop instead), plus the metadata\n"
 	  "readers need (capsets, capabilities, RTS identifier, program, pid,\n"
 	  "wall clock, heap and profile definitions, labels of kept threads)\n"
-	  "unless --no-metadata. Times: 10ms, 1.5s from the log's first event,\n"
-	  "@123456ns raw, or ISO 8601 wall clock. Markers match exactly, or as\n"
-	  "globs with * and ?. The output is re-blocked by capability.\n"
+	  "unless --no-metadata. Times are timestamps as show, info and\n"
+	  "validate print them (1979690, 227240 ns, 1.5s), +10ms after the\n"
+	  "log's first event, or ISO 8601 wall clock. Markers match exactly, or\n"
+	  "as globs with * and ?. The output is re-blocked by capability.\n"
 	  "\n"
 	  "example: evtool filter run.eventlog --class gc --from 2s --to 3s | evtool show",
 	  filter_options, 1, 1 },
@@ -143,8 +144,9 @@ const cli_command cli_commands[] = {
 	  "valid log. Says on standard error what it kept and dropped, and exits\n"
 	  "3 when IN was incomplete or damaged (0 when IN was complete: the\n"
 	  "output is then identical). --resync skips garbage to the next block.\n"
-	  "--at T keeps the events stamped less than T after the first event of\n"
-	  "the log; --events N and --bytes N keep a prefix.\n"
+	  "--at TIME keeps the events stamped before TIME (a timestamp as show\n"
+	  "prints it, +5s after the first event, or ISO 8601); --events N and\n"
+	  "--bytes SIZE (150M) keep a prefix.\n"
 	  "\n"
 	  "example: evtool truncate crashed.eventlog -o fixed.eventlog",
 	  truncate_options, 1, 1 },
@@ -156,7 +158,9 @@ const cli_command cli_commands[] = {
 	  "truncated one is refused unless --force. --test checks archives\n"
 	  "(CRC-32, length, digest, valid eventlog); --extract restores the log\n"
 	  "(FILE.gz to FILE), checking it. Existing outputs are kept unless\n"
-	  "--force; inputs are kept unless --rm.\n"
+	  "--force; inputs are kept unless --rm. gzip's and zstd's habits\n"
+	  "work: -d extracts, -c writes to standard output, -k keeps, -1 to\n"
+	  "-9 set the level, -T N the threads.\n"
 	  "\n"
 	  "example: evtool archive --rm ci/*.eventlog && evtool archive --test ci/*.gz",
 	  archive_options, 1, -1 },
@@ -197,7 +201,7 @@ static int run_help(int argc, char **argv)
 	if (strcmp(argv[0], "--dump-options") == 0)
 		return cli_dump_options(stdout);
 	if (!(cmd = cli_find_command(argv[0])))
-		return cli_usage_error(NULL, "unknown command '%s'", argv[0]);
+		return cli_unknown_command(argv[0]);
 	cli_print_command_help(cmd, stdout);
 	return EXIT_OK;
 }
@@ -230,7 +234,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "help") == 0)
 		return run_help(argc - 2, argv + 2);
 	if (!(cmd = cli_find_command(argv[1])))
-		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+		return cli_unknown_command(argv[1]);
 	cli_install_signal_handlers();
 	if (fflush(stdout) != 0)
 		return EXIT_SYSTEM;

@@ -19,7 +19,8 @@ const cli_option merge_options[] = {
 	{ "align", 0, "wall-clock|start|none",
 	  "line clocks up by wall-clock (default), start or none" },
 	{ "shift", 0, "N=TIME,...",
-	  "move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s" },
+	  "move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s (TIME: ns, "
+	  "or with units ns us ms s m h)" },
 	{ "widen", 0, NULL,
 	  "widen older, shorter event layouts (the default; with --strict)" },
 	{ "strict", 0, NULL,
@@ -52,46 +53,6 @@ static int parse_align(const cli_command *cmd, const cli_args *args,
 	return rc;
 }
 
-/* The units of --shift's TIME, in nanoseconds. */
-static const struct {
-	const char *name;
-	int64_t ns;
-} time_units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-		   { "s", 1000000000 } };
-
-/* "[+-]DIGITS[.DIGITS]UNIT" to nanoseconds, exactly (no floating point). */
-static int parse_duration(const char *text, size_t len, int64_t *out)
-{
-	const char *p = text, *end = text + len;
-	int negative = 0;
-	int64_t whole = 0, frac = 0, frac_scale = 1, unit = 0;
-	int digits = 0;
-
-	if (p < end && (*p == '+' || *p == '-'))
-		negative = *p++ == '-';
-	for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-		if (__builtin_mul_overflow(whole, 10, &whole) ||
-		    __builtin_add_overflow(whole, *p - '0', &whole))
-			return -1;
-	if (p < end && *p == '.')
-		for (p++; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-			if (frac_scale < 1000000000) {
-				frac = frac * 10 + (*p - '0');
-				frac_scale *= 10;
-			}
-	for (size_t u = 0; digits && u < sizeof time_units /
-					      sizeof time_units[0]; u++)
-		if ((size_t)(end - p) == strlen(time_units[u].name) &&
-		    strncmp(p, time_units[u].name, (size_t)(end - p)) == 0)
-			unit = time_units[u].ns;
-	if (!unit || __builtin_mul_overflow(whole, unit, &whole))
-		return -1;
-	*out = whole + frac * unit / frac_scale;
-	if (negative)
-		*out = -*out;
-	return 0;
-}
-
 /* Shifts by input, parsed before any input is opened. */
 typedef struct shift_list {
 	int64_t *ns;
@@ -99,22 +60,29 @@ typedef struct shift_list {
 	int n;
 } shift_list;
 
-/* One "N=TIME" of --shift. */
+/* One "N=TIME" of --shift: TIME is a signed duration (ev_duration_parse). */
 static int parse_one_shift(const cli_command *cmd, shift_list *shifts,
 			   const char *item, size_t len)
 {
 	const char *eq = memchr(item, '=', len);
 	unsigned long long n = 0;
-	int64_t ns;
+	char time[128];
+	int64_t ns = 0;
+	int ok = eq && eq != item && (size_t)(item + len - eq) < sizeof time;
 
-	for (const char *p = item; eq && p < eq && n <= 1000000000ull; p++)
+	for (const char *p = item; ok && p < eq && n <= 1000000000ull; p++)
 		n = *p >= '0' && *p <= '9' ? n * 10 + (unsigned)(*p - '0')
 					   : 1000000000ull + 1;
-	if (!eq || eq == item || n == 0 || n > 1000000000ull ||
-	    parse_duration(eq + 1, len - (size_t)(eq + 1 - item), &ns) < 0)
+	if (ok) {
+		memcpy(time, eq + 1, (size_t)(item + len - eq - 1));
+		time[item + len - eq - 1] = '\0';
+		ok = ev_duration_parse(time, &ns) == EV_OK;
+	}
+	if (!ok || n == 0 || n > 1000000000ull)
 		return cli_usage_error(cmd, "--shift: '%.*s' is not N=TIME "
-				       "(N from 1, TIME like +15ms, -2s, "
-				       "300us or 100ns)", (int)len, item);
+				       "(N from 1, TIME a signed duration: "
+				       "+15ms, -2s, 300us, 100 or 100ns)",
+				       (int)len, item);
 	if (n > (unsigned long long)shifts->n)
 		return cli_usage_error(cmd, "--shift: there is no input %llu "
 				       "(there are %d)", n, shifts->n);
@@ -125,8 +93,7 @@ static int parse_one_shift(const cli_command *cmd, shift_list *shifts,
 	return EXIT_OK;
 }
 
-/* --shift keeps one value (the option table's rule), so several shifts
- * are one comma-separated list. */
+/* --shift is a list: repeated, its values are joined (cli_args). */
 static int parse_shifts(const cli_command *cmd, const cli_args *args,
 			shift_list *shifts)
 {
@@ -140,10 +107,6 @@ static int parse_shifts(const cli_command *cmd, const cli_args *args,
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	if (!text)
 		return EXIT_OK;
-	if (args->count[cli_option_index(cmd, "shift")] > 1)
-		return cli_usage_error(cmd, "--shift is given more than once; "
-				       "list the shifts in one, separated by "
-				       "commas: --shift 2=+15ms,3=-1s");
 	for (const char *item = text; rc == EXIT_OK;) {
 		const char *comma = strchr(item, ',');
 		size_t len = comma ? (size_t)(comma - item) : strlen(item);

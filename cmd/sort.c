@@ -19,46 +19,17 @@ const cli_option sort_options[] = {
 	  "log's digest)" },
 	{ "check", 0, NULL, "only check: exit 0 when IN is in time order, 1 "
 	  "naming the first inversion" },
-	{ "memory", 0, "LIMIT", "memory for sorting: bytes or K, M, G "
-	  "(default 32M, at least 64K)" },
+	{ "memory", 0, "SIZE", "memory for sorting (default 32M, at least "
+	  "64K)" },
 	{ "tmpdir", 0, "DIR", "folder for temporary files (default $TMPDIR "
 	  "or /tmp)" },
-	{ "block-size", 0, "BYTES", "largest output block (default 2097152)" },
+	{ "block-size", 0, "SIZE", "largest output block (default 2M)" },
 	{ "method", 0, "auto|merge|external", "auto (default), merge (in "
 	  "place) or external (spill sorted runs)" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ "verbose", 'v', NULL, "say on standard error how the log was sorted" },
 	{ NULL, 0, NULL, NULL }
 };
-
-/* "64K", "32M", "1G" (powers of 1024; KiB, MiB, GiB too) or bytes. */
-static int parse_memory(const char *text, size_t *out)
-{
-	static const struct {
-		const char *suffix;
-		unsigned shift;
-	} units[] = {
-		{ "", 0 }, { "K", 10 }, { "KiB", 10 }, { "M", 20 },
-		{ "MiB", 20 }, { "G", 30 }, { "GiB", 30 },
-	};
-	char *end;
-	unsigned long long v;
-
-	if (!text)
-		return EXIT_OK;
-	v = strtoull(text, &end, 10);
-	for (size_t i = 0; end != text && i < sizeof units / sizeof units[0];
-	     i++)
-		if (strcmp(end, units[i].suffix) == 0 &&
-		    v <= (SIZE_MAX >> units[i].shift) &&
-		    (v << units[i].shift) >= EV_SORT_MIN_MEMORY) {
-			*out = (size_t)(v << units[i].shift);
-			return EXIT_OK;
-		}
-	return cli_error(EXIT_USAGE, "--memory: '%s' is not a size of at "
-			 "least 64K (bytes, or a number with K, M or G)",
-			 text);
-}
 
 /* --method's words, in the order the option table lists them. */
 static int parse_method(const cli_command *cmd, const cli_args *args,
@@ -155,7 +126,9 @@ static int run_error(const ev_sorter *s, const char *in, const char *out)
 
 	in = cli_input_name(in);
 	prefix = origin_prefix(st->origin, in, out);
-	if (st->origin == EV_ORIGIN_INPUT && d->offset)
+	/* A log that is no eventlog fails at offset 0, which is news. */
+	if (st->origin == EV_ORIGIN_INPUT &&
+	    (d->offset || d->status == EV_EFORMAT))
 		return cli_error(code, "%s: offset %llu: %s", in,
 				 (unsigned long long)d->offset, d->message);
 	if (st->origin == EV_ORIGIN_OUTPUT || st->origin == EV_ORIGIN_TEMP)
@@ -167,24 +140,30 @@ static int run_error(const ev_sorter *s, const char *in, const char *out)
 
 static void report(const ev_sort_stats *st)
 {
-	fprintf(stderr, "evtool: sorted %" PRIu64 " events in %u session%s\n",
+	cli_message_start();
+	fprintf(stderr, "sorted %" PRIu64 " events in %u session%s\n",
 		st->events, st->sessions, st->sessions == 1 ? "" : "s");
-	if (st->merged_sessions)
-		fprintf(stderr, "evtool: %u session%s merged in place: %u "
+	if (st->merged_sessions) {
+		cli_message_start();
+		fprintf(stderr, "%u session%s merged in place: %u "
 			"capability stream%s, widest reorder window %u event%s\n",
 			st->merged_sessions, st->merged_sessions == 1 ? "" : "s",
 			st->streams,
 			st->streams == 1 ? "" : "s", st->widest_window,
 			st->widest_window == 1 ? "" : "s");
-	if (st->external_sessions)
-		fprintf(stderr, "evtool: %u session%s by external sort%s%s: "
+	}
+	if (st->external_sessions) {
+		cli_message_start();
+		fprintf(stderr, "%u session%s by external sort%s%s: "
 			"%" PRIu64 " sorted run%s, %u merge pass%s\n",
 			st->external_sessions,
 			st->external_sessions == 1 ? "" : "s",
 			st->fallback[0] ? ", as " : "",
 			st->fallback, st->runs, st->runs == 1 ? "" : "s",
 			st->merge_passes, st->merge_passes == 1 ? "" : "es");
-	fprintf(stderr, "evtool: %" PRIu64 " bytes in temporary files%s\n",
+	}
+	cli_message_start();
+	fprintf(stderr, "%" PRIu64 " bytes in temporary files%s\n",
 		st->spilled_bytes, st->copied_input
 		? " (the input was copied first)" : "");
 }
@@ -236,20 +215,22 @@ int cmd_sort(const cli_command *cmd, const cli_args *args)
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	const char *in = args->positional[0];
 	const char *out = cli_value(cmd, args, "output");
+	uint64_t memory;
 	int rc;
 
+	memory = opts.memory;
 	if (cli_flag(cmd, args, "check")) {
 		if (out || cli_flag(cmd, args, "gzip"))
 			return cli_usage_error(cmd, "--check writes nothing: "
 					       "leave out -o and --gzip");
 		return check(in);
 	}
-	if ((rc = parse_memory(cli_value(cmd, args, "memory"),
-			       &opts.memory)) != EXIT_OK ||
+	if ((rc = cli_size(cmd, args, "memory", EV_SORT_MIN_MEMORY, SIZE_MAX,
+			   &memory)) != EXIT_OK ||
 	    (rc = parse_method(cmd, args, &opts.method)) != EXIT_OK ||
-	    (rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
-				   &opts.max_block_size)) != EXIT_OK)
+	    (rc = cli_block_size(cmd, args, &opts.max_block_size)) != EXIT_OK)
 		return rc;
+	opts.memory = (size_t)memory;
 	opts.tmpdir = cli_value(cmd, args, "tmpdir");
 	return sort_log(cmd, args, &opts);
 }

@@ -734,7 +734,7 @@ static int parse_follow(const cli_command *cmd, const cli_args *args,
 			int as_json, uint64_t *every_ns)
 {
 	const char *every = cli_value(cmd, args, "every");
-	ev_repair_time_base base;
+	int rc;
 
 	*every_ns = DEFAULT_EVERY_NS;
 	if (!cli_flag(cmd, args, "follow"))
@@ -745,10 +745,10 @@ static int parse_follow(const cli_command *cmd, const cli_args *args,
 	if (as_json || cli_value(cmd, args, "fail-if"))
 		return cli_usage_error(cmd, "--follow prints text; --json and "
 				       "--fail-if are for complete logs");
-	/* The time forms of filter and truncate (ev_repair_parse_time). */
-	if (every && (ev_repair_parse_time(every, &base, every_ns) < 0 ||
-		      base != EV_REPAIR_TIME_RELATIVE || *every_ns == 0))
-		return cli_usage_error(cmd, "--every '%s': not a duration "
+	if ((rc = cli_duration(cmd, args, "every", every_ns)) != EXIT_OK)
+		return rc;
+	if (*every_ns == 0)
+		return cli_usage_error(cmd, "--every: '%s' is not a duration "
 				       "above 0 (1s, 500ms, ...)", every);
 	return EXIT_OK;
 }

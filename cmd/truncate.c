@@ -25,12 +25,12 @@ const cli_option truncate_options[] = {
 	{ "resync", 0, NULL,
 	  "skip damaged regions to the next block marker and drop events "
 	  "with impossible times, reporting each" },
-	{ "at", 0, "T",
-	  "keep events stamped before T: 5s from the first event, @NS raw, "
-	  "or ISO 8601" },
+	{ "at", 0, "TIME", "keep events stamped before TIME (" CLI_TIME_FORMS
+	  ")" },
 	{ "events", 0, "N", "keep the first N events and stop there" },
-	{ "bytes", 0, "N",
-	  "keep what lies in the first N bytes (rounded down to an event)" },
+	{ "bytes", 0, "SIZE",
+	  "keep what lies in the first SIZE bytes (rounded down to an event; "
+	  "150M)" },
 	{ "session", 0, "N",
 	  "write only the Nth session (1-based, as 'evtool info' lists "
 	  "them)" },
@@ -41,45 +41,22 @@ const cli_option truncate_options[] = {
 
 /* ---- options ---- */
 
-static int parse_count(const char *option, const char *text, uint64_t max,
-		       uint64_t *out)
+/* --at takes the times every option takes (ev_time_parse): a wall-clock
+ * time is placed later, once the log's WALL_CLOCK_TIME is known
+ * (resolve_wall). */
+static int parse_at(const cli_command *cmd, const char *text,
+		    ev_repair_options *o, int *wall)
 {
-	char *end;
-	unsigned long long v;
-
-	if (!text)
-		return EXIT_OK;
-	if (text[0] < '0' || text[0] > '9')
-		goto bad;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (*end || errno || v > max)
-		goto bad;
-	*out = v;
-	return EXIT_OK;
-bad:
-	return cli_error(EXIT_USAGE, "--%s: '%s' is not a number from 0 to "
-			 "%" PRIu64, option, text, max);
-}
-
-/* --at takes the times filter's --from and --to take (parsed by the
- * library, ev_repair_parse_time): a wall-clock time is placed later,
- * once the log's WALL_CLOCK_TIME is known (resolve_wall). */
-static int parse_at(const char *text, ev_repair_options *o, int *wall)
-{
-	ev_repair_time_base base;
+	ev_time_base base;
 	uint64_t ns;
 
-	if (ev_repair_parse_time(text, &base, &ns) < 0)
-		return cli_error(EXIT_USAGE, "--at: '%s' is not a time: a "
-				 "number with a unit, ns, us, ms or s, from "
-				 "the first event (5s, 1.5ms), @ and one for "
-				 "a raw timestamp (@250ms), or an ISO 8601 "
-				 "date and time (2024-05-01T12:00:00Z)", text);
-	*wall = base == EV_REPAIR_TIME_WALL;
+	if (ev_time_parse(text, &base, &ns) < 0)
+		return cli_usage_error(cmd, "--at: '%s' is not a time (%s)",
+				       text, CLI_TIME_FORMS);
+	*wall = base == EV_TIME_WALL;
 	o->max_time = ns;
-	o->time_base = base == EV_REPAIR_TIME_RAW ? EV_REPAIR_TIME_RAW
-						  : EV_REPAIR_TIME_RELATIVE;
+	o->time_base = base == EV_TIME_RELATIVE ? EV_REPAIR_TIME_RELATIVE
+						: EV_REPAIR_TIME_RAW;
 	return EXIT_OK;
 }
 
@@ -131,16 +108,15 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 	if (cli_flag(cmd, args, "resync"))
 		o->flags |= EV_REPAIR_RESYNC;
 	if (at)
-		rc = parse_at(at, o, &wall);
+		rc = parse_at(cmd, at, o, &wall);
 	if (rc == EXIT_OK)
-		rc = parse_count("events", cli_value(cmd, args, "events"),
-				 UINT64_MAX - 1, &o->max_events);
+		rc = cli_count(cmd, args, "events", 0, UINT64_MAX - 1,
+			       &o->max_events);
 	if (rc == EXIT_OK)
-		rc = parse_count("bytes", cli_value(cmd, args, "bytes"),
-				 UINT64_MAX - 1, &o->max_bytes);
+		rc = cli_size(cmd, args, "bytes", 0, UINT64_MAX - 1,
+			      &o->max_bytes);
 	if (rc == EXIT_OK)
-		rc = parse_count("session", cli_value(cmd, args, "session"),
-				 UINT_MAX, &session);
+		rc = cli_count(cmd, args, "session", 0, UINT_MAX, &session);
 	if (rc == EXIT_OK && cli_value(cmd, args, "session") && session == 0)
 		rc = cli_usage_error(cmd, "--session counts from 1, as 'evtool "
 				     "info' lists the sessions");
@@ -179,8 +155,8 @@ static void print_notice(void *ctx, const ev_repair_notice *n)
 
 	if (rep->quiet)
 		return;
-	progress_clear();
-	fprintf(stderr, "evtool: %s: offset %" PRIu64 ": %s\n", rep->name,
+	cli_message_start();
+	fprintf(stderr, "%s: offset %" PRIu64 ": %s\n", rep->name,
 		n->offset, n->message);
 }
 
@@ -191,7 +167,8 @@ static void print_summary(const report *rep, const ev_repair_options *o,
 
 	if (rep->quiet)
 		return;
-	fprintf(stderr, "evtool: %s: kept %" PRIu64 " event%s in %" PRIu64
+	cli_message_start();
+	fprintf(stderr, "%s: kept %" PRIu64 " event%s in %" PRIu64
 		" block%s", rep->name, s->events, s->events == 1 ? "" : "s",
 		s->blocks, s->blocks == 1 ? "" : "s");
 	if (s->sessions != 1)
@@ -232,7 +209,9 @@ static int repair_error(const char *name, const ev_repair *rp)
 		return cli_error(code, "%s: %s", name, d->message);
 	cli_error(code, "%s: offset %" PRIu64 ": %s", name, d->offset,
 		  d->message);
-	if (d->status == EV_EFORMAT)
+	/* Damage at offset 0 is a header that is not an eventlog's: there
+	 * is no block to resync to. */
+	if (d->status == EV_EFORMAT && d->offset > 0)
 		fputs("hint: 'evtool truncate --resync' skips damaged regions "
 		      "to the next block and keeps the rest\n", stderr);
 	return code;
@@ -276,19 +255,23 @@ static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
 	else if (in_place && unchanged(s)) {
 		/* Nothing to repair: the file keeps its bytes, inode and
 		 * time stamps; the temporary copy is discarded. */
-		if (!quiet)
-			fprintf(stderr, "evtool: %s: the log is complete; left "
+		if (!quiet) {
+			cli_message_start();
+			fprintf(stderr, "%s: the log is complete; left "
 				"untouched\n", in);
+		}
 		ev_repair_free(rp);
 		return EXIT_OK;
 	} else
 		rc = cli_commit_output(sink, out);
 	if (rc == EXIT_OK) {
 		print_summary(&rep, o, s);
-		if (s->damaged && s->events == 0 && !quiet)
-			fprintf(stderr, "evtool: %s: the repaired log holds no "
+		if (s->damaged && s->events == 0 && !quiet) {
+			cli_message_start();
+			fprintf(stderr, "%s: the repaired log holds no "
 				"events: not one complete event follows the "
 				"header\n", in);
+		}
 		if (s->damaged)
 			rc = EXIT_DROPPED;
 	}

@@ -16,10 +16,11 @@ const cli_option validate_options[] = {
 	{ "strict", 0, NULL, "warnings fail too" },
 	{ "sorted", 0, NULL,
 	  "also require one global time order (what 'evtool sort' writes)" },
-	{ "tolerance", 0, "NS",
-	  "accept time going back by up to NS ns (default 0)" },
-	{ "gc-end-tolerance", 0, "NS",
-	  "how far GC_END and GC_START may step back (default 1000000)" },
+	{ "tolerance", 0, "TIME",
+	  "accept time going back by up to TIME (ns, or with a unit: 5us; "
+	  "default 0)" },
+	{ "gc-end-tolerance", 0, "TIME",
+	  "how far GC_END and GC_START may step back (default 1ms)" },
 	{ "no-semantics", 0, NULL,
 	  "skip the thread, GC, task and heap-sample checks" },
 	{ "max-errors", 0, "N", "stop checking a file after N errors" },
@@ -68,7 +69,8 @@ static void print_event(const ev_finding *f)
 
 static void print_finding(const validate_job *job, const ev_finding *f)
 {
-	fprintf(stderr, "evtool: %s: offset %" PRIu64 ": %s: ", job->path,
+	cli_message_start();
+	fprintf(stderr, "%s: offset %" PRIu64 ": %s: ", job->path,
 		f->offset, ev_severity_name(f->severity));
 	print_event(f);
 	fprintf(stderr, "%s [%s]\n", f->message, f->check);
@@ -258,23 +260,6 @@ static int validate_file(validate_job *job, const char *path)
 
 /* ---- options and the command ---- */
 
-static int parse_count(const char *name, const char *text, uint64_t *out)
-{
-	char *end = NULL;
-	unsigned long long v = 0;
-
-	if (!text)
-		return EXIT_OK;
-	errno = 0;
-	if (text[0] >= '0' && text[0] <= '9')
-		v = strtoull(text, &end, 10);
-	if (!end || *end != '\0' || errno == ERANGE)
-		return cli_error(EXIT_USAGE, "--%s: '%s' is not a whole number",
-				 name, text);
-	*out = v;
-	return EXIT_OK;
-}
-
 static int parse_options(const cli_command *cmd, const cli_args *args,
 			 validate_job *job)
 {
@@ -290,19 +275,17 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 	if (job->quiet && job->as_json)
 		return cli_usage_error(cmd, "--quiet and --json exclude each "
 				       "other");
-	if ((rc = parse_count("tolerance",
-			      cli_value(cmd, args, "tolerance"),
-			      &job->options.tolerance_ns)) != EXIT_OK ||
-	    (rc = parse_count("gc-end-tolerance",
-			      cli_value(cmd, args, "gc-end-tolerance"),
-			      &gc_end)) != EXIT_OK ||
-	    (rc = parse_count("max-errors", cli_value(cmd, args, "max-errors"),
-			      &job->max_errors)) != EXIT_OK)
+	if ((rc = cli_duration(cmd, args, "tolerance",
+			       &job->options.tolerance_ns)) != EXIT_OK ||
+	    (rc = cli_duration(cmd, args, "gc-end-tolerance", &gc_end)) !=
+		    EXIT_OK ||
+	    (rc = cli_count(cmd, args, "max-errors", 0, UINT64_MAX,
+			    &job->max_errors)) != EXIT_OK)
 		return rc;
 	job->options.gc_end_tolerance_ns = gc_end;
 	if (args->n_positional == 0) /* --list-checks needs none */
-		return cli_usage_error(cmd, "%s: missing operand, and standard "
-				       "input is a terminal (%s)", cmd->name,
+		return cli_usage_error(cmd, "missing operand, and standard input "
+				       "is a terminal (%s)",
 				       cmd->synopsis);
 	return EXIT_OK;
 }

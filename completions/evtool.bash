@@ -17,7 +17,7 @@ _evtool_options() {
     export) echo '--format -o --output --tmpdir -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
     truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
-    archive) echo '-o --output --level --threads --rm -f --force -t --test -x --extract -v --verbose --no-progress -h --help' ;;
+    archive) echo '-o --output -c --stdout --level -T --threads --rm -k --keep -f --force -t --test -x --extract -d --decompress -v --verbose --no-progress -h --help' ;;
     esac
 }
 
@@ -74,7 +74,7 @@ _evtool_value() {
     'truncate --session') echo 'text' ;;
     'archive -o'|'archive --output') echo 'file' ;;
     'archive --level') echo 'text' ;;
-    'archive --threads') echo 'text' ;;
+    'archive -T'|'archive --threads') echo 'text' ;;
     esac
 }
 

@@ -39,8 +39,13 @@ static int not_gzip(ev_diag *d, const uint8_t *p, size_t len)
 {
 	char seen[32];
 	int eventlog = len >= 4 && memcmp(p, EVENTLOG_MAGIC, 4) == 0;
+	const char *tool = evi_foreign_compression(p, len);
 
 	evi_quote_magic(p, len < 4 ? len : 4, seen, sizeof seen);
+	if (tool)
+		return evi_fail(d, EV_EFORMAT, 0, 0, "not gzip data: %s-"
+				"compressed data (it starts with \"%s\")",
+				tool, seen);
 	return evi_fail(d, EV_EFORMAT, 0, 0,
 			"not gzip data: it starts with \"%s\"%s", seen,
 			eventlog ? ", an uncompressed eventlog" : "");

@@ -323,16 +323,21 @@ int ev_filter_add(ev_filter *f, ev_filter_kind kind, const char *list,
 static int parse_optional_time(ev_filter *f, const char *text,
 			       evi_time *out)
 {
+	ev_time_base base;
+
 	out->kind = EVI_TIME_NONE;
 	out->ns = 0;
 	if (!text || !*text)
 		return EV_OK;
-	if (evi_parse_time(text, out) < 0)
-		return fail(f, EV_EINVAL, "'%s' is not a time: use a number "
-			    "with a unit (ns, us, ms, s) from the log's first "
-			    "event, @ and one for a raw timestamp, or an ISO "
-			    "8601 date and time like 2024-05-01T12:00:00Z",
-			    text);
+	if (ev_time_parse(text, &base, &out->ns) < 0)
+		return fail(f, EV_EINVAL, "'%s' is not a time: use nanoseconds "
+			    "or a number with a unit (ns, us, ms, s, m, h) as "
+			    "show prints timestamps, + and one for a time after "
+			    "the log's first event, or an ISO 8601 date and "
+			    "time like 2024-05-01T12:00:00Z", text);
+	out->kind = base == EV_TIME_RELATIVE ? EVI_TIME_RELATIVE
+		    : base == EV_TIME_WALL   ? EVI_TIME_WALL
+					     : EVI_TIME_RAW;
 	return EV_OK;
 }
 

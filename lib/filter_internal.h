@@ -25,14 +25,6 @@ typedef struct evi_time {
 	uint64_t ns;
 } evi_time;
 
-/*
- * Parses "1.5ms" (a duration with a unit: ns, us, ms, s; 0 needs none)
- * as RELATIVE, "@250us" as RAW, and ISO 8601
- * "YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|+hh:mm|-hh:mm]" (T or a space;
- * UTC without a zone) as WALL. 0 when parsed, -1 when not a time.
- */
-int evi_parse_time(const char *text, evi_time *out);
-
 /* ------------------------------------------------------------------------
  * The filter's state, shared by filter.c (building selectors) and
  * filter_decide.c (learning about a log, deciding event by event).

@@ -41,6 +41,36 @@ static inline int evi_is_gzip(const uint8_t *p, size_t len)
 	return len >= 2 && p[0] == EVI_GZIP_ID1 && p[1] == EVI_GZIP_ID2;
 }
 
+/* The compression whose magic starts the `len` bytes at `p`, among those
+ * evtool recognises but does not read, by the name of the command that
+ * decompresses it (each takes -dc): zstd (frame magic 0xFD2FB528,
+ * little-endian), xz ("\xfd" "7zXZ"), bzip2 ("BZh" and a block size
+ * digit) or lz4 (frame magic 0x184D2204, little-endian). NULL for any
+ * other bytes; 4 are enough to tell. */
+static inline const char *evi_foreign_compression(const uint8_t *p,
+						  size_t len)
+{
+	static const struct {
+		const char *name;
+		uint8_t magic[4];
+	} known[] = {
+		{ "zstd", { 0x28, 0xb5, 0x2f, 0xfd } },
+		{ "xz", { 0xfd, '7', 'z', 'X' } },
+		{ "lz4", { 0x04, 0x22, 0x4d, 0x18 } },
+	};
+
+	if (len < 4)
+		return NULL;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (p[0] == known[i].magic[0] && p[1] == known[i].magic[1] &&
+		    p[2] == known[i].magic[2] && p[3] == known[i].magic[3])
+			return known[i].name;
+	if (p[0] == 'B' && p[1] == 'Z' && p[2] == 'h' && p[3] >= '1' &&
+	    p[3] <= '9')
+		return "bzip2";
+	return NULL;
+}
+
 static inline uint16_t evi_le16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | (uint16_t)p[1] << 8);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "evtool/catalog.h"
+#include "gzip.h"
 #include "internal.h"
 #include "source.h"
 
@@ -299,6 +300,21 @@ static int magic_prefix_matches(const header_cursor *c, uint32_t magic)
 	return memcmp(header_bytes(c), want, have < 4 ? have : 4) == 0;
 }
 
+/* A log compressed with a tool evtool does not read starts with that
+ * tool's magic where "hdrb" belongs: say which, and how to undo it. */
+static int refuse_foreign(header_cursor *c)
+{
+	const char *tool;
+
+	if (c->at != 0 || stream_offset(c->r) != 0 ||
+	    c->r->end - c->r->pos < 4 ||
+	    !(tool = evi_foreign_compression(header_bytes(c), 4)))
+		return 0;
+	return fail(c->r, EV_EFORMAT, 0, "%s-compressed data, not a GHC "
+		    "eventlog: decompress it first, '%s -dc FILE | evtool "
+		    "...' (evtool reads plain and gzip logs)", tool, tool);
+}
+
 static int expect_magic(header_cursor *c, uint32_t magic, const char *what)
 {
 	int rc = header_need(c, 4);
@@ -312,6 +328,8 @@ static int expect_magic(header_cursor *c, uint32_t magic, const char *what)
 	if (rc <= 0)
 		return rc;
 	if (ev_load32(header_bytes(c)) != magic) {
+		if ((rc = refuse_foreign(c)) < 0)
+			return rc;
 		ev_store32(want, magic);
 		evi_quote_magic(header_bytes(c), 4, seen, sizeof seen);
 		return fail(c->r, EV_EFORMAT, stream_offset(c->r) + c->at,

@@ -27,7 +27,6 @@
 
 #include "evtool/catalog.h"
 #include "evtool/validate.h" /* EV_VALIDATE_GC_END_TOLERANCE_NS */
-#include "filter_internal.h" /* evi_parse_time: the filter's time forms */
 #include "internal.h"
 
 #define HOLD_MAX EV_MAX_BLOCK_SIZE
@@ -100,20 +99,6 @@ int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
 			       : sizeof *opts);
 	rp->opts.version = EV_REPAIR_OPTIONS_VERSION;
 	*out = rp;
-	return EV_OK;
-}
-
-int ev_repair_parse_time(const char *text, ev_repair_time_base *base,
-			 uint64_t *ns)
-{
-	evi_time t;
-
-	if (!text || evi_parse_time(text, &t) < 0)
-		return EV_EINVAL;
-	*base = t.kind == EVI_TIME_RAW	   ? EV_REPAIR_TIME_RAW
-		: t.kind == EVI_TIME_WALL ? EV_REPAIR_TIME_WALL
-					  : EV_REPAIR_TIME_RELATIVE;
-	*ns = t.ns;
 	return EV_OK;
 }
 

@@ -1,7 +1,7 @@
 /*
  * The named figures of a process and the conditions on them that a
  * performance gate checks ("gc-time>+10%", "max-pause>50ms"). Times take
- * the units the filter's times take (evi_parse_time).
+ * the units every time option takes (ev_duration_parse).
  */
 #include <errno.h>
 #include <math.h>
@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter_internal.h"
 #include "internal.h"
 #include "stats_internal.h"
 
@@ -201,14 +200,14 @@ static int absolute(const ev_stats_figure *f, const char *text, double *out)
 {
 	const char *end;
 	double scale = 1;
-	evi_time t;
+	int64_t ns;
 	char unit[8];
 
 	if (f->unit == EV_STATS_UNIT_NS) {
-		if (evi_parse_time(text, &t) < 0 ||
-		    t.kind != EVI_TIME_RELATIVE)
+		if (text[0] == '-' || text[0] == '+' ||
+		    ev_duration_parse(text, &ns) < 0)
 			return 0;
-		*out = (double)t.ns;
+		*out = (double)ns;
 		return 1;
 	}
 	if (!number(text, out, &end))
@@ -235,7 +234,7 @@ static int absolute(const ev_stats_figure *f, const char *text, double *out)
 }
 
 static const char *const unit_forms[] = {
-	"a number", "a time with a unit (ns, us, ms, s)",
+	"a number", "a time (ns, or with a unit: ns us ms s m h)",
 	"bytes (a number, or with B, KB, MB, GB, KiB, MiB, GiB)",
 	"a ratio (0.9 or 90%)", "bytes per second (as bytes, /s optional)"
 };

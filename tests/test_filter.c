@@ -874,18 +874,24 @@ static void test_time_window_relative_raw_and_wall(void **state)
 	w.from = first_time(&in) + 10000000;
 	w.to = first_time(&in) + 20000000;
 
-	window_run(path, "10ms", "20ms", &out);
+	window_run(path, "+10ms", "+20ms", &out);
 	assert_selected(&in, &out, keep_in_window, &w);
 	assert_true(out.n > 1000);
 	tlog_free(&out);
 
-	window_run(path, "0.01s", "20000us", &out);
+	window_run(path, "+0.01s", "+20000us", &out);
 	assert_selected(&in, &out, keep_in_window, &w);
 	tlog_free(&out);
 
 	snprintf(raw_from, sizeof raw_from, "@%lluns",
 		 (unsigned long long)w.from);
 	snprintf(raw_to, sizeof raw_to, "@%lluns", (unsigned long long)w.to);
+	window_run(path, raw_from, raw_to, &out);
+	assert_selected(&in, &out, keep_in_window, &w);
+	tlog_free(&out);
+	/* A bare number is a timestamp, as show prints it. */
+	snprintf(raw_from, sizeof raw_from, "%llu", (unsigned long long)w.from);
+	snprintf(raw_to, sizeof raw_to, "%llu", (unsigned long long)w.to);
 	window_run(path, raw_from, raw_to, &out);
 	assert_selected(&in, &out, keep_in_window, &w);
 	tlog_free(&out);
@@ -896,9 +902,18 @@ static void test_time_window_relative_raw_and_wall(void **state)
 	assert_selected(&in, &out, keep_in_window, &w);
 	tlog_free(&out);
 
+	/* A number with a unit is a timestamp too. */
+	w.from = 10000000;
+	w.to = 20000000;
+	window_run(path, "10ms", "20ms", &out);
+	assert_selected(&in, &out, keep_in_window, &w);
+	assert_true(out.n > 1000);
+	tlog_free(&out);
+
 	/* open ends */
+	w.from = first_time(&in) + 10000000;
 	w.to = UINT64_MAX;
-	window_run(path, "10ms", NULL, &out);
+	window_run(path, "+10ms", NULL, &out);
 	assert_selected(&in, &out, keep_in_window, &w);
 	tlog_free(&out);
 	tlog_free(&in);
@@ -922,7 +937,7 @@ static void test_exclude_time_window(void **state)
 	w.from = first_time(&in) + 5000000;
 	w.to = first_time(&in) + 25000000;
 	assert_int_equal(ev_filter_new(&f), EV_OK);
-	assert_int_equal(ev_filter_set_time(f, "5ms", "25ms", 1), EV_OK);
+	assert_int_equal(ev_filter_set_time(f, "+5ms", "+25ms", 1), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_outside_window, &w);
 	ev_filter_free(f);
@@ -1283,8 +1298,9 @@ static void test_bad_selectors_are_named(void **state)
 	assert_rejected(ev_filter_add(f, EV_FILTER_CAP, "0,,1", 0), f, "empty");
 	assert_rejected(ev_filter_add(f, EV_FILTER_THREAD, "x", 0), f, "'x'");
 	assert_rejected(ev_filter_add(f, EV_FILTER_PROCESS, "", 0), f, "empty");
-	assert_rejected(ev_filter_set_time(f, "10", NULL, 0), f, "'10'");
-	assert_rejected(ev_filter_set_time(f, "10 ms", NULL, 0), f, "10 ms");
+	assert_rejected(ev_filter_set_time(f, "10 20", NULL, 0), f, "'10 20'");
+	assert_rejected(ev_filter_set_time(f, "10 mins", NULL, 0), f,
+			"10 mins");
 	assert_rejected(ev_filter_set_time(f, "1.2.3ms", NULL, 0), f, "1.2.3");
 	assert_rejected(ev_filter_set_time(f, "2024-13-01T00:00Z", NULL, 0), f,
 			"2024-13");
@@ -1322,7 +1338,7 @@ static void test_standard_input_is_copied_when_learning(void **state)
 	close(fd);
 	assert_int_equal(ev_filter_new(&f), EV_OK);
 	ev_filter_set_metadata(f, 0);
-	assert_int_equal(ev_filter_set_time(f, "3ms", NULL, 0), EV_OK);
+	assert_int_equal(ev_filter_set_time(f, "+3ms", NULL, 0), EV_OK);
 	assert_int_equal(run(f, "-", &out, &st), EV_OK);
 	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
 	close(saved);
@@ -1359,7 +1375,7 @@ static void test_truncated_input(void **state)
 	assert_int_equal(in.status, EV_ETRUNCATED);
 	assert_int_equal(ev_filter_new(&f), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "gc", 0), EV_OK);
-	assert_int_equal(ev_filter_set_time(f, "1ms", NULL, 0), EV_OK);
+	assert_int_equal(ev_filter_set_time(f, "+1ms", NULL, 0), EV_OK);
 	assert_int_equal(run(f, cut, &out, &st), EV_ETRUNCATED);
 	assert_true(st.truncated);
 	assert_int_equal(st.origin, EV_ORIGIN_INPUT);

@@ -682,6 +682,45 @@ static void test_bad_magic(void **state)
 	lb_free(&b);
 }
 
+/* A log compressed with a tool evtool does not read is named by that
+ * tool, with the command that undoes it: the magic numbers of zstd (RFC
+ * 8878: 0xFD2FB528, little-endian), xz (FD 37 7A 58 5A 00), bzip2 ("BZh"
+ * and the block size digit) and lz4 (frame magic 0x184D2204,
+ * little-endian), each before a real header. Four bytes tell; "BZh0" is
+ * no bzip2 block size, so only the usual message. */
+static void test_foreign_compression(void **state)
+{
+	static const struct {
+		const char *magic;
+		size_t len;
+		const char *message;
+	} cases[] = {
+		{ "\x28\xb5\x2f\xfd", 4, "zstd-compressed data, not a GHC "
+		  "eventlog: decompress it first, 'zstd -dc FILE" },
+		{ "\xfd" "7zXZ\0", 6, "xz-compressed data" },
+		{ "BZh9", 4, "bzip2-compressed data" },
+		{ "BZh1", 4, "'bzip2 -dc FILE" },
+		{ "\x04\x22\x4d\x18", 4, "lz4-compressed data" },
+	};
+	log_builder b;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		lb_standard_header(&b);
+		lb_data_end(&b);
+		memcpy(b.bytes, cases[i].magic, cases[i].len);
+		expect_header_error(b.bytes, b.len, EV_EFORMAT, 0,
+				    cases[i].message, "hdrb");
+		lb_free(&b);
+	}
+	lb_standard_header(&b);
+	lb_data_end(&b);
+	memcpy(b.bytes, "BZh0", 4);
+	expect_header_error(b.bytes, b.len, EV_EFORMAT, 0,
+			    "not a GHC eventlog", "compressed");
+	lb_free(&b);
+}
+
 /* Input shorter than the 4-byte magic that cannot start "hdrb" is not an
  * eventlog whatever follows: saying "truncated" (wait for more) is wrong.
  * ev_reader_next_session already checks a partial magic this way. */
@@ -1930,6 +1969,7 @@ int main(void)
 		cmocka_unit_test(test_declared_sizes_rule),
 		cmocka_unit_test(test_undeclared_type_mid_stream),
 		cmocka_unit_test(test_bad_magic),
+		cmocka_unit_test(test_foreign_compression),
 		cmocka_unit_test(test_short_input_not_an_eventlog),
 		cmocka_unit_test(test_short_input_prefix_of_magic),
 		cmocka_unit_test(test_implausible_lengths),

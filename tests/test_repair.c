@@ -1419,15 +1419,14 @@ static void test_options_and_reuse(void **state)
 	free(log);
 }
 
-/* --at's time forms are the filter's; a wall-clock time is placed by the
- * session's WALL_CLOCK_TIME. In threads-n2, raw 10227240 ns (10 ms after
+/* --at's times (parsed by ev_time_parse, tests/test_time.c): a wall-clock
+ * time is placed by the session's WALL_CLOCK_TIME. In threads-n2, raw 10227240 ns (10 ms after
  * its first event) is 2026-11-22T03:25:56.008437550Z, as the filter's
  * tests pin it (tests/cli/cases/filter-time-window.t). */
 static void test_time_forms(void **state)
 {
 	ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
-	ev_repair_time_base base;
-	uint64_t ns, raw;
+	uint64_t raw;
 	unsigned sessions;
 	size_t len;
 	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
@@ -1436,19 +1435,6 @@ static void test_time_forms(void **state)
 	run cut_rel, cut_raw;
 
 	(void)state;
-	assert_int_equal(ev_repair_parse_time("1.5ms", &base, &ns), EV_OK);
-	assert_int_equal(base, EV_REPAIR_TIME_RELATIVE);
-	assert_int_equal(ns, 1500000);
-	assert_int_equal(ev_repair_parse_time("@250us", &base, &ns), EV_OK);
-	assert_int_equal(base, EV_REPAIR_TIME_RAW);
-	assert_int_equal(ns, 250000);
-	assert_int_equal(ev_repair_parse_time("2026-11-22T04:25:56.1+01:00",
-					      &base, &ns), EV_OK);
-	assert_int_equal(base, EV_REPAIR_TIME_WALL);
-	assert_int_equal(ns, 1795317956100000000ull);
-	assert_int_equal(ev_repair_parse_time("5", &base, &ns), EV_EINVAL);
-	assert_int_equal(ev_repair_parse_time("@x", &base, &ns), EV_EINVAL);
-
 	assert_int_equal(ev_reader_open_memory(&r, log, len, "t", 0), EV_OK);
 	assert_int_equal(ev_repair_wall_to_raw(r, 1, 1795317956008437550ull,
 					       &raw, &sessions, &d), EV_OK);

@@ -83,6 +83,43 @@ typedef void (*ev_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 /** The largest block GHC's RTS writes (its per-capability buffer). */
 #define EV_MAX_BLOCK_SIZE (2u * 1024u * 1024u)
 
+/** What a time given as text counts from (ev_time_parse()). */
+typedef enum ev_time_base {
+	/** A timestamp: ns since the RTS started, as events carry it and
+	 *  `evtool show`, `info` and `validate` print it. */
+	EV_TIME_RAW = 0,
+	/** ns after the first event of the log (of each session). */
+	EV_TIME_RELATIVE = 1,
+	/** Unix time in ns: needs the log's WALL_CLOCK_TIME to place. */
+	EV_TIME_WALL = 2
+} ev_time_base;
+
+/**
+ * Parses a time as every evtool option takes it, so that what evtool
+ * prints can be pasted back:
+ * - a duration is a bare number of nanoseconds ("1979690", as show
+ *   prints timestamps), or numbers with units, ns, us (or µs), ms, s, m
+ *   and h, decimals allowed, summed ("1.5ms", "227240 ns", "1m 30s",
+ *   show --pretty-time's "0s   1ms 979.690us", whose "456.7  us"
+ *   means 456 us and 7 ns as ghc-events prints it);
+ * - a duration alone, or after "@", is a timestamp (EV_TIME_RAW);
+ * - "+" and a duration is that long after the log's first event
+ *   (EV_TIME_RELATIVE);
+ * - ISO 8601 "YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|+hh:mm|-hh:mm]" (T or
+ *   a space; UTC without a zone), as info prints the wall clock, is
+ *   EV_TIME_WALL.
+ * Blanks around the text and a colon after it (show's "1979690:") are
+ * ignored. EV_OK, or EV_EINVAL for text that is not a time.
+ */
+EV_API int ev_time_parse(const char *text, ev_time_base *base, uint64_t *ns);
+
+/**
+ * Parses a signed duration (a shift): an optional "+" or "-", then a
+ * duration as ev_time_parse() reads it ("+15ms", "-1.5s", "-250").
+ * EV_OK, or EV_EINVAL for text that is not one or does not fit.
+ */
+EV_API int ev_duration_parse(const char *text, int64_t *ns);
+
 /*
  * Big-endian loads and stores of 16, 32 and 64 bits: every integer of the
  * wire format is big-endian (FORMAT.md section 1). `p` must point to at

@@ -96,13 +96,13 @@ EV_API int ev_filter_add(ev_filter *f, ev_filter_kind kind, const char *list,
 
 /**
  * Sets a time window [from, to): either may be NULL (open). A time is
- * a number with a unit (ns, us, ms, s; "1.5ms"), counted from the log's
- * first event (as `evtool info` shows it); "@N" with a unit is a raw
- * timestamp (time since the RTS started, as `ghc-events show` prints);
- * an ISO 8601 date and time ("2024-05-01T12:00:00.5Z", zone Z or
- * +hh:mm, UTC without one) is wall-clock time, which needs the log's
- * WALL_CLOCK_TIME. With `exclude` the window's events are dropped
- * instead. EV_EINVAL for text that is not a time.
+ * read by ev_time_parse(): a timestamp (ns since the RTS started, as
+ * `ghc-events show` prints it: "1979690", "1.5ms", "@250us"), "+" and a
+ * duration after the log's first event ("+10ms"), or an ISO 8601 date
+ * and time ("2024-05-01T12:00:00.5Z", zone Z or +hh:mm, UTC without
+ * one), wall-clock time, which needs the log's WALL_CLOCK_TIME. With
+ * `exclude` the window's events are dropped instead. EV_EINVAL for text
+ * that is not a time.
  */
 EV_API int ev_filter_set_time(ev_filter *f, const char *from, const char *to,
 			      int exclude);

@@ -106,7 +106,7 @@ typedef enum ev_repair_time_base {
 	/** A raw timestamp: ns since the RTS started, as events carry it;
 	 *  each session is cut at the same timestamp. */
 	EV_REPAIR_TIME_RAW = 1,
-	/** Only from ev_repair_parse_time(): Unix time in ns, which
+	/** Unix time in ns (ev_time_parse()'s EV_TIME_WALL), which
 	 *  ev_repair_wall_to_raw() turns into a raw timestamp. */
 	EV_REPAIR_TIME_WALL = 2
 } ev_repair_time_base;
@@ -147,15 +147,6 @@ typedef struct ev_repair_options {
 	  EV_REPAIR_NO_LIMIT, EV_REPAIR_NO_LIMIT, 0, NULL, NULL,           \
 	  EV_REPAIR_TIME_RELATIVE }
 
-/**
- * Parses a time as `evtool filter` does (ev_filter_set_time): "1.5ms" (a
- * number with a unit, ns, us, ms or s) is RELATIVE, "@250us" is RAW, and
- * an ISO 8601 date and time ("2024-05-01T12:00:00.5Z", zone Z or +hh:mm,
- * UTC without one) is WALL. EV_OK, or EV_EINVAL for text that is not a
- * time.
- */
-EV_API int ev_repair_parse_time(const char *text, ev_repair_time_base *base,
-				uint64_t *ns);
 
 /**
  * Turns the Unix time `wall_ns` into a raw timestamp of session `session`

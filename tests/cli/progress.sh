@@ -57,9 +57,9 @@ for c in "sort cut.eventlog -o out.eventlog" \
          "merge --align start cut.eventlog $data/merge-a.eventlog -o out.eventlog"; do
     name=${c%% *}
     python3 "$on_tty" sh -c "$evtool $c" >tty.txt 2>&1
-    lines=$(tr '\r' '\n' <tty.txt | grep -a 'evtool: ')
+    lines=$(tr '\r' '\n' <tty.txt | grep -aE 'evtool [a-z]+: ')
     if grep -aq 'warning: ' <<<"$lines" &&
-       ! grep -avq $'^\(\033\\[K\)*evtool: ' <<<"$lines"; then
+       ! grep -avq $'^\(\033\\[K\)*evtool [a-z]*: ' <<<"$lines"; then
         pass=$((pass + 1))
     else
         echo "FAIL: evtool $name: a warning shares a line with the bar:"

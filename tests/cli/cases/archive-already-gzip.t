@@ -2,4 +2,4 @@
 cmd: gzip -c @DATA@/user-n1.eventlog > u.gz; evtool archive u.gz
 exit: 2
 --- stderr
-evtool: u.gz: is gzip-compressed already ('evtool archive --test' checks an archive)
+evtool archive: u.gz: is gzip-compressed already ('evtool archive --test' checks an archive)

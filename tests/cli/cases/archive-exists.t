@@ -5,4 +5,4 @@ exit: 0
 refused: 2
 old
 --- stderr
-evtool: u.gz: already exists; --force replaces it
+evtool archive: u.gz: already exists; --force replaces it

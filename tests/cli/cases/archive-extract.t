@@ -8,4 +8,4 @@ h.eventlog.gz
 again: 2
 h.eventlog: valid (0 warnings, 3648 events)
 --- stderr
-evtool: h.eventlog: already exists; --force replaces it
+evtool archive: h.eventlog: already exists; --force replaces it

@@ -12,18 +12,23 @@ of the log in its header. Each log is validated first; an invalid or
 truncated one is refused unless --force. --test checks archives
 (CRC-32, length, digest, valid eventlog); --extract restores the log
 (FILE.gz to FILE), checking it. Existing outputs are kept unless
---force; inputs are kept unless --rm.
+--force; inputs are kept unless --rm. gzip's and zstd's habits
+work: -d extracts, -c writes to standard output, -k keeps, -1 to
+-9 set the level, -T N the threads.
 
 example: evtool archive --rm ci/*.eventlog && evtool archive --test ci/*.gz
 
 options:
   -o, --output OUT           write to OUT ('-' for standard output); one input only
-      --level N              compression level, 1 (fastest) to 9 (smallest); default 6
-      --threads N            compression threads (default: online CPUs, at most 8)
+  -c, --stdout               write to standard output (-o -), as gzip -c
+  -#, --level N              compression level, 1 (fastest) to 9 (smallest), also as -1 to -9; default 6
+  -T, --threads N            compression threads (default: online CPUs, at most 8)
       --rm                   remove each input once its archive is written and verified
+  -k, --keep                 keep the inputs (the default; as gzip -k)
   -f, --force                archive an invalid or truncated log; replace existing outputs
   -t, --test                 check archives: CRC-32, length, digest, and a valid eventlog
   -x, --extract              restore the log of each archive, checking it
+  -d, --decompress           the same as --extract, as gzip -d
   -v, --verbose              report sizes and digests on standard error
       --no-progress          no progress bar on standard error
   -h, --help                 show this help

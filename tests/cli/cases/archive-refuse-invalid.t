@@ -4,5 +4,5 @@ exit: 1
 --- stdout
 bad.eventlog
 --- stderr
-evtool: bad.eventlog: offset 98: expected event type end "ete", found "etga"
+evtool archive: bad.eventlog: offset 98: expected event type end "ete", found "etga"
 hint: 'evtool archive --force' archives it as it is

@@ -5,7 +5,7 @@ exit: 0
 refused: 1
 cut.eventlog
 --- stderr
-evtool: cut.eventlog: offset 29992: the log ends inside an event (8 of 20 bytes present); the last complete event ends at offset 29992
+evtool archive: cut.eventlog: offset 29992: the log ends inside an event (8 of 20 bytes present); the last complete event ends at offset 29992
 hint: 'evtool truncate' repairs a log whose program was killed
 hint: 'evtool archive --force' archives it as it is
-evtool: cut.eventlog: offset 29992: warning: the log ends inside an event (8 of 20 bytes present); the last complete event ends at offset 29992; archiving it anyway (--force)
+evtool archive: cut.eventlog: offset 29992: warning: the log ends inside an event (8 of 20 bytes present); the last complete event ends at offset 29992; archiving it anyway (--force)

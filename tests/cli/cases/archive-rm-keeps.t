@@ -6,7 +6,7 @@ k.eventlog
 u.eventlog
 u.eventlog.gz
 --- stderr
-evtool: k.eventlog: offset 2688: the log ends without the data-end marker (after 0 events); the last complete event ends at offset 2688
+evtool archive: k.eventlog: offset 2688: the log ends without the data-end marker (after 0 events); the last complete event ends at offset 2688
 hint: 'evtool truncate' repairs a log whose program was killed
 hint: 'evtool archive --force' archives it as it is
-evtool: u.eventlog.gz: already exists; --force replaces it
+evtool archive: u.eventlog.gz: already exists; --force replaces it

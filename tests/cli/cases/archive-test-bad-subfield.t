@@ -8,6 +8,6 @@ exit 1
 u.gz
 v.gz
 --- stderr
-evtool: u.gz: stored offset 16: the 'EV' digest subfield has version 7, which this evtool does not know (it knows 1)
-evtool: v.gz: stored offset 14: the 'EV' digest subfield declares 8 data bytes (8 present), not 9: the header is damaged
-evtool: u.gz: stored offset 16: the 'EV' digest subfield has version 7, which this evtool does not know (it knows 1)
+evtool archive: u.gz: stored offset 16: the 'EV' digest subfield has version 7, which this evtool does not know (it knows 1)
+evtool archive: v.gz: stored offset 14: the 'EV' digest subfield declares 8 data bytes (8 present), not 9: the header is damaged
+evtool archive: u.gz: stored offset 16: the 'EV' digest subfield has version 7, which this evtool does not know (it knows 1)

@@ -11,19 +11,19 @@ exit 2
 exit 2
 exit 2
 --- stderr
-evtool: --test takes neither -o nor --force
+evtool archive: --test takes neither -o nor --force
 Run 'evtool archive --help' for usage.
-evtool: --test and --extract exclude each other
+evtool archive: --test and --extract exclude each other
 Run 'evtool archive --help' for usage.
-evtool: --level applies only when archiving
+evtool archive: --level applies only when archiving
 Run 'evtool archive --help' for usage.
-evtool: --rm cannot remove standard input
+evtool archive: --rm cannot remove standard input
 Run 'evtool archive --help' for usage.
-evtool: -o takes a single input
+evtool archive: -o and -c take a single input
 Run 'evtool archive --help' for usage.
-evtool: --level: '10' is not a number from 1 to 9
+evtool archive: --level: '10' is not a whole number from 1 to 9
 Run 'evtool archive --help' for usage.
-evtool: --threads: '0' is not a number from 1 to 64
+evtool archive: --threads: '0' is not a whole number from 1 to 64
 Run 'evtool archive --help' for usage.
-evtool: a.log: does not end in .gz: name the output with -o OUT
+evtool archive: a.log: does not end in .gz: name the output with -o OUT
 Run 'evtool archive --help' for usage.

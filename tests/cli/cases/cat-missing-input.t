@@ -2,4 +2,4 @@
 cmd: evtool cat nosuch.eventlog -o out.eventlog
 exit: 4
 --- stderr
-evtool: nosuch.eventlog: cannot open: No such file or directory
+evtool cat: nosuch.eventlog: cannot open: No such file or directory

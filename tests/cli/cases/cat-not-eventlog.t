@@ -2,4 +2,4 @@
 cmd: echo 'hello world' > notes.txt; evtool cat notes.txt -o out.eventlog
 exit: 1
 --- stderr
-evtool: notes.txt: offset 0: expected header begin "hdrb", found "hell": not a GHC eventlog
+evtool cat: notes.txt: offset 0: expected header begin "hdrb", found "hell": not a GHC eventlog

@@ -3,5 +3,5 @@ cmd: evtool cat @DATA@/killed-sigkill.eventlog -o out.eventlog; rc=$?; test ! -e
 exit: 1
 --- stdout
 --- stderr
-evtool: @DATA@/killed-sigkill.eventlog: offset 2688: the log ends without the data-end marker (after 0 events)
+evtool cat: @DATA@/killed-sigkill.eventlog: offset 2688: the log ends without the data-end marker (after 0 events)
 hint: 'evtool truncate' repairs a log whose program was killed; 'evtool cat --reblock' keeps its complete events

@@ -7,6 +7,6 @@ exit 1
 exit 1
 0
 --- stderr
-evtool: @DATA@/threads-n1.eventlog: no heap profile (run with +RTS -h -l)
-evtool: @DATA@/heap-n1.eventlog: no time-profile samples (PROF_SAMPLE_COST_CENTRE: run a profiled program with +RTS -p -l)
-evtool: @DATA@/threads-n1.eventlog: no heap profile (run with +RTS -h -l)
+evtool export: @DATA@/threads-n1.eventlog: no heap profile (run with +RTS -h -l)
+evtool export: @DATA@/heap-n1.eventlog: no time-profile samples (PROF_SAMPLE_COST_CENTRE: run a profiled program with +RTS -p -l)
+evtool export: @DATA@/threads-n1.eventlog: no heap profile (run with +RTS -h -l)

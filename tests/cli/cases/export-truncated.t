@@ -5,5 +5,5 @@ exit: 3
 --- stdout
 True
 --- stderr
-evtool: cut.eventlog: offset 40000: the log ends without the data-end marker (after 2227 events)
+evtool export: cut.eventlog: offset 40000: the log ends without the data-end marker (after 2227 events)
 hint: 'evtool truncate' repairs a log whose program was killed; 'evtool cat --reblock' keeps its complete events

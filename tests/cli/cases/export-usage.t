@@ -5,7 +5,7 @@ exit: 0
 exit 2
 exit 2
 --- stderr
-evtool: --format: 'svg' is not perfetto, speedscope or hp
+evtool export: --format: 'svg' is not perfetto, speedscope or hp
 Run 'evtool export --help' for usage.
-evtool: export: too many operands ([LOG] [--format perfetto|speedscope|hp] [-o OUT])
+evtool export: too many operands ([LOG] [--format perfetto|speedscope|hp] [-o OUT])
 Run 'evtool export --help' for usage.

@@ -5,4 +5,4 @@ exit: 0
   events           18 in 2 blocks, 1 session
   by class         scheduler 2 gc 1 meta 5 cap 10
 --- stderr
-evtool: @DATA@/user-n1.eventlog: warning: no user marker matches the start of the marker window (in 1 session): that window is empty
+evtool filter: @DATA@/user-n1.eventlog: warning: no user marker matches the start of the marker window (in 1 session): that window is empty

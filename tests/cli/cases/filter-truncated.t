@@ -5,4 +5,4 @@ exit: 3
   status           complete
   events           1635 in 1 block, 1 session
 --- stderr
-evtool: cut.eventlog: offset 29992: warning: the log ends inside an event (8 of 20 bytes present); filtered the 1636 complete events
+evtool filter: cut.eventlog: offset 29992: warning: the log ends inside an event (8 of 20 bytes present); filtered the 1636 complete events

@@ -16,7 +16,7 @@ options:
   -o, --output OUT           write to OUT, not standard output (*.gz: compressed)
       --gzip                 compress as 'evtool archive' does (gzip with the log's digest)
       --reblock              group events into fresh blocks by capability
-      --block-size BYTES     largest block --reblock writes (default 2097152)
+      --block-size SIZE      largest block --reblock writes (default 2M)
       --in-place             replace the one input with the result (safely, by rename)
   -h, --help                 show this help
 

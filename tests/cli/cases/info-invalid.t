@@ -2,4 +2,4 @@
 cmd: head -c 100 @DATA@/user-n1.eventlog > bad; printf 'garbage-garbage' >> bad; evtool info bad
 exit: 1
 --- stderr
-evtool: bad: offset 98: expected event type end "ete", found "etga"
+evtool info: bad: offset 98: expected event type end "ete", found "etga"

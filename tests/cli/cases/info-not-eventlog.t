@@ -5,4 +5,4 @@ exit: 1
   status           invalid at offset 0: expected header begin "hdrb", found "root": not a GHC eventlog
   size             32 bytes stored, 0 bytes of log before the problem
 --- stderr
-evtool: passwd: offset 0: expected header begin "hdrb", found "root": not a GHC eventlog
+evtool info: passwd: offset 0: expected header begin "hdrb", found "root": not a GHC eventlog

@@ -25,7 +25,7 @@ options:
       --gzip                 compress as 'evtool archive' does (gzip with the log's digest)
       --align wall-clock|start|none
                              line clocks up by wall-clock (default), start or none
-      --shift N=TIME,...     move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s
+      --shift N=TIME,...     move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s (TIME: ns, or with units ns us ms s m h)
       --widen                widen older, shorter event layouts (the default; with --strict)
       --strict               refuse older event layouts and inputs without a wall clock
       --no-renumber          keep every id as it is (inputs known to share none)

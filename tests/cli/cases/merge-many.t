@@ -5,4 +5,4 @@ exit: 4
   events           12480 in 181 blocks, 1 session
 out.eventlog: valid (0 warnings, 12661 events)
 --- stderr
-evtool: merging 60 inputs needs about 92 open files but the limit is 40 (ulimit -Hn); raise it, or merge the inputs in groups and then merge the results
+evtool merge: merging 60 inputs needs about 92 open files but the limit is 40 (ulimit -Hn); raise it, or merge the inputs in groups and then merge the results

@@ -3,5 +3,5 @@ cmd: head -c 5417 @DATA@/merge-b.eventlog > killed.eventlog; evtool merge --stri
 exit: 2
 --- stdout
 --- stderr
-evtool: killed.eventlog: no WALL_CLOCK_TIME event, so its clock cannot be lined up with the others' by wall-clock time; align the inputs by their first events or not at all, and shift them by hand if needed
+evtool merge: killed.eventlog: no WALL_CLOCK_TIME event, so its clock cannot be lined up with the others' by wall-clock time; align the inputs by their first events or not at all, and shift them by hand if needed
 hint: --align start puts each input's first event at 0, --align none keeps the timestamps; --shift N=TIME moves input N by hand

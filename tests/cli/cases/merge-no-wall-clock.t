@@ -4,5 +4,5 @@ exit: 3
 --- stdout
 out.eventlog: valid (0 warnings, 297 events)
 --- stderr
-evtool: killed.eventlog: offset 5412: warning: the log ends inside an event (5 of 24 bytes present); merged its 141 complete events
-evtool: killed.eventlog: warning: no WALL_CLOCK_TIME event: aligned by its start, its first event at time 0 (--shift N=TIME moves it; --strict refuses)
+evtool merge: killed.eventlog: offset 5412: warning: the log ends inside an event (5 of 24 bytes present); merged its 141 complete events
+evtool merge: killed.eventlog: warning: no WALL_CLOCK_TIME event: aligned by its start, its first event at time 0 (--shift N=TIME moves it; --strict refuses)

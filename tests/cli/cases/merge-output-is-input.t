@@ -2,4 +2,4 @@
 cmd: cp @DATA@/merge-a.eventlog a.eventlog; evtool merge a.eventlog @DATA@/merge-b.eventlog -o a.eventlog; rc=$?; cmp a.eventlog @DATA@/merge-a.eventlog && exit $rc
 exit: 2
 --- stderr
-evtool: a.eventlog: refusing to overwrite an input file
+evtool merge: a.eventlog: refusing to overwrite an input file

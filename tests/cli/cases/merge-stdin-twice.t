@@ -2,5 +2,5 @@
 cmd: evtool merge - - -o out.eventlog
 exit: 2
 --- stderr
-evtool: standard input ('-') can be merged only once
+evtool merge: standard input ('-') can be merged only once
 Run 'evtool merge --help' for usage.

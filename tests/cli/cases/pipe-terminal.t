@@ -2,17 +2,17 @@
 cmd: python3 @CASES@/../on_tty.py sh -c 'for c in "cat @DATA@/user-n1.eventlog" "filter @DATA@/user-n1.eventlog --class user" "sort @DATA@/user-n1.eventlog" "merge @DATA@/merge-a.eventlog @DATA@/merge-b.eventlog" "truncate @DATA@/user-n1.eventlog" "cat --gzip @DATA@/user-n1.eventlog"; do evtool $c; echo "exit $?"; done; evtool archive - < @DATA@/user-n1.eventlog; echo "archive: $?"' | tr -d '\r'; ls -A
 exit: 0
 --- stdout
-evtool: refusing to write binary data to a terminal; use -o FILE or redirect
+evtool cat: refusing to write binary data to a terminal; use -o FILE or redirect
 exit 2
-evtool: refusing to write binary data to a terminal; use -o FILE or redirect
+evtool filter: refusing to write binary data to a terminal; use -o FILE or redirect
 exit 2
-evtool: refusing to write binary data to a terminal; use -o FILE or redirect
+evtool sort: refusing to write binary data to a terminal; use -o FILE or redirect
 exit 2
-evtool: refusing to write binary data to a terminal; use -o FILE or redirect
+evtool merge: refusing to write binary data to a terminal; use -o FILE or redirect
 exit 2
-evtool: refusing to write binary data to a terminal; use -o FILE or redirect
+evtool truncate: refusing to write binary data to a terminal; use -o FILE or redirect
 exit 2
-evtool: refusing to write binary data to a terminal; use -o FILE or redirect
+evtool cat: refusing to write binary data to a terminal; use -o FILE or redirect
 exit 2
-evtool: refusing to write binary data to a terminal; use -o FILE or redirect
+evtool archive: refusing to write binary data to a terminal; use -o FILE or redirect
 archive: 2

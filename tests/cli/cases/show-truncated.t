@@ -8,5 +8,5 @@ exit: 3
 
 2229
 --- stderr
-evtool: cut.eventlog: offset 40000: the log ends without the data-end marker (after 2227 events)
+evtool show: cut.eventlog: offset 40000: the log ends without the data-end marker (after 2227 events)
 hint: 'evtool truncate' repairs a log whose program was killed; 'evtool cat --reblock' keeps its complete events

@@ -5,9 +5,9 @@ exit: 2
 rc=2
 rc=2
 --- stderr
-evtool: show: too many operands ([FILE])
+evtool show: too many operands ([FILE])
 Run 'evtool show --help' for usage.
-evtool: --format: 'xml' is not text or ndjson
+evtool show: --format: 'xml' is not text or ndjson
 Run 'evtool show --help' for usage.
-evtool: --pretty-time is for the text format
+evtool show: --pretty-time is for the text format
 Run 'evtool show --help' for usage.

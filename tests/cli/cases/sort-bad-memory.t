@@ -3,4 +3,5 @@ cmd: evtool sort --memory 1K @DATA@/gc-n2.eventlog -o out.eventlog
 exit: 2
 --- stdout
 --- stderr
-evtool: --memory: '1K' is not a size of at least 64K (bytes, or a number with K, M or G)
+evtool sort: --memory: '1K' is not a size of at least 64K (bytes, or with K, M, G or T, powers of 1024: 150M, 1.5G)
+Run 'evtool sort --help' for usage.

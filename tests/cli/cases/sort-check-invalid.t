@@ -4,5 +4,5 @@ exit: 1
 --- stdout
 rc=1
 --- stderr
-evtool: garbage.eventlog: cannot check: offset 0: expected header begin "hdrb", found "garb": not a GHC eventlog
-evtool: empty.eventlog: cannot check: offset 0: the input ends inside the header (0 bytes of it read)
+evtool sort: garbage.eventlog: cannot check: offset 0: expected header begin "hdrb", found "garb": not a GHC eventlog
+evtool sort: empty.eventlog: cannot check: offset 0: the input ends inside the header (0 bytes of it read)

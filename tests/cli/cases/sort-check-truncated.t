@@ -5,4 +5,4 @@ exit: 3
 sorted.eventlog: in time order
 sorted.eventlog: valid (0 warnings, 4854 events)
 --- stderr
-evtool: cut.eventlog: offset 39994: the log ends inside an event (6 of 14 bytes present): truncated; the events before the cut are in time order
+evtool sort: cut.eventlog: offset 39994: the log ends inside an event (6 of 14 bytes present): truncated; the events before the cut are in time order

@@ -5,6 +5,6 @@ exit: 0
 out.eventlog: valid (0 warnings, 4854 events)
 0
 --- stderr
-evtool: sorted 4250 events in 1 session
-evtool: 1 session merged in place: 3 capability streams, widest reorder window 2 events
-evtool: 73994 bytes in temporary files (the input was copied first)
+evtool sort: sorted 4250 events in 1 session
+evtool sort: 1 session merged in place: 3 capability streams, widest reorder window 2 events
+evtool sort: 73994 bytes in temporary files (the input was copied first)

@@ -6,5 +6,5 @@ rc=1
 cut.eventlog
 empty.eventlog
 --- stderr
-evtool: empty.eventlog: the input ends inside the header (0 bytes of it read)
-evtool: cut.eventlog: the input ends inside the header (100 bytes of it read)
+evtool sort: empty.eventlog: offset 0: the input ends inside the header (0 bytes of it read)
+evtool sort: cut.eventlog: offset 0: the input ends inside the header (100 bytes of it read)

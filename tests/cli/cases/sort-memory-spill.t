@@ -5,6 +5,6 @@ exit: 0
 out.eventlog: valid (0 warnings, 11142 events)
 0
 --- stderr
-evtool: sorted 7820 events in 1 session
-evtool: 1 session by external sort, as indexing its capability streams takes more than half the memory limit: 13 sorted runs, 3 merge passes
-evtool: 515661 bytes in temporary files
+evtool sort: sorted 7820 events in 1 session
+evtool sort: 1 session by external sort, as indexing its capability streams takes more than half the memory limit: 13 sorted runs, 3 merge passes
+evtool sort: 515661 bytes in temporary files

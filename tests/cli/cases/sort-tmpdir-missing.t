@@ -3,4 +3,4 @@ cmd: evtool sort --tmpdir missing - -o out.eventlog < @DATA@/user-n1.eventlog; r
 exit: 4
 --- stdout
 --- stderr
-evtool: cannot create a temporary file in missing: No such file or directory
+evtool sort: cannot create a temporary file in missing: No such file or directory

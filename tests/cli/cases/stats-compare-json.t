@@ -123,4 +123,4 @@ exit: 1
   ]
 }
 --- stderr
-evtool: @DATA@/threads-n4.eventlog: --fail-if 'gc-time>+10%' failed: gc-time is 138us, +13.0% of the base's 122us
+evtool stats: @DATA@/threads-n4.eventlog: --fail-if 'gc-time>+10%' failed: gc-time is 138us, +13.0% of the base's 122us

@@ -24,5 +24,5 @@ exit: 3
 
   Productivity 100.0% of total elapsed
 --- stderr
-evtool: <stdin>: offset 39992: the log ends inside an event (8 of 10 bytes present)
+evtool stats: <stdin>: offset 39992: the log ends inside an event (8 of 10 bytes present)
 hint: 'evtool truncate' repairs a log whose program was killed; 'evtool cat --reblock' keeps its complete events

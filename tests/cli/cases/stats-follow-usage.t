@@ -3,13 +3,13 @@ cmd: evtool stats --every 1s @DATA@/gc-n2.eventlog; evtool stats --follow --ever
 exit: 2
 --- stdout
 --- stderr
-evtool: --every is for --follow
+evtool stats: --every is for --follow
 Run 'evtool stats --help' for usage.
-evtool: --every '0': not a duration above 0 (1s, 500ms, ...)
+evtool stats: --every: '0' is not a duration above 0 (1s, 500ms, ...)
 Run 'evtool stats --help' for usage.
-evtool: --every '1x': not a duration above 0 (1s, 500ms, ...)
+evtool stats: --every: '1x' is not a duration (ns, or with units ns us ms s m h: 1000, 1.5ms)
 Run 'evtool stats --help' for usage.
-evtool: --follow takes one log
+evtool stats: --follow takes one log
 Run 'evtool stats --help' for usage.
-evtool: --follow prints text; --json and --fail-if are for complete logs
+evtool stats: --follow prints text; --json and --fail-if are for complete logs
 Run 'evtool stats --help' for usage.

@@ -42,4 +42,4 @@ exit: 3
           89.8us  0.192733s    0    1
           81.4us  0.002457s    0    1
 --- stderr
-evtool: @DATA@/killed-blocks.eventlog.gz: offset 8389320: warning: the log ends without the data-end marker (after 12921 events); the figures cover the events before it
+evtool stats: @DATA@/killed-blocks.eventlog.gz: offset 8389320: warning: the log ends without the data-end marker (after 12921 events); the figures cover the events before it

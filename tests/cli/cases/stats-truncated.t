@@ -20,4 +20,4 @@ exit: 3
 
   Productivity 100.0% of total elapsed
 --- stderr
-evtool: <stdin>: offset 29994: warning: the log ends inside an event (6 of 10 bytes present); the figures cover the events before it
+evtool stats: <stdin>: offset 29994: warning: the log ends inside an event (6 of 10 bytes present); the figures cover the events before it

@@ -3,5 +3,5 @@ cmd: evtool stats --bogus @DATA@/gc-n2.eventlog; exit $?
 exit: 2
 --- stdout
 --- stderr
-evtool: unknown option '--bogus'
+evtool stats: unknown option '--bogus'
 Run 'evtool stats --help' for usage.

@@ -6,6 +6,6 @@ show: 1
 0
 cat: 1
 --- stderr
-evtool: <stdin>: the input ends inside the header (0 bytes of it read)
-evtool: <stdin>: offset 0: the input ends inside the header (0 bytes of it read)
+evtool show: <stdin>: offset 0: the input ends inside the header (0 bytes of it read)
+evtool cat: <stdin>: offset 0: the input ends inside the header (0 bytes of it read)
 hint: 'evtool truncate' repairs a log whose program was killed; 'evtool cat --reblock' keeps its complete events

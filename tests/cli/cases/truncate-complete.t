@@ -5,4 +5,4 @@ exit: 0
 out.eventlog
 out.eventlog: valid (0 warnings, 4253 events)
 --- stderr
-evtool: @DATA@/threads-n2.eventlog: kept 4250 events in 3 blocks, times 227240 to 30284298 ns (0.030057 s); the log was complete, nothing dropped
+evtool truncate: @DATA@/threads-n2.eventlog: kept 4250 events in 3 blocks, times 227240 to 30284298 ns (0.030057 s); the log was complete, nothing dropped

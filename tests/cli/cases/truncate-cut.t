@@ -7,6 +7,6 @@ exit: 3
   size             40002 bytes
 out.eventlog: valid (0 warnings, 2229 events)
 --- stderr
-evtool: cut.eventlog: offset 40000: the log ends inside an event (13 of 14 bytes present); dropped the 13 bytes after the last complete event
-evtool: cut.eventlog: offset 39152: block of cap 1 cut from 33932 to 848 bytes, end time 6404760 ns (declared 30310488)
-evtool: cut.eventlog: kept 2227 events in 2 blocks, times 229770 to 30233468 ns (0.030004 s); dropped 13 of 40013 bytes
+evtool truncate: cut.eventlog: offset 40000: the log ends inside an event (13 of 14 bytes present); dropped the 13 bytes after the last complete event
+evtool truncate: cut.eventlog: offset 39152: block of cap 1 cut from 33932 to 848 bytes, end time 6404760 ns (declared 30310488)
+evtool truncate: cut.eventlog: kept 2227 events in 2 blocks, times 229770 to 30233468 ns (0.030004 s); dropped 13 of 40013 bytes

@@ -7,6 +7,6 @@ exit 3
   events           2839 in 2 blocks, 1 session
 out.eventlog: valid (0 warnings, 2841 events)
 --- stderr
-evtool: <stdin>: offset 49988: the log ends inside an event (12 of 20 bytes present); dropped the 12 bytes after the last complete event
-evtool: <stdin>: offset 32338: block of cap 1 cut from 24822 to 17650 bytes, end time 24740819 ns (declared 40327158)
-evtool: <stdin>: kept 2839 events in 2 blocks, times 226450 to 40238288 ns (0.040012 s); dropped 12 of 50000 bytes
+evtool truncate: <stdin>: offset 49988: the log ends inside an event (12 of 20 bytes present); dropped the 12 bytes after the last complete event
+evtool truncate: <stdin>: offset 32338: block of cap 1 cut from 24822 to 17650 bytes, end time 24740819 ns (declared 40327158)
+evtool truncate: <stdin>: kept 2839 events in 2 blocks, times 226450 to 40238288 ns (0.040012 s); dropped 12 of 50000 bytes

@@ -6,6 +6,6 @@ cut.eventlog
 cut.eventlog: truncated at offset 0 (0 warnings, 0 events)
 validate 3
 --- stderr
-evtool: cut.eventlog: offset 0: the input ends inside the header (100 bytes of it read): there are no events to recover
-evtool: cut.eventlog: offset 0: error: the input ends inside the header (100 bytes of it read); the last complete event ends at offset 0 [truncated]
+evtool truncate: cut.eventlog: offset 0: the input ends inside the header (100 bytes of it read): there are no events to recover
+evtool validate: cut.eventlog: offset 0: error: the input ends inside the header (100 bytes of it read); the last complete event ends at offset 0 [truncated]
 hint: the header itself is incomplete, so no event can be recovered; 'evtool truncate' cannot repair it

@@ -6,6 +6,6 @@ out.eventlog
  ff ff
 out.eventlog: valid (0 warnings, 0 events)
 --- stderr
-evtool: @DATA@/killed-sigkill.eventlog: offset 2688: the log ends without the data-end marker (after 0 events)
-evtool: @DATA@/killed-sigkill.eventlog: kept 0 events in 0 blocks; no input bytes dropped
-evtool: @DATA@/killed-sigkill.eventlog: the repaired log holds no events: not one complete event follows the header
+evtool truncate: @DATA@/killed-sigkill.eventlog: offset 2688: the log ends without the data-end marker (after 0 events)
+evtool truncate: @DATA@/killed-sigkill.eventlog: kept 0 events in 0 blocks; no input bytes dropped
+evtool truncate: @DATA@/killed-sigkill.eventlog: the repaired log holds no events: not one complete event follows the header

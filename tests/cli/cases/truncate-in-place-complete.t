@@ -5,4 +5,4 @@ exit: 0
 untouched
 u.eventlog
 --- stderr
-evtool: u.eventlog: the log is complete; left untouched
+evtool truncate: u.eventlog: the log is complete; left untouched

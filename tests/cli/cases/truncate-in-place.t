@@ -11,5 +11,5 @@ exit 2
 k.gz
 run.eventlog
 --- stderr
-evtool: --in-place would replace a gzip file with an uncompressed log; use -o
+evtool truncate: --in-place would replace a gzip file with an uncompressed log; use -o
 Run 'evtool truncate --help' for usage.

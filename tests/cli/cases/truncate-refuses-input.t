@@ -2,5 +2,5 @@
 cmd: cp @DATA@/user-n1.eventlog in.eventlog; evtool truncate in.eventlog -o in.eventlog; rc=$?; cmp @DATA@/user-n1.eventlog in.eventlog && exit $rc
 exit: 2
 --- stderr
-evtool: in.eventlog: refusing to overwrite an input file
+evtool truncate: in.eventlog: refusing to overwrite an input file
 hint: to replace the input with the result, use --in-place instead of -o

@@ -9,8 +9,8 @@ exit 3
   by capability    0: 1780 1: 743 2: 1105 3: 849 global 64
 out.eventlog: valid (0 warnings, 4546 events)
 --- stderr
-evtool: bad.eventlog: offset 44756: event type 61166 is not declared in the header
+evtool truncate: bad.eventlog: offset 44756: event type 61166 is not declared in the header
 hint: 'evtool truncate --resync' skips damaged regions to the next block and keeps the rest
-evtool: bad.eventlog: offset 44756: skipped 12404 damaged bytes (event type 61166 is not declared in the header) up to the block marker at offset 57160
-evtool: bad.eventlog: offset 32338: block of cap 1 cut from 24822 to 12418 bytes, end time 17714599 ns (declared 40327158)
-evtool: bad.eventlog: kept 4541 events in 5 blocks, times 223930 to 40297318 ns (0.040073 s); dropped 12404 of 91166 bytes
+evtool truncate: bad.eventlog: offset 44756: skipped 12404 damaged bytes (event type 61166 is not declared in the header) up to the block marker at offset 57160
+evtool truncate: bad.eventlog: offset 32338: block of cap 1 cut from 24822 to 12418 bytes, end time 17714599 ns (declared 40327158)
+evtool truncate: bad.eventlog: kept 4541 events in 5 blocks, times 223930 to 40297318 ns (0.040073 s); dropped 12404 of 91166 bytes

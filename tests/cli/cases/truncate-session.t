@@ -8,4 +8,4 @@ s2.eventlog: valid (0 warnings, 232 events)
 s2.eventlog
 two.eventlog
 --- stderr
-evtool: two.eventlog: there is no session 3: the log holds 2 sessions
+evtool truncate: two.eventlog: there is no session 3: the log holds 2 sessions

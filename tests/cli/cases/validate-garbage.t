@@ -4,4 +4,4 @@ exit: 1
 --- stdout
 bad.eventlog: invalid (1 error, 0 warnings, 109 events)
 --- stderr
-evtool: bad.eventlog: offset 5298: error: unexpected bytes after the data-end marker [trailing-data]
+evtool validate: bad.eventlog: offset 5298: error: unexpected bytes after the data-end marker [trailing-data]

@@ -6,6 +6,6 @@ exit: 1
 cut: 3
 l.gz: invalid (1 error, 0 warnings, 109 events)
 --- stderr
-evtool: <stdin>: offset 4820: error: the log ends inside an event (41 of 80 bytes present); the gzip stream is cut short; the last complete event ends at offset 4820 [truncated]
+evtool validate: <stdin>: offset 4820: error: the log ends inside an event (41 of 80 bytes present); the gzip stream is cut short; the last complete event ends at offset 4820 [truncated]
 hint: 'evtool truncate' repairs a log whose program was killed; 'evtool cat --reblock' keeps its complete events
-evtool: l.gz: offset 5298: error: gzip data is corrupt (incorrect data check) near stored offset 2175 [input]
+evtool validate: l.gz: offset 5298: error: gzip data is corrupt (incorrect data check) near stored offset 2175 [input]

@@ -19,8 +19,9 @@ example: evtool validate --strict bench.eventlog || exit 1
 options:
       --strict               warnings fail too
       --sorted               also require one global time order (what 'evtool sort' writes)
-      --tolerance NS         accept time going back by up to NS ns (default 0)
-      --gc-end-tolerance NS  how far GC_END and GC_START may step back (default 1000000)
+      --tolerance TIME       accept time going back by up to TIME (ns, or with a unit: 5us; default 0)
+      --gc-end-tolerance TIME
+                             how far GC_END and GC_START may step back (default 1ms)
       --no-semantics         skip the thread, GC, task and heap-sample checks
       --max-errors N         stop checking a file after N errors
   -q, --quiet                print nothing; the exit code tells

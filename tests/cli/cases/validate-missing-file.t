@@ -4,4 +4,4 @@ exit: 4
 --- stdout
 @DATA@/user-n1.eventlog: valid (0 warnings, 109 events)
 --- stderr
-evtool: no-such.eventlog: cannot open: No such file or directory
+evtool validate: no-such.eventlog: cannot open: No such file or directory

@@ -4,4 +4,4 @@ exit: 1
 --- stdout
 text.txt: invalid (1 error, 0 warnings, 0 events)
 --- stderr
-evtool: text.txt: offset 0: error: expected header begin "hdrb", found "hell": not a GHC eventlog [header]
+evtool validate: text.txt: offset 0: error: expected header begin "hdrb", found "hell": not a GHC eventlog [header]

@@ -3,5 +3,5 @@ cmd: evtool validate --quiet --json @DATA@/user-n1.eventlog
 exit: 2
 --- stdout
 --- stderr
-evtool: --quiet and --json exclude each other
+evtool validate: --quiet and --json exclude each other
 Run 'evtool validate --help' for usage.

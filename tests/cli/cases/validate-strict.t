@@ -5,5 +5,5 @@ exit: 1
 w.eventlog: valid (1 warning, 109 events)
 w.eventlog: invalid with --strict (1 warning, 109 events)
 --- stderr
-evtool: w.eventlog: offset 102: warning: event type 3 (THREAD_RUNNABLE) is declared with 8 payload bytes, a size no GHC version used (largest known: 4); a newer layout? [type-size]
-evtool: w.eventlog: offset 102: warning: event type 3 (THREAD_RUNNABLE) is declared with 8 payload bytes, a size no GHC version used (largest known: 4); a newer layout? [type-size]
+evtool validate: w.eventlog: offset 102: warning: event type 3 (THREAD_RUNNABLE) is declared with 8 payload bytes, a size no GHC version used (largest known: 4); a newer layout? [type-size]
+evtool validate: w.eventlog: offset 102: warning: event type 3 (THREAD_RUNNABLE) is declared with 8 payload bytes, a size no GHC version used (largest known: 4); a newer layout? [type-size]

@@ -5,4 +5,4 @@ exit: 1
 t.eventlog: valid (0 warnings, 109 events)
 t.eventlog: invalid (1 error, 0 warnings, 109 events)
 --- stderr
-evtool: t.eventlog: offset 3131: error: event 22 USER_MSG on cap 0 at 2793950 ns: time goes back by 1000 ns: an earlier event of this cap is at 2794950 ns [time-order]
+evtool validate: t.eventlog: offset 3131: error: event 22 USER_MSG on cap 0 at 2793950 ns: time goes back by 1000 ns: an earlier event of this cap is at 2794950 ns [time-order]
