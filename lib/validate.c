@@ -831,7 +831,10 @@ static int read_session(evv *v)
 
 	begin_session(v);
 	while (!v->stop && (rc = ev_reader_next(v->r, &ev)) == EV_OK) {
-		v->res->events++;
+		/* Block markers are framing, not events (ghc-events does
+		 * not show them): counted in res->blocks only. */
+		if (ev.type != EV_BLOCK_MARKER)
+			v->res->events++;
 		on_event(v, &ev);
 	}
 	v->res->last_complete_offset = ev_reader_offset(v->r);
