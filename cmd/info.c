@@ -540,10 +540,11 @@ static void json_identity(json_out *j, const log_info *li)
 	if (li->have_wall) {
 		format_wall(li->wall_epoch_ns, wall, sizeof wall);
 		json_cstring(j, "wall_clock_start", wall);
-		json_uint(j, "wall_clock_start_ns", li->wall_epoch_ns);
+		json_big_uint(j, "wall_clock_start_ns", li->wall_epoch_ns);
 	} else {
 		json_null(j, "wall_clock_start");
 		json_null(j, "wall_clock_start_ns");
+		json_null(j, "wall_clock_start_ns_str");
 	}
 }
 

@@ -22,6 +22,7 @@ exit: 0
       "ppid": 8524,
       "wall_clock_start": "2026-11-22T03:25:56.074781990Z",
       "wall_clock_start_ns": 1795317956074781990,
+      "wall_clock_start_ns_str": "1795317956074781990",
       "capabilities": [
         0,
         1
@@ -248,6 +249,7 @@ exit: 0
       "ppid": null,
       "wall_clock_start": null,
       "wall_clock_start_ns": null,
+      "wall_clock_start_ns_str": null,
       "capabilities": [],
       "capsets": [],
       "first_time_ns": null,
