@@ -74,6 +74,7 @@ typedef struct log_info {
 	capset_entry capsets[MAX_CAPSETS];
 	unsigned n_capsets;
 	uint8_t cap_seen[N_IDS / 8];
+	uint8_t foreign[N_IDS / 8]; /* declared with another meaning than GHC's */
 	uint64_t per_type[N_IDS];
 	cap_stats per_cap[N_IDS]; /* index EV_NO_CAP: global or no block */
 } log_info;
@@ -99,6 +100,11 @@ static void mark_cap(log_info *li, uint16_t cap)
 static int cap_is_seen(const log_info *li, unsigned cap)
 {
 	return li->cap_seen[cap / 8] & (1u << (cap % 8));
+}
+
+static int is_foreign(const log_info *li, unsigned id)
+{
+	return li->foreign[id / 8] & (1u << (id % 8));
 }
 
 static void add_capset(log_info *li, uint32_t id, uint16_t type)
@@ -155,7 +161,7 @@ static void note_metadata(log_info *li, const ev_event *ev)
 	default:
 		return; /* only these few are decoded: info is on the hot path */
 	}
-	if (!ev_decode(ev, &d))
+	if (is_foreign(li, ev->type) || !ev_decode(ev, &d))
 		return;
 	switch (ev->type) {
 	case EV_RTS_IDENTIFIER:
@@ -242,6 +248,17 @@ static void note_session(log_info *li, uint64_t start, uint64_t end,
 	s->status = status;
 }
 
+/* Types a header declares with another meaning than GHC's (another
+ * program reusing the id): counted under their id as unknown types. */
+static void note_foreign_types(log_info *li, const ev_header *h)
+{
+	for (size_t i = 0; i < ev_header_count(h); i++) {
+		uint16_t id = ev_header_at(h, i)->id;
+		if (ev_catalog_find(id) && !ev_header_type_info(h, id))
+			li->foreign[id / 8] |= (uint8_t)(1u << (id % 8));
+	}
+}
+
 static int scan_sessions(log_info *li, ev_reader *r)
 {
 	uint64_t start = 0, events;
@@ -250,6 +267,7 @@ static int scan_sessions(log_info *li, ev_reader *r)
 
 	for (;;) {
 		li->sessions++;
+		note_foreign_types(li, ev_reader_header(r));
 		events = li->events;
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 			count_event(li, &ev);
@@ -339,7 +357,9 @@ static void class_counts(const log_info *li, uint64_t out[N_CLASSES])
 {
 	memset(out, 0, N_CLASSES * sizeof out[0]);
 	for (unsigned id = 0; id < N_IDS; id++) {
-		unsigned cls = (unsigned)ev_type_class((uint16_t)id);
+		unsigned cls = is_foreign(li, id)
+				       ? (unsigned)EV_CLASS_OTHER
+				       : (unsigned)ev_type_class((uint16_t)id);
 		unsigned bit = 0;
 		if (!li->per_type[id])
 			continue;
@@ -350,10 +370,10 @@ static void class_counts(const log_info *li, uint64_t out[N_CLASSES])
 	}
 }
 
-static const char *type_name(unsigned id)
+static const char *type_name(const log_info *li, unsigned id)
 {
 	const ev_type_info *t = ev_catalog_find((uint16_t)id);
-	return t ? t->name : "UNKNOWN";
+	return t && !is_foreign(li, id) ? t->name : "UNKNOWN";
 }
 
 /* ISO 8601 UTC with nanoseconds. */
@@ -443,7 +463,7 @@ static void print_counts(const log_info *li)
 	printf("\n  by type\n");
 	for (unsigned id = 0; id < N_IDS; id++)
 		if (li->per_type[id])
-			printf("    %-32s %5u %12" PRIu64 "\n", type_name(id), id,
+			printf("    %-32s %5u %12" PRIu64 "\n", type_name(li, id), id,
 			       li->per_type[id]);
 }
 
@@ -592,7 +612,7 @@ static void json_counts(json_out *j, const log_info *li)
 		if (li->per_type[id]) {
 			json_begin_object(j, NULL);
 			json_uint(j, "id", id);
-			json_cstring(j, "name", type_name(id));
+			json_cstring(j, "name", type_name(li, id));
 			json_uint(j, "count", li->per_type[id]);
 			json_end_object(j);
 		}

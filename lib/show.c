@@ -503,7 +503,8 @@ static void put_text_event(const ev_show *s, const ev_event *ev,
 		evi_put_u64(out, cap);
 		evi_puts(out, ": ");
 	}
-	if (!d.layout || !r || (!r->tmpl && !r->fn))
+	if (!d.layout || !r || (!r->tmpl && !r->fn) ||
+	    !ev_header_type_info(s->header, ev->type))
 		put_unknown(s, ev, out);
 	else if (r->fn)
 		r->fn(s, &d, out);
@@ -564,7 +565,7 @@ int ev_show_header(const ev_show *s, ev_text *out)
 int ev_show_event(const ev_show *s, const ev_event *ev, ev_text *out)
 {
 	if (s->format == EV_SHOW_NDJSON)
-		evi_show_json_event(ev, s->ghc782, out);
+		evi_show_json_event(ev, s->header, s->ghc782, out);
 	else
 		put_text_event(s, ev, out);
 	return out->failed ? EV_ENOMEM : EV_OK;

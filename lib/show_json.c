@@ -9,7 +9,8 @@
  * and events outside blocks). Integers are JSON numbers, texts strings
  * (invalid UTF-8 as U+FFFD), string lists and cost-centre stacks arrays,
  * raw bytes lower-case hex strings. An event of no known form has one
- * field, "payload", its bytes in hex. An integer above 2^53, which readers
+ * field, "payload", its bytes in hex, as does one whose type the header
+ * declares with another meaning (ev_header_type_info). An integer above 2^53, which readers
  * holding numbers as doubles (jq 1.6, JavaScript) would round, is also
  * given as a decimal string under its name with "_str" appended ("time"
  * too). Codes get their ghc-events name beside them: STOP_THREAD's
@@ -145,12 +146,18 @@ static void put_fields(ev_text *t, const ev_event *ev, const ev_decoded *d,
 	evi_puts(t, "}}\n");
 }
 
-void evi_show_json_event(const ev_event *ev, int ghc782, ev_text *out)
+void evi_show_json_event(const ev_event *ev, const ev_header *h, int ghc782,
+			 ev_text *out)
 {
-	const ev_type_info *info = ev_catalog_find(ev->type);
+	/* A type the header declares with another meaning than GHC's is of
+	 * no known form: "type" null, its payload in hex. */
+	const ev_type_info *info = ev_header_type_info(h, ev->type);
 	ev_decoded d;
 
-	ev_decode(ev, &d);
+	d.layout = NULL;
+	d.n = 0;
+	if (info)
+		ev_decode(ev, &d);
 	evi_puts(out, "{\"time\":");
 	evi_put_u64(out, ev->time);
 	put_big_twin(out, "time", ev->time);
