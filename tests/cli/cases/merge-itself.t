@@ -1,8 +1,10 @@
 # a log merged with itself gives two processes: caps, capsets, threads and every (colliding) task renumbered
-cmd: evtool merge -v @DATA@/merge-a.eventlog @DATA@/merge-a.eventlog -o out.eventlog && evtool info out.eventlog | grep -E '^  (pid|capabilities|capsets|events) ' && evtool validate out.eventlog 2>/dev/null
+cmd: evtool merge -v @DATA@/merge-a.eventlog @DATA@/merge-a.eventlog -o out.eventlog && evtool info out.eventlog | grep -E '^  (processes|process [0-9]|capabilities|capsets|events) ' && evtool validate out.eventlog 2>/dev/null
 exit: 0
 --- stdout
-  pid              8605 (parent 8604)
+  processes        2
+  process 1        capset 0, 1 capability: 0
+  process 2        capset 2, 1 capability: 1
   capabilities     2: 0 1
   capsets          4: 0 (os-process), 2 (os-process), 1 (clock-domain), 3 (clock-domain)
   events           286 in 3 blocks, 1 session
