@@ -135,6 +135,10 @@ static void print_process(const char *name, const ev_stats_process *p)
 		printf("(pid unknown, ");
 	printf("capset %" PRIu32 ", %u capabilit%s)\n", p->capset, p->caps,
 	       p->caps == 1 ? "y" : "ies");
+	if (p->slice)
+		printf("  a slice of the run, from %.6f s: figures count from "
+		       "its first event, not from the start\n\n",
+		       seconds(p->slice_start_ns));
 	if (p->have_heap) {
 		print_memory(p);
 		print_generations(p);
@@ -219,6 +223,7 @@ static void json_process(json_out *j, const ev_stats_process *p)
 	json_uint(j, "capset", p->capset);
 	p->have_pid ? json_uint(j, "pid", p->pid) : json_null(j, "pid");
 	json_uint(j, "capabilities", p->caps);
+	json_bool(j, "slice", p->slice);
 	json_heap(j, p);
 	json_sparks(j, p);
 	json_uint(j, "start_ns", p->start_ns);
@@ -303,6 +308,13 @@ static int stats_one(const char *path, int as_json, json_out *j, int index)
 	if (ev_stats_new(&f.st) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = collect(&f);
+	/* Nothing to summarise: a header alone, or a log cut before its
+	 * first event. An empty summary would read as a run that did
+	 * nothing. */
+	if ((rc == EXIT_OK || rc == EXIT_DROPPED) &&
+	    ev_stats_process_count(f.st) == 0)
+		rc = cli_error(EXIT_INVALID, "%s: the log holds no events: "
+			       "nothing to summarise", f.name);
 	if (rc == EXIT_OK || rc == EXIT_DROPPED) {
 		warn_unattributed(&f);
 		if (as_json)
