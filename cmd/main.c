@@ -24,7 +24,7 @@ const cli_command cli_commands[] = {
 	  "type, class and capability, blocks, whether the log is complete,\n"
 	  "time inversions and the xxh3-64 digest of each FILE.\n"
 	  "\n"
-	  "example: evtool info --json myprog.eventlog | jq .files[0].events",
+	  "example: evtool info --json myprog.eventlog | jq '.files[0].events'",
 	  info_options, 1, -1 },
 	{ "show", cmd_show, "print the events as text, exactly as ghc-events show does",
 	  "FILE",
@@ -60,7 +60,7 @@ const cli_command cli_commands[] = {
 	  "includes INIT and EXIT, which no event marks. A truncated log gets\n"
 	  "the figures of its complete events, a warning and exit 3.\n"
 	  "\n"
-	  "example: evtool stats --json run.eventlog | jq .files[0].processes[0]",
+	  "example: evtool stats --json run.eventlog | jq '.files[0].processes[0]'",
 	  stats_options, 1, -1 },
 	{ "sort", cmd_sort, "put a log into one global, stable time order",
 	  "IN -o OUT | --check IN",
