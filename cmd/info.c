@@ -63,7 +63,7 @@ typedef struct log_info {
 	capset_entry capsets[MAX_CAPSETS];
 	unsigned n_capsets;
 	uint8_t cap_seen[N_IDS / 8];
-	uint8_t foreign[N_IDS / 8]; /* declared with another meaning than GHC's */
+	uint8_t foreign[N_IDS / 8]; /* declared with another meaning */
 	uint64_t per_type[N_IDS];
 	cap_stats per_cap[N_IDS]; /* index EV_NO_CAP: global or no block */
 } log_info;
@@ -179,7 +179,7 @@ static void count_event(log_info *li, const ev_event *ev)
 	if (!is_foreign(li, ev->type)) {
 		int rc = ev_process_list_add(li->procs, ev);
 		if (rc == EV_ENOMEM && !li->procs_failed)
-			li->procs_failed = rc; /* EV_ELIMIT: the first ones kept */
+			li->procs_failed = rc; /* EV_ELIMIT keeps the first */
 	}
 }
 
@@ -451,8 +451,8 @@ static void print_counts(const log_info *li)
 	printf("\n  by type\n");
 	for (unsigned id = 0; id < N_IDS; id++)
 		if (li->per_type[id])
-			printf("    %-32s %5u %12" PRIu64 "\n", type_name(li, id), id,
-			       li->per_type[id]);
+			printf("    %-32s %5u %12" PRIu64 "\n",
+			       type_name(li, id), id, li->per_type[id]);
 }
 
 /* The sessions of a stream that holds several, one line each. */
@@ -528,7 +528,8 @@ static void json_args(json_out *j, const ev_process *p)
 	for (size_t i = 0; p && p->args && i <= len; i++)
 		if (i == len || p->args[i] == '\0') {
 			if (i > start || i < len)
-				json_string(j, NULL, p->args + start, i - start);
+				json_string(j, NULL, p->args + start,
+					    i - start);
 			start = i + 1;
 		}
 	json_end_array(j);

@@ -260,9 +260,9 @@ const ev_type_info *ev_header_type_info(const ev_header *h, uint16_t id)
 		return info; /* nothing in the header says otherwise */
 	variable = decl->wire_size == EV_SIZE_VARIABLE;
 	for (size_t i = 0; i < info->n_sizes; i++) {
-		int known_variable = info->sizes[i] == EV_SIZE_VARIABLE;
-		if (variable ? known_variable
-			     : !known_variable && info->sizes[i] <= decl->wire_size)
+		int32_t size = info->sizes[i];
+		int fits = size != EV_SIZE_VARIABLE && size <= decl->wire_size;
+		if (variable ? size == EV_SIZE_VARIABLE : fits)
 			return info;
 	}
 	return NULL;

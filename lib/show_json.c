@@ -3,19 +3,20 @@
  * through the catalogue's layout:
  *
  *   {"time":123,"cap":0,"type":"STOP_THREAD","id":2,
- *    "fields":{"thread":1,"status":5,"info":0}}
+ *    "fields":{"thread":1,"status":5,"status_name":"ThreadFinished",
+ *              "info":0}}
  *
  * "cap" is the enclosing block's capability (null for the global buffer
  * and events outside blocks). Integers are JSON numbers, texts strings
  * (invalid UTF-8 as U+FFFD), string lists and cost-centre stacks arrays,
  * raw bytes lower-case hex strings. An event of no known form has one
  * field, "payload", its bytes in hex, as does one whose type the header
- * declares with another meaning (ev_header_type_info). An integer above 2^53, which readers
- * holding numbers as doubles (jq 1.6, JavaScript) would round, is also
- * given as a decimal string under its name with "_str" appended ("time"
- * too). Codes get their ghc-events name beside them: STOP_THREAD's
- * "status_name" (ThreadStopStatus), CAPSET_CREATE's "capset_type_name"
- * (CapsetType).
+ * declares with another meaning (ev_header_type_info). An integer above
+ * 2^53, which readers holding numbers as doubles (jq 1.6, JavaScript)
+ * would round, is also given as a decimal string under its name with
+ * "_str" appended ("time" too). Codes get their ghc-events name beside
+ * them: STOP_THREAD's "status_name" (ThreadStopStatus), CAPSET_CREATE's
+ * "capset_type_name" (CapsetType).
  */
 #include <string.h>
 

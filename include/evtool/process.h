@@ -42,7 +42,8 @@ typedef struct ev_process {
 	uint32_t pid, ppid;
 	const char *rts;          /**< RTS_IDENTIFIER text, NULL without */
 	size_t rts_len;
-	const char *args;         /**< PROGRAM_ARGS, NUL-separated; NULL without */
+	/** PROGRAM_ARGS' strings, NUL-separated; NULL without */
+	const char *args;
 	size_t args_len;
 	int have_wall;
 	/** Unix time (ns) at the log's time 0, by its WALL_CLOCK_TIME (its
