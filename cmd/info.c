@@ -19,7 +19,6 @@ const cli_option info_options[] = {
 #define N_IDS 65536u
 #define N_CLASSES 15
 #define MAX_CAPSETS 64
-#define MAX_TEXT 4096
 #define MAX_LISTED_SESSIONS 256
 
 typedef struct cap_stats {
@@ -42,12 +41,6 @@ typedef struct session_span {
 	int status;          /* as log_info.status */
 } session_span;
 
-typedef struct text_field {
-	char text[MAX_TEXT];
-	size_t len;
-	int present;
-} text_field;
-
 typedef struct log_info {
 	const char *path;
 	int status; /* EV_END complete, EV_ETRUNCATED, or an error */
@@ -63,32 +56,19 @@ typedef struct log_info {
 	uint64_t first_time, last_time;
 	int have_time;
 
-	text_field rts;
-	text_field args; /* NUL-separated, as in PROGRAM_ARGS */
-	uint32_t pid, ppid;
-	int have_pid, have_ppid;
-	uint64_t wall_epoch_ns; /* Unix time of the log's timestamp 0 */
-	int have_wall;
 	uint16_t startup_caps;
 
+	ev_process_list *procs; /* the processes (OS-process capsets) */
+	int procs_failed;       /* EV_ENOMEM while collecting them */
 	capset_entry capsets[MAX_CAPSETS];
 	unsigned n_capsets;
 	uint8_t cap_seen[N_IDS / 8];
+	uint8_t foreign[N_IDS / 8]; /* declared with another meaning */
 	uint64_t per_type[N_IDS];
 	cap_stats per_cap[N_IDS]; /* index EV_NO_CAP: global or no block */
 } log_info;
 
 /* ---- collecting ---- */
-
-static void keep_text(text_field *t, const uint8_t *p, size_t len)
-{
-	if (len >= sizeof t->text)
-		len = sizeof t->text - 1;
-	memcpy(t->text, p, len);
-	t->text[len] = '\0';
-	t->len = len;
-	t->present = 1;
-}
 
 static void mark_cap(log_info *li, uint16_t cap)
 {
@@ -99,6 +79,11 @@ static void mark_cap(log_info *li, uint16_t cap)
 static int cap_is_seen(const log_info *li, unsigned cap)
 {
 	return li->cap_seen[cap / 8] & (1u << (cap % 8));
+}
+
+static int is_foreign(const log_info *li, unsigned id)
+{
+	return li->foreign[id / 8] & (1u << (id % 8));
 }
 
 static void add_capset(log_info *li, uint32_t id, uint16_t type)
@@ -125,29 +110,17 @@ static int field_num(const ev_decoded *d, const char *name, uint64_t *out)
 	return 1;
 }
 
-static void keep_field_text(text_field *t, const ev_decoded *d,
-			    const char *name)
-{
-	const ev_value *v = ev_decoded_field(d, name);
-
-	if (v)
-		keep_text(t, v->bytes, v->len);
-}
-
-/* Metadata events, read through the catalogue's payload layouts (field
- * names as ev_catalog_layout gives them): a field that a short payload
- * does not reach is absent, and the event tells nothing. */
+/* Capability and capset metadata, read through the catalogue's payload
+ * layouts (field names as ev_catalog_layout gives them): a field that a
+ * short payload does not reach is absent, and the event tells nothing.
+ * The processes' own (pid, program, RTS, wall clock) are the library's
+ * ev_process_list. */
 static void note_metadata(log_info *li, const ev_event *ev)
 {
 	ev_decoded d;
 	uint64_t a, b;
 
 	switch (ev->type) {
-	case EV_RTS_IDENTIFIER:
-	case EV_PROGRAM_ARGS:
-	case EV_OSPROCESS_PID:
-	case EV_OSPROCESS_PPID:
-	case EV_WALL_CLOCK_TIME:
 	case EV_CAPSET_CREATE:
 	case EV_CAP_CREATE:
 	case EV_STARTUP:
@@ -155,32 +128,9 @@ static void note_metadata(log_info *li, const ev_event *ev)
 	default:
 		return; /* only these few are decoded: info is on the hot path */
 	}
-	if (!ev_decode(ev, &d))
+	if (is_foreign(li, ev->type) || !ev_decode(ev, &d))
 		return;
 	switch (ev->type) {
-	case EV_RTS_IDENTIFIER:
-		keep_field_text(&li->rts, &d, "rts_id");
-		break;
-	case EV_PROGRAM_ARGS:
-		keep_field_text(&li->args, &d, "args");
-		break;
-	case EV_OSPROCESS_PID:
-		if (field_num(&d, "pid", &a))
-			li->pid = (uint32_t)a, li->have_pid = 1;
-		break;
-	case EV_OSPROCESS_PPID:
-		if (field_num(&d, "ppid", &a))
-			li->ppid = (uint32_t)a, li->have_ppid = 1;
-		break;
-	case EV_WALL_CLOCK_TIME:
-		/* The Unix time at which the event was posted: the log's time
-		 * 0 is that minus the event's own timestamp. */
-		if (!li->have_wall && field_num(&d, "sec", &a) &&
-		    field_num(&d, "nsec", &b)) {
-			li->wall_epoch_ns = a * 1000000000u + b - ev->time;
-			li->have_wall = 1;
-		}
-		break;
 	case EV_CAPSET_CREATE:
 		if (field_num(&d, "capset", &a) &&
 		    field_num(&d, "capset_type", &b))
@@ -226,6 +176,11 @@ static void count_event(log_info *li, const ev_event *ev)
 	c->session = li->sessions; /* clocks restart with each session */
 	c->last_time = ev->time;
 	note_metadata(li, ev);
+	if (!is_foreign(li, ev->type)) {
+		int rc = ev_process_list_add(li->procs, ev);
+		if (rc == EV_ENOMEM && !li->procs_failed)
+			li->procs_failed = rc; /* EV_ELIMIT keeps the first */
+	}
 }
 
 static void note_session(log_info *li, uint64_t start, uint64_t end,
@@ -242,6 +197,17 @@ static void note_session(log_info *li, uint64_t start, uint64_t end,
 	s->status = status;
 }
 
+/* Types a header declares with another meaning than GHC's (another
+ * program reusing the id): counted under their id as unknown types. */
+static void note_foreign_types(log_info *li, const ev_header *h)
+{
+	for (size_t i = 0; i < ev_header_count(h); i++) {
+		uint16_t id = ev_header_at(h, i)->id;
+		if (ev_catalog_find(id) && !ev_header_type_info(h, id))
+			li->foreign[id / 8] |= (uint8_t)(1u << (id % 8));
+	}
+}
+
 static int scan_sessions(log_info *li, ev_reader *r)
 {
 	uint64_t start = 0, events;
@@ -249,7 +215,9 @@ static int scan_sessions(log_info *li, ev_reader *r)
 	int rc;
 
 	for (;;) {
-		li->sessions++;
+		if (li->sessions++)
+			ev_process_list_next_session(li->procs);
+		note_foreign_types(li, ev_reader_header(r));
 		events = li->events;
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 			count_event(li, &ev);
@@ -272,9 +240,17 @@ static int collect(log_info *li, const char *path)
 	if (rc != EXIT_OK)
 		return rc;
 	li->path = cli_input_name(path);
+	if (ev_process_list_new(&li->procs) < 0) {
+		ev_reader_free(r);
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	}
 	rc = ev_reader_read_header(r);
 	li->gzip = ev_reader_is_gzip(r); /* known once bytes were read */
 	li->status = rc < 0 ? rc : scan_sessions(li, r);
+	if (ev_process_list_finish(li->procs) < 0 || li->procs_failed) {
+		ev_reader_free(r);
+		return cli_error(EXIT_SYSTEM, "%s: out of memory", path);
+	}
 	li->diag = *ev_reader_diag(r);
 	li->log_bytes = ev_reader_offset(r);
 	if (li->status == EV_ETRUNCATED && li->diag.offset < li->log_bytes)
@@ -339,7 +315,9 @@ static void class_counts(const log_info *li, uint64_t out[N_CLASSES])
 {
 	memset(out, 0, N_CLASSES * sizeof out[0]);
 	for (unsigned id = 0; id < N_IDS; id++) {
-		unsigned cls = (unsigned)ev_type_class((uint16_t)id);
+		unsigned cls = is_foreign(li, id)
+				       ? (unsigned)EV_CLASS_OTHER
+				       : (unsigned)ev_type_class((uint16_t)id);
 		unsigned bit = 0;
 		if (!li->per_type[id])
 			continue;
@@ -350,10 +328,10 @@ static void class_counts(const log_info *li, uint64_t out[N_CLASSES])
 	}
 }
 
-static const char *type_name(unsigned id)
+static const char *type_name(const log_info *li, unsigned id)
 {
 	const ev_type_info *t = ev_catalog_find((uint16_t)id);
-	return t ? t->name : "UNKNOWN";
+	return t && !is_foreign(li, id) ? t->name : "UNKNOWN";
 }
 
 /* ISO 8601 UTC with nanoseconds. */
@@ -371,14 +349,13 @@ static void format_wall(uint64_t epoch_ns, char *out, size_t len)
 
 /* ---- text ---- */
 
-static void print_args(const text_field *t)
+/* PROGRAM_ARGS' NUL-separated strings, separated by spaces. */
+static void print_args(const char *args, size_t len)
 {
-	size_t len = t->len;
-
-	while (len > 0 && t->text[len - 1] == '\0')
+	while (len > 0 && args[len - 1] == '\0')
 		len--;
 	for (size_t i = 0; i < len; i++)
-		putchar(t->text[i] ? t->text[i] : ' ');
+		putchar(args[i] ? args[i] : ' ');
 }
 
 static void print_caps(const log_info *li)
@@ -398,26 +375,57 @@ static void print_caps(const log_info *li)
 	putchar('\n');
 }
 
-static void print_identity(const log_info *li)
+/* What one process says of itself; `indent` lines up a listed one. */
+static void print_process(const ev_process *p, const char *indent)
 {
 	char wall[64];
 
-	if (li->rts.present)
-		printf("  %-16s %s\n", "rts", li->rts.text);
-	if (li->args.present) {
-		printf("  %-16s ", "program");
-		print_args(&li->args);
+	if (p->rts)
+		printf("  %s%-16s %s\n", indent, "rts", p->rts);
+	if (p->args) {
+		printf("  %s%-16s ", indent, "program");
+		print_args(p->args, p->args_len);
 		putchar('\n');
 	}
-	if (li->have_pid) {
-		printf("  %-16s %" PRIu32, "pid", li->pid);
-		if (li->have_ppid)
-			printf(" (parent %" PRIu32 ")", li->ppid);
+	if (p->have_pid) {
+		printf("  %s%-16s %" PRIu32, indent, "pid", p->pid);
+		if (p->have_ppid)
+			printf(" (parent %" PRIu32 ")", p->ppid);
 		putchar('\n');
 	}
-	if (li->have_wall) {
-		format_wall(li->wall_epoch_ns, wall, sizeof wall);
+	if (p->have_wall && !*indent) {
+		format_wall(p->wall_epoch_ns, wall, sizeof wall);
 		printf("  %-16s %s (time 0 of the log)\n", "wall clock", wall);
+	} else if (p->have_wall && p->have_start) {
+		format_wall(p->wall_epoch_ns + p->start_ns, wall, sizeof wall);
+		printf("  %s%-16s %s (at %" PRIu64 " ns)\n", indent, "started",
+		       wall, p->start_ns);
+	}
+}
+
+/* One process: its own lines. Several (a merged log, a restarted
+ * stream): one block per process, under a line naming its capset,
+ * session and capabilities. */
+static void print_identity(const log_info *li)
+{
+	size_t n = ev_process_list_count(li->procs);
+
+	if (n == 1)
+		print_process(ev_process_list_at(li->procs, 0), "");
+	if (n <= 1)
+		return;
+	printf("  %-16s %zu\n", "processes", n);
+	for (size_t i = 0; i < n; i++) {
+		const ev_process *p = ev_process_list_at(li->procs, i);
+		printf("  process %-8zu capset %" PRIu32, i + 1, p->capset);
+		if (li->sessions > 1)
+			printf(" of session %u", p->session + 1);
+		printf(", %zu capabilit%s", p->n_caps,
+		       p->n_caps == 1 ? "y" : "ies");
+		for (size_t k = 0; k < p->n_caps && k < 16; k++)
+			printf("%s%u", k ? " " : ": ", p->caps[k]);
+		puts(p->n_caps > 16 ? " ..." : "");
+		print_process(p, "  ");
 	}
 }
 
@@ -443,8 +451,8 @@ static void print_counts(const log_info *li)
 	printf("\n  by type\n");
 	for (unsigned id = 0; id < N_IDS; id++)
 		if (li->per_type[id])
-			printf("    %-32s %5u %12" PRIu64 "\n", type_name(id), id,
-			       li->per_type[id]);
+			printf("    %-32s %5u %12" PRIu64 "\n",
+			       type_name(li, id), id, li->per_type[id]);
 }
 
 /* The sessions of a stream that holds several, one line each. */
@@ -512,39 +520,76 @@ static void print_text(const log_info *li, int separate)
 
 /* ---- JSON ---- */
 
-static void json_args(json_out *j, const text_field *t)
+static void json_args(json_out *j, const ev_process *p)
 {
-	size_t start = 0;
+	size_t start = 0, len = p ? p->args_len : 0;
 
 	json_begin_array(j, "args");
-	for (size_t i = 0; t->present && i <= t->len; i++)
-		if (i == t->len || t->text[i] == '\0') {
-			if (i > start || i < t->len)
-				json_string(j, NULL, t->text + start, i - start);
+	for (size_t i = 0; p && p->args && i <= len; i++)
+		if (i == len || p->args[i] == '\0') {
+			if (i > start || i < len)
+				json_string(j, NULL, p->args + start,
+					    i - start);
 			start = i + 1;
 		}
 	json_end_array(j);
 }
 
-static void json_identity(json_out *j, const log_info *li)
+/* The fields of one process; `wall_key` names the wall-clock fields. */
+static void json_process_fields(json_out *j, const ev_process *p,
+				const char *wall_key, uint64_t wall_ns)
 {
-	char wall[64];
+	char wall[64], key[64];
 
-	if (li->rts.present)
-		json_string(j, "rts", li->rts.text, li->rts.len);
+	if (p && p->rts)
+		json_string(j, "rts", p->rts, p->rts_len);
 	else
 		json_null(j, "rts");
-	json_args(j, &li->args);
-	li->have_pid ? json_uint(j, "pid", li->pid) : json_null(j, "pid");
-	li->have_ppid ? json_uint(j, "ppid", li->ppid) : json_null(j, "ppid");
-	if (li->have_wall) {
-		format_wall(li->wall_epoch_ns, wall, sizeof wall);
-		json_cstring(j, "wall_clock_start", wall);
-		json_uint(j, "wall_clock_start_ns", li->wall_epoch_ns);
+	json_args(j, p);
+	p && p->have_pid ? json_uint(j, "pid", p->pid) : json_null(j, "pid");
+	p && p->have_ppid ? json_uint(j, "ppid", p->ppid)
+			  : json_null(j, "ppid");
+	snprintf(key, sizeof key, "%s_ns", wall_key);
+	if (p && p->have_wall) {
+		format_wall(wall_ns, wall, sizeof wall);
+		json_cstring(j, wall_key, wall);
+		json_big_uint(j, key, wall_ns);
 	} else {
-		json_null(j, "wall_clock_start");
-		json_null(j, "wall_clock_start_ns");
+		json_null(j, wall_key);
+		json_null(j, key);
+		snprintf(key, sizeof key, "%s_ns_str", wall_key);
+		json_null(j, key);
 	}
+}
+
+/* The top-level identity fields are the first process's (the only one of
+ * most logs); "processes" lists them all. */
+static void json_identity(json_out *j, const log_info *li)
+{
+	const ev_process *p = ev_process_list_at(li->procs, 0);
+
+	json_process_fields(j, p, "wall_clock_start", p ? p->wall_epoch_ns : 0);
+}
+
+static void json_processes(json_out *j, const log_info *li)
+{
+	json_begin_array(j, "processes");
+	for (size_t i = 0; i < ev_process_list_count(li->procs); i++) {
+		const ev_process *p = ev_process_list_at(li->procs, i);
+		json_begin_object(j, NULL);
+		json_uint(j, "capset", p->capset);
+		json_uint(j, "session", p->session + 1);
+		json_process_fields(j, p, "wall_clock_start",
+				    p->wall_epoch_ns + p->start_ns);
+		p->have_start ? json_uint(j, "start_time_ns", p->start_ns)
+			      : json_null(j, "start_time_ns");
+		json_begin_array(j, "capabilities");
+		for (size_t k = 0; k < p->n_caps; k++)
+			json_uint(j, NULL, p->caps[k]);
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_array(j);
 }
 
 static void json_caps(json_out *j, const log_info *li)
@@ -591,7 +636,7 @@ static void json_counts(json_out *j, const log_info *li)
 		if (li->per_type[id]) {
 			json_begin_object(j, NULL);
 			json_uint(j, "id", id);
-			json_cstring(j, "name", type_name(id));
+			json_cstring(j, "name", type_name(li, id));
 			json_uint(j, "count", li->per_type[id]);
 			json_end_object(j);
 		}
@@ -610,6 +655,7 @@ static void json_file(json_out *j, const log_info *li)
 		json_cstring(j, "problem", li->diag.message);
 	}
 	json_identity(j, li);
+	json_processes(j, li);
 	json_caps(j, li);
 	li->have_time ? json_uint(j, "first_time_ns", li->first_time)
 		      : json_null(j, "first_time_ns");
@@ -668,12 +714,11 @@ int cmd_info(const cli_command *cmd, const cli_args *args)
 				       li->diag.message);
 		if (rc > worst)
 			worst = rc;
-		if (!li->path)
-			continue;
-		if (as_json)
+		if (li->path && as_json)
 			json_file(&j, li);
-		else
+		else if (li->path)
 			print_text(li, i > 0);
+		ev_process_list_free(li->procs);
 	}
 	if (as_json) {
 		json_end_array(&j);

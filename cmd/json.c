@@ -2,29 +2,25 @@
 
 #include <string.h>
 
+#include <evtool/evtool.h>
+
 void json_init(json_out *j, FILE *f)
 {
 	memset(j, 0, sizeof *j);
 	j->f = f;
 }
 
-void json_write_string(FILE *f, const char *s, size_t len)
+/* The library's one JSON string writer (ev_json_string): invalid UTF-8
+ * comes out as U+FFFD, so every document is valid UTF-8 JSON. */
+static void write_string(FILE *f, const char *s, size_t len)
 {
-	fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	ev_text t = EV_TEXT_INIT;
+
+	if (ev_json_string(&t, s, len) == EV_OK)
+		fwrite(t.data, 1, t.len, f);
+	else
+		fputs("null", f); /* out of memory: still a JSON value */
+	ev_text_free(&t);
 }
 
 /* Comma, newline, indentation and "key": before a value. */
@@ -37,7 +33,7 @@ static void begin_value(json_out *j, const char *key)
 	}
 	j->items[j->depth]++;
 	if (key) {
-		json_write_string(j->f, key, strlen(key));
+		write_string(j->f, key, strlen(key));
 		fputs(": ", j->f);
 	}
 }
@@ -88,7 +84,7 @@ void json_end_array(json_out *j)
 void json_string(json_out *j, const char *key, const char *s, size_t len)
 {
 	begin_value(j, key);
-	json_write_string(j->f, s, len);
+	write_string(j->f, s, len);
 }
 
 void json_cstring(json_out *j, const char *key, const char *s)
@@ -103,6 +99,16 @@ void json_uint(json_out *j, const char *key, uint64_t v)
 {
 	begin_value(j, key);
 	fprintf(j->f, "%llu", (unsigned long long)v);
+}
+
+void json_big_uint(json_out *j, const char *key, uint64_t v)
+{
+	char name[64], digits[24];
+
+	json_uint(j, key, v);
+	snprintf(name, sizeof name, "%s_str", key);
+	snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+	json_cstring(j, name, digits);
 }
 
 void json_double(json_out *j, const char *key, double v)

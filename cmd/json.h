@@ -1,6 +1,7 @@
 /*
  * A small streaming JSON printer for --json output: keys, nesting and
- * commas are tracked so that commands only say what to print.
+ * commas are tracked so that commands only say what to print. Strings go
+ * through the library's one JSON string writer, ev_json_string.
  */
 #ifndef EVTOOL_CMD_JSON_H
 #define EVTOOL_CMD_JSON_H
@@ -28,11 +29,12 @@ void json_end_array(json_out *j);
 void json_string(json_out *j, const char *key, const char *s, size_t len);
 void json_cstring(json_out *j, const char *key, const char *s);
 void json_uint(json_out *j, const char *key, uint64_t v);
+/* An integer that may exceed 2^53, beyond which readers that hold JSON
+ * numbers as doubles (jq 1.6, JavaScript) round: written as the number
+ * `key` and also as the decimal string `key`_str. */
+void json_big_uint(json_out *j, const char *key, uint64_t v);
 void json_double(json_out *j, const char *key, double v);
 void json_bool(json_out *j, const char *key, int v);
 void json_null(json_out *j, const char *key);
-
-/* Writes `s` as a JSON string literal (quotes included). */
-void json_write_string(FILE *f, const char *s, size_t len);
 
 #endif

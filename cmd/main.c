@@ -24,7 +24,7 @@ const cli_command cli_commands[] = {
 	  "type, class and capability, blocks, whether the log is complete,\n"
 	  "time inversions and the xxh3-64 digest of each FILE.\n"
 	  "\n"
-	  "example: evtool info --json myprog.eventlog | jq .files[0].events",
+	  "example: evtool info --json myprog.eventlog | jq '.files[0].events'",
 	  info_options, 1, -1 },
 	{ "show", cmd_show, "print the events as text, exactly as ghc-events show does",
 	  "[FILE]",

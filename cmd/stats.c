@@ -143,6 +143,10 @@ static void print_process(const char *name, const ev_stats_process *p)
 		printf("(pid unknown, ");
 	printf("capset %" PRIu32 ", %u capabilit%s)\n", p->capset, p->caps,
 	       p->caps == 1 ? "y" : "ies");
+	if (p->slice)
+		printf("  a slice of the run, from %.6f s: figures count from "
+		       "its first event, not from the start\n\n",
+		       seconds(p->slice_start_ns));
 	if (p->have_heap) {
 		print_memory(p);
 		print_generations(p);
@@ -542,6 +546,7 @@ static void json_process(json_out *j, const ev_stats *st, size_t i)
 	json_uint(j, "capset", p->capset);
 	p->have_pid ? json_uint(j, "pid", p->pid) : json_null(j, "pid");
 	json_uint(j, "capabilities", p->caps);
+	json_bool(j, "slice", p->slice);
 	json_heap(j, p);
 	json_sparks(j, p);
 	json_uint(j, "start_ns", p->start_ns);
@@ -625,6 +630,13 @@ int stats_file_end(stats_file *f, ev_reader *r)
 	    ev_stats_finish(f->st) < 0)
 		rc = cli_error(EXIT_SYSTEM, "%s: %s", f->name,
 			       ev_stats_diag(f->st)->message);
+	/* Nothing to summarise: a header alone, or a log cut before its
+	 * first event. An empty summary would read as a run that did
+	 * nothing. */
+	if ((rc == EXIT_OK || rc == EXIT_DROPPED) &&
+	    ev_stats_process_count(f->st) == 0)
+		rc = cli_error(EXIT_INVALID, "%s: the log holds no events: "
+			       "nothing to summarise", f->name);
 	if (rc == EXIT_OK || rc == EXIT_DROPPED)
 		warn_unattributed(f);
 	return rc;

@@ -25,13 +25,14 @@ const cli_option validate_options[] = {
 	  "skip the thread, GC, task and heap-sample checks" },
 	{ "max-errors", 0, "N", "stop checking a file after N errors" },
 	{ "quiet", 'q', NULL, "print nothing; the exit code tells" },
-	{ "json", 0, NULL, "print one JSON document (schema_version 1)" },
+	{ "json", 0, NULL, "print one JSON document (schema_version 2)" },
 	{ "list-checks", 0, NULL, "list the check ids and what they mean" },
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
 	{ NULL, 0, NULL, NULL }
 };
 
-#define VALIDATE_SCHEMA_VERSION 1
+/* 2: "events" without block markers, "session" 1-based */
+#define VALIDATE_SCHEMA_VERSION 2
 
 typedef struct validate_job {
 	ev_validate_options options;
@@ -58,8 +59,11 @@ static void print_event(const ev_finding *f)
 {
 	if (!f->has_event)
 		return;
+	/* Sessions are numbered from 1 on the command line, as info lists
+	 * them and truncate --session takes them (the library's are 0-based);
+	 * only the sessions after the first are named. */
 	if (f->session > 0)
-		fprintf(stderr, "session %u, ", f->session);
+		fprintf(stderr, "session %u, ", f->session + 1);
 	fprintf(stderr, "event %" PRIu64 " %s", f->event_index,
 		type_name(f->event_type));
 	if (f->cap != EV_NO_CAP)
@@ -92,7 +96,7 @@ static void json_finding(json_out *j, const ev_finding *f)
 	json_cstring(j, "severity", ev_severity_name(f->severity));
 	json_cstring(j, "check", f->check);
 	json_uint(j, "offset", f->offset);
-	json_uint(j, "session", f->session);
+	json_uint(j, "session", f->session + 1); /* 1-based, as info's */
 	if (f->has_event) {
 		json_begin_object(j, "event");
 		json_uint(j, "index", f->event_index);

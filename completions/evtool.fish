@@ -115,7 +115,7 @@ complete -c evtool -n '__fish_seen_subcommand_from validate' -l gc-end-tolerance
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l no-semantics -d 'skip the thread, GC, task and heap-sample checks'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l max-errors -x -d 'stop checking a file after N errors'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -s q -l quiet -d 'print nothing; the exit code tells'
-complete -c evtool -n '__fish_seen_subcommand_from validate' -l json -d 'print one JSON document (schema_version 1)'
+complete -c evtool -n '__fish_seen_subcommand_from validate' -l json -d 'print one JSON document (schema_version 2)'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l list-checks -d 'list the check ids and what they mean'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l no-progress -d 'no progress bar on standard error'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'show this help'

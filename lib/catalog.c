@@ -250,6 +250,24 @@ const ev_type_info *ev_catalog_at(size_t i)
 	return i < CATALOG_COUNT ? &catalog[i] : NULL;
 }
 
+const ev_type_info *ev_header_type_info(const ev_header *h, uint16_t id)
+{
+	const ev_type_decl *decl = h ? ev_header_find(h, id) : NULL;
+	const ev_type_info *info = ev_catalog_find(id);
+	int variable;
+
+	if (!decl || !info)
+		return info; /* nothing in the header says otherwise */
+	variable = decl->wire_size == EV_SIZE_VARIABLE;
+	for (size_t i = 0; i < info->n_sizes; i++) {
+		int32_t size = info->sizes[i];
+		int fits = size != EV_SIZE_VARIABLE && size <= decl->wire_size;
+		if (variable ? size == EV_SIZE_VARIABLE : fits)
+			return info;
+	}
+	return NULL;
+}
+
 int ev_catalog_size_known(const ev_type_info *info, int size)
 {
 	if (!info)

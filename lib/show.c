@@ -189,15 +189,41 @@ static const uint8_t ghc782_codes[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, 20, 8, 9, 10, 11, 12, 13, 0, 14, 15, 16, 17
 };
 
+/* ghc-events' ThreadStopStatus constructors, by the same codes. */
+static const char *const stop_names[] = {
+	"NoStatus", "HeapOverflow", "StackOverflow", "ThreadYielding",
+	"ThreadBlocked", "ThreadFinished", "ForeignCall", "BlockedOnMVar",
+	"BlockedOnBlackHole", "BlockedOnRead", "BlockedOnWrite",
+	"BlockedOnDelay", "BlockedOnSTM", "BlockedOnDoProc", "BlockedOnCCall",
+	"BlockedOnCCall_NoUnblockExc", "BlockedOnMsgThrowTo",
+	"ThreadMigrating", "BlockedOnMsgThrowTo", "NoStatus",
+	"BlockedOnMVarRead"
+};
+
+/* A STOP_THREAD status code as ghc-events reads it: 0 to 20. */
+static unsigned stop_status(uint64_t code, int ghc782)
+{
+	if (ghc782)
+		code = code < sizeof ghc782_codes ? ghc782_codes[code] : 0;
+	return code < sizeof stop_texts / sizeof stop_texts[0]
+		       ? (unsigned)code : 0;
+}
+
+const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782)
+{
+	unsigned status = stop_status(code, ghc782);
+
+	if (status == 8 && has_info)
+		return "BlockedOnBlackHoleOwnedBy";
+	return stop_names[status];
+}
+
 static void render_stop_thread(const ev_show *s, const ev_decoded *d,
 			       ev_text *out)
 {
-	uint64_t status = ev_decoded_num(d, 1);
+	unsigned status = stop_status(ev_decoded_num(d, 1), s->ghc782);
 	int has_info = d->n > 2;
 
-	if (s->ghc782)
-		status = status < sizeof ghc782_codes ? ghc782_codes[status]
-						      : 0;
 	evi_puts(out, "stopping thread ");
 	evi_put_u64(out, ev_decoded_num(d, 0));
 	evi_puts(out, " (");
@@ -485,7 +511,8 @@ static void put_text_event(const ev_show *s, const ev_event *ev,
 		evi_put_u64(out, cap);
 		evi_puts(out, ": ");
 	}
-	if (!d.layout || !r || (!r->tmpl && !r->fn))
+	if (!d.layout || !r || (!r->tmpl && !r->fn) ||
+	    !ev_header_type_info(s->header, ev->type))
 		put_unknown(s, ev, out);
 	else if (r->fn)
 		r->fn(s, &d, out);
@@ -546,7 +573,7 @@ int ev_show_header(const ev_show *s, ev_text *out)
 int ev_show_event(const ev_show *s, const ev_event *ev, ev_text *out)
 {
 	if (s->format == EV_SHOW_NDJSON)
-		evi_show_json_event(ev, out);
+		evi_show_json_event(ev, s->header, s->ghc782, out);
 	else
 		put_text_event(s, ev, out);
 	return out->failed ? EV_ENOMEM : EV_OK;

@@ -63,7 +63,14 @@ void evi_put_printable(ev_text *t, const uint8_t *p, size_t len);
 /* A JSON string literal of lenient UTF-8 text (invalid bytes as U+FFFD). */
 void evi_put_json_string(ev_text *t, const uint8_t *p, size_t len);
 
-/* The NDJSON rendering of one event (show_json.c). */
-void evi_show_json_event(const ev_event *ev, ev_text *out);
+/* The NDJSON rendering of one event of a session whose header is `h`
+ * (show_json.c); `ghc782`: the log numbers STOP_THREAD statuses as GHC
+ * 7.8.2 did. */
+void evi_show_json_event(const ev_event *ev, const ev_header *h, int ghc782,
+			 ev_text *out);
+
+/* ghc-events' name (ThreadStopStatus constructor) of a STOP_THREAD status
+ * code, "BlockedOnBlackHoleOwnedBy" for code 8 with the owner field. */
+const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782);
 
 #endif

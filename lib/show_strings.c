@@ -313,3 +313,11 @@ void evi_put_json_string(ev_text *t, const uint8_t *p, size_t len)
 	}
 	evi_putc(t, '"');
 }
+
+int ev_json_string(ev_text *out, const void *s, size_t len)
+{
+	if (!out || (!s && len))
+		return EV_EINVAL;
+	evi_put_json_string(out, s, len);
+	return out->failed ? EV_ENOMEM : EV_OK;
+}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "evtool/filter.h"
 #include "stats_internal.h"
 
 /* Bytes each handler reads, from the start of the payload. */
@@ -169,6 +170,9 @@ static int on_capset_create(ev_stats *st, const ev_event *ev)
 	if (!(p = evi_stats_proc_get(st, ev_load32(ev->payload), 1)))
 		return st->diag.status;
 	p->os_process = 1;
+	if (!p->have_created || ev->time < p->created_ns)
+		p->created_ns = ev->time;
+	p->have_created = 1;
 	return EV_OK;
 }
 
@@ -297,6 +301,9 @@ static int on_heap_value(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		return st->diag.status;
 	if (ev->type == EV_HEAP_ALLOCATED && c) {
 		c->allocated = bytes; /* this cap's total so far */
+		if (!c->have_allocated)
+			c->first_allocated = bytes;
+		c->have_allocated = 1;
 		c->have_heap_capset = 1;
 		c->heap_capset = p->pub.capset;
 	} else if (ev->type == EV_HEAP_SIZE) {
@@ -328,8 +335,11 @@ static int on_mem_return(ev_stats *st, const ev_event *ev)
 
 static void on_spark_counters(const ev_event *ev, evi_stats_cap *c)
 {
-	for (unsigned i = 0; i < EVI_SPARK_FIELDS; i++)
+	for (unsigned i = 0; i < EVI_SPARK_FIELDS; i++) {
 		c->sparks[i] = ev_load64(ev->payload + 8 * i);
+		if (!c->have_sparks)
+			c->first_sparks[i] = c->sparks[i];
+	}
 	c->have_sparks = 1;
 }
 
@@ -368,6 +378,11 @@ static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
 	if (!c->seen || ev->time > c->last_time)
 		c->last_time = ev->time;
 	c->seen = 1;
+	if (ev->type != EV_BLOCK_MARKER && !ev_filter_is_metadata(ev->type) &&
+	    (!c->have_work || ev->time < c->first_work)) {
+		c->first_work = ev->time;
+		c->have_work = 1;
+	}
 	if (ev->type == EV_GC_START) {
 		c->have_gc_start = 1;
 		c->gc_start = ev->time;
@@ -415,6 +430,11 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 				"%u bytes of fields the statistics need",
 				t ? t->name : "statistics", (unsigned)ev->size,
 				(unsigned)need);
+	}
+	if (ev->type != EV_BLOCK_MARKER &&
+	    (!st->have_time || ev->time < st->first_time)) {
+		st->first_time = ev->time;
+		st->have_time = 1;
 	}
 	if (ev->cap != EV_NO_CAP) {
 		if (!(c = cap_get(st, ev->cap)))

@@ -10,6 +10,10 @@
 
 #define EVI_SPARK_FIELDS 6
 
+/* A process whose capabilities start work later than this after its
+ * start is a slice of its run (stats_finish.c, find_slice). */
+#define EVI_STATS_SLICE_GAP_NS 5000000u
+
 /* What one capability contributed. Counters that the RTS keeps per
  * capability (allocation, sparks) are cumulative: the last event wins. */
 typedef struct evi_stats_cap {
@@ -25,6 +29,14 @@ typedef struct evi_stats_cap {
 	uint64_t allocated; /* last HEAP_ALLOCATED */
 	uint64_t sparks[EVI_SPARK_FIELDS]; /* last SPARK_COUNTERS */
 	int have_sparks;
+	/* The first values of those running totals, which a slice of a run
+	 * (filter --from) counts from; and its first event that is not
+	 * metadata (ev_filter_is_metadata, which filter keeps). */
+	int have_allocated;
+	uint64_t first_allocated;
+	uint64_t first_sparks[EVI_SPARK_FIELDS];
+	int have_work;
+	uint64_t first_work;
 
 	int have_process;   /* assigned to an OS-process capset */
 	uint32_t process;
@@ -46,6 +58,8 @@ typedef struct evi_stats_proc {
 	uint64_t last_live, last_heap; /* last HEAP_LIVE, HEAP_SIZE */
 	evi_proc_pauses *pauses; /* NULL until a timed pause, or past
 				    EV_STATS_MAX_PAUSE_PROCESSES */
+	int have_created;     /* its CAPSET_CREATE: the RTS's start */
+	uint64_t created_ns;
 } evi_stats_proc;
 
 struct ev_stats {
@@ -57,6 +71,8 @@ struct ev_stats {
 	size_t n_out;
 	unsigned unattributed;
 	int finished;          /* ev_stats_finish ran */
+	int have_time;         /* the earliest event of any kind */
+	uint64_t first_time;
 	ev_diag diag;
 	evi_analysis an;       /* threads, caps, pauses (stats_analysis.h) */
 };

@@ -277,11 +277,14 @@ static uint8_t role_flags(uint16_t id)
 	}
 }
 
+/* A type the header declares with another meaning than GHC's (another
+ * program reusing the id: ev_header_type_info) is an unknown type: its
+ * payload is not checked as GHC's ("type-size" reports the declaration). */
 static uint8_t type_flags_of(const ev_header *h, uint16_t id)
 {
 	const ev_type_decl *decl = ev_header_find(h, id);
-	const ev_type_info *info = ev_catalog_find(id);
-	uint8_t f = role_flags(id);
+	const ev_type_info *info = ev_header_type_info(h, id);
+	uint8_t f = info ? role_flags(id) : 0;
 
 	if (decl && decl->wire_size == EV_SIZE_VARIABLE)
 		f |= EVV_TF_VAR;
@@ -289,7 +292,7 @@ static uint8_t type_flags_of(const ev_header *h, uint16_t id)
 		f |= EVV_TF_OTHER;
 	if (id == EV_BLOCK_MARKER)
 		f |= EVV_TF_MARKER;
-	if (has_cap_refs(id))
+	if (info && has_cap_refs(id))
 		f |= EVV_TF_REFS;
 	return f;
 }
@@ -831,7 +834,10 @@ static int read_session(evv *v)
 
 	begin_session(v);
 	while (!v->stop && (rc = ev_reader_next(v->r, &ev)) == EV_OK) {
-		v->res->events++;
+		/* Block markers are framing, not events (ghc-events does
+		 * not show them): counted in res->blocks only. */
+		if (ev.type != EV_BLOCK_MARKER)
+			v->res->events++;
 		on_event(v, &ev);
 	}
 	v->res->last_complete_offset = ev_reader_offset(v->r);

@@ -293,8 +293,8 @@ int ev_writer_write(ev_writer *w, const ev_event *ev)
 	} else {
 		rc = write_direct(w, ev, wire == EV_SIZE_VARIABLE);
 	}
-	if (rc == EV_OK)
-		w->events++;
+	if (rc == EV_OK && ev->type != EV_BLOCK_MARKER)
+		w->events++; /* markers are framing, not events */
 	return rc;
 }
 

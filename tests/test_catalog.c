@@ -9,8 +9,12 @@
 #include <cmocka.h>
 
 #include "evtool/catalog.h"
+#include "evtool/reader.h"
 #include "support.h"
 
+#ifndef EVTOOL_TESTDATA
+#define EVTOOL_TESTDATA "testdata"
+#endif
 #ifndef EVTOOL_CORPUS
 #define EVTOOL_CORPUS "../shared/corpus"
 #endif
@@ -934,6 +938,76 @@ static void test_descriptions_match_recent_ghc(void **state)
 	free(log);
 }
 
+/* A declaration is GHC's event of its id when its shape is GHC's, as
+ * ghc-events picks a parser; another program's reuse of the id is not. */
+static void test_header_type_info_shapes(void **state)
+{
+	static const struct {
+		uint16_t id;
+		int32_t size;
+		const char *desc;
+		int ghcs;
+	} decls[] = {
+		{ 38, -1, "Register an id->string mapping", 0 }, /* Mercury */
+		{ 39, 2, "Spark steal", 1 },
+		{ 39 + 1, 0, "another wording", 1 }, /* the description is not
+							 compared, as ghc-events */
+		{ 2, 6, "Stop thread", 1 },  /* GHC < 7.2's form */
+		{ 1, 2, "Run thread", 0 },   /* shorter than every form */
+		{ 19, 4, "User message", 0 }, /* GHC writes it variable */
+		{ 53, 66, "GC statistics", 1 }, /* a newer, longer form */
+		{ 250, 3, "Something new", 0 }, /* no GHC event */
+	};
+	ev_header *h;
+
+	(void)state;
+	assert_int_equal(ev_header_new(&h), EV_OK);
+	for (size_t i = 0; i < sizeof decls / sizeof decls[0]; i++)
+		assert_int_equal(ev_header_add(h, decls[i].id, decls[i].size,
+					       decls[i].desc,
+					       (uint32_t)strlen(decls[i].desc),
+					       NULL, 0), EV_OK);
+	for (size_t i = 0; i < sizeof decls / sizeof decls[0]; i++) {
+		const ev_type_info *t = ev_header_type_info(h, decls[i].id);
+		if (decls[i].ghcs)
+			assert_ptr_equal(t, ev_catalog_find(decls[i].id));
+		else
+			assert_null(t);
+	}
+	/* Not declared: nothing says otherwise. */
+	assert_ptr_equal(ev_header_type_info(h, EV_CREATE_THREAD),
+			 ev_catalog_find(EV_CREATE_THREAD));
+	assert_ptr_equal(ev_header_type_info(NULL, EV_CREATE_THREAD),
+			 ev_catalog_find(EV_CREATE_THREAD));
+	ev_header_free(h);
+}
+
+/* In every real GHC log, every declared GHC id is GHC's event. */
+static void check_real_header(const char *path, void *ctx)
+{
+	ev_reader *r;
+	const ev_header *h;
+
+	(void)ctx;
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	h = ev_reader_header(r);
+	for (size_t i = 0; i < ev_header_count(h); i++) {
+		uint16_t id = ev_header_at(h, i)->id;
+		if (ev_catalog_find(id) && !ev_header_type_info(h, id))
+			fail_msg("%s: type %u is not taken as GHC's", path, id);
+	}
+	ev_reader_free(r);
+}
+
+static void test_real_headers_are_ghcs(void **state)
+{
+	(void)state;
+	assert_true(ts_for_each_log(EVTOOL_TESTDATA, check_real_header,
+				    NULL) > 0);
+	ts_for_each_log(EVTOOL_CORPUS, check_real_header, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -965,6 +1039,8 @@ int main(void)
 		cmocka_unit_test(test_ref_round_trip_through_payload),
 		cmocka_unit_test(test_corpus_headers_are_known),
 		cmocka_unit_test(test_descriptions_match_recent_ghc),
+		cmocka_unit_test(test_header_type_info_shapes),
+		cmocka_unit_test(test_real_headers_are_ghcs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -373,13 +373,51 @@ static void test_json(void **state)
 	ev = event(EV_STOP_THREAD, 4, 1, stop, sizeof stop);
 	expect_json(&ev, "{\"time\":4,\"cap\":1,\"type\":\"STOP_THREAD\","
 		    "\"id\":2,\"fields\":{\"thread\":5,\"status\":5,"
-		    "\"info\":0}}\n");
+		    "\"status_name\":\"ThreadFinished\",\"info\":0}}\n");
+	/* Above 2^53 an integer also comes as a string (jq 1.6 rounds). */
+	ev = event(EV_STOP_THREAD, (UINT64_C(1) << 53) + 1, 1, stop,
+		   sizeof stop);
+	expect_json(&ev, "{\"time\":9007199254740993,"
+		    "\"time_str\":\"9007199254740993\",\"cap\":1,"
+		    "\"type\":\"STOP_THREAD\",\"id\":2,\"fields\":{"
+		    "\"thread\":5,\"status\":5,\"status_name\":"
+		    "\"ThreadFinished\",\"info\":0}}\n");
 	ev = event(EV_USER_BINARY_MSG, 4, 0, binary, sizeof binary);
 	expect_json(&ev, "{\"time\":4,\"cap\":0,\"type\":\"USER_BINARY_MSG\","
 		    "\"id\":181,\"fields\":{\"payload\":\"00ab\"}}\n");
 	ev = event(250, 4, 0, binary, sizeof binary);
 	expect_json(&ev, "{\"time\":4,\"cap\":0,\"type\":null,\"id\":250,"
 		    "\"fields\":{\"payload\":\"00ab\"}}\n");
+}
+
+/* The one JSON string writer: valid UTF-8 whatever the bytes. */
+static void test_json_string(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *want;
+	} cases[] = {
+		{ "a\"\\", 3, "\"a\\\"\\\\\"" },
+		{ "\n\t\r\x01", 4, "\"\\n\\t\\r\\u0001\"" },
+		{ "\xce\xb1", 2, "\"\xce\xb1\"" },           /* α kept */
+		{ "\xff", 1, "\"\xef\xbf\xbd\"" },           /* U+FFFD */
+		{ "\xce", 1, "\"\xef\xbf\xbd\"" },           /* cut */
+		{ "\xed\xa0\x80", 3, "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" },
+		{ "\xc0\xaf", 2, "\"\xef\xbf\xbd\xef\xbf\xbd\"" }, /* overlong */
+		{ "", 0, "\"\"" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ev_text out = EV_TEXT_INIT;
+		assert_int_equal(ev_json_string(&out, cases[i].in, cases[i].len),
+				 EV_OK);
+		assert_int_equal(out.len, strlen(cases[i].want));
+		assert_memory_equal(out.data, cases[i].want, out.len);
+		ev_text_free(&out);
+	}
+	assert_int_equal(ev_json_string(NULL, "a", 1), EV_EINVAL);
 }
 
 /* ------------------------------------------------------------------------
@@ -512,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_pretty_time),
 		cmocka_unit_test(test_profiling_texts),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_visit_order),
 		cmocka_unit_test(test_visit_stops),
 	};

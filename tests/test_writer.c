@@ -96,7 +96,7 @@ static uint8_t *rewrite(const uint8_t *log, size_t len, ev_write_mode mode,
 			 EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
-		if (mode == EV_WRITE_PRESERVE || ev.type != EV_BLOCK_MARKER)
+		if (ev.type != EV_BLOCK_MARKER) /* markers are not events */
 			n++;
 	}
 	assert_int_equal(ev_writer_events(w), n);
@@ -135,7 +135,10 @@ static void check_preserve(const char *path, void *ctx)
 	assert_true(ts_walk(log, len, &walk));
 	uint8_t *out = rewrite(log, len, EV_WRITE_PRESERVE, 0, &out_len,
 			       &read_rc, &read_end, &events);
-	assert_int_equal(events, walk.count);
+	size_t markers = 0;
+	for (size_t i = 0; i < walk.count; i++)
+		markers += walk.events[i].type == EV_BLOCK_MARKER;
+	assert_int_equal(events, walk.count - markers);
 	if (walk.complete) {
 		assert_int_equal(read_rc, EV_END);
 		assert_int_equal(out_len, len);

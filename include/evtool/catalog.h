@@ -10,6 +10,7 @@
 #define EVTOOL_CATALOG_H
 
 #include "common.h"
+#include "header.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -168,6 +169,22 @@ typedef struct ev_type_info {
 
 /** The entry for `id`, or NULL when the catalogue does not know it. */
 EV_API const ev_type_info *ev_catalog_find(uint16_t id);
+
+/**
+ * The entry for event type `id` as the header `h` declares it: the GHC
+ * event of that id (ev_catalog_find) unless `h` declares `id` with
+ * another meaning, then NULL.
+ * The shape is what ghc-events matches to pick a parser (it ignores the
+ * description): a variable size for a type GHC writes with a variable
+ * size; a fixed size for one GHC writes fixed, at least the smallest size
+ * a GHC version used (the size actually written, under the GHC 6.12
+ * quirk). Another program reusing an id (Mercury's runtime declares its
+ * variable-size "Register an id->string mapping" under ids GHC gives
+ * fixed-size events) gets NULL: its events are of an unknown type, shown
+ * by the header's description.
+ */
+EV_API const ev_type_info *ev_header_type_info(const ev_header *h,
+					       uint16_t id);
 
 /** The entry whose name matches `name` (case-insensitive), or NULL. */
 EV_API const ev_type_info *ev_catalog_by_name(const char *name);

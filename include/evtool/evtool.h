@@ -13,6 +13,7 @@
 #include "filter.h"
 #include "header.h"
 #include "merge.h"
+#include "process.h"
 #include "reader.h"
 #include "repair.h"
 #include "show.h"

@@ -81,6 +81,15 @@ typedef struct ev_stats_process {
 	uint64_t mut_elapsed_ns;  /**< elapsed - GC: includes INIT and EXIT */
 	double productivity;      /**< mut_elapsed / elapsed, 0 to 1 */
 	double alloc_rate;        /**< bytes per second of mut_elapsed */
+
+	/** A slice of its run (the output of `evtool filter --from` or
+	 *  `--between-markers`): its capabilities' first event that is not
+	 *  metadata comes more than 5 ms after its start (its CAPSET_CREATE,
+	 *  which filter keeps). Its figures then count from that event,
+	 *  slice_start_ns: running totals (HEAP_ALLOCATED, SPARK_COUNTERS)
+	 *  from their first value in the log, elapsed time from there. */
+	int slice;
+	uint64_t slice_start_ns;  /**< its first event that is not metadata */
 } ev_stats_process;
 
 /** A new, empty accumulator. Free it with ev_stats_free(). */

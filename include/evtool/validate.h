@@ -107,7 +107,8 @@ typedef struct ev_validate_result {
 	ev_verdict verdict;
 	uint64_t errors;     /**< error findings, "truncated" included */
 	uint64_t warnings;
-	uint64_t events;     /**< events read, block markers included */
+	uint64_t events;     /**< events read, block markers not
+				  *  included (as `evtool info` counts) */
 	uint64_t blocks;
 	unsigned sessions;
 	/** Offset just past the last complete event (or header, or data

@@ -112,7 +112,8 @@ EV_API int ev_writer_finish(ev_writer *w);
  */
 EV_API int ev_writer_next_session(ev_writer *w, const ev_header *header);
 
-/** Events written so far (block markers the writer made not counted). */
+/** Events written so far; block markers, given or made, are not events
+ *  and not counted (as `evtool info` counts). */
 EV_API uint64_t ev_writer_events(const ev_writer *w);
 
 /** Frees a writer; NULL is fine. Does not finish the log. */

@@ -71,6 +71,44 @@ def text(b):
     return b.decode("utf-8", "replace")
 
 
+# ghc-events' ThreadStopStatus constructors by STOP_THREAD status code
+# (mkStopStatus; 18 as current ghc-events reads it), and its CapsetType.
+STOP_NAMES = ["NoStatus", "HeapOverflow", "StackOverflow", "ThreadYielding",
+              "ThreadBlocked", "ThreadFinished", "ForeignCall",
+              "BlockedOnMVar", "BlockedOnBlackHole", "BlockedOnRead",
+              "BlockedOnWrite", "BlockedOnDelay", "BlockedOnSTM",
+              "BlockedOnDoProc", "BlockedOnCCall",
+              "BlockedOnCCall_NoUnblockExc", "BlockedOnMsgThrowTo",
+              "ThreadMigrating", "BlockedOnMsgThrowTo", "NoStatus",
+              "BlockedOnMVarRead"]
+# GHC 7.8.2 (USER_MARKER declared, HACK_BUG_T9003 not) numbered them so.
+GHC782 = [0, 1, 2, 3, 4, 5, 6, 7, 20, 8, 9, 10, 11, 12, 13, 0, 14, 15, 16,
+          17]
+CAPSET_TYPES = {1: "CapsetCustom", 2: "CapsetOsProcess",
+                3: "CapsetClockDomain"}
+
+
+def add_names(type_, fields, ghc782):
+    """The names NDJSON gives beside codes, and the "_str" twin of every
+    integer a double would round (above 2^53)."""
+    out = {}
+    for name, value in fields.items():
+        out[name] = value
+        if isinstance(value, int) and value > 2 ** 53:
+            out[name + "_str"] = str(value)
+        if type_ == 2 and name == "status":
+            code = value
+            if ghc782:
+                code = GHC782[code] if code < len(GHC782) else 0
+            code = code if code < len(STOP_NAMES) else 0
+            owned = code == 8 and "info" in fields
+            out["status_name"] = ("BlockedOnBlackHoleOwnedBy" if owned
+                                  else STOP_NAMES[code])
+        if type_ == 25 and name == "capset_type":
+            out["capset_type_name"] = CAPSET_TYPES.get(value, "CapsetUnknown")
+    return out
+
+
 # Forms that differ in more than appended fields, by (type, size).
 OLD_FORMS = {
     (207, 13): [("log2_block_size", "B"), ("active_segments", "I"),
@@ -107,9 +145,8 @@ def decode(type_, payload):
     return out
 
 
-def walk(data):
-    """The events of the first session in file order: (time, cap, type,
-    payload), block markers included, caps per FORMAT.md section 2."""
+def declared(data):
+    """The header's event types, {id: size}, and where its events start."""
     assert data[:8] == b"hdrbhetb"
     at, sizes = 8, {}
     while data[at:at + 4] == b"etb\0":
@@ -118,6 +155,13 @@ def walk(data):
         elen = struct.unpack_from(">I", data, at)[0]
         at += 4 + elen + 4
         sizes[id_] = size
+    return sizes, at
+
+
+def walk(data):
+    """The events of the first session in file order: (time, cap, type,
+    payload), block markers included, caps per FORMAT.md section 2."""
+    sizes, at = declared(data)
     assert data[at:at + 12] == b"hetehdredatb"
     at += 12
     events, block_end, block_cap = [], 0, 0xFFFF
@@ -150,14 +194,19 @@ def check(evtool, path):
     if out.returncode not in (0, 3):
         return "exit %d: %s" % (out.returncode, out.stderr[:200])
     lines = out.stdout.decode("utf-8").splitlines()
-    want = sorted(walk(open(path, "rb").read()), key=lambda e: e[0])
+    data = open(path, "rb").read()
+    want = sorted(walk(data), key=lambda e: e[0])
+    sizes = declared(data)[0]
+    ghc782 = 58 in sizes and 59 not in sizes
     if len(lines) != len(want):
         return "%d lines, %d events" % (len(lines), len(want))
     for n, (line, (time, cap, type_, payload)) in enumerate(zip(lines, want)):
         got = json.loads(line)
-        fields = decode(type_, payload)
+        fields = add_names(type_, decode(type_, payload), ghc782)
         if type_ not in FIELDS and type_ not in EMPTY:
             return "line %d: type %d has no decoder here" % (n + 1, type_)
+        if time > 2 ** 53 and got.get("time_str") != str(time):
+            return "line %d: no time_str for time %d" % (n + 1, time)
         if (got["time"], got["cap"], got["id"]) != (time, cap, type_):
             return "line %d: %s, want time %d cap %s id %d" % (
                 n + 1, line, time, cap, type_)

@@ -5,5 +5,5 @@ exit: 0
 in.eventlog
   status           complete
   events           5286 in 25 blocks, 1 session
-in.eventlog: valid (0 warnings, 5311 events)
+in.eventlog: valid (0 warnings, 5286 events)
 --- stderr

@@ -22,6 +22,33 @@ exit: 0
       "ppid": 8524,
       "wall_clock_start": "2026-11-22T03:25:56.074781990Z",
       "wall_clock_start_ns": 1795317956074781990,
+      "wall_clock_start_ns_str": "1795317956074781990",
+      "processes": [
+        {
+          "capset": 0,
+          "session": 1,
+          "rts": "GHC-9.0.2 rts_thr_l",
+          "args": [
+            "./sparks",
+            "+RTS",
+            "-l",
+            "-olsparks-n2.eventlog",
+            "-ssparks-n2.rts-s.txt",
+            "-N2",
+            "-RTS"
+          ],
+          "pid": 8525,
+          "ppid": 8524,
+          "wall_clock_start": "2026-11-22T03:25:56.074994180Z",
+          "wall_clock_start_ns": 1795317956074994180,
+          "wall_clock_start_ns_str": "1795317956074994180",
+          "start_time_ns": 212190,
+          "capabilities": [
+            0,
+            1
+          ]
+        }
+      ],
       "capabilities": [
         0,
         1
@@ -248,6 +275,8 @@ exit: 0
       "ppid": null,
       "wall_clock_start": null,
       "wall_clock_start_ns": null,
+      "wall_clock_start_ns_str": null,
+      "processes": [],
       "capabilities": [],
       "capsets": [],
       "first_time_ns": null,

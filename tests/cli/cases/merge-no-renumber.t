@@ -5,5 +5,5 @@ exit: 0
   capabilities     3: 0 1 2
   capsets          4: 0 (os-process), 1 (clock-domain), 2 (os-process), 3 (clock-domain)
   events           322 in 4 blocks, 1 session
-out.eventlog: valid (0 warnings, 326 events)
+out.eventlog: valid (0 warnings, 322 events)
 --- stderr

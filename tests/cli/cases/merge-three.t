@@ -6,7 +6,7 @@ exit: 0
   capabilities     6: 0 1 2 3 4 5
   capsets          6: 0 (os-process), 1 (clock-domain), 2 (os-process), 3 (clock-domain), 4 (os-process), 5 (clock-domain)
   events           530 in 7 blocks, 1 session
-out.eventlog: valid (0 warnings, 537 events)
+out.eventlog: valid (0 warnings, 530 events)
 --- stderr
 input 1 @DATA@/merge-a.eventlog: 143 events, shift +0.000000000 s; caps 0 -> 0; capsets 0-1 -> 0-1 (process 0, clock 1); threads 1-9 -> 1-9; tasks 4 (0 renamed)
 input 2 @DATA@/merge-b.eventlog: 179 events, shift +0.051040520 s; caps 0-1 -> 1-2; capsets 0-1 -> 2-3 (process 2, clock 3); threads 1-10 -> 10-19; tasks 6 (0 renamed)

@@ -4,6 +4,6 @@ exit: 3
 --- stdout
   status           complete
   events           1787 in 4 blocks, 1 session
-out.eventlog: valid (0 warnings, 1791 events)
+out.eventlog: valid (0 warnings, 1787 events)
 --- stderr
 evtool merge: cut.eventlog: offset 29992: warning: the log ends inside an event (8 of 20 bytes present); merged its 1636 complete events

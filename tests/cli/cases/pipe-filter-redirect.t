@@ -3,5 +3,5 @@ cmd: evtool filter --class gc < @DATA@/gc-n2.eventlog > b; echo "filter: $?"; ev
 exit: 0
 --- stdout
 filter: 0
-b: valid (0 warnings, 6363 events)
+b: valid (0 warnings, 6360 events)
 --- stderr

@@ -5,19 +5,19 @@ exit: 0
 1 -o: 0
 1 --gzip: 0
 1.gz: ok, 73994 bytes of log, xxh3-64 d8f41e8aed515595
-1.gz: valid (0 warnings, 4253 events)
+1.gz: valid (0 warnings, 4250 events)
 2 -o: 0
 2 --gzip: 0
 2.gz: ok, 3770 bytes of log, xxh3-64 9992d85b88e65720
-2.gz: valid (0 warnings, 52 events)
+2.gz: valid (0 warnings, 49 events)
 3 -o: 0
 3 --gzip: 0
 3.gz: ok, 88418 bytes of log, xxh3-64 132b9f6bf087326e
-3.gz: valid (0 warnings, 4854 events)
+3.gz: valid (0 warnings, 4250 events)
 4 -o: 0
 4 --gzip: 0
 4.gz: ok, 9070 bytes of log, xxh3-64 e45776357d4499d2
-4.gz: valid (0 warnings, 326 events)
+4.gz: valid (0 warnings, 322 events)
 5 -o: 3
 5 --gzip: 3
 5.gz: ok, 2690 bytes of log, xxh3-64 4c160398c64817b3

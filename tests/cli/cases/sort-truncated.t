@@ -4,6 +4,6 @@ exit: 3
 --- stdout
   status           complete
   events           2227 in 15 blocks, 1 session
-out.eventlog: valid (0 warnings, 2242 events)
+out.eventlog: valid (0 warnings, 2227 events)
 --- stderr
 evtool sort: cut.eventlog: offset 40000: warning: the log ends without the data-end marker (after 2227 events); sorted the 2227 complete events

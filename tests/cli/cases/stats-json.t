@@ -14,6 +14,7 @@ exit: 0
           "capset": 0,
           "pid": 8534,
           "capabilities": 2,
+          "slice": false,
           "heap_statistics": true,
           "allocated_bytes": 22861472,
           "copied_bytes": 21565664,

@@ -14,6 +14,7 @@ exit: 0
           "capset": 0,
           "pid": 8499,
           "capabilities": 2,
+          "slice": false,
           "heap_statistics": true,
           "allocated_bytes": 271448,
           "copied_bytes": 25888,

@@ -12,5 +12,5 @@ wall clock = 0
 [2794950 ns]
 2793950: cap 0: hello from user.hs
 [0.200255 s]
-shifted.eventlog: valid (0 warnings, 326 events)
+shifted.eventlog: valid (0 warnings, 322 events)
 --- stderr

@@ -6,7 +6,7 @@ exit: 0
   time             first 227240 ns, last 10099009 ns, duration 0.009872 s
   events           1981 in 3 blocks, 1 session
   time inversions  0 (0 of them GC_END)
-out.eventlog: valid (0 warnings, 1984 events)
+out.eventlog: valid (0 warnings, 1981 events)
 --- stderr
 evtool truncate: @DATA@/threads-n2.eventlog: offset 2688: block of cap 0 cut from 36464 to 20666 bytes, end time 10099009 ns (declared 30291288)
 evtool truncate: @DATA@/threads-n2.eventlog: offset 39152: block of cap 1 cut from 33932 to 12148 bytes, end time 10096299 ns (declared 30310488)

@@ -5,5 +5,5 @@ exit: 3
   status           complete
   events           433 in 1 block, 1 session
   size             9996 bytes
-a.eventlog: valid (0 warnings, 434 events)
+a.eventlog: valid (0 warnings, 433 events)
 --- stderr

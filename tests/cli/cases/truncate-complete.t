@@ -3,6 +3,6 @@ cmd: evtool truncate @DATA@/threads-n2.eventlog -o out.eventlog && cmp @DATA@/th
 exit: 0
 --- stdout
 out.eventlog
-out.eventlog: valid (0 warnings, 4253 events)
+out.eventlog: valid (0 warnings, 4250 events)
 --- stderr
 evtool truncate: @DATA@/threads-n2.eventlog: kept 4250 events in 3 blocks, times 227240 to 30284298 ns (0.030057 s); the log was complete, nothing dropped

@@ -5,7 +5,7 @@ exit: 3
   status           complete
   events           2227 in 2 blocks, 1 session
   size             40002 bytes
-out.eventlog: valid (0 warnings, 2229 events)
+out.eventlog: valid (0 warnings, 2227 events)
 --- stderr
 evtool truncate: cut.eventlog: offset 40000: the log ends inside an event (13 of 14 bytes present); dropped the 13 bytes after the last complete event
 evtool truncate: cut.eventlog: offset 39152: block of cap 1 cut from 33932 to 848 bytes, end time 6404760 ns (declared 30310488)

@@ -5,7 +5,7 @@ exit: 0
 exit 3
   status           complete
   events           2839 in 2 blocks, 1 session
-out.eventlog: valid (0 warnings, 2841 events)
+out.eventlog: valid (0 warnings, 2839 events)
 --- stderr
 evtool truncate: <stdin>: offset 49988: the log ends inside an event (12 of 20 bytes present); dropped the 12 bytes after the last complete event
 evtool truncate: <stdin>: offset 32338: block of cap 1 cut from 24822 to 17650 bytes, end time 24740819 ns (declared 40327158)

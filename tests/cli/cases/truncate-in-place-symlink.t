@@ -10,5 +10,5 @@ link.eventlog
 
 d:
 run.eventlog
-d/run.eventlog: valid (0 warnings, 2841 events)
+d/run.eventlog: valid (0 warnings, 2839 events)
 --- stderr

@@ -6,7 +6,7 @@ exit 3
 run.eventlog
   status           complete
   events           2839 in 2 blocks, 1 session
-run.eventlog: valid (0 warnings, 2841 events)
+run.eventlog: valid (0 warnings, 2839 events)
 exit 2
 k.gz
 run.eventlog

@@ -4,7 +4,7 @@ exit: 3
 --- stdout
   status           complete
   events           12921 in 4 blocks, 1 session
-out.eventlog: valid (0 warnings, 12925 events)
+out.eventlog: valid (0 warnings, 12921 events)
 --- stderr
 evtool truncate: @DATA@/killed-blocks.eventlog.gz: offset 8389320: the log ends without the data-end marker (after 12921 events)
 evtool truncate: @DATA@/killed-blocks.eventlog.gz: kept 12921 events in 4 blocks, times 186790 to 262564694 ns (0.262378 s); no input bytes dropped

@@ -7,7 +7,7 @@ exit 3
   status           complete
   events           4541 in 5 blocks, 1 session
   by capability    0: 1780 1: 743 2: 1105 3: 849 global 64
-out.eventlog: valid (0 warnings, 4546 events)
+out.eventlog: valid (0 warnings, 4541 events)
 --- stderr
 evtool truncate: bad.eventlog: offset 44756: event type 61166 is not declared in the header
 hint: 'evtool truncate --resync' skips damaged regions to the next block and keeps the rest

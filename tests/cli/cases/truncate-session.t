@@ -4,7 +4,7 @@ exit: 2
 --- stdout
   session 1        bytes 0 to 5298, 107 events, complete
   session 2        bytes 5298 to 12646, 229 events, complete
-s2.eventlog: valid (0 warnings, 232 events)
+s2.eventlog: valid (0 warnings, 229 events)
 s2.eventlog
 two.eventlog
 --- stderr

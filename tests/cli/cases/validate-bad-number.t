@@ -4,7 +4,7 @@ exit: 0
 --- stdout
 exit 2
 exit 2
-@DATA@/user-n1.eventlog: valid (0 warnings, 109 events)
+@DATA@/user-n1.eventlog: valid (0 warnings, 107 events)
 --- stderr
 evtool validate: --tolerance: '1mss' is not a duration (ns, or with units ns us ms s m h: 1000, 1.5ms)
 Run 'evtool validate --help' for usage.

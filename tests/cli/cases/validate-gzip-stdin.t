@@ -2,5 +2,5 @@
 cmd: gzip -c @DATA@/sparks-n2.eventlog | evtool validate -
 exit: 0
 --- stdout
-<stdin>: valid (0 warnings, 232 events)
+<stdin>: valid (0 warnings, 229 events)
 --- stderr

@@ -25,7 +25,7 @@ options:
       --no-semantics         skip the thread, GC, task and heap-sample checks
       --max-errors N         stop checking a file after N errors
   -q, --quiet                print nothing; the exit code tells
-      --json                 print one JSON document (schema_version 1)
+      --json                 print one JSON document (schema_version 2)
       --list-checks          list the check ids and what they mean
       --no-progress          no progress bar on standard error
   -h, --help                 show this help

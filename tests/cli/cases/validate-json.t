@@ -3,7 +3,7 @@ cmd: cat @DATA@/user-n1.eventlog > bad.eventlog && printf 'garbage' >> bad.event
 exit: 1
 --- stdout
 {
-  "schema_version": 1,
+  "schema_version": 2,
   "strict": false,
   "files": [
     {
@@ -13,7 +13,7 @@ exit: 1
       "valid": true,
       "errors": 0,
       "warnings": 0,
-      "events": 109,
+      "events": 107,
       "blocks": 2,
       "sessions": 1,
       "last_complete_offset": 5298,
@@ -27,7 +27,7 @@ exit: 1
           "severity": "error",
           "check": "trailing-data",
           "offset": 5298,
-          "session": 0,
+          "session": 1,
           "event": null,
           "message": "unexpected bytes after the data-end marker"
         }
@@ -36,7 +36,7 @@ exit: 1
       "valid": false,
       "errors": 1,
       "warnings": 0,
-      "events": 109,
+      "events": 107,
       "blocks": 2,
       "sessions": 1,
       "last_complete_offset": 5298,
@@ -50,7 +50,7 @@ exit: 1
           "severity": "error",
           "check": "time-order",
           "offset": 3131,
-          "session": 0,
+          "session": 1,
           "event": {
             "index": 22,
             "type": 19,
@@ -65,7 +65,7 @@ exit: 1
       "valid": false,
       "errors": 1,
       "warnings": 0,
-      "events": 109,
+      "events": 107,
       "blocks": 2,
       "sessions": 1,
       "last_complete_offset": 5298,
@@ -79,7 +79,7 @@ exit: 1
           "severity": "error",
           "check": "truncated",
           "offset": 2688,
-          "session": 0,
+          "session": 1,
           "event": null,
           "message": "the log ends without the data-end marker (after 0 events); the last complete event ends at offset 2688"
         }
