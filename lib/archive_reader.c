@@ -71,14 +71,17 @@ static int parse_extra(ev_archive_header *out, const uint8_t *x, size_t n,
 					EVI_ARCHIVE_SUBFIELD_DATA);
 		if (at + 4 + len > n)
 			return EV_OK;
-		if (ours && data[0] != EV_ARCHIVE_DIGEST_VERSION)
+		if (ours && (data[0] < EV_ARCHIVE_KIND_WHOLE ||
+			     data[0] > EV_ARCHIVE_KIND_LAST))
 			return evi_fail(d, EV_EFORMAT, base + at + 4, 0,
-					"the 'EV' digest subfield has version "
-					"%u, which this evtool does not know "
-					"(it knows %u)", data[0],
-					EV_ARCHIVE_DIGEST_VERSION);
+					"the 'EV' digest subfield has kind %u, "
+					"which this evtool does not know (it "
+					"knows %u to %u)", data[0],
+					EV_ARCHIVE_KIND_WHOLE,
+					EV_ARCHIVE_KIND_LAST);
 		if (ours) {
 			out->has_digest = 1;
+			out->kind = data[0];
 			out->digest = ev_load64(data + 1);
 		}
 		at += 4 + len;
@@ -184,7 +187,13 @@ struct ev_archive_reader {
 	uint64_t member_start; /* stored offset of the member's header */
 	uint64_t member_bytes;
 	uint32_t member_crc;
-	XXH3_state_t *member_hash;
+	/* The log being read, from the header of its first member to the
+	 * trailer of its last. */
+	int span_open;
+	uint64_t span_digest;
+	uint64_t span_start;    /* stored offset of its first member */
+	unsigned span_first;    /* its first member's number */
+	XXH3_state_t *span_hash;
 	XXH3_state_t *all_hash;
 	ev_archive_stats stats;
 };
@@ -259,10 +268,10 @@ static int open_reader(ev_archive_reader **out, int fd, int close_fd,
 		r->close_fd = close_fd;
 		r->name = strdup(name ? name : "<input>");
 		r->in = malloc(STORED_BUFFER);
-		r->member_hash = XXH3_createState();
+		r->span_hash = XXH3_createState();
 		r->all_hash = XXH3_createState();
 	}
-	if (!r || !r->name || !r->in || !r->member_hash || !r->all_hash ||
+	if (!r || !r->name || !r->in || !r->span_hash || !r->all_hash ||
 	    XXH3_64bits_reset(r->all_hash) != XXH_OK ||
 	    inflateInit2(&r->z, RAW_WINDOW_BITS) != Z_OK) {
 		if (r)
@@ -305,8 +314,8 @@ void ev_archive_reader_free(ev_archive_reader *r)
 		inflateEnd(&r->z);
 	if (r->close_fd && r->fd >= 0)
 		close(r->fd);
-	if (r->member_hash)
-		XXH3_freeState(r->member_hash);
+	if (r->span_hash)
+		XXH3_freeState(r->span_hash);
 	if (r->all_hash)
 		XXH3_freeState(r->all_hash);
 	free(r->in);
@@ -314,17 +323,82 @@ void ev_archive_reader_free(ev_archive_reader *r)
 	free(r);
 }
 
+/* At the end of a log's last member: checks the log's digest against
+ * its members' content. */
+static int end_span(ev_archive_reader *r)
+{
+	uint64_t digest = XXH3_64bits_digest(r->span_hash);
+
+	r->span_open = 0;
+	if (digest == r->span_digest)
+		return EV_OK;
+	if (r->span_first == r->stats.members)
+		return fail(r, EV_EFORMAT, r->span_start,
+			    "xxh3-64 mismatch in gzip member %u: the content's "
+			    "is %016llx, the header says %016llx (the CRC-32 "
+			    "matches, so the header was damaged or rewritten)",
+			    r->span_first, (unsigned long long)digest,
+			    (unsigned long long)r->span_digest);
+	return fail(r, EV_EFORMAT, r->span_start,
+		    "xxh3-64 mismatch in gzip members %u-%u: their content's "
+		    "is %016llx, the headers say %016llx (each member's "
+		    "CRC-32 matches, so a header was damaged or rewritten)",
+		    r->span_first, r->stats.members,
+		    (unsigned long long)digest,
+		    (unsigned long long)r->span_digest);
+}
+
+static int out_of_place(ev_archive_reader *r)
+{
+	if (r->span_open)
+		return fail(r, EV_EFORMAT, r->member_start,
+			    "gzip member %u is not the next member of the log "
+			    "that gzip member %u started: members were lost, "
+			    "reordered or mixed", r->stats.members + 1,
+			    r->span_first);
+	return fail(r, EV_EFORMAT, r->member_start,
+		    "gzip member %u continues a log of xxh3-64 %016llx whose "
+		    "first member is not before it: members were lost, "
+		    "reordered or mixed", r->stats.members + 1,
+		    (unsigned long long)r->member.digest);
+}
+
+/* A member continues the log being read, starts a log, or is plain
+ * gzip. */
+static int enter_span(ev_archive_reader *r)
+{
+	int kind = r->member.kind;
+	int continues = kind == EV_ARCHIVE_KIND_MIDDLE ||
+			kind == EV_ARCHIVE_KIND_LAST;
+
+	if (continues != r->span_open ||
+	    (continues && r->member.digest != r->span_digest))
+		return out_of_place(r);
+	if (continues || !r->member.has_digest)
+		return EV_OK;
+	if (XXH3_64bits_reset(r->span_hash) != XXH_OK)
+		return fail(r, EV_ENOMEM, r->member_start, "out of memory");
+	r->span_open = 1;
+	r->span_digest = r->member.digest;
+	r->span_start = r->member_start;
+	r->span_first = r->stats.members + 1;
+	if (r->stats.digests++ == 0)
+		r->stats.stored_digest = r->member.digest;
+	return EV_OK;
+}
+
 static int start_member(ev_archive_reader *r)
 {
+	int rc = enter_span(r);
+
+	if (rc < 0)
+		return rc;
 	r->pos += r->member.size;
-	if (inflateReset(&r->z) != Z_OK ||
-	    XXH3_64bits_reset(r->member_hash) != XXH_OK)
+	if (inflateReset(&r->z) != Z_OK)
 		return fail(r, EV_ENOMEM, stored_offset(r), "out of memory");
 	r->member_crc = (uint32_t)crc32(0, NULL, 0);
 	r->member_bytes = 0;
 	r->stats.members++;
-	if (r->member.has_digest && r->stats.digests++ == 0)
-		r->stats.stored_digest = r->member.digest;
 	r->place = IN_DATA;
 	return EV_OK;
 }
@@ -373,7 +447,8 @@ static void account(ev_archive_reader *r, const uint8_t *p, size_t n)
 	if (n == 0)
 		return;
 	r->member_crc = (uint32_t)crc32(r->member_crc, p, (uInt)n);
-	XXH3_64bits_update(r->member_hash, p, n);
+	if (r->span_open)
+		XXH3_64bits_update(r->span_hash, p, n);
 	XXH3_64bits_update(r->all_hash, p, n);
 	r->member_bytes += n;
 	r->stats.log_bytes += n;
@@ -430,8 +505,6 @@ static int inflate_some(ev_archive_reader *r, uint8_t *dst, size_t cap,
 
 static int check_member(ev_archive_reader *r, uint32_t crc, uint32_t isize)
 {
-	uint64_t digest;
-
 	if (crc != r->member_crc)
 		return fail(r, EV_EFORMAT, stored_offset(r),
 			    "CRC-32 mismatch in gzip member %u: the content's "
@@ -443,17 +516,10 @@ static int check_member(ev_archive_reader *r, uint32_t crc, uint32_t isize)
 			    "inflated, the trailer says %u (modulo 2^32)",
 			    r->stats.members,
 			    (unsigned long long)r->member_bytes, isize);
-	if (!r->member.has_digest)
+	if (!r->span_open || r->member.kind == EV_ARCHIVE_KIND_FIRST ||
+	    r->member.kind == EV_ARCHIVE_KIND_MIDDLE)
 		return EV_OK;
-	digest = XXH3_64bits_digest(r->member_hash);
-	if (digest != r->member.digest)
-		return fail(r, EV_EFORMAT, r->member_start,
-			    "xxh3-64 mismatch in gzip member %u: the content's "
-			    "is %016llx, the header says %016llx (the CRC-32 "
-			    "matches, so the header was damaged or rewritten)",
-			    r->stats.members, (unsigned long long)digest,
-			    (unsigned long long)r->member.digest);
-	return EV_OK;
+	return end_span(r);
 }
 
 /* After a member: the end, another member, or bytes that are neither. */
@@ -463,6 +529,13 @@ static int after_member(ev_archive_reader *r)
 
 	if (rc < 0)
 		return rc;
+	if (rc == 0 && r->span_open)
+		return fail(r, EV_ETRUNCATED, stored_offset(r),
+			    "the archive is cut short: it ends after gzip "
+			    "member %u, before the last member of the log "
+			    "that gzip member %u started, after %llu bytes of "
+			    "log", r->stats.members, r->span_first,
+			    (unsigned long long)r->stats.log_bytes);
 	if (rc == 0)
 		return EV_END;
 	if (r->in[r->pos] != EVI_GZIP_ID1)
