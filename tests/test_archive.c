@@ -795,7 +795,103 @@ static void test_plain_gzip_has_no_digest(void **state)
 	free(path);
 }
 
-/* Concatenated members: each digest covers its own member. */
+/* Where each member of an archive starts, found by reading it with zlib
+ * (which knows nothing of our subfield); returns how many. */
+static size_t member_starts(const uint8_t *gz, size_t len, size_t *starts,
+			    size_t max)
+{
+	size_t n = 0, at = 0;
+
+	while (at < len) {
+		z_stream z;
+		uint8_t sink[65536];
+		int rc;
+		assert_true(n < max);
+		starts[n++] = at;
+		memset(&z, 0, sizeof z);
+		assert_int_equal(inflateInit2(&z, 31), Z_OK);
+		z.next_in = (uint8_t *)gz + at;
+		z.avail_in = (uInt)(len - at);
+		do {
+			z.next_out = sink;
+			z.avail_out = sizeof sink;
+			rc = inflate(&z, Z_NO_FLUSH);
+		} while (rc == Z_OK);
+		assert_int_equal(rc, Z_STREAM_END);
+		at = len - z.avail_in;
+		inflateEnd(&z);
+	}
+	return n;
+}
+
+/* A log in several members: cut at a member boundary, a member lost,
+ * two swapped, or another log's member put in, are all found, though
+ * every member is sound gzip. */
+static void test_members_of_a_log(void **state)
+{
+	config c = { 6, 2, SMALL_CHUNK };
+	size_t gz_len, len, other_len, starts[8], n;
+	uint8_t *log, *other_log;
+	uint8_t *gz = archive_file("gc-n2.eventlog", &c, &gz_len, &log, &len);
+	uint8_t *other = archive_file("threads-n4.eventlog", &c, &other_len,
+				      &other_log, &len);
+	uint8_t *edit = malloc(gz_len + other_len);
+	size_t m1, m2;
+	ev_archive_stats st;
+	ev_diag d;
+
+	(void)state;
+	n = member_starts(gz, gz_len, starts, 8);
+	assert_int_equal(n, 3); /* 159,009 bytes in chunks of 64 KiB */
+	assert_int_equal(gz[16], EV_ARCHIVE_KIND_FIRST);
+	assert_int_equal(gz[starts[1] + 16], EV_ARCHIVE_KIND_MIDDLE);
+	assert_int_equal(gz[starts[2] + 16], EV_ARCHIVE_KIND_LAST);
+	m1 = starts[1] - starts[0];
+	m2 = starts[2] - starts[1];
+	/* Cut after a whole member: cut short, at the cut. */
+	for (size_t i = 1; i < n; i++) {
+		assert_int_equal(check_bytes(gz, starts[i], &st, &d),
+				 EV_ETRUNCATED);
+		assert_non_null(strstr(d.message, "cut short"));
+		assert_int_equal(d.offset, starts[i]);
+		assert_int_equal(st.members, i);
+	}
+	/* The middle member lost: the last one is out of place. */
+	memcpy(edit, gz, m1);
+	memcpy(edit + m1, gz + starts[2], gz_len - starts[2]);
+	assert_int_equal(check_bytes(edit, gz_len - m2, &st, &d), EV_EFORMAT);
+	assert_non_null(strstr(d.message, "xxh3-64 mismatch in gzip members "
+				       "1-2"));
+	/* The first two swapped. */
+	memcpy(edit, gz + starts[1], m2);
+	memcpy(edit + m2, gz, m1);
+	memcpy(edit + m1 + m2, gz + starts[2], gz_len - starts[2]);
+	assert_int_equal(check_bytes(edit, gz_len, &st, &d), EV_EFORMAT);
+	assert_non_null(strstr(d.message, "gzip member 1 continues a log"));
+	assert_int_equal(d.offset, 0);
+	/* Another log's first member in the middle. */
+	memcpy(edit, gz, m1);
+	memcpy(edit + m1, other, other_len);
+	assert_int_equal(check_bytes(edit, m1 + other_len, &st, &d),
+			 EV_EFORMAT);
+	assert_non_null(strstr(d.message, "gzip member 2 is not the next "
+				       "member of the log that gzip member 1 "
+				       "started"));
+	assert_int_equal(d.offset, m1);
+	/* Two whole archives one after the other: two logs. */
+	memcpy(edit, gz, gz_len);
+	memcpy(edit + gz_len, other, other_len);
+	assert_int_equal(check_bytes(edit, gz_len + other_len, &st, &d),
+			 EV_OK);
+	assert_int_equal(st.digests, 2);
+	free(edit);
+	free(other);
+	free(other_log);
+	free(gz);
+	free(log);
+}
+
+/* Concatenated archives: each log's digest covers its own members. */
 static void test_several_members(void **state)
 {
 	config c = { 6, 2, 0 };
@@ -984,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(test_trailing_garbage),
 		cmocka_unit_test(test_plain_gzip_has_no_digest),
 		cmocka_unit_test(test_several_members),
+		cmocka_unit_test(test_members_of_a_log),
 		cmocka_unit_test(test_reader_streams_then_fails),
 		cmocka_unit_test(test_digest_must_match),
 		cmocka_unit_test(test_bad_options),
