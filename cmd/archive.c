@@ -555,10 +555,10 @@ static void warn_digests(const char *name, const ev_archive_stats *s)
 		cli_warn_at(name, -1, "no xxh3-64 digest in the gzip header (a "
 			    "plain gzip file); checked the CRC-32, the length "
 			    "and the log");
-	else if (s->digests < s->members)
+	else if (s->digested < s->members)
 		cli_warn_at(name, -1, "%u of %u gzip members have no digest; "
 			    "checked their CRC-32 and length",
-			    s->members - s->digests, s->members);
+			    s->members - s->digested, s->members);
 }
 
 static int test_one(const char *path)

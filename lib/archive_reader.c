@@ -387,9 +387,19 @@ static int enter_span(ev_archive_reader *r)
 	return EV_OK;
 }
 
-static int start_member(ev_archive_reader *r)
+/* Counts the members that a digest covers. */
+static int enter_log(ev_archive_reader *r)
 {
 	int rc = enter_span(r);
+
+	if (rc == EV_OK && r->span_open)
+		r->stats.digested++;
+	return rc;
+}
+
+static int start_member(ev_archive_reader *r)
+{
+	int rc = enter_log(r);
 
 	if (rc < 0)
 		return rc;

@@ -167,6 +167,7 @@ static void expect_intact(const uint8_t *gz, size_t gz_len,
 	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_OK);
 	assert_int_equal(st.members, members_for(len, chunk));
 	assert_int_equal(st.digests, 1);
+	assert_int_equal(st.digested, st.members);
 	assert_int_equal(st.stored_digest, digest);
 	assert_int_equal(st.content_digest, digest);
 	assert_int_equal(st.log_bytes, len);
@@ -884,6 +885,8 @@ static void test_members_of_a_log(void **state)
 	assert_int_equal(check_bytes(edit, gz_len + other_len, &st, &d),
 			 EV_OK);
 	assert_int_equal(st.digests, 2);
+	assert_int_equal(st.digested, st.members);
+	assert_true(st.members > n);
 	free(edit);
 	free(other);
 	free(other_log);
@@ -919,6 +922,7 @@ static void test_several_members(void **state)
 			 EV_OK);
 	assert_int_equal(st.members, 3);
 	assert_int_equal(st.digests, 2);
+	assert_int_equal(st.digested, 2);
 	assert_int_equal(st.stored_digest, XXH3_64bits(la, pa_len));
 	assert_int_equal(st.content_digest,
 			 XXH3_64bits(whole, pa_len + 2 * pb_len));

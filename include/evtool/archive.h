@@ -134,7 +134,8 @@ typedef struct ev_archive_stats {
 	uint64_t stored_bytes;   /**< compressed bytes consumed */
 	uint64_t log_bytes;      /**< uncompressed bytes delivered */
 	unsigned members;        /**< gzip members started */
-	unsigned digests;        /**< members whose header started a log */
+	unsigned digests;        /**< logs with a digest (their first members) */
+	unsigned digested;       /**< members of those logs */
 	uint64_t stored_digest;  /**< the first such member's digest */
 	uint64_t content_digest; /**< xxh3-64 of every byte delivered */
 } ev_archive_stats;
