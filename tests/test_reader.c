@@ -1588,6 +1588,89 @@ static void test_gzip_follow_growing_file(void **state)
 	free(log);
 }
 
+/* A gzip file large enough to be inflated ahead in a thread (8 MiB
+ * stored: copies of a log one after the other, sessions to the reader,
+ * stored uncompressed), as one member (zlib streams it) and as one
+ * member per copy (each inflated at once with libdeflate); then with a
+ * byte of copy 100's stored data damaged: the copies before it are read,
+ * and the damage is reported. */
+static void test_gzip_large_inflated_ahead(void **state)
+{
+	(void)state;
+	enum { COPIES = 130 };
+	size_t len, one_len, whole_len, members_len = 0;
+	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
+	uint8_t *copies = malloc(COPIES * len);
+	uint8_t *one = gzip_level(log, len, 0, &one_len);
+	uint8_t *members = malloc(COPIES * one_len);
+	uint8_t *whole;
+	char *dir = ts_temp_dir();
+	char *path = ts_path(dir, "large.eventlog.gz");
+	ts_log want;
+
+	assert_non_null(copies);
+	assert_non_null(members);
+	walk(log, len, &want);
+	for (size_t i = 0; i < COPIES; i++) {
+		memcpy(copies + i * len, log, len);
+		memcpy(members + members_len, one, one_len);
+		members_len += one_len;
+	}
+	whole = gzip_level(copies, COPIES * len, 0, &whole_len);
+	assert_true(members_len > 8u * 1024u * 1024u);
+	for (int damaged = 0; damaged < 3; damaged++) {
+		const uint8_t *gz = damaged == 0 ? whole : members;
+		size_t gz_len = damaged == 0 ? whole_len : members_len;
+		size_t sessions = 0, next = 0;
+		ev_reader *r;
+		int rc;
+		uint8_t *copy = malloc(gz_len);
+		assert_non_null(copy);
+		memcpy(copy, gz, gz_len);
+		/* In the middle of copy 100's stored data. */
+		if (damaged == 2)
+			copy[100 * one_len + one_len / 2] ^= 0x01;
+		assert_true(ts_write_file(path, copy, gz_len, "wb"));
+		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+		do {
+			next = 0;
+			rc = ev_reader_read_header(r);
+			if (rc == EV_OK)
+				rc = drain(r, &want, log, sessions * len,
+					   &next);
+			if (rc != EV_END)
+				break;
+			assert_int_equal(next, want.count);
+			sessions++;
+		} while ((rc = ev_reader_next_session(r)) == EV_OK);
+		assert_true(ev_reader_is_gzip(r));
+		if (damaged == 2) {
+			/* A log's end reads on for the check of its member,
+			 * into what was inflated ahead (up to a 1 MiB block):
+			 * the sessions there fail with the damage after them. */
+			assert_int_equal(rc, EV_EFORMAT);
+			assert_true(sessions <= 100);
+			assert_true(sessions >= 100 - (1u << 20) / len - 1);
+			assert_non_null(strstr(ev_reader_diag(r)->message,
+					       "gzip data is corrupt"));
+		} else {
+			assert_int_equal(rc, EV_END);
+			assert_int_equal(sessions, COPIES);
+		}
+		ev_reader_free(r);
+		free(copy);
+	}
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	ts_log_free(&want);
+	free(whole);
+	free(members);
+	free(one);
+	free(copies);
+	free(log);
+}
+
 /* Reads `gz` as far as the reader goes; returns the final status and
  * the number of events read. */
 static int read_corrupt(const uint8_t *gz, size_t gz_len, size_t *events,
@@ -1959,6 +2042,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_two_members),
 		cmocka_unit_test(test_gzip_cut_short),
 		cmocka_unit_test(test_gzip_follow_growing_file),
+		cmocka_unit_test(test_gzip_large_inflated_ahead),
 		cmocka_unit_test(test_gzip_corrupt),
 		cmocka_unit_test(test_gzip_crc_mismatch),
 		cmocka_unit_test(test_gzip_every_byte_changed),
