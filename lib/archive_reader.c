@@ -6,12 +6,16 @@
  * The header is parsed here rather than by zlib so that the extra field
  * and every header problem can be named; the deflate data is inflated
  * raw and the trailer is checked here too, so that a mismatch message can
- * show both values.
+ * show both values. A member wholly in the stored buffer that inflates to
+ * at most MEMBER_OUT bytes (every member of evtool's archives) is
+ * inflated at once with libdeflate; any other, or one libdeflate finds
+ * damaged, is streamed with zlib, which names the problem.
  */
 #include "evtool/archive.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +26,9 @@
 #include "gzip.h"
 #include "internal.h"
 
-#define STORED_BUFFER (256u * 1024u)
+/* Room for a whole member of MEMBER_OUT bytes of log, even stored. */
+#define MEMBER_OUT EV_ARCHIVE_DEFAULT_CHUNK
+#define STORED_BUFFER (MEMBER_OUT + MEMBER_OUT / 8)
 #define RAW_WINDOW_BITS (-15)
 #define EVENTLOG_MAGIC "hdrb"
 
@@ -181,8 +187,13 @@ struct ev_archive_reader {
 	int eof;
 
 	enum reader_place place;
+	int fresh;              /* no deflate data of the member read yet */
 	z_stream z;
 	int z_ready;
+	struct libdeflate_decompressor *whole;
+	uint8_t *out;           /* a whole member's log, out[out_pos, out_len) */
+	size_t out_pos;
+	size_t out_len;
 	ev_archive_header member;
 	uint64_t member_start; /* stored offset of the member's header */
 	uint64_t member_bytes;
@@ -312,6 +323,9 @@ void ev_archive_reader_free(ev_archive_reader *r)
 		return;
 	if (r->z_ready)
 		inflateEnd(&r->z);
+	if (r->whole)
+		libdeflate_free_decompressor(r->whole);
+	free(r->out);
 	if (r->close_fd && r->fd >= 0)
 		close(r->fd);
 	if (r->span_hash)
@@ -410,6 +424,7 @@ static int start_member(ev_archive_reader *r)
 	r->member_bytes = 0;
 	r->stats.members++;
 	r->place = IN_DATA;
+	r->fresh = 1;
 	return EV_OK;
 }
 
@@ -456,7 +471,7 @@ static void account(ev_archive_reader *r, const uint8_t *p, size_t n)
 {
 	if (n == 0)
 		return;
-	r->member_crc = (uint32_t)crc32(r->member_crc, p, (uInt)n);
+	r->member_crc = (uint32_t)libdeflate_crc32(r->member_crc, p, n);
 	if (r->span_open)
 		XXH3_64bits_update(r->span_hash, p, n);
 	XXH3_64bits_update(r->all_hash, p, n);
@@ -483,9 +498,50 @@ static int cut_short(ev_archive_reader *r, const char *where)
 		    (unsigned long long)r->stats.log_bytes);
 }
 
+/* Inflates the member's deflate data at once when all of it is in the
+ * buffer and it is small enough. 1: done, its log in `out`. */
+static int inflate_whole(ev_archive_reader *r)
+{
+	size_t used, n;
+
+	while (r->end - r->pos < STORED_BUFFER && !r->eof)
+		if (refill(r) < 0)
+			return 0; /* zlib's streaming meets the error too */
+	if (!r->out && !(r->out = malloc(MEMBER_OUT)))
+		return 0;
+	if (!r->whole && !(r->whole = libdeflate_alloc_decompressor()))
+		return 0;
+	if (libdeflate_deflate_decompress_ex(r->whole, r->in + r->pos,
+					     r->end - r->pos, r->out,
+					     MEMBER_OUT, &used, &n) !=
+	    LIBDEFLATE_SUCCESS)
+		return 0;
+	r->pos += used;
+	r->out_pos = 0;
+	r->out_len = n;
+	account(r, r->out, n);
+	r->place = AT_TRAILER;
+	return 1;
+}
+
+static void take_whole(ev_archive_reader *r, uint8_t *dst, size_t cap,
+		       size_t *got)
+{
+	size_t n = r->out_len - r->out_pos;
+
+	*got = n < cap ? n : cap;
+	memcpy(dst, r->out + r->out_pos, *got);
+	r->out_pos += *got;
+}
+
 static int inflate_some(ev_archive_reader *r, uint8_t *dst, size_t cap,
 			size_t *got)
 {
+	if (r->fresh) {
+		r->fresh = 0;
+		if (inflate_whole(r))
+			return EV_OK;
+	}
 	while (*got == 0) {
 		int zrc;
 		if (r->pos == r->end) {
@@ -583,7 +639,9 @@ int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 	if (cap == 0)
 		return EV_EINVAL;
 	while (rc == EV_OK && *got == 0) {
-		if (r->place == AT_HEADER)
+		if (r->out_pos < r->out_len)
+			take_whole(r, dst, cap, got);
+		else if (r->place == AT_HEADER)
 			rc = read_header(r);
 		else if (r->place == IN_DATA)
 			rc = inflate_some(r, dst, cap, got);
