@@ -48,7 +48,9 @@ uint64_t evi_reader_stored_size(const ev_reader *r);
 
 /* Room for `len` more bytes in the sink's buffer, counted as written: the
  * caller fills them before the next sink call. NULL on a write error (see
- * ev_sink_diag) or when `len` exceeds the buffer. */
+ * ev_sink_diag) or when `len` exceeds the buffer, which is never the case
+ * up to EVI_SINK_RESERVE_MAX bytes. */
+#define EVI_SINK_RESERVE_MAX (64u * 1024u)
 uint8_t *evi_sink_reserve(ev_sink *s, size_t len);
 
 /* Fills `d` with a status, position and printf-style message; returns
