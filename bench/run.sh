@@ -225,6 +225,7 @@ rm -f "$gz6" "$pz6" "$ev6" "$work/x.eventlog"
 # The ghc-events library: reading, show and merge, on a prefix of
 # PEER_PREFIX_MB megabytes (default 64: ghc-events holds every event, about
 # 12 bytes of memory per byte of log), cut with evtool truncate --bytes.
+# merge keeps the timestamps as ghc-events does (--align none).
 peer=$work/ghc-events-bench
 if command -v ghc >/dev/null 2>&1 &&
    ghc -v0 -O1 "$here/src/GhcEventsBench.hs" -outputdir "$work/hs" \
@@ -242,7 +243,7 @@ if command -v ghc >/dev/null 2>&1 &&
     bytes=$((2 * pbytes)) events=$((2 * pevents)) runs=1 \
         measure "ghc-events merge 2" "$peer" merge "$work/m.eventlog" "$pfx" "$pfx"
     bytes=$((2 * pbytes)) events=$((2 * pevents)) \
-        measure "evtool merge 2" "$evtool" merge "$pfx" "$pfx" -o "$work/m.eventlog"
+        measure "evtool merge 2" "$evtool" merge --align none "$pfx" "$pfx" -o "$work/m.eventlog"
     versus "evtool info (reads all)" "ghc-events read"
     versus "evtool validate" "ghc-events read"
     versus "evtool show" "ghc-events show"
