@@ -12,17 +12,16 @@
  * a source over a growing file can be read again later.
  *
  * A large gzip file (at least THREAD_MIN stored bytes) is inflated ahead
- * in a thread of its own, into a ring of RING blocks, while the caller
- * parses the blocks before: inflating costs as much as the rest of a
- * `cat`, so the two overlap. When the thread meets the end of the input
- * (or an error) it stops, and reading goes on in the caller's thread, so
- * a file that grows is still followed.
+ * in a thread of its own (read_ahead.h) while the caller parses the bytes
+ * before: inflating costs as much as the rest of a `cat`, so the two
+ * overlap. When the thread meets the end of the input (or an error) it
+ * stops, and reading goes on in the caller's thread, so a file that grows
+ * is still followed.
  */
 #include "source.h"
 
 #include <errno.h>
 #include <libdeflate.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,15 +32,14 @@
 #include "evtool/archive.h"
 #include "gzip.h"
 #include "internal.h"
+#include "read_ahead.h"
 
 /* The stored buffer for gzip input: room for a whole member of
  * MEMBER_OUT bytes of log, even stored uncompressed. */
 #define MEMBER_OUT EV_ARCHIVE_DEFAULT_CHUNK
 #define STORED_CHUNK (MEMBER_OUT + MEMBER_OUT / 8)
-/* Inflating ahead in a thread: from this stored size, RING blocks. */
+/* Inflating ahead in a thread from this stored size. */
 #define THREAD_MIN (8u * 1024u * 1024u)
-#define RING 4u
-#define BLOCK (1u << 20)
 /* Bytes read to tell gzip from a plain log: one page, so that a plain
  * log is not read twice over a large buffer. */
 #define SNIFF_CHUNK 4096u
@@ -50,17 +48,6 @@
 #define RAW_WINDOW_BITS (-15)
 
 enum gz_place { BETWEEN_MEMBERS, IN_DATA, AT_TRAILER };
-
-/* A block of log bytes the thread inflated: data[pos, len), then `rc`
- * (EV_OK, or the error after them) when it is the thread's last. */
-typedef struct ahead_block {
-	uint8_t *data;
-	size_t len;
-	size_t pos;
-	int rc;
-	int last;
-	uint64_t stored; /* stored bytes consumed up to its end */
-} ahead_block;
 
 struct evi_source {
 	int fd;
@@ -94,19 +81,12 @@ struct evi_source {
 	size_t ahead_pos;
 	size_t ahead_len;
 
-	/* The inflating thread, while `threaded`: it owns everything above
-	 * but fd, mem and the caller's diag; it reports into thread_diag. */
-	int threaded;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	ahead_block ring[RING];
-	unsigned produced; /* blocks the thread filled */
-	unsigned consumed; /* blocks the caller finished */
-	int stop;
+	/* The inflating thread, when not NULL: it owns everything above but
+	 * the caller's diag; it reports into thread_diag. */
+	evi_ahead *thread;
 	ev_diag *caller_diag;
 	ev_diag thread_diag;
-	uint64_t shown_stored; /* stored bytes behind the blocks taken */
+	uint64_t shown_stored; /* stored bytes behind the bytes taken */
 };
 
 int evi_source_open(evi_source **out, int fd, int close_fd,
@@ -417,51 +397,18 @@ static int read_gzip(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 
 /* ---- inflating ahead in a thread ---- */
 
-/* Fills a block as far as read_gzip goes; the last one ends at the end
- * of the input for now, or at an error. */
-static void fill_block(evi_source *s, ahead_block *b)
+static int fill_ahead(void *ctx, uint8_t *dst, size_t cap, size_t *got)
 {
-	size_t got = 1;
-	int rc = EV_OK;
-
-	b->len = 0;
-	b->pos = 0;
-	while (b->len < BLOCK && got > 0 && rc == EV_OK) {
-		rc = read_gzip(s, b->data + b->len, BLOCK - b->len, &got);
-		if (rc == EV_OK)
-			b->len += got;
-	}
-	b->rc = rc;
-	b->last = rc < 0 || got == 0;
-	b->stored = s->stored_bytes;
+	return read_gzip(ctx, dst, cap, got);
 }
 
-static void *inflate_ahead(void *arg)
+static uint64_t stored_mark(void *ctx)
 {
-	evi_source *s = arg;
-
-	pthread_mutex_lock(&s->lock);
-	for (;;) {
-		ahead_block *b;
-		while (!s->stop && s->produced - s->consumed == RING)
-			pthread_cond_wait(&s->cond, &s->lock);
-		if (s->stop)
-			break;
-		b = &s->ring[s->produced % RING];
-		pthread_mutex_unlock(&s->lock);
-		fill_block(s, b);
-		pthread_mutex_lock(&s->lock);
-		s->produced++;
-		pthread_cond_broadcast(&s->cond);
-		if (b->last)
-			break;
-	}
-	pthread_mutex_unlock(&s->lock);
-	return NULL;
+	return ((evi_source *)ctx)->stored_bytes;
 }
 
 /* A large regular gzip file without a digest: inflate it ahead. Without
- * a thread (or memory for the ring) it is read in the caller's. */
+ * a thread (or memory for its blocks) it is read in the caller's. */
 static void start_thread(evi_source *s)
 {
 	struct stat st;
@@ -469,83 +416,33 @@ static void start_thread(evi_source *s)
 	if (s->fd < 0 || s->digest || fstat(s->fd, &st) != 0 ||
 	    !S_ISREG(st.st_mode) || st.st_size < (off_t)THREAD_MIN)
 		return;
-	for (unsigned i = 0; i < RING; i++)
-		if (!(s->ring[i].data = malloc(BLOCK)))
-			return;
-	if (pthread_mutex_init(&s->lock, NULL) != 0)
-		return;
-	if (pthread_cond_init(&s->cond, NULL) != 0) {
-		pthread_mutex_destroy(&s->lock);
-		return;
-	}
 	s->caller_diag = s->diag;
 	s->diag = &s->thread_diag;
 	s->shown_stored = s->stored_bytes;
-	if (pthread_create(&s->thread, NULL, inflate_ahead, s) != 0) {
+	if (!(s->thread = evi_ahead_start(fill_ahead, stored_mark, s)))
 		s->diag = s->caller_diag;
-		pthread_cond_destroy(&s->cond);
-		pthread_mutex_destroy(&s->lock);
-		return;
-	}
-	s->threaded = 1;
 }
 
 /* Joins the thread; the caller's thread owns the source again. */
 static void stop_thread(evi_source *s)
 {
-	if (s->threaded) {
-		pthread_mutex_lock(&s->lock);
-		s->stop = 1;
-		pthread_cond_broadcast(&s->cond);
-		pthread_mutex_unlock(&s->lock);
-		pthread_join(s->thread, NULL);
-		pthread_cond_destroy(&s->cond);
-		pthread_mutex_destroy(&s->lock);
-		s->diag = s->caller_diag;
-		s->threaded = 0;
-	}
-	for (unsigned i = 0; i < RING; i++) {
-		free(s->ring[i].data);
-		s->ring[i].data = NULL;
-	}
-}
-
-/* The next block the thread filled, waiting for it. */
-static ahead_block *next_block(evi_source *s)
-{
-	pthread_mutex_lock(&s->lock);
-	while (s->produced == s->consumed)
-		pthread_cond_wait(&s->cond, &s->lock);
-	pthread_mutex_unlock(&s->lock);
-	return &s->ring[s->consumed % RING];
-}
-
-static void release_block(evi_source *s)
-{
-	pthread_mutex_lock(&s->lock);
-	s->consumed++;
-	pthread_cond_broadcast(&s->cond);
-	pthread_mutex_unlock(&s->lock);
+	if (!s->thread)
+		return;
+	evi_ahead_stop(s->thread);
+	s->thread = NULL;
+	s->diag = s->caller_diag;
 }
 
 static int read_ahead(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 {
-	ahead_block *b = next_block(s);
-	int rc;
+	int rc = evi_ahead_read(s->thread, dst, cap, got);
 
-	if (b->pos < b->len) {
-		size_t n = b->len - b->pos;
-		*got = n < cap ? n : cap;
-		memcpy(dst, b->data + b->pos, *got);
-		b->pos += *got;
-		if (b->pos == b->len && !b->last) {
-			s->shown_stored = b->stored;
-			release_block(s);
-		}
+	if (*got > 0) {
+		s->shown_stored = evi_ahead_mark(s->thread);
 		return EV_OK;
 	}
-	/* The thread's last block, emptied: it has stopped. */
-	rc = b->rc;
+	/* The thread stopped at the end of the input for now, or at an
+	 * error: reading goes on here. */
 	stop_thread(s);
 	if (rc < 0) {
 		*s->diag = s->thread_diag;
@@ -565,7 +462,7 @@ int evi_source_read(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 		if (s->gzip)
 			start_thread(s);
 	}
-	if (s->threaded)
+	if (s->thread)
 		return read_ahead(s, dst, cap, got);
 	return s->gzip ? read_gzip(s, dst, cap, got)
 		       : read_plain(s, dst, cap, got);
@@ -593,13 +490,13 @@ int evi_source_is_gzip(const evi_source *s)
 int evi_source_gzip_incomplete(const evi_source *s)
 {
 	/* While the thread runs, bytes it inflated are still to come. */
-	return s->gzip && (s->threaded || s->place != BETWEEN_MEMBERS ||
+	return s->gzip && (s->thread || s->place != BETWEEN_MEMBERS ||
 			   unread(s) > 0);
 }
 
 uint64_t evi_source_input_bytes(const evi_source *s)
 {
-	if (s->threaded)
+	if (s->thread)
 		return s->shown_stored;
 	return s->fd < 0 ? s->mem_pos : s->stored_bytes;
 }
