@@ -9,7 +9,10 @@
  * show both values. A member wholly in the stored buffer that inflates to
  * at most MEMBER_OUT bytes (every member of evtool's archives) is
  * inflated at once with libdeflate; any other, or one libdeflate finds
- * damaged, is streamed with zlib, which names the problem.
+ * damaged, is streamed with zlib, which names the problem. A large
+ * regular file (at least THREAD_MIN bytes) is read, inflated and checked
+ * ahead in a thread of its own (read_ahead.h) while the caller uses the
+ * bytes before.
  */
 #include "evtool/archive.h"
 
@@ -19,18 +22,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zlib.h>
 
 #include "gzip.h"
 #include "internal.h"
+#include "read_ahead.h"
 
 /* Room for a whole member of MEMBER_OUT bytes of log, even stored. */
 #define MEMBER_OUT EV_ARCHIVE_DEFAULT_CHUNK
 #define STORED_BUFFER (MEMBER_OUT + MEMBER_OUT / 8)
 #define RAW_WINDOW_BITS (-15)
 #define EVENTLOG_MAGIC "hdrb"
+/* Reading ahead in a thread from this stored size. */
+#define THREAD_MIN (8u * 1024u * 1024u)
 
 /* ---- the header ---- */
 
@@ -207,6 +214,9 @@ struct ev_archive_reader {
 	XXH3_state_t *span_hash;
 	XXH3_state_t *all_hash;
 	ev_archive_stats stats;
+	/* Reading ahead: the thread owns all of the above while it runs. */
+	evi_ahead *thread;
+	int thread_tried;
 };
 
 static uint64_t stored_offset(const ev_archive_reader *r)
@@ -321,6 +331,7 @@ void ev_archive_reader_free(ev_archive_reader *r)
 {
 	if (!r)
 		return;
+	evi_ahead_stop(r->thread);
 	if (r->z_ready)
 		inflateEnd(&r->z);
 	if (r->whole)
@@ -628,16 +639,14 @@ static int read_trailer(ev_archive_reader *r)
 	return after_member(r);
 }
 
-int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
-			   size_t *got)
+static int read_here(ev_archive_reader *r, uint8_t *dst, size_t cap,
+		     size_t *got)
 {
 	int rc = EV_OK;
 
 	*got = 0;
 	if (r->status)
 		return r->status;
-	if (cap == 0)
-		return EV_EINVAL;
 	while (rc == EV_OK && *got == 0) {
 		if (r->out_pos < r->out_len)
 			take_whole(r, dst, cap, got);
@@ -655,6 +664,45 @@ int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 	r->status = rc;
 	/* Hand out the good bytes first; the next call reports the rest. */
 	return *got > 0 ? EV_OK : rc;
+}
+
+static int fill_ahead(void *ctx, uint8_t *dst, size_t cap, size_t *got)
+{
+	int rc = read_here(ctx, dst, cap, got);
+
+	return rc == EV_OK && *got == 0 ? EV_END : rc;
+}
+
+static void start_thread(ev_archive_reader *r)
+{
+	struct stat st;
+
+	r->thread_tried = 1;
+	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size >= (off_t)THREAD_MIN)
+		r->thread = evi_ahead_start(fill_ahead, NULL, r);
+}
+
+int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
+			   size_t *got)
+{
+	int rc;
+
+	*got = 0;
+	if (cap == 0)
+		return EV_EINVAL;
+	if (!r->thread_tried)
+		start_thread(r);
+	if (!r->thread)
+		return read_here(r, dst, cap, got);
+	rc = evi_ahead_read(r->thread, dst, cap, got);
+	if (*got > 0)
+		return EV_OK;
+	/* The thread stopped at the end or at an error, which read_here
+	 * keeps in r->status. */
+	evi_ahead_stop(r->thread);
+	r->thread = NULL;
+	return rc;
 }
 
 const ev_archive_stats *ev_archive_reader_stats(const ev_archive_reader *r)

@@ -894,6 +894,32 @@ static void test_members_of_a_log(void **state)
 	free(log);
 }
 
+/* An archive large enough to be read ahead in a thread (8 MiB stored):
+ * intact, damaged in the middle, cut short. */
+static void test_large_read_ahead(void **state)
+{
+	size_t len = 20u * 1024u * 1024u, gz_len;
+	uint8_t *log = synthetic(len);
+	config c = { 1, 2, 0 };
+	uint8_t *gz = archive(log, len, &c, &gz_len);
+	ev_archive_stats st;
+	ev_diag d;
+
+	(void)state;
+	assert_true(gz_len >= 8u * 1024u * 1024u);
+	expect_intact(gz, gz_len, log, len, 0);
+	gz[gz_len / 2] ^= 0x55;
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_EFORMAT);
+	assert_true(d.offset >= gz_len / 2 - EV_ARCHIVE_DEFAULT_CHUNK);
+	assert_true(st.log_bytes < len);
+	gz[gz_len / 2] ^= 0x55;
+	assert_int_equal(check_bytes(gz, gz_len - 1000, &st, &d),
+			 EV_ETRUNCATED);
+	assert_int_equal(d.offset, gz_len - 1000);
+	free(gz);
+	free(log);
+}
+
 /* Concatenated archives: each log's digest covers its own members. */
 static void test_several_members(void **state)
 {
@@ -1085,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(test_plain_gzip_has_no_digest),
 		cmocka_unit_test(test_several_members),
 		cmocka_unit_test(test_members_of_a_log),
+		cmocka_unit_test(test_large_read_ahead),
 		cmocka_unit_test(test_reader_streams_then_fails),
 		cmocka_unit_test(test_digest_must_match),
 		cmocka_unit_test(test_bad_options),
