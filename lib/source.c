@@ -2,12 +2,13 @@
  * Byte sources: plain or gzip, from a file descriptor or from memory.
  *
  * Gzip is recognised by its magic bytes (1f 8b) and inflated member after
- * member, so concatenated gzip files work. A member that is wholly in the
- * stored buffer and inflates to at most MEMBER_OUT bytes (every member of
- * evtool's archives) is inflated at once with libdeflate, about twice as
- * fast as zlib; any other (one large member, as gzip and pigz write, a
- * member still being written, a damaged one) is streamed through zlib,
- * which also names what is wrong. Reads never block on more than the
+ * member, so concatenated gzip files work. A member of evtool's archives
+ * (one with the 'EV' subfield: at most MEMBER_OUT bytes of log) is read
+ * whole into the stored buffer, grown for it, and inflated at once with
+ * libdeflate, about twice as fast as zlib; any other member (one large
+ * member, as gzip and pigz write, a member still being written, a damaged
+ * one) is streamed through zlib, which also names what is wrong, in the
+ * memory it always took. Reads never block on more than the
  * underlying read(2), and an end of input is reported as "no bytes now":
  * a source over a growing file can be read again later.
  *
@@ -34,10 +35,11 @@
 #include "internal.h"
 #include "read_ahead.h"
 
-/* The stored buffer for gzip input: room for a whole member of
- * MEMBER_OUT bytes of log, even stored uncompressed. */
+/* The stored buffer for gzip input; for evtool's archives, room for a
+ * whole member of MEMBER_OUT bytes of log, even stored uncompressed. */
+#define STORED_CHUNK (256u * 1024u)
 #define MEMBER_OUT EV_ARCHIVE_DEFAULT_CHUNK
-#define STORED_CHUNK (MEMBER_OUT + MEMBER_OUT / 8)
+#define MEMBER_STORED (MEMBER_OUT + MEMBER_OUT / 8)
 /* Inflating ahead in a thread from this stored size. */
 #define THREAD_MIN (8u * 1024u * 1024u)
 /* Bytes read to tell gzip from a plain log: one page, so that a plain
@@ -284,6 +286,16 @@ static int corrupt(evi_source *s, const char *what, size_t got)
 	return got > 0 ? EV_OK : EV_EFORMAT;
 }
 
+/* An archive's member: the buffer grows to hold all of it, and is
+ * filled. 0 when it cannot grow. */
+static int make_room_for_member(evi_source *s)
+{
+	if (s->ahead_cap < MEMBER_STORED &&
+	    ensure_ahead_buffer(s, MEMBER_STORED) < 0)
+		return 0;
+	return refill_compressed(s) == EV_OK;
+}
+
 /* At a member boundary, with stored bytes: starts the next member. 1:
  * its header is not all there yet. */
 static int start_member(evi_source *s)
@@ -298,14 +310,14 @@ static int start_member(evi_source *s)
 				"(stored offset %llu)",
 				(unsigned long long)(s->stored_bytes -
 						     unread(s)));
-	if (inflate_whole(s))
-		return EV_OK;
 	rc = ev_archive_parse_header(&h, s->ahead + s->ahead_pos, unread(s),
 				     &d);
 	if (rc == EV_ETRUNCATED)
 		return 1;
 	if (rc < 0)
 		return corrupt(s, d.message, 0);
+	if (h.kind && make_room_for_member(s) && inflate_whole(s))
+		return EV_OK;
 	if (inflateReset(&s->z) != Z_OK)
 		return EV_ENOMEM;
 	s->ahead_pos += h.size;

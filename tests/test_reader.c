@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "evtool/catalog.h"
+#include "evtool/archive.h"
 #include "evtool/reader.h"
 #include "support.h"
 
@@ -1671,6 +1672,67 @@ static void test_gzip_large_inflated_ahead(void **state)
 	free(log);
 }
 
+/* evtool's own archive of a large log (copies of a log, sessions to the
+ * reader): its members are inflated whole with libdeflate, ahead in a
+ * thread; every session reads back. */
+static void test_gzip_archive_inflated_ahead(void **state)
+{
+	(void)state;
+	enum { COPIES = 700 };
+	size_t len, gz_len, sessions = 0;
+	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
+	uint8_t *copies = malloc(COPIES * len);
+	ev_archive_options o = EV_ARCHIVE_OPTIONS_INIT;
+	ev_archive_writer *w;
+	ev_sink *sink;
+	const uint8_t *gz;
+	char *dir = ts_temp_dir();
+	char *path = ts_path(dir, "large.eventlog.gz");
+	ev_reader *r;
+	ts_log want;
+	int rc;
+
+	assert_non_null(copies);
+	walk(log, len, &want);
+	for (size_t i = 0; i < COPIES; i++)
+		memcpy(copies + i * len, log, len);
+	o.level = 1;
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_archive_writer_open(&w, sink,
+						XXH3_64bits(copies,
+							    COPIES * len),
+						&o),
+			 EV_OK);
+	assert_int_equal(ev_archive_writer_write(w, copies, COPIES * len),
+			 EV_OK);
+	assert_int_equal(ev_archive_writer_finish(w), EV_OK);
+	ev_archive_writer_free(w);
+	gz = ev_sink_memory(sink, &gz_len);
+	assert_true(gz_len >= 8u * 1024u * 1024u);
+	assert_true(ts_write_file(path, gz, gz_len, "wb"));
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	do {
+		size_t next = 0;
+		rc = ev_reader_read_header(r);
+		if (rc == EV_OK)
+			rc = drain(r, &want, log, sessions * len, &next);
+		if (rc != EV_END)
+			break;
+		assert_int_equal(next, want.count);
+		sessions++;
+	} while ((rc = ev_reader_next_session(r)) == EV_OK);
+	assert_int_equal(rc, EV_END);
+	assert_int_equal(sessions, COPIES);
+	ev_reader_free(r);
+	ev_sink_free(sink);
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	ts_log_free(&want);
+	free(copies);
+	free(log);
+}
+
 /* Reads `gz` as far as the reader goes; returns the final status and
  * the number of events read. */
 static int read_corrupt(const uint8_t *gz, size_t gz_len, size_t *events,
@@ -2043,6 +2105,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_cut_short),
 		cmocka_unit_test(test_gzip_follow_growing_file),
 		cmocka_unit_test(test_gzip_large_inflated_ahead),
+		cmocka_unit_test(test_gzip_archive_inflated_ahead),
 		cmocka_unit_test(test_gzip_corrupt),
 		cmocka_unit_test(test_gzip_crc_mismatch),
 		cmocka_unit_test(test_gzip_every_byte_changed),
