@@ -1,7 +1,7 @@
 /*
- * The archive writer: gzip members of chunks compressed in parallel with
- * libdeflate, the first member's header holding the log's xxh3-64 and the
- * others' marking them as its continuation (include/evtool/archive.h
+ * The archive writer: one gzip member per chunk of the log, compressed in
+ * parallel with libdeflate, each member's header holding the log's
+ * xxh3-64 and the member's place in the log (include/evtool/archive.h
  * describes the format).
  *
  * The caller's thread fills chunks, queues them, and writes compressed
@@ -14,12 +14,12 @@
  */
 #include "evtool/archive.h"
 
+#include <libdeflate.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <libdeflate.h>
 #include <xxhash.h>
 
 #include "gzip.h"
@@ -402,9 +402,9 @@ int ev_archive_writer_write(ev_archive_writer *w, const void *data,
 		chunk *c = filling(w);
 		size_t room = w->chunk_size - c->in_len;
 		int rc;
-		/* A full chunk is queued only when more bytes come, so
-		 * that no member is empty (but the only one, of an empty
-		 * log). */
+		/* A full chunk is queued only when more bytes come: only
+		 * then is it known not to be the last (its member's kind),
+		 * and no member is empty (but the one of an empty log). */
 		if (room == 0) {
 			if ((rc = submit(w, 0)) < 0)
 				return rc;
