@@ -89,6 +89,7 @@ struct evi_source {
 	ev_diag *caller_diag;
 	ev_diag thread_diag;
 	uint64_t shown_stored; /* stored bytes behind the bytes taken */
+	uint64_t origin;       /* the file offset where the source began */
 };
 
 int evi_source_open(evi_source **out, int fd, int close_fd,
@@ -431,6 +432,7 @@ static void start_thread(evi_source *s)
 	s->caller_diag = s->diag;
 	s->diag = &s->thread_diag;
 	s->shown_stored = s->stored_bytes;
+	s->origin = (uint64_t)st.st_size - evi_source_stored_size(s);
 	if (!(s->thread = evi_ahead_start(fill_ahead, stored_mark, s)))
 		s->diag = s->caller_diag;
 }
@@ -520,6 +522,12 @@ uint64_t evi_source_stored_size(const evi_source *s)
 
 	if (s->fd < 0 || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
+	/* While the thread reads, where the source started, measured when
+	 * it began. */
+	if (s->thread)
+		return (uint64_t)st.st_size > s->origin
+			       ? (uint64_t)st.st_size - s->origin
+			       : 0;
 	/* The reader may start mid-file (a second reader on the same fd);
 	 * what it read ahead (sniffing) is behind the position already. */
 	at = lseek(s->fd, 0, SEEK_CUR);
