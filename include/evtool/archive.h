@@ -161,7 +161,8 @@ EV_API int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
 EV_API int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 				  size_t *got);
 
-/** Counters and digests so far. */
+/** Counters and digests so far: of the bytes read, or, while a large
+ *  archive is read ahead in a thread, once reading has ended. */
 EV_API const ev_archive_stats *
 ev_archive_reader_stats(const ev_archive_reader *r);
 
