@@ -40,6 +40,8 @@
 #define STORED_CHUNK (256u * 1024u)
 #define MEMBER_OUT EV_ARCHIVE_DEFAULT_CHUNK
 #define MEMBER_STORED (MEMBER_OUT + MEMBER_OUT / 8)
+/* The longest gzip member header read (its name and comment included). */
+#define MAX_HEADER (8u * 1024u * 1024u)
 /* Inflating ahead in a thread from this stored size. */
 #define THREAD_MIN (8u * 1024u * 1024u)
 /* Bytes read to tell gzip from a plain log: one page, so that a plain
@@ -297,6 +299,19 @@ static int make_room_for_member(evi_source *s)
 	return refill_compressed(s) == EV_OK;
 }
 
+/* A header longer than the buffer (a long name or comment): the buffer
+ * grows, up to MAX_HEADER, and is filled again. */
+static int grow_for_header(evi_source *s)
+{
+	if (s->ahead_cap < MAX_HEADER &&
+	    ensure_ahead_buffer(s, 2 * s->ahead_cap) == EV_OK)
+		return EV_OK;
+	return evi_fail(s->diag, EV_ELIMIT, 0, 0,
+			"gzip: a member header longer than %zu KiB (stored "
+			"offset %llu)", s->ahead_cap >> 10,
+			(unsigned long long)(s->stored_bytes - unread(s)));
+}
+
 /* At a member boundary, with stored bytes: starts the next member. 1:
  * its header is not all there yet. */
 static int start_member(evi_source *s)
@@ -313,6 +328,8 @@ static int start_member(evi_source *s)
 						     unread(s)));
 	rc = ev_archive_parse_header(&h, s->ahead + s->ahead_pos, unread(s),
 				     &d);
+	if (rc == EV_ETRUNCATED && unread(s) == s->ahead_cap)
+		return grow_for_header(s);
 	if (rc == EV_ETRUNCATED)
 		return 1;
 	if (rc < 0)

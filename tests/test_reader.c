@@ -1672,6 +1672,37 @@ static void test_gzip_large_inflated_ahead(void **state)
 	free(log);
 }
 
+/* A gzip member whose header is longer than the stored buffer (a file
+ * name of 300,000 bytes, FNAME) reads like any other. */
+static void test_gzip_long_name(void **state)
+{
+	(void)state;
+	size_t len, gz_len, next = 0;
+	const size_t name = 300000;
+	uint8_t *log = load_testdata("user-n1.eventlog", &len);
+	uint8_t *gz = gzip(log, len, &gz_len);
+	uint8_t *named = malloc(gz_len + name + 1);
+	ts_log want;
+	ev_reader *r;
+
+	assert_non_null(named);
+	walk(log, len, &want);
+	/* zlib's header is the 10 fixed bytes: set FNAME, put the name. */
+	memcpy(named, gz, 10);
+	named[3] |= 0x08;
+	memset(named + 10, 'x', name);
+	named[10 + name] = 0;
+	memcpy(named + 11 + name, gz + 10, gz_len - 10);
+	r = open_memory(named, gz_len + name + 1);
+	assert_int_equal(drain(r, &want, log, 0, &next), EV_END);
+	assert_int_equal(next, want.count);
+	ev_reader_free(r);
+	ts_log_free(&want);
+	free(named);
+	free(gz);
+	free(log);
+}
+
 /* evtool's own archive of a large log (copies of a log, sessions to the
  * reader): its members are inflated whole with libdeflate, ahead in a
  * thread; every session reads back. */
@@ -2106,6 +2137,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_follow_growing_file),
 		cmocka_unit_test(test_gzip_large_inflated_ahead),
 		cmocka_unit_test(test_gzip_archive_inflated_ahead),
+		cmocka_unit_test(test_gzip_long_name),
 		cmocka_unit_test(test_gzip_corrupt),
 		cmocka_unit_test(test_gzip_crc_mismatch),
 		cmocka_unit_test(test_gzip_every_byte_changed),
