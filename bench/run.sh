@@ -9,6 +9,15 @@
 # page-cached file; the best wall time is reported, with the peak
 # resident memory (GNU time's maximum RSS) of that run. Plain `cat` of
 # the same file to /dev/null is the physical floor.
+#
+# The peers run in the same run on the same file, and rows compared with
+# one say so: "x0.42 of PEER" is evtool's throughput over the peer's
+# (above 1: evtool is faster). Peers: gzip -6, pigz -6 -p 2 and pigz -d
+# for archives and gzip input; the ghc-events library (bench/src/
+# GhcEventsBench.hs, built here into a temporary folder with ghc and
+# libghc-ghc-events-dev; skipped when they are missing) for reading, show
+# and merge. PEERS_ONLY=1 runs those comparisons alone; SHOW_ONLY=1 the
+# show section alone; EXPORT_ONLY=1 the export rows and cat alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 log=${1:-$here/work/large.eventlog}
@@ -27,7 +36,8 @@ bytes=$(stat -c %s "$log")
 events=$("$evtool" info --json "$log" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1)
 cat "$log" > /dev/null # warm the page cache
 
-# measure NAME COMMAND...: best of $runs, prints one table row
+# measure NAME COMMAND...: best of $runs, prints one table row; the best
+# time is left in $work/last.<NAME> for `versus`
 measure() {
     local name=$1 best="" best_rss=0; shift
     for _ in $(seq "$runs"); do
@@ -39,18 +49,32 @@ measure() {
             best=$secs best_rss=$rss
         fi
     done
+    echo "$best" > "$work/last.${name//[^A-Za-z0-9]/_}"
     awk -v n="$name" -v s="$best" -v b="$bytes" -v e="$events" -v r="$best_rss" \
         'BEGIN { if (s < 0.005) s = 0.005;
                  printf "%-26s %8.2f s %9.0f MB/s %8.1f Mev/s %8.1f MB peak\n",
                         n, s, b / s / 1e6, e / s / 1e6, r / 1024 }'
 }
 
+# versus NAME PEER: NAME's throughput over PEER's, both measured before
+# on the same bytes (above 1: NAME is faster)
+versus() {
+    local a b
+    a=$(cat "$work/last.${1//[^A-Za-z0-9]/_}") b=$(cat "$work/last.${2//[^A-Za-z0-9]/_}")
+    awk -v a="$a" -v b="$b" -v n="$1" -v p="$2" 'BEGIN {
+        if (a < 0.005) a = 0.005; if (b < 0.005) b = 0.005;
+        printf "  %-40s x%.2f of %s\n", n, b / a, p }'
+}
+
 printf 'log: %s (%.1f MB, %s events)\n' "$log" "$(echo "$bytes / 1000000" | bc -l)" "$events"
 printf 'machine: %s, %s cores, %s\n' "$(uname -m)" "$(nproc)" \
     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+printf 'load average at the start: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+trap 'printf "load average at the end: %s\n" "$(cut -d" " -f1-3 /proc/loadavg)"; rm -rf "$work"' EXIT
 # Floors: reading the file (dd, and plain cat to /dev/null), and copying it (page cache, no fsync; evtool
 # cat syncs its output before renaming it into place, so it pays the disk).
-if [ "${SHOW_ONLY:-0}" != 1 ] && [ "${EXPORT_ONLY:-0}" != 1 ]; then
+if [ "${SHOW_ONLY:-0}" != 1 ] && [ "${PEERS_ONLY:-0}" != 1 ] &&
+   [ "${EXPORT_ONLY:-0}" != 1 ]; then
 measure "read floor (dd)"        dd if="$log" of=/dev/null bs=1M
 measure "plain cat >null"        cat "$log"
 measure "copy floor (cp)"        cp "$log" "$work/copy.eventlog"
@@ -68,6 +92,8 @@ measure "evtool filter --class gc" "$evtool" filter --class gc "$log" -o -
 measure "evtool filter gc 1s window" \
     "$evtool" filter --class gc --from 1s --to 2s "$log" -o -
 measure "evtool sort -o - >null"   "$evtool" sort "$log" -o -
+measure "evtool cat -o - >null"  "$evtool" cat "$log" -o -
+versus "evtool sort -o - >null" "evtool cat -o - >null"
 measure "evtool sort -o FILE"      "$evtool" sort "$log" -o "$work/sorted.eventlog"
 measure "evtool sort - (stdin)" \
     sh -c '"$1" sort --tmpdir "$3" - -o - < "$2"' sh "$evtool" "$log" "$work"
@@ -140,11 +166,94 @@ bytes=$((10 * small_bytes)) events=$((10 * small_events)) \
     'for i in 1 2 3 4 5 6 7 8 9 10; do "$1" merge "$2"/small/*.eventlog -o - || exit; done' \
     sh "$evtool" "$work"
 bytes=$((10 * small_bytes)) events=$((10 * small_events)) \
+    measure "evtool cat 100 small -o - x10" sh -c \
+    'for i in 1 2 3 4 5 6 7 8 9 10; do "$1" cat "$2"/small/*.eventlog -o - || exit; done' \
+    sh "$evtool" "$work"
+versus "evtool merge 100 small -o - x10" "evtool cat 100 small -o - x10"
+bytes=$((10 * small_bytes)) events=$((10 * small_events)) \
     measure "evtool merge 100 small -o FILE x10" sh -c \
     'for i in 1 2 3 4 5 6 7 8 9 10; do "$1" merge "$2"/small/*.eventlog -o "$2/merged.eventlog" || exit; done' \
     sh "$evtool" "$work"
 rm -rf "$work/small" "$work/merged.eventlog"
-fi # SHOW_ONLY
+fi # SHOW_ONLY, PEERS_ONLY, EXPORT_ONLY
+
+if [ "${SHOW_ONLY:-0}" != 1 ] && [ "${EXPORT_ONLY:-0}" != 1 ]; then
+# ---- peers in the same run (issue 19) ----
+# Archive: gzip -6, pigz -6 -p 2 and evtool archive (default level 6,
+# validated and hashed first, synced and read back after) on the same
+# file; the last column is the size against gzip -6's.
+echo "== archive: evtool beside gzip and pigz"
+gz6=$work/peer-gzip6.gz pz6=$work/peer-pigz6.gz ev6=$work/peer-evtool.gz
+measure "copy floor (cp)" cp "$log" "$work/copy.eventlog"
+rm -f "$work/copy.eventlog"
+measure "gzip -6" sh -c 'gzip -6 -c "$1" > "$2"' sh "$log" "$gz6"
+measure "pigz -6 -p 2" sh -c 'pigz -6 -p 2 -c "$1" > "$2"' sh "$log" "$pz6"
+measure "evtool archive --threads 2" \
+    "$evtool" archive --force --threads 2 "$log" -o "$ev6"
+measure "evtool archive --threads 2 -o -" \
+    sh -c '"$1" archive --force --threads 2 "$2" -o - > "$3"' sh "$evtool" "$log" "$ev6"
+# (one thread writes the same bytes as two)
+measure "evtool archive --threads 1" \
+    "$evtool" archive --force --threads 1 "$log" -o "$ev6"
+versus "evtool archive --threads 2" "pigz -6 -p 2"
+versus "evtool archive --threads 2 -o -" "pigz -6 -p 2"
+versus "evtool archive --threads 2" "gzip -6"
+versus "evtool archive --threads 1" "gzip -6"
+for f in "$gz6" "$pz6" "$ev6"; do
+    printf '  size %-22s %11d bytes, %6.2f %% of the log, x%.4f of gzip -6\n' \
+        "$(basename "$f")" "$(stat -c %s "$f")" \
+        "$(echo "100 * $(stat -c %s "$f") / $bytes" | bc -l)" \
+        "$(echo "$(stat -c %s "$f") / $(stat -c %s "$gz6")" | bc -l)"
+done
+
+# Reading gzip: pigz -d beside evtool's gzip input (cat), --test and
+# --extract, on the archives of evtool, gzip and pigz. MB/s are of the log.
+echo "== reading gzip: evtool beside pigz -d"
+for f in "$ev6" "$gz6" "$pz6"; do
+    k=$(basename "$f" .gz)
+    measure "pigz -d $k" sh -c 'pigz -d -c "$1" > /dev/null' sh "$f"
+    measure "evtool cat $k -o - >null" "$evtool" cat "$f" -o -
+    measure "evtool archive --test $k" "$evtool" archive --test "$f"
+    measure "evtool archive --extract $k" \
+        "$evtool" archive --extract --force "$f" -o "$work/x.eventlog"
+    versus "evtool cat $k -o - >null" "pigz -d $k"
+    versus "evtool archive --test $k" "pigz -d $k"
+    versus "evtool archive --extract $k" "pigz -d $k"
+done
+rm -f "$gz6" "$pz6" "$ev6" "$work/x.eventlog"
+
+# The ghc-events library: reading, show and merge, on a prefix of
+# PEER_PREFIX_MB megabytes (default 64: ghc-events holds every event, about
+# 12 bytes of memory per byte of log), cut with evtool truncate --bytes.
+# merge keeps the timestamps as ghc-events does (--align none).
+peer=$work/ghc-events-bench
+if command -v ghc >/dev/null 2>&1 &&
+   ghc -v0 -O1 "$here/src/GhcEventsBench.hs" -outputdir "$work/hs" \
+       -o "$peer" >"$work/ghc.log" 2>&1; then
+    echo "== ghc-events beside evtool"
+    pfx=$work/peer.eventlog
+    "$evtool" truncate -q --bytes "${PEER_PREFIX_MB:-64}000000" "$log" -o "$pfx"
+    pbytes=$(stat -c %s "$pfx")
+    pevents=$("$evtool" info --json "$pfx" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1)
+    bytes=$pbytes events=$pevents runs=1 measure "ghc-events read" "$peer" read "$pfx"
+    bytes=$pbytes events=$pevents measure "evtool info (reads all)" "$evtool" info "$pfx"
+    bytes=$pbytes events=$pevents measure "evtool validate" "$evtool" validate "$pfx"
+    bytes=$pbytes events=$pevents runs=1 measure "ghc-events show" "$peer" show "$pfx"
+    bytes=$pbytes events=$pevents measure "evtool show" "$evtool" show "$pfx"
+    bytes=$((2 * pbytes)) events=$((2 * pevents)) runs=1 \
+        measure "ghc-events merge 2" "$peer" merge "$work/m.eventlog" "$pfx" "$pfx"
+    bytes=$((2 * pbytes)) events=$((2 * pevents)) \
+        measure "evtool merge 2" "$evtool" merge --align none "$pfx" "$pfx" -o "$work/m.eventlog"
+    versus "evtool info (reads all)" "ghc-events read"
+    versus "evtool validate" "ghc-events read"
+    versus "evtool show" "ghc-events show"
+    versus "evtool merge 2" "ghc-events merge 2"
+    rm -f "$pfx" "$work/m.eventlog"
+else
+    echo "== ghc-events: skipped (no ghc, or building bench/src/GhcEventsBench.hs failed)"
+fi
+fi # SHOW_ONLY, EXPORT_ONLY
+[ "${PEERS_ONLY:-0}" = 1 ] && exit 0
 
 # export (issue 17): the perfetto JSON of the whole log next to evtool cat
 # (the target: at least half of cat's speed, under 64 MB). export reads the

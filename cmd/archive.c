@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -528,25 +529,38 @@ static int archive_one(const archive_job *job, const char *path)
 /* ---- --test ---- */
 
 /* The archive is intact; is the log in it a valid eventlog? */
-static int test_content(const input *in)
+/* Validates the archived log; says nothing yet. */
+static int read_content(const input *in, log_verdict *v)
 {
 	ev_reader *r;
-	log_verdict v;
 	int rc;
 
-	if (lseek(in->fd, 0, SEEK_SET) != 0)
-		return cli_error(EXIT_SYSTEM, "%s: cannot rewind: %s",
-				 in->name, strerror(errno));
-	if ((rc = ev_reader_open_fd(&r, in->fd, in->name, 0)) < 0)
-		return cli_error(cli_exit_for_status(rc), "%s: %s", in->name,
-				 ev_strerror(rc));
-	rc = check_log(r, &v);
+	memset(v, 0, sizeof *v);
+	if (lseek(in->fd, 0, SEEK_SET) != 0) {
+		v->status = EV_EIO;
+		snprintf(v->message, sizeof v->message, "cannot rewind: %s",
+			 strerror(errno));
+		return v->status;
+	}
+	if ((rc = ev_reader_open_fd(&r, in->fd, in->name, 0)) < 0) {
+		v->status = rc;
+		snprintf(v->message, sizeof v->message, "%s", ev_strerror(rc));
+		return rc;
+	}
+	rc = check_log(r, v);
 	ev_reader_free(r);
+	return rc;
+}
+
+static int report_content(const input *in, const log_verdict *v)
+{
+	int rc = v->status;
+
 	if (rc == EV_END)
 		return EXIT_OK;
 	if (rc != EV_ETRUNCATED && rc != EV_EFORMAT)
-		return log_error(cli_exit_for_status(rc), in->name, &v);
-	log_error(archive_exit(rc), in->name, &v);
+		return log_error(cli_exit_for_status(rc), in->name, v);
+	log_error(archive_exit(rc), in->name, v);
 	fputs("hint: the archive itself is intact: the log was archived like "
 	      "this (with --force?)\n", stderr);
 	return archive_exit(rc);
@@ -558,30 +572,87 @@ static void warn_digests(const char *name, const ev_archive_stats *s)
 		cli_warn_at(name, -1, "no xxh3-64 digest in the gzip header (a "
 			    "plain gzip file); checked the CRC-32, the length "
 			    "and the log");
-	else if (s->digests < s->members)
+	else if (s->digested < s->members)
 		cli_warn_at(name, -1, "%u of %u gzip members have no digest; "
 			    "checked their CRC-32 and length",
-			    s->members - s->digests, s->members);
+			    s->members - s->digested, s->members);
 }
 
+/* The gzip checks of an archive, in a thread of their own beside the
+ * validation of its log. */
+typedef struct archive_check {
+	int fd;
+	const char *name;
+	ev_archive_stats stats;
+	ev_diag d;
+	int rc;
+} archive_check;
+
+static void *run_check(void *arg)
+{
+	archive_check *c = arg;
+
+	c->rc = ev_archive_check_fd(c->fd, c->name, &c->stats, &c->d);
+	return NULL;
+}
+
+/* A second descriptor of a regular input file (not standard input, not
+ * a pipe: opening one again would wait for a writer), when it is still
+ * the file opened first; else -1. */
+static int reopen_regular(const input *in)
+{
+	struct stat st;
+	int fd;
+
+	if (strcmp(in->path, "-") == 0 || !S_ISREG(in->st.st_mode) ||
+	    (fd = open(in->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || st.st_dev != in->st.st_dev ||
+	    st.st_ino != in->st.st_ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The gzip checks and the log's validation read the archive at once,
+ * from two descriptors, when it is a file that can be opened again;
+ * else one after the other. Either way the checks speak first, and the
+ * log's verdict only for an intact archive. */
 static int test_one(const char *path)
 {
 	input in = { 0 };
-	ev_archive_stats stats;
-	ev_diag d;
-	int rc = open_input(&in, path, 0);
+	archive_check c = { .fd = -1 };
+	log_verdict v;
+	pthread_t thread;
+	int rc = open_input(&in, path, 0), both = 0;
 
 	if (rc != EXIT_OK)
 		return rc;
-	if (ev_archive_check_fd(in.fd, in.name, &stats, &d) < 0)
-		rc = archive_error(in.name, &d);
+	c.name = in.name;
+	c.fd = reopen_regular(&in);
+	if (c.fd >= 0)
+		both = pthread_create(&thread, NULL, run_check, &c) == 0;
+	if (both) {
+		read_content(&in, &v);
+		pthread_join(thread, NULL);
+	} else {
+		c.rc = ev_archive_check_fd(in.fd, in.name, &c.stats, &c.d);
+		if (c.rc == EV_OK)
+			read_content(&in, &v);
+	}
+	if (c.fd >= 0)
+		close(c.fd);
+	if (c.rc < 0)
+		rc = archive_error(in.name, &c.d);
 	else
-		warn_digests(in.name, &stats);
+		warn_digests(in.name, &c.stats);
 	if (rc == EXIT_OK)
-		rc = test_content(&in);
+		rc = report_content(&in, &v);
 	if (rc == EXIT_OK)
 		printf("%s: ok, %" PRIu64 " bytes of log, xxh3-64 %016" PRIx64
-		       "\n", in.name, stats.log_bytes, stats.content_digest);
+		       "\n", in.name, c.stats.log_bytes,
+		       c.stats.content_digest);
 	close_input(&in);
 	return rc;
 }

@@ -6,25 +6,38 @@
  * The header is parsed here rather than by zlib so that the extra field
  * and every header problem can be named; the deflate data is inflated
  * raw and the trailer is checked here too, so that a mismatch message can
- * show both values.
+ * show both values. A member wholly in the stored buffer that inflates to
+ * at most MEMBER_OUT bytes (every member of evtool's archives) is
+ * inflated at once with libdeflate; any other, or one libdeflate finds
+ * damaged, is streamed with zlib, which names the problem. A large
+ * regular file (at least THREAD_MIN bytes) is read, inflated and checked
+ * ahead in a thread of its own (read_ahead.h) while the caller uses the
+ * bytes before.
  */
 #include "evtool/archive.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zlib.h>
 
 #include "gzip.h"
 #include "internal.h"
+#include "read_ahead.h"
 
-#define STORED_BUFFER (256u * 1024u)
+/* Room for a whole member of MEMBER_OUT bytes of log, even stored. */
+#define MEMBER_OUT EV_ARCHIVE_DEFAULT_CHUNK
+#define STORED_BUFFER (MEMBER_OUT + MEMBER_OUT / 8)
 #define RAW_WINDOW_BITS (-15)
 #define EVENTLOG_MAGIC "hdrb"
+/* Reading ahead in a thread from this stored size. */
+#define THREAD_MIN (8u * 1024u * 1024u)
 
 /* ---- the header ---- */
 
@@ -76,14 +89,17 @@ static int parse_extra(ev_archive_header *out, const uint8_t *x, size_t n,
 					EVI_ARCHIVE_SUBFIELD_DATA);
 		if (at + 4 + len > n)
 			return EV_OK;
-		if (ours && data[0] != EV_ARCHIVE_DIGEST_VERSION)
+		if (ours && (data[0] < EV_ARCHIVE_KIND_WHOLE ||
+			     data[0] > EV_ARCHIVE_KIND_LAST))
 			return evi_fail(d, EV_EFORMAT, base + at + 4, 0,
-					"the 'EV' digest subfield has version "
-					"%u, which this evtool does not know "
-					"(it knows %u)", data[0],
-					EV_ARCHIVE_DIGEST_VERSION);
+					"the 'EV' digest subfield has kind %u, "
+					"which this evtool does not know (it "
+					"knows %u to %u)", data[0],
+					EV_ARCHIVE_KIND_WHOLE,
+					EV_ARCHIVE_KIND_LAST);
 		if (ours) {
 			out->has_digest = 1;
+			out->kind = data[0];
 			out->digest = ev_load64(data + 1);
 		}
 		at += 4 + len;
@@ -183,15 +199,29 @@ struct ev_archive_reader {
 	int eof;
 
 	enum reader_place place;
+	int fresh;              /* no deflate data of the member read yet */
 	z_stream z;
 	int z_ready;
+	struct libdeflate_decompressor *whole;
+	uint8_t *out;           /* a whole member's log, out[out_pos, out_len) */
+	size_t out_pos;
+	size_t out_len;
 	ev_archive_header member;
 	uint64_t member_start; /* stored offset of the member's header */
 	uint64_t member_bytes;
 	uint32_t member_crc;
-	XXH3_state_t *member_hash;
+	/* The log being read, from the header of its first member to the
+	 * trailer of its last. */
+	int span_open;
+	uint64_t span_digest;
+	uint64_t span_start;    /* stored offset of its first member */
+	unsigned span_first;    /* its first member's number */
+	XXH3_state_t *span_hash;
 	XXH3_state_t *all_hash;
 	ev_archive_stats stats;
+	/* Reading ahead: the thread owns all of the above while it runs. */
+	evi_ahead *thread;
+	int thread_tried;
 };
 
 static uint64_t stored_offset(const ev_archive_reader *r)
@@ -264,10 +294,10 @@ static int open_reader(ev_archive_reader **out, int fd, int close_fd,
 		r->close_fd = close_fd;
 		r->name = strdup(name ? name : "<input>");
 		r->in = malloc(STORED_BUFFER);
-		r->member_hash = XXH3_createState();
+		r->span_hash = XXH3_createState();
 		r->all_hash = XXH3_createState();
 	}
-	if (!r || !r->name || !r->in || !r->member_hash || !r->all_hash ||
+	if (!r || !r->name || !r->in || !r->span_hash || !r->all_hash ||
 	    XXH3_64bits_reset(r->all_hash) != XXH_OK ||
 	    inflateInit2(&r->z, RAW_WINDOW_BITS) != Z_OK) {
 		if (r)
@@ -306,12 +336,16 @@ void ev_archive_reader_free(ev_archive_reader *r)
 {
 	if (!r)
 		return;
+	evi_ahead_stop(r->thread);
 	if (r->z_ready)
 		inflateEnd(&r->z);
+	if (r->whole)
+		libdeflate_free_decompressor(r->whole);
+	free(r->out);
 	if (r->close_fd && r->fd >= 0)
 		close(r->fd);
-	if (r->member_hash)
-		XXH3_freeState(r->member_hash);
+	if (r->span_hash)
+		XXH3_freeState(r->span_hash);
 	if (r->all_hash)
 		XXH3_freeState(r->all_hash);
 	free(r->in);
@@ -319,18 +353,94 @@ void ev_archive_reader_free(ev_archive_reader *r)
 	free(r);
 }
 
+/* At the end of a log's last member: checks the log's digest against
+ * its members' content. */
+static int end_span(ev_archive_reader *r)
+{
+	uint64_t digest = XXH3_64bits_digest(r->span_hash);
+
+	r->span_open = 0;
+	if (digest == r->span_digest)
+		return EV_OK;
+	if (r->span_first == r->stats.members)
+		return fail(r, EV_EFORMAT, r->span_start,
+			    "xxh3-64 mismatch in gzip member %u: the content's "
+			    "is %016llx, the header says %016llx (the CRC-32 "
+			    "matches, so the header was damaged or rewritten)",
+			    r->span_first, (unsigned long long)digest,
+			    (unsigned long long)r->span_digest);
+	return fail(r, EV_EFORMAT, r->span_start,
+		    "xxh3-64 mismatch in gzip members %u-%u: their content's "
+		    "is %016llx, the headers say %016llx (each member's "
+		    "CRC-32 matches, so a header was damaged or rewritten)",
+		    r->span_first, r->stats.members,
+		    (unsigned long long)digest,
+		    (unsigned long long)r->span_digest);
+}
+
+static int out_of_place(ev_archive_reader *r)
+{
+	if (r->span_open)
+		return fail(r, EV_EFORMAT, r->member_start,
+			    "gzip member %u is not the next member of the log "
+			    "that gzip member %u started: members were lost, "
+			    "reordered or mixed", r->stats.members + 1,
+			    r->span_first);
+	return fail(r, EV_EFORMAT, r->member_start,
+		    "gzip member %u continues a log of xxh3-64 %016llx whose "
+		    "first member is not before it: members were lost, "
+		    "reordered or mixed", r->stats.members + 1,
+		    (unsigned long long)r->member.digest);
+}
+
+/* A member continues the log being read, starts a log, or is plain
+ * gzip. */
+static int enter_span(ev_archive_reader *r)
+{
+	int kind = r->member.kind;
+	int continues = kind == EV_ARCHIVE_KIND_MIDDLE ||
+			kind == EV_ARCHIVE_KIND_LAST;
+
+	if (continues != r->span_open ||
+	    (continues && r->member.digest != r->span_digest))
+		return out_of_place(r);
+	if (continues || !r->member.has_digest)
+		return EV_OK;
+	if (XXH3_64bits_reset(r->span_hash) != XXH_OK)
+		return fail(r, EV_ENOMEM, r->member_start, "out of memory");
+	r->span_open = 1;
+	r->span_digest = r->member.digest;
+	r->span_start = r->member_start;
+	r->span_first = r->stats.members + 1;
+	if (r->stats.digests++ == 0)
+		r->stats.stored_digest = r->member.digest;
+	return EV_OK;
+}
+
+/* Counts the members that a digest covers. */
+static int enter_log(ev_archive_reader *r)
+{
+	int rc = enter_span(r);
+
+	if (rc == EV_OK && r->span_open)
+		r->stats.digested++;
+	return rc;
+}
+
 static int start_member(ev_archive_reader *r)
 {
+	int rc = enter_log(r);
+
+	if (rc < 0)
+		return rc;
 	r->pos += r->member.size;
-	if (inflateReset(&r->z) != Z_OK ||
-	    XXH3_64bits_reset(r->member_hash) != XXH_OK)
+	if (inflateReset(&r->z) != Z_OK)
 		return fail(r, EV_ENOMEM, stored_offset(r), "out of memory");
 	r->member_crc = (uint32_t)crc32(0, NULL, 0);
 	r->member_bytes = 0;
 	r->stats.members++;
-	if (r->member.has_digest && r->stats.digests++ == 0)
-		r->stats.stored_digest = r->member.digest;
 	r->place = IN_DATA;
+	r->fresh = 1;
 	return EV_OK;
 }
 
@@ -377,8 +487,9 @@ static void account(ev_archive_reader *r, const uint8_t *p, size_t n)
 {
 	if (n == 0)
 		return;
-	r->member_crc = (uint32_t)crc32(r->member_crc, p, (uInt)n);
-	XXH3_64bits_update(r->member_hash, p, n);
+	r->member_crc = (uint32_t)libdeflate_crc32(r->member_crc, p, n);
+	if (r->span_open)
+		XXH3_64bits_update(r->span_hash, p, n);
 	XXH3_64bits_update(r->all_hash, p, n);
 	r->member_bytes += n;
 	r->stats.log_bytes += n;
@@ -403,9 +514,50 @@ static int cut_short(ev_archive_reader *r, const char *where)
 		    (unsigned long long)r->stats.log_bytes);
 }
 
+/* Inflates the member's deflate data at once when all of it is in the
+ * buffer and it is small enough. 1: done, its log in `out`. */
+static int inflate_whole(ev_archive_reader *r)
+{
+	size_t used, n;
+
+	while (r->end - r->pos < STORED_BUFFER && !r->eof)
+		if (refill(r) < 0)
+			return 0; /* zlib's streaming meets the error too */
+	if (!r->out && !(r->out = malloc(MEMBER_OUT)))
+		return 0;
+	if (!r->whole && !(r->whole = libdeflate_alloc_decompressor()))
+		return 0;
+	if (libdeflate_deflate_decompress_ex(r->whole, r->in + r->pos,
+					     r->end - r->pos, r->out,
+					     MEMBER_OUT, &used, &n) !=
+	    LIBDEFLATE_SUCCESS)
+		return 0;
+	r->pos += used;
+	r->out_pos = 0;
+	r->out_len = n;
+	account(r, r->out, n);
+	r->place = AT_TRAILER;
+	return 1;
+}
+
+static void take_whole(ev_archive_reader *r, uint8_t *dst, size_t cap,
+		       size_t *got)
+{
+	size_t n = r->out_len - r->out_pos;
+
+	*got = n < cap ? n : cap;
+	memcpy(dst, r->out + r->out_pos, *got);
+	r->out_pos += *got;
+}
+
 static int inflate_some(ev_archive_reader *r, uint8_t *dst, size_t cap,
 			size_t *got)
 {
+	if (r->fresh) {
+		r->fresh = 0;
+		if (inflate_whole(r))
+			return EV_OK;
+	}
 	while (*got == 0) {
 		int zrc;
 		if (r->pos == r->end) {
@@ -435,8 +587,6 @@ static int inflate_some(ev_archive_reader *r, uint8_t *dst, size_t cap,
 
 static int check_member(ev_archive_reader *r, uint32_t crc, uint32_t isize)
 {
-	uint64_t digest;
-
 	if (crc != r->member_crc)
 		return fail(r, EV_EFORMAT, stored_offset(r),
 			    "CRC-32 mismatch in gzip member %u: the content's "
@@ -448,17 +598,10 @@ static int check_member(ev_archive_reader *r, uint32_t crc, uint32_t isize)
 			    "inflated, the trailer says %u (modulo 2^32)",
 			    r->stats.members,
 			    (unsigned long long)r->member_bytes, isize);
-	if (!r->member.has_digest)
+	if (!r->span_open || r->member.kind == EV_ARCHIVE_KIND_FIRST ||
+	    r->member.kind == EV_ARCHIVE_KIND_MIDDLE)
 		return EV_OK;
-	digest = XXH3_64bits_digest(r->member_hash);
-	if (digest != r->member.digest)
-		return fail(r, EV_EFORMAT, r->member_start,
-			    "xxh3-64 mismatch in gzip member %u: the content's "
-			    "is %016llx, the header says %016llx (the CRC-32 "
-			    "matches, so the header was damaged or rewritten)",
-			    r->stats.members, (unsigned long long)digest,
-			    (unsigned long long)r->member.digest);
-	return EV_OK;
+	return end_span(r);
 }
 
 /* After a member: the end, another member, or bytes that are neither. */
@@ -468,6 +611,13 @@ static int after_member(ev_archive_reader *r)
 
 	if (rc < 0)
 		return rc;
+	if (rc == 0 && r->span_open)
+		return fail(r, EV_ETRUNCATED, stored_offset(r),
+			    "the archive is cut short: it ends after gzip "
+			    "member %u, before the last member of the log "
+			    "that gzip member %u started, after %llu bytes of "
+			    "log", r->stats.members, r->span_first,
+			    (unsigned long long)r->stats.log_bytes);
 	if (rc == 0)
 		return EV_END;
 	if (r->in[r->pos] != EVI_GZIP_ID1)
@@ -494,18 +644,18 @@ static int read_trailer(ev_archive_reader *r)
 	return after_member(r);
 }
 
-int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
-			   size_t *got)
+static int read_here(ev_archive_reader *r, uint8_t *dst, size_t cap,
+		     size_t *got)
 {
 	int rc = EV_OK;
 
 	*got = 0;
 	if (r->status)
 		return r->status;
-	if (cap == 0)
-		return EV_EINVAL;
 	while (rc == EV_OK && *got == 0) {
-		if (r->place == AT_HEADER)
+		if (r->out_pos < r->out_len)
+			take_whole(r, dst, cap, got);
+		else if (r->place == AT_HEADER)
 			rc = read_header(r);
 		else if (r->place == IN_DATA)
 			rc = inflate_some(r, dst, cap, got);
@@ -519,6 +669,45 @@ int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 	r->status = rc;
 	/* Hand out the good bytes first; the next call reports the rest. */
 	return *got > 0 ? EV_OK : rc;
+}
+
+static int fill_ahead(void *ctx, uint8_t *dst, size_t cap, size_t *got)
+{
+	int rc = read_here(ctx, dst, cap, got);
+
+	return rc == EV_OK && *got == 0 ? EV_END : rc;
+}
+
+static void start_thread(ev_archive_reader *r)
+{
+	struct stat st;
+
+	r->thread_tried = 1;
+	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size >= (off_t)THREAD_MIN)
+		r->thread = evi_ahead_start(fill_ahead, NULL, r);
+}
+
+int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
+			   size_t *got)
+{
+	int rc;
+
+	*got = 0;
+	if (cap == 0)
+		return EV_EINVAL;
+	if (!r->thread_tried)
+		start_thread(r);
+	if (!r->thread)
+		return read_here(r, dst, cap, got);
+	rc = evi_ahead_read(r->thread, dst, cap, got);
+	if (*got > 0)
+		return EV_OK;
+	/* The thread stopped at the end or at an error, which read_here
+	 * keeps in r->status. */
+	evi_ahead_stop(r->thread);
+	r->thread = NULL;
+	return rc;
 }
 
 const ev_archive_stats *ev_archive_reader_stats(const ev_archive_reader *r)

@@ -32,8 +32,6 @@
 #define EVI_ARCHIVE_SUBFIELD (4u + EVI_ARCHIVE_SUBFIELD_DATA)
 /* The whole header the writer emits: fixed part, XLEN, one subfield. */
 #define EVI_ARCHIVE_HEADER (EVI_GZIP_FIXED_HEADER + 2u + EVI_ARCHIVE_SUBFIELD)
-/* Deflate's window: the dictionary a chunk inherits from the previous. */
-#define EVI_DEFLATE_WINDOW 32768u
 
 /* Whether `len` bytes at `p` start a gzip member (its two magic bytes). */
 static inline int evi_is_gzip(const uint8_t *p, size_t len)

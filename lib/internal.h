@@ -48,17 +48,19 @@ uint64_t evi_reader_stored_size(const ev_reader *r);
 
 /* Room for `len` more bytes in the sink's buffer, counted as written: the
  * caller fills them before the next sink call. NULL on a write error (see
- * ev_sink_diag) or when `len` exceeds the buffer. */
+ * ev_sink_diag) or when `len` exceeds the buffer, which is never the case
+ * up to EVI_SINK_RESERVE_MAX bytes. */
+#define EVI_SINK_RESERVE_MAX (64u * 1024u)
 uint8_t *evi_sink_reserve(ev_sink *s, size_t len);
 
 typedef struct ev_archive_writer ev_archive_writer;
 typedef struct ev_archive_options ev_archive_options;
 
 /* An archive writer that does not know the log's digest beforehand: the
- * compressed data waits in an unnamed temporary file in `tmpdir` (NULL:
- * $TMPDIR, else /tmp) until ev_archive_writer_finish, which writes the
- * gzip header with the digest of the bytes written, that data and the
- * trailer to `target` (which stays the caller's). */
+ * compressed members wait in an unnamed temporary file in `tmpdir` (NULL:
+ * $TMPDIR, else /tmp) until ev_archive_writer_finish, which copies them
+ * to `target` (which stays the caller's), each member's header holding
+ * the digest of the bytes written. */
 int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
 				    const char *tmpdir,
 				    const ev_archive_options *opts,

@@ -208,35 +208,53 @@ static int write_direct(ev_writer *w, const ev_event *ev, int variable)
 	return EV_OK;
 }
 
+static void encode_marker(uint8_t *marker, uint16_t cap, uint64_t first,
+			  uint64_t last, size_t size)
+{
+	ev_store16(marker, EV_BLOCK_MARKER);
+	ev_store64(marker + 2, first);
+	ev_store32(marker + 10, (uint32_t)size);
+	ev_store64(marker + 14, last);
+	ev_store16(marker + 22, cap);
+}
+
 static int write_marker(ev_writer *w, uint16_t cap, uint64_t first,
 			uint64_t last, size_t size)
 {
 	uint8_t marker[EVI_BLOCK_EVENT];
 	int rc;
 
-	ev_store16(marker, EV_BLOCK_MARKER);
-	ev_store64(marker + 2, first);
-	ev_store32(marker + 10, (uint32_t)size);
-	ev_store64(marker + 14, last);
-	ev_store16(marker + 22, cap);
+	encode_marker(marker, cap, first, last, size);
 	rc = ev_sink_write(w->sink, marker, sizeof marker);
 	return rc < 0 ? sink_failed(w, rc) : EV_OK;
 }
 
 /* Writes the open block: its marker (size including the marker itself,
- * stamped with the earliest time, ending at the latest), then its events. */
+ * stamped with the earliest time, ending at the latest), then its events.
+ * A small block (in sorted output, blocks of a few events are the rule)
+ * is encoded straight into the sink's buffer, marker and all. */
 static int flush_block(ev_writer *w)
 {
+	size_t size = w->block_len + EVI_BLOCK_EVENT;
+	uint8_t *at;
 	int rc;
 
 	if (!w->block_open)
 		return EV_OK;
 	w->block_open = 0;
-	rc = write_marker(w, w->block_cap, w->block_first, w->block_last,
-			  w->block_len + EVI_BLOCK_EVENT);
-	if (rc == EV_OK && w->block_len)
-		rc = ev_sink_write(w->sink, w->block, w->block_len);
 	w->block_len = 0;
+	if (size <= EVI_SINK_RESERVE_MAX) {
+		if (!(at = evi_sink_reserve(w->sink, size)))
+			return sink_failed(w, ev_sink_diag(w->sink)->status);
+		encode_marker(at, w->block_cap, w->block_first, w->block_last,
+			      size);
+		memcpy(at + EVI_BLOCK_EVENT, w->block, size - EVI_BLOCK_EVENT);
+		return EV_OK;
+	}
+	rc = write_marker(w, w->block_cap, w->block_first, w->block_last,
+			  size);
+	if (rc == EV_OK)
+		rc = ev_sink_write(w->sink, w->block, size - EVI_BLOCK_EVENT);
 	return rc < 0 ? sink_failed(w, rc) : EV_OK;
 }
 

@@ -142,8 +142,16 @@ static int reader_verdict(const uint8_t *data, size_t len)
 	return rc;
 }
 
+/* One member per chunk of the log, one for an empty log. */
+static unsigned members_for(size_t len, uint32_t chunk)
+{
+	size_t size = chunk ? chunk : EV_ARCHIVE_DEFAULT_CHUNK;
+
+	return len == 0 ? 1u : (unsigned)((len + size - 1) / size);
+}
+
 static void expect_intact(const uint8_t *gz, size_t gz_len,
-			  const uint8_t *log, size_t len)
+			  const uint8_t *log, size_t len, uint32_t chunk)
 {
 	ev_archive_stats st;
 	ev_archive_header h;
@@ -152,10 +160,14 @@ static void expect_intact(const uint8_t *gz, size_t gz_len,
 
 	assert_int_equal(ev_archive_parse_header(&h, gz, gz_len, NULL), EV_OK);
 	assert_true(h.has_digest);
+	assert_int_equal(h.kind, members_for(len, chunk) == 1
+					 ? EV_ARCHIVE_KIND_WHOLE
+					 : EV_ARCHIVE_KIND_FIRST);
 	assert_int_equal(h.digest, digest);
 	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_OK);
-	assert_int_equal(st.members, 1);
+	assert_int_equal(st.members, members_for(len, chunk));
 	assert_int_equal(st.digests, 1);
+	assert_int_equal(st.digested, st.members);
 	assert_int_equal(st.stored_digest, digest);
 	assert_int_equal(st.content_digest, digest);
 	assert_int_equal(st.log_bytes, len);
@@ -193,7 +205,7 @@ static void round_trip_one(const char *path, void *ctx)
 		uint8_t *gz = archive(log, len, c, &gz_len);
 		uint8_t *back = zlib_inflate(gz, gz_len, &back_len);
 
-		expect_intact(gz, gz_len, log, len);
+		expect_intact(gz, gz_len, log, len, c->chunk);
 		/* Plain zlib restores the log byte for byte. */
 		assert_int_equal(back_len, len);
 		assert_memory_equal(back, log, len);
@@ -270,7 +282,7 @@ static void test_many_chunks_same_bytes_any_threads(void **state)
 	static const size_t pieces[] = { 1000003, 65536, 4093 };
 
 	(void)state;
-	expect_intact(ref, ref_len, log, len);
+	expect_intact(ref, ref_len, log, len, SMALL_CHUNK);
 	for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
 		config c = { 6, threads[i], SMALL_CHUNK };
 		uint8_t *gz = archive_pieces(log, len, &c,
@@ -289,23 +301,50 @@ static void test_many_chunks_same_bytes_any_threads(void **state)
 	free(log);
 }
 
-/* Priming each chunk with its predecessor's tail keeps the ratio of one
- * stream: the chunked archive is within 0.5% of plain zlib's. */
-static void test_chunking_keeps_the_ratio(void **state)
+static uint8_t *plain_gzip_level(const uint8_t *log, size_t len, int level,
+				 size_t *out_len);
+
+typedef struct all_logs {
+	uint8_t *bytes;
+	size_t len;
+} all_logs;
+
+static void append_log(const char *path, void *ctx)
 {
-	size_t len = 2 * 1024 * 1024, gz_len;
-	uint8_t *log = synthetic(len);
-	config c = { 6, 2, SMALL_CHUNK };
-	uint8_t *gz = archive(log, len, &c, &gz_len);
-	uLongf one_len = compressBound((uLong)len);
-	uint8_t *one = malloc(one_len);
+	all_logs *all = ctx;
+	size_t len;
+	uint8_t *log = ts_read_file(path, &len);
+
+	assert_non_null(log);
+	all->bytes = realloc(all->bytes, all->len + len);
+	assert_non_null(all->bytes);
+	memcpy(all->bytes + all->len, log, len);
+	all->len += len;
+	free(log);
+}
+
+/* The size promise of the levels: at every level N, the archive of real
+ * logs (the testdata logs one after the other, in chunks small enough
+ * for several) is no larger than `gzip -N`'s (zlib at level N with
+ * gzip's memory level 8). */
+static void test_no_larger_than_gzip(void **state)
+{
+	all_logs all = { NULL, 0 };
 
 	(void)state;
-	assert_int_equal(compress2(one, &one_len, log, (uLong)len, 6), Z_OK);
-	assert_true((double)gz_len < 1.005 * (double)one_len + 64);
-	free(one);
-	free(gz);
-	free(log);
+	assert_true(ts_for_each_log(EVTOOL_TESTDATA, append_log, &all) >= 10);
+	for (int level = 1; level <= 9; level++) {
+		config c = { level, 2, 4 * SMALL_CHUNK };
+		size_t gz_len, plain_len;
+		uint8_t *gz = archive(all.bytes, all.len, &c, &gz_len);
+		uint8_t *plain = plain_gzip_level(all.bytes, all.len, level,
+						  &plain_len);
+		expect_intact(gz, gz_len, all.bytes, all.len, c.chunk);
+		assert_true(gz_len <= plain_len);
+		free(plain);
+		free(gz);
+	}
+	free(all.bytes);
 }
 
 static void test_empty_log(void **state)
@@ -316,7 +355,7 @@ static void test_empty_log(void **state)
 	uint8_t *back = zlib_inflate(gz, gz_len, &back_len);
 
 	(void)state;
-	expect_intact(gz, gz_len, (const uint8_t *)"", 0);
+	expect_intact(gz, gz_len, (const uint8_t *)"", 0, 0);
 	assert_int_equal(back_len, 0);
 	free(back);
 	free(gz);
@@ -382,7 +421,7 @@ static void test_mtime_option(void **state)
 
 /* A header with every optional part: another subfield first, ours,
  * a name, a comment and a header CRC. */
-static size_t full_header(uint8_t *h, uint64_t digest, int version)
+static size_t full_header(uint8_t *h, uint64_t digest, int kind)
 {
 	static const uint8_t start[] = {
 		0x1f, 0x8b, 8, 0x04 | 0x08 | 0x10 | 0x02, /* FEXTRA FNAME
@@ -390,14 +429,14 @@ static size_t full_header(uint8_t *h, uint64_t digest, int version)
 		0, 0, 0, 0, 0, 3,
 		20, 0,                          /* XLEN: two subfields */
 		'A', 'p', 3, 0, 'x', 'y', 'z',  /* someone else's */
-		'E', 'V', 9, 0,                 /* ours: version, digest */
+		'E', 'V', 9, 0,                 /* ours: kind, digest */
 	};
 	static const char name_and_comment[] = "run.eventlog\0a comment";
 	size_t n = sizeof start;
 	uint32_t crc;
 
 	memcpy(h, start, n);
-	h[n++] = (uint8_t)version;
+	h[n++] = (uint8_t)kind;
 	ev_store64(h + n, digest);
 	n += 8;
 	memcpy(h + n, name_and_comment, sizeof name_and_comment);
@@ -428,12 +467,24 @@ static void test_parse_header_optional_parts(void **state)
 	h[30] ^= 0x20;
 	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_EFORMAT);
 	assert_non_null(strstr(d.message, "CRC"));
-	/* An unknown digest version is an error at the version byte (after
-	 * 10 fixed bytes, XLEN, the 7-byte 'Ap' subfield and ours' 4). */
-	n = full_header(h, 1, 2);
+	/* Every known kind parses; an unknown kind is an error at the kind
+	 * byte (after 10 fixed bytes, XLEN, the 7-byte 'Ap' subfield and
+	 * ours' 4). */
+	for (int kind = EV_ARCHIVE_KIND_WHOLE; kind <= EV_ARCHIVE_KIND_LAST;
+	     kind++) {
+		n = full_header(h, 7, kind);
+		assert_int_equal(ev_archive_parse_header(&out, h, n, &d),
+				 EV_OK);
+		assert_int_equal(out.kind, kind);
+		assert_int_equal(out.digest, 7);
+	}
+	n = full_header(h, 1, EV_ARCHIVE_KIND_LAST + 1);
 	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_EFORMAT);
-	assert_non_null(strstr(d.message, "version 2"));
+	assert_non_null(strstr(d.message, "kind 5"));
 	assert_int_equal(d.offset, 23);
+	n = full_header(h, 1, 0);
+	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_EFORMAT);
+	assert_non_null(strstr(d.message, "kind 0"));
 }
 
 
@@ -479,9 +530,23 @@ static uint8_t *archive_file(const char *name, const config *c,
 	return archive(*log, *len, c, gz_len);
 }
 
+/* Whether byte `at` is the MTIME, XFL or OS of one of our member
+ * headers (bytes 4 to 9 of a header with our subfield), which nobody
+ * checks. */
+static int in_unchecked_field(const uint8_t *gz, size_t at)
+{
+	for (size_t k = 4; k <= 9 && k <= at; k++) {
+		const uint8_t *h = gz + at - k;
+		if (h[0] == 0x1f && h[1] == 0x8b && h[12] == 'E' &&
+		    h[13] == 'V')
+			return 1;
+	}
+	return 0;
+}
+
 /* Every byte of the archive flipped in turn: either the check fails, or
- * the flip was harmless (MTIME, XFL, OS, or deflate padding bits) and the
- * content is exactly the log. Never a wrong log that checks out. */
+ * the flip was harmless (MTIME, XFL, OS of a member) and the content is
+ * exactly the log. Never a wrong log that checks out. */
 static void flip_every_byte(const char *name, size_t stride)
 {
 	config c = { 6, 2, SMALL_CHUNK };
@@ -489,6 +554,7 @@ static void flip_every_byte(const char *name, size_t stride)
 	uint8_t *log;
 	uint8_t *gz = archive_file(name, &c, &gz_len, &log, &len);
 	uint64_t digest = XXH3_64bits(log, len);
+	unsigned members = members_for(len, c.chunk);
 
 	for (size_t at = 0; at < gz_len; at += at < HEADER_SIZE ? 1 : stride) {
 		ev_archive_stats st;
@@ -507,19 +573,23 @@ static void flip_every_byte(const char *name, size_t stride)
 		assert_int_equal(st.content_digest, digest);
 		assert_int_equal(st.log_bytes, len);
 		no_digest += st.digests == 0;
-		/* Only header fields nobody checks can change silently. */
-		assert_true(at < HEADER_SIZE);
+		/* Only header fields nobody checks can change silently, or
+		 * the first header's subfield of a log in one member. */
+		assert_true(in_unchecked_field(gz, at) ||
+			    (members == 1 && at < HEADER_SIZE));
 	}
-	/* Unchecked: MTIME (4 bytes), XFL, OS. Hiding the digest: the
-	 * subfield's id, length or version (5 bytes); then the CRC-32 and
-	 * length still hold, and a caller warns that there is no digest. */
-	assert_true(tried - detected <= 6 + 5);
+	/* Unchecked: MTIME (4 bytes), XFL, OS of each member. Hiding the
+	 * digest of a log in one member: the subfield's id, length or kind
+	 * (5 bytes); then the CRC-32 and length still hold, and a caller
+	 * warns that there is no digest. In a log of several members, the
+	 * next member's kind says that the first was one of them. */
+	assert_true(tried - detected <= 6 * members + 5);
 	assert_true(no_digest <= 5);
 	free(gz);
 	free(log);
 }
 
-/* An 'E' 'V' subfield with a bad length or an unknown version byte is a
+/* An 'E' 'V' subfield with a bad length or an unknown kind byte is a
  * damaged archive for the reader (what --test and --extract use), at the
  * offset of the bad field; it is not read as plain gzip. */
 static void test_bad_digest_subfield(void **state)
@@ -534,19 +604,19 @@ static void test_bad_digest_subfield(void **state)
 
 	(void)state;
 	/* Our header: 10 fixed bytes, XLEN 13, 'E' 'V', length 9 at 14,
-	 * version 1 at 16, the digest. */
+	 * kind 1 (a whole log) at 16, the digest. */
 	assert_int_equal(gz[3], 0x04);
 	assert_int_equal(gz[10] | gz[11] << 8, 13);
 	assert_int_equal(gz[14], 9);
-	assert_int_equal(gz[16], EV_ARCHIVE_DIGEST_VERSION);
+	assert_int_equal(gz[16], EV_ARCHIVE_KIND_WHOLE);
 	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_OK);
 	assert_int_equal(st.digests, 1);
 
 	gz[16] = 7;
 	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_EFORMAT);
-	assert_non_null(strstr(d.message, "version 7"));
+	assert_non_null(strstr(d.message, "kind 7"));
 	assert_int_equal(d.offset, 16);
-	gz[16] = EV_ARCHIVE_DIGEST_VERSION;
+	gz[16] = EV_ARCHIVE_KIND_WHOLE;
 
 	gz[14] = 8; /* shorter: the digest's last byte is left over */
 	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_EFORMAT);
@@ -675,14 +745,15 @@ static void test_trailing_garbage(void **state)
  * Plain gzip and several members
  * ---------------------------------------------------------------------- */
 
-static uint8_t *plain_gzip(const uint8_t *log, size_t len, size_t *out_len)
+static uint8_t *plain_gzip_level(const uint8_t *log, size_t len, int level,
+				 size_t *out_len)
 {
 	z_stream z;
 	size_t cap = compressBound((uLong)len) + 64;
 	uint8_t *out = malloc(cap);
 
 	memset(&z, 0, sizeof z);
-	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 31, 8,
+	assert_int_equal(deflateInit2(&z, level, Z_DEFLATED, 31, 8,
 				      Z_DEFAULT_STRATEGY), Z_OK);
 	z.next_in = (uint8_t *)log;
 	z.avail_in = (uInt)len;
@@ -692,6 +763,11 @@ static uint8_t *plain_gzip(const uint8_t *log, size_t len, size_t *out_len)
 	*out_len = cap - z.avail_out;
 	deflateEnd(&z);
 	return out;
+}
+
+static uint8_t *plain_gzip(const uint8_t *log, size_t len, size_t *out_len)
+{
+	return plain_gzip_level(log, len, 6, out_len);
 }
 
 static void test_plain_gzip_has_no_digest(void **state)
@@ -720,7 +796,131 @@ static void test_plain_gzip_has_no_digest(void **state)
 	free(path);
 }
 
-/* Concatenated members: each digest covers its own member. */
+/* Where each member of an archive starts, found by reading it with zlib
+ * (which knows nothing of our subfield); returns how many. */
+static size_t member_starts(const uint8_t *gz, size_t len, size_t *starts,
+			    size_t max)
+{
+	size_t n = 0, at = 0;
+
+	while (at < len) {
+		z_stream z;
+		uint8_t sink[65536];
+		int rc;
+		assert_true(n < max);
+		starts[n++] = at;
+		memset(&z, 0, sizeof z);
+		assert_int_equal(inflateInit2(&z, 31), Z_OK);
+		z.next_in = (uint8_t *)gz + at;
+		z.avail_in = (uInt)(len - at);
+		do {
+			z.next_out = sink;
+			z.avail_out = sizeof sink;
+			rc = inflate(&z, Z_NO_FLUSH);
+		} while (rc == Z_OK);
+		assert_int_equal(rc, Z_STREAM_END);
+		at = len - z.avail_in;
+		inflateEnd(&z);
+	}
+	return n;
+}
+
+/* A log in several members: cut at a member boundary, a member lost,
+ * two swapped, or another log's member put in, are all found, though
+ * every member is sound gzip. */
+static void test_members_of_a_log(void **state)
+{
+	config c = { 6, 2, SMALL_CHUNK };
+	size_t gz_len, len, other_len, starts[8], n;
+	uint8_t *log, *other_log;
+	uint8_t *gz = archive_file("gc-n2.eventlog", &c, &gz_len, &log, &len);
+	uint8_t *other = archive_file("threads-n4.eventlog", &c, &other_len,
+				      &other_log, &len);
+	uint8_t *edit = malloc(gz_len + other_len);
+	size_t m1, m2;
+	ev_archive_stats st;
+	ev_diag d;
+
+	(void)state;
+	n = member_starts(gz, gz_len, starts, 8);
+	assert_int_equal(n, 3); /* 159,009 bytes in chunks of 64 KiB */
+	assert_int_equal(gz[16], EV_ARCHIVE_KIND_FIRST);
+	assert_int_equal(gz[starts[1] + 16], EV_ARCHIVE_KIND_MIDDLE);
+	assert_int_equal(gz[starts[2] + 16], EV_ARCHIVE_KIND_LAST);
+	m1 = starts[1] - starts[0];
+	m2 = starts[2] - starts[1];
+	/* Cut after a whole member: cut short, at the cut. */
+	for (size_t i = 1; i < n; i++) {
+		assert_int_equal(check_bytes(gz, starts[i], &st, &d),
+				 EV_ETRUNCATED);
+		assert_non_null(strstr(d.message, "cut short"));
+		assert_int_equal(d.offset, starts[i]);
+		assert_int_equal(st.members, i);
+	}
+	/* The middle member lost: the last one is out of place. */
+	memcpy(edit, gz, m1);
+	memcpy(edit + m1, gz + starts[2], gz_len - starts[2]);
+	assert_int_equal(check_bytes(edit, gz_len - m2, &st, &d), EV_EFORMAT);
+	assert_non_null(strstr(d.message, "xxh3-64 mismatch in gzip members "
+				       "1-2"));
+	/* The first two swapped. */
+	memcpy(edit, gz + starts[1], m2);
+	memcpy(edit + m2, gz, m1);
+	memcpy(edit + m1 + m2, gz + starts[2], gz_len - starts[2]);
+	assert_int_equal(check_bytes(edit, gz_len, &st, &d), EV_EFORMAT);
+	assert_non_null(strstr(d.message, "gzip member 1 continues a log"));
+	assert_int_equal(d.offset, 0);
+	/* Another log's first member in the middle. */
+	memcpy(edit, gz, m1);
+	memcpy(edit + m1, other, other_len);
+	assert_int_equal(check_bytes(edit, m1 + other_len, &st, &d),
+			 EV_EFORMAT);
+	assert_non_null(strstr(d.message, "gzip member 2 is not the next "
+				       "member of the log that gzip member 1 "
+				       "started"));
+	assert_int_equal(d.offset, m1);
+	/* Two whole archives one after the other: two logs. */
+	memcpy(edit, gz, gz_len);
+	memcpy(edit + gz_len, other, other_len);
+	assert_int_equal(check_bytes(edit, gz_len + other_len, &st, &d),
+			 EV_OK);
+	assert_int_equal(st.digests, 2);
+	assert_int_equal(st.digested, st.members);
+	assert_true(st.members > n);
+	free(edit);
+	free(other);
+	free(other_log);
+	free(gz);
+	free(log);
+}
+
+/* An archive large enough to be read ahead in a thread (8 MiB stored):
+ * intact, damaged in the middle, cut short. */
+static void test_large_read_ahead(void **state)
+{
+	size_t len = 20u * 1024u * 1024u, gz_len;
+	uint8_t *log = synthetic(len);
+	config c = { 1, 2, 0 };
+	uint8_t *gz = archive(log, len, &c, &gz_len);
+	ev_archive_stats st;
+	ev_diag d;
+
+	(void)state;
+	assert_true(gz_len >= 8u * 1024u * 1024u);
+	expect_intact(gz, gz_len, log, len, 0);
+	gz[gz_len / 2] ^= 0x55;
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_EFORMAT);
+	assert_true(d.offset >= gz_len / 2 - EV_ARCHIVE_DEFAULT_CHUNK);
+	assert_true(st.log_bytes < len);
+	gz[gz_len / 2] ^= 0x55;
+	assert_int_equal(check_bytes(gz, gz_len - 1000, &st, &d),
+			 EV_ETRUNCATED);
+	assert_int_equal(d.offset, gz_len - 1000);
+	free(gz);
+	free(log);
+}
+
+/* Concatenated archives: each log's digest covers its own members. */
 static void test_several_members(void **state)
 {
 	config c = { 6, 2, 0 };
@@ -748,6 +948,7 @@ static void test_several_members(void **state)
 			 EV_OK);
 	assert_int_equal(st.members, 3);
 	assert_int_equal(st.digests, 2);
+	assert_int_equal(st.digested, 2);
 	assert_int_equal(st.stored_digest, XXH3_64bits(la, pa_len));
 	assert_int_equal(st.content_digest,
 			 XXH3_64bits(whole, pa_len + 2 * pb_len));
@@ -949,7 +1150,7 @@ static void test_archive_sink_same_bytes(void **state)
 			assert_memory_equal(gz, ref, ref_len);
 			free(gz);
 		}
-		expect_intact(ref, ref_len, log, len);
+		expect_intact(ref, ref_len, log, len, c.chunk);
 		free(ref);
 		free(log);
 	}
@@ -987,7 +1188,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_testdata),
 		cmocka_unit_test(test_round_trip_corpus),
 		cmocka_unit_test(test_many_chunks_same_bytes_any_threads),
-		cmocka_unit_test(test_chunking_keeps_the_ratio),
+		cmocka_unit_test(test_no_larger_than_gzip),
 		cmocka_unit_test(test_empty_log),
 		cmocka_unit_test(test_header_bytes),
 		cmocka_unit_test(test_mtime_option),
@@ -1002,6 +1203,8 @@ int main(void)
 		cmocka_unit_test(test_trailing_garbage),
 		cmocka_unit_test(test_plain_gzip_has_no_digest),
 		cmocka_unit_test(test_several_members),
+		cmocka_unit_test(test_members_of_a_log),
+		cmocka_unit_test(test_large_read_ahead),
 		cmocka_unit_test(test_reader_streams_then_fails),
 		cmocka_unit_test(test_digest_must_match),
 		cmocka_unit_test(test_bad_options),

@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "evtool/catalog.h"
+#include "evtool/archive.h"
 #include "evtool/reader.h"
 #include "support.h"
 
@@ -1618,6 +1619,181 @@ static void test_gzip_follow_growing_file(void **state)
 	free(log);
 }
 
+/* A gzip file large enough to be inflated ahead in a thread (8 MiB
+ * stored: copies of a log one after the other, sessions to the reader,
+ * stored uncompressed), as one member (zlib streams it) and as one
+ * member per copy (each inflated at once with libdeflate); then with a
+ * byte of copy 100's stored data damaged: the copies before it are read,
+ * and the damage is reported. */
+static void test_gzip_large_inflated_ahead(void **state)
+{
+	(void)state;
+	enum { COPIES = 130 };
+	size_t len, one_len, whole_len, members_len = 0;
+	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
+	uint8_t *copies = malloc(COPIES * len);
+	uint8_t *one = gzip_level(log, len, 0, &one_len);
+	uint8_t *members = malloc(COPIES * one_len);
+	uint8_t *whole;
+	char *dir = ts_temp_dir();
+	char *path = ts_path(dir, "large.eventlog.gz");
+	ts_log want;
+
+	assert_non_null(copies);
+	assert_non_null(members);
+	walk(log, len, &want);
+	for (size_t i = 0; i < COPIES; i++) {
+		memcpy(copies + i * len, log, len);
+		memcpy(members + members_len, one, one_len);
+		members_len += one_len;
+	}
+	whole = gzip_level(copies, COPIES * len, 0, &whole_len);
+	assert_true(members_len > 8u * 1024u * 1024u);
+	for (int damaged = 0; damaged < 3; damaged++) {
+		const uint8_t *gz = damaged == 0 ? whole : members;
+		size_t gz_len = damaged == 0 ? whole_len : members_len;
+		size_t sessions = 0, next = 0;
+		ev_reader *r;
+		int rc;
+		uint8_t *copy = malloc(gz_len);
+		assert_non_null(copy);
+		memcpy(copy, gz, gz_len);
+		/* In the middle of copy 100's stored data. */
+		if (damaged == 2)
+			copy[100 * one_len + one_len / 2] ^= 0x01;
+		assert_true(ts_write_file(path, copy, gz_len, "wb"));
+		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+		do {
+			next = 0;
+			rc = ev_reader_read_header(r);
+			if (rc == EV_OK)
+				rc = drain(r, &want, log, sessions * len,
+					   &next);
+			if (rc != EV_END)
+				break;
+			assert_int_equal(next, want.count);
+			sessions++;
+		} while ((rc = ev_reader_next_session(r)) == EV_OK);
+		assert_true(ev_reader_is_gzip(r));
+		if (damaged == 2) {
+			/* A log's end reads on for the check of its member,
+			 * into what was inflated ahead (up to a 1 MiB block):
+			 * the sessions there fail with the damage after them. */
+			assert_int_equal(rc, EV_EFORMAT);
+			assert_true(sessions <= 100);
+			assert_true(sessions >= 100 - (1u << 20) / len - 1);
+			assert_non_null(strstr(ev_reader_diag(r)->message,
+					       "gzip data is corrupt"));
+		} else {
+			assert_int_equal(rc, EV_END);
+			assert_int_equal(sessions, COPIES);
+		}
+		ev_reader_free(r);
+		free(copy);
+	}
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	ts_log_free(&want);
+	free(whole);
+	free(members);
+	free(one);
+	free(copies);
+	free(log);
+}
+
+/* A gzip member whose header is longer than the stored buffer (a file
+ * name of 300,000 bytes, FNAME) reads like any other. */
+static void test_gzip_long_name(void **state)
+{
+	(void)state;
+	size_t len, gz_len, next = 0;
+	const size_t name = 300000;
+	uint8_t *log = load_testdata("user-n1.eventlog", &len);
+	uint8_t *gz = gzip(log, len, &gz_len);
+	uint8_t *named = malloc(gz_len + name + 1);
+	ts_log want;
+	ev_reader *r;
+
+	assert_non_null(named);
+	walk(log, len, &want);
+	/* zlib's header is the 10 fixed bytes: set FNAME, put the name. */
+	memcpy(named, gz, 10);
+	named[3] |= 0x08;
+	memset(named + 10, 'x', name);
+	named[10 + name] = 0;
+	memcpy(named + 11 + name, gz + 10, gz_len - 10);
+	r = open_memory(named, gz_len + name + 1);
+	assert_int_equal(drain(r, &want, log, 0, &next), EV_END);
+	assert_int_equal(next, want.count);
+	ev_reader_free(r);
+	ts_log_free(&want);
+	free(named);
+	free(gz);
+	free(log);
+}
+
+/* evtool's own archive of a large log (copies of a log, sessions to the
+ * reader): its members are inflated whole with libdeflate, ahead in a
+ * thread; every session reads back. */
+static void test_gzip_archive_inflated_ahead(void **state)
+{
+	(void)state;
+	enum { COPIES = 700 };
+	size_t len, gz_len, sessions = 0;
+	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
+	uint8_t *copies = malloc(COPIES * len);
+	ev_archive_options o = EV_ARCHIVE_OPTIONS_INIT;
+	ev_archive_writer *w;
+	ev_sink *sink;
+	const uint8_t *gz;
+	char *dir = ts_temp_dir();
+	char *path = ts_path(dir, "large.eventlog.gz");
+	ev_reader *r;
+	ts_log want;
+	int rc;
+
+	assert_non_null(copies);
+	walk(log, len, &want);
+	for (size_t i = 0; i < COPIES; i++)
+		memcpy(copies + i * len, log, len);
+	o.level = 1;
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_archive_writer_open(&w, sink,
+						XXH3_64bits(copies,
+							    COPIES * len),
+						&o),
+			 EV_OK);
+	assert_int_equal(ev_archive_writer_write(w, copies, COPIES * len),
+			 EV_OK);
+	assert_int_equal(ev_archive_writer_finish(w), EV_OK);
+	ev_archive_writer_free(w);
+	gz = ev_sink_memory(sink, &gz_len);
+	assert_true(gz_len >= 8u * 1024u * 1024u);
+	assert_true(ts_write_file(path, gz, gz_len, "wb"));
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	do {
+		size_t next = 0;
+		rc = ev_reader_read_header(r);
+		if (rc == EV_OK)
+			rc = drain(r, &want, log, sessions * len, &next);
+		if (rc != EV_END)
+			break;
+		assert_int_equal(next, want.count);
+		sessions++;
+	} while ((rc = ev_reader_next_session(r)) == EV_OK);
+	assert_int_equal(rc, EV_END);
+	assert_int_equal(sessions, COPIES);
+	ev_reader_free(r);
+	ev_sink_free(sink);
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	ts_log_free(&want);
+	free(copies);
+	free(log);
+}
+
 /* Reads `gz` as far as the reader goes; returns the final status and
  * the number of events read. */
 static int read_corrupt(const uint8_t *gz, size_t gz_len, size_t *events,
@@ -1990,6 +2166,9 @@ int main(void)
 		cmocka_unit_test(test_gzip_two_members),
 		cmocka_unit_test(test_gzip_cut_short),
 		cmocka_unit_test(test_gzip_follow_growing_file),
+		cmocka_unit_test(test_gzip_large_inflated_ahead),
+		cmocka_unit_test(test_gzip_archive_inflated_ahead),
+		cmocka_unit_test(test_gzip_long_name),
 		cmocka_unit_test(test_gzip_corrupt),
 		cmocka_unit_test(test_gzip_crc_mismatch),
 		cmocka_unit_test(test_gzip_every_byte_changed),

@@ -1,23 +1,29 @@
 /*
  * evtool: gzip archives of eventlogs that carry the log's xxh3-64 digest.
  *
- * An archive is one standard gzip member (RFC 1952), so gzip, zcat, zlib
- * and every evtool command read it. Its header has an extra field (FEXTRA)
- * with one subfield, id 'E' 'V', of 9 bytes: a version byte (1) and the
- * xxh3-64 digest of the uncompressed log, big-endian. Gzip and zlib skip
- * extra subfields they do not know. MTIME is 0 unless asked for, there is
- * no file name, so the same log always gives the same archive.
+ * An archive is a standard gzip file (RFC 1952): a series of gzip
+ * members, one per chunk of the log (1 MiB by default), which gzip, zcat,
+ * pigz, zlib and every evtool command read as one stream. Each member's
+ * header has an extra field (FEXTRA) with one subfield, id 'E' 'V', of 9
+ * bytes: a kind byte and the xxh3-64 digest of the whole uncompressed
+ * log, big-endian. A log in one member is of kind EV_ARCHIVE_KIND_WHOLE;
+ * a log in several is one member of kind EV_ARCHIVE_KIND_FIRST, any
+ * number of EV_ARCHIVE_KIND_MIDDLE and one EV_ARCHIVE_KIND_LAST, which
+ * all repeat the digest of their whole content. Gzip and zlib skip extra
+ * subfields they do not know. MTIME is 0 unless asked for, there is no file name, so the
+ * same log always gives the same archive.
  *
- * The writer compresses chunks of the log in parallel, the way pigz does:
- * each chunk is raw deflate primed with the previous chunk's last 32 KiB,
- * ended by a sync flush (the last one by the end of the stream), so the
- * chunks concatenate into one deflate stream; their CRC-32s are combined.
- * The chunking does not depend on the number of threads: one thread and
- * sixteen write the same bytes.
+ * The writer compresses the chunks in parallel with libdeflate, each as
+ * a whole (no dictionary from the chunk before: libdeflate has none; it
+ * compresses smaller than zlib at the same speed, which more than makes
+ * up for it). The chunking does not depend on the number of threads: one
+ * thread and sixteen write the same bytes.
  *
  * The archive reader inflates member after member and checks, for each,
- * the CRC-32 and length in its trailer and the digest in its header when
- * there is one (each member's digest covers that member's content).
+ * the CRC-32 and length in its trailer, and for each log the digest of
+ * its members' content. A log's members out of order or mixed with other
+ * members (lost, reordered or foreign members) are an error, and so is an
+ * archive that ends before its log's last member (cut short).
  */
 #ifndef EVTOOL_ARCHIVE_H
 #define EVTOOL_ARCHIVE_H
@@ -32,13 +38,16 @@ extern "C" {
 /* The extra-field subfield holding the digest (RFC 1952 FEXTRA). */
 #define EV_ARCHIVE_SUBFIELD_ID1 'E' /**< the subfield id's first byte */
 #define EV_ARCHIVE_SUBFIELD_ID2 'V' /**< the subfield id's second byte */
-#define EV_ARCHIVE_DIGEST_VERSION 1 /**< the subfield's version byte */
+#define EV_ARCHIVE_KIND_WHOLE 1  /**< kind byte: a log in this one member */
+#define EV_ARCHIVE_KIND_FIRST 2  /**< kind byte: a log's first member of several */
+#define EV_ARCHIVE_KIND_MIDDLE 3 /**< kind byte: neither its first nor last */
+#define EV_ARCHIVE_KIND_LAST 4   /**< kind byte: a log's last member */
 
 /** Compression level when none is given (gzip's default). */
 #define EV_ARCHIVE_DEFAULT_LEVEL 6
-/** Uncompressed bytes per independently compressed chunk by default. */
+/** Uncompressed bytes per gzip member (chunk) by default. */
 #define EV_ARCHIVE_DEFAULT_CHUNK (1u << 20)
-/** Smallest chunk: it must hold the 32 KiB dictionary of the next. */
+/** Smallest chunk: smaller ones would compress badly. */
 #define EV_ARCHIVE_MIN_CHUNK (64u * 1024u)
 /** Most compression threads a writer accepts. */
 #define EV_ARCHIVE_MAX_THREADS 64u
@@ -46,7 +55,8 @@ extern "C" {
 /** Archive writer options; initialise with EV_ARCHIVE_OPTIONS_INIT. */
 typedef struct ev_archive_options {
 	unsigned version;    /**< EV_ARCHIVE_OPTIONS_VERSION */
-	int level;           /**< 1 fastest .. 9 smallest; 0 means 6 */
+	int level;           /**< 1 fastest .. 9 smallest, no larger than
+				  `gzip -N`; 0 means 6 */
 	unsigned threads;    /**< 0 means ev_archive_default_threads() */
 	uint32_t chunk_size; /**< 0 means EV_ARCHIVE_DEFAULT_CHUNK */
 	uint32_t mtime;      /**< gzip MTIME (Unix seconds); 0 for none */
@@ -64,9 +74,8 @@ EV_API unsigned ev_archive_default_threads(void);
 typedef struct ev_archive_writer ev_archive_writer;
 
 /**
- * Starts an archive in `sink` (which stays the caller's) and writes the
- * gzip header holding `digest`, the xxh3-64 of all the bytes that will
- * be written. `opts` may be NULL for the defaults; a level outside 1-9,
+ * Starts an archive in `sink` (which stays the caller's) whose headers
+ * hold `digest`, the xxh3-64 of all the bytes that will be written. `opts` may be NULL for the defaults; a level outside 1-9,
  * more than EV_ARCHIVE_MAX_THREADS threads or a chunk smaller than
  * EV_ARCHIVE_MIN_CHUNK is EV_EINVAL. Memory stays bounded: at most two
  * chunks per thread are in flight (about 2 * chunk_size each).
@@ -80,10 +89,11 @@ EV_API int ev_archive_writer_write(ev_archive_writer *w, const void *data,
 				   size_t len);
 
 /**
- * Compresses what is left and writes the trailer. When the bytes written
- * do not hash to the digest given at open (the input changed between the
- * pass that hashed it and the one that compressed it), returns EV_EINVAL
- * before writing the trailer, so that the archive is unusable.
+ * Compresses what is left and writes the last member. When the bytes
+ * written do not hash to the digest given at open (the input changed
+ * between the pass that hashed it and the one that compressed it),
+ * returns EV_EINVAL before writing the last member, so that the archive
+ * fails its digest check.
  */
 EV_API int ev_archive_writer_finish(ev_archive_writer *w);
 
@@ -99,10 +109,11 @@ EV_API const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w);
 /**
  * Opens a sink that writes what it is given to `target` as an archive, as
  * ev_archive_writer does, for a producer that cannot hash the log first
- * (a command writing its output): the compressed data waits in an
+ * (a command writing its output): the compressed members wait in an
  * unnamed temporary file in `tmpdir` (NULL: $TMPDIR, else /tmp), and
- * ev_sink_commit() writes the gzip header with the digest of the bytes
- * written, that data and the trailer to `target`, then commits `target`.
+ * ev_sink_commit() copies them to `target`, each member's header holding
+ * the digest of the bytes written, then commits `target`. The archive is
+ * the bytes ev_archive_writer would write with that digest.
  * The new sink owns `target` from the call on, even when it fails:
  * ev_sink_free() frees both, and ev_sink_temp_path() is target's.
  * ev_sink_bytes() counts the uncompressed bytes. `opts` may be NULL.
@@ -113,7 +124,8 @@ EV_API int ev_sink_open_archive(ev_sink **out, ev_sink *target,
 
 /** What a gzip member header says. */
 typedef struct ev_archive_header {
-	int has_digest;   /**< an 'E' 'V' subfield of a known version */
+	int has_digest;   /**< an 'E' 'V' subfield of a known kind */
+	int kind;         /**< its kind byte (EV_ARCHIVE_KIND_*), or 0 */
 	uint64_t digest;  /**< valid when has_digest */
 	uint32_t mtime;
 	uint32_t size;    /**< header bytes: where the deflate data starts */
@@ -124,7 +136,7 @@ typedef struct ev_archive_header {
  * EV_OK: `out` is filled. EV_ETRUNCATED: the bytes so far are a header's
  * beginning; more are needed. EV_EFORMAT: not a gzip header (wrong magic
  * or method, reserved flags, bad header CRC), or an 'E' 'V' subfield
- * that is not 9 bytes or has an unknown version byte. `diag` may be
+ * that is not 9 bytes or has an unknown kind byte. `diag` may be
  * NULL.
  */
 EV_API int ev_archive_parse_header(ev_archive_header *out, const void *data,
@@ -138,7 +150,8 @@ typedef struct ev_archive_stats {
 	uint64_t stored_bytes;   /**< compressed bytes consumed */
 	uint64_t log_bytes;      /**< uncompressed bytes delivered */
 	unsigned members;        /**< gzip members started */
-	unsigned digests;        /**< members whose header held a digest */
+	unsigned digests;        /**< logs with a digest (their first members) */
+	unsigned digested;       /**< members of those logs */
 	uint64_t stored_digest;  /**< the first such member's digest */
 	uint64_t content_digest; /**< xxh3-64 of every byte delivered */
 } ev_archive_stats;
@@ -155,7 +168,7 @@ EV_API int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
 /**
  * Reads up to `cap` bytes of the log into `dst`. EV_OK: *got > 0 bytes.
  * EV_END: the archive ended cleanly after a complete member, and every
- * member's CRC-32, length and digest matched. EV_ETRUNCATED: the input
+ * member's CRC-32 and length and every digest matched. EV_ETRUNCATED: the input
  * ends inside a member. EV_EFORMAT: not gzip, corrupt data, a CRC-32,
  * length or digest mismatch, or other bytes after the gzip data. Good
  * bytes before a problem are delivered first; the diagnostic's offset is
@@ -164,7 +177,8 @@ EV_API int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
 EV_API int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 				  size_t *got);
 
-/** Counters and digests so far. */
+/** Counters and digests so far: of the bytes read, or, while a large
+ *  archive is read ahead in a thread, once reading has ended. */
 EV_API const ev_archive_stats *
 ev_archive_reader_stats(const ev_archive_reader *r);
 

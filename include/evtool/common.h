@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,14 +136,29 @@ static inline uint16_t ev_load16(const uint8_t *p)
 /** The big-endian 32-bit value at `p`. */
 static inline uint32_t ev_load32(const uint8_t *p)
 {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* One load and a byte swap, where gcc would not merge the bytes. */
+	uint32_t v;
+	memcpy(&v, p, sizeof v);
+	return __builtin_bswap32(v);
+#else
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
+#endif
 }
 
 /** The big-endian 64-bit value at `p`. */
 static inline uint64_t ev_load64(const uint8_t *p)
 {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return __builtin_bswap64(v);
+#else
 	return (uint64_t)ev_load32(p) << 32 | ev_load32(p + 4);
+#endif
 }
 
 /** Stores `v` big-endian in the 2 bytes at `p`. */
@@ -155,17 +171,29 @@ static inline void ev_store16(uint8_t *p, uint16_t v)
 /** Stores `v` big-endian in the 4 bytes at `p`. */
 static inline void ev_store32(uint8_t *p, uint32_t v)
 {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap32(v);
+	memcpy(p, &v, sizeof v);
+#else
 	p[0] = (uint8_t)(v >> 24);
 	p[1] = (uint8_t)(v >> 16);
 	p[2] = (uint8_t)(v >> 8);
 	p[3] = (uint8_t)v;
+#endif
 }
 
 /** Stores `v` big-endian in the 8 bytes at `p`. */
 static inline void ev_store64(uint8_t *p, uint64_t v)
 {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, sizeof v);
+#else
 	ev_store32(p, (uint32_t)(v >> 32));
 	ev_store32(p + 4, (uint32_t)v);
+#endif
 }
 
 #ifdef __cplusplus

@@ -32,7 +32,7 @@ cc $(pkg-config --cflags evtool) -o "$work/pc_shared" \
 check pkg-config-shared "$work/pc_shared"
 cc $(pkg-config --cflags evtool) -o "$work/pc_static" \
    "$src/tests/install/consumer.c" \
-   "$libdir/../libevtool.a" $(pkg-config --libs --static zlib libxxhash)
+   "$libdir/../libevtool.a" $(pkg-config --libs --static zlib libxxhash libdeflate)
 check pkg-config-static "$work/pc_static"
 
 cmake -S "$src/tests/install" -B "$work/consumer" \
@@ -63,7 +63,7 @@ quiet find_package-keeps-names "evtool: found"
 PKG_CONFIG_LIBDIR=$work/no-pc PKG_CONFIG_PATH= \
     quiet find_package-quiet-not-found "evtool: not found"
 PKG_CONFIG_LIBDIR=$work/no-pc PKG_CONFIG_PATH= \
-    quiet find_package-required-fails "evtool needs zlib and libxxhash" \
+    quiet find_package-required-fails "evtool needs zlib, libxxhash and libdeflate" \
           -DEVTOOL_REQUIRED=ON
 
 # The example of doc/library.md: built against the installed library,

@@ -4,4 +4,4 @@ exit: 1
 --- stdout
 a.eventlog.gz
 --- stderr
-evtool archive: a.eventlog.gz: stored offset 9003: the compressed data of gzip member 1 is corrupt (invalid distance too far back); 29970 bytes of log were restored before it
+evtool archive: a.eventlog.gz: stored offset 21516: CRC-32 mismatch in gzip member 1: the content's is 49babc40, the trailer says 51ae3209: the archive is damaged

@@ -3,4 +3,4 @@ cmd: evtool archive @DATA@/threads-n2.eventlog -o a.gz && printf '\xff' | dd of=
 exit: 1
 --- stdout
 --- stderr
-evtool archive: a.gz: stored offset 9003: the compressed data of gzip member 1 is corrupt (invalid distance too far back); 29970 bytes of log were restored before it
+evtool archive: a.gz: stored offset 21516: CRC-32 mismatch in gzip member 1: the content's is 49babc40, the trailer says 51ae3209: the archive is damaged

@@ -8,4 +8,4 @@ l.gz: invalid (1 error, 0 warnings, 107 events)
 --- stderr
 evtool validate: <stdin>: offset 4820: error: the log ends inside an event (41 of 80 bytes present); the gzip stream is cut short; the last complete event ends at offset 4820 [truncated]
 hint: 'evtool truncate' repairs a log whose program was killed; 'evtool cat --reblock' keeps its complete events
-evtool validate: l.gz: offset 5298: error: gzip data is corrupt (incorrect data check) near stored offset 2175 [input]
+evtool validate: l.gz: offset 5298: error: gzip data is corrupt (incorrect data check) near stored offset 2171 [input]
