@@ -71,7 +71,7 @@ struct ev_archive_writer {
 	int finished;
 	int level;
 	size_t chunk_size;
-	uint64_t digest;   /* as declared at open; spooled: 0 until finish */
+	uint64_t digest;   /* as declared at open; spooled: 0, a placeholder */
 	XXH3_state_t *hash; /* of the bytes actually written */
 	uint64_t bytes;
 	uint32_t mtime;
@@ -530,6 +530,7 @@ static int copy_spool(ev_archive_writer *w, uint64_t from, uint64_t to)
  * digest of the bytes written, the rest copied as it is. */
 static int unspool(ev_archive_writer *w)
 {
+	uint64_t digest = XXH3_64bits_digest(w->hash);
 	uint64_t end = ev_sink_bytes(w->sink);
 	int rc;
 
@@ -547,7 +548,7 @@ static int unspool(ev_archive_writer *w)
 		if (got < sizeof header)
 			return fail(w, EV_EIO, "the archive's spool file ends "
 				    "in member %zu's header", i);
-		store_digest(header, w->digest);
+		store_digest(header, digest);
 		if ((rc = ev_sink_write(w->target, header, sizeof header)) < 0)
 			return fail(w, rc, "%s",
 				    ev_sink_diag(w->target)->message);
@@ -567,10 +568,8 @@ int ev_archive_writer_finish(ev_archive_writer *w)
 		return fail(w, EV_EINVAL, "the archive is already finished");
 	/* Before the last member: an archive whose log does not match its
 	 * digest is left without its end. A spooled archive's digest is
-	 * the one of the bytes written. */
-	if (w->target)
-		w->digest = XXH3_64bits_digest(w->hash);
-	rc = check_digest(w);
+	 * the one of the bytes written, put in by unspool. */
+	rc = w->target ? EV_OK : check_digest(w);
 	if (rc == EV_OK)
 		rc = submit(w, 1);
 	while (rc == EV_OK && w->written < w->filled)
