@@ -503,6 +503,7 @@ static int check_digest(ev_archive_writer *w)
 static int copy_spool(ev_archive_writer *w, uint64_t from, uint64_t to)
 {
 	uint8_t buf[64 * 1024];
+	ev_diag d;
 	size_t got;
 	int rc;
 
@@ -510,8 +511,8 @@ static int copy_spool(ev_archive_writer *w, uint64_t from, uint64_t to)
 		size_t want = to - from < sizeof buf ? (size_t)(to - from)
 						     : sizeof buf;
 		if ((rc = evi_pread_full(w->spool_fd, buf, want, from, &got,
-					 &w->diag)) < 0)
-			return fail(w, rc, "%s", w->diag.message);
+					 &d)) < 0)
+			return fail(w, rc, "%s", d.message);
 		if (got < want)
 			return fail(w, EV_EIO, "the archive's spool file is "
 				    "%llu bytes, not %llu",
@@ -532,6 +533,7 @@ static int unspool(ev_archive_writer *w)
 {
 	uint64_t digest = XXH3_64bits_digest(w->hash);
 	uint64_t end = ev_sink_bytes(w->sink);
+	ev_diag d; /* not w->diag: fail() writes it from the message */
 	int rc;
 
 	if ((rc = ev_sink_commit(w->sink)) < 0)
@@ -543,8 +545,8 @@ static int unspool(ev_archive_writer *w)
 		size_t got;
 
 		if ((rc = evi_pread_full(w->spool_fd, header, sizeof header, at,
-					 &got, &w->diag)) < 0)
-			return fail(w, rc, "%s", w->diag.message);
+					 &got, &d)) < 0)
+			return fail(w, rc, "%s", d.message);
 		if (got < sizeof header)
 			return fail(w, EV_EIO, "the archive's spool file ends "
 				    "in member %zu's header", i);
