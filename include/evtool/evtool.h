@@ -14,6 +14,7 @@
 #include "merge.h"
 #include "reader.h"
 #include "repair.h"
+#include "report.h"
 #include "show.h"
 #include "sort.h"
 #include "stats.h"
