@@ -311,6 +311,9 @@ static int on_heap(ev_report *rep, const ev_event *ev)
 	p->have_heap = 1;
 	h = &p->heap[evi_grid_index(&rep->grid, ev->time)];
 	if (ev->type == EV_GC_STATS_GHC) {
+		/* Counted where its pause began, as the pause is. */
+		if (c && c->have_gc_start)
+			h = &p->heap[evi_grid_index(&rep->grid, c->gc_start)];
 		h->collections++;
 		if (c) {
 			c->gc_lead = 1;

@@ -167,6 +167,9 @@ static void check_heap(const ev_report_process *p, const ev_stats_process *s,
 			max_pause = h->max_pause_ns;
 		if (!(h->have & EV_REPORT_HAVE_LIVE))
 			assert_int_equal(h->live_bytes, 0);
+		/* A pause and its collection are in the same bucket. */
+		if (h->max_pause_ns > 0)
+			assert_true(h->collections > 0);
 	}
 	for (unsigned k = 0; k < s->n_gens; k++)
 		if (s->gens[k].max_pause_ns > gen_max)

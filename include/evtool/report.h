@@ -88,7 +88,8 @@ typedef struct ev_report_heap_bucket {
 	uint64_t allocated_bytes; /**< allocated in the bucket, all caps */
 	uint64_t heap_size_bytes; /**< largest HEAP_SIZE in the bucket */
 	uint64_t live_bytes;      /**< largest HEAP_LIVE in the bucket */
-	uint64_t collections;     /**< GC_STATS_GHC events: collections */
+	uint64_t collections;     /**< collections (GC_STATS_GHC) that began
+				       here, where their pause is counted */
 	uint64_t pause_ns;        /**< sum of the pauses that began here */
 	uint64_t max_pause_ns;    /**< longest of them */
 	unsigned have;            /**< ev_report_have flags */

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""evtool report in a real browser: headless Chromium opens each page from
+disk; every page must show no console error, every chart must have drawn
+(non-blank canvas, elements for its data), and the numbers the page shows
+must be those of `evtool stats --json` and `evtool info --json`, compared
+as the rendered text. Screenshots go into the output folder.
+
+usage: browser.py EVTOOL TESTDATA OUTDIR [--doc-screenshot PNG]
+Exit 77 (skipped) when no Chromium is installed (apt-get install chromium).
+"""
+import html.parser
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from decimal import Decimal, ROUND_HALF_UP
+
+SKIP = 77
+
+# Runs inside the page before its own scripts: records every error, and
+# after load describes each chart, as JSON in <pre id="browser-test">.
+PROBE = r"""<script>
+(function () {
+  const errors = [];
+  window.addEventListener('error', e => errors.push('error: ' + e.message));
+  window.addEventListener('unhandledrejection', e => errors.push('rejection: ' + e.reason));
+  for (const level of ['error', 'warn']) {
+    const orig = console[level];
+    console[level] = function (...a) { errors.push(level + ': ' + a.join(' ')); orig.apply(console, a); };
+  }
+  window.addEventListener('load', () => setTimeout(() => {
+    const charts = [];
+    for (const cv of document.querySelectorAll('canvas')) {
+      const ch = Chart.getChart(cv);
+      const ctx = cv.getContext('2d');
+      const px = ctx.getImageData(0, 0, cv.width, cv.height).data;
+      let inked = 0;
+      for (let i = 3; i < px.length; i += 4) if (px[i]) inked++;
+      let elements = 0, points = 0;
+      if (ch) ch.data.datasets.forEach((d, k) => {
+        elements += ch.getDatasetMeta(k).data.length;
+        points += d.data.filter(v => v !== null && (typeof v !== 'object' || v.y !== null)).length;
+      });
+      charts.push({ chart: !!ch, width: cv.width, height: cv.height, inked: inked,
+                    elements: elements, points: points,
+                    section: cv.closest('section') ? cv.closest('section').id : null });
+    }
+    const pre = document.createElement('pre');
+    pre.id = 'browser-test';
+    pre.textContent = JSON.stringify({ errors: errors, charts: charts,
+      rendered: document.body.getAttribute('data-rendered') });
+    document.body.appendChild(pre);
+  }, 100));
+})();
+</script>"""
+
+CHROMIUM_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
+                  '--disable-background-networking', '--disable-component-update',
+                  '--disable-sync', '--hide-scrollbars', '--enable-logging=stderr', '--v=0']
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print('FAIL: ' + what)
+
+
+def chromium():
+    for name in (os.environ.get('EVTOOL_CHROMIUM'), 'chromium', 'chromium-browser'):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def browse(browser, page, extra, work):
+    """Runs Chromium on `page` with `extra` flags; (stdout, console lines)."""
+    profile = tempfile.mkdtemp(dir=work, prefix='profile-')
+    r = subprocess.run([browser] + CHROMIUM_FLAGS + ['--user-data-dir=' + profile] + extra +
+                       ['file://' + os.path.abspath(page)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    shutil.rmtree(profile, ignore_errors=True)
+    err = r.stderr.decode('utf-8', 'replace')
+    console = [l for l in err.splitlines() if ':CONSOLE' in l]
+    return r.stdout.decode('utf-8'), console
+
+
+class Texts(html.parser.HTMLParser):
+    """The text of every element with an id (nested text included)."""
+
+    def __init__(self):
+        super().__init__()
+        self.texts, self.open = {}, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ('br', 'meta', 'img', 'input', 'link'):
+            return
+        self.open.append(dict(attrs).get('id'))
+        if self.open[-1]:
+            self.texts[self.open[-1]] = ''
+
+    def handle_endtag(self, tag):
+        if self.open and tag not in ('br', 'meta', 'img', 'input', 'link'):
+            self.open.pop()
+
+    def handle_data(self, data):
+        for i in self.open:
+            if i:
+                self.texts[i] += data
+
+
+# ---- the page's formatting rules, restated (report_page.html, fmt) ----
+def js_fixed(x, digits):
+    """Number.prototype.toFixed: the exact value, ties away from zero."""
+    q = Decimal(1).scaleb(-digits)
+    return str(Decimal(x).quantize(q, rounding=ROUND_HALF_UP))
+
+
+def commas(n):
+    return '{:,}'.format(int(Decimal(n).quantize(Decimal(1), rounding=ROUND_HALF_UP)))
+
+
+def secs(ns):
+    return js_fixed(ns / 1e9, 3) + ' s'
+
+
+def pause(ns):
+    return js_fixed(ns / 1e9, 4) + ' s'
+
+
+def pct(x):
+    return js_fixed(x * 100, 1) + ' %'
+
+
+def expected_texts(i, s):
+    """Element id -> text, for process i with stats --json figures s."""
+    p = 'p%d-' % i
+    want = {p + 'capabilities': str(s['capabilities']),
+            p + 'elapsed_ns': secs(s['elapsed_ns']),
+            p + 'mut_elapsed_ns': secs(s['mut_elapsed_ns']),
+            p + 'gc_elapsed_ns': secs(s['gc_elapsed_ns']),
+            p + 'productivity': pct(s['productivity'])}
+    if s['heap_statistics']:
+        for k in ('allocated_bytes', 'copied_bytes', 'max_live_bytes', 'max_slop_bytes',
+                  'max_mem_in_use_bytes'):
+            want[p + k] = commas(s[k]) + ' bytes'
+        want[p + 'alloc_rate'] = commas(s['alloc_rate']) + ' bytes/s'
+        want[p + 'collections'] = commas(s['collections'])
+        if s['work_balance'] is not None:
+            want[p + 'work_balance'] = pct(s['work_balance'])
+    for g in s['generations']:
+        q = p + 'gen%d-' % g['gen']
+        want[q + 'collections'] = commas(g['collections'])
+        want[q + 'par_collections'] = commas(g['par_collections'])
+        want[q + 'elapsed_ns'] = secs(g['elapsed_ns'])
+        want[q + 'avg_pause_ns'] = pause(g['avg_pause_ns'])
+        want[q + 'max_pause_ns'] = pause(g['max_pause_ns'])
+    return want
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    if r.returncode != 0:
+        sys.exit('%s: exit %d: %s' % (' '.join(cmd), r.returncode, r.stderr.decode()))
+    return r.stdout
+
+
+def check_page(browser, evtool, name, log, work, out, sections):
+    page = os.path.join(out, name + '.html')
+    run([evtool, 'report', log, '-o', page])
+    stats = json.loads(run([evtool, 'stats', '--json', log]))['files'][0]
+    info = json.loads(run([evtool, 'info', '--json', log]))['files'][0]
+
+    probed = os.path.join(work, name + '-probed.html')
+    with open(page, encoding='utf-8') as f:
+        text = f.read()
+    check('<script src' not in text and 'http://' not in text.replace('http://www.w3.org', ''),
+          name + ': the page refers to nothing outside itself')
+    with open(probed, 'w', encoding='utf-8') as f:
+        f.write(text.replace('<head>', '<head>' + PROBE, 1))
+    dom, console = browse(browser, probed, ['--virtual-time-budget=5000', '--dump-dom'], work)
+    texts = Texts()
+    texts.feed(dom)
+    check('browser-test' in texts.texts, name + ': the probe ran')
+    if 'browser-test' not in texts.texts:
+        return
+    result = json.loads(texts.texts['browser-test'])
+    check(result['errors'] == [], name + ': no console error: %s' % result['errors'])
+    check(not [l for l in console if 'Uncaught' in l or 'ERROR' in l.split(':CONSOLE')[0]],
+          name + ': no error in the browser log: %s' % console)
+    check(result['rendered'] == 'yes', name + ': the page script ran to its end')
+    check(len(result['charts']) > 0, name + ': it has charts')
+    for k, c in enumerate(result['charts']):
+        what = '%s: chart %d (%s)' % (name, k, c['section'])
+        check(c['chart'], what + ' is a Chart.js chart')
+        check(c['width'] > 0 and c['height'] > 0 and c['inked'] > 0, what + ' has drawn: %s' % c)
+        check(c['points'] > 0 and c['elements'] > 0, what + ' has drawn data: %s' % c)
+    for sect in sections:
+        check(sect in texts.texts, name + ': section ' + sect)
+
+    procs = stats['processes']
+    for i, s in enumerate(procs):
+        for key, want in expected_texts(i, s).items():
+            got = texts.texts.get(key)
+            check(got == want, '%s: #%s shows %r, stats --json says %r' % (name, key, got, want))
+    if len(procs) == 1:  # one process: info's identity is its
+        t = texts.texts
+        check(t.get('p0-program') == info['args'][0], name + ': program %r' % t.get('p0-program'))
+        check(t.get('p0-arguments') == ' '.join(info['args'][1:]),
+              name + ': arguments %r' % t.get('p0-arguments'))
+        check(t.get('p0-rts') == info['rts'], name + ': RTS %r' % t.get('p0-rts'))
+        check(t.get('p0-pid') == str(info['pid']), name + ': pid %r' % t.get('p0-pid'))
+    if 'heap-profile' in sections:
+        n = sum(t['count'] for t in info['events_by_type']
+                if t['name'] == 'HEAP_PROF_SAMPLE_BEGIN')
+        check(texts.texts.get('profile-summary', '').startswith('%d samples' % n),
+              name + ': profile summary %r, %r samples' % (texts.texts.get('profile-summary'), n))
+
+    shot = os.path.join(out, name + '.png')
+    browse(browser, page, ['--window-size=1200,2600', '--screenshot=' + shot], work)
+    check(os.path.getsize(shot) > 10000, name + ': screenshot ' + shot)
+    return shot
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    evtool, testdata, out = sys.argv[1:4]
+    doc_shot = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == '--doc-screenshot' else None
+    browser = chromium()
+    if not browser:
+        print('chromium not installed: skipped (apt-get install chromium)')
+        return SKIP
+    os.makedirs(out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix='evtool-browser-')
+    try:
+        td = lambda n: os.path.join(testdata, n + '.eventlog')
+        merged = os.path.join(work, 'merged.eventlog')
+        run([evtool, 'merge', td('merge-a'), td('merge-b'), '-o', merged])
+        check_page(browser, evtool, 'threads-n1', td('threads-n1'), work, out, ['process-0'])
+        shot = check_page(browser, evtool, 'gc-n2', td('gc-n2'), work, out, ['process-0'])
+        check_page(browser, evtool, 'heap-n1', td('heap-n1'), work, out,
+                   ['process-0', 'heap-profile'])
+        check_page(browser, evtool, 'user-n1', td('user-n1'), work, out, ['process-0', 'markers-0'])
+        check_page(browser, evtool, 'merged', merged, work, out, ['process-0', 'process-1'])
+        if doc_shot and shot:  # the top of the GC-heavy page, for the README
+            browse(browser, os.path.join(out, 'gc-n2.html'),
+                   ['--window-size=1000,1250', '--screenshot=' + doc_shot], work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print('%d failure(s)' % len(failures))
+        return 1
+    print('all pages good')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
