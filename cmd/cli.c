@@ -35,6 +35,17 @@ const char *cli_value(const cli_command *cmd, const cli_args *args,
 	return i < 0 ? NULL : args->value[i];
 }
 
+const char *cli_value_at(const cli_command *cmd, const cli_args *args,
+			 const char *name, int n)
+{
+	int option = cli_option_index(cmd, name);
+
+	for (int i = 0; i < args->n_given; i++)
+		if (args->given[i].option == option && n-- == 0)
+			return args->given[i].value;
+	return NULL;
+}
+
 int cli_flag(const cli_command *cmd, const cli_args *args, const char *name)
 {
 	int i = cli_option_index(cmd, name);
@@ -169,14 +180,12 @@ static int take_option(const cli_command *cmd, const cli_option *opt,
 					       opt->name);
 		return EXIT_OK;
 	}
-	if (inline_value) {
-		out->value[index] = inline_value;
-		return EXIT_OK;
-	}
-	if (*i + 1 >= argc)
+	if (!inline_value && *i + 1 >= argc)
 		return cli_usage_error(cmd, "option --%s needs a value (%s)",
 				       opt->name, opt->value_name);
-	out->value[index] = argv[++*i];
+	out->value[index] = inline_value ? inline_value : argv[++*i];
+	out->given[out->n_given].option = index;
+	out->given[out->n_given++].value = out->value[index];
 	return EXIT_OK;
 }
 
@@ -245,7 +254,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out,
 	memset(out, 0, sizeof *out);
 	*help = 0;
 	out->positional = calloc((size_t)argc + 1, sizeof *out->positional);
-	if (!out->positional)
+	out->given = calloc((size_t)argc + 1, sizeof *out->given);
+	if (!out->positional || !out->given)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	for (int i = 0; i < argc && rc == EXIT_OK; i++) {
 		const char *a = argv[i];
@@ -266,7 +276,9 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out,
 void cli_free_args(cli_args *args)
 {
 	free(args->positional);
+	free(args->given);
 	args->positional = NULL;
+	args->given = NULL;
 }
 
 void cli_print_command_help(const cli_command *cmd, FILE *to)

@@ -39,11 +39,20 @@ typedef struct cli_option {
 #define CLI_MAX_OPTIONS 32
 #define CLI_MAX_POSITIONAL 4096
 
+/* One option given with a value, in command-line order. */
+typedef struct cli_given {
+	int option; /* index in the command's table */
+	const char *value;
+} cli_given;
+
 /* What the parser found: per option (same index as the table) its value
- * (last one wins) and how often it was given, then the operands. */
+ * (last one wins) and how often it was given, every value in order (for
+ * options that may be repeated), then the operands. */
 typedef struct cli_args {
 	const char *value[CLI_MAX_OPTIONS];
 	int count[CLI_MAX_OPTIONS];
+	cli_given *given;
+	int n_given;
 	const char **positional;
 	int n_positional;
 } cli_args;
@@ -78,6 +87,11 @@ int cli_option_index(const cli_command *cmd, const char *name);
 /* The value of option `name`, or NULL when not given. */
 const char *cli_value(const cli_command *cmd, const cli_args *args,
 		      const char *name);
+
+/* The `n`th value (0 for the first) given to option `name`, in
+ * command-line order; NULL past the last. For repeatable options. */
+const char *cli_value_at(const cli_command *cmd, const cli_args *args,
+			 const char *name, int n);
 
 /* Nonzero when flag `name` was given. */
 int cli_flag(const cli_command *cmd, const cli_args *args, const char *name);

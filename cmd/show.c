@@ -4,18 +4,13 @@
  * with --follow, in file order as a log is being written.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <evtool/show.h>
 #include <evtool/sort.h>
 
 #include "commands.h"
+#include "follow.h"
 
 const cli_option show_options[] = {
 	/* In the order of ev_show_format: parse_format's index is one. */
@@ -32,8 +27,6 @@ const cli_option show_options[] = {
 
 /* Rendered text is written out in chunks of about this size. */
 #define FLUSH_AT (256u * 1024u)
-/* How often --follow looks at a regular file for more data. */
-#define FOLLOW_POLL_MS 100
 
 typedef struct show_out {
 	ev_show_format format;
@@ -157,153 +150,32 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 }
 
 /* ------------------------------------------------------------------------
- * --follow
+ * --follow (follow.h)
  * ---------------------------------------------------------------------- */
 
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
+static int follow_header(void *ctx, const ev_header *h)
 {
-	(void)sig;
-	interrupted = 1;
+	return on_session(ctx, 0, h);
 }
 
-/* SIGINT and SIGTERM end following cleanly; no SA_RESTART, so that a
- * blocking open or sleep returns at once. */
-static void catch_interrupts(void)
+static int follow_idle(void *ctx)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_interrupt;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	return flush_text(ctx) < 0 ? EV_EIO : EV_OK;
 }
 
-typedef struct follow_input {
-	int fd;
-	int owned;   /* opened here, closed at the end */
-	int regular; /* a regular file grows; anything else is a stream */
-} follow_input;
-
-/* A FIFO's open blocks until a writer opens it. Streams are then read
- * without blocking, so that an interrupt is seen between reads. */
-static int open_follow(const char *in, follow_input *fi)
+static int follow_finish(void *ctx, int status)
 {
-	struct stat st;
-
-	fi->owned = strcmp(in, "-") != 0;
-	fi->fd = STDIN_FILENO;
-	while (fi->owned && (fi->fd = open(in, O_RDONLY | O_CLOEXEC)) < 0)
-		if (errno != EINTR || interrupted)
-			return interrupted ? EXIT_OK
-					   : cli_error(EXIT_SYSTEM, "%s: cannot "
-						       "open: %s", in,
-						       strerror(errno));
-	if (fstat(fi->fd, &st) != 0)
-		return cli_error(EXIT_SYSTEM, "%s: %s", shown_name(in),
-				 strerror(errno));
-	fi->regular = S_ISREG(st.st_mode);
-	if (!fi->regular)
-		fcntl(fi->fd, F_SETFL, fcntl(fi->fd, F_GETFL) | O_NONBLOCK);
-	return EXIT_OK;
-}
-
-/* Waits for more input: 0 when there may be some, 1 when following
- * should stop (an interrupt, or a stream whose writer has gone). */
-static int wait_for_input(const follow_input *fi)
-{
-	struct timespec pause = { 0, FOLLOW_POLL_MS * 1000000L };
-	struct pollfd p = { fi->fd, POLLIN, 0 };
-
-	if (interrupted)
-		return 1;
-	if (fi->regular) {
-		nanosleep(&pause, NULL);
-		return interrupted;
-	}
-	if (poll(&p, 1, FOLLOW_POLL_MS) > 0 && !(p.revents & POLLIN) &&
-	    (p.revents & (POLLHUP | POLLERR)))
-		return 1;
-	return interrupted;
-}
-
-/* The next event, waiting while the log has no complete one yet.
- * EV_OK, EV_END, EV_ETRUNCATED (the stream ended or an interrupt came
- * first) or an error. */
-static int next_event(ev_reader *r, const follow_input *fi, show_out *o,
-		      ev_event *ev)
-{
-	for (;;) {
-		int rc = ev_reader_next(r, ev);
-		if (rc != EV_ETRUNCATED)
-			return rc;
-		if (flush_text(o) < 0)
-			return EV_EIO;
-		if (wait_for_input(fi))
-			return EV_ETRUNCATED;
-	}
-}
-
-static int read_header(ev_reader *r, const follow_input *fi)
-{
-	int rc;
-
-	while ((rc = ev_reader_read_header(r)) == EV_ETRUNCATED)
-		if (wait_for_input(fi))
-			break;
-	return rc;
-}
-
-/* Prints events in file order until the data end; an interrupt or a
- * stream that ends first is reported as a truncation (EV_ETRUNCATED). */
-static int follow_events(ev_reader *r, const follow_input *fi, show_out *o)
-{
-	ev_event ev;
-	int rc = read_header(r, fi);
-
-	if (rc == EV_OK)
-		rc = on_session(o, 0, ev_reader_header(r));
-	while (rc == EV_OK && (rc = next_event(r, fi, o, &ev)) == EV_OK)
-		rc = on_event(o, &ev);
-	return rc;
+	if (status == EV_EIO && ferror(stdout))
+		return write_error();
+	return finish_output(ctx) < 0 ? write_error() : EXIT_OK;
 }
 
 static int show_following(const char *in, show_out *o)
 {
-	follow_input fi = { -1, 0, 0 };
-	ev_reader *r = NULL;
-	int rc, status;
+	static const follow_visitor visitor = { follow_header, on_event,
+						follow_idle, follow_finish };
 
-	catch_interrupts();
-	if ((rc = open_follow(in, &fi)) != EXIT_OK || interrupted)
-		return rc;
-	status = ev_reader_open_fd(&r, fi.fd, shown_name(in), 0);
-	if (status == EV_OK)
-		status = follow_events(r, &fi, o);
-	if (status == EV_EIO && ferror(stdout))
-		rc = write_error();
-	else if (finish_output(o) < 0)
-		rc = write_error();
-	else if (status == EV_ETRUNCATED && interrupted)
-		rc = EXIT_OK; /* the user stopped following */
-	else if (status == EV_ETRUNCATED) {
-		rc = cli_error(EXIT_DROPPED, "%s: offset %llu: %s",
-			       shown_name(in),
-			       (unsigned long long)ev_reader_diag(r)->offset,
-			       ev_reader_diag(r)->message);
-		cli_truncation_hint();
-	}
-	else if (status < 0 && r)
-		rc = cli_reader_error(r);
-	else if (status < 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: %s", shown_name(in),
-			       ev_strerror(status));
-	ev_reader_free(r);
-	if (fi.owned)
-		close(fi.fd);
-	return rc;
+	return follow_run(in, &visitor, o);
 }
 
 /* ------------------------------------------------------------------------

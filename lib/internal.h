@@ -56,6 +56,10 @@ uint8_t *evi_sink_reserve(ev_sink *s, size_t len);
 int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,
 	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* ghc-events' text for STOP_THREAD status `status` (show.c): "blocked on
+ * an MVar" for 7, "No stop thread status" for codes it does not know. */
+const char *evi_stop_status_text(unsigned status);
+
 /* Printable rendering of four magic bytes, e.g. "hdrb" or "\x1f\x8b..". */
 void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len);
 

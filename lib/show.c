@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "evtool/catalog.h"
+#include "internal.h"
 #include "show_internal.h"
 
 struct ev_show {
@@ -175,6 +176,13 @@ static const char *const stop_texts[] = {
 	"No stop thread status", "blocked reading an MVar"
 };
 
+const char *evi_stop_status_text(unsigned status)
+{
+	if (status >= sizeof stop_texts / sizeof stop_texts[0])
+		status = 0;
+	return stop_texts[status];
+}
+
 /* GHC 7.8.2's codes mapped to the usual ones (ghc-events
  * mkStopStatus782): it inserted BlockedOnMVarRead at 8. */
 static const uint8_t ghc782_codes[] = {
@@ -190,8 +198,6 @@ static void render_stop_thread(const ev_show *s, const ev_decoded *d,
 	if (s->ghc782)
 		status = status < sizeof ghc782_codes ? ghc782_codes[status]
 						      : 0;
-	if (status >= sizeof stop_texts / sizeof stop_texts[0])
-		status = 0;
 	evi_puts(out, "stopping thread ");
 	evi_put_u64(out, ev_decoded_num(d, 0));
 	evi_puts(out, " (");
@@ -199,7 +205,7 @@ static void render_stop_thread(const ev_show *s, const ev_decoded *d,
 		evi_puts(out, "blocked on black hole owned by thread ");
 		evi_put_u64(out, ev_decoded_num(d, 2));
 	} else {
-		evi_puts(out, stop_texts[status]);
+		evi_puts(out, evi_stop_status_text((unsigned)status));
 		if (status == 2 && has_info) {
 			evi_puts(out, ", size ");
 			evi_put_u64(out, ev_decoded_num(d, 2));

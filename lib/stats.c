@@ -39,7 +39,9 @@ void ev_stats_free(ev_stats *st)
 {
 	if (!st)
 		return;
+	evi_threads_free(&st->an);
 	for (size_t i = 0; i < st->n_procs; i++) {
+		evi_pauses_free(st->procs[i]);
 		free(st->procs[i]->gens);
 		free(st->procs[i]);
 	}
@@ -261,24 +263,29 @@ static int on_gc_stats(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 
 /* The pause of the collection this cap led: GC_END - GC_START, both
  * stamped by stat_startGC/stat_endGC with the readings +RTS -s uses. */
-static void on_gc_end(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
+static int on_gc_end(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 {
 	evi_stats_proc *p;
+	int rc = EV_OK;
 
 	if (c->in_gc && (p = evi_stats_proc_get(st, c->gc_capset, 0))) {
 		if (c->have_gc_start && c->gc_start <= ev->time) {
 			ev_stats_gen *g = &p->gens[c->gc_gen];
-			uint64_t pause = ev->time - c->gc_start;
-			g->elapsed_ns += pause;
-			if (pause > g->max_pause_ns)
-				g->max_pause_ns = pause;
-			p->pub.gc_elapsed_ns += pause;
+			ev_stats_pause pause = { c->gc_start,
+						 ev->time - c->gc_start,
+						 c->gc_gen, ev->cap };
+			g->elapsed_ns += pause.duration_ns;
+			if (pause.duration_ns > g->max_pause_ns)
+				g->max_pause_ns = pause.duration_ns;
+			p->pub.gc_elapsed_ns += pause.duration_ns;
+			rc = evi_pauses_add(st, p, &pause);
 		} else {
 			p->pub.untimed_collections++;
 		}
 	}
 	c->in_gc = 0;
 	c->have_gc_start = 0;
+	return rc;
 }
 
 static int on_heap_value(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
@@ -293,9 +300,11 @@ static int on_heap_value(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		c->have_heap_capset = 1;
 		c->heap_capset = p->pub.capset;
 	} else if (ev->type == EV_HEAP_SIZE) {
+		p->last_heap = bytes;
 		if (bytes > p->pub.max_mem_bytes)
 			p->pub.max_mem_bytes = bytes;
 	} else if (ev->type == EV_HEAP_LIVE) {
+		p->last_live = bytes;
 		if (bytes > p->pub.max_live_bytes)
 			p->pub.max_live_bytes = bytes;
 		p->pub.live_samples++;
@@ -381,9 +390,7 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 	case EV_GC_STATS_GHC:
 		return on_gc_stats(st, ev, c);
 	case EV_GC_END:
-		if (c)
-			on_gc_end(st, ev, c);
-		return EV_OK;
+		return c ? on_gc_end(st, ev, c) : EV_OK;
 	case EV_HEAP_ALLOCATED:
 	case EV_HEAP_SIZE:
 	case EV_HEAP_LIVE:
@@ -415,6 +422,8 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 		note_cap_event(c, ev);
 	}
 	rc = dispatch(st, ev, c);
+	if (rc == EV_OK)
+		rc = evi_threads_add(st, ev);
 	if (rc < 0) {
 		st->diag.offset = ev->offset;
 		st->diag.event_index = ev->index;
@@ -447,6 +456,24 @@ size_t ev_stats_process_count(const ev_stats *st)
 const ev_stats_process *ev_stats_process_at(const ev_stats *st, size_t i)
 {
 	return i < st->n_out ? &st->out[i] : NULL;
+}
+
+void ev_stats_now_get(const ev_stats *st, ev_stats_now *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < st->n_caps; i++) {
+		const evi_stats_cap *c = &st->caps[i];
+		out->allocated_bytes += c->allocated;
+		if (c->seen && c->last_time > out->time_ns)
+			out->time_ns = c->last_time;
+	}
+	for (size_t i = 0; i < st->n_procs; i++) {
+		const evi_stats_proc *p = st->procs[i];
+		out->live_bytes += p->last_live;
+		out->heap_bytes += p->last_heap;
+		out->collections += p->pub.collections;
+		out->gc_elapsed_ns += p->pub.gc_elapsed_ns;
+	}
 }
 
 unsigned ev_stats_unattributed_caps(const ev_stats *st)

@@ -15,7 +15,7 @@
 /* The process a capability belongs to: the OS-process capset it was
  * assigned to, else the capset its heap events name, else the only
  * process there is; NULL when none of these holds. */
-static evi_stats_proc *cap_owner(ev_stats *st, const evi_stats_cap *c)
+evi_stats_proc *evi_stats_cap_owner(ev_stats *st, const evi_stats_cap *c)
 {
 	if (c->have_process)
 		return evi_stats_proc_get(st, c->process, 0);
@@ -69,7 +69,7 @@ static void attribute_caps(ev_stats *st)
 		if (c->in_gc) /* its GC_END was never read */
 			evi_stats_proc_get(st, c->gc_capset, 0)
 				->pub.untimed_collections++;
-		if ((p = cap_owner(st, c)))
+		if ((p = evi_stats_cap_owner(st, c)))
 			give_cap(&p->pub, c);
 		else
 			st->unattributed++;
@@ -127,5 +127,6 @@ int ev_stats_finish(ev_stats *st)
 		derive(st->procs[i], st->n_procs == 1);
 		st->out[st->n_out++] = st->procs[i]->pub;
 	}
-	return EV_OK;
+	evi_pauses_finish(st);
+	return evi_threads_finish(st);
 }

@@ -6,6 +6,7 @@
 #define EVTOOL_LIB_STATS_INTERNAL_H
 
 #include "evtool/stats.h"
+#include "stats_analysis.h"
 
 #define EVI_SPARK_FIELDS 6
 
@@ -42,6 +43,9 @@ typedef struct evi_stats_proc {
 	unsigned info_gens;   /* HEAP_INFO_GHC's generations, 0 if none */
 	uint64_t mblock_size; /* HEAP_INFO_GHC's, for MEM_RETURN */
 	uint32_t max_mem_return; /* largest MEM_RETURN current, mblocks */
+	uint64_t last_live, last_heap; /* last HEAP_LIVE, HEAP_SIZE */
+	evi_proc_pauses *pauses; /* NULL until a timed pause, or past
+				    EV_STATS_MAX_PAUSE_PROCESSES */
 } evi_stats_proc;
 
 struct ev_stats {
@@ -54,6 +58,7 @@ struct ev_stats {
 	unsigned unattributed;
 	int finished;          /* ev_stats_finish ran */
 	ev_diag diag;
+	evi_analysis an;       /* threads, caps, pauses (stats_analysis.h) */
 };
 
 /* The process of `capset`, created when `create` and absent; NULL when
@@ -63,5 +68,8 @@ evi_stats_proc *evi_stats_proc_get(ev_stats *st, uint32_t capset,
 
 /* Makes room for generations 0..n-1 of `p`; EV_OK, EV_ELIMIT, EV_ENOMEM. */
 int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n);
+
+/* The process a capability belongs to, or NULL (stats_finish.c). */
+evi_stats_proc *evi_stats_cap_owner(ev_stats *st, const evi_stats_cap *c);
 
 #endif

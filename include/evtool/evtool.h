@@ -18,6 +18,7 @@
 #include "show.h"
 #include "sort.h"
 #include "stats.h"
+#include "stats_analysis.h"
 #include "writer.h"
 #include "validate.h"
 #include "archive.h"

@@ -1,0 +1,73 @@
+/*
+ * The state of an ev_stats accumulator beyond the `+RTS -s` figures
+ * (include/evtool/stats_analysis.h): threads and capabilities
+ * (stats_threads.c), pauses (stats_pauses.c). Not installed.
+ */
+#ifndef EVTOOL_LIB_STATS_ANALYSIS_H
+#define EVTOOL_LIB_STATS_ANALYSIS_H
+
+#include "evtool/stats_analysis.h"
+
+/* What one capability is doing, and what it did. */
+typedef struct evi_cap_use {
+	int running;        /* a RUN_THREAD without its STOP_THREAD yet */
+	uint32_t tid;
+	uint64_t run_start;
+	int in_gc;          /* a GC_START without its GC_END yet */
+	uint64_t gc_start;
+	uint64_t mutator_ns, gc_ns, runs, migrations_out, migrations_in;
+} evi_cap_use;
+
+/* The pauses of one process and generation (or all generations):
+ * a log-linear histogram of their durations beside the exact figures. */
+typedef struct evi_pause_set {
+	ev_stats_pauses pub; /* `longest` is a min-heap until finished */
+	uint64_t *buckets;   /* EVI_PAUSE_BUCKETS counts */
+} evi_pause_set;
+
+typedef struct evi_proc_pauses {
+	evi_pause_set all;
+	evi_pause_set *gens[EV_STATS_MAX_GENS]; /* NULL until a pause */
+} evi_proc_pauses;
+
+typedef struct evi_analysis {
+	ev_stats_thread *threads;  /* first seen first; labels malloc'd */
+	size_t n_threads, threads_alloc;
+	uint32_t *slots;           /* hash of tid: thread index + 1, 0 free */
+	size_t n_slots;
+	int keep_threads;          /* ev_stats_keep_threads was called */
+	ev_stats_thread total, others;
+	int have_others;
+
+	evi_cap_use *uses;         /* indexed by cap */
+	size_t n_uses;
+	ev_stats_capability *caps; /* ev_stats_finish's results */
+	size_t n_caps;
+
+	unsigned pause_procs;      /* processes with an evi_proc_pauses */
+	ev_stats_pause_fn on_pause;
+	void *on_pause_ctx;
+} evi_analysis;
+
+struct ev_stats;
+struct evi_stats_proc;
+
+/* Scheduler events (1, 2, 4, 44) and each cap's GC_START/GC_END (9, 10).
+ * EV_OK or EV_ENOMEM (in st->diag). */
+int evi_threads_add(struct ev_stats *st, const ev_event *ev);
+
+/* Closes the runs still open at the end, fills the capabilities. */
+int evi_threads_finish(struct ev_stats *st);
+
+void evi_threads_free(evi_analysis *an);
+
+/* One timed pause of process `p`. EV_OK or EV_ENOMEM (in st->diag). */
+int evi_pauses_add(struct ev_stats *st, struct evi_stats_proc *p,
+		   const ev_stats_pause *pause);
+
+/* Sorts each process's longest pauses and computes its percentiles. */
+void evi_pauses_finish(struct ev_stats *st);
+
+void evi_pauses_free(struct evi_stats_proc *p);
+
+#endif

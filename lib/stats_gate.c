@@ -1,0 +1,317 @@
+/*
+ * The named figures of a process and the conditions on them that a
+ * performance gate checks ("gc-time>+10%", "max-pause>50ms"). Times take
+ * the units the filter's times take (evi_parse_time).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter_internal.h"
+#include "internal.h"
+#include "stats_internal.h"
+
+enum figure_id {
+	FIG_ELAPSED, FIG_MUT_TIME, FIG_GC_TIME, FIG_PRODUCTIVITY,
+	FIG_ALLOCATED, FIG_ALLOC_RATE, FIG_COPIED, FIG_MAX_LIVE, FIG_MAX_MEM,
+	FIG_MAX_SLOP, FIG_COLLECTIONS, FIG_MAJOR_COLLECTIONS, FIG_MAX_PAUSE,
+	FIG_P50_PAUSE, FIG_P90_PAUSE, FIG_P99_PAUSE, FIG_COUNT
+};
+
+static const ev_stats_figure figures[FIG_COUNT] = {
+	{ "elapsed", EV_STATS_UNIT_NS, "elapsed time of the run" },
+	{ "mut-time", EV_STATS_UNIT_NS, "elapsed time outside GC" },
+	{ "gc-time", EV_STATS_UNIT_NS, "elapsed time in GC pauses" },
+	{ "productivity", EV_STATS_UNIT_RATIO, "mut-time / elapsed" },
+	{ "allocated", EV_STATS_UNIT_BYTES, "bytes allocated in the heap" },
+	{ "alloc-rate", EV_STATS_UNIT_BYTES_PER_S,
+	  "bytes allocated per second of mut-time" },
+	{ "copied", EV_STATS_UNIT_BYTES, "bytes copied during GC" },
+	{ "max-live", EV_STATS_UNIT_BYTES, "maximum residency" },
+	{ "max-mem", EV_STATS_UNIT_BYTES, "total memory in use (peak)" },
+	{ "max-slop", EV_STATS_UNIT_BYTES, "maximum slop" },
+	{ "collections", EV_STATS_UNIT_COUNT, "garbage collections" },
+	{ "major-collections", EV_STATS_UNIT_COUNT,
+	  "collections of the oldest generation" },
+	{ "max-pause", EV_STATS_UNIT_NS, "longest GC pause" },
+	{ "p50-pause", EV_STATS_UNIT_NS, "median GC pause" },
+	{ "p90-pause", EV_STATS_UNIT_NS, "90th percentile GC pause" },
+	{ "p99-pause", EV_STATS_UNIT_NS, "99th percentile GC pause" },
+};
+
+size_t ev_stats_figure_count(void)
+{
+	return FIG_COUNT;
+}
+
+const ev_stats_figure *ev_stats_figure_at(size_t i)
+{
+	return i < FIG_COUNT ? &figures[i] : NULL;
+}
+
+/* `a` (len bytes) names `b`, '-' and '_' alike. */
+static int same_name(const char *a, size_t len, const char *b)
+{
+	for (size_t i = 0; i < len; i++, b++) {
+		char x = a[i] == '_' ? '-' : a[i];
+		if (x != *b)
+			return 0;
+	}
+	return *b == '\0';
+}
+
+static int find_figure(const char *name, size_t len)
+{
+	for (int i = 0; i < FIG_COUNT; i++)
+		if (same_name(name, len, figures[i].name))
+			return i;
+	return -1;
+}
+
+int ev_stats_figure_find(const char *name)
+{
+	return find_figure(name, strlen(name));
+}
+
+static uint64_t pause_figure(const ev_stats *st, size_t process, int id,
+			     int *have)
+{
+	const ev_stats_pauses *s =
+		ev_stats_pauses_of(st, process, EV_STATS_ALL_GENS);
+
+	*have = s != NULL;
+	if (!s)
+		return 0;
+	return id == FIG_MAX_PAUSE ? s->max_ns
+	       : id == FIG_P50_PAUSE ? s->p50_ns
+	       : id == FIG_P90_PAUSE ? s->p90_ns
+				     : s->p99_ns;
+}
+
+static double heap_figure(const ev_stats_process *p, int id)
+{
+	switch (id) {
+	case FIG_ALLOCATED:
+		return (double)p->allocated_bytes;
+	case FIG_ALLOC_RATE:
+		return p->alloc_rate;
+	case FIG_COPIED:
+		return (double)p->copied_bytes;
+	case FIG_MAX_LIVE:
+		return (double)p->max_live_bytes;
+	case FIG_MAX_MEM:
+		return (double)p->max_mem_bytes;
+	case FIG_MAX_SLOP:
+		return (double)p->max_slop_bytes;
+	case FIG_COLLECTIONS:
+		return (double)p->collections;
+	default: /* FIG_MAJOR_COLLECTIONS */
+		return p->n_gens > 1
+			? (double)p->gens[p->n_gens - 1].collections : 0.0;
+	}
+}
+
+int ev_stats_figure_value(const ev_stats *st, size_t process, size_t figure,
+			  double *out)
+{
+	const ev_stats_process *p = ev_stats_process_at(st, process);
+	int have = 1;
+
+	*out = 0;
+	if (!p || figure >= FIG_COUNT)
+		return EV_EINVAL;
+	switch (figure) {
+	case FIG_ELAPSED:
+		*out = (double)p->elapsed_ns;
+		break;
+	case FIG_MUT_TIME:
+		*out = (double)p->mut_elapsed_ns;
+		break;
+	case FIG_GC_TIME:
+		*out = (double)p->gc_elapsed_ns;
+		break;
+	case FIG_PRODUCTIVITY:
+		*out = p->productivity;
+		break;
+	case FIG_MAX_PAUSE:
+	case FIG_P50_PAUSE:
+	case FIG_P90_PAUSE:
+	case FIG_P99_PAUSE:
+		*out = (double)pause_figure(st, process, (int)figure, &have);
+		break;
+	default:
+		have = p->have_heap;
+		*out = have ? heap_figure(p, (int)figure) : 0.0;
+	}
+	return have ? EV_OK : EV_END;
+}
+
+/* ---- conditions ---- */
+
+static int why(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int why(char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out && len) {
+		va_start(ap, fmt);
+		vsnprintf(out, len, fmt, ap);
+		va_end(ap);
+	}
+	return EV_EINVAL;
+}
+
+/* A plain decimal number at the start of `text`; *end after it. */
+static int number(const char *text, double *out, const char **end)
+{
+	char *stop;
+
+	if (!((*text >= '0' && *text <= '9') || *text == '.'))
+		return 0;
+	errno = 0;
+	*out = strtod(text, &stop);
+	*end = stop;
+	return errno == 0 && isfinite(*out);
+}
+
+static int byte_unit(const char *u, double *scale)
+{
+	static const struct { const char *name; double scale; } units[] = {
+		{ "", 1 }, { "B", 1 }, { "KB", 1e3 }, { "MB", 1e6 },
+		{ "GB", 1e9 }, { "TB", 1e12 }, { "KiB", 1024.0 },
+		{ "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
+		{ "TiB", 1099511627776.0 },
+	};
+
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(u, units[i].name) == 0) {
+			*scale = units[i].scale;
+			return 1;
+		}
+	return 0;
+}
+
+/* An absolute value in the unit of `f`; 1 when it is one. */
+static int absolute(const ev_stats_figure *f, const char *text, double *out)
+{
+	const char *end;
+	double scale = 1;
+	evi_time t;
+	char unit[8];
+
+	if (f->unit == EV_STATS_UNIT_NS) {
+		if (evi_parse_time(text, &t) < 0 ||
+		    t.kind != EVI_TIME_RELATIVE)
+			return 0;
+		*out = (double)t.ns;
+		return 1;
+	}
+	if (!number(text, out, &end))
+		return 0;
+	if (f->unit == EV_STATS_UNIT_RATIO && strcmp(end, "%") == 0)
+		scale = 0.01;
+	else if (f->unit == EV_STATS_UNIT_BYTES ||
+		 f->unit == EV_STATS_UNIT_BYTES_PER_S) {
+		size_t n = strlen(end);
+		if (f->unit == EV_STATS_UNIT_BYTES_PER_S && n >= 2 &&
+		    strcmp(end + n - 2, "/s") == 0)
+			n -= 2;
+		if (n >= sizeof unit)
+			return 0;
+		memcpy(unit, end, n);
+		unit[n] = '\0';
+		if (!byte_unit(unit, &scale))
+			return 0;
+	} else if (*end) {
+		return 0;
+	}
+	*out *= scale;
+	return 1;
+}
+
+static const char *const unit_forms[] = {
+	"a number", "a time with a unit (ns, us, ms, s)",
+	"bytes (a number, or with B, KB, MB, GB, KiB, MiB, GiB)",
+	"a ratio (0.9 or 90%)", "bytes per second (as bytes, /s optional)"
+};
+
+/* The operator at `p`: its length, or 0. */
+static size_t parse_op(const char *p, ev_stats_op *op)
+{
+	if (p[0] == '<' || p[0] == '>') {
+		int eq = p[1] == '=';
+		*op = p[0] == '<' ? (eq ? EV_STATS_LE : EV_STATS_LT)
+				  : (eq ? EV_STATS_GE : EV_STATS_GT);
+		return eq ? 2 : 1;
+	}
+	return 0;
+}
+
+static const char *skip_spaces(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+int ev_stats_condition_parse(const char *text, ev_stats_condition *out,
+			     char *why_out, size_t why_len)
+{
+	const char *p = skip_spaces(text), *name = p, *end;
+	size_t name_len, op_len;
+	int fig;
+	double v;
+
+	while (*p && *p != '<' && *p != '>' && *p != ' ')
+		p++;
+	name_len = (size_t)(p - name);
+	p = skip_spaces(p);
+	if (!(op_len = parse_op(p, &out->op)))
+		return why(why_out, why_len, "'%s': not FIGURE<VALUE, "
+			   "FIGURE>VALUE, FIGURE<=VALUE or FIGURE>=VALUE",
+			   text);
+	if ((fig = find_figure(name, name_len)) < 0)
+		return why(why_out, why_len, "'%s': no figure named '%.*s'",
+			   text, (int)name_len, name);
+	out->figure = (size_t)fig;
+	p = skip_spaces(p + op_len);
+	if ((*p == '+' || *p == '-') && number(p + 1, &v, &end) &&
+	    strcmp(end, "%") == 0) {
+		out->relative = 1;
+		out->value = (*p == '-' ? -v : v) / 100.0;
+		return EV_OK;
+	}
+	out->relative = 0;
+	if (!absolute(&figures[fig], p, &out->value))
+		return why(why_out, why_len, "'%s': the value of %s is %s, or "
+			   "+N%% or -N%% of the base run", text,
+			   figures[fig].name, unit_forms[figures[fig].unit]);
+	return EV_OK;
+}
+
+int ev_stats_condition_holds(const ev_stats_condition *c, double value,
+			     int has_base, double base)
+{
+	double limit = c->value;
+
+	if (c->relative) {
+		if (!has_base)
+			return EV_EINVAL;
+		limit = base * (1.0 + c->value);
+	}
+	switch (c->op) {
+	case EV_STATS_LT:
+		return value < limit;
+	case EV_STATS_GT:
+		return value > limit;
+	case EV_STATS_LE:
+		return value <= limit;
+	default:
+		return value >= limit;
+	}
+}
