@@ -1,7 +1,7 @@
 /*
  * evtool report: one self-contained HTML page about a run, from its log.
- * One pass feeds every event to the +RTS -s accumulator (stats.h) and to
- * the time buckets (report.h); report_page.c draws the page.
+ * One pass feeds every event to the time buckets and the +RTS -s
+ * figures (report.h); report_page.c draws the page.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,65 +16,42 @@ const cli_option report_options[] = {
 	{ NULL, 0, NULL, NULL }
 };
 
-/* The accumulators of one read. */
+/* One read of the log. */
 typedef struct report_job {
 	const char *name; /* in messages: "<stdin>" for "-", as the reader's */
-	ev_stats *stats;
 	ev_report *report;
 	int truncated;
 } report_job;
 
-static int diag_error(const char *name, const ev_diag *d)
-{
-	return cli_error(cli_exit_for_status(d->status),
-			 "%s: offset %" PRIu64 ": %s", name, d->offset,
-			 d->message);
-}
-
-/* Feeds every event of every session of `r` to both accumulators.
- * EXIT_OK, EXIT_DROPPED for a truncated log (warned), or an error. */
-static int feed(report_job *job, ev_reader *r)
-{
-	ev_event ev;
-	int rc;
-
-	for (;;) {
-		while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
-			if (ev_stats_add(job->stats, &ev) < 0)
-				return diag_error(job->name,
-						  ev_stats_diag(job->stats));
-			if (ev_report_add(job->report, &ev) < 0)
-				return diag_error(job->name,
-						  ev_report_diag(job->report));
-		}
-		if (rc == EV_END && (rc = ev_reader_next_session(r)) == EV_OK)
-			continue;
-		break;
-	}
-	if (rc == EV_END)
-		return EXIT_OK;
-	if (rc != EV_ETRUNCATED)
-		return cli_reader_error(r);
-	cli_warn_at(job->name, (int64_t)ev_reader_offset(r),
-		    "%s; the report covers the events before it",
-		    ev_reader_diag(r)->message);
-	job->truncated = 1;
-	return EXIT_DROPPED;
-}
-
+/* Reads the log into job->report and finishes it. EXIT_OK, EXIT_DROPPED
+ * for a truncated log (warned), or an error, reported. */
 static int collect(report_job *job, const char *path)
 {
 	ev_reader *r;
-	int rc = cli_open_input(path, 0, &r);
+	int rc = cli_open_input(path, 0, &r), status;
 
 	if (rc != EXIT_OK)
 		return rc;
-	rc = feed(job, r);
+	status = ev_report_read(job->report, r);
+	if (status < 0 && ev_report_diag(job->report)->status < 0) {
+		const ev_diag *d = ev_report_diag(job->report);
+		rc = cli_error(cli_exit_for_status(d->status),
+			       "%s: offset %" PRIu64 ": %s", job->name,
+			       d->offset, d->message);
+	} else if (status == EV_ETRUNCATED) {
+		cli_warn_at(job->name, (int64_t)ev_reader_offset(r),
+			    "%s; the report covers the events before it",
+			    ev_reader_diag(r)->message);
+		job->truncated = 1;
+		rc = EXIT_DROPPED;
+	} else if (status < 0) {
+		rc = cli_reader_error(r);
+	}
 	ev_reader_free(r);
-	if (rc != EXIT_OK && rc != EXIT_DROPPED)
-		return rc;
-	if (ev_stats_finish(job->stats) < 0 || ev_report_finish(job->report) < 0)
-		return cli_error(EXIT_SYSTEM, "%s: out of memory", job->name);
+	if ((rc == EXIT_OK || rc == EXIT_DROPPED) &&
+	    ev_report_finish(job->report) < 0)
+		rc = cli_error(EXIT_SYSTEM, "%s: %s", job->name,
+			       ev_report_diag(job->report)->message);
 	return rc;
 }
 
@@ -83,8 +60,7 @@ static int collect(report_job *job, const char *path)
  * whatever the log's size. */
 static int write_page(const report_job *job, ev_sink *sink, const char *out)
 {
-	report_page page = { job->name, job->truncated, job->report,
-			     job->stats };
+	report_page page = { job->name, job->truncated, job->report };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
@@ -108,13 +84,11 @@ int cmd_report(const cli_command *cmd, const cli_args *args)
 {
 	const char *in = args->positional[0];
 	const char *out = cli_value(cmd, args, "output");
-	report_job job = { strcmp(in, "-") == 0 ? "<stdin>" : in, NULL, NULL,
-			   0 };
+	report_job job = { strcmp(in, "-") == 0 ? "<stdin>" : in, NULL, 0 };
 	ev_sink *sink = NULL;
 	int rc = cli_open_output(out, &in, 1, 0, &sink), wrc;
 
-	if (rc == EXIT_OK && (ev_stats_new(&job.stats) < 0 ||
-			      ev_report_new(&job.report, NULL) < 0))
+	if (rc == EXIT_OK && ev_report_new(&job.report, NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
 	if (rc == EXIT_OK)
 		rc = collect(&job, in);
@@ -125,6 +99,5 @@ int cmd_report(const cli_command *cmd, const cli_args *args)
 	}
 	cli_close_output(sink);
 	ev_report_free(job.report);
-	ev_stats_free(job.stats);
 	return rc;
 }

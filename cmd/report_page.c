@@ -149,21 +149,84 @@ static void json_markers(json_out *j, const ev_report_process *p)
 	json_uint(j, "markers_dropped", p->markers_dropped);
 }
 
-/* The +RTS -s figures of the process of `capset`, or NULL. */
-static const ev_stats_process *stats_of(const ev_stats *st, uint32_t capset)
+/* The index among the stats processes of the one of `capset`, or -1. */
+static long stats_index(const ev_stats *st, uint32_t capset)
 {
 	for (size_t i = 0; i < ev_stats_process_count(st); i++)
 		if (ev_stats_process_at(st, i)->capset == capset)
-			return ev_stats_process_at(st, i);
-	return NULL;
+			return (long)i;
+	return -1;
+}
+
+/* ---- pauses: distribution and the longest, from ev_stats ---- */
+
+/* Quantiles drawn as the distribution: q = 1%, 2%, ... 100%. */
+#define PAUSE_QUANTILES 100
+
+static void json_pause_summary(json_out *j, const ev_stats_pauses *ps)
+{
+	json_uint(j, "count", ps->count);
+	json_uint(j, "total_ns", ps->total_ns);
+	json_uint(j, "min_ns", ps->min_ns);
+	json_uint(j, "p50_ns", ps->p50_ns);
+	json_uint(j, "p90_ns", ps->p90_ns);
+	json_uint(j, "p99_ns", ps->p99_ns);
+	json_uint(j, "max_ns", ps->max_ns);
+}
+
+static void json_pauses(json_out *j, const ev_stats *st, long proc,
+			unsigned n_gens)
+{
+	const ev_stats_pauses *all =
+		proc < 0 ? NULL : ev_stats_pauses_of(st, (size_t)proc,
+						     EV_STATS_ALL_GENS);
+	uint64_t ns;
+
+	if (!all) {
+		json_null(j, "pauses");
+		return;
+	}
+	json_begin_object(j, "pauses");
+	json_pause_summary(j, all);
+	json_begin_array(j, "longest");
+	for (size_t k = 0; k < all->n_longest; k++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "start_ns", all->longest[k].start_ns);
+		json_uint(j, "duration_ns", all->longest[k].duration_ns);
+		json_uint(j, "gen", all->longest[k].gen);
+		json_uint(j, "cap", all->longest[k].cap);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_begin_array(j, "quantiles");
+	for (unsigned q = 1; q <= PAUSE_QUANTILES; q++)
+		if (ev_stats_pause_quantile(st, (size_t)proc, EV_STATS_ALL_GENS,
+					    q / (double)PAUSE_QUANTILES,
+					    &ns) == EV_OK)
+			json_uint(j, NULL, ns);
+	json_end_array(j);
+	json_begin_array(j, "generations");
+	for (unsigned g = 0; g < n_gens; g++) {
+		const ev_stats_pauses *ps = ev_stats_pauses_of(st, (size_t)proc, g);
+		if (!ps)
+			continue;
+		json_begin_object(j, NULL);
+		json_uint(j, "gen", g);
+		json_pause_summary(j, ps);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
 }
 
 static void json_process(json_out *j, const report_page *page,
 			 const ev_report_process *p)
 {
 	const ev_report_grid *g = ev_report_get_grid(page->report);
-	const ev_stats_process *s = p->known ? stats_of(page->stats, p->capset)
-					     : NULL;
+	const ev_stats *st = ev_report_stats(page->report);
+	long si = p->known ? stats_index(st, p->capset) : -1;
+	const ev_stats_process *s = si < 0 ? NULL
+					   : ev_stats_process_at(st, (size_t)si);
 
 	json_begin_object(j, NULL);
 	json_identity(j, p);
@@ -171,6 +234,7 @@ static void json_process(json_out *j, const report_page *page,
 		stats_json_process(j, "stats", s);
 	else
 		json_null(j, "stats");
+	json_pauses(j, st, si, s ? s->n_gens : 0);
 	json_caps(j, p, g->buckets, g->width_ns);
 	json_heap(j, p, g->buckets);
 	json_markers(j, p);
@@ -205,9 +269,73 @@ static void json_profile(json_out *j, const ev_report_profile *pr, size_t n)
 	json_end_object(j);
 }
 
-static void json_page(json_out *j, const report_page *page)
+/* ---- threads, from ev_stats ---- */
+
+/* Threads given one by one: those with the most run time. The page's
+ * size stays bounded (report.h); the rest are summed. */
+#define PAGE_THREADS 1000
+
+static void json_thread(json_out *j, const char *key, const ev_stats_thread *t)
+{
+	json_begin_object(j, key);
+	json_uint(j, "tid", t->tid);
+	t->label ? json_cstring(j, "label", t->label) : json_null(j, "label");
+	json_uint(j, "runs", t->runs);
+	json_uint(j, "run_ns", t->run_ns);
+	json_uint(j, "migrations", t->migrations);
+	json_uint(j, "stops", t->stops);
+	json_begin_object(j, "stop_reasons");
+	for (unsigned r = 0; r < EV_STATS_STOP_REASONS; r++)
+		if (t->stops_by_reason[r])
+			json_uint(j, ev_stats_stop_reason_name(r),
+				  t->stops_by_reason[r]);
+	json_end_object(j);
+	json_end_object(j);
+}
+
+static const ev_stats *sort_stats; /* for by_run_time (qsort has no ctx) */
+
+static int by_run_time(const void *a, const void *b)
+{
+	const ev_stats_thread *x = ev_stats_thread_at(sort_stats, *(const size_t *)a);
+	const ev_stats_thread *y = ev_stats_thread_at(sort_stats, *(const size_t *)b);
+
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int json_threads(json_out *j, const ev_stats *st)
+{
+	size_t n = ev_stats_thread_count(st), shown = n < PAGE_THREADS ? n : PAGE_THREADS;
+	size_t *order = malloc((n ? n : 1) * sizeof *order);
+
+	if (!order)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_stats = st;
+	qsort(order, n, sizeof *order, by_run_time);
+	json_begin_object(j, "threads");
+	json_thread(j, "total", ev_stats_thread_total(st));
+	if (ev_stats_thread_others(st))
+		json_thread(j, "others", ev_stats_thread_others(st));
+	else
+		json_null(j, "others");
+	json_uint(j, "kept", n);
+	json_begin_array(j, "list");
+	for (size_t i = 0; i < shown; i++)
+		json_thread(j, NULL, ev_stats_thread_at(st, order[i]));
+	json_end_array(j);
+	json_end_object(j);
+	free(order);
+	return 0;
+}
+
+static int json_page(json_out *j, const report_page *page)
 {
 	const ev_report *rep = page->report;
+	int rc;
 
 	json_begin_object(j, NULL);
 	json_uint(j, "schema_version", REPORT_SCHEMA_VERSION);
@@ -221,7 +349,9 @@ static void json_page(json_out *j, const report_page *page)
 	json_end_array(j);
 	json_profile(j, ev_report_get_profile(rep),
 		     ev_report_get_grid(rep)->buckets);
+	rc = json_threads(j, ev_report_stats(rep));
 	json_end_object(j);
+	return rc;
 }
 
 /* ---- the page ---- */
@@ -252,8 +382,7 @@ static char *data_json(const report_page *page, size_t *len)
 	if (!mem)
 		return NULL;
 	json_init(&j, mem);
-	json_page(&j, page);
-	if (fclose(mem) != 0) {
+	if ((json_page(&j, page) < 0) | (fclose(mem) != 0)) {
 		free(buf);
 		return NULL;
 	}

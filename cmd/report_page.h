@@ -11,7 +11,6 @@ typedef struct report_page {
 	const char *file;        /* the input's name, as messages give it */
 	int truncated;           /* the log was cut: figures cover its start */
 	const ev_report *report; /* finished */
-	const ev_stats *stats;   /* finished */
 } report_page;
 
 /* Writes the whole page to `f`: the template (cmd/report_page.html)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "evtool/stats_analysis.h"
 #include "report_internal.h"
 
 #define CAPSET_CREATE_FIELDS 6u  /* capset u32, type u16 */
@@ -24,6 +25,30 @@
 #define CAPSET_TEXT_FIELDS 4u    /* capset u32, then text (29, 30) */
 
 #define CAPSET_TYPE_OS_PROCESS 2u
+
+static evi_report_proc *proc_get(ev_report *rep, uint32_t capset);
+
+/* A timed collection of the process of `capset`, from the report's
+ * ev_stats: counted, with its pause, in the bucket where it began. */
+static void on_pause(void *ctx, uint32_t capset, const ev_stats_pause *pause)
+{
+	ev_report *rep = ctx;
+	evi_report_proc *p;
+	ev_report_heap_bucket *h;
+
+	if (rep->pause_status < 0)
+		return;
+	if (evi_report_cover(rep, pause->start_ns) < 0 ||
+	    !(p = proc_get(rep, capset))) {
+		rep->pause_status = rep->diag.status;
+		return;
+	}
+	h = &p->heap[evi_grid_index(&rep->grid, pause->start_ns)];
+	h->collections++;
+	h->pause_ns += pause->duration_ns;
+	if (pause->duration_ns > h->max_pause_ns)
+		h->max_pause_ns = pause->duration_ns;
+}
 
 int ev_report_new(ev_report **out, const ev_report_options *opt)
 {
@@ -39,6 +64,12 @@ int ev_report_new(ev_report **out, const ev_report_options *opt)
 		return EV_EINVAL;
 	if (!(rep = calloc(1, sizeof *rep)))
 		return EV_ENOMEM;
+	if (ev_stats_new(&rep->stats) < 0) {
+		free(rep);
+		return EV_ENOMEM;
+	}
+	ev_stats_keep_threads(rep->stats);
+	ev_stats_on_pause(rep->stats, on_pause, rep);
 	rep->opt = *opt;
 	rep->grid.n = opt->buckets;
 	rep->grid.width = 1;
@@ -71,6 +102,7 @@ void ev_report_free(ev_report *rep)
 	free(rep->out_bands);
 	free(rep->out_band_bytes);
 	free(rep->out_sampled);
+	ev_stats_free(rep->stats);
 	free(rep);
 }
 
@@ -189,24 +221,6 @@ static void cap_advance(ev_report *rep, evi_report_cap *c, uint64_t t)
 	}
 }
 
-static void on_gc_end(ev_report *rep, evi_report_cap *c, uint64_t t)
-{
-	evi_report_proc *p;
-
-	c->state = c->state_before_gc;
-	if (c->gc_lead && c->have_gc_start && c->gc_start <= t &&
-	    (p = proc_get(rep, c->gc_capset))) {
-		ev_report_heap_bucket *h =
-			&p->heap[evi_grid_index(&rep->grid, c->gc_start)];
-		uint64_t pause = t - c->gc_start;
-		h->pause_ns += pause;
-		if (pause > h->max_pause_ns)
-			h->max_pause_ns = pause;
-	}
-	c->gc_lead = 0;
-	c->have_gc_start = 0;
-}
-
 /* Events of a capability's buffer: its state and its GC. */
 static int cap_event(ev_report *rep, const ev_event *ev)
 {
@@ -228,11 +242,9 @@ static int cap_event(ev_report *rep, const ev_event *ev)
 		if (c->state != EVI_CAP_GC)
 			c->state_before_gc = c->state;
 		c->state = EVI_CAP_GC;
-		c->have_gc_start = 1;
-		c->gc_start = ev->time;
 		break;
 	case EV_GC_END:
-		on_gc_end(rep, c, ev->time);
+		c->state = c->state_before_gc;
 		break;
 	default:
 		break;
@@ -296,7 +308,7 @@ static int on_identity(ev_report *rep, const ev_event *ev)
 }
 
 /* HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE and GC_STATS_GHC: the process
- * their capset names. */
+ * their capset names has heap statistics. */
 static int on_heap(ev_report *rep, const ev_event *ev)
 {
 	evi_report_proc *p = proc_get(rep, ev_load32(ev->payload));
@@ -309,18 +321,9 @@ static int on_heap(ev_report *rep, const ev_event *ev)
 	if (ev->cap != EV_NO_CAP)
 		c = &rep->caps[ev->cap]; /* cap_event made it */
 	p->have_heap = 1;
+	if (ev->type == EV_GC_STATS_GHC)
+		return EV_OK; /* its pause comes through on_pause */
 	h = &p->heap[evi_grid_index(&rep->grid, ev->time)];
-	if (ev->type == EV_GC_STATS_GHC) {
-		/* Counted where its pause began, as the pause is. */
-		if (c && c->have_gc_start)
-			h = &p->heap[evi_grid_index(&rep->grid, c->gc_start)];
-		h->collections++;
-		if (c) {
-			c->gc_lead = 1;
-			c->gc_capset = p->capset;
-		}
-		return EV_OK;
-	}
 	bytes = ev_load64(ev->payload + 4);
 	if (ev->type == EV_HEAP_ALLOCATED && c) {
 		/* A running total: the bucket gets what it grew by. */
@@ -430,7 +433,15 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 				t ? t->name : "report", (unsigned)ev->size,
 				(unsigned)need);
 	}
+	/* The buckets first: a pause that ev_stats_add reports falls into
+	 * buckets that cover the event that ends it. */
 	if ((rc = evi_report_cover(rep, ev->time)) < 0)
+		goto fail;
+	if ((rc = ev_stats_add(rep->stats, ev)) < 0) {
+		rep->diag = *ev_stats_diag(rep->stats);
+		return rc;
+	}
+	if ((rc = rep->pause_status) < 0)
 		goto fail;
 	if (ev->cap != EV_NO_CAP && (rc = cap_event(rep, ev)) < 0)
 		goto fail;
@@ -441,6 +452,28 @@ fail:
 	rep->diag.offset = ev->offset;
 	rep->diag.event_index = ev->index;
 	return rc;
+}
+
+int ev_report_read(ev_report *rep, ev_reader *r)
+{
+	ev_event ev;
+	int rc;
+
+	for (;;) {
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			if ((rc = ev_report_add(rep, &ev)) < 0)
+				return rc;
+		if (rc != EV_END)
+			return rc;
+		rc = ev_reader_next_session(r);
+		if (rc != EV_OK)
+			return rc;
+	}
+}
+
+const ev_stats *ev_report_stats(const ev_report *rep)
+{
+	return rep->stats;
 }
 
 const ev_diag *ev_report_diag(const ev_report *rep)

@@ -98,6 +98,10 @@ int ev_report_finish(ev_report *rep)
 		return evi_fail(&rep->diag, EV_EINVAL, 0, 0,
 				"ev_report_finish called twice");
 	rep->finished = 1;
+	if (ev_stats_finish(rep->stats) < 0) {
+		rep->diag = *ev_stats_diag(rep->stats);
+		return rep->diag.status;
+	}
 	if (rep->grid.set) {
 		first = evi_grid_index(&rep->grid, rep->first_ns);
 		count = evi_grid_index(&rep->grid, rep->last_ns) - first + 1;

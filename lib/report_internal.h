@@ -55,10 +55,6 @@ typedef struct evi_report_cap {
 	uint32_t process;
 	int have_alloc;            /* HEAP_ALLOCATED seen: its running total */
 	uint64_t last_alloc;
-	int have_gc_start;
-	uint64_t gc_start;
-	int gc_lead;               /* GC_STATS_GHC seen: this cap led the GC */
-	uint32_t gc_capset;
 	uint64_t markers_dropped;
 	ev_report_cap_bucket *b;   /* grid n buckets */
 } evi_report_cap;
@@ -113,6 +109,8 @@ typedef struct evi_profile {
 
 struct ev_report {
 	ev_report_options opt;
+	ev_stats *stats;           /* fed the same events */
+	int pause_status;          /* a failure in the pause callback */
 	evi_grid grid;
 	uint64_t first_ns, last_ns;
 	void *scratch;             /* one array of the largest bucket type */

@@ -427,9 +427,12 @@ static void test_merged(void **state)
 
 /* ---- out of time order: the same buckets as in order ---- */
 
+/* One event of thread 1 (RUN_THREAD 4 bytes, STOP_THREAD 10: status 0). */
 static void feed(ev_report *rep, uint16_t type, uint16_t cap, uint64_t t)
 {
-	ev_event ev = { type, cap, 0, t, (const uint8_t *)"", 0, 0 };
+	static const uint8_t payload[10] = { 0, 0, 0, 1 };
+	uint32_t size = type == EV_RUN_THREAD ? 4 : type == EV_STOP_THREAD ? 10 : 0;
+	ev_event ev = { type, cap, size, t, payload, 0, 0 };
 
 	assert_int_equal(ev_report_add(rep, &ev), EV_OK);
 }

@@ -6,12 +6,15 @@
  * the time spent running Haskell code (RUN_THREAD to STOP_THREAD), in GC
  * (GC_START to GC_END) and idle; per process the heap size (HEAP_SIZE),
  * live bytes (HEAP_LIVE), bytes allocated (HEAP_ALLOCATED) and the
- * collections and their pauses; the bands of a heap profile
+ * collections and their pauses (as its ev_stats times them); the bands
+ * of a heap profile
  * (HEAP_PROF_SAMPLE_*); user markers; and who each process is. Events of
  * different capabilities arrive out of time order, so the buckets adapt:
  * when an event falls outside them, their width doubles and neighbours
  * merge, until the log's whole span fits. Memory is fixed by the bucket
- * count and the limits below, whatever the log's size.
+ * count and the limits below, whatever the log's size. The same events
+ * feed an ev_stats accumulator (stats.h, stats_analysis.h: the +RTS -s
+ * figures, threads, pause percentiles), which the report owns.
  *
  *     ev_report *rep;
  *     ev_report_options o = EV_REPORT_OPTIONS_INIT;
@@ -19,6 +22,7 @@
  *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
  *             if (ev_report_add(rep, &ev) < 0) ... ev_report_diag(rep)
  *     ev_report_finish(rep);
+ *     const ev_stats *st = ev_report_stats(rep);
  *     const ev_report_grid *g = ev_report_get_grid(rep);
  *     for (size_t i = 0; i < ev_report_process_count(rep); i++)
  *             draw(g, ev_report_process_at(rep, i));
@@ -29,6 +33,7 @@
 
 #include "common.h"
 #include "reader.h"
+#include "stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -88,9 +93,8 @@ typedef struct ev_report_heap_bucket {
 	uint64_t allocated_bytes; /**< allocated in the bucket, all caps */
 	uint64_t heap_size_bytes; /**< largest HEAP_SIZE in the bucket */
 	uint64_t live_bytes;      /**< largest HEAP_LIVE in the bucket */
-	uint64_t collections;     /**< collections (GC_STATS_GHC) that began
-				       here, where their pause is counted */
-	uint64_t pause_ns;        /**< sum of the pauses that began here */
+	uint64_t collections;     /**< timed collections that began here */
+	uint64_t pause_ns;        /**< sum of their pauses */
 	uint64_t max_pause_ns;    /**< longest of them */
 	unsigned have;            /**< ev_report_have flags */
 } ev_report_heap_bucket;
@@ -141,28 +145,46 @@ typedef struct ev_report_profile {
 	uint64_t labels;          /**< distinct labels seen */
 } ev_report_profile;
 
-/** A new accumulator. `opt` NULL: the defaults. EV_EINVAL for options
- *  out of range, EV_ENOMEM. Free it with ev_report_free(). */
+/** A new accumulator, with an ev_stats of its own that keeps threads
+ *  (ev_stats_keep_threads). `opt` NULL: the defaults. EV_EINVAL for
+ *  options out of range, EV_ENOMEM. Free it with ev_report_free(). */
 EV_API int ev_report_new(ev_report **out, const ev_report_options *opt);
 
 /** Frees an accumulator; NULL is fine. */
 EV_API void ev_report_free(ev_report *rep);
 
 /**
- * Adds one event. Feed every event of a log (block markers included) in
- * file order, as ev_reader_next returns them. EV_OK, EV_EFORMAT for an
- * event too short for the fields it needs, EV_ELIMIT past
- * EV_REPORT_MAX_CAPS or EV_REPORT_MAX_PROCESSES, EV_ENOMEM, EV_EINVAL
- * after ev_report_finish; see ev_report_diag().
+ * Adds one event, to the buckets and to the report's ev_stats. Feed
+ * every event of a log (block markers included) in file order, as
+ * ev_reader_next returns them; several sessions of one stream may follow
+ * each other. EV_OK, EV_EFORMAT for an event too short for the fields it
+ * needs, EV_ELIMIT past EV_REPORT_MAX_CAPS or EV_REPORT_MAX_PROCESSES
+ * (or a limit of ev_stats_add), EV_ENOMEM, EV_EINVAL after
+ * ev_report_finish; see ev_report_diag().
  */
 EV_API int ev_report_add(ev_report *rep, const ev_event *ev);
 
 /**
- * Closes the open intervals, gives every capability its process and
- * picks the heap-profile bands. Call it once, after the last event;
- * EV_OK, EV_ENOMEM, or EV_EINVAL when called again.
+ * Feeds every event of `r`, session after session, to ev_report_add.
+ * Returns EV_END when the stream ended cleanly, EV_ETRUNCATED when it was
+ * cut (the complete events were added; ev_reader_offset() says where), or
+ * the error of the reader (ev_reader_diag) or of the report
+ * (ev_report_diag; its status is then negative).
+ */
+EV_API int ev_report_read(ev_report *rep, ev_reader *r);
+
+/**
+ * Closes the open intervals, gives every capability its process, picks
+ * the heap-profile bands and finishes the report's ev_stats. Call it
+ * once, after the last event; EV_OK, EV_ENOMEM, or EV_EINVAL when called
+ * again.
  */
 EV_API int ev_report_finish(ev_report *rep);
+
+/** The report's ev_stats, fed the same events: its processes are those
+ *  of the report with `known` set, by capset. Owned by `rep`; finished
+ *  by ev_report_finish. */
+EV_API const ev_stats *ev_report_stats(const ev_report *rep);
 
 /** The buckets after ev_report_finish (0 of them for a log without
  *  timed events). Owned by `rep`. */
