@@ -89,27 +89,82 @@ def browse(browser, page, extra, work):
 
 
 class Texts(html.parser.HTMLParser):
-    """The text of every element with an id (nested text included)."""
+    """The text of every element with an id (nested text included), and
+    the cell texts of every table row with an id."""
+
+    VOID = ('br', 'meta', 'img', 'input', 'link')
 
     def __init__(self):
         super().__init__()
-        self.texts, self.open = {}, []
+        self.texts, self.rows, self.open, self.row = {}, {}, [], None
 
     def handle_starttag(self, tag, attrs):
-        if tag in ('br', 'meta', 'img', 'input', 'link'):
+        if tag in self.VOID:
             return
         self.open.append(dict(attrs).get('id'))
         if self.open[-1]:
             self.texts[self.open[-1]] = ''
+        if tag == 'tr' and self.open[-1]:
+            self.row = self.rows.setdefault(self.open[-1], [])
+        elif tag == 'td' and self.row is not None:
+            self.row.append('')
 
     def handle_endtag(self, tag):
-        if self.open and tag not in ('br', 'meta', 'img', 'input', 'link'):
+        if tag == 'tr':
+            self.row = None
+        if self.open and tag not in self.VOID:
             self.open.pop()
 
     def handle_data(self, data):
         for i in self.open:
             if i:
                 self.texts[i] += data
+        if self.row:
+            self.row[-1] += data
+
+
+# ---- an independent reading of the events, in file order ----
+def events_in_file_order(evtool, log):
+    out = run([evtool, 'show', '--follow', '--format', 'ndjson', log])
+    return [json.loads(l) for l in out.decode('utf-8').splitlines()]
+
+
+def oracle_threads(events):
+    """tid -> {runs, run_ns, stops: {status: n}}: RUN_THREAD to the next
+    STOP_THREAD on the same capability."""
+    threads, running = {}, {}
+    for e in events:
+        f = e.get('fields', {})
+        if e['type'] == 'RUN_THREAD':
+            t = threads.setdefault(f['thread'], {'runs': 0, 'run_ns': 0, 'stops': {}})
+            t['runs'] += 1
+            running[e['cap']] = (f['thread'], e['time'])
+        elif e['type'] == 'STOP_THREAD':
+            t = threads.setdefault(f['thread'], {'runs': 0, 'run_ns': 0, 'stops': {}})
+            t['stops'][f['status']] = t['stops'].get(f['status'], 0) + 1
+            if running.get(e['cap'], (None,))[0] == f['thread']:
+                t['run_ns'] += e['time'] - running.pop(e['cap'])[1]
+    return threads
+
+
+def oracle_pauses(events):
+    """capset -> [(start, duration, gen, cap)]: GC_END - GC_START on the
+    capability that posted the collection's GC_STATS_GHC."""
+    start, lead, pauses = {}, {}, {}
+    for e in events:
+        cap, f = e['cap'], e.get('fields', {})
+        if e['type'] == 'GC_START':
+            start[cap] = e['time']
+        elif e['type'] == 'GC_STATS_GHC':
+            lead[cap] = (f['capset'], f['generation'])
+        elif e['type'] == 'GC_END':
+            if cap in lead and cap in start and start[cap] <= e['time']:
+                capset, gen = lead[cap]
+                pauses.setdefault(capset, []).append(
+                    (start[cap], e['time'] - start[cap], gen, cap))
+            lead.pop(cap, None)
+            start.pop(cap, None)
+    return pauses
 
 
 # ---- the page's formatting rules, restated (report_page.html, fmt) ----
@@ -159,6 +214,70 @@ def expected_texts(i, s):
         want[q + 'avg_pause_ns'] = pause(g['avg_pause_ns'])
         want[q + 'max_pause_ns'] = pause(g['max_pause_ns'])
     return want
+
+
+def ms(ns):
+    return js_fixed(ns / 1e6, 3) + ' ms'
+
+
+def shown_ms(text):
+    check(text is not None and text.endswith(' ms'), 'a time in ms: %r' % text)
+    return Decimal(text[:-3]) if text else Decimal(-1)
+
+
+def check_threads(name, texts, want):
+    """Every thread's row: runs and run time exact, stop counts by reason,
+    "blocked on an MVar" for status 7."""
+    check(texts.texts.get('threads-summary', '').startswith('{:,} threads'.format(len(want))),
+          name + ': threads summary %r, %d threads' % (texts.texts.get('threads-summary'), len(want)))
+    for tid, t in want.items():
+        row = texts.rows.get('thread-%d' % tid)
+        what = '%s: thread %d' % (name, tid)
+        check(row is not None, what + ' has a row')
+        if not row:
+            continue
+        check(row[0] == str(tid), what + ': tid %r' % row[0])
+        check(row[2] == ms(t['run_ns']), what + ': run time %r, want %s' % (row[2], ms(t['run_ns'])))
+        check(row[3] == commas(t['runs']), what + ': runs %r, want %d' % (row[3], t['runs']))
+        reasons = {}
+        for part in filter(None, row[5].split(', ')):
+            label, count = part.rsplit(' ', 1)
+            reasons[label] = int(count.replace(',', ''))
+        check(sorted(reasons.values()) == sorted(t['stops'].values()),
+              what + ': stop counts %r, want %r' % (reasons, t['stops']))
+        if 7 in t['stops']:
+            check(reasons.get('blocked on an MVar') == t['stops'][7],
+                  what + ': blocked on an MVar %r times' % t['stops'][7])
+
+
+def check_pauses(name, i, texts, pauses):
+    """Percentiles within the histogram's 1/32 (and display rounding) of
+    the exact nearest-rank ones; count, max and the 10 longest exact."""
+    t = texts.texts
+    key = 'p%d-pauses-all-' % i
+    if not pauses:
+        check(key + 'count' not in t, '%s: process %d has no pause table' % (name, i))
+        return
+    durations = sorted(d for _, d, _, _ in pauses)
+    n = len(durations)
+    check(t.get(key + 'count') == commas(n), '%s: %scount %r, want %d' % (name, key, t.get(key + 'count'), n))
+    check(t.get(key + 'max') == ms(durations[-1]), '%s: %smax %r' % (name, key, t.get(key + 'max')))
+    half = Decimal('0.0005')
+    for q, label in ((0.5, 'p50'), (0.9, 'p90'), (0.99, 'p99')):
+        exact = Decimal(durations[max(0, -(-int(q * 1000) * n // 1000) - 1)]) / Decimal(10**6)
+        got = shown_ms(t.get(key + label))
+        check(exact - half <= got <= exact * Decimal(33) / Decimal(32) + half,
+              '%s: %s%s %s ms, exact %s ms' % (name, key, label, got, exact))
+    longest = sorted(pauses, key=lambda p: (-p[1], p[0]))[:10]
+    for k, (start, dur, gen, cap) in enumerate(longest):
+        pre = 'p%d-longest-%d-' % (i, k)
+        check(t.get(pre + 'start') == js_fixed(start / 1e9, 6) + ' s',
+              '%s: %sstart %r, want %d ns' % (name, pre, t.get(pre + 'start'), start))
+        check(t.get(pre + 'duration') == ms(dur), '%s: %sduration %r, want %d ns' % (name, pre, t.get(pre + 'duration'), dur))
+        check(t.get(pre + 'gen') == str(gen) and t.get(pre + 'cap') == str(cap),
+              '%s: %sgen/cap %r/%r' % (name, pre, t.get(pre + 'gen'), t.get(pre + 'cap')))
+    check(pre + 'start' in t and 'p%d-longest-%d-start' % (i, len(longest)) not in t,
+          '%s: %d longest pauses shown' % (name, len(longest)))
 
 
 def run(cmd, **kw):
@@ -218,6 +337,12 @@ def check_page(browser, evtool, name, log, work, out, sections):
                 if t['name'] == 'HEAP_PROF_SAMPLE_BEGIN')
         check(texts.texts.get('profile-summary', '').startswith('%d samples' % n),
               name + ': profile summary %r, %r samples' % (texts.texts.get('profile-summary'), n))
+
+    events = events_in_file_order(evtool, log)
+    check_threads(name, texts, oracle_threads(events))
+    pauses = oracle_pauses(events)
+    for i, s in enumerate(procs):
+        check_pauses(name, i, texts, sorted(pauses.get(s['capset'], [])))
 
     shot = os.path.join(out, name + '.png')
     browse(browser, page, ['--window-size=1200,2600', '--screenshot=' + shot], work)
