@@ -2,7 +2,7 @@
 # `evtool help --dump-options`: do not edit; regenerate with
 # `cmake --build BUILD --target completions`.
 
-_evtool_commands='cat info show filter stats sort merge validate truncate archive'
+_evtool_commands='cat info show filter stats report sort merge validate truncate archive'
 
 # The options of command $1.
 _evtool_options() {
@@ -12,6 +12,7 @@ _evtool_options() {
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
     filter) echo '-o --output --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
     stats) echo '--json -h --help' ;;
+    report) echo '-o --output -h --help' ;;
     sort) echo '-o --output --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
     merge) echo '-o --output --align --shift --widen --no-renumber --no-progress -v --verbose -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
@@ -50,6 +51,7 @@ _evtool_value() {
     'filter --redact') echo 'list:args env' ;;
     'filter --block-size') echo 'text' ;;
     'filter --tmpdir') echo 'dir' ;;
+    'report -o'|'report --output') echo 'file' ;;
     'sort -o'|'sort --output') echo 'file' ;;
     'sort --memory') echo 'text' ;;
     'sort --tmpdir') echo 'dir' ;;
