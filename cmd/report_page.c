@@ -381,7 +381,7 @@ static char *data_json(const report_page *page, size_t *len)
 
 	if (!mem)
 		return NULL;
-	json_init(&j, mem);
+	json_init_compact(&j, mem);
 	if ((json_page(&j, page) < 0) | (fclose(mem) != 0)) {
 		free(buf);
 		return NULL;

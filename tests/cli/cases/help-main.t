@@ -15,6 +15,7 @@ commands:
   show       print the events as text, exactly as ghc-events show does
   filter     keep some events: by class, type, cap, process, thread, time, markers
   stats      the +RTS -s summary of a run, computed from its log
+  report     one self-contained HTML page about a run: timelines, GC, heap
   sort       put a log into one global, stable time order
   merge      merge the logs of several processes into one timeline
   validate   check that logs are what GHC writes (a CI gate)
