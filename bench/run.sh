@@ -50,7 +50,7 @@ printf 'machine: %s, %s cores, %s\n' "$(uname -m)" "$(nproc)" \
     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 # Floors: reading the file (dd, and plain cat to /dev/null), and copying it (page cache, no fsync; evtool
 # cat syncs its output before renaming it into place, so it pays the disk).
-if [ "${SHOW_ONLY:-0}" != 1 ]; then
+if [ "${SHOW_ONLY:-0}" != 1 ] && [ "${REPORT_ONLY:-0}" != 1 ]; then
 measure "read floor (dd)"        dd if="$log" of=/dev/null bs=1M
 measure "plain cat >null"        cat "$log"
 measure "copy floor (cp)"        cp "$log" "$work/copy.eventlog"
@@ -154,6 +154,7 @@ fi # SHOW_ONLY
 # compares on the whole log), cut with evtool truncate --bytes (a valid
 # log); ghc-events runs once there (it is slow), evtool best of $runs.
 # SHOW_ONLY=1 runs this section alone.
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
 measure "evtool show >null"          "$evtool" show "$log"
 measure "evtool show --format ndjson" "$evtool" show --format ndjson "$log"
 prefix_mb=${SHOW_PREFIX_MB:-64}
@@ -173,3 +174,12 @@ if command -v ghc-events >/dev/null 2>&1; then
         measure "ghc-events show, $label" ghc-events show "$cmp_log"
 fi
 rm -f "$work/prefix.eventlog"
+fi # REPORT_ONLY
+
+# report (issue 18): the HTML page of the whole log, read once into a
+# fixed number of time buckets: its memory and the page's size do not
+# grow with the log. REPORT_ONLY=1 runs this section alone.
+measure "evtool report -o FILE"  "$evtool" report "$log" -o "$work/report.html"
+printf '%-26s %8.2f MB page\n' "  its page" \
+    "$(echo "$(stat -c %s "$work/report.html") / 1000000" | bc -l)"
+rm -f "$work/report.html"

@@ -7,8 +7,8 @@
  * independently deflated segment repeated, see gz_build), and runs it
  * through the reader, validate, truncate (ev_repair), filter, merge,
  * sort (ev_sorter, in the memory it is given, spilling to temporary
- * files), show (the sorter's visitor feeding ev_show, as cmd/show.c does)
- * and stats (ev_stats). The output goes to /dev/null or is dropped, so
+ * files), show (the sorter's visitor feeding ev_show, as cmd/show.c does),
+ * stats (ev_stats) and report (ev_report, its time buckets). The output goes to /dev/null or is dropped, so
  * that only the library's own memory is measured.
  *
  * Memory is measured by counting: the test is linked with
@@ -702,6 +702,39 @@ static outcome run_stats(const bytes *log)
 	return o;
 }
 
+/* `evtool report`: every event into the time buckets (and the report's
+ * ev_stats). o.events is the number of processes found. */
+static outcome run_report(const bytes *log)
+{
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_reader *r;
+	ev_report *rep;
+
+	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
+					       0), EV_OK);
+	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+	o.status = ev_report_read(rep, r);
+	if (o.status == EV_END || o.status == EV_ETRUNCATED) {
+		int rc = ev_report_finish(rep);
+		if (rc < 0)
+			o.status = rc;
+		o.events = ev_report_process_count(rep);
+	}
+	ev_report_free(rep);
+	ev_reader_free(r);
+	o.peak = measure_peak(base);
+	o.allocated = measure_allocated();
+	o.seconds = cpu_seconds() - t0;
+	return o;
+}
+
+/* A report's buckets at most (report.h's limits, 1024 buckets): 1024
+ * capabilities of 24-byte buckets, 256 processes of 56-byte ones, 257
+ * heap-profile bands of 16-byte ones, 1000 markers of 257 bytes. */
+#define REPORT_BOUND (48 * MIB)
+
 /* The bound every streaming tool must keep whatever the input: a window
  * of input, one held-back block (EV_MAX_BLOCK_SIZE, twice that for
  * merge's split) and small tables. */
@@ -854,6 +887,9 @@ static void test_header_all_types(void **state)
 	o = run_stats(&b);
 	check_bounded("65535 types", "stats", &o, 16 * MIB);
 	assert_int_equal(o.status, EV_END);
+	o = run_report(&b);
+	check_bounded("65535 types", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_END);
 	free(b.p);
 	(void)state;
 }
@@ -910,6 +946,11 @@ static void test_many_empty_blocks(void **state)
 	assert_int_equal(o.status, EV_END);
 	oq = run_stats(&quarter);
 	check_linear("stats", &oq, &o);
+	o = run_report(&gz);
+	check_bounded("4M empty blocks", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_END);
+	oq = run_report(&quarter);
+	check_linear("report", &oq, &o);
 	/* sort re-blocks every block and show prints a line for each: a
 	 * quarter of the blocks (show: a sixteenth, the slowest), against a
 	 * quarter of that for growth, to keep the test to seconds under
@@ -999,6 +1040,9 @@ static void test_gzip_bomb(void **state)
 	o = run_stats(&gz);
 	check_bounded("gzip bomb 128 MiB", "stats", &o, 2 * MIB);
 	assert_int_equal(o.status, EV_END);
+	o = run_report(&gz);
+	check_bounded("gzip bomb 128 MiB", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_END);
 	free(gz.p);
 	/* Sorting copies the log to its runs (and show renders it): a
 	 * thirty-second, 32 MiB, is eight times the sorter's memory. */
@@ -1077,6 +1121,10 @@ static void test_enormous_variable_events(void **state)
 	 * the same small memory either way. */
 	o = run_stats(&gz);
 	check_bounded("variable 65535 x 65K", "stats", &o, 2 * MIB);
+	assert_true(o.status == EV_ETRUNCATED || o.status == EV_ELIMIT ||
+		    o.status == EV_EFORMAT);
+	o = run_report(&gz);
+	check_bounded("variable 65535 x 65K", "report", &o, REPORT_BOUND);
 	assert_true(o.status == EV_ETRUNCATED || o.status == EV_ELIMIT ||
 		    o.status == EV_EFORMAT);
 	free(gz.p);
@@ -1210,6 +1258,11 @@ static void test_many_sessions(void **state)
 	assert_int_equal(o.status, EV_END);
 	oq = run_stats(&q);
 	check_linear("stats", &oq, &o);
+	o = run_report(&b);
+	check_bounded("10000 sessions", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_END);
+	oq = run_report(&q);
+	check_linear("report", &oq, &o);
 	free(b.p);
 	free(q.p);
 	(void)state;
@@ -1253,6 +1306,10 @@ static void test_many_capsets(void **state)
 	assert_int_equal(o.status, EV_OK);
 	o = run_merge(&b);
 	check_bounded("60000 capsets", "merge", &o, STREAM_BOUND);
+	/* Past EV_REPORT_MAX_PROCESSES a report stops with EV_ELIMIT. */
+	o = run_report(&b);
+	check_bounded("60000 capsets", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_ELIMIT);
 	free(b.p);
 
 	b = capset_log(200000);
