@@ -47,9 +47,28 @@ PROBE = r"""<script>
                     elements: elements, points: points,
                     section: cv.closest('section') ? cv.closest('section').id : null });
     }
+    /* Zoom and pan: the wheel, a drag and a double click on the first
+     * chart; every chart on the same time range must follow. */
+    const all = Array.from(document.querySelectorAll('canvas')).map(cv => Chart.getChart(cv));
+    const first = all[0], x0 = first.options.scales.x;
+    const timed = all.filter(c => c.options.scales.x.min === x0.min && c.options.scales.x.max === x0.max);
+    const ranges = () => timed.map(c => [c.scales.x.min, c.scales.x.max]);
+    const box = first.canvas.getBoundingClientRect();
+    const at = (dx) => ({ clientX: box.left + first.chartArea.left + (first.chartArea.right - first.chartArea.left) / 2 + dx,
+                          clientY: box.top + box.height / 2, bubbles: true, cancelable: true });
+    const zoom = { charts: timed.length, before: ranges() };
+    first.canvas.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -100 }, at(0))));
+    first.canvas.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -100 }, at(0))));
+    zoom.wheel = ranges();
+    first.canvas.dispatchEvent(new MouseEvent('mousedown', at(0)));
+    first.canvas.dispatchEvent(new MouseEvent('mousemove', at(40)));
+    window.dispatchEvent(new MouseEvent('mouseup', at(40)));
+    zoom.drag = ranges();
+    first.canvas.dispatchEvent(new MouseEvent('dblclick', at(0)));
+    zoom.reset = ranges();
     const pre = document.createElement('pre');
     pre.id = 'browser-test';
-    pre.textContent = JSON.stringify({ errors: errors, charts: charts,
+    pre.textContent = JSON.stringify({ errors: errors, charts: charts, zoom: zoom,
       rendered: document.body.getAttribute('data-rendered') });
     document.body.appendChild(pre);
   }, 100));
@@ -317,6 +336,16 @@ def check_page(browser, evtool, name, log, work, out, sections):
         check(c['chart'], what + ' is a Chart.js chart')
         check(c['width'] > 0 and c['height'] > 0 and c['inked'] > 0, what + ' has drawn: %s' % c)
         check(c['points'] > 0 and c['elements'] > 0, what + ' has drawn data: %s' % c)
+    z = result['zoom']
+    same = lambda rs: all(r == rs[0] for r in rs)
+    span = lambda rs: rs[0][1] - rs[0][0]
+    check(z['charts'] >= 2, name + ': several time charts: %d' % z['charts'])
+    check(same(z['wheel']) and span(z['wheel']) < 0.7 * span(z['before']),
+          name + ': the wheel zooms every time chart in: %s -> %s' % (z['before'][0], z['wheel']))
+    check(same(z['drag']) and z['drag'][0][0] < z['wheel'][0][0] and
+          abs(span(z['drag']) - span(z['wheel'])) < 1e-9 * span(z['before']) + 1e-12,
+          name + ': a drag pans them all to earlier times: %s -> %s' % (z['wheel'][0], z['drag']))
+    check(z['reset'] == z['before'], name + ': a double click shows the whole run: %s' % z['reset'])
     for sect in sections:
         check(sect in texts.texts, name + ': section ' + sect)
 
