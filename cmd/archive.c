@@ -164,7 +164,7 @@ static int open_input(input *in, const char *path, int regular_only)
 	int is_stdin = strcmp(path, "-") == 0;
 
 	in->path = path;
-	in->name = is_stdin ? "<stdin>" : path;
+	in->name = cli_input_name(path);
 	in->fd = -1;
 	/* Before open(2), which waits for a FIFO's writer. */
 	if (regular_only && stat(path, &in->st) == 0 &&
@@ -174,16 +174,17 @@ static int open_input(input *in, const char *path, int regular_only)
 	in->owns_fd = !is_stdin;
 	in->fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (in->fd < 0)
-		return cli_error(EXIT_SYSTEM, "%s: cannot open: %s", path,
+		return cli_error(EXIT_SYSTEM, "%s: cannot open: %s", in->name,
 				 strerror(errno));
 	if (fstat(in->fd, &in->st) != 0) {
 		int saved = errno;
 		close_input(in);
-		return cli_error(EXIT_SYSTEM, "%s: %s", path, strerror(saved));
+		return cli_error(EXIT_SYSTEM, "%s: %s", in->name,
+				 strerror(saved));
 	}
 	if (S_ISDIR(in->st.st_mode)) {
 		close_input(in);
-		return cli_error(EXIT_USAGE, "%s: is a directory", path);
+		return cli_error(EXIT_USAGE, "%s: is a directory", in->name);
 	}
 	return S_ISREG(in->st.st_mode) ? EXIT_OK : spool(in);
 }
@@ -321,7 +322,8 @@ static int writer_error(const ev_archive_writer *w, const input *in,
 
 	/* EV_EINVAL: the bytes did not match the digest of the first pass. */
 	return cli_error(EXIT_SYSTEM, "%s: %s",
-			 d->status == EV_EINVAL ? in->name : out, d->message);
+			 d->status == EV_EINVAL ? in->name : cli_output_name(out),
+			 d->message);
 }
 
 static int compress_input(const archive_job *job, const input *in,
@@ -338,8 +340,8 @@ static int compress_input(const archive_job *job, const input *in,
 
 	if (rc < 0) {
 		free(buf);
-		return cli_error(cli_exit_for_status(rc), "%s: %s", out,
-				 ev_strerror(rc));
+		return cli_error(cli_exit_for_status(rc), "%s: %s",
+				 cli_output_name(out), ev_strerror(rc));
 	}
 	if (lseek(in->fd, 0, SEEK_SET) != 0)
 		rc = cli_error(EXIT_SYSTEM, "%s: cannot rewind: %s", in->name,
@@ -450,20 +452,14 @@ static void report(const char *from, const char *to, uint64_t log_bytes,
 			  : 0.0, digest);
 }
 
-/* An existing output is replaced only with --force. Compressed data on
- * a terminal is refused here (cli_open_output's message is about logs). */
-static int check_target(const archive_job *job, const char *out,
-			int compressed)
+/* An existing output is replaced only with --force. A terminal is
+ * refused before the input is read. */
+static int check_target(const archive_job *job, const char *out)
 {
 	struct stat st;
 
-	if (strcmp(out, "-") == 0) {
-		if (compressed && isatty(STDOUT_FILENO))
-			return cli_error(EXIT_USAGE, "refusing to write "
-					 "compressed data to a terminal; use "
-					 "-o FILE or redirect standard output");
-		return EXIT_OK;
-	}
+	if (strcmp(out, "-") == 0)
+		return cli_refuse_terminal();
 	if (!job->force && lstat(out, &st) == 0)
 		return cli_error(EXIT_USAGE, "%s: already exists; --force "
 				 "replaces it", out);
@@ -481,7 +477,7 @@ static int write_archive(const archive_job *job, const input *in,
 	if (rc == EXIT_OK)
 		rc = cli_commit_output(sink, out);
 	if (rc == EXIT_OK && job->verbose)
-		report(in->name, strcmp(out, "-") ? out : "<stdout>", bytes,
+		report(in->name, cli_output_name(out), bytes,
 		       ev_sink_bytes(sink), digest);
 	cli_close_output(sink);
 	if (rc == EXIT_OK && job->rm)
@@ -498,14 +494,13 @@ static int archive_one(const archive_job *job, const char *path)
 
 	if (job->output)
 		out = strdup(job->output);
-	else if (strcmp(path, "-") == 0)
-		return cli_usage_error(job->cmd, "standard input has no name "
-				       "to add .gz to: use -o OUT");
+	else if (strcmp(path, "-") == 0) /* as gzip: to standard output */
+		out = strdup("-");
 	else if ((out = malloc(strlen(path) + 4)))
 		sprintf(out, "%s.gz", path);
 	if (!out)
 		return cli_error(EXIT_SYSTEM, "out of memory");
-	if ((rc = check_target(job, out, 1)) == EXIT_OK &&
+	if ((rc = check_target(job, out)) == EXIT_OK &&
 	    (rc = open_input(&in, path, job->rm)) == EXIT_OK) {
 		if (is_gzip(in.fd))
 			rc = cli_error(EXIT_USAGE, "%s: is gzip-compressed "
@@ -592,9 +587,8 @@ static int extract_name(const archive_job *job, const char *path,
 
 	if (job->output)
 		*out = strdup(job->output);
-	else if (strcmp(path, "-") == 0)
-		return cli_usage_error(job->cmd, "standard input has no name "
-				       "to take .gz from: use -o OUT");
+	else if (strcmp(path, "-") == 0) /* as gzip -d: to standard output */
+		*out = strdup("-");
 	else if (n <= 3 || strcmp(path + n - 3, ".gz") != 0)
 		return cli_usage_error(job->cmd, "%s: does not end in .gz: "
 				       "name the output with -o OUT", path);
@@ -616,7 +610,8 @@ static int inflate_to(ev_archive_reader *r, ev_sink *sink, const char *name,
 	       EV_OK)
 		if (ev_sink_write(sink, buf, got) < 0) {
 			free(buf);
-			return cli_error(EXIT_SYSTEM, "%s: %s", out,
+			return cli_error(EXIT_SYSTEM, "%s: %s",
+					 cli_output_name(out),
 					 ev_sink_diag(sink)->message);
 		}
 	free(buf);
@@ -631,21 +626,20 @@ static int extract_one(const archive_job *job, const char *path)
 	char *out = NULL;
 	int rc = extract_name(job, path, &out);
 
-	if (rc == EXIT_OK && (rc = check_target(job, out, 0)) == EXIT_OK &&
+	if (rc == EXIT_OK && (rc = check_target(job, out)) == EXIT_OK &&
 	    ev_archive_reader_open_path(&r, path) < 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: cannot open: %s", path,
-			       strerror(errno));
+		rc = cli_error(EXIT_SYSTEM, "%s: cannot open: %s",
+			       cli_input_name(path), strerror(errno));
 	if (rc == EXIT_OK)
 		rc = cli_open_output(out, &path, 1, 0, &sink);
 	if (rc == EXIT_OK)
-		rc = inflate_to(r, sink,
-				strcmp(path, "-") ? path : "<stdin>", out);
+		rc = inflate_to(r, sink, cli_input_name(path), out);
 	if (rc == EXIT_OK)
-		warn_digests(path, ev_archive_reader_stats(r));
+		warn_digests(cli_input_name(path), ev_archive_reader_stats(r));
 	if (rc == EXIT_OK)
 		rc = cli_commit_output(sink, out);
 	if (rc == EXIT_OK && job->verbose)
-		report(path, strcmp(out, "-") ? out : "<stdout>",
+		report(cli_input_name(path), cli_output_name(out),
 		       ev_archive_reader_stats(r)->log_bytes,
 		       ev_archive_reader_stats(r)->stored_bytes,
 		       ev_archive_reader_stats(r)->content_digest);

@@ -7,7 +7,10 @@
 #include "commands.h"
 
 const cli_option cat_options[] = {
-	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "reblock", 0, NULL, "group events into fresh blocks by capability" },
 	{ "block-size", 0, "BYTES",
 	  "largest block --reblock writes (default 2097152)" },
@@ -26,8 +29,8 @@ typedef struct cat_job {
 static int writer_error(const ev_writer *w, const char *out)
 {
 	const ev_diag *d = ev_writer_diag(w);
-	return cli_error(cli_exit_for_status(d->status), "%s: %s", out,
-			 d->message);
+	return cli_error(cli_exit_for_status(d->status), "%s: %s",
+			 cli_output_name(out), d->message);
 }
 
 /* Copies one session: the reader is positioned before its first event. */
@@ -39,8 +42,8 @@ static int copy_session(cat_job *job, ev_reader *r, const char *out)
 				&job->options);
 
 	if (rc < 0)
-		return cli_error(cli_exit_for_status(rc), "%s: %s", out,
-				 ev_strerror(rc));
+		return cli_error(cli_exit_for_status(rc), "%s: %s",
+				 cli_output_name(out), ev_strerror(rc));
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		if (ev_writer_write(w, &ev) < 0) {
 			rc = writer_error(w, out);
@@ -123,8 +126,9 @@ int cmd_cat(const cli_command *cmd, const cli_args *args)
 		rc = cli_parse_block_size(cli_value(cmd, args, "block-size"),
 				      &job.options.max_block_size);
 	if (rc == EXIT_OK)
-		rc = cli_open_output(out, args->positional, args->n_positional,
-				     in_place, &job.sink);
+		rc = cli_open_log_output(cmd, args, out, args->positional,
+					 args->n_positional, in_place,
+					 &job.sink);
 	for (int i = 0; rc == EXIT_OK && i < args->n_positional; i++)
 		rc = copy_input(&job, args->positional[i], out);
 	if (rc == EXIT_OK)

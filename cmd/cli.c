@@ -229,11 +229,22 @@ static int parse_short(const cli_command *cmd, int argc, char **argv, int *i,
 	return EXIT_OK;
 }
 
-static int check_operands(const cli_command *cmd, const cli_args *out)
+/* Every command reads logs: with no operand it reads standard input, as
+ * grep and gzip do, unless that is a terminal (nobody types a binary
+ * log), when the operand is missing. */
+static void default_to_stdin(cli_args *out)
 {
+	if (out->n_positional == 0 && !isatty(STDIN_FILENO))
+		out->positional[out->n_positional++] = "-";
+}
+
+static int check_operands(const cli_command *cmd, cli_args *out)
+{
+	default_to_stdin(out);
 	if (out->n_positional < cmd->min_operands)
-		return cli_usage_error(cmd, "%s: missing operand (%s)",
-				       cmd->name, cmd->synopsis);
+		return cli_usage_error(cmd, "%s: missing operand, and standard "
+				       "input is a terminal (%s)", cmd->name,
+				       cmd->synopsis);
 	if (cmd->max_operands >= 0 && out->n_positional > cmd->max_operands)
 		return cli_usage_error(cmd, "%s: too many operands (%s)",
 				       cmd->name, cmd->synopsis);
@@ -305,7 +316,9 @@ void cli_print_command_help(const cli_command *cmd, FILE *to)
 	}
 	fprintf(to, "  %-26s %s\n", "-h, --help", "show this help");
 	fputs("\nexit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped "
-	      "or repaired, 4 I/O or system error\n", to);
+	      "or repaired, 4 I/O or system error;\n"
+	      "killed by SIGPIPE (141 in the shell) when the reader of "
+	      "standard output goes away\n", to);
 }
 
 /* ---- statuses ---- */
@@ -341,16 +354,26 @@ int cli_reader_error(const ev_reader *r)
 	return code;
 }
 
+const char *cli_input_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+const char *cli_output_name(const char *path)
+{
+	return !path || strcmp(path, "-") == 0 ? "<stdout>" : path;
+}
+
 int cli_open_input(const char *path, unsigned flags, ev_reader **out)
 {
 	int rc = ev_reader_open_path(out, path, flags);
 
 	if (rc == EV_EIO)
-		return cli_error(EXIT_SYSTEM, "%s: cannot open: %s", path,
-				 strerror(errno));
+		return cli_error(EXIT_SYSTEM, "%s: cannot open: %s",
+				 cli_input_name(path), strerror(errno));
 	if (rc < 0)
-		return cli_error(cli_exit_for_status(rc), "%s: %s", path,
-				 ev_strerror(rc));
+		return cli_error(cli_exit_for_status(rc), "%s: %s",
+				 cli_input_name(path), ev_strerror(rc));
 	return EXIT_OK;
 }
 
@@ -382,22 +405,37 @@ static void untrack_temp(const char *path)
 			temp_used[i] = 0;
 }
 
+/* Removes the temporary outputs and dies of `sig`, as without a handler
+ * (the shell sees 128 + sig). Async-signal-safe. */
 static void on_fatal_signal(int sig)
 {
+	sigset_t set;
+
 	for (int i = 0; i < MAX_TEMP_FILES; i++)
 		if (temp_used[i])
 			unlink(temp_files[i]);
 	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	raise(sig);
 }
 
+/* SIGPIPE is one of them: a reader that goes away (evtool show | head)
+ * ends evtool as it ends cat, grep and gzip, silently, with the status of
+ * that signal, which `set -o pipefail` scripts expect. */
 void cli_install_signal_handlers(void)
 {
-	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				     SIGPIPE };
 
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		signal(fatal[i], on_fatal_signal);
-	signal(SIGPIPE, SIG_IGN);
+}
+
+void cli_broken_pipe(void)
+{
+	on_fatal_signal(SIGPIPE);
 }
 
 static int same_file(const char *a, const struct stat *b)
@@ -424,15 +462,9 @@ int cli_open_output(const char *path, const char *const *inputs,
 	int rc;
 
 	*out = NULL;
-	if (!path)
-		return cli_error(EXIT_USAGE, "no output given: use -o FILE "
-				 "(or -o - for standard output)");
-	if (strcmp(path, "-") == 0) {
-		if (isatty(STDOUT_FILENO))
-			return cli_error(EXIT_USAGE,
-					 "refusing to write a binary eventlog to "
-					 "a terminal; use -o FILE or redirect "
-					 "standard output");
+	if (!path || strcmp(path, "-") == 0) {
+		if ((rc = cli_refuse_terminal()) != EXIT_OK)
+			return rc;
 		rc = ev_sink_open_fd(out, STDOUT_FILENO, "<stdout>");
 		return rc < 0 ? cli_error(EXIT_SYSTEM, "out of memory") : EXIT_OK;
 	}
@@ -448,6 +480,42 @@ int cli_open_output(const char *path, const char *const *inputs,
 	return EXIT_OK;
 }
 
+int cli_refuse_terminal(void)
+{
+	if (!isatty(STDOUT_FILENO))
+		return EXIT_OK;
+	return cli_error(EXIT_USAGE, "refusing to write binary data to a "
+			 "terminal; use -o FILE or redirect");
+}
+
+static int ends_in_gz(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+int cli_open_log_output(const cli_command *cmd, const cli_args *args,
+			const char *path, const char *const *inputs,
+			int n_inputs, int in_place, ev_sink **out)
+{
+	ev_sink *target;
+	int rc = cli_open_output(path, inputs, n_inputs, in_place, &target);
+
+	*out = target;
+	if (rc != EXIT_OK || !(cli_flag(cmd, args, "gzip") || ends_in_gz(path)))
+		return rc;
+	untrack_temp(ev_sink_temp_path(target));
+	/* The archive sink owns the target now, even when it fails. */
+	if (ev_sink_open_archive(out, target, NULL, NULL) < 0) {
+		*out = NULL;
+		return cli_error(EXIT_SYSTEM, "%s: cannot start compressing: %s",
+				 cli_output_name(path), strerror(errno));
+	}
+	track_temp(ev_sink_temp_path(*out));
+	return EXIT_OK;
+}
+
 int cli_commit_output(ev_sink *sink, const char *path)
 {
 	int rc;
@@ -456,7 +524,7 @@ int cli_commit_output(ev_sink *sink, const char *path)
 	rc = ev_sink_commit(sink);
 	if (rc < 0) {
 		track_temp(ev_sink_temp_path(sink));
-		return cli_error(EXIT_SYSTEM, "%s: %s", path,
+		return cli_error(EXIT_SYSTEM, "%s: %s", cli_output_name(path),
 				 ev_sink_diag(sink)->message);
 	}
 	return EXIT_OK;

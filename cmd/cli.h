@@ -132,15 +132,35 @@ int cli_exit_for_status(int status);
  * returns the exit code for it. Truncation gets a repair hint. */
 int cli_reader_error(const ev_reader *r);
 
+/* The one label of standard input in messages: "<stdin>" for the
+ * operand "-" (as the readers name it), any other path as it is. */
+const char *cli_input_name(const char *path);
+
+/* The same for outputs: "<stdout>" for "-" or NULL (no -o). */
+const char *cli_output_name(const char *path);
+
 /* Opens a reader on `path` ("-" for stdin). On failure prints a message
  * and returns its exit code (nonzero). */
 int cli_open_input(const char *path, unsigned flags, ev_reader **out);
 
-/* Opens the output `path` ("-" for stdout) as a sink: refuses a terminal
- * on stdout and an output that is one of `inputs` unless `in_place`.
- * The temporary file is removed if a signal arrives before commit. */
+/* Opens the output `path` as a sink; "-" or NULL (no -o given) is
+ * standard output, refused when it is a terminal. Refuses an output that
+ * is one of `inputs` unless `in_place`. The temporary file is removed if
+ * a signal arrives before commit. */
 int cli_open_output(const char *path, const char *const *inputs,
 		    int n_inputs, int in_place, ev_sink **out);
+
+/* Opens the log a command writes (cat, filter, sort, merge, truncate) as
+ * cli_open_output does, gzip-compressed as `evtool archive` writes it
+ * (the log's digest in the header) when `path` ends in ".gz" or the
+ * command's --gzip flag was given. */
+int cli_open_log_output(const cli_command *cmd, const cli_args *args,
+			const char *path, const char *const *inputs,
+			int n_inputs, int in_place, ev_sink **out);
+
+/* When standard output is a terminal, prints the refusal to write binary
+ * data to it (gzip's and zstd's) and returns EXIT_USAGE; else EXIT_OK. */
+int cli_refuse_terminal(void);
 
 /* Commits (renames into place) or reports why it could not. */
 int cli_commit_output(ev_sink *sink, const char *path);
@@ -148,8 +168,13 @@ int cli_commit_output(ev_sink *sink, const char *path);
 /* Frees a sink and forgets its temporary file. */
 void cli_close_output(ev_sink *sink);
 
-/* Installs signal handlers that remove temporary outputs, ignore SIGPIPE. */
+/* Installs handlers that remove the temporary outputs on a fatal signal
+ * (SIGPIPE too) and then die of it. */
 void cli_install_signal_handlers(void);
+
+/* A write failed with EPIPE (SIGPIPE was blocked): removes the temporary
+ * outputs and dies of SIGPIPE, as the handler does. */
+void cli_broken_pipe(void);
 
 /* --block-size TEXT (NULL: keep *out) as a number of bytes from 64 to
  * EV_MAX_BLOCK_SIZE; a usage error otherwise. */

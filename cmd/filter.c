@@ -11,7 +11,10 @@
 #include "progress.h"
 
 const cli_option filter_options[] = {
-	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "class", 0, "LIST", "keep these classes: RTS letters s g p f u n T "
 	  "or names (gc, user, heap-profile...)" },
 	{ "type", 0, "LIST", "keep these event types: names (RUN_THREAD), "
@@ -147,12 +150,6 @@ static int build_filter(const cli_command *cmd, const cli_args *args,
 	return EXIT_OK;
 }
 
-/* Standard input is "<stdin>" in messages, as in the reader's. */
-static const char *shown_name(const char *in)
-{
-	return strcmp(in, "-") == 0 ? "<stdin>" : in;
-}
-
 /* A failure of ev_filter_run, by what it concerns. */
 static int run_error(const ev_filter *f, const ev_filter_stats *st,
 		     const char *in, const char *out)
@@ -160,7 +157,7 @@ static int run_error(const ev_filter *f, const ev_filter_stats *st,
 	const ev_diag *d = ev_filter_diag(f);
 	int code = cli_exit_for_status(d->status);
 
-	in = shown_name(in);
+	in = cli_input_name(in);
 	switch (st->origin) {
 	case EV_ORIGIN_INPUT:
 		/* Opening or reading failed before any byte: no offset. */
@@ -170,7 +167,8 @@ static int run_error(const ev_filter *f, const ev_filter_stats *st,
 				 "%s: offset %llu: %s", in,
 				 (unsigned long long)d->offset, d->message);
 	case EV_ORIGIN_OUTPUT:
-		return cli_error(EXIT_SYSTEM, "%s: %s", out, d->message);
+		return cli_error(EXIT_SYSTEM, "%s: %s", cli_output_name(out),
+				 d->message);
 	case EV_ORIGIN_OPTIONS:
 		return cli_error(code, "%s: %s", in, d->message);
 	default:
@@ -183,23 +181,26 @@ static void warn_markers(const ev_filter_stats *st, const char *in)
 	unsigned start = st->start_marker_missing, end = st->end_marker_missing;
 
 	if (start)
-		cli_warn_at(shown_name(in), -1, "no user marker matches the "
+		cli_warn_at(cli_input_name(in), -1, "no user marker matches the "
 			    "start of the marker window (in %u session%s): "
 			    "that window is empty", start, start == 1 ? "" : "s");
 	if (end)
-		cli_warn_at(shown_name(in), -1, "no user marker after the start "
+		cli_warn_at(cli_input_name(in), -1, "no user marker after the start "
 			    "matches the end of the marker window (in %u "
 			    "session%s): that window runs to the end of the log",
 			    end, end == 1 ? "" : "s");
 }
 
-static int run_filter(ev_filter *f, const char *in, const char *out,
-		      const ev_filter_run_options *opts, int no_progress)
+static int run_filter(const cli_command *cmd, const cli_args *args,
+		      ev_filter *f, const ev_filter_run_options *opts)
 {
+	const char *in = args->positional[0];
+	const char *out = cli_value(cmd, args, "output");
 	ev_filter_stats st;
 	ev_sink *sink;
 	cli_progress bar;
-	int rc = cli_open_output(out, &in, 1, 0, &sink), status;
+	int no_progress = cli_flag(cmd, args, "no-progress");
+	int rc = cli_open_log_output(cmd, args, out, &in, 1, 0, &sink), status;
 
 	if (rc != EXIT_OK)
 		return rc;
@@ -210,7 +211,7 @@ static int run_filter(ev_filter *f, const char *in, const char *out,
 	warn_markers(&st, in);
 	if (status == EV_ETRUNCATED) {
 		const ev_diag *d = ev_filter_diag(f);
-		cli_warn_at(shown_name(in), (int64_t)d->offset,
+		cli_warn_at(cli_input_name(in), (int64_t)d->offset,
 			    "%s; filtered the %llu complete events", d->message,
 			    (unsigned long long)st.events_read);
 		status = EV_OK;
@@ -238,9 +239,7 @@ int cmd_filter(const cli_command *cmd, const cli_args *args)
 				      &opts.max_block_size);
 	opts.tmpdir = cli_value(cmd, args, "tmpdir");
 	if (rc == EXIT_OK)
-		rc = run_filter(f, args->positional[0],
-				cli_value(cmd, args, "output"), &opts,
-				cli_flag(cmd, args, "no-progress"));
+		rc = run_filter(cmd, args, f, &opts);
 	ev_filter_free(f);
 	return rc;
 }

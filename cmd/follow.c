@@ -42,7 +42,7 @@ static void catch_interrupts(void)
 }
 
 typedef struct follow_input {
-	const char *name; /* in messages: "<stdin>" for "-" */
+	const char *name; /* in messages (cli_input_name) */
 	int fd;
 	int owned;   /* opened here, closed at the end */
 	int regular; /* a regular file grows; anything else is a stream */
@@ -187,7 +187,7 @@ static int report(int status, const follow_input *fi, const ev_reader *r)
 
 int follow_run(const char *in, const follow_visitor *v, void *ctx)
 {
-	follow_input fi = { strcmp(in, "-") == 0 ? "<stdin>" : in, -1, 0, 0 };
+	follow_input fi = { cli_input_name(in), -1, 0, 0 };
 	ev_reader *r = NULL;
 	int rc, status, finished;
 

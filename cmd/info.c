@@ -271,7 +271,7 @@ static int collect(log_info *li, const char *path)
 
 	if (rc != EXIT_OK)
 		return rc;
-	li->path = path;
+	li->path = cli_input_name(path);
 	rc = ev_reader_read_header(r);
 	li->gzip = ev_reader_is_gzip(r); /* known once bytes were read */
 	li->status = rc < 0 ? rc : scan_sessions(li, r);

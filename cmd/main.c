@@ -10,7 +10,7 @@
 
 const cli_command cli_commands[] = {
 	{ "cat", cmd_cat, "copy a log (decompressing gzip), optionally re-blocked",
-	  "IN... -o OUT",
+	  "[IN...] [-o OUT]",
 	  "Copies IN to OUT byte for byte; several inputs are written one after\n"
 	  "the other as separate sessions. With --reblock, events are grouped\n"
 	  "into fresh blocks by capability (the blocks GHC's RTS would write).\n"
@@ -18,7 +18,7 @@ const cli_command cli_commands[] = {
 	  "example: evtool cat run.eventlog.gz -o run.eventlog",
 	  cat_options, 1, -1 },
 	{ "info", cmd_info, "summarise logs: GHC version, caps, times, event counts",
-	  "FILE...",
+	  "[FILE...]",
 	  "Prints the RTS identifier, program arguments, pid, capabilities and\n"
 	  "capsets, first and last timestamps, wall-clock start, events per\n"
 	  "type, class and capability, blocks, whether the log is complete,\n"
@@ -27,7 +27,7 @@ const cli_command cli_commands[] = {
 	  "example: evtool info --json myprog.eventlog | jq .files[0].events",
 	  info_options, 1, -1 },
 	{ "show", cmd_show, "print the events as text, exactly as ghc-events show does",
-	  "FILE",
+	  "[FILE]",
 	  "Prints the event types, then every event in time order (ties in\n"
 	  "file order), byte for byte the text of ghc-events show, in bounded\n"
 	  "memory. --format ndjson prints one JSON object per event instead:\n"
@@ -39,7 +39,7 @@ const cli_command cli_commands[] = {
 	  "example: evtool show run.eventlog | grep 'stopping thread'",
 	  show_options, 1, 1 },
 	{ "filter", cmd_filter, "keep some events: by class, type, cap, process, thread, time, markers",
-	  "IN -o OUT",
+	  "[IN] [-o OUT]",
 	  "Keeps the events that every selector accepts (a list matches when one\n"
 	  "item does; the --exclude-* options drop instead), plus the metadata\n"
 	  "readers need (capsets, capabilities, RTS identifier, program, pid,\n"
@@ -48,22 +48,41 @@ const cli_command cli_commands[] = {
 	  "@123456ns raw, or ISO 8601 wall clock. Markers match exactly, or as\n"
 	  "globs with * and ?. The output is re-blocked by capability.\n"
 	  "\n"
-	  "example: evtool filter run.eventlog --class gc --from 2s --to 3s -o gc.eventlog",
+	  "example: evtool filter run.eventlog --class gc --from 2s --to 3s | evtool show",
 	  filter_options, 1, 1 },
-	{ "stats", cmd_stats, "the +RTS -s summary of a run, computed from its log",
-	  "FILE...",
+	{ "stats", cmd_stats, "the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live",
+	  "[FILE...] | BASE NEW [--fail-if COND]... | --follow [SOURCE]",
 	  "Prints what +RTS -s prints, from the events: bytes allocated and\n"
 	  "copied, maximum residency and slop, memory in use, collections and\n"
 	  "pauses per generation, parallel GC work balance, sparks, GC and MUT\n"
 	  "elapsed time, productivity and allocation rate; one block per\n"
 	  "process of a merged log. Counts agree exactly with the RTS's; MUT\n"
-	  "includes INIT and EXIT, which no event marks. A truncated log gets\n"
-	  "the figures of its complete events, a warning and exit 3.\n"
+	  "includes INIT and EXIT, which no event marks. After it: GC pause\n"
+	  "percentiles (p50, p90, p99, max) and the 10 longest pauses, overall\n"
+	  "and per generation; --threads and --caps add threads and\n"
+	  "capabilities. A truncated log gets the figures of its complete\n"
+	  "events, a warning and exit 3.\n"
 	  "\n"
-	  "example: evtool stats --json run.eventlog | jq .files[0].processes[0]",
+	  "Two logs are compared, base then new: each figure side by side with\n"
+	  "its change. --fail-if COND exits 1, naming the condition, when COND\n"
+	  "holds for the new run (or the only one). COND is FIGURE OP VALUE;\n"
+	  "OP is < > <= >=; VALUE is absolute (50ms, 2GiB, 1000, 0.9 or 90%)\n"
+	  "or, with two logs, +N% or -N% of the base. FIGURE is a key of\n"
+	  "\"figures\" in --json: elapsed, mut-time, gc-time, productivity,\n"
+	  "allocated, alloc-rate, copied, max-live, max-mem, max-slop,\n"
+	  "collections, major-collections, max-pause, p50-pause, p90-pause,\n"
+	  "p99-pause.\n"
+	  "\n"
+	  "--follow reads a log as it is written (a growing file, a FIFO given\n"
+	  "to +RTS -ol, - or unix:PATH, the socket of a program using\n"
+	  "eventlog-socket) and prints a line per --every of the log's time:\n"
+	  "allocation rate, live and total heap, GCs and GC time in the\n"
+	  "interval, productivity so far; then the summary.\n"
+	  "\n"
+	  "example: evtool stats base.eventlog new.eventlog --fail-if 'gc-time>+10%' --fail-if 'max-pause>50ms'",
 	  stats_options, 1, -1 },
 	{ "report", cmd_report, "one self-contained HTML page about a run: timelines, GC, heap",
-	  "LOG -o run.html",
+	  "[LOG] [-o FILE]",
 	  "Writes one HTML file that needs nothing else and loads nothing: the\n"
 	  "+RTS -s summary (program, arguments, RTS, duration, allocation, GC\n"
 	  "and productivity, as stats computes it), each capability's time\n"
@@ -79,7 +98,7 @@ const cli_command cli_commands[] = {
 	  "example: evtool report run.eventlog -o run.html",
 	  report_options, 1, 1 },
 	{ "sort", cmd_sort, "put a log into one global, stable time order",
-	  "IN -o OUT | --check IN",
+	  "[IN] [-o OUT] | --check [IN]",
 	  "Writes IN's events in time order (ties keep their file order, as\n"
 	  "ghc-events show prints them), re-blocked by capability, in bounded\n"
 	  "memory: capability streams are merged in place, or sorted runs are\n"
@@ -92,7 +111,7 @@ const cli_command cli_commands[] = {
 	  "example: evtool sort big.eventlog -o sorted.eventlog",
 	  sort_options, 1, 1 },
 	{ "merge", cmd_merge, "merge the logs of several processes into one timeline",
-	  "IN... -o OUT",
+	  "[IN...] [-o OUT]",
 	  "Writes one log holding every IN as its own process: capabilities,\n"
 	  "capsets, threads, tasks, cost centres, ticky counters and heap\n"
 	  "profiles are renumbered so that no two inputs share one, and each\n"
@@ -101,10 +120,10 @@ const cli_command cli_commands[] = {
 	  "blocks are copied whole, interleaved by aligned start time; the\n"
 	  "global events of all inputs are merged in time order.\n"
 	  "\n"
-	  "example: evtool merge client.eventlog server.eventlog -o both.eventlog",
+	  "example: evtool merge client.eventlog server.eventlog -o both.eventlog.gz",
 	  merge_options, 1, -1 },
 	{ "validate", cmd_validate, "check that logs are what GHC writes (a CI gate)",
-	  "FILE...",
+	  "[FILE...]",
 	  "Checks each FILE's structure (header, declared sizes, blocks, data\n"
 	  "end), time order within each capability, references to caps and\n"
 	  "capsets, and the life of threads, GCs, tasks and heap samples. Prints\n"
@@ -116,7 +135,7 @@ const cli_command cli_commands[] = {
 	  "example: evtool validate --strict bench.eventlog || exit 1",
 	  validate_options, 0, -1 },
 	{ "truncate", cmd_truncate, "repair a log cut short (a killed program); cut a log to a prefix",
-	  "IN -o OUT | IN --in-place",
+	  "[IN] [-o OUT] | IN --in-place",
 	  "Keeps every complete event of IN, fixes the size and end time of the\n"
 	  "block that was cut and appends the data-end marker: the result is a\n"
 	  "valid log. Says on standard error what it kept and dropped, and exits\n"
@@ -128,7 +147,7 @@ const cli_command cli_commands[] = {
 	  "example: evtool truncate crashed.eventlog -o fixed.eventlog",
 	  truncate_options, 1, 1 },
 	{ "archive", cmd_archive, "gzip logs with their digest; test and extract archives",
-	  "FILE... | --test FILE.gz... | --extract FILE.gz...",
+	  "[FILE...] | --test [FILE.gz...] | --extract [FILE.gz...]",
 	  "Writes FILE.gz beside each FILE (or -o OUT): standard gzip, which\n"
 	  "gzip, zcat and every evtool command read, holding the xxh3-64 digest\n"
 	  "of the log in its header. Each log is validated first; an invalid or\n"
@@ -148,16 +167,21 @@ static void print_main_help(FILE *to)
 	      "       evtool help COMMAND | evtool COMMAND --help\n"
 	      "       evtool --version\n\n"
 	      "A toolkit for GHC eventlogs (+RTS -l). Every command reads "
-	      "plain or gzip logs,\nand '-' for standard input.\n\n"
+	      "plain or gzip logs:\nthe files named, or standard input when "
+	      "none is (or '-'). A command that writes\na log writes standard "
+	      "output unless -o names a file, gzip-compressed with\n--gzip or "
+	      "when the file's name ends in .gz.\n\n"
 	      "commands:\n", to);
 	for (const cli_command *c = cli_commands; c->name; c++)
 		fprintf(to, "  %-10s %s\n", c->name, c->summary);
 	fputs("\nexit codes:\n"
-	      "  0  success\n"
-	      "  1  invalid input data\n"
-	      "  2  usage error\n"
-	      "  3  finished, but data was dropped or repaired\n"
-	      "  4  I/O or system error\n", to);
+	      "  0    success\n"
+	      "  1    invalid input data\n"
+	      "  2    usage error\n"
+	      "  3    finished, but data was dropped or repaired\n"
+	      "  4    I/O or system error\n"
+	      "  141  killed by SIGPIPE: the reader of standard output went "
+	      "away (as cat)\n", to);
 }
 
 static int run_help(int argc, char **argv)
@@ -210,13 +234,12 @@ int main(int argc, char **argv)
 		return EXIT_SYSTEM;
 	{
 		int rc = run_command(cmd, argc - 2, argv + 2);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			/* A reader that went away (| head) is not news. */
-			return errno == EPIPE ? EXIT_SYSTEM
-					      : cli_error(EXIT_SYSTEM,
-							  "cannot write standard "
-							  "output: %s",
-							  strerror(errno));
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			if (errno == EPIPE) /* only when SIGPIPE is blocked */
+				cli_broken_pipe();
+			return cli_error(EXIT_SYSTEM, "cannot write standard "
+					 "output: %s", strerror(errno));
+		}
 		return rc;
 	}
 }

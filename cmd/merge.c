@@ -12,7 +12,10 @@
 #include "progress.h"
 
 const cli_option merge_options[] = {
-	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "align", 0, "wall-clock|start|none",
 	  "line clocks up by wall-clock (default), start or none" },
 	{ "shift", 0, "N=TIME,...",
@@ -366,8 +369,8 @@ int cmd_merge(const cli_command *cmd, const cli_args *args)
 	int dropped = 0, rc = make_merge(cmd, args, &m);
 
 	if (rc == EXIT_OK)
-		rc = cli_open_output(out, args->positional, args->n_positional,
-				     0, &sink);
+		rc = cli_open_log_output(cmd, args, out, args->positional,
+					 args->n_positional, 0, &sink);
 	progress_start(&bar, "merge", cli_flag(cmd, args, "no-progress"));
 	if (rc == EXIT_OK)
 		ev_merge_set_progress(m, progress_update, &bar);

@@ -6,7 +6,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "commands.h"
 #include "report_page.h"
@@ -84,7 +83,7 @@ int cmd_report(const cli_command *cmd, const cli_args *args)
 {
 	const char *in = args->positional[0];
 	const char *out = cli_value(cmd, args, "output");
-	report_job job = { strcmp(in, "-") == 0 ? "<stdin>" : in, NULL, 0 };
+	report_job job = { cli_input_name(in), NULL, 0 };
 	ev_sink *sink = NULL;
 	int rc = cli_open_output(out, &in, 1, 0, &sink), wrc;
 

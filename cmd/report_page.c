@@ -158,65 +158,22 @@ static long stats_index(const ev_stats *st, uint32_t capset)
 	return -1;
 }
 
-/* ---- pauses: distribution and the longest, from ev_stats ---- */
+/* ---- pauses: their distribution (the rest is in stats --json's) ---- */
 
 /* Quantiles drawn as the distribution: q = 1%, 2%, ... 100%. */
 #define PAUSE_QUANTILES 100
 
-static void json_pause_summary(json_out *j, const ev_stats_pauses *ps)
+static void json_pause_quantiles(json_out *j, const ev_stats *st, long proc)
 {
-	json_uint(j, "count", ps->count);
-	json_uint(j, "total_ns", ps->total_ns);
-	json_uint(j, "min_ns", ps->min_ns);
-	json_uint(j, "p50_ns", ps->p50_ns);
-	json_uint(j, "p90_ns", ps->p90_ns);
-	json_uint(j, "p99_ns", ps->p99_ns);
-	json_uint(j, "max_ns", ps->max_ns);
-}
-
-static void json_pauses(json_out *j, const ev_stats *st, long proc,
-			unsigned n_gens)
-{
-	const ev_stats_pauses *all =
-		proc < 0 ? NULL : ev_stats_pauses_of(st, (size_t)proc,
-						     EV_STATS_ALL_GENS);
 	uint64_t ns;
 
-	if (!all) {
-		json_null(j, "pauses");
-		return;
-	}
-	json_begin_object(j, "pauses");
-	json_pause_summary(j, all);
-	json_begin_array(j, "longest");
-	for (size_t k = 0; k < all->n_longest; k++) {
-		json_begin_object(j, NULL);
-		json_uint(j, "start_ns", all->longest[k].start_ns);
-		json_uint(j, "duration_ns", all->longest[k].duration_ns);
-		json_uint(j, "gen", all->longest[k].gen);
-		json_uint(j, "cap", all->longest[k].cap);
-		json_end_object(j);
-	}
-	json_end_array(j);
-	json_begin_array(j, "quantiles");
-	for (unsigned q = 1; q <= PAUSE_QUANTILES; q++)
+	json_begin_array(j, "pause_quantiles");
+	for (unsigned q = 1; proc >= 0 && q <= PAUSE_QUANTILES; q++)
 		if (ev_stats_pause_quantile(st, (size_t)proc, EV_STATS_ALL_GENS,
 					    q / (double)PAUSE_QUANTILES,
 					    &ns) == EV_OK)
 			json_uint(j, NULL, ns);
 	json_end_array(j);
-	json_begin_array(j, "generations");
-	for (unsigned g = 0; g < n_gens; g++) {
-		const ev_stats_pauses *ps = ev_stats_pauses_of(st, (size_t)proc, g);
-		if (!ps)
-			continue;
-		json_begin_object(j, NULL);
-		json_uint(j, "gen", g);
-		json_pause_summary(j, ps);
-		json_end_object(j);
-	}
-	json_end_array(j);
-	json_end_object(j);
 }
 
 static void json_process(json_out *j, const report_page *page,
@@ -225,16 +182,14 @@ static void json_process(json_out *j, const report_page *page,
 	const ev_report_grid *g = ev_report_get_grid(page->report);
 	const ev_stats *st = ev_report_stats(page->report);
 	long si = p->known ? stats_index(st, p->capset) : -1;
-	const ev_stats_process *s = si < 0 ? NULL
-					   : ev_stats_process_at(st, (size_t)si);
 
 	json_begin_object(j, NULL);
 	json_identity(j, p);
-	if (s)
-		stats_json_process(j, "stats", s);
+	if (si >= 0)
+		stats_json_process(j, "stats", st, (size_t)si);
 	else
 		json_null(j, "stats");
-	json_pauses(j, st, si, s ? s->n_gens : 0);
+	json_pause_quantiles(j, st, si);
 	json_caps(j, p, g->buckets, g->width_ns);
 	json_heap(j, p, g->buckets);
 	json_markers(j, p);
@@ -275,24 +230,6 @@ static void json_profile(json_out *j, const ev_report_profile *pr, size_t n)
  * size stays bounded (report.h); the rest are summed. */
 #define PAGE_THREADS 1000
 
-static void json_thread(json_out *j, const char *key, const ev_stats_thread *t)
-{
-	json_begin_object(j, key);
-	json_uint(j, "tid", t->tid);
-	t->label ? json_cstring(j, "label", t->label) : json_null(j, "label");
-	json_uint(j, "runs", t->runs);
-	json_uint(j, "run_ns", t->run_ns);
-	json_uint(j, "migrations", t->migrations);
-	json_uint(j, "stops", t->stops);
-	json_begin_object(j, "stop_reasons");
-	for (unsigned r = 0; r < EV_STATS_STOP_REASONS; r++)
-		if (t->stops_by_reason[r])
-			json_uint(j, ev_stats_stop_reason_name(r),
-				  t->stops_by_reason[r]);
-	json_end_object(j);
-	json_end_object(j);
-}
-
 static const ev_stats *sort_stats; /* for by_run_time (qsort has no ctx) */
 
 static int by_run_time(const void *a, const void *b)
@@ -317,15 +254,15 @@ static int json_threads(json_out *j, const ev_stats *st)
 	sort_stats = st;
 	qsort(order, n, sizeof *order, by_run_time);
 	json_begin_object(j, "threads");
-	json_thread(j, "total", ev_stats_thread_total(st));
+	json_uint(j, "count", n);
+	stats_json_thread(j, "total", ev_stats_thread_total(st));
 	if (ev_stats_thread_others(st))
-		json_thread(j, "others", ev_stats_thread_others(st));
+		stats_json_thread(j, "others", ev_stats_thread_others(st));
 	else
 		json_null(j, "others");
-	json_uint(j, "kept", n);
 	json_begin_array(j, "list");
 	for (size_t i = 0; i < shown; i++)
-		json_thread(j, NULL, ev_stats_thread_at(st, order[i]));
+		stats_json_thread(j, NULL, ev_stats_thread_at(st, order[i]));
 	json_end_array(j);
 	json_end_object(j);
 	free(order);

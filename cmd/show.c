@@ -90,17 +90,10 @@ static void close_output(show_out *o)
 	ev_text_free(&o->text);
 }
 
-/* Standard input is "<stdin>" in messages, as in the reader's. */
-static const char *shown_name(const char *in)
-{
-	return strcmp(in, "-") == 0 ? "<stdin>" : in;
-}
-
 static int write_error(void)
 {
-	/* A reader that went away (| head) is not news. */
-	if (errno == EPIPE)
-		return EXIT_SYSTEM;
+	if (errno == EPIPE) /* only when SIGPIPE is blocked */
+		cli_broken_pipe();
 	return cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
 			 strerror(errno));
 }
@@ -116,7 +109,7 @@ static int sorter_error(const ev_sorter *s, const char *in)
 			       : write_error();
 	if (origin == EV_ORIGIN_INPUT && d->offset) {
 		int code = cli_error(cli_exit_for_status(d->status),
-				     "%s: offset %llu: %s", shown_name(in),
+				     "%s: offset %llu: %s", cli_input_name(in),
 				     (unsigned long long)d->offset, d->message);
 
 		if (d->status == EV_ETRUNCATED)
@@ -125,7 +118,7 @@ static int sorter_error(const ev_sorter *s, const char *in)
 	}
 	return cli_error(origin == EV_ORIGIN_TEMP ? EXIT_SYSTEM
 						  : cli_exit_for_status(d->status),
-			 "%s: %s", shown_name(in), d->message);
+			 "%s: %s", cli_input_name(in), d->message);
 }
 
 /* Every event of every session in time order (ghc-events' stable sort). */

@@ -13,7 +13,10 @@
 #include "progress.h"
 
 const cli_option sort_options[] = {
-	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "check", 0, NULL, "only check: exit 0 when IN is in time order, 1 "
 	  "naming the first inversion" },
 	{ "memory", 0, "LIMIT", "memory for sorting: bytes or K, M, G "
@@ -89,11 +92,12 @@ static int check_failed(const ev_reader *r, const char *in)
 	if (d->status == EV_ETRUNCATED && ev_reader_header(r))
 		return cli_error(EXIT_DROPPED, "%s: offset %llu: %s: truncated; "
 				 "the events before the cut are in time order",
-				 in, (unsigned long long)d->offset, d->message);
+				 cli_input_name(in),
+				 (unsigned long long)d->offset, d->message);
 	return cli_error(d->status == EV_ETRUNCATED
 				 ? EXIT_INVALID
 				 : cli_exit_for_status(d->status),
-			 "%s: cannot check: offset %llu: %s", in,
+			 "%s: cannot check: offset %llu: %s", cli_input_name(in),
 			 (unsigned long long)d->offset, d->message);
 }
 
@@ -107,12 +111,13 @@ static int check(const char *in)
 		return rc;
 	rc = ev_sort_check(r, &inv);
 	if (rc == 0) {
-		printf("%s: in time order\n", in);
+		printf("%s: in time order\n", cli_input_name(in));
 	} else if (rc == 1) {
 		printf("%s: not in time order: event %" PRIu64 " at offset %"
 		       PRIu64 " (%s, time %" PRIu64 " ns) is earlier than the "
 		       "event before it, %" PRIu64 " at offset %" PRIu64
-		       " (%s, time %" PRIu64 " ns)", in, inv.index, inv.offset,
+		       " (%s, time %" PRIu64 " ns)", cli_input_name(in),
+		       inv.index, inv.offset,
 		       type_name(inv.type), inv.time, inv.prev_index,
 		       inv.prev_offset, type_name(inv.prev_type),
 		       inv.prev_time);
@@ -127,12 +132,6 @@ static int check(const char *in)
 	return rc;
 }
 
-/* Standard input is "<stdin>" in messages, as in the reader's. */
-static const char *shown_name(const char *in)
-{
-	return strcmp(in, "-") == 0 ? "<stdin>" : in;
-}
-
 static const char *origin_prefix(ev_origin origin, const char *in,
 				 const char *out)
 {
@@ -141,7 +140,7 @@ static const char *origin_prefix(ev_origin origin, const char *in,
 	case EV_ORIGIN_OPTIONS:
 		return in;
 	case EV_ORIGIN_OUTPUT:
-		return out;
+		return cli_output_name(out);
 	default:
 		return NULL;
 	}
@@ -154,7 +153,7 @@ static int run_error(const ev_sorter *s, const char *in, const char *out)
 	const char *prefix;
 	int code = cli_exit_for_status(d->status);
 
-	in = shown_name(in);
+	in = cli_input_name(in);
 	prefix = origin_prefix(st->origin, in, out);
 	if (st->origin == EV_ORIGIN_INPUT && d->offset)
 		return cli_error(code, "%s: offset %llu: %s", in,
@@ -190,9 +189,13 @@ static void report(const ev_sort_stats *st)
 		? " (the input was copied first)" : "");
 }
 
-static int sort_log(const char *in, const char *out,
-		    const ev_sort_options *opts, int verbose, int no_progress)
+static int sort_log(const cli_command *cmd, const cli_args *args,
+		    const ev_sort_options *opts)
 {
+	const char *in = args->positional[0];
+	const char *out = cli_value(cmd, args, "output");
+	int verbose = cli_flag(cmd, args, "verbose");
+	int no_progress = cli_flag(cmd, args, "no-progress");
 	ev_sorter *s;
 	ev_sink *sink;
 	cli_progress bar;
@@ -200,7 +203,7 @@ static int sort_log(const char *in, const char *out,
 
 	if (ev_sorter_new(&s, opts) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
-	rc = cli_open_output(out, &in, 1, 0, &sink);
+	rc = cli_open_log_output(cmd, args, out, &in, 1, 0, &sink);
 	if (rc != EXIT_OK) {
 		ev_sorter_free(s);
 		return rc;
@@ -211,7 +214,7 @@ static int sort_log(const char *in, const char *out,
 	progress_end(&bar);
 	if (status == EV_ETRUNCATED) {
 		const ev_diag *d = ev_sorter_diag(s);
-		cli_warn_at(shown_name(in), (int64_t)d->offset,
+		cli_warn_at(cli_input_name(in), (int64_t)d->offset,
 			    "%s; sorted the %llu complete events", d->message,
 			    (unsigned long long)ev_sorter_stats(s)->events);
 		status = EV_OK;
@@ -236,9 +239,9 @@ int cmd_sort(const cli_command *cmd, const cli_args *args)
 	int rc;
 
 	if (cli_flag(cmd, args, "check")) {
-		if (out)
+		if (out || cli_flag(cmd, args, "gzip"))
 			return cli_usage_error(cmd, "--check writes nothing: "
-					       "leave out -o");
+					       "leave out -o and --gzip");
 		return check(in);
 	}
 	if ((rc = parse_memory(cli_value(cmd, args, "memory"),
@@ -248,6 +251,5 @@ int cmd_sort(const cli_command *cmd, const cli_args *args)
 				   &opts.max_block_size)) != EXIT_OK)
 		return rc;
 	opts.tmpdir = cli_value(cmd, args, "tmpdir");
-	return sort_log(in, out, &opts, cli_flag(cmd, args, "verbose"),
-			cli_flag(cmd, args, "no-progress"));
+	return sort_log(cmd, args, &opts);
 }

@@ -1,35 +1,43 @@
 /*
  * evtool stats: the `+RTS -s` summary of a run, computed from its log
- * (include/evtool/stats.h), one block per process.
+ * (include/evtool/stats.h), one block per process, then what the log
+ * tells beyond it (include/evtool/stats_analysis.h): GC pause
+ * percentiles and the longest pauses, and with --threads and --caps the
+ * threads and capabilities. Two logs are compared (stats_compare.c), a
+ * log being written is followed (stats_follow.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "json.h"
+#include "stats_cli.h"
 #include "stats_json.h"
 
 const cli_option stats_options[] = {
 	{ "json", 0, NULL, "print one JSON object (schema_version 1)" },
+	{ "threads", 0, NULL, "per thread: runs, run time, migrations, label "
+	  "and stop reasons" },
+	{ "caps", 0, NULL, "per capability: mutator, GC and idle time, runs "
+	  "and migrations" },
+	{ "fail-if", 0, "COND", "exit 1 when COND holds for the (new) run, as "
+	  "FIGURE<VALUE, >, <=, >=; VALUE absolute (50ms, 2GiB, 90%) or, "
+	  "with two logs, +N% or -N% of the base run; repeatable" },
+	{ "follow", 'f', NULL, "follow a log still being written (a file, a "
+	  "FIFO, - or unix:SOCKET): a line per interval, the summary at the "
+	  "end" },
+	{ "every", 0, "TIME", "the interval of --follow, in the log's time "
+	  "(default 1s)" },
 	{ NULL, 0, NULL, NULL }
 };
 
-#define STATS_SCHEMA_VERSION 1
-
-/* One file's outcome: the reader's final status and where it stopped. */
-typedef struct stats_file {
-	const char *path;
-	const char *name; /* in messages: "<stdin>" for "-", as the reader's */
-	int status; /* EV_END or EV_ETRUNCATED */
-	ev_diag diag;
-	ev_stats *st;
-} stats_file;
+/* The default interval of --follow. */
+#define DEFAULT_EVERY_NS 1000000000ull
 
 /* ---- text, in the layout of rts/Stats.c report_summary ---- */
 
-/* `v` with thousands separators, as the RTS's showStgWord64. */
-static const char *with_commas(uint64_t v, char *out, size_t len)
+const char *stats_commas(uint64_t v, char *out, size_t len)
 {
 	char digits[24];
 	int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
@@ -53,7 +61,7 @@ static void print_bytes_line(uint64_t v, const char *what)
 {
 	char num[32];
 
-	printf("%16s %s\n", with_commas(v, num, sizeof num), what);
+	printf("%16s %s\n", stats_commas(v, num, sizeof num), what);
 }
 
 static void print_memory(const ev_stats_process *p)
@@ -122,7 +130,7 @@ static void print_times(const ev_stats_process *p)
 	printf("  GC      time  (%7.3fs elapsed)\n", seconds(p->gc_elapsed_ns));
 	printf("  Total   time  (%7.3fs elapsed)\n\n", seconds(p->elapsed_ns));
 	printf("  Alloc rate    %s bytes per MUT second (elapsed)\n\n",
-	       with_commas((uint64_t)p->alloc_rate, num, sizeof num));
+	       stats_commas((uint64_t)p->alloc_rate, num, sizeof num));
 	printf("  Productivity %5.1f%% of total elapsed\n",
 	       p->productivity * 100);
 }
@@ -147,18 +155,239 @@ static void print_process(const char *name, const ev_stats_process *p)
 	print_times(p);
 }
 
-static void print_text(const stats_file *f, int separate)
+
+/* ---- text: what the log tells beyond +RTS -s ---- */
+
+/* `v` with three significant digits (up to 999) and `unit`. */
+static const char *three_digits(double v, const char *unit, char *out,
+				size_t len)
+{
+	snprintf(out, len, v < 9.995 ? "%.2f%s" : v < 99.95 ? "%.1f%s"
+						: "%.0f%s", v, unit);
+	return out;
+}
+
+const char *stats_duration(uint64_t ns, char *out, size_t len)
+{
+	if (ns < 1000)
+		snprintf(out, len, "%" PRIu64 "ns", ns);
+	else if (ns < 999500)
+		three_digits((double)ns / 1e3, "us", out, len);
+	else if (ns < 999500000)
+		three_digits((double)ns / 1e6, "ms", out, len);
+	else
+		snprintf(out, len, "%.3fs", (double)ns / 1e9);
+	return out;
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void print_pause_row(const char *what, const ev_stats_pauses *s)
+{
+	char p50[16], p90[16], p99[16], max[16];
+
+	printf("  %-8s %8" PRIu64 " %9s %9s %9s %9s\n", what, s->count,
+	       stats_duration(s->p50_ns, p50, sizeof p50),
+	       stats_duration(s->p90_ns, p90, sizeof p90),
+	       stats_duration(s->p99_ns, p99, sizeof p99),
+	       stats_duration(s->max_ns, max, sizeof max));
+}
+
+/* Percentiles overall and per generation, then the longest pauses with
+ * when they began (seconds of the log's time) and what they collected. */
+static void print_pauses(const ev_stats *st, size_t process)
+{
+	const ev_stats_pauses *all =
+		ev_stats_pauses_of(st, process, EV_STATS_ALL_GENS);
+	const ev_stats_process *p = ev_stats_process_at(st, process);
+	char what[16], d[16];
+
+	if (!all)
+		return;
+	puts("\n  GC pauses   count       p50       p90       p99       max");
+	print_pause_row("all", all);
+	for (unsigned g = 0; g < p->n_gens; g++) {
+		const ev_stats_pauses *s = ev_stats_pauses_of(st, process, g);
+		snprintf(what, sizeof what, "Gen %u", g);
+		if (s)
+			print_pause_row(what, s);
+	}
+	puts("\n  Longest pauses         at  gen  cap");
+	for (size_t i = 0; i < all->n_longest; i++) {
+		const ev_stats_pause *l = &all->longest[i];
+		printf("  %14s %9.6fs %4u %4u\n",
+		       stats_duration(l->duration_ns, d, sizeof d),
+		       (double)l->start_ns / 1e9, l->gen, l->cap);
+	}
+}
+
+/* "187 blocked on an MVar, 3 thread yielding": most frequent first;
+ * with their shares of all stops when `shares`. */
+static void print_reasons(const ev_stats_thread *t, int shares)
+{
+	char count[32];
+	int shown[EV_STATS_STOP_REASONS] = { 0 };
+	const char *sep = "";
+
+	for (;;) {
+		unsigned best = 0;
+		int found = 0;
+		for (unsigned r = 0; r < EV_STATS_STOP_REASONS; r++)
+			if (!shown[r] && t->stops_by_reason[r] &&
+			    (!found ||
+			     t->stops_by_reason[r] > t->stops_by_reason[best])) {
+				best = r;
+				found = 1;
+			}
+		if (!found)
+			return;
+		shown[best] = 1;
+		printf("%s%s %s", sep,
+		       stats_commas(t->stops_by_reason[best], count,
+				    sizeof count),
+		       ev_stats_stop_reason_name(best));
+		if (shares)
+			printf(" (%.1f%%)",
+			       percent(t->stops_by_reason[best], t->stops));
+		sep = ", ";
+	}
+}
+
+static void print_thread(const ev_stats_thread *t, const char *what)
+{
+	char runs[32], ns[16], mig[32];
+
+	printf("  %8s %9s %10s %10s  ", what,
+	       stats_commas(t->runs, runs, sizeof runs),
+	       stats_duration(t->run_ns, ns, sizeof ns),
+	       stats_commas(t->migrations, mig, sizeof mig));
+	if (t->label)
+		printf("\"%s\" ", t->label);
+	print_reasons(t, 0);
+	putchar('\n');
+}
+
+static int by_run_time(const void *a, const void *b)
+{
+	const ev_stats_thread *x = *(const ev_stats_thread *const *)a;
+	const ev_stats_thread *y = *(const ev_stats_thread *const *)b;
+
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The threads by run time, longest first, after a line of totals. */
+static void print_threads(const ev_stats *st)
+{
+	const ev_stats_thread *total = ev_stats_thread_total(st);
+	const ev_stats_thread *others = ev_stats_thread_others(st);
+	size_t n = ev_stats_thread_count(st);
+	const ev_stats_thread **order = calloc(n ? n : 1, sizeof *order);
+	char runs[32], stops[32], ns[16], what[16];
+
+	printf("\n  Threads: %zu, %s runs, %s running\n  Stops: %s: ", n,
+	       stats_commas(total->runs, runs, sizeof runs),
+	       stats_duration(total->run_ns, ns, sizeof ns),
+	       stats_commas(total->stops, stops, sizeof stops));
+	print_reasons(total, 1);
+	puts("\n\n    thread      runs   run time migrations  label, stops");
+	if (!order) {
+		puts("  (out of memory: no list)");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = ev_stats_thread_at(st, i);
+	qsort(order, n, sizeof *order, by_run_time);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(what, sizeof what, "%" PRIu32, order[i]->tid);
+		print_thread(order[i], what);
+	}
+	if (others)
+		print_thread(others, "others");
+	free(order);
+}
+
+static void print_caps(const ev_stats *st)
+{
+	char mut[16], gc[16], idle[16], span[16];
+
+	puts("\n  Capabilities");
+	for (size_t i = 0; i < ev_stats_capability_count(st); i++) {
+		const ev_stats_capability *c = ev_stats_capability_at(st, i);
+		printf("  cap %u: mutator %s (%.1f%%), GC %s (%.1f%%), idle %s "
+		       "(%.1f%%) of %s; %" PRIu64 " runs, %" PRIu64
+		       " migrations out, %" PRIu64 " in\n", c->cap,
+		       stats_duration(c->mutator_ns, mut, sizeof mut),
+		       percent(c->mutator_ns, c->span_ns),
+		       stats_duration(c->gc_ns, gc, sizeof gc),
+		       percent(c->gc_ns, c->span_ns),
+		       stats_duration(c->idle_ns, idle, sizeof idle),
+		       percent(c->idle_ns, c->span_ns),
+		       stats_duration(c->span_ns, span, sizeof span), c->runs,
+		       c->migrations_out, c->migrations_in);
+	}
+}
+
+void stats_print_text(const stats_file *f, int separate, unsigned parts)
 {
 	for (size_t i = 0; i < ev_stats_process_count(f->st); i++) {
 		if (separate || i > 0)
 			putchar('\n');
 		print_process(f->name, ev_stats_process_at(f->st, i));
+		print_pauses(f->st, i);
 	}
+	if (parts & STATS_THREADS)
+		print_threads(f->st);
+	if (parts & STATS_CAPS)
+		print_caps(f->st);
 }
 
 /* ---- JSON ---- */
 
-static void json_file(json_out *j, const stats_file *f)
+static void json_threads(json_out *j, const ev_stats *st)
+{
+	const ev_stats_thread *others = ev_stats_thread_others(st);
+
+	json_begin_object(j, "threads");
+	json_uint(j, "count", ev_stats_thread_count(st));
+	stats_json_thread(j, "total", ev_stats_thread_total(st));
+	if (others)
+		stats_json_thread(j, "others", others);
+	else
+		json_null(j, "others");
+	json_begin_array(j, "list");
+	for (size_t i = 0; i < ev_stats_thread_count(st); i++)
+		stats_json_thread(j, NULL, ev_stats_thread_at(st, i));
+	json_end_array(j);
+	json_end_object(j);
+}
+
+static void json_caps(json_out *j, const ev_stats *st)
+{
+	json_begin_array(j, "capabilities");
+	for (size_t i = 0; i < ev_stats_capability_count(st); i++) {
+		const ev_stats_capability *c = ev_stats_capability_at(st, i);
+		json_begin_object(j, NULL);
+		json_uint(j, "cap", c->cap);
+		c->have_process ? json_uint(j, "capset", c->capset)
+				: json_null(j, "capset");
+		json_uint(j, "span_ns", c->span_ns);
+		json_uint(j, "mutator_ns", c->mutator_ns);
+		json_uint(j, "gc_ns", c->gc_ns);
+		json_uint(j, "idle_ns", c->idle_ns);
+		json_uint(j, "runs", c->runs);
+		json_uint(j, "migrations_out", c->migrations_out);
+		json_uint(j, "migrations_in", c->migrations_in);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+void stats_json_file(json_out *j, const stats_file *f, unsigned parts)
 {
 	json_begin_object(j, NULL);
 	json_cstring(j, "file", f->name);
@@ -172,23 +401,43 @@ static void json_file(json_out *j, const stats_file *f)
 		  ev_stats_unattributed_caps(f->st));
 	json_begin_array(j, "processes");
 	for (size_t i = 0; i < ev_stats_process_count(f->st); i++)
-		stats_json_process(j, NULL, ev_stats_process_at(f->st, i));
+		stats_json_process(j, NULL, f->st, i);
 	json_end_array(j);
+	if (parts & STATS_THREADS)
+		json_threads(j, f->st);
+	if (parts & STATS_CAPS)
+		json_caps(j, f->st);
 	json_end_object(j);
 }
 
 /* ---- the command ---- */
 
-/* Reads one file into f->st. EXIT_OK, EXIT_DROPPED for a truncated log
- * (the figures cover its complete events), or an error, reported. */
-static int collect(stats_file *f)
+int stats_file_start(stats_file *f, const char *path, unsigned parts)
 {
-	ev_reader *r;
-	int rc = cli_open_input(f->path, 0, &r);
+	memset(f, 0, sizeof *f);
+	f->path = path;
+	f->name = cli_input_name(path);
+	f->status = EV_END;
+	if (ev_stats_new(&f->st) < 0 ||
+	    ((parts & STATS_THREADS) && ev_stats_keep_threads(f->st) < 0))
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	return EXIT_OK;
+}
 
-	if (rc != EXIT_OK)
-		return rc;
-	f->status = ev_stats_read(f->st, r);
+static void warn_unattributed(const stats_file *f)
+{
+	unsigned n = ev_stats_unattributed_caps(f->st);
+
+	if (n)
+		cli_warn_at(f->name, -1, "%u capabilit%s belong to no process (no "
+			    "CAPSET_ASSIGN_CAP): their allocation and sparks "
+			    "are not counted", n, n == 1 ? "y" : "ies");
+}
+
+int stats_file_end(stats_file *f, ev_reader *r)
+{
+	int rc = EXIT_OK;
+
 	f->diag = *ev_reader_diag(r);
 	if (f->status < 0 && ev_stats_diag(f->st)->status < 0) {
 		const ev_diag *d = ev_stats_diag(f->st);
@@ -203,63 +452,185 @@ static int collect(stats_file *f)
 			    f->diag.message);
 		rc = EXIT_DROPPED;
 	}
-	ev_reader_free(r);
 	if ((rc == EXIT_OK || rc == EXIT_DROPPED) &&
 	    ev_stats_finish(f->st) < 0)
 		rc = cli_error(EXIT_SYSTEM, "%s: %s", f->name,
 			       ev_stats_diag(f->st)->message);
+	if (rc == EXIT_OK || rc == EXIT_DROPPED)
+		warn_unattributed(f);
 	return rc;
 }
 
-static void warn_unattributed(const stats_file *f)
+/* Reads one file into a new f->st. EXIT_OK, EXIT_DROPPED or an error,
+ * reported. */
+static int collect(stats_file *f, const char *path, unsigned parts)
 {
-	unsigned n = ev_stats_unattributed_caps(f->st);
+	ev_reader *r;
+	int rc = stats_file_start(f, path, parts);
 
-	if (n)
-		cli_warn_at(f->name, -1, "%u capabilit%s belong to no process (no "
-			    "CAPSET_ASSIGN_CAP): their allocation and sparks "
-			    "are not counted", n, n == 1 ? "y" : "ies");
+	if (rc == EXIT_OK)
+		rc = cli_open_input(path, 0, &r);
+	if (rc != EXIT_OK)
+		return rc;
+	f->status = ev_stats_read(f->st, r);
+	rc = stats_file_end(f, r);
+	ev_reader_free(r);
+	return rc;
 }
 
-static int stats_one(const char *path, int as_json, json_out *j, int index)
+static int readable(int rc)
 {
-	stats_file f = { path, strcmp(path, "-") == 0 ? "<stdin>" : path,
-			 EV_END, { 0 }, NULL };
+	return rc == EXIT_OK || rc == EXIT_DROPPED;
+}
+
+/* One file after another, each with its summary. */
+static int stats_each(const cli_args *args, unsigned parts, json_out *j)
+{
+	int worst = EXIT_OK;
+
+	for (int i = 0; i < args->n_positional; i++) {
+		stats_file f;
+		int rc = collect(&f, args->positional[i], parts);
+		if (readable(rc) && j)
+			stats_json_file(j, &f, parts);
+		else if (readable(rc))
+			stats_print_text(&f, i > 0, parts);
+		ev_stats_free(f.st);
+		if (rc > worst)
+			worst = rc;
+	}
+	return worst;
+}
+
+/* One log with --fail-if, or two logs: the second (new) run against the
+ * first (base). */
+static int stats_gate(const cli_args *args, unsigned parts,
+		      const ev_stats_condition *conds,
+		      const char *const *texts, int n_conds, json_out *j)
+{
+	stats_file f[2];
+	int n = args->n_positional, rc = EXIT_OK, worst = EXIT_OK;
+
+	memset(f, 0, sizeof f);
+	for (int i = 0; i < n && readable(rc); i++) {
+		rc = collect(&f[i], args->positional[i], parts);
+		if (rc > worst)
+			worst = rc;
+	}
+	if (readable(rc)) {
+		for (int i = 0; i < n; i++)
+			if (j)
+				stats_json_file(j, &f[i], parts);
+			else if (n == 1)
+				stats_print_text(&f[i], 0, parts);
+		if (j)
+			json_end_array(j);
+		rc = stats_compare(&f[0], n == 2 ? &f[1] : NULL, conds, texts,
+				   n_conds, j);
+		if (rc != EXIT_OK)
+			worst = rc;
+	} else if (j) {
+		json_end_array(j);
+	}
+	for (int i = 0; i < n; i++)
+		ev_stats_free(f[i].st);
+	return worst;
+}
+
+/* The --fail-if conditions, parsed; a usage error for a bad one. */
+static int parse_conditions(const cli_command *cmd, const cli_args *args,
+			    ev_stats_condition *conds, const char **texts,
+			    int *n)
+{
+	char why[256];
+	const char *text;
+
+	for (*n = 0; (text = cli_value_at(cmd, args, "fail-if", *n)); ++*n) {
+		if (ev_stats_condition_parse(text, &conds[*n], why,
+					     sizeof why) < 0)
+			return cli_usage_error(cmd, "--fail-if %s", why);
+		if (conds[*n].relative && args->n_positional != 2)
+			return cli_usage_error(cmd, "--fail-if '%s': a change "
+					       "in %% needs two logs, base "
+					       "and new", text);
+		texts[*n] = text;
+	}
+	if (*n && args->n_positional > 2)
+		return cli_usage_error(cmd, "--fail-if takes one log, or two "
+				       "(base and new)");
+	return EXIT_OK;
+}
+
+static int parse_follow(const cli_command *cmd, const cli_args *args,
+			int as_json, uint64_t *every_ns)
+{
+	const char *every = cli_value(cmd, args, "every");
+	ev_repair_time_base base;
+
+	*every_ns = DEFAULT_EVERY_NS;
+	if (!cli_flag(cmd, args, "follow"))
+		return every ? cli_usage_error(cmd, "--every is for --follow")
+			     : EXIT_OK;
+	if (args->n_positional != 1)
+		return cli_usage_error(cmd, "--follow takes one log");
+	if (as_json || cli_value(cmd, args, "fail-if"))
+		return cli_usage_error(cmd, "--follow prints text; --json and "
+				       "--fail-if are for complete logs");
+	/* The time forms of filter and truncate (ev_repair_parse_time). */
+	if (every && (ev_repair_parse_time(every, &base, every_ns) < 0 ||
+		      base != EV_REPAIR_TIME_RELATIVE || *every_ns == 0))
+		return cli_usage_error(cmd, "--every '%s': not a duration "
+				       "above 0 (1s, 500ms, ...)", every);
+	return EXIT_OK;
+}
+
+/* The logs of the command line, as one JSON document or as text. */
+static int stats_files(const cli_args *args, unsigned parts, int as_json,
+		       const ev_stats_condition *conds,
+		       const char *const *texts, int n_conds)
+{
+	json_out j, *out = as_json ? &j : NULL;
 	int rc;
 
-	if (ev_stats_new(&f.st) < 0)
-		return cli_error(EXIT_SYSTEM, "out of memory");
-	rc = collect(&f);
-	if (rc == EXIT_OK || rc == EXIT_DROPPED) {
-		warn_unattributed(&f);
-		if (as_json)
-			json_file(j, &f);
-		else
-			print_text(&f, index > 0);
+	json_init(&j, stdout);
+	if (out) {
+		json_begin_object(out, NULL);
+		json_uint(out, "schema_version", STATS_SCHEMA_VERSION);
+		json_begin_array(out, "files");
 	}
-	ev_stats_free(f.st);
+	if (n_conds || args->n_positional == 2) {
+		rc = stats_gate(args, parts, conds, texts, n_conds, out);
+	} else {
+		rc = stats_each(args, parts, out);
+		if (out)
+			json_end_array(out);
+	}
+	if (out)
+		json_end_object(out);
 	return rc;
 }
 
 int cmd_stats(const cli_command *cmd, const cli_args *args)
 {
-	int as_json = cli_flag(cmd, args, "json"), worst = EXIT_OK;
-	json_out j;
+	int as_json = cli_flag(cmd, args, "json"), n_conds = 0, rc;
+	unsigned parts = (cli_flag(cmd, args, "threads") ? STATS_THREADS : 0) |
+			 (cli_flag(cmd, args, "caps") ? STATS_CAPS : 0);
+	size_t most = args->n_given ? (size_t)args->n_given : 1;
+	ev_stats_condition *conds = calloc(most, sizeof *conds);
+	const char **texts = calloc(most, sizeof *texts);
+	uint64_t every_ns;
 
-	json_init(&j, stdout);
-	if (as_json) {
-		json_begin_object(&j, NULL);
-		json_uint(&j, "schema_version", STATS_SCHEMA_VERSION);
-		json_begin_array(&j, "files");
-	}
-	for (int i = 0; i < args->n_positional; i++) {
-		int rc = stats_one(args->positional[i], as_json, &j, i);
-		if (rc > worst)
-			worst = rc;
-	}
-	if (as_json) {
-		json_end_array(&j);
-		json_end_object(&j);
-	}
-	return worst;
+	if (!conds || !texts)
+		rc = cli_error(EXIT_SYSTEM, "out of memory");
+	else if ((rc = parse_conditions(cmd, args, conds, texts, &n_conds)) !=
+		 EXIT_OK ||
+		 (rc = parse_follow(cmd, args, as_json, &every_ns)) != EXIT_OK)
+		; /* reported */
+	else if (cli_flag(cmd, args, "follow"))
+		rc = stats_follow(args->positional[0], every_ns, parts);
+	else
+		rc = stats_files(args, parts, as_json, conds, texts, n_conds);
+	free(conds);
+	free(texts);
+	return rc;
 }

@@ -1,6 +1,6 @@
 /*
- * One process's `+RTS -s` figures as a JSON object: stats --json prints
- * them, report embeds them in its page, with the same keys.
+ * The JSON of ev_stats figures: stats --json prints them, report embeds
+ * them in its page, with the same keys (schema_version 1).
  */
 #include "stats_json.h"
 
@@ -60,9 +60,103 @@ static void json_heap(json_out *j, const ev_stats_process *p)
 		json_null(j, "work_balance");
 }
 
-void stats_json_process(json_out *j, const char *key,
-			const ev_stats_process *p)
+static void json_pause_fields(json_out *j, const ev_stats_pauses *s)
 {
+	json_uint(j, "count", s->count);
+	json_uint(j, "total_ns", s->total_ns);
+	json_uint(j, "min_ns", s->min_ns);
+	json_uint(j, "p50_ns", s->p50_ns);
+	json_uint(j, "p90_ns", s->p90_ns);
+	json_uint(j, "p99_ns", s->p99_ns);
+	json_uint(j, "max_ns", s->max_ns);
+	json_begin_array(j, "longest");
+	for (size_t i = 0; i < s->n_longest; i++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "start_ns", s->longest[i].start_ns);
+		json_uint(j, "duration_ns", s->longest[i].duration_ns);
+		json_uint(j, "gen", s->longest[i].gen);
+		json_uint(j, "cap", s->longest[i].cap);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* "pauses": {"all": {...}, "generations": [{"gen": 0, ...}]}, or null. */
+static void json_pauses(json_out *j, const ev_stats *st, size_t process)
+{
+	const ev_stats_pauses *all =
+		ev_stats_pauses_of(st, process, EV_STATS_ALL_GENS);
+	const ev_stats_process *p = ev_stats_process_at(st, process);
+
+	if (!all) {
+		json_null(j, "pauses");
+		return;
+	}
+	json_begin_object(j, "pauses");
+	json_begin_object(j, "all");
+	json_pause_fields(j, all);
+	json_end_object(j);
+	json_begin_array(j, "generations");
+	for (unsigned g = 0; g < p->n_gens; g++) {
+		const ev_stats_pauses *s = ev_stats_pauses_of(st, process, g);
+		if (!s)
+			continue;
+		json_begin_object(j, NULL);
+		json_uint(j, "gen", g);
+		json_pause_fields(j, s);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+/* "figures": the values --fail-if and the comparison use, by name. */
+static void json_figures(json_out *j, const ev_stats *st, size_t process)
+{
+	json_begin_object(j, "figures");
+	for (size_t i = 0; i < ev_stats_figure_count(); i++) {
+		const ev_stats_figure *fig = ev_stats_figure_at(i);
+		double v;
+		if (ev_stats_figure_value(st, process, i, &v) != EV_OK)
+			json_null(j, fig->name);
+		else if (fig->unit == EV_STATS_UNIT_RATIO ||
+			 fig->unit == EV_STATS_UNIT_BYTES_PER_S)
+			json_double(j, fig->name, v);
+		else
+			json_uint(j, fig->name, (uint64_t)v);
+	}
+	json_end_object(j);
+}
+
+void stats_json_thread(json_out *j, const char *key,
+		       const ev_stats_thread *t)
+{
+	json_begin_object(j, key);
+	json_uint(j, "thread", t->tid);
+	t->label ? json_cstring(j, "label", t->label) : json_null(j, "label");
+	json_uint(j, "runs", t->runs);
+	json_uint(j, "run_ns", t->run_ns);
+	json_uint(j, "migrations", t->migrations);
+	json_uint(j, "stops", t->stops);
+	json_begin_array(j, "stop_reasons");
+	for (unsigned r = 0; r < EV_STATS_STOP_REASONS; r++) {
+		if (!t->stops_by_reason[r])
+			continue;
+		json_begin_object(j, NULL);
+		json_uint(j, "status", r);
+		json_cstring(j, "reason", ev_stats_stop_reason_name(r));
+		json_uint(j, "count", t->stops_by_reason[r]);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+void stats_json_process(json_out *j, const char *key, const ev_stats *st,
+			size_t i)
+{
+	const ev_stats_process *p = ev_stats_process_at(st, i);
+
 	json_begin_object(j, key);
 	json_uint(j, "capset", p->capset);
 	p->have_pid ? json_uint(j, "pid", p->pid) : json_null(j, "pid");
@@ -76,5 +170,7 @@ void stats_json_process(json_out *j, const char *key,
 	json_uint(j, "mut_elapsed_ns", p->mut_elapsed_ns);
 	json_double(j, "productivity", p->productivity);
 	json_double(j, "alloc_rate", p->alloc_rate);
+	json_pauses(j, st, i);
+	json_figures(j, st, i);
 	json_end_object(j);
 }

@@ -6,10 +6,15 @@
 
 #include "json.h"
 
-/* Prints process `p` as one JSON object, member `key` of the enclosing
- * object (NULL in an array), with the keys of `evtool stats --json`
- * (schema_version 1). */
-void stats_json_process(json_out *j, const char *key,
-			const ev_stats_process *p);
+/* Prints process `i` of `st` (finished) as one JSON object, member `key`
+ * of the enclosing object (NULL in an array): its +RTS -s figures, its
+ * pauses and its named figures, with the keys of `evtool stats --json`. */
+void stats_json_process(json_out *j, const char *key, const ev_stats *st,
+			size_t i);
+
+/* Prints thread `t` as one JSON object, member `key` (NULL in an array),
+ * as `evtool stats --json --threads` does. */
+void stats_json_thread(json_out *j, const char *key,
+		       const ev_stats_thread *t);
 
 #endif

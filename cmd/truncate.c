@@ -16,7 +16,10 @@
 #include "progress.h"
 
 const cli_option truncate_options[] = {
-	{ "output", 'o', "OUT", "write to OUT ('-' for standard output)" },
+	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
+	  "compressed)" },
+	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
+	  "log's digest)" },
 	{ "in-place", 0, NULL,
 	  "replace the input with the result (safely, by rename)" },
 	{ "resync", 0, NULL,
@@ -309,7 +312,8 @@ int cmd_truncate(const cli_command *cmd, const cli_args *args)
 	if (rc == EXIT_OK)
 		rc = parse_options(cmd, args, &o);
 	if (rc == EXIT_OK)
-		rc = cli_open_output(out, args->positional, 1, in_place, &sink);
+		rc = cli_open_log_output(cmd, args, out, args->positional, 1,
+					 in_place, &sink);
 	if (rc == EXIT_OK)
 		rc = cli_open_input(in, 0, &r);
 	/* Whether the input is gzip is known once the reader has read; the

@@ -300,9 +300,10 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 			      &job->max_errors)) != EXIT_OK)
 		return rc;
 	job->options.gc_end_tolerance_ns = gc_end;
-	if (args->n_positional == 0)
-		return cli_usage_error(cmd, "%s: missing operand (%s)",
-				       cmd->name, cmd->synopsis);
+	if (args->n_positional == 0) /* --list-checks needs none */
+		return cli_usage_error(cmd, "%s: missing operand, and standard "
+				       "input is a terminal (%s)", cmd->name,
+				       cmd->synopsis);
 	return EXIT_OK;
 }
 

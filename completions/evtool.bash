@@ -7,16 +7,16 @@ _evtool_commands='cat info show filter stats report sort merge validate truncate
 # The options of command $1.
 _evtool_options() {
     case $1 in
-    cat) echo '-o --output --reblock --block-size --in-place -h --help' ;;
+    cat) echo '-o --output --gzip --reblock --block-size --in-place -h --help' ;;
     info) echo '--json -h --help' ;;
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
-    filter) echo '-o --output --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
-    stats) echo '--json -h --help' ;;
+    filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
+    stats) echo '--json --threads --caps --fail-if -f --follow --every -h --help' ;;
     report) echo '-o --output -h --help' ;;
-    sort) echo '-o --output --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
-    merge) echo '-o --output --align --shift --widen --no-renumber --no-progress -v --verbose -h --help' ;;
+    sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
+    merge) echo '-o --output --gzip --align --shift --widen --no-renumber --no-progress -v --verbose -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
-    truncate) echo '-o --output --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
+    truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
     archive) echo '-o --output --level --threads --rm -f --force -t --test -x --extract -v --verbose --no-progress -h --help' ;;
     esac
 }
@@ -51,6 +51,8 @@ _evtool_value() {
     'filter --redact') echo 'list:args env' ;;
     'filter --block-size') echo 'text' ;;
     'filter --tmpdir') echo 'dir' ;;
+    'stats --fail-if') echo 'text' ;;
+    'stats --every') echo 'text' ;;
     'report -o'|'report --output') echo 'file' ;;
     'sort -o'|'sort --output') echo 'file' ;;
     'sort --memory') echo 'text' ;;

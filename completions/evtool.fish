@@ -12,7 +12,7 @@ complete -c evtool -n __fish_use_subcommand -a cat -d 'copy a log (decompressing
 complete -c evtool -n __fish_use_subcommand -a info -d 'summarise logs: GHC version, caps, times, event counts'
 complete -c evtool -n __fish_use_subcommand -a show -d 'print the events as text, exactly as ghc-events show does'
 complete -c evtool -n __fish_use_subcommand -a filter -d 'keep some events: by class, type, cap, process, thread, time, markers'
-complete -c evtool -n __fish_use_subcommand -a stats -d 'the +RTS -s summary of a run, computed from its log'
+complete -c evtool -n __fish_use_subcommand -a stats -d 'the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live'
 complete -c evtool -n __fish_use_subcommand -a report -d 'one self-contained HTML page about a run: timelines, GC, heap'
 complete -c evtool -n __fish_use_subcommand -a sort -d 'put a log into one global, stable time order'
 complete -c evtool -n __fish_use_subcommand -a merge -d 'merge the logs of several processes into one timeline'
@@ -22,7 +22,8 @@ complete -c evtool -n __fish_use_subcommand -a archive -d 'gzip logs with their 
 complete -c evtool -n '__fish_seen_subcommand_from help' -a 'cat info show filter stats report sort merge validate truncate archive'
 
 complete -c evtool -n '__fish_seen_subcommand_from cat' -F
-complete -c evtool -n '__fish_seen_subcommand_from cat' -s o -l output -r -F -d 'write to OUT (\'-\' for standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from cat' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'
+complete -c evtool -n '__fish_seen_subcommand_from cat' -l gzip -d 'compress as \'evtool archive\' does (gzip with the log\'s digest)'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l reblock -d 'group events into fresh blocks by capability'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l block-size -x -d 'largest block --reblock writes (default 2097152)'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l in-place -d 'replace the one input with the result (safely, by rename)'
@@ -40,7 +41,8 @@ complete -c evtool -n '__fish_seen_subcommand_from show' -l tmpdir -x -a '(__fis
 complete -c evtool -n '__fish_seen_subcommand_from show' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from filter' -F
-complete -c evtool -n '__fish_seen_subcommand_from filter' -s o -l output -r -F -d 'write to OUT (\'-\' for standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from filter' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'
+complete -c evtool -n '__fish_seen_subcommand_from filter' -l gzip -d 'compress as \'evtool archive\' does (gzip with the log\'s digest)'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l class -x -a "(__fish_complete_list , '__evtool_words scheduler gc sparks-sampled sparks-full user nonmoving ticky meta cap heap-profile time-profile nonmoving-gc block debug other')" -d 'keep these classes: RTS letters s g p f u n T or names (gc, user, heap-profile...)'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l type -x -a "(__fish_complete_list , '__evtool_words CREATE_THREAD RUN_THREAD STOP_THREAD THREAD_RUNNABLE MIGRATE_THREAD RUN_SPARK STEAL_SPARK SHUTDOWN THREAD_WAKEUP GC_START GC_END REQUEST_SEQ_GC REQUEST_PAR_GC CREATE_SPARK_THREAD LOG_MSG STARTUP BLOCK_MARKER USER_MSG GC_IDLE GC_WORK GC_DONE VERSION PROGRAM_INVOCATION CAPSET_CREATE CAPSET_DELETE CAPSET_ASSIGN_CAP CAPSET_REMOVE_CAP RTS_IDENTIFIER PROGRAM_ARGS PROGRAM_ENV OSPROCESS_PID OSPROCESS_PPID SPARK_COUNTERS SPARK_CREATE SPARK_DUD SPARK_OVERFLOW SPARK_RUN SPARK_STEAL SPARK_FIZZLE SPARK_GC INTERN_STRING WALL_CLOCK_TIME THREAD_LABEL CAP_CREATE CAP_DELETE CAP_DISABLE CAP_ENABLE HEAP_ALLOCATED HEAP_SIZE HEAP_LIVE HEAP_INFO_GHC GC_STATS_GHC GC_GLOBAL_SYNC TASK_CREATE TASK_MIGRATE TASK_DELETE USER_MARKER HACK_BUG_T9003 EDEN_START_RECEIVE EDEN_END_RECEIVE CREATE_PROCESS KILL_PROCESS ASSIGN_THREAD_TO_PROCESS CREATE_MACHINE KILL_MACHINE SEND_MESSAGE RECEIVE_MESSAGE SEND_RECEIVE_LOCAL_MESSAGE MEM_RETURN BLOCKS_SIZE MER_START_PAR_CONJUNCTION MER_STOP_PAR_CONJUNCTION MER_STOP_PAR_CONJUNCT MER_CREATE_SPARK MER_FUT_CREATE MER_FUT_WAIT_NOSUSPEND MER_FUT_WAIT_SUSPENDED MER_FUT_SIGNAL MER_LOOKING_FOR_GLOBAL_CONTEXT MER_WORK_STEALING MER_RELEASE_CONTEXT MER_ENGINE_SLEEPING MER_LOOKING_FOR_LOCAL_SPARK MER_CALLING_MAIN PERF_NAME PERF_COUNTER PERF_TRACEPOINT HEAP_PROF_BEGIN HEAP_PROF_COST_CENTRE HEAP_PROF_SAMPLE_BEGIN HEAP_PROF_SAMPLE_COST_CENTRE HEAP_PROF_SAMPLE_STRING HEAP_PROF_SAMPLE_END HEAP_BIO_PROF_SAMPLE_BEGIN PROF_SAMPLE_COST_CENTRE PROF_BEGIN IPE USER_BINARY_MSG CONC_MARK_BEGIN CONC_MARK_END CONC_SYNC_BEGIN CONC_SYNC_END CONC_SWEEP_BEGIN CONC_SWEEP_END CONC_UPD_REM_SET_FLUSH NONMOVING_HEAP_CENSUS NONMOVING_PRUNED_SEGMENTS TICKY_COUNTER_DEF TICKY_COUNTER_SAMPLE TICKY_COUNTER_BEGIN_SAMPLE')" -d 'keep these event types: names (RUN_THREAD), ids, ranges (9-12)'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l cap -x -d 'keep these capabilities: 0,2-3 or \'global\''
@@ -68,6 +70,11 @@ complete -c evtool -n '__fish_seen_subcommand_from filter' -s h -l help -d 'show
 
 complete -c evtool -n '__fish_seen_subcommand_from stats' -F
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l json -d 'print one JSON object (schema_version 1)'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l threads -d 'per thread: runs, run time, migrations, label and stop reasons'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l caps -d 'per capability: mutator, GC and idle time, runs and migrations'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l fail-if -x -d 'exit 1 when COND holds for the (new) run, as FIGURE<VALUE, >, <=, >=; VALUE absolute (50ms, 2GiB, 90%) or, with two logs, +N% or -N% of the base run; repeatable'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -s f -l follow -d 'follow a log still being written (a file, a FIFO, - or unix:SOCKET): a line per interval, the summary at the end'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l every -x -d 'the interval of --follow, in the log\'s time (default 1s)'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from report' -F
@@ -75,7 +82,8 @@ complete -c evtool -n '__fish_seen_subcommand_from report' -s o -l output -r -F 
 complete -c evtool -n '__fish_seen_subcommand_from report' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from sort' -F
-complete -c evtool -n '__fish_seen_subcommand_from sort' -s o -l output -r -F -d 'write to OUT (\'-\' for standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from sort' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'
+complete -c evtool -n '__fish_seen_subcommand_from sort' -l gzip -d 'compress as \'evtool archive\' does (gzip with the log\'s digest)'
 complete -c evtool -n '__fish_seen_subcommand_from sort' -l check -d 'only check: exit 0 when IN is in time order, 1 naming the first inversion'
 complete -c evtool -n '__fish_seen_subcommand_from sort' -l memory -x -d 'memory for sorting: bytes or K, M, G (default 32M, at least 64K)'
 complete -c evtool -n '__fish_seen_subcommand_from sort' -l tmpdir -x -a '(__fish_complete_directories)' -d 'folder for temporary files (default $TMPDIR or /tmp)'
@@ -86,7 +94,8 @@ complete -c evtool -n '__fish_seen_subcommand_from sort' -s v -l verbose -d 'say
 complete -c evtool -n '__fish_seen_subcommand_from sort' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from merge' -F
-complete -c evtool -n '__fish_seen_subcommand_from merge' -s o -l output -r -F -d 'write to OUT (\'-\' for standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from merge' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'
+complete -c evtool -n '__fish_seen_subcommand_from merge' -l gzip -d 'compress as \'evtool archive\' does (gzip with the log\'s digest)'
 complete -c evtool -n '__fish_seen_subcommand_from merge' -l align -x -a 'wall-clock start none' -d 'line clocks up by wall-clock (default), start or none'
 complete -c evtool -n '__fish_seen_subcommand_from merge' -l shift -x -d 'move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s'
 complete -c evtool -n '__fish_seen_subcommand_from merge' -l widen -d 'zero-fill events of a type that is shorter in some inputs'
@@ -109,7 +118,8 @@ complete -c evtool -n '__fish_seen_subcommand_from validate' -l no-progress -d '
 complete -c evtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -F
-complete -c evtool -n '__fish_seen_subcommand_from truncate' -s o -l output -r -F -d 'write to OUT (\'-\' for standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from truncate' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'
+complete -c evtool -n '__fish_seen_subcommand_from truncate' -l gzip -d 'compress as \'evtool archive\' does (gzip with the log\'s digest)'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l in-place -d 'replace the input with the result (safely, by rename)'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l resync -d 'skip damaged regions to the next block marker, reporting each'
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -l at -x -d 'keep events stamped before T: 5s from the first event, @NS raw, or ISO 8601'

@@ -23,6 +23,7 @@
 
 #include "gzip.h"
 #include "internal.h"
+#include "tempfile.h"
 
 #define MAX_DEFAULT_THREADS 8u
 #define MAX_CHUNK (256u * 1024u * 1024u)
@@ -51,13 +52,16 @@ typedef struct chunk {
 } chunk;
 
 struct ev_archive_writer {
-	ev_sink *sink;
+	ev_sink *sink;     /* where compressed chunks go */
+	ev_sink *target;   /* spooled: where the archive goes at the end */
+	int spool_fd;      /* spooled: the unnamed file `sink` writes to */
 	ev_diag diag;
 	int status;     /* the first error; every later call returns it */
 	int finished;
 	int level;
 	size_t chunk_size;
 	uint64_t digest;   /* as declared at open */
+	uint32_t mtime;
 	XXH3_state_t *hash; /* of the bytes actually written */
 	uint64_t bytes;
 	uint32_t crc;      /* of the chunks written to the sink so far */
@@ -397,7 +401,10 @@ static int setup(ev_archive_writer *w, const ev_archive_options *opts)
 	    (rc = start_chunk(w)) < 0)
 		return rc;
 	w->crc = (uint32_t)crc32(0, NULL, 0);
-	encode_header(header, w->digest, w->level, opts->mtime);
+	w->mtime = opts->mtime;
+	if (w->target)
+		return EV_OK; /* the header comes at the end, with the digest */
+	encode_header(header, w->digest, w->level, w->mtime);
 	return ev_sink_write(w->sink, header, sizeof header);
 }
 
@@ -412,10 +419,38 @@ int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
 	if (!w)
 		return EV_ENOMEM;
 	w->sink = sink;
+	w->spool_fd = -1;
 	w->digest = digest;
 	if ((rc = setup(w, opts ? opts : &defaults)) < 0) {
 		ev_archive_writer_free(w);
 		return rc;
+	}
+	*out = w;
+	return EV_OK;
+}
+
+int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
+				    const char *tmpdir,
+				    const ev_archive_options *opts,
+				    ev_diag *diag)
+{
+	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
+	ev_archive_writer *w = calloc(1, sizeof *w);
+	int rc;
+
+	*out = NULL;
+	if (!w)
+		return evi_fail(diag, EV_ENOMEM, 0, 0, "out of memory");
+	w->target = target;
+	if ((rc = evi_temp_open(tmpdir, &w->spool_fd, diag)) < 0) {
+		free(w);
+		return rc;
+	}
+	if ((rc = ev_sink_open_fd(&w->sink, w->spool_fd, "<spool>")) < 0 ||
+	    (rc = setup(w, opts ? opts : &defaults)) < 0) {
+		ev_archive_writer_free(w);
+		return evi_fail(diag, rc, 0, 0, "%s", rc == EV_EINVAL
+				? "bad archive options" : ev_strerror(rc));
 	}
 	*out = w;
 	return EV_OK;
@@ -468,6 +503,35 @@ static int check_digest(ev_archive_writer *w)
 	return EV_OK;
 }
 
+/* A spooled archive's digest is the one of the bytes written: its header
+ * goes to the target now, then the spooled deflate data. The trailer
+ * follows, written to the target like an unspooled archive's. */
+static int unspool(ev_archive_writer *w)
+{
+	uint8_t header[EVI_ARCHIVE_HEADER], buf[64 * 1024];
+	uint64_t at = 0;
+	size_t got = sizeof buf;
+	int rc;
+
+	w->digest = XXH3_64bits_digest(w->hash);
+	if ((rc = ev_sink_commit(w->sink)) < 0)
+		return sink_failed(w, rc);
+	ev_sink_free(w->sink);
+	w->sink = w->target;
+	encode_header(header, w->digest, w->level, w->mtime);
+	if ((rc = ev_sink_write(w->sink, header, sizeof header)) < 0)
+		return sink_failed(w, rc);
+	while (got == sizeof buf) {
+		if ((rc = evi_pread_full(w->spool_fd, buf, sizeof buf, at, &got,
+					 &w->diag)) < 0)
+			return fail(w, rc, "%s", w->diag.message);
+		if ((rc = ev_sink_write(w->sink, buf, got)) < 0)
+			return sink_failed(w, rc);
+		at += got;
+	}
+	return EV_OK;
+}
+
 static int write_trailer(ev_archive_writer *w)
 {
 	uint8_t trailer[EVI_GZIP_TRAILER];
@@ -492,7 +556,7 @@ int ev_archive_writer_finish(ev_archive_writer *w)
 	while (rc == EV_OK && w->written < w->filled)
 		rc = write_oldest(w);
 	if (rc == EV_OK)
-		rc = check_digest(w);
+		rc = w->target ? unspool(w) : check_digest(w);
 	if (rc == EV_OK)
 		rc = write_trailer(w);
 	stop_workers(w);
@@ -526,6 +590,10 @@ void ev_archive_writer_free(ev_archive_writer *w)
 	free(w->workers);
 	if (w->hash)
 		XXH3_freeState(w->hash);
+	if (w->target && w->sink != w->target)
+		ev_sink_free(w->sink);
+	if (w->spool_fd >= 0)
+		close(w->spool_fd);
 	free(w);
 }
 

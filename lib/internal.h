@@ -51,6 +51,19 @@ uint64_t evi_reader_stored_size(const ev_reader *r);
  * ev_sink_diag) or when `len` exceeds the buffer. */
 uint8_t *evi_sink_reserve(ev_sink *s, size_t len);
 
+typedef struct ev_archive_writer ev_archive_writer;
+typedef struct ev_archive_options ev_archive_options;
+
+/* An archive writer that does not know the log's digest beforehand: the
+ * compressed data waits in an unnamed temporary file in `tmpdir` (NULL:
+ * $TMPDIR, else /tmp) until ev_archive_writer_finish, which writes the
+ * gzip header with the digest of the bytes written, that data and the
+ * trailer to `target` (which stays the caller's). */
+int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
+				    const char *tmpdir,
+				    const ev_archive_options *opts,
+				    ev_diag *diag);
+
 /* Fills `d` with a status, position and printf-style message; returns
  * the status so that callers can `return evi_fail(...)`. */
 int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,

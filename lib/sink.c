@@ -1,7 +1,9 @@
 /*
- * Sinks: buffered output to a file descriptor, to memory, or to a file
- * that appears only when complete (temporary file, fsync, rename).
+ * Sinks: buffered output to a file descriptor, to memory, to a file
+ * that appears only when complete (temporary file, fsync, rename), or
+ * compressed as an archive into another sink.
  */
+#include "evtool/archive.h"
 #include "evtool/writer.h"
 
 #include <errno.h>
@@ -26,6 +28,8 @@ struct ev_sink {
 	size_t len;
 	size_t cap;
 	uint64_t bytes;
+	ev_sink *target;           /* an archive sink's: where it compresses to */
+	ev_archive_writer *archive; /* ... and how */
 	ev_diag diag;
 };
 
@@ -147,7 +151,11 @@ int ev_sink_open_memory(ev_sink **out)
 
 static int write_all(ev_sink *s, const uint8_t *p, size_t n)
 {
-	while (n > 0) {
+	if (s->archive && ev_archive_writer_write(s->archive, p, n) < 0) {
+		s->diag = *ev_archive_writer_diag(s->archive);
+		return s->diag.status;
+	}
+	while (!s->archive && n > 0) {
 		ssize_t w = write(s->fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -226,9 +234,50 @@ int ev_sink_write(ev_sink *s, const void *data, size_t len)
 	return EV_OK;
 }
 
+int ev_sink_open_archive(ev_sink **out, ev_sink *target, const char *tmpdir,
+			 const ev_archive_options *opts)
+{
+	ev_sink *s;
+	int rc = new_sink(&s, SINK_BUFFER);
+
+	if (rc < 0) {
+		ev_sink_free(target);
+		return rc;
+	}
+	s->target = target;
+	rc = evi_archive_writer_open_spooled(&s->archive, target, tmpdir, opts,
+					     &s->diag);
+	if (rc < 0) {
+		int saved = errno;
+
+		ev_sink_free(s);
+		errno = saved;
+		return rc;
+	}
+	*out = s;
+	return EV_OK;
+}
+
+/* An archive sink's end: the archive, then its target's commit. */
+static int commit_archive(ev_sink *s)
+{
+	int rc = ev_archive_writer_finish(s->archive);
+
+	if (rc < 0) {
+		s->diag = *ev_archive_writer_diag(s->archive);
+		return rc;
+	}
+	if ((rc = ev_sink_commit(s->target)) < 0)
+		s->diag = *ev_sink_diag(s->target);
+	return rc;
+}
+
 int ev_sink_commit(ev_sink *s)
 {
 	int rc = flush(s);
+
+	if (rc == EV_OK && s->archive)
+		return commit_archive(s);
 
 	/* Descriptor and memory sinks are done; so is a committed path sink. */
 	if (rc < 0 || !s->path || s->fd < 0)
@@ -259,6 +308,8 @@ void ev_sink_free(ev_sink *s)
 		close(s->fd);
 	if (s->temp_path)
 		unlink(s->temp_path);
+	ev_archive_writer_free(s->archive);
+	ev_sink_free(s->target);
 	free(s->temp_path);
 	free(s->path);
 	free(s->buf);
@@ -267,6 +318,8 @@ void ev_sink_free(ev_sink *s)
 
 const char *ev_sink_temp_path(const ev_sink *s)
 {
+	if (s->target)
+		return ev_sink_temp_path(s->target);
 	return s->temp_path;
 }
 

@@ -35,6 +35,7 @@ typedef struct evi_analysis {
 	size_t n_threads, threads_alloc;
 	uint32_t *slots;           /* hash of tid: thread index + 1, 0 free */
 	size_t n_slots;
+	int started;               /* an event was added */
 	int keep_threads;          /* ev_stats_keep_threads was called */
 	ev_stats_thread total, others;
 	int have_others;
@@ -52,8 +53,9 @@ typedef struct evi_analysis {
 struct ev_stats;
 struct evi_stats_proc;
 
-/* Scheduler events (1, 2, 4, 44) and each cap's GC_START/GC_END (9, 10).
- * EV_OK or EV_ENOMEM (in st->diag). */
+/* Every event; it takes the scheduler events (1, 2, 4, 44) and each
+ * cap's GC_START/GC_END (9, 10). EV_OK, EV_EFORMAT for one too short
+ * for its fields, or EV_ENOMEM (in st->diag). */
 int evi_threads_add(struct ev_stats *st, const ev_event *ev);
 
 /* Closes the runs still open at the end, fills the capabilities. */

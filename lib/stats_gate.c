@@ -302,7 +302,7 @@ int ev_stats_condition_holds(const ev_stats_condition *c, double value,
 	if (c->relative) {
 		if (!has_base)
 			return EV_EINVAL;
-		limit = base * (1.0 + c->value);
+		limit = base + base * c->value;
 	}
 	switch (c->op) {
 	case EV_STATS_LT:

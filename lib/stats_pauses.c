@@ -6,7 +6,6 @@
  * hours) for the percentiles, the exact count, sum, minimum and maximum,
  * and a min-heap of the EV_STATS_LONGEST_PAUSES longest pauses.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,14 +133,21 @@ static void set_add(evi_pause_set *set, const ev_stats_pause *p)
 	keep_if_long(s, p);
 }
 
-/* The nearest-rank `q` quantile: the top of the bucket holding the
- * ceil(q * count)th shortest pause, never above the exact maximum. */
+/* The nearest-rank `q` quantile, the ceil(q * count)th shortest pause:
+ * exact when it is one of the longest kept (sorted by then) or the
+ * shortest, else the top of its bucket, never above the maximum. */
 static uint64_t set_quantile(const evi_pause_set *set, double q)
 {
-	uint64_t rank = (uint64_t)ceil(q * (double)set->pub.count), seen = 0;
+	const ev_stats_pauses *s = &set->pub;
+	double exact = q * (double)s->count;
+	uint64_t rank = (uint64_t)exact, seen = 0;
 
-	if (rank < 1)
-		rank = 1;
+	if ((double)rank < exact || rank < 1)
+		rank++; /* rounded up: ceil without libm */
+	if (s->count - rank < s->n_longest)
+		return s->longest[s->count - rank].duration_ns;
+	if (rank == 1)
+		return s->min_ns;
 	for (size_t b = 0; b < EVI_PAUSE_BUCKETS; b++) {
 		seen += set->buckets[b];
 		if (seen >= rank) {
@@ -158,10 +164,10 @@ static void set_finish(evi_pause_set *set)
 
 	if (!set->buckets || s->count == 0)
 		return;
+	qsort(s->longest, s->n_longest, sizeof *s->longest, longer_first);
 	s->p50_ns = set_quantile(set, 0.50);
 	s->p90_ns = set_quantile(set, 0.90);
 	s->p99_ns = set_quantile(set, 0.99);
-	qsort(s->longest, s->n_longest, sizeof *s->longest, longer_first);
 }
 
 static void set_free(evi_pause_set *set)
@@ -171,47 +177,57 @@ static void set_free(evi_pause_set *set)
 
 /* ---- per process ---- */
 
-/* The pauses of `p`, created on its first pause; NULL past
- * EV_STATS_MAX_PAUSE_PROCESSES (not an error) or when out of memory
- * (then st->diag says so). */
-static evi_proc_pauses *proc_pauses(ev_stats *st, evi_stats_proc *p)
+/* Sets *out to the pauses of `p`, created on its first pause; NULL past
+ * EV_STATS_MAX_PAUSE_PROCESSES. EV_OK or EV_ENOMEM (in st->diag). */
+static int proc_pauses(ev_stats *st, evi_stats_proc *p, evi_proc_pauses **out)
 {
 	evi_proc_pauses *pp;
 
+	*out = p->pauses;
 	if (p->pauses || st->an.pause_procs == EV_STATS_MAX_PAUSE_PROCESSES)
-		return p->pauses;
+		return EV_OK;
 	if (!(pp = calloc(1, sizeof *pp)) || set_init(&pp->all) < 0) {
 		free(pp);
-		evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-		return NULL;
+		return evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
 	}
 	st->an.pause_procs++;
-	return p->pauses = pp;
+	*out = p->pauses = pp;
+	return EV_OK;
+}
+
+/* The set of generation `gen` of `pp`, created on its first pause. */
+static int gen_pauses(ev_stats *st, evi_proc_pauses *pp, uint16_t gen,
+		      evi_pause_set **out)
+{
+	evi_pause_set **set = &pp->gens[gen];
+
+	if (!*set && (!(*set = malloc(sizeof **set)) || set_init(*set) < 0)) {
+		free(*set);
+		*set = NULL;
+		return evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
+	}
+	*out = *set;
+	return EV_OK;
 }
 
 int evi_pauses_add(ev_stats *st, evi_stats_proc *p,
 		   const ev_stats_pause *pause)
 {
 	evi_proc_pauses *pp;
-	evi_pause_set **gen;
+	evi_pause_set *gen = NULL;
+	int rc;
 
 	if (st->an.on_pause)
 		st->an.on_pause(st->an.on_pause_ctx, p->pub.capset, pause);
-	if (!(pp = proc_pauses(st, p)))
-		return st->diag.status == EV_ENOMEM ? EV_ENOMEM : EV_OK;
+	if ((rc = proc_pauses(st, p, &pp)) < 0 || !pp)
+		return rc;
 	set_add(&pp->all, pause);
+	/* evi_stats_reserve_gens refused a larger generation already. */
 	if (pause->gen >= EV_STATS_MAX_GENS)
-		return EV_OK; /* evi_stats_reserve_gens refused it already */
-	gen = &pp->gens[pause->gen];
-	if (!*gen) {
-		if (!(*gen = malloc(sizeof **gen)) || set_init(*gen) < 0) {
-			free(*gen);
-			*gen = NULL;
-			return evi_fail(&st->diag, EV_ENOMEM, 0, 0,
-					"out of memory");
-		}
-	}
-	set_add(*gen, pause);
+		return EV_OK;
+	if ((rc = gen_pauses(st, pp, pause->gen, &gen)) < 0)
+		return rc;
+	set_add(gen, pause);
 	return EV_OK;
 }
 

@@ -253,6 +253,7 @@ int evi_threads_add(ev_stats *st, const ev_event *ev)
 {
 	evi_cap_use *u;
 
+	st->an.started = 1;
 	if (ev->cap == EV_NO_CAP)
 		return EV_OK;
 	switch (ev->type) {
@@ -365,10 +366,9 @@ void evi_threads_free(evi_analysis *an)
 
 int ev_stats_keep_threads(ev_stats *st)
 {
-	if (st->an.total.runs || st->an.total.stops || st->an.n_uses)
+	if (st->an.started)
 		return evi_fail(&st->diag, EV_EINVAL, 0, 0,
-				"ev_stats_keep_threads after the first "
-				"scheduler event");
+				"ev_stats_keep_threads after the first event");
 	st->an.keep_threads = 1;
 	return EV_OK;
 }

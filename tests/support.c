@@ -38,6 +38,15 @@ char *ts_path(const char *dir, const char *name)
 	return p;
 }
 
+uint8_t *ts_load(const char *dir, const char *name, size_t *len)
+{
+	char *path = ts_path(dir, name);
+	uint8_t *buf = path ? ts_read_file(path, len) : NULL;
+
+	free(path);
+	return buf;
+}
+
 static int has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);

@@ -16,6 +16,10 @@ size_t ts_for_each_log(const char *dir,
 /* "dir/name" in a malloc'd string. */
 char *ts_path(const char *dir, const char *name);
 
+/* Reads "dir/name" whole; NULL when it cannot (an optional corpus log
+ * that is absent: the caller skips). */
+uint8_t *ts_load(const char *dir, const char *name, size_t *len);
+
 /* ---- An independent event walker (FORMAT.md sections 1, 2 and 4) ----
  * Written from the format description, sharing no code with libevtool, so
  * that tests can check the reader and writer against it. */

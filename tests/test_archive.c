@@ -888,6 +888,99 @@ static void test_free_unfinished(void **state)
 	free(log);
 }
 
+/* ------------------------------------------------------------------------
+ * The archive sink: a producer that cannot hash its log first
+ * ---------------------------------------------------------------------- */
+
+/* Writes `len` bytes through an archive sink on a memory sink, in pieces
+ * of `piece` bytes (some larger than the sink's buffer), and returns the
+ * memory sink's bytes. */
+static uint8_t *sink_archive(const uint8_t *log, size_t len, const config *c,
+			     size_t piece, size_t *out_len)
+{
+	ev_archive_options o = EV_ARCHIVE_OPTIONS_INIT;
+	ev_sink *target, *sink;
+	const uint8_t *bytes;
+	uint8_t *copy;
+
+	o.level = c->level;
+	o.threads = c->threads;
+	o.chunk_size = c->chunk;
+	assert_int_equal(ev_sink_open_memory(&target), EV_OK);
+	assert_int_equal(ev_sink_open_archive(&sink, target, NULL, &o), EV_OK);
+	assert_null(ev_sink_temp_path(sink));
+	for (size_t at = 0; at < len;) {
+		size_t n = piece < len - at ? piece : len - at;
+		assert_int_equal(ev_sink_write(sink, log + at, n), EV_OK);
+		at += n;
+	}
+	assert_int_equal(ev_sink_bytes(sink), len);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	bytes = ev_sink_memory(target, out_len);
+	copy = malloc(*out_len + 1);
+	assert_non_null(copy);
+	memcpy(copy, bytes, *out_len);
+	ev_sink_free(sink); /* and the target */
+	return copy;
+}
+
+/* The archive sink writes the bytes the writer writes when given the
+ * digest beforehand, with one thread or several, in any pieces. */
+static void test_archive_sink_same_bytes(void **state)
+{
+	static const size_t lengths[] = { 0, 1000, 3 * 1024 * 1024 + 12345 };
+	static const size_t pieces[] = { 1, 4093, 1000003 };
+	static const unsigned threads[] = { 1, 4 };
+
+	(void)state;
+	for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+		size_t len = lengths[l], ref_len, gz_len;
+		uint8_t *log = synthetic(len ? len : 1);
+		config c = { 6, 1, SMALL_CHUNK };
+		uint8_t *ref = archive(log, len, &c, &ref_len);
+		for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+			/* Bytes one by one on the small logs, pieces larger
+			 * than the sink's buffer on the large one. */
+			size_t piece = len > 100000 ? pieces[2 - t] : pieces[t];
+			uint8_t *gz;
+			c.threads = threads[t];
+			gz = sink_archive(log, len, &c, piece, &gz_len);
+			assert_int_equal(gz_len, ref_len);
+			assert_memory_equal(gz, ref, ref_len);
+			free(gz);
+		}
+		expect_intact(ref, ref_len, log, len);
+		free(ref);
+		free(log);
+	}
+}
+
+/* A sink freed before its commit, one whose temporary folder is missing
+ * and one with bad options leave nothing behind (the sanitizer build
+ * checks the target is freed with it). */
+static void test_archive_sink_failures(void **state)
+{
+	ev_archive_options bad = EV_ARCHIVE_OPTIONS_INIT;
+	ev_sink *target, *sink;
+
+	(void)state;
+	assert_int_equal(ev_sink_open_memory(&target), EV_OK);
+	assert_int_equal(ev_sink_open_archive(&sink, target, NULL, NULL),
+			 EV_OK);
+	assert_int_equal(ev_sink_write(sink, "hdrb", 4), EV_OK);
+	ev_sink_free(sink);
+
+	assert_int_equal(ev_sink_open_memory(&target), EV_OK);
+	assert_int_equal(ev_sink_open_archive(&sink, target,
+					      "/nonexistent/evtool", NULL),
+			 EV_EIO);
+
+	bad.level = 10;
+	assert_int_equal(ev_sink_open_memory(&target), EV_OK);
+	assert_int_equal(ev_sink_open_archive(&sink, target, NULL, &bad),
+			 EV_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -913,6 +1006,8 @@ int main(void)
 		cmocka_unit_test(test_digest_must_match),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_free_unfinished),
+		cmocka_unit_test(test_archive_sink_same_bytes),
+		cmocka_unit_test(test_archive_sink_failures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -925,11 +925,9 @@ static void check_description(uint16_t id, int16_t size, const uint8_t *desc,
 static void test_descriptions_match_recent_ghc(void **state)
 {
 	(void)state;
-	char *path = ts_path(EVTOOL_CORPUS, "ticky-json.eventlog");
 	size_t len = 0;
-	uint8_t *log = path ? ts_read_file(path, &len) : NULL;
+	uint8_t *log = ts_load(EVTOOL_CORPUS, "ticky-json.eventlog", &len);
 
-	free(path);
 	if (!log)
 		skip();
 	assert_true(walk_header(log, len, check_description, "", NULL));

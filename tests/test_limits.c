@@ -674,9 +674,10 @@ static outcome run_show(const bytes *log)
 
 /* ---- stats ---- */
 
-/* `evtool stats`: every event into the accumulator, then the summary.
+/* `evtool stats`: every event into the accumulator, then the summary;
+ * with `threads`, every thread's figures kept too (stats --threads).
  * o.events is the number of processes found. */
-static outcome run_stats(const bytes *log)
+static outcome run_stats_as(const bytes *log, int threads)
 {
 	outcome o = { 0 };
 	int64_t base = measure_start();
@@ -687,6 +688,8 @@ static outcome run_stats(const bytes *log)
 	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
 					       0), EV_OK);
 	assert_int_equal(ev_stats_new(&st), EV_OK);
+	if (threads)
+		assert_int_equal(ev_stats_keep_threads(st), EV_OK);
 	o.status = ev_stats_read(st, r);
 	if (o.status == EV_END || o.status == EV_ETRUNCATED) {
 		int rc = ev_stats_finish(st);
@@ -734,6 +737,11 @@ static outcome run_report(const bytes *log)
  * capabilities of 24-byte buckets, 256 processes of 56-byte ones, 257
  * heap-profile bands of 16-byte ones, 1000 markers of 257 bytes. */
 #define REPORT_BOUND (48 * MIB)
+
+static outcome run_stats(const bytes *log)
+{
+	return run_stats_as(log, 0);
+}
 
 /* The bound every streaming tool must keep whatever the input: a window
  * of input, one held-back block (EV_MAX_BLOCK_SIZE, twice that for
@@ -1263,6 +1271,12 @@ static void test_many_sessions(void **state)
 	assert_int_equal(o.status, EV_END);
 	oq = run_report(&q);
 	check_linear("report", &oq, &o);
+	/* A thread per session: --threads keeps each one (about 230 bytes),
+	 * linear up to EV_STATS_MAX_THREADS. */
+	o = run_stats_as(&b, 1);
+	check_bounded("10000 sessions", "stats --threads", &o, STREAM_BOUND);
+	oq = run_stats_as(&q, 1);
+	check_linear("stats --threads", &oq, &o);
 	free(b.p);
 	free(q.p);
 	(void)state;

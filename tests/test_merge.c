@@ -962,11 +962,7 @@ static void test_merge_no_renumber(void **state)
 
 static uint8_t *corpus(const char *name, size_t *len)
 {
-	char *path = ts_path(EVTOOL_CORPUS, name);
-	uint8_t *data = ts_read_file(path, len);
-
-	free(path);
-	return data;
+	return ts_load(EVTOOL_CORPUS, name, len);
 }
 
 /* Payload bytes of the first event of `type` in `l`, or NULL. */

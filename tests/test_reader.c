@@ -824,18 +824,9 @@ static void test_open_missing_file(void **state)
  * Real logs, and helpers to compare a reader with ts_walk
  * ---------------------------------------------------------------------- */
 
-static uint8_t *load(const char *dir, const char *name, size_t *len)
-{
-	char *path = ts_path(dir, name);
-	uint8_t *log = path ? ts_read_file(path, len) : NULL;
-
-	free(path);
-	return log;
-}
-
 static uint8_t *load_testdata(const char *name, size_t *len)
 {
-	uint8_t *log = load(EVTOOL_TESTDATA, name, len);
+	uint8_t *log = ts_load(EVTOOL_TESTDATA, name, len);
 
 	assert_non_null(log);
 	return log;
@@ -977,7 +968,7 @@ static void test_truncated_corpus_log(void **state)
 {
 	(void)state;
 	size_t len, next = 0;
-	uint8_t *log = load(EVTOOL_CORPUS, "testlog-part.eventlog", &len);
+	uint8_t *log = ts_load(EVTOOL_CORPUS, "testlog-part.eventlog", &len);
 	ev_reader *r;
 	ts_log want;
 
@@ -1008,7 +999,7 @@ static void test_ghc612_log(void **state)
 {
 	(void)state;
 	size_t len;
-	uint8_t *log = load(EVTOOL_CORPUS, "queens-ghc-6.12.1.eventlog", &len);
+	uint8_t *log = ts_load(EVTOOL_CORPUS, "queens-ghc-6.12.1.eventlog", &len);
 	ev_reader *r;
 	ev_event ev;
 	int rc;
@@ -1136,7 +1127,7 @@ static void test_every_prefix_corpus(void **state)
 
 	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
 		size_t len;
-		uint8_t *log = load(EVTOOL_CORPUS, names[i], &len);
+		uint8_t *log = ts_load(EVTOOL_CORPUS, names[i], &len);
 		if (!log)
 			continue;
 		check_every_prefix(log, len);

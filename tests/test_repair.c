@@ -286,12 +286,10 @@ static const ev_repair_notice *find_note(const run *r,
 
 static uint8_t *load(const char *dir, const char *name, size_t *len)
 {
-	char *path = ts_path(dir, name);
-	uint8_t *buf = ts_read_file(path, len);
+	uint8_t *buf = ts_load(dir, name, len);
 
 	if (!buf)
-		fail_msg("cannot read %s", path);
-	free(path);
+		fail_msg("cannot read %s/%s", dir, name);
 	return buf;
 }
 
@@ -575,7 +573,7 @@ static void test_corpus_logs(void **state)
 static void test_corpus_cut_log(void **state)
 {
 	size_t len;
-	uint8_t *full = load(EVTOOL_CORPUS, "testlog-part.eventlog", &len);
+	uint8_t *full = ts_load(EVTOOL_CORPUS, "testlog-part.eventlog", &len);
 	evlist all, want, got_all, got;
 	run r;
 

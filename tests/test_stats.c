@@ -140,6 +140,7 @@ static ev_stats *stats_of(const char *path, const void *data, size_t len,
 	else
 		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
 	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
 	assert_int_equal(ev_stats_read(st, r), want_status);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	ev_reader_free(r);
@@ -318,6 +319,11 @@ static void crafted_open(crafted *c)
 	add_type(c->header, EV_HEAP_LIVE, 12);
 	add_type(c->header, EV_HEAP_INFO_GHC, 38);
 	add_type(c->header, EV_GC_STATS_GHC, 58);
+	add_type(c->header, EV_HEAP_SIZE, 12);
+	add_type(c->header, EV_RUN_THREAD, 4);
+	add_type(c->header, EV_STOP_THREAD, 10);
+	add_type(c->header, EV_MIGRATE_THREAD, 6);
+	add_type(c->header, EV_THREAD_LABEL, -1);
 	assert_int_equal(ev_sink_open_memory(&c->sink), EV_OK);
 	assert_int_equal(ev_writer_open(&c->writer, c->sink, c->header, &opts),
 			 EV_OK);
@@ -634,6 +640,350 @@ static void test_merged_processes(void **state)
 	free(b);
 }
 
+/* ---- threads, capabilities, pauses, figures and conditions
+ * (include/evtool/stats_analysis.h) ---- */
+
+/* threads-n1, the MVar ping-pong: the stops counted by an independent
+ * walk of the log (support.c), which its README gives as 1,120 of 1,157
+ * "blocked on an MVar" (status 7). */
+static void test_threads_real_log(void **state)
+{
+	(void)state;
+	char *path = ts_path(EVTOOL_TESTDATA, "threads-n1.eventlog");
+	size_t len, labelled = 0;
+	uint8_t *log = ts_read_file(path, &len);
+	uint64_t runs = 0, stops = 0, on_mvar = 0, sum_runs = 0;
+	ts_log walked;
+	ev_stats *st;
+	const ev_stats_thread *total;
+
+	assert_non_null(log);
+	assert_true(ts_walk(log, len, &walked));
+	for (size_t i = 0; i < walked.count; i++) {
+		const ts_event *e = &walked.events[i];
+		runs += e->type == EV_RUN_THREAD;
+		if (e->type == EV_STOP_THREAD) {
+			stops++;
+			on_mvar += ev_load16(ts_payload(log, e) + 4) == 7;
+		}
+	}
+	assert_int_equal(stops, 1157);
+	assert_int_equal(on_mvar, 1120);
+	st = stats_of(path, NULL, 0, EV_END);
+	total = ev_stats_thread_total(st);
+	assert_int_equal(total->runs, runs);
+	assert_int_equal(total->stops, stops);
+	assert_int_equal(total->stops_by_reason[7], on_mvar);
+	assert_string_equal(ev_stats_stop_reason_name(7), "blocked on an MVar");
+	assert_null(ev_stats_thread_others(st));
+	for (size_t i = 0; i < ev_stats_thread_count(st); i++) {
+		const ev_stats_thread *t = ev_stats_thread_at(st, i);
+		sum_runs += t->runs;
+		labelled += t->label != NULL;
+	}
+	assert_int_equal(sum_runs, runs);
+	assert_int_equal(labelled, 8); /* README: 8 THREAD_LABELs */
+	ts_log_free(&walked);
+	ev_stats_free(st);
+	free(log);
+	free(path);
+}
+
+static void put_thread_event(crafted *c, uint16_t type, uint16_t cap,
+			     uint64_t time, uint32_t tid, uint16_t arg)
+{
+	uint8_t p[10] = { 0 };
+
+	ev_store32(p, tid);
+	ev_store16(p + 4, arg);
+	put(c, type, cap, time, p, type == EV_RUN_THREAD ? 4
+				 : type == EV_STOP_THREAD ? 10 : 6);
+}
+
+static void put_label(crafted *c, uint16_t cap, uint64_t time, uint32_t tid,
+		      const char *label)
+{
+	uint8_t p[64];
+
+	ev_store32(p, tid);
+	memcpy(p + 4, label, strlen(label));
+	put(c, EV_THREAD_LABEL, cap, time, p, (uint32_t)(4 + strlen(label)));
+}
+
+/* Runs end at the stop of the same thread on the same cap; a run open at
+ * the end lasts to its cap's last event; migrations count out of the cap
+ * that posts them and into the one they name; the last label wins. */
+static void test_threads_and_caps(void **state)
+{
+	(void)state;
+	crafted c;
+	ev_stats *st;
+	const ev_stats_thread *t1, *t2;
+	const ev_stats_capability *c0, *c1;
+
+	crafted_open(&c);
+	put_label(&c, 0, 10, 1, "first");
+	put_thread_event(&c, EV_RUN_THREAD, 0, 100, 1, 0);
+	put_thread_event(&c, EV_MIGRATE_THREAD, 0, 150, 2, 1);
+	put_thread_event(&c, EV_STOP_THREAD, 0, 400, 1, 7);
+	put_thread_event(&c, EV_RUN_THREAD, 0, 500, 1, 0);
+	put_thread_event(&c, EV_STOP_THREAD, 0, 550, 1, 99); /* unknown */
+	put_label(&c, 0, 600, 1, "worker");
+	put_gc(&c, 0, 1000, 1200, (gc_spec){ 0, 1, 64, 0, 0 });
+	put_thread_event(&c, EV_RUN_THREAD, 1, 300, 2, 0);
+	put_thread_event(&c, EV_STOP_THREAD, 1, 700, 2, 3);
+	put_thread_event(&c, EV_RUN_THREAD, 1, 800, 2, 0);
+	put_heap(&c, EV_HEAP_ALLOCATED, 1, 2000, 10); /* cap 1's last */
+	put_process_last(&c, 2);
+	st = crafted_stats(&c);
+
+	assert_int_equal(ev_stats_thread_count(st), 2);
+	t1 = ev_stats_thread_at(st, 0);
+	t2 = ev_stats_thread_at(st, 1);
+	assert_int_equal(t1->tid, 1);
+	assert_string_equal(t1->label, "worker");
+	assert_int_equal(t1->runs, 2);
+	assert_int_equal(t1->run_ns, 300 + 50);
+	assert_int_equal(t1->stops, 2);
+	assert_int_equal(t1->stops_by_reason[7], 1);
+	assert_int_equal(t1->stops_by_reason[0], 1);
+	assert_int_equal(t2->tid, 2);
+	assert_null(t2->label);
+	assert_int_equal(t2->migrations, 1);
+	assert_int_equal(t2->run_ns, 400 + (2000 - 800));
+	assert_int_equal(ev_stats_thread_total(st)->run_ns, 350 + 1600);
+	assert_int_equal(ev_stats_thread_total(st)->runs, 4);
+
+	assert_int_equal(ev_stats_capability_count(st), 2);
+	c0 = ev_stats_capability_at(st, 0);
+	c1 = ev_stats_capability_at(st, 1);
+	assert_int_equal(c0->mutator_ns, 350);
+	assert_int_equal(c0->gc_ns, 200);
+	assert_int_equal(c0->migrations_out, 1);
+	assert_int_equal(c1->migrations_in, 1);
+	assert_int_equal(c1->mutator_ns, 1600);
+	assert_true(c0->have_process);
+	/* Both span the process: time 0 to its last event, cap 1's 2000. */
+	assert_int_equal(c0->span_ns, 2000);
+	assert_int_equal(c0->idle_ns, 2000 - 350 - 200);
+	assert_int_equal(c1->idle_ns, 2000 - 1600);
+	ev_stats_free(st);
+}
+
+/* Past EV_STATS_MAX_THREADS threads the rest are summed into "others";
+ * the total counts them all. */
+static void test_thread_bound(void **state)
+{
+	(void)state;
+	const uint32_t n = EV_STATS_MAX_THREADS + 3;
+	crafted c;
+	ev_stats *st;
+
+	crafted_open(&c);
+	for (uint32_t tid = 1; tid <= n; tid++) {
+		put_thread_event(&c, EV_RUN_THREAD, 0, 10 * tid, tid, 0);
+		put_thread_event(&c, EV_STOP_THREAD, 0, 10 * tid + 2, tid, 5);
+	}
+	st = crafted_stats(&c);
+	assert_int_equal(ev_stats_thread_count(st), EV_STATS_MAX_THREADS);
+	assert_non_null(ev_stats_thread_others(st));
+	assert_int_equal(ev_stats_thread_others(st)->runs, 3);
+	assert_int_equal(ev_stats_thread_others(st)->run_ns, 3 * 2);
+	assert_int_equal(ev_stats_thread_total(st)->runs, n);
+	assert_int_equal(ev_stats_thread_total(st)->stops_by_reason[5], n);
+	ev_stats_free(st);
+}
+
+/* Without ev_stats_keep_threads only the total is kept; asking after
+ * the first scheduler event is refused. */
+static void test_threads_not_kept(void **state)
+{
+	(void)state;
+	uint8_t p[4] = { 0, 0, 0, 9 };
+	ev_event ev = { .type = EV_RUN_THREAD, .cap = 0, .time = 5,
+			.payload = p, .size = sizeof p };
+	ev_stats *st;
+
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_add(st, &ev), EV_OK);
+	assert_int_equal(ev_stats_keep_threads(st), EV_EINVAL);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	assert_int_equal(ev_stats_thread_count(st), 0);
+	assert_null(ev_stats_thread_others(st));
+	assert_int_equal(ev_stats_thread_total(st)->runs, 1);
+	ev_stats_free(st);
+}
+
+/* 300 pauses of 1..300 us, generation 1 for every third: percentiles by
+ * nearest rank, exact among the 10 longest, within 1/32 above the exact
+ * value elsewhere; the longest sorted, ties by start time. */
+static void test_pause_distribution(void **state)
+{
+	(void)state;
+	crafted c;
+	ev_stats *st;
+	const ev_stats_pauses *all, *g1;
+	uint64_t q, t = 1000;
+
+	crafted_open(&c);
+	for (uint64_t i = 1; i <= 300; i++) {
+		/* In a shuffled order: 7 is coprime with 300. */
+		uint64_t us = (i * 7) % 300 + 1;
+		put_gc(&c, 0, t, t + us * 1000,
+		       (gc_spec){ us % 3 == 0, 1, 8, 0, 0 });
+		t += us * 1000 + 5000;
+	}
+	put_gc(&c, 0, t, t + 300000, (gc_spec){ 0, 1, 8, 0, 0 }); /* a tie */
+	put_process_last(&c, 1);
+	st = crafted_stats(&c);
+
+	all = ev_stats_pauses_of(st, 0, EV_STATS_ALL_GENS);
+	assert_non_null(all);
+	assert_int_equal(all->count, 301);
+	assert_int_equal(all->min_ns, 1000);
+	assert_int_equal(all->max_ns, 300000);
+	assert_int_equal(all->total_ns, 300 * 301 / 2 * 1000 + 300000);
+	/* Sorted: 1, 2, ..., 300, 300 us. Rank ceil(0.5 * 301) = 151. */
+	assert_true(all->p50_ns >= 151000 && all->p50_ns <= 151000 + 151000 / 32);
+	assert_true(all->p90_ns >= 271000 && all->p90_ns <= 271000 + 271000 / 32);
+	assert_int_equal(all->p99_ns, 298000); /* rank 298: among the longest */
+	assert_int_equal(all->n_longest, EV_STATS_LONGEST_PAUSES);
+	assert_int_equal(all->longest[0].duration_ns, 300000);
+	assert_int_equal(all->longest[1].duration_ns, 300000);
+	assert_true(all->longest[0].start_ns < all->longest[1].start_ns);
+	assert_int_equal(all->longest[9].duration_ns, 292000);
+	assert_int_equal(ev_stats_pause_quantile(st, 0, EV_STATS_ALL_GENS, 1.0,
+						 &q), EV_OK);
+	assert_int_equal(q, 300000);
+	assert_int_equal(ev_stats_pause_quantile(st, 0, EV_STATS_ALL_GENS, 0.0,
+						 &q), EV_EINVAL);
+	g1 = ev_stats_pauses_of(st, 0, 1);
+	assert_non_null(g1);
+	assert_int_equal(g1->count, 100); /* 3, 6, ..., 300 us */
+	assert_int_equal(g1->min_ns, 3000);
+	assert_int_equal(g1->longest[0].gen, 1);
+	assert_int_equal(ev_stats_pauses_of(st, 0, 0)->count, 201);
+	assert_null(ev_stats_pauses_of(st, 0, 2));
+	assert_null(ev_stats_pauses_of(st, 1, EV_STATS_ALL_GENS));
+	ev_stats_free(st);
+}
+
+/* The figures are the summary's values under their names. */
+static void test_figures(void **state)
+{
+	(void)state;
+	char *path = ts_path(EVTOOL_TESTDATA, "gc-n2.eventlog");
+	ev_stats *st = stats_of(path, NULL, 0, EV_END);
+	const ev_stats_process *p = ev_stats_process_at(st, 0);
+	uint64_t max_pause = 0;
+	double v;
+
+	for (unsigned g = 0; g < p->n_gens; g++)
+		if (p->gens[g].max_pause_ns > max_pause)
+			max_pause = p->gens[g].max_pause_ns;
+	assert_int_equal(ev_stats_figure_value(
+				 st, 0, (size_t)ev_stats_figure_find("gc-time"),
+				 &v), EV_OK);
+	assert_true(v == (double)p->gc_elapsed_ns);
+	assert_int_equal(ev_stats_figure_value(
+				 st, 0, (size_t)ev_stats_figure_find("max_pause"),
+				 &v), EV_OK);
+	assert_true(v == (double)max_pause);
+	assert_int_equal(ev_stats_figure_value(
+				 st, 0, (size_t)ev_stats_figure_find(
+						"major-collections"), &v), EV_OK);
+	assert_true(v == (double)p->gens[1].collections);
+	assert_int_equal(ev_stats_figure_find("no-such-figure"), -1);
+	assert_int_equal(ev_stats_figure_value(st, 1, 0, &v), EV_EINVAL);
+	for (size_t i = 0; i < ev_stats_figure_count(); i++)
+		assert_non_null(ev_stats_figure_at(i)->help);
+	ev_stats_free(st);
+	free(path);
+}
+
+static ev_stats_condition condition(const char *text)
+{
+	ev_stats_condition c;
+	char why[128];
+
+	assert_int_equal(ev_stats_condition_parse(text, &c, why, sizeof why),
+			 EV_OK);
+	return c;
+}
+
+static void test_conditions(void **state)
+{
+	(void)state;
+	ev_stats_condition c;
+	char why[128];
+
+	c = condition("max-pause>50ms");
+	assert_int_equal(c.op, EV_STATS_GT);
+	assert_false(c.relative);
+	assert_true(c.value == 50e6);
+	assert_int_equal(ev_stats_condition_holds(&c, 50e6, 0, 0), 0);
+	assert_int_equal(ev_stats_condition_holds(&c, 50e6 + 1, 0, 0), 1);
+	c = condition("gc-time >= +10%");
+	assert_int_equal(c.op, EV_STATS_GE);
+	assert_true(c.relative);
+	assert_int_equal(ev_stats_condition_holds(&c, 110, 1, 100), 1);
+	assert_int_equal(ev_stats_condition_holds(&c, 109, 1, 100), 0);
+	assert_int_equal(ev_stats_condition_holds(&c, 109, 0, 0), EV_EINVAL);
+	c = condition("productivity<-5%");
+	assert_int_equal(ev_stats_condition_holds(&c, 0.94, 1, 1.0), 1);
+	c = condition("productivity<=90%");
+	assert_true(fabs(c.value - 0.9) < 1e-12);
+	c = condition("max_live<2MiB");
+	assert_true(c.value == 2.0 * 1024 * 1024);
+	c = condition("alloc-rate>1.5GB/s");
+	assert_true(c.value == 1.5e9);
+	c = condition("collections>=351");
+	assert_true(c.value == 351);
+	assert_int_equal(ev_stats_condition_parse("max-pause>50", &c, why,
+						  sizeof why), EV_EINVAL);
+	assert_non_null(strstr(why, "a time with a unit"));
+	assert_int_equal(ev_stats_condition_parse("pause>1ms", &c, why,
+						  sizeof why), EV_EINVAL);
+	assert_non_null(strstr(why, "no figure named 'pause'"));
+	assert_int_equal(ev_stats_condition_parse("gc-time=1ms", &c, NULL, 0),
+			 EV_EINVAL);
+	assert_int_equal(ev_stats_condition_parse("collections>1KiB", &c, NULL,
+						  0), EV_EINVAL);
+	assert_int_equal(ev_stats_condition_parse("gc-time>@1ms", &c, NULL, 0),
+			 EV_EINVAL);
+}
+
+/* The running totals, before ev_stats_finish. */
+static void test_now(void **state)
+{
+	(void)state;
+	ev_stats *st;
+	ev_stats_now now;
+	uint8_t p[12] = { 0 };
+	ev_event ev = { .cap = 0, .payload = p, .size = sizeof p };
+	static const struct { uint16_t type, cap; uint64_t time, bytes; } in[] = {
+		{ EV_HEAP_ALLOCATED, 0, 10, 100 }, { EV_HEAP_ALLOCATED, 1, 20, 50 },
+		{ EV_HEAP_ALLOCATED, 0, 30, 300 }, { EV_HEAP_LIVE, 0, 40, 7 },
+		{ EV_HEAP_SIZE, 0, 50, 4096 }, { EV_HEAP_LIVE, 1, 60, 5 },
+	};
+
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	for (size_t i = 0; i < ARRAY_LEN(in); i++) {
+		ev.type = in[i].type;
+		ev.cap = in[i].cap;
+		ev.time = in[i].time;
+		ev_store64(p + 4, in[i].bytes);
+		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
+	}
+	ev_stats_now_get(st, &now);
+	assert_int_equal(now.time_ns, 60);
+	assert_int_equal(now.allocated_bytes, 350);
+	assert_int_equal(now.live_bytes, 5);
+	assert_int_equal(now.heap_bytes, 4096);
+	assert_int_equal(now.collections, 0);
+	ev_stats_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -645,6 +995,14 @@ int main(void)
 		cmocka_unit_test(test_untimed_collection),
 		cmocka_unit_test(test_short_event_is_an_error),
 		cmocka_unit_test(test_merged_processes),
+		cmocka_unit_test(test_threads_real_log),
+		cmocka_unit_test(test_threads_and_caps),
+		cmocka_unit_test(test_thread_bound),
+		cmocka_unit_test(test_threads_not_kept),
+		cmocka_unit_test(test_pause_distribution),
+		cmocka_unit_test(test_figures),
+		cmocka_unit_test(test_conditions),
+		cmocka_unit_test(test_now),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

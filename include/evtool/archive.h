@@ -96,6 +96,21 @@ EV_API void ev_archive_writer_free(ev_archive_writer *w);
 /** Details of the last failure. */
 EV_API const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w);
 
+/**
+ * Opens a sink that writes what it is given to `target` as an archive, as
+ * ev_archive_writer does, for a producer that cannot hash the log first
+ * (a command writing its output): the compressed data waits in an
+ * unnamed temporary file in `tmpdir` (NULL: $TMPDIR, else /tmp), and
+ * ev_sink_commit() writes the gzip header with the digest of the bytes
+ * written, that data and the trailer to `target`, then commits `target`.
+ * The new sink owns `target` from the call on, even when it fails:
+ * ev_sink_free() frees both, and ev_sink_temp_path() is target's.
+ * ev_sink_bytes() counts the uncompressed bytes. `opts` may be NULL.
+ */
+EV_API int ev_sink_open_archive(ev_sink **out, ev_sink *target,
+				const char *tmpdir,
+				const ev_archive_options *opts);
+
 /** What a gzip member header says. */
 typedef struct ev_archive_header {
 	int has_digest;   /**< an 'E' 'V' subfield of a known version */

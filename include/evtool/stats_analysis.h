@@ -137,9 +137,11 @@ typedef struct ev_stats_pause {
 	uint16_t cap;         /**< the cap that led it */
 } ev_stats_pause;
 
-/** The distribution of a set of pauses. Percentiles are by nearest rank,
- *  from a histogram whose buckets are 1/32 of their value wide: a
- *  percentile is at most 1/32 above the true one and never above max. */
+/** The distribution of a set of pauses. Percentiles are by nearest rank
+ *  (the ceil(q * count)th shortest pause): exact when that pause is among
+ *  the longest kept or is the shortest, else taken from a histogram whose
+ *  buckets are 1/32 of their value wide, so at most 1/32 above the true
+ *  one, and never above max. */
 typedef struct ev_stats_pauses {
 	uint64_t count;
 	uint64_t total_ns;
@@ -160,9 +162,9 @@ EV_API const ev_stats_pauses *ev_stats_pauses_of(const ev_stats *st,
 						 size_t process, unsigned gen);
 
 /**
- * The `q` quantile (0 < q <= 1) of the same pauses, as the percentiles
- * of ev_stats_pauses are computed. EV_OK, or EV_EINVAL when there are no
- * such pauses or q is out of range.
+ * The `q` quantile (0 < q <= 1) of the same pauses, after ev_stats_finish,
+ * computed as the percentiles of ev_stats_pauses are. EV_OK, or EV_EINVAL
+ * when there are no such pauses or q is out of range.
  */
 EV_API int ev_stats_pause_quantile(const ev_stats *st, size_t process,
 				   unsigned gen, double q, uint64_t *ns);

@@ -3,13 +3,15 @@
 pseudo-terminal, copies what it prints to our standard output, and exits
 with its status (128 + N when killed by signal N).
 
-    on_tty.py COMMAND [ARG...]
+    on_tty.py [--stdin] COMMAND [ARG...]
 
 The tests use it where script(1) was used before: script forwards its own
 standard input to the terminal, and at the end of that input it writes
 bytes that the terminal echoes back (seen as thousands of "^@" when the
 command is slow to start on a loaded machine). This sends the command no
-input at all: its standard input is /dev/null.
+input at all: its standard input is /dev/null, or with --stdin the
+terminal too (for a command that must see a terminal there: it gets no
+input from it either, so one that reads it waits until killed).
 """
 import os
 import subprocess
@@ -17,11 +19,16 @@ import sys
 
 
 def main() -> int:
-    if len(sys.argv) < 2:
-        print("usage: on_tty.py COMMAND [ARG...]", file=sys.stderr)
+    args = sys.argv[1:]
+    stdin_tty = args[:1] == ["--stdin"]
+    if stdin_tty:
+        args = args[1:]
+    if not args:
+        print("usage: on_tty.py [--stdin] COMMAND [ARG...]", file=sys.stderr)
         return 2
     master, slave = os.openpty()
-    child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
+    child = subprocess.Popen(args,
+                             stdin=slave if stdin_tty else subprocess.DEVNULL,
                              stdout=slave, stderr=slave,
                              start_new_session=True)
     os.close(slave)

@@ -79,9 +79,9 @@ run_case() {
     [ -z "$reports" ] ||
         problem="$problem${problem:+; }sanitizer report ($(wc -l <<<"$reports") file(s))"
     if [ -z "$problem" ]; then
-        echo "ok $name"; pass=$((pass + 1))
+        echo "ok $name"
     else
-        echo "FAIL $name: $problem"; fail=$((fail + 1))
+        echo "FAIL $name: $problem"
         cat "$dir.stdout.diff" "$dir.stderr.diff" 2>/dev/null | head -n 40
         [ -s "$dir.stderr" ] && sed 's/^/  stderr: /' "$dir.stderr" | head -n 5
         for r in $reports; do
@@ -91,6 +91,25 @@ run_case() {
     fi
 }
 
-for t in "$@"; do run_case "$t"; done
+# The cases run in parallel (EVTOOL_CLI_JOBS, default: the number of
+# processors), each into its own result file; the results are then printed
+# in the cases' order.
+jobs=${EVTOOL_CLI_JOBS:-$(nproc)}
+running=0
+for t in "$@"; do
+    if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+    run_case "$t" >"$work/$(basename "$t" .t).result" 2>&1 &
+    running=$((running + 1))
+done
+wait
+for t in "$@"; do
+    result="$work/$(basename "$t" .t).result"
+    cat "$result"
+    if head -n 1 "$result" | grep -q '^ok '; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+    fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

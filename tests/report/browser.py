@@ -2,8 +2,10 @@
 """evtool report in a real browser: headless Chromium opens each page from
 disk; every page must show no console error, every chart must have drawn
 (non-blank canvas, elements for its data), and the numbers the page shows
-must be those of `evtool stats --json` and `evtool info --json`, compared
-as the rendered text. Screenshots go into the output folder.
+must be those of `evtool stats --json --threads` (pauses and threads
+included) and `evtool info --json`, and of an independent reading of the
+events, compared as the rendered text. Zoom and pan move every time chart
+together. Screenshots go into the output folder.
 
 usage: browser.py EVTOOL TESTDATA OUTDIR [--doc-screenshot PNG]
 Exit 77 (skipped) when no Chromium is installed (apt-get install chromium).
@@ -235,6 +237,19 @@ def expected_texts(i, s):
         want[p + 'collections'] = commas(s['collections'])
         if s['work_balance'] is not None:
             want[p + 'work_balance'] = pct(s['work_balance'])
+    pauses = s.get('pauses')
+    if pauses:
+        for key, ps in [('all', pauses['all'])] + [('gen%d' % g['gen'], g) for g in pauses['generations']]:
+            q = p + 'pauses-' + key + '-'
+            want[q + 'count'] = commas(ps['count'])
+            for k in ('p50', 'p90', 'p99', 'max'):
+                want[q + k] = ms(ps[k + '_ns'])
+        for k, l in enumerate(pauses['all']['longest']):
+            q = 'p%d-longest-%d-' % (i, k)
+            want[q + 'start'] = js_fixed(l['start_ns'] / 1e9, 6) + ' s'
+            want[q + 'duration'] = ms(l['duration_ns'])
+            want[q + 'gen'] = str(l['gen'])
+            want[q + 'cap'] = str(l['cap'])
     for g in s['generations']:
         q = p + 'gen%d-' % g['gen']
         want[q + 'collections'] = commas(g['collections'])
@@ -320,7 +335,7 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
     page = os.path.join(out, name + '.html')
     ok = (3,) if truncated else (0,)  # exit 3: a truncated log
     run([evtool, 'report', log, '-o', page], ok)
-    stats = json.loads(run([evtool, 'stats', '--json', log], ok))['files'][0]
+    stats = json.loads(run([evtool, 'stats', '--json', '--threads', log], ok))['files'][0]
     info = json.loads(run([evtool, 'info', '--json', log], (0, 3)))['files'][0]
 
     probed = os.path.join(work, name + '-probed.html')
@@ -363,6 +378,13 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
         check(sect in texts.texts, name + ': section ' + sect)
 
     procs = stats['processes']
+    for t in stats['threads']['list']:  # the thread table, as stats --threads
+        row = texts.rows.get('thread-%d' % t['thread'])
+        want = [str(t['thread']), t['label'] or '', ms(t['run_ns']), commas(t['runs']),
+                commas(t['migrations']),
+                ', '.join('%s %s' % (r['reason'], commas(r['count'])) for r in
+                          sorted(t['stop_reasons'], key=lambda r: (-r['count'], r['status'])))]
+        check(row == want, '%s: thread %d row %r, stats --threads %r' % (name, t['thread'], row, want))
     for i, s in enumerate(procs):
         for key, want in expected_texts(i, s).items():
             got = texts.texts.get(key)

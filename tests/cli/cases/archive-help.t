@@ -2,7 +2,7 @@
 cmd: evtool archive --help
 exit: 0
 --- stdout
-usage: evtool archive FILE... | --test FILE.gz... | --extract FILE.gz...
+usage: evtool archive [FILE...] | --test [FILE.gz...] | --extract [FILE.gz...]
 
 gzip logs with their digest; test and extract archives
 
@@ -28,4 +28,5 @@ options:
       --no-progress          no progress bar on standard error
   -h, --help                 show this help
 
-exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error
+exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error;
+killed by SIGPIPE (141 in the shell) when the reader of standard output goes away

@@ -2,4 +2,4 @@
 cmd: python3 @CASES@/../on_tty.py sh -c 'evtool cat @DATA@/user-n1.eventlog -o -' | tr -d '\r'
 exit: 2
 --- stdout
-evtool: refusing to write a binary eventlog to a terminal; use -o FILE or redirect standard output
+evtool: refusing to write binary data to a terminal; use -o FILE or redirect

@@ -6,15 +6,17 @@ usage: evtool COMMAND [OPTIONS] [FILE...]
        evtool help COMMAND | evtool COMMAND --help
        evtool --version
 
-A toolkit for GHC eventlogs (+RTS -l). Every command reads plain or gzip logs,
-and '-' for standard input.
+A toolkit for GHC eventlogs (+RTS -l). Every command reads plain or gzip logs:
+the files named, or standard input when none is (or '-'). A command that writes
+a log writes standard output unless -o names a file, gzip-compressed with
+--gzip or when the file's name ends in .gz.
 
 commands:
   cat        copy a log (decompressing gzip), optionally re-blocked
   info       summarise logs: GHC version, caps, times, event counts
   show       print the events as text, exactly as ghc-events show does
   filter     keep some events: by class, type, cap, process, thread, time, markers
-  stats      the +RTS -s summary of a run, computed from its log
+  stats      the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live
   report     one self-contained HTML page about a run: timelines, GC, heap
   sort       put a log into one global, stable time order
   merge      merge the logs of several processes into one timeline
@@ -23,8 +25,9 @@ commands:
   archive    gzip logs with their digest; test and extract archives
 
 exit codes:
-  0  success
-  1  invalid input data
-  2  usage error
-  3  finished, but data was dropped or repaired
-  4  I/O or system error
+  0    success
+  1    invalid input data
+  2    usage error
+  3    finished, but data was dropped or repaired
+  4    I/O or system error
+  141  killed by SIGPIPE: the reader of standard output went away (as cat)

@@ -2,7 +2,7 @@
 cmd: evtool merge --help
 exit: 0
 --- stdout
-usage: evtool merge IN... -o OUT
+usage: evtool merge [IN...] [-o OUT]
 
 merge the logs of several processes into one timeline
 
@@ -14,10 +14,11 @@ line up in real time (the earliest start is time 0). Capability
 blocks are copied whole, interleaved by aligned start time; the
 global events of all inputs are merged in time order.
 
-example: evtool merge client.eventlog server.eventlog -o both.eventlog
+example: evtool merge client.eventlog server.eventlog -o both.eventlog.gz
 
 options:
-  -o, --output OUT           write to OUT ('-' for standard output)
+  -o, --output OUT           write to OUT, not standard output (*.gz: compressed)
+      --gzip                 compress as 'evtool archive' does (gzip with the log's digest)
       --align wall-clock|start|none
                              line clocks up by wall-clock (default), start or none
       --shift N=TIME,...     move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s
@@ -27,4 +28,5 @@ options:
   -v, --verbose              say how each input is renumbered, shifted and completed
   -h, --help                 show this help
 
-exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error
+exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error;
+killed by SIGPIPE (141 in the shell) when the reader of standard output goes away

@@ -1,13 +1,10 @@
-# report takes one log and needs -o
-cmd: evtool report @DATA@/user-n1.eventlog; echo "exit $?"; evtool report @DATA@/user-n1.eventlog @DATA@/user-n1.eventlog -o x.html; echo "exit $?"; evtool report -o x.html; echo "exit $?"; ls -A
+# report takes one log (standard input without one) and writes standard output without -o
+cmd: evtool report @DATA@/user-n1.eventlog @DATA@/user-n1.eventlog -o x.html; echo "exit $?"; evtool report @DATA@/user-n1.eventlog | head -c 15; echo; evtool report < @DATA@/user-n1.eventlog | grep -c '"file":"<stdin>"'; ls -A
 exit: 0
 --- stdout
 exit 2
-exit 2
-exit 2
+<!DOCTYPE html>
+1
 --- stderr
-evtool: no output given: use -o FILE (or -o - for standard output)
-evtool: report: too many operands (LOG -o run.html)
-Run 'evtool report --help' for usage.
-evtool: report: missing operand (LOG -o run.html)
+evtool: report: too many operands ([LOG] [-o FILE])
 Run 'evtool report --help' for usage.

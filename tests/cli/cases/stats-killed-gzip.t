@@ -24,5 +24,22 @@ exit: 3
   Alloc rate    770,244,212 bytes per MUT second (elapsed)
 
   Productivity  98.4% of total elapsed
+
+  GC pauses   count       p50       p90       p99       max
+  all            87    11.8us    89.8us     607us     607us
+  Gen 0          86    11.3us    81.4us     607us     607us
+  Gen 1           1     133us     133us     133us     133us
+
+  Longest pauses         at  gen  cap
+           607us  0.216669s    0    1
+           502us  0.132713s    0    1
+           500us  0.156665s    0    0
+           483us  0.168616s    0    0
+           249us  0.083887s    0    0
+           152us  0.229265s    0    0
+           133us  0.005645s    1    0
+           132us  0.253167s    0    1
+          89.8us  0.192733s    0    1
+          81.4us  0.002457s    0    1
 --- stderr
 evtool: @DATA@/killed-blocks.eventlog.gz: offset 8389320: warning: the log ends without the data-end marker (after 12921 events); the figures cover the events before it

@@ -23,6 +23,13 @@ ab.eventlog: process 8605 (capset 0, 1 capability)
 
   Productivity  99.9% of total elapsed
 
+  GC pauses   count       p50       p90       p99       max
+  all             1     102us     102us     102us     102us
+  Gen 1           1     102us     102us     102us     102us
+
+  Longest pauses         at  gen  cap
+           102us  0.191440s    1    0
+
 ab.eventlog: process 8613 (capset 2, 2 capabilities)
          109,920 bytes allocated in the heap
           25,496 bytes copied during GC
@@ -43,4 +50,11 @@ ab.eventlog: process 8613 (capset 2, 2 capabilities)
   Alloc rate    549,708 bytes per MUT second (elapsed)
 
   Productivity  99.9% of total elapsed
+
+  GC pauses   count       p50       p90       p99       max
+  all             1     116us     116us     116us     116us
+  Gen 1           1     116us     116us     116us     116us
+
+  Longest pauses         at  gen  cap
+           116us  0.242616s    1    1
 --- stderr

@@ -24,4 +24,16 @@ exit: 0
   Alloc rate    327,085,448 bytes per MUT second (elapsed)
 
   Productivity  98.9% of total elapsed
+
+  GC pauses   count       p50       p90       p99       max
+  all             5    37.0us    84.5us    84.5us    84.5us
+  Gen 0           3    16.2us    37.0us    37.0us    37.0us
+  Gen 1           2    65.6us    84.5us    84.5us    84.5us
+
+  Longest pauses         at  gen  cap
+          84.5us  0.009669s    1    1
+          65.6us  0.010049s    1    1
+          37.0us  0.009235s    0    1
+          16.2us  0.009469s    0    1
+          13.2us  0.009974s    0    0
 --- stderr

@@ -1,8 +1,7 @@
-# option errors: a time without a unit, session 0, --in-place with -o, no output
-cmd: evtool truncate --at 5 x.eventlog -o y; echo "exit $?"; evtool truncate --session 0 x -o y; echo "exit $?"; evtool truncate --in-place x -o y; echo "exit $?"; evtool truncate x; echo "exit $?"; evtool truncate --events -3 x -o y; echo "exit $?"
+# option errors: a time without a unit, session 0, --in-place with -o, a negative count
+cmd: evtool truncate --at 5 x.eventlog -o y; echo "exit $?"; evtool truncate --session 0 x -o y; echo "exit $?"; evtool truncate --in-place x -o y; echo "exit $?"; evtool truncate --events -3 x -o y; echo "exit $?"
 exit: 0
 --- stdout
-exit 2
 exit 2
 exit 2
 exit 2
@@ -13,5 +12,4 @@ evtool: --session counts from 1, as 'evtool info' lists the sessions
 Run 'evtool truncate --help' for usage.
 evtool: --in-place takes an input file and no -o
 Run 'evtool truncate --help' for usage.
-evtool: no output given: use -o FILE (or -o - for standard output)
 evtool: --events: '-3' is not a number from 0 to 18446744073709551614

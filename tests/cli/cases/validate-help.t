@@ -2,7 +2,7 @@
 cmd: evtool validate --help
 exit: 0
 --- stdout
-usage: evtool validate FILE...
+usage: evtool validate [FILE...]
 
 check that logs are what GHC writes (a CI gate)
 
@@ -29,5 +29,6 @@ options:
       --no-progress          no progress bar on standard error
   -h, --help                 show this help
 
-exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error
+exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error;
+killed by SIGPIPE (141 in the shell) when the reader of standard output goes away
 --- stderr

@@ -1,0 +1,70 @@
+/*
+ * evtool stats, shared by its files: stats.c (the command, the summary
+ * and the analysis of one log), stats_compare.c (two runs side by side,
+ * --fail-if) and stats_follow.c (--follow).
+ */
+#ifndef EVTOOL_CMD_STATS_CLI_H
+#define EVTOOL_CMD_STATS_CLI_H
+
+#include <evtool/evtool.h>
+
+#include "cli.h"
+#include "json.h"
+
+#define STATS_SCHEMA_VERSION 1
+
+/* What to print beyond the summary and the pauses. */
+enum stats_parts {
+	STATS_THREADS = 1u << 0, /* --threads */
+	STATS_CAPS = 1u << 1     /* --caps */
+};
+
+/* One file's outcome: the reader's final status and where it stopped. */
+typedef struct stats_file {
+	const char *path;
+	const char *name; /* in messages (cli_input_name) */
+	int status; /* EV_END or EV_ETRUNCATED */
+	ev_diag diag;
+	ev_stats *st;
+} stats_file;
+
+/* A new accumulator for `f`, keeping threads when `parts` asks for them.
+ * EXIT_OK or an error, reported. */
+int stats_file_start(stats_file *f, const char *path, unsigned parts);
+
+/* Reports the failure of the accumulator or of reading `r` (status
+ * f->status) and finishes the figures. EXIT_OK, EXIT_DROPPED for a
+ * truncated log (the figures cover its complete events), or an error,
+ * reported. */
+int stats_file_end(stats_file *f, ev_reader *r);
+
+/* The text of a finished file: the summary of each process (`separate`:
+ * a blank line first), then the parts asked for. */
+void stats_print_text(const stats_file *f, int separate, unsigned parts);
+
+/* The JSON object of a finished file. */
+void stats_json_file(json_out *j, const stats_file *f, unsigned parts);
+
+/* A figure's value as text in its unit ("4.94ms", "2,698,472", "39.2%"). */
+const char *stats_figure_text(const ev_stats_figure *fig, double v,
+			      char *out, size_t len);
+
+/* A duration as text: ns, us, ms or s with three significant digits. */
+const char *stats_duration(uint64_t ns, char *out, size_t len);
+
+/* `v` with thousands separators, as the RTS's showStgWord64. */
+const char *stats_commas(uint64_t v, char *out, size_t len);
+
+/* evtool stats A B: the figures side by side (text or JSON), and the
+ * --fail-if conditions (n_conds of them) checked on B against A, or on
+ * A alone when `b` is NULL. Returns EXIT_OK, or EXIT_INVALID when a
+ * condition failed (each one named on standard error). */
+int stats_compare(const stats_file *a, const stats_file *b,
+		  const ev_stats_condition *conds, const char *const *texts,
+		  int n_conds, json_out *j);
+
+/* evtool stats --follow: a line per `every_ns` of the log's time while
+ * it is written, then the summary. Returns the exit code. */
+int stats_follow(const char *in, uint64_t every_ns, unsigned parts);
+
+#endif

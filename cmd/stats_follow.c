@@ -1,0 +1,150 @@
+/*
+ * evtool stats --follow: the monitor that the live-profiling design
+ * proposes as its first demonstration. While a log is written (follow.h)
+ * it prints a line per interval of the log's own time: allocation rate,
+ * live and total heap, collections and GC time in the interval, and
+ * productivity so far; then the full summary.
+ *
+ * Intervals are of event time, not of the clock on the wall: an
+ * interval's line comes when the first event after its end arrives, so
+ * the lines are the same whether the log is read live or afterwards. The
+ * RTS writes a capability's events a buffer at a time, so a line counts
+ * the events that had arrived when it was printed; later ones count in
+ * the next line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "follow.h"
+#include "stats_cli.h"
+
+typedef struct monitor {
+	stats_file f;
+	unsigned parts;
+	uint64_t every_ns;
+	uint64_t next_ns;   /* the end of the current interval */
+	ev_stats_now last;  /* the totals at the last line */
+	int lines;          /* printed so far */
+} monitor;
+
+/* "2.6 MiB": bytes for a line, in the largest unit below them. */
+static const char *size_text(double bytes, char *out, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+
+	while (bytes >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(out, len, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+	return out;
+}
+
+static void print_heading(void)
+{
+	printf("%10s %12s %10s %10s %5s %9s %13s\n", "time", "alloc rate",
+	       "live", "heap", "GCs", "GC time", "productivity");
+}
+
+/* The line of the interval from the last line to `end_ns`. */
+static void print_line(monitor *m, uint64_t end_ns)
+{
+	ev_stats_now now;
+	char rate[24], live[24], heap[24], gc[16];
+	uint64_t span = end_ns > m->last.time_ns ? end_ns - m->last.time_ns : 0;
+	double alloc;
+
+	ev_stats_now_get(m->f.st, &now);
+	alloc = now.allocated_bytes > m->last.allocated_bytes
+		? (double)(now.allocated_bytes - m->last.allocated_bytes) : 0;
+	if (m->lines++ == 0)
+		print_heading();
+	size_text(span ? alloc * 1e9 / (double)span : 0, rate, sizeof rate);
+	printf("%9.4fs %10s/s %10s %10s %5" PRIu64 " %9s %12.1f%%\n",
+	       (double)end_ns / 1e9, rate,
+	       size_text((double)now.live_bytes, live, sizeof live),
+	       size_text((double)now.heap_bytes, heap, sizeof heap),
+	       now.collections - m->last.collections,
+	       stats_duration(now.gc_elapsed_ns - m->last.gc_elapsed_ns, gc,
+			      sizeof gc),
+	       end_ns ? 100.0 * (1.0 - (double)now.gc_elapsed_ns /
+						(double)end_ns)
+		      : 100.0);
+	m->last = now;
+	m->last.time_ns = end_ns;
+}
+
+static int on_header(void *ctx, const ev_header *h)
+{
+	(void)ctx;
+	(void)h;
+	return EV_OK;
+}
+
+/* Before the event is added: an event past the current interval ends it
+ * (and the empty ones after it: one line covers them). */
+static int on_event(void *ctx, const ev_event *ev)
+{
+	monitor *m = ctx;
+
+	if (ev->time >= m->next_ns && ev->type != EV_BLOCK_MARKER) {
+		print_line(m, ev->time - ev->time % m->every_ns);
+		m->next_ns = ev->time - ev->time % m->every_ns + m->every_ns;
+	}
+	return ev_stats_add(m->f.st, ev);
+}
+
+static int on_idle(void *ctx)
+{
+	(void)ctx;
+	return fflush(stdout) == 0 ? EV_OK : EV_EIO;
+}
+
+static int write_error(void)
+{
+	if (errno == EPIPE) /* only when SIGPIPE is blocked */
+		cli_broken_pipe();
+	return cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
+			 strerror(errno));
+}
+
+/* The last, partial interval and the summary. */
+static int on_finish(void *ctx, int status)
+{
+	monitor *m = ctx;
+	const ev_diag *d = ev_stats_diag(m->f.st);
+	ev_stats_now now;
+
+	if (status == EV_EIO && ferror(stdout))
+		return write_error();
+	if (d->status < 0)
+		return cli_error(cli_exit_for_status(d->status),
+				 "%s: offset %" PRIu64 ": %s", m->f.name,
+				 d->offset, d->message);
+	if (status != EV_END && status != EV_ETRUNCATED)
+		return EXIT_OK; /* follow_run reports it */
+	ev_stats_now_get(m->f.st, &now);
+	if (now.time_ns > m->last.time_ns)
+		print_line(m, now.time_ns);
+	if (ev_stats_finish(m->f.st) < 0)
+		return cli_error(EXIT_SYSTEM, "%s: %s", m->f.name,
+				 ev_stats_diag(m->f.st)->message);
+	stats_print_text(&m->f, m->lines > 0, m->parts);
+	return fflush(stdout) == 0 ? EXIT_OK : write_error();
+}
+
+int stats_follow(const char *in, uint64_t every_ns, unsigned parts)
+{
+	static const follow_visitor visitor = { on_header, on_event, on_idle,
+						on_finish };
+	monitor m = { { 0 }, parts, every_ns, every_ns, { 0 }, 0 };
+	int rc = stats_file_start(&m.f, in, parts);
+
+	if (rc == EXIT_OK)
+		rc = follow_run(in, &visitor, &m);
+	ev_stats_free(m.f.st);
+	return rc;
+}
