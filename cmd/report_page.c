@@ -230,12 +230,11 @@ static void json_profile(json_out *j, const ev_report_profile *pr, size_t n)
  * size stays bounded (report.h); the rest are summed. */
 #define PAGE_THREADS 1000
 
-static const ev_stats *sort_stats; /* for by_run_time (qsort has no ctx) */
-
+/* Most run time first, ties by thread id. */
 static int by_run_time(const void *a, const void *b)
 {
-	const ev_stats_thread *x = ev_stats_thread_at(sort_stats, *(const size_t *)a);
-	const ev_stats_thread *y = ev_stats_thread_at(sort_stats, *(const size_t *)b);
+	const ev_stats_thread *x = *(const ev_stats_thread *const *)a;
+	const ev_stats_thread *y = *(const ev_stats_thread *const *)b;
 
 	if (x->run_ns != y->run_ns)
 		return x->run_ns < y->run_ns ? 1 : -1;
@@ -244,14 +243,14 @@ static int by_run_time(const void *a, const void *b)
 
 static int json_threads(json_out *j, const ev_stats *st)
 {
-	size_t n = ev_stats_thread_count(st), shown = n < PAGE_THREADS ? n : PAGE_THREADS;
-	size_t *order = malloc((n ? n : 1) * sizeof *order);
+	size_t n = ev_stats_thread_count(st);
+	size_t shown = n < PAGE_THREADS ? n : PAGE_THREADS;
+	const ev_stats_thread **order = malloc((n ? n : 1) * sizeof *order);
 
 	if (!order)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	sort_stats = st;
+		order[i] = ev_stats_thread_at(st, i);
 	qsort(order, n, sizeof *order, by_run_time);
 	json_begin_object(j, "threads");
 	json_uint(j, "count", n);
@@ -262,7 +261,7 @@ static int json_threads(json_out *j, const ev_stats *st)
 		json_null(j, "others");
 	json_begin_array(j, "list");
 	for (size_t i = 0; i < shown; i++)
-		stats_json_thread(j, NULL, ev_stats_thread_at(st, order[i]));
+		stats_json_thread(j, NULL, order[i]);
 	json_end_array(j);
 	json_end_object(j);
 	free(order);
