@@ -17,7 +17,8 @@
 # GhcEventsBench.hs, built here into a temporary folder with ghc and
 # libghc-ghc-events-dev; skipped when they are missing) for reading, show
 # and merge. PEERS_ONLY=1 runs those comparisons alone; SHOW_ONLY=1 the
-# show section alone; EXPORT_ONLY=1 the export rows and cat alone.
+# show section alone; EXPORT_ONLY=1 the export rows and cat alone;
+# REPORT_ONLY=1 the report row alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 log=${1:-$here/work/large.eventlog}
@@ -74,7 +75,7 @@ trap 'printf "load average at the end: %s\n" "$(cut -d" " -f1-3 /proc/loadavg)";
 # Floors: reading the file (dd, and plain cat to /dev/null), and copying it (page cache, no fsync; evtool
 # cat syncs its output before renaming it into place, so it pays the disk).
 if [ "${SHOW_ONLY:-0}" != 1 ] && [ "${PEERS_ONLY:-0}" != 1 ] &&
-   [ "${EXPORT_ONLY:-0}" != 1 ]; then
+   [ "${EXPORT_ONLY:-0}" != 1 ] && [ "${REPORT_ONLY:-0}" != 1 ]; then
 measure "read floor (dd)"        dd if="$log" of=/dev/null bs=1M
 measure "plain cat >null"        cat "$log"
 measure "copy floor (cp)"        cp "$log" "$work/copy.eventlog"
@@ -177,7 +178,8 @@ bytes=$((10 * small_bytes)) events=$((10 * small_events)) \
 rm -rf "$work/small" "$work/merged.eventlog"
 fi # SHOW_ONLY, PEERS_ONLY, EXPORT_ONLY
 
-if [ "${SHOW_ONLY:-0}" != 1 ] && [ "${EXPORT_ONLY:-0}" != 1 ]; then
+if [ "${SHOW_ONLY:-0}" != 1 ] && [ "${EXPORT_ONLY:-0}" != 1 ] &&
+   [ "${REPORT_ONLY:-0}" != 1 ]; then
 # ---- peers in the same run (issue 19) ----
 # Archive: gzip -6, pigz -6 -p 2 and evtool archive (default level 6,
 # validated and hashed first, synced and read back after) on the same
@@ -259,7 +261,7 @@ fi # SHOW_ONLY, EXPORT_ONLY
 # (the target: at least half of cat's speed, under 64 MB). export reads the
 # events in time order through the sorter, like show. EXPORT_ONLY=1 runs
 # these rows and the cat row alone.
-if [ "${SHOW_ONLY:-0}" != 1 ]; then
+if [ "${SHOW_ONLY:-0}" != 1 ] && [ "${REPORT_ONLY:-0}" != 1 ]; then
 if [ "${EXPORT_ONLY:-0}" = 1 ]; then
 measure "evtool cat -o - >null"  "$evtool" cat "$log" -o -
 fi
@@ -277,6 +279,7 @@ fi
 # compares on the whole log), cut with evtool truncate --bytes (a valid
 # log); ghc-events runs once there (it is slow), evtool best of $runs.
 # SHOW_ONLY=1 runs this section alone.
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
 measure "evtool show >null"          "$evtool" show "$log"
 measure "evtool show --format ndjson" "$evtool" show --format ndjson "$log"
 prefix_mb=${SHOW_PREFIX_MB:-64}
@@ -296,3 +299,12 @@ if command -v ghc-events >/dev/null 2>&1; then
         measure "ghc-events show, $label" ghc-events show "$cmp_log"
 fi
 rm -f "$work/prefix.eventlog"
+fi # REPORT_ONLY
+
+# report (issue 18): the HTML page of the whole log, read once into a
+# fixed number of time buckets: its memory and the page's size do not
+# grow with the log. REPORT_ONLY=1 runs this section alone.
+measure "evtool report -o FILE"  "$evtool" report "$log" -o "$work/report.html"
+printf '%-26s %8.2f MB page\n' "  its page" \
+    "$(echo "$(stat -c %s "$work/report.html") / 1000000" | bc -l)"
+rm -f "$work/report.html"

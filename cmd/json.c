@@ -10,6 +10,12 @@ void json_init(json_out *j, FILE *f)
 	j->f = f;
 }
 
+void json_init_compact(json_out *j, FILE *f)
+{
+	json_init(j, f);
+	j->compact = 1;
+}
+
 /* The library's one JSON string writer (ev_json_string): invalid UTF-8
  * comes out as U+FFFD, so every document is valid UTF-8 JSON. */
 static void write_string(FILE *f, const char *s, size_t len)
@@ -26,7 +32,10 @@ static void write_string(FILE *f, const char *s, size_t len)
 /* Comma, newline, indentation and "key": before a value. */
 static void begin_value(json_out *j, const char *key)
 {
-	if (j->depth > 0) {
+	if (j->depth > 0 && j->compact) {
+		if (j->items[j->depth])
+			fputc(',', j->f);
+	} else if (j->depth > 0) {
 		fputs(j->items[j->depth] ? ",\n" : "\n", j->f);
 		for (int i = 0; i < j->depth; i++)
 			fputs("  ", j->f);
@@ -34,7 +43,7 @@ static void begin_value(json_out *j, const char *key)
 	j->items[j->depth]++;
 	if (key) {
 		write_string(j->f, key, strlen(key));
-		fputs(": ", j->f);
+		fputs(j->compact ? ":" : ": ", j->f);
 	}
 }
 
@@ -51,13 +60,13 @@ static void close_nested(json_out *j, char bracket)
 	int had_items = j->items[j->depth];
 
 	j->depth--;
-	if (had_items) {
+	if (had_items && !j->compact) {
 		fputc('\n', j->f);
 		for (int i = 0; i < j->depth; i++)
 			fputs("  ", j->f);
 	}
 	fputc(bracket, j->f);
-	if (j->depth == 0)
+	if (j->depth == 0 && !j->compact)
 		fputc('\n', j->f);
 }
 

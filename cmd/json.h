@@ -16,9 +16,14 @@ typedef struct json_out {
 	FILE *f;
 	int depth;
 	int items[JSON_MAX_DEPTH]; /* values printed at each depth */
+	int compact; /* no newlines or indentation */
 } json_out;
 
+/* Indented output, one value a line, for people. */
 void json_init(json_out *j, FILE *f);
+
+/* Output without any space: for data that a program reads. */
+void json_init_compact(json_out *j, FILE *f);
 
 /* `key` is the member name inside an object, NULL inside an array or at
  * the top level. */

@@ -82,6 +82,22 @@ const cli_command cli_commands[] = {
 	  "\n"
 	  "example: evtool stats base.eventlog new.eventlog --fail-if 'gc-time>+10%' --fail-if 'max-pause>50ms'",
 	  stats_options, 1, -1 },
+	{ "report", cmd_report, "one self-contained HTML page about a run: timelines, GC, heap",
+	  "[LOG] [-o FILE]",
+	  "Writes one HTML file that needs nothing else and loads nothing: the\n"
+	  "+RTS -s summary (program, arguments, RTS, duration, allocation, GC\n"
+	  "and productivity, as stats computes it), each capability's time\n"
+	  "running Haskell code, in GC and idle with the user markers, GC\n"
+	  "pauses, heap size, live bytes and allocation rate over time, and the\n"
+	  "bands of a heap profile when the log has one; one section per\n"
+	  "process of a merged log. Time charts zoom with the wheel and pan by\n"
+	  "dragging. The log is read once, in bounded memory, into a fixed\n"
+	  "number of time buckets, so the page stays a few MB at most. A\n"
+	  "truncated log gets the page of its complete events, a warning and\n"
+	  "exit 3.\n"
+	  "\n"
+	  "example: evtool report run.eventlog -o run.html",
+	  report_options, 1, 1 },
 	{ "sort", cmd_sort, "put a log into one global, stable time order",
 	  "[IN] [-o OUT] | --check [IN]",
 	  "Writes IN's events in time order (ties keep their file order, as\n"

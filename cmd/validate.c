@@ -312,7 +312,7 @@ static int worse(int a, int b)
 int cmd_validate(const cli_command *cmd, const cli_args *args)
 {
 	validate_job job = { EV_VALIDATE_OPTIONS_INIT, 0, 0, 0, 0,
-			     { NULL, 0, { 0 } }, NULL, 0, 0 };
+			     { NULL, 0, { 0 }, 0 }, NULL, 0, 0 };
 	int worst = EXIT_OK, rc;
 
 	if (cli_flag(cmd, args, "list-checks")) {

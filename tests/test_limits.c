@@ -8,8 +8,9 @@
  * through the reader, validate, truncate (ev_repair), filter, merge,
  * sort (ev_sorter, in the memory it is given, spilling to temporary
  * files), show (the sorter's visitor feeding ev_show, as cmd/show.c does),
- * export (the same visitor feeding an ev_exporter, as cmd/export.c does)
- * and stats (ev_stats). The output goes to /dev/null or is dropped, so
+ * export (the same visitor feeding an ev_exporter, as cmd/export.c does),
+ * stats (ev_stats) and report (ev_report, its time buckets). The output
+ * goes to /dev/null or is dropped, so
  * that only the library's own memory is measured.
  *
  * Memory is measured by counting: the test is linked with
@@ -744,6 +745,39 @@ static outcome run_stats_as(const bytes *log, int threads)
 	return o;
 }
 
+/* `evtool report`: every event into the time buckets (and the report's
+ * ev_stats). o.events is the number of processes found. */
+static outcome run_report(const bytes *log)
+{
+	outcome o = { 0 };
+	int64_t base = measure_start();
+	double t0 = cpu_seconds();
+	ev_reader *r;
+	ev_report *rep;
+
+	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
+					       0), EV_OK);
+	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+	o.status = ev_report_read(rep, r);
+	if (o.status == EV_END || o.status == EV_ETRUNCATED) {
+		int rc = ev_report_finish(rep);
+		if (rc < 0)
+			o.status = rc;
+		o.events = ev_report_process_count(rep);
+	}
+	ev_report_free(rep);
+	ev_reader_free(r);
+	o.peak = measure_peak(base);
+	o.allocated = measure_allocated();
+	o.seconds = cpu_seconds() - t0;
+	return o;
+}
+
+/* A report's buckets at most (report.h's limits, 1024 buckets): 1024
+ * capabilities of 24-byte buckets, 256 processes of 56-byte ones, 257
+ * heap-profile bands of 16-byte ones, 1000 markers of 257 bytes. */
+#define REPORT_BOUND (48 * MIB)
+
 static outcome run_stats(const bytes *log)
 {
 	return run_stats_as(log, 0);
@@ -901,6 +935,9 @@ static void test_header_all_types(void **state)
 	o = run_stats(&b);
 	check_bounded("65535 types", "stats", &o, 16 * MIB);
 	assert_int_equal(o.status, EV_END);
+	o = run_report(&b);
+	check_bounded("65535 types", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_END);
 	free(b.p);
 	(void)state;
 }
@@ -957,6 +994,11 @@ static void test_many_empty_blocks(void **state)
 	assert_int_equal(o.status, EV_END);
 	oq = run_stats(&quarter);
 	check_linear("stats", &oq, &o);
+	o = run_report(&gz);
+	check_bounded("4M empty blocks", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_END);
+	oq = run_report(&quarter);
+	check_linear("report", &oq, &o);
 	/* sort re-blocks every block and show prints a line for each: a
 	 * quarter of the blocks (show: a sixteenth, the slowest), against a
 	 * quarter of that for growth, to keep the test to seconds under
@@ -1046,6 +1088,9 @@ static void test_gzip_bomb(void **state)
 	o = run_stats(&gz);
 	check_bounded("gzip bomb 128 MiB", "stats", &o, 2 * MIB);
 	assert_int_equal(o.status, EV_END);
+	o = run_report(&gz);
+	check_bounded("gzip bomb 128 MiB", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_END);
 	free(gz.p);
 	/* Sorting copies the log to its runs (and show renders it): a
 	 * thirty-second, 32 MiB, is eight times the sorter's memory. */
@@ -1127,6 +1172,10 @@ static void test_enormous_variable_events(void **state)
 	 * the same small memory either way. */
 	o = run_stats(&gz);
 	check_bounded("variable 65535 x 65K", "stats", &o, 2 * MIB);
+	assert_true(o.status == EV_ETRUNCATED || o.status == EV_ELIMIT ||
+		    o.status == EV_EFORMAT);
+	o = run_report(&gz);
+	check_bounded("variable 65535 x 65K", "report", &o, REPORT_BOUND);
 	assert_true(o.status == EV_ETRUNCATED || o.status == EV_ELIMIT ||
 		    o.status == EV_EFORMAT);
 	free(gz.p);
@@ -1265,6 +1314,11 @@ static void test_many_sessions(void **state)
 	assert_int_equal(o.status, EV_END);
 	oq = run_stats(&q);
 	check_linear("stats", &oq, &o);
+	o = run_report(&b);
+	check_bounded("10000 sessions", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_END);
+	oq = run_report(&q);
+	check_linear("report", &oq, &o);
 	/* A thread per session: --threads keeps each one (about 230 bytes),
 	 * linear up to EV_STATS_MAX_THREADS. */
 	o = run_stats_as(&b, 1);
@@ -1317,6 +1371,10 @@ static void test_many_capsets(void **state)
 	o = run_export(&b, EV_EXPORT_PERFETTO);
 	check_bounded("60000 capsets", "export", &o, STREAM_BOUND);
 	assert_int_equal(o.status, EV_OK);
+	/* Past EV_REPORT_MAX_PROCESSES a report stops with EV_ELIMIT. */
+	o = run_report(&b);
+	check_bounded("60000 capsets", "report", &o, REPORT_BOUND);
+	assert_int_equal(o.status, EV_ELIMIT);
 	free(b.p);
 
 	b = capset_log(200000);

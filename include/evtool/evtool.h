@@ -16,6 +16,7 @@
 #include "process.h"
 #include "reader.h"
 #include "repair.h"
+#include "report.h"
 #include "show.h"
 #include "sort.h"
 #include "stats.h"

@@ -1,0 +1,20 @@
+/* The JSON form of ev_stats figures, shared by stats and report. */
+#ifndef EVTOOL_CMD_STATS_JSON_H
+#define EVTOOL_CMD_STATS_JSON_H
+
+#include <evtool/evtool.h>
+
+#include "json.h"
+
+/* Prints process `i` of `st` (finished) as one JSON object, member `key`
+ * of the enclosing object (NULL in an array): its +RTS -s figures, its
+ * pauses and its named figures, with the keys of `evtool stats --json`. */
+void stats_json_process(json_out *j, const char *key, const ev_stats *st,
+			size_t i);
+
+/* Prints thread `t` as one JSON object, member `key` (NULL in an array),
+ * as `evtool stats --json --threads` does. */
+void stats_json_thread(json_out *j, const char *key,
+		       const ev_stats_thread *t);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * The results of a report: the buckets that cover the log, every
+ * capability given to its process (CAPSET_ASSIGN_CAP, or the only
+ * process when the log names none), markers by process, heap bands.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "report_internal.h"
+
+/* The process capability `c` belongs to: index into rep->procs, or
+ * rep->n_procs for "no known process". */
+static size_t process_of(const ev_report *rep, const evi_report_cap *c)
+{
+	size_t lo = 0, hi = rep->n_procs;
+
+	if (!c->have_process)
+		return rep->n_procs == 1 ? 0 : rep->n_procs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rep->procs[mid]->capset < c->process)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static size_t caps_of(const ev_report *rep, size_t proc)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < rep->n_caps; c++)
+		n += rep->caps[c].seen && process_of(rep, &rep->caps[c]) == proc;
+	return n;
+}
+
+static size_t marker_proc(const ev_report *rep, const evi_report_marker *m)
+{
+	if (m->cap == EV_NO_CAP || m->cap >= rep->n_caps)
+		return rep->n_procs == 1 ? 0 : rep->n_procs;
+	return process_of(rep, &rep->caps[m->cap]);
+}
+
+/* Fills output process `o` from internal process `i` (rep->n_procs: the
+ * unknown one), taking its caps and markers from the shared arrays. */
+static void fill_process(ev_report *rep, size_t i, ev_report_process *o,
+			 ev_report_cap **caps, ev_report_marker **markers,
+			 size_t first)
+{
+	o->caps = *caps;
+	for (size_t c = 0; c < rep->n_caps; c++) {
+		const evi_report_cap *rc = &rep->caps[c];
+		if (!rc->seen || process_of(rep, rc) != i)
+			continue;
+		(*caps)[o->n_caps++] = (ev_report_cap){ (uint16_t)c,
+							 rc->b + first };
+		o->markers_dropped += rc->markers_dropped;
+	}
+	*caps += o->n_caps;
+	o->markers = *markers;
+	for (size_t m = 0; m < rep->n_markers; m++) {
+		const evi_report_marker *im = &rep->markers[m];
+		if (marker_proc(rep, im) == i)
+			(*markers)[o->n_markers++] = (ev_report_marker){
+				im->time, im->cap, im->text };
+	}
+	*markers += o->n_markers;
+	if (i == rep->n_procs)
+		return;
+	const evi_report_proc *p = rep->procs[i];
+	o->capset = p->capset;
+	o->known = 1;
+	o->have_pid = p->have_pid;
+	o->pid = p->pid;
+	o->rts_identifier = p->rts_identifier;
+	o->args = p->args;
+	o->args_len = p->args_len;
+	o->have_heap = p->have_heap;
+	o->heap = p->heap + first;
+}
+
+/* Processes that are one: an OS-process capset, or caps of none. Heap
+ * events name a capset and make it a process too. */
+static int is_process(const evi_report_proc *p)
+{
+	return p->os_process || p->have_heap;
+}
+
+int ev_report_finish(ev_report *rep)
+{
+	size_t first = 0, count = 0, unknown, n_out = 0;
+	ev_report_cap *caps;
+	ev_report_marker *markers;
+
+	if (rep->finished)
+		return evi_fail(&rep->diag, EV_EINVAL, 0, 0,
+				"ev_report_finish called twice");
+	rep->finished = 1;
+	if (ev_stats_finish(rep->stats) < 0) {
+		rep->diag = *ev_stats_diag(rep->stats);
+		return rep->diag.status;
+	}
+	if (rep->grid.set) {
+		first = evi_grid_index(&rep->grid, rep->first_ns);
+		count = evi_grid_index(&rep->grid, rep->last_ns) - first + 1;
+		rep->out_grid = (ev_report_grid){
+			rep->grid.base + first * rep->grid.width,
+			rep->grid.width, count, rep->first_ns, rep->last_ns };
+	}
+	unknown = caps_of(rep, rep->n_procs);
+	rep->out = calloc(rep->n_procs + 1, sizeof *rep->out);
+	rep->out_caps = calloc(rep->n_caps + 1, sizeof *rep->out_caps);
+	rep->out_markers = calloc(rep->n_markers + 1,
+				  sizeof *rep->out_markers);
+	if (!rep->out || !rep->out_caps || !rep->out_markers)
+		return evi_fail(&rep->diag, EV_ENOMEM, 0, 0, "out of memory");
+	caps = rep->out_caps;
+	markers = rep->out_markers;
+	for (size_t i = 0; i < rep->n_procs; i++)
+		if (is_process(rep->procs[i]))
+			fill_process(rep, i, &rep->out[n_out++], &caps,
+				     &markers, first);
+	if (unknown)
+		fill_process(rep, rep->n_procs, &rep->out[n_out++], &caps,
+			     &markers, first);
+	rep->n_out = n_out;
+	return evi_report_profile_finish(rep, first, count);
+}
+
+const ev_report_grid *ev_report_get_grid(const ev_report *rep)
+{
+	return &rep->out_grid;
+}
+
+size_t ev_report_process_count(const ev_report *rep)
+{
+	return rep->finished ? rep->n_out : 0;
+}
+
+const ev_report_process *ev_report_process_at(const ev_report *rep, size_t i)
+{
+	return rep->finished && i < rep->n_out ? &rep->out[i] : NULL;
+}
+
+const ev_report_profile *ev_report_get_profile(const ev_report *rep)
+{
+	return rep->finished && rep->out_sampled ? &rep->out_profile : NULL;
+}

@@ -1,0 +1,161 @@
+/*
+ * The state of an ev_report accumulator, shared by report.c (feeding
+ * events), report_grid.c (the adaptive buckets), report_profile.c (heap
+ * profile bands) and report_finish.c; not installed.
+ */
+#ifndef EVTOOL_LIB_REPORT_INTERNAL_H
+#define EVTOOL_LIB_REPORT_INTERNAL_H
+
+#include "evtool/report.h"
+
+/* ---- the buckets ---- */
+
+/* `n` buckets of `width` ns from `base`, a multiple of `width`: bucket i
+ * covers [base + i * width, base + (i + 1) * width). Unset until the
+ * first timed event. */
+typedef struct evi_grid {
+	uint64_t base, width;
+	size_t n;
+	int set;
+} evi_grid;
+
+/* Merges bucket `src` of an array into bucket `dst` of another, where
+ * `dst` covers `src` after a doubling. */
+typedef void (*evi_merge_fn)(void *dst, const void *src);
+
+/* The bucket of `t`, which the grid covers. */
+static inline size_t evi_grid_index(const evi_grid *g, uint64_t t)
+{
+	return (size_t)((t - g->base) / g->width);
+}
+
+/* Nonzero when the grid covers `t`. */
+static inline int evi_grid_covers(const evi_grid *g, uint64_t t)
+{
+	return g->set && t >= g->base && (t - g->base) / g->width < g->n;
+}
+
+/* The grid that covers [lo, hi] with the fewest doublings of `g`. */
+evi_grid evi_grid_widened(const evi_grid *g, uint64_t lo, uint64_t hi);
+
+/* Re-buckets `arr` (g->n elements of `size` bytes) from `from` onto `to`
+ * through `scratch` (as large as `arr`), merging with `merge`. */
+void evi_grid_remap(const evi_grid *from, const evi_grid *to, void *arr,
+		    size_t size, void *scratch, evi_merge_fn merge);
+
+/* ---- capabilities and processes ---- */
+
+enum evi_cap_state { EVI_CAP_IDLE, EVI_CAP_RUNNING, EVI_CAP_GC };
+
+typedef struct evi_report_cap {
+	int seen;
+	uint64_t since;            /* latest time seen: the state holds since */
+	enum evi_cap_state state, state_before_gc;
+	int have_process;          /* assigned to an OS-process capset */
+	uint32_t process;
+	int have_alloc;            /* HEAP_ALLOCATED seen: its running total */
+	uint64_t last_alloc;
+	uint64_t markers_dropped;
+	ev_report_cap_bucket *b;   /* grid n buckets */
+} evi_report_cap;
+
+typedef struct evi_report_proc {
+	uint32_t capset;
+	int os_process;
+	int have_pid;
+	uint32_t pid;
+	int have_heap;
+	char *rts_identifier;
+	char *args;
+	size_t args_len;
+	ev_report_heap_bucket *heap; /* grid n buckets */
+} evi_report_proc;
+
+typedef struct evi_report_marker {
+	uint64_t time;
+	uint16_t cap;
+	char *text;
+} evi_report_marker;
+
+/* ---- the heap profile ---- */
+
+/* A band's residency in a bucket: that of the sample numbered `seq`
+ * (from 1), which counts when it is the bucket's last sample. */
+typedef struct evi_band_bucket {
+	uint64_t bytes;
+	uint64_t seq;
+} evi_band_bucket;
+
+typedef struct evi_band {
+	char *label;
+	uint64_t peak;
+	evi_band_bucket *b;        /* grid n buckets */
+} evi_band;
+
+#define EVI_LABEL_SLOTS (2 * EV_REPORT_MAX_LABELS)
+
+typedef struct evi_profile {
+	uint64_t samples;          /* also the current sample's seq */
+	int in_sample;
+	uint64_t sample_time;
+	uint64_t *last_seq;        /* per bucket: its last sample's seq */
+	evi_band bands[EV_REPORT_MAX_LABELS + 1]; /* the last: "(other)" */
+	size_t n_bands;            /* labels kept apart */
+	uint16_t slots[EVI_LABEL_SLOTS]; /* hash of labels: band + 1, 0 free */
+	uint64_t labels;           /* distinct labels, "(other)" ones too */
+} evi_profile;
+
+/* ---- the accumulator ---- */
+
+struct ev_report {
+	ev_report_options opt;
+	ev_stats *stats;           /* fed the same events */
+	int pause_status;          /* a failure in the pause callback */
+	evi_grid grid;
+	uint64_t first_ns, last_ns;
+	void *scratch;             /* one array of the largest bucket type */
+
+	evi_report_cap *caps;      /* indexed by cap number */
+	size_t n_caps;
+	evi_report_proc **procs;   /* sorted by capset */
+	size_t n_procs;
+	evi_report_marker *markers;
+	size_t n_markers;
+	evi_profile profile;
+
+	int finished;
+	ev_report_grid out_grid;
+	ev_report_process *out;    /* ev_report_finish's results */
+	size_t n_out;
+	ev_report_cap *out_caps;
+	ev_report_marker *out_markers;
+	ev_report_profile out_profile;
+	ev_report_band *out_bands;
+	uint64_t *out_band_bytes;
+	uint8_t *out_sampled;
+	ev_diag diag;
+};
+
+/* Makes the grid cover `t`, re-bucketing every series. EV_OK or
+ * EV_ENOMEM (the grid's first use allocates). */
+int evi_report_cover(ev_report *rep, uint64_t t);
+
+/* Adds [from, to) to the buckets `b` of a capability, in `state`. */
+void evi_report_spread(ev_report *rep, ev_report_cap_bucket *b,
+		       enum evi_cap_state state, uint64_t from, uint64_t to);
+
+/* Bucket arrays of a new series, zeroed; NULL when out of memory. */
+void *evi_report_series(const ev_report *rep, size_t elem_size);
+
+/* Heap profile events (HEAP_PROF_SAMPLE_BEGIN/STRING/END). */
+int evi_report_profile_event(ev_report *rep, const ev_event *ev);
+
+/* Re-buckets the profile's arrays onto `to`. */
+void evi_report_profile_remap(ev_report *rep, const evi_grid *to);
+
+/* The profile's output bands (ev_report_finish). */
+int evi_report_profile_finish(ev_report *rep, size_t first, size_t count);
+
+void evi_report_profile_free(evi_profile *p);
+
+#endif

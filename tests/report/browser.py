@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""evtool report in a real browser: headless Chromium opens each page from
+disk; every page must show no console error, every chart must have drawn
+(non-blank canvas, elements for its data), and the numbers the page shows
+must be those of `evtool stats --json --threads` (pauses and threads
+included) and `evtool info --json`, and of an independent reading of the
+events, compared as the rendered text. Zoom and pan move every time chart
+together. Screenshots go into the output folder.
+
+usage: browser.py EVTOOL TESTDATA OUTDIR [--doc-screenshot PNG]
+Exit 77 (skipped) when no Chromium is installed (apt-get install chromium).
+"""
+import html.parser
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from decimal import Decimal, ROUND_HALF_UP
+
+SKIP = 77
+
+# Runs inside the page before its own scripts: records every error, and
+# after load describes each chart, as JSON in <pre id="browser-test">.
+PROBE = r"""<script>
+(function () {
+  const errors = [];
+  window.addEventListener('error', e => errors.push('error: ' + e.message));
+  window.addEventListener('unhandledrejection', e => errors.push('rejection: ' + e.reason));
+  for (const level of ['error', 'warn']) {
+    const orig = console[level];
+    console[level] = function (...a) { errors.push(level + ': ' + a.join(' ')); orig.apply(console, a); };
+  }
+  window.addEventListener('load', () => setTimeout(() => {
+    const charts = [];
+    for (const cv of document.querySelectorAll('canvas')) {
+      const ch = Chart.getChart(cv);
+      const ctx = cv.getContext('2d');
+      const px = ctx.getImageData(0, 0, cv.width, cv.height).data;
+      let inked = 0;
+      for (let i = 3; i < px.length; i += 4) if (px[i]) inked++;
+      let elements = 0, points = 0;
+      if (ch) ch.data.datasets.forEach((d, k) => {
+        elements += ch.getDatasetMeta(k).data.length;
+        points += d.data.filter(v => v !== null && (typeof v !== 'object' || v.y !== null)).length;
+      });
+      charts.push({ chart: !!ch, width: cv.width, height: cv.height, inked: inked,
+                    elements: elements, points: points,
+                    section: cv.closest('section') ? cv.closest('section').id : null });
+    }
+    /* Zoom and pan: the wheel, a drag and a double click on the first
+     * chart; every chart on the same time range must follow. */
+    const all = Array.from(document.querySelectorAll('canvas')).map(cv => Chart.getChart(cv));
+    const first = all[0], x0 = first.options.scales.x;
+    const timed = all.filter(c => c.options.scales.x.min === x0.min && c.options.scales.x.max === x0.max);
+    const ranges = () => timed.map(c => [c.scales.x.min, c.scales.x.max]);
+    const box = first.canvas.getBoundingClientRect();
+    const at = (dx) => ({ clientX: box.left + first.chartArea.left + (first.chartArea.right - first.chartArea.left) / 2 + dx,
+                          clientY: box.top + box.height / 2, bubbles: true, cancelable: true });
+    const zoom = { charts: timed.length, before: ranges() };
+    first.canvas.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -100 }, at(0))));
+    first.canvas.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -100 }, at(0))));
+    zoom.wheel = ranges();
+    first.canvas.dispatchEvent(new MouseEvent('mousedown', at(0)));
+    first.canvas.dispatchEvent(new MouseEvent('mousemove', at(40)));
+    window.dispatchEvent(new MouseEvent('mouseup', at(40)));
+    zoom.drag = ranges();
+    first.canvas.dispatchEvent(new MouseEvent('dblclick', at(0)));
+    zoom.reset = ranges();
+    const pre = document.createElement('pre');
+    pre.id = 'browser-test';
+    pre.textContent = JSON.stringify({ errors: errors, charts: charts, zoom: zoom,
+      rendered: document.body.getAttribute('data-rendered') });
+    document.body.appendChild(pre);
+  }, 100));
+})();
+</script>"""
+
+CHROMIUM_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
+                  '--disable-background-networking', '--disable-component-update',
+                  '--disable-sync', '--hide-scrollbars', '--enable-logging=stderr', '--v=0']
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print('FAIL: ' + what)
+
+
+def chromium():
+    for name in (os.environ.get('EVTOOL_CHROMIUM'), 'chromium', 'chromium-browser'):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def browse(browser, page, extra, work):
+    """Runs Chromium on `page` with `extra` flags; (stdout, console lines)."""
+    profile = tempfile.mkdtemp(dir=work, prefix='profile-')
+    r = subprocess.run([browser] + CHROMIUM_FLAGS + ['--user-data-dir=' + profile] + extra +
+                       ['file://' + os.path.abspath(page)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    shutil.rmtree(profile, ignore_errors=True)
+    err = r.stderr.decode('utf-8', 'replace')
+    console = [l for l in err.splitlines() if ':CONSOLE' in l]
+    return r.stdout.decode('utf-8'), console
+
+
+class Texts(html.parser.HTMLParser):
+    """The text of every element with an id (nested text included), and
+    the cell texts of every table row with an id."""
+
+    VOID = ('br', 'meta', 'img', 'input', 'link')
+
+    def __init__(self):
+        super().__init__()
+        self.texts, self.rows, self.open, self.row = {}, {}, [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        self.open.append(dict(attrs).get('id'))
+        if self.open[-1]:
+            self.texts[self.open[-1]] = ''
+        if tag == 'tr' and self.open[-1]:
+            self.row = self.rows.setdefault(self.open[-1], [])
+        elif tag == 'td' and self.row is not None:
+            self.row.append('')
+
+    def handle_endtag(self, tag):
+        if tag == 'tr':
+            self.row = None
+        if self.open and tag not in self.VOID:
+            self.open.pop()
+
+    def handle_data(self, data):
+        for i in self.open:
+            if i:
+                self.texts[i] += data
+        if self.row:
+            self.row[-1] += data
+
+
+# ---- an independent reading of the events, in file order ----
+def events_in_file_order(evtool, log, work):
+    """show --follow prints file order, and waits at the end of a log cut
+    short: such a log is first given its data end (truncate keeps every
+    complete event)."""
+    complete = os.path.join(work, 'complete.eventlog')
+    run([evtool, 'truncate', '-q', log, '-o', complete], (0, 3))
+    out = run([evtool, 'show', '--follow', '--format', 'ndjson', complete], timeout=60)
+    os.remove(complete)
+    return [json.loads(l) for l in out.decode('utf-8').splitlines()]
+
+
+def oracle_threads(events):
+    """tid -> {runs, run_ns, stops: {status: n}}: RUN_THREAD to the next
+    STOP_THREAD on the same capability, or to the capability's last event
+    when a log cut short ends first."""
+    threads, running, last = {}, {}, {}
+    for e in events:
+        f = e.get('fields', {})
+        last[e['cap']] = max(last.get(e['cap'], 0), e['time'])
+        if e['type'] == 'RUN_THREAD':
+            t = threads.setdefault(f['thread'], {'runs': 0, 'run_ns': 0, 'stops': {}})
+            t['runs'] += 1
+            running[e['cap']] = (f['thread'], e['time'])
+        elif e['type'] == 'STOP_THREAD':
+            t = threads.setdefault(f['thread'], {'runs': 0, 'run_ns': 0, 'stops': {}})
+            t['stops'][f['status']] = t['stops'].get(f['status'], 0) + 1
+            if running.get(e['cap'], (None,))[0] == f['thread']:
+                t['run_ns'] += e['time'] - running.pop(e['cap'])[1]
+    for cap, (tid, start) in running.items():
+        threads[tid]['run_ns'] += last[cap] - start
+    return threads
+
+
+def oracle_pauses(events):
+    """capset -> [(start, duration, gen, cap)]: GC_END - GC_START on the
+    capability that posted the collection's GC_STATS_GHC."""
+    start, lead, pauses = {}, {}, {}
+    for e in events:
+        cap, f = e['cap'], e.get('fields', {})
+        if e['type'] == 'GC_START':
+            start[cap] = e['time']
+        elif e['type'] == 'GC_STATS_GHC':
+            lead[cap] = (f['capset'], f['generation'])
+        elif e['type'] == 'GC_END':
+            if cap in lead and cap in start and start[cap] <= e['time']:
+                capset, gen = lead[cap]
+                pauses.setdefault(capset, []).append(
+                    (start[cap], e['time'] - start[cap], gen, cap))
+            lead.pop(cap, None)
+            start.pop(cap, None)
+    return pauses
+
+
+# ---- the page's formatting rules, restated (report_page.html, fmt) ----
+def js_fixed(x, digits):
+    """Number.prototype.toFixed: the exact value, ties away from zero."""
+    q = Decimal(1).scaleb(-digits)
+    return str(Decimal(x).quantize(q, rounding=ROUND_HALF_UP))
+
+
+def commas(n):
+    return '{:,}'.format(int(Decimal(n).quantize(Decimal(1), rounding=ROUND_HALF_UP)))
+
+
+def secs(ns):
+    return js_fixed(ns / 1e9, 3) + ' s'
+
+
+def pause(ns):
+    return js_fixed(ns / 1e9, 4) + ' s'
+
+
+def pct(x):
+    return js_fixed(x * 100, 1) + ' %'
+
+
+def expected_texts(i, s):
+    """Element id -> text, for process i with stats --json figures s."""
+    p = 'p%d-' % i
+    want = {p + 'capabilities': str(s['capabilities']),
+            p + 'elapsed_ns': secs(s['elapsed_ns']),
+            p + 'mut_elapsed_ns': secs(s['mut_elapsed_ns']),
+            p + 'gc_elapsed_ns': secs(s['gc_elapsed_ns']),
+            p + 'productivity': pct(s['productivity'])}
+    if s['heap_statistics']:
+        for k in ('allocated_bytes', 'copied_bytes', 'max_live_bytes', 'max_slop_bytes',
+                  'max_mem_in_use_bytes'):
+            want[p + k] = commas(s[k]) + ' bytes'
+        want[p + 'alloc_rate'] = commas(s['alloc_rate']) + ' bytes/s'
+        want[p + 'collections'] = commas(s['collections'])
+        if s['work_balance'] is not None:
+            want[p + 'work_balance'] = pct(s['work_balance'])
+    pauses = s.get('pauses')
+    if pauses:
+        for key, ps in [('all', pauses['all'])] + [('gen%d' % g['gen'], g) for g in pauses['generations']]:
+            q = p + 'pauses-' + key + '-'
+            want[q + 'count'] = commas(ps['count'])
+            for k in ('p50', 'p90', 'p99', 'max'):
+                want[q + k] = ms(ps[k + '_ns'])
+        for k, l in enumerate(pauses['all']['longest']):
+            q = 'p%d-longest-%d-' % (i, k)
+            want[q + 'start'] = js_fixed(l['start_ns'] / 1e9, 6) + ' s'
+            want[q + 'duration'] = ms(l['duration_ns'])
+            want[q + 'gen'] = str(l['gen'])
+            want[q + 'cap'] = str(l['cap'])
+    for g in s['generations']:
+        q = p + 'gen%d-' % g['gen']
+        want[q + 'collections'] = commas(g['collections'])
+        want[q + 'par_collections'] = commas(g['par_collections'])
+        want[q + 'elapsed_ns'] = secs(g['elapsed_ns'])
+        want[q + 'avg_pause_ns'] = pause(g['avg_pause_ns'])
+        want[q + 'max_pause_ns'] = pause(g['max_pause_ns'])
+    return want
+
+
+def ms(ns):
+    return js_fixed(ns / 1e6, 3) + ' ms'
+
+
+def shown_ms(text):
+    check(text is not None and text.endswith(' ms'), 'a time in ms: %r' % text)
+    return Decimal(text[:-3]) if text else Decimal(-1)
+
+
+def check_threads(name, texts, want):
+    """Every thread's row: runs and run time exact, stop counts by reason,
+    "blocked on an MVar" for status 7."""
+    check(texts.texts.get('threads-summary', '').startswith('{:,} threads'.format(len(want))),
+          name + ': threads summary %r, %d threads' % (texts.texts.get('threads-summary'), len(want)))
+    for tid, t in want.items():
+        row = texts.rows.get('thread-%d' % tid)
+        what = '%s: thread %d' % (name, tid)
+        check(row is not None, what + ' has a row')
+        if not row:
+            continue
+        check(row[0] == str(tid), what + ': tid %r' % row[0])
+        check(row[2] == ms(t['run_ns']), what + ': run time %r, want %s' % (row[2], ms(t['run_ns'])))
+        check(row[3] == commas(t['runs']), what + ': runs %r, want %d' % (row[3], t['runs']))
+        reasons = {}
+        for part in filter(None, row[5].split(', ')):
+            label, count = part.rsplit(' ', 1)
+            reasons[label] = int(count.replace(',', ''))
+        check(sorted(reasons.values()) == sorted(t['stops'].values()),
+              what + ': stop counts %r, want %r' % (reasons, t['stops']))
+        if 7 in t['stops']:
+            check(reasons.get('blocked on an MVar') == t['stops'][7],
+                  what + ': blocked on an MVar %r times' % t['stops'][7])
+
+
+def check_pauses(name, i, texts, pauses):
+    """Percentiles within the histogram's 1/32 (and display rounding) of
+    the exact nearest-rank ones; count, max and the 10 longest exact."""
+    t = texts.texts
+    key = 'p%d-pauses-all-' % i
+    if not pauses:
+        check(key + 'count' not in t, '%s: process %d has no pause table' % (name, i))
+        return
+    durations = sorted(d for _, d, _, _ in pauses)
+    n = len(durations)
+    check(t.get(key + 'count') == commas(n), '%s: %scount %r, want %d' % (name, key, t.get(key + 'count'), n))
+    check(t.get(key + 'max') == ms(durations[-1]), '%s: %smax %r' % (name, key, t.get(key + 'max')))
+    half = Decimal('0.0005')
+    for q, label in ((0.5, 'p50'), (0.9, 'p90'), (0.99, 'p99')):
+        exact = Decimal(durations[max(0, -(-int(q * 1000) * n // 1000) - 1)]) / Decimal(10**6)
+        got = shown_ms(t.get(key + label))
+        check(exact - half <= got <= exact * Decimal(33) / Decimal(32) + half,
+              '%s: %s%s %s ms, exact %s ms' % (name, key, label, got, exact))
+    longest = sorted(pauses, key=lambda p: (-p[1], p[0]))[:10]
+    for k, (start, dur, gen, cap) in enumerate(longest):
+        pre = 'p%d-longest-%d-' % (i, k)
+        check(t.get(pre + 'start') == js_fixed(start / 1e9, 6) + ' s',
+              '%s: %sstart %r, want %d ns' % (name, pre, t.get(pre + 'start'), start))
+        check(t.get(pre + 'duration') == ms(dur), '%s: %sduration %r, want %d ns' % (name, pre, t.get(pre + 'duration'), dur))
+        check(t.get(pre + 'gen') == str(gen) and t.get(pre + 'cap') == str(cap),
+              '%s: %sgen/cap %r/%r' % (name, pre, t.get(pre + 'gen'), t.get(pre + 'cap')))
+    check(pre + 'start' in t and 'p%d-longest-%d-start' % (i, len(longest)) not in t,
+          '%s: %d longest pauses shown' % (name, len(longest)))
+
+
+def run(cmd, ok=(0,), **kw):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    if r.returncode not in ok:
+        sys.exit('%s: exit %d: %s' % (' '.join(cmd), r.returncode, r.stderr.decode()))
+    return r.stdout
+
+
+def check_page(browser, evtool, name, log, work, out, sections, truncated=False):
+    page = os.path.join(out, name + '.html')
+    ok = (3,) if truncated else (0,)  # exit 3: a truncated log
+    run([evtool, 'report', log, '-o', page], ok)
+    stats = json.loads(run([evtool, 'stats', '--json', '--threads', log], ok))['files'][0]
+    info = json.loads(run([evtool, 'info', '--json', log], (0, 3)))['files'][0]
+
+    probed = os.path.join(work, name + '-probed.html')
+    with open(page, encoding='utf-8') as f:
+        text = f.read()
+    check('<script src' not in text and 'http://' not in text.replace('http://www.w3.org', ''),
+          name + ': the page refers to nothing outside itself')
+    with open(probed, 'w', encoding='utf-8') as f:
+        f.write(text.replace('<head>', '<head>' + PROBE, 1))
+    dom, console = browse(browser, probed, ['--virtual-time-budget=5000', '--dump-dom'], work)
+    texts = Texts()
+    texts.feed(dom)
+    check('browser-test' in texts.texts, name + ': the probe ran')
+    if 'browser-test' not in texts.texts:
+        return
+    result = json.loads(texts.texts['browser-test'])
+    check(result['errors'] == [], name + ': no console error: %s' % result['errors'])
+    check(not [l for l in console if 'Uncaught' in l or 'ERROR' in l.split(':CONSOLE')[0]],
+          name + ': no error in the browser log: %s' % console)
+    check(result['rendered'] == 'yes', name + ': the page script ran to its end')
+    check(texts.texts.get('report-status', '').startswith('A truncated' if truncated else 'A complete'),
+          name + ': status %r' % texts.texts.get('report-status'))
+    check(len(result['charts']) > 0, name + ': it has charts')
+    for k, c in enumerate(result['charts']):
+        what = '%s: chart %d (%s)' % (name, k, c['section'])
+        check(c['chart'], what + ' is a Chart.js chart')
+        check(c['width'] > 0 and c['height'] > 0 and c['inked'] > 0, what + ' has drawn: %s' % c)
+        check(c['points'] > 0 and c['elements'] > 0, what + ' has drawn data: %s' % c)
+    z = result['zoom']
+    same = lambda rs: all(r == rs[0] for r in rs)
+    span = lambda rs: rs[0][1] - rs[0][0]
+    check(z['charts'] >= 2, name + ': several time charts: %d' % z['charts'])
+    check(same(z['wheel']) and span(z['wheel']) < 0.7 * span(z['before']),
+          name + ': the wheel zooms every time chart in: %s -> %s' % (z['before'][0], z['wheel']))
+    check(same(z['drag']) and z['drag'][0][0] < z['wheel'][0][0] and
+          abs(span(z['drag']) - span(z['wheel'])) < 1e-9 * span(z['before']) + 1e-12,
+          name + ': a drag pans them all to earlier times: %s -> %s' % (z['wheel'][0], z['drag']))
+    check(z['reset'] == z['before'], name + ': a double click shows the whole run: %s' % z['reset'])
+    for sect in sections:
+        check(sect in texts.texts, name + ': section ' + sect)
+
+    procs = stats['processes']
+    for t in stats['threads']['list']:  # the thread table, as stats --threads
+        row = texts.rows.get('thread-%d' % t['thread'])
+        want = [str(t['thread']), t['label'] or '', ms(t['run_ns']), commas(t['runs']),
+                commas(t['migrations']),
+                ', '.join('%s %s' % (r['reason'], commas(r['count'])) for r in
+                          sorted(t['stop_reasons'], key=lambda r: (-r['count'], r['status'])))]
+        check(row == want, '%s: thread %d row %r, stats --threads %r' % (name, t['thread'], row, want))
+    for i, s in enumerate(procs):
+        for key, want in expected_texts(i, s).items():
+            got = texts.texts.get(key)
+            check(got == want, '%s: #%s shows %r, stats --json says %r' % (name, key, got, want))
+    if len(procs) == 1 and not info['args']:  # a log that lost its global block
+        check(not any(k in texts.texts for k in ('p0-program', 'p0-rts', 'p0-pid')),
+              name + ': no identity shown where the log has none')
+    elif len(procs) == 1:  # one process: info's identity is its
+        t = texts.texts
+        check(t.get('p0-program') == info['args'][0], name + ': program %r' % t.get('p0-program'))
+        check(t.get('p0-arguments') == ' '.join(info['args'][1:]),
+              name + ': arguments %r' % t.get('p0-arguments'))
+        check(t.get('p0-rts') == info['rts'], name + ': RTS %r' % t.get('p0-rts'))
+        check(t.get('p0-pid') == str(info['pid']), name + ': pid %r' % t.get('p0-pid'))
+    if 'heap-profile' in sections:
+        n = sum(t['count'] for t in info['events_by_type']
+                if t['name'] == 'HEAP_PROF_SAMPLE_BEGIN')
+        check(texts.texts.get('profile-summary', '').startswith('%d samples' % n),
+              name + ': profile summary %r, %r samples' % (texts.texts.get('profile-summary'), n))
+
+    events = events_in_file_order(evtool, log, work)
+    check_threads(name, texts, oracle_threads(events))
+    pauses = oracle_pauses(events)
+    for i, s in enumerate(procs):
+        check_pauses(name, i, texts, sorted(pauses.get(s['capset'], [])))
+
+    shot = os.path.join(out, name + '.png')
+    browse(browser, page, ['--window-size=1200,2600', '--screenshot=' + shot], work)
+    check(os.path.getsize(shot) > 10000, name + ': screenshot ' + shot)
+    return shot
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    evtool, testdata, out = sys.argv[1:4]
+    doc_shot = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == '--doc-screenshot' else None
+    browser = chromium()
+    if not browser:
+        print('chromium not installed: skipped (apt-get install chromium)')
+        return SKIP
+    os.makedirs(out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix='evtool-browser-')
+    try:
+        td = lambda n: os.path.join(testdata, n + '.eventlog')
+        merged = os.path.join(work, 'merged.eventlog')
+        run([evtool, 'merge', td('merge-a'), td('merge-b'), '-o', merged])
+        check_page(browser, evtool, 'threads-n1', td('threads-n1'), work, out, ['process-0'])
+        shot = check_page(browser, evtool, 'gc-n2', td('gc-n2'), work, out, ['process-0'])
+        check_page(browser, evtool, 'heap-n1', td('heap-n1'), work, out,
+                   ['process-0', 'heap-profile'])
+        check_page(browser, evtool, 'user-n1', td('user-n1'), work, out, ['process-0', 'markers-0'])
+        check_page(browser, evtool, 'merged', merged, work, out, ['process-0', 'process-1'])
+        check_page(browser, evtool, 'killed', os.path.join(testdata, 'killed-blocks.eventlog.gz'),
+                   work, out, ['process-0'], truncated=True)
+        if doc_shot and shot:  # the top of the GC-heavy page, for the README
+            browse(browser, os.path.join(out, 'gc-n2.html'),
+                   ['--window-size=1000,1250', '--screenshot=' + doc_shot], work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print('%d failure(s)' % len(failures))
+        return 1
+    print('all pages good')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
