@@ -12,33 +12,55 @@
 #include "commands.h"
 #include "progress.h"
 
-const cli_option sort_options[] = {
+/* The options of evtool sort, indexes in sort_options. */
+enum sort_option {
+	SORT_OPT_OUTPUT,
+	SORT_OPT_GZIP,
+	SORT_OPT_CHECK,
+	SORT_OPT_MEMORY,
+	SORT_OPT_TMPDIR,
+	SORT_OPT_BLOCK_SIZE,
+	SORT_OPT_METHOD,
+	SORT_OPT_NO_PROGRESS,
+	SORT_OPT_VERBOSE,
+	SORT_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(SORT_N_OPTIONS);
+
+const cli_option sort_options[SORT_N_OPTIONS + 1] = {
+	[SORT_OPT_OUTPUT] =
 	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
 	  "compressed)" },
+	[SORT_OPT_GZIP] =
 	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
 	  "log's digest)" },
+	[SORT_OPT_CHECK] =
 	{ "check", 0, NULL, "only check: exit 0 when IN is in time order, 1 "
 	  "naming the first inversion" },
+	[SORT_OPT_MEMORY] =
 	{ "memory", 0, "SIZE", "memory for sorting (default 32M, at least "
 	  "64K)" },
+	[SORT_OPT_TMPDIR] =
 	{ "tmpdir", 0, "DIR", "folder for temporary files (default $TMPDIR "
 	  "or /tmp)" },
+	[SORT_OPT_BLOCK_SIZE] =
 	{ "block-size", 0, "SIZE", "largest output block (default 2M)" },
+	[SORT_OPT_METHOD] =
 	{ "method", 0, "auto|merge|external", "auto (default), merge (in "
 	  "place) or external (spill sorted runs)" },
+	[SORT_OPT_NO_PROGRESS] =
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
+	[SORT_OPT_VERBOSE] =
 	{ "verbose", 'v', NULL, "say on standard error how the log was sorted" },
-	{ NULL, 0, NULL, NULL }
 };
 
 /* --method's words, in the order the option table lists them. */
-static int parse_method(const cli_command *cmd, const cli_args *args,
-			ev_sort_method *out)
+static int parse_method(const cli_args *args, ev_sort_method *out)
 {
 	static const ev_sort_method methods[] = { EV_SORT_AUTO, EV_SORT_MERGE,
 						  EV_SORT_EXTERNAL };
 	int word = 0;
-	int rc = cli_choice(cmd, args, "method", &word);
+	int rc = cli_choice(args, SORT_OPT_METHOD, &word);
 
 	*out = methods[word];
 	return rc;
@@ -168,13 +190,12 @@ static void report(const ev_sort_stats *st)
 		? " (the input was copied first)" : "");
 }
 
-static int sort_log(const cli_command *cmd, const cli_args *args,
-		    const ev_sort_options *opts)
+static int sort_log(const cli_args *args, const ev_sort_options *opts)
 {
 	const char *in = args->positional[0];
-	const char *out = cli_value(cmd, args, "output");
-	int verbose = cli_flag(cmd, args, "verbose");
-	int no_progress = cli_flag(cmd, args, "no-progress");
+	const char *out = cli_value(args, SORT_OPT_OUTPUT);
+	int verbose = cli_flag(args, SORT_OPT_VERBOSE);
+	int no_progress = cli_flag(args, SORT_OPT_NO_PROGRESS);
 	ev_sorter *s;
 	ev_sink *sink;
 	cli_progress bar;
@@ -182,7 +203,8 @@ static int sort_log(const cli_command *cmd, const cli_args *args,
 
 	if (ev_sorter_new(&s, opts) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
-	rc = cli_open_log_output(cmd, args, out, &in, 1, 0, &sink);
+	rc = cli_open_log_output(out, cli_flag(args, SORT_OPT_GZIP), &in, 1,
+				 CLI_REFUSE_INPUT, &sink);
 	if (rc != EXIT_OK) {
 		ev_sorter_free(s);
 		return rc;
@@ -214,23 +236,24 @@ int cmd_sort(const cli_command *cmd, const cli_args *args)
 {
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	const char *in = args->positional[0];
-	const char *out = cli_value(cmd, args, "output");
+	const char *out = cli_value(args, SORT_OPT_OUTPUT);
 	uint64_t memory;
 	int rc;
 
 	memory = opts.memory;
-	if (cli_flag(cmd, args, "check")) {
-		if (out || cli_flag(cmd, args, "gzip"))
+	if (cli_flag(args, SORT_OPT_CHECK)) {
+		if (out || cli_flag(args, SORT_OPT_GZIP))
 			return cli_usage_error(cmd, "--check writes nothing: "
 					       "leave out -o and --gzip");
 		return check(in);
 	}
-	if ((rc = cli_size(cmd, args, "memory", EV_SORT_MIN_MEMORY, SIZE_MAX,
+	if ((rc = cli_size(args, SORT_OPT_MEMORY, EV_SORT_MIN_MEMORY, SIZE_MAX,
 			   &memory)) != EXIT_OK ||
-	    (rc = parse_method(cmd, args, &opts.method)) != EXIT_OK ||
-	    (rc = cli_block_size(cmd, args, &opts.max_block_size)) != EXIT_OK)
+	    (rc = parse_method(args, &opts.method)) != EXIT_OK ||
+	    (rc = cli_block_size(args, SORT_OPT_BLOCK_SIZE,
+				 &opts.max_block_size)) != EXIT_OK)
 		return rc;
 	opts.memory = (size_t)memory;
-	opts.tmpdir = cli_value(cmd, args, "tmpdir");
-	return sort_log(cmd, args, &opts);
+	opts.tmpdir = cli_value(args, SORT_OPT_TMPDIR);
+	return sort_log(args, &opts);
 }
