@@ -843,23 +843,39 @@ int cli_block_size(const cli_args *args, int option, uint32_t *out)
 	return rc;
 }
 
-int cli_sorter_error(const ev_sorter *s, const char *in)
+int cli_origin_error(ev_origin origin, const ev_diag *d, const char *in,
+		     const char *out)
 {
-	const ev_diag *d = ev_sorter_diag(s);
-	ev_origin origin = ev_sorter_stats(s)->origin;
+	int code = cli_exit_for_status(d->status);
 
-	/* A log that is no eventlog fails at offset 0, which is news. */
-	if (origin == EV_ORIGIN_INPUT &&
-	    (d->offset || d->status == EV_EFORMAT)) {
-		int code = cli_error(cli_exit_for_status(d->status),
-				     "%s: offset %llu: %s", cli_input_name(in),
-				     (unsigned long long)d->offset, d->message);
-
+	if (code == EXIT_OK) /* a failure never exits 0 */
+		code = EXIT_INVALID;
+	in = cli_input_name(in);
+	switch (origin) {
+	case EV_ORIGIN_INPUT:
+		/* Opening or reading failed before any byte: no offset; but a
+		 * log that is no eventlog fails at offset 0, which is news. */
+		if (!d->offset && d->status != EV_EFORMAT)
+			return cli_error(code, "%s: %s", in, d->message);
+		cli_error(code, "%s: offset %llu: %s", in,
+			  (unsigned long long)d->offset, d->message);
 		if (d->status == EV_ETRUNCATED)
 			cli_truncation_hint();
 		return code;
+	case EV_ORIGIN_OPTIONS:
+		return cli_error(code, "%s: %s", in, d->message);
+	case EV_ORIGIN_OUTPUT:
+		return cli_error(EXIT_SYSTEM, "%s: %s", cli_output_name(out),
+				 d->message);
+	case EV_ORIGIN_TEMP: /* the message names the folder */
+		return cli_error(EXIT_SYSTEM, "%s", d->message);
+	default:
+		return cli_error(code, "%s", d->message);
 	}
-	return cli_error(origin == EV_ORIGIN_TEMP ? EXIT_SYSTEM
-						  : cli_exit_for_status(d->status),
-			 "%s: %s", cli_input_name(in), d->message);
+}
+
+int cli_sorter_error(const ev_sorter *s, const char *in, const char *out)
+{
+	return cli_origin_error(ev_sorter_stats(s)->origin, ev_sorter_diag(s),
+				in, out);
 }

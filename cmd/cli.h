@@ -214,9 +214,16 @@ int cli_commit_output(ev_sink *sink, const char *path);
 /* Frees a sink and forgets its temporary file. */
 void cli_close_output(ev_sink *sink);
 
-/* Reports a failure of the sorter on input `in` (not one of its output,
- * which the caller knows best) and returns the exit code for it. */
-int cli_sorter_error(const ev_sorter *s, const char *in);
+/* Reports the failure `d` of an operation on input `in` writing `out`
+ * (NULL: standard output) by what it concerns (`origin`, as
+ * ev_filter_stats and ev_sort_stats give it) and returns its exit code:
+ * the input with the offset (a truncation hint when it was cut short),
+ * the output or a temporary file (EXIT_SYSTEM), the options. */
+int cli_origin_error(ev_origin origin, const ev_diag *d, const char *in,
+		     const char *out);
+
+/* cli_origin_error for a failure of the sorter. */
+int cli_sorter_error(const ev_sorter *s, const char *in, const char *out);
 
 /* Installs handlers that remove the temporary outputs on a fatal signal
  * (SIGPIPE too) and then die of it. */

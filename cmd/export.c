@@ -84,7 +84,7 @@ static int convert(export_run *run, ev_sorter *s, ev_export_format format)
 	if (status < 0 && !truncated) {
 		if (ev_sorter_stats(s)->origin == EV_ORIGIN_OUTPUT)
 			return output_error(run);
-		return cli_sorter_error(s, run->in);
+		return cli_sorter_error(s, run->in, run->out);
 	}
 	if ((rc = ev_exporter_finish(run->x)) == EV_EXPORT_NOTHING)
 		return cli_error(EXIT_INVALID, "%s: %s", cli_input_name(run->in),
@@ -96,7 +96,7 @@ static int convert(export_run *run, ev_sorter *s, ev_export_format format)
 	if (!run->out && ev_sink_commit(run->sink) < 0)
 		return output_error(run);
 	if (truncated)
-		return cli_sorter_error(s, run->in);
+		return cli_sorter_error(s, run->in, run->out);
 	return EXIT_OK;
 }
 

@@ -190,32 +190,6 @@ static int build_filter(const cli_args *args, ev_filter *f)
 	return EXIT_OK;
 }
 
-/* A failure of ev_filter_run, by what it concerns. */
-static int run_error(const ev_filter *f, const ev_filter_stats *st,
-		     const char *in, const char *out)
-{
-	const ev_diag *d = ev_filter_diag(f);
-	int code = cli_exit_for_status(d->status);
-
-	in = cli_input_name(in);
-	switch (st->origin) {
-	case EV_ORIGIN_INPUT:
-		/* Opening or reading failed before any byte: no offset. */
-		if (d->status == EV_EIO && d->offset == 0)
-			return cli_error(code, "%s: %s", in, d->message);
-		return cli_error(code == EXIT_OK ? EXIT_INVALID : code,
-				 "%s: offset %llu: %s", in,
-				 (unsigned long long)d->offset, d->message);
-	case EV_ORIGIN_OUTPUT:
-		return cli_error(EXIT_SYSTEM, "%s: %s", cli_output_name(out),
-				 d->message);
-	case EV_ORIGIN_OPTIONS:
-		return cli_error(code, "%s: %s", in, d->message);
-	default:
-		return cli_error(EXIT_SYSTEM, "%s", d->message);
-	}
-}
-
 static void warn_markers(const ev_filter_stats *st, const char *in)
 {
 	unsigned start = st->start_marker_missing, end = st->end_marker_missing;
@@ -259,7 +233,7 @@ static int run_filter(const cli_args *args, ev_filter *f,
 		rc = EXIT_DROPPED;
 	}
 	if (status < 0)
-		rc = run_error(f, &st, in, out);
+		rc = cli_origin_error(st.origin, ev_filter_diag(f), in, out);
 	else if ((status = cli_commit_output(sink, out)) != EXIT_OK)
 		rc = status;
 	cli_close_output(sink);

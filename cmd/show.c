@@ -131,7 +131,7 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 			     ? cli_error(EXIT_SYSTEM, "out of memory")
 			     : write_error();
 	else if (status < 0)
-		rc = cli_sorter_error(s, in);
+		rc = cli_sorter_error(s, in, NULL);
 	ev_sorter_free(s);
 	return rc;
 }

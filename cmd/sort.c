@@ -125,41 +125,6 @@ static int check(const char *in)
 	return rc;
 }
 
-static const char *origin_prefix(ev_origin origin, const char *in,
-				 const char *out)
-{
-	switch (origin) {
-	case EV_ORIGIN_INPUT:
-	case EV_ORIGIN_OPTIONS:
-		return in;
-	case EV_ORIGIN_OUTPUT:
-		return cli_output_name(out);
-	default:
-		return NULL;
-	}
-}
-
-static int run_error(const ev_sorter *s, const char *in, const char *out)
-{
-	const ev_diag *d = ev_sorter_diag(s);
-	const ev_sort_stats *st = ev_sorter_stats(s);
-	const char *prefix;
-	int code = cli_exit_for_status(d->status);
-
-	in = cli_input_name(in);
-	prefix = origin_prefix(st->origin, in, out);
-	/* A log that is no eventlog fails at offset 0, which is news. */
-	if (st->origin == EV_ORIGIN_INPUT &&
-	    (d->offset || d->status == EV_EFORMAT))
-		return cli_error(code, "%s: offset %llu: %s", in,
-				 (unsigned long long)d->offset, d->message);
-	if (st->origin == EV_ORIGIN_OUTPUT || st->origin == EV_ORIGIN_TEMP)
-		code = EXIT_SYSTEM;
-	if (prefix)
-		return cli_error(code, "%s: %s", prefix, d->message);
-	return cli_error(code, "%s", d->message);
-}
-
 static void report(const ev_sort_stats *st)
 {
 	cli_message_start();
@@ -222,7 +187,7 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 		rc = EXIT_DROPPED;
 	}
 	if (status < 0)
-		rc = run_error(s, in, out);
+		rc = cli_sorter_error(s, in, out);
 	else if ((status = cli_commit_output(sink, out)) != EXIT_OK)
 		rc = status;
 	if (verbose && status >= 0)
