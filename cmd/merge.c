@@ -190,10 +190,10 @@ static int merge_failed(const ev_merge *m)
 		return EXIT_USAGE;
 	case EV_MERGE_FAILED_SIZE:
 		cli_error(EXIT_USAGE, "%s", d->message);
-		if (!strstr(d->message, "no safe conversion"))
-			fputs("hint: --widen declares the larger size and "
-			      "converts the shorter events\n", stderr);
+		fputs("hint: --widen declares the larger size and converts the "
+		      "shorter events\n", stderr);
 		return EXIT_USAGE;
+	case EV_MERGE_FAILED_NO_CONVERSION:
 	case EV_MERGE_FAILED_USAGE:
 		return cli_error(EXIT_USAGE, "%s", d->message);
 	case EV_MERGE_FAILED_OUTPUT:
