@@ -225,8 +225,7 @@ static int is_gzip(int fd)
 {
 	uint8_t magic[2];
 
-	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
-	       magic[1] == 0x8b;
+	return pread(fd, magic, 2, 0) == 2 && ev_is_gzip(magic, 2);
 }
 
 /* ---- validating ---- */
