@@ -702,8 +702,8 @@ static int check_mode(const archive_job *job, const cli_args *args,
 	for (size_t i = 0; (test || extract) && i < 3; i++)
 		if (cli_flag(args, archiving[i]))
 			return cli_usage_error(cmd, "--%s applies only when "
-					       "archiving",
-					       cli_option_name(args, archiving[i]));
+					       "archiving", cli_option_name(
+						       args, archiving[i]));
 	if (test && (job->output || job->force))
 		return cli_usage_error(cmd, "--test takes neither -o nor "
 				       "--force");

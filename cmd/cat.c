@@ -138,7 +138,8 @@ int cmd_cat(const cli_command *cmd, const cli_args *args)
 	if (cli_flag(args, CAT_OPT_REBLOCK))
 		job.options.mode = EV_WRITE_REBLOCK;
 	if (rc == EXIT_OK)
-		rc = cli_block_size(args, CAT_OPT_BLOCK_SIZE, &job.options.max_block_size);
+		rc = cli_block_size(args, CAT_OPT_BLOCK_SIZE,
+				    &job.options.max_block_size);
 	if (rc == EXIT_OK)
 		rc = cli_open_log_output(out, cli_flag(args, CAT_OPT_GZIP),
 					 args->positional, args->n_positional,

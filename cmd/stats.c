@@ -811,8 +811,9 @@ static int stats_files(const cli_args *args, unsigned parts, int as_json,
 int cmd_stats(const cli_command *cmd, const cli_args *args)
 {
 	int as_json = cli_flag(args, STATS_OPT_JSON), n_conds = 0, rc;
-	unsigned parts = (cli_flag(args, STATS_OPT_THREADS) ? STATS_THREADS : 0) |
-			 (cli_flag(args, STATS_OPT_CAPS) ? STATS_CAPS : 0);
+	unsigned parts =
+		(cli_flag(args, STATS_OPT_THREADS) ? STATS_THREADS : 0) |
+		(cli_flag(args, STATS_OPT_CAPS) ? STATS_CAPS : 0);
 	size_t most = args->n_given ? (size_t)args->n_given : 1;
 	ev_stats_condition *conds = calloc(most, sizeof *conds);
 	const char **texts = calloc(most, sizeof *texts);

@@ -141,8 +141,10 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 		rc = cli_size(args, TRUNCATE_OPT_BYTES, 0, UINT64_MAX - 1,
 			      &o->max_bytes);
 	if (rc == EXIT_OK)
-		rc = cli_count(args, TRUNCATE_OPT_SESSION, 0, UINT_MAX, &session);
-	if (rc == EXIT_OK && cli_value(args, TRUNCATE_OPT_SESSION) && session == 0)
+		rc = cli_count(args, TRUNCATE_OPT_SESSION, 0, UINT_MAX,
+			       &session);
+	if (rc == EXIT_OK && cli_value(args, TRUNCATE_OPT_SESSION) &&
+	    session == 0)
 		rc = cli_usage_error(cmd, "--session counts from 1, as 'evtool "
 				     "info' lists the sessions");
 	o->session = (unsigned)session;

@@ -130,7 +130,9 @@ typedef enum ev_merge_failure_kind {
 	EV_MERGE_FAILED_LIMIT,        /**< too many caps, ids or open files */
 	EV_MERGE_FAILED_OUTPUT,       /**< writing failed */
 	EV_MERGE_FAILED_USAGE,        /**< the calls or options were wrong */
-	EV_MERGE_FAILED_NO_CONVERSION /**< a type's sizes differ and EV_MERGE_WIDEN cannot convert them (fixed against variable size, or no safe conversion) */
+	/** a type's sizes differ and EV_MERGE_WIDEN cannot convert them:
+	 *  fixed against variable size, or no safe conversion */
+	EV_MERGE_FAILED_NO_CONVERSION
 } ev_merge_failure_kind;
 
 /** Synthesised creation events (ev_merge_input.synthesised). */
