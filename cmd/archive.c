@@ -20,27 +20,56 @@
 #include "commands.h"
 #include "progress.h"
 
-const cli_option archive_options[] = {
+/* The options of evtool archive, indexes in archive_options. */
+enum archive_option {
+	ARCHIVE_OPT_OUTPUT,
+	ARCHIVE_OPT_STDOUT,
+	ARCHIVE_OPT_LEVEL,
+	ARCHIVE_OPT_THREADS,
+	ARCHIVE_OPT_RM,
+	ARCHIVE_OPT_KEEP,
+	ARCHIVE_OPT_FORCE,
+	ARCHIVE_OPT_TEST,
+	ARCHIVE_OPT_EXTRACT,
+	ARCHIVE_OPT_DECOMPRESS,
+	ARCHIVE_OPT_VERBOSE,
+	ARCHIVE_OPT_NO_PROGRESS,
+	ARCHIVE_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(ARCHIVE_N_OPTIONS);
+
+const cli_option archive_options[ARCHIVE_N_OPTIONS + 1] = {
+	[ARCHIVE_OPT_OUTPUT] =
 	{ "output", 'o', "OUT",
 	  "write to OUT ('-' for standard output); one input only" },
+	[ARCHIVE_OPT_STDOUT] =
 	{ "stdout", 'c', NULL, "write to standard output (-o -), as gzip -c" },
+	[ARCHIVE_OPT_LEVEL] =
 	{ "level", '#', "N", "compression level, 1 (fastest) to 9 (smallest), "
 	  "also as -1 to -9; default 6" },
+	[ARCHIVE_OPT_THREADS] =
 	{ "threads", 'T', "N", "compression threads (default: online CPUs, at "
 	  "most 8)" },
+	[ARCHIVE_OPT_RM] =
 	{ "rm", 0, NULL,
 	  "remove each input once its archive is written and verified" },
+	[ARCHIVE_OPT_KEEP] =
 	{ "keep", 'k', NULL, "keep the inputs (the default; as gzip -k)" },
+	[ARCHIVE_OPT_FORCE] =
 	{ "force", 'f', NULL,
 	  "archive an invalid or truncated log; replace existing outputs" },
+	[ARCHIVE_OPT_TEST] =
 	{ "test", 't', NULL,
 	  "check archives: CRC-32, length, digest, and a valid eventlog" },
+	[ARCHIVE_OPT_EXTRACT] =
 	{ "extract", 'x', NULL,
 	  "restore the log of each archive, checking it" },
+	[ARCHIVE_OPT_DECOMPRESS] =
 	{ "decompress", 'd', NULL, "the same as --extract, as gzip -d" },
+	[ARCHIVE_OPT_VERBOSE] =
 	{ "verbose", 'v', NULL, "report sizes and digests on standard error" },
+	[ARCHIVE_OPT_NO_PROGRESS] =
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
-	{ NULL, 0, NULL, NULL }
 };
 
 #define COPY_BUFFER (1u << 20)
@@ -197,8 +226,7 @@ static int is_gzip(int fd)
 {
 	uint8_t magic[2];
 
-	return pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
-	       magic[1] == 0x8b;
+	return pread(fd, magic, 2, 0) == 2 && ev_is_gzip(magic, 2);
 }
 
 /* ---- validating ---- */
@@ -734,16 +762,19 @@ static int extract_one(const archive_job *job, const char *path)
 static int check_mode(const archive_job *job, const cli_args *args,
 		      int test, int extract)
 {
-	static const char *const archiving[] = { "level", "threads", "rm" };
+	static const enum archive_option archiving[] = {
+		ARCHIVE_OPT_LEVEL, ARCHIVE_OPT_THREADS, ARCHIVE_OPT_RM
+	};
 	const cli_command *cmd = job->cmd;
 
 	if (test && extract)
 		return cli_usage_error(cmd, "--test and --extract exclude each "
 				       "other");
 	for (size_t i = 0; (test || extract) && i < 3; i++)
-		if (cli_flag(cmd, args, archiving[i]))
+		if (cli_flag(args, archiving[i]))
 			return cli_usage_error(cmd, "--%s applies only when "
-					       "archiving", archiving[i]);
+					       "archiving", cli_option_name(
+						       args, archiving[i]));
 	if (test && (job->output || job->force))
 		return cli_usage_error(cmd, "--test takes neither -o nor "
 				       "--force");
@@ -767,26 +798,26 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 	uint64_t threads = ev_archive_default_threads();
 	int rc;
 
-	job->output = cli_value(cmd, args, "output");
-	job->force = cli_flag(cmd, args, "force");
-	job->rm = cli_flag(cmd, args, "rm");
-	job->verbose = cli_flag(cmd, args, "verbose");
-	job->no_progress = cli_flag(cmd, args, "no-progress");
-	*test = cli_flag(cmd, args, "test");
-	*extract = cli_flag(cmd, args, "extract") ||
-		   cli_flag(cmd, args, "decompress");
-	if (job->rm && cli_flag(cmd, args, "keep"))
+	job->output = cli_value(args, ARCHIVE_OPT_OUTPUT);
+	job->force = cli_flag(args, ARCHIVE_OPT_FORCE);
+	job->rm = cli_flag(args, ARCHIVE_OPT_RM);
+	job->verbose = cli_flag(args, ARCHIVE_OPT_VERBOSE);
+	job->no_progress = cli_flag(args, ARCHIVE_OPT_NO_PROGRESS);
+	*test = cli_flag(args, ARCHIVE_OPT_TEST);
+	*extract = cli_flag(args, ARCHIVE_OPT_EXTRACT) ||
+		   cli_flag(args, ARCHIVE_OPT_DECOMPRESS);
+	if (job->rm && cli_flag(args, ARCHIVE_OPT_KEEP))
 		return cli_usage_error(cmd, "--rm and --keep exclude each "
 				       "other");
-	if (cli_flag(cmd, args, "stdout")) {
+	if (cli_flag(args, ARCHIVE_OPT_STDOUT)) {
 		if (job->output && strcmp(job->output, "-") != 0)
 			return cli_usage_error(cmd, "-c writes to standard "
 					       "output: leave out -o");
 		job->output = "-";
 	}
 	if ((rc = check_mode(job, args, *test, *extract)) != EXIT_OK ||
-	    (rc = cli_count(cmd, args, "level", 1, 9, &level)) != EXIT_OK ||
-	    (rc = cli_count(cmd, args, "threads", 1, EV_ARCHIVE_MAX_THREADS,
+	    (rc = cli_count(args, ARCHIVE_OPT_LEVEL, 1, 9, &level)) != EXIT_OK ||
+	    (rc = cli_count(args, ARCHIVE_OPT_THREADS, 1, EV_ARCHIVE_MAX_THREADS,
 			    &threads)) != EXIT_OK)
 		return rc;
 	job->options.level = (int)level;

@@ -6,17 +6,32 @@
 
 #include "commands.h"
 
-const cli_option cat_options[] = {
+/* The options of evtool cat, indexes in cat_options. */
+enum cat_option {
+	CAT_OPT_OUTPUT,
+	CAT_OPT_GZIP,
+	CAT_OPT_REBLOCK,
+	CAT_OPT_BLOCK_SIZE,
+	CAT_OPT_IN_PLACE,
+	CAT_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(CAT_N_OPTIONS);
+
+const cli_option cat_options[CAT_N_OPTIONS + 1] = {
+	[CAT_OPT_OUTPUT] =
 	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
 	  "compressed)" },
+	[CAT_OPT_GZIP] =
 	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
 	  "log's digest)" },
+	[CAT_OPT_REBLOCK] =
 	{ "reblock", 0, NULL, "group events into fresh blocks by capability" },
+	[CAT_OPT_BLOCK_SIZE] =
 	{ "block-size", 0, "SIZE",
 	  "largest block --reblock writes (default 2M)" },
+	[CAT_OPT_IN_PLACE] =
 	{ "in-place", 0, NULL,
 	  "replace the one input with the result (safely, by rename)" },
-	{ NULL, 0, NULL, NULL }
 };
 
 typedef struct cat_job {
@@ -102,8 +117,8 @@ static int copy_input(cat_job *job, const char *path, const char *out)
 static int choose_output(const cli_command *cmd, const cli_args *args,
 			 const char **out, int *in_place)
 {
-	*out = cli_value(cmd, args, "output");
-	*in_place = cli_flag(cmd, args, "in-place");
+	*out = cli_value(args, CAT_OPT_OUTPUT);
+	*in_place = cli_flag(args, CAT_OPT_IN_PLACE);
 	if (!*in_place)
 		return EXIT_OK;
 	if (*out || args->n_positional != 1 ||
@@ -120,13 +135,16 @@ int cmd_cat(const cli_command *cmd, const cli_args *args)
 	cat_job job = { NULL, EV_WRITER_OPTIONS_INIT, 0, 0 };
 	int in_place, rc = choose_output(cmd, args, &out, &in_place);
 
-	if (cli_flag(cmd, args, "reblock"))
+	if (cli_flag(args, CAT_OPT_REBLOCK))
 		job.options.mode = EV_WRITE_REBLOCK;
 	if (rc == EXIT_OK)
-		rc = cli_block_size(cmd, args, &job.options.max_block_size);
+		rc = cli_block_size(args, CAT_OPT_BLOCK_SIZE,
+				    &job.options.max_block_size);
 	if (rc == EXIT_OK)
-		rc = cli_open_log_output(cmd, args, out, args->positional,
-					 args->n_positional, in_place,
+		rc = cli_open_log_output(out, cli_flag(args, CAT_OPT_GZIP),
+					 args->positional, args->n_positional,
+					 in_place ? CLI_REPLACE_INPUT
+						  : CLI_REFUSE_HINT_IN_PLACE,
 					 &job.sink);
 	for (int i = 0; rc == EXIT_OK && i < args->n_positional; i++)
 		rc = copy_input(&job, args->positional[i], out);

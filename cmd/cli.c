@@ -21,50 +21,41 @@ const cli_command *cli_find_command(const char *name)
 	return NULL;
 }
 
-int cli_option_index(const cli_command *cmd, const char *name)
+const char *cli_option_name(const cli_args *args, int option)
 {
-	for (int i = 0; cmd->options[i].name; i++)
-		if (strcmp(cmd->options[i].name, name) == 0)
-			return i;
-	return -1;
+	return args->cmd->options[option].name;
 }
 
-const char *cli_value(const cli_command *cmd, const cli_args *args,
-		      const char *name)
+const char *cli_value(const cli_args *args, int option)
 {
-	int i = cli_option_index(cmd, name);
-	return i < 0 ? NULL : args->value[i];
+	return args->value[option];
 }
 
-const char *cli_value_at(const cli_command *cmd, const cli_args *args,
-			 const char *name, int n)
+const char *cli_value_at(const cli_args *args, int option, int n)
 {
-	int option = cli_option_index(cmd, name);
-
 	for (int i = 0; i < args->n_given; i++)
 		if (args->given[i].option == option && n-- == 0)
 			return args->given[i].value;
 	return NULL;
 }
 
-int cli_flag(const cli_command *cmd, const cli_args *args, const char *name)
+int cli_flag(const cli_args *args, int option)
 {
-	int i = cli_option_index(cmd, name);
-	return i >= 0 && args->count[i] > 0;
+	return args->count[option] > 0;
 }
 
-int cli_choice(const cli_command *cmd, const cli_args *args,
-	       const char *name, int *out)
+int cli_choice(const cli_args *args, int option, int *out)
 {
-	int i = cli_option_index(cmd, name), n = 0;
-	const char *text, *w;
+	const cli_command *cmd = args->cmd;
+	const char *text = args->value[option], *w;
 	char listed[256];
 	size_t len, used = 0;
+	int n = 0;
 
-	if (i < 0 || !(text = args->value[i]))
+	if (!text)
 		return EXIT_OK;
 	len = strlen(text);
-	for (w = cmd->options[i].value_name; *w; n++) {
+	for (w = cmd->options[option].value_name; *w; n++) {
 		size_t wlen = strcspn(w, "|");
 		if (wlen == len && strncmp(w, text, len) == 0) {
 			*out = n;
@@ -74,7 +65,7 @@ int cli_choice(const cli_command *cmd, const cli_args *args,
 	}
 	/* "a or b", "a, b or c": the words as the help texts write them. */
 	listed[0] = '\0';
-	for (w = cmd->options[i].value_name; *w && used < sizeof listed;) {
+	for (w = cmd->options[option].value_name; *w && used < sizeof listed;) {
 		size_t wlen = strcspn(w, "|");
 		const char *sep = w[wlen] != '|' ? "" : strchr(w + wlen + 1, '|')
 				  ? ", " : " or ";
@@ -82,13 +73,12 @@ int cli_choice(const cli_command *cmd, const cli_args *args,
 					 "%.*s%s", (int)wlen, w, sep);
 		w += wlen + (w[wlen] == '|');
 	}
-	return cli_usage_error(cmd, "--%s: '%s' is not %s", name, text,
-			       listed);
+	return cli_usage_error(cmd, "--%s: '%s' is not %s",
+			       cli_option_name(args, option), text, listed);
 }
 
-/* The command cli_parse last read the arguments of: the one running.
- * cli_open_output's refusal to overwrite an input points at its
- * --in-place, when it has one. */
+/* The command cli_parse last read the arguments of: the one running,
+ * whose name starts every message. */
 static const cli_command *running;
 
 void cli_message_start(void)
@@ -414,6 +404,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out,
 
 	running = cmd;
 	memset(out, 0, sizeof *out);
+	out->cmd = cmd;
 	*help = 0;
 	out->positional = calloc((size_t)argc + 1, sizeof *out->positional);
 	out->given = calloc((size_t)argc + 1, sizeof *out->given);
@@ -601,17 +592,17 @@ static int same_file(const char *a, const struct stat *b)
 	       st.st_dev == b->st_dev && st.st_ino == b->st_ino;
 }
 
-static int refuse_input_output(const char *path)
+static int refuse_input_output(const char *path, cli_overwrite overwrite)
 {
 	cli_error(EXIT_USAGE, "%s: refusing to overwrite an input file", path);
-	if (running && cli_option_index(running, "in-place") >= 0)
+	if (overwrite == CLI_REFUSE_HINT_IN_PLACE)
 		fputs("hint: to replace the input with the result, use "
 		      "--in-place instead of -o\n", stderr);
 	return EXIT_USAGE;
 }
 
 int cli_open_output(const char *path, const char *const *inputs,
-		    int n_inputs, int in_place, ev_sink **out)
+		    int n_inputs, cli_overwrite overwrite, ev_sink **out)
 {
 	struct stat target;
 	int rc;
@@ -623,10 +614,10 @@ int cli_open_output(const char *path, const char *const *inputs,
 		rc = ev_sink_open_fd(out, STDOUT_FILENO, "<stdout>");
 		return rc < 0 ? cli_error(EXIT_SYSTEM, "out of memory") : EXIT_OK;
 	}
-	if (!in_place && stat(path, &target) == 0)
+	if (overwrite != CLI_REPLACE_INPUT && stat(path, &target) == 0)
 		for (int i = 0; i < n_inputs; i++)
 			if (same_file(inputs[i], &target))
-				return refuse_input_output(path);
+				return refuse_input_output(path, overwrite);
 	rc = ev_sink_open_path(out, path);
 	if (rc < 0)
 		return cli_error(EXIT_SYSTEM, "%s: cannot create: %s", path,
@@ -650,15 +641,15 @@ static int ends_in_gz(const char *path)
 	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
 }
 
-int cli_open_log_output(const cli_command *cmd, const cli_args *args,
-			const char *path, const char *const *inputs,
-			int n_inputs, int in_place, ev_sink **out)
+int cli_open_log_output(const char *path, int gzip,
+			const char *const *inputs, int n_inputs,
+			cli_overwrite overwrite, ev_sink **out)
 {
 	ev_sink *target;
-	int rc = cli_open_output(path, inputs, n_inputs, in_place, &target);
+	int rc = cli_open_output(path, inputs, n_inputs, overwrite, &target);
 
 	*out = target;
-	if (rc != EXIT_OK || !(cli_flag(cmd, args, "gzip") || ends_in_gz(path)))
+	if (rc != EXIT_OK || !(gzip || ends_in_gz(path)))
 		return rc;
 	untrack_temp(ev_sink_temp_path(target));
 	/* The archive sink owns the target now, even when it fails. */
@@ -784,10 +775,10 @@ static void bounds(char *buf, size_t size, uint64_t min, uint64_t max,
 		buf[0] = '\0';
 }
 
-int cli_size(const cli_command *cmd, const cli_args *args, const char *name,
-	     uint64_t min, uint64_t max, uint64_t *out)
+int cli_size(const cli_args *args, int option, uint64_t min, uint64_t max,
+	     uint64_t *out)
 {
-	const char *text = cli_value(cmd, args, name);
+	const char *text = cli_value(args, option);
 	char lo[32], hi[32], range[80];
 	uint64_t v;
 
@@ -800,15 +791,16 @@ int cli_size(const cli_command *cmd, const cli_args *args, const char *name,
 	format_size(min, lo, sizeof lo);
 	format_size(max, hi, sizeof hi);
 	bounds(range, sizeof range, min, max, lo, hi);
-	return cli_usage_error(cmd, "--%s: '%s' is not a size%s (bytes, or "
-			       "with K, M, G or T, powers of 1024: 150M, 1.5G)",
-			       name, text, range);
+	return cli_usage_error(args->cmd, "--%s: '%s' is not a size%s (bytes, "
+			       "or with K, M, G or T, powers of 1024: 150M, "
+			       "1.5G)", cli_option_name(args, option), text,
+			       range);
 }
 
-int cli_count(const cli_command *cmd, const cli_args *args, const char *name,
-	      uint64_t min, uint64_t max, uint64_t *out)
+int cli_count(const cli_args *args, int option, uint64_t min, uint64_t max,
+	      uint64_t *out)
 {
-	const char *text = cli_value(cmd, args, name), *p = text;
+	const char *text = cli_value(args, option), *p = text;
 	char lo[32], hi[32], range[80];
 	uint64_t v, num, den;
 
@@ -822,14 +814,13 @@ int cli_count(const cli_command *cmd, const cli_args *args, const char *name,
 	snprintf(lo, sizeof lo, "%llu", (unsigned long long)min);
 	snprintf(hi, sizeof hi, "%llu", (unsigned long long)max);
 	bounds(range, sizeof range, min, max, lo, hi);
-	return cli_usage_error(cmd, "--%s: '%s' is not a whole number%s", name,
-			       text, range);
+	return cli_usage_error(args->cmd, "--%s: '%s' is not a whole number%s",
+			       cli_option_name(args, option), text, range);
 }
 
-int cli_duration(const cli_command *cmd, const cli_args *args,
-		 const char *name, uint64_t *out)
+int cli_duration(const cli_args *args, int option, uint64_t *out)
 {
-	const char *text = cli_value(cmd, args, name);
+	const char *text = cli_value(args, option);
 	int64_t ns;
 
 	if (!text)
@@ -838,37 +829,53 @@ int cli_duration(const cli_command *cmd, const cli_args *args,
 		*out = (uint64_t)ns;
 		return EXIT_OK;
 	}
-	return cli_usage_error(cmd, "--%s: '%s' is not a duration (%s)", name,
-			       text, CLI_DURATION_FORMS);
+	return cli_usage_error(args->cmd, "--%s: '%s' is not a duration (%s)",
+			       cli_option_name(args, option), text,
+			       CLI_DURATION_FORMS);
 }
 
-int cli_block_size(const cli_command *cmd, const cli_args *args,
-		   uint32_t *out)
+int cli_block_size(const cli_args *args, int option, uint32_t *out)
 {
 	uint64_t v = *out;
-	int rc = cli_size(cmd, args, "block-size", 64, EV_MAX_BLOCK_SIZE, &v);
+	int rc = cli_size(args, option, 64, EV_MAX_BLOCK_SIZE, &v);
 
 	*out = (uint32_t)v;
 	return rc;
 }
 
-int cli_sorter_error(const ev_sorter *s, const char *in)
+int cli_origin_error(ev_origin origin, const ev_diag *d, const char *in,
+		     const char *out)
 {
-	const ev_diag *d = ev_sorter_diag(s);
-	ev_origin origin = ev_sorter_stats(s)->origin;
+	int code = cli_exit_for_status(d->status);
 
-	/* A log that is no eventlog fails at offset 0, which is news. */
-	if (origin == EV_ORIGIN_INPUT &&
-	    (d->offset || d->status == EV_EFORMAT)) {
-		int code = cli_error(cli_exit_for_status(d->status),
-				     "%s: offset %llu: %s", cli_input_name(in),
-				     (unsigned long long)d->offset, d->message);
-
+	if (code == EXIT_OK) /* a failure never exits 0 */
+		code = EXIT_INVALID;
+	in = cli_input_name(in);
+	switch (origin) {
+	case EV_ORIGIN_INPUT:
+		/* Opening or reading failed before any byte: no offset; but a
+		 * log that is no eventlog fails at offset 0, which is news. */
+		if (!d->offset && d->status != EV_EFORMAT)
+			return cli_error(code, "%s: %s", in, d->message);
+		cli_error(code, "%s: offset %llu: %s", in,
+			  (unsigned long long)d->offset, d->message);
 		if (d->status == EV_ETRUNCATED)
 			cli_truncation_hint();
 		return code;
+	case EV_ORIGIN_OPTIONS:
+		return cli_error(code, "%s: %s", in, d->message);
+	case EV_ORIGIN_OUTPUT:
+		return cli_error(EXIT_SYSTEM, "%s: %s", cli_output_name(out),
+				 d->message);
+	case EV_ORIGIN_TEMP: /* the message names the folder */
+		return cli_error(EXIT_SYSTEM, "%s", d->message);
+	default:
+		return cli_error(code, "%s", d->message);
 	}
-	return cli_error(origin == EV_ORIGIN_TEMP ? EXIT_SYSTEM
-						  : cli_exit_for_status(d->status),
-			 "%s: %s", cli_input_name(in), d->message);
+}
+
+int cli_sorter_error(const ev_sorter *s, const char *in, const char *out)
+{
+	return cli_origin_error(ev_sorter_stats(s)->origin, ev_sorter_diag(s),
+				in, out);
 }

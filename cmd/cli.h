@@ -56,12 +56,28 @@ typedef struct cli_given {
 	const char *value;
 } cli_given;
 
+/* Each command numbers its options with an enum whose values index its
+ * table, built with designated initializers, as git's parse-options binds
+ * each option to a variable:
+ *
+ *	enum { CAT_OPT_OUTPUT, ..., CAT_N_OPTIONS };
+ *	const cli_option cat_options[CAT_N_OPTIONS + 1] = {
+ *		[CAT_OPT_OUTPUT] = { "output", 'o', "OUT", "write to OUT" },
+ *		...
+ *	};
+ *
+ * (the extra entry, zero, ends the table) and the accessors below take
+ * that enum: a renamed or removed option fails to compile. */
+#define CLI_CHECK_OPTIONS(n) \
+	_Static_assert((n) <= CLI_MAX_OPTIONS, "too many options")
+
 /* What the parser found: per option (same index as the table) its value
  * and how often it was given, every value in command-line order (for
  * options that may be repeated), then the operands. A list option given
  * several times has its values joined by commas; any other option keeps
  * the last one given. */
 typedef struct cli_args {
+	const struct cli_command *cmd; /* whose options these are */
 	const char *value[CLI_MAX_OPTIONS];
 	int count[CLI_MAX_OPTIONS];
 	char *joined[CLI_MAX_OPTIONS]; /* owned: the joined lists */
@@ -95,27 +111,25 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out,
 
 void cli_free_args(cli_args *args);
 
-/* Index of option `name` in cmd's table; -1 if absent (a bug). */
-int cli_option_index(const cli_command *cmd, const char *name);
+/* The long name of `option` (an index in the command's table), for
+ * messages: "--" + it is what the user typed. */
+const char *cli_option_name(const cli_args *args, int option);
 
-/* The value of option `name`, or NULL when not given. */
-const char *cli_value(const cli_command *cmd, const cli_args *args,
-		      const char *name);
+/* The value of `option`, or NULL when not given. */
+const char *cli_value(const cli_args *args, int option);
 
-/* The `n`th value (0 for the first) given to option `name`, in
- * command-line order; NULL past the last. For repeatable options. */
-const char *cli_value_at(const cli_command *cmd, const cli_args *args,
-			 const char *name, int n);
+/* The `n`th value (0 for the first) given to `option`, in command-line
+ * order; NULL past the last. For repeatable options. */
+const char *cli_value_at(const cli_args *args, int option, int n);
 
-/* Nonzero when flag `name` was given. */
-int cli_flag(const cli_command *cmd, const cli_args *args, const char *name);
+/* Nonzero when flag `option` was given. */
+int cli_flag(const cli_args *args, int option);
 
 /* For an option whose value_name lists words ("text|ndjson"): sets *out
  * to the index of the given word (0 for the first), or leaves it alone
  * when the option was not given. Returns EXIT_OK, or EXIT_USAGE with a
  * message naming the words. */
-int cli_choice(const cli_command *cmd, const cli_args *args,
-	       const char *name, int *out);
+int cli_choice(const cli_args *args, int option, int *out);
 
 void cli_print_command_help(const cli_command *cmd, FILE *to);
 
@@ -168,20 +182,27 @@ const char *cli_output_name(const char *path);
  * and returns its exit code (nonzero). */
 int cli_open_input(const char *path, unsigned flags, ev_reader **out);
 
+/* What cli_open_output does with an output that is one of its inputs. */
+typedef enum cli_overwrite {
+	CLI_REFUSE_INPUT = 0,  /* refuses it */
+	CLI_REFUSE_HINT_IN_PLACE, /* refuses it, pointing at --in-place */
+	CLI_REPLACE_INPUT      /* --in-place was given: replaces it */
+} cli_overwrite;
+
 /* Opens the output `path` as a sink; "-" or NULL (no -o given) is
  * standard output, refused when it is a terminal. Refuses an output that
- * is one of `inputs` unless `in_place`. The temporary file is removed if
- * a signal arrives before commit. */
+ * is one of `inputs` as `overwrite` says. The temporary file is removed
+ * if a signal arrives before commit. */
 int cli_open_output(const char *path, const char *const *inputs,
-		    int n_inputs, int in_place, ev_sink **out);
+		    int n_inputs, cli_overwrite overwrite, ev_sink **out);
 
 /* Opens the log a command writes (cat, filter, sort, merge, truncate) as
  * cli_open_output does, gzip-compressed as `evtool archive` writes it
- * (the log's digest in the header) when `path` ends in ".gz" or the
- * command's --gzip flag was given. */
-int cli_open_log_output(const cli_command *cmd, const cli_args *args,
-			const char *path, const char *const *inputs,
-			int n_inputs, int in_place, ev_sink **out);
+ * (the log's digest in the header) when `path` ends in ".gz" or `gzip`
+ * (the command's --gzip flag) is nonzero. */
+int cli_open_log_output(const char *path, int gzip,
+			const char *const *inputs, int n_inputs,
+			cli_overwrite overwrite, ev_sink **out);
 
 /* When standard output is a terminal, prints the refusal to write binary
  * data to it (gzip's and zstd's) and returns EXIT_USAGE; else EXIT_OK. */
@@ -193,9 +214,16 @@ int cli_commit_output(ev_sink *sink, const char *path);
 /* Frees a sink and forgets its temporary file. */
 void cli_close_output(ev_sink *sink);
 
-/* Reports a failure of the sorter on input `in` (not one of its output,
- * which the caller knows best) and returns the exit code for it. */
-int cli_sorter_error(const ev_sorter *s, const char *in);
+/* Reports the failure `d` of an operation on input `in` writing `out`
+ * (NULL: standard output) by what it concerns (`origin`, as
+ * ev_filter_stats and ev_sort_stats give it) and returns its exit code:
+ * the input with the offset (a truncation hint when it was cut short),
+ * the output or a temporary file (EXIT_SYSTEM), the options. */
+int cli_origin_error(ev_origin origin, const ev_diag *d, const char *in,
+		     const char *out);
+
+/* cli_origin_error for a failure of the sorter. */
+int cli_sorter_error(const ev_sorter *s, const char *in, const char *out);
 
 /* Installs handlers that remove the temporary outputs on a fatal signal
  * (SIGPIPE too) and then die of it. */
@@ -205,25 +233,24 @@ void cli_install_signal_handlers(void);
  * outputs and dies of SIGPIPE, as the handler does. */
 void cli_broken_pipe(void);
 
-/* Option `name`'s value as a size in bytes from min to max: a whole
- * number of bytes, or a number (decimals allowed) with K, M, G or T,
- * powers of 1024, and an optional B or iB ("150M", "1.5GiB", "64k").
- * Leaves *out alone when the option was not given. EXIT_OK, or
- * EXIT_USAGE with a message naming the command, option and value. */
-int cli_size(const cli_command *cmd, const cli_args *args, const char *name,
-	     uint64_t min, uint64_t max, uint64_t *out);
+/* `option`'s value as a size in bytes from min to max: a whole number of
+ * bytes, or a number (decimals allowed) with K, M, G or T, powers of
+ * 1024, and an optional B or iB ("150M", "1.5GiB", "64k"). Leaves *out
+ * alone when the option was not given. EXIT_OK, or EXIT_USAGE with a
+ * message naming the command, option and value. */
+int cli_size(const cli_args *args, int option, uint64_t min, uint64_t max,
+	     uint64_t *out);
 
-/* --block-size: a size from 64 bytes to EV_MAX_BLOCK_SIZE; as cli_size. */
-int cli_block_size(const cli_command *cmd, const cli_args *args,
-		   uint32_t *out);
+/* A --block-size `option`: a size from 64 bytes to EV_MAX_BLOCK_SIZE; as
+ * cli_size. */
+int cli_block_size(const cli_args *args, int option, uint32_t *out);
 
-/* Option `name`'s value as a whole number from min to max; as cli_size. */
-int cli_count(const cli_command *cmd, const cli_args *args, const char *name,
-	      uint64_t min, uint64_t max, uint64_t *out);
+/* `option`'s value as a whole number from min to max; as cli_size. */
+int cli_count(const cli_args *args, int option, uint64_t min, uint64_t max,
+	      uint64_t *out);
 
-/* Option `name`'s value as a duration in ns, not negative (the time
- * grammar of ev_duration_parse: "1000", "1ms", "2.5 us"); as cli_size. */
-int cli_duration(const cli_command *cmd, const cli_args *args,
-		 const char *name, uint64_t *out);
+/* `option`'s value as a duration in ns, not negative (the time grammar
+ * of ev_duration_parse: "1000", "1ms", "2.5 us"); as cli_size. */
+int cli_duration(const cli_args *args, int option, uint64_t *out);
 
 #endif

@@ -12,16 +12,27 @@
 
 #include "commands.h"
 
-const cli_option export_options[] = {
+/* The options of evtool export, indexes in export_options. */
+enum export_option {
+	EXPORT_OPT_FORMAT,
+	EXPORT_OPT_OUTPUT,
+	EXPORT_OPT_TMPDIR,
+	EXPORT_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(EXPORT_N_OPTIONS);
+
+const cli_option export_options[EXPORT_N_OPTIONS + 1] = {
 	/* In the order of ev_export_format: cli_choice's index is one. */
+	[EXPORT_OPT_FORMAT] =
 	{ "format", 0, "perfetto|speedscope|hp", "perfetto (default: Trace "
 	  "Event Format JSON), speedscope (the time profile of a +RTS -p run) "
 	  "or hp (the heap profile, as hp2ps reads)" },
+	[EXPORT_OPT_OUTPUT] =
 	{ "output", 'o', "FILE", "write to FILE (default, or -: standard "
 	  "output)" },
+	[EXPORT_OPT_TMPDIR] =
 	{ "tmpdir", 0, "DIR", "folder for temporary files when sorting "
 	  "(default $TMPDIR or /tmp)" },
-	{ NULL, 0, NULL, NULL }
 };
 
 /* What each format needs, for the message when a log lacks it. */
@@ -73,7 +84,7 @@ static int convert(export_run *run, ev_sorter *s, ev_export_format format)
 	if (status < 0 && !truncated) {
 		if (ev_sorter_stats(s)->origin == EV_ORIGIN_OUTPUT)
 			return output_error(run);
-		return cli_sorter_error(s, run->in);
+		return cli_sorter_error(s, run->in, run->out);
 	}
 	if ((rc = ev_exporter_finish(run->x)) == EV_EXPORT_NOTHING)
 		return cli_error(EXIT_INVALID, "%s: %s", cli_input_name(run->in),
@@ -85,7 +96,7 @@ static int convert(export_run *run, ev_sorter *s, ev_export_format format)
 	if (!run->out && ev_sink_commit(run->sink) < 0)
 		return output_error(run);
 	if (truncated)
-		return cli_sorter_error(s, run->in);
+		return cli_sorter_error(s, run->in, run->out);
 	return EXIT_OK;
 }
 
@@ -94,11 +105,11 @@ int cmd_export(const cli_command *cmd, const cli_args *args)
 	ev_export_options opts = EV_EXPORT_OPTIONS_INIT;
 	ev_sort_options sort = EV_SORT_OPTIONS_INIT;
 	export_run run = { "-", NULL, NULL, NULL };
-	const char *out = cli_value(cmd, args, "output");
+	const char *out = cli_value(args, EXPORT_OPT_OUTPUT);
 	int format = EV_EXPORT_PERFETTO, rc;
 	ev_sorter *s = NULL;
 
-	if ((rc = cli_choice(cmd, args, "format", &format)) != EXIT_OK)
+	if ((rc = cli_choice(args, EXPORT_OPT_FORMAT, &format)) != EXIT_OK)
 		return rc;
 	if (args->n_positional)
 		run.in = args->positional[0];
@@ -108,7 +119,7 @@ int cmd_export(const cli_command *cmd, const cli_args *args)
 	if (out && strcmp(out, "-") != 0)
 		run.out = out;
 	opts.format = (ev_export_format)format;
-	opts.tmpdir = sort.tmpdir = cli_value(cmd, args, "tmpdir");
+	opts.tmpdir = sort.tmpdir = cli_value(args, EXPORT_OPT_TMPDIR);
 	if ((rc = open_output(&run)) != EXIT_OK)
 		return rc;
 	if (ev_exporter_new(&run.x, &opts, run.sink) < 0 ||

@@ -10,157 +10,184 @@
 #include "commands.h"
 #include "progress.h"
 
-const cli_option filter_options[] = {
+/* The options of evtool filter, indexes in filter_options. */
+enum filter_option {
+	FILTER_OPT_OUTPUT,
+	FILTER_OPT_GZIP,
+	FILTER_OPT_CLASS,
+	FILTER_OPT_TYPE,
+	FILTER_OPT_CAP,
+	FILTER_OPT_PROCESS,
+	FILTER_OPT_CAPSET,
+	FILTER_OPT_THREAD,
+	FILTER_OPT_FROM,
+	FILTER_OPT_TO,
+	FILTER_OPT_BETWEEN_MARKERS,
+	FILTER_OPT_EXCLUDE_CLASS,
+	FILTER_OPT_EXCLUDE_TYPE,
+	FILTER_OPT_EXCLUDE_CAP,
+	FILTER_OPT_EXCLUDE_PROCESS,
+	FILTER_OPT_EXCLUDE_CAPSET,
+	FILTER_OPT_EXCLUDE_THREAD,
+	FILTER_OPT_EXCLUDE_FROM,
+	FILTER_OPT_EXCLUDE_TO,
+	FILTER_OPT_EXCLUDE_BETWEEN_MARKERS,
+	FILTER_OPT_REDACT,
+	FILTER_OPT_NO_METADATA,
+	FILTER_OPT_BLOCK_SIZE,
+	FILTER_OPT_NO_PROGRESS,
+	FILTER_OPT_TMPDIR,
+	FILTER_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(FILTER_N_OPTIONS);
+
+const cli_option filter_options[FILTER_N_OPTIONS + 1] = {
+	[FILTER_OPT_OUTPUT] =
 	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
 	  "compressed)" },
+	[FILTER_OPT_GZIP] =
 	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
 	  "log's digest)" },
+	[FILTER_OPT_CLASS] =
 	{ "class", 0, "CLASS,...", "keep these classes: RTS letters s g p f u n T "
 	  "or names (gc, user, heap-profile...)" },
+	[FILTER_OPT_TYPE] =
 	{ "type", 0, "TYPE,...", "keep these event types: names (RUN_THREAD), "
 	  "ids, ranges (9-12)" },
+	[FILTER_OPT_CAP] =
 	{ "cap", 0, "CAP,...", "keep these capabilities: 0,2-3 or 'global'" },
+	[FILTER_OPT_PROCESS] =
 	{ "process", 0, "PID", "keep the process with this OS pid (merged logs)" },
+	[FILTER_OPT_CAPSET] =
 	{ "capset", 0, "CAPSET,...", "keep the processes of these capsets" },
+	[FILTER_OPT_THREAD] =
 	{ "thread", 0, "TID,...", "keep the events about these threads" },
+	[FILTER_OPT_FROM] =
 	{ "from", 0, "TIME", "keep events at or after TIME (" CLI_TIME_FORMS
 	  ")" },
+	[FILTER_OPT_TO] =
 	{ "to", 0, "TIME", "keep events before TIME (TIME as for --from)" },
+	[FILTER_OPT_BETWEEN_MARKERS] =
 	{ "between-markers", 0, "A,B", "keep the window from user marker A "
 	  "to the next marker B" },
+	[FILTER_OPT_EXCLUDE_CLASS] =
 	{ "exclude-class", 0, "CLASS,...", "drop these classes" },
+	[FILTER_OPT_EXCLUDE_TYPE] =
 	{ "exclude-type", 0, "TYPE,...", "drop these event types" },
+	[FILTER_OPT_EXCLUDE_CAP] =
 	{ "exclude-cap", 0, "CAP,...", "drop these capabilities" },
+	[FILTER_OPT_EXCLUDE_PROCESS] =
 	{ "exclude-process", 0, "PID", "drop the process with this pid" },
+	[FILTER_OPT_EXCLUDE_CAPSET] =
 	{ "exclude-capset", 0, "CAPSET,...", "drop the processes of these capsets" },
+	[FILTER_OPT_EXCLUDE_THREAD] =
 	{ "exclude-thread", 0, "TID,...", "drop the events about these threads" },
+	[FILTER_OPT_EXCLUDE_FROM] =
 	{ "exclude-from", 0, "TIME", "drop events at or after TIME (and before "
 	  "--exclude-to; TIME as for --from)" },
+	[FILTER_OPT_EXCLUDE_TO] =
 	{ "exclude-to", 0, "TIME", "drop events before TIME (and from "
 	  "--exclude-from; TIME as for --from)" },
+	[FILTER_OPT_EXCLUDE_BETWEEN_MARKERS] =
 	{ "exclude-between-markers", 0, "A,B", "drop the window from marker A "
 	  "to marker B" },
+	[FILTER_OPT_REDACT] =
 	{ "redact", 0, "args|env,...",
 	  "blank program 'args', 'env' or 'args,env'" },
+	[FILTER_OPT_NO_METADATA] =
 	{ "no-metadata", 0, NULL, "select metadata like any other event" },
+	[FILTER_OPT_BLOCK_SIZE] =
 	{ "block-size", 0, "SIZE", "largest output block (default 2M)" },
+	[FILTER_OPT_NO_PROGRESS] =
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
+	[FILTER_OPT_TMPDIR] =
 	{ "tmpdir", 0, "DIR", "where standard input is copied when it must be "
 	  "read twice" },
-	{ NULL, 0, NULL, NULL }
 };
 
-/* The list selectors: option name, kind, direction. */
+/* The list selectors: option, kind, direction. */
 static const struct {
-	const char *option;
+	enum filter_option option;
 	ev_filter_kind kind;
 	int exclude;
 } list_selectors[] = {
-	{ "class", EV_FILTER_CLASS, 0 },
-	{ "type", EV_FILTER_TYPE, 0 },
-	{ "cap", EV_FILTER_CAP, 0 },
-	{ "process", EV_FILTER_PROCESS, 0 },
-	{ "capset", EV_FILTER_CAPSET, 0 },
-	{ "thread", EV_FILTER_THREAD, 0 },
-	{ "exclude-class", EV_FILTER_CLASS, 1 },
-	{ "exclude-type", EV_FILTER_TYPE, 1 },
-	{ "exclude-cap", EV_FILTER_CAP, 1 },
-	{ "exclude-process", EV_FILTER_PROCESS, 1 },
-	{ "exclude-capset", EV_FILTER_CAPSET, 1 },
-	{ "exclude-thread", EV_FILTER_THREAD, 1 },
+	{ FILTER_OPT_CLASS, EV_FILTER_CLASS, 0 },
+	{ FILTER_OPT_TYPE, EV_FILTER_TYPE, 0 },
+	{ FILTER_OPT_CAP, EV_FILTER_CAP, 0 },
+	{ FILTER_OPT_PROCESS, EV_FILTER_PROCESS, 0 },
+	{ FILTER_OPT_CAPSET, EV_FILTER_CAPSET, 0 },
+	{ FILTER_OPT_THREAD, EV_FILTER_THREAD, 0 },
+	{ FILTER_OPT_EXCLUDE_CLASS, EV_FILTER_CLASS, 1 },
+	{ FILTER_OPT_EXCLUDE_TYPE, EV_FILTER_TYPE, 1 },
+	{ FILTER_OPT_EXCLUDE_CAP, EV_FILTER_CAP, 1 },
+	{ FILTER_OPT_EXCLUDE_PROCESS, EV_FILTER_PROCESS, 1 },
+	{ FILTER_OPT_EXCLUDE_CAPSET, EV_FILTER_CAPSET, 1 },
+	{ FILTER_OPT_EXCLUDE_THREAD, EV_FILTER_THREAD, 1 },
 };
 
 #define N_LIST_SELECTORS (sizeof list_selectors / sizeof list_selectors[0])
 
-static int selector_error(const cli_command *cmd, const ev_filter *f,
-			  const char *option, int rc)
+static int selector_error(const cli_args *args, const ev_filter *f,
+			  enum filter_option option, int rc)
 {
 	if (rc == EV_ENOMEM)
 		return cli_error(EXIT_SYSTEM, "out of memory");
-	return cli_usage_error(cmd, "--%s: %s", option,
+	return cli_usage_error(args->cmd, "--%s: %s",
+			       cli_option_name(args, option),
 			       ev_filter_diag(f)->message);
 }
 
-static int add_lists(const cli_command *cmd, const cli_args *args,
-		     ev_filter *f)
+static int add_lists(const cli_args *args, ev_filter *f)
 {
 	for (size_t i = 0; i < N_LIST_SELECTORS; i++) {
-		const char *v = cli_value(cmd, args, list_selectors[i].option);
+		const char *v = cli_value(args, list_selectors[i].option);
 		int rc;
 		if (!v)
 			continue;
 		rc = ev_filter_add(f, list_selectors[i].kind, v,
 				   list_selectors[i].exclude);
 		if (rc < 0)
-			return selector_error(cmd, f, list_selectors[i].option,
+			return selector_error(args, f, list_selectors[i].option,
 					      rc);
 	}
 	return EXIT_OK;
 }
 
-static int add_window(const cli_command *cmd, const cli_args *args,
-		      ev_filter *f, int exclude)
+static int add_window(const cli_args *args, ev_filter *f, int exclude)
 {
-	const char *from = cli_value(cmd, args, exclude ? "exclude-from"
-							 : "from");
-	const char *to = cli_value(cmd, args, exclude ? "exclude-to" : "to");
-	const char *marks = cli_value(cmd, args, exclude
-				      ? "exclude-between-markers"
-				      : "between-markers");
+	enum filter_option from_opt = exclude ? FILTER_OPT_EXCLUDE_FROM
+					      : FILTER_OPT_FROM;
+	enum filter_option to_opt = exclude ? FILTER_OPT_EXCLUDE_TO
+					    : FILTER_OPT_TO;
+	enum filter_option marks_opt = exclude
+				       ? FILTER_OPT_EXCLUDE_BETWEEN_MARKERS
+				       : FILTER_OPT_BETWEEN_MARKERS;
+	const char *from = cli_value(args, from_opt);
+	const char *to = cli_value(args, to_opt);
+	const char *marks = cli_value(args, marks_opt);
 	int rc;
 
 	if ((from || to) &&
 	    (rc = ev_filter_set_time(f, from, to, exclude)) < 0)
-		return selector_error(cmd, f, from ? (exclude ? "exclude-from"
-							      : "from")
-					       : (exclude ? "exclude-to" : "to"),
-				      rc);
+		return selector_error(args, f, from ? from_opt : to_opt, rc);
 	if (marks && (rc = ev_filter_set_markers_text(f, marks, exclude)) < 0)
-		return selector_error(cmd, f, exclude ? "exclude-between-markers"
-						      : "between-markers", rc);
+		return selector_error(args, f, marks_opt, rc);
 	return EXIT_OK;
 }
 
-static int build_filter(const cli_command *cmd, const cli_args *args,
-			ev_filter *f)
+static int build_filter(const cli_args *args, ev_filter *f)
 {
-	const char *redact = cli_value(cmd, args, "redact");
+	const char *redact = cli_value(args, FILTER_OPT_REDACT);
 	int rc;
 
-	if ((rc = add_lists(cmd, args, f)) != EXIT_OK ||
-	    (rc = add_window(cmd, args, f, 0)) != EXIT_OK ||
-	    (rc = add_window(cmd, args, f, 1)) != EXIT_OK)
+	if ((rc = add_lists(args, f)) != EXIT_OK ||
+	    (rc = add_window(args, f, 0)) != EXIT_OK ||
+	    (rc = add_window(args, f, 1)) != EXIT_OK)
 		return rc;
 	if (redact && (rc = ev_filter_set_redact(f, redact)) < 0)
-		return selector_error(cmd, f, "redact", rc);
-	ev_filter_set_metadata(f, !cli_flag(cmd, args, "no-metadata"));
+		return selector_error(args, f, FILTER_OPT_REDACT, rc);
+	ev_filter_set_metadata(f, !cli_flag(args, FILTER_OPT_NO_METADATA));
 	return EXIT_OK;
-}
-
-/* A failure of ev_filter_run, by what it concerns. */
-static int run_error(const ev_filter *f, const ev_filter_stats *st,
-		     const char *in, const char *out)
-{
-	const ev_diag *d = ev_filter_diag(f);
-	int code = cli_exit_for_status(d->status);
-
-	in = cli_input_name(in);
-	switch (st->origin) {
-	case EV_ORIGIN_INPUT:
-		/* Opening or reading failed before any byte: no offset. */
-		if (d->status == EV_EIO && d->offset == 0)
-			return cli_error(code, "%s: %s", in, d->message);
-		return cli_error(code == EXIT_OK ? EXIT_INVALID : code,
-				 "%s: offset %llu: %s", in,
-				 (unsigned long long)d->offset, d->message);
-	case EV_ORIGIN_OUTPUT:
-		return cli_error(EXIT_SYSTEM, "%s: %s", cli_output_name(out),
-				 d->message);
-	case EV_ORIGIN_OPTIONS:
-		return cli_error(code, "%s: %s", in, d->message);
-	default:
-		return cli_error(EXIT_SYSTEM, "%s", d->message);
-	}
 }
 
 static void warn_markers(const ev_filter_stats *st, const char *in)
@@ -178,16 +205,17 @@ static void warn_markers(const ev_filter_stats *st, const char *in)
 			    end, end == 1 ? "" : "s");
 }
 
-static int run_filter(const cli_command *cmd, const cli_args *args,
-		      ev_filter *f, const ev_filter_run_options *opts)
+static int run_filter(const cli_args *args, ev_filter *f,
+		      const ev_filter_run_options *opts)
 {
 	const char *in = args->positional[0];
-	const char *out = cli_value(cmd, args, "output");
+	const char *out = cli_value(args, FILTER_OPT_OUTPUT);
 	ev_filter_stats st;
 	ev_sink *sink;
 	cli_progress bar;
-	int no_progress = cli_flag(cmd, args, "no-progress");
-	int rc = cli_open_log_output(cmd, args, out, &in, 1, 0, &sink), status;
+	int no_progress = cli_flag(args, FILTER_OPT_NO_PROGRESS);
+	int rc = cli_open_log_output(out, cli_flag(args, FILTER_OPT_GZIP), &in,
+				     1, CLI_REFUSE_INPUT, &sink), status;
 
 	if (rc != EXIT_OK)
 		return rc;
@@ -205,7 +233,7 @@ static int run_filter(const cli_command *cmd, const cli_args *args,
 		rc = EXIT_DROPPED;
 	}
 	if (status < 0)
-		rc = run_error(f, &st, in, out);
+		rc = cli_origin_error(st.origin, ev_filter_diag(f), in, out);
 	else if ((status = cli_commit_output(sink, out)) != EXIT_OK)
 		rc = status;
 	cli_close_output(sink);
@@ -218,14 +246,16 @@ int cmd_filter(const cli_command *cmd, const cli_args *args)
 	ev_filter *f;
 	int rc;
 
+	(void)cmd; /* the options are in args */
 	if (ev_filter_new(&f) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
-	rc = build_filter(cmd, args, f);
+	rc = build_filter(args, f);
 	if (rc == EXIT_OK)
-		rc = cli_block_size(cmd, args, &opts.max_block_size);
-	opts.tmpdir = cli_value(cmd, args, "tmpdir");
+		rc = cli_block_size(args, FILTER_OPT_BLOCK_SIZE,
+				    &opts.max_block_size);
+	opts.tmpdir = cli_value(args, FILTER_OPT_TMPDIR);
 	if (rc == EXIT_OK)
-		rc = run_filter(cmd, args, f, &opts);
+		rc = run_filter(args, f, &opts);
 	ev_filter_free(f);
 	return rc;
 }

@@ -10,9 +10,16 @@
 #include "commands.h"
 #include "json.h"
 
-const cli_option info_options[] = {
+/* The options of evtool info, indexes in info_options. */
+enum info_option {
+	INFO_OPT_JSON,
+	INFO_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(INFO_N_OPTIONS);
+
+const cli_option info_options[INFO_N_OPTIONS + 1] = {
+	[INFO_OPT_JSON] =
 	{ "json", 0, NULL, "print one JSON object (schema_version 1)" },
-	{ NULL, 0, NULL, NULL }
 };
 
 #define INFO_SCHEMA_VERSION 1
@@ -691,10 +698,11 @@ static void json_file(json_out *j, const log_info *li)
 
 int cmd_info(const cli_command *cmd, const cli_args *args)
 {
-	int as_json = cli_flag(cmd, args, "json"), worst = EXIT_OK;
+	int as_json = cli_flag(args, INFO_OPT_JSON), worst = EXIT_OK;
 	log_info *li = malloc(sizeof *li);
 	json_out j;
 
+	(void)cmd; /* the options are in args */
 	if (!li)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	json_init(&j, stdout);

@@ -11,26 +11,49 @@
 #include "commands.h"
 #include "progress.h"
 
-const cli_option merge_options[] = {
+/* The options of evtool merge, indexes in merge_options. */
+enum merge_option {
+	MERGE_OPT_OUTPUT,
+	MERGE_OPT_GZIP,
+	MERGE_OPT_ALIGN,
+	MERGE_OPT_SHIFT,
+	MERGE_OPT_WIDEN,
+	MERGE_OPT_STRICT,
+	MERGE_OPT_NO_RENUMBER,
+	MERGE_OPT_NO_PROGRESS,
+	MERGE_OPT_VERBOSE,
+	MERGE_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(MERGE_N_OPTIONS);
+
+const cli_option merge_options[MERGE_N_OPTIONS + 1] = {
+	[MERGE_OPT_OUTPUT] =
 	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
 	  "compressed)" },
+	[MERGE_OPT_GZIP] =
 	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
 	  "log's digest)" },
+	[MERGE_OPT_ALIGN] =
 	{ "align", 0, "wall-clock|start|none",
 	  "line clocks up by wall-clock (default), start or none" },
+	[MERGE_OPT_SHIFT] =
 	{ "shift", 0, "N=TIME,...",
 	  "move input N (1 = first) by TIME, e.g. 2=+15ms,3=-1.5s (TIME: ns, "
 	  "or with units ns us ms s m h)" },
+	[MERGE_OPT_WIDEN] =
 	{ "widen", 0, NULL,
 	  "widen older, shorter event layouts (the default; with --strict)" },
+	[MERGE_OPT_STRICT] =
 	{ "strict", 0, NULL,
 	  "refuse older event layouts and inputs without a wall clock" },
+	[MERGE_OPT_NO_RENUMBER] =
 	{ "no-renumber", 0, NULL,
 	  "keep every id as it is (inputs known to share none)" },
+	[MERGE_OPT_NO_PROGRESS] =
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
+	[MERGE_OPT_VERBOSE] =
 	{ "verbose", 'v', NULL,
 	  "say how each input is renumbered, shifted and completed" },
-	{ NULL, 0, NULL, NULL }
 };
 
 /* Descriptors besides the inputs': standard streams, the output, a spool
@@ -40,14 +63,13 @@ const cli_option merge_options[] = {
 /* ---- options ---- */
 
 /* --align's words, in the order the option table lists them. */
-static int parse_align(const cli_command *cmd, const cli_args *args,
-		       ev_merge_align *out)
+static int parse_align(const cli_args *args, ev_merge_align *out)
 {
 	static const ev_merge_align aligns[] = { EV_MERGE_ALIGN_WALL_CLOCK,
 						 EV_MERGE_ALIGN_START,
 						 EV_MERGE_ALIGN_NONE };
 	int word = 0;
-	int rc = cli_choice(cmd, args, "align", &word);
+	int rc = cli_choice(args, MERGE_OPT_ALIGN, &word);
 
 	*out = aligns[word];
 	return rc;
@@ -97,7 +119,7 @@ static int parse_one_shift(const cli_command *cmd, shift_list *shifts,
 static int parse_shifts(const cli_command *cmd, const cli_args *args,
 			shift_list *shifts)
 {
-	const char *text = cli_value(cmd, args, "shift");
+	const char *text = cli_value(args, MERGE_OPT_SHIFT);
 	int rc = EXIT_OK;
 
 	shifts->n = args->n_positional;
@@ -168,10 +190,10 @@ static int merge_failed(const ev_merge *m)
 		return EXIT_USAGE;
 	case EV_MERGE_FAILED_SIZE:
 		cli_error(EXIT_USAGE, "%s", d->message);
-		if (!strstr(d->message, "no safe conversion"))
-			fputs("hint: --widen declares the larger size and "
-			      "converts the shorter events\n", stderr);
+		fputs("hint: --widen declares the larger size and converts the "
+		      "shorter events\n", stderr);
 		return EXIT_USAGE;
+	case EV_MERGE_FAILED_NO_CONVERSION:
 	case EV_MERGE_FAILED_USAGE:
 		return cli_error(EXIT_USAGE, "%s", d->message);
 	case EV_MERGE_FAILED_OUTPUT:
@@ -343,16 +365,16 @@ static int make_merge(const cli_command *cmd, const cli_args *args,
 {
 	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
 	shift_list shifts = { NULL, NULL, 0 };
-	int rc = parse_align(cmd, args, &opts.align);
+	int rc = parse_align(args, &opts.align);
 
 	*out = NULL;
 	if (rc == EXIT_OK)
 		rc = parse_shifts(cmd, args, &shifts);
-	if (!cli_flag(cmd, args, "strict"))
+	if (!cli_flag(args, MERGE_OPT_STRICT))
 		opts.flags |= EV_MERGE_LENIENT;
-	if (cli_flag(cmd, args, "widen"))
+	if (cli_flag(args, MERGE_OPT_WIDEN))
 		opts.flags |= EV_MERGE_WIDEN;
-	if (cli_flag(cmd, args, "no-renumber"))
+	if (cli_flag(args, MERGE_OPT_NO_RENUMBER))
 		opts.flags |= EV_MERGE_NO_RENUMBER;
 	if (rc == EXIT_OK && count_stdin(args) > 1)
 		rc = cli_usage_error(cmd, "standard input ('-') can be merged "
@@ -373,23 +395,24 @@ static int make_merge(const cli_command *cmd, const cli_args *args,
 
 int cmd_merge(const cli_command *cmd, const cli_args *args)
 {
-	const char *out = cli_value(cmd, args, "output");
+	const char *out = cli_value(args, MERGE_OPT_OUTPUT);
 	ev_sink *sink = NULL;
 	ev_merge *m;
 	cli_progress bar;
 	int dropped = 0, rc = make_merge(cmd, args, &m);
 
 	if (rc == EXIT_OK)
-		rc = cli_open_log_output(cmd, args, out, args->positional,
-					 args->n_positional, 0, &sink);
-	progress_start(&bar, "merge", cli_flag(cmd, args, "no-progress"));
+		rc = cli_open_log_output(out, cli_flag(args, MERGE_OPT_GZIP),
+					 args->positional, args->n_positional,
+					 CLI_REFUSE_INPUT, &sink);
+	progress_start(&bar, "merge", cli_flag(args, MERGE_OPT_NO_PROGRESS));
 	if (rc == EXIT_OK)
 		ev_merge_set_progress(m, progress_update, &bar);
 	if (rc == EXIT_OK && ev_merge_plan(m) < 0)
 		rc = merge_failed(m);
 	if (rc == EXIT_OK) {
-		if (cli_flag(cmd, args, "verbose"))
-			print_plan(m, !cli_flag(cmd, args, "no-renumber"));
+		if (cli_flag(args, MERGE_OPT_VERBOSE))
+			print_plan(m, !cli_flag(args, MERGE_OPT_NO_RENUMBER));
 		dropped = warn_truncated(m);
 		warn_adjusted(m);
 		if (ev_merge_write(m, sink) < 0)
@@ -400,7 +423,7 @@ int cmd_merge(const cli_command *cmd, const cli_args *args)
 	progress_end(&bar);
 	if (rc == EXIT_OK)
 		rc = cli_commit_output(sink, out);
-	if (rc == EXIT_OK && cli_flag(cmd, args, "verbose"))
+	if (rc == EXIT_OK && cli_flag(args, MERGE_OPT_VERBOSE))
 		fprintf(stderr, "merged %zu inputs: %" PRIu64 " events\n",
 			ev_merge_count(m), ev_merge_events_written(m));
 	cli_close_output(sink);

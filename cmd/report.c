@@ -10,9 +10,15 @@
 #include "commands.h"
 #include "report_page.h"
 
-const cli_option report_options[] = {
+enum report_option {
+	REPORT_OPT_OUTPUT,
+	REPORT_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(REPORT_N_OPTIONS);
+
+const cli_option report_options[REPORT_N_OPTIONS + 1] = {
+	[REPORT_OPT_OUTPUT] =
 	{ "output", 'o', "FILE", "write the page to FILE ('-' for standard output)" },
-	{ NULL, 0, NULL, NULL }
 };
 
 /* One read of the log. */
@@ -82,11 +88,12 @@ static int write_page(const report_job *job, ev_sink *sink, const char *out)
 int cmd_report(const cli_command *cmd, const cli_args *args)
 {
 	const char *in = args->positional[0];
-	const char *out = cli_value(cmd, args, "output");
+	const char *out = cli_value(args, REPORT_OPT_OUTPUT);
 	report_job job = { cli_input_name(in), NULL, 0 };
 	ev_sink *sink = NULL;
-	int rc = cli_open_output(out, &in, 1, 0, &sink), wrc;
+	int rc = cli_open_output(out, &in, 1, CLI_REFUSE_INPUT, &sink), wrc;
 
+	(void)cmd;
 	if (rc == EXIT_OK && ev_report_new(&job.report, NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
 	if (rc == EXIT_OK)

@@ -12,17 +12,30 @@
 #include "commands.h"
 #include "follow.h"
 
-const cli_option show_options[] = {
+/* The options of evtool show, indexes in show_options. */
+enum show_option {
+	SHOW_OPT_FORMAT,
+	SHOW_OPT_PRETTY_TIME,
+	SHOW_OPT_FOLLOW,
+	SHOW_OPT_TMPDIR,
+	SHOW_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(SHOW_N_OPTIONS);
+
+const cli_option show_options[SHOW_N_OPTIONS + 1] = {
 	/* In the order of ev_show_format: parse_format's index is one. */
+	[SHOW_OPT_FORMAT] =
 	{ "format", 0, "text|ndjson", "text (default: what ghc-events show "
 	  "prints) or ndjson (one JSON object per event)" },
+	[SHOW_OPT_PRETTY_TIME] =
 	{ "pretty-time", 0, NULL, "times as seconds, ms and us, as "
 	  "ghc-events show --pretty-time" },
+	[SHOW_OPT_FOLLOW] =
 	{ "follow", 'f', NULL, "print the events of a log still being "
 	  "written, in file order, until its data end or an interrupt" },
+	[SHOW_OPT_TMPDIR] =
 	{ "tmpdir", 0, "DIR", "folder for temporary files when sorting "
 	  "(default $TMPDIR or /tmp)" },
-	{ NULL, 0, NULL, NULL }
 };
 
 /* Rendered text is written out in chunks of about this size. */
@@ -118,7 +131,7 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 			     ? cli_error(EXIT_SYSTEM, "out of memory")
 			     : write_error();
 	else if (status < 0)
-		rc = cli_sorter_error(s, in);
+		rc = cli_sorter_error(s, in, NULL);
 	ev_sorter_free(s);
 	return rc;
 }
@@ -156,11 +169,10 @@ static int show_following(const char *in, show_out *o)
  * The command
  * ---------------------------------------------------------------------- */
 
-static int parse_format(const cli_command *cmd, const cli_args *args,
-			ev_show_format *out)
+static int parse_format(const cli_args *args, ev_show_format *out)
 {
 	int word = EV_SHOW_TEXT;
-	int rc = cli_choice(cmd, args, "format", &word);
+	int rc = cli_choice(args, SHOW_OPT_FORMAT, &word);
 
 	*out = (ev_show_format)word;
 	return rc;
@@ -172,18 +184,18 @@ int cmd_show(const cli_command *cmd, const cli_args *args)
 	const char *in = args->positional[0];
 	int rc;
 
-	if ((rc = parse_format(cmd, args, &o.format)) != EXIT_OK)
+	if ((rc = parse_format(args, &o.format)) != EXIT_OK)
 		return rc;
-	if (cli_flag(cmd, args, "pretty-time")) {
+	if (cli_flag(args, SHOW_OPT_PRETTY_TIME)) {
 		if (o.format != EV_SHOW_TEXT)
 			return cli_usage_error(cmd, "--pretty-time is for the "
 					       "text format");
 		o.flags |= EV_SHOW_PRETTY_TIME;
 	}
-	if (cli_flag(cmd, args, "follow"))
+	if (cli_flag(args, SHOW_OPT_FOLLOW))
 		rc = show_following(in, &o);
 	else
-		rc = show_sorted(in, cli_value(cmd, args, "tmpdir"), &o);
+		rc = show_sorted(in, cli_value(args, SHOW_OPT_TMPDIR), &o);
 	close_output(&o);
 	return rc;
 }

@@ -12,33 +12,55 @@
 #include "commands.h"
 #include "progress.h"
 
-const cli_option sort_options[] = {
+/* The options of evtool sort, indexes in sort_options. */
+enum sort_option {
+	SORT_OPT_OUTPUT,
+	SORT_OPT_GZIP,
+	SORT_OPT_CHECK,
+	SORT_OPT_MEMORY,
+	SORT_OPT_TMPDIR,
+	SORT_OPT_BLOCK_SIZE,
+	SORT_OPT_METHOD,
+	SORT_OPT_NO_PROGRESS,
+	SORT_OPT_VERBOSE,
+	SORT_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(SORT_N_OPTIONS);
+
+const cli_option sort_options[SORT_N_OPTIONS + 1] = {
+	[SORT_OPT_OUTPUT] =
 	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
 	  "compressed)" },
+	[SORT_OPT_GZIP] =
 	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
 	  "log's digest)" },
+	[SORT_OPT_CHECK] =
 	{ "check", 0, NULL, "only check: exit 0 when IN is in time order, 1 "
 	  "naming the first inversion" },
+	[SORT_OPT_MEMORY] =
 	{ "memory", 0, "SIZE", "memory for sorting (default 32M, at least "
 	  "64K)" },
+	[SORT_OPT_TMPDIR] =
 	{ "tmpdir", 0, "DIR", "folder for temporary files (default $TMPDIR "
 	  "or /tmp)" },
+	[SORT_OPT_BLOCK_SIZE] =
 	{ "block-size", 0, "SIZE", "largest output block (default 2M)" },
+	[SORT_OPT_METHOD] =
 	{ "method", 0, "auto|merge|external", "auto (default), merge (in "
 	  "place) or external (spill sorted runs)" },
+	[SORT_OPT_NO_PROGRESS] =
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
+	[SORT_OPT_VERBOSE] =
 	{ "verbose", 'v', NULL, "say on standard error how the log was sorted" },
-	{ NULL, 0, NULL, NULL }
 };
 
 /* --method's words, in the order the option table lists them. */
-static int parse_method(const cli_command *cmd, const cli_args *args,
-			ev_sort_method *out)
+static int parse_method(const cli_args *args, ev_sort_method *out)
 {
 	static const ev_sort_method methods[] = { EV_SORT_AUTO, EV_SORT_MERGE,
 						  EV_SORT_EXTERNAL };
 	int word = 0;
-	int rc = cli_choice(cmd, args, "method", &word);
+	int rc = cli_choice(args, SORT_OPT_METHOD, &word);
 
 	*out = methods[word];
 	return rc;
@@ -103,41 +125,6 @@ static int check(const char *in)
 	return rc;
 }
 
-static const char *origin_prefix(ev_origin origin, const char *in,
-				 const char *out)
-{
-	switch (origin) {
-	case EV_ORIGIN_INPUT:
-	case EV_ORIGIN_OPTIONS:
-		return in;
-	case EV_ORIGIN_OUTPUT:
-		return cli_output_name(out);
-	default:
-		return NULL;
-	}
-}
-
-static int run_error(const ev_sorter *s, const char *in, const char *out)
-{
-	const ev_diag *d = ev_sorter_diag(s);
-	const ev_sort_stats *st = ev_sorter_stats(s);
-	const char *prefix;
-	int code = cli_exit_for_status(d->status);
-
-	in = cli_input_name(in);
-	prefix = origin_prefix(st->origin, in, out);
-	/* A log that is no eventlog fails at offset 0, which is news. */
-	if (st->origin == EV_ORIGIN_INPUT &&
-	    (d->offset || d->status == EV_EFORMAT))
-		return cli_error(code, "%s: offset %llu: %s", in,
-				 (unsigned long long)d->offset, d->message);
-	if (st->origin == EV_ORIGIN_OUTPUT || st->origin == EV_ORIGIN_TEMP)
-		code = EXIT_SYSTEM;
-	if (prefix)
-		return cli_error(code, "%s: %s", prefix, d->message);
-	return cli_error(code, "%s", d->message);
-}
-
 static void report(const ev_sort_stats *st)
 {
 	cli_message_start();
@@ -168,13 +155,12 @@ static void report(const ev_sort_stats *st)
 		? " (the input was copied first)" : "");
 }
 
-static int sort_log(const cli_command *cmd, const cli_args *args,
-		    const ev_sort_options *opts)
+static int sort_log(const cli_args *args, const ev_sort_options *opts)
 {
 	const char *in = args->positional[0];
-	const char *out = cli_value(cmd, args, "output");
-	int verbose = cli_flag(cmd, args, "verbose");
-	int no_progress = cli_flag(cmd, args, "no-progress");
+	const char *out = cli_value(args, SORT_OPT_OUTPUT);
+	int verbose = cli_flag(args, SORT_OPT_VERBOSE);
+	int no_progress = cli_flag(args, SORT_OPT_NO_PROGRESS);
 	ev_sorter *s;
 	ev_sink *sink;
 	cli_progress bar;
@@ -182,7 +168,8 @@ static int sort_log(const cli_command *cmd, const cli_args *args,
 
 	if (ev_sorter_new(&s, opts) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
-	rc = cli_open_log_output(cmd, args, out, &in, 1, 0, &sink);
+	rc = cli_open_log_output(out, cli_flag(args, SORT_OPT_GZIP), &in, 1,
+				 CLI_REFUSE_INPUT, &sink);
 	if (rc != EXIT_OK) {
 		ev_sorter_free(s);
 		return rc;
@@ -200,7 +187,7 @@ static int sort_log(const cli_command *cmd, const cli_args *args,
 		rc = EXIT_DROPPED;
 	}
 	if (status < 0)
-		rc = run_error(s, in, out);
+		rc = cli_sorter_error(s, in, out);
 	else if ((status = cli_commit_output(sink, out)) != EXIT_OK)
 		rc = status;
 	if (verbose && status >= 0)
@@ -214,23 +201,24 @@ int cmd_sort(const cli_command *cmd, const cli_args *args)
 {
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	const char *in = args->positional[0];
-	const char *out = cli_value(cmd, args, "output");
+	const char *out = cli_value(args, SORT_OPT_OUTPUT);
 	uint64_t memory;
 	int rc;
 
 	memory = opts.memory;
-	if (cli_flag(cmd, args, "check")) {
-		if (out || cli_flag(cmd, args, "gzip"))
+	if (cli_flag(args, SORT_OPT_CHECK)) {
+		if (out || cli_flag(args, SORT_OPT_GZIP))
 			return cli_usage_error(cmd, "--check writes nothing: "
 					       "leave out -o and --gzip");
 		return check(in);
 	}
-	if ((rc = cli_size(cmd, args, "memory", EV_SORT_MIN_MEMORY, SIZE_MAX,
+	if ((rc = cli_size(args, SORT_OPT_MEMORY, EV_SORT_MIN_MEMORY, SIZE_MAX,
 			   &memory)) != EXIT_OK ||
-	    (rc = parse_method(cmd, args, &opts.method)) != EXIT_OK ||
-	    (rc = cli_block_size(cmd, args, &opts.max_block_size)) != EXIT_OK)
+	    (rc = parse_method(args, &opts.method)) != EXIT_OK ||
+	    (rc = cli_block_size(args, SORT_OPT_BLOCK_SIZE,
+				 &opts.max_block_size)) != EXIT_OK)
 		return rc;
 	opts.memory = (size_t)memory;
-	opts.tmpdir = cli_value(cmd, args, "tmpdir");
-	return sort_log(cmd, args, &opts);
+	opts.tmpdir = cli_value(args, SORT_OPT_TMPDIR);
+	return sort_log(args, &opts);
 }

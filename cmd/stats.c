@@ -15,21 +15,38 @@
 #include "stats_cli.h"
 #include "stats_json.h"
 
-const cli_option stats_options[] = {
+/* The options of evtool stats, indexes in stats_options. */
+enum stats_option {
+	STATS_OPT_JSON,
+	STATS_OPT_THREADS,
+	STATS_OPT_CAPS,
+	STATS_OPT_FAIL_IF,
+	STATS_OPT_FOLLOW,
+	STATS_OPT_EVERY,
+	STATS_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(STATS_N_OPTIONS);
+
+const cli_option stats_options[STATS_N_OPTIONS + 1] = {
+	[STATS_OPT_JSON] =
 	{ "json", 0, NULL, "print one JSON object (schema_version 1)" },
+	[STATS_OPT_THREADS] =
 	{ "threads", 0, NULL, "per thread: runs, run time, migrations, label "
 	  "and stop reasons" },
+	[STATS_OPT_CAPS] =
 	{ "caps", 0, NULL, "per capability: mutator, GC and idle time, runs "
 	  "and migrations" },
+	[STATS_OPT_FAIL_IF] =
 	{ "fail-if", 0, "COND", "exit 1 when COND holds for the (new) run, as "
 	  "FIGURE<VALUE, >, <=, >=; VALUE absolute (50ms, 2GiB, 90%) or, "
 	  "with two logs, +N% or -N% of the base run; repeatable" },
+	[STATS_OPT_FOLLOW] =
 	{ "follow", 'f', NULL, "follow a log still being written (a file, a "
 	  "FIFO, - or unix:SOCKET): a line per interval, the summary at the "
 	  "end" },
+	[STATS_OPT_EVERY] =
 	{ "every", 0, "TIME", "the interval of --follow, in the log's time "
 	  "(default 1s)" },
-	{ NULL, 0, NULL, NULL }
 };
 
 /* The default interval of --follow. */
@@ -556,7 +573,7 @@ static int parse_conditions(const cli_command *cmd, const cli_args *args,
 	char why[256];
 	const char *text;
 
-	for (*n = 0; (text = cli_value_at(cmd, args, "fail-if", *n)); ++*n) {
+	for (*n = 0; (text = cli_value_at(args, STATS_OPT_FAIL_IF, *n)); ++*n) {
 		if (ev_stats_condition_parse(text, &conds[*n], why,
 					     sizeof why) < 0)
 			return cli_usage_error(cmd, "--fail-if %s", why);
@@ -575,19 +592,19 @@ static int parse_conditions(const cli_command *cmd, const cli_args *args,
 static int parse_follow(const cli_command *cmd, const cli_args *args,
 			int as_json, uint64_t *every_ns)
 {
-	const char *every = cli_value(cmd, args, "every");
+	const char *every = cli_value(args, STATS_OPT_EVERY);
 	int rc;
 
 	*every_ns = DEFAULT_EVERY_NS;
-	if (!cli_flag(cmd, args, "follow"))
+	if (!cli_flag(args, STATS_OPT_FOLLOW))
 		return every ? cli_usage_error(cmd, "--every is for --follow")
 			     : EXIT_OK;
 	if (args->n_positional != 1)
 		return cli_usage_error(cmd, "--follow takes one log");
-	if (as_json || cli_value(cmd, args, "fail-if"))
+	if (as_json || cli_value(args, STATS_OPT_FAIL_IF))
 		return cli_usage_error(cmd, "--follow prints text; --json and "
 				       "--fail-if are for complete logs");
-	if ((rc = cli_duration(cmd, args, "every", every_ns)) != EXIT_OK)
+	if ((rc = cli_duration(args, STATS_OPT_EVERY, every_ns)) != EXIT_OK)
 		return rc;
 	if (*every_ns == 0)
 		return cli_usage_error(cmd, "--every: '%s' is not a duration "
@@ -623,9 +640,10 @@ static int stats_files(const cli_args *args, unsigned parts, int as_json,
 
 int cmd_stats(const cli_command *cmd, const cli_args *args)
 {
-	int as_json = cli_flag(cmd, args, "json"), n_conds = 0, rc;
-	unsigned parts = (cli_flag(cmd, args, "threads") ? STATS_THREADS : 0) |
-			 (cli_flag(cmd, args, "caps") ? STATS_CAPS : 0);
+	int as_json = cli_flag(args, STATS_OPT_JSON), n_conds = 0, rc;
+	unsigned parts =
+		(cli_flag(args, STATS_OPT_THREADS) ? STATS_THREADS : 0) |
+		(cli_flag(args, STATS_OPT_CAPS) ? STATS_CAPS : 0);
 	size_t most = args->n_given ? (size_t)args->n_given : 1;
 	ev_stats_condition *conds = calloc(most, sizeof *conds);
 	const char **texts = calloc(most, sizeof *texts);
@@ -637,7 +655,7 @@ int cmd_stats(const cli_command *cmd, const cli_args *args)
 		 EXIT_OK ||
 		 (rc = parse_follow(cmd, args, as_json, &every_ns)) != EXIT_OK)
 		; /* reported */
-	else if (cli_flag(cmd, args, "follow"))
+	else if (cli_flag(args, STATS_OPT_FOLLOW))
 		rc = stats_follow(args->positional[0], every_ns, parts);
 	else
 		rc = stats_files(args, parts, as_json, conds, texts, n_conds);

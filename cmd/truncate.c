@@ -15,28 +15,53 @@
 #include "commands.h"
 #include "progress.h"
 
-const cli_option truncate_options[] = {
+/* The options of evtool truncate, indexes in truncate_options. */
+enum truncate_option {
+	TRUNCATE_OPT_OUTPUT,
+	TRUNCATE_OPT_GZIP,
+	TRUNCATE_OPT_IN_PLACE,
+	TRUNCATE_OPT_RESYNC,
+	TRUNCATE_OPT_AT,
+	TRUNCATE_OPT_EVENTS,
+	TRUNCATE_OPT_BYTES,
+	TRUNCATE_OPT_SESSION,
+	TRUNCATE_OPT_QUIET,
+	TRUNCATE_OPT_NO_PROGRESS,
+	TRUNCATE_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(TRUNCATE_N_OPTIONS);
+
+const cli_option truncate_options[TRUNCATE_N_OPTIONS + 1] = {
+	[TRUNCATE_OPT_OUTPUT] =
 	{ "output", 'o', "OUT", "write to OUT, not standard output (*.gz: "
 	  "compressed)" },
+	[TRUNCATE_OPT_GZIP] =
 	{ "gzip", 0, NULL, "compress as 'evtool archive' does (gzip with the "
 	  "log's digest)" },
+	[TRUNCATE_OPT_IN_PLACE] =
 	{ "in-place", 0, NULL,
 	  "replace the input with the result (safely, by rename)" },
+	[TRUNCATE_OPT_RESYNC] =
 	{ "resync", 0, NULL,
 	  "skip damaged regions to the next block marker and drop events "
 	  "with impossible times, reporting each" },
+	[TRUNCATE_OPT_AT] =
 	{ "at", 0, "TIME", "keep events stamped before TIME (" CLI_TIME_FORMS
 	  ")" },
+	[TRUNCATE_OPT_EVENTS] =
 	{ "events", 0, "N", "keep the first N events and stop there" },
+	[TRUNCATE_OPT_BYTES] =
 	{ "bytes", 0, "SIZE",
 	  "keep what lies in the first SIZE bytes (rounded down to an event; "
 	  "150M)" },
+	[TRUNCATE_OPT_SESSION] =
 	{ "session", 0, "N",
 	  "write only the Nth session (1-based, as 'evtool info' lists "
 	  "them)" },
+	[TRUNCATE_OPT_QUIET] =
 	{ "quiet", 'q', NULL, "print errors only, not what was kept" },
+	[TRUNCATE_OPT_NO_PROGRESS] =
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
-	{ NULL, 0, NULL, NULL }
 };
 
 /* ---- options ---- */
@@ -101,23 +126,25 @@ static int resolve_wall(const cli_command *cmd, const char *in,
 static int parse_options(const cli_command *cmd, const cli_args *args,
 			 ev_repair_options *o)
 {
-	const char *at = cli_value(cmd, args, "at");
+	const char *at = cli_value(args, TRUNCATE_OPT_AT);
 	uint64_t session = 0;
 	int rc = EXIT_OK, wall = 0;
 
-	if (cli_flag(cmd, args, "resync"))
+	if (cli_flag(args, TRUNCATE_OPT_RESYNC))
 		o->flags |= EV_REPAIR_RESYNC;
 	if (at)
 		rc = parse_at(cmd, at, o, &wall);
 	if (rc == EXIT_OK)
-		rc = cli_count(cmd, args, "events", 0, UINT64_MAX - 1,
+		rc = cli_count(args, TRUNCATE_OPT_EVENTS, 0, UINT64_MAX - 1,
 			       &o->max_events);
 	if (rc == EXIT_OK)
-		rc = cli_size(cmd, args, "bytes", 0, UINT64_MAX - 1,
+		rc = cli_size(args, TRUNCATE_OPT_BYTES, 0, UINT64_MAX - 1,
 			      &o->max_bytes);
 	if (rc == EXIT_OK)
-		rc = cli_count(cmd, args, "session", 0, UINT_MAX, &session);
-	if (rc == EXIT_OK && cli_value(cmd, args, "session") && session == 0)
+		rc = cli_count(args, TRUNCATE_OPT_SESSION, 0, UINT_MAX,
+			       &session);
+	if (rc == EXIT_OK && cli_value(args, TRUNCATE_OPT_SESSION) &&
+	    session == 0)
 		rc = cli_usage_error(cmd, "--session counts from 1, as 'evtool "
 				     "info' lists the sessions");
 	o->session = (unsigned)session;
@@ -131,8 +158,8 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 static int choose_output(const cli_command *cmd, const cli_args *args,
 			 const char **out, int *in_place)
 {
-	*out = cli_value(cmd, args, "output");
-	*in_place = cli_flag(cmd, args, "in-place");
+	*out = cli_value(args, TRUNCATE_OPT_OUTPUT);
+	*in_place = cli_flag(args, TRUNCATE_OPT_IN_PLACE);
 	if (!*in_place)
 		return EXIT_OK;
 	if (*out || strcmp(args->positional[0], "-") == 0)
@@ -296,8 +323,11 @@ int cmd_truncate(const cli_command *cmd, const cli_args *args)
 	if (rc == EXIT_OK)
 		rc = parse_options(cmd, args, &o);
 	if (rc == EXIT_OK)
-		rc = cli_open_log_output(cmd, args, out, args->positional, 1,
-					 in_place, &sink);
+		rc = cli_open_log_output(out, cli_flag(args, TRUNCATE_OPT_GZIP),
+					 args->positional, 1,
+					 in_place ? CLI_REPLACE_INPUT
+						  : CLI_REFUSE_HINT_IN_PLACE,
+					 &sink);
 	if (rc == EXIT_OK)
 		rc = cli_open_input(in, 0, &r);
 	/* Whether the input is gzip is known once the reader has read; the
@@ -311,8 +341,8 @@ int cmd_truncate(const cli_command *cmd, const cli_args *args)
 	}
 	if (rc == EXIT_OK)
 		rc = repair(&o, r, sink, ev_reader_name(r), out, in_place,
-			    cli_flag(cmd, args, "quiet"),
-			    cli_flag(cmd, args, "no-progress"));
+			    cli_flag(args, TRUNCATE_OPT_QUIET),
+			    cli_flag(args, TRUNCATE_OPT_NO_PROGRESS));
 	cli_close_output(sink);
 	ev_reader_free(r);
 	free(target);

@@ -12,23 +12,48 @@
 #include "progress.h"
 #include "json.h"
 
-const cli_option validate_options[] = {
+/* The options of evtool validate, indexes in validate_options. */
+enum validate_option {
+	VALIDATE_OPT_STRICT,
+	VALIDATE_OPT_SORTED,
+	VALIDATE_OPT_TOLERANCE,
+	VALIDATE_OPT_GC_END_TOLERANCE,
+	VALIDATE_OPT_NO_SEMANTICS,
+	VALIDATE_OPT_MAX_ERRORS,
+	VALIDATE_OPT_QUIET,
+	VALIDATE_OPT_JSON,
+	VALIDATE_OPT_LIST_CHECKS,
+	VALIDATE_OPT_NO_PROGRESS,
+	VALIDATE_N_OPTIONS
+};
+CLI_CHECK_OPTIONS(VALIDATE_N_OPTIONS);
+
+const cli_option validate_options[VALIDATE_N_OPTIONS + 1] = {
+	[VALIDATE_OPT_STRICT] =
 	{ "strict", 0, NULL, "warnings fail too" },
+	[VALIDATE_OPT_SORTED] =
 	{ "sorted", 0, NULL,
 	  "also require one global time order (what 'evtool sort' writes)" },
+	[VALIDATE_OPT_TOLERANCE] =
 	{ "tolerance", 0, "TIME",
 	  "accept time going back by up to TIME (ns, or with a unit: 5us; "
 	  "default 0)" },
+	[VALIDATE_OPT_GC_END_TOLERANCE] =
 	{ "gc-end-tolerance", 0, "TIME",
 	  "how far GC_END and GC_START may step back (default 1ms)" },
+	[VALIDATE_OPT_NO_SEMANTICS] =
 	{ "no-semantics", 0, NULL,
 	  "skip the thread, GC, task and heap-sample checks" },
+	[VALIDATE_OPT_MAX_ERRORS] =
 	{ "max-errors", 0, "N", "stop checking a file after N errors" },
+	[VALIDATE_OPT_QUIET] =
 	{ "quiet", 'q', NULL, "print nothing; the exit code tells" },
+	[VALIDATE_OPT_JSON] =
 	{ "json", 0, NULL, "print one JSON document (schema_version 2)" },
+	[VALIDATE_OPT_LIST_CHECKS] =
 	{ "list-checks", 0, NULL, "list the check ids and what they mean" },
+	[VALIDATE_OPT_NO_PROGRESS] =
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
-	{ NULL, 0, NULL, NULL }
 };
 
 /* 2: "events" without block markers, "session" 1-based */
@@ -270,20 +295,20 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 	uint64_t gc_end = job->options.gc_end_tolerance_ns;
 	int rc;
 
-	job->strict = cli_flag(cmd, args, "strict");
-	job->quiet = cli_flag(cmd, args, "quiet");
-	job->as_json = cli_flag(cmd, args, "json");
-	job->no_progress = cli_flag(cmd, args, "no-progress");
-	job->options.sorted = cli_flag(cmd, args, "sorted");
-	job->options.semantics = !cli_flag(cmd, args, "no-semantics");
+	job->strict = cli_flag(args, VALIDATE_OPT_STRICT);
+	job->quiet = cli_flag(args, VALIDATE_OPT_QUIET);
+	job->as_json = cli_flag(args, VALIDATE_OPT_JSON);
+	job->no_progress = cli_flag(args, VALIDATE_OPT_NO_PROGRESS);
+	job->options.sorted = cli_flag(args, VALIDATE_OPT_SORTED);
+	job->options.semantics = !cli_flag(args, VALIDATE_OPT_NO_SEMANTICS);
 	if (job->quiet && job->as_json)
 		return cli_usage_error(cmd, "--quiet and --json exclude each "
 				       "other");
-	if ((rc = cli_duration(cmd, args, "tolerance",
+	if ((rc = cli_duration(args, VALIDATE_OPT_TOLERANCE,
 			       &job->options.tolerance_ns)) != EXIT_OK ||
-	    (rc = cli_duration(cmd, args, "gc-end-tolerance", &gc_end)) !=
+	    (rc = cli_duration(args, VALIDATE_OPT_GC_END_TOLERANCE, &gc_end)) !=
 		    EXIT_OK ||
-	    (rc = cli_count(cmd, args, "max-errors", 0, UINT64_MAX,
+	    (rc = cli_count(args, VALIDATE_OPT_MAX_ERRORS, 0, UINT64_MAX,
 			    &job->max_errors)) != EXIT_OK)
 		return rc;
 	job->options.gc_end_tolerance_ns = gc_end;
@@ -315,7 +340,7 @@ int cmd_validate(const cli_command *cmd, const cli_args *args)
 			     { NULL, 0, { 0 }, 0 }, NULL, 0, 0 };
 	int worst = EXIT_OK, rc;
 
-	if (cli_flag(cmd, args, "list-checks")) {
+	if (cli_flag(args, VALIDATE_OPT_LIST_CHECKS)) {
 		list_checks();
 		return EXIT_OK;
 	}

@@ -155,6 +155,11 @@ static int parse_optional(ev_archive_header *out, const uint8_t *p,
 	return EV_OK;
 }
 
+int ev_is_gzip(const void *data, size_t len)
+{
+	return evi_is_gzip(data, len);
+}
+
 int ev_archive_parse_header(ev_archive_header *out, const void *data,
 			    size_t len, ev_diag *diag)
 {

@@ -104,7 +104,8 @@ static int size_conflict(ev_merge *m, evi_union_type *u, size_t i,
 
 	if (u->wire == EV_SIZE_VARIABLE || wire == EV_SIZE_VARIABLE) {
 		int u_var = u->first_wire == EV_SIZE_VARIABLE;
-		return evi_merge_fail(m, EV_MERGE_FAILED_SIZE, EV_EINVAL,
+		return evi_merge_fail(m, EV_MERGE_FAILED_NO_CONVERSION,
+				      EV_EINVAL,
 				      "event type %u (%s) is %s in %s but %s "
 				      "in %s: these logs cannot be merged",
 				      u->id, type_name(u->id),
@@ -130,7 +131,8 @@ static int size_conflict(ev_merge *m, evi_union_type *u, size_t i,
 	     evi_merge_widen_kind(u->id, u->wire, wide) == EVI_WIDEN_NONE) ||
 	    (wire != wide &&
 	     evi_merge_widen_kind(u->id, wire, wide) == EVI_WIDEN_NONE))
-		return evi_merge_fail(m, EV_MERGE_FAILED_SIZE, EV_EINVAL,
+		return evi_merge_fail(m, EV_MERGE_FAILED_NO_CONVERSION,
+				      EV_EINVAL,
 				      "event type %u (%s) has %d-byte payloads "
 				      "in %s but %d-byte payloads in %s, and "
 				      "--widen knows no safe conversion to "

@@ -920,6 +920,34 @@ static void test_large_read_ahead(void **state)
 	free(log);
 }
 
+/* ev_is_gzip: an archive and zlib's gzip start with the magic; a log,
+ * a zlib stream without the gzip wrapper and a one-byte prefix do not. */
+static void test_is_gzip(void **state)
+{
+	size_t len, gz_len;
+	char *path = ts_path(EVTOOL_TESTDATA, "sparks-n2.eventlog");
+	uint8_t *log = ts_read_file(path, &len);
+	uint8_t *plain = plain_gzip(log, len, &gz_len);
+	config c = { 6, 1, 0 };
+	uint8_t *ours = archive(log, len, &c, &gz_len);
+	uLongf z_len = compressBound((uLong)len);
+	uint8_t *z = malloc(z_len);
+
+	(void)state;
+	assert_int_equal(compress(z, &z_len, log, (uLong)len), Z_OK);
+	assert_true(ev_is_gzip(plain, 2));
+	assert_true(ev_is_gzip(ours, gz_len));
+	assert_false(ev_is_gzip(ours, 1));
+	assert_false(ev_is_gzip(log, len));
+	assert_false(ev_is_gzip(z, z_len));
+	assert_false(ev_is_gzip(NULL, 0));
+	free(z);
+	free(ours);
+	free(plain);
+	free(log);
+	free(path);
+}
+
 /* Concatenated archives: each log's digest covers its own members. */
 static void test_several_members(void **state)
 {
@@ -1202,6 +1230,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_multichunk),
 		cmocka_unit_test(test_trailing_garbage),
 		cmocka_unit_test(test_plain_gzip_has_no_digest),
+		cmocka_unit_test(test_is_gzip),
 		cmocka_unit_test(test_several_members),
 		cmocka_unit_test(test_members_of_a_log),
 		cmocka_unit_test(test_large_read_ahead),

@@ -1334,7 +1334,7 @@ static void test_merge_widen_census(void **state)
 	ev_store16(new_log + decl_size_at(new_log, new_len, 3), 6);
 	m = new_merge(&widen, in, 2);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_SIZE);
+	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_NO_CONVERSION);
 	msg = ev_merge_diag(m)->message;
 	assert_non_null(strstr(msg, "3 (THREAD_RUNNABLE) has 4-byte payloads "
 				    "in nonmoving-9.0 but 6-byte payloads in "

@@ -132,6 +132,12 @@ typedef struct ev_archive_header {
 } ev_archive_header;
 
 /**
+ * Nonzero when the `len` bytes at `data` start a gzip member (its two
+ * magic bytes), as every reader of evtool recognises one.
+ */
+EV_API int ev_is_gzip(const void *data, size_t len);
+
+/**
  * Parses the gzip member header at the start of `len` bytes at `data`.
  * EV_OK: `out` is filled. EV_ETRUNCATED: the bytes so far are a header's
  * beginning; more are needed. EV_EFORMAT: not a gzip header (wrong magic

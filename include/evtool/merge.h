@@ -126,10 +126,13 @@ typedef enum ev_merge_failure_kind {
 	EV_MERGE_FAILED_NONE = 0,     /**< no failure */
 	EV_MERGE_FAILED_INPUT,        /**< an input could not be read or is malformed */
 	EV_MERGE_FAILED_NO_WALL_CLOCK,/**< EV_MERGE_ALIGN_WALL_CLOCK and an input has none */
-	EV_MERGE_FAILED_SIZE,         /**< a type's fixed size differs; see EV_MERGE_WIDEN */
+	EV_MERGE_FAILED_SIZE,         /**< a type's fixed size differs, and EV_MERGE_WIDEN would convert it */
 	EV_MERGE_FAILED_LIMIT,        /**< too many caps, ids or open files */
 	EV_MERGE_FAILED_OUTPUT,       /**< writing failed */
-	EV_MERGE_FAILED_USAGE         /**< the calls or options were wrong */
+	EV_MERGE_FAILED_USAGE,        /**< the calls or options were wrong */
+	/** a type's sizes differ and EV_MERGE_WIDEN cannot convert them:
+	 *  fixed against variable size, or no safe conversion */
+	EV_MERGE_FAILED_NO_CONVERSION
 } ev_merge_failure_kind;
 
 /** Synthesised creation events (ev_merge_input.synthesised). */

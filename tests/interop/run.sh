@@ -126,7 +126,11 @@ one_line() {
 
 # True when evtool info calls the log complete (it ends with the data end).
 is_complete() {
-  "$evtool" info "$1" 2>/dev/null | grep -q '^  status *complete$'
+  # Read info's whole output first: grep -q stops reading at the match,
+  # and evtool, killed by SIGPIPE as cat is, fails the pipeline.
+  local info
+  info=$("$evtool" info "$1" 2>/dev/null) || true
+  grep -q '^  status *complete$' <<<"$info"
 }
 
 pass() {
@@ -283,7 +287,7 @@ check_filter() {
   rc=0
   "$evtool" filter --class gc "$log" -o "$out" >"$tmp/evtool.txt" 2>&1 || rc=$?
   kept=$("$evtool" info --json "$out" 2>/dev/null |
-         sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1)
+         sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | sed -n 1p)
   n=$("$evcheck" count "$out" 2>"$tmp/count.txt") || n="failed"
   if [ "$rc" -ne "$want_rc" ] || [ "$n" != "$kept" ]; then
     fail filter "$log" "--class gc: exit $rc, evcheck count '$n', evtool kept '$kept': $(one_line "$tmp/count.txt")"
