@@ -60,6 +60,7 @@ typedef struct log_info {
 
 	ev_process_list *procs; /* the processes (OS-process capsets) */
 	int procs_failed;       /* EV_ENOMEM while collecting them */
+	ev_diag wall_problem;   /* a WALL_CLOCK_TIME that is no clock reading */
 	capset_entry capsets[MAX_CAPSETS];
 	unsigned n_capsets;
 	uint8_t cap_seen[N_IDS / 8];
@@ -180,6 +181,8 @@ static void count_event(log_info *li, const ev_event *ev)
 		int rc = ev_process_list_add(li->procs, ev);
 		if (rc == EV_ENOMEM && !li->procs_failed)
 			li->procs_failed = rc; /* EV_ELIMIT keeps the first */
+		if (rc == EV_EFORMAT && !li->wall_problem.status)
+			li->wall_problem = *ev_process_list_diag(li->procs);
 	}
 }
 
@@ -255,6 +258,12 @@ static int collect(log_info *li, const char *path)
 	li->log_bytes = ev_reader_offset(r);
 	if (li->status == EV_ETRUNCATED && li->diag.offset < li->log_bytes)
 		li->log_bytes = li->diag.offset;
+	/* Read to its end, but invalid: as merge, filter and truncate say. */
+	if ((li->status == EV_END || li->status == EV_ETRUNCATED) &&
+	    li->wall_problem.status) {
+		li->status = li->wall_problem.status;
+		li->diag = li->wall_problem;
+	}
 	if (ev_reader_digest(r, &li->digest) < 0) {
 		rc = cli_reader_error(r);
 		ev_reader_free(r);

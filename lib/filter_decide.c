@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "evtool/catalog.h"
+#include "evtool/decode.h"
 #include "filter_internal.h"
 #include "internal.h"
 
@@ -352,19 +353,42 @@ static int any_markers(const ev_filter *f)
 	return f->sel[INCLUDE].markers.set || f->sel[EXCLUDE].markers.set;
 }
 
-/* WALL_CLOCK_TIME (43): capset u32, seconds u64, nanoseconds u32; the
- * first one maps the session's clock to Unix time (FORMAT.md s. 6). */
-static void learn_clock(session_facts *s, const ev_event *ev)
+static int uses_wall_clock(const ev_filter *f)
 {
+	for (int d = 0; d < N_DIRECTIONS; d++) {
+		const window_spec *w = &f->sel[d].time;
+		if (w->set && (w->from.kind == EVI_TIME_WALL ||
+			       w->to.kind == EVI_TIME_WALL))
+			return 1;
+	}
+	return 0;
+}
+
+/* The session's first event time, and its first WALL_CLOCK_TIME, which
+ * maps its clock to Unix time (ev_wall_clock_epoch). One that is not a
+ * clock reading fails the filter when wall-clock times need it, as it
+ * fails a merge. */
+static int learn_clock(ev_filter *f, session_facts *s, const ev_event *ev)
+{
+	int64_t epoch;
+	int rc;
+
 	if (!s->have_first || ev->time < s->first)
 		s->first = ev->time;
 	s->have_first = 1;
-	if (ev->type == EV_WALL_CLOCK_TIME && !s->have_wall && ev->size >= 16) {
-		uint64_t unix_ns = ev_load64(ev->payload + 4) * 1000000000u +
-				   ev_load32(ev->payload + 12);
-		s->wall_epoch = unix_ns - ev->time;
+	if (s->have_wall || s->wall_bad || ev->type != EV_WALL_CLOCK_TIME)
+		return EV_OK;
+	rc = ev_wall_clock_epoch(ev, &epoch,
+				 uses_wall_clock(f) ? &f->diag : NULL);
+	if (rc == EV_EFORMAT) {
+		s->wall_bad = 1;
+		return uses_wall_clock(f) ? rc : EV_OK;
+	}
+	if (rc == EV_OK) {
+		s->wall_epoch = (uint64_t)epoch;
 		s->have_wall = 1;
 	}
+	return EV_OK;
 }
 
 int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
@@ -379,7 +403,8 @@ int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
 	if (pass == 0) {
 		int rc;
 
-		learn_clock(s, ev);
+		if ((rc = learn_clock(f, s, ev)) < 0)
+			return rc;
 		if (any_process(f) && (rc = learn_process(s, ev)) < 0)
 			return rc == EV_ELIMIT
 				       ? fail(f, rc, "session %u names more "

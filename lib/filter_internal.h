@@ -144,6 +144,7 @@ typedef struct session_facts {
 	int have_first;
 	uint64_t first;
 	int have_wall;
+	int wall_bad;        /* its WALL_CLOCK_TIME was not a clock reading */
 	uint64_t wall_epoch; /* Unix ns at timestamp 0 */
 	marker_facts markers[N_DIRECTIONS];
 	capset_info *capsets;
