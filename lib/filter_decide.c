@@ -42,11 +42,9 @@ static void free_process_sets(session_facts *s)
 static void free_session(session_facts *s)
 {
 	free(s->capsets);
-	free(s->capset_index.slots);
-	free(s->assigned);
-	free(s->assigned_index.slots);
-	free(s->tasks);
-	free(s->task_index.slots);
+	evi_idmap_free(&s->capset_ids);
+	evi_idmap_free(&s->assigned);
+	evi_idmap_free(&s->task_caps);
 	free_process_sets(s);
 }
 
@@ -106,67 +104,17 @@ static session_facts *session_at(ev_filter *f, unsigned session)
 	return &f->sessions[session];
 }
 
-typedef uint64_t (*fact_key_fn)(const session_facts *s, size_t i);
-
-static uint64_t capset_key(const session_facts *s, size_t i)
-{
-	return s->capsets[i].id;
-}
-
-static uint64_t assignment_key(const session_facts *s, size_t i)
-{
-	return (uint64_t)s->assigned[i].capset << 16 | s->assigned[i].cap;
-}
-
-static uint64_t task_key(const session_facts *s, size_t i)
-{
-	return s->tasks[i].task;
-}
-
-/* The slot of `key`: the one holding it, or the free one it goes in. */
-static uint32_t *index_slot(const id_index *ix, const session_facts *s,
-			    fact_key_fn key_of, uint64_t key)
-{
-	size_t mask = ix->cap - 1;
-	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
-
-	while (ix->slots[h] && key_of(s, ix->slots[h] - 1) != key)
-		h = (h + 1) & mask;
-	return &ix->slots[h];
-}
-
-/* Makes room for a new element after the `n` indexed ones. */
-static int index_reserve(id_index *ix, const session_facts *s,
-			 fact_key_fn key_of, size_t n)
-{
-	id_index grown;
-
-	if ((n + 1) * 2 <= ix->cap)
-		return EV_OK;
-	grown.cap = ix->cap ? ix->cap * 2 : 64;
-	if (!(grown.slots = calloc(grown.cap, sizeof *grown.slots)))
-		return EV_ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		*index_slot(&grown, s, key_of, key_of(s, i)) = (uint32_t)i + 1;
-	free(ix->slots);
-	*ix = grown;
-	return EV_OK;
-}
-
-/* The capset `id` of the session, added when new. */
+/* The capset `id` of the session, added when new; capset_ids maps each
+ * id to its index in s->capsets. */
 static int find_capset(session_facts *s, uint32_t id, capset_info **out)
 {
-	uint32_t *slot;
+	uint64_t at;
+	int added, rc;
 
-	if (index_reserve(&s->capset_index, s, capset_key, s->n_capsets) < 0)
-		return EV_ENOMEM;
-	slot = index_slot(&s->capset_index, s, capset_key, id);
-	if (*slot) {
-		*out = &s->capsets[*slot - 1];
+	if (evi_idmap_get(&s->capset_ids, id, &at)) {
+		*out = &s->capsets[at];
 		return EV_OK;
 	}
-	if (s->n_capsets >= EVI_FILTER_MAX_CAPSETS)
-		return EV_ELIMIT;
 	if (s->n_capsets == s->capsets_cap) {
 		size_t cap = s->capsets_cap ? s->capsets_cap * 2 : 8;
 		capset_info *grown = realloc(s->capsets, cap * sizeof *grown);
@@ -175,38 +123,25 @@ static int find_capset(session_facts *s, uint32_t id, capset_info **out)
 		s->capsets = grown;
 		s->capsets_cap = cap;
 	}
+	if ((rc = evi_idmap_add(&s->capset_ids, id, s->n_capsets,
+				EVI_FILTER_MAX_CAPSETS, &added)) < 0)
+		return rc;
 	memset(&s->capsets[s->n_capsets], 0, sizeof s->capsets[0]);
 	s->capsets[s->n_capsets].id = id;
-	*slot = (uint32_t)++s->n_capsets;
-	*out = &s->capsets[s->n_capsets - 1];
+	*out = &s->capsets[s->n_capsets++];
 	return EV_OK;
+}
+
+/* (capset, cap) as one key of s->assigned. */
+static uint64_t assignment_key(uint32_t capset, uint16_t cap)
+{
+	return (uint64_t)capset << 16 | cap;
 }
 
 static int add_assignment(session_facts *s, uint32_t capset, uint16_t cap)
 {
-	uint32_t *slot;
-
-	if (index_reserve(&s->assigned_index, s, assignment_key,
-			  s->n_assigned) < 0)
-		return EV_ENOMEM;
-	slot = index_slot(&s->assigned_index, s, assignment_key,
-			  (uint64_t)capset << 16 | cap);
-	if (*slot)
-		return EV_OK;
-	if (s->n_assigned >= EVI_FILTER_MAX_ASSIGNMENTS)
-		return EV_ELIMIT;
-	if (s->n_assigned == s->assigned_cap) {
-		size_t n = s->assigned_cap ? s->assigned_cap * 2 : 16;
-		assignment *grown = realloc(s->assigned, n * sizeof *grown);
-		if (!grown)
-			return EV_ENOMEM;
-		s->assigned = grown;
-		s->assigned_cap = n;
-	}
-	s->assigned[s->n_assigned].capset = capset;
-	s->assigned[s->n_assigned].cap = cap;
-	*slot = (uint32_t)++s->n_assigned;
-	return EV_OK;
+	return evi_idmap_add(&s->assigned, assignment_key(capset, cap), 0,
+			     EVI_FILTER_MAX_ASSIGNMENTS, NULL);
 }
 
 /* The first cap a task was created on. A task id (a pthread address) can
@@ -214,39 +149,17 @@ static int add_assignment(session_facts *s, uint32_t capset, uint16_t cap)
  * collide between processes, so one id stays within one process. */
 static int add_task(session_facts *s, uint64_t task, uint16_t cap)
 {
-	uint32_t *slot;
-
-	if (index_reserve(&s->task_index, s, task_key, s->n_tasks) < 0)
-		return EV_ENOMEM;
-	slot = index_slot(&s->task_index, s, task_key, task);
-	if (*slot)
-		return EV_OK;
-	if (s->n_tasks >= EVI_FILTER_MAX_TASKS)
-		return EV_ELIMIT;
-	if (s->n_tasks == s->tasks_cap) {
-		size_t n = s->tasks_cap ? s->tasks_cap * 2 : 16;
-		task_cap *grown = realloc(s->tasks, n * sizeof *grown);
-		if (!grown)
-			return EV_ENOMEM;
-		s->tasks = grown;
-		s->tasks_cap = n;
-	}
-	s->tasks[s->n_tasks].task = task;
-	s->tasks[s->n_tasks].cap = cap;
-	*slot = (uint32_t)++s->n_tasks;
-	return EV_OK;
+	return evi_idmap_add(&s->task_caps, task, cap, EVI_FILTER_MAX_TASKS,
+			     NULL);
 }
 
 /* The cap task `task` was created on, or -1 when no TASK_CREATE named
  * it. */
 static int task_cap_of(const session_facts *s, uint64_t task)
 {
-	const uint32_t *slot;
+	uint64_t cap;
 
-	if (!s->task_index.cap)
-		return -1;
-	slot = index_slot(&s->task_index, s, task_key, task);
-	return *slot ? s->tasks[*slot - 1].cap : -1;
+	return evi_idmap_get(&s->task_caps, task, &cap) ? (int)cap : -1;
 }
 
 /* CAPSET_CREATE (25: capset u32, type u16), OSPROCESS_PID (32: capset,
@@ -563,13 +476,14 @@ static int resolve_process(ev_filter *f, session_facts *s, int d)
 			rc = add_capset_id(p,
 					   (uint32_t)sel->capsets.items[i].lo);
 	sort_capsets(p);
-	for (size_t i = 0; rc == EV_OK && i < s->n_assigned; i++)
+	for (size_t i = 0; rc == EV_OK && i < s->assigned.count; i++)
 		if (capset_listed(p->capsets, p->n_capsets,
-				  s->assigned[i].capset))
-			evi_bit_set(p->caps, s->assigned[i].cap);
-	for (size_t i = 0; rc == EV_OK && i < s->n_assigned; i++)
-		if (evi_bit_get(p->caps, s->assigned[i].cap))
-			rc = add_capset_id(p, s->assigned[i].capset);
+				  (uint32_t)(s->assigned.keys[i] >> 16)))
+			evi_bit_set(p->caps, (uint16_t)s->assigned.keys[i]);
+	for (size_t i = 0; rc == EV_OK && i < s->assigned.count; i++)
+		if (evi_bit_get(p->caps, (uint16_t)s->assigned.keys[i]))
+			rc = add_capset_id(p,
+					   (uint32_t)(s->assigned.keys[i] >> 16));
 	sort_capsets(p);
 	if (rc < 0)
 		return fail(f, rc, "out of memory");

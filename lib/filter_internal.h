@@ -12,6 +12,7 @@
 
 #include "evtool/filter.h"
 #include "evtool/reader.h"
+#include "idmap.h"
 
 typedef enum evi_time_kind {
 	EVI_TIME_NONE = 0,
@@ -85,27 +86,6 @@ typedef struct capset_info {
 	uint32_t pid;
 } capset_info;
 
-typedef struct assignment {
-	uint32_t capset;
-	uint16_t cap;
-} assignment;
-
-/* A task and the cap TASK_CREATE (55: task u64, cap u16, kernel tid u64)
- * put it on: TASK_DELETE (57) names only the task (FORMAT.md s. 5-6). */
-typedef struct task_cap {
-	uint64_t task;
-	uint16_t cap;
-} task_cap;
-
-/* An open-addressing index over an array of a session's facts: each slot
- * holds an element's index + 1, 0 when free; `cap` is 0 or a power of
- * two, at most half full. Hostile logs name capsets by the hundred
- * thousand, so lookups must not be linear. */
-typedef struct id_index {
-	uint32_t *slots;
-	size_t cap;
-} id_index;
-
 /* The most capsets and (capset, cap) assignments one session may name
  * when a process selector needs them: far above what a merged log of
  * many processes holds, low enough to bound memory. */
@@ -147,15 +127,14 @@ typedef struct session_facts {
 	int wall_bad;        /* its WALL_CLOCK_TIME was not a clock reading */
 	uint64_t wall_epoch; /* Unix ns at timestamp 0 */
 	marker_facts markers[N_DIRECTIONS];
+	/* Hostile logs name capsets by the hundred thousand, so lookups
+	 * go through hash maps (idmap.h). */
 	capset_info *capsets;
 	size_t n_capsets, capsets_cap;
-	id_index capset_index;   /* by capset id */
-	assignment *assigned;
-	size_t n_assigned, assigned_cap;
-	id_index assigned_index; /* by (capset, cap) */
-	task_cap *tasks;
-	size_t n_tasks, tasks_cap;
-	id_index task_index;     /* by task id */
+	evi_idmap capset_ids; /* capset id -> index in capsets */
+	evi_idmap assigned;   /* (capset << 16 | cap) -> 0, in file order */
+	evi_idmap task_caps;  /* task id -> the cap TASK_CREATE (55: task
+				 u64, cap u16) put it on (FORMAT.md s. 5-6) */
 
 	int resolved;
 	time_window time[N_DIRECTIONS];
