@@ -16,7 +16,6 @@ const cli_option info_options[] = {
 };
 
 #define INFO_SCHEMA_VERSION 1
-#define N_IDS 65536u
 #define N_CLASSES 15
 #define MAX_CAPSETS 64
 #define MAX_LISTED_SESSIONS 256
@@ -63,10 +62,10 @@ typedef struct log_info {
 	ev_diag wall_problem;   /* a WALL_CLOCK_TIME that is no clock reading */
 	capset_entry capsets[MAX_CAPSETS];
 	unsigned n_capsets;
-	uint8_t cap_seen[N_IDS / 8];
-	uint8_t foreign[N_IDS / 8]; /* declared with another meaning */
-	uint64_t per_type[N_IDS];
-	cap_stats per_cap[N_IDS]; /* index EV_NO_CAP: global or no block */
+	uint8_t cap_seen[EV_ID_COUNT / 8];
+	uint8_t foreign[EV_ID_COUNT / 8]; /* declared with another meaning */
+	uint64_t per_type[EV_ID_COUNT];
+	cap_stats per_cap[EV_ID_COUNT]; /* EV_NO_CAP: global or no block */
 } log_info;
 
 /* ---- collecting ---- */
@@ -313,7 +312,7 @@ static uint64_t total_inversions(const log_info *li, uint64_t *gc_end)
 	uint64_t n = 0;
 
 	*gc_end = 0;
-	for (unsigned cap = 0; cap < N_IDS; cap++) {
+	for (unsigned cap = 0; cap < EV_ID_COUNT; cap++) {
 		n += li->per_cap[cap].inversions;
 		*gc_end += li->per_cap[cap].gc_end_inversions;
 	}
@@ -323,7 +322,7 @@ static uint64_t total_inversions(const log_info *li, uint64_t *gc_end)
 static void class_counts(const log_info *li, uint64_t out[N_CLASSES])
 {
 	memset(out, 0, N_CLASSES * sizeof out[0]);
-	for (unsigned id = 0; id < N_IDS; id++) {
+	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
 		unsigned cls = is_foreign(li, id)
 				       ? (unsigned)EV_CLASS_OTHER
 				       : (unsigned)ev_type_class((uint16_t)id);
@@ -449,7 +448,7 @@ static void print_counts(const log_info *li)
 			printf(" %s %" PRIu64, ev_class_name((ev_class)(1u << bit)),
 			       classes[bit]);
 	printf("\n  %-16s", "by capability");
-	for (unsigned cap = 0; cap < N_IDS; cap++)
+	for (unsigned cap = 0; cap < EV_ID_COUNT; cap++)
 		if (li->per_cap[cap].events) {
 			if (cap == EV_NO_CAP)
 				printf(" global %" PRIu64, li->per_cap[cap].events);
@@ -458,7 +457,7 @@ static void print_counts(const log_info *li)
 				       li->per_cap[cap].events);
 		}
 	printf("\n  by type\n");
-	for (unsigned id = 0; id < N_IDS; id++)
+	for (unsigned id = 0; id < EV_ID_COUNT; id++)
 		if (li->per_type[id])
 			printf("    %-32s %5u %12" PRIu64 "\n",
 			       type_name(li, id), id, li->per_type[id]);
@@ -633,7 +632,7 @@ static void json_counts(json_out *j, const log_info *li)
 				  classes[bit]);
 	json_end_object(j);
 	json_begin_object(j, "events_by_cap");
-	for (unsigned cap = 0; cap < N_IDS; cap++)
+	for (unsigned cap = 0; cap < EV_ID_COUNT; cap++)
 		if (li->per_cap[cap].events) {
 			snprintf(key, sizeof key, "%u", cap);
 			json_uint(j, cap == EV_NO_CAP ? "global" : key,
@@ -641,7 +640,7 @@ static void json_counts(json_out *j, const log_info *li)
 		}
 	json_end_object(j);
 	json_begin_array(j, "events_by_type");
-	for (unsigned id = 0; id < N_IDS; id++)
+	for (unsigned id = 0; id < EV_ID_COUNT; id++)
 		if (li->per_type[id]) {
 			json_begin_object(j, NULL);
 			json_uint(j, "id", id);

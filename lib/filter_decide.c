@@ -29,9 +29,9 @@ static int fail(ev_filter *f, int status, const char *fmt, ...)
 	return rc;
 }
 
-static void free_process_sets(session_facts *s)
+static void free_process_sets(evi_session_facts *s)
 {
-	for (int d = 0; d < N_DIRECTIONS; d++) {
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
 		free(s->process[d].caps);
 		free(s->process[d].capsets);
 		memset(&s->process[d], 0, sizeof s->process[d]);
@@ -39,7 +39,7 @@ static void free_process_sets(session_facts *s)
 	s->process_ready = 0;
 }
 
-static void free_session(session_facts *s)
+static void free_session(evi_session_facts *s)
 {
 	free(s->capsets);
 	evi_idmap_free(&s->capset_ids);
@@ -52,7 +52,7 @@ static void free_session(session_facts *s)
  * Learning
  * ---------------------------------------------------------------------- */
 
-static int has_process(const selector *s)
+static int has_process(const evi_selector *s)
 {
 	return s->pids.n > 0 || s->capsets.n > 0;
 }
@@ -66,8 +66,8 @@ unsigned ev_filter_learning_passes(const ev_filter *f)
 {
 	unsigned passes = 0;
 
-	for (int d = 0; d < N_DIRECTIONS; d++) {
-		const selector *s = &f->sel[d];
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_selector *s = &f->sel[d];
 		if (s->markers.set && s->markers.start && s->markers.end)
 			return 2;
 		if (s->markers.set || has_process(s) ||
@@ -78,7 +78,7 @@ unsigned ev_filter_learning_passes(const ev_filter *f)
 	return passes;
 }
 
-static session_facts *session_at(ev_filter *f, unsigned session)
+static evi_session_facts *session_at(ev_filter *f, unsigned session)
 {
 	if (session >= f->n_sessions) {
 		size_t n = (size_t)session + 1;
@@ -87,7 +87,7 @@ static session_facts *session_at(ev_filter *f, unsigned session)
 		 * copy of the whole array per session. */
 		if (n > f->sessions_cap) {
 			size_t cap = f->sessions_cap ? f->sessions_cap * 2 : 4;
-			session_facts *grown;
+			evi_session_facts *grown;
 
 			while (cap < n)
 				cap *= 2;
@@ -106,7 +106,7 @@ static session_facts *session_at(ev_filter *f, unsigned session)
 
 /* The capset `id` of the session, added when new; capset_ids maps each
  * id to its index in s->capsets. */
-static int find_capset(session_facts *s, uint32_t id, capset_info **out)
+static int find_capset(evi_session_facts *s, uint32_t id, evi_capset_info **out)
 {
 	uint64_t at;
 	int added, rc;
@@ -117,7 +117,8 @@ static int find_capset(session_facts *s, uint32_t id, capset_info **out)
 	}
 	if (s->n_capsets == s->capsets_cap) {
 		size_t cap = s->capsets_cap ? s->capsets_cap * 2 : 8;
-		capset_info *grown = realloc(s->capsets, cap * sizeof *grown);
+		evi_capset_info *grown =
+			realloc(s->capsets, cap * sizeof *grown);
 		if (!grown)
 			return EV_ENOMEM;
 		s->capsets = grown;
@@ -138,7 +139,7 @@ static uint64_t assignment_key(uint32_t capset, uint16_t cap)
 	return (uint64_t)capset << 16 | cap;
 }
 
-static int add_assignment(session_facts *s, uint32_t capset, uint16_t cap)
+static int add_assignment(evi_session_facts *s, uint32_t capset, uint16_t cap)
 {
 	return evi_idmap_add(&s->assigned, assignment_key(capset, cap), 0,
 			     EVI_FILTER_MAX_ASSIGNMENTS, NULL);
@@ -147,7 +148,7 @@ static int add_assignment(session_facts *s, uint32_t capset, uint16_t cap)
 /* The first cap a task was created on. A task id (a pthread address) can
  * be reused within a process, on its own caps; merge renames the ids that
  * collide between processes, so one id stays within one process. */
-static int add_task(session_facts *s, uint64_t task, uint16_t cap)
+static int add_task(evi_session_facts *s, uint64_t task, uint16_t cap)
 {
 	return evi_idmap_add(&s->task_caps, task, cap, EVI_FILTER_MAX_TASKS,
 			     NULL);
@@ -155,7 +156,7 @@ static int add_task(session_facts *s, uint64_t task, uint16_t cap)
 
 /* The cap task `task` was created on, or -1 when no TASK_CREATE named
  * it. */
-static int task_cap_of(const session_facts *s, uint64_t task)
+static int task_cap_of(const evi_session_facts *s, uint64_t task)
 {
 	uint64_t cap;
 
@@ -165,10 +166,10 @@ static int task_cap_of(const session_facts *s, uint64_t task)
 /* CAPSET_CREATE (25: capset u32, type u16), OSPROCESS_PID (32: capset,
  * pid u32), CAPSET_ASSIGN_CAP (27: capset, cap u16), TASK_CREATE (55:
  * task u64, cap u16): FORMAT.md s. 5. */
-static int learn_process(session_facts *s, const ev_event *ev)
+static int learn_process(evi_session_facts *s, const ev_event *ev)
 {
 	const uint8_t *p = ev->payload;
-	capset_info *c;
+	evi_capset_info *c;
 	int rc;
 
 	switch (ev->type) {
@@ -222,14 +223,14 @@ static int earlier(uint64_t t1, uint64_t i1, uint64_t t2, uint64_t i2)
 
 /* Pass 0 finds the first start marker (and the first end marker when
  * there is no start pattern); pass 1 the first end marker after it. */
-static void learn_marker(ev_filter *f, unsigned pass, session_facts *s,
+static void learn_marker(ev_filter *f, unsigned pass, evi_session_facts *s,
 			 const ev_event *ev)
 {
 	const char *text = marker_text(f, ev);
 
-	for (int d = 0; d < N_DIRECTIONS; d++) {
-		const marker_spec *m = &f->sel[d].markers;
-		marker_facts *mf = &s->markers[d];
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_marker_spec *m = &f->sel[d].markers;
+		evi_marker_facts *mf = &s->markers[d];
 		if (!m->set)
 			continue;
 		if (pass == 0 && m->start && pattern_matches(m->start, text) &&
@@ -258,18 +259,20 @@ static void learn_marker(ev_filter *f, unsigned pass, session_facts *s,
 
 static int any_process(const ev_filter *f)
 {
-	return has_process(&f->sel[INCLUDE]) || has_process(&f->sel[EXCLUDE]);
+	return has_process(&f->sel[EVI_INCLUDE]) ||
+	       has_process(&f->sel[EVI_EXCLUDE]);
 }
 
 static int any_markers(const ev_filter *f)
 {
-	return f->sel[INCLUDE].markers.set || f->sel[EXCLUDE].markers.set;
+	return f->sel[EVI_INCLUDE].markers.set ||
+	       f->sel[EVI_EXCLUDE].markers.set;
 }
 
 static int uses_wall_clock(const ev_filter *f)
 {
-	for (int d = 0; d < N_DIRECTIONS; d++) {
-		const window_spec *w = &f->sel[d].time;
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_window_spec *w = &f->sel[d].time;
 		if (w->set && (w->from.kind == EVI_TIME_WALL ||
 			       w->to.kind == EVI_TIME_WALL))
 			return 1;
@@ -281,7 +284,7 @@ static int uses_wall_clock(const ev_filter *f)
  * maps its clock to Unix time (ev_wall_clock_epoch). One that is not a
  * clock reading fails the filter when wall-clock times need it, as it
  * fails a merge. */
-static int learn_clock(ev_filter *f, session_facts *s, const ev_event *ev)
+static int learn_clock(ev_filter *f, evi_session_facts *s, const ev_event *ev)
 {
 	int64_t epoch;
 	int rc;
@@ -307,7 +310,7 @@ static int learn_clock(ev_filter *f, session_facts *s, const ev_event *ev)
 int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
 		    const ev_event *ev)
 {
-	session_facts *s = session_at(f, session);
+	evi_session_facts *s = session_at(f, session);
 
 	if (!s)
 		return fail(f, EV_ENOMEM, "out of memory");
@@ -339,7 +342,7 @@ int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
  * ---------------------------------------------------------------------- */
 
 /* A time spec as a timestamp of the session; 0 when it is before it. */
-static int resolve_time(const evi_time *t, const session_facts *s,
+static int resolve_time(const evi_time *t, const evi_session_facts *s,
 			uint64_t *out)
 {
 	switch (t->kind) {
@@ -361,10 +364,10 @@ static int resolve_time(const evi_time *t, const session_facts *s,
 }
 
 static int resolve_time_window(ev_filter *f, unsigned index,
-			       session_facts *s, int d)
+			       evi_session_facts *s, int d)
 {
-	const window_spec *w = &f->sel[d].time;
-	time_window *tw = &s->time[d];
+	const evi_window_spec *w = &f->sel[d].time;
+	evi_time_window *tw = &s->time[d];
 
 	memset(tw, 0, sizeof *tw);
 	if (!w->set)
@@ -384,11 +387,11 @@ static int resolve_time_window(ev_filter *f, unsigned index,
 	return EV_OK;
 }
 
-static void resolve_marker_window(ev_filter *f, session_facts *s, int d)
+static void resolve_marker_window(ev_filter *f, evi_session_facts *s, int d)
 {
-	const marker_spec *m = &f->sel[d].markers;
-	const marker_facts *mf = &s->markers[d];
-	time_window *mw = &s->marks[d];
+	const evi_marker_spec *m = &f->sel[d].markers;
+	const evi_marker_facts *mf = &s->markers[d];
+	evi_time_window *mw = &s->marks[d];
 
 	memset(mw, 0, sizeof *mw);
 	if (!m->set)
@@ -418,7 +421,7 @@ static int capset_listed(const uint32_t *list, size_t n, uint32_t id)
 	return n > 0 && bsearch(&id, list, n, sizeof *list, compare_u32);
 }
 
-static int add_capset_id(process_set *p, uint32_t id)
+static int add_capset_id(evi_process_set *p, uint32_t id)
 {
 	if (p->n_capsets == p->capsets_cap) {
 		size_t cap = p->capsets_cap ? p->capsets_cap * 2 : 8;
@@ -433,7 +436,7 @@ static int add_capset_id(process_set *p, uint32_t id)
 }
 
 /* Sorts the capsets of `p` and drops duplicates. */
-static void sort_capsets(process_set *p)
+static void sort_capsets(evi_process_set *p)
 {
 	size_t kept = 0;
 
@@ -447,7 +450,7 @@ static void sort_capsets(process_set *p)
 }
 
 /* CAPSET_CREATE type 2 is an OS process (FORMAT.md s. 5). */
-static size_t count_processes(const session_facts *s)
+static size_t count_processes(const evi_session_facts *s)
 {
 	size_t n = 0;
 
@@ -459,14 +462,14 @@ static size_t count_processes(const session_facts *s)
 /* The selected processes' capsets (by pid or id), then their caps, then
  * every capset holding one of those caps (the clock-domain capset of the
  * same process, which WALL_CLOCK_TIME names). */
-static int resolve_process(ev_filter *f, session_facts *s, int d)
+static int resolve_process(ev_filter *f, evi_session_facts *s, int d)
 {
-	const selector *sel = &f->sel[d];
-	process_set *p = &s->process[d];
+	const evi_selector *sel = &f->sel[d];
+	evi_process_set *p = &s->process[d];
 	int rc = evi_bitmap_new(&p->caps);
 
 	for (size_t i = 0; rc == EV_OK && i < s->n_capsets; i++) {
-		const capset_info *c = &s->capsets[i];
+		const evi_capset_info *c = &s->capsets[i];
 		if (evi_ranges_hold(&sel->capsets, c->id) ||
 		    (c->has_pid && evi_ranges_hold(&sel->pids, c->pid)))
 			rc = add_capset_id(p, c->id);
@@ -496,12 +499,12 @@ static int resolve_process(ev_filter *f, session_facts *s, int d)
 
 static int resolve_session(ev_filter *f, unsigned index)
 {
-	session_facts *s = session_at(f, index);
+	evi_session_facts *s = session_at(f, index);
 	int rc = EV_OK;
 
 	if (!s)
 		return fail(f, EV_ENOMEM, "out of memory");
-	for (int d = 0; rc == EV_OK && d < N_DIRECTIONS; d++) {
+	for (int d = 0; rc == EV_OK && d < EVI_N_DIRECTIONS; d++) {
 		rc = resolve_time_window(f, index, s, d);
 		resolve_marker_window(f, s, d);
 	}
@@ -514,7 +517,7 @@ static int resolve_session(ev_filter *f, unsigned index)
  * costs no more memory than one. */
 static int ready_processes(ev_filter *f, unsigned index)
 {
-	session_facts *s = &f->sessions[index];
+	evi_session_facts *s = &f->sessions[index];
 	int rc = EV_OK;
 
 	if (s->process_ready)
@@ -522,7 +525,7 @@ static int ready_processes(ev_filter *f, unsigned index)
 	if (f->process_holder)
 		free_process_sets(&f->sessions[f->process_holder - 1]);
 	f->process_holder = 0;
-	for (int d = 0; rc == EV_OK && d < N_DIRECTIONS; d++)
+	for (int d = 0; rc == EV_OK && d < EVI_N_DIRECTIONS; d++)
 		if (has_process(&f->sel[d]))
 			rc = resolve_process(f, s, d);
 	if (rc < 0) {
@@ -554,14 +557,14 @@ static int type_selected(const ev_filter *f, uint16_t type)
 {
 	ev_class cls = ev_type_class(type);
 
-	for (int d = 0; d < N_DIRECTIONS; d++) {
-		const selector *s = &f->sel[d];
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_selector *s = &f->sel[d];
 		int in_class = s->classes && (s->classes & (unsigned)cls);
 		int in_type = s->types && evi_bit_get(s->types, type);
-		if (d == INCLUDE && ((s->classes && !in_class) ||
+		if (d == EVI_INCLUDE && ((s->classes && !in_class) ||
 				     (s->types && !in_type)))
 			return 0;
-		if (d == EXCLUDE && (in_class || in_type))
+		if (d == EVI_EXCLUDE && (in_class || in_type))
 			return 0;
 	}
 	return 1;
@@ -569,16 +572,17 @@ static int type_selected(const ev_filter *f, uint16_t type)
 
 static int build_rules(ev_filter *f)
 {
-	if (!(f->rules = malloc(N_IDS)))
+	if (!(f->rules = malloc(EV_ID_COUNT)))
 		return fail(f, EV_ENOMEM, "out of memory");
-	for (unsigned id = 0; id < N_IDS; id++) {
-		uint8_t rule = type_selected(f, (uint16_t)id) ? RULE_SELECT
-							       : RULE_DROP;
+	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
+		uint8_t rule = type_selected(f, (uint16_t)id) ? EVI_RULE_SELECT
+							       : EVI_RULE_DROP;
 		if (f->keep_metadata && ev_filter_is_metadata((uint16_t)id))
-			rule = id == EV_THREAD_LABEL ? RULE_LABEL : RULE_META;
+			rule = id == EV_THREAD_LABEL ? EVI_RULE_LABEL
+						     : EVI_RULE_META;
 		f->rules[id] = rule;
 	}
-	f->rules[EV_BLOCK_MARKER] = RULE_DROP;
+	f->rules[EV_BLOCK_MARKER] = EVI_RULE_DROP;
 	return EV_OK;
 }
 
@@ -586,16 +590,16 @@ static int build_rules(ev_filter *f)
 typedef struct event_refs {
 	int done;
 	size_t n;
-	ev_ref ref[MAX_REFS];
+	ev_ref ref[EVI_FILTER_MAX_REFS];
 } event_refs;
 
 static const event_refs *refs_of(const ev_event *ev, event_refs *r)
 {
 	if (!r->done) {
 		r->n = ev_payload_refs(ev->type, ev->payload, ev->size, r->ref,
-				       MAX_REFS);
-		if (r->n > MAX_REFS)
-			r->n = MAX_REFS;
+				       EVI_FILTER_MAX_REFS);
+		if (r->n > EVI_FILTER_MAX_REFS)
+			r->n = EVI_FILTER_MAX_REFS;
 		r->done = 1;
 	}
 	return r;
@@ -631,7 +635,7 @@ static int cap_matches(const uint8_t *caps, const ev_event *ev,
 	return 0;
 }
 
-static int process_matches(const session_facts *s, const process_set *p,
+static int process_matches(const evi_session_facts *s, const evi_process_set *p,
 			   const ev_event *ev, event_refs *r)
 {
 	uint64_t id;
@@ -653,7 +657,7 @@ static int process_matches(const session_facts *s, const process_set *p,
 
 /* The subject thread: the first thread field (STOP_THREAD's second one
  * is the thread it is blocked on, which is about another thread). */
-static int thread_matches(const range_list *threads, const ev_event *ev,
+static int thread_matches(const evi_range_list *threads, const ev_event *ev,
 			  event_refs *r)
 {
 	uint64_t tid;
@@ -662,7 +666,7 @@ static int thread_matches(const range_list *threads, const ev_event *ev,
 	       evi_ranges_hold(threads, tid);
 }
 
-static int in_window(const time_window *w, uint64_t t)
+static int in_window(const evi_time_window *w, uint64_t t)
 {
 	if (w->empty || t < w->from)
 		return 0;
@@ -675,13 +679,13 @@ static int in_window(const time_window *w, uint64_t t)
  * needs none. */
 static int passes(int d, int matched)
 {
-	return d == INCLUDE ? matched : !matched;
+	return d == EVI_INCLUDE ? matched : !matched;
 }
 
-static int process_ok(const ev_filter *f, const session_facts *s,
+static int process_ok(const ev_filter *f, const evi_session_facts *s,
 		      const ev_event *ev, event_refs *r)
 {
-	for (int d = 0; d < N_DIRECTIONS; d++)
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++)
 		if (has_process(&f->sel[d]) &&
 		    !passes(d, process_matches(s, &s->process[d], ev, r)))
 			return 0;
@@ -690,18 +694,18 @@ static int process_ok(const ev_filter *f, const session_facts *s,
 
 static int thread_ok(const ev_filter *f, const ev_event *ev, event_refs *r)
 {
-	for (int d = 0; d < N_DIRECTIONS; d++)
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++)
 		if (f->sel[d].threads.n &&
 		    !passes(d, thread_matches(&f->sel[d].threads, ev, r)))
 			return 0;
 	return 1;
 }
 
-static int others_ok(const ev_filter *f, const session_facts *s,
+static int others_ok(const ev_filter *f, const evi_session_facts *s,
 		     const ev_event *ev, event_refs *r)
 {
-	for (int d = 0; d < N_DIRECTIONS; d++) {
-		const selector *sel = &f->sel[d];
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_selector *sel = &f->sel[d];
 		if (sel->caps && !passes(d, cap_matches(sel->caps, ev, r)))
 			return 0;
 		if (s->time[d].active &&
@@ -760,7 +764,7 @@ static void redact(ev_filter *f, const ev_event *ev, ev_event *out)
 	/* Each string grows by at most the marker's length: measure first
 	 * when that could overflow the 64 KiB payload limit. */
 	if (ev->size + (ev->size / 2 + 1) * (sizeof redacted - 1) >
-	    MAX_PAYLOAD) {
+	    EVI_FILTER_MAX_PAYLOAD) {
 		size = redact_strings(ev, f->scratch, env, 1);
 	} else {
 		size = redact_strings(ev, f->scratch, env, 0);
@@ -777,7 +781,7 @@ static int keep(ev_filter *f, const ev_event *ev, ev_event *out)
 	return 1;
 }
 
-static session_facts *facts_for(ev_filter *f, unsigned session)
+static evi_session_facts *facts_for(ev_filter *f, unsigned session)
 {
 	if (session >= f->n_sessions || !f->sessions[session].resolved) {
 		if (f->learned < ev_filter_learning_passes(f)) {
@@ -800,20 +804,20 @@ int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
 		    ev_event *out)
 {
 	event_refs refs = { 0, 0, { { 0, 0, 0 } } };
-	session_facts *s;
+	evi_session_facts *s;
 	uint8_t rule;
 
 	if (!f->rules && build_rules(f) < 0)
 		return f->diag.status;
 	rule = f->rules[ev->type];
-	if (rule == RULE_DROP)
+	if (rule == EVI_RULE_DROP)
 		return 0;
 	if (!(s = facts_for(f, session)))
 		return f->diag.status;
 	switch (rule) {
-	case RULE_META:
+	case EVI_RULE_META:
 		return process_ok(f, s, ev, &refs) ? keep(f, ev, out) : 0;
-	case RULE_LABEL:
+	case EVI_RULE_LABEL:
 		return process_ok(f, s, ev, &refs) && thread_ok(f, ev, &refs)
 			       ? keep(f, ev, out) : 0;
 	default:
