@@ -2,6 +2,11 @@
  * Building a filter (filter.h): selector lists, windows, redaction and
  * metadata. Learning about a log and deciding event by event are in
  * filter_decide.c, the pipeline that drives them in filter_run.c.
+ *
+ * Layering, calls going one way only: filter_run.c -> filter.c ->
+ * filter_decide.c. This file calls down into filter_decide.c (the
+ * helpers both use, freeing what learning found) and nothing calls up
+ * into it from there.
  */
 #include "evtool/filter.h"
 
@@ -18,14 +23,6 @@
  * Small helpers
  * ---------------------------------------------------------------------- */
 
-int evi_ranges_hold(const evi_range_list *l, uint64_t v)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (v >= l->items[i].lo && v <= l->items[i].hi)
-			return 1;
-	return 0;
-}
-
 static int ranges_add(evi_range_list *l, uint64_t lo, uint64_t hi)
 {
 	if (l->n == l->cap) {
@@ -40,15 +37,6 @@ static int ranges_add(evi_range_list *l, uint64_t lo, uint64_t hi)
 	l->items[l->n].hi = hi;
 	l->n++;
 	return EV_OK;
-}
-
-int evi_filter_vfail(ev_filter *f, int status, const char *fmt, va_list ap)
-{
-	f->diag.status = status;
-	f->diag.offset = 0;
-	f->diag.event_index = 0;
-	vsnprintf(f->diag.message, sizeof f->diag.message, fmt, ap);
-	return status;
 }
 
 static int fail(ev_filter *f, int status, const char *fmt, ...)
@@ -192,13 +180,6 @@ static int parse_class(const char *item, unsigned *out)
 		cls |= EV_CLASS_NONMOVING_GC;
 	*out |= (unsigned)cls;
 	return 1;
-}
-
-int evi_bitmap_new(uint8_t **bits)
-{
-	if (!*bits && !(*bits = calloc(1, EVI_FILTER_BITMAP_BYTES)))
-		return EV_ENOMEM;
-	return EV_OK;
 }
 
 static int add_type(ev_filter *f, evi_selector *s, char *item)
@@ -446,38 +427,6 @@ void ev_filter_set_metadata(ev_filter *f, int keep)
 	f->keep_metadata = !!keep;
 	free(f->rules);
 	f->rules = NULL;
-}
-
-int ev_filter_is_metadata(uint16_t type)
-{
-	switch (type) {
-	case EV_STARTUP:
-	case EV_CAPSET_CREATE:
-	case EV_CAPSET_DELETE:
-	case EV_CAPSET_ASSIGN_CAP:
-	case EV_CAPSET_REMOVE_CAP:
-	case EV_RTS_IDENTIFIER:
-	case EV_PROGRAM_ARGS:
-	case EV_PROGRAM_ENV:
-	case EV_OSPROCESS_PID:
-	case EV_OSPROCESS_PPID:
-	case EV_WALL_CLOCK_TIME:
-	case EV_THREAD_LABEL:
-	case EV_CAP_CREATE:
-	case EV_CAP_DELETE:
-	case EV_CAP_DISABLE:
-	case EV_CAP_ENABLE:
-	case EV_HEAP_INFO_GHC:
-	case EV_PERF_NAME: /* names the perf counters of 141/142 */
-	case EV_HEAP_PROF_BEGIN:
-	case EV_HEAP_PROF_COST_CENTRE:
-	case EV_PROF_BEGIN:
-	case EV_IPE:
-	case EV_TICKY_COUNTER_DEF:
-		return 1;
-	default:
-		return 0;
-	}
 }
 
 /* ------------------------------------------------------------------------

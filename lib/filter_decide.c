@@ -2,6 +2,11 @@
  * Deciding (filter.h): what the selectors need to learn about a log
  * (first event, wall clock, markers, processes), the windows resolved from
  * it per session, and the verdict on one event.
+ *
+ * Layering: the bottom of the filter (filter_run.c -> filter.c -> this
+ * file). It calls no function of filter.c or filter_run.c; the small
+ * helpers both upper files use (the diagnostic, bitmaps, range lists,
+ * which types are metadata) live here for that reason.
  */
 #include <fnmatch.h>
 #include <stdio.h>
@@ -14,6 +19,67 @@
 #include "internal.h"
 
 static const char redacted[] = "<redacted>";
+
+/* ------------------------------------------------------------------------
+ * Helpers for the whole filter (filter_internal.h)
+ * ---------------------------------------------------------------------- */
+
+int evi_filter_vfail(ev_filter *f, int status, const char *fmt, va_list ap)
+{
+	f->diag.status = status;
+	f->diag.offset = 0;
+	f->diag.event_index = 0;
+	vsnprintf(f->diag.message, sizeof f->diag.message, fmt, ap);
+	return status;
+}
+
+int evi_ranges_hold(const evi_range_list *l, uint64_t v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (v >= l->items[i].lo && v <= l->items[i].hi)
+			return 1;
+	return 0;
+}
+
+int evi_bitmap_new(uint8_t **bits)
+{
+	if (!*bits && !(*bits = calloc(1, EVI_FILTER_BITMAP_BYTES)))
+		return EV_ENOMEM;
+	return EV_OK;
+}
+
+int ev_filter_is_metadata(uint16_t type)
+{
+	switch (type) {
+	case EV_STARTUP:
+	case EV_CAPSET_CREATE:
+	case EV_CAPSET_DELETE:
+	case EV_CAPSET_ASSIGN_CAP:
+	case EV_CAPSET_REMOVE_CAP:
+	case EV_RTS_IDENTIFIER:
+	case EV_PROGRAM_ARGS:
+	case EV_PROGRAM_ENV:
+	case EV_OSPROCESS_PID:
+	case EV_OSPROCESS_PPID:
+	case EV_WALL_CLOCK_TIME:
+	case EV_THREAD_LABEL:
+	case EV_CAP_CREATE:
+	case EV_CAP_DELETE:
+	case EV_CAP_DISABLE:
+	case EV_CAP_ENABLE:
+	case EV_HEAP_INFO_GHC:
+	case EV_PERF_NAME: /* names the perf counters of 141/142 */
+	case EV_HEAP_PROF_BEGIN:
+	case EV_HEAP_PROF_COST_CENTRE:
+	case EV_PROF_BEGIN:
+	case EV_IPE:
+	case EV_TICKY_COUNTER_DEF:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 
 static int fail(ev_filter *f, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -7,6 +7,9 @@
  * the next pass: by its path when it is a regular file (gzip is inflated
  * again), otherwise (standard input, a pipe) from a copy that the first
  * pass writes to an unnamed temporary file.
+ *
+ * Layering: the top of the filter (this file -> filter.c ->
+ * filter_decide.c); nothing in them calls into it.
  */
 #include "evtool/filter.h"
 

@@ -1,6 +1,10 @@
 /*
  * evtool merge, part one: the merge handle, its inputs, and the first pass
  * that reads each input once for what the plan needs (merge.h).
+ *
+ * Layering, calls going one way only: merge_write.c -> merge.c ->
+ * merge_plan.c. This file calls down into the plan (the union header, the
+ * decisions, the failure record) and never up into merge_write.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,21 +36,6 @@
 /* Bounds on what the first pass remembers of one input for synthesis. */
 #define MAX_CREATED_CAPSETS 65536u
 #define MAX_ASSIGNS 131072u
-
-int evi_merge_fail(ev_merge *m, ev_merge_failure_kind kind, int status,
-		   const char *fmt, ...)
-{
-	va_list ap;
-
-	m->failure = kind;
-	m->diag.status = status;
-	m->diag.offset = 0;
-	m->diag.event_index = 0;
-	va_start(ap, fmt);
-	vsnprintf(m->diag.message, sizeof m->diag.message, fmt, ap);
-	va_end(ap);
-	return status;
-}
 
 int evi_merge_reader_failed(ev_merge *m, const evi_merge_input *in,
 			    const ev_reader *r)
