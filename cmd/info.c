@@ -1,6 +1,8 @@
 /*
  * evtool info: what a log is (GHC version, program, caps, times) and what
- * it holds (events per type, class and capability), in one pass.
+ * it holds (events per type, class and capability), in one pass. The
+ * library's ev_info (info.h) analyses; this file only formats text and
+ * JSON.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -23,253 +25,42 @@ const cli_option info_options[INFO_N_OPTIONS + 1] = {
 };
 
 #define INFO_SCHEMA_VERSION 1
-#define N_IDS 65536u
-#define N_CLASSES 15
-#define MAX_CAPSETS 64
-#define MAX_LISTED_SESSIONS 256
+#define N_CLASSES 15 /* EV_CLASS_SCHEDULER (bit 0) .. EV_CLASS_OTHER */
 
-typedef struct cap_stats {
-	uint64_t events;
-	unsigned session; /* 1 + the session of last_time; 0: none yet */
-	uint64_t last_time;
-	uint64_t inversions;
-	uint64_t gc_end_inversions;
-} cap_stats;
-
-typedef struct capset_entry {
-	uint32_t id;
-	uint16_t type;
-} capset_entry;
-
-/* One session of the stream: header ... data end (FORMAT.md section 4). */
-typedef struct session_span {
-	uint64_t start, end; /* end: past the data end or the last event */
-	uint64_t events;
-	int status;          /* as log_info.status */
-} session_span;
-
+/* One log as shown: its name and the library's analysis. */
 typedef struct log_info {
 	const char *path;
-	int status; /* EV_END complete, EV_ETRUNCATED, or an error */
-	ev_diag diag;
-	int gzip;
-	uint64_t stored_bytes;
-	uint64_t log_bytes;
-	uint64_t digest;
-	unsigned sessions;
-	session_span spans[MAX_LISTED_SESSIONS];
-	uint64_t blocks;
-	uint64_t events;
-	uint64_t first_time, last_time;
-	int have_time;
-
-	uint16_t startup_caps;
-
-	ev_process_list *procs; /* the processes (OS-process capsets) */
-	int procs_failed;       /* EV_ENOMEM while collecting them */
-	capset_entry capsets[MAX_CAPSETS];
-	unsigned n_capsets;
-	uint8_t cap_seen[N_IDS / 8];
-	uint8_t foreign[N_IDS / 8]; /* declared with another meaning */
-	uint64_t per_type[N_IDS];
-	cap_stats per_cap[N_IDS]; /* index EV_NO_CAP: global or no block */
+	const ev_info *in;
+	const ev_info_summary *sum;
+	const ev_process_list *procs;
 } log_info;
 
-/* ---- collecting ---- */
-
-static void mark_cap(log_info *li, uint16_t cap)
-{
-	if (cap != EV_NO_CAP)
-		li->cap_seen[cap / 8] |= (uint8_t)(1u << (cap % 8));
-}
-
-static int cap_is_seen(const log_info *li, unsigned cap)
-{
-	return li->cap_seen[cap / 8] & (1u << (cap % 8));
-}
-
-static int is_foreign(const log_info *li, unsigned id)
-{
-	return li->foreign[id / 8] & (1u << (id % 8));
-}
-
-static void add_capset(log_info *li, uint32_t id, uint16_t type)
-{
-	if (li->n_capsets == MAX_CAPSETS)
-		return;
-	for (unsigned i = 0; i < li->n_capsets; i++)
-		if (li->capsets[i].id == id)
-			return; /* a later session declaring it again */
-	li->capsets[li->n_capsets].id = id;
-	li->capsets[li->n_capsets].type = type;
-	li->n_capsets++;
-}
-
-/* The integer field `name` of `d` in `out`: 1, or 0 when the payload
- * stops before it. */
-static int field_num(const ev_decoded *d, const char *name, uint64_t *out)
-{
-	const ev_value *v = ev_decoded_field(d, name);
-
-	if (!v)
-		return 0;
-	*out = v->num;
-	return 1;
-}
-
-/* Capability and capset metadata, read through the catalogue's payload
- * layouts (field names as ev_catalog_layout gives them): a field that a
- * short payload does not reach is absent, and the event tells nothing.
- * The processes' own (pid, program, RTS, wall clock) are the library's
- * ev_process_list. */
-static void note_metadata(log_info *li, const ev_event *ev)
-{
-	ev_decoded d;
-	uint64_t a, b;
-
-	switch (ev->type) {
-	case EV_CAPSET_CREATE:
-	case EV_CAP_CREATE:
-	case EV_STARTUP:
-		break;
-	default:
-		return; /* only these few are decoded: info is on the hot path */
-	}
-	if (is_foreign(li, ev->type) || !ev_decode(ev, &d))
-		return;
-	switch (ev->type) {
-	case EV_CAPSET_CREATE:
-		if (field_num(&d, "capset", &a) &&
-		    field_num(&d, "capset_type", &b))
-			add_capset(li, (uint32_t)a, (uint16_t)b);
-		break;
-	case EV_CAP_CREATE:
-		if (field_num(&d, "cap", &a))
-			mark_cap(li, (uint16_t)a);
-		break;
-	case EV_STARTUP:
-		if (field_num(&d, "n_caps", &a))
-			li->startup_caps = (uint16_t)a;
-		break;
-	default:
-		break;
-	}
-}
-
-static void count_event(log_info *li, const ev_event *ev)
-{
-	cap_stats *c = &li->per_cap[ev->cap];
-
-	if (ev->type == EV_BLOCK_MARKER) {
-		li->blocks++;
-		mark_cap(li, ev->cap);
-		return;
-	}
-	li->events++;
-	li->per_type[ev->type]++;
-	if (!li->have_time || ev->time < li->first_time)
-		li->first_time = ev->time;
-	if (!li->have_time || ev->time > li->last_time)
-		li->last_time = ev->time;
-	li->have_time = 1;
-	/* Per capability, time should not go back (FORMAT.md section 3),
-	 * except the GC_END that the RTS stamps early. */
-	if (c->session == li->sessions && ev->time < c->last_time) {
-		c->inversions++;
-		if (ev->type == EV_GC_END)
-			c->gc_end_inversions++;
-	}
-	c->events++;
-	c->session = li->sessions; /* clocks restart with each session */
-	c->last_time = ev->time;
-	note_metadata(li, ev);
-	if (!is_foreign(li, ev->type)) {
-		int rc = ev_process_list_add(li->procs, ev);
-		if (rc == EV_ENOMEM && !li->procs_failed)
-			li->procs_failed = rc; /* EV_ELIMIT keeps the first */
-	}
-}
-
-static void note_session(log_info *li, uint64_t start, uint64_t end,
-			 uint64_t events, int status)
-{
-	session_span *s;
-
-	if (li->sessions > MAX_LISTED_SESSIONS)
-		return;
-	s = &li->spans[li->sessions - 1];
-	s->start = start;
-	s->end = end;
-	s->events = events;
-	s->status = status;
-}
-
-/* Types a header declares with another meaning than GHC's (another
- * program reusing the id): counted under their id as unknown types. */
-static void note_foreign_types(log_info *li, const ev_header *h)
-{
-	for (size_t i = 0; i < ev_header_count(h); i++) {
-		uint16_t id = ev_header_at(h, i)->id;
-		if (ev_catalog_find(id) && !ev_header_type_info(h, id))
-			li->foreign[id / 8] |= (uint8_t)(1u << (id % 8));
-	}
-}
-
-static int scan_sessions(log_info *li, ev_reader *r)
-{
-	uint64_t start = 0, events;
-	ev_event ev;
-	int rc;
-
-	for (;;) {
-		if (li->sessions++)
-			ev_process_list_next_session(li->procs);
-		note_foreign_types(li, ev_reader_header(r));
-		events = li->events;
-		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-			count_event(li, &ev);
-		note_session(li, start, ev_reader_offset(r), li->events - events,
-			     rc);
-		if (rc != EV_END)
-			return rc;
-		start = ev_reader_offset(r);
-		rc = ev_reader_next_session(r);
-		if (rc != EV_OK)
-			return rc == EV_END ? EV_END : rc;
-	}
-}
-
-static int collect(log_info *li, const char *path)
+/* Analyses `path` into `*out` (NULL when it could not be opened). */
+static int collect(log_info *li, const char *path, ev_info **out)
 {
 	ev_reader *r;
 	int rc = cli_open_input(path, EV_READER_DIGEST, &r);
 
+	*out = NULL;
 	if (rc != EXIT_OK)
 		return rc;
-	li->path = cli_input_name(path);
-	if (ev_process_list_new(&li->procs) < 0) {
+	if (ev_info_new(out, NULL) < 0) {
 		ev_reader_free(r);
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	}
-	rc = ev_reader_read_header(r);
-	li->gzip = ev_reader_is_gzip(r); /* known once bytes were read */
-	li->status = rc < 0 ? rc : scan_sessions(li, r);
-	if (ev_process_list_finish(li->procs) < 0 || li->procs_failed) {
-		ev_reader_free(r);
-		return cli_error(EXIT_SYSTEM, "%s: out of memory", path);
-	}
-	li->diag = *ev_reader_diag(r);
-	li->log_bytes = ev_reader_offset(r);
-	if (li->status == EV_ETRUNCATED && li->diag.offset < li->log_bytes)
-		li->log_bytes = li->diag.offset;
-	if (ev_reader_digest(r, &li->digest) < 0) {
+	li->path = cli_input_name(path);
+	li->in = *out;
+	li->sum = ev_info_summary_of(*out);
+	li->procs = ev_info_processes(*out);
+	rc = ev_info_read(*out, r);
+	if (rc == EV_ENOMEM)
+		rc = cli_error(EXIT_SYSTEM, "%s: out of memory", path);
+	else if (rc < 0)
 		rc = cli_reader_error(r);
-		ev_reader_free(r);
-		return rc;
-	}
-	li->stored_bytes = ev_reader_input_bytes(r);
+	else
+		rc = EXIT_OK;
 	ev_reader_free(r);
-	return EXIT_OK;
+	return rc;
 }
 
 /* ---- shared by both renderings ---- */
@@ -295,50 +86,6 @@ static const char *capset_type_name(uint16_t type)
 	default:
 		return "unknown";
 	}
-}
-
-static unsigned count_caps(const log_info *li)
-{
-	unsigned n = 0;
-
-	for (unsigned cap = 0; cap < EV_NO_CAP; cap++)
-		n += cap_is_seen(li, cap) ? 1 : 0;
-	return n;
-}
-
-static uint64_t total_inversions(const log_info *li, uint64_t *gc_end)
-{
-	uint64_t n = 0;
-
-	*gc_end = 0;
-	for (unsigned cap = 0; cap < N_IDS; cap++) {
-		n += li->per_cap[cap].inversions;
-		*gc_end += li->per_cap[cap].gc_end_inversions;
-	}
-	return n;
-}
-
-static void class_counts(const log_info *li, uint64_t out[N_CLASSES])
-{
-	memset(out, 0, N_CLASSES * sizeof out[0]);
-	for (unsigned id = 0; id < N_IDS; id++) {
-		unsigned cls = is_foreign(li, id)
-				       ? (unsigned)EV_CLASS_OTHER
-				       : (unsigned)ev_type_class((uint16_t)id);
-		unsigned bit = 0;
-		if (!li->per_type[id])
-			continue;
-		while (bit < N_CLASSES && !(cls & (1u << bit)))
-			bit++;
-		if (bit < N_CLASSES)
-			out[bit] += li->per_type[id];
-	}
-}
-
-static const char *type_name(const log_info *li, unsigned id)
-{
-	const ev_type_info *t = ev_catalog_find((uint16_t)id);
-	return t && !is_foreign(li, id) ? t->name : "UNKNOWN";
 }
 
 /* ISO 8601 UTC with nanoseconds. */
@@ -367,18 +114,18 @@ static void print_args(const char *args, size_t len)
 
 static void print_caps(const log_info *li)
 {
-	unsigned n = count_caps(li), shown = 0;
+	unsigned n = li->sum->caps_seen, shown = 0;
 
-	printf("  %-16s %u", "capabilities", n ? n : li->startup_caps);
+	printf("  %-16s %u", "capabilities", n ? n : li->sum->startup_caps);
 	for (unsigned cap = 0; cap < EV_NO_CAP && shown < 16; cap++)
-		if (cap_is_seen(li, cap))
+		if (ev_info_cap_seen(li->in, (uint16_t)cap))
 			printf("%s%u", shown++ ? " " : ": ", cap);
 	puts(n > shown ? " ..." : "");
-	printf("  %-16s %u", "capsets", li->n_capsets);
-	for (unsigned i = 0; i < li->n_capsets; i++)
+	printf("  %-16s %u", "capsets", li->sum->n_capsets);
+	for (unsigned i = 0; i < li->sum->n_capsets; i++)
 		printf("%s%" PRIu32 " (%s)", i ? ", " : ": ",
-		       li->capsets[i].id,
-		       capset_type_name(li->capsets[i].type));
+		       li->sum->capsets[i].id,
+		       capset_type_name(li->sum->capsets[i].type));
 	putchar('\n');
 }
 
@@ -425,7 +172,7 @@ static void print_identity(const log_info *li)
 	for (size_t i = 0; i < n; i++) {
 		const ev_process *p = ev_process_list_at(li->procs, i);
 		printf("  process %-8zu capset %" PRIu32, i + 1, p->capset);
-		if (li->sessions > 1)
+		if (li->sum->sessions > 1)
 			printf(" of session %u", p->session + 1);
 		printf(", %zu capabilit%s", p->n_caps,
 		       p->n_caps == 1 ? "y" : "ies");
@@ -438,28 +185,28 @@ static void print_identity(const log_info *li)
 
 static void print_counts(const log_info *li)
 {
-	uint64_t classes[N_CLASSES];
-
-	class_counts(li, classes);
 	printf("  %-16s", "by class");
-	for (unsigned bit = 0; bit < N_CLASSES; bit++)
-		if (classes[bit])
-			printf(" %s %" PRIu64, ev_class_name((ev_class)(1u << bit)),
-			       classes[bit]);
+	for (unsigned bit = 0; bit < N_CLASSES; bit++) {
+		ev_class cls = (ev_class)(1u << bit);
+		uint64_t n = ev_info_class_events(li->in, cls);
+		if (n)
+			printf(" %s %" PRIu64, ev_class_name(cls), n);
+	}
 	printf("\n  %-16s", "by capability");
-	for (unsigned cap = 0; cap < N_IDS; cap++)
-		if (li->per_cap[cap].events) {
-			if (cap == EV_NO_CAP)
-				printf(" global %" PRIu64, li->per_cap[cap].events);
-			else
-				printf(" %u: %" PRIu64, cap,
-				       li->per_cap[cap].events);
-		}
+	for (unsigned cap = 0; cap < EV_ID_COUNT; cap++) {
+		uint64_t n = ev_info_cap_events(li->in, (uint16_t)cap);
+		if (n && cap == EV_NO_CAP)
+			printf(" global %" PRIu64, n);
+		else if (n)
+			printf(" %u: %" PRIu64, cap, n);
+	}
 	printf("\n  by type\n");
-	for (unsigned id = 0; id < N_IDS; id++)
-		if (li->per_type[id])
+	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
+		uint64_t n = ev_info_type_count(li->in, (uint16_t)id);
+		if (n)
 			printf("    %-32s %5u %12" PRIu64 "\n",
-			       type_name(li, id), id, li->per_type[id]);
+			       ev_info_type_name(li->in, (uint16_t)id), id, n);
+	}
 }
 
 /* The sessions of a stream that holds several, one line each. */
@@ -467,29 +214,29 @@ static void print_sessions(const log_info *li)
 {
 	char label[32];
 
-	for (unsigned i = 0; i < li->sessions && i < MAX_LISTED_SESSIONS; i++) {
-		const session_span *s = &li->spans[i];
+	for (unsigned i = 0; i < li->sum->n_listed_sessions; i++) {
+		const ev_info_session *s = &li->sum->session_list[i];
 		snprintf(label, sizeof label, "session %u", i + 1);
 		printf("  %-16s bytes %" PRIu64 " to %" PRIu64 ", %" PRIu64
 		       " events, %s\n", label, s->start, s->end, s->events,
 		       status_name(s->status));
 	}
-	if (li->sessions > MAX_LISTED_SESSIONS)
+	if (li->sum->sessions > li->sum->n_listed_sessions)
 		printf("  %-16s %u more sessions\n", "...",
-		       li->sessions - MAX_LISTED_SESSIONS);
+		       li->sum->sessions - li->sum->n_listed_sessions);
 }
 
 /* The file's size as stored; then, when it differs (gzip, or a log that
  * does not end with its data end), the bytes of log that were read. */
 static void print_size(const log_info *li)
 {
-	printf("  %-16s %" PRIu64 " bytes", "size", li->stored_bytes);
-	if (li->gzip || li->log_bytes != li->stored_bytes) {
-		printf(" stored%s, %" PRIu64 " bytes of log", li->gzip
-		       ? " (gzip)" : "", li->log_bytes);
-		if (li->status == EV_ETRUNCATED)
+	printf("  %-16s %" PRIu64 " bytes", "size", li->sum->stored_bytes);
+	if (li->sum->gzip || li->sum->log_bytes != li->sum->stored_bytes) {
+		printf(" stored%s, %" PRIu64 " bytes of log", li->sum->gzip
+		       ? " (gzip)" : "", li->sum->log_bytes);
+		if (li->sum->status == EV_ETRUNCATED)
 			printf(" to the last complete event");
-		else if (li->status != EV_END)
+		else if (li->sum->status != EV_END)
 			printf(" before the problem");
 	}
 	putchar('\n');
@@ -497,31 +244,31 @@ static void print_size(const log_info *li)
 
 static void print_text(const log_info *li, int separate)
 {
-	uint64_t gc_end, inversions = total_inversions(li, &gc_end);
 
 	if (separate)
 		putchar('\n');
-	printf("%s\n  %-16s %s", li->path, "status", status_name(li->status));
-	if (li->status != EV_END)
-		printf(" at offset %" PRIu64 ": %s", li->diag.offset,
-		       li->diag.message);
+	printf("%s\n  %-16s %s", li->path, "status", status_name(li->sum->status));
+	if (li->sum->status != EV_END)
+		printf(" at offset %" PRIu64 ": %s", li->sum->diag.offset,
+		       li->sum->diag.message);
 	putchar('\n');
 	print_identity(li);
 	print_caps(li);
-	if (li->have_time)
+	if (li->sum->have_time)
 		printf("  %-16s first %" PRIu64 " ns, last %" PRIu64
-		       " ns, duration %.6f s\n", "time", li->first_time,
-		       li->last_time,
-		       (double)(li->last_time - li->first_time) / 1e9);
+		       " ns, duration %.6f s\n", "time", li->sum->first_time,
+		       li->sum->last_time,
+		       (double)(li->sum->last_time - li->sum->first_time) / 1e9);
 	printf("  %-16s %" PRIu64 " in %" PRIu64 " block%s, %u session%s\n",
-	       "events", li->events, li->blocks, li->blocks == 1 ? "" : "s",
-	       li->sessions, li->sessions == 1 ? "" : "s");
-	if (li->sessions > 1)
+	       "events", li->sum->events, li->sum->blocks, li->sum->blocks == 1 ? "" : "s",
+	       li->sum->sessions, li->sum->sessions == 1 ? "" : "s");
+	if (li->sum->sessions > 1)
 		print_sessions(li);
 	printf("  %-16s %" PRIu64 " (%" PRIu64 " of them GC_END)\n",
-	       "time inversions", inversions, gc_end);
+	       "time inversions", li->sum->inversions,
+	       li->sum->gc_end_inversions);
 	print_size(li);
-	printf("  %-16s %016" PRIx64 "\n", "xxh3-64", li->digest);
+	printf("  %-16s %016" PRIx64 "\n", "xxh3-64", li->sum->digest);
 	print_counts(li);
 }
 
@@ -603,14 +350,14 @@ static void json_caps(json_out *j, const log_info *li)
 {
 	json_begin_array(j, "capabilities");
 	for (unsigned cap = 0; cap < EV_NO_CAP; cap++)
-		if (cap_is_seen(li, cap))
+		if (ev_info_cap_seen(li->in, (uint16_t)cap))
 			json_uint(j, NULL, cap);
 	json_end_array(j);
 	json_begin_array(j, "capsets");
-	for (unsigned i = 0; i < li->n_capsets; i++) {
+	for (unsigned i = 0; i < li->sum->n_capsets; i++) {
 		json_begin_object(j, NULL);
-		json_uint(j, "id", li->capsets[i].id);
-		json_cstring(j, "type", capset_type_name(li->capsets[i].type));
+		json_uint(j, "id", li->sum->capsets[i].id);
+		json_cstring(j, "type", capset_type_name(li->sum->capsets[i].type));
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -618,35 +365,39 @@ static void json_caps(json_out *j, const log_info *li)
 
 static void json_counts(json_out *j, const log_info *li)
 {
-	uint64_t classes[N_CLASSES], gc_end;
 	char key[16];
 
-	json_uint(j, "time_inversions", total_inversions(li, &gc_end));
-	json_uint(j, "gc_end_inversions", gc_end);
-	class_counts(li, classes);
+	json_uint(j, "time_inversions", li->sum->inversions);
+	json_uint(j, "gc_end_inversions", li->sum->gc_end_inversions);
 	json_begin_object(j, "events_by_class");
-	for (unsigned bit = 0; bit < N_CLASSES; bit++)
-		if (classes[bit])
-			json_uint(j, ev_class_name((ev_class)(1u << bit)),
-				  classes[bit]);
+	for (unsigned bit = 0; bit < N_CLASSES; bit++) {
+		ev_class cls = (ev_class)(1u << bit);
+		uint64_t n = ev_info_class_events(li->in, cls);
+		if (n)
+			json_uint(j, ev_class_name(cls), n);
+	}
 	json_end_object(j);
 	json_begin_object(j, "events_by_cap");
-	for (unsigned cap = 0; cap < N_IDS; cap++)
-		if (li->per_cap[cap].events) {
+	for (unsigned cap = 0; cap < EV_ID_COUNT; cap++) {
+		uint64_t n = ev_info_cap_events(li->in, (uint16_t)cap);
+		if (n) {
 			snprintf(key, sizeof key, "%u", cap);
-			json_uint(j, cap == EV_NO_CAP ? "global" : key,
-				  li->per_cap[cap].events);
+			json_uint(j, cap == EV_NO_CAP ? "global" : key, n);
 		}
+	}
 	json_end_object(j);
 	json_begin_array(j, "events_by_type");
-	for (unsigned id = 0; id < N_IDS; id++)
-		if (li->per_type[id]) {
+	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
+		uint64_t n = ev_info_type_count(li->in, (uint16_t)id);
+		if (n) {
 			json_begin_object(j, NULL);
 			json_uint(j, "id", id);
-			json_cstring(j, "name", type_name(li, id));
-			json_uint(j, "count", li->per_type[id]);
+			json_cstring(j, "name",
+				     ev_info_type_name(li->in, (uint16_t)id));
+			json_uint(j, "count", n);
 			json_end_object(j);
 		}
+	}
 	json_end_array(j);
 }
 
@@ -656,39 +407,40 @@ static void json_file(json_out *j, const log_info *li)
 
 	json_begin_object(j, NULL);
 	json_cstring(j, "file", li->path);
-	json_cstring(j, "status", status_name(li->status));
-	if (li->status != EV_END) {
-		json_uint(j, "problem_offset", li->diag.offset);
-		json_cstring(j, "problem", li->diag.message);
+	json_cstring(j, "status", status_name(li->sum->status));
+	if (li->sum->status != EV_END) {
+		json_uint(j, "problem_offset", li->sum->diag.offset);
+		json_cstring(j, "problem", li->sum->diag.message);
 	}
 	json_identity(j, li);
 	json_processes(j, li);
 	json_caps(j, li);
-	li->have_time ? json_uint(j, "first_time_ns", li->first_time)
+	li->sum->have_time ? json_uint(j, "first_time_ns", li->sum->first_time)
 		      : json_null(j, "first_time_ns");
-	li->have_time ? json_uint(j, "last_time_ns", li->last_time)
+	li->sum->have_time ? json_uint(j, "last_time_ns", li->sum->last_time)
 		      : json_null(j, "last_time_ns");
-	li->have_time ? json_uint(j, "duration_ns",
-				  li->last_time - li->first_time)
+	li->sum->have_time ? json_uint(j, "duration_ns",
+				  li->sum->last_time - li->sum->first_time)
 		      : json_null(j, "duration_ns");
-	json_uint(j, "events", li->events);
-	json_uint(j, "blocks", li->blocks);
-	json_uint(j, "sessions", li->sessions);
+	json_uint(j, "events", li->sum->events);
+	json_uint(j, "blocks", li->sum->blocks);
+	json_uint(j, "sessions", li->sum->sessions);
 	json_begin_array(j, "session_list");
-	for (unsigned i = 0; i < li->sessions && i < MAX_LISTED_SESSIONS; i++) {
+	for (unsigned i = 0; i < li->sum->n_listed_sessions; i++) {
+		const ev_info_session *s = &li->sum->session_list[i];
 		json_begin_object(j, NULL);
 		json_uint(j, "session", i + 1);
-		json_uint(j, "offset", li->spans[i].start);
-		json_uint(j, "end", li->spans[i].end);
-		json_uint(j, "events", li->spans[i].events);
-		json_cstring(j, "status", status_name(li->spans[i].status));
+		json_uint(j, "offset", s->start);
+		json_uint(j, "end", s->end);
+		json_uint(j, "events", s->events);
+		json_cstring(j, "status", status_name(s->status));
 		json_end_object(j);
 	}
 	json_end_array(j);
-	json_uint(j, "log_bytes", li->log_bytes);
-	json_bool(j, "gzip", li->gzip);
-	json_uint(j, "stored_bytes", li->stored_bytes);
-	snprintf(digest, sizeof digest, "%016" PRIx64, li->digest);
+	json_uint(j, "log_bytes", li->sum->log_bytes);
+	json_bool(j, "gzip", li->sum->gzip);
+	json_uint(j, "stored_bytes", li->sum->stored_bytes);
+	snprintf(digest, sizeof digest, "%016" PRIx64, li->sum->digest);
 	json_cstring(j, "xxh3_64", digest);
 	json_counts(j, li);
 	json_end_object(j);
@@ -699,12 +451,10 @@ static void json_file(json_out *j, const log_info *li)
 int cmd_info(const cli_command *cmd, const cli_args *args)
 {
 	int as_json = cli_flag(args, INFO_OPT_JSON), worst = EXIT_OK;
-	log_info *li = malloc(sizeof *li);
+	log_info li;
 	json_out j;
 
 	(void)cmd; /* the options are in args */
-	if (!li)
-		return cli_error(EXIT_SYSTEM, "out of memory");
 	json_init(&j, stdout);
 	if (as_json) {
 		json_begin_object(&j, NULL);
@@ -712,26 +462,26 @@ int cmd_info(const cli_command *cmd, const cli_args *args)
 		json_begin_array(&j, "files");
 	}
 	for (int i = 0; i < args->n_positional; i++) {
+		ev_info *in;
 		int rc;
-		memset(li, 0, sizeof *li);
-		rc = collect(li, args->positional[i]);
-		if (rc == EXIT_OK && li->status != EV_END &&
-		    li->status != EV_ETRUNCATED)
+		memset(&li, 0, sizeof li);
+		rc = collect(&li, args->positional[i], &in);
+		if (rc == EXIT_OK && li.sum->status != EV_END &&
+		    li.sum->status != EV_ETRUNCATED)
 			rc = cli_error(EXIT_INVALID, "%s: offset %" PRIu64 ": %s",
-				       li->path, li->diag.offset,
-				       li->diag.message);
+				       li.path, li.sum->diag.offset,
+				       li.sum->diag.message);
 		if (rc > worst)
 			worst = rc;
-		if (li->path && as_json)
-			json_file(&j, li);
-		else if (li->path)
-			print_text(li, i > 0);
-		ev_process_list_free(li->procs);
+		if (li.path && as_json)
+			json_file(&j, &li);
+		else if (li.path)
+			print_text(&li, i > 0);
+		ev_info_free(in);
 	}
 	if (as_json) {
 		json_end_array(&j);
 		json_end_object(&j);
 	}
-	free(li);
 	return worst;
 }

@@ -109,6 +109,10 @@ static int resolve_wall(const cli_command *cmd, const char *in,
 	if (rc == EV_EINVAL)
 		rc = cli_error(EXIT_INVALID, "%s: --at %s", ev_reader_name(r),
 			       d.message);
+	else if (rc == EV_EFORMAT && ev_reader_diag(r)->status == EV_OK)
+		rc = cli_error(EXIT_INVALID, "%s: --at: offset %llu: %s",
+			       ev_reader_name(r), (unsigned long long)d.offset,
+			       d.message); /* its WALL_CLOCK_TIME, not the reader */
 	else if (rc < 0)
 		rc = cli_reader_error(r);
 	else if (sessions > 1 && !o->session)

@@ -91,3 +91,28 @@ const ev_value *ev_decoded_field(const ev_decoded *d, const char *name)
 			return &d->values[i];
 	return NULL;
 }
+
+/* WALL_CLOCK_TIME (43): capset u32, seconds u64, nanoseconds u32, right
+ * after the event's timestamp (FORMAT.md section 6). */
+#define WALL_CLOCK_PAYLOAD 16
+#define NS_PER_SEC 1000000000ull
+
+int ev_wall_clock_epoch(const ev_event *ev, int64_t *epoch_ns, ev_diag *diag)
+{
+	uint64_t sec, nsec;
+
+	if (ev->type != EV_WALL_CLOCK_TIME || ev->size < WALL_CLOCK_PAYLOAD)
+		return EV_EINVAL;
+	sec = ev_load64(ev->payload + 4);
+	nsec = ev_load32(ev->payload + 12);
+	if (sec > EV_WALL_CLOCK_MAX_SEC || nsec >= NS_PER_SEC ||
+	    ev->time > (uint64_t)INT64_MAX) {
+		ev_diag scratch;
+		return evi_fail(diag ? diag : &scratch, EV_EFORMAT, ev->offset,
+				ev->index, "WALL_CLOCK_TIME %llu s %llu ns is "
+				"not a clock reading", (unsigned long long)sec,
+				(unsigned long long)nsec);
+	}
+	*epoch_ns = (int64_t)(sec * NS_PER_SEC + nsec) - (int64_t)ev->time;
+	return EV_OK;
+}

@@ -2,6 +2,11 @@
  * Building a filter (filter.h): selector lists, windows, redaction and
  * metadata. Learning about a log and deciding event by event are in
  * filter_decide.c, the pipeline that drives them in filter_run.c.
+ *
+ * Layering, calls going one way only: filter_run.c -> filter.c ->
+ * filter_decide.c. This file calls down into filter_decide.c (the
+ * helpers both use, freeing what learning found) and nothing calls up
+ * into it from there.
  */
 #include "evtool/filter.h"
 
@@ -18,19 +23,11 @@
  * Small helpers
  * ---------------------------------------------------------------------- */
 
-int evi_ranges_hold(const range_list *l, uint64_t v)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (v >= l->items[i].lo && v <= l->items[i].hi)
-			return 1;
-	return 0;
-}
-
-static int ranges_add(range_list *l, uint64_t lo, uint64_t hi)
+static int ranges_add(evi_range_list *l, uint64_t lo, uint64_t hi)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 8;
-		range *grown = realloc(l->items, cap * sizeof *grown);
+		evi_range *grown = realloc(l->items, cap * sizeof *grown);
 		if (!grown)
 			return EV_ENOMEM;
 		l->items = grown;
@@ -40,15 +37,6 @@ static int ranges_add(range_list *l, uint64_t lo, uint64_t hi)
 	l->items[l->n].hi = hi;
 	l->n++;
 	return EV_OK;
-}
-
-int evi_filter_vfail(ev_filter *f, int status, const char *fmt, va_list ap)
-{
-	f->diag.status = status;
-	f->diag.offset = 0;
-	f->diag.event_index = 0;
-	vsnprintf(f->diag.message, sizeof f->diag.message, fmt, ap);
-	return status;
 }
 
 static int fail(ev_filter *f, int status, const char *fmt, ...)
@@ -88,8 +76,8 @@ int ev_filter_new(ev_filter **out)
 	if (!f)
 		return EV_ENOMEM;
 	f->keep_metadata = 1;
-	f->scratch = malloc(MAX_PAYLOAD);
-	f->text = malloc(MAX_PAYLOAD + 1);
+	f->scratch = malloc(EVI_FILTER_MAX_PAYLOAD);
+	f->text = malloc(EVI_FILTER_MAX_PAYLOAD + 1);
 	if (!f->scratch || !f->text) {
 		ev_filter_free(f);
 		return EV_ENOMEM;
@@ -98,7 +86,7 @@ int ev_filter_new(ev_filter **out)
 	return EV_OK;
 }
 
-static void free_selector(selector *s)
+static void free_selector(evi_selector *s)
 {
 	free(s->types);
 	free(s->caps);
@@ -113,7 +101,7 @@ void ev_filter_free(ev_filter *f)
 {
 	if (!f)
 		return;
-	for (int d = 0; d < N_DIRECTIONS; d++)
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++)
 		free_selector(&f->sel[d]);
 	evi_filter_free_sessions(f);
 	free(f->rules);
@@ -150,7 +138,7 @@ static int parse_number(const char *text, uint64_t max, uint64_t *out)
 }
 
 /* "N" or "N-M" with N <= M <= max. */
-static int parse_range(char *text, uint64_t max, range *out)
+static int parse_range(char *text, uint64_t max, evi_range *out)
 {
 	char *dash = strchr(text, '-');
 	int ok;
@@ -194,17 +182,10 @@ static int parse_class(const char *item, unsigned *out)
 	return 1;
 }
 
-int evi_bitmap_new(uint8_t **bits)
-{
-	if (!*bits && !(*bits = calloc(1, BITMAP_BYTES)))
-		return EV_ENOMEM;
-	return EV_OK;
-}
-
-static int add_type(ev_filter *f, selector *s, char *item)
+static int add_type(ev_filter *f, evi_selector *s, char *item)
 {
 	const ev_type_info *info = ev_catalog_by_name(item);
-	range r;
+	evi_range r;
 	int rc = evi_bitmap_new(&s->types);
 
 	if (rc < 0)
@@ -221,9 +202,9 @@ static int add_type(ev_filter *f, selector *s, char *item)
 	return EV_OK;
 }
 
-static int add_cap(ev_filter *f, selector *s, char *item)
+static int add_cap(ev_filter *f, evi_selector *s, char *item)
 {
-	range r;
+	evi_range r;
 	int rc = evi_bitmap_new(&s->caps);
 
 	if (rc < 0)
@@ -240,10 +221,10 @@ static int add_cap(ev_filter *f, selector *s, char *item)
 	return EV_OK;
 }
 
-static int add_id_range(ev_filter *f, range_list *l, char *item,
+static int add_id_range(ev_filter *f, evi_range_list *l, char *item,
 			const char *what)
 {
-	range r;
+	evi_range r;
 
 	if (!parse_range(item, UINT32_MAX, &r))
 		return fail(f, EV_EINVAL, "'%s' is not a %s (a number or a "
@@ -251,7 +232,7 @@ static int add_id_range(ev_filter *f, range_list *l, char *item,
 	return ranges_add(l, r.lo, r.hi);
 }
 
-static int add_item(ev_filter *f, selector *s, ev_filter_kind kind,
+static int add_item(ev_filter *f, evi_selector *s, ev_filter_kind kind,
 		    char *item)
 {
 	switch (kind) {
@@ -293,7 +274,7 @@ static char *trim(char *s)
 int ev_filter_add(ev_filter *f, ev_filter_kind kind, const char *list,
 		  int exclude)
 {
-	selector *s = &f->sel[exclude ? EXCLUDE : INCLUDE];
+	evi_selector *s = &f->sel[exclude ? EVI_EXCLUDE : EVI_INCLUDE];
 	char *copy, *item, *next;
 	int rc = EV_OK;
 
@@ -344,8 +325,9 @@ static int parse_optional_time(ev_filter *f, const char *text,
 int ev_filter_set_time(ev_filter *f, const char *from, const char *to,
 		       int exclude)
 {
-	window_spec *w = &f->sel[exclude ? EXCLUDE : INCLUDE].time;
-	window_spec next = { 1, { EVI_TIME_NONE, 0 }, { EVI_TIME_NONE, 0 } };
+	evi_window_spec *w = &f->sel[exclude ? EVI_EXCLUDE : EVI_INCLUDE].time;
+	evi_window_spec next = { 1, { EVI_TIME_NONE, 0 },
+				 { EVI_TIME_NONE, 0 } };
 	int rc;
 
 	if ((rc = parse_optional_time(f, from, &next.from)) < 0 ||
@@ -372,8 +354,9 @@ static int copy_pattern(const char *text, char **out)
 int ev_filter_set_markers(ev_filter *f, const char *start, const char *end,
 			  int exclude)
 {
-	marker_spec *m = &f->sel[exclude ? EXCLUDE : INCLUDE].markers;
-	marker_spec next = { 1, NULL, NULL };
+	evi_marker_spec *m =
+		&f->sel[exclude ? EVI_EXCLUDE : EVI_INCLUDE].markers;
+	evi_marker_spec next = { 1, NULL, NULL };
 
 	if (copy_pattern(start, &next.start) < 0 ||
 	    copy_pattern(end, &next.end) < 0) {
@@ -446,38 +429,6 @@ void ev_filter_set_metadata(ev_filter *f, int keep)
 	f->rules = NULL;
 }
 
-int ev_filter_is_metadata(uint16_t type)
-{
-	switch (type) {
-	case EV_STARTUP:
-	case EV_CAPSET_CREATE:
-	case EV_CAPSET_DELETE:
-	case EV_CAPSET_ASSIGN_CAP:
-	case EV_CAPSET_REMOVE_CAP:
-	case EV_RTS_IDENTIFIER:
-	case EV_PROGRAM_ARGS:
-	case EV_PROGRAM_ENV:
-	case EV_OSPROCESS_PID:
-	case EV_OSPROCESS_PPID:
-	case EV_WALL_CLOCK_TIME:
-	case EV_THREAD_LABEL:
-	case EV_CAP_CREATE:
-	case EV_CAP_DELETE:
-	case EV_CAP_DISABLE:
-	case EV_CAP_ENABLE:
-	case EV_HEAP_INFO_GHC:
-	case EV_PERF_NAME: /* names the perf counters of 141/142 */
-	case EV_HEAP_PROF_BEGIN:
-	case EV_HEAP_PROF_COST_CENTRE:
-	case EV_PROF_BEGIN:
-	case EV_IPE:
-	case EV_TICKY_COUNTER_DEF:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /* ------------------------------------------------------------------------
  * For the pipeline (filter_internal.h)
  * ---------------------------------------------------------------------- */
@@ -492,10 +443,10 @@ void evi_filter_missing_markers(const ev_filter *f, unsigned *start,
 {
 	*start = *end = 0;
 	for (size_t i = 0; i < f->n_sessions; i++) {
-		const session_facts *s = &f->sessions[i];
-		for (int d = 0; s->have_first && d < N_DIRECTIONS; d++) {
-			const marker_spec *m = &f->sel[d].markers;
-			const marker_facts *mf = &s->markers[d];
+		const evi_session_facts *s = &f->sessions[i];
+		for (int d = 0; s->have_first && d < EVI_N_DIRECTIONS; d++) {
+			const evi_marker_spec *m = &f->sel[d].markers;
+			const evi_marker_facts *mf = &s->markers[d];
 			if (!m->set)
 				continue;
 			if (m->start && !mf->start_found)

@@ -2,6 +2,11 @@
  * Deciding (filter.h): what the selectors need to learn about a log
  * (first event, wall clock, markers, processes), the windows resolved from
  * it per session, and the verdict on one event.
+ *
+ * Layering: the bottom of the filter (filter_run.c -> filter.c -> this
+ * file). It calls no function of filter.c or filter_run.c; the small
+ * helpers both upper files use (the diagnostic, bitmaps, range lists,
+ * which types are metadata) live here for that reason.
  */
 #include <fnmatch.h>
 #include <stdio.h>
@@ -9,10 +14,72 @@
 #include <string.h>
 
 #include "evtool/catalog.h"
+#include "evtool/decode.h"
 #include "filter_internal.h"
 #include "internal.h"
 
 static const char redacted[] = "<redacted>";
+
+/* ------------------------------------------------------------------------
+ * Helpers for the whole filter (filter_internal.h)
+ * ---------------------------------------------------------------------- */
+
+int evi_filter_vfail(ev_filter *f, int status, const char *fmt, va_list ap)
+{
+	f->diag.status = status;
+	f->diag.offset = 0;
+	f->diag.event_index = 0;
+	vsnprintf(f->diag.message, sizeof f->diag.message, fmt, ap);
+	return status;
+}
+
+int evi_ranges_hold(const evi_range_list *l, uint64_t v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (v >= l->items[i].lo && v <= l->items[i].hi)
+			return 1;
+	return 0;
+}
+
+int evi_bitmap_new(uint8_t **bits)
+{
+	if (!*bits && !(*bits = calloc(1, EVI_FILTER_BITMAP_BYTES)))
+		return EV_ENOMEM;
+	return EV_OK;
+}
+
+int ev_filter_is_metadata(uint16_t type)
+{
+	switch (type) {
+	case EV_STARTUP:
+	case EV_CAPSET_CREATE:
+	case EV_CAPSET_DELETE:
+	case EV_CAPSET_ASSIGN_CAP:
+	case EV_CAPSET_REMOVE_CAP:
+	case EV_RTS_IDENTIFIER:
+	case EV_PROGRAM_ARGS:
+	case EV_PROGRAM_ENV:
+	case EV_OSPROCESS_PID:
+	case EV_OSPROCESS_PPID:
+	case EV_WALL_CLOCK_TIME:
+	case EV_THREAD_LABEL:
+	case EV_CAP_CREATE:
+	case EV_CAP_DELETE:
+	case EV_CAP_DISABLE:
+	case EV_CAP_ENABLE:
+	case EV_HEAP_INFO_GHC:
+	case EV_PERF_NAME: /* names the perf counters of 141/142 */
+	case EV_HEAP_PROF_BEGIN:
+	case EV_HEAP_PROF_COST_CENTRE:
+	case EV_PROF_BEGIN:
+	case EV_IPE:
+	case EV_TICKY_COUNTER_DEF:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 
 static int fail(ev_filter *f, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -28,9 +95,9 @@ static int fail(ev_filter *f, int status, const char *fmt, ...)
 	return rc;
 }
 
-static void free_process_sets(session_facts *s)
+static void free_process_sets(evi_session_facts *s)
 {
-	for (int d = 0; d < N_DIRECTIONS; d++) {
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
 		free(s->process[d].caps);
 		free(s->process[d].capsets);
 		memset(&s->process[d], 0, sizeof s->process[d]);
@@ -38,14 +105,12 @@ static void free_process_sets(session_facts *s)
 	s->process_ready = 0;
 }
 
-static void free_session(session_facts *s)
+static void free_session(evi_session_facts *s)
 {
 	free(s->capsets);
-	free(s->capset_index.slots);
-	free(s->assigned);
-	free(s->assigned_index.slots);
-	free(s->tasks);
-	free(s->task_index.slots);
+	evi_idmap_free(&s->capset_ids);
+	evi_idmap_free(&s->assigned);
+	evi_idmap_free(&s->task_caps);
 	free_process_sets(s);
 }
 
@@ -53,7 +118,7 @@ static void free_session(session_facts *s)
  * Learning
  * ---------------------------------------------------------------------- */
 
-static int has_process(const selector *s)
+static int has_process(const evi_selector *s)
 {
 	return s->pids.n > 0 || s->capsets.n > 0;
 }
@@ -67,8 +132,8 @@ unsigned ev_filter_learning_passes(const ev_filter *f)
 {
 	unsigned passes = 0;
 
-	for (int d = 0; d < N_DIRECTIONS; d++) {
-		const selector *s = &f->sel[d];
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_selector *s = &f->sel[d];
 		if (s->markers.set && s->markers.start && s->markers.end)
 			return 2;
 		if (s->markers.set || has_process(s) ||
@@ -79,7 +144,7 @@ unsigned ev_filter_learning_passes(const ev_filter *f)
 	return passes;
 }
 
-static session_facts *session_at(ev_filter *f, unsigned session)
+static evi_session_facts *session_at(ev_filter *f, unsigned session)
 {
 	if (session >= f->n_sessions) {
 		size_t n = (size_t)session + 1;
@@ -88,7 +153,7 @@ static session_facts *session_at(ev_filter *f, unsigned session)
 		 * copy of the whole array per session. */
 		if (n > f->sessions_cap) {
 			size_t cap = f->sessions_cap ? f->sessions_cap * 2 : 4;
-			session_facts *grown;
+			evi_session_facts *grown;
 
 			while (cap < n)
 				cap *= 2;
@@ -105,156 +170,72 @@ static session_facts *session_at(ev_filter *f, unsigned session)
 	return &f->sessions[session];
 }
 
-typedef uint64_t (*fact_key_fn)(const session_facts *s, size_t i);
-
-static uint64_t capset_key(const session_facts *s, size_t i)
+/* The capset `id` of the session, added when new; capset_ids maps each
+ * id to its index in s->capsets. */
+static int find_capset(evi_session_facts *s, uint32_t id, evi_capset_info **out)
 {
-	return s->capsets[i].id;
-}
+	uint64_t at;
+	int added, rc;
 
-static uint64_t assignment_key(const session_facts *s, size_t i)
-{
-	return (uint64_t)s->assigned[i].capset << 16 | s->assigned[i].cap;
-}
-
-static uint64_t task_key(const session_facts *s, size_t i)
-{
-	return s->tasks[i].task;
-}
-
-/* The slot of `key`: the one holding it, or the free one it goes in. */
-static uint32_t *index_slot(const id_index *ix, const session_facts *s,
-			    fact_key_fn key_of, uint64_t key)
-{
-	size_t mask = ix->cap - 1;
-	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
-
-	while (ix->slots[h] && key_of(s, ix->slots[h] - 1) != key)
-		h = (h + 1) & mask;
-	return &ix->slots[h];
-}
-
-/* Makes room for a new element after the `n` indexed ones. */
-static int index_reserve(id_index *ix, const session_facts *s,
-			 fact_key_fn key_of, size_t n)
-{
-	id_index grown;
-
-	if ((n + 1) * 2 <= ix->cap)
-		return EV_OK;
-	grown.cap = ix->cap ? ix->cap * 2 : 64;
-	if (!(grown.slots = calloc(grown.cap, sizeof *grown.slots)))
-		return EV_ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		*index_slot(&grown, s, key_of, key_of(s, i)) = (uint32_t)i + 1;
-	free(ix->slots);
-	*ix = grown;
-	return EV_OK;
-}
-
-/* The capset `id` of the session, added when new. */
-static int find_capset(session_facts *s, uint32_t id, capset_info **out)
-{
-	uint32_t *slot;
-
-	if (index_reserve(&s->capset_index, s, capset_key, s->n_capsets) < 0)
-		return EV_ENOMEM;
-	slot = index_slot(&s->capset_index, s, capset_key, id);
-	if (*slot) {
-		*out = &s->capsets[*slot - 1];
+	if (evi_idmap_get(&s->capset_ids, id, &at)) {
+		*out = &s->capsets[at];
 		return EV_OK;
 	}
-	if (s->n_capsets >= EVI_FILTER_MAX_CAPSETS)
-		return EV_ELIMIT;
 	if (s->n_capsets == s->capsets_cap) {
 		size_t cap = s->capsets_cap ? s->capsets_cap * 2 : 8;
-		capset_info *grown = realloc(s->capsets, cap * sizeof *grown);
+		evi_capset_info *grown =
+			realloc(s->capsets, cap * sizeof *grown);
 		if (!grown)
 			return EV_ENOMEM;
 		s->capsets = grown;
 		s->capsets_cap = cap;
 	}
+	if ((rc = evi_idmap_add(&s->capset_ids, id, s->n_capsets,
+				EVI_FILTER_MAX_CAPSETS, &added)) < 0)
+		return rc;
 	memset(&s->capsets[s->n_capsets], 0, sizeof s->capsets[0]);
 	s->capsets[s->n_capsets].id = id;
-	*slot = (uint32_t)++s->n_capsets;
-	*out = &s->capsets[s->n_capsets - 1];
+	*out = &s->capsets[s->n_capsets++];
 	return EV_OK;
 }
 
-static int add_assignment(session_facts *s, uint32_t capset, uint16_t cap)
+/* (capset, cap) as one key of s->assigned. */
+static uint64_t assignment_key(uint32_t capset, uint16_t cap)
 {
-	uint32_t *slot;
+	return (uint64_t)capset << 16 | cap;
+}
 
-	if (index_reserve(&s->assigned_index, s, assignment_key,
-			  s->n_assigned) < 0)
-		return EV_ENOMEM;
-	slot = index_slot(&s->assigned_index, s, assignment_key,
-			  (uint64_t)capset << 16 | cap);
-	if (*slot)
-		return EV_OK;
-	if (s->n_assigned >= EVI_FILTER_MAX_ASSIGNMENTS)
-		return EV_ELIMIT;
-	if (s->n_assigned == s->assigned_cap) {
-		size_t n = s->assigned_cap ? s->assigned_cap * 2 : 16;
-		assignment *grown = realloc(s->assigned, n * sizeof *grown);
-		if (!grown)
-			return EV_ENOMEM;
-		s->assigned = grown;
-		s->assigned_cap = n;
-	}
-	s->assigned[s->n_assigned].capset = capset;
-	s->assigned[s->n_assigned].cap = cap;
-	*slot = (uint32_t)++s->n_assigned;
-	return EV_OK;
+static int add_assignment(evi_session_facts *s, uint32_t capset, uint16_t cap)
+{
+	return evi_idmap_add(&s->assigned, assignment_key(capset, cap), 0,
+			     EVI_FILTER_MAX_ASSIGNMENTS, NULL);
 }
 
 /* The first cap a task was created on. A task id (a pthread address) can
  * be reused within a process, on its own caps; merge renames the ids that
  * collide between processes, so one id stays within one process. */
-static int add_task(session_facts *s, uint64_t task, uint16_t cap)
+static int add_task(evi_session_facts *s, uint64_t task, uint16_t cap)
 {
-	uint32_t *slot;
-
-	if (index_reserve(&s->task_index, s, task_key, s->n_tasks) < 0)
-		return EV_ENOMEM;
-	slot = index_slot(&s->task_index, s, task_key, task);
-	if (*slot)
-		return EV_OK;
-	if (s->n_tasks >= EVI_FILTER_MAX_TASKS)
-		return EV_ELIMIT;
-	if (s->n_tasks == s->tasks_cap) {
-		size_t n = s->tasks_cap ? s->tasks_cap * 2 : 16;
-		task_cap *grown = realloc(s->tasks, n * sizeof *grown);
-		if (!grown)
-			return EV_ENOMEM;
-		s->tasks = grown;
-		s->tasks_cap = n;
-	}
-	s->tasks[s->n_tasks].task = task;
-	s->tasks[s->n_tasks].cap = cap;
-	*slot = (uint32_t)++s->n_tasks;
-	return EV_OK;
+	return evi_idmap_add(&s->task_caps, task, cap, EVI_FILTER_MAX_TASKS,
+			     NULL);
 }
 
 /* The cap task `task` was created on, or -1 when no TASK_CREATE named
  * it. */
-static int task_cap_of(const session_facts *s, uint64_t task)
+static int task_cap_of(const evi_session_facts *s, uint64_t task)
 {
-	const uint32_t *slot;
+	uint64_t cap;
 
-	if (!s->task_index.cap)
-		return -1;
-	slot = index_slot(&s->task_index, s, task_key, task);
-	return *slot ? s->tasks[*slot - 1].cap : -1;
+	return evi_idmap_get(&s->task_caps, task, &cap) ? (int)cap : -1;
 }
 
 /* CAPSET_CREATE (25: capset u32, type u16), OSPROCESS_PID (32: capset,
  * pid u32), CAPSET_ASSIGN_CAP (27: capset, cap u16), TASK_CREATE (55:
  * task u64, cap u16): FORMAT.md s. 5. */
-static int learn_process(session_facts *s, const ev_event *ev)
+static int learn_process(evi_session_facts *s, const ev_event *ev)
 {
 	const uint8_t *p = ev->payload;
-	capset_info *c;
+	evi_capset_info *c;
 	int rc;
 
 	switch (ev->type) {
@@ -308,14 +289,14 @@ static int earlier(uint64_t t1, uint64_t i1, uint64_t t2, uint64_t i2)
 
 /* Pass 0 finds the first start marker (and the first end marker when
  * there is no start pattern); pass 1 the first end marker after it. */
-static void learn_marker(ev_filter *f, unsigned pass, session_facts *s,
+static void learn_marker(ev_filter *f, unsigned pass, evi_session_facts *s,
 			 const ev_event *ev)
 {
 	const char *text = marker_text(f, ev);
 
-	for (int d = 0; d < N_DIRECTIONS; d++) {
-		const marker_spec *m = &f->sel[d].markers;
-		marker_facts *mf = &s->markers[d];
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_marker_spec *m = &f->sel[d].markers;
+		evi_marker_facts *mf = &s->markers[d];
 		if (!m->set)
 			continue;
 		if (pass == 0 && m->start && pattern_matches(m->start, text) &&
@@ -344,33 +325,58 @@ static void learn_marker(ev_filter *f, unsigned pass, session_facts *s,
 
 static int any_process(const ev_filter *f)
 {
-	return has_process(&f->sel[INCLUDE]) || has_process(&f->sel[EXCLUDE]);
+	return has_process(&f->sel[EVI_INCLUDE]) ||
+	       has_process(&f->sel[EVI_EXCLUDE]);
 }
 
 static int any_markers(const ev_filter *f)
 {
-	return f->sel[INCLUDE].markers.set || f->sel[EXCLUDE].markers.set;
+	return f->sel[EVI_INCLUDE].markers.set ||
+	       f->sel[EVI_EXCLUDE].markers.set;
 }
 
-/* WALL_CLOCK_TIME (43): capset u32, seconds u64, nanoseconds u32; the
- * first one maps the session's clock to Unix time (FORMAT.md s. 6). */
-static void learn_clock(session_facts *s, const ev_event *ev)
+static int uses_wall_clock(const ev_filter *f)
 {
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_window_spec *w = &f->sel[d].time;
+		if (w->set && (w->from.kind == EVI_TIME_WALL ||
+			       w->to.kind == EVI_TIME_WALL))
+			return 1;
+	}
+	return 0;
+}
+
+/* The session's first event time, and its first WALL_CLOCK_TIME, which
+ * maps its clock to Unix time (ev_wall_clock_epoch). One that is not a
+ * clock reading fails the filter when wall-clock times need it, as it
+ * fails a merge. */
+static int learn_clock(ev_filter *f, evi_session_facts *s, const ev_event *ev)
+{
+	int64_t epoch;
+	int rc;
+
 	if (!s->have_first || ev->time < s->first)
 		s->first = ev->time;
 	s->have_first = 1;
-	if (ev->type == EV_WALL_CLOCK_TIME && !s->have_wall && ev->size >= 16) {
-		uint64_t unix_ns = ev_load64(ev->payload + 4) * 1000000000u +
-				   ev_load32(ev->payload + 12);
-		s->wall_epoch = unix_ns - ev->time;
+	if (s->have_wall || s->wall_bad || ev->type != EV_WALL_CLOCK_TIME)
+		return EV_OK;
+	rc = ev_wall_clock_epoch(ev, &epoch,
+				 uses_wall_clock(f) ? &f->diag : NULL);
+	if (rc == EV_EFORMAT) {
+		s->wall_bad = 1;
+		return uses_wall_clock(f) ? rc : EV_OK;
+	}
+	if (rc == EV_OK) {
+		s->wall_epoch = (uint64_t)epoch;
 		s->have_wall = 1;
 	}
+	return EV_OK;
 }
 
 int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
 		    const ev_event *ev)
 {
-	session_facts *s = session_at(f, session);
+	evi_session_facts *s = session_at(f, session);
 
 	if (!s)
 		return fail(f, EV_ENOMEM, "out of memory");
@@ -379,7 +385,8 @@ int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
 	if (pass == 0) {
 		int rc;
 
-		learn_clock(s, ev);
+		if ((rc = learn_clock(f, s, ev)) < 0)
+			return rc;
 		if (any_process(f) && (rc = learn_process(s, ev)) < 0)
 			return rc == EV_ELIMIT
 				       ? fail(f, rc, "session %u names more "
@@ -401,7 +408,7 @@ int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
  * ---------------------------------------------------------------------- */
 
 /* A time spec as a timestamp of the session; 0 when it is before it. */
-static int resolve_time(const evi_time *t, const session_facts *s,
+static int resolve_time(const evi_time *t, const evi_session_facts *s,
 			uint64_t *out)
 {
 	switch (t->kind) {
@@ -423,10 +430,10 @@ static int resolve_time(const evi_time *t, const session_facts *s,
 }
 
 static int resolve_time_window(ev_filter *f, unsigned index,
-			       session_facts *s, int d)
+			       evi_session_facts *s, int d)
 {
-	const window_spec *w = &f->sel[d].time;
-	time_window *tw = &s->time[d];
+	const evi_window_spec *w = &f->sel[d].time;
+	evi_time_window *tw = &s->time[d];
 
 	memset(tw, 0, sizeof *tw);
 	if (!w->set)
@@ -446,11 +453,11 @@ static int resolve_time_window(ev_filter *f, unsigned index,
 	return EV_OK;
 }
 
-static void resolve_marker_window(ev_filter *f, session_facts *s, int d)
+static void resolve_marker_window(ev_filter *f, evi_session_facts *s, int d)
 {
-	const marker_spec *m = &f->sel[d].markers;
-	const marker_facts *mf = &s->markers[d];
-	time_window *mw = &s->marks[d];
+	const evi_marker_spec *m = &f->sel[d].markers;
+	const evi_marker_facts *mf = &s->markers[d];
+	evi_time_window *mw = &s->marks[d];
 
 	memset(mw, 0, sizeof *mw);
 	if (!m->set)
@@ -480,7 +487,7 @@ static int capset_listed(const uint32_t *list, size_t n, uint32_t id)
 	return n > 0 && bsearch(&id, list, n, sizeof *list, compare_u32);
 }
 
-static int add_capset_id(process_set *p, uint32_t id)
+static int add_capset_id(evi_process_set *p, uint32_t id)
 {
 	if (p->n_capsets == p->capsets_cap) {
 		size_t cap = p->capsets_cap ? p->capsets_cap * 2 : 8;
@@ -495,7 +502,7 @@ static int add_capset_id(process_set *p, uint32_t id)
 }
 
 /* Sorts the capsets of `p` and drops duplicates. */
-static void sort_capsets(process_set *p)
+static void sort_capsets(evi_process_set *p)
 {
 	size_t kept = 0;
 
@@ -509,7 +516,7 @@ static void sort_capsets(process_set *p)
 }
 
 /* CAPSET_CREATE type 2 is an OS process (FORMAT.md s. 5). */
-static size_t count_processes(const session_facts *s)
+static size_t count_processes(const evi_session_facts *s)
 {
 	size_t n = 0;
 
@@ -521,14 +528,14 @@ static size_t count_processes(const session_facts *s)
 /* The selected processes' capsets (by pid or id), then their caps, then
  * every capset holding one of those caps (the clock-domain capset of the
  * same process, which WALL_CLOCK_TIME names). */
-static int resolve_process(ev_filter *f, session_facts *s, int d)
+static int resolve_process(ev_filter *f, evi_session_facts *s, int d)
 {
-	const selector *sel = &f->sel[d];
-	process_set *p = &s->process[d];
+	const evi_selector *sel = &f->sel[d];
+	evi_process_set *p = &s->process[d];
 	int rc = evi_bitmap_new(&p->caps);
 
 	for (size_t i = 0; rc == EV_OK && i < s->n_capsets; i++) {
-		const capset_info *c = &s->capsets[i];
+		const evi_capset_info *c = &s->capsets[i];
 		if (evi_ranges_hold(&sel->capsets, c->id) ||
 		    (c->has_pid && evi_ranges_hold(&sel->pids, c->pid)))
 			rc = add_capset_id(p, c->id);
@@ -538,13 +545,14 @@ static int resolve_process(ev_filter *f, session_facts *s, int d)
 			rc = add_capset_id(p,
 					   (uint32_t)sel->capsets.items[i].lo);
 	sort_capsets(p);
-	for (size_t i = 0; rc == EV_OK && i < s->n_assigned; i++)
+	for (size_t i = 0; rc == EV_OK && i < s->assigned.count; i++)
 		if (capset_listed(p->capsets, p->n_capsets,
-				  s->assigned[i].capset))
-			evi_bit_set(p->caps, s->assigned[i].cap);
-	for (size_t i = 0; rc == EV_OK && i < s->n_assigned; i++)
-		if (evi_bit_get(p->caps, s->assigned[i].cap))
-			rc = add_capset_id(p, s->assigned[i].capset);
+				  (uint32_t)(s->assigned.keys[i] >> 16)))
+			evi_bit_set(p->caps, (uint16_t)s->assigned.keys[i]);
+	for (size_t i = 0; rc == EV_OK && i < s->assigned.count; i++)
+		if (evi_bit_get(p->caps, (uint16_t)s->assigned.keys[i]))
+			rc = add_capset_id(p,
+					   (uint32_t)(s->assigned.keys[i] >> 16));
 	sort_capsets(p);
 	if (rc < 0)
 		return fail(f, rc, "out of memory");
@@ -557,12 +565,12 @@ static int resolve_process(ev_filter *f, session_facts *s, int d)
 
 static int resolve_session(ev_filter *f, unsigned index)
 {
-	session_facts *s = session_at(f, index);
+	evi_session_facts *s = session_at(f, index);
 	int rc = EV_OK;
 
 	if (!s)
 		return fail(f, EV_ENOMEM, "out of memory");
-	for (int d = 0; rc == EV_OK && d < N_DIRECTIONS; d++) {
+	for (int d = 0; rc == EV_OK && d < EVI_N_DIRECTIONS; d++) {
 		rc = resolve_time_window(f, index, s, d);
 		resolve_marker_window(f, s, d);
 	}
@@ -575,7 +583,7 @@ static int resolve_session(ev_filter *f, unsigned index)
  * costs no more memory than one. */
 static int ready_processes(ev_filter *f, unsigned index)
 {
-	session_facts *s = &f->sessions[index];
+	evi_session_facts *s = &f->sessions[index];
 	int rc = EV_OK;
 
 	if (s->process_ready)
@@ -583,7 +591,7 @@ static int ready_processes(ev_filter *f, unsigned index)
 	if (f->process_holder)
 		free_process_sets(&f->sessions[f->process_holder - 1]);
 	f->process_holder = 0;
-	for (int d = 0; rc == EV_OK && d < N_DIRECTIONS; d++)
+	for (int d = 0; rc == EV_OK && d < EVI_N_DIRECTIONS; d++)
 		if (has_process(&f->sel[d]))
 			rc = resolve_process(f, s, d);
 	if (rc < 0) {
@@ -615,14 +623,14 @@ static int type_selected(const ev_filter *f, uint16_t type)
 {
 	ev_class cls = ev_type_class(type);
 
-	for (int d = 0; d < N_DIRECTIONS; d++) {
-		const selector *s = &f->sel[d];
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_selector *s = &f->sel[d];
 		int in_class = s->classes && (s->classes & (unsigned)cls);
 		int in_type = s->types && evi_bit_get(s->types, type);
-		if (d == INCLUDE && ((s->classes && !in_class) ||
+		if (d == EVI_INCLUDE && ((s->classes && !in_class) ||
 				     (s->types && !in_type)))
 			return 0;
-		if (d == EXCLUDE && (in_class || in_type))
+		if (d == EVI_EXCLUDE && (in_class || in_type))
 			return 0;
 	}
 	return 1;
@@ -630,16 +638,17 @@ static int type_selected(const ev_filter *f, uint16_t type)
 
 static int build_rules(ev_filter *f)
 {
-	if (!(f->rules = malloc(N_IDS)))
+	if (!(f->rules = malloc(EV_ID_COUNT)))
 		return fail(f, EV_ENOMEM, "out of memory");
-	for (unsigned id = 0; id < N_IDS; id++) {
-		uint8_t rule = type_selected(f, (uint16_t)id) ? RULE_SELECT
-							       : RULE_DROP;
+	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
+		uint8_t rule = type_selected(f, (uint16_t)id) ? EVI_RULE_SELECT
+							       : EVI_RULE_DROP;
 		if (f->keep_metadata && ev_filter_is_metadata((uint16_t)id))
-			rule = id == EV_THREAD_LABEL ? RULE_LABEL : RULE_META;
+			rule = id == EV_THREAD_LABEL ? EVI_RULE_LABEL
+						     : EVI_RULE_META;
 		f->rules[id] = rule;
 	}
-	f->rules[EV_BLOCK_MARKER] = RULE_DROP;
+	f->rules[EV_BLOCK_MARKER] = EVI_RULE_DROP;
 	return EV_OK;
 }
 
@@ -647,16 +656,16 @@ static int build_rules(ev_filter *f)
 typedef struct event_refs {
 	int done;
 	size_t n;
-	ev_ref ref[MAX_REFS];
+	ev_ref ref[EVI_FILTER_MAX_REFS];
 } event_refs;
 
 static const event_refs *refs_of(const ev_event *ev, event_refs *r)
 {
 	if (!r->done) {
 		r->n = ev_payload_refs(ev->type, ev->payload, ev->size, r->ref,
-				       MAX_REFS);
-		if (r->n > MAX_REFS)
-			r->n = MAX_REFS;
+				       EVI_FILTER_MAX_REFS);
+		if (r->n > EVI_FILTER_MAX_REFS)
+			r->n = EVI_FILTER_MAX_REFS;
 		r->done = 1;
 	}
 	return r;
@@ -692,7 +701,7 @@ static int cap_matches(const uint8_t *caps, const ev_event *ev,
 	return 0;
 }
 
-static int process_matches(const session_facts *s, const process_set *p,
+static int process_matches(const evi_session_facts *s, const evi_process_set *p,
 			   const ev_event *ev, event_refs *r)
 {
 	uint64_t id;
@@ -714,7 +723,7 @@ static int process_matches(const session_facts *s, const process_set *p,
 
 /* The subject thread: the first thread field (STOP_THREAD's second one
  * is the thread it is blocked on, which is about another thread). */
-static int thread_matches(const range_list *threads, const ev_event *ev,
+static int thread_matches(const evi_range_list *threads, const ev_event *ev,
 			  event_refs *r)
 {
 	uint64_t tid;
@@ -723,7 +732,7 @@ static int thread_matches(const range_list *threads, const ev_event *ev,
 	       evi_ranges_hold(threads, tid);
 }
 
-static int in_window(const time_window *w, uint64_t t)
+static int in_window(const evi_time_window *w, uint64_t t)
 {
 	if (w->empty || t < w->from)
 		return 0;
@@ -736,13 +745,13 @@ static int in_window(const time_window *w, uint64_t t)
  * needs none. */
 static int passes(int d, int matched)
 {
-	return d == INCLUDE ? matched : !matched;
+	return d == EVI_INCLUDE ? matched : !matched;
 }
 
-static int process_ok(const ev_filter *f, const session_facts *s,
+static int process_ok(const ev_filter *f, const evi_session_facts *s,
 		      const ev_event *ev, event_refs *r)
 {
-	for (int d = 0; d < N_DIRECTIONS; d++)
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++)
 		if (has_process(&f->sel[d]) &&
 		    !passes(d, process_matches(s, &s->process[d], ev, r)))
 			return 0;
@@ -751,18 +760,18 @@ static int process_ok(const ev_filter *f, const session_facts *s,
 
 static int thread_ok(const ev_filter *f, const ev_event *ev, event_refs *r)
 {
-	for (int d = 0; d < N_DIRECTIONS; d++)
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++)
 		if (f->sel[d].threads.n &&
 		    !passes(d, thread_matches(&f->sel[d].threads, ev, r)))
 			return 0;
 	return 1;
 }
 
-static int others_ok(const ev_filter *f, const session_facts *s,
+static int others_ok(const ev_filter *f, const evi_session_facts *s,
 		     const ev_event *ev, event_refs *r)
 {
-	for (int d = 0; d < N_DIRECTIONS; d++) {
-		const selector *sel = &f->sel[d];
+	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
+		const evi_selector *sel = &f->sel[d];
 		if (sel->caps && !passes(d, cap_matches(sel->caps, ev, r)))
 			return 0;
 		if (s->time[d].active &&
@@ -821,7 +830,7 @@ static void redact(ev_filter *f, const ev_event *ev, ev_event *out)
 	/* Each string grows by at most the marker's length: measure first
 	 * when that could overflow the 64 KiB payload limit. */
 	if (ev->size + (ev->size / 2 + 1) * (sizeof redacted - 1) >
-	    MAX_PAYLOAD) {
+	    EVI_FILTER_MAX_PAYLOAD) {
 		size = redact_strings(ev, f->scratch, env, 1);
 	} else {
 		size = redact_strings(ev, f->scratch, env, 0);
@@ -838,7 +847,7 @@ static int keep(ev_filter *f, const ev_event *ev, ev_event *out)
 	return 1;
 }
 
-static session_facts *facts_for(ev_filter *f, unsigned session)
+static evi_session_facts *facts_for(ev_filter *f, unsigned session)
 {
 	if (session >= f->n_sessions || !f->sessions[session].resolved) {
 		if (f->learned < ev_filter_learning_passes(f)) {
@@ -861,20 +870,20 @@ int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
 		    ev_event *out)
 {
 	event_refs refs = { 0, 0, { { 0, 0, 0 } } };
-	session_facts *s;
+	evi_session_facts *s;
 	uint8_t rule;
 
 	if (!f->rules && build_rules(f) < 0)
 		return f->diag.status;
 	rule = f->rules[ev->type];
-	if (rule == RULE_DROP)
+	if (rule == EVI_RULE_DROP)
 		return 0;
 	if (!(s = facts_for(f, session)))
 		return f->diag.status;
 	switch (rule) {
-	case RULE_META:
+	case EVI_RULE_META:
 		return process_ok(f, s, ev, &refs) ? keep(f, ev, out) : 0;
-	case RULE_LABEL:
+	case EVI_RULE_LABEL:
 		return process_ok(f, s, ev, &refs) && thread_ok(f, ev, &refs)
 			       ? keep(f, ev, out) : 0;
 	default:

@@ -12,6 +12,7 @@
 
 #include "evtool/filter.h"
 #include "evtool/reader.h"
+#include "idmap.h"
 
 typedef enum evi_time_kind {
 	EVI_TIME_NONE = 0,
@@ -30,81 +31,60 @@ typedef struct evi_time {
  * filter_decide.c (learning about a log, deciding event by event).
  * ---------------------------------------------------------------------- */
 
-#define N_IDS 65536u
-#define BITMAP_BYTES (N_IDS / 8)
-#define MAX_PAYLOAD 65535u
-#define MAX_REFS 8
+#define EV_ID_COUNT 65536u
+#define EVI_FILTER_BITMAP_BYTES (EV_ID_COUNT / 8)
+#define EVI_FILTER_MAX_PAYLOAD 65535u
+#define EVI_FILTER_MAX_REFS 8
 
-enum direction { INCLUDE = 0, EXCLUDE = 1, N_DIRECTIONS = 2 };
+enum evi_direction { EVI_INCLUDE = 0, EVI_EXCLUDE = 1, EVI_N_DIRECTIONS = 2 };
 
 /* What the per-type table says about an event type, before the selectors
  * that look at more than the type. */
-enum type_rule {
-	RULE_DROP = 0,   /* fails the class or type selector */
-	RULE_SELECT,     /* passes them: check the other selectors */
-	RULE_META,       /* metadata: kept if its process is */
-	RULE_LABEL       /* THREAD_LABEL kept as metadata: and its thread */
+enum evi_type_rule {
+	EVI_RULE_DROP = 0,   /* fails the class or type evi_selector */
+	EVI_RULE_SELECT,     /* passes them: check the other selectors */
+	EVI_RULE_META,       /* metadata: kept if its process is */
+	EVI_RULE_LABEL       /* THREAD_LABEL kept as metadata: and its thread */
 };
 
-typedef struct range {
+typedef struct evi_range {
 	uint64_t lo, hi;
-} range;
+} evi_range;
 
-typedef struct range_list {
-	range *items;
+typedef struct evi_range_list {
+	evi_range *items;
 	size_t n, cap;
-} range_list;
+} evi_range_list;
 
-typedef struct window_spec {
+typedef struct evi_window_spec {
 	int set;
 	evi_time from, to;
-} window_spec;
+} evi_window_spec;
 
-typedef struct marker_spec {
+typedef struct evi_marker_spec {
 	int set;
 	char *start; /* NULL: from the log's start */
 	char *end;   /* NULL: to the log's end */
-} marker_spec;
+} evi_marker_spec;
 
 /* The selectors of one direction (include or exclude). */
-typedef struct selector {
-	unsigned classes;   /* 0: no class selector */
-	uint8_t *types;     /* bitmap, NULL: no type selector */
+typedef struct evi_selector {
+	unsigned classes;   /* 0: no class evi_selector */
+	uint8_t *types;     /* bitmap, NULL: no type evi_selector */
 	uint8_t *caps;      /* bitmap, bit EV_NO_CAP = "global" */
-	range_list threads;
-	range_list pids;
-	range_list capsets;
-	window_spec time;
-	marker_spec markers;
-} selector;
+	evi_range_list threads;
+	evi_range_list pids;
+	evi_range_list capsets;
+	evi_window_spec time;
+	evi_marker_spec markers;
+} evi_selector;
 
-typedef struct capset_info {
+typedef struct evi_capset_info {
 	uint32_t id;
 	uint16_t type;
 	int has_pid;
 	uint32_t pid;
-} capset_info;
-
-typedef struct assignment {
-	uint32_t capset;
-	uint16_t cap;
-} assignment;
-
-/* A task and the cap TASK_CREATE (55: task u64, cap u16, kernel tid u64)
- * put it on: TASK_DELETE (57) names only the task (FORMAT.md s. 5-6). */
-typedef struct task_cap {
-	uint64_t task;
-	uint16_t cap;
-} task_cap;
-
-/* An open-addressing index over an array of a session's facts: each slot
- * holds an element's index + 1, 0 when free; `cap` is 0 or a power of
- * two, at most half full. Hostile logs name capsets by the hundred
- * thousand, so lookups must not be linear. */
-typedef struct id_index {
-	uint32_t *slots;
-	size_t cap;
-} id_index;
+} evi_capset_info;
 
 /* The most capsets and (capset, cap) assignments one session may name
  * when a process selector needs them: far above what a merged log of
@@ -116,59 +96,59 @@ typedef struct id_index {
 #define EVI_FILTER_MAX_TASKS (1u << 20)
 
 /* Where the start and end markers of one window are in a session. */
-typedef struct marker_facts {
+typedef struct evi_marker_facts {
 	int start_found, end_found;
 	uint64_t start_time, start_index;
 	uint64_t end_time, end_index;
-} marker_facts;
+} evi_marker_facts;
 
 /* A process selector resolved for one session. */
-typedef struct process_set {
+typedef struct evi_process_set {
 	uint8_t *caps;        /* bitmap */
 	uint32_t *capsets;    /* sorted, distinct */
 	size_t n_capsets, capsets_cap;
 	int unattributed;     /* events naming no cap or capset belong */
-} process_set;
+} evi_process_set;
 
 /* A window resolved to timestamps of one session: from <= t < to, or
  * t <= to when `to_inclusive`. */
-typedef struct time_window {
+typedef struct evi_time_window {
 	int active;
 	uint64_t from, to;
 	int has_to, to_inclusive;
 	int empty;
-} time_window;
+} evi_time_window;
 
 /* What learning found in one session, and the windows resolved from it. */
-typedef struct session_facts {
+typedef struct evi_session_facts {
 	int have_first;
 	uint64_t first;
 	int have_wall;
+	int wall_bad;        /* its WALL_CLOCK_TIME was not a clock reading */
 	uint64_t wall_epoch; /* Unix ns at timestamp 0 */
-	marker_facts markers[N_DIRECTIONS];
-	capset_info *capsets;
+	evi_marker_facts markers[EVI_N_DIRECTIONS];
+	/* Hostile logs name capsets by the hundred thousand, so lookups
+	 * go through hash maps (idmap.h). */
+	evi_capset_info *capsets;
 	size_t n_capsets, capsets_cap;
-	id_index capset_index;   /* by capset id */
-	assignment *assigned;
-	size_t n_assigned, assigned_cap;
-	id_index assigned_index; /* by (capset, cap) */
-	task_cap *tasks;
-	size_t n_tasks, tasks_cap;
-	id_index task_index;     /* by task id */
+	evi_idmap capset_ids; /* capset id -> index in capsets */
+	evi_idmap assigned;   /* (capset << 16 | cap) -> 0, in file order */
+	evi_idmap task_caps;  /* task id -> the cap TASK_CREATE (55: task
+				 u64, cap u16) put it on (FORMAT.md s. 5-6) */
 
 	int resolved;
-	time_window time[N_DIRECTIONS];
-	time_window marks[N_DIRECTIONS];
-	process_set process[N_DIRECTIONS];
+	evi_time_window time[EVI_N_DIRECTIONS];
+	evi_time_window marks[EVI_N_DIRECTIONS];
+	evi_process_set process[EVI_N_DIRECTIONS];
 	int process_ready;    /* process[] is resolved */
-} session_facts;
+} evi_session_facts;
 
 struct ev_filter {
-	selector sel[N_DIRECTIONS];
+	evi_selector sel[EVI_N_DIRECTIONS];
 	unsigned redact;
 	int keep_metadata;
-	uint8_t *rules;   /* enum type_rule per type id; NULL: rebuild */
-	session_facts *sessions;
+	uint8_t *rules;   /* enum evi_type_rule per type id; NULL: rebuild */
+	evi_session_facts *sessions;
 	size_t n_sessions, sessions_cap;
 	unsigned learned; /* learning passes ended */
 	/* 1 + the session whose process sets are resolved, 0 for none: only
@@ -192,9 +172,10 @@ static inline void evi_bit_set(uint8_t *bits, unsigned i)
 }
 
 /* Nonzero when a range of `l` holds `v`. */
-int evi_ranges_hold(const range_list *l, uint64_t v);
+int evi_ranges_hold(const evi_range_list *l, uint64_t v);
 
-/* Allocates a zeroed bitmap of N_IDS bits into *bits unless it has one. */
+/* Allocates a zeroed bitmap of EV_ID_COUNT bits into *bits unless it
+ * has one. */
 int evi_bitmap_new(uint8_t **bits);
 
 /* Fills the filter's diagnostic; returns `status`. */

@@ -7,6 +7,9 @@
  * the next pass: by its path when it is a regular file (gzip is inflated
  * again), otherwise (standard input, a pipe) from a copy that the first
  * pass writes to an unnamed temporary file.
+ *
+ * Layering: the top of the filter (this file -> filter.c ->
+ * filter_decide.c); nothing in them calls into it.
  */
 #include "evtool/filter.h"
 
@@ -197,8 +200,9 @@ static int learn_events(filter_run *run, ev_reader *r, unsigned pass,
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 		int lr = ev_filter_learn(run->f, pass, ev_reader_session(r),
 					 &ev);
-		if (lr < 0)
-			return fail(run, EV_ORIGIN_OPTIONS,
+		if (lr < 0) /* EV_EFORMAT: a fact the log states is wrong */
+			return fail(run, lr == EV_EFORMAT ? EV_ORIGIN_INPUT
+							  : EV_ORIGIN_OPTIONS,
 				    ev_filter_diag(run->f));
 		if ((lr = spill_event(run, s, &ev)) < 0)
 			return lr;

@@ -7,27 +7,16 @@
 #include <string.h>
 
 #include "evtool/common.h"
+#include "hash.h"
 
 #define FIRST_SLOTS 16u
-
-/* A 64-bit mix (the finaliser of MurmurHash3): task ids are pointers, whose
- * low bits are mostly zero, so they must be spread before masking. */
-static size_t mix(uint64_t key)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdull;
-	key ^= key >> 33;
-	key *= 0xc4ceb9fe1a85ec53ull;
-	key ^= key >> 33;
-	return (size_t)key;
-}
 
 /* The slot holding `key`, or the empty slot where it would go. */
 static uint32_t *find_slot(const evi_idmap *m, uint64_t key)
 {
 	size_t mask = m->n_slots - 1;
 
-	for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+	for (size_t i = (size_t)evi_hash_mix(key) & mask;; i = (i + 1) & mask) {
 		uint32_t *slot = &m->slots[i];
 		if (*slot == 0 || m->keys[*slot - 1] == key)
 			return slot;

@@ -1,7 +1,8 @@
 /*
  * A map from 64-bit identifiers to 64-bit identifiers that remembers the
  * order in which keys were added: used by merge to rename task ids
- * (pointers, FORMAT.md section 6) only where two inputs share one.
+ * (pointers, FORMAT.md section 6) only where two inputs share one, and by
+ * filter for the capsets, capability assignments and tasks it learns.
  * Not installed.
  */
 #ifndef EVTOOL_LIB_IDMAP_H

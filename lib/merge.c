@@ -1,6 +1,10 @@
 /*
  * evtool merge, part one: the merge handle, its inputs, and the first pass
  * that reads each input once for what the plan needs (merge.h).
+ *
+ * Layering, calls going one way only: merge_write.c -> merge.c ->
+ * merge_plan.c. This file calls down into the plan (the union header, the
+ * decisions, the failure record) and never up into merge_write.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "evtool/decode.h"
 #include "gzip.h"
 #include "internal.h"
 #include "merge_internal.h"
@@ -31,25 +36,6 @@
 /* Bounds on what the first pass remembers of one input for synthesis. */
 #define MAX_CREATED_CAPSETS 65536u
 #define MAX_ASSIGNS 131072u
-/* WALL_CLOCK_TIME seconds beyond this (year 2255) cannot be a clock, and
- * keep sec * 1e9 + nsec inside an int64. */
-#define MAX_WALL_CLOCK_SEC 9000000000ull
-#define NS_PER_SEC 1000000000ull
-
-int evi_merge_fail(ev_merge *m, ev_merge_failure_kind kind, int status,
-		   const char *fmt, ...)
-{
-	va_list ap;
-
-	m->failure = kind;
-	m->diag.status = status;
-	m->diag.offset = 0;
-	m->diag.event_index = 0;
-	va_start(ap, fmt);
-	vsnprintf(m->diag.message, sizeof m->diag.message, fmt, ap);
-	va_end(ap);
-	return status;
-}
 
 int evi_merge_reader_failed(ev_merge *m, const evi_merge_input *in,
 			    const ev_reader *r)
@@ -561,29 +547,26 @@ static int note_assign(ev_merge *m, evi_merge_input *in, const ev_event *ev,
 	return EV_OK;
 }
 
-/* WALL_CLOCK_TIME (43): u32 capset, u64 Unix seconds, u32 nanoseconds,
- * read right after the event's timestamp (FORMAT.md section 6), so
- * origin = Unix time - timestamp is the Unix time of the log's time 0. */
+/* The first WALL_CLOCK_TIME gives the Unix time of the log's time 0
+ * (ev_wall_clock_epoch); one that is not a clock reading fails the merge. */
 static int note_wall_clock(ev_merge *m, evi_merge_input *in,
 			   const ev_event *ev)
 {
-	uint64_t sec, nsec, unix_ns;
+	ev_diag d;
+	int64_t epoch;
+	int rc;
 
-	if (in->info.has_wall_clock || ev->size < 16)
+	if (in->info.has_wall_clock)
 		return EV_OK;
-	sec = ev_load64(ev->payload + 4);
-	nsec = ev_load32(ev->payload + 12);
-	if (sec > MAX_WALL_CLOCK_SEC || nsec >= NS_PER_SEC ||
-	    ev->time > (uint64_t)INT64_MAX)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EFORMAT,
-				      "%s: offset %llu: WALL_CLOCK_TIME %llu s "
-				      "%llu ns is not a clock reading",
-				      in->name, (unsigned long long)ev->offset,
-				      (unsigned long long)sec,
-				      (unsigned long long)nsec);
-	unix_ns = sec * NS_PER_SEC + nsec;
+	rc = ev_wall_clock_epoch(ev, &epoch, &d);
+	if (rc == EV_EFORMAT)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+				      "%s: offset %llu: %s", in->name,
+				      (unsigned long long)d.offset, d.message);
+	if (rc < 0)
+		return EV_OK; /* too short to hold a clock */
 	in->info.has_wall_clock = 1;
-	in->info.clock_origin = (int64_t)unix_ns - (int64_t)ev->time;
+	in->info.clock_origin = epoch;
 	return EV_OK;
 }
 

@@ -3,7 +3,13 @@
  * (the union of the inputs'), the clock shifts, the identifier bases, the
  * task renames and the synthesised creation events (merge.h; FORMAT.md
  * section 6).
+ *
+ * Layering: the bottom of merge (merge_write.c -> merge.c -> this file).
+ * It calls no function of merge.c or merge_write.c; the failure record
+ * that all three fill (evi_merge_fail) lives here for that reason.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +18,23 @@
 
 #define UNDECLARED INT32_MIN
 #define NO_INPUT ((size_t)-1)
+
+/* ---- the failure record ---- */
+
+int evi_merge_fail(ev_merge *m, ev_merge_failure_kind kind, int status,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	m->failure = kind;
+	m->diag.status = status;
+	m->diag.offset = 0;
+	m->diag.event_index = 0;
+	va_start(ap, fmt);
+	vsnprintf(m->diag.message, sizeof m->diag.message, fmt, ap);
+	va_end(ap);
+	return status;
+}
 
 static const char *type_name(uint16_t id)
 {

@@ -1,6 +1,10 @@
 /*
  * evtool merge, part three: the second pass (merge.h, "Output order").
  *
+ * Layering: the top of merge (this file -> merge.c -> merge_plan.c); it
+ * opens the inputs again through merge.c and records failures through
+ * merge_plan.c, and nothing in them calls into it.
+ *
  * A log has one buffer per capability and one global buffer (cap 0xffff),
  * and each buffer's blocks must be in time order without overlap
  * (FORMAT.md sections 2 and 3). After renumbering, a capability belongs

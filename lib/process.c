@@ -19,6 +19,7 @@ typedef struct capset_rec {
 	uint16_t type;        /* 0: never created */
 	char *rts, *args;
 	uint8_t *cap_bits;    /* CAP_BITS_BYTES, or NULL before any cap */
+	int wall_bad;         /* its WALL_CLOCK_TIME was not a clock reading */
 } capset_rec;
 
 struct ev_process_list {
@@ -30,6 +31,7 @@ struct ev_process_list {
 	size_t n_out;
 	uint16_t *caps;       /* every process's caps, one after another */
 	int finished;
+	ev_diag diag;         /* the last EV_EFORMAT of ev_process_list_add */
 };
 
 int ev_process_list_new(ev_process_list **out)
@@ -121,9 +123,10 @@ static int add_cap(capset_rec *r, uint64_t cap)
 	return EV_OK;
 }
 
-static int fill(capset_rec *r, const ev_event *ev, const ev_decoded *d)
+static int fill(capset_rec *r, const ev_event *ev, const ev_decoded *d,
+		ev_diag *diag)
 {
-	const ev_value *a, *b;
+	const ev_value *a;
 
 	switch (ev->type) {
 	case EV_CAPSET_CREATE:
@@ -148,14 +151,16 @@ static int fill(capset_rec *r, const ev_event *ev, const ev_decoded *d)
 	case EV_PROGRAM_ARGS:
 		return keep_text(d, "args", &r->args, &r->pub.args_len);
 	case EV_WALL_CLOCK_TIME:
-		/* The Unix time at which the event was posted: the log's
-		 * time 0 is that minus the event's own timestamp. */
-		a = ev_decoded_field(d, "sec");
-		b = ev_decoded_field(d, "nsec");
-		if (a && b && !r->pub.have_wall) {
-			r->pub.wall_epoch_ns = a->num * 1000000000u + b->num -
-					       ev->time;
-			r->pub.have_wall = 1;
+		/* The first gives the Unix time of the log's time 0. */
+		if (!r->pub.have_wall && !r->wall_bad) {
+			int64_t epoch;
+			int rc = ev_wall_clock_epoch(ev, &epoch, diag);
+			if (rc == EV_EFORMAT)
+				return r->wall_bad = 1, rc;
+			if (rc == EV_OK) {
+				r->pub.wall_epoch_ns = (uint64_t)epoch;
+				r->pub.have_wall = 1;
+			}
 		}
 		return EV_OK;
 	default:
@@ -188,7 +193,7 @@ int ev_process_list_add(ev_process_list *pl, const ev_event *ev)
 		return EV_OK; /* too short to say anything */
 	if (!(r = record(pl, (uint32_t)capset->num, &rc)))
 		return rc;
-	return fill(r, ev, &d);
+	return fill(r, ev, &d, &pl->diag);
 }
 
 /* ---- finish ---- */
@@ -283,4 +288,9 @@ size_t ev_process_list_count(const ev_process_list *pl)
 const ev_process *ev_process_list_at(const ev_process_list *pl, size_t i)
 {
 	return i < pl->n_out ? &pl->out[i] : NULL;
+}
+
+const ev_diag *ev_process_list_diag(const ev_process_list *pl)
+{
+	return &pl->diag;
 }

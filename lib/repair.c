@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "evtool/catalog.h"
+#include "evtool/decode.h"
 #include "evtool/validate.h" /* EV_VALIDATE_GC_END_TOLERANCE_NS */
 #include "internal.h"
 
@@ -102,9 +103,6 @@ int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
 	return EV_OK;
 }
 
-/* WALL_CLOCK_TIME (43): capset u32, seconds u64, nanoseconds u32. */
-#define WALL_CLOCK_PAYLOAD 16
-
 int ev_repair_wall_to_raw(ev_reader *r, unsigned session, uint64_t wall_ns,
 			  uint64_t *raw, unsigned *sessions, ev_diag *diag)
 {
@@ -112,20 +110,21 @@ int ev_repair_wall_to_raw(ev_reader *r, unsigned session, uint64_t wall_ns,
 	ev_diag *d = diag ? diag : &scratch;
 	int found = 0, rc = ev_reader_read_header(r);
 	unsigned n = 0;
-	uint64_t at = 0, clock = 0;
+	int64_t epoch = 0;
 	ev_event ev;
 
 	while (rc == EV_OK) {
 		n++;
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
-			if (found || n != session ||
-			    ev.type != EV_WALL_CLOCK_TIME ||
-			    ev.size < WALL_CLOCK_PAYLOAD)
+			int wr;
+			if (found || n != session)
 				continue;
-			found = 1;
-			at = ev.time;
-			clock = ev_load64(ev.payload + 4) * 1000000000u +
-				ev_load32(ev.payload + 12);
+			wr = ev_wall_clock_epoch(&ev, &epoch, d);
+			if (wr == EV_EFORMAT) {
+				*sessions = n;
+				return wr;
+			}
+			found = wr == EV_OK;
 		}
 		if (rc != EV_END)
 			break;
@@ -144,11 +143,14 @@ int ev_repair_wall_to_raw(ev_reader *r, unsigned session, uint64_t wall_ns,
 		return evi_fail(d, EV_EINVAL, 0, 0, "session %u has no "
 				"WALL_CLOCK_TIME event, so a wall-clock time "
 				"cannot be placed in it", session);
-	if (wall_ns >= clock)
-		*raw = at + (wall_ns - clock) < at ? UINT64_MAX
-						   : at + (wall_ns - clock);
+	/* raw = wall_ns - epoch, held to [0, UINT64_MAX] */
+	if (epoch >= 0)
+		*raw = wall_ns >= (uint64_t)epoch ? wall_ns - (uint64_t)epoch
+						  : 0;
 	else
-		*raw = clock - wall_ns >= at ? 0 : at - (clock - wall_ns);
+		*raw = wall_ns > UINT64_MAX - (0 - (uint64_t)epoch)
+			       ? UINT64_MAX
+			       : wall_ns + (0 - (uint64_t)epoch);
 	return EV_OK;
 }
 

@@ -10,22 +10,16 @@
 #include <time.h>
 #include <xxhash.h>
 
+#include "hash.h"
 #include "validate_internal.h"
 
 #define MIN_TABLE_SIZE 256u
 
-/* MurmurHash3's 64-bit finaliser over the seeded key: every key bit
- * reaches every slot bit, and the seed is unknown to the log's writer. */
+/* The mix (hash.h) over the seeded key: the seed is unknown to the log's
+ * writer. */
 static uint32_t hash_slot(const evv_table *t, uint64_t key)
 {
-	uint64_t h = key ^ t->seed;
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return (uint32_t)h & (t->size - 1);
+	return (uint32_t)evi_hash_mix(key ^ t->seed) & (t->size - 1);
 }
 
 /* Differs from run to run (address layout, time); any value works. */

@@ -78,6 +78,10 @@ typedef void (*ev_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 /** Capability value meaning "no capability" (global buffer, no block). */
 #define EV_NO_CAP 0xffffu
 
+/** How many values a 16-bit id takes (event types, capabilities): the
+ *  size of a table indexed by one. */
+#define EV_ID_COUNT 65536u
+
 /** Declared size of a variable-size event type. */
 #define EV_SIZE_VARIABLE (-1)
 

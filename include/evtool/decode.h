@@ -54,6 +54,28 @@ static inline uint64_t ev_decoded_num(const ev_decoded *d, unsigned i)
 /** The value of the field named `name`, or NULL when absent. */
 EV_API const ev_value *ev_decoded_field(const ev_decoded *d, const char *name);
 
+/** WALL_CLOCK_TIME seconds beyond this (year 2255) are not a clock
+ *  reading; the bound keeps seconds * 10^9 + nanoseconds in an int64. */
+#define EV_WALL_CLOCK_MAX_SEC 9000000000ull
+
+/**
+ * The Unix time, in nanoseconds, of the log's timestamp 0, from a
+ * WALL_CLOCK_TIME event (43: capset u32, seconds u64, nanoseconds u32,
+ * FORMAT.md section 6): the clock reading minus the event's own timestamp.
+ * The one place evtool turns a wall clock into an epoch; merge, filter,
+ * repair and the process list all go through it.
+ *
+ * EV_OK and `*epoch_ns` set; EV_EINVAL when `ev` is not a WALL_CLOCK_TIME
+ * or stops before the nanoseconds (such an event says nothing; callers
+ * skip it, diag untouched); EV_EFORMAT when the fields are not a clock
+ * reading: nanoseconds of 10^9 or more, seconds beyond
+ * EV_WALL_CLOCK_MAX_SEC, or a timestamp beyond INT64_MAX. On EV_EFORMAT,
+ * `diag` (may be NULL) gets the event's offset and index and the message
+ * "WALL_CLOCK_TIME S s N ns is not a clock reading".
+ */
+EV_API int ev_wall_clock_epoch(const ev_event *ev, int64_t *epoch_ns,
+			       ev_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #include "export.h"
 #include "filter.h"
 #include "header.h"
+#include "info.h"
 #include "merge.h"
 #include "process.h"
 #include "reader.h"

@@ -64,7 +64,10 @@ EV_API void ev_process_list_free(ev_process_list *pl);
  * Adds one event, in file order (all events may be given; only capset
  * events are looked at). EV_OK; EV_ENOMEM; EV_ELIMIT for more than
  * EV_PROCESS_MAX_CAPSETS capsets, after which further capsets are
- * ignored (the list stays usable).
+ * ignored (the list stays usable); EV_EFORMAT when a capset's first
+ * WALL_CLOCK_TIME is not a clock reading (ev_wall_clock_epoch(), message
+ * and offset in ev_process_list_diag()): that capset keeps no wall clock,
+ * and the list stays usable.
  */
 EV_API int ev_process_list_add(ev_process_list *pl, const ev_event *ev);
 
@@ -83,6 +86,10 @@ EV_API size_t ev_process_list_count(const ev_process_list *pl);
 /** Process `i`, or NULL out of range; owned by `pl`. */
 EV_API const ev_process *ev_process_list_at(const ev_process_list *pl,
 					    size_t i);
+
+/** What the last EV_EFORMAT of ev_process_list_add() was about (offset,
+ *  message); owned by `pl`. */
+EV_API const ev_diag *ev_process_list_diag(const ev_process_list *pl);
 
 /** Capsets an accumulator keeps at most (about 8 KB each with caps). */
 #define EV_PROCESS_MAX_CAPSETS 1024u

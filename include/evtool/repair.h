@@ -156,8 +156,9 @@ typedef struct ev_repair_options {
  * clock, 0 when that is before the RTS started. Reads the whole input
  * and stores in `*sessions` how many sessions it holds (a cut input ends
  * its count at the cut). EV_EINVAL with a message in `diag` when that
- * session has no WALL_CLOCK_TIME or does not exist; reader errors but
- * truncation are returned too. `diag` may be NULL.
+ * session has no WALL_CLOCK_TIME or does not exist; EV_EFORMAT when its
+ * first WALL_CLOCK_TIME is not a clock reading (ev_wall_clock_epoch());
+ * reader errors but truncation are returned too. `diag` may be NULL.
  */
 EV_API int ev_repair_wall_to_raw(ev_reader *r, unsigned session,
 				 uint64_t wall_ns, uint64_t *raw,

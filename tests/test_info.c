@@ -1,0 +1,217 @@
+/*
+ * Tests of ev_info (include/evtool/info.h) on real GHC 9.0.2 logs, against
+ * an independent walk of their bytes (support.h): events, block markers,
+ * counts per type and per capability, first and last timestamp and bytes
+ * of log; a log cut in the middle of an event (truncated, log_bytes at the
+ * last complete event); a stream of two logs (two sessions); the options'
+ * version and limits.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "evtool/evtool.h"
+#include "support.h"
+
+#ifndef EVTOOL_TESTDATA
+#define EVTOOL_TESTDATA "testdata"
+#endif
+
+static ev_info *info_of(const uint8_t *bytes, size_t len,
+			const ev_info_options *o)
+{
+	ev_info *in;
+	ev_reader *r;
+
+	assert_int_equal(ev_info_new(&in, o), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "m",
+					       EV_READER_DIGEST), EV_OK);
+	assert_int_equal(ev_info_read(in, r), EV_OK);
+	assert_int_equal(ev_info_read(in, r), EV_EINVAL); /* once */
+	ev_reader_free(r);
+	return in;
+}
+
+/* One log against the walker: every count the summary gives. */
+static void check_log(const char *path, void *ctx)
+{
+	size_t len, blocks = 0, events = 0;
+	uint8_t *log = ts_read_file(path, &len);
+	uint64_t *per_type = calloc(EV_ID_COUNT, sizeof *per_type);
+	uint64_t *per_cap = calloc(EV_ID_COUNT, sizeof *per_cap);
+	uint64_t first = UINT64_MAX, last = 0;
+	const ev_info_summary *s;
+	ts_log walk;
+	ev_info *in;
+	(void)ctx;
+
+	assert_non_null(log);
+	assert_non_null(per_type);
+	assert_non_null(per_cap);
+	if (len >= 2 && log[0] == 0x1f && log[1] == 0x8b)
+		goto done; /* the walker reads plain logs */
+	assert_true(ts_walk(log, len, &walk));
+	for (size_t i = 0; i < walk.count; i++) {
+		const ts_event *e = &walk.events[i];
+		if (e->type == EV_BLOCK_MARKER) {
+			blocks++;
+			continue;
+		}
+		events++;
+		per_type[e->type]++;
+		per_cap[e->cap]++;
+		first = e->time < first ? e->time : first;
+		last = e->time > last ? e->time : last;
+	}
+	in = info_of(log, len, NULL);
+	s = ev_info_summary_of(in);
+	assert_int_equal(s->status, walk.complete ? EV_END : EV_ETRUNCATED);
+	assert_int_equal(s->events, events);
+	assert_int_equal(s->blocks, blocks);
+	assert_int_equal(s->sessions, 1);
+	assert_int_equal(s->log_bytes, walk.end);
+	assert_true(s->have_digest);
+	assert_int_equal(s->have_time, events > 0);
+	if (events) {
+		assert_int_equal(s->first_time, first);
+		assert_int_equal(s->last_time, last);
+	}
+	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
+		assert_int_equal(ev_info_type_count(in, (uint16_t)id),
+				 per_type[id]);
+		assert_int_equal(ev_info_cap_events(in, (uint16_t)id),
+				 per_cap[id]);
+	}
+	ev_info_free(in);
+	ts_log_free(&walk);
+done:
+	free(per_type);
+	free(per_cap);
+	free(log);
+}
+
+static void test_every_testdata_log(void **state)
+{
+	(void)state;
+	assert_true(ts_for_each_log(EVTOOL_TESTDATA, check_log, NULL) >= 10);
+}
+
+/* Every event counts under exactly one class. */
+static void test_classes_add_up(void **state)
+{
+	size_t len;
+	uint8_t *log = ts_load(EVTOOL_TESTDATA, "gc-n2.eventlog", &len);
+	uint64_t sum = 0;
+	ev_info *in;
+	(void)state;
+
+	assert_non_null(log);
+	in = info_of(log, len, NULL);
+	for (unsigned bit = 0; bit < 15; bit++)
+		sum += ev_info_class_events(in, (ev_class)(1u << bit));
+	assert_int_equal(sum, ev_info_summary_of(in)->events);
+	assert_true(ev_info_class_events(in, EV_CLASS_GC) > 0);
+	assert_string_equal(ev_info_type_name(in, EV_GC_START), "GC_START");
+	assert_string_equal(ev_info_type_name(in, 999), "UNKNOWN");
+	ev_info_free(in);
+	free(log);
+}
+
+/* Cut in the middle of an event and stored as a file: truncated,
+ * log_bytes at the end of the last complete one (the walker's reading of
+ * the cut bytes), stored_bytes the file's size. */
+static void test_cut_log(void **state)
+{
+	size_t len;
+	uint8_t *log = ts_load(EVTOOL_TESTDATA, "threads-n2.eventlog", &len);
+	const ev_info_summary *s;
+	char *dir = ts_temp_dir(), *path;
+	ts_log walk;
+	ev_info *in;
+	ev_reader *r;
+	size_t cut;
+	(void)state;
+
+	assert_non_null(log);
+	assert_true(ts_walk(log, len, &walk));
+	cut = walk.events[walk.count / 2].offset + 3; /* inside an event */
+	ts_log_free(&walk);
+	assert_true(ts_walk(log, cut, &walk));
+	assert_non_null(dir);
+	path = ts_path(dir, "cut.eventlog");
+	assert_true(ts_write_file(path, log, cut, "wb"));
+	assert_int_equal(ev_info_new(&in, NULL), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST),
+			 EV_OK);
+	assert_int_equal(ev_info_read(in, r), EV_OK);
+	ev_reader_free(r);
+	s = ev_info_summary_of(in);
+	assert_int_equal(s->status, EV_ETRUNCATED);
+	assert_int_equal(s->log_bytes, walk.end);
+	assert_int_equal(s->stored_bytes, cut);
+	ev_info_free(in);
+	ts_log_free(&walk);
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	free(log);
+}
+
+/* Two logs one after the other: two sessions, each listed, unless the
+ * options list only one. */
+static void test_two_sessions(void **state)
+{
+	size_t len;
+	uint8_t *log = ts_load(EVTOOL_TESTDATA, "user-n1.eventlog", &len);
+	uint8_t *two = malloc(2 * len);
+	ev_info_options o = EV_INFO_OPTIONS_INIT;
+	const ev_info_summary *s;
+	ev_info *in;
+	(void)state;
+
+	assert_non_null(log);
+	assert_non_null(two);
+	memcpy(two, log, len);
+	memcpy(two + len, log, len);
+	in = info_of(two, 2 * len, &o);
+	s = ev_info_summary_of(in);
+	assert_int_equal(s->status, EV_END);
+	assert_int_equal(s->sessions, 2);
+	assert_int_equal(s->n_listed_sessions, 2);
+	assert_int_equal(s->session_list[0].start, 0);
+	assert_int_equal(s->session_list[0].end, len);
+	assert_int_equal(s->session_list[1].start, len);
+	assert_int_equal(s->session_list[1].end, 2 * len);
+	assert_int_equal(s->session_list[0].events,
+			 s->session_list[1].events);
+	assert_int_equal(ev_process_list_count(ev_info_processes(in)), 2);
+	ev_info_free(in);
+
+	o.max_listed_sessions = 1;
+	in = info_of(two, 2 * len, &o);
+	assert_int_equal(ev_info_summary_of(in)->sessions, 2);
+	assert_int_equal(ev_info_summary_of(in)->n_listed_sessions, 1);
+	ev_info_free(in);
+
+	o.version = EV_INFO_OPTIONS_VERSION + 1;
+	assert_int_equal(ev_info_new(&in, &o), EV_EINVAL);
+	assert_null(in);
+	free(two);
+	free(log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_testdata_log),
+		cmocka_unit_test(test_classes_add_up),
+		cmocka_unit_test(test_cut_log),
+		cmocka_unit_test(test_two_sessions),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
