@@ -93,18 +93,14 @@ int cmd_export(const cli_command *cmd, const cli_args *args)
 {
 	ev_export_options opts = EV_EXPORT_OPTIONS_INIT;
 	ev_sort_options sort = EV_SORT_OPTIONS_INIT;
-	export_run run = { "-", NULL, NULL, NULL };
+	export_run run = { NULL, NULL, NULL, NULL };
 	const char *out = cli_value(cmd, args, "output");
 	int format = EV_EXPORT_PERFETTO, rc;
 	ev_sorter *s = NULL;
 
 	if ((rc = cli_choice(cmd, args, "format", &format)) != EXIT_OK)
 		return rc;
-	if (args->n_positional)
-		run.in = args->positional[0];
-	if (strcmp(run.in, "-") == 0 && isatty(STDIN_FILENO))
-		return cli_usage_error(cmd, "no input: name a LOG or give one "
-				       "on standard input");
+	run.in = args->positional[0];
 	if (out && strcmp(out, "-") != 0)
 		run.out = out;
 	opts.format = (ev_export_format)format;
