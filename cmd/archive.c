@@ -25,8 +25,8 @@ const cli_option archive_options[] = {
 	{ "stdout", 'c', NULL, "write to standard output (-o -), as gzip -c" },
 	{ "level", '#', "N", "compression level, 1 (fastest) to 9 (smallest), "
 	  "also as -1 to -9; default 6" },
-	{ "threads", 'T', "N", "compression threads (default: online CPUs, at "
-	  "most 8)" },
+	{ "threads", 'T', "N", "compression threads (default, or 0 as in zstd "
+	  "-T0: online CPUs, at most 8)" },
 	{ "rm", 0, NULL,
 	  "remove each input once its archive is written and verified" },
 	{ "keep", 'k', NULL, "keep the inputs (the default; as gzip -k)" },
@@ -715,11 +715,12 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 	}
 	if ((rc = check_mode(job, args, *test, *extract)) != EXIT_OK ||
 	    (rc = cli_count(cmd, args, "level", 1, 9, &level)) != EXIT_OK ||
-	    (rc = cli_count(cmd, args, "threads", 1, EV_ARCHIVE_MAX_THREADS,
+	    (rc = cli_count(cmd, args, "threads", 0, EV_ARCHIVE_MAX_THREADS,
 			    &threads)) != EXIT_OK)
 		return rc;
 	job->options.level = (int)level;
-	job->options.threads = (unsigned)threads;
+	job->options.threads = threads ? (unsigned)threads
+				       : ev_archive_default_threads();
 	return EXIT_OK;
 }
 
