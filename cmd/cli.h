@@ -175,8 +175,8 @@ int cli_open_input(const char *path, unsigned flags, ev_reader **out);
 int cli_open_output(const char *path, const char *const *inputs,
 		    int n_inputs, int in_place, ev_sink **out);
 
-/* Opens the log a command writes (cat, filter, sort, merge, truncate) as
- * cli_open_output does, gzip-compressed as `evtool archive` writes it
+/* Opens the log a command writes (cat, filter, sort, merge, truncate; and
+ * export's file) as cli_open_output does, gzip-compressed as `evtool archive` writes it
  * (the log's digest in the header) when `path` ends in ".gz" or the
  * command's --gzip flag was given. */
 int cli_open_log_output(const cli_command *cmd, const cli_args *args,

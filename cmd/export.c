@@ -38,10 +38,13 @@ typedef struct export_run {
 	ev_exporter *x;
 } export_run;
 
-static int open_output(export_run *run)
+/* A file named NAME.gz is gzip-compressed, as a log written by cat is. */
+static int open_output(const cli_command *cmd, const cli_args *args,
+		       export_run *run)
 {
 	if (run->out)
-		return cli_open_output(run->out, &run->in, 1, 0, &run->sink);
+		return cli_open_log_output(cmd, args, run->out, &run->in, 1, 0,
+					   &run->sink);
 	/* Text: a terminal is fine, as for jq. */
 	if (ev_sink_open_fd(&run->sink, STDOUT_FILENO, "<stdout>") < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
@@ -105,7 +108,7 @@ int cmd_export(const cli_command *cmd, const cli_args *args)
 		run.out = out;
 	opts.format = (ev_export_format)format;
 	opts.tmpdir = sort.tmpdir = cli_value(cmd, args, "tmpdir");
-	if ((rc = open_output(&run)) != EXIT_OK)
+	if ((rc = open_output(cmd, args, &run)) != EXIT_OK)
 		return rc;
 	if (ev_exporter_new(&run.x, &opts, run.sink) < 0 ||
 	    ev_sorter_new(&s, &sort) < 0)
