@@ -147,7 +147,8 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* "unknown command 'NAME'", with the closest command when one is close
- * ("did you mean 'show'?"). Returns EXIT_USAGE. */
+ * ("did you mean 'show'?"); for a NAME starting with '-', "unknown option"
+ * with the closest of --help and --version. Returns EXIT_USAGE. */
 int cli_unknown_command(const char *name);
 
 /* Exit code for a libevtool status. */
