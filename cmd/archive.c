@@ -678,6 +678,12 @@ static int check_mode(const archive_job *job, const cli_args *args,
 				       "--force");
 	if (job->output && args->n_positional > 1)
 		return cli_usage_error(cmd, "-o and -c take a single input");
+	/* A NAME.gz holds gzip data, for every command (cli_open_log_output). */
+	if (extract && job->output && strlen(job->output) > 3 &&
+	    strcmp(job->output + strlen(job->output) - 3, ".gz") == 0)
+		return cli_usage_error(cmd, "-o %s: --extract writes the plain "
+				       "log, not gzip: name it without .gz",
+				       job->output);
 	if (job->rm && job->output && strcmp(job->output, "-") == 0)
 		return cli_usage_error(cmd, "--rm needs an archive file to "
 				       "verify, not standard output");
