@@ -48,8 +48,8 @@ const cli_option archive_options[ARCHIVE_N_OPTIONS + 1] = {
 	{ "level", '#', "N", "compression level, 1 (fastest) to 9 (smallest), "
 	  "also as -1 to -9; default 6" },
 	[ARCHIVE_OPT_THREADS] =
-	{ "threads", 'T', "N", "compression threads (default: online CPUs, at "
-	  "most 8)" },
+	{ "threads", 'T', "N", "compression threads (default, or 0 as in zstd "
+	  "-T0: online CPUs, at most 8)" },
 	[ARCHIVE_OPT_RM] =
 	{ "rm", 0, NULL,
 	  "remove each input once its archive is written and verified" },
@@ -780,6 +780,12 @@ static int check_mode(const archive_job *job, const cli_args *args,
 				       "--force");
 	if (job->output && args->n_positional > 1)
 		return cli_usage_error(cmd, "-o and -c take a single input");
+	/* A NAME.gz holds gzip data, for every command (cli_open_log_output). */
+	if (extract && job->output && strlen(job->output) > 3 &&
+	    strcmp(job->output + strlen(job->output) - 3, ".gz") == 0)
+		return cli_usage_error(cmd, "-o %s: --extract writes the plain "
+				       "log, not gzip: name it without .gz",
+				       job->output);
 	if (job->rm && job->output && strcmp(job->output, "-") == 0)
 		return cli_usage_error(cmd, "--rm needs an archive file to "
 				       "verify, not standard output");
@@ -817,11 +823,12 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 	}
 	if ((rc = check_mode(job, args, *test, *extract)) != EXIT_OK ||
 	    (rc = cli_count(args, ARCHIVE_OPT_LEVEL, 1, 9, &level)) != EXIT_OK ||
-	    (rc = cli_count(args, ARCHIVE_OPT_THREADS, 1, EV_ARCHIVE_MAX_THREADS,
+	    (rc = cli_count(args, ARCHIVE_OPT_THREADS, 0, EV_ARCHIVE_MAX_THREADS,
 			    &threads)) != EXIT_OK)
 		return rc;
 	job->options.level = (int)level;
-	job->options.threads = (unsigned)threads;
+	job->options.threads = threads ? (unsigned)threads
+				       : ev_archive_default_threads();
 	return EXIT_OK;
 }
 

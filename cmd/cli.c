@@ -44,6 +44,8 @@ int cli_flag(const cli_args *args, int option)
 	return args->count[option] > 0;
 }
 
+static void suggest_word(const char *typed, const char *words);
+
 int cli_choice(const cli_args *args, int option, int *out)
 {
 	const cli_command *cmd = args->cmd;
@@ -73,8 +75,11 @@ int cli_choice(const cli_args *args, int option, int *out)
 					 "%.*s%s", (int)wlen, w, sep);
 		w += wlen + (w[wlen] == '|');
 	}
-	return cli_usage_error(cmd, "--%s: '%s' is not %s",
-			       cli_option_name(args, option), text, listed);
+	cli_error(EXIT_USAGE, "--%s: '%s' is not %s",
+		  cli_option_name(args, option), text, listed);
+	suggest_word(text, cmd->options[option].value_name);
+	fprintf(stderr, "Run 'evtool %s --help' for usage.\n", cmd->name);
+	return EXIT_USAGE;
 }
 
 /* The command cli_parse last read the arguments of: the one running,
@@ -213,10 +218,30 @@ static void suggest(const suggestion *s, const char *prefix)
 			s->best);
 }
 
+/* The hint for a mistyped value of a choice: `words` as "a|b|c". */
+static void suggest_word(const char *typed, const char *words)
+{
+	char copy[256];
+	suggestion s = { typed, strlen(typed), NULL, SIZE_MAX };
+
+	snprintf(copy, sizeof copy, "%s", words);
+	for (char *w = strtok(copy, "|"); w; w = strtok(NULL, "|"))
+		consider(&s, w);
+	suggest(&s, "");
+}
+
 int cli_unknown_command(const char *name)
 {
 	suggestion s = { name, strlen(name), NULL, SIZE_MAX };
 
+	if (name[0] == '-') { /* evtool's own options, before any command */
+		consider(&s, "--help");
+		consider(&s, "--version");
+		cli_error(EXIT_USAGE, "unknown option '%s'", name);
+		suggest(&s, "");
+		fputs("Run 'evtool --help' for usage.\n", stderr);
+		return EXIT_USAGE;
+	}
 	for (const cli_command *c = cli_commands; c->name; c++)
 		consider(&s, c->name);
 	consider(&s, "help");

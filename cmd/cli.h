@@ -161,7 +161,8 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* "unknown command 'NAME'", with the closest command when one is close
- * ("did you mean 'show'?"). Returns EXIT_USAGE. */
+ * ("did you mean 'show'?"); for a NAME starting with '-', "unknown option"
+ * with the closest of --help and --version. Returns EXIT_USAGE. */
 int cli_unknown_command(const char *name);
 
 /* Exit code for a libevtool status. */
@@ -196,10 +197,10 @@ typedef enum cli_overwrite {
 int cli_open_output(const char *path, const char *const *inputs,
 		    int n_inputs, cli_overwrite overwrite, ev_sink **out);
 
-/* Opens the log a command writes (cat, filter, sort, merge, truncate) as
- * cli_open_output does, gzip-compressed as `evtool archive` writes it
- * (the log's digest in the header) when `path` ends in ".gz" or `gzip`
- * (the command's --gzip flag) is nonzero. */
+/* Opens the log a command writes (cat, filter, sort, merge, truncate; and
+ * export's file) as cli_open_output does, gzip-compressed as `evtool
+ * archive` writes it (the log's digest in the header) when `path` ends in
+ * ".gz" or `gzip` (the command's --gzip flag) is nonzero. */
 int cli_open_log_output(const char *path, int gzip,
 			const char *const *inputs, int n_inputs,
 			cli_overwrite overwrite, ev_sink **out);

@@ -49,10 +49,12 @@ typedef struct export_run {
 	ev_exporter *x;
 } export_run;
 
+/* A file named NAME.gz is gzip-compressed, as a log written by cat is. */
 static int open_output(export_run *run)
 {
 	if (run->out)
-		return cli_open_output(run->out, &run->in, 1, 0, &run->sink);
+		return cli_open_log_output(run->out, 0, &run->in, 1,
+					   CLI_REFUSE_INPUT, &run->sink);
 	/* Text: a terminal is fine, as for jq. */
 	if (ev_sink_open_fd(&run->sink, STDOUT_FILENO, "<stdout>") < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
@@ -104,18 +106,15 @@ int cmd_export(const cli_command *cmd, const cli_args *args)
 {
 	ev_export_options opts = EV_EXPORT_OPTIONS_INIT;
 	ev_sort_options sort = EV_SORT_OPTIONS_INIT;
-	export_run run = { "-", NULL, NULL, NULL };
+	export_run run = { NULL, NULL, NULL, NULL };
 	const char *out = cli_value(args, EXPORT_OPT_OUTPUT);
 	int format = EV_EXPORT_PERFETTO, rc;
 	ev_sorter *s = NULL;
 
+	(void)cmd; /* the options are in args */
 	if ((rc = cli_choice(args, EXPORT_OPT_FORMAT, &format)) != EXIT_OK)
 		return rc;
-	if (args->n_positional)
-		run.in = args->positional[0];
-	if (strcmp(run.in, "-") == 0 && isatty(STDIN_FILENO))
-		return cli_usage_error(cmd, "no input: name a LOG or give one "
-				       "on standard input");
+	run.in = args->positional[0];
 	if (out && strcmp(out, "-") != 0)
 		run.out = out;
 	opts.format = (ev_export_format)format;

@@ -140,7 +140,7 @@ const cli_command cli_commands[] = {
 	  "1, no output. A log cut short: its complete events, exit 3.\n"
 	  "\n"
 	  "example: evtool export run.eventlog -o run.json  # open in ui.perfetto.dev",
-	  export_options, 0, 1 },
+	  export_options, 1, 1 },
 	{ "validate", cmd_validate, "check that logs are what GHC writes (a CI gate)",
 	  "[FILE...]",
 	  "Checks each FILE's structure (header, declared sizes, blocks, data\n"

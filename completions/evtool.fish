@@ -142,7 +142,7 @@ complete -c evtool -n '__fish_seen_subcommand_from archive' -F
 complete -c evtool -n '__fish_seen_subcommand_from archive' -s o -l output -r -F -d 'write to OUT (\'-\' for standard output); one input only'
 complete -c evtool -n '__fish_seen_subcommand_from archive' -s c -l stdout -d 'write to standard output (-o -), as gzip -c'
 complete -c evtool -n '__fish_seen_subcommand_from archive' -l level -x -d 'compression level, 1 (fastest) to 9 (smallest), also as -1 to -9; default 6'
-complete -c evtool -n '__fish_seen_subcommand_from archive' -s T -l threads -x -d 'compression threads (default: online CPUs, at most 8)'
+complete -c evtool -n '__fish_seen_subcommand_from archive' -s T -l threads -x -d 'compression threads (default, or 0 as in zstd -T0: online CPUs, at most 8)'
 complete -c evtool -n '__fish_seen_subcommand_from archive' -l rm -d 'remove each input once its archive is written and verified'
 complete -c evtool -n '__fish_seen_subcommand_from archive' -s k -l keep -d 'keep the inputs (the default; as gzip -k)'
 complete -c evtool -n '__fish_seen_subcommand_from archive' -s f -l force -d 'archive an invalid or truncated log; replace existing outputs'

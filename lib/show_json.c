@@ -16,7 +16,8 @@
  * would round, is also given as a decimal string under its name with
  * "_str" appended ("time" too). Codes get their ghc-events name beside
  * them: STOP_THREAD's "status_name" (ThreadStopStatus), CAPSET_CREATE's
- * "capset_type_name" (CapsetType).
+ * "capset_type_name" (CapsetType), HEAP_PROF_BEGIN's "breakdown_name"
+ * (HeapProfBreakdown; none for a code ghc-events does not name).
  */
 #include <string.h>
 
@@ -63,6 +64,22 @@ static const char *capset_type_name(uint64_t type)
 	}
 }
 
+/* HeapProfBreakdown's constructor for the code `by`, or NULL. */
+static const char *breakdown_name(uint64_t by)
+{
+	static const char *const names[] = {
+		"HeapProfBreakdownCostCentre", "HeapProfBreakdownModule",
+		"HeapProfBreakdownClosureDescr", "HeapProfBreakdownTypeDescr",
+		"HeapProfBreakdownRetainer", "HeapProfBreakdownBiography",
+		"HeapProfBreakdownClosureType", "HeapProfBreakdownInfoTable",
+		"HeapProfBreakdownEra"
+	};
+
+	if (by < 1 || by > sizeof names / sizeof names[0])
+		return NULL;
+	return names[by - 1];
+}
+
 /* The ghc-events name of the code in field `i` of `d`, or NULL. */
 static const char *code_name(const ev_event *ev, const ev_decoded *d,
 			     unsigned i, int ghc782)
@@ -74,6 +91,9 @@ static const char *code_name(const ev_event *ev, const ev_decoded *d,
 	if (ev->type == EV_CAPSET_CREATE &&
 	    strcmp(v->field->name, "capset_type") == 0)
 		return capset_type_name(v->num);
+	if (ev->type == EV_HEAP_PROF_BEGIN &&
+	    strcmp(v->field->name, "breakdown") == 0)
+		return breakdown_name(v->num);
 	return NULL;
 }
 

@@ -86,6 +86,9 @@ GHC782 = [0, 1, 2, 3, 4, 5, 6, 7, 20, 8, 9, 10, 11, 12, 13, 0, 14, 15, 16,
           17]
 CAPSET_TYPES = {1: "CapsetCustom", 2: "CapsetOsProcess",
                 3: "CapsetClockDomain"}
+# ghc-events' HeapProfBreakdown constructors, by code from 1.
+BREAKDOWNS = ["CostCentre", "Module", "ClosureDescr", "TypeDescr",
+              "Retainer", "Biography", "ClosureType", "InfoTable", "Era"]
 
 
 def add_names(type_, fields, ghc782):
@@ -106,6 +109,9 @@ def add_names(type_, fields, ghc782):
                                   else STOP_NAMES[code])
         if type_ == 25 and name == "capset_type":
             out["capset_type_name"] = CAPSET_TYPES.get(value, "CapsetUnknown")
+        if type_ == 160 and name == "breakdown" and \
+                1 <= value <= len(BREAKDOWNS):
+            out["breakdown_name"] = "HeapProfBreakdown" + BREAKDOWNS[value - 1]
     return out
 
 

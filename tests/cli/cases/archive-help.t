@@ -22,7 +22,7 @@ options:
   -o, --output OUT           write to OUT ('-' for standard output); one input only
   -c, --stdout               write to standard output (-o -), as gzip -c
   -#, --level N              compression level, 1 (fastest) to 9 (smallest), also as -1 to -9; default 6
-  -T, --threads N            compression threads (default: online CPUs, at most 8)
+  -T, --threads N            compression threads (default, or 0 as in zstd -T0: online CPUs, at most 8)
       --rm                   remove each input once its archive is written and verified
   -k, --keep                 keep the inputs (the default; as gzip -k)
   -f, --force                archive an invalid or truncated log; replace existing outputs

@@ -1,5 +1,5 @@
 # no input named and standard input a terminal (on_tty.py --stdin): every command's usage error, nothing read
-cmd: python3 @CASES@/../on_tty.py --stdin sh -c 'for c in cat info show filter stats sort merge validate truncate archive; do evtool $c; echo "$c: $?"; done' | tr -d '\r'
+cmd: python3 @CASES@/../on_tty.py --stdin sh -c 'for c in cat info show filter stats sort merge export validate truncate archive; do evtool $c; echo "$c: $?"; done' | tr -d '\r'
 exit: 0
 --- stdout
 evtool cat: missing operand, and standard input is a terminal ([IN...] [-o OUT])
@@ -23,6 +23,9 @@ sort: 2
 evtool merge: missing operand, and standard input is a terminal ([IN...] [-o OUT])
 Run 'evtool merge --help' for usage.
 merge: 2
+evtool export: missing operand, and standard input is a terminal ([LOG] [--format perfetto|speedscope|hp] [-o OUT])
+Run 'evtool export --help' for usage.
+export: 2
 evtool validate: missing operand, and standard input is a terminal ([FILE...])
 Run 'evtool validate --help' for usage.
 validate: 2
