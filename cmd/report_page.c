@@ -314,11 +314,15 @@ static char *data_json(const report_page *page, size_t *len)
 	char *buf = NULL;
 	FILE *mem = open_memstream(&buf, len);
 	json_out j;
+	int bad;
 
 	if (!mem)
 		return NULL;
 	json_init_compact(&j, mem);
-	if ((json_page(&j, page) < 0) | (fclose(mem) != 0)) {
+	bad = json_page(&j, page) < 0;
+	if (fclose(mem) != 0) /* closed whatever json_page said */
+		bad = 1;
+	if (bad) {
 		free(buf);
 		return NULL;
 	}
