@@ -549,7 +549,7 @@ static int emit_event(void *ctx, const ev_event *ev)
 		if (rc >= 0 && ev->type != EV_BLOCK_MARKER)
 			e->visited++;
 	} else {
-		rc = ev_writer_write(e->w, ev);
+		rc = evi_writer_copy(e->w, ev);
 	}
 	e->failed = rc < 0;
 	return rc;

@@ -9,6 +9,7 @@
 
 #include "evtool/header.h"
 #include "evtool/sort.h"
+#include "evtool/writer.h"
 
 #define EVI_UNDECLARED INT32_MIN
 #define EVI_SMALL_IDS 256
@@ -92,5 +93,13 @@ void evi_runs_free(evi_runs *r);
 /* Encodes `ev` as on the wire (type, time, [length], payload) into `out`
  * and returns the byte count; `variable` says whether it has a length. */
 size_t evi_encode_event(const ev_event *ev, int variable, uint8_t *out);
+
+/*
+ * ev_writer_write for an event whose payload is preceded in memory by its
+ * header as on the wire (type, time, [length]): a re-blocking writer
+ * copies the wire bytes in one piece instead of encoding them. Every event
+ * a sorter's cursor hands out is laid out so. Defined in writer.c.
+ */
+int evi_writer_copy(ev_writer *w, const ev_event *ev);
 
 #endif

@@ -147,25 +147,31 @@ void evi_cursor_free(evi_cursor *c)
 	free(c);
 }
 
-/* Copies the payloads of waiting events out of the buffer before it is
- * overwritten. */
+/* Copies waiting events out of the buffer before it is overwritten: the
+ * wire header with the payload, which stays preceded by it (what
+ * evi_writer_copy relies on). */
 static int protect_window(evi_cursor *c)
 {
 	for (uint32_t i = 0; i < c->heap_n; i++) {
 		slot *s = &c->slots[c->pending[c->first + i]];
-		const uint8_t *p = s->ev.payload;
-		if (!s->ev.size || p < c->buf || p >= c->buf + c->buf_cap)
+		size_t head = evi_wire_size(c->spec.wire, s->ev.type) ==
+					      EV_SIZE_VARIABLE
+				      ? EVI_VAR_HEADER
+				      : EVI_EVENT_HEADER;
+		size_t bytes = head + s->ev.size;
+		const uint8_t *p = s->ev.payload - head;
+		if (p < c->buf || p >= c->buf + c->buf_cap)
 			continue;
-		if (s->own_cap < s->ev.size) {
-			uint8_t *grown = realloc(s->own, s->ev.size);
+		if (s->own_cap < bytes) {
+			uint8_t *grown = realloc(s->own, bytes);
 			if (!grown)
 				return evi_fail(c->diag, EV_ENOMEM, 0, 0,
 						"out of memory");
 			s->own = grown;
-			s->own_cap = s->ev.size;
+			s->own_cap = (uint32_t)bytes;
 		}
-		memcpy(s->own, p, s->ev.size);
-		s->ev.payload = s->own;
+		memcpy(s->own, p, bytes);
+		s->ev.payload = s->own + head;
 	}
 	return EV_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "evtool/catalog.h"
 #include "internal.h"
+#include "sort_internal.h"
 
 #define UNDECLARED INT32_MIN
 #define SMALL_IDS 256
@@ -314,6 +315,39 @@ int ev_writer_write(ev_writer *w, const ev_event *ev)
 	if (rc == EV_OK)
 		w->events++;
 	return rc;
+}
+
+int evi_writer_copy(ev_writer *w, const ev_event *ev)
+{
+	int32_t wire = wire_size(w, ev->type);
+	size_t head = wire == EV_SIZE_VARIABLE ? EVI_VAR_HEADER
+					       : EVI_EVENT_HEADER;
+	size_t bytes = head + ev->size;
+
+	if (w->mode != EV_WRITE_REBLOCK || ev->type == EV_BLOCK_MARKER ||
+	    wire == UNDECLARED ||
+	    (wire != EV_SIZE_VARIABLE && ev->size != (uint32_t)wire) ||
+	    EVI_BLOCK_EVENT + bytes > w->max_block)
+		return ev_writer_write(w, ev);
+	if (w->block_open && (ev->cap != w->block_cap ||
+			      EVI_BLOCK_EVENT + w->block_len + bytes >
+				      w->max_block)) {
+		int rc = flush_block(w);
+		if (rc < 0)
+			return rc;
+	}
+	if (!w->block_open) {
+		open_block(w, ev);
+	} else {
+		if (ev->time < w->block_first)
+			w->block_first = ev->time;
+		if (ev->time > w->block_last)
+			w->block_last = ev->time;
+	}
+	memcpy(w->block + w->block_len, ev->payload - head, bytes);
+	w->block_len += bytes;
+	w->events++;
+	return EV_OK;
 }
 
 int ev_writer_finish(ev_writer *w)
