@@ -41,6 +41,9 @@
 /* What one waiting event of a window costs besides its payload. */
 #define WINDOW_ENTRY 96u
 #define COPY_BUFFER (1024u * 1024u)
+/* Spans of a stream that need its window: past this many, the window is
+ * used everywhere. */
+#define MAX_SPANS 256u
 
 /* One capability's events in the session (EV_NO_CAP: the global buffer
  * and events outside blocks). */
@@ -51,8 +54,12 @@ typedef struct stream {
 	uint64_t last_end;
 	uint32_t max_wire;
 	uint64_t *top;   /* the RING latest times, ascending, circular */
+	uint64_t *top_ord; /* beside each, the ordinal of its event */
 	uint32_t top_n, top_head;
 	uint32_t window; /* most earlier events stamped later than one */
+	uint64_t events; /* indexed so far: the ordinal of the next one */
+	evi_span *spans; /* where the window is needed, in order */
+	size_t n_spans;  /* 0 with a window: needed everywhere */
 } stream;
 
 typedef struct sort_index {
@@ -109,6 +116,8 @@ static void index_clear(sort_index *ix)
 		ix->stream_of[ix->streams[i].cap] = -1;
 		free(ix->streams[i].segs);
 		free(ix->streams[i].top);
+		free(ix->streams[i].top_ord);
+		free(ix->streams[i].spans);
 	}
 	ix->n = 0;
 	ix->bytes = 0;
@@ -169,7 +178,8 @@ static stream *new_stream(sort_index *ix, uint16_t cap)
 {
 	stream *st;
 
-	if (!charge(ix, sizeof *st + RING * sizeof(uint64_t) +
+	if (!charge(ix, sizeof *st + 2 * RING * sizeof(uint64_t) +
+			       MAX_SPANS * sizeof(evi_span) +
 			       MIN_CURSOR_BUFFER))
 		return NULL;
 	if (ix->n == ix->cap) {
@@ -183,8 +193,13 @@ static stream *new_stream(sort_index *ix, uint16_t cap)
 	st = &ix->streams[ix->n];
 	memset(st, 0, sizeof *st);
 	st->cap = cap;
-	if (!(st->top = malloc(RING * sizeof *st->top)))
+	if (!(st->top = malloc(RING * sizeof *st->top)) ||
+	    !(st->top_ord = malloc(RING * sizeof *st->top_ord)) ||
+	    !(st->spans = malloc(MAX_SPANS * sizeof *st->spans))) {
+		free(st->top);
+		free(st->top_ord);
 		return NULL;
+	}
 	ix->stream_of[cap] = (int32_t)ix->n++;
 	return st;
 }
@@ -194,9 +209,44 @@ static uint64_t top_at(const stream *st, uint32_t i)
 	return st->top[(st->top_head + i) & (RING - 1)];
 }
 
-static void top_put(stream *st, uint32_t i, uint64_t t)
+static void top_put(stream *st, uint32_t i, uint64_t t, uint64_t ord)
 {
 	st->top[(st->top_head + i) & (RING - 1)] = t;
+	st->top_ord[(st->top_head + i) & (RING - 1)] = ord;
+}
+
+static uint64_t ord_at(const stream *st, uint32_t i)
+{
+	return st->top_ord[(st->top_head + i) & (RING - 1)];
+}
+
+/* Event `k` is stamped earlier than the events kept from index `lo` of
+ * the ring on: the window is needed from the first of them to k. Spans
+ * that this one reaches (or touches) become one. */
+static void add_span(stream *st, uint32_t lo, uint64_t k)
+{
+	uint64_t first = k;
+
+	if (st->n_spans == MAX_SPANS && st->spans[0].last == UINT64_MAX)
+		return; /* everywhere already */
+	for (uint32_t i = lo; i < st->top_n; i++)
+		if (ord_at(st, i) < first)
+			first = ord_at(st, i);
+	while (st->n_spans && st->spans[st->n_spans - 1].last + 1 >= first) {
+		st->n_spans--;
+		if (st->spans[st->n_spans].first < first)
+			first = st->spans[st->n_spans].first;
+	}
+	if (st->n_spans == MAX_SPANS - 1) {
+		/* Too many to keep: one span over the whole stream. */
+		st->spans[0].first = 0;
+		st->spans[0].last = UINT64_MAX;
+		st->n_spans = MAX_SPANS;
+		return;
+	}
+	st->spans[st->n_spans].first = first;
+	st->spans[st->n_spans].last = k;
+	st->n_spans++;
 }
 
 static void top_drop_first(stream *st)
@@ -210,11 +260,12 @@ static void top_drop_first(stream *st)
 static void track_order(sort_index *ix, stream *st, uint64_t t)
 {
 	uint32_t lo = 0, hi = st->top_n;
+	uint64_t k = st->events++;
 
 	if (st->top_n == 0 || t >= top_at(st, st->top_n - 1)) {
 		if (st->top_n == RING)
 			top_drop_first(st);
-		top_put(st, st->top_n++, t);
+		top_put(st, st->top_n++, t, k);
 		return;
 	}
 	if (st->top_n == RING && top_at(st, 0) > t) {
@@ -236,13 +287,14 @@ static void track_order(sort_index *ix, stream *st, uint64_t t)
 	}
 	if (st->top_n - lo > st->window)
 		st->window = st->top_n - lo;
+	add_span(st, lo, k);
 	if (st->top_n == RING) {
 		top_drop_first(st);
 		lo--;
 	}
 	for (uint32_t i = st->top_n; i > lo; i--)
-		top_put(st, i, top_at(st, i - 1));
-	top_put(st, lo, t);
+		top_put(st, i, top_at(st, i - 1), ord_at(st, i - 1));
+	top_put(st, lo, t, k);
 	st->top_n++;
 }
 
@@ -566,12 +618,16 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 		/* The rings measured the disorder; the merge has no use
 		 * for them. */
 		free(ix->streams[i].top);
+		free(ix->streams[i].top_ord);
 		ix->streams[i].top = NULL;
+		ix->streams[i].top_ord = NULL;
 	}
 	for (size_t i = 0; rc == EV_OK && i < ix->n; i++) {
 		const stream *st = &ix->streams[i];
+		int everywhere = st->n_spans == MAX_SPANS;
 		evi_cursor_spec spec = { job->fd, st->segs, st->n_segs, 0,
 					 st->cap, 0, buffers[i], st->window,
+					 st->spans, everywhere ? 0 : st->n_spans,
 					 &job->wire };
 		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
 	}

@@ -40,6 +40,14 @@ typedef struct evi_range {
 	uint64_t bytes;
 } evi_range;
 
+/* Stretches of a stream, by the ordinal of its events (first and last,
+ * inclusive), where its order must be restored: each holds a run of
+ * events stamped earlier than some event before them, from the first
+ * such later-stamped event on. Outside them the stream is in order. */
+typedef struct evi_span {
+	uint64_t first, last;
+} evi_span;
+
 /*
  * A cursor reads events from byte ranges of a file with pread, through a
  * buffer, and presents them one at a time as its head. Untagged cursors
@@ -47,7 +55,8 @@ typedef struct evi_range {
  * offset; tagged ones read records "u16 cap, event" of a sorted run and
  * order ties by `run_order`. With `window` > 0 the cursor sorts its
  * stream on the fly, which is exact when no event is preceded by more
- * than `window` later-stamped events of the stream.
+ * than `window` later-stamped events of the stream; with `spans` it does
+ * so only there, and hands the rest out as it reads it.
  */
 typedef struct evi_cursor evi_cursor;
 
@@ -60,6 +69,9 @@ typedef struct evi_cursor_spec {
 	uint64_t run_order;
 	size_t buffer;           /* bytes; at least one largest record */
 	uint32_t window;
+	/* Where the window is needed (borrowed); none: everywhere. */
+	const evi_span *spans;
+	size_t n_spans;
 	const evi_wire_table *wire;
 } evi_cursor_spec;
 

@@ -76,6 +76,9 @@ struct evi_cursor {
 	uint32_t *free_slots, n_free;
 	uint32_t current;  /* the head's slot */
 	int raw_done;
+	uint64_t read;     /* events read: the ordinal of the next one */
+	size_t span;       /* the current or next span, */
+	uint64_t span_first, span_last; /* its ends (none: UINT64_MAX) */
 
 	int has_head;
 	const ev_event *head; /* a window slot's event, or `decoded` */
@@ -130,6 +133,11 @@ int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,
 		c->free_slots[c->n_free++] = pool - 1 - i;
 	if (spec->n_ranges)
 		start_range(c);
+	c->span_first = c->span_last = UINT64_MAX;
+	if (spec->n_spans) {
+		c->span_first = spec->spans[0].first;
+		c->span_last = spec->spans[0].last;
+	}
 	*out = c;
 	return EV_OK;
 }
@@ -340,14 +348,35 @@ static uint32_t window_pop(evi_cursor *c)
 	return c->pending[c->first++];
 }
 
-/* Fills the window to win_cap events, then releases the earliest. */
+/* 1 when the next event to read is in no span: nothing before it
+ * waits, and it can be handed out as read. */
+static inline int outside_spans(evi_cursor *c)
+{
+	if (!c->spec.n_spans)
+		return 0;
+	if (c->read > c->span_last) {
+		if (++c->span < c->spec.n_spans) {
+			c->span_first = c->spec.spans[c->span].first;
+			c->span_last = c->spec.spans[c->span].last;
+		} else {
+			c->span_first = c->span_last = UINT64_MAX;
+		}
+	}
+	return c->read < c->span_first;
+}
+
+/* Fills the window to win_cap events, then releases the earliest. With
+ * spans, the window is filled only with the events of the current span,
+ * then emptied: every event after a span is stamped no earlier than
+ * those in it (evi_span). */
 static int windowed_next(evi_cursor *c)
 {
 	if (c->current != NO_SLOT) {
 		c->free_slots[c->n_free++] = c->current;
 		c->current = NO_SLOT;
 	}
-	while (!c->raw_done && c->heap_n < c->win_cap) {
+	while (!c->raw_done && c->heap_n < c->win_cap &&
+	       !(c->spec.n_spans && outside_spans(c))) {
 		uint32_t id = c->free_slots[--c->n_free];
 		slot *s = &c->slots[id];
 		int rc = raw_next(c, &s->ev, &s->order);
@@ -358,6 +387,7 @@ static int windowed_next(evi_cursor *c)
 			c->raw_done = 1;
 			break;
 		}
+		c->read++;
 		window_push(c, id);
 	}
 	c->has_head = c->heap_n > 0;
@@ -374,11 +404,16 @@ static int advance(evi_cursor *c)
 {
 	int rc;
 
-	if (c->win_cap)
+	if (c->win_cap && (c->heap_n || !outside_spans(c)))
 		return windowed_next(c);
+	if (c->current != NO_SLOT) {
+		c->free_slots[c->n_free++] = c->current;
+		c->current = NO_SLOT;
+	}
 	c->head = &c->decoded;
 	rc = raw_next(c, &c->decoded, &c->order);
 	c->has_head = rc == 1;
+	c->read += c->has_head;
 	return rc < 0 ? rc : EV_OK;
 }
 
@@ -801,7 +836,8 @@ static int merge_group(evi_runs *r, const evi_range *runs, size_t n,
 
 	for (size_t i = 0; rc == EV_OK && i < n; i++) {
 		evi_cursor_spec spec = { r->files[r->current].fd, &runs[i], 1,
-					 1, 0, i, buffer, 0, r->wire };
+					 1, 0, i, buffer, 0, NULL, 0,
+					 r->wire };
 		rc = evi_cursor_new(&cursors[i], &spec, r->diag);
 	}
 	if (rc == EV_OK)
