@@ -255,19 +255,12 @@ static void top_drop_first(stream *st)
 	st->top_n--;
 }
 
-/* Keeps the RING latest times of the stream in order and measures how
- * many earlier events are stamped later than `t`. */
-static void track_order(sort_index *ix, stream *st, uint64_t t)
+/* track_order for event `k`, stamped `t`, earlier than the latest. */
+static void track_disorder(sort_index *ix, stream *st, uint64_t t,
+			   uint64_t k)
 {
 	uint32_t lo = 0, hi = st->top_n;
-	uint64_t k = st->events++;
 
-	if (st->top_n == 0 || t >= top_at(st, st->top_n - 1)) {
-		if (st->top_n == RING)
-			top_drop_first(st);
-		top_put(st, st->top_n++, t, k);
-		return;
-	}
 	if (st->top_n == RING && top_at(st, 0) > t) {
 		char name[16];
 		if (st->cap == EV_NO_CAP)
@@ -298,6 +291,21 @@ static void track_order(sort_index *ix, stream *st, uint64_t t)
 	st->top_n++;
 }
 
+/* Keeps the RING latest times of the stream in order and measures how
+ * many earlier events are stamped later than `t`. */
+static inline void track_order(sort_index *ix, stream *st, uint64_t t)
+{
+	uint64_t k = st->events++;
+
+	if (st->top_n && t < top_at(st, st->top_n - 1)) {
+		track_disorder(ix, st, t, k);
+		return;
+	}
+	if (st->top_n == RING)
+		top_drop_first(st);
+	top_put(st, st->top_n++, t, k);
+}
+
 static int add_segment(sort_index *ix, stream *st, uint64_t offset,
 		       uint32_t wire)
 {
@@ -321,21 +329,103 @@ static int add_segment(sort_index *ix, stream *st, uint64_t offset,
 	return EV_OK;
 }
 
-/* Records an event found at `offset` of the session's file. */
-static int index_event(sort_index *ix, const ev_event *ev, uint64_t offset,
-		       uint32_t wire)
+static stream *stream_for(sort_index *ix, uint16_t cap)
 {
-	int32_t i = ix->stream_of[ev->cap];
-	stream *st = i >= 0 ? &ix->streams[i] : new_stream(ix, ev->cap);
+	int32_t i = ix->stream_of[cap];
 
-	if (!st)
-		return ix->gave_up ? EV_OK : EV_ENOMEM;
+	return i >= 0 ? &ix->streams[i] : new_stream(ix, cap);
+}
+
+/* Records an event of `st` found at `offset` of the session's file. */
+static inline int index_in(sort_index *ix, stream *st, uint64_t time,
+			   uint64_t offset, uint32_t wire)
+{
 	if (add_segment(ix, st, offset, wire) < 0)
 		return EV_ENOMEM;
 	st->last_end = offset + wire;
 	if (wire > st->max_wire)
 		st->max_wire = wire;
-	track_order(ix, st, ev->time);
+	track_order(ix, st, time);
+	return EV_OK;
+}
+
+static int index_event(sort_index *ix, const ev_event *ev, uint64_t offset,
+		       uint32_t wire)
+{
+	stream *st = stream_for(ix, ev->cap);
+
+	if (!st)
+		return ix->gave_up ? EV_OK : EV_ENOMEM;
+	return index_in(ix, st, ev->time, offset, wire);
+}
+
+/* The size on the wire of the event at `p`, whose `have` bytes are
+ * buffered: 0 when it is not an ordinary event wholly there (a marker,
+ * the data end, an undeclared or large type id: the reader's business). */
+static inline size_t plain_event(const evi_wire_table *t, const uint8_t *p,
+				 size_t have)
+{
+	uint16_t type = ev_load16(p);
+	int32_t wire;
+	size_t len;
+
+	if (type >= EVI_SMALL_IDS || type == EV_BLOCK_MARKER)
+		return 0;
+	wire = t->small[type];
+	if (wire >= 0)
+		len = EVI_EVENT_HEADER + (size_t)wire;
+	else if (wire == EV_SIZE_VARIABLE && have >= EVI_VAR_HEADER)
+		len = EVI_VAR_HEADER + ev_load16(p + EVI_EVENT_HEADER);
+	else
+		return 0;
+	return len <= have ? len : 0;
+}
+
+/* Indexes the events of the current block that are in the reader's
+ * window without decoding them one by one: a block is one capability's,
+ * so only the sizes and times matter. Stops at whatever the reader must
+ * see itself, which ev_reader_next then reads. */
+static int index_block_events(sort_index *ix, ev_reader *r,
+			      const evi_wire_table *wire)
+{
+	const uint8_t *p = NULL;
+	size_t have = evi_reader_block_bytes(r, &p), at, len;
+	uint64_t base = ev_reader_offset(r), n, last = base;
+	uint32_t max_wire = 0;
+	ev_block blk;
+	evi_range *seg;
+	stream *st;
+	int rc;
+
+	if (have < EVI_EVENT_HEADER || !ev_reader_block(r, &blk))
+		return EV_OK;
+	if (!(len = plain_event(wire, p, have)))
+		return EV_OK;
+	if (!(st = stream_for(ix, blk.cap)))
+		return ix->gave_up ? EV_OK : EV_ENOMEM;
+	/* The first event as index_in takes it; the others extend its
+	 * segment. */
+	if ((rc = index_in(ix, st, ev_load64(p + 2), base, (uint32_t)len)) < 0)
+		return rc;
+	if (ix->gave_up) {
+		/* The index is of no more use (maybe it has no segment). */
+		evi_reader_skip(r, len, 1, base);
+		return EV_OK;
+	}
+	seg = &st->segs[st->n_segs - 1];
+	for (at = len, n = 1; !ix->gave_up && at + EVI_EVENT_HEADER <= have &&
+			      (len = plain_event(wire, p + at, have - at)) > 0;
+	     at += len, n++) {
+		last = base + at;
+		seg->bytes += len;
+		if (len > max_wire)
+			max_wire = (uint32_t)len;
+		track_order(ix, st, ev_load64(p + at + 2));
+	}
+	st->last_end = base + at;
+	if (max_wire > st->max_wire)
+		st->max_wire = max_wire;
+	evi_reader_skip(r, at, n, last);
 	return EV_OK;
 }
 
@@ -491,8 +581,14 @@ static int first_pass(sort_job *job, evi_runs *runs)
 	ev_event ev;
 	int rc;
 
-	while ((rc = ev_reader_next(job->r, &ev)) == EV_OK) {
+	for (;;) {
 		int step = EV_OK;
+		if (!runs && !ix->gave_up &&
+		    (step = index_block_events(ix, job->r, &job->wire)) < 0)
+			return fail_msg(job, EV_ORIGIN_NONE, step,
+					"out of memory");
+		if ((rc = ev_reader_next(job->r, &ev)) != EV_OK)
+			break;
 		if (skips(job, &ev))
 			continue;
 		if (runs)

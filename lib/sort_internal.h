@@ -8,6 +8,7 @@
 #define EVTOOL_LIB_SORT_INTERNAL_H
 
 #include "evtool/header.h"
+#include "evtool/reader.h"
 #include "evtool/sort.h"
 #include "evtool/writer.h"
 
@@ -113,5 +114,15 @@ size_t evi_encode_event(const ev_event *ev, int variable, uint8_t *out);
  * a sorter's cursor hands out is laid out so. Defined in writer.c.
  */
 int evi_writer_copy(ev_writer *w, const ev_event *ev);
+
+/*
+ * Reading a block's events without decoding each (reader.c): the unread
+ * bytes of the block the reader is in that are in its window (0 outside
+ * a block), and moving past `bytes` of them, `events` whole events, the
+ * last of which starts at `last_start`.
+ */
+size_t evi_reader_block_bytes(const ev_reader *r, const uint8_t **p);
+void evi_reader_skip(ev_reader *r, size_t bytes, uint64_t events,
+		     uint64_t last_start);
 
 #endif
