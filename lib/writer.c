@@ -317,7 +317,11 @@ int ev_writer_write(ev_writer *w, const ev_event *ev)
 	return rc;
 }
 
-int evi_writer_copy(ev_writer *w, const ev_event *ev)
+/* evi_writer_copy when the event may not go at the end of the open block
+ * as it is: no block open, another capability's, full, a variable size,
+ * a type that needs checking. */
+static __attribute__((noinline)) int copy_slow(ev_writer *w,
+					       const ev_event *ev)
 {
 	int32_t wire = wire_size(w, ev->type);
 	size_t head = wire == EV_SIZE_VARIABLE ? EVI_VAR_HEADER
@@ -345,6 +349,50 @@ int evi_writer_copy(ev_writer *w, const ev_event *ev)
 			w->block_last = ev->time;
 	}
 	memcpy(w->block + w->block_len, ev->payload - head, bytes);
+	w->block_len += bytes;
+	w->events++;
+	return EV_OK;
+}
+
+/* memcpy of `n` bytes, 10 <= n <= 32, in two overlapping moves each way;
+ * longer ones by memcpy. */
+static inline void copy_event(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	uint64_t a, b;
+	uint8_t x[16], y[16];
+
+	if (n < 10 || n > 32) {
+		memcpy(dst, src, n);
+	} else if (n <= 16) {
+		memcpy(&a, src, 8);
+		memcpy(&b, src + n - 8, 8);
+		memcpy(dst, &a, 8);
+		memcpy(dst + n - 8, &b, 8);
+	} else {
+		memcpy(x, src, 16);
+		memcpy(y, src + n - 16, 16);
+		memcpy(dst, x, 16);
+		memcpy(dst + n - 16, y, 16);
+	}
+}
+
+int evi_writer_copy(ev_writer *w, const ev_event *ev)
+{
+	size_t bytes = EVI_EVENT_HEADER + ev->size;
+
+	if (ev->type >= SMALL_IDS || w->small_wire[ev->type] < 0 ||
+	    ev->size != (uint32_t)w->small_wire[ev->type] ||
+	    ev->type == EV_BLOCK_MARKER || !w->block_open ||
+	    ev->cap != w->block_cap ||
+	    EVI_BLOCK_EVENT + w->block_len + bytes > w->max_block ||
+	    w->mode != EV_WRITE_REBLOCK)
+		return copy_slow(w, ev);
+	if (ev->time < w->block_first)
+		w->block_first = ev->time;
+	if (ev->time > w->block_last)
+		w->block_last = ev->time;
+	copy_event(w->block + w->block_len, ev->payload - EVI_EVENT_HEADER,
+		   bytes);
 	w->block_len += bytes;
 	w->events++;
 	return EV_OK;
