@@ -703,6 +703,16 @@ static int emit_event(void *ctx, const ev_event *ev)
 	return rc;
 }
 
+static int emit_run(void *ctx, uint16_t cap, const uint8_t *p, size_t len,
+		    uint64_t n, uint64_t first, uint64_t last)
+{
+	emit_ctx *e = ctx;
+	int rc = evi_writer_copy_run(e->w, cap, p, len, n, first, last);
+
+	e->failed = rc < 0;
+	return rc;
+}
+
 static int merge_streams(sort_job *job, const size_t *buffers,
 			 emit_ctx *emit)
 {
@@ -728,7 +738,8 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
 	}
 	if (rc == EV_OK)
-		rc = evi_merge(cursors, ix->n, emit_event, emit);
+		rc = evi_merge(cursors, ix->n, emit_event,
+			       emit->w ? emit_run : NULL, emit);
 	for (size_t i = 0; cursors && i < ix->n; i++)
 		evi_cursor_free(cursors[i]);
 	free(cursors);

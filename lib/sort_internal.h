@@ -83,8 +83,19 @@ void evi_cursor_free(evi_cursor *c);
 /* Receives the merged events; a negative return stops the merge. */
 typedef int (*evi_emit_fn)(void *ctx, const ev_event *ev);
 
-/* Merges the cursors' streams by (time, tie order) into `emit`. */
-int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit, void *ctx);
+/* Receives, when given, a run of `n` consecutive events of capability
+ * `cap` in their wire form (`len` bytes at `p`), stamped from `first` to
+ * `last`, each of a fixed-size type below EVI_SMALL_IDS other than
+ * BLOCK_MARKER: 1 when it took them, 0 when they are to come one by one
+ * through the emit function instead, negative to stop the merge. */
+typedef int (*evi_emit_run_fn)(void *ctx, uint16_t cap, const uint8_t *p,
+			       size_t len, uint64_t n, uint64_t first,
+			       uint64_t last);
+
+/* Merges the cursors' streams by (time, tie order) into `emit`, and runs
+ * of one cursor's events into `run` if not NULL. */
+int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit,
+	      evi_emit_run_fn run, void *ctx);
 
 /*
  * The external sort: events added in file order are collected in memory
@@ -114,6 +125,13 @@ size_t evi_encode_event(const ev_event *ev, int variable, uint8_t *out);
  * a sorter's cursor hands out is laid out so. Defined in writer.c.
  */
 int evi_writer_copy(ev_writer *w, const ev_event *ev);
+
+/* An evi_emit_run_fn for a re-blocking writer: appends the run to its
+ * block as ev_writer_write would the events one by one; 0 when that
+ * would need more than copying the bytes (the run does not fit the
+ * block). */
+int evi_writer_copy_run(ev_writer *w, uint16_t cap, const uint8_t *p,
+			size_t len, uint64_t n, uint64_t first, uint64_t last);
 
 /*
  * Reading a block's events without decoding each (reader.c): the unread

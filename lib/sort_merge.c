@@ -494,10 +494,67 @@ static const heap_entry *runner_up(const heap_entry *h, size_t live)
 	return &h[1];
 }
 
+/* The size of a plain event of type `type` (fixed size, below
+ * EVI_SMALL_IDS, not a marker: what a run holds), or 0. */
+static inline size_t plain_size(const evi_wire_table *t, uint16_t type)
+{
+	int32_t wire;
+
+	if (type >= EVI_SMALL_IDS || type == EV_BLOCK_MARKER)
+		return 0;
+	wire = t->small[type];
+	return wire >= 0 ? EVI_EVENT_HEADER + (size_t)wire : 0;
+}
+
+/* Hands `run` the head and the buffered events after it that come before
+ * `next` (NULL: before any other cursor's), as read: 1 when it took them
+ * (the cursor is then past them, without a head), 0 when not, or an
+ * error. Only for a head read in order (not from a window) that is a
+ * plain event, and up to the start of the next span. */
+static int take_run(evi_cursor *c, const heap_entry *next,
+		    evi_emit_run_fn run, void *ctx)
+{
+	const evi_wire_table *wire = c->spec.wire;
+	const ev_event *ev = &c->decoded;
+	size_t at = c->at, len;
+	uint64_t first = ev->time, last = ev->time, n = 1, more = UINT64_MAX;
+	const uint8_t *start;
+	int rc;
+
+	if (c->head != &c->decoded || c->spec.tagged ||
+	    !plain_size(wire, ev->type))
+		return 0;
+	start = ev->payload - EVI_EVENT_HEADER;
+	if (c->win_cap)
+		more = c->span_first - c->read;
+	while (n - 1 < more && c->len - at >= EVI_EVENT_HEADER &&
+	       (len = plain_size(wire, ev_load16(c->buf + at))) > 0 &&
+	       c->len - at >= len) {
+		uint64_t t = ev_load64(c->buf + at + 2);
+		if (next && !(t < next->time ||
+			      (t == next->time && c->buf_off + at < next->order)))
+			break;
+		if (t < first)
+			first = t;
+		if (t > last)
+			last = t;
+		at += len;
+		n++;
+	}
+	rc = run(ctx, c->spec.cap, start, (size_t)(c->buf + at - start), n,
+		 first, last);
+	if (rc <= 0)
+		return rc;
+	c->at = at;
+	c->read += n - 1;
+	c->has_head = 0;
+	return 1;
+}
+
 /* Emits from the root cursor as long as it stays ahead of the runner-up
  * (consecutive events of one capability mostly do), then re-sorts. */
 static int merge_heap(heap_entry *h, size_t live, evi_emit_fn emit,
-		      void *ctx)
+		      evi_emit_run_fn run, void *ctx)
 {
 	int rc;
 
@@ -507,7 +564,8 @@ static int merge_heap(heap_entry *h, size_t live, evi_emit_fn emit,
 		evi_cursor *c = h[0].c;
 		const heap_entry *next = runner_up(h, live);
 		do {
-			if ((rc = emit(ctx, c->head)) < 0 ||
+			rc = run ? take_run(c, next, run, ctx) : 0;
+			if (rc < 0 || (rc == 0 && (rc = emit(ctx, c->head)) < 0) ||
 			    (rc = advance(c)) < 0)
 				return rc;
 			if (!c->has_head)
@@ -522,7 +580,8 @@ static int merge_heap(heap_entry *h, size_t live, evi_emit_fn emit,
 	return EV_OK;
 }
 
-int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit, void *ctx)
+int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit,
+	      evi_emit_run_fn run, void *ctx)
 {
 	heap_entry *heap = malloc((n ? n : 1) * sizeof *heap);
 	size_t live = 0;
@@ -541,7 +600,7 @@ int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit, void *ctx)
 		}
 	}
 	if (rc == EV_OK)
-		rc = merge_heap(heap, live, emit, ctx);
+		rc = merge_heap(heap, live, emit, run, ctx);
 	free(heap);
 	return rc;
 }
@@ -873,7 +932,7 @@ static int merge_group(evi_runs *r, const evi_range *runs, size_t n,
 		rc = evi_cursor_new(&cursors[i], &spec, r->diag);
 	}
 	if (rc == EV_OK)
-		rc = evi_merge(cursors, n, emit, ctx);
+		rc = evi_merge(cursors, n, emit, NULL, ctx);
 	for (size_t i = 0; cursors && i < n; i++)
 		evi_cursor_free(cursors[i]);
 	free(cursors);

@@ -398,6 +398,42 @@ int evi_writer_copy(ev_writer *w, const ev_event *ev)
 	return EV_OK;
 }
 
+int evi_writer_copy_run(ev_writer *w, uint16_t cap, const uint8_t *p,
+			size_t len, uint64_t n, uint64_t first, uint64_t last)
+{
+	int rc;
+
+	if (w->mode != EV_WRITE_REBLOCK)
+		return 0;
+	if (w->block_open && (cap != w->block_cap ||
+			      EVI_BLOCK_EVENT + w->block_len + len >
+				      w->max_block)) {
+		/* The same capability's block would fill up inside the run:
+		 * only event by event says where it is cut. */
+		if (cap == w->block_cap)
+			return 0;
+		if ((rc = flush_block(w)) < 0)
+			return rc;
+	}
+	if (!w->block_open) {
+		if (EVI_BLOCK_EVENT + len > w->max_block)
+			return 0;
+		w->block_open = 1;
+		w->block_cap = cap;
+		w->block_first = first;
+		w->block_last = last;
+	} else {
+		if (first < w->block_first)
+			w->block_first = first;
+		if (last > w->block_last)
+			w->block_last = last;
+	}
+	memcpy(w->block + w->block_len, p, len);
+	w->block_len += len;
+	w->events += n;
+	return 1;
+}
+
 int ev_writer_finish(ev_writer *w)
 {
 	uint8_t end[2];
