@@ -381,6 +381,55 @@ static inline size_t plain_event(const evi_wire_table *t, const uint8_t *p,
 	return len <= have ? len : 0;
 }
 
+/* The loop of index_block_events over the events from p[*at] on, with
+ * the stream's ring in locals: track_order for each event, the largest
+ * size and where the last one starts. Returns how many it took. */
+static uint64_t scan_in_order(sort_index *ix, stream *st, const uint8_t *p,
+			      size_t have, size_t *at_io, size_t *last_at,
+			      uint32_t *max_wire, const evi_wire_table *wire)
+{
+	uint64_t *top = st->top, *ord = st->top_ord, k = st->events;
+	uint32_t head = st->top_head, cnt = st->top_n, big = *max_wire;
+	uint64_t latest = cnt ? top_at(st, cnt - 1) : 0, n = 0;
+	size_t at = *at_io, len;
+
+	while (at + EVI_EVENT_HEADER <= have &&
+	       (len = plain_event(wire, p + at, have - at)) > 0) {
+		uint64_t t = ev_load64(p + at + 2);
+		*last_at = at;
+		if (len > big)
+			big = (uint32_t)len;
+		at += len;
+		n++;
+		if (cnt && t < latest) {
+			st->top_head = head;
+			st->top_n = cnt;
+			st->events = k + 1;
+			track_disorder(ix, st, t, k);
+			head = st->top_head;
+			cnt = st->top_n;
+			k = st->events;
+			latest = top_at(st, cnt - 1);
+			if (ix->gave_up)
+				break;
+			continue;
+		}
+		if (cnt == RING)
+			head = (head + 1) & (RING - 1);
+		else
+			cnt++;
+		top[(head + cnt - 1) & (RING - 1)] = t;
+		ord[(head + cnt - 1) & (RING - 1)] = k++;
+		latest = t;
+	}
+	st->top_head = head;
+	st->top_n = cnt;
+	st->events = k;
+	*at_io = at;
+	*max_wire = big;
+	return n;
+}
+
 /* Indexes the events of the current block that are in the reader's
  * window without decoding them one by one: a block is one capability's,
  * so only the sizes and times matter. Stops at whatever the reader must
@@ -390,7 +439,8 @@ static int index_block_events(sort_index *ix, ev_reader *r,
 {
 	const uint8_t *p = NULL;
 	size_t have = evi_reader_block_bytes(r, &p), at, len;
-	uint64_t base = ev_reader_offset(r), n, last = base;
+	uint64_t base = ev_reader_offset(r), n, last;
+	size_t last_at = 0;
 	uint32_t max_wire = 0;
 	ev_block blk;
 	evi_range *seg;
@@ -413,15 +463,10 @@ static int index_block_events(sort_index *ix, ev_reader *r,
 		return EV_OK;
 	}
 	seg = &st->segs[st->n_segs - 1];
-	for (at = len, n = 1; !ix->gave_up && at + EVI_EVENT_HEADER <= have &&
-			      (len = plain_event(wire, p + at, have - at)) > 0;
-	     at += len, n++) {
-		last = base + at;
-		seg->bytes += len;
-		if (len > max_wire)
-			max_wire = (uint32_t)len;
-		track_order(ix, st, ev_load64(p + at + 2));
-	}
+	at = len;
+	n = 1 + scan_in_order(ix, st, p, have, &at, &last_at, &max_wire, wire);
+	last = base + last_at;
+	seg->bytes += at - len;
 	st->last_end = base + at;
 	if (max_wire > st->max_wire)
 		st->max_wire = max_wire;
