@@ -22,6 +22,7 @@
 #include "evtool/catalog.h"
 #include "gzip.h"
 #include "internal.h"
+#include "sort_internal.h"
 #include "source.h"
 
 #define WINDOW_SIZE (1024u * 1024u)
@@ -814,6 +815,30 @@ int ev_reader_resync(ev_reader *r, uint64_t *skipped_from,
 	r->last_start = stream_offset(r);
 	*skipped_len = stream_offset(r) - from;
 	return found ? EV_OK : EV_ETRUNCATED;
+}
+
+size_t evi_reader_block_bytes(const ev_reader *r, const uint8_t **p)
+{
+	uint64_t at = stream_offset(r), end;
+	size_t have = r->end - r->pos;
+
+	if (r->state != READ_EVENTS || !r->in_block)
+		return 0;
+	end = r->block.offset + r->block.size;
+	if (at >= end)
+		return 0;
+	if (end - at < have)
+		have = (size_t)(end - at);
+	*p = r->buf + r->pos;
+	return have;
+}
+
+void evi_reader_skip(ev_reader *r, size_t bytes, uint64_t events,
+		     uint64_t last_start)
+{
+	r->pos += bytes;
+	r->index += events;
+	r->last_start = last_start;
 }
 
 uint64_t ev_reader_pending(const ev_reader *r)

@@ -41,6 +41,9 @@
 /* What one waiting event of a window costs besides its payload. */
 #define WINDOW_ENTRY 96u
 #define COPY_BUFFER (1024u * 1024u)
+/* Spans of a stream that need its window: past this many, the window is
+ * used everywhere. */
+#define MAX_SPANS 256u
 
 /* One capability's events in the session (EV_NO_CAP: the global buffer
  * and events outside blocks). */
@@ -51,8 +54,12 @@ typedef struct stream {
 	uint64_t last_end;
 	uint32_t max_wire;
 	uint64_t *top;   /* the RING latest times, ascending, circular */
+	uint64_t *top_ord; /* beside each, the ordinal of its event */
 	uint32_t top_n, top_head;
 	uint32_t window; /* most earlier events stamped later than one */
+	uint64_t events; /* indexed so far: the ordinal of the next one */
+	evi_span *spans; /* where the window is needed, in order */
+	size_t n_spans;  /* 0 with a window: needed everywhere */
 } stream;
 
 typedef struct sort_index {
@@ -109,6 +116,8 @@ static void index_clear(sort_index *ix)
 		ix->stream_of[ix->streams[i].cap] = -1;
 		free(ix->streams[i].segs);
 		free(ix->streams[i].top);
+		free(ix->streams[i].top_ord);
+		free(ix->streams[i].spans);
 	}
 	ix->n = 0;
 	ix->bytes = 0;
@@ -169,7 +178,8 @@ static stream *new_stream(sort_index *ix, uint16_t cap)
 {
 	stream *st;
 
-	if (!charge(ix, sizeof *st + RING * sizeof(uint64_t) +
+	if (!charge(ix, sizeof *st + 2 * RING * sizeof(uint64_t) +
+			       MAX_SPANS * sizeof(evi_span) +
 			       MIN_CURSOR_BUFFER))
 		return NULL;
 	if (ix->n == ix->cap) {
@@ -183,8 +193,13 @@ static stream *new_stream(sort_index *ix, uint16_t cap)
 	st = &ix->streams[ix->n];
 	memset(st, 0, sizeof *st);
 	st->cap = cap;
-	if (!(st->top = malloc(RING * sizeof *st->top)))
+	if (!(st->top = malloc(RING * sizeof *st->top)) ||
+	    !(st->top_ord = malloc(RING * sizeof *st->top_ord)) ||
+	    !(st->spans = malloc(MAX_SPANS * sizeof *st->spans))) {
+		free(st->top);
+		free(st->top_ord);
 		return NULL;
+	}
 	ix->stream_of[cap] = (int32_t)ix->n++;
 	return st;
 }
@@ -194,9 +209,44 @@ static uint64_t top_at(const stream *st, uint32_t i)
 	return st->top[(st->top_head + i) & (RING - 1)];
 }
 
-static void top_put(stream *st, uint32_t i, uint64_t t)
+static void top_put(stream *st, uint32_t i, uint64_t t, uint64_t ord)
 {
 	st->top[(st->top_head + i) & (RING - 1)] = t;
+	st->top_ord[(st->top_head + i) & (RING - 1)] = ord;
+}
+
+static uint64_t ord_at(const stream *st, uint32_t i)
+{
+	return st->top_ord[(st->top_head + i) & (RING - 1)];
+}
+
+/* Event `k` is stamped earlier than the events kept from index `lo` of
+ * the ring on: the window is needed from the first of them to k. Spans
+ * that this one reaches (or touches) become one. */
+static void add_span(stream *st, uint32_t lo, uint64_t k)
+{
+	uint64_t first = k;
+
+	if (st->n_spans == MAX_SPANS && st->spans[0].last == UINT64_MAX)
+		return; /* everywhere already */
+	for (uint32_t i = lo; i < st->top_n; i++)
+		if (ord_at(st, i) < first)
+			first = ord_at(st, i);
+	while (st->n_spans && st->spans[st->n_spans - 1].last + 1 >= first) {
+		st->n_spans--;
+		if (st->spans[st->n_spans].first < first)
+			first = st->spans[st->n_spans].first;
+	}
+	if (st->n_spans == MAX_SPANS - 1) {
+		/* Too many to keep: one span over the whole stream. */
+		st->spans[0].first = 0;
+		st->spans[0].last = UINT64_MAX;
+		st->n_spans = MAX_SPANS;
+		return;
+	}
+	st->spans[st->n_spans].first = first;
+	st->spans[st->n_spans].last = k;
+	st->n_spans++;
 }
 
 static void top_drop_first(stream *st)
@@ -205,18 +255,12 @@ static void top_drop_first(stream *st)
 	st->top_n--;
 }
 
-/* Keeps the RING latest times of the stream in order and measures how
- * many earlier events are stamped later than `t`. */
-static void track_order(sort_index *ix, stream *st, uint64_t t)
+/* track_order for event `k`, stamped `t`, earlier than the latest. */
+static void track_disorder(sort_index *ix, stream *st, uint64_t t,
+			   uint64_t k)
 {
 	uint32_t lo = 0, hi = st->top_n;
 
-	if (st->top_n == 0 || t >= top_at(st, st->top_n - 1)) {
-		if (st->top_n == RING)
-			top_drop_first(st);
-		top_put(st, st->top_n++, t);
-		return;
-	}
 	if (st->top_n == RING && top_at(st, 0) > t) {
 		char name[16];
 		if (st->cap == EV_NO_CAP)
@@ -236,14 +280,30 @@ static void track_order(sort_index *ix, stream *st, uint64_t t)
 	}
 	if (st->top_n - lo > st->window)
 		st->window = st->top_n - lo;
+	add_span(st, lo, k);
 	if (st->top_n == RING) {
 		top_drop_first(st);
 		lo--;
 	}
 	for (uint32_t i = st->top_n; i > lo; i--)
-		top_put(st, i, top_at(st, i - 1));
-	top_put(st, lo, t);
+		top_put(st, i, top_at(st, i - 1), ord_at(st, i - 1));
+	top_put(st, lo, t, k);
 	st->top_n++;
+}
+
+/* Keeps the RING latest times of the stream in order and measures how
+ * many earlier events are stamped later than `t`. */
+static inline void track_order(sort_index *ix, stream *st, uint64_t t)
+{
+	uint64_t k = st->events++;
+
+	if (st->top_n && t < top_at(st, st->top_n - 1)) {
+		track_disorder(ix, st, t, k);
+		return;
+	}
+	if (st->top_n == RING)
+		top_drop_first(st);
+	top_put(st, st->top_n++, t, k);
 }
 
 static int add_segment(sort_index *ix, stream *st, uint64_t offset,
@@ -269,21 +329,148 @@ static int add_segment(sort_index *ix, stream *st, uint64_t offset,
 	return EV_OK;
 }
 
-/* Records an event found at `offset` of the session's file. */
-static int index_event(sort_index *ix, const ev_event *ev, uint64_t offset,
-		       uint32_t wire)
+static stream *stream_for(sort_index *ix, uint16_t cap)
 {
-	int32_t i = ix->stream_of[ev->cap];
-	stream *st = i >= 0 ? &ix->streams[i] : new_stream(ix, ev->cap);
+	int32_t i = ix->stream_of[cap];
 
-	if (!st)
-		return ix->gave_up ? EV_OK : EV_ENOMEM;
+	return i >= 0 ? &ix->streams[i] : new_stream(ix, cap);
+}
+
+/* Records an event of `st` found at `offset` of the session's file. */
+static inline int index_in(sort_index *ix, stream *st, uint64_t time,
+			   uint64_t offset, uint32_t wire)
+{
 	if (add_segment(ix, st, offset, wire) < 0)
 		return EV_ENOMEM;
 	st->last_end = offset + wire;
 	if (wire > st->max_wire)
 		st->max_wire = wire;
-	track_order(ix, st, ev->time);
+	track_order(ix, st, time);
+	return EV_OK;
+}
+
+static int index_event(sort_index *ix, const ev_event *ev, uint64_t offset,
+		       uint32_t wire)
+{
+	stream *st = stream_for(ix, ev->cap);
+
+	if (!st)
+		return ix->gave_up ? EV_OK : EV_ENOMEM;
+	return index_in(ix, st, ev->time, offset, wire);
+}
+
+/* The size on the wire of the event at `p`, whose `have` bytes are
+ * buffered: 0 when it is not an ordinary event wholly there (a marker,
+ * the data end, an undeclared or large type id: the reader's business). */
+static inline size_t plain_event(const evi_wire_table *t, const uint8_t *p,
+				 size_t have)
+{
+	uint16_t type = ev_load16(p);
+	int32_t wire;
+	size_t len;
+
+	if (type >= EVI_SMALL_IDS || type == EV_BLOCK_MARKER)
+		return 0;
+	wire = t->small[type];
+	if (wire >= 0)
+		len = EVI_EVENT_HEADER + (size_t)wire;
+	else if (wire == EV_SIZE_VARIABLE && have >= EVI_VAR_HEADER)
+		len = EVI_VAR_HEADER + ev_load16(p + EVI_EVENT_HEADER);
+	else
+		return 0;
+	return len <= have ? len : 0;
+}
+
+/* The loop of index_block_events over the events from p[*at] on, with
+ * the stream's ring in locals: track_order for each event, the largest
+ * size and where the last one starts. Returns how many it took. */
+static uint64_t scan_in_order(sort_index *ix, stream *st, const uint8_t *p,
+			      size_t have, size_t *at_io, size_t *last_at,
+			      uint32_t *max_wire, const evi_wire_table *wire)
+{
+	uint64_t *top = st->top, *ord = st->top_ord, k = st->events;
+	uint32_t head = st->top_head, cnt = st->top_n, big = *max_wire;
+	uint64_t latest = cnt ? top_at(st, cnt - 1) : 0, n = 0;
+	size_t at = *at_io, len;
+
+	while (at + EVI_EVENT_HEADER <= have &&
+	       (len = plain_event(wire, p + at, have - at)) > 0) {
+		uint64_t t = ev_load64(p + at + 2);
+		*last_at = at;
+		if (len > big)
+			big = (uint32_t)len;
+		at += len;
+		n++;
+		if (cnt && t < latest) {
+			st->top_head = head;
+			st->top_n = cnt;
+			st->events = k + 1;
+			track_disorder(ix, st, t, k);
+			head = st->top_head;
+			cnt = st->top_n;
+			k = st->events;
+			latest = top_at(st, cnt - 1);
+			if (ix->gave_up)
+				break;
+			continue;
+		}
+		if (cnt == RING)
+			head = (head + 1) & (RING - 1);
+		else
+			cnt++;
+		top[(head + cnt - 1) & (RING - 1)] = t;
+		ord[(head + cnt - 1) & (RING - 1)] = k++;
+		latest = t;
+	}
+	st->top_head = head;
+	st->top_n = cnt;
+	st->events = k;
+	*at_io = at;
+	*max_wire = big;
+	return n;
+}
+
+/* Indexes the events of the current block that are in the reader's
+ * window without decoding them one by one: a block is one capability's,
+ * so only the sizes and times matter. Stops at whatever the reader must
+ * see itself, which ev_reader_next then reads. */
+static int index_block_events(sort_index *ix, ev_reader *r,
+			      const evi_wire_table *wire)
+{
+	const uint8_t *p = NULL;
+	size_t have = evi_reader_block_bytes(r, &p), at, len;
+	uint64_t base = ev_reader_offset(r), n, last;
+	size_t last_at = 0;
+	uint32_t max_wire = 0;
+	ev_block blk;
+	evi_range *seg;
+	stream *st;
+	int rc;
+
+	if (have < EVI_EVENT_HEADER || !ev_reader_block(r, &blk))
+		return EV_OK;
+	if (!(len = plain_event(wire, p, have)))
+		return EV_OK;
+	if (!(st = stream_for(ix, blk.cap)))
+		return ix->gave_up ? EV_OK : EV_ENOMEM;
+	/* The first event as index_in takes it; the others extend its
+	 * segment. */
+	if ((rc = index_in(ix, st, ev_load64(p + 2), base, (uint32_t)len)) < 0)
+		return rc;
+	if (ix->gave_up) {
+		/* The index is of no more use (maybe it has no segment). */
+		evi_reader_skip(r, len, 1, base);
+		return EV_OK;
+	}
+	seg = &st->segs[st->n_segs - 1];
+	at = len;
+	n = 1 + scan_in_order(ix, st, p, have, &at, &last_at, &max_wire, wire);
+	last = base + last_at;
+	seg->bytes += at - len;
+	st->last_end = base + at;
+	if (max_wire > st->max_wire)
+		st->max_wire = max_wire;
+	evi_reader_skip(r, at, n, last);
 	return EV_OK;
 }
 
@@ -439,8 +626,14 @@ static int first_pass(sort_job *job, evi_runs *runs)
 	ev_event ev;
 	int rc;
 
-	while ((rc = ev_reader_next(job->r, &ev)) == EV_OK) {
+	for (;;) {
 		int step = EV_OK;
+		if (!runs && !ix->gave_up &&
+		    (step = index_block_events(ix, job->r, &job->wire)) < 0)
+			return fail_msg(job, EV_ORIGIN_NONE, step,
+					"out of memory");
+		if ((rc = ev_reader_next(job->r, &ev)) != EV_OK)
+			break;
 		if (skips(job, &ev))
 			continue;
 		if (runs)
@@ -549,8 +742,18 @@ static int emit_event(void *ctx, const ev_event *ev)
 		if (rc >= 0 && ev->type != EV_BLOCK_MARKER)
 			e->visited++;
 	} else {
-		rc = ev_writer_write(e->w, ev);
+		rc = evi_writer_copy(e->w, ev);
 	}
+	e->failed = rc < 0;
+	return rc;
+}
+
+static int emit_run(void *ctx, uint16_t cap, const uint8_t *p, size_t len,
+		    uint64_t n, uint64_t first, uint64_t last)
+{
+	emit_ctx *e = ctx;
+	int rc = evi_writer_copy_run(e->w, cap, p, len, n, first, last);
+
 	e->failed = rc < 0;
 	return rc;
 }
@@ -566,17 +769,22 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 		/* The rings measured the disorder; the merge has no use
 		 * for them. */
 		free(ix->streams[i].top);
+		free(ix->streams[i].top_ord);
 		ix->streams[i].top = NULL;
+		ix->streams[i].top_ord = NULL;
 	}
 	for (size_t i = 0; rc == EV_OK && i < ix->n; i++) {
 		const stream *st = &ix->streams[i];
+		int everywhere = st->n_spans == MAX_SPANS;
 		evi_cursor_spec spec = { job->fd, st->segs, st->n_segs, 0,
 					 st->cap, 0, buffers[i], st->window,
+					 st->spans, everywhere ? 0 : st->n_spans,
 					 &job->wire };
 		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
 	}
 	if (rc == EV_OK)
-		rc = evi_merge(cursors, ix->n, emit_event, emit);
+		rc = evi_merge(cursors, ix->n, emit_event,
+			       emit->w ? emit_run : NULL, emit);
 	for (size_t i = 0; cursors && i < ix->n; i++)
 		evi_cursor_free(cursors[i]);
 	free(cursors);

@@ -8,7 +8,9 @@
 #define EVTOOL_LIB_SORT_INTERNAL_H
 
 #include "evtool/header.h"
+#include "evtool/reader.h"
 #include "evtool/sort.h"
+#include "evtool/writer.h"
 
 #define EVI_UNDECLARED INT32_MIN
 #define EVI_SMALL_IDS 256
@@ -39,6 +41,14 @@ typedef struct evi_range {
 	uint64_t bytes;
 } evi_range;
 
+/* Stretches of a stream, by the ordinal of its events (first and last,
+ * inclusive), where its order must be restored: each holds a run of
+ * events stamped earlier than some event before them, from the first
+ * such later-stamped event on. Outside them the stream is in order. */
+typedef struct evi_span {
+	uint64_t first, last;
+} evi_span;
+
 /*
  * A cursor reads events from byte ranges of a file with pread, through a
  * buffer, and presents them one at a time as its head. Untagged cursors
@@ -46,7 +56,8 @@ typedef struct evi_range {
  * offset; tagged ones read records "u16 cap, event" of a sorted run and
  * order ties by `run_order`. With `window` > 0 the cursor sorts its
  * stream on the fly, which is exact when no event is preceded by more
- * than `window` later-stamped events of the stream.
+ * than `window` later-stamped events of the stream; with `spans` it does
+ * so only there, and hands the rest out as it reads it.
  */
 typedef struct evi_cursor evi_cursor;
 
@@ -59,6 +70,9 @@ typedef struct evi_cursor_spec {
 	uint64_t run_order;
 	size_t buffer;           /* bytes; at least one largest record */
 	uint32_t window;
+	/* Where the window is needed (borrowed); none: everywhere. */
+	const evi_span *spans;
+	size_t n_spans;
 	const evi_wire_table *wire;
 } evi_cursor_spec;
 
@@ -69,8 +83,19 @@ void evi_cursor_free(evi_cursor *c);
 /* Receives the merged events; a negative return stops the merge. */
 typedef int (*evi_emit_fn)(void *ctx, const ev_event *ev);
 
-/* Merges the cursors' streams by (time, tie order) into `emit`. */
-int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit, void *ctx);
+/* Receives, when given, a run of `n` consecutive events of capability
+ * `cap` in their wire form (`len` bytes at `p`), stamped from `first` to
+ * `last`, each of a fixed-size type below EVI_SMALL_IDS other than
+ * BLOCK_MARKER: 1 when it took them, 0 when they are to come one by one
+ * through the emit function instead, negative to stop the merge. */
+typedef int (*evi_emit_run_fn)(void *ctx, uint16_t cap, const uint8_t *p,
+			       size_t len, uint64_t n, uint64_t first,
+			       uint64_t last);
+
+/* Merges the cursors' streams by (time, tie order) into `emit`, and runs
+ * of one cursor's events into `run` if not NULL. */
+int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit,
+	      evi_emit_run_fn run, void *ctx);
 
 /*
  * The external sort: events added in file order are collected in memory
@@ -92,5 +117,30 @@ void evi_runs_free(evi_runs *r);
 /* Encodes `ev` as on the wire (type, time, [length], payload) into `out`
  * and returns the byte count; `variable` says whether it has a length. */
 size_t evi_encode_event(const ev_event *ev, int variable, uint8_t *out);
+
+/*
+ * ev_writer_write for an event whose payload is preceded in memory by its
+ * header as on the wire (type, time, [length]): a re-blocking writer
+ * copies the wire bytes in one piece instead of encoding them. Every event
+ * a sorter's cursor hands out is laid out so. Defined in writer.c.
+ */
+int evi_writer_copy(ev_writer *w, const ev_event *ev);
+
+/* An evi_emit_run_fn for a re-blocking writer: appends the run to its
+ * block as ev_writer_write would the events one by one; 0 when that
+ * would need more than copying the bytes (the run does not fit the
+ * block). */
+int evi_writer_copy_run(ev_writer *w, uint16_t cap, const uint8_t *p,
+			size_t len, uint64_t n, uint64_t first, uint64_t last);
+
+/*
+ * Reading a block's events without decoding each (reader.c): the unread
+ * bytes of the block the reader is in that are in its window (0 outside
+ * a block), and moving past `bytes` of them, `events` whole events, the
+ * last of which starts at `last_start`.
+ */
+size_t evi_reader_block_bytes(const ev_reader *r, const uint8_t **p);
+void evi_reader_skip(ev_reader *r, size_t bytes, uint64_t events,
+		     uint64_t last_start);
 
 #endif

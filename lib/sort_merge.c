@@ -76,6 +76,9 @@ struct evi_cursor {
 	uint32_t *free_slots, n_free;
 	uint32_t current;  /* the head's slot */
 	int raw_done;
+	uint64_t read;     /* events read: the ordinal of the next one */
+	size_t span;       /* the current or next span, */
+	uint64_t span_first, span_last; /* its ends (none: UINT64_MAX) */
 
 	int has_head;
 	const ev_event *head; /* a window slot's event, or `decoded` */
@@ -130,6 +133,11 @@ int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,
 		c->free_slots[c->n_free++] = pool - 1 - i;
 	if (spec->n_ranges)
 		start_range(c);
+	c->span_first = c->span_last = UINT64_MAX;
+	if (spec->n_spans) {
+		c->span_first = spec->spans[0].first;
+		c->span_last = spec->spans[0].last;
+	}
 	*out = c;
 	return EV_OK;
 }
@@ -147,25 +155,31 @@ void evi_cursor_free(evi_cursor *c)
 	free(c);
 }
 
-/* Copies the payloads of waiting events out of the buffer before it is
- * overwritten. */
+/* Copies waiting events out of the buffer before it is overwritten: the
+ * wire header with the payload, which stays preceded by it (what
+ * evi_writer_copy relies on). */
 static int protect_window(evi_cursor *c)
 {
 	for (uint32_t i = 0; i < c->heap_n; i++) {
 		slot *s = &c->slots[c->pending[c->first + i]];
-		const uint8_t *p = s->ev.payload;
-		if (!s->ev.size || p < c->buf || p >= c->buf + c->buf_cap)
+		size_t head = evi_wire_size(c->spec.wire, s->ev.type) ==
+					      EV_SIZE_VARIABLE
+				      ? EVI_VAR_HEADER
+				      : EVI_EVENT_HEADER;
+		size_t bytes = head + s->ev.size;
+		const uint8_t *p = s->ev.payload - head;
+		if (p < c->buf || p >= c->buf + c->buf_cap)
 			continue;
-		if (s->own_cap < s->ev.size) {
-			uint8_t *grown = realloc(s->own, s->ev.size);
+		if (s->own_cap < bytes) {
+			uint8_t *grown = realloc(s->own, bytes);
 			if (!grown)
 				return evi_fail(c->diag, EV_ENOMEM, 0, 0,
 						"out of memory");
 			s->own = grown;
-			s->own_cap = s->ev.size;
+			s->own_cap = (uint32_t)bytes;
 		}
-		memcpy(s->own, p, s->ev.size);
-		s->ev.payload = s->own;
+		memcpy(s->own, p, bytes);
+		s->ev.payload = s->own + head;
 	}
 	return EV_OK;
 }
@@ -334,14 +348,35 @@ static uint32_t window_pop(evi_cursor *c)
 	return c->pending[c->first++];
 }
 
-/* Fills the window to win_cap events, then releases the earliest. */
+/* 1 when the next event to read is in no span: nothing before it
+ * waits, and it can be handed out as read. */
+static inline int outside_spans(evi_cursor *c)
+{
+	if (!c->spec.n_spans)
+		return 0;
+	if (c->read > c->span_last) {
+		if (++c->span < c->spec.n_spans) {
+			c->span_first = c->spec.spans[c->span].first;
+			c->span_last = c->spec.spans[c->span].last;
+		} else {
+			c->span_first = c->span_last = UINT64_MAX;
+		}
+	}
+	return c->read < c->span_first;
+}
+
+/* Fills the window to win_cap events, then releases the earliest. With
+ * spans, the window is filled only with the events of the current span,
+ * then emptied: every event after a span is stamped no earlier than
+ * those in it (evi_span). */
 static int windowed_next(evi_cursor *c)
 {
 	if (c->current != NO_SLOT) {
 		c->free_slots[c->n_free++] = c->current;
 		c->current = NO_SLOT;
 	}
-	while (!c->raw_done && c->heap_n < c->win_cap) {
+	while (!c->raw_done && c->heap_n < c->win_cap &&
+	       !(c->spec.n_spans && outside_spans(c))) {
 		uint32_t id = c->free_slots[--c->n_free];
 		slot *s = &c->slots[id];
 		int rc = raw_next(c, &s->ev, &s->order);
@@ -352,6 +387,7 @@ static int windowed_next(evi_cursor *c)
 			c->raw_done = 1;
 			break;
 		}
+		c->read++;
 		window_push(c, id);
 	}
 	c->has_head = c->heap_n > 0;
@@ -363,16 +399,53 @@ static int windowed_next(evi_cursor *c)
 	return EV_OK;
 }
 
+/* raw_next for the common case, inline: an untagged cursor's event of a
+ * fixed-size type below EVI_SMALL_IDS, wholly buffered. 0 leaves every
+ * other case to raw_next. */
+static inline int plain_next(evi_cursor *c, ev_event *ev, uint64_t *order)
+{
+	const uint8_t *p = c->buf + c->at;
+	size_t have = c->len - c->at;
+	uint16_t type;
+	int32_t wire;
+
+	if (c->spec.tagged || have < EVI_EVENT_HEADER)
+		return 0;
+	type = ev_load16(p);
+	if (type >= EVI_SMALL_IDS)
+		return 0;
+	wire = c->spec.wire->small[type];
+	if (wire < 0 || have - EVI_EVENT_HEADER < (size_t)wire)
+		return 0;
+	ev->type = type;
+	ev->time = ev_load64(p + 2);
+	ev->size = (uint32_t)wire;
+	ev->payload = p + EVI_EVENT_HEADER;
+	ev->cap = c->spec.cap;
+	ev->offset = c->buf_off + c->at;
+	ev->index = 0;
+	*order = ev->offset;
+	c->at += EVI_EVENT_HEADER + (size_t)wire;
+	return 1;
+}
+
 /* Moves the cursor to its next event in (time, order) order. */
-static int advance(evi_cursor *c)
+static inline int advance(evi_cursor *c)
 {
 	int rc;
 
-	if (c->win_cap)
+	if (c->win_cap && (c->heap_n || !outside_spans(c)))
 		return windowed_next(c);
+	if (c->current != NO_SLOT) {
+		c->free_slots[c->n_free++] = c->current;
+		c->current = NO_SLOT;
+	}
 	c->head = &c->decoded;
-	rc = raw_next(c, &c->decoded, &c->order);
+	rc = plain_next(c, &c->decoded, &c->order);
+	if (!rc)
+		rc = raw_next(c, &c->decoded, &c->order);
 	c->has_head = rc == 1;
+	c->read += c->has_head;
 	return rc < 0 ? rc : EV_OK;
 }
 
@@ -421,10 +494,67 @@ static const heap_entry *runner_up(const heap_entry *h, size_t live)
 	return &h[1];
 }
 
+/* The size of a plain event of type `type` (fixed size, below
+ * EVI_SMALL_IDS, not a marker: what a run holds), or 0. */
+static inline size_t plain_size(const evi_wire_table *t, uint16_t type)
+{
+	int32_t wire;
+
+	if (type >= EVI_SMALL_IDS || type == EV_BLOCK_MARKER)
+		return 0;
+	wire = t->small[type];
+	return wire >= 0 ? EVI_EVENT_HEADER + (size_t)wire : 0;
+}
+
+/* Hands `run` the head and the buffered events after it that come before
+ * `next` (NULL: before any other cursor's), as read: 1 when it took them
+ * (the cursor is then past them, without a head), 0 when not, or an
+ * error. Only for a head read in order (not from a window) that is a
+ * plain event, and up to the start of the next span. */
+static int take_run(evi_cursor *c, const heap_entry *next,
+		    evi_emit_run_fn run, void *ctx)
+{
+	const evi_wire_table *wire = c->spec.wire;
+	const ev_event *ev = &c->decoded;
+	size_t at = c->at, len;
+	uint64_t first = ev->time, last = ev->time, n = 1, more = UINT64_MAX;
+	const uint8_t *start;
+	int rc;
+
+	if (c->head != &c->decoded || c->spec.tagged ||
+	    !plain_size(wire, ev->type))
+		return 0;
+	start = ev->payload - EVI_EVENT_HEADER;
+	if (c->win_cap)
+		more = c->span_first - c->read;
+	while (n - 1 < more && c->len - at >= EVI_EVENT_HEADER &&
+	       (len = plain_size(wire, ev_load16(c->buf + at))) > 0 &&
+	       c->len - at >= len) {
+		uint64_t t = ev_load64(c->buf + at + 2);
+		if (next && !(t < next->time ||
+			      (t == next->time && c->buf_off + at < next->order)))
+			break;
+		if (t < first)
+			first = t;
+		if (t > last)
+			last = t;
+		at += len;
+		n++;
+	}
+	rc = run(ctx, c->spec.cap, start, (size_t)(c->buf + at - start), n,
+		 first, last);
+	if (rc <= 0)
+		return rc;
+	c->at = at;
+	c->read += n - 1;
+	c->has_head = 0;
+	return 1;
+}
+
 /* Emits from the root cursor as long as it stays ahead of the runner-up
  * (consecutive events of one capability mostly do), then re-sorts. */
 static int merge_heap(heap_entry *h, size_t live, evi_emit_fn emit,
-		      void *ctx)
+		      evi_emit_run_fn run, void *ctx)
 {
 	int rc;
 
@@ -434,7 +564,8 @@ static int merge_heap(heap_entry *h, size_t live, evi_emit_fn emit,
 		evi_cursor *c = h[0].c;
 		const heap_entry *next = runner_up(h, live);
 		do {
-			if ((rc = emit(ctx, c->head)) < 0 ||
+			rc = run ? take_run(c, next, run, ctx) : 0;
+			if (rc < 0 || (rc == 0 && (rc = emit(ctx, c->head)) < 0) ||
 			    (rc = advance(c)) < 0)
 				return rc;
 			if (!c->has_head)
@@ -449,7 +580,8 @@ static int merge_heap(heap_entry *h, size_t live, evi_emit_fn emit,
 	return EV_OK;
 }
 
-int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit, void *ctx)
+int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit,
+	      evi_emit_run_fn run, void *ctx)
 {
 	heap_entry *heap = malloc((n ? n : 1) * sizeof *heap);
 	size_t live = 0;
@@ -468,7 +600,7 @@ int evi_merge(evi_cursor **cursors, size_t n, evi_emit_fn emit, void *ctx)
 		}
 	}
 	if (rc == EV_OK)
-		rc = merge_heap(heap, live, emit, ctx);
+		rc = merge_heap(heap, live, emit, run, ctx);
 	free(heap);
 	return rc;
 }
@@ -795,11 +927,12 @@ static int merge_group(evi_runs *r, const evi_range *runs, size_t n,
 
 	for (size_t i = 0; rc == EV_OK && i < n; i++) {
 		evi_cursor_spec spec = { r->files[r->current].fd, &runs[i], 1,
-					 1, 0, i, buffer, 0, r->wire };
+					 1, 0, i, buffer, 0, NULL, 0,
+					 r->wire };
 		rc = evi_cursor_new(&cursors[i], &spec, r->diag);
 	}
 	if (rc == EV_OK)
-		rc = evi_merge(cursors, n, emit, ctx);
+		rc = evi_merge(cursors, n, emit, NULL, ctx);
 	for (size_t i = 0; cursors && i < n; i++)
 		evi_cursor_free(cursors[i]);
 	free(cursors);

@@ -9,6 +9,7 @@
 
 #include "evtool/catalog.h"
 #include "internal.h"
+#include "sort_internal.h"
 
 #define UNDECLARED INT32_MIN
 #define SMALL_IDS 256
@@ -314,6 +315,123 @@ int ev_writer_write(ev_writer *w, const ev_event *ev)
 	if (rc == EV_OK && ev->type != EV_BLOCK_MARKER)
 		w->events++; /* markers are framing, not events */
 	return rc;
+}
+
+/* evi_writer_copy when the event may not go at the end of the open block
+ * as it is: no block open, another capability's, full, a variable size,
+ * a type that needs checking. */
+static __attribute__((noinline)) int copy_slow(ev_writer *w,
+					       const ev_event *ev)
+{
+	int32_t wire = wire_size(w, ev->type);
+	size_t head = wire == EV_SIZE_VARIABLE ? EVI_VAR_HEADER
+					       : EVI_EVENT_HEADER;
+	size_t bytes = head + ev->size;
+
+	if (w->mode != EV_WRITE_REBLOCK || ev->type == EV_BLOCK_MARKER ||
+	    wire == UNDECLARED ||
+	    (wire != EV_SIZE_VARIABLE && ev->size != (uint32_t)wire) ||
+	    EVI_BLOCK_EVENT + bytes > w->max_block)
+		return ev_writer_write(w, ev);
+	if (w->block_open && (ev->cap != w->block_cap ||
+			      EVI_BLOCK_EVENT + w->block_len + bytes >
+				      w->max_block)) {
+		int rc = flush_block(w);
+		if (rc < 0)
+			return rc;
+	}
+	if (!w->block_open) {
+		open_block(w, ev);
+	} else {
+		if (ev->time < w->block_first)
+			w->block_first = ev->time;
+		if (ev->time > w->block_last)
+			w->block_last = ev->time;
+	}
+	memcpy(w->block + w->block_len, ev->payload - head, bytes);
+	w->block_len += bytes;
+	w->events++;
+	return EV_OK;
+}
+
+/* memcpy of `n` bytes, 10 <= n <= 32, in two overlapping moves each way;
+ * longer ones by memcpy. */
+static inline void copy_event(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	uint64_t a, b;
+	uint8_t x[16], y[16];
+
+	if (n < 10 || n > 32) {
+		memcpy(dst, src, n);
+	} else if (n <= 16) {
+		memcpy(&a, src, 8);
+		memcpy(&b, src + n - 8, 8);
+		memcpy(dst, &a, 8);
+		memcpy(dst + n - 8, &b, 8);
+	} else {
+		memcpy(x, src, 16);
+		memcpy(y, src + n - 16, 16);
+		memcpy(dst, x, 16);
+		memcpy(dst + n - 16, y, 16);
+	}
+}
+
+int evi_writer_copy(ev_writer *w, const ev_event *ev)
+{
+	size_t bytes = EVI_EVENT_HEADER + ev->size;
+
+	if (ev->type >= SMALL_IDS || w->small_wire[ev->type] < 0 ||
+	    ev->size != (uint32_t)w->small_wire[ev->type] ||
+	    ev->type == EV_BLOCK_MARKER || !w->block_open ||
+	    ev->cap != w->block_cap ||
+	    EVI_BLOCK_EVENT + w->block_len + bytes > w->max_block ||
+	    w->mode != EV_WRITE_REBLOCK)
+		return copy_slow(w, ev);
+	if (ev->time < w->block_first)
+		w->block_first = ev->time;
+	if (ev->time > w->block_last)
+		w->block_last = ev->time;
+	copy_event(w->block + w->block_len, ev->payload - EVI_EVENT_HEADER,
+		   bytes);
+	w->block_len += bytes;
+	w->events++;
+	return EV_OK;
+}
+
+int evi_writer_copy_run(ev_writer *w, uint16_t cap, const uint8_t *p,
+			size_t len, uint64_t n, uint64_t first, uint64_t last)
+{
+	int rc;
+
+	if (w->mode != EV_WRITE_REBLOCK)
+		return 0;
+	if (w->block_open && (cap != w->block_cap ||
+			      EVI_BLOCK_EVENT + w->block_len + len >
+				      w->max_block)) {
+		/* The same capability's block would fill up inside the run:
+		 * only event by event says where it is cut. */
+		if (cap == w->block_cap)
+			return 0;
+		if ((rc = flush_block(w)) < 0)
+			return rc;
+	}
+	if (!w->block_open) {
+		if (EVI_BLOCK_EVENT + len > w->max_block)
+			return 0;
+		w->block_open = 1;
+		w->block_cap = cap;
+		w->block_first = first;
+		w->block_last = last;
+	} else {
+		if (first < w->block_first)
+			w->block_first = first;
+		if (last > w->block_last)
+			w->block_last = last;
+	}
+	memcpy(w->block + w->block_len, p, len);
+	w->block_len += len;
+	w->events += n;
+	return 1;
 }
 
 int ev_writer_finish(ev_writer *w)

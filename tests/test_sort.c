@@ -556,6 +556,89 @@ static void test_disordered_stream_falls_back(void **state)
 	free(in);
 }
 
+/*
+ * Rewrites a real log with every `every`-th event moved back `by` places
+ * among the events of its cap before it (GC_END-like steps back, made
+ * everywhere), in blocks of consecutive events of one cap.
+ */
+static void step_back(const char *path, size_t every, size_t by,
+		      const char *out)
+{
+	tlog l;
+	ev_reader *r;
+	ev_sink *sink;
+	ev_writer *w;
+	const ev_header *h;
+
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	load_reader(r, &l);
+	for (size_t i = every; i < l.n; i += every) {
+		size_t j = i;
+		while (j > 0 && i - j < by && l.ev[j - 1].cap == l.ev[i].cap)
+			j--;
+		tev moved = l.ev[i];
+		memmove(&l.ev[j + 1], &l.ev[j], (i - j) * sizeof *l.ev);
+		l.ev[j] = moved;
+	}
+	assert_int_equal(ev_sink_open_path(&sink, out), EV_OK);
+	h = ev_reader_header(r);
+	assert_int_equal(ev_writer_open(&w, sink, h, NULL), EV_OK);
+	for (size_t i = 0; i < l.n;) {
+		size_t j = i;
+		while (j < l.n && l.ev[j].cap == l.ev[i].cap)
+			j++;
+		write_block(w, h, &l, i, j - i);
+		i = j;
+	}
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_reader_free(r);
+	tlog_free(&l);
+}
+
+/* Streams that step back here and there are merged in place, with their
+ * windows only where they step back, or everywhere when that is in too
+ * many places (over 256 in cap 1's 5,308 events with every = 7); the
+ * output is the stable sort either way, and the same as the external
+ * sort's. */
+static void test_streams_stepping_back_merge_in_place(void **state)
+{
+	static const size_t cases[][2] = { { 400, 1 }, { 200, 5 }, { 41, 30 },
+					   { 7, 2 }, { 3, 9 } };
+	char *dir = temp_dir();
+	char *shaped = ts_path(dir, "steps.eventlog");
+	char *in = ts_path(EVTOOL_TESTDATA, "gc-n2.eventlog");
+	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
+	ev_sort_stats st;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		uint8_t *merged, *external;
+		size_t merged_len, external_len;
+
+		step_back(in, cases[c][0], cases[c][1], shaped);
+		sort_and_compare(shaped, &st, NULL);
+		assert_int_equal(st.merged_sessions, 1);
+		assert_true(st.widest_window >= 1);
+		opts.method = EV_SORT_MERGE;
+		assert_int_equal(sort_to_memory(shaped, &opts, &merged,
+						&merged_len, &st), EV_OK);
+		opts.method = EV_SORT_EXTERNAL;
+		assert_int_equal(sort_to_memory(shaped, &opts, &external,
+						&external_len, &st), EV_OK);
+		assert_int_equal(merged_len, external_len);
+		assert_memory_equal(merged, external, merged_len);
+		free(merged);
+		free(external);
+	}
+	remove_tree(dir);
+	free(dir);
+	free(shaped);
+	free(in);
+}
+
 /* ------------------------------------------------------------------------
  * Ties, hand-made logs
  * ---------------------------------------------------------------------- */
@@ -932,6 +1015,7 @@ int main(void)
 		cmocka_unit_test(test_sorting_sorted_log_changes_nothing),
 		cmocka_unit_test(test_blocks_out_of_order_merge_in_place),
 		cmocka_unit_test(test_disordered_stream_falls_back),
+		cmocka_unit_test(test_streams_stepping_back_merge_in_place),
 		cmocka_unit_test(test_ties_keep_file_order),
 		cmocka_unit_test(test_truncated_input_keeps_complete_events),
 		cmocka_unit_test(test_header_cut_input),
