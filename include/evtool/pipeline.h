@@ -39,7 +39,8 @@ typedef enum ev_origin {
  * directory, a read or a write that failed) or EV_ENOMEM, with *diag
  * saying why.
  */
-int ev_input_reusable(int fd, const char *tmpdir, int *out, ev_diag *diag);
+EV_API int ev_input_reusable(int fd, const char *tmpdir, int *out,
+			     ev_diag *diag);
 
 #ifdef __cplusplus
 }
