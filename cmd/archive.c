@@ -133,60 +133,20 @@ static void close_input(input *in)
 
 /* ---- inputs ---- */
 
-static int copy_fd(int from, int to)
-{
-	uint8_t *buf = malloc(COPY_BUFFER);
-	ssize_t n = 0;
-
-	if (!buf)
-		return -1;
-	for (;;) {
-		ssize_t w = 0;
-		do
-			n = read(from, buf, COPY_BUFFER);
-		while (n < 0 && errno == EINTR);
-		if (n <= 0)
-			break;
-		while (w < n) {
-			ssize_t m = write(to, buf + w, (size_t)(n - w));
-			if (m < 0 && errno == EINTR)
-				continue;
-			if (m < 0) {
-				free(buf);
-				return -1;
-			}
-			w += m;
-		}
-	}
-	free(buf);
-	return n < 0 ? -1 : 0;
-}
-
-/* Copies a pipe or standard input to an unlinked temporary file in
- * $TMPDIR (or /tmp), which then stands in for it. */
+/* Stands a copy of a pipe or standard input in for it (pipeline.h,
+ * ev_input_reusable); a regular file is kept. */
 static int spool(input *in)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
+	ev_diag d;
 	int fd;
 
-	snprintf(path, sizeof path, "%s/evtool-archive-XXXXXX",
-		 dir && *dir ? dir : "/tmp");
-	if ((fd = mkstemp(path)) < 0)
-		return cli_error(EXIT_SYSTEM, "%s: cannot create a temporary "
-				 "copy in %s: %s", in->name,
-				 dir && *dir ? dir : "/tmp", strerror(errno));
-	unlink(path);
-	if (copy_fd(in->fd, fd) < 0 || lseek(fd, 0, SEEK_SET) != 0) {
-		int saved = errno;
-		close(fd);
-		return cli_error(EXIT_SYSTEM, "%s: cannot copy it to a "
-				 "temporary file: %s", in->name,
-				 strerror(saved));
+	if (ev_input_reusable(in->fd, NULL, &fd, &d) < 0)
+		return cli_error(EXIT_SYSTEM, "%s: %s", in->name, d.message);
+	if (fd != in->fd) {
+		close_input(in);
+		in->fd = fd;
+		in->owns_fd = 1;
 	}
-	close_input(in);
-	in->fd = fd;
-	in->owns_fd = 1;
 	return EXIT_OK;
 }
 
@@ -219,7 +179,7 @@ static int open_input(input *in, const char *path, int regular_only)
 		close_input(in);
 		return cli_error(EXIT_USAGE, "%s: is a directory", in->name);
 	}
-	return S_ISREG(in->st.st_mode) ? EXIT_OK : spool(in);
+	return spool(in);
 }
 
 static int is_gzip(int fd)

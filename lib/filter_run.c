@@ -4,9 +4,9 @@
  * writer, session by session.
  *
  * A learning pass reads the whole input, so the input is read again for
- * the next pass: by its path when it is a regular file (gzip is inflated
- * again), otherwise (standard input, a pipe) from a copy that the first
- * pass writes to an unnamed temporary file.
+ * the next pass: made re-readable first by input.h (a regular file is
+ * read in place, gzip inflated again; a pipe is copied, as stored, to an
+ * unnamed temporary file).
  *
  * Layering: the top of the filter (this file -> filter.c ->
  * filter_decide.c); nothing in them calls into it.
@@ -14,6 +14,7 @@
 #include "evtool/filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,8 +22,8 @@
 
 #include "evtool/catalog.h"
 #include "filter_internal.h"
+#include "input.h"
 #include "internal.h"
-#include "tempfile.h"
 
 typedef struct filter_run {
 	ev_filter *f;
@@ -30,7 +31,7 @@ typedef struct filter_run {
 	ev_sink *out;
 	ev_filter_run_options opts;
 	ev_filter_stats *stats;
-	int spill_fd;    /* the copy of the input, or -1 */
+	evi_input input; /* re-readable when learning; fd -1 otherwise */
 	ev_writer *writer; /* one for every session: one block buffer */
 	int truncated;
 	ev_diag truncation;
@@ -72,32 +73,42 @@ static int fail_status(filter_run *run, ev_origin origin, int status,
 	return fail(run, origin, &d);
 }
 
-/* Standard input and pipes cannot be read twice. */
-static int readable_again(const char *path)
+/* Opens the input for a pass: by its path when it is read once, else
+ * from its start again (input.h). */
+static int open_input(filter_run *run, ev_reader **r)
 {
-	struct stat st;
-
-	return strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
-	       S_ISREG(st.st_mode);
-}
-
-/* Opens the input, or its copy once the first pass has made one. */
-static int open_input(filter_run *run, int copy, ev_reader **r)
-{
+	ev_diag d;
 	int rc;
 
-	if (copy && run->spill_fd >= 0) {
-		if (lseek(run->spill_fd, 0, SEEK_SET) < 0)
-			return fail_status(run, EV_ORIGIN_TEMP, EV_EIO,
-					   "cannot read the temporary copy");
-		rc = ev_reader_open_fd(r, run->spill_fd, run->path, 0);
-	} else {
+	if (run->input.fd < 0)
 		rc = ev_reader_open_path(r, run->path, 0);
-	}
+	else if ((rc = evi_input_rewind(&run->input, &d)) < 0)
+		return fail(run, run->input.copied ? EV_ORIGIN_TEMP
+						   : EV_ORIGIN_INPUT, &d);
+	else
+		rc = ev_reader_open_fd(r, run->input.fd, run->path, 0);
 	if (rc < 0)
 		return fail_status(run, EV_ORIGIN_INPUT, rc, "cannot open");
 	run->stats->passes++;
 	evi_reader_progress(*r, &run->progress);
+	return EV_OK;
+}
+
+/* Before the learning passes: makes the input re-readable (input.h). */
+static int make_rereadable(filter_run *run)
+{
+	int fd = STDIN_FILENO, rc;
+	ev_diag d;
+
+	if (strcmp(run->path, "-") != 0 &&
+	    (fd = open(run->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return fail_status(run, EV_ORIGIN_INPUT, EV_EIO, "cannot open");
+	rc = evi_input_adopt(&run->input, fd, fd != STDIN_FILENO,
+			     run->opts.tmpdir, 0, &d);
+	run->stats->spilled = run->input.copied;
+	if (rc < 0)
+		return fail(run, run->input.temp_failed ? EV_ORIGIN_TEMP
+							: EV_ORIGIN_INPUT, &d);
 	return EV_OK;
 }
 
@@ -139,60 +150,7 @@ static int next_session(filter_run *run, ev_reader *r, int rc)
 
 /* ---- learning ---- */
 
-typedef struct spill {
-	ev_sink *sink;
-	ev_writer *writer;
-} spill;
-
-static int spill_open(filter_run *run, spill *s)
-{
-	ev_diag d;
-	int rc = evi_temp_open(run->opts.tmpdir, &run->spill_fd, &d);
-
-	if (rc < 0)
-		return fail(run, EV_ORIGIN_TEMP, &d);
-	run->stats->spilled = 1;
-	if ((rc = ev_sink_open_fd(&s->sink, run->spill_fd, "<copy>")) < 0)
-		return fail_status(run, EV_ORIGIN_TEMP, rc, "temporary copy");
-	return EV_OK;
-}
-
-static int spill_session(filter_run *run, spill *s, const ev_reader *r)
-{
-	int rc;
-
-	if (!s->sink)
-		return EV_OK;
-	rc = ev_writer_open(&s->writer, s->sink, ev_reader_header(r), NULL);
-	return rc < 0 ? fail_status(run, EV_ORIGIN_TEMP, rc, "temporary copy")
-		      : EV_OK;
-}
-
-static int spill_event(filter_run *run, spill *s, const ev_event *ev)
-{
-	int rc = s->writer ? ev_writer_write(s->writer, ev) : EV_OK;
-
-	return rc < 0 ? fail(run, EV_ORIGIN_TEMP, ev_writer_diag(s->writer))
-		      : EV_OK;
-}
-
-/* Ends the copy of a session (also of one cut short: the copy is then a
- * complete log, and the truncation is remembered instead). */
-static int spill_end_session(filter_run *run, spill *s)
-{
-	int rc;
-
-	if (!s->writer)
-		return EV_OK;
-	rc = ev_writer_finish(s->writer);
-	ev_writer_free(s->writer);
-	s->writer = NULL;
-	return rc < 0 ? fail_status(run, EV_ORIGIN_TEMP, rc, "temporary copy")
-		      : EV_OK;
-}
-
-static int learn_events(filter_run *run, ev_reader *r, unsigned pass,
-			spill *s)
+static int learn_events(filter_run *run, ev_reader *r, unsigned pass)
 {
 	ev_event ev;
 	int rc;
@@ -204,27 +162,20 @@ static int learn_events(filter_run *run, ev_reader *r, unsigned pass,
 			return fail(run, lr == EV_EFORMAT ? EV_ORIGIN_INPUT
 							  : EV_ORIGIN_OPTIONS,
 				    ev_filter_diag(run->f));
-		if ((lr = spill_event(run, s, &ev)) < 0)
-			return lr;
 	}
 	return rc == EV_END || rc == EV_ETRUNCATED ? rc : fail_input(run, r);
 }
 
-static int learn_sessions(filter_run *run, ev_reader *r, unsigned pass,
-			  spill *s)
+static int learn_sessions(filter_run *run, ev_reader *r, unsigned pass)
 {
 	int rc, more = 1;
 
 	while (more > 0) {
 		if ((rc = ev_reader_read_header(r)) < 0)
 			return next_session(run, r, rc) < 0 ? rc : EV_OK;
-		if ((rc = spill_session(run, s, r)) < 0)
-			return rc;
-		rc = learn_events(run, r, pass, s);
+		rc = learn_events(run, r, pass);
 		if (rc != EV_END && rc != EV_ETRUNCATED)
 			return rc;
-		if ((more = spill_end_session(run, s)) < 0)
-			return more;
 		more = next_session(run, r, rc);
 	}
 	return more;
@@ -232,21 +183,15 @@ static int learn_sessions(filter_run *run, ev_reader *r, unsigned pass,
 
 static int learn_pass(filter_run *run, unsigned pass)
 {
-	spill s = { NULL, NULL };
 	ev_reader *r = NULL;
 	int rc = EV_OK;
 
-	if (pass == 0 && !readable_again(run->path))
-		rc = spill_open(run, &s);
+	if (pass == 0)
+		rc = make_rereadable(run);
 	if (rc == EV_OK)
-		rc = open_input(run, pass > 0, &r);
+		rc = open_input(run, &r);
 	if (rc == EV_OK)
-		rc = learn_sessions(run, r, pass, &s);
-	if (rc == EV_OK && s.sink && (rc = ev_sink_commit(s.sink)) < 0)
-		rc = fail(run, EV_ORIGIN_TEMP, ev_sink_diag(s.sink));
-	if (s.writer)
-		ev_writer_free(s.writer);
-	ev_sink_free(s.sink);
+		rc = learn_sessions(run, r, pass);
 	ev_reader_free(r);
 	if (rc == EV_OK && (rc = ev_filter_end_learning(run->f, pass)) < 0)
 		rc = fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
@@ -309,7 +254,7 @@ static int filter_session(filter_run *run, ev_reader *r)
 static int filter_sessions(filter_run *run)
 {
 	ev_reader *r = NULL;
-	int rc = open_input(run, 1, &r), more = 1;
+	int rc = open_input(run, &r), more = 1;
 
 	while (rc == EV_OK && more > 0) {
 		if ((rc = ev_reader_read_header(r)) < 0) {
@@ -340,8 +285,9 @@ int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
 		  const ev_filter_run_options *opts, ev_filter_stats *stats)
 {
 	ev_filter_stats ignored;
-	filter_run run = { f, path, out, EV_FILTER_RUN_OPTIONS_INIT, NULL, -1,
-			   NULL, 0, { 0, 0, 0, "" }, { NULL, NULL, 0, 0 } };
+	filter_run run = { f, path, out, EV_FILTER_RUN_OPTIONS_INIT, NULL,
+			   { -1, 0, 0, 0, 0, 0 }, NULL, 0, { 0, 0, 0, "" },
+			   { NULL, NULL, 0, 0 } };
 	unsigned passes = ev_filter_learning_passes(f);
 	int rc = EV_OK;
 
@@ -361,8 +307,7 @@ int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
 		report_markers(&run);
 		rc = filter_sessions(&run);
 	}
-	if (run.spill_fd >= 0)
-		close(run.spill_fd);
+	evi_input_close(&run.input);
 	if (rc == EV_OK && run.truncated) {
 		run.stats->truncated = 1;
 		/* Cut inside its first header (or empty): there is no log to

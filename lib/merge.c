@@ -19,10 +19,10 @@
 #include "evtool/decode.h"
 #include "gzip.h"
 #include "internal.h"
+#include "input.h"
 #include "merge_internal.h"
 #include "tempfile.h"
 
-#define SPOOL_CHUNK (256u * 1024u)
 /* A regular file up to this size is read into memory once, in the first
  * pass, and both passes parse it in place: no read window, no second
  * open and read. At most MAX_CACHED_TOTAL bytes of inputs are held so;
@@ -205,106 +205,27 @@ static int new_input(ev_merge *m, const char *name, evi_merge_input **out)
 	return EV_OK;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Copies `from` to its end into a new temporary file in the spool folder
- * and leaves *out open on it. The file is unlinked the moment it exists,
- * so nothing is left behind whatever ends the process. */
-static int copy_to_spool(ev_merge *m, int from, const char *name, int *out)
-{
-	const char *env = getenv("TMPDIR");
-	const char *dir = m->spool_dir ? m->spool_dir
-				       : env && *env ? env : "/tmp";
-	size_t n = strlen(dir) + sizeof "/.evtool-merge-XXXXXX";
-	char *path = malloc(n);
-	uint8_t *chunk = malloc(SPOOL_CHUNK);
-	int fd = -1, rc = EV_OK;
-
-	if (!path || !chunk) {
-		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_ENOMEM,
-				    "out of memory");
-		goto out;
-	}
-	snprintf(path, n, "%s/.evtool-merge-XXXXXX", dir);
-	if ((fd = mkstemp(path)) < 0) {
-		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
-				    "%s: cannot create a spool file in %s: %s",
-				    name, dir, strerror(errno));
-		goto out;
-	}
-	unlink(path);
-	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	for (;;) {
-		ssize_t got = read(from, chunk, SPOOL_CHUNK);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
-					    "%s: read failed: %s", name,
-					    strerror(errno));
-			break;
-		}
-		if (got == 0)
-			break;
-		if (write_all(fd, chunk, (size_t)got) < 0) {
-			rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
-					    "%s: cannot spool to %s: %s", name,
-					    dir, strerror(errno));
-			break;
-		}
-	}
-out:
-	if (rc < 0 && fd >= 0)
-		close(fd);
-	else
-		*out = fd;
-	free(path);
-	free(chunk);
-	return rc;
-}
-
-/* Makes in->fd a descriptor that can be read from its start twice: the
- * file itself when it is a regular file, else a spool of it. `fd` is the
- * caller's when `owned` is 0. */
+/* Makes in->fd a descriptor that can be read from its start twice
+ * (input.h). `fd` is the caller's when `owned` is 0. */
 static int adopt_fd(ev_merge *m, evi_merge_input *in, int fd, int owned)
 {
-	struct stat st;
+	evi_input input;
+	ev_diag d;
 	int rc;
 
-	if (fstat(fd, &st) != 0) {
-		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
-				    "%s: %s", in->name, strerror(errno));
-	} else if (S_ISDIR(st.st_mode)) {
-		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
-				    "%s: is a directory", in->name);
-	} else if (S_ISREG(st.st_mode)) {
-		off_t at = lseek(fd, 0, SEEK_CUR);
-		in->fd = owned ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 0);
-		in->fd_start = at > 0 ? (uint64_t)at : 0;
-		if (in->fd >= 0)
-			return EV_OK;
-		rc = evi_merge_fail(m, errno == EMFILE ? EV_MERGE_FAILED_LIMIT
-						       : EV_MERGE_FAILED_INPUT,
-				    EV_EIO, "%s: %s", in->name,
-				    strerror(errno));
-	} else {
-		rc = copy_to_spool(m, fd, in->name, &in->fd);
-	}
-	if (owned)
-		close(fd);
-	return rc;
+	if (!owned && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return evi_merge_fail(m, errno == EMFILE
+						 ? EV_MERGE_FAILED_LIMIT
+						 : EV_MERGE_FAILED_INPUT,
+				      EV_EIO, "%s: %s", in->name,
+				      strerror(errno));
+	rc = evi_input_adopt(&input, fd, 1, m->spool_dir, 0, &d);
+	if (rc < 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
+				      in->name, d.message);
+	in->fd = input.fd;
+	in->fd_start = input.start;
+	return EV_OK;
 }
 
 int ev_merge_add_path(ev_merge *m, const char *path)

@@ -21,15 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "evtool/catalog.h"
-#include "gzip.h"
+#include "input.h"
 #include "internal.h"
 #include "sort_internal.h"
-#include "source.h"
-#include "tempfile.h"
 
 #define N_CAPS 65536u
 /* The latest times of a stream kept to measure its disorder: a power of
@@ -40,7 +37,6 @@
 #define MAX_CURSOR_BUFFER (1024u * 1024u)
 /* What one waiting event of a window costs besides its payload. */
 #define WINDOW_ENTRY 96u
-#define COPY_BUFFER (1024u * 1024u)
 /* Spans of a stream that need its window: past this many, the window is
  * used everywhere. */
 #define MAX_SPANS 256u
@@ -484,7 +480,7 @@ typedef struct sort_job {
 	const char *name;
 	int fd;           /* the input, or its copy */
 	int close_fd;
-	int copied;       /* fd is a temporary copy (stdin, pipe, gzip) */
+	int copied;       /* fd is a temporary copy (a pipe, gzip) */
 	ev_reader *r;
 	ev_sink *out;
 	const ev_sort_visitor *visit; /* instead of `out` (ev_sorter_visit) */
@@ -520,75 +516,31 @@ static int fail_msg(sort_job *job, ev_origin origin, int status,
 	return status;
 }
 
-/* Copies the input, inflated, to an unnamed temporary file, which then
- * stands in for it: read in place like any regular file. */
-static int copy_input(sort_job *job)
-{
-	uint8_t *buf = malloc(COPY_BUFFER);
-	evi_source *src = NULL;
-	uint64_t at = 0;
-	ev_diag d;
-	int copy_fd = -1, rc;
-
-	if (!buf)
-		return fail_msg(job, EV_ORIGIN_NONE, EV_ENOMEM, "out of memory");
-	rc = evi_temp_open(job->s->opts.tmpdir, &copy_fd, &d);
-	if (rc < 0) {
-		free(buf);
-		return fail_diag(job, EV_ORIGIN_TEMP, &d);
-	}
-	rc = evi_source_open(&src, job->fd, 0, NULL, 0, 0, 0, &d);
-	for (size_t got = 1; rc == EV_OK && got > 0; at += got) {
-		if ((rc = evi_source_read(src, buf, COPY_BUFFER, &got)) < 0)
-			rc = fail_diag(job, EV_ORIGIN_INPUT, &d);
-		else if ((rc = evi_pwrite_all(copy_fd, buf, got, at, &d)) < 0)
-			rc = fail_diag(job, EV_ORIGIN_TEMP, &d);
-	}
-	evi_source_free(src);
-	free(buf);
-	if (job->close_fd)
-		close(job->fd);
-	job->fd = copy_fd;
-	job->close_fd = 1;
-	job->copied = 1;
-	job->s->stats.copied_input = 1;
-	job->s->stats.spilled_bytes += at;
-	return rc;
-}
-
-static int is_gzip(int fd)
-{
-	uint8_t magic[2];
-
-	return pread(fd, magic, 2, 0) == 2 && evi_is_gzip(magic, 2);
-}
-
 /* The input is read in place when it is a plain regular file; anything
- * else is copied first. */
+ * else (standard input from a pipe, gzip) is copied first, inflated
+ * (input.h), and the copy is read in place. */
 static int open_input(sort_job *job)
 {
-	struct stat st;
-	int rc = EV_OK;
+	evi_input in;
+	ev_diag d;
+	int fd = STDIN_FILENO, rc;
 
-	if (strcmp(job->path, "-") == 0) {
-		job->fd = STDIN_FILENO;
+	if (strcmp(job->path, "-") == 0)
 		job->name = "<stdin>";
-		rc = copy_input(job);
-	} else {
-		job->fd = open(job->path, O_RDONLY | O_CLOEXEC);
-		if (job->fd < 0)
-			return fail_msg(job, EV_ORIGIN_INPUT, EV_EIO,
-					"cannot open: %s", strerror(errno));
-		job->close_fd = 1;
-		if (fstat(job->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-		    is_gzip(job->fd))
-			rc = copy_input(job);
-	}
-	if (rc == EV_OK && job->copied && lseek(job->fd, 0, SEEK_SET) != 0)
-		rc = fail_msg(job, EV_ORIGIN_TEMP, EV_EIO, "cannot read a "
-			      "temporary file: %s", strerror(errno));
-	if (rc == EV_OK && (rc = ev_reader_open_fd(&job->r, job->fd,
-						   job->name, 0)) < 0)
+	else if ((fd = open(job->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return fail_msg(job, EV_ORIGIN_INPUT, EV_EIO,
+				"cannot open: %s", strerror(errno));
+	rc = evi_input_adopt(&in, fd, fd != STDIN_FILENO, job->s->opts.tmpdir,
+			     EVI_INPUT_INFLATE, &d);
+	job->fd = in.fd;
+	job->close_fd = in.owns_fd;
+	job->copied = in.copied;
+	job->s->stats.copied_input = in.copied;
+	job->s->stats.spilled_bytes += in.copied_bytes;
+	if (rc < 0)
+		return fail_diag(job, in.temp_failed ? EV_ORIGIN_TEMP
+						     : EV_ORIGIN_INPUT, &d);
+	if ((rc = ev_reader_open_fd(&job->r, job->fd, job->name, 0)) < 0)
 		rc = fail_msg(job, EV_ORIGIN_INPUT, rc, "%s", ev_strerror(rc));
 	return rc;
 }

@@ -188,8 +188,9 @@ EV_API int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
 /** Options of ev_filter_run(); initialise with EV_FILTER_RUN_OPTIONS_INIT. */
 typedef struct ev_filter_run_options {
 	unsigned version;        /**< EV_FILTER_RUN_OPTIONS_VERSION */
-	const char *tmpdir;      /**< where standard input is spilled when
-				      learning needs a second read; NULL:
+	const char *tmpdir;      /**< where a pipe (standard input) is
+				      copied when learning needs a second
+				      read (ev_input_reusable); NULL:
 				      $TMPDIR or /tmp */
 	uint32_t max_block_size; /**< output blocks; 0: EV_MAX_BLOCK_SIZE */
 } ev_filter_run_options;
@@ -205,7 +206,7 @@ typedef struct ev_filter_stats {
 	uint64_t events_read;     /**< input events, block markers not counted */
 	uint64_t events_written;
 	unsigned passes;          /**< reads of the input (or of its copy) */
-	int spilled;              /**< standard input was copied to a
+	int spilled;              /**< the input, a pipe, was copied to a
 				       temporary file to be read again */
 	int truncated;            /**< the input ended early; its complete
 				       events were used */

@@ -29,6 +29,19 @@ typedef enum ev_origin {
 	EV_ORIGIN_OPTIONS
 } ev_origin;
 
+/**
+ * Makes the log on `fd` readable more than once, by the policy the
+ * operations use: a regular file is read in place from where `fd` stands,
+ * and *out is `fd`; anything else (a pipe, a terminal) is copied, as
+ * stored, from where it stands to its end into an unnamed temporary file
+ * in `tmpdir` (NULL: $TMPDIR, else /tmp), and *out is that file, at its
+ * start, which the caller closes. `fd` stays open either way. EV_EIO (a
+ * directory, a read or a write that failed) or EV_ENOMEM, with *diag
+ * saying why.
+ */
+EV_API int ev_input_reusable(int fd, const char *tmpdir, int *out,
+			     ev_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

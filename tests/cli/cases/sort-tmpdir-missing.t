@@ -1,5 +1,5 @@
-# standard input needs a temporary copy: a missing --tmpdir is an I/O error naming it, and no output appears
-cmd: evtool sort --tmpdir missing - -o out.eventlog < @DATA@/user-n1.eventlog; rc=$?; ls; exit $rc
+# standard input from a pipe needs a temporary copy: a missing --tmpdir is an I/O error naming it, and no output appears
+cmd: cat @DATA@/user-n1.eventlog | evtool sort --tmpdir missing - -o out.eventlog; rc=$?; ls; exit $rc
 exit: 4
 --- stdout
 --- stderr

@@ -1,0 +1,50 @@
+/*
+ * Inputs that are read more than once (filter's learning passes, sort's
+ * two passes, merge's plan and write, archive's digest and copy), all
+ * made re-readable by one policy:
+ *
+ * - a regular file is read in place, from where its descriptor stands
+ *   (a path, or standard input redirected from a file);
+ * - anything else (a pipe, a terminal, a socket) is copied, as stored,
+ *   to an unnamed temporary file (tempfile.c: `tmpdir`, else $TMPDIR,
+ *   else /tmp), which then stands in for it;
+ * - a reader that seeks by log offset (sort) asks for EVI_INPUT_INFLATE:
+ *   gzip input, and a regular file not read from its start, are then
+ *   copied too, inflated, so offsets in the copy are offsets in the log.
+ */
+#ifndef EVTOOL_LIB_INPUT_H
+#define EVTOOL_LIB_INPUT_H
+
+#include <stdint.h>
+
+#include "evtool/common.h"
+
+/* The copy holds the log inflated, addressable by log offset. */
+#define EVI_INPUT_INFLATE 1u
+
+typedef struct evi_input {
+	int fd;               /* the input, or its copy; -1 when closed */
+	int owns_fd;          /* closed by evi_input_close */
+	uint64_t start;       /* where the log starts in fd */
+	int copied;           /* fd is an unnamed temporary copy */
+	int temp_failed;      /* a failure concerned the temporary file */
+	uint64_t copied_bytes; /* bytes written to the copy */
+} evi_input;
+
+/*
+ * Makes `fd` (closed by the input when `owned`, at once when it is
+ * replaced by a copy) re-readable by the policy above. On failure
+ * (EV_EIO, EV_ENOMEM, or the inflater's status) *diag says why, without
+ * the input's name, and in->temp_failed says whether the temporary file
+ * was at fault; an owned `fd` is closed.
+ */
+int evi_input_adopt(evi_input *in, int fd, int owned, const char *tmpdir,
+		    unsigned flags, ev_diag *diag);
+
+/* Puts the descriptor back at the start of the log. EV_EIO on failure. */
+int evi_input_rewind(evi_input *in, ev_diag *diag);
+
+/* Closes the descriptor when the input owns it. */
+void evi_input_close(evi_input *in);
+
+#endif
