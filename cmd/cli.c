@@ -886,14 +886,12 @@ static int input_failure(const ev_diag *d, int code,
 	const char *in = failure_input(d, files);
 
 	if (files->flags & CLI_FAILURE_NAMED)
-		cli_error(code, "%s", d->message);
-	else if (!shows_offset(d, files->flags))
+		return cli_error(code, "%s", d->message);
+	if (!shows_offset(d, files->flags))
 		return cli_error(code, "%s: %s", in, d->message);
-	else
-		cli_error(code, "%s: %s %llu: %s", in,
-			  files->flags & CLI_FAILURE_STORED ? "stored offset"
-							    : "offset",
-			  (unsigned long long)d->offset, d->message);
+	cli_error(code, "%s: %s %llu: %s", in,
+		  files->flags & CLI_FAILURE_STORED ? "stored offset" : "offset",
+		  (unsigned long long)d->offset, d->message);
 	input_hint(d, in, files->flags);
 	return code;
 }

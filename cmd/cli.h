@@ -225,7 +225,7 @@ enum cli_failure_flags {
 	/* A truncated input is invalid (EXIT_INVALID): the command could
 	 * keep nothing of it (a reader, repair's damaged input). */
 	CLI_FAILURE_TRUNCATED_INVALID = 1u << 2,
-	/* The messages name their files themselves (merge's). */
+	/* The messages name their files themselves (merge's); no hints. */
 	CLI_FAILURE_NAMED = 1u << 3,
 	/* The command is the repair: damage gets the hint of --resync, not
 	 * the hint of `evtool truncate`. */
