@@ -570,13 +570,13 @@ static int parse_conditions(const cli_command *cmd, const cli_args *args,
 			    ev_stats_condition *conds, const char **texts,
 			    int *n)
 {
-	char why[256];
+	ev_diag why;
 	const char *text;
 
 	for (*n = 0; (text = cli_value_at(args, STATS_OPT_FAIL_IF, *n)); ++*n) {
-		if (ev_stats_condition_parse(text, &conds[*n], why,
-					     sizeof why) < 0)
-			return cli_usage_error(cmd, "--fail-if %s", why);
+		if (ev_stats_condition_parse(text, &conds[*n], &why) < 0)
+			return cli_usage_error(cmd, "--fail-if %s",
+					       why.message);
 		if (conds[*n].relative && args->n_positional != 2)
 			return cli_usage_error(cmd, "--fail-if '%s': a change "
 					       "in %% needs two logs, base "
