@@ -933,6 +933,16 @@ int cli_origin_error(const ev_diag *d, const char *in, const char *out)
 	return cli_failure(d, &files);
 }
 
+int cli_read_failure(const ev_diag *d, const char *name)
+{
+	cli_failure_files files = { &name, 1, NULL,
+				    CLI_FAILURE_OFFSET_ALWAYS };
+	ev_diag read = *d;
+
+	read.origin = EV_ORIGIN_INPUT;
+	return cli_failure(&read, &files);
+}
+
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out)
 {
 	return cli_origin_error(ev_sorter_diag(s), in, out);

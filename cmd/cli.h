@@ -250,6 +250,10 @@ int cli_failure(const ev_diag *d, const cli_failure_files *files);
 /* cli_failure for an operation on one input `in` writing `out`. */
 int cli_origin_error(const ev_diag *d, const char *in, const char *out);
 
+/* cli_failure for an operation that analyses one log as it reads it
+ * (stats, report): what fails concerns the log `name`, at an offset. */
+int cli_read_failure(const ev_diag *d, const char *name);
+
 /* cli_origin_error for a failure of the sorter. */
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out);
 

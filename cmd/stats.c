@@ -461,10 +461,7 @@ int stats_file_end(stats_file *f, ev_reader *r)
 
 	f->diag = *ev_reader_diag(r);
 	if (f->status < 0 && ev_stats_diag(f->st)->status < 0) {
-		const ev_diag *d = ev_stats_diag(f->st);
-		rc = cli_error(cli_exit_for_status(d->status),
-			       "%s: offset %" PRIu64 ": %s", f->name, d->offset,
-			       d->message);
+		rc = cli_read_failure(ev_stats_diag(f->st), f->name);
 	} else if (f->status < 0 && f->status != EV_ETRUNCATED) {
 		rc = cli_reader_error(r);
 	} else if (f->status == EV_ETRUNCATED) {
