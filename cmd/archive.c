@@ -104,24 +104,17 @@ static int worse(int a, int b)
 	return rank[b] > rank[a] ? b : a;
 }
 
-static int archive_exit(int status)
-{
-	return status == EV_ETRUNCATED ? EXIT_DROPPED
-				       : cli_exit_for_status(status);
-}
-
-/* A problem with the gzip data, at a stored (compressed) offset. */
+/* A problem with the gzip data of `name`, at a stored (compressed)
+ * offset: reading an archive has no other origin. */
 static int archive_error(const char *name, const ev_diag *d)
 {
-	int code = archive_exit(d->status);
+	cli_failure_files files = { &name, 1, NULL,
+				    CLI_FAILURE_OFFSET_ALWAYS |
+				    CLI_FAILURE_STORED };
+	ev_diag read = *d;
 
-	cli_error(code, "%s: stored offset %" PRIu64 ": %s", name, d->offset,
-		  d->message);
-	if (d->status == EV_ETRUNCATED)
-		fprintf(stderr, "hint: 'zcat %s > part.eventlog' restores the "
-			"log up to the cut; 'evtool truncate' then repairs "
-			"it\n", name);
-	return code;
+	read.origin = EV_ORIGIN_INPUT;
+	return cli_failure(&read, &files);
 }
 
 static void close_input(input *in)
@@ -314,12 +307,16 @@ static int read_some(int fd, uint8_t *buf, size_t cap, size_t *got)
 static int writer_error(const ev_archive_writer *w, const input *in,
 			const char *out)
 {
-	const ev_diag *d = ev_archive_writer_diag(w);
+	cli_failure_files files = { &in->name, 1, out, 0 };
+	ev_diag d = *ev_archive_writer_diag(w);
 
-	/* EV_EINVAL: the bytes did not match the digest of the first pass. */
-	return cli_error(EXIT_SYSTEM, "%s: %s",
-			 d->status == EV_EINVAL ? in->name : cli_output_name(out),
-			 d->message);
+	/* The input's bytes did not match the digest of the first pass: it
+	 * changed under us, a system condition with no offset to name. */
+	if (d.origin == EV_ORIGIN_INPUT) {
+		d.status = EV_EIO;
+		d.offset = 0;
+	}
+	return cli_failure(&d, &files);
 }
 
 static int compress_input(const archive_job *job, const input *in,
@@ -548,10 +545,10 @@ static int report_content(const input *in, const log_verdict *v)
 		return EXIT_OK;
 	if (rc != EV_ETRUNCATED && rc != EV_EFORMAT)
 		return log_error(cli_exit_for_status(rc), in->name, v);
-	log_error(archive_exit(rc), in->name, v);
+	log_error(cli_exit_for_status(rc), in->name, v);
 	fputs("hint: the archive itself is intact: the log was archived like "
 	      "this (with --force?)\n", stderr);
-	return archive_exit(rc);
+	return cli_exit_for_status(rc);
 }
 
 static void warn_digests(const char *name, const ev_archive_stats *s)

@@ -514,15 +514,14 @@ int cli_exit_for_status(int status)
 
 int cli_reader_error(const ev_reader *r)
 {
-	const ev_diag *d = ev_reader_diag(r);
-	int code = d->status == EV_ETRUNCATED ? EXIT_INVALID
-					      : cli_exit_for_status(d->status);
+	const char *name = ev_reader_name(r);
+	cli_failure_files files = { &name, 1, NULL,
+				    CLI_FAILURE_OFFSET_ALWAYS |
+				    CLI_FAILURE_TRUNCATED_INVALID };
+	ev_diag d = *ev_reader_diag(r);
 
-	cli_error(code, "%s: offset %llu: %s", ev_reader_name(r),
-		  (unsigned long long)d->offset, d->message);
-	if (d->status == EV_ETRUNCATED)
-		cli_truncation_hint();
-	return code;
+	d.origin = EV_ORIGIN_INPUT; /* a reader has nothing else */
+	return cli_failure(&d, &files);
 }
 
 const char *cli_input_name(const char *path)
@@ -868,30 +867,83 @@ int cli_block_size(const cli_args *args, int option, uint32_t *out)
 	return rc;
 }
 
-int cli_origin_error(ev_origin origin, const ev_diag *d, const char *in,
-		     const char *out)
+/* The name of the input a failure concerns. */
+static const char *failure_input(const ev_diag *d,
+				 const cli_failure_files *files)
+{
+	if (files->n_inputs <= 0)
+		return "";
+	return cli_input_name(files->inputs[(int)d->input < files->n_inputs
+						    ? d->input : 0]);
+}
+
+static int shows_offset(const ev_diag *d, unsigned flags)
+{
+	/* Opening or reading failed before any byte: no offset; but a log
+	 * that is no eventlog fails at offset 0, which is news. */
+	return d->offset || d->status == EV_EFORMAT ||
+	       (flags & CLI_FAILURE_OFFSET_ALWAYS);
+}
+
+static void input_hint(const ev_diag *d, const char *in, unsigned flags)
+{
+	if (flags & CLI_FAILURE_REPAIRING) {
+		/* Damage at offset 0 is a header that is not an eventlog's:
+		 * there is no block to resync to. */
+		if (d->status == EV_EFORMAT && d->offset > 0)
+			fputs("hint: 'evtool truncate --resync' skips damaged "
+			      "regions to the next block and keeps the rest\n",
+			      stderr);
+	} else if (d->status != EV_ETRUNCATED) {
+		return;
+	} else if (flags & CLI_FAILURE_STORED) {
+		fprintf(stderr, "hint: 'zcat %s > part.eventlog' restores the "
+			"log up to the cut; 'evtool truncate' then repairs "
+			"it\n", in);
+	} else {
+		cli_truncation_hint();
+	}
+}
+
+static int input_failure(const ev_diag *d, int code,
+			 const cli_failure_files *files)
+{
+	const char *in = failure_input(d, files);
+
+	if (files->flags & CLI_FAILURE_NAMED)
+		return cli_error(code, "%s", d->message);
+	if (!shows_offset(d, files->flags))
+		return cli_error(code, "%s: %s", in, d->message);
+	cli_error(code, "%s: %s %llu: %s", in,
+		  files->flags & CLI_FAILURE_STORED ? "stored offset" : "offset",
+		  (unsigned long long)d->offset, d->message);
+	input_hint(d, in, files->flags);
+	return code;
+}
+
+int cli_failure(const ev_diag *d, const cli_failure_files *files)
 {
 	int code = cli_exit_for_status(d->status);
+	int named = (files->flags & CLI_FAILURE_NAMED) != 0;
 
 	if (code == EXIT_OK) /* a failure never exits 0 */
 		code = EXIT_INVALID;
-	in = cli_input_name(in);
-	switch (origin) {
+	if (d->status == EV_ETRUNCATED &&
+	    (files->flags & CLI_FAILURE_TRUNCATED_INVALID))
+		code = EXIT_INVALID;
+	switch (d->origin) {
 	case EV_ORIGIN_INPUT:
-		/* Opening or reading failed before any byte: no offset; but a
-		 * log that is no eventlog fails at offset 0, which is news. */
-		if (!d->offset && d->status != EV_EFORMAT)
-			return cli_error(code, "%s: %s", in, d->message);
-		cli_error(code, "%s: offset %llu: %s", in,
-			  (unsigned long long)d->offset, d->message);
-		if (d->status == EV_ETRUNCATED)
-			cli_truncation_hint();
-		return code;
+		return input_failure(d, code, files);
 	case EV_ORIGIN_OPTIONS:
-		return cli_error(code, "%s: %s", in, d->message);
-	case EV_ORIGIN_OUTPUT:
-		return cli_error(EXIT_SYSTEM, "%s: %s", cli_output_name(out),
+		if (named)
+			return cli_error(code, "%s", d->message);
+		return cli_error(code, "%s: %s", failure_input(d, files),
 				 d->message);
+	case EV_ORIGIN_OUTPUT:
+		if (named)
+			return cli_error(EXIT_SYSTEM, "%s", d->message);
+		return cli_error(EXIT_SYSTEM, "%s: %s",
+				 cli_output_name(files->out), d->message);
 	case EV_ORIGIN_TEMP: /* the message names the folder */
 		return cli_error(EXIT_SYSTEM, "%s", d->message);
 	default:
@@ -899,8 +951,24 @@ int cli_origin_error(ev_origin origin, const ev_diag *d, const char *in,
 	}
 }
 
+int cli_origin_error(const ev_diag *d, const char *in, const char *out)
+{
+	cli_failure_files files = { &in, 1, out, 0 };
+
+	return cli_failure(d, &files);
+}
+
+int cli_read_failure(const ev_diag *d, const char *name)
+{
+	cli_failure_files files = { &name, 1, NULL,
+				    CLI_FAILURE_OFFSET_ALWAYS };
+	ev_diag read = *d;
+
+	read.origin = EV_ORIGIN_INPUT;
+	return cli_failure(&read, &files);
+}
+
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out)
 {
-	return cli_origin_error(ev_sorter_stats(s)->origin, ev_sorter_diag(s),
-				in, out);
+	return cli_origin_error(ev_sorter_diag(s), in, out);
 }

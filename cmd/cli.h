@@ -215,13 +215,45 @@ int cli_commit_output(ev_sink *sink, const char *path);
 /* Frees a sink and forgets its temporary file. */
 void cli_close_output(ev_sink *sink);
 
-/* Reports the failure `d` of an operation on input `in` writing `out`
- * (NULL: standard output) by what it concerns (`origin`, as
- * ev_filter_stats and ev_sort_stats give it) and returns its exit code:
- * the input with the offset (a truncation hint when it was cut short),
- * the output or a temporary file (EXIT_SYSTEM), the options. */
-int cli_origin_error(ev_origin origin, const ev_diag *d, const char *in,
-		     const char *out);
+/* How a command words the failures cli_failure reports (flags). */
+enum cli_failure_flags {
+	/* An input failure names its offset even at 0 before any byte was
+	 * read (else only a log that is no eventlog does: that is news). */
+	CLI_FAILURE_OFFSET_ALWAYS = 1u << 0,
+	/* Offsets are in the stored gzip data: "stored offset N", and a
+	 * cut archive gets zcat's hint. */
+	CLI_FAILURE_STORED = 1u << 1,
+	/* A truncated input is invalid (EXIT_INVALID): the command could
+	 * keep nothing of it (a reader, repair's damaged input). */
+	CLI_FAILURE_TRUNCATED_INVALID = 1u << 2,
+	/* The messages name their files themselves (merge's); no hints. */
+	CLI_FAILURE_NAMED = 1u << 3,
+	/* The command is the repair: damage gets the hint of --resync, not
+	 * the hint of `evtool truncate`. */
+	CLI_FAILURE_REPAIRING = 1u << 4
+};
+
+/* The files an operation works on, for cli_failure. */
+typedef struct cli_failure_files {
+	const char *const *inputs; /* by ev_diag.input; "-": stdin */
+	int n_inputs;
+	const char *out;           /* NULL or "-": standard output */
+	unsigned flags;            /* cli_failure_flags */
+} cli_failure_files;
+
+/* The one mapping of a library failure to a message and an exit code:
+ * reports `d` by what it concerns (d->origin) and returns the exit code
+ * (never EXIT_OK). The input (the one d->input names) with the offset
+ * and a hint when it was cut short or damaged, the options (with the
+ * input's name), the output or a temporary file (EXIT_SYSTEM). */
+int cli_failure(const ev_diag *d, const cli_failure_files *files);
+
+/* cli_failure for an operation on one input `in` writing `out`. */
+int cli_origin_error(const ev_diag *d, const char *in, const char *out);
+
+/* cli_failure for an operation that analyses one log as it reads it
+ * (stats, report): what fails concerns the log `name`, at an offset. */
+int cli_read_failure(const ev_diag *d, const char *name);
 
 /* cli_origin_error for a failure of the sorter. */
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out);

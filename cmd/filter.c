@@ -233,7 +233,7 @@ static int run_filter(const cli_args *args, ev_filter *f,
 		rc = EXIT_DROPPED;
 	}
 	if (status < 0)
-		rc = cli_origin_error(st.origin, ev_filter_diag(f), in, out);
+		rc = cli_origin_error(ev_filter_diag(f), in, out);
 	else if ((status = cli_commit_output(sink, out)) != EXIT_OK)
 		rc = status;
 	cli_close_output(sink);

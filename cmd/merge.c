@@ -177,31 +177,28 @@ static int ensure_file_limit(int n_inputs)
 
 /* ---- reporting ---- */
 
+/* The merge's messages name their inputs and output themselves; the
+ * hints are the options that get past the failure. */
 static int merge_failed(const ev_merge *m)
 {
-	const ev_diag *d = ev_merge_diag(m);
+	static const cli_failure_files named = { NULL, 0, NULL,
+						 CLI_FAILURE_NAMED };
+	int code = cli_failure(ev_merge_diag(m), &named);
 
 	switch (ev_merge_failure(m)) {
 	case EV_MERGE_FAILED_NO_WALL_CLOCK:
-		cli_error(EXIT_USAGE, "%s", d->message);
 		fputs("hint: --align start puts each input's first event at 0, "
 		      "--align none keeps the timestamps; --shift N=TIME "
 		      "moves input N by hand\n", stderr);
-		return EXIT_USAGE;
+		break;
 	case EV_MERGE_FAILED_SIZE:
-		cli_error(EXIT_USAGE, "%s", d->message);
 		fputs("hint: --widen declares the larger size and converts the "
 		      "shorter events\n", stderr);
-		return EXIT_USAGE;
-	case EV_MERGE_FAILED_NO_CONVERSION:
-	case EV_MERGE_FAILED_USAGE:
-		return cli_error(EXIT_USAGE, "%s", d->message);
-	case EV_MERGE_FAILED_OUTPUT:
-		return cli_error(EXIT_SYSTEM, "%s", d->message);
+		break;
 	default:
-		return cli_error(cli_exit_for_status(d->status), "%s",
-				 d->message);
+		break;
 	}
+	return code;
 }
 
 /* "0-3 -> 4-7": input ids [first, max] of a kind and where they go. */

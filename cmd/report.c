@@ -39,10 +39,7 @@ static int collect(report_job *job, const char *path)
 		return rc;
 	status = ev_report_read(job->report, r);
 	if (status < 0 && ev_report_diag(job->report)->status < 0) {
-		const ev_diag *d = ev_report_diag(job->report);
-		rc = cli_error(cli_exit_for_status(d->status),
-			       "%s: offset %" PRIu64 ": %s", job->name,
-			       d->offset, d->message);
+		rc = cli_read_failure(ev_report_diag(job->report), job->name);
 	} else if (status == EV_ETRUNCATED) {
 		cli_warn_at(job->name, (int64_t)ev_reader_offset(r),
 			    "%s; the report covers the events before it",

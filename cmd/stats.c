@@ -461,10 +461,7 @@ int stats_file_end(stats_file *f, ev_reader *r)
 
 	f->diag = *ev_reader_diag(r);
 	if (f->status < 0 && ev_stats_diag(f->st)->status < 0) {
-		const ev_diag *d = ev_stats_diag(f->st);
-		rc = cli_error(cli_exit_for_status(d->status),
-			       "%s: offset %" PRIu64 ": %s", f->name, d->offset,
-			       d->message);
+		rc = cli_read_failure(ev_stats_diag(f->st), f->name);
 	} else if (f->status < 0 && f->status != EV_ETRUNCATED) {
 		rc = cli_reader_error(r);
 	} else if (f->status == EV_ETRUNCATED) {
@@ -570,13 +567,13 @@ static int parse_conditions(const cli_command *cmd, const cli_args *args,
 			    ev_stats_condition *conds, const char **texts,
 			    int *n)
 {
-	char why[256];
+	ev_diag why;
 	const char *text;
 
 	for (*n = 0; (text = cli_value_at(args, STATS_OPT_FAIL_IF, *n)); ++*n) {
-		if (ev_stats_condition_parse(text, &conds[*n], why,
-					     sizeof why) < 0)
-			return cli_usage_error(cmd, "--fail-if %s", why);
+		if (ev_stats_condition_parse(text, &conds[*n], &why) < 0)
+			return cli_usage_error(cmd, "--fail-if %s",
+					       why.message);
 		if (conds[*n].relative && args->n_positional != 2)
 			return cli_usage_error(cmd, "--fail-if '%s': a change "
 					       "in %% needs two logs, base "

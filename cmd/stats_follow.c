@@ -121,9 +121,7 @@ static int on_finish(void *ctx, int status)
 	if (status == EV_EIO && ferror(stdout))
 		return write_error();
 	if (d->status < 0)
-		return cli_error(cli_exit_for_status(d->status),
-				 "%s: offset %" PRIu64 ": %s", m->f.name,
-				 d->offset, d->message);
+		return cli_read_failure(d, m->f.name);
 	if (status != EV_END && status != EV_ETRUNCATED)
 		return EXIT_OK; /* follow_run reports it */
 	ev_stats_now_get(m->f.st, &now);

@@ -229,23 +229,15 @@ static void print_summary(const report *rep, const ev_repair_options *o,
 	fputc('\n', stderr);
 }
 
-static int repair_error(const char *name, const ev_repair *rp)
+static int repair_error(const char *name, const char *out,
+			const ev_repair *rp)
 {
-	const ev_diag *d = ev_repair_diag(rp);
-	int code = d->status == EV_ETRUNCATED
-			   ? EXIT_INVALID
-			   : cli_exit_for_status(d->status);
+	cli_failure_files files = { &name, 1, out,
+				    CLI_FAILURE_OFFSET_ALWAYS |
+				    CLI_FAILURE_TRUNCATED_INVALID |
+				    CLI_FAILURE_REPAIRING };
 
-	if (d->status == EV_EINVAL)
-		return cli_error(code, "%s: %s", name, d->message);
-	cli_error(code, "%s: offset %" PRIu64 ": %s", name, d->offset,
-		  d->message);
-	/* Damage at offset 0 is a header that is not an eventlog's: there
-	 * is no block to resync to. */
-	if (d->status == EV_EFORMAT && d->offset > 0)
-		fputs("hint: 'evtool truncate --resync' skips damaged regions "
-		      "to the next block and keeps the rest\n", stderr);
-	return code;
+	return cli_failure(ev_repair_diag(rp), &files);
 }
 
 /* ---- the command ---- */
@@ -282,7 +274,7 @@ static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
 	 * before its first block was flushed) becomes header + data end, a
 	 * valid log that says which program ran, with no events. */
 	if (rc < 0)
-		rc = repair_error(in, rp);
+		rc = repair_error(in, out, rp);
 	else if (in_place && unchanged(s)) {
 		/* Nothing to repair: the file keeps its bytes, inode and
 		 * time stamps; the temporary copy is discarded. */

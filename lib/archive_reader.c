@@ -242,11 +242,8 @@ static int fail(ev_archive_reader *r, int status, uint64_t offset,
 {
 	va_list ap;
 
-	r->diag.status = status;
-	r->diag.offset = offset;
-	r->diag.event_index = 0;
 	va_start(ap, fmt);
-	vsnprintf(r->diag.message, sizeof r->diag.message, fmt, ap);
+	evi_vfail(&r->diag, EV_ORIGIN_INPUT, 0, status, offset, 0, fmt, ap);
 	va_end(ap);
 	return status;
 }

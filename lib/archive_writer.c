@@ -113,11 +113,11 @@ static int fail(ev_archive_writer *w, int status, const char *fmt, ...)
 	if (w->status < 0)
 		return w->status;
 	w->status = status;
-	w->diag.status = status;
-	w->diag.offset = w->bytes;
-	w->diag.event_index = 0;
+	/* EV_EINVAL: the input's bytes do not match its digest. */
 	va_start(ap, fmt);
-	vsnprintf(w->diag.message, sizeof w->diag.message, fmt, ap);
+	evi_vfail(&w->diag,
+		  status == EV_EINVAL ? EV_ORIGIN_INPUT : EV_ORIGIN_OUTPUT, 0,
+		  status, w->bytes, 0, fmt, ap);
 	va_end(ap);
 	return status;
 }

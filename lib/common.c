@@ -33,16 +33,36 @@ const char *ev_version(void)
 
 #include "internal.h"
 
+int evi_vfail(ev_diag *d, ev_origin origin, unsigned input, int status,
+	      uint64_t offset, uint64_t index, const char *fmt, va_list ap)
+{
+	d->status = status;
+	d->origin = origin;
+	d->input = input;
+	d->offset = offset;
+	d->event_index = index;
+	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	return status;
+}
+
 int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,
 	     const char *fmt, ...)
 {
 	va_list ap;
 
-	d->status = status;
-	d->offset = offset;
-	d->event_index = index;
 	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	evi_vfail(d, EV_ORIGIN_NONE, 0, status, offset, index, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
+		uint64_t index, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	evi_vfail(d, origin, 0, status, offset, index, fmt, ap);
 	va_end(ap);
 	return status;
 }

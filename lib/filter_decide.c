@@ -26,11 +26,7 @@ static const char redacted[] = "<redacted>";
 
 int evi_filter_vfail(ev_filter *f, int status, const char *fmt, va_list ap)
 {
-	f->diag.status = status;
-	f->diag.offset = 0;
-	f->diag.event_index = 0;
-	vsnprintf(f->diag.message, sizeof f->diag.message, fmt, ap);
-	return status;
+	return evi_vfail(&f->diag, EV_ORIGIN_OPTIONS, 0, status, 0, 0, fmt, ap);
 }
 
 int evi_ranges_hold(const evi_range_list *l, uint64_t v)

@@ -43,6 +43,7 @@ static int fail(filter_run *run, ev_origin origin, const ev_diag *d)
 	ev_diag *diag = evi_filter_diag(run->f);
 
 	*diag = *d;
+	diag->origin = origin;
 	run->stats->origin = origin;
 	return d->status < 0 ? d->status : EV_EIO;
 }
@@ -286,7 +287,8 @@ int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
 {
 	ev_filter_stats ignored;
 	filter_run run = { f, path, out, EV_FILTER_RUN_OPTIONS_INIT, NULL,
-			   { -1, 0, 0, 0, 0, 0 }, NULL, 0, { 0, 0, 0, "" },
+			   { -1, 0, 0, 0, 0, 0 }, NULL, 0,
+			   { 0, EV_ORIGIN_NONE, 0, 0, 0, "" },
 			   { NULL, NULL, 0, 0 } };
 	unsigned passes = ev_filter_learning_passes(f);
 	int rc = EV_OK;

@@ -66,10 +66,23 @@ int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
 				    const ev_archive_options *opts,
 				    ev_diag *diag);
 
-/* Fills `d` with a status, position and printf-style message; returns
- * the status so that callers can `return evi_fail(...)`. */
+/* The one way the library records a failure: fills all of `d` with what
+ * it concerns (`origin`, `input` for an operation with several inputs),
+ * the status, the position and a printf-style message; returns the
+ * status so that callers can `return evi_vfail(...)`. Every failure
+ * helper of a handle ends here. */
+int evi_vfail(ev_diag *d, ev_origin origin, unsigned input, int status,
+	      uint64_t offset, uint64_t index, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
+
+/* evi_vfail for a failure of what `d` belongs to: EV_ORIGIN_NONE. */
 int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,
 	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* evi_vfail with an origin, for helpers of one file and few arguments. */
+int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
+		uint64_t index, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 /* ghc-events' text for STOP_THREAD status `status` (show.c): "blocked on
  * an MVar" for 7, "No stop thread status" for codes it does not know. */

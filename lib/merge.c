@@ -47,6 +47,7 @@ int evi_merge_reader_failed(ev_merge *m, const evi_merge_input *in,
 	evi_merge_fail(m, EV_MERGE_FAILED_INPUT, d->status,
 		       "%s: offset %llu: %s", in->name,
 		       (unsigned long long)d->offset, message);
+	m->diag.input = (unsigned)(in - m->inputs);
 	m->diag.offset = d->offset;
 	m->diag.event_index = d->event_index;
 	return d->status;

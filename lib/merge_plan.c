@@ -24,14 +24,28 @@
 int evi_merge_fail(ev_merge *m, ev_merge_failure_kind kind, int status,
 		   const char *fmt, ...)
 {
+	ev_origin origin = EV_ORIGIN_NONE;
 	va_list ap;
 
+	switch (kind) {
+	case EV_MERGE_FAILED_INPUT:
+		origin = EV_ORIGIN_INPUT;
+		break;
+	case EV_MERGE_FAILED_OUTPUT:
+		origin = EV_ORIGIN_OUTPUT;
+		break;
+	case EV_MERGE_FAILED_NO_WALL_CLOCK:
+	case EV_MERGE_FAILED_SIZE:
+	case EV_MERGE_FAILED_NO_CONVERSION:
+	case EV_MERGE_FAILED_USAGE:
+		origin = EV_ORIGIN_OPTIONS;
+		break;
+	default:
+		break;
+	}
 	m->failure = kind;
-	m->diag.status = status;
-	m->diag.offset = 0;
-	m->diag.event_index = 0;
 	va_start(ap, fmt);
-	vsnprintf(m->diag.message, sizeof m->diag.message, fmt, ap);
+	evi_vfail(&m->diag, origin, 0, status, 0, 0, fmt, ap);
 	va_end(ap);
 	return status;
 }

@@ -97,11 +97,9 @@ static int fail(ev_reader *r, int status, uint64_t offset, const char *fmt,
 {
 	va_list ap;
 
-	r->diag.status = status;
-	r->diag.offset = offset;
-	r->diag.event_index = r->index;
 	va_start(ap, fmt);
-	vsnprintf(r->diag.message, sizeof r->diag.message, fmt, ap);
+	evi_vfail(&r->diag, EV_ORIGIN_INPUT, 0, status, offset, r->index, fmt,
+		  ap);
 	va_end(ap);
 	if (status != EV_ETRUNCATED)
 		r->state = READ_FAILED;

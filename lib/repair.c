@@ -136,13 +136,15 @@ int ev_repair_wall_to_raw(ev_reader *r, unsigned session, uint64_t wall_ns,
 		return rc;
 	}
 	if (!found && session > n)
-		return evi_fail(d, EV_EINVAL, 0, 0, "there is no session %u: "
-				"the log holds %u session%s", session, n,
-				n == 1 ? "" : "s");
+		return evi_fail_at(d, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "there is no session %u: "
+				   "the log holds %u session%s", session, n,
+				   n == 1 ? "" : "s");
 	if (!found)
-		return evi_fail(d, EV_EINVAL, 0, 0, "session %u has no "
-				"WALL_CLOCK_TIME event, so a wall-clock time "
-				"cannot be placed in it", session);
+		return evi_fail_at(d, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "session %u has no "
+				   "WALL_CLOCK_TIME event, so a wall-clock "
+				   "time cannot be placed in it", session);
 	/* raw = wall_ns - epoch, held to [0, UINT64_MAX] */
 	if (epoch >= 0)
 		*raw = wall_ns >= (uint64_t)epoch ? wall_ns - (uint64_t)epoch
@@ -182,11 +184,10 @@ static int fail(ev_repair *rp, int status, uint64_t offset, const char *fmt,
 {
 	va_list ap;
 
-	rp->diag.status = status;
-	rp->diag.offset = offset;
-	rp->diag.event_index = rp->sum.events;
 	va_start(ap, fmt);
-	vsnprintf(rp->diag.message, sizeof rp->diag.message, fmt, ap);
+	evi_vfail(&rp->diag,
+		  status == EV_EINVAL ? EV_ORIGIN_OPTIONS : EV_ORIGIN_INPUT, 0,
+		  status, offset, rp->sum.events, fmt, ap);
 	va_end(ap);
 	return status;
 }
@@ -201,6 +202,7 @@ static int reader_failed(ev_repair *rp, int status)
 static int sink_failed(ev_repair *rp, int status)
 {
 	rp->diag = *ev_sink_diag(rp->sink);
+	rp->diag.origin = EV_ORIGIN_OUTPUT;
 	rp->diag.status = status;
 	return status;
 }

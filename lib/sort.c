@@ -494,6 +494,7 @@ static int fail_diag(sort_job *job, ev_origin origin, const ev_diag *d)
 {
 	if (d != &job->s->diag)
 		job->s->diag = *d;
+	job->s->diag.origin = origin;
 	job->s->stats.origin = origin;
 	return d->status < 0 ? d->status : EV_EIO;
 }
@@ -504,13 +505,10 @@ static int fail_msg(sort_job *job, ev_origin origin, int status,
 static int fail_msg(sort_job *job, ev_origin origin, int status,
 		    const char *fmt, ...)
 {
-	ev_diag *d = &job->s->diag;
 	va_list ap;
 
-	memset(d, 0, sizeof *d);
-	d->status = status;
 	va_start(ap, fmt);
-	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	evi_vfail(&job->s->diag, origin, 0, status, 0, 0, fmt, ap);
 	va_end(ap);
 	job->s->stats.origin = origin;
 	return status;

@@ -150,16 +150,18 @@ int ev_stats_figure_value(const ev_stats *st, size_t process, size_t figure,
 
 /* ---- conditions ---- */
 
-static int why(char *out, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int why(ev_diag *diag, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-static int why(char *out, size_t len, const char *fmt, ...)
+/* A condition the caller wrote wrong: EV_EINVAL. */
+static int why(ev_diag *diag, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (out && len) {
+	if (diag) {
 		va_start(ap, fmt);
-		vsnprintf(out, len, fmt, ap);
+		evi_vfail(diag, EV_ORIGIN_OPTIONS, 0, EV_EINVAL, 0, 0, fmt,
+			  ap);
 		va_end(ap);
 	}
 	return EV_EINVAL;
@@ -259,7 +261,7 @@ static const char *skip_spaces(const char *p)
 }
 
 int ev_stats_condition_parse(const char *text, ev_stats_condition *out,
-			     char *why_out, size_t why_len)
+			     ev_diag *diag)
 {
 	const char *p = skip_spaces(text), *name = p, *end;
 	size_t name_len, op_len;
@@ -271,11 +273,11 @@ int ev_stats_condition_parse(const char *text, ev_stats_condition *out,
 	name_len = (size_t)(p - name);
 	p = skip_spaces(p);
 	if (!(op_len = parse_op(p, &out->op)))
-		return why(why_out, why_len, "'%s': not FIGURE<VALUE, "
+		return why(diag, "'%s': not FIGURE<VALUE, "
 			   "FIGURE>VALUE, FIGURE<=VALUE or FIGURE>=VALUE",
 			   text);
 	if ((fig = find_figure(name, name_len)) < 0)
-		return why(why_out, why_len, "'%s': no figure named '%.*s'",
+		return why(diag, "'%s': no figure named '%.*s'",
 			   text, (int)name_len, name);
 	out->figure = (size_t)fig;
 	p = skip_spaces(p + op_len);
@@ -287,7 +289,7 @@ int ev_stats_condition_parse(const char *text, ev_stats_condition *out,
 	}
 	out->relative = 0;
 	if (!absolute(&figures[fig], p, &out->value))
-		return why(why_out, why_len, "'%s': the value of %s is %s, or "
+		return why(diag, "'%s': the value of %s is %s, or "
 			   "+N%% or -N%% of the base run", text,
 			   figures[fig].name, unit_forms[figures[fig].unit]);
 	return EV_OK;

@@ -992,6 +992,7 @@ static void test_wall_clock_needs_a_wall_clock(void **state)
 					    0), EV_OK);
 	assert_int_equal(run(f, noclock, &out, &st), EV_EINVAL);
 	assert_int_equal(st.origin, EV_ORIGIN_OPTIONS);
+	assert_int_equal(ev_filter_diag(f)->origin, EV_ORIGIN_OPTIONS);
 	assert_non_null(strstr(ev_filter_diag(f)->message, "WALL_CLOCK_TIME"));
 	tlog_free(&out);
 	ev_filter_free(f);
@@ -1475,6 +1476,7 @@ static void test_header_cut_input(void **state)
 		assert_non_null(strstr(ev_filter_diag(f)->message,
 				       "inside the header"));
 		assert_int_equal(st.origin, EV_ORIGIN_INPUT);
+		assert_int_equal(ev_filter_diag(f)->origin, EV_ORIGIN_INPUT);
 		assert_int_equal(st.sessions, 0);
 		(void)ev_sink_memory(sink, &out_len);
 		assert_int_equal(out_len, 0);

@@ -1416,6 +1416,10 @@ static void test_merge_header_cut_input(void **state)
 			assert_non_null(strstr(ev_merge_diag(m)->message,
 					       want));
 			assert_int_equal(ev_merge_diag(m)->status, EV_EFORMAT);
+			/* The one failure shape: which input, from 0. */
+			assert_int_equal(ev_merge_diag(m)->origin,
+					 EV_ORIGIN_INPUT);
+			assert_int_equal(ev_merge_diag(m)->input, second);
 			ev_merge_free(m);
 		}
 	free(a_log);
@@ -1497,6 +1501,7 @@ static void test_merge_missing_wall_clock(void **state)
 	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_NO_WALL_CLOCK);
 	assert_non_null(strstr(ev_merge_diag(m)->message,
 			       "merge-b-killed: no WALL_CLOCK_TIME"));
+	assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_OPTIONS);
 	ev_merge_free(m);
 
 	opts.align = EV_MERGE_ALIGN_START;

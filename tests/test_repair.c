@@ -719,6 +719,7 @@ static void check_resync(const uint8_t *full, const evlist *all,
 	repair_buffer(damaged_buf, len, NULL, &r);
 	assert_int_equal(r.rc, EV_EFORMAT);
 	assert_int_equal(r.diag.offset, error_at);
+	assert_int_equal(r.diag.origin, EV_ORIGIN_INPUT);
 	free_run(&r);
 }
 

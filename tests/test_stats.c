@@ -904,10 +904,9 @@ static void test_figures(void **state)
 static ev_stats_condition condition(const char *text)
 {
 	ev_stats_condition c;
-	char why[128];
+	ev_diag why;
 
-	assert_int_equal(ev_stats_condition_parse(text, &c, why, sizeof why),
-			 EV_OK);
+	assert_int_equal(ev_stats_condition_parse(text, &c, &why), EV_OK);
 	return c;
 }
 
@@ -915,7 +914,7 @@ static void test_conditions(void **state)
 {
 	(void)state;
 	ev_stats_condition c;
-	char why[128];
+	ev_diag why;
 
 	c = condition("max-pause>50ms");
 	assert_int_equal(c.op, EV_STATS_GT);
@@ -942,16 +941,18 @@ static void test_conditions(void **state)
 	c = condition("max-pause>50"); /* a bare time is in ns, as everywhere */
 	assert_true(c.value == 50);
 	assert_int_equal(ev_stats_condition_parse("max-pause>50 parsecs", &c,
-						  why, sizeof why), EV_EINVAL);
-	assert_non_null(strstr(why, "a time (ns, or with a unit"));
-	assert_int_equal(ev_stats_condition_parse("pause>1ms", &c, why,
-						  sizeof why), EV_EINVAL);
-	assert_non_null(strstr(why, "no figure named 'pause'"));
-	assert_int_equal(ev_stats_condition_parse("gc-time=1ms", &c, NULL, 0),
+						  &why), EV_EINVAL);
+	assert_int_equal(why.status, EV_EINVAL);
+	assert_int_equal(why.origin, EV_ORIGIN_OPTIONS);
+	assert_non_null(strstr(why.message, "a time (ns, or with a unit"));
+	assert_int_equal(ev_stats_condition_parse("pause>1ms", &c, &why),
 			 EV_EINVAL);
-	assert_int_equal(ev_stats_condition_parse("collections>1KiB", &c, NULL,
-						  0), EV_EINVAL);
-	assert_int_equal(ev_stats_condition_parse("gc-time>@1ms", &c, NULL, 0),
+	assert_non_null(strstr(why.message, "no figure named 'pause'"));
+	assert_int_equal(ev_stats_condition_parse("gc-time=1ms", &c, NULL),
+			 EV_EINVAL);
+	assert_int_equal(ev_stats_condition_parse("collections>1KiB", &c,
+						  NULL), EV_EINVAL);
+	assert_int_equal(ev_stats_condition_parse("gc-time>@1ms", &c, NULL),
 			 EV_EINVAL);
 }
 

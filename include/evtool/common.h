@@ -53,12 +53,32 @@ EV_API const char *ev_strerror(int status);
 /** The library version as "MAJOR.MINOR.PATCH". */
 EV_API const char *ev_version(void);
 
+/** Which part of an operation a failure concerns (ev_diag.origin). */
+typedef enum ev_origin {
+	EV_ORIGIN_NONE = 0,
+	/** The input log: the diagnostic's offset and event index are in
+	 *  it (the decompressed stream for gzip input). */
+	EV_ORIGIN_INPUT,
+	/** The output sink or writer. */
+	EV_ORIGIN_OUTPUT,
+	/** Temporary files; the message names the folder. */
+	EV_ORIGIN_TEMP,
+	/** The caller's options (EV_EINVAL); the message says which. */
+	EV_ORIGIN_OPTIONS
+} ev_origin;
+
 /**
  * Where and why an operation failed. Handles keep one; it is valid until
  * the next call on the same handle.
  */
 typedef struct ev_diag {
 	int status;           /**< the status the failing call returned */
+	/** what the failure concerns; EV_ORIGIN_NONE when the operation
+	 *  has only one thing it can concern (a reader: its input) */
+	ev_origin origin;
+	/** which input, from 0, for EV_ORIGIN_INPUT of an operation with
+	 *  several (merge); 0 otherwise */
+	unsigned input;
 	uint64_t offset;      /**< byte offset in the (decompressed) stream */
 	uint64_t event_index; /**< events read before the problem */
 	char message[320];    /**< one line, no trailing newline */

@@ -215,7 +215,8 @@ typedef struct ev_filter_stats {
 	 *  it (their window runs to the end). */
 	unsigned start_marker_missing;
 	unsigned end_marker_missing;
-	ev_origin origin;         /**< what a failure concerns */
+	/** what a failure concerns, as ev_filter_diag()->origin */
+	ev_origin origin;
 } ev_filter_stats;
 
 /**

@@ -258,7 +258,8 @@ EV_API int ev_merge_write(ev_merge *m, ev_sink *sink);
 /** Events written by ev_merge_write (block markers not counted). */
 EV_API uint64_t ev_merge_events_written(const ev_merge *m);
 
-/** Details of the last failure. */
+/** Details of the last failure: its origin is the input (its index in
+ *  ev_diag.input when known), the output or the options. */
 EV_API const ev_diag *ev_merge_diag(const ev_merge *m);
 
 /** Which kind of failure the last error was. */

@@ -87,7 +87,8 @@ typedef struct ev_sort_stats {
 	/** Why a session could not be merged in place (the last such
 	 *  session's reason); empty when none fell back. */
 	char fallback[160];
-	ev_origin origin;         /**< what a failure concerns */
+	/** what a failure concerns, as ev_sorter_diag()->origin */
+	ev_origin origin;
 } ev_sort_stats;
 
 /** A sorter of logs into one time order (opaque). */

@@ -255,10 +255,10 @@ typedef struct ev_stats_condition {
  * ("50ms", "2GiB", "0.9" or "90%" for a ratio), or relative to a base
  * run: a signed percentage, "+10%" or "-5%". Spaces are allowed around
  * the operator. EV_OK, or EV_EINVAL with a message for the user in
- * `why` (of `why_len` bytes; may be NULL).
+ * `diag` (origin EV_ORIGIN_OPTIONS; may be NULL).
  */
 EV_API int ev_stats_condition_parse(const char *text, ev_stats_condition *out,
-				    char *why, size_t why_len);
+				    ev_diag *diag);
 
 /**
  * Whether the condition holds for `value`: compared with the absolute
