@@ -84,17 +84,18 @@ const cli_command cli_commands[] = {
 	  stats_options, 1, -1 },
 	{ "report", cmd_report, "one self-contained HTML page about a run: timelines, GC, heap",
 	  "[LOG] [-o FILE]",
-	  "Writes one HTML file that needs nothing else and loads nothing: the\n"
-	  "+RTS -s summary (program, arguments, RTS, duration, allocation, GC\n"
-	  "and productivity, as stats computes it), each capability's time\n"
-	  "running Haskell code, in GC and idle with the user markers, GC\n"
-	  "pauses, heap size, live bytes and allocation rate over time, and the\n"
-	  "bands of a heap profile when the log has one; one section per\n"
-	  "process of a merged log. Time charts zoom with the wheel and pan by\n"
-	  "dragging. The log is read once, in bounded memory, into a fixed\n"
-	  "number of time buckets, so the page stays a few MB at most. A\n"
-	  "truncated log gets the page of its complete events, a warning and\n"
-	  "exit 3.\n"
+	  "Writes one HTML page about LOG (default: standard input) that needs\n"
+	  "nothing else and loads nothing: the +RTS -s summary (program,\n"
+	  "arguments, RTS, duration, allocation, GC and productivity, as stats\n"
+	  "computes it), each capability's time running Haskell code, in GC\n"
+	  "and idle with the user markers, GC pauses (p50, p90, p99, max and\n"
+	  "the 10 longest), heap size, live bytes and allocation rate over\n"
+	  "time, the bands of a heap profile when the log has one, and a\n"
+	  "sortable table of the threads; one section per process of a merged\n"
+	  "log. Time charts zoom with the wheel and pan by dragging. The log\n"
+	  "is read once, in bounded memory, into a fixed number of time\n"
+	  "buckets, so the page stays a few MB at most. A truncated log gets\n"
+	  "the page of its complete events, a warning and exit 3.\n"
 	  "\n"
 	  "example: evtool report run.eventlog -o run.html",
 	  report_options, 1, 1 },
