@@ -18,7 +18,7 @@ CLI_CHECK_OPTIONS(REPORT_N_OPTIONS);
 
 const cli_option report_options[REPORT_N_OPTIONS + 1] = {
 	[REPORT_OPT_OUTPUT] =
-	{ "output", 'o', "FILE", "write the page to FILE ('-' for standard output)" },
+	{ "output", 'o', "FILE", "write the page to FILE (default, or -: standard output)" },
 };
 
 /* One read of the log. */

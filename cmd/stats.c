@@ -353,6 +353,14 @@ static void print_caps(const ev_stats *st)
 	}
 }
 
+void stats_print_parts(const stats_file *f, unsigned parts)
+{
+	if (parts & STATS_THREADS)
+		print_threads(f->st);
+	if (parts & STATS_CAPS)
+		print_caps(f->st);
+}
+
 void stats_print_text(const stats_file *f, int separate, unsigned parts)
 {
 	for (size_t i = 0; i < ev_stats_process_count(f->st); i++) {
@@ -361,10 +369,7 @@ void stats_print_text(const stats_file *f, int separate, unsigned parts)
 		print_process(f->name, ev_stats_process_at(f->st, i));
 		print_pauses(f->st, i);
 	}
-	if (parts & STATS_THREADS)
-		print_threads(f->st);
-	if (parts & STATS_CAPS)
-		print_caps(f->st);
+	stats_print_parts(f, parts);
 }
 
 /* ---- JSON ---- */
@@ -554,6 +559,10 @@ static int stats_gate(const cli_args *args, unsigned parts,
 				   n_conds, j);
 		if (rc != EXIT_OK)
 			worst = rc;
+		for (int i = 0; n == 2 && !j && parts && i < n; i++) {
+			printf("\n%s: %s\n", i ? "new" : "base", f[i].name);
+			stats_print_parts(&f[i], parts);
+		}
 	} else if (j) {
 		json_end_array(j);
 	}

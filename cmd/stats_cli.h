@@ -42,6 +42,10 @@ int stats_file_end(stats_file *f, ev_reader *r);
  * a blank line first), then the parts asked for. */
 void stats_print_text(const stats_file *f, int separate, unsigned parts);
 
+/* The parts asked for (--threads, --caps) of a finished file, each after
+ * a blank line. */
+void stats_print_parts(const stats_file *f, unsigned parts);
+
 /* The JSON object of a finished file. */
 void stats_json_file(json_out *j, const stats_file *f, unsigned parts);
 

@@ -79,7 +79,7 @@ complete -c evtool -n '__fish_seen_subcommand_from stats' -l every -x -d 'the in
 complete -c evtool -n '__fish_seen_subcommand_from stats' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from report' -F
-complete -c evtool -n '__fish_seen_subcommand_from report' -s o -l output -r -F -d 'write the page to FILE (\'-\' for standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from report' -s o -l output -r -F -d 'write the page to FILE (default, or -: standard output)'
 complete -c evtool -n '__fish_seen_subcommand_from report' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from sort' -F

@@ -5,7 +5,8 @@ disk; every page must show no console error, every chart must have drawn
 must be those of `evtool stats --json --threads` (pauses and threads
 included) and `evtool info --json`, and of an independent reading of the
 events, compared as the rendered text. Zoom and pan move every time chart
-together. Screenshots go into the output folder.
+together; a click on the thread table's "runs" heading sorts it most runs
+first, a second click fewest first. Screenshots go into the output folder.
 
 usage: browser.py EVTOOL TESTDATA OUTDIR [--doc-screenshot PNG]
 Exit 77 (skipped) when no Chromium is installed (apt-get install chromium).
@@ -68,10 +69,22 @@ PROBE = r"""<script>
     zoom.drag = ranges();
     first.canvas.dispatchEvent(new MouseEvent('dblclick', at(0)));
     zoom.reset = ranges();
+    /* The thread table sorts by the heading clicked: the runs column
+     * (the 4th) after one click on it and after a second. */
+    const sorting = {};
+    const table = document.getElementById('threads');
+    if (table) {
+      const runs = () => Array.from(table.tBodies[0].rows).map(r => r.cells[3].textContent);
+      sorting.before = runs();
+      table.querySelectorAll('th')[3].click();
+      sorting.once = runs();
+      table.querySelectorAll('th')[3].click();
+      sorting.twice = runs();
+    }
     const pre = document.createElement('pre');
     pre.id = 'browser-test';
     pre.textContent = JSON.stringify({ errors: errors, charts: charts, zoom: zoom,
-      rendered: document.body.getAttribute('data-rendered') });
+      sorting: sorting, rendered: document.body.getAttribute('data-rendered') });
     document.body.appendChild(pre);
   }, 100));
 })();
@@ -376,6 +389,15 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
     check(z['reset'] == z['before'], name + ': a double click shows the whole run: %s' % z['reset'])
     for sect in sections:
         check(sect in texts.texts, name + ': section ' + sect)
+    srt = result['sorting']
+    if stats['threads']['list']:
+        runs = lambda col: [int(x.replace(',', '')) for x in col]
+        want = sorted(t['runs'] for t in stats['threads']['list'])
+        check(sorted(runs(srt.get('before', []))) == want, name + ': the thread table has every thread')
+        check(runs(srt.get('once', [])) == want[::-1],
+              name + ': a click on "runs" sorts the threads most runs first: %s' % srt.get('once'))
+        check(runs(srt.get('twice', [])) == want,
+              name + ': a second click sorts them fewest first: %s' % srt.get('twice'))
 
     procs = stats['processes']
     for t in stats['threads']['list']:  # the thread table, as stats --threads

@@ -12,7 +12,8 @@ the header and many events, then the connection is closed. `stats
 complete file (but for the name) (its intervals are of the log's time, so they do not depend
 on how the bytes arrive), whose summary is `evtool stats LOG`'s, and
 whose interval lines count every collection; `show --follow unix:PATH`
-must print what `show --follow LOG` prints.
+must print what `show --follow LOG` prints. The same holds for a file the
+log is written into in pieces while evtool follows it.
 
 ghc: SOURCE.hs is compiled with GHC (exit 77, a skip, without ghc) and
 run with `+RTS -l -olFIFO -sRTS.txt -N2 -A64k`: its log goes into a FIFO
@@ -80,18 +81,43 @@ def serve(path, data, argv):
     return proc.returncode, out.decode(), err.decode()
 
 
+def grow(path, data, argv):
+    """Writes the log into a file in pieces, as the RTS does, while evtool
+    follows it (started on its first piece)."""
+    chunks = list(pieces(data))
+    with open(path, "wb") as f:
+        f.write(chunks[0])
+        f.flush()
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        for piece in chunks[1:]:
+            time.sleep(PAUSE)
+            f.write(piece)
+            f.flush()
+    out, err = proc.communicate(timeout=30)
+    os.unlink(path)
+    return proc.returncode, out.decode(), err.decode()
+
+
 def run_socket(evtool, log):
+    """The log served on a Unix socket, and written into a growing file."""
     data = open(log, "rb").read()
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "eventlog.sock")
-        for argv, what in (
-                (["stats", "--follow", "--every", "5ms"], "stats"),
-                (["show", "--follow"], "show")):
+        for (argv, what), (feed, name, kind) in (
+                ((["stats", "--follow", "--every", "5ms"], "stats"),
+                 (serve, "unix:" + os.path.join(tmp, "eventlog.sock"), "unix:")),
+                ((["show", "--follow"], "show"),
+                 (serve, "unix:" + os.path.join(tmp, "eventlog.sock"), "unix:")),
+                ((["stats", "--follow", "--every", "5ms"], "stats"),
+                 (grow, os.path.join(tmp, "growing.eventlog"), "a growing file")),
+                ((["show", "--follow"], "show"),
+                 (grow, os.path.join(tmp, "growing.eventlog"), "a growing file"))):
             want = subprocess.run([evtool] + argv + [log], capture_output=True,
                                   check=True).stdout.decode()
-            rc, out, err = serve(path, data, [evtool] + argv + ["unix:" + path])
-            out = out.replace("unix:" + path, log)  # the summary's name
+            path = name[len("unix:"):] if feed is serve else name
+            rc, out, err = feed(path, data, [evtool] + argv + [name])
+            out = out.replace(name, log)  # the summary's name
             problem = None
             if rc != 0:
                 problem = "exit %d: %s" % (rc, err[:200])
@@ -106,8 +132,8 @@ def run_socket(evtool, log):
                 elif interval_gcs(out) != colls:
                     problem = "interval lines count %s GCs, want %d" % (
                         interval_gcs(out), colls)
-            print(("FAIL %s socket: %s" % (what, problem)) if problem
-                  else "ok %s --follow unix:" % what)
+            print(("FAIL %s --follow %s: %s" % (what, kind, problem)) if problem
+                  else "ok %s --follow %s" % (what, kind))
             failed += problem is not None
     return failed
 

@@ -12,7 +12,10 @@ validate` (and `validate --sorted` after sort). The testdata rows add one
 damaged log made here from a real one (for truncate --resync). Each log is
 merged with itself, with a log of another GHC version (a corpus log for
 testdata's 9.0.2 logs, when the corpus is there; threads-n2 for a corpus
-log), and with its peer run (heap-a with heap-b, merge-a with merge-b).
+log), and with its peer run (heap-a with heap-b, merge-a with merge-b);
+the merge with another version must say each conversion once, as a
+warning naming its input. A pipeline runs through files and another
+through standard input and output; cat -o x.eventlog.gz must write gzip.
 With --evcheck (tests/interop/EvCheck.hs built), the ghc-events library
 must read every output too, and read the same events as the input where
 the command keeps them all.
@@ -27,6 +30,7 @@ exits 1 when any cell failed, 77 when there is nothing to run.
 """
 import argparse
 import glob
+import gzip
 import os
 import re
 import shutil
@@ -156,12 +160,42 @@ def truncate_cut(fraction):
 
 
 def merge_other(sw, log, facts):
-    """The log merged with a log of another GHC version (no flags)."""
+    """The log merged with a log of another GHC version (no flags): each
+    conversion is said once, as a warning naming the input it applies to."""
     other = sw.other_version(facts)
     if not other:
         return None
     out = sw.out('o.eventlog')
     rc, text = sw.run('merge', '--no-progress', log, other, '-o', out)
+    warnings = [l for l in text.splitlines() if ': warning: ' in l]
+    for w in warnings:
+        if warnings.count(w) > 1:
+            return 1, 'warned more than once: ' + w, None
+        if not w.startswith('evtool merge: %s: ' % log) and \
+                not w.startswith('evtool merge: %s: ' % other):
+            return 1, 'a warning naming no input: ' + w, None
+    return rc, first_line(text), out
+
+
+def stdio_pipeline(sw, log, facts):
+    """filter | sort | truncate through standard input and output, as a
+    shell pipeline (no file names, no -o)."""
+    out = sw.out('s.eventlog')
+    script = ('set -o pipefail; "$0" filter --exclude-class user < "$1" | '
+              '"$0" sort | "$0" truncate -q --at 8ms > "$2"')
+    p = subprocess.run(['bash', '-c', script, sw.evtool, log, out],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, first_line(p.stderr.decode('utf-8', 'replace')), out
+
+
+def gzip_output(sw, log, facts):
+    """cat -o x.eventlog.gz: a gzip archive, which validate reads back."""
+    out = sw.out('o.eventlog.gz')
+    rc, text = sw.run('cat', log, '-o', out)
+    if rc in (0, 3) and os.path.exists(out):
+        with open(out, 'rb') as f:
+            if f.read(2) != b'\x1f\x8b':
+                return 1, '-o %s is no gzip file' % out, None
     return rc, first_line(text), out
 
 
@@ -219,15 +253,19 @@ COMMANDS = [
         ['merge', '--no-progress', '{IN}', '{IN}'],
         ['filter', '--no-progress', '--exclude-cap', '0', '{IN}'],
         ['cat', '--reblock', '{IN}']])),
+    ('stdin|stdout', stdio_pipeline),
+    ('-o x.gz', gzip_output),
     ('resync', None),  # the damaged log only
 ]
 
 # Columns where the output holds every event of the input: ghc-events must
 # read the same ones (--evcheck). `same-per-cap`: cat --reblock keeps each
 # cap's events in order; the others compare counts (sort reorders, merge
-# doubles, redact rewrites payloads, archive must be the same sequence).
+# doubles, redact rewrites payloads, archive and cat -o x.gz must be the
+# same sequence).
 KEEPS_ALL = {'reblock': 'same-per-cap', 'archive': 'same', 'sort': 'count',
-             'redact': 'count', 'merge-self': 'double'}
+             'redact': 'count', 'merge-self': 'double',
+             '-o x.gz': 'same'}
 
 
 def check_output(sw, name, log, facts, rc, msg, out):
@@ -257,6 +295,11 @@ def check_output(sw, name, log, facts, rc, msg, out):
 
 
 def check_ghc_events(sw, name, log, facts, out):
+    if out.endswith('.gz'):  # ghc-events reads plain logs: unpack it here
+        plain = sw.out('gunzipped.eventlog')
+        with gzip.open(out, 'rb') as f, open(plain, 'wb') as g:
+            shutil.copyfileobj(f, g)
+        out = plain
     rc, text = sw.ghc_events('count', out)
     if rc != 0:
         return 'ghc-events cannot read it: ' + first_line(text)
