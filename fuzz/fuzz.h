@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A real block marker: what the library writes and counts as one. A
  * type-18 event of another declared size is an ordinary event (the
- * reader attributes no block to it), as FORMAT.md section 2 implies: the
+ * reader attributes no block to it), as doc/format.md section 2 implies: the
  * marker's payload is 14 bytes. */
 static inline int fuzz_is_marker(uint16_t type, uint32_t size)
 {

@@ -20,7 +20,7 @@ char *ts_path(const char *dir, const char *name);
  * that is absent: the caller skips). */
 uint8_t *ts_load(const char *dir, const char *name, size_t *len);
 
-/* ---- An independent event walker (FORMAT.md sections 1, 2 and 4) ----
+/* ---- An independent event walker (doc/format.md sections 1, 2 and 4) ----
  * Written from the format description, sharing no code with libevtool, so
  * that tests can check the reader and writer against it. */
 

@@ -1,4 +1,4 @@
-/* Unit tests for the event-type catalogue (lib/catalog.c). */
+/* Unit tests for the event-type catalogue (lib/format/catalog.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -284,7 +284,7 @@ static void test_size_known(void **state)
 	assert_false(ev_catalog_size_known(NULL, 4));
 }
 
-/* FORMAT.md section 5's class column, with the splits of "prof" and "nm". */
+/* doc/format.md section 5's class column, with the splits of "prof" and "nm". */
 static const struct {
 	uint16_t first, last;
 	ev_class cls;
@@ -324,7 +324,7 @@ static void test_classes_follow_format(void **state)
 			covered++;
 		}
 	}
-	/* Only Eden's 23 and 24 lie outside FORMAT.md's table. */
+	/* Only Eden's 23 and 24 lie outside doc/format.md's table. */
 	assert_int_equal(covered + 2, ev_catalog_count());
 	assert_int_equal(ev_type_class(23), EV_CLASS_OTHER);
 	assert_int_equal(ev_type_class(24), EV_CLASS_OTHER);
@@ -531,7 +531,7 @@ static void test_refs_cap_only(void **state)
 static void test_refs_capset(void **state)
 {
 	(void)state;
-	/* FORMAT.md section 6: capset at offset 0. */
+	/* doc/format.md section 6: capset at offset 0. */
 	static const uint16_t types[] = {
 		EV_CAPSET_CREATE, EV_CAPSET_DELETE, EV_RTS_IDENTIFIER,
 		EV_PROGRAM_ARGS, EV_PROGRAM_ENV, EV_OSPROCESS_PID,
@@ -837,7 +837,7 @@ static void test_ref_round_trip_through_payload(void **state)
 }
 
 /* ------------------------------------------------------------------------
- * Real headers (FORMAT.md section 1), from the optional corpus
+ * Real headers (doc/format.md section 1), from the optional corpus
  * ---------------------------------------------------------------------- */
 
 struct corpus_check {
@@ -884,7 +884,7 @@ static void check_declared_type(uint16_t id, int16_t size,
 	(void)desc_len;
 	assert_non_null(t);
 	check->types++;
-	/* GHC 6.12 declared wrong sizes (FORMAT.md section 4); the header
+	/* GHC 6.12 declared wrong sizes (doc/format.md section 4); the header
 	 * module corrects them, the catalogue keeps the written ones. */
 	if (!strstr(path, "ghc-6.12"))
 		assert_true(ev_catalog_size_known(t, size));

@@ -85,7 +85,7 @@ static void read_wall(const fixture *fx, ev_reader **r, ev_event *ev)
 		 (unsigned long long)fx->wall->offset);
 }
 
-/* Payload: capset u32, seconds u64, nanoseconds u32 (FORMAT.md s. 6). */
+/* Payload: capset u32, seconds u64, nanoseconds u32 (doc/format.md s. 6). */
 static int64_t walker_epoch(const fixture *fx)
 {
 	const uint8_t *p = ts_payload(fx->log, fx->wall);

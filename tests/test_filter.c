@@ -1,4 +1,4 @@
-/* Unit tests for selecting events (lib/filter.c, lib/filter_run.c). */
+/* Unit tests for selecting events (lib/filter/filter.c, lib/filter/filter_run.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,7 +30,7 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ------------------------------------------------------------------------
- * What the tests expect, written from FORMAT.md section 5 and the issue,
+ * What the tests expect, written from doc/format.md section 5 and the issue,
  * not taken from the filter or the catalogue.
  * ---------------------------------------------------------------------- */
 
@@ -466,7 +466,7 @@ static void test_type_names_ids_and_ranges_agree(void **state)
  * Capabilities, threads, processes
  * ---------------------------------------------------------------------- */
 
-/* Global events naming a cap in their payload (FORMAT.md section 6). */
+/* Global events naming a cap in their payload (doc/format.md section 6). */
 static int names_cap(const tev *ev, uint16_t cap)
 {
 	const uint8_t *p = ev->payload;
@@ -1494,7 +1494,7 @@ static void test_header_cut_input(void **state)
  * More classes, the --exclude- twins, a real merged log
  * ---------------------------------------------------------------------- */
 
-/* Class members from FORMAT.md section 5 (the class column): p sparks
+/* Class members from doc/format.md section 5 (the class column): p sparks
  * sampled, f sparks full, prof split into heap (160-166) and time (167,
  * 168) profiling, T ticky. The definitions among them (160, 161, 168,
  * 210) are metadata and kept anyway. */
@@ -1654,7 +1654,7 @@ static void run_one(const char *name, ev_filter_kind kind, const char *list,
 }
 
 /* --exclude-type drops those types; --exclude-thread drops the events
- * about the thread, its label included (FORMAT.md section 6: the subject
+ * about the thread, its label included (doc/format.md section 6: the subject
  * thread is the first u32 of 0-4, 8, 15, 44). */
 static void test_exclude_type_and_thread(void **state)
 {

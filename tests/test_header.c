@@ -1,4 +1,4 @@
-/* Unit tests for the eventlog header (lib/header.c). */
+/* Unit tests for the eventlog header (lib/format/header.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -342,7 +342,7 @@ static void test_copy_empty(void **state)
 }
 
 /* ------------------------------------------------------------------------
- * The GHC 6.12 quirk (FORMAT.md section 4)
+ * The GHC 6.12 quirk (doc/format.md section 4)
  * ---------------------------------------------------------------------- */
 
 /* The sizes GHC 6.12.1 declared (corpus/queens-ghc-6.12.1.eventlog) and

@@ -212,7 +212,7 @@ static void put_magic(bytes *b, const char *m)
 	put(b, m, 4);
 }
 
-/* One "etb\0 ... ete\0" declaration (FORMAT.md section 1). */
+/* One "etb\0 ... ete\0" declaration (doc/format.md section 1). */
 static void put_type(bytes *b, uint16_t id, int size, const char *desc)
 {
 	put_magic(b, "etb\0");

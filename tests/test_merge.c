@@ -336,7 +336,7 @@ static tev unmap_event(const tplan *p, size_t i, const tev *e)
 	if (e->cap != EV_NO_CAP)
 		u.cap = (uint16_t)unmap_id(p, i, EV_REF_CAP, e->cap, 2);
 	if (is_marker(e)) {
-		/* u32 size, u64 end time, u16 cap (FORMAT.md section 2) */
+		/* u32 size, u64 end time, u16 cap (doc/format.md section 2) */
 		ev_store64(u.payload + 4,
 			   ev_load64(e->payload + 4) - (uint64_t)p->shift[i]);
 		ev_store16(u.payload + 12, u.cap);
@@ -452,7 +452,7 @@ static void check_inverse(const tplan *p, const tlog *inputs,
 
 /* Per buffer (each cap and the global one): blocks in time order without
  * overlap, events inside their block's window, time order within the
- * buffer except GC_END's early stamps (FORMAT.md sections 2 and 3). */
+ * buffer except GC_END's early stamps (doc/format.md sections 2 and 3). */
 static void check_blocks(const tlog *out)
 {
 	static uint64_t last_end[65536], last_time[65536];
@@ -963,7 +963,7 @@ static void test_merge_heap_samples_whole(void **state)
 }
 
 /* STOP_THREAD: tid u32, status u16, info u32, where info is the owner of
- * the black hole the thread blocked on when status = 8 (FORMAT.md
+ * the black hole the thread blocked on when status = 8 (doc/format.md
  * sections 5 and 6). Merging sparks-n2 with itself, the second copy's
  * owner is renumbered like its thread ids; owner 0 (none) stays 0. */
 static void test_merge_blocked_on_thread(void **state)
@@ -1164,7 +1164,7 @@ static void test_merge_size_conflict(void **state)
 }
 
 /* The offset of the declared size (i16) of event type `id` in the header
- * of `data`: "etb\0", u16 id, i16 size (FORMAT.md section 1). */
+ * of `data`: "etb\0", u16 id, i16 size (doc/format.md section 1). */
 static size_t decl_size_at(const uint8_t *data, size_t len, uint16_t id)
 {
 	for (size_t k = 8; k + 8 <= len; k++)
@@ -1177,7 +1177,7 @@ static size_t decl_size_at(const uint8_t *data, size_t len, uint16_t id)
 
 /* nonmoving-n2 (GHC 9.0.2, 13-byte NONMOVING_HEAP_CENSUS: log2 u8, three
  * u32) rewritten as GHC 9.10 writes it: declared 14 bytes, each event
- * `blk size u16` = 1 << log2 then the three u32 (FORMAT.md section 5),
+ * `blk size u16` = 1 << log2 then the three u32 (doc/format.md section 5),
  * and every block marker's size grown by the bytes its census events
  * gained. The caller frees the result. */
 static uint8_t *census_as_ghc_910(const uint8_t *data, size_t len,
@@ -1352,7 +1352,7 @@ static void test_merge_widen_census(void **state)
  * Damaged, compressed and restarted inputs
  * ---------------------------------------------------------------------- */
 
-/* Offset of the k-th event of `type` (FORMAT.md: the reader's offsets). */
+/* Offset of the k-th event of `type` (doc/format.md: the reader's offsets). */
 static uint64_t offset_of(const uint8_t *data, size_t len, uint16_t type,
 			  int after)
 {

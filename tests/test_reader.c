@@ -1,7 +1,7 @@
-/* Unit tests for the streaming reader (lib/reader.c, lib/source.c).
+/* Unit tests for the streaming reader (lib/format/reader.c, lib/format/source.c).
  *
  * Expected results come from logs built byte by byte in this file and
- * from ts_walk() (tests/support.c), a decoder written from FORMAT.md that
+ * from ts_walk() (tests/support.c), a decoder written from doc/format.md that
  * shares no code with the library. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,7 +34,7 @@
 #define VAR EV_SIZE_VARIABLE
 
 /* ------------------------------------------------------------------------
- * A small-log builder: header and events written by hand (FORMAT.md s. 1)
+ * A small-log builder: header and events written by hand (doc/format.md s. 1)
  * ---------------------------------------------------------------------- */
 
 /* What the reader must say about one event the builder wrote. */
@@ -238,7 +238,7 @@ static size_t lb_marker(log_builder *b, uint64_t time, uint64_t end_time,
 	return offset;
 }
 
-/* The block ends at the current length (FORMAT.md s. 2: the size counts
+/* The block ends at the current length (doc/format.md s. 2: the size counts
  * the 24-byte marker). */
 static void lb_close_block(log_builder *b, size_t marker)
 {

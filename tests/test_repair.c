@@ -1,5 +1,5 @@
 /*
- * Unit tests for repairing and cutting logs (lib/repair.c) and for the
+ * Unit tests for repairing and cutting logs (lib/repair/repair.c) and for the
  * reader's resynchronisation (ev_reader_resync, ev_reader_pending).
  *
  * The expected results come from the complete input: the events of a cut
@@ -96,7 +96,7 @@ static int is_marker(const rec *e)
 	return e->type == EV_BLOCK_MARKER && e->size >= 14;
 }
 
-/* The size a block marker declares (FORMAT.md section 2). */
+/* The size a block marker declares (doc/format.md section 2). */
 static uint64_t marker_size_of(const uint8_t *buf, const rec *m)
 {
 	return ev_load32(buf + m->end - m->size);

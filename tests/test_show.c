@@ -1,4 +1,4 @@
-/* Unit tests for the payload decoder (lib/decode.c, lib/catalog_fields.c),
+/* Unit tests for the payload decoder (lib/format/decode.c, lib/format/catalog_fields.c),
  * the ghc-events text and NDJSON renderers (lib/show*.c) and the sorter's
  * streaming interface (ev_sorter_visit). */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Unit tests for the sorter (lib/sort.c, lib/sort_merge.c). */
+/* Unit tests for the sorter (lib/sort/sort.c, lib/sort/sort_merge.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

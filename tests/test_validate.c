@@ -1,9 +1,9 @@
-/* Unit tests for the validator (lib/validate.c, lib/validate_sched.c).
+/* Unit tests for the validator (lib/validate/validate.c, lib/validate/validate_sched.c).
  *
  * Real logs must validate; mutations of real logs, made here byte by byte,
  * must be rejected with the expected check id at the expected offset.
  * Events are located with ts_walk() (tests/support.c), a decoder written
- * from FORMAT.md that shares no code with the library; small special cases
+ * from doc/format.md that shares no code with the library; small special cases
  * use logs built by hand. */
 #include <setjmp.h>
 #include <stdarg.h>

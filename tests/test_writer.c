@@ -1,8 +1,8 @@
-/* Unit tests for the writer and the sinks (lib/writer.c, lib/sink.c).
+/* Unit tests for the writer and the sinks (lib/format/writer.c, lib/format/sink.c).
  *
  * Output is checked byte for byte against the input (PRESERVE), against
  * bytes written by hand, or walked with ts_walk() (tests/support.c), a
- * decoder written from FORMAT.md that shares no code with the library. */
+ * decoder written from doc/format.md that shares no code with the library. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -288,7 +288,7 @@ struct block_stats {
 	size_t largest;
 };
 
-/* Checks the blocks of a re-blocked log (FORMAT.md section 2). */
+/* Checks the blocks of a re-blocked log (doc/format.md section 2). */
 static struct block_stats check_blocks(const ts_log *walk, const uint8_t *out,
 				       uint32_t max_block)
 {

@@ -227,7 +227,7 @@ EV_API uint64_t ev_ref_get(const uint8_t *payload, const ev_ref *ref);
 /** Stores `value` (truncated to the field's width) into `payload`. */
 EV_API void ev_ref_set(uint8_t *payload, const ev_ref *ref, uint64_t value);
 
-/** How one payload field is encoded (FORMAT.md section 5). */
+/** How one payload field is encoded (doc/format.md section 5). */
 typedef enum ev_field_kind {
 	EV_FIELD_U8,
 	EV_FIELD_U16,

@@ -147,7 +147,7 @@ EV_API int ev_duration_parse(const char *text, int64_t *ns);
 
 /*
  * Big-endian loads and stores of 16, 32 and 64 bits: every integer of the
- * wire format is big-endian (FORMAT.md section 1). `p` must point to at
+ * wire format is big-endian (doc/format.md section 1). `p` must point to at
  * least 2, 4 or 8 bytes; no alignment is needed.
  */
 

@@ -61,7 +61,7 @@ EV_API const ev_value *ev_decoded_field(const ev_decoded *d, const char *name);
 /**
  * The Unix time, in nanoseconds, of the log's timestamp 0, from a
  * WALL_CLOCK_TIME event (43: capset u32, seconds u64, nanoseconds u32,
- * FORMAT.md section 6): the clock reading minus the event's own timestamp.
+ * doc/format.md section 6): the clock reading minus the event's own timestamp.
  * The one place evtool turns a wall clock into an epoch; merge, filter,
  * repair and the process list all go through it.
  *

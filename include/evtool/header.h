@@ -4,7 +4,7 @@
  * A header keeps every declared type's id, declared size, description and
  * extra bytes exactly as read, so that a writer reproduces it byte for
  * byte. It also knows each type's effective payload size, which differs
- * from the declared one only for the GHC 6.12 quirk (FORMAT.md section 4).
+ * from the declared one only for the GHC 6.12 quirk (doc/format.md section 4).
  */
 #ifndef EVTOOL_HEADER_H
 #define EVTOOL_HEADER_H

@@ -47,7 +47,7 @@ typedef struct ev_info_options {
 /** The defaults: 256 sessions and 64 capsets listed. */
 #define EV_INFO_OPTIONS_INIT { EV_INFO_OPTIONS_VERSION, 256, 64 }
 
-/** One session of the stream: header ... data end (FORMAT.md s. 4). */
+/** One session of the stream: header ... data end (doc/format.md s. 4). */
 typedef struct ev_info_session {
 	uint64_t start;  /**< offset of its header */
 	uint64_t end;    /**< past its data end, or its last complete event */
@@ -87,7 +87,7 @@ typedef struct ev_info_summary {
 	uint16_t startup_caps;
 	/** Capabilities seen: in a block marker or CAP_CREATE. */
 	unsigned caps_seen;
-	/** Per capability, times that go back in a session (FORMAT.md s. 3),
+	/** Per capability, times that go back in a session (doc/format.md s. 3),
 	 *  summed, and how many of them are GC_END (which GHC stamps early). */
 	uint64_t inversions, gc_end_inversions;
 	unsigned n_capsets;

@@ -3,7 +3,7 @@
  *
  * Every GHC process numbers its capabilities from 0, uses capsets 0 and 1,
  * numbers threads from 1 and names tasks by pointer, and its clock starts
- * at its own start (FORMAT.md section 6). A merge renumbers every
+ * at its own start (doc/format.md section 6). A merge renumbers every
  * identifier so that no two inputs share one, shifts each input's clock so
  * that the processes line up in real time, and writes one log that holds
  * them all as separate OS-process capsets.

@@ -48,7 +48,7 @@ static inline uint32_t ev_event_wire_size(const ev_event *ev, int variable)
 	return 10u + (variable ? 2u : 0u) + ev->size;
 }
 
-/** The block a reader is inside, from its BLOCK_MARKER (FORMAT.md s. 2). */
+/** The block a reader is inside, from its BLOCK_MARKER (doc/format.md s. 2). */
 typedef struct ev_block {
 	uint64_t offset;     /**< offset of the marker event */
 	uint32_t size;       /**< declared size, marker included */
@@ -127,7 +127,7 @@ EV_API uint64_t ev_reader_offset(const ev_reader *r);
 EV_API uint64_t ev_reader_pending(const ev_reader *r);
 
 /**
- * Skips damaged input up to the next plausible block marker (FORMAT.md
+ * Skips damaged input up to the next plausible block marker (doc/format.md
  * section 2), for a log with garbage in the middle. Call it after
  * ev_reader_next failed with EV_EFORMAT or EV_ETRUNCATED, after
  * ev_reader_next_session failed with EV_EFORMAT, or to disown what the

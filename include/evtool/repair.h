@@ -8,7 +8,7 @@
  *   or a disk that stopped early) keeps every complete event; the last
  *   block's size is fixed so that it ends exactly at the last kept event,
  *   its end time is lowered to the latest kept event, and the data-end
- *   marker is appended (FORMAT.md sections 2 and 4);
+ *   marker is appended (doc/format.md sections 2 and 4);
  * - with EV_REPAIR_RESYNC, garbage in the middle (an event type the header
  *   does not declare, an event running past its block, bytes after a
  *   data-end marker) is skipped up to the next plausible block marker
@@ -126,7 +126,7 @@ typedef struct ev_repair_options {
 	 *  event of their session (in file order, block markers included).
 	 *  A block is kept when it holds a kept event or its marker is
 	 *  stamped before that cut; the whole input is read, since a block
-	 *  written late can hold early events (FORMAT.md section 3). */
+	 *  written late can hold early events (doc/format.md section 3). */
 	uint64_t max_time;
 	/** 0: every session; N: only the Nth (1-based); reading stops after
 	 *  it. EV_EINVAL (see the diagnostic) when there is no such session. */

@@ -2,7 +2,7 @@
  * evtool: events as text, the way `ghc-events show` prints them, or as
  * NDJSON (one JSON object per event) for jq and scripts.
  *
- * The text is that of the ghc-events library's ppEventLog (SHOW_FORMAT.md
+ * The text is that of the ghc-events library's ppEventLog (doc/format.md section 7
  * beside the project): the event type list, then one line per event,
  * "TIME: [cap N: ]TEXT". The caller supplies the order (ghc-events sorts
  * by time, stably; see ev_sorter_visit).

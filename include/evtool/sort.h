@@ -5,7 +5,7 @@
  * a log holds blocks of different capabilities in no time order (a block
  * can be written long after the others), while each capability's own
  * stream is almost sorted: only GC_END steps back, by a few microseconds
- * (FORMAT.md section 3). The sorter uses that: a first pass indexes where
+ * (doc/format.md section 3). The sorter uses that: a first pass indexes where
  * each capability's blocks are and measures how far its stream is from
  * sorted; then a k-way merge reads every capability's blocks in place
  * (one cursor per capability, positioned by pread) through a reorder

@@ -37,7 +37,7 @@ extern "C" {
  * Threads
  * ---------------------------------------------------------------------- */
 
-/** STOP_THREAD (2) status codes counted, 0 to 20 (FORMAT.md section 5);
+/** STOP_THREAD (2) status codes counted, 0 to 20 (doc/format.md section 5);
  *  a larger code counts as 0, "no stop status". */
 #define EV_STATS_STOP_REASONS 21u
 /** Threads kept one by one; the ones first seen after them are summed

@@ -16,7 +16,7 @@
  *   data end and what follows it;
  * - ordering: each capability's blocks in time order without overlap,
  *   time never going back within a capability except GHC's early-stamped
- *   GC_END and GC_START (FORMAT.md section 3); optionally one global order;
+ *   GC_END and GC_START (doc/format.md section 3); optionally one global order;
  * - references: capabilities and capsets named by blocks and payloads
  *   exist when the log has their creation events;
  * - semantics (optional): threads, GC start/end, tasks, heap samples.
@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 /** How far GC_END and GC_START may step back in time by default: GHC
- *  stamps GC_END up to ~13 us early (FORMAT.md section 3) and GC_START
+ *  stamps GC_END up to ~13 us early (doc/format.md section 3) and GC_START
  *  with a time taken just before it posts it; this leaves a wide margin. */
 #define EV_VALIDATE_GC_END_TOLERANCE_NS 1000000u
 

@@ -106,7 +106,7 @@ EV_API int ev_writer_finish(ev_writer *w);
 
 /**
  * Starts another session in the same sink after ev_writer_finish(): writes
- * `header` (copied) as a restarted eventlog does (FORMAT.md section 4).
+ * `header` (copied) as a restarted eventlog does (doc/format.md section 4).
  * The mode, block size and block buffer are kept, so a log of many
  * sessions costs one buffer; ev_writer_events() keeps counting.
  */

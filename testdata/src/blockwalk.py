@@ -3,7 +3,7 @@
 
 Reads the header (event types and their sizes), then every event after
 "datb", following the block markers (id 18: u32 size including the 24-byte
-marker event, u64 end time, u16 cap; see FORMAT.md). Prints the blocks,
+marker event, u64 end time, u16 cap; see doc/format.md). Prints the blocks,
 caps, event counts by type, whether the global block (cap 0xffff) is
 present and how the file ends. Used by generate.sh on
 killed-blocks.eventlog.gz; standard library only.

@@ -3,7 +3,7 @@
 
 Puts both logs on the Unix clock by their WALL_CLOCK_TIME (id 43: capset
 u32, seconds u64, nanoseconds u32, posted at the timestamp it names; see
-FORMAT.md section 6) and pairs each HEAP_PROF_SAMPLE_BEGIN (162) with the
+doc/format.md section 6) and pairs each HEAP_PROF_SAMPLE_BEGIN (162) with the
 HEAP_PROF_SAMPLE_END (165) that closes it. Prints the samples of each log
 and how many of A's overlap one of B's in time, and exits 1 when none do.
 Used by generate.sh to keep a heap-a/heap-b pair only when a merge of the

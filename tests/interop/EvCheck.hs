@@ -72,7 +72,7 @@ each point below also checked on crafted logs):
   TICKY_COUNTER_DEF events (id 210) carry an info table and JSON that 0.17's
   parser does not consume to payload_len, so it loses sync after 40 events)
   instead of returning an Error. It is caught and reported as a read failure.
-* `caps` compares ghc-events' cap with FORMAT.md's rule (the cap of the block
+* `caps` compares ghc-events' cap with doc/format.md's rule (the cap of the block
   whose byte range holds the event's first byte; 0xffff or no block = none).
   They agree on every readable corpus and testdata log; they differ only in
   the quirks above, which a writer must avoid since `same` cannot see them.
@@ -472,7 +472,7 @@ cmdCount path = do
   print (length (logEvents lg))
   warnProblems path lg
 
--- | The cap FORMAT.md gives an event (that of the block whose bytes contain
+-- | The cap doc/format.md gives an event (that of the block whose bytes contain
 -- its first byte; 0xffff and no block are Nothing) against ghc-events' cap.
 cmdCaps :: FilePath -> IO ()
 cmdCaps path = do

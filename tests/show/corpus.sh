@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `evtool show` against the reference outputs of the corpus: every
 # X.eventlog.reference in CORPUS is the exact output of `ghc-events show
-# X.eventlog` (../shared/SHOW_FORMAT.md); evtool must print the same bytes.
+# X.eventlog` (doc/format.md section 7); evtool must print the same bytes.
 # Logs without a reference (GHC 6.12, a truncated one) must show without
 # an error other than the truncation (exit 0 or 3) and list every event.
 #

@@ -5,7 +5,7 @@
 
 1. A regular file: LOG is appended to it in pieces, with pauses, cutting
    the header and many events in the middle. evtool must print exactly
-   the events of LOG, in file order (the times walked here, FORMAT.md),
+   the events of LOG, in file order (the times walked here, doc/format.md),
    with the text `evtool show LOG` gives them, and exit 0 by itself at
    the data end.
 2. A FIFO written the same way: the same output, exit 0.

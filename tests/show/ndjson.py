@@ -7,7 +7,7 @@ For every LOG: every output line must parse as one JSON object; the
 objects must be the log's events (block markers included) in ghc-events'
 order (stable by time, ties in file order), each with the time, the cap of
 its enclosing block (null outside blocks and for the global buffer), the
-type name, and the payload fields decoded here from FORMAT.md, sharing no
+type name, and the payload fields decoded here from doc/format.md, sharing no
 code with evtool. Prints one line per log and "N passed, M failed".
 """
 import json
@@ -166,7 +166,7 @@ def declared(data):
 
 def walk(data):
     """The events of the first session in file order: (time, cap, type,
-    payload), block markers included, caps per FORMAT.md section 2."""
+    payload), block markers included, caps per doc/format.md section 2."""
     sizes, at = declared(data)
     assert data[at:at + 12] == b"hetehdredatb"
     at += 12

@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-# Event classes of `filter --class` (lib/catalog.c's class names).
+# Event classes of `filter --class` (lib/format/catalog.c's class names).
 CLASSES = ['scheduler', 'gc', 'sparks-sampled', 'sparks-full', 'user',
            'nonmoving', 'ticky', 'meta', 'cap', 'heap-profile',
            'time-profile', 'nonmoving-gc', 'block', 'debug', 'other']

@@ -7,7 +7,7 @@ as another program's (Mercury's) type of the same id would be declared.
 Type ID becomes variable-size with DESCRIPTION in the header, and every
 event of that type in the first session gets the 2-byte length a
 variable-size event carries (its payload unchanged); the sizes of the
-blocks holding them grow to match. Reads FORMAT.md's layout directly,
+blocks holding them grow to match. Reads doc/format.md's layout directly,
 sharing no code with evtool.
 """
 import struct

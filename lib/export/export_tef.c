@@ -1,0 +1,903 @@
+/*
+ * Trace Event Format JSON (perfetto, chrome://tracing, speedscope), from
+ * events in time order:
+ *
+ * - one process ("pid") per OS-process capset of a session, named by its
+ *   program and OS pid (process_name metadata); capabilities no capset
+ *   claims belong to one unnamed process per session;
+ * - one track ("tid" cap + 1, thread_name "cap N") per capability;
+ * - a Haskell thread's run, RUN_THREAD to STOP_THREAD on its capability,
+ *   is a complete ("X") slice named by the thread's label (THREAD_LABEL),
+ *   else "thread N", with the thread id and the stop reason (ghc-events'
+ *   constructor names) as arguments;
+ * - a collection, GC_START to GC_END, is a slice "GC" holding its
+ *   GC_WORK/GC_IDLE phases as slices and, on the capability that led it,
+ *   the GC_STATS_GHC fields (which GHC posts after GC_END) as arguments;
+ *   GC requests and the global sync are instant events;
+ * - user markers and messages are instant ("i") events;
+ * - HEAP_SIZE, HEAP_LIVE, the sum of the capabilities' HEAP_ALLOCATED and
+ *   each capability's SPARK_COUNTERS are counter ("C") events.
+ *
+ * Slices on one track never overlap: a slice starts no earlier than the
+ * previous one on its track ended (GC_END can step back by microseconds).
+ * State is per capability and per process, plus a bounded table of labels.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtool/catalog.h"
+#include "export_internal.h"
+#include "idmap.h"
+#include "internal.h"
+
+/* Bytes of a label or program name kept (cut at a UTF-8 boundary). */
+#define NAME_MAX_BYTES 255u
+/* The label table's slots: twice the labels it holds, a power of two. */
+#define LABEL_SLOTS (2u * EV_EXPORT_MAX_LABELS)
+/* Processes of one session (capsets are checked before they are added). */
+#define MAX_PROCS 65536u
+/* The JSON tid of events outside any capability's block. */
+#define GLOBAL_TID 0u
+
+typedef struct tef_proc {
+	uint32_t capset;
+	uint32_t pid;          /* JSON pid */
+	int have_os_pid;
+	uint32_t os_pid;
+	char *name;            /* program, from PROGRAM_ARGS; NULL: none */
+	uint64_t allocated;    /* sum of its caps' HEAP_ALLOCATED */
+} tef_proc;
+
+enum gc_phase { PHASE_NONE, PHASE_WORK, PHASE_IDLE };
+
+typedef struct tef_cap {
+	int seen;
+	uint32_t proc;         /* index + 1 in procs; 0: the default process */
+	uint64_t last_end;     /* end of the last slice on the track */
+	uint64_t last_time;
+	int running;
+	uint32_t thread;
+	uint64_t run_start;
+	int in_gc;
+	uint64_t gc_start, gc_child_end;
+	enum gc_phase phase;
+	uint64_t phase_start;
+	int gc_pending;        /* a finished GC, written when its stats come */
+	uint64_t gc_end;
+	uint64_t allocated;    /* last HEAP_ALLOCATED */
+} tef_cap;
+
+typedef struct tef_label {
+	uint32_t thread;
+	uint32_t len;
+	char *json;            /* the label as a JSON string; NULL: free slot */
+} tef_label;
+
+typedef struct tef_state {
+	int began;             /* the opening of the JSON was written */
+	int need_comma;
+	uint32_t next_pid;
+	tef_proc *procs;
+	size_t n_procs, procs_alloc;
+	evi_idmap proc_index;  /* capset -> position in procs */
+	uint32_t default_pid;  /* 0 until a cap of no process needs it */
+	uint64_t default_allocated;
+	tef_cap *caps;
+	size_t n_caps;
+	int global_seen;
+	tef_label *labels;     /* LABEL_SLOTS, allocated on first label */
+	size_t n_labels;
+	uint64_t last_time;
+} tef_state;
+
+/* ghc-events' ThreadStopStatus constructors, by status code. */
+static const char *const stop_names[] = {
+	"NoStatus", "HeapOverflow", "StackOverflow", "ThreadYielding",
+	"ThreadBlocked", "ThreadFinished", "ForeignCall", "BlockedOnMVar",
+	"BlockedOnBlackHole", "BlockedOnRead", "BlockedOnWrite",
+	"BlockedOnDelay", "BlockedOnSTM", "BlockedOnDoProc", "BlockedOnCCall",
+	"BlockedOnCCall_NoUnblockExc", "BlockedOnMsgThrowTo",
+	"ThreadMigrating", "BlockedOnMsgThrowTo", "NoStatus",
+	"BlockedOnMVarRead"
+};
+#define STATUS_FINISHED 5u
+
+/* ------------------------------------------------------------------------
+ * Writing records
+ * ---------------------------------------------------------------------- */
+
+/* Appends a string literal without measuring it. */
+#define put_lit(t, s) evi_put((t), "" s, sizeof(s) - 1)
+
+static void put_string(ev_text *t, const char *s)
+{
+	evi_put_json_string(t, (const uint8_t *)s, strlen(s));
+}
+
+/* Starts a record: the separator, then {"ph":"PH","name": */
+static void record(ev_exporter *x, tef_state *st, char ph)
+{
+	ev_text *t = &x->out;
+
+	if (st->need_comma)
+		evi_putc(t, ',');
+	put_lit(t, "\n{\"ph\":\"");
+	evi_putc(t, ph);
+	put_lit(t, "\",\"name\":");
+	st->need_comma = 1;
+	x->stats.records++;
+}
+
+static void put_where(ev_text *t, uint64_t ts, uint32_t pid, uint32_t tid)
+{
+	put_lit(t, ",\"ts\":");
+	evi_put_us(t, ts);
+	put_lit(t, ",\"pid\":");
+	evi_put_u64(t, pid);
+	put_lit(t, ",\"tid\":");
+	evi_put_u64(t, tid);
+}
+
+static void put_num_arg(ev_text *t, const char *name, uint64_t v, int first)
+{
+	evi_puts(t, first ? "\"" : ",\"");
+	evi_puts(t, name);
+	put_lit(t, "\":");
+	evi_put_u64(t, v);
+}
+
+/* ------------------------------------------------------------------------
+ * Processes and capabilities
+ * ---------------------------------------------------------------------- */
+
+static tef_proc *proc_find(tef_state *st, uint32_t capset)
+{
+	uint64_t i;
+
+	return evi_idmap_get(&st->proc_index, capset, &i) ? &st->procs[i] : NULL;
+}
+
+static int proc_get(ev_exporter *x, tef_state *st, uint32_t capset,
+		    tef_proc **out)
+{
+	tef_proc *p = proc_find(st, capset);
+
+	if (!p && st->n_procs < MAX_PROCS) {
+		if (st->n_procs == st->procs_alloc) {
+			size_t n = st->procs_alloc ? 2 * st->procs_alloc : 4;
+			tef_proc *grown = realloc(st->procs, n * sizeof *grown);
+			if (!grown)
+				return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
+						"out of memory");
+			st->procs = grown;
+			st->procs_alloc = n;
+		}
+		if (evi_idmap_add(&st->proc_index, capset, st->n_procs,
+				  MAX_PROCS, NULL) < 0)
+			return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
+					"out of memory");
+		p = &st->procs[st->n_procs++];
+		memset(p, 0, sizeof *p);
+		p->capset = capset;
+		p->pid = ++st->next_pid;
+		x->stats.processes++;
+	}
+	*out = p;
+	return EV_OK;
+}
+
+static tef_cap *cap_get(ev_exporter *x, tef_state *st, uint16_t cap)
+{
+	if (cap >= st->n_caps) {
+		size_t n = st->n_caps ? st->n_caps : 8;
+		tef_cap *grown;
+		while (n <= cap)
+			n *= 2;
+		if (!(grown = realloc(st->caps, n * sizeof *grown))) {
+			evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
+			return NULL;
+		}
+		memset(grown + st->n_caps, 0, (n - st->n_caps) * sizeof *grown);
+		st->caps = grown;
+		st->n_caps = n;
+	}
+	st->caps[cap].seen = 1;
+	return &st->caps[cap];
+}
+
+static uint32_t default_pid(tef_state *st)
+{
+	if (!st->default_pid)
+		st->default_pid = ++st->next_pid;
+	return st->default_pid;
+}
+
+/* The JSON pid of capability `cap`: its process, or the default one when
+ * no capset claimed it; global events (EV_NO_CAP) go to the first process. */
+static uint32_t pid_of_cap(tef_state *st, uint16_t cap)
+{
+	if (cap == EV_NO_CAP && st->n_procs)
+		return st->procs[0].pid;
+	if (cap == EV_NO_CAP || cap >= st->n_caps || !st->caps[cap].proc)
+		return default_pid(st);
+	return st->procs[st->caps[cap].proc - 1].pid;
+}
+
+static uint32_t tid_of_cap(uint16_t cap)
+{
+	return cap == EV_NO_CAP ? GLOBAL_TID : (uint32_t)cap + 1;
+}
+
+/* A copy of text, cut to NAME_MAX_BYTES at a UTF-8 boundary. */
+static char *copy_name(const uint8_t *p, size_t len)
+{
+	char *s;
+
+	if (len > NAME_MAX_BYTES) {
+		len = NAME_MAX_BYTES;
+		while (len && (p[len] & 0xc0) == 0x80)
+			len--;
+	}
+	if ((s = malloc(len + 1))) {
+		memcpy(s, p, len);
+		s[len] = '\0';
+	}
+	return s;
+}
+
+/* ------------------------------------------------------------------------
+ * Thread labels: open addressing with linear probing, bounded
+ * ---------------------------------------------------------------------- */
+
+static size_t label_slot(uint32_t thread)
+{
+	return (size_t)((thread * 2654435761u) & (LABEL_SLOTS - 1));
+}
+
+static tef_label *label_find(const tef_state *st, uint32_t thread)
+{
+	if (!st->labels)
+		return NULL;
+	for (size_t i = label_slot(thread);; i = (i + 1) & (LABEL_SLOTS - 1)) {
+		tef_label *l = &st->labels[i];
+		if (!l->json)
+			return NULL;
+		if (l->thread == thread)
+			return l;
+	}
+}
+
+/* Removes a label, moving later entries of its probe run back. */
+static void label_remove(tef_state *st, tef_label *l)
+{
+	size_t hole = (size_t)(l - st->labels);
+
+	free(l->json);
+	l->json = NULL;
+	st->n_labels--;
+	for (size_t i = (hole + 1) & (LABEL_SLOTS - 1); st->labels[i].json;
+	     i = (i + 1) & (LABEL_SLOTS - 1)) {
+		size_t home = label_slot(st->labels[i].thread);
+		/* It moves into the hole unless its probe starts after it. */
+		if (((i - home) & (LABEL_SLOTS - 1)) >=
+		    ((i - hole) & (LABEL_SLOTS - 1))) {
+			st->labels[hole] = st->labels[i];
+			st->labels[i].json = NULL;
+			hole = i;
+		}
+	}
+}
+
+/* The label as a JSON string literal, cut to NAME_MAX_BYTES. */
+static char *label_json(const uint8_t *p, size_t len, uint32_t *json_len)
+{
+	ev_text t = EV_TEXT_INIT;
+	char *cut = copy_name(p, len);
+
+	if (!cut)
+		return NULL;
+	evi_put_json_string(&t, (const uint8_t *)cut, strlen(cut));
+	free(cut);
+	if (t.failed) {
+		ev_text_free(&t);
+		return NULL;
+	}
+	/* Exactly its size: the text buffer starts at 4 KiB. */
+	*json_len = (uint32_t)t.len;
+	cut = realloc(t.data, t.len);
+	return cut ? cut : t.data;
+}
+
+static int label_set(ev_exporter *x, tef_state *st, uint32_t thread,
+		     const uint8_t *p, size_t len)
+{
+	tef_label *l = label_find(st, thread);
+	uint32_t json_len;
+	char *json;
+
+	if (!l && st->n_labels >= EV_EXPORT_MAX_LABELS) {
+		x->stats.labels_dropped++;
+		return EV_OK;
+	}
+	if (!st->labels && !(st->labels = calloc(LABEL_SLOTS, sizeof *st->labels)))
+		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
+	if (!(json = label_json(p, len, &json_len)))
+		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
+	if (!l) {
+		for (size_t i = label_slot(thread);; i = (i + 1) & (LABEL_SLOTS - 1))
+			if (!st->labels[i].json) {
+				l = &st->labels[i];
+				break;
+			}
+		l->thread = thread;
+		st->n_labels++;
+	}
+	free(l->json);
+	l->json = json;
+	l->len = json_len;
+	return EV_OK;
+}
+
+static void labels_clear(tef_state *st)
+{
+	if (st->labels)
+		for (size_t i = 0; i < LABEL_SLOTS; i++) {
+			free(st->labels[i].json);
+			st->labels[i].json = NULL;
+		}
+	st->n_labels = 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Slices
+ * ---------------------------------------------------------------------- */
+
+/* Writes {"ph":"X","name":NAME,"cat":CAT,"ts":..,"dur":..,"pid":..,"tid":..
+ * and leaves the record open for its args. */
+static void slice_open(ev_exporter *x, tef_state *st, uint16_t cap,
+		       const char *cat, uint64_t start, uint64_t end)
+{
+	ev_text *t = &x->out;
+
+	put_lit(t, ",\"cat\":\"");
+	evi_puts(t, cat);
+	put_lit(t, "\",\"dur\":");
+	evi_put_us(t, end - start);
+	put_where(t, start, pid_of_cap(st, cap), tid_of_cap(cap));
+}
+
+static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
+			 tef_cap *c, uint64_t end, int have_status,
+			 unsigned status)
+{
+	const tef_label *l = label_find(st, c->thread);
+	ev_text *t = &x->out;
+
+	if (end < c->run_start)
+		end = c->run_start;
+	record(x, st, 'X');
+	if (l) {
+		evi_put(t, l->json, l->len);
+	} else {
+		put_lit(t, "\"thread ");
+		evi_put_u64(t, c->thread);
+		evi_putc(t, '"');
+	}
+	slice_open(x, st, cap, "thread", c->run_start, end);
+	put_lit(t, ",\"args\":{");
+	put_num_arg(t, "thread", c->thread, 1);
+	if (have_status) {
+		put_lit(t, ",\"stop\":\"");
+		evi_puts(t, stop_names[status < sizeof stop_names /
+						  sizeof stop_names[0] ? status : 0]);
+		evi_putc(t, '"');
+	}
+	put_lit(t, "}}");
+	c->last_end = end;
+	c->running = 0;
+}
+
+static void phase_end(ev_exporter *x, tef_state *st, uint16_t cap,
+		      tef_cap *c, uint64_t t)
+{
+	uint64_t start = c->phase_start;
+
+	if (c->phase == PHASE_NONE)
+		return;
+	if (start < c->gc_child_end)
+		start = c->gc_child_end;
+	if (t < start)
+		t = start;
+	record(x, st, 'X');
+	evi_puts(&x->out, c->phase == PHASE_WORK ? "\"GC work\"" : "\"GC idle\"");
+	slice_open(x, st, cap, "gc", start, t);
+	evi_putc(&x->out, '}');
+	c->gc_child_end = t;
+	c->phase = PHASE_NONE;
+}
+
+/* The GC slice, with the fields of GC_STATS_GHC `stats` if not NULL. */
+static void gc_slice(ev_exporter *x, tef_state *st, uint16_t cap, tef_cap *c,
+		     const ev_decoded *stats)
+{
+	ev_text *t = &x->out;
+	uint64_t end = c->gc_end;
+
+	if (end < c->gc_child_end)
+		end = c->gc_child_end;
+	record(x, st, 'X');
+	put_lit(t, "\"GC\"");
+	slice_open(x, st, cap, "gc", c->gc_start, end);
+	if (stats) {
+		put_lit(t, ",\"args\":{");
+		/* Field 0 is the capset: the process says that. */
+		for (unsigned i = 1; i < stats->n; i++)
+			put_num_arg(t, stats->values[i].field->name,
+				    stats->values[i].num, i == 1);
+		evi_putc(t, '}');
+	}
+	evi_putc(t, '}');
+	c->last_end = end;
+	c->gc_pending = 0;
+}
+
+static void flush_pending_gc(ev_exporter *x, tef_state *st, uint16_t cap,
+			     tef_cap *c)
+{
+	if (c->gc_pending)
+		gc_slice(x, st, cap, c, NULL);
+}
+
+/* Closes whatever is open on a capability at time `t`. */
+static void cap_close(ev_exporter *x, tef_state *st, uint16_t cap,
+		      tef_cap *c, uint64_t t)
+{
+	if (c->running)
+		thread_slice(x, st, cap, c, t, 0, 0);
+	if (c->in_gc) {
+		phase_end(x, st, cap, c, t);
+		c->gc_end = t;
+		c->gc_pending = 1;
+		c->in_gc = 0;
+	}
+	flush_pending_gc(x, st, cap, c);
+}
+
+static uint64_t slice_start(const tef_cap *c, uint64_t t)
+{
+	return t < c->last_end ? c->last_end : t;
+}
+
+/* ------------------------------------------------------------------------
+ * Instants and counters
+ * ---------------------------------------------------------------------- */
+
+static void instant(ev_exporter *x, tef_state *st, const ev_event *ev,
+		    const char *cat, const uint8_t *text, size_t len)
+{
+	ev_text *t = &x->out;
+
+	if (ev->cap == EV_NO_CAP)
+		st->global_seen = 1;
+	record(x, st, 'i');
+	evi_put_json_string(t, text, len);
+	put_lit(t, ",\"cat\":\"");
+	evi_puts(t, cat);
+	put_lit(t, "\",\"s\":\"t\"");
+	put_where(t, ev->time, pid_of_cap(st, ev->cap), tid_of_cap(ev->cap));
+	evi_putc(t, '}');
+}
+
+static void instant_named(ev_exporter *x, tef_state *st, const ev_event *ev,
+			  const char *name)
+{
+	instant(x, st, ev, "gc", (const uint8_t *)name, strlen(name));
+}
+
+/* {"ph":"C","name":NAME,"ts":..,"pid":..,"args":{ left open */
+static void counter_open(ev_exporter *x, tef_state *st, const char *name,
+			 uint64_t ts, uint32_t pid)
+{
+	ev_text *t = &x->out;
+
+	record(x, st, 'C');
+	put_string(t, name);
+	put_lit(t, ",\"ts\":");
+	evi_put_us(t, ts);
+	put_lit(t, ",\"pid\":");
+	evi_put_u64(t, pid);
+	put_lit(t, ",\"args\":{");
+}
+
+/* A heap figure of a process; HEAP_ALLOCATED is each cap's running total,
+ * and the process's allocation is their sum. A capset that is no known
+ * process counts for the default process. */
+static int heap_counter(ev_exporter *x, tef_state *st, const ev_event *ev,
+			const char *name)
+{
+	tef_proc *p = proc_find(st, ev_load32(ev->payload));
+	uint64_t bytes = ev_load64(ev->payload + 4);
+	uint64_t *total = p ? &p->allocated : &st->default_allocated;
+
+	if (ev->type == EV_HEAP_ALLOCATED && ev->cap != EV_NO_CAP) {
+		tef_cap *c = cap_get(x, st, ev->cap);
+		if (!c)
+			return x->diag.status;
+		*total += bytes - c->allocated;
+		c->allocated = bytes;
+		bytes = *total;
+	}
+	counter_open(x, st, name, ev->time, p ? p->pid : default_pid(st));
+	put_num_arg(&x->out, "bytes", bytes, 1);
+	put_lit(&x->out, "}}");
+	return EV_OK;
+}
+
+/* SPARK_COUNTERS (doc/format.md s. 5): seven u64 totals of one capability. */
+static void spark_counter(ev_exporter *x, tef_state *st, const ev_event *ev)
+{
+	static const char *const names[] = {
+		"created", "dud", "overflowed", "converted", "gcd", "fizzled",
+		"remaining"
+	};
+	char name[32];
+
+	if (ev->cap == EV_NO_CAP)
+		return;
+	snprintf(name, sizeof name, "sparks cap %u", (unsigned)ev->cap);
+	counter_open(x, st, name, ev->time, pid_of_cap(st, ev->cap));
+	for (unsigned i = 0; i < 7; i++)
+		put_num_arg(&x->out, names[i], ev_load64(ev->payload + 8 * i),
+			    i == 0);
+	put_lit(&x->out, "}}");
+}
+
+/* ------------------------------------------------------------------------
+ * Events
+ * ---------------------------------------------------------------------- */
+
+static int on_process_event(ev_exporter *x, tef_state *st, const ev_event *ev)
+{
+	tef_proc *p = NULL;
+	int rc;
+
+	if (ev->type == EV_CAPSET_ASSIGN_CAP) {
+		uint16_t cap = ev_load16(ev->payload + 4);
+		tef_cap *c;
+		if (!(p = proc_find(st, ev_load32(ev->payload))) ||
+		    cap == EV_NO_CAP)
+			return EV_OK; /* a clock domain, or no cap */
+		if (!(c = cap_get(x, st, cap)))
+			return x->diag.status;
+		c->proc = (uint32_t)(p - st->procs) + 1;
+		return EV_OK;
+	}
+	if (ev->type == EV_CAPSET_CREATE &&
+	    ev_load16(ev->payload + 4) != EV_CAPSET_OS_PROCESS)
+		return EV_OK;
+	if ((rc = proc_get(x, st, ev_load32(ev->payload), &p)) < 0 || !p)
+		return rc;
+	if (ev->type == EV_OSPROCESS_PID) {
+		p->have_os_pid = 1;
+		p->os_pid = ev_load32(ev->payload + 4);
+	} else if (ev->type == EV_PROGRAM_ARGS && !p->name) {
+		/* The program's base name: its first argument's last part. */
+		const uint8_t *arg = ev->payload + 4;
+		size_t len = 0, base = 0;
+		while (4 + len < ev->size && arg[len])
+			if (arg[len++] == '/')
+				base = len;
+		arg += base;
+		len -= base;
+		if (!(p->name = copy_name(arg, len)))
+			return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
+					"out of memory");
+	}
+	return EV_OK;
+}
+
+static void on_run(ev_exporter *x, tef_state *st, const ev_event *ev,
+		   tef_cap *c)
+{
+	cap_close(x, st, ev->cap, c, ev->time);
+	c->running = 1;
+	c->thread = ev_load32(ev->payload);
+	c->run_start = slice_start(c, ev->time);
+}
+
+static void on_stop(ev_exporter *x, tef_state *st, const ev_event *ev,
+		    tef_cap *c)
+{
+	uint32_t thread = ev_load32(ev->payload);
+	unsigned status = ev_load16(ev->payload + 4);
+
+	if (c->running && c->thread == thread)
+		thread_slice(x, st, ev->cap, c, ev->time, 1, status);
+	if (status == STATUS_FINISHED) {
+		tef_label *l = label_find(st, thread);
+		if (l)
+			label_remove(st, l);
+	}
+}
+
+static void on_gc(ev_exporter *x, tef_state *st, const ev_event *ev,
+		  tef_cap *c)
+{
+	switch (ev->type) {
+	case EV_GC_START:
+		cap_close(x, st, ev->cap, c, ev->time);
+		c->in_gc = 1;
+		c->gc_start = c->gc_child_end = slice_start(c, ev->time);
+		c->phase = PHASE_NONE;
+		break;
+	case EV_GC_WORK:
+	case EV_GC_IDLE:
+	case EV_GC_DONE:
+		if (!c->in_gc)
+			break;
+		phase_end(x, st, ev->cap, c, ev->time);
+		c->phase = ev->type == EV_GC_WORK ? PHASE_WORK
+			 : ev->type == EV_GC_IDLE ? PHASE_IDLE : PHASE_NONE;
+		c->phase_start = ev->time;
+		break;
+	case EV_GC_END:
+		if (!c->in_gc)
+			break;
+		phase_end(x, st, ev->cap, c, ev->time);
+		c->in_gc = 0;
+		c->gc_end = ev->time < c->gc_start ? c->gc_start : ev->time;
+		c->gc_pending = 1;
+		break;
+	}
+}
+
+static void on_gc_stats(ev_exporter *x, tef_state *st, const ev_event *ev,
+			tef_cap *c)
+{
+	ev_decoded d;
+
+	if (c->gc_pending && ev_decode(ev, &d))
+		gc_slice(x, st, ev->cap, c, &d);
+}
+
+/* Events of a capability's track. */
+static int on_cap_event(ev_exporter *x, tef_state *st, const ev_event *ev)
+{
+	tef_cap *c = cap_get(x, st, ev->cap);
+
+	if (!c)
+		return x->diag.status;
+	c->last_time = ev->time;
+	switch (ev->type) {
+	case EV_RUN_THREAD:
+		on_run(x, st, ev, c);
+		break;
+	case EV_STOP_THREAD:
+		on_stop(x, st, ev, c);
+		break;
+	case EV_GC_START:
+	case EV_GC_END:
+	case EV_GC_WORK:
+	case EV_GC_IDLE:
+	case EV_GC_DONE:
+		on_gc(x, st, ev, c);
+		break;
+	case EV_GC_STATS_GHC:
+		on_gc_stats(x, st, ev, c);
+		break;
+	}
+	return EV_OK;
+}
+
+/* The payload bytes each handled type needs (the fields read). */
+static uint32_t min_size(uint16_t type)
+{
+	switch (type) {
+	case EV_RUN_THREAD:
+	case EV_THREAD_LABEL:
+	case EV_PROGRAM_ARGS:
+		return 4;
+	case EV_STOP_THREAD:
+	case EV_CAPSET_CREATE:
+	case EV_CAPSET_ASSIGN_CAP:
+		return 6;
+	case EV_OSPROCESS_PID:
+		return 8;
+	case EV_HEAP_SIZE:
+	case EV_HEAP_LIVE:
+	case EV_HEAP_ALLOCATED:
+		return 12;
+	case EV_SPARK_COUNTERS:
+		return 56;
+	default:
+		return 0;
+	}
+}
+
+static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
+{
+	tef_state *st = state;
+
+	st->last_time = ev->time;
+	if (ev->size < min_size(ev->type))
+		return EV_OK;
+	switch (ev->type) {
+	case EV_RUN_THREAD:
+	case EV_STOP_THREAD:
+	case EV_GC_START:
+	case EV_GC_END:
+	case EV_GC_WORK:
+	case EV_GC_IDLE:
+	case EV_GC_DONE:
+	case EV_GC_STATS_GHC:
+		return ev->cap == EV_NO_CAP ? EV_OK : on_cap_event(x, st, ev);
+	case EV_THREAD_LABEL:
+		return label_set(x, st, ev_load32(ev->payload), ev->payload + 4,
+				 ev->size - 4);
+	case EV_CAPSET_CREATE:
+	case EV_CAPSET_ASSIGN_CAP:
+	case EV_OSPROCESS_PID:
+	case EV_PROGRAM_ARGS:
+		return on_process_event(x, st, ev);
+	case EV_REQUEST_SEQ_GC:
+		instant_named(x, st, ev, "request seq GC");
+		break;
+	case EV_REQUEST_PAR_GC:
+		instant_named(x, st, ev, "request par GC");
+		break;
+	case EV_GC_GLOBAL_SYNC:
+		instant_named(x, st, ev, "GC global sync");
+		break;
+	case EV_USER_MARKER:
+		instant(x, st, ev, "marker", ev->payload, ev->size);
+		break;
+	case EV_USER_MSG:
+		instant(x, st, ev, "message", ev->payload, ev->size);
+		break;
+	case EV_HEAP_SIZE:
+		return heap_counter(x, st, ev, "heap size");
+	case EV_HEAP_LIVE:
+		return heap_counter(x, st, ev, "heap live");
+	case EV_HEAP_ALLOCATED:
+		return heap_counter(x, st, ev, "allocated");
+	case EV_SPARK_COUNTERS:
+		spark_counter(x, st, ev);
+		break;
+	}
+	return EV_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Sessions and the document
+ * ---------------------------------------------------------------------- */
+
+static void metadata(ev_exporter *x, tef_state *st, const char *what,
+		     uint32_t pid, int have_tid, uint32_t tid)
+{
+	ev_text *t = &x->out;
+
+	record(x, st, 'M');
+	evi_putc(t, '"');
+	evi_puts(t, what);
+	put_lit(t, "\",\"pid\":");
+	evi_put_u64(t, pid);
+	if (have_tid) {
+		put_lit(t, ",\"tid\":");
+		evi_put_u64(t, tid);
+	}
+	put_lit(t, ",\"args\":{\"name\":");
+}
+
+static void name_process(ev_exporter *x, tef_state *st, const tef_proc *p)
+{
+	char name[NAME_MAX_BYTES + 32];
+	int n;
+
+	metadata(x, st, "process_name", p->pid, 0, 0);
+	if (p->have_os_pid)
+		n = snprintf(name, sizeof name, "%s (pid %u)",
+			     p->name ? p->name : "GHC process",
+			     (unsigned)p->os_pid);
+	else
+		n = snprintf(name, sizeof name, "%s",
+			     p->name ? p->name : "GHC process");
+	evi_put_json_string(&x->out, (const uint8_t *)name, (size_t)n);
+	put_lit(&x->out, "}}");
+}
+
+/* Closes what is open and names the session's processes and tracks. */
+static void end_session(ev_exporter *x, tef_state *st)
+{
+	for (size_t i = 0; i < st->n_caps; i++)
+		if (st->caps[i].seen)
+			cap_close(x, st, (uint16_t)i, &st->caps[i],
+				  st->last_time);
+	for (size_t i = 0; i < st->n_procs; i++)
+		name_process(x, st, &st->procs[i]);
+	if (st->default_pid) {
+		metadata(x, st, "process_name", st->default_pid, 0, 0);
+		put_lit(&x->out, "\"GHC process\"}}");
+	}
+	for (size_t i = 0; i < st->n_caps; i++) {
+		char name[16];
+		if (!st->caps[i].seen)
+			continue;
+		metadata(x, st, "thread_name", pid_of_cap(st, (uint16_t)i), 1,
+			 tid_of_cap((uint16_t)i));
+		snprintf(name, sizeof name, "\"cap %u\"}}", (unsigned)i);
+		evi_puts(&x->out, name);
+	}
+	if (st->global_seen) {
+		metadata(x, st, "thread_name", pid_of_cap(st, EV_NO_CAP), 1,
+			 GLOBAL_TID);
+		put_lit(&x->out, "\"global\"}}");
+	}
+	for (size_t i = 0; i < st->n_procs; i++)
+		free(st->procs[i].name);
+	st->n_procs = 0;
+	evi_idmap_free(&st->proc_index);
+	st->global_seen = 0;
+	st->default_pid = 0;
+	st->default_allocated = 0;
+	if (st->caps)
+		memset(st->caps, 0, st->n_caps * sizeof *st->caps);
+	labels_clear(st);
+}
+
+static void begin(ev_exporter *x, tef_state *st)
+{
+	if (st->began)
+		return;
+	evi_puts(&x->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":"
+		 "{\"exporter\":\"evtool " EV_VERSION_STRING "\"},"
+		 "\"traceEvents\":[");
+	st->began = 1;
+}
+
+static int tef_session(ev_exporter *x, void *state, unsigned session,
+		       const ev_header *h)
+{
+	tef_state *st = state;
+
+	(void)session;
+	(void)h;
+	begin(x, st);
+	end_session(x, st);
+	return evi_export_check(x);
+}
+
+static int tef_finish(ev_exporter *x, void *state)
+{
+	tef_state *st = state;
+
+	begin(x, st);
+	end_session(x, st);
+	put_lit(&x->out, "\n]}\n");
+	return evi_export_check(x);
+}
+
+static int tef_open(ev_exporter *x, void **state)
+{
+	(void)x;
+	*state = calloc(1, sizeof(tef_state));
+	return *state ? EV_OK : EV_ENOMEM;
+}
+
+static void tef_free(void *state)
+{
+	tef_state *st = state;
+
+	for (size_t i = 0; i < st->n_procs; i++)
+		free(st->procs[i].name);
+	labels_clear(st);
+	free(st->labels);
+	evi_idmap_free(&st->proc_index);
+	free(st->procs);
+	free(st->caps);
+	free(st);
+}
+
+const evi_export_ops evi_export_tef = {
+	tef_open, tef_session, tef_event, tef_finish, tef_free
+};

@@ -1,0 +1,137 @@
+/*
+ * Declarations shared by libevtool's source files; not installed.
+ */
+#ifndef EVTOOL_LIB_INTERNAL_H
+#define EVTOOL_LIB_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "evtool/catalog.h"
+#include "evtool/common.h"
+
+/* The four-byte magic words of the header (doc/format.md section 1). */
+#define EVI_HEADER_BEGIN 0x68647262u     /* "hdrb" */
+#define EVI_HEADER_END 0x68647265u       /* "hdre" */
+#define EVI_HET_BEGIN 0x68657462u        /* "hetb" */
+#define EVI_HET_END 0x68657465u          /* "hete" */
+#define EVI_ET_BEGIN 0x65746200u         /* "etb\0" */
+#define EVI_ET_END 0x65746500u           /* "ete\0" */
+#define EVI_DATA_BEGIN 0x64617462u       /* "datb" */
+#define EVI_DATA_END 0xffffu             /* in place of an event type */
+
+/* Event header on the wire: u16 type, u64 time; variable events add u16. */
+#define EVI_EVENT_HEADER 10u
+#define EVI_VAR_HEADER 12u
+/* A BLOCK_MARKER payload: u32 size, u64 end time, u16 cap. */
+#define EVI_BLOCK_PAYLOAD 14u
+#define EVI_BLOCK_EVENT (EVI_EVENT_HEADER + EVI_BLOCK_PAYLOAD)
+
+typedef struct ev_sink ev_sink;
+typedef struct ev_reader ev_reader;
+
+/* Progress of a pipeline that reads its input in several passes or
+ * readers at once: each reader adds the stored bytes it reads to `done`
+ * and calls fn(ctx, done, total). */
+typedef struct evi_progress {
+	ev_progress_fn fn;
+	void *ctx;
+	uint64_t done;
+	uint64_t total;
+} evi_progress;
+
+/* Counts r's reads from now on in *p (NULL, or p->fn NULL: off). `p`
+ * must outlive the reader or a later call. */
+void evi_reader_progress(ev_reader *r, evi_progress *p);
+
+/* The stored bytes `r` will read to the end of its file; 0 if unknown. */
+uint64_t evi_reader_stored_size(const ev_reader *r);
+
+/* Room for `len` more bytes in the sink's buffer, counted as written: the
+ * caller fills them before the next sink call. NULL on a write error (see
+ * ev_sink_diag) or when `len` exceeds the buffer, which is never the case
+ * up to EVI_SINK_RESERVE_MAX bytes. */
+#define EVI_SINK_RESERVE_MAX (64u * 1024u)
+uint8_t *evi_sink_reserve(ev_sink *s, size_t len);
+
+typedef struct ev_archive_writer ev_archive_writer;
+typedef struct ev_archive_options ev_archive_options;
+
+/* An archive writer that does not know the log's digest beforehand: the
+ * compressed members wait in an unnamed temporary file in `tmpdir` (NULL:
+ * $TMPDIR, else /tmp) until ev_archive_writer_finish, which copies them
+ * to `target` (which stays the caller's), each member's header holding
+ * the digest of the bytes written. */
+int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
+				    const char *tmpdir,
+				    const ev_archive_options *opts,
+				    ev_diag *diag);
+
+/* The one way the library records a failure: fills all of `d` with what
+ * it concerns (`origin`, `input` for an operation with several inputs),
+ * the status, the position and a printf-style message; returns the
+ * status so that callers can `return evi_vfail(...)`. Every failure
+ * helper of a handle ends here. */
+int evi_vfail(ev_diag *d, ev_origin origin, unsigned input, int status,
+	      uint64_t offset, uint64_t index, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
+
+/* evi_vfail for a failure of what `d` belongs to: EV_ORIGIN_NONE. */
+int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,
+	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* evi_vfail with an origin, for helpers of one file and few arguments. */
+int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
+		uint64_t index, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* ghc-events' text for STOP_THREAD status `status` (show.c): "blocked on
+ * an MVar" for 7, "No stop thread status" for codes it does not know. */
+const char *evi_stop_status_text(unsigned status);
+
+/* Printable rendering of four magic bytes, e.g. "hdrb" or "\x1f\x8b..". */
+void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len);
+
+/* ev_ref_get and ev_ref_set, inline: merge calls them for every
+ * identifier of every event, where a call costs as much as the work. */
+/* The big-endian unsigned integer of 1, 2, 4 or 8 bytes at p. */
+static inline uint64_t evi_load_width(const uint8_t *p, unsigned width)
+{
+	switch (width) {
+	case 1:
+		return p[0];
+	case 2:
+		return ev_load16(p);
+	case 4:
+		return ev_load32(p);
+	default:
+		return ev_load64(p);
+	}
+}
+
+static inline uint64_t evi_ref_load(const uint8_t *payload, const ev_ref *ref)
+{
+	return evi_load_width(payload + ref->offset, ref->width);
+}
+
+static inline void evi_ref_store(uint8_t *payload, const ev_ref *ref,
+				 uint64_t value)
+{
+	uint8_t *p = payload + ref->offset;
+
+	switch (ref->width) {
+	case 1:
+		p[0] = (uint8_t)value;
+		break;
+	case 2:
+		ev_store16(p, (uint16_t)value);
+		break;
+	case 4:
+		ev_store32(p, (uint32_t)value);
+		break;
+	default:
+		ev_store64(p, value);
+		break;
+	}
+}
+
+#endif

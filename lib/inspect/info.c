@@ -1,0 +1,344 @@
+/*
+ * The analysis of `evtool info` (info.h): one pass over every session of
+ * a log, counting events per type and capability, time inversions per
+ * capability, sessions, capsets and, through process.h, the processes.
+ *
+ * Layering: uses the reader, the catalogue, the decoder and the process
+ * list; nothing in lib/ calls it.
+ */
+#include "evtool/info.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtool/decode.h"
+
+#define N_CLASSES 15 /* EV_CLASS_SCHEDULER (bit 0) .. EV_CLASS_OTHER */
+
+typedef struct cap_stats {
+	uint64_t events;
+	unsigned session; /* 1 + the session of last_time; 0: none yet */
+	uint64_t last_time;
+	uint64_t inversions;
+	uint64_t gc_end_inversions;
+} cap_stats;
+
+struct ev_info {
+	ev_info_options opts;
+	ev_info_summary sum;
+	ev_info_session *spans;  /* opts.max_listed_sessions */
+	ev_info_capset *capsets; /* opts.max_listed_capsets */
+	ev_process_list *procs;
+	int procs_failed;        /* EV_ENOMEM while collecting them */
+	ev_diag wall_problem;    /* a WALL_CLOCK_TIME that is no clock */
+	int read;                /* ev_info_read was called */
+	uint8_t cap_seen[EV_ID_COUNT / 8];
+	uint8_t foreign[EV_ID_COUNT / 8]; /* declared with another meaning */
+	uint64_t per_type[EV_ID_COUNT];
+	cap_stats per_cap[EV_ID_COUNT]; /* EV_NO_CAP: global or no block */
+};
+
+int ev_info_new(ev_info **out, const ev_info_options *opts)
+{
+	ev_info_options defaults = EV_INFO_OPTIONS_INIT;
+	ev_info *in;
+
+	*out = NULL;
+	if (!opts)
+		opts = &defaults;
+	if (opts->version != EV_INFO_OPTIONS_VERSION)
+		return EV_EINVAL;
+	if (!(in = calloc(1, sizeof *in)))
+		return EV_ENOMEM;
+	in->opts = *opts;
+	in->spans = calloc(opts->max_listed_sessions + 1u, sizeof *in->spans);
+	in->capsets = calloc(opts->max_listed_capsets + 1u,
+			     sizeof *in->capsets);
+	if (!in->spans || !in->capsets ||
+	    ev_process_list_new(&in->procs) < 0) {
+		ev_info_free(in);
+		return EV_ENOMEM;
+	}
+	in->sum.capsets = in->capsets;
+	in->sum.session_list = in->spans;
+	*out = in;
+	return EV_OK;
+}
+
+void ev_info_free(ev_info *in)
+{
+	if (!in)
+		return;
+	ev_process_list_free(in->procs);
+	free(in->spans);
+	free(in->capsets);
+	free(in);
+}
+
+/* ---- collecting ---- */
+
+static void mark_cap(ev_info *in, uint16_t cap)
+{
+	if (cap != EV_NO_CAP)
+		in->cap_seen[cap / 8] |= (uint8_t)(1u << (cap % 8));
+}
+
+int ev_info_cap_seen(const ev_info *in, uint16_t cap)
+{
+	return in->cap_seen[cap / 8] & (1u << (cap % 8));
+}
+
+static int is_foreign(const ev_info *in, unsigned id)
+{
+	return in->foreign[id / 8] & (1u << (id % 8));
+}
+
+static void add_capset(ev_info *in, uint32_t id, uint16_t type)
+{
+	ev_info_summary *s = &in->sum;
+
+	if (s->n_capsets == in->opts.max_listed_capsets)
+		return;
+	for (unsigned i = 0; i < s->n_capsets; i++)
+		if (in->capsets[i].id == id)
+			return; /* a later session declaring it again */
+	in->capsets[s->n_capsets].id = id;
+	in->capsets[s->n_capsets].type = type;
+	s->n_capsets++;
+}
+
+/* The integer field `name` of `d` in `out`: 1, or 0 when the payload
+ * stops before it. */
+static int field_num(const ev_decoded *d, const char *name, uint64_t *out)
+{
+	const ev_value *v = ev_decoded_field(d, name);
+
+	if (!v)
+		return 0;
+	*out = v->num;
+	return 1;
+}
+
+/* Capability and capset metadata, read through the catalogue's payload
+ * layouts (field names as ev_catalog_layout gives them): a field that a
+ * short payload does not reach is absent, and the event tells nothing.
+ * The processes' own (pid, program, RTS, wall clock) are the process
+ * list's. */
+static void note_metadata(ev_info *in, const ev_event *ev)
+{
+	ev_decoded d;
+	uint64_t a, b;
+
+	switch (ev->type) {
+	case EV_CAPSET_CREATE:
+	case EV_CAP_CREATE:
+	case EV_STARTUP:
+		break;
+	default:
+		return; /* only these few are decoded: info is on the hot path */
+	}
+	if (is_foreign(in, ev->type) || !ev_decode(ev, &d))
+		return;
+	switch (ev->type) {
+	case EV_CAPSET_CREATE:
+		if (field_num(&d, "capset", &a) &&
+		    field_num(&d, "capset_type", &b))
+			add_capset(in, (uint32_t)a, (uint16_t)b);
+		break;
+	case EV_CAP_CREATE:
+		if (field_num(&d, "cap", &a))
+			mark_cap(in, (uint16_t)a);
+		break;
+	case EV_STARTUP:
+		if (field_num(&d, "n_caps", &a))
+			in->sum.startup_caps = (uint16_t)a;
+		break;
+	default:
+		break;
+	}
+}
+
+static void note_process(ev_info *in, const ev_event *ev)
+{
+	int rc;
+
+	if (is_foreign(in, ev->type))
+		return;
+	rc = ev_process_list_add(in->procs, ev);
+	if (rc == EV_ENOMEM && !in->procs_failed)
+		in->procs_failed = rc; /* EV_ELIMIT keeps the first */
+	if (rc == EV_EFORMAT && !in->wall_problem.status)
+		in->wall_problem = *ev_process_list_diag(in->procs);
+}
+
+static void count_event(ev_info *in, const ev_event *ev)
+{
+	ev_info_summary *s = &in->sum;
+	cap_stats *c = &in->per_cap[ev->cap];
+
+	if (ev->type == EV_BLOCK_MARKER) {
+		s->blocks++;
+		mark_cap(in, ev->cap);
+		return;
+	}
+	s->events++;
+	in->per_type[ev->type]++;
+	if (!s->have_time || ev->time < s->first_time)
+		s->first_time = ev->time;
+	if (!s->have_time || ev->time > s->last_time)
+		s->last_time = ev->time;
+	s->have_time = 1;
+	/* Per capability, time should not go back (doc/format.md section 3),
+	 * except the GC_END that the RTS stamps early. */
+	if (c->session == s->sessions && ev->time < c->last_time) {
+		c->inversions++;
+		if (ev->type == EV_GC_END)
+			c->gc_end_inversions++;
+	}
+	c->events++;
+	c->session = s->sessions; /* clocks restart with each session */
+	c->last_time = ev->time;
+	note_metadata(in, ev);
+	note_process(in, ev);
+}
+
+static void note_session(ev_info *in, uint64_t start, uint64_t end,
+			 uint64_t events, int status)
+{
+	ev_info_session *s;
+
+	if (in->sum.sessions > in->opts.max_listed_sessions)
+		return;
+	s = &in->spans[in->sum.sessions - 1];
+	s->start = start;
+	s->end = end;
+	s->events = events;
+	s->status = status;
+	in->sum.n_listed_sessions = in->sum.sessions;
+}
+
+/* Types a header declares with another meaning than GHC's (another
+ * program reusing the id): counted under their id as unknown types. */
+static void note_foreign_types(ev_info *in, const ev_header *h)
+{
+	for (size_t i = 0; i < ev_header_count(h); i++) {
+		uint16_t id = ev_header_at(h, i)->id;
+		if (ev_catalog_find(id) && !ev_header_type_info(h, id))
+			in->foreign[id / 8] |= (uint8_t)(1u << (id % 8));
+	}
+}
+
+static int scan_sessions(ev_info *in, ev_reader *r)
+{
+	ev_info_summary *s = &in->sum;
+	uint64_t start = 0, events;
+	ev_event ev;
+	int rc;
+
+	for (;;) {
+		if (s->sessions++)
+			ev_process_list_next_session(in->procs);
+		note_foreign_types(in, ev_reader_header(r));
+		events = s->events;
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			count_event(in, &ev);
+		note_session(in, start, ev_reader_offset(r), s->events - events,
+			     rc);
+		if (rc != EV_END)
+			return rc;
+		start = ev_reader_offset(r);
+		rc = ev_reader_next_session(r);
+		if (rc != EV_OK)
+			return rc == EV_END ? EV_END : rc;
+	}
+}
+
+static void sum_inversions(ev_info *in)
+{
+	for (unsigned cap = 0; cap < EV_ID_COUNT; cap++) {
+		in->sum.inversions += in->per_cap[cap].inversions;
+		in->sum.gc_end_inversions += in->per_cap[cap].gc_end_inversions;
+	}
+	for (unsigned cap = 0; cap < EV_NO_CAP; cap++)
+		in->sum.caps_seen += ev_info_cap_seen(in, (uint16_t)cap) ? 1 : 0;
+}
+
+int ev_info_read(ev_info *in, ev_reader *r)
+{
+	ev_info_summary *s = &in->sum;
+	int rc;
+
+	if (in->read)
+		return EV_EINVAL;
+	in->read = 1;
+	rc = ev_reader_read_header(r);
+	s->gzip = ev_reader_is_gzip(r); /* known once bytes were read */
+	s->status = rc < 0 ? rc : scan_sessions(in, r);
+	if (ev_process_list_finish(in->procs) < 0 || in->procs_failed)
+		return EV_ENOMEM;
+	sum_inversions(in);
+	s->diag = *ev_reader_diag(r);
+	s->log_bytes = ev_reader_offset(r);
+	if (s->status == EV_ETRUNCATED && s->diag.offset < s->log_bytes)
+		s->log_bytes = s->diag.offset;
+	/* Read to its end, but invalid: as merge, filter and truncate say. */
+	if ((s->status == EV_END || s->status == EV_ETRUNCATED) &&
+	    in->wall_problem.status) {
+		s->status = in->wall_problem.status;
+		s->diag = in->wall_problem;
+	}
+	rc = ev_reader_digest(r, &s->digest);
+	s->have_digest = rc == EV_OK;
+	s->stored_bytes = ev_reader_input_bytes(r);
+	return rc == EV_EINVAL ? EV_OK : rc; /* EV_EINVAL: no digest asked */
+}
+
+const ev_info_summary *ev_info_summary_of(const ev_info *in)
+{
+	return &in->sum;
+}
+
+const ev_process_list *ev_info_processes(const ev_info *in)
+{
+	return in->procs;
+}
+
+uint64_t ev_info_type_count(const ev_info *in, uint16_t id)
+{
+	return in->per_type[id];
+}
+
+const char *ev_info_type_name(const ev_info *in, uint16_t id)
+{
+	const ev_type_info *t = ev_catalog_find(id);
+
+	return t && !is_foreign(in, id) ? t->name : "UNKNOWN";
+}
+
+/* The lowest EV_CLASS_* bit of type `id` as counted, N_CLASSES for none. */
+static unsigned class_bit(const ev_info *in, unsigned id)
+{
+	unsigned cls = is_foreign(in, id) ? (unsigned)EV_CLASS_OTHER
+					  : (unsigned)ev_type_class((uint16_t)id);
+	unsigned bit = 0;
+
+	while (bit < N_CLASSES && !(cls & (1u << bit)))
+		bit++;
+	return bit;
+}
+
+uint64_t ev_info_class_events(const ev_info *in, ev_class cls)
+{
+	uint64_t n = 0;
+
+	for (unsigned id = 0; id < EV_ID_COUNT; id++)
+		if (in->per_type[id] && class_bit(in, id) < N_CLASSES &&
+		    (1u << class_bit(in, id)) == (unsigned)cls)
+			n += in->per_type[id];
+	return n;
+}
+
+uint64_t ev_info_cap_events(const ev_info *in, uint16_t cap)
+{
+	return in->per_cap[cap].events;
+}

@@ -1,0 +1,688 @@
+/*
+ * evtool merge, part one: the merge handle, its inputs, and the first pass
+ * that reads each input once for what the plan needs (merge.h).
+ *
+ * Layering, calls going one way only: merge_write.c -> merge.c ->
+ * merge_plan.c. This file calls down into the plan (the union header, the
+ * decisions, the failure record) and never up into merge_write.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evtool/decode.h"
+#include "gzip.h"
+#include "internal.h"
+#include "input.h"
+#include "merge_internal.h"
+#include "tempfile.h"
+
+/* A regular file up to this size is read into memory once, in the first
+ * pass, and both passes parse it in place: no read window, no second
+ * open and read. At most MAX_CACHED_TOTAL bytes of inputs are held so;
+ * the rest are read from their files twice. */
+#define MAX_CACHED_INPUT (1024u * 1024u)
+#define MAX_CACHED_TOTAL (32u * 1024u * 1024u)
+/* ref_free's probe: a zero payload this long holds every fixed field the
+ * catalogue knows (doc/format.md section 6), and a cost-centre stack depth of
+ * 0, so a type with any identifier field shows at least one. */
+#define REF_PROBE_SIZE 1024u
+/* Bounds on what the first pass remembers of one input for synthesis. */
+#define MAX_CREATED_CAPSETS 65536u
+#define MAX_ASSIGNS 131072u
+
+int evi_merge_reader_failed(ev_merge *m, const evi_merge_input *in,
+			    const ev_reader *r)
+{
+	const ev_diag *d = ev_reader_diag(r);
+	char message[sizeof d->message];
+
+	memcpy(message, d->message, sizeof message);
+	evi_merge_fail(m, EV_MERGE_FAILED_INPUT, d->status,
+		       "%s: offset %llu: %s", in->name,
+		       (unsigned long long)d->offset, message);
+	m->diag.input = (unsigned)(in - m->inputs);
+	m->diag.offset = d->offset;
+	m->diag.event_index = d->event_index;
+	return d->status;
+}
+
+/* ---- the handle ---- */
+
+/* Every catalogued type with identifier fields has one whatever the
+ * payload (STOP_THREAD's blocked-on thread and cost-centre stacks come
+ * after a fixed one), so a zero payload finds them all. The types the
+ * first pass reads for more than identifiers (scan_event) are never
+ * passed over. */
+static void find_ref_free_types(ev_merge *m)
+{
+	static const uint8_t zeros[REF_PROBE_SIZE];
+	static const uint16_t scanned[] = { EV_BLOCK_MARKER, EV_CAPSET_CREATE,
+					    EV_CAPSET_ASSIGN_CAP, EV_CAP_CREATE,
+					    EV_WALL_CLOCK_TIME };
+
+	for (unsigned type = 0; type < 256; type++)
+		m->ref_free[type] = ev_payload_refs((uint16_t)type, zeros,
+						    sizeof zeros, NULL, 0) == 0;
+	for (size_t i = 0; i < sizeof scanned / sizeof scanned[0]; i++)
+		m->ref_free[scanned[i]] = 0;
+}
+
+int ev_merge_new(ev_merge **out, const ev_merge_options *opts)
+{
+	ev_merge *m;
+	static const ev_merge_options defaults = EV_MERGE_OPTIONS_INIT;
+
+	*out = NULL;
+	if (opts && (opts->version != EV_MERGE_OPTIONS_VERSION ||
+		     opts->align > EV_MERGE_ALIGN_NONE))
+		return EV_EINVAL;
+	if (!(m = calloc(1, sizeof *m)))
+		return EV_ENOMEM;
+	m->opts = opts ? *opts : defaults;
+	if (m->opts.spool_dir && !(m->spool_dir = strdup(m->opts.spool_dir))) {
+		free(m);
+		return EV_ENOMEM;
+	}
+	m->opts.spool_dir = m->spool_dir;
+	m->type_slot = calloc(UINT16_MAX + 1u, sizeof *m->type_slot);
+	if (!m->type_slot) {
+		ev_merge_free(m);
+		return EV_ENOMEM;
+	}
+	find_ref_free_types(m);
+	*out = m;
+	return EV_OK;
+}
+
+static void free_input(evi_merge_input *in)
+{
+	ev_reader_free(in->reader);
+	free(in->cache);
+	if (in->fd >= 0)
+		close(in->fd);
+	evi_idmap_free(&in->tasks);
+	evi_idmap_free(&in->capsets);
+	free(in->cap_flags);
+	free(in->assigns);
+	free(in->synth);
+	free(in->name);
+}
+
+void ev_merge_free(ev_merge *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n_inputs; i++)
+		free_input(&m->inputs[i]);
+	for (size_t i = 0; i < m->n_types; i++)
+		free(m->types[i].desc);
+	free(m->inputs);
+	free(m->types);
+	free(m->type_slot);
+	ev_header_free(m->header);
+	free(m->cap_block);
+	free(m->global_block);
+	free(m->heap);
+	free(m->spool_dir);
+	free(m);
+}
+
+size_t ev_merge_count(const ev_merge *m)
+{
+	return m->n_inputs;
+}
+
+const ev_diag *ev_merge_diag(const ev_merge *m)
+{
+	return &m->diag;
+}
+
+ev_merge_failure_kind ev_merge_failure(const ev_merge *m)
+{
+	return m->failure;
+}
+
+const ev_merge_input *ev_merge_get_input(const ev_merge *m, size_t i)
+{
+	return m->planned && i < m->n_inputs ? &m->inputs[i].info : NULL;
+}
+
+const ev_header *ev_merge_header(const ev_merge *m)
+{
+	return m->planned ? m->header : NULL;
+}
+
+uint64_t ev_merge_events_written(const ev_merge *m)
+{
+	return m->events_written;
+}
+
+int ev_merge_shift(ev_merge *m, size_t i, int64_t ns)
+{
+	if (i >= m->n_inputs || m->planned)
+		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				      "cannot shift input %zu of %zu%s", i + 1,
+				      m->n_inputs,
+				      m->planned ? " after planning" : "");
+	m->inputs[i].manual_shift = ns;
+	return EV_OK;
+}
+
+/* ---- inputs ---- */
+
+/* A new input slot named `name`, not yet counted in n_inputs. */
+static int new_input(ev_merge *m, const char *name, evi_merge_input **out)
+{
+	evi_merge_input *in;
+
+	if (m->planned)
+		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				      "cannot add an input after planning");
+	if (m->n_inputs == m->inputs_capacity) {
+		size_t capacity = m->inputs_capacity ? m->inputs_capacity * 2 : 8;
+		evi_merge_input *grown = realloc(m->inputs,
+						 capacity * sizeof *grown);
+		if (!grown)
+			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+					      EV_ENOMEM, "out of memory");
+		m->inputs = grown;
+		m->inputs_capacity = capacity;
+	}
+	in = &m->inputs[m->n_inputs];
+	memset(in, 0, sizeof *in);
+	in->fd = -1;
+	if (!(in->name = strdup(name)))
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_ENOMEM,
+				      "out of memory");
+	in->info.name = in->name;
+	*out = in;
+	return EV_OK;
+}
+
+/* Makes in->fd a descriptor that can be read from its start twice
+ * (input.h). `fd` is the caller's when `owned` is 0. */
+static int adopt_fd(ev_merge *m, evi_merge_input *in, int fd, int owned)
+{
+	evi_input input;
+	ev_diag d;
+	int rc;
+
+	if (!owned && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return evi_merge_fail(m, errno == EMFILE
+						 ? EV_MERGE_FAILED_LIMIT
+						 : EV_MERGE_FAILED_INPUT,
+				      EV_EIO, "%s: %s", in->name,
+				      strerror(errno));
+	rc = evi_input_adopt(&input, fd, 1, m->spool_dir, 0, &d);
+	if (rc < 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
+				      in->name, d.message);
+	in->fd = input.fd;
+	in->fd_start = input.start;
+	return EV_OK;
+}
+
+int ev_merge_add_path(ev_merge *m, const char *path)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	evi_merge_input *in = NULL;
+	int fd, rc;
+
+	if (is_stdin && m->stdin_used)
+		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				      "standard input ('-') can be read only "
+				      "once");
+	if ((rc = new_input(m, is_stdin ? "<stdin>" : path, &in)) < 0)
+		return rc;
+	if (is_stdin) {
+		rc = adopt_fd(m, in, STDIN_FILENO, 0);
+	} else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		rc = evi_merge_fail(m, errno == EMFILE ? EV_MERGE_FAILED_LIMIT
+						       : EV_MERGE_FAILED_INPUT,
+				    EV_EIO, "%s: cannot open: %s", path,
+				    strerror(errno));
+	} else {
+		rc = adopt_fd(m, in, fd, 1);
+	}
+	if (rc < 0) {
+		free_input(in);
+		return rc;
+	}
+	m->stdin_used |= is_stdin;
+	m->n_inputs++;
+	return EV_OK;
+}
+
+int ev_merge_add_memory(ev_merge *m, const void *data, size_t len,
+			const char *name)
+{
+	evi_merge_input *in = NULL;
+	int rc = new_input(m, name ? name : "<memory>", &in);
+
+	if (rc < 0)
+		return rc;
+	in->mem = data;
+	in->mem_len = len;
+	m->n_inputs++;
+	return EV_OK;
+}
+
+int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out)
+{
+	int rc;
+
+	if (in->fd < 0)
+		rc = ev_reader_open_memory(out, in->mem, in->mem_len, in->name,
+					   0);
+	else if (lseek(in->fd, (off_t)in->fd_start, SEEK_SET) < 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+				      "%s: cannot rewind: %s", in->name,
+				      strerror(errno));
+	else
+		rc = ev_reader_open_fd(out, in->fd, in->name, 0);
+	if (rc < 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
+				      in->name, ev_strerror(rc));
+	evi_reader_progress(*out, &m->progress);
+	return EV_OK;
+}
+
+void ev_merge_set_progress(ev_merge *m, ev_progress_fn fn, void *ctx)
+{
+	m->progress.fn = fn;
+	m->progress.ctx = ctx;
+}
+
+/* Both passes read every input from its start to its end. */
+static uint64_t progress_total(const ev_merge *m)
+{
+	uint64_t total = 0;
+	struct stat st;
+
+	for (size_t i = 0; i < m->n_inputs; i++) {
+		const evi_merge_input *in = &m->inputs[i];
+		if (in->fd < 0)
+			continue;
+		if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size > in->fd_start)
+			total += (uint64_t)st.st_size - in->fd_start;
+	}
+	return 2 * total;
+}
+
+/* ---- the first pass ---- */
+
+static void note_time(evi_merge_input *in, uint64_t t)
+{
+	if (t < in->info.first_time)
+		in->info.first_time = t;
+	if (t > in->info.last_time)
+		in->info.last_time = t;
+}
+
+static int grow_cap_flags(ev_merge *m, evi_merge_input *in, uint64_t cap,
+			  uint8_t flags)
+{
+	size_t n = (size_t)cap + 1;
+
+	if (cap >= EV_MERGE_MAX_CAPS)
+		return EV_OK; /* beyond any plan: the plan reports it */
+	if (n > in->n_cap_flags) {
+		size_t grown_n = n < 64 ? 64 : n * 2;
+		uint8_t *grown;
+		if (grown_n > EV_MERGE_MAX_CAPS)
+			grown_n = EV_MERGE_MAX_CAPS;
+		if (!(grown = realloc(in->cap_flags, grown_n)))
+			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+					      EV_ENOMEM, "out of memory");
+		memset(grown + in->n_cap_flags, 0, grown_n - in->n_cap_flags);
+		in->cap_flags = grown;
+		in->n_cap_flags = grown_n;
+	}
+	in->cap_flags[cap] |= flags;
+	return EV_OK;
+}
+
+static inline int note_cap(ev_merge *m, evi_merge_input *in, uint64_t cap,
+			   uint8_t flags)
+{
+	if (cap < in->n_cap_flags) {
+		in->cap_flags[cap] |= flags;
+		return EV_OK;
+	}
+	return grow_cap_flags(m, in, cap, flags);
+}
+
+static void note_id(evi_merge_input *in, ev_ref_kind kind, uint64_t v)
+{
+	ev_merge_ids *ids = &in->info.ids[kind];
+
+	if (!ids->used || v > ids->max)
+		ids->max = v;
+	ids->used = 1;
+}
+
+static int note_task(ev_merge *m, evi_merge_input *in, uint64_t task)
+{
+	int rc = evi_idmap_add(&in->tasks, task, task, EV_MERGE_MAX_TASKS,
+			       NULL);
+
+	if (rc == EV_ELIMIT)
+		return evi_merge_fail(m, EV_MERGE_FAILED_LIMIT, rc,
+				      "%s: more than %u distinct task ids, the "
+				      "most the renaming table holds per input",
+				      in->name, EV_MERGE_MAX_TASKS);
+	if (rc < 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+				      "out of memory");
+	return EV_OK;
+}
+
+/* Every identifier the catalogue finds in the payload: the largest of
+ * each kind sets the next input's base (merge_plan.c). */
+static int note_refs(ev_merge *m, evi_merge_input *in, const ev_event *ev,
+		     const ev_ref *refs, size_t n)
+{
+	int rc = EV_OK;
+
+	for (size_t k = 0; k < n && rc == EV_OK; k++) {
+		uint64_t v = evi_ref_load(ev->payload, &refs[k]);
+		switch (refs[k].kind) {
+		case EV_REF_CAP:
+			if (evi_is_no_cap(v, refs[k].width))
+				break;
+			note_id(in, EV_REF_CAP, v);
+			rc = note_cap(m, in, v, EVI_CAP_USED);
+			break;
+		case EV_REF_TASK:
+			note_id(in, EV_REF_TASK, v);
+			rc = note_task(m, in, v);
+			break;
+		case EV_REF_THREAD:
+			if (v != 0) /* thread 0: none (STOP_THREAD's info) */
+				note_id(in, EV_REF_THREAD, v);
+			break;
+		default:
+			note_id(in, refs[k].kind, v);
+			break;
+		}
+	}
+	return rc;
+}
+
+/* CAPSET_CREATE (25): u32 capset, u16 type (doc/format.md section 5). The
+ * first OS-process and clock-domain capsets are the input's own. */
+static int note_capset_create(ev_merge *m, evi_merge_input *in,
+			      const ev_event *ev, const ev_ref *refs, size_t n)
+{
+	uint32_t capset, type;
+	int rc;
+
+	if (n < 1 || ev->size < 6)
+		return EV_OK;
+	capset = (uint32_t)ev_ref_get(ev->payload, &refs[0]);
+	type = ev_load16(ev->payload + 4);
+	if (type == EVI_CAPSET_OS_PROCESS && !in->has_os) {
+		in->has_os = 1;
+		in->os_local = capset;
+	} else if (type == EVI_CAPSET_CLOCK_DOMAIN && !in->has_clock) {
+		in->has_clock = 1;
+		in->clock_local = capset;
+	}
+	rc = evi_idmap_add(&in->capsets, capset, type, MAX_CREATED_CAPSETS,
+			   NULL);
+	if (rc == EV_ENOMEM)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+				      "out of memory");
+	return EV_OK; /* past the limit: only synthesis ids are at stake */
+}
+
+/* CAPSET_ASSIGN_CAP (27): refs are the capset, then the cap. */
+static int note_assign(ev_merge *m, evi_merge_input *in, const ev_event *ev,
+		       const ev_ref *refs, size_t n)
+{
+	if (n < 2 || in->n_assigns >= MAX_ASSIGNS)
+		return EV_OK; /* unrecorded: at worst a redundant synthesis */
+	if (in->n_assigns == in->assigns_capacity) {
+		size_t capacity = in->assigns_capacity ? in->assigns_capacity * 2
+						       : 16;
+		evi_assign *grown = realloc(in->assigns,
+					    capacity * sizeof *grown);
+		if (!grown)
+			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+					      EV_ENOMEM, "out of memory");
+		in->assigns = grown;
+		in->assigns_capacity = capacity;
+	}
+	in->assigns[in->n_assigns].capset =
+		(uint32_t)ev_ref_get(ev->payload, &refs[0]);
+	in->assigns[in->n_assigns].cap =
+		(uint16_t)ev_ref_get(ev->payload, &refs[1]);
+	in->n_assigns++;
+	return EV_OK;
+}
+
+/* The first WALL_CLOCK_TIME gives the Unix time of the log's time 0
+ * (ev_wall_clock_epoch); one that is not a clock reading fails the merge. */
+static int note_wall_clock(ev_merge *m, evi_merge_input *in,
+			   const ev_event *ev)
+{
+	ev_diag d;
+	int64_t epoch;
+	int rc;
+
+	if (in->info.has_wall_clock)
+		return EV_OK;
+	rc = ev_wall_clock_epoch(ev, &epoch, &d);
+	if (rc == EV_EFORMAT)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+				      "%s: offset %llu: %s", in->name,
+				      (unsigned long long)d.offset, d.message);
+	if (rc < 0)
+		return EV_OK; /* too short to hold a clock */
+	in->info.has_wall_clock = 1;
+	in->info.clock_origin = epoch;
+	return EV_OK;
+}
+
+/* Enough for any payload: a cost-centre stack has at most 255 entries
+ * (u8 depth) after two other identifier fields. */
+#define MAX_REFS 264
+
+static int scan_event(ev_merge *m, evi_merge_input *in, ev_reader *r,
+		      const ev_event *ev)
+{
+	ev_ref refs[MAX_REFS];
+	ev_block block;
+	size_t n;
+	int rc;
+
+	note_time(in, ev->time);
+	if (ev->type == EV_BLOCK_MARKER && ev_reader_block(r, &block) &&
+	    block.offset == ev->offset) {
+		in->info.blocks++;
+		note_time(in, block.end_time);
+		if (block.cap == EV_NO_CAP)
+			return EV_OK;
+		note_id(in, EV_REF_CAP, block.cap);
+		return note_cap(m, in, block.cap, EVI_CAP_USED);
+	}
+	in->info.events++;
+	n = ev_payload_refs(ev->type, ev->payload, ev->size, refs, MAX_REFS);
+	if (n > MAX_REFS)
+		n = MAX_REFS;
+	if ((rc = note_refs(m, in, ev, refs, n)) < 0)
+		return rc;
+	switch (ev->type) {
+	case EV_CAPSET_CREATE:
+		return note_capset_create(m, in, ev, refs, n);
+	case EV_CAPSET_ASSIGN_CAP:
+		return note_assign(m, in, ev, refs, n);
+	case EV_CAP_CREATE:
+		if (n < 1 || evi_is_no_cap(ev_ref_get(ev->payload, &refs[0]),
+				       refs[0].width))
+			return EV_OK;
+		return note_cap(m, in, ev_ref_get(ev->payload, &refs[0]),
+				EVI_CAP_CREATED);
+	case EV_WALL_CLOCK_TIME:
+		return note_wall_clock(m, in, ev);
+	default:
+		return EV_OK;
+	}
+}
+
+/* An input that is empty or cut inside its first header is no log: there
+ * is no process to merge, so it is an error naming the input (EV_EFORMAT
+ * with the reader's message), not a process of 0 events. */
+static int scan_header(ev_merge *m, size_t i, ev_reader *r)
+{
+	evi_merge_input *in = &m->inputs[i];
+	int rc = ev_reader_read_header(r);
+
+	if (rc < 0) {
+		rc = evi_merge_reader_failed(m, in, r);
+		if (rc == EV_ETRUNCATED)
+			rc = m->diag.status = EV_EFORMAT;
+		return rc;
+	}
+	in->header_ok = 1;
+	in->info.sessions = 1;
+	return evi_merge_union_header(m, i, ev_reader_header(r));
+}
+
+/* After the data end: another session (a restarted eventlog), or the end. */
+static int scan_next_session(ev_merge *m, size_t i, ev_reader *r)
+{
+	evi_merge_input *in = &m->inputs[i];
+	int rc = ev_reader_next_session(r);
+
+	if (rc == EV_OK) {
+		in->info.sessions++;
+		return evi_merge_union_header(m, i, ev_reader_header(r));
+	}
+	if (rc == EV_ETRUNCATED) {
+		in->info.truncated = 1;
+		in->info.truncation = *ev_reader_diag(r);
+		return EV_END;
+	}
+	return rc == EV_END ? EV_END : evi_merge_reader_failed(m, in, r);
+}
+
+static int scan_events(ev_merge *m, size_t i, ev_reader *r)
+{
+	evi_merge_input *in = &m->inputs[i];
+	ev_event ev;
+	int rc;
+
+	for (;;) {
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+			in->limit++;
+			/* Most events name no identifier (GC, spark counters):
+			 * only their time matters here. */
+			if (evi_merge_ref_free(m, ev.type)) {
+				note_time(in, ev.time);
+				in->info.events++;
+				continue;
+			}
+			if ((rc = scan_event(m, in, r, &ev)) < 0)
+				return rc;
+		}
+		if (rc == EV_ETRUNCATED) {
+			in->info.truncated = 1;
+			in->info.truncation = *ev_reader_diag(r);
+			return EV_OK;
+		}
+		if (rc != EV_END)
+			return evi_merge_reader_failed(m, in, r);
+		if ((rc = scan_next_session(m, i, r)) != EV_OK)
+			return rc == EV_END ? EV_OK : rc;
+	}
+}
+
+void evi_merge_count_cached(ev_merge *m, const evi_merge_input *in)
+{
+	if (!in->cache || !m->progress.fn)
+		return;
+	m->progress.done += in->mem_len;
+	m->progress.fn(m->progress.ctx, m->progress.done, m->progress.total);
+}
+
+/* Reads a small regular file into memory, once for both passes (see
+ * MAX_CACHED_INPUT), and closes it: the input is then read like one of
+ * ev_merge_add_memory. A gzip file (magic 1f 8b), a file that changes
+ * size while it is read, a read error or a failed allocation leave the
+ * input to be read from its file as before, which reports any error. */
+static void cache_input(ev_merge *m, evi_merge_input *in)
+{
+	struct stat st;
+	ev_diag ignored;
+	uint8_t *bytes;
+	size_t size, got;
+
+	if (in->fd < 0 || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < 0 || (uint64_t)st.st_size < in->fd_start + 2 ||
+	    (uint64_t)st.st_size - in->fd_start > MAX_CACHED_INPUT)
+		return;
+	size = (size_t)((uint64_t)st.st_size - in->fd_start);
+	if (size > MAX_CACHED_TOTAL - m->cached_total || !(bytes = malloc(size)))
+		return;
+	if (evi_pread_full(in->fd, bytes, size, in->fd_start, &got,
+			   &ignored) < 0 || got < size ||
+	    evi_is_gzip(bytes, size)) {
+		free(bytes);
+		return;
+	}
+	close(in->fd);
+	in->fd = -1;
+	in->cache = bytes;
+	in->mem = bytes;
+	in->mem_len = size;
+	m->cached_total += size;
+	evi_merge_count_cached(m, in);
+}
+
+static int scan_input(ev_merge *m, size_t i)
+{
+	evi_merge_input *in = &m->inputs[i];
+	ev_reader *r;
+	int rc;
+
+	in->info.first_time = UINT64_MAX;
+	cache_input(m, in);
+	if ((rc = evi_merge_open_reader(m, in, &r)) < 0)
+		return rc;
+	rc = scan_header(m, i, r);
+	if (rc == EV_OK)
+		rc = scan_events(m, i, r);
+	ev_reader_free(r);
+	if (in->limit == 0)
+		in->info.first_time = 0;
+	return rc == EV_END ? EV_OK : rc;
+}
+
+int ev_merge_plan(ev_merge *m)
+{
+	int rc;
+
+	if (m->planned)
+		return EV_OK;
+	if (m->n_inputs == 0)
+		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				      "no inputs to merge");
+	m->progress.done = 0;
+	m->progress.total = progress_total(m);
+	for (size_t i = 0; i < m->n_inputs; i++)
+		if ((rc = scan_input(m, i)) < 0)
+			return rc;
+	if ((rc = evi_merge_decide(m)) < 0)
+		return rc;
+	m->planned = 1;
+	return EV_OK;
+}

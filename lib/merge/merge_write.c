@@ -1,0 +1,662 @@
+/*
+ * evtool merge, part three: the second pass (merge.h, "Output order").
+ *
+ * Layering: the top of merge (this file -> merge.c -> merge_plan.c); it
+ * opens the inputs again through merge.c and records failures through
+ * merge_plan.c, and nothing in them calls into it.
+ *
+ * A log has one buffer per capability and one global buffer (cap 0xffff),
+ * and each buffer's blocks must be in time order without overlap
+ * (doc/format.md sections 2 and 3). After renumbering, a capability belongs
+ * to one input, so its blocks can be copied whole, in the input's order;
+ * but every input has a global buffer and the output has only one. So:
+ *
+ * - a capability's block is copied whole (cap renumbered, times shifted,
+ *   marker times kept) into a block buffer and written with its exact
+ *   size;
+ * - the events of the inputs' global buffers, and events outside any
+ *   block, are merged one by one by aligned time into fresh global
+ *   blocks (start and end: their first and last event).
+ *
+ * Each input reads one unit ahead: its next synthesised event, block
+ * marker or global event. A heap orders the inputs by that unit's aligned
+ * time, ties by input order. A capability block at the top is copied at
+ * once. A global event at the top is written only when every input has
+ * read up to its next global event ("resolved"), so that no input can
+ * still hold an earlier one; inputs that have not are first advanced,
+ * copying the capability blocks on the way. Before a capability block is
+ * written the pending global block is, so each input's events keep their
+ * file order in the output. Memory: the readers, two block buffers and
+ * the heap, whatever the sizes of the logs.
+ *
+ * Some global events are one unit over several events, which the RTS
+ * posts back to back: a heap census (HEAP_PROF_SAMPLE_BEGIN 162 or
+ * HEAP_BIO_PROF_SAMPLE_BEGIN 166, its HEAP_PROF_SAMPLE_COST_CENTRE 163
+ * and HEAP_PROF_SAMPLE_STRING 164 events, HEAP_PROF_SAMPLE_END 165 from
+ * GHC 8.4 on) and a ticky sample (TICKY_COUNTER_BEGIN_SAMPLE 212 and the
+ * TICKY_COUNTER_SAMPLE 211 events after it, posted under one lock). Only
+ * the 163/164/211 events name their process (a heap profile or counter
+ * id, renumbered); 162/165/166/212 carry none, so a group is copied whole
+ * once its first event is due (copy_group): merged event by event, the
+ * groups of processes sampled at the same time would interleave and no
+ * reader could tell whose sample an event is. Every other global event
+ * stands alone (IPE 169, PROF_SAMPLE_COST_CENTRE 167 with its cap, the
+ * cost-centre and counter definitions 161 and 210). The global buffer
+ * must stay in time order, so an event of another input stamped inside a
+ * group that was copied whole is written right after it, restamped with
+ * the group's last time: by at most the group's length, which is some
+ * microseconds for most of GHC's samples and a few milliseconds for a
+ * slow one (testdata's heap-b has one of 2.9 ms), and counted in
+ * ev_merge_input.restamped.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "merge_internal.h"
+
+#define UNDECLARED INT32_MIN
+/* Event bytes in one output block: a bigger block (GHC writes at most
+ * 2 MiB) is split into several of the same cap. */
+#define BLOCK_ROOM (EV_MERGE_MAX_BLOCK - EVI_BLOCK_EVENT)
+#define BLOCK_BUFFER (BLOCK_ROOM + EVI_VAR_HEADER + UINT16_MAX)
+#define MAX_REFS 264
+
+/* An output block being filled. */
+struct evi_out_block {
+	uint16_t cap;        /* output cap, EV_NO_CAP for global */
+	int from_marker;     /* start and end come from an input marker */
+	uint64_t start;
+	uint64_t end;
+	unsigned pieces;     /* blocks written for it so far */
+	int has_events;      /* in the current piece */
+	uint64_t min;        /* their smallest and largest time */
+	uint64_t max;
+	size_t len;
+	uint8_t buf[];       /* BLOCK_BUFFER bytes */
+};
+
+typedef struct evi_out_block out_block;
+
+static uint64_t shifted(const evi_merge_input *in, uint64_t t)
+{
+	return t + (uint64_t)in->info.shift;
+}
+
+static int sink_failed(ev_merge *m, ev_sink *sink, int rc)
+{
+	const ev_diag *d = ev_sink_diag(sink);
+	return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, rc, "%s",
+			      d->message[0] ? d->message : ev_strerror(rc));
+}
+
+static int put(ev_merge *m, ev_sink *sink, const void *data, size_t len)
+{
+	int rc = ev_sink_write(sink, data, len);
+	return rc < 0 ? sink_failed(m, sink, rc) : EV_OK;
+}
+
+/* ---- output blocks ---- */
+
+static void begin_block(out_block *b, uint16_t cap, int from_marker,
+			uint64_t start, uint64_t end)
+{
+	b->cap = cap;
+	b->from_marker = from_marker;
+	b->start = start;
+	b->end = end;
+	b->pieces = 0;
+	b->has_events = 0;
+	b->len = 0;
+}
+
+/* BLOCK_MARKER (18): u32 size including the 24-byte marker, u64 end time,
+ * u16 cap (doc/format.md section 2). A marker's own times are kept for the
+ * first and last piece of a copied block. */
+static int flush_piece(ev_merge *m, ev_sink *sink, out_block *b, int last)
+{
+	uint8_t marker[EVI_BLOCK_EVENT];
+	uint64_t start = b->from_marker && b->pieces == 0 ? b->start : b->min;
+	uint64_t end = b->from_marker && last ? b->end : b->max;
+	int rc;
+
+	ev_store16(marker, EV_BLOCK_MARKER);
+	ev_store64(marker + 2, start);
+	ev_store32(marker + 10, (uint32_t)(EVI_BLOCK_EVENT + b->len));
+	ev_store64(marker + 14, end);
+	ev_store16(marker + 22, b->cap);
+	rc = put(m, sink, marker, sizeof marker);
+	if (rc == EV_OK && b->len)
+		rc = put(m, sink, b->buf, b->len);
+	b->len = 0;
+	b->pieces++;
+	b->has_events = 0;
+	return rc;
+}
+
+/* Writes the pending global block, if it has events. */
+static int flush_global(ev_merge *m, ev_sink *sink)
+{
+	out_block *g = m->global_block;
+	int rc;
+
+	if (!g->has_events)
+		return EV_OK;
+	rc = flush_piece(m, sink, g, 1);
+	begin_block(g, EV_NO_CAP, 0, 0, 0);
+	return rc;
+}
+
+/* Room for `need` more bytes in `b`, writing a full piece first. */
+static int make_room(ev_merge *m, ev_sink *sink, out_block *b, size_t need)
+{
+	if (b->len + need <= BLOCK_ROOM || !b->len)
+		return EV_OK;
+	return flush_piece(m, sink, b, 0);
+}
+
+static void note_time(out_block *b, uint64_t t)
+{
+	if (!b->has_events || t < b->min)
+		b->min = t;
+	if (!b->has_events || t > b->max)
+		b->max = t;
+	b->has_events = 1;
+}
+
+/* Every identifier field the catalogue finds in `from`, mapped
+ * (merge_plan.c) into the copy at `to`. The values are read from the
+ * input, not from the copy just written: loading what was just stored
+ * with other widths stalls the CPU's store forwarding. */
+static void renumber(const ev_merge *m, const evi_merge_input *in,
+		     uint16_t type, const uint8_t *from, uint32_t size,
+		     uint8_t *to)
+{
+	ev_ref refs[MAX_REFS];
+	size_t n = ev_payload_refs(type, from, size, refs, MAX_REFS);
+
+	for (size_t k = 0; k < n && k < MAX_REFS; k++)
+		evi_ref_store(to, &refs[k],
+			      evi_merge_map_id(m, in, refs[k].kind,
+					       evi_ref_load(from, &refs[k]),
+					       refs[k].width));
+}
+
+/* A big-endian u64 store in one instruction: GCC does not always see
+ * through ev_store64's byte stores, and this runs for every event. */
+static inline void store_time(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, sizeof v);
+#else
+	ev_store64(p, v);
+#endif
+}
+
+/* Copies one event of `n` bytes. Most are 10 to 32 bytes (doc/format.md
+ * section 5: thread and GC events), where two fixed-size copies that may
+ * overlap cost less than a call to memcpy; neither reads outside the
+ * event. */
+static inline void copy_event(uint8_t *to, const uint8_t *from, size_t n)
+{
+	if (n >= 16 && n <= 32) {
+		memcpy(to, from, 16);
+		memcpy(to + n - 16, from + n - 16, 16);
+	} else if (n >= 8 && n < 16) {
+		memcpy(to, from, 8);
+		memcpy(to + n - 8, from + n - 8, 8);
+	} else {
+		memcpy(to, from, n);
+	}
+}
+
+/* Encodes one input event into `b`: shifted, renumbered, and zero-filled
+ * to the output's size when that is larger (widening). An event of the
+ * output's size is copied with its head in one piece: the reader hands
+ * out payloads in place, right after their type, time and length
+ * (doc/format.md section 1), then the time is patched. */
+static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
+			out_block *b, const ev_event *ev, uint64_t time)
+{
+	int32_t wire = evi_merge_out_wire(m, ev->type);
+	int variable = wire == EV_SIZE_VARIABLE;
+	uint32_t size = variable ? ev->size : (uint32_t)wire;
+	size_t head = variable ? EVI_VAR_HEADER : EVI_EVENT_HEADER;
+	uint8_t *p;
+	int rc;
+
+	if (wire == UNDECLARED || ev->size > size)
+		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EFORMAT,
+				      "%s: offset %llu: event type %u does not "
+				      "fit the merged header", in->name,
+				      (unsigned long long)ev->offset, ev->type);
+	if ((rc = make_room(m, sink, b, head + size)) < 0)
+		return rc;
+	p = b->buf + b->len;
+	if (size == ev->size) {
+		copy_event(p, ev->payload - head, head + size);
+	} else if (evi_merge_widen_kind(ev->type, (int32_t)ev->size,
+					(int32_t)size) == EVI_WIDEN_CENSUS) {
+		/* NONMOVING_HEAP_CENSUS before GHC 9.10: log2 u8, then active,
+		 * filled, live u32; from 9.10 blk size u16 = 1 << log2, then
+		 * the same three (doc/format.md section 5). */
+		uint8_t log2 = ev->payload[0];
+		if (log2 > 15)
+			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+					      EV_EFORMAT,
+					      "%s: offset %llu: "
+					      "NONMOVING_HEAP_CENSUS (207) has a "
+					      "block size of 2^%u bytes, too "
+					      "large for its 14-byte form",
+					      in->name,
+					      (unsigned long long)ev->offset,
+					      log2);
+		ev_store16(p, ev->type);
+		ev_store16(p + head, (uint16_t)(1u << log2));
+		memcpy(p + head + 2, ev->payload + 1, 12);
+		memset(p + head + 14, 0, size - 14);
+	} else {
+		/* a prefix of the output's form (merge_plan.c) */
+		ev_store16(p, ev->type);
+		memcpy(p + head, ev->payload, ev->size);
+		memset(p + head + ev->size, 0, size - ev->size);
+	}
+	store_time(p + 2, time);
+	if (!in->identity && !evi_merge_ref_free(m, ev->type))
+		renumber(m, in, ev->type, ev->payload, ev->size, p + head);
+	b->len += head + size;
+	m->events_written++;
+	note_time(b, time);
+	return EV_OK;
+}
+
+/* ---- reading ahead ---- */
+
+static int changed(ev_merge *m, const evi_merge_input *in)
+{
+	return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+			      "%s: changed while it was being merged (%llu "
+			      "events at the first reading, %llu now)",
+			      in->name, (unsigned long long)in->limit,
+			      (unsigned long long)in->read);
+}
+
+/* What the event just read is; EVI_UNIT_NONE for a global block's marker,
+ * which is passed over (global blocks are rebuilt). */
+static enum evi_unit_kind classify(const evi_merge_input *in)
+{
+	if (in->next.type == EV_BLOCK_MARKER)
+		return in->next.cap == EV_NO_CAP ? EVI_UNIT_NONE
+						 : EVI_UNIT_CAP_BLOCK;
+	/* The reader gives an event its block's cap: none means the global
+	 * block or no block at all. */
+	return in->next.cap == EV_NO_CAP ? EVI_UNIT_GLOBAL : EVI_UNIT_IN_BLOCK;
+}
+
+/* Reads the input's next event into in->next and says what it is. The
+ * second pass stops where the first did, so a log that grows meanwhile
+ * is merged as planned. */
+static int fetch(ev_merge *m, evi_merge_input *in)
+{
+	int rc;
+
+	for (;;) {
+		if (in->read == in->limit) {
+			in->next_kind = EVI_UNIT_NONE;
+			return EV_OK;
+		}
+		rc = ev_reader_next(in->reader, &in->next);
+		if (rc == EV_OK) {
+			in->read++;
+			if ((in->next_kind = classify(in)) != EVI_UNIT_NONE)
+				return EV_OK;
+			continue;
+		}
+		if (rc == EV_END &&
+		    (rc = ev_reader_next_session(in->reader)) == EV_OK)
+			continue;
+		if (rc == EV_END || rc == EV_ETRUNCATED)
+			return changed(m, in);
+		return evi_merge_reader_failed(m, in, in->reader);
+	}
+}
+
+/* The synthesised events are fixed-size and come first (merge_plan.c). */
+static uint64_t synth_time(const evi_merge_input *in)
+{
+	return ev_load64(in->synth + in->synth_pos + 2);
+}
+
+static size_t synth_size(const ev_merge *m, const evi_merge_input *in)
+{
+	uint16_t type = ev_load16(in->synth + in->synth_pos);
+	return EVI_EVENT_HEADER + (size_t)evi_merge_out_wire(m, type);
+}
+
+/* ---- units ---- */
+
+/* A capability's block: the pending global block first (so that each
+ * input's events keep their order), then its marker (cap renumbered,
+ * times shifted) and the events the reader places inside it. */
+static int copy_block(ev_merge *m, ev_sink *sink, evi_merge_input *in)
+{
+	out_block *b = m->cap_block;
+	ev_block block;
+	int rc = flush_global(m, sink);
+
+	if (rc < 0)
+		return rc;
+	ev_reader_block(in->reader, &block);
+	begin_block(b, (uint16_t)evi_merge_map_id(m, in, EV_REF_CAP,
+						  block.cap, 2),
+		    1, shifted(in, block.start_time),
+		    shifted(in, block.end_time));
+	while ((rc = fetch(m, in)) == EV_OK &&
+	       in->next_kind == EVI_UNIT_IN_BLOCK)
+		if ((rc = append_event(m, sink, in, b, &in->next,
+				       shifted(in, in->next.time))) < 0)
+			return rc;
+	return rc < 0 ? rc : flush_piece(m, sink, b, 1);
+}
+
+/* The time a global event of `in` stamped `t` (aligned) is written at:
+ * not before the end of a group copied whole past it (see the top of this
+ * file), which moves the events of a later group with it. Nothing else
+ * moves: an input that steps back itself (a new session starts its clock
+ * again) keeps its times. */
+static uint64_t global_time(ev_merge *m, evi_merge_input *in, uint64_t t)
+{
+	uint64_t late;
+
+	if (!m->held_until)
+		return t;
+	if (t >= m->held_until) {
+		m->held_until = 0;
+		return t;
+	}
+	late = m->held_until - t;
+	in->info.restamped++;
+	if (late > in->info.restamp_max_ns)
+		in->info.restamp_max_ns = late;
+	return m->held_until;
+}
+
+/* The input's event read ahead into the global block, and the next read. */
+static int append_global(ev_merge *m, ev_sink *sink, evi_merge_input *in)
+{
+	uint64_t t = global_time(m, in, shifted(in, in->next.time));
+	int rc = append_event(m, sink, in, m->global_block, &in->next, t);
+
+	return rc < 0 ? rc : fetch(m, in);
+}
+
+/* Groups of global events copied whole (see the top of this file). */
+enum group_kind { GROUP_NONE, GROUP_HEAP_SAMPLE, GROUP_TICKY_SAMPLE };
+/* Where an event stands to an open group. */
+enum group_place { GROUP_OUT, GROUP_IN, GROUP_LAST };
+
+static enum group_kind group_opened_by(uint16_t type)
+{
+	switch (type) {
+	case EV_HEAP_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+		return GROUP_HEAP_SAMPLE;
+	case EV_TICKY_COUNTER_BEGIN_SAMPLE:
+		return GROUP_TICKY_SAMPLE;
+	default:
+		return GROUP_NONE;
+	}
+}
+
+/* Only the group's own events extend it, so a sample cut short (a killed
+ * run, an RTS before HEAP_PROF_SAMPLE_END) ends at the first other event
+ * and holds no other input back for long. */
+static enum group_place group_place(enum group_kind g, uint16_t type)
+{
+	if (g == GROUP_TICKY_SAMPLE)
+		return type == EV_TICKY_COUNTER_SAMPLE ? GROUP_IN : GROUP_OUT;
+	if (type == EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
+	    type == EV_HEAP_PROF_SAMPLE_STRING)
+		return GROUP_IN;
+	return type == EV_HEAP_PROF_SAMPLE_END ? GROUP_LAST : GROUP_OUT;
+}
+
+/* The rest of a group of `in` whose first event was just written: its
+ * events, and the capability blocks of `in` the file holds among them
+ * (the global buffer may be flushed in the middle of a sample). */
+static int copy_group(ev_merge *m, ev_sink *sink, evi_merge_input *in,
+		      enum group_kind g)
+{
+	enum group_place place;
+	int rc = EV_OK;
+
+	for (;;) {
+		if (in->next_kind == EVI_UNIT_CAP_BLOCK) {
+			if ((rc = copy_block(m, sink, in)) < 0)
+				return rc;
+			continue;
+		}
+		if (in->next_kind != EVI_UNIT_GLOBAL ||
+		    (place = group_place(g, in->next.type)) == GROUP_OUT)
+			return EV_OK;
+		if ((rc = append_global(m, sink, in)) < 0)
+			return rc;
+		m->held_until = m->global_block->max;
+		if (place == GROUP_LAST)
+			return EV_OK;
+	}
+}
+
+/* One global event (or synthesised one) into the global block; a group's
+ * first event brings the whole group. */
+static int copy_global(ev_merge *m, ev_sink *sink, evi_merge_input *in)
+{
+	out_block *g = m->global_block;
+	enum group_kind group;
+	uint64_t t;
+	size_t size;
+	int rc;
+
+	if (in->next_kind != EVI_UNIT_SYNTH) {
+		group = group_opened_by(in->next.type);
+		if ((rc = append_global(m, sink, in)) < 0 ||
+		    group == GROUP_NONE)
+			return rc;
+		return copy_group(m, sink, in, group);
+	}
+	size = synth_size(m, in);
+	if ((rc = make_room(m, sink, g, size)) < 0)
+		return rc;
+	memcpy(g->buf + g->len, in->synth + in->synth_pos, size);
+	t = global_time(m, in, synth_time(in));
+	store_time(g->buf + g->len + 2, t);
+	note_time(g, t);
+	g->len += size;
+	m->events_written++;
+	if ((in->synth_pos += size) < in->synth_len)
+		return EV_OK;
+	return fetch(m, in);
+}
+
+/* ---- the heap of inputs ---- */
+
+static uint64_t unit_key(const evi_merge_input *in)
+{
+	return in->next_kind == EVI_UNIT_SYNTH ? synth_time(in)
+					       : shifted(in, in->next.time);
+}
+
+/* Earlier aligned time first; ties by input order. */
+static int before(const ev_merge *m, size_t a, size_t b)
+{
+	uint64_t ka = unit_key(&m->inputs[a]), kb = unit_key(&m->inputs[b]);
+	return ka < kb || (ka == kb && a < b);
+}
+
+static void heap_push(ev_merge *m, size_t input)
+{
+	size_t at = m->heap_len++;
+
+	while (at > 0 && before(m, input, m->heap[(at - 1) / 2])) {
+		m->heap[at] = m->heap[(at - 1) / 2];
+		at = (at - 1) / 2;
+	}
+	m->heap[at] = input;
+}
+
+static size_t heap_pop(ev_merge *m)
+{
+	size_t top = m->heap[0], last = m->heap[--m->heap_len], at = 0;
+
+	for (;;) {
+		size_t child = 2 * at + 1;
+		if (child >= m->heap_len)
+			break;
+		if (child + 1 < m->heap_len &&
+		    before(m, m->heap[child + 1], m->heap[child]))
+			child++;
+		if (!before(m, m->heap[child], last))
+			break;
+		m->heap[at] = m->heap[child];
+		at = child;
+	}
+	if (m->heap_len)
+		m->heap[at] = last;
+	return top;
+}
+
+/* Puts input `i` back in the heap unless it is finished; a finished
+ * input's reader (its window) is freed at once. */
+static void requeue(ev_merge *m, size_t i)
+{
+	evi_merge_input *in = &m->inputs[i];
+
+	if (in->next_kind == EVI_UNIT_NONE) {
+		ev_reader_free(in->reader);
+		in->reader = NULL;
+		free(in->cache);
+		in->cache = NULL;
+		in->mem = NULL;
+		in->mem_len = 0;
+		return;
+	}
+	if (in->next_kind == EVI_UNIT_CAP_BLOCK)
+		m->unresolved++;
+	heap_push(m, i);
+}
+
+/* Advances every input that is at a capability block to its next global
+ * event (or its end), copying the blocks, then rebuilds the heap. */
+static int resolve_all(ev_merge *m, ev_sink *sink)
+{
+	int rc = EV_OK;
+
+	m->heap_len = 0;
+	m->unresolved = 0;
+	for (size_t i = 0; i < m->n_inputs; i++) {
+		evi_merge_input *in = &m->inputs[i];
+		while (rc == EV_OK && in->next_kind == EVI_UNIT_CAP_BLOCK)
+			rc = copy_block(m, sink, in);
+		if (rc < 0)
+			return rc;
+		if (in->reader || in->next_kind != EVI_UNIT_NONE)
+			requeue(m, i);
+	}
+	return EV_OK;
+}
+
+/* ---- the pass ---- */
+
+static int write_header(ev_merge *m, ev_sink *sink)
+{
+	size_t n = ev_header_encoded_size(m->header);
+	uint8_t *bytes = malloc(n);
+	int rc;
+
+	if (!bytes)
+		return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, EV_ENOMEM,
+				      "out of memory");
+	ev_header_encode(m->header, bytes);
+	rc = put(m, sink, bytes, n);
+	free(bytes);
+	return rc;
+}
+
+/* Opens input `in` for the second pass and reads its first unit ahead. */
+static int start_input(ev_merge *m, evi_merge_input *in)
+{
+	int rc;
+
+	in->next_kind = EVI_UNIT_NONE;
+	if (!in->header_ok)
+		return EV_OK;
+	if ((rc = evi_merge_open_reader(m, in, &in->reader)) < 0)
+		return rc;
+	evi_merge_count_cached(m, in);
+	if (ev_reader_read_header(in->reader) < 0)
+		return evi_merge_reader_failed(m, in, in->reader);
+	if (in->synth_len) {
+		in->next_kind = EVI_UNIT_SYNTH;
+		return EV_OK;
+	}
+	return fetch(m, in);
+}
+
+/* One step: the unit of the input at the top of the heap. */
+static int step(ev_merge *m, ev_sink *sink)
+{
+	size_t i = m->heap[0];
+	evi_merge_input *in = &m->inputs[i];
+	int rc;
+
+	if (in->next_kind == EVI_UNIT_CAP_BLOCK) {
+		heap_pop(m);
+		m->unresolved--;
+		rc = copy_block(m, sink, in);
+	} else if (m->unresolved) {
+		return resolve_all(m, sink);
+	} else {
+		heap_pop(m);
+		rc = copy_global(m, sink, in);
+	}
+	if (rc == EV_OK)
+		requeue(m, i);
+	return rc;
+}
+
+static int merge_inputs(ev_merge *m, ev_sink *sink)
+{
+	int rc = EV_OK;
+
+	for (size_t i = 0; i < m->n_inputs && rc == EV_OK; i++)
+		if ((rc = start_input(m, &m->inputs[i])) == EV_OK)
+			requeue(m, i);
+	while (rc == EV_OK && m->heap_len)
+		rc = step(m, sink);
+	return rc < 0 ? rc : flush_global(m, sink);
+}
+
+int ev_merge_write(ev_merge *m, ev_sink *sink)
+{
+	uint8_t end[2];
+	int rc;
+
+	if (!m->planned && (rc = ev_merge_plan(m)) < 0)
+		return rc;
+	if (m->written)
+		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				      "the merge was already written");
+	m->written = 1;
+	m->cap_block = malloc(sizeof *m->cap_block + BLOCK_BUFFER);
+	m->global_block = malloc(sizeof *m->global_block + BLOCK_BUFFER);
+	m->heap = malloc(m->n_inputs * sizeof *m->heap);
+	if (!m->cap_block || !m->global_block || !m->heap)
+		return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, EV_ENOMEM,
+				      "out of memory");
+	begin_block(m->global_block, EV_NO_CAP, 0, 0, 0);
+	if ((rc = write_header(m, sink)) < 0 || (rc = merge_inputs(m, sink)) < 0)
+		return rc;
+	ev_store16(end, EVI_DATA_END);
+	return put(m, sink, end, sizeof end);
+}

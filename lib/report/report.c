@@ -1,0 +1,482 @@
+/*
+ * The report accumulator: what each event adds to the time buckets.
+ *
+ * A capability runs Haskell code from RUN_THREAD to STOP_THREAD, is in
+ * GC from GC_START to GC_END (GHC's rts/Trace.c traceEventGcStart and
+ * traceEventGcEnd, posted by every GC thread) and idle otherwise, from
+ * its first event to its last. A collection's pause is GC_END - GC_START
+ * on the capability that posted its GC_STATS_GHC, as +RTS -s times it
+ * (see stats.c). HEAP_ALLOCATED carries one capability's running total,
+ * HEAP_SIZE and HEAP_LIVE the process's current figures (doc/format.md
+ * section 5 for the payloads).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "evtool/stats_analysis.h"
+#include "report_internal.h"
+
+#define CAPSET_CREATE_FIELDS 6u  /* capset u32, type u16 */
+#define CAPSET_ASSIGN_FIELDS 6u  /* capset u32, cap u16 */
+#define PID_FIELDS 8u            /* capset u32, pid u32 */
+#define HEAP_VALUE_FIELDS 12u    /* capset u32, bytes u64 (49-51) */
+#define GC_STATS_FIELDS 4u       /* capset u32 */
+#define CAPSET_TEXT_FIELDS 4u    /* capset u32, then text (29, 30) */
+
+#define CAPSET_TYPE_OS_PROCESS 2u
+
+static evi_report_proc *proc_get(ev_report *rep, uint32_t capset);
+
+/* A timed collection of the process of `capset`, from the report's
+ * ev_stats: counted, with its pause, in the bucket where it began. */
+static void on_pause(void *ctx, uint32_t capset, const ev_stats_pause *pause)
+{
+	ev_report *rep = ctx;
+	evi_report_proc *p;
+	ev_report_heap_bucket *h;
+
+	if (rep->pause_status < 0)
+		return;
+	if (evi_report_cover(rep, pause->start_ns) < 0 ||
+	    !(p = proc_get(rep, capset))) {
+		rep->pause_status = rep->diag.status;
+		return;
+	}
+	h = &p->heap[evi_grid_index(&rep->grid, pause->start_ns)];
+	h->collections++;
+	h->pause_ns += pause->duration_ns;
+	if (pause->duration_ns > h->max_pause_ns)
+		h->max_pause_ns = pause->duration_ns;
+}
+
+int ev_report_new(ev_report **out, const ev_report_options *opt)
+{
+	ev_report_options def = EV_REPORT_OPTIONS_INIT;
+	ev_report *rep;
+
+	*out = NULL;
+	if (!opt)
+		opt = &def;
+	if (opt->version != EV_REPORT_OPTIONS_VERSION || opt->buckets < 16 ||
+	    opt->buckets > EV_REPORT_MAX_BUCKETS ||
+	    opt->bands > EV_REPORT_MAX_LABELS)
+		return EV_EINVAL;
+	if (!(rep = calloc(1, sizeof *rep)))
+		return EV_ENOMEM;
+	if (ev_stats_new(&rep->stats) < 0) {
+		free(rep);
+		return EV_ENOMEM;
+	}
+	ev_stats_keep_threads(rep->stats);
+	ev_stats_on_pause(rep->stats, on_pause, rep);
+	rep->opt = *opt;
+	rep->grid.n = opt->buckets;
+	rep->grid.width = 1;
+	*out = rep;
+	return EV_OK;
+}
+
+void ev_report_free(ev_report *rep)
+{
+	if (!rep)
+		return;
+	for (size_t i = 0; i < rep->n_caps; i++)
+		free(rep->caps[i].b);
+	for (size_t i = 0; i < rep->n_procs; i++) {
+		free(rep->procs[i]->heap);
+		free(rep->procs[i]->rts_identifier);
+		free(rep->procs[i]->args);
+		free(rep->procs[i]);
+	}
+	for (size_t i = 0; i < rep->n_markers; i++)
+		free(rep->markers[i].text);
+	evi_report_profile_free(&rep->profile);
+	free(rep->caps);
+	free(rep->procs);
+	free(rep->markers);
+	free(rep->scratch);
+	free(rep->out);
+	free(rep->out_caps);
+	free(rep->out_markers);
+	free(rep->out_bands);
+	free(rep->out_band_bytes);
+	free(rep->out_sampled);
+	ev_stats_free(rep->stats);
+	free(rep);
+}
+
+static int nomem(ev_report *rep)
+{
+	return evi_fail(&rep->diag, EV_ENOMEM, 0, 0, "out of memory");
+}
+
+/* ---- processes and capabilities ---- */
+
+static size_t proc_search(const ev_report *rep, uint32_t capset)
+{
+	size_t lo = 0, hi = rep->n_procs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rep->procs[mid]->capset < capset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The process of `capset`, created when absent; NULL with the error in
+ * rep->diag. */
+static evi_report_proc *proc_get(ev_report *rep, uint32_t capset)
+{
+	size_t at = proc_search(rep, capset);
+	evi_report_proc *p, **grown;
+
+	if (at < rep->n_procs && rep->procs[at]->capset == capset)
+		return rep->procs[at];
+	if (rep->n_procs == EV_REPORT_MAX_PROCESSES) {
+		evi_fail(&rep->diag, EV_ELIMIT, 0, 0,
+			 "more than %u processes (capsets)",
+			 EV_REPORT_MAX_PROCESSES);
+		return NULL;
+	}
+	grown = realloc(rep->procs, (rep->n_procs + 1) * sizeof *grown);
+	if (!grown)
+		goto fail;
+	rep->procs = grown;
+	if (!(p = calloc(1, sizeof *p)))
+		goto fail;
+	if (!(p->heap = evi_report_series(rep, sizeof *p->heap))) {
+		free(p);
+		goto fail;
+	}
+	p->capset = capset;
+	memmove(rep->procs + at + 1, rep->procs + at,
+		(rep->n_procs - at) * sizeof *rep->procs);
+	rep->procs[at] = p;
+	rep->n_procs++;
+	return p;
+fail:
+	nomem(rep);
+	return NULL;
+}
+
+/* The state of `cap`, grown on first sight; NULL with the error in
+ * rep->diag. */
+static evi_report_cap *cap_get(ev_report *rep, uint16_t cap)
+{
+	if (cap >= EV_REPORT_MAX_CAPS) {
+		evi_fail(&rep->diag, EV_ELIMIT, 0, 0,
+			 "capability %u: more than %u capabilities", cap,
+			 EV_REPORT_MAX_CAPS);
+		return NULL;
+	}
+	if (cap >= rep->n_caps) {
+		size_t n = cap + 1u;
+		evi_report_cap *grown = realloc(rep->caps, n * sizeof *grown);
+		if (!grown) {
+			nomem(rep);
+			return NULL;
+		}
+		memset(grown + rep->n_caps, 0,
+		       (n - rep->n_caps) * sizeof *grown);
+		rep->caps = grown;
+		rep->n_caps = n;
+	}
+	return &rep->caps[cap];
+}
+
+/* A copy of `len` bytes at `s`, cut at `max`, NUL-terminated. */
+static char *copy_text(const uint8_t *s, size_t len, size_t max)
+{
+	char *t;
+
+	if (len > max)
+		len = max;
+	if (!(t = malloc(len + 1)))
+		return NULL;
+	memcpy(t, s, len);
+	t[len] = '\0';
+	return t;
+}
+
+/* ---- the events ---- */
+
+/* Moves the capability's clock to `t`, adding the time since its last
+ * event to its current state. GC_END steps back a little (doc/format.md
+ * section 3): time never runs backwards here. */
+static void cap_advance(ev_report *rep, evi_report_cap *c, uint64_t t)
+{
+	if (!c->seen) {
+		c->seen = 1;
+		c->since = t;
+		c->state = EVI_CAP_IDLE;
+		return;
+	}
+	if (t > c->since) {
+		evi_report_spread(rep, c->b, c->state, c->since, t);
+		c->since = t;
+	}
+}
+
+/* Events of a capability's buffer: its state and its GC. */
+static int cap_event(ev_report *rep, const ev_event *ev)
+{
+	evi_report_cap *c = cap_get(rep, ev->cap);
+
+	if (!c)
+		return rep->diag.status;
+	if (!c->b && !(c->b = evi_report_series(rep, sizeof *c->b)))
+		return nomem(rep);
+	cap_advance(rep, c, ev->time);
+	switch (ev->type) {
+	case EV_RUN_THREAD:
+		c->state = EVI_CAP_RUNNING;
+		break;
+	case EV_STOP_THREAD:
+		c->state = EVI_CAP_IDLE;
+		break;
+	case EV_GC_START:
+		if (c->state != EVI_CAP_GC)
+			c->state_before_gc = c->state;
+		c->state = EVI_CAP_GC;
+		break;
+	case EV_GC_END:
+		c->state = c->state_before_gc;
+		break;
+	default:
+		break;
+	}
+	return EV_OK;
+}
+
+static int on_capset_create(ev_report *rep, const ev_event *ev)
+{
+	evi_report_proc *p;
+
+	if (ev_load16(ev->payload + 4) != CAPSET_TYPE_OS_PROCESS)
+		return EV_OK;
+	if (!(p = proc_get(rep, ev_load32(ev->payload))))
+		return rep->diag.status;
+	p->os_process = 1;
+	return EV_OK;
+}
+
+static int on_capset_assign(ev_report *rep, const ev_event *ev)
+{
+	uint32_t capset = ev_load32(ev->payload);
+	uint16_t cap = ev_load16(ev->payload + 4);
+	size_t at = proc_search(rep, capset);
+	evi_report_cap *c;
+
+	/* Caps join a clock-domain capset too; only the process counts. */
+	if (at == rep->n_procs || rep->procs[at]->capset != capset ||
+	    !rep->procs[at]->os_process || cap == EV_NO_CAP)
+		return EV_OK;
+	if (!(c = cap_get(rep, cap)))
+		return rep->diag.status;
+	c->have_process = 1;
+	c->process = capset;
+	return EV_OK;
+}
+
+static int on_identity(ev_report *rep, const ev_event *ev)
+{
+	evi_report_proc *p = proc_get(rep, ev_load32(ev->payload));
+	const uint8_t *text = ev->payload + 4;
+	size_t len = ev->size - 4u;
+
+	if (!p)
+		return rep->diag.status;
+	p->os_process = 1;
+	if (ev->type == EV_OSPROCESS_PID) {
+		p->have_pid = 1;
+		p->pid = ev_load32(ev->payload + 4);
+	} else if (ev->type == EV_RTS_IDENTIFIER && !p->rts_identifier) {
+		if (!(p->rts_identifier = copy_text(text, len,
+						    EV_REPORT_MAX_TEXT)))
+			return nomem(rep);
+	} else if (ev->type == EV_PROGRAM_ARGS && !p->args) {
+		if (!(p->args = copy_text(text, len, EV_REPORT_MAX_ARGS)))
+			return nomem(rep);
+		p->args_len = len < EV_REPORT_MAX_ARGS ? len
+						       : EV_REPORT_MAX_ARGS;
+	}
+	return EV_OK;
+}
+
+/* HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE and GC_STATS_GHC: the process
+ * their capset names has heap statistics. */
+static int on_heap(ev_report *rep, const ev_event *ev)
+{
+	evi_report_proc *p = proc_get(rep, ev_load32(ev->payload));
+	evi_report_cap *c = NULL;
+	ev_report_heap_bucket *h;
+	uint64_t bytes;
+
+	if (!p)
+		return rep->diag.status;
+	if (ev->cap != EV_NO_CAP)
+		c = &rep->caps[ev->cap]; /* cap_event made it */
+	p->have_heap = 1;
+	if (ev->type == EV_GC_STATS_GHC)
+		return EV_OK; /* its pause comes through on_pause */
+	h = &p->heap[evi_grid_index(&rep->grid, ev->time)];
+	bytes = ev_load64(ev->payload + 4);
+	if (ev->type == EV_HEAP_ALLOCATED && c) {
+		/* A running total: the bucket gets what it grew by. */
+		h->allocated_bytes += c->have_alloc && bytes >= c->last_alloc
+					      ? bytes - c->last_alloc : bytes;
+		c->have_alloc = 1;
+		c->last_alloc = bytes;
+	} else if (ev->type == EV_HEAP_SIZE) {
+		if (bytes > h->heap_size_bytes)
+			h->heap_size_bytes = bytes;
+		h->have |= EV_REPORT_HAVE_SIZE;
+	} else if (ev->type == EV_HEAP_LIVE) {
+		if (bytes > h->live_bytes)
+			h->live_bytes = bytes;
+		h->have |= EV_REPORT_HAVE_LIVE;
+	}
+	return EV_OK;
+}
+
+static int on_marker(ev_report *rep, const ev_event *ev)
+{
+	evi_report_marker *m, *grown;
+
+	if (rep->n_markers == EV_REPORT_MAX_MARKERS) {
+		if (ev->cap != EV_NO_CAP)
+			rep->caps[ev->cap].markers_dropped++;
+		return EV_OK;
+	}
+	grown = realloc(rep->markers, (rep->n_markers + 1) * sizeof *grown);
+	if (!grown)
+		return nomem(rep);
+	rep->markers = grown;
+	m = &rep->markers[rep->n_markers];
+	if (!(m->text = copy_text(ev->payload, ev->size, EV_REPORT_MAX_TEXT)))
+		return nomem(rep);
+	m->time = ev->time;
+	m->cap = ev->cap;
+	rep->n_markers++;
+	return EV_OK;
+}
+
+/* Bytes of payload the handler of `type` reads; 0 for other types. */
+static uint32_t fields_needed(uint16_t type)
+{
+	switch (type) {
+	case EV_CAPSET_CREATE:
+		return CAPSET_CREATE_FIELDS;
+	case EV_CAPSET_ASSIGN_CAP:
+		return CAPSET_ASSIGN_FIELDS;
+	case EV_OSPROCESS_PID:
+		return PID_FIELDS;
+	case EV_RTS_IDENTIFIER:
+	case EV_PROGRAM_ARGS:
+		return CAPSET_TEXT_FIELDS;
+	case EV_GC_STATS_GHC:
+		return GC_STATS_FIELDS;
+	case EV_HEAP_ALLOCATED:
+	case EV_HEAP_SIZE:
+	case EV_HEAP_LIVE:
+		return HEAP_VALUE_FIELDS;
+	default:
+		return 0;
+	}
+}
+
+static int dispatch(ev_report *rep, const ev_event *ev)
+{
+	switch (ev->type) {
+	case EV_CAPSET_CREATE:
+		return on_capset_create(rep, ev);
+	case EV_CAPSET_ASSIGN_CAP:
+		return on_capset_assign(rep, ev);
+	case EV_OSPROCESS_PID:
+	case EV_RTS_IDENTIFIER:
+	case EV_PROGRAM_ARGS:
+		return on_identity(rep, ev);
+	case EV_GC_STATS_GHC:
+	case EV_HEAP_ALLOCATED:
+	case EV_HEAP_SIZE:
+	case EV_HEAP_LIVE:
+		return on_heap(rep, ev);
+	case EV_USER_MARKER:
+		return on_marker(rep, ev);
+	case EV_HEAP_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_PROF_SAMPLE_STRING:
+	case EV_HEAP_PROF_SAMPLE_END:
+		return evi_report_profile_event(rep, ev);
+	default:
+		return EV_OK;
+	}
+}
+
+int ev_report_add(ev_report *rep, const ev_event *ev)
+{
+	uint32_t need = fields_needed(ev->type);
+	int rc;
+
+	if (rep->finished)
+		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
+				"event added after ev_report_finish");
+	if (ev->size < need) {
+		const ev_type_info *t = ev_catalog_find(ev->type);
+		return evi_fail(&rep->diag, EV_EFORMAT, ev->offset, ev->index,
+				"%s event of %u bytes is too short for the "
+				"%u bytes of fields the report needs",
+				t ? t->name : "report", (unsigned)ev->size,
+				(unsigned)need);
+	}
+	/* The buckets first: a pause that ev_stats_add reports falls into
+	 * buckets that cover the event that ends it. */
+	if ((rc = evi_report_cover(rep, ev->time)) < 0)
+		goto fail;
+	if ((rc = ev_stats_add(rep->stats, ev)) < 0) {
+		rep->diag = *ev_stats_diag(rep->stats);
+		return rc;
+	}
+	if ((rc = rep->pause_status) < 0)
+		goto fail;
+	if (ev->cap != EV_NO_CAP && (rc = cap_event(rep, ev)) < 0)
+		goto fail;
+	if ((rc = dispatch(rep, ev)) < 0)
+		goto fail;
+	return EV_OK;
+fail:
+	rep->diag.offset = ev->offset;
+	rep->diag.event_index = ev->index;
+	return rc;
+}
+
+int ev_report_read(ev_report *rep, ev_reader *r)
+{
+	ev_event ev;
+	int rc;
+
+	for (;;) {
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			if ((rc = ev_report_add(rep, &ev)) < 0)
+				return rc;
+		if (rc != EV_END)
+			return rc;
+		rc = ev_reader_next_session(r);
+		if (rc != EV_OK)
+			return rc;
+	}
+}
+
+const ev_stats *ev_report_stats(const ev_report *rep)
+{
+	return rep->stats;
+}
+
+const ev_diag *ev_report_diag(const ev_report *rep)
+{
+	return &rep->diag;
+}

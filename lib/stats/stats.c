@@ -1,0 +1,507 @@
+/*
+ * The `+RTS -s` accumulator: what each statistics event adds.
+ *
+ * Event semantics (GHC's rts/Stats.c stat_endGC, rts/sm/Storage.c
+ * calcTotalAllocated, rts/sm/GC.c): on the capability that led a
+ * collection the RTS posts GC_START, then GC_GLOBAL_SYNC, GC_STATS_GHC and
+ * GC_END, whose timestamps are the clock readings that +RTS -s uses for
+ * that collection's pause; the other GC threads post GC_START/GC_END of
+ * their own, without GC_STATS_GHC. HEAP_LIVE follows major collections
+ * only. HEAP_ALLOCATED and SPARK_COUNTERS carry one capability's running
+ * totals. Payload layouts are in doc/format.md section 5.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "evtool/filter.h"
+#include "stats_internal.h"
+
+/* Bytes each handler reads, from the start of the payload. */
+#define CAPSET_CREATE_FIELDS 6u  /* capset u32, type u16 */
+#define CAPSET_ASSIGN_FIELDS 6u  /* capset u32, cap u16 */
+#define PID_FIELDS 8u            /* capset u32, pid u32 */
+#define HEAP_VALUE_FIELDS 12u    /* capset u32, bytes u64 (49-51) */
+#define HEAP_INFO_FIELDS 30u     /* capset, gens u16, 2 x u64, mblock u64 */
+#define GC_STATS_FIELDS 50u      /* up to par tot copied (GHC < 8.4) */
+#define GC_STATS_BALANCED 58u    /* with par balanced copied */
+#define MEM_RETURN_FIELDS 8u     /* capset u32, current mblocks u32 */
+#define SPARK_FIELDS 48u         /* created ... fizzled, 6 x u64 */
+
+#define CAPSET_TYPE_OS_PROCESS 2u
+
+int ev_stats_new(ev_stats **out)
+{
+	*out = calloc(1, sizeof **out);
+	return *out ? EV_OK : EV_ENOMEM;
+}
+
+void ev_stats_free(ev_stats *st)
+{
+	if (!st)
+		return;
+	evi_threads_free(&st->an);
+	for (size_t i = 0; i < st->n_procs; i++) {
+		evi_pauses_free(st->procs[i]);
+		free(st->procs[i]->gens);
+		free(st->procs[i]);
+	}
+	free(st->procs);
+	free(st->caps);
+	free(st->out);
+	free(st);
+}
+
+/* ---- processes and capabilities ---- */
+
+/* Index of the first process whose capset is >= `capset`. */
+static size_t proc_search(const ev_stats *st, uint32_t capset)
+{
+	size_t lo = 0, hi = st->n_procs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->procs[mid]->pub.capset < capset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static evi_stats_proc *proc_insert(ev_stats *st, size_t at, uint32_t capset)
+{
+	evi_stats_proc *p;
+
+	if (st->n_procs == EV_STATS_MAX_PROCESSES) {
+		evi_fail(&st->diag, EV_ELIMIT, 0, 0,
+			 "more than %u processes (capsets)",
+			 EV_STATS_MAX_PROCESSES);
+		return NULL;
+	}
+	if (st->n_procs == st->procs_alloc) {
+		size_t n = st->procs_alloc ? 2 * st->procs_alloc : 4;
+		evi_stats_proc **grown = realloc(st->procs, n * sizeof *grown);
+		if (!grown)
+			goto nomem;
+		st->procs = grown;
+		st->procs_alloc = n;
+	}
+	if (!(p = calloc(1, sizeof *p)))
+		goto nomem;
+	p->pub.capset = capset;
+	memmove(st->procs + at + 1, st->procs + at,
+		(st->n_procs - at) * sizeof *st->procs);
+	st->procs[at] = p;
+	st->n_procs++;
+	return p;
+nomem:
+	evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
+	return NULL;
+}
+
+evi_stats_proc *evi_stats_proc_get(ev_stats *st, uint32_t capset,
+				   int create)
+{
+	size_t at = proc_search(st, capset);
+
+	if (at < st->n_procs && st->procs[at]->pub.capset == capset)
+		return st->procs[at];
+	return create ? proc_insert(st, at, capset) : NULL;
+}
+
+int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n)
+{
+	ev_stats_gen *grown;
+
+	if (n <= p->gens_alloc)
+		return EV_OK;
+	if (n > EV_STATS_MAX_GENS)
+		return evi_fail(&st->diag, EV_ELIMIT, 0, 0,
+				"generation %u: more than %u generations",
+				n - 1, EV_STATS_MAX_GENS);
+	if (!(grown = realloc(p->gens, n * sizeof *grown)))
+		return evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
+	memset(grown + p->gens_alloc, 0,
+	       (n - p->gens_alloc) * sizeof *grown);
+	p->gens = grown;
+	p->gens_alloc = n;
+	return EV_OK;
+}
+
+/* The state of `cap`, grown on first sight; NULL when out of memory. */
+static evi_stats_cap *cap_get(ev_stats *st, uint16_t cap)
+{
+	if (cap >= st->n_caps) {
+		size_t n = st->n_caps ? st->n_caps : 8;
+		evi_stats_cap *grown;
+		while (n <= cap)
+			n *= 2;
+		if (!(grown = realloc(st->caps, n * sizeof *grown))) {
+			evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
+			return NULL;
+		}
+		memset(grown + st->n_caps, 0,
+		       (n - st->n_caps) * sizeof *grown);
+		st->caps = grown;
+		st->n_caps = n;
+	}
+	return &st->caps[cap];
+}
+
+/* A process named by a heap event: it has statistics of its own. */
+static evi_stats_proc *heap_proc(ev_stats *st, const ev_event *ev)
+{
+	evi_stats_proc *p = evi_stats_proc_get(st, ev_load32(ev->payload), 1);
+
+	if (p)
+		p->pub.have_heap = 1;
+	return p;
+}
+
+/* ---- the events ---- */
+
+static int on_capset_create(ev_stats *st, const ev_event *ev)
+{
+	evi_stats_proc *p;
+
+	if (ev_load16(ev->payload + 4) != CAPSET_TYPE_OS_PROCESS)
+		return EV_OK;
+	if (!(p = evi_stats_proc_get(st, ev_load32(ev->payload), 1)))
+		return st->diag.status;
+	p->os_process = 1;
+	if (!p->have_created || ev->time < p->created_ns)
+		p->created_ns = ev->time;
+	p->have_created = 1;
+	return EV_OK;
+}
+
+static int on_capset_assign(ev_stats *st, const ev_event *ev)
+{
+	uint32_t capset = ev_load32(ev->payload);
+	uint16_t cap = ev_load16(ev->payload + 4);
+	evi_stats_proc *p = evi_stats_proc_get(st, capset, 0);
+	evi_stats_cap *c;
+
+	/* Caps join a clock-domain capset too; only the process counts. */
+	if (!p || !p->os_process || cap == EV_NO_CAP)
+		return EV_OK;
+	if (!(c = cap_get(st, cap)))
+		return st->diag.status;
+	c->have_process = 1;
+	c->process = capset;
+	return EV_OK;
+}
+
+static int on_pid(ev_stats *st, const ev_event *ev)
+{
+	evi_stats_proc *p = evi_stats_proc_get(st, ev_load32(ev->payload), 1);
+
+	if (!p)
+		return st->diag.status;
+	p->os_process = 1;
+	p->pub.have_pid = 1;
+	p->pub.pid = ev_load32(ev->payload + 4);
+	return EV_OK;
+}
+
+static int on_heap_info(ev_stats *st, const ev_event *ev)
+{
+	evi_stats_proc *p = evi_stats_proc_get(st, ev_load32(ev->payload), 1);
+	unsigned gens = ev_load16(ev->payload + 4);
+	int rc;
+
+	if (!p)
+		return st->diag.status;
+	if ((rc = evi_stats_reserve_gens(st, p, gens)) < 0)
+		return rc;
+	p->info_gens = gens;
+	p->mblock_size = ev_load64(ev->payload + 22);
+	return EV_OK;
+}
+
+/* Counts one collection where the RTS does, in stat_endGC: everything
+ * but its pause, which the GC_END that follows on this cap gives. */
+static int on_gc_stats(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
+{
+	const uint8_t *pl = ev->payload;
+	evi_stats_proc *p = heap_proc(st, ev);
+	uint16_t gen = ev_load16(pl + 4);
+	uint64_t copied = ev_load64(pl + 6), slop = ev_load64(pl + 14);
+	ev_stats_gen *g;
+	int rc;
+
+	if (!p)
+		return st->diag.status;
+	if ((rc = evi_stats_reserve_gens(st, p, gen + 1u)) < 0)
+		return rc;
+	if (gen + 1u > p->gens_seen)
+		p->gens_seen = gen + 1u;
+	g = &p->gens[gen];
+	g->collections++;
+	if (slop > g->max_slop_bytes)
+		g->max_slop_bytes = slop;
+	p->pub.collections++;
+	p->pub.copied_bytes += copied;
+	if (ev_load32(pl + 30) > 1) { /* par threads */
+		g->par_collections++;
+		p->pub.par_copied_bytes += copied;
+		if (ev->size >= GC_STATS_BALANCED) {
+			p->pub.par_balanced_copied_bytes += ev_load64(pl + 50);
+			p->pub.have_balance = 1;
+		}
+	}
+	if (!c) {
+		p->pub.untimed_collections++;
+		return EV_OK;
+	}
+	if (c->in_gc) /* the previous one never saw its GC_END */
+		evi_stats_proc_get(st, c->gc_capset, 0)->pub.untimed_collections++;
+	c->in_gc = 1;
+	c->gc_capset = p->pub.capset;
+	c->gc_gen = gen;
+	c->have_heap_capset = 1;
+	c->heap_capset = p->pub.capset;
+	return EV_OK;
+}
+
+/* The pause of the collection this cap led: GC_END - GC_START, both
+ * stamped by stat_startGC/stat_endGC with the readings +RTS -s uses. */
+static int on_gc_end(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
+{
+	evi_stats_proc *p;
+	int rc = EV_OK;
+
+	if (c->in_gc && (p = evi_stats_proc_get(st, c->gc_capset, 0))) {
+		if (c->have_gc_start && c->gc_start <= ev->time) {
+			ev_stats_gen *g = &p->gens[c->gc_gen];
+			ev_stats_pause pause = { c->gc_start,
+						 ev->time - c->gc_start,
+						 c->gc_gen, ev->cap };
+			g->elapsed_ns += pause.duration_ns;
+			if (pause.duration_ns > g->max_pause_ns)
+				g->max_pause_ns = pause.duration_ns;
+			p->pub.gc_elapsed_ns += pause.duration_ns;
+			rc = evi_pauses_add(st, p, &pause);
+		} else {
+			p->pub.untimed_collections++;
+		}
+	}
+	c->in_gc = 0;
+	c->have_gc_start = 0;
+	return rc;
+}
+
+static int on_heap_value(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
+{
+	evi_stats_proc *p = heap_proc(st, ev);
+	uint64_t bytes = ev_load64(ev->payload + 4);
+
+	if (!p)
+		return st->diag.status;
+	if (ev->type == EV_HEAP_ALLOCATED && c) {
+		c->allocated = bytes; /* this cap's total so far */
+		if (!c->have_allocated)
+			c->first_allocated = bytes;
+		c->have_allocated = 1;
+		c->have_heap_capset = 1;
+		c->heap_capset = p->pub.capset;
+	} else if (ev->type == EV_HEAP_SIZE) {
+		p->last_heap = bytes;
+		if (bytes > p->pub.max_mem_bytes)
+			p->pub.max_mem_bytes = bytes;
+	} else if (ev->type == EV_HEAP_LIVE) {
+		p->last_live = bytes;
+		if (bytes > p->pub.max_live_bytes)
+			p->pub.max_live_bytes = bytes;
+		p->pub.live_samples++;
+	}
+	return EV_OK;
+}
+
+/* MEM_RETURN's current size is taken before memory goes back to the OS,
+ * HEAP_SIZE after: the peak may show only here. */
+static int on_mem_return(ev_stats *st, const ev_event *ev)
+{
+	evi_stats_proc *p = heap_proc(st, ev);
+	uint32_t current = ev_load32(ev->payload + 4);
+
+	if (!p)
+		return st->diag.status;
+	if (current > p->max_mem_return)
+		p->max_mem_return = current;
+	return EV_OK;
+}
+
+static void on_spark_counters(const ev_event *ev, evi_stats_cap *c)
+{
+	for (unsigned i = 0; i < EVI_SPARK_FIELDS; i++) {
+		c->sparks[i] = ev_load64(ev->payload + 8 * i);
+		if (!c->have_sparks)
+			c->first_sparks[i] = c->sparks[i];
+	}
+	c->have_sparks = 1;
+}
+
+/* Bytes of payload the handler of `type` reads; 0 for other types. */
+static uint32_t fields_needed(uint16_t type)
+{
+	switch (type) {
+	case EV_CAPSET_CREATE:
+		return CAPSET_CREATE_FIELDS;
+	case EV_CAPSET_ASSIGN_CAP:
+		return CAPSET_ASSIGN_FIELDS;
+	case EV_OSPROCESS_PID:
+		return PID_FIELDS;
+	case EV_HEAP_INFO_GHC:
+		return HEAP_INFO_FIELDS;
+	case EV_GC_STATS_GHC:
+		return GC_STATS_FIELDS;
+	case EV_HEAP_ALLOCATED:
+	case EV_HEAP_SIZE:
+	case EV_HEAP_LIVE:
+		return HEAP_VALUE_FIELDS;
+	case EV_MEM_RETURN:
+		return MEM_RETURN_FIELDS;
+	case EV_SPARK_COUNTERS:
+		return SPARK_FIELDS;
+	default:
+		return 0;
+	}
+}
+
+/* Events of a capability's buffer: times, GC pairs, per-cap counters. */
+static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
+{
+	if (!c->seen || ev->time < c->first_time)
+		c->first_time = ev->time;
+	if (!c->seen || ev->time > c->last_time)
+		c->last_time = ev->time;
+	c->seen = 1;
+	if (ev->type != EV_BLOCK_MARKER && !ev_filter_is_metadata(ev->type) &&
+	    (!c->have_work || ev->time < c->first_work)) {
+		c->first_work = ev->time;
+		c->have_work = 1;
+	}
+	if (ev->type == EV_GC_START) {
+		c->have_gc_start = 1;
+		c->gc_start = ev->time;
+	} else if (ev->type == EV_SPARK_COUNTERS) {
+		on_spark_counters(ev, c);
+	}
+}
+
+static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
+{
+	switch (ev->type) {
+	case EV_CAPSET_CREATE:
+		return on_capset_create(st, ev);
+	case EV_CAPSET_ASSIGN_CAP:
+		return on_capset_assign(st, ev);
+	case EV_OSPROCESS_PID:
+		return on_pid(st, ev);
+	case EV_HEAP_INFO_GHC:
+		return on_heap_info(st, ev);
+	case EV_GC_STATS_GHC:
+		return on_gc_stats(st, ev, c);
+	case EV_GC_END:
+		return c ? on_gc_end(st, ev, c) : EV_OK;
+	case EV_HEAP_ALLOCATED:
+	case EV_HEAP_SIZE:
+	case EV_HEAP_LIVE:
+		return on_heap_value(st, ev, c);
+	case EV_MEM_RETURN:
+		return on_mem_return(st, ev);
+	default:
+		return EV_OK;
+	}
+}
+
+int ev_stats_add(ev_stats *st, const ev_event *ev)
+{
+	uint32_t need = fields_needed(ev->type);
+	evi_stats_cap *c = NULL;
+	int rc;
+
+	if (ev->size < need) {
+		const ev_type_info *t = ev_catalog_find(ev->type);
+		return evi_fail(&st->diag, EV_EFORMAT, ev->offset, ev->index,
+				"%s event of %u bytes is too short for the "
+				"%u bytes of fields the statistics need",
+				t ? t->name : "statistics", (unsigned)ev->size,
+				(unsigned)need);
+	}
+	if (ev->type != EV_BLOCK_MARKER &&
+	    (!st->have_time || ev->time < st->first_time)) {
+		st->first_time = ev->time;
+		st->have_time = 1;
+	}
+	if (ev->cap != EV_NO_CAP) {
+		if (!(c = cap_get(st, ev->cap)))
+			return st->diag.status;
+		note_cap_event(c, ev);
+	}
+	rc = dispatch(st, ev, c);
+	if (rc == EV_OK)
+		rc = evi_threads_add(st, ev);
+	if (rc < 0) {
+		st->diag.offset = ev->offset;
+		st->diag.event_index = ev->index;
+	}
+	return rc;
+}
+
+int ev_stats_read(ev_stats *st, ev_reader *r)
+{
+	ev_event ev;
+	int rc;
+
+	for (;;) {
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			if ((rc = ev_stats_add(st, &ev)) < 0)
+				return rc;
+		if (rc != EV_END)
+			return rc;
+		rc = ev_reader_next_session(r);
+		if (rc != EV_OK)
+			return rc;
+	}
+}
+
+size_t ev_stats_process_count(const ev_stats *st)
+{
+	return st->n_out;
+}
+
+const ev_stats_process *ev_stats_process_at(const ev_stats *st, size_t i)
+{
+	return i < st->n_out ? &st->out[i] : NULL;
+}
+
+void ev_stats_now_get(const ev_stats *st, ev_stats_now *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < st->n_caps; i++) {
+		const evi_stats_cap *c = &st->caps[i];
+		out->allocated_bytes += c->allocated;
+		if (c->seen && c->last_time > out->time_ns)
+			out->time_ns = c->last_time;
+	}
+	for (size_t i = 0; i < st->n_procs; i++) {
+		const evi_stats_proc *p = st->procs[i];
+		out->live_bytes += p->last_live;
+		out->heap_bytes += p->last_heap;
+		out->collections += p->pub.collections;
+		out->gc_elapsed_ns += p->pub.gc_elapsed_ns;
+	}
+}
+
+unsigned ev_stats_unattributed_caps(const ev_stats *st)
+{
+	return st->unattributed;
+}
+
+const ev_diag *ev_stats_diag(const ev_stats *st)
+{
+	return &st->diag;
+}

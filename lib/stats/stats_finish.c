@@ -1,0 +1,174 @@
+/*
+ * The `+RTS -s` summaries, once every event has been added: capabilities
+ * are given to their processes and the derived figures computed the way
+ * rts/Stats.c (stat_exitReport) computes them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "stats_internal.h"
+
+/* GHC's megablock, for MEM_RETURN when no HEAP_INFO_GHC says otherwise. */
+#define DEFAULT_MBLOCK_SIZE (1u << 20)
+
+/* The process a capability belongs to: the OS-process capset it was
+ * assigned to, else the capset its heap events name, else the only
+ * process there is; NULL when none of these holds. */
+evi_stats_proc *evi_stats_cap_owner(ev_stats *st, const evi_stats_cap *c)
+{
+	if (c->have_process)
+		return evi_stats_proc_get(st, c->process, 0);
+	if (c->have_heap_capset)
+		return evi_stats_proc_get(st, c->heap_capset, 0);
+	return st->n_procs == 1 ? st->procs[0] : NULL;
+}
+
+/* A log without capsets and heap events (a killed GHC 9.0 program loses
+ * its global buffer) is still one process: GHC's capset 0. */
+static int ensure_a_process(ev_stats *st)
+{
+	if (st->n_procs > 0)
+		return EV_OK;
+	for (size_t i = 0; i < st->n_caps; i++)
+		if (st->caps[i].seen)
+			return evi_stats_proc_get(st, 0, 1) ? EV_OK
+							    : st->diag.status;
+	return EV_OK;
+}
+
+/* A running total of a cap: from 0 (the RTS's start), or in a slice from
+ * its first value there. */
+static uint64_t counted(uint64_t last, uint64_t first, int slice)
+{
+	return slice && last >= first ? last - first : last;
+}
+
+static void give_cap(ev_stats_process *p, const evi_stats_cap *c)
+{
+	const uint64_t *base = c->first_sparks;
+	int sl = p->slice;
+
+	p->caps++;
+	p->allocated_bytes += counted(c->allocated, c->first_allocated, sl);
+	if (c->have_sparks) {
+		ev_stats_sparks *s = &p->sparks;
+		/* SPARK_COUNTERS order: created, dud, overflowed,
+		 * converted, gcd, fizzled (doc/format.md section 5). */
+		s->created += counted(c->sparks[0], base[0], sl);
+		s->dud += counted(c->sparks[1], base[1], sl);
+		s->overflowed += counted(c->sparks[2], base[2], sl);
+		s->converted += counted(c->sparks[3], base[3], sl);
+		s->gcd += counted(c->sparks[4], base[4], sl);
+		s->fizzled += counted(c->sparks[5], base[5], sl);
+		p->have_sparks = 1;
+	}
+	if (p->caps == 1 || c->first_time < p->start_ns)
+		p->start_ns = c->first_time;
+	if (c->last_time > p->end_ns)
+		p->end_ns = c->last_time;
+}
+
+/* Whether process `p` is a slice of its run (the output of filter --from
+ * or --between-markers): its capabilities' first event that is not
+ * metadata (filter keeps metadata) comes more than EVI_STATS_SLICE_GAP_NS
+ * after its start, its CAPSET_CREATE (else the log's first event). GHC's
+ * RTS has its capabilities at work within a few milliseconds of creating
+ * its capsets (3.6 ms at most in logs of GHC 6.12 to 9.5). Sets
+ * p->slice_start_ns to that first event. */
+static void find_slice(ev_stats *st, evi_stats_proc *p)
+{
+	uint64_t start = p->have_created ? p->created_ns : st->first_time;
+	uint64_t work = 0;
+	int have_work = 0;
+
+	for (size_t i = 0; i < st->n_caps; i++) {
+		const evi_stats_cap *c = &st->caps[i];
+		if (!c->seen || !c->have_work || evi_stats_cap_owner(st, c) != p)
+			continue;
+		if (!have_work || c->first_work < work)
+			work = c->first_work;
+		have_work = 1;
+	}
+	p->pub.slice = have_work && work > start &&
+		       work - start > EVI_STATS_SLICE_GAP_NS;
+	if (p->pub.slice)
+		p->pub.slice_start_ns = work;
+}
+
+static void attribute_caps(ev_stats *st)
+{
+	for (size_t i = 0; i < st->n_procs; i++)
+		find_slice(st, st->procs[i]);
+	for (size_t i = 0; i < st->n_caps; i++) {
+		const evi_stats_cap *c = &st->caps[i];
+		evi_stats_proc *p;
+		if (!c->seen)
+			continue;
+		if (c->in_gc) /* its GC_END was never read */
+			evi_stats_proc_get(st, c->gc_capset, 0)
+				->pub.untimed_collections++;
+		if ((p = evi_stats_cap_owner(st, c)))
+			give_cap(&p->pub, c);
+		else
+			st->unattributed++;
+	}
+}
+
+/* The figures rts/Stats.c derives at exit, from the counted ones. */
+static void derive(evi_stats_proc *p, int one_process)
+{
+	ev_stats_process *o = &p->pub;
+	uint64_t mblock = p->mblock_size ? p->mblock_size : DEFAULT_MBLOCK_SIZE;
+
+	o->n_gens = p->gens_seen > p->info_gens ? p->gens_seen : p->info_gens;
+	o->gens = p->gens;
+	/* Slop counts at major collections only (stat_endGC). */
+	if (o->n_gens > 0)
+		o->max_slop_bytes = p->gens[o->n_gens - 1].max_slop_bytes;
+	if ((uint64_t)p->max_mem_return * mblock > o->max_mem_bytes)
+		o->max_mem_bytes = (uint64_t)p->max_mem_return * mblock;
+	o->sparks_total = o->sparks.created + o->sparks.dud +
+			  o->sparks.overflowed;
+	/* Note [Work Balance] in rts/Stats.c. */
+	o->work_balance = o->par_copied_bytes
+		? (double)o->par_balanced_copied_bytes /
+		  (double)o->par_copied_bytes
+		: 0.0;
+	/* A log's timestamps count from its RTS's start; in a merged log
+	 * that instant is lost, and the process's first event stands in; a
+	 * slice counts from its first event that is not metadata. */
+	if (o->slice)
+		o->start_ns = o->slice_start_ns;
+	else if (one_process)
+		o->start_ns = 0;
+	o->elapsed_ns = o->end_ns > o->start_ns ? o->end_ns - o->start_ns : 0;
+	o->mut_elapsed_ns = o->elapsed_ns > o->gc_elapsed_ns
+		? o->elapsed_ns - o->gc_elapsed_ns : 0;
+	o->productivity = o->elapsed_ns
+		? (double)o->mut_elapsed_ns / (double)o->elapsed_ns : 0.0;
+	o->alloc_rate = o->mut_elapsed_ns
+		? (double)o->allocated_bytes * 1e9 / (double)o->mut_elapsed_ns
+		: 0.0;
+}
+
+int ev_stats_finish(ev_stats *st)
+{
+	int rc;
+
+	if (st->finished)
+		return evi_fail(&st->diag, EV_EINVAL, 0, 0,
+				"ev_stats_finish was called already");
+	if ((rc = ensure_a_process(st)) < 0)
+		return rc;
+	st->finished = 1;
+	attribute_caps(st);
+	if (st->n_procs && !(st->out = calloc(st->n_procs, sizeof *st->out)))
+		return evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
+	for (size_t i = 0; i < st->n_procs; i++) {
+		derive(st->procs[i], st->n_procs == 1);
+		st->out[st->n_out++] = st->procs[i]->pub;
+	}
+	evi_pauses_finish(st);
+	return evi_threads_finish(st);
+}

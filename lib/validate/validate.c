@@ -1,0 +1,1001 @@
+/*
+ * The validator: structure, ordering and references (doc/format.md sections
+ * 1 to 4 and 6), and the driver that reads sessions and reaches a verdict.
+ * The semantic checks live in validate_sched.c.
+ *
+ * One pass, in file order. Blocks of different caps are not in time order
+ * relative to each other (doc/format.md section 3), so every time check is
+ * per cap stream, and checks that need the whole log (was this cap ever
+ * created?) are made at the end of the session from bounded state.
+ */
+#include "evtool/validate.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evtool/catalog.h"
+#include "evtool/header.h"
+#include "validate_internal.h"
+
+/* ------------------------------------------------------------------------
+ * Checks and names
+ * ---------------------------------------------------------------------- */
+
+static const ev_check_info checks[] = {
+	{ "header", "the header is malformed (magic words, event-type list)" },
+	{ "type-size", "a known event type is declared with a size that no "
+		       "GHC version used" },
+	{ "undeclared-type", "an event's type is not declared in the header" },
+	{ "payload-size", "an event's payload is too short for its type's "
+			  "layout" },
+	{ "block-size", "a block marker declares fewer than 24 bytes or more "
+			"than 2 MiB" },
+	{ "block-end", "an event, a block marker or the data end crosses the "
+		       "end of its block" },
+	{ "block-time", "an event lies outside its block's time window, or a "
+			"block ends before it starts" },
+	{ "truncated", "the log ends before its data-end marker (a killed "
+		       "program, a cut copy)" },
+	{ "trailing-data", "bytes after the data end that are not another "
+			   "session's header" },
+	{ "input", "the input cannot be decoded (corrupt gzip)" },
+	{ "time-order", "time goes back within a capability's events "
+			"(GC_END and GC_START: beyond their tolerance)" },
+	{ "block-overlap", "a capability's block starts before its previous "
+			   "block ended" },
+	{ "not-sorted", "with the sorted option: an event is earlier than one "
+			"before it" },
+	{ "cap-ref", "a capability used by a block or payload was never "
+		     "created (CAP_CREATE, STARTUP)" },
+	{ "cap-capset", "a capability in use is never assigned to a capset "
+			"(warning)" },
+	{ "capset-ref", "a capset named by an event was never created "
+			"(CAPSET_CREATE)" },
+	{ "thread-run", "a thread starts running on a capability that is "
+			"running another thread" },
+	{ "thread-stop", "a thread stops on a capability that is not running "
+			 "it" },
+	{ "thread-two-caps", "a thread runs on two capabilities at once" },
+	{ "thread-migrate", "a thread is migrated while it runs" },
+	{ "thread-finished", "a thread runs, stops, migrates or wakes up "
+			     "after it finished (STOP_THREAD status 5)" },
+	{ "thread-create", "a thread is created twice, or runs before its "
+			   "creation (warning)" },
+	{ "gc-start", "GC_START while the capability is already in a GC" },
+	{ "gc-end", "GC_END without a GC_START on the capability" },
+	{ "task", "a task is created or deleted twice (warning)" },
+	{ "heap-sample", "heap-profile sample events outside a begin/end "
+			 "bracket, or brackets that do not match" },
+	{ "limit", "more threads, tasks or capsets than the validator tracks "
+		   "at once; their checks restart (warning)" }
+};
+
+size_t ev_validate_check_count(void)
+{
+	return sizeof checks / sizeof checks[0];
+}
+
+const ev_check_info *ev_validate_check_at(size_t i)
+{
+	return i < ev_validate_check_count() ? &checks[i] : NULL;
+}
+
+const char *ev_severity_name(ev_severity severity)
+{
+	return severity == EV_SEVERITY_WARNING ? "warning" : "error";
+}
+
+const char *ev_verdict_name(ev_verdict verdict)
+{
+	switch (verdict) {
+	case EV_VERDICT_COMPLETE:
+		return "complete";
+	case EV_VERDICT_TRUNCATED:
+		return "truncated";
+	default:
+		return "invalid";
+	}
+}
+
+const char *evv_type_name(uint16_t type)
+{
+	const ev_type_info *info = ev_catalog_find(type);
+	return info ? info->name : "UNKNOWN";
+}
+
+/* ------------------------------------------------------------------------
+ * Findings
+ * ---------------------------------------------------------------------- */
+
+/* Checks that hold for any writer: the format itself. */
+static int format_check(const char *check)
+{
+	static const char *const format[] = {
+		"header", "undeclared-type", "block-size", "block-end",
+		"truncated", "trailing-data", "input", "not-sorted", "limit"
+	};
+
+	for (size_t i = 0; i < sizeof format / sizeof format[0]; i++)
+		if (strcmp(check, format[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void deliver(evv *v, ev_finding *f, const char *fmt, va_list ap)
+{
+	char message[320];
+
+	if (v->stop)
+		return;
+	/* The rest describe what GHC's runtime does; a log whose header is
+	 * not in GHC's ascending id order (Mercury's runtime writes the
+	 * format too) only gets warnings from them. */
+	if (!v->ghc_writer && f->severity == EV_SEVERITY_ERROR &&
+	    !format_check(f->check))
+		f->severity = EV_SEVERITY_WARNING;
+	vsnprintf(message, sizeof message, fmt, ap);
+	f->message = message;
+	f->session = v->session;
+	if (f->severity == EV_SEVERITY_WARNING)
+		v->res->warnings++;
+	else
+		v->res->errors++;
+	if (v->fn && v->fn(f, v->ctx) != 0) {
+		v->stop = 1;
+		v->res->stopped = 1;
+	}
+}
+
+void evv_report(evv *v, ev_severity sev, const char *check,
+		const ev_event *ev, uint64_t offset, const char *fmt, ...)
+{
+	ev_finding f = { sev, check, ev ? ev->offset : offset, 0, ev != NULL,
+			 0, 0, EV_NO_CAP, 0, NULL };
+	va_list ap;
+
+	if (ev) {
+		f.event_index = ev->index;
+		f.event_type = ev->type;
+		f.cap = ev->cap;
+		f.time = ev->time;
+	}
+	va_start(ap, fmt);
+	deliver(v, &f, fmt, ap);
+	va_end(ap);
+}
+
+void evv_report_at(evv *v, ev_severity sev, const char *check,
+		   const evv_where *w, const char *fmt, ...)
+{
+	ev_finding f = { sev, check, w->offset, 0, w->has_event, w->index,
+			 w->type, w->cap, w->time, NULL };
+	va_list ap;
+
+	va_start(ap, fmt);
+	deliver(v, &f, fmt, ap);
+	va_end(ap);
+}
+
+/* Errors about non-GHC event types (Eden, Mercury, unknown ids) are
+ * warnings: their writers are not GHC's RTS, and Eden logs stamp one
+ * event before its block opens. */
+static ev_severity severity_for(uint8_t flags)
+{
+	return (flags & EVV_TF_OTHER) ? EV_SEVERITY_WARNING : EV_SEVERITY_ERROR;
+}
+
+/* ------------------------------------------------------------------------
+ * Per-cap state
+ * ---------------------------------------------------------------------- */
+
+evv_cap *evv_cap_state(evv *v, uint16_t cap)
+{
+	uint8_t bit = (uint8_t)(1u << (cap % 8));
+
+	if (!(v->touched[cap / 8] & bit)) {
+		memset(&v->caps[cap], 0, sizeof v->caps[cap]);
+		v->touched[cap / 8] |= bit;
+	}
+	return &v->caps[cap];
+}
+
+static void remember(evv_where *w, const ev_event *ev)
+{
+	w->offset = ev->offset;
+	w->index = ev->index;
+	w->time = ev->time;
+	w->type = ev->type;
+	w->cap = ev->cap;
+	w->has_event = 1;
+}
+
+void evv_use_cap(evv *v, uint16_t cap, const ev_event *ev)
+{
+	evv_cap *cs;
+
+	if (cap == EV_NO_CAP)
+		return;
+	cs = evv_cap_state(v, cap);
+	if (!cs->used) {
+		cs->used = 1;
+		remember(&cs->first_use, ev);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * The header: what it says about the writer, and declared sizes
+ * ---------------------------------------------------------------------- */
+
+/* Nonzero when payloads of `id` name a cap or capset. */
+static int has_cap_refs(uint16_t id)
+{
+	static const uint8_t zeros[64];
+	ev_ref refs[8];
+	size_t n = ev_payload_refs(id, zeros, sizeof zeros, refs, 8);
+
+	for (size_t i = 0; i < n && i < 8; i++)
+		if (refs[i].kind == EV_REF_CAP || refs[i].kind == EV_REF_CAPSET)
+			return 1;
+	return 0;
+}
+
+/* What the validator does with events of `id` besides the hot path. */
+static uint8_t role_flags(uint16_t id)
+{
+	switch (id) {
+	case EV_STARTUP:
+	case EV_CAPSET_CREATE:
+	case EV_CAPSET_ASSIGN_CAP:
+	case EV_CAP_CREATE:
+		return EVV_TF_CREATE;
+	case EV_RTS_IDENTIFIER:
+	case EV_PROGRAM_ARGS:
+	case EV_PROGRAM_ENV:
+	case EV_THREAD_LABEL:
+	case EV_PROF_SAMPLE_COST_CENTRE:
+		return EVV_TF_PAYLOAD;
+	case EV_HEAP_PROF_SAMPLE_COST_CENTRE: /* layout and bracketing */
+		return EVV_TF_PAYLOAD | EVV_TF_SCHED;
+	case EV_CREATE_THREAD:
+	case EV_RUN_THREAD:
+	case EV_STOP_THREAD:
+	case EV_MIGRATE_THREAD:
+	case EV_THREAD_WAKEUP:
+	case EV_GC_START:
+	case EV_GC_END:
+	case EV_TASK_CREATE:
+	case EV_TASK_DELETE:
+	case EV_HEAP_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_PROF_SAMPLE_STRING:
+	case EV_HEAP_PROF_SAMPLE_END:
+	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+		return EVV_TF_SCHED;
+	default:
+		return 0;
+	}
+}
+
+/* A type the header declares with another meaning than GHC's (another
+ * program reusing the id: ev_header_type_info) is an unknown type: its
+ * payload is not checked as GHC's ("type-size" reports the declaration). */
+static uint8_t type_flags_of(const ev_header *h, uint16_t id)
+{
+	const ev_type_decl *decl = ev_header_find(h, id);
+	const ev_type_info *info = ev_header_type_info(h, id);
+	uint8_t f = info ? role_flags(id) : 0;
+
+	if (decl && decl->wire_size == EV_SIZE_VARIABLE)
+		f |= EVV_TF_VAR;
+	if (!info || info->cls == EV_CLASS_OTHER)
+		f |= EVV_TF_OTHER;
+	if (id == EV_BLOCK_MARKER)
+		f |= EVV_TF_MARKER;
+	if (info && has_cap_refs(id))
+		f |= EVV_TF_REFS;
+	return f;
+}
+
+static inline uint8_t type_flags(const evv *v, uint16_t type)
+{
+	return type < EVV_SMALL_IDS ? v->tf[type] : type_flags_of(v->h, type);
+}
+
+/* GHC >= 7.8.3 (it declares HACK_BUG_T9003, id 59) posts RUN_THREAD when a
+ * thread returns from a foreign call and STOP_THREAD when it leaves for
+ * one; older runtimes did not always, so their scheduler findings are
+ * warnings. GHC 6.12's header quirk marks it as old too. */
+static int is_modern(const ev_header *h, unsigned quirks)
+{
+	const ev_type_decl *stop = ev_header_find(h, EV_STOP_THREAD);
+
+	return !(quirks & EV_QUIRK_GHC612) &&
+	       ev_header_find(h, EV_HACK_BUG_T9003) != NULL &&
+	       (!stop || stop->wire_size >= 10);
+}
+
+/* "type-size": doc/format.md section 5 lists the sizes GHC versions used.
+ * Under the 6.12 quirk the size actually written is what counts. A size
+ * above every known one may be a newer layout (fields are only ever
+ * appended), so that is a warning. */
+static void check_decl(evv *v, const ev_type_decl *d, uint64_t offset)
+{
+	const ev_type_info *info = ev_catalog_find(d->id);
+	int size = v->quirk612 ? d->wire_size : d->size;
+	int known_var = info && info->sizes[0] == EV_SIZE_VARIABLE;
+	int largest = 0;
+	ev_severity sev;
+
+	if (!info)
+		return;
+	sev = info->cls == EV_CLASS_OTHER ? EV_SEVERITY_WARNING
+					  : EV_SEVERITY_ERROR;
+	if (known_var != (size == EV_SIZE_VARIABLE)) {
+		evv_report(v, sev, "type-size", NULL, offset,
+			   "event type %u (%s) is declared %s, but GHC "
+			   "writes it with a %s size", d->id, info->name,
+			   size == EV_SIZE_VARIABLE ? "variable-size"
+						    : "fixed-size",
+			   known_var ? "variable" : "fixed");
+		return;
+	}
+	if (known_var || ev_catalog_size_known(info, size))
+		return;
+	for (unsigned i = 0; i < info->n_sizes; i++)
+		if (info->sizes[i] > largest)
+			largest = info->sizes[i];
+	evv_report(v, size > largest ? EV_SEVERITY_WARNING : sev, "type-size",
+		   NULL, offset,
+		   "event type %u (%s) is declared with %d payload bytes, a "
+		   "size no GHC version used (largest known: %d)%s", d->id,
+		   info->name, size, largest,
+		   size > largest ? "; a newer layout?" : "");
+}
+
+/* Declarations follow "hdrb" "hetb" in header order; each is "etb\0",
+ * id, size, desc_len, desc, extra_len, extra, "ete\0" (doc/format.md s. 1). */
+static void check_header(evv *v)
+{
+	uint64_t offset = v->session_start + 8;
+
+	for (size_t i = 0; i < ev_header_count(v->h) && !v->stop; i++) {
+		const ev_type_decl *d = ev_header_at(v->h, i);
+		check_decl(v, d, offset);
+		offset += 20u + (uint64_t)d->desc_len + d->extra_len;
+	}
+}
+
+/* GHC declares its types in ascending id order (doc/format.md section 1). */
+static int ascending_ids(const ev_header *h)
+{
+	for (size_t i = 1; i < ev_header_count(h); i++)
+		if (ev_header_at(h, i)->id <= ev_header_at(h, i - 1)->id)
+			return 0;
+	return 1;
+}
+
+static void begin_session(evv *v)
+{
+	unsigned quirks;
+
+	v->h = ev_reader_header(v->r);
+	quirks = ev_header_quirks(v->h);
+	v->quirk612 = !!(quirks & EV_QUIRK_GHC612);
+	v->modern = is_modern(v->h, quirks);
+	v->ghc_writer = ascending_ids(v->h);
+	v->has_sample_end =
+		ev_header_find(v->h, EV_HEAP_PROF_SAMPLE_END) != NULL;
+	for (unsigned id = 0; id < EVV_SMALL_IDS; id++)
+		v->tf[id] = type_flags_of(v->h, (uint16_t)id);
+	v->in_block = 0;
+	v->global_hwm = 0;
+	v->any_cap_create = v->any_capset_create = v->any_capset_assign = 0;
+	v->have_startup = 0;
+	v->startup_caps = 0;
+	v->limit_reported = 0;
+	v->session_ended = 0;
+	memset(v->touched, 0, sizeof v->touched);
+	evv_table_clear(&v->threads);
+	evv_table_clear(&v->tasks);
+	evv_table_clear(&v->capsets);
+	v->res->sessions++;
+	check_header(v);
+}
+
+/* ------------------------------------------------------------------------
+ * Blocks (doc/format.md section 2)
+ * ---------------------------------------------------------------------- */
+
+/* How far an event may step back. GHC stamps GC_END (doc/format.md section
+ * 3), and since 8.x GC_START, with a time taken before it posts them; if
+ * posting opens a new block, they even precede the block's start. */
+static uint64_t tolerance(const evv *v, uint16_t type)
+{
+	uint64_t tol = v->o.tolerance_ns;
+
+	if ((type == EV_GC_END || type == EV_GC_START) &&
+	    v->o.gc_end_tolerance_ns > tol)
+		tol = v->o.gc_end_tolerance_ns;
+	return tol;
+}
+
+/* The marker's own fields: size, times, and its place in its cap's
+ * sequence of blocks (`cs`). */
+static void check_marker(evv *v, const ev_event *ev, uint32_t size,
+			 uint64_t end_time, const evv_cap *cs)
+{
+	if (v->in_block && ev->offset < v->blk_end)
+		evv_report(v, EV_SEVERITY_ERROR, "block-end", ev, 0,
+			   "this block marker lies inside the block at offset "
+			   "%llu, which declares %u bytes and so ends at %llu",
+			   (unsigned long long)v->blk_offset, v->blk_size,
+			   (unsigned long long)v->blk_end);
+	if (size < EVI_BLOCK_EVENT || size > EV_MAX_BLOCK_SIZE)
+		evv_report(v, EV_SEVERITY_ERROR, "block-size", ev, 0,
+			   "the block declares %u bytes; a block holds its own "
+			   "%u-byte marker and at most %u bytes", size,
+			   EVI_BLOCK_EVENT, EV_MAX_BLOCK_SIZE);
+	if (end_time < ev->time)
+		evv_report(v, EV_SEVERITY_ERROR, "block-time", ev, 0,
+			   "the block ends at %llu ns, before it starts",
+			   (unsigned long long)end_time);
+	/* A tool that re-blocks a log starts a block at its first event's
+	 * time; an early-stamped GC_END there starts it before the previous
+	 * block ended, by as much as GC_END may step back. Events are still
+	 * checked against the cap's latest time across blocks. */
+	if (cs->has_block &&
+	    ev->time + tolerance(v, EV_GC_END) < cs->block_end_time)
+		evv_report(v, EV_SEVERITY_ERROR, "block-overlap", ev, 0,
+			   "this block starts at %llu ns, before the previous "
+			   "block of %s ended (%llu ns)",
+			   (unsigned long long)ev->time,
+			   ev->cap == EV_NO_CAP ? "the global buffer"
+						: "its cap",
+			   (unsigned long long)cs->block_end_time);
+}
+
+/* A BLOCK_MARKER: u32 size (marker included), u64 end time, u16 cap
+ * (doc/format.md section 2). The block is entered whatever its fields say,
+ * as the reader does. */
+static void block_marker(evv *v, const ev_event *ev)
+{
+	const uint8_t *p = ev->payload;
+	uint32_t size = ev_load32(p);
+	uint64_t end_time = ev_load64(p + 4);
+	evv_cap *cs = evv_cap_state(v, ev_load16(p + 12));
+
+	check_marker(v, ev, size, end_time, cs);
+	cs->has_block = 1;
+	cs->block_end_time = end_time > ev->time ? end_time : ev->time;
+	evv_use_cap(v, ev_load16(p + 12), ev);
+	v->res->blocks++;
+	v->in_block = 1;
+	v->blk_offset = ev->offset;
+	v->blk_size = size;
+	v->blk_end = ev->offset + size;
+	v->blk_start_time = ev->time;
+	v->blk_end_time = end_time;
+	v->blk_cs = cs;
+}
+
+static void crossing(evv *v, const ev_event *ev, uint64_t end)
+{
+	evv_report(v, EV_SEVERITY_ERROR, "block-end", ev, 0,
+		   "the event ends at offset %llu, past the end of its block "
+		   "(the block at offset %llu declares %u bytes, so it ends at "
+		   "%llu)", (unsigned long long)end,
+		   (unsigned long long)v->blk_offset, v->blk_size,
+		   (unsigned long long)v->blk_end);
+}
+
+/* Nonzero when the event lies outside its block's window beyond the
+ * tolerance (then it is reported and left out of the order check). */
+static int outside_window(evv *v, const ev_event *ev, uint8_t flags)
+{
+	uint64_t early = tolerance(v, ev->type), tol = v->o.tolerance_ns;
+
+	if (ev->time + early >= v->blk_start_time &&
+	    ev->time <= v->blk_end_time + tol)
+		return 0;
+	evv_report(v, severity_for(flags), "block-time", ev, 0,
+		   "the event's time %llu ns lies outside its block's window "
+		   "[%llu, %llu] ns (block at offset %llu)",
+		   (unsigned long long)ev->time,
+		   (unsigned long long)v->blk_start_time,
+		   (unsigned long long)v->blk_end_time,
+		   (unsigned long long)v->blk_offset);
+	return 1;
+}
+
+/* Time went back within the cap's stream. GC_END may, within its own
+ * tolerance, and then does not lower the high-water mark. After a finding
+ * the mark follows the event, so that one bad timestamp is one finding. */
+static void stepped_back(evv *v, const ev_event *ev, evv_cap *cs,
+			 uint8_t flags)
+{
+	uint64_t back = cs->hwm - ev->time;
+
+	if (back <= tolerance(v, ev->type))
+		return;
+	evv_report(v, severity_for(flags), "time-order", ev, 0,
+		   "time goes back by %llu ns: an earlier event of %s is at "
+		   "%llu ns%s", (unsigned long long)back,
+		   ev->cap == EV_NO_CAP ? "the global buffer" : "this cap",
+		   (unsigned long long)cs->hwm,
+		   ev->type == EV_GC_END || ev->type == EV_GC_START
+			   ? "; GHC stamps it early, but not this early" : "");
+	cs->hwm = ev->time;
+}
+
+/* The hot path for events inside a block: bounds, window, order. */
+static inline void in_block(evv *v, const ev_event *ev, uint8_t flags)
+{
+	uint64_t end = ev->offset + EVI_EVENT_HEADER +
+		       ((flags & EVV_TF_VAR) ? 2u : 0u) + ev->size;
+	evv_cap *cs = v->blk_cs;
+
+	if (end > v->blk_end)
+		crossing(v, ev, end);
+	if ((ev->time < v->blk_start_time || ev->time > v->blk_end_time) &&
+	    outside_window(v, ev, flags))
+		return;
+	if (ev->time >= cs->hwm)
+		cs->hwm = ev->time;
+	else
+		stepped_back(v, ev, cs, flags);
+}
+
+/* The data end may sit where the last block ends (GHC <= 9.0) or be the
+ * last two bytes of it (GHC >= 9.2), doc/format.md section 2. */
+static void data_end(evv *v, uint64_t offset)
+{
+	if (!v->in_block || offset >= v->blk_end || v->blk_end == offset + 2)
+		return;
+	evv_report(v, EV_SEVERITY_ERROR, "block-end", NULL, offset,
+		   "the data-end marker crosses the end of the block at "
+		   "offset %llu, which declares %u bytes and so ends at %llu "
+		   "(a last block ends where the data end starts or just "
+		   "after it)", (unsigned long long)v->blk_offset, v->blk_size,
+		   (unsigned long long)v->blk_end);
+}
+
+/* ------------------------------------------------------------------------
+ * Payload layouts and references
+ * ---------------------------------------------------------------------- */
+
+static void short_payload(evv *v, const ev_event *ev, uint32_t need)
+{
+	evv_report(v, EV_SEVERITY_ERROR, "payload-size", ev, 0,
+		   "the %s payload has %u bytes; its layout needs %u",
+		   evv_type_name(ev->type), ev->size, need);
+}
+
+/* Fixed prefixes of variable-size events (doc/format.md section 5): capset
+ * u32 for 29-31, thread u32 for 44; cost-centre stacks carry depth u8
+ * then depth u32 ids. */
+static void check_payload(evv *v, const ev_event *ev)
+{
+	const uint8_t *p = ev->payload;
+	uint32_t need = 4;
+
+	switch (ev->type) {
+	case EV_HEAP_PROF_SAMPLE_COST_CENTRE: /* id u8, residency u64, depth */
+		need = 10;
+		if (ev->size >= need)
+			need += 4u * p[9];
+		break;
+	case EV_PROF_SAMPLE_COST_CENTRE: /* cap u32, ticks u64, depth u8 */
+		need = 13;
+		if (ev->size >= need)
+			need += 4u * p[12];
+		break;
+	default:
+		break;
+	}
+	if (ev->size < need)
+		short_payload(v, ev, need);
+}
+
+static evv_capset *capset_entry(evv *v, uint32_t id)
+{
+	evv_capset *c = evv_table_find(&v->capsets, id);
+
+	if (c)
+		return c;
+	c = evv_table_insert(&v->capsets, id);
+	if (!c && !v->limit_reported) {
+		v->limit_reported = 1;
+		evv_report(v, EV_SEVERITY_WARNING, "limit", NULL,
+			   ev_reader_offset(v->r),
+			   "more than %u capsets; capsets past that are not "
+			   "checked", v->capsets.max);
+	}
+	return c;
+}
+
+static void use_capset(evv *v, uint32_t id, const ev_event *ev)
+{
+	evv_capset *c = capset_entry(v, id);
+
+	if (c && !c->referenced) {
+		c->referenced = 1;
+		remember(&c->first_ref, ev);
+	}
+}
+
+/* Cap and capset fields sit at fixed offsets (doc/format.md section 6), so
+ * the small ids' fields are looked up once, when the validator starts. */
+static void index_refs(evv *v, uint16_t id)
+{
+	static const uint8_t zeros[64];
+	ev_ref refs[8];
+	size_t n = ev_payload_refs(id, zeros, sizeof zeros, refs, 8);
+	evv_refs *out = &v->refs[id];
+
+	out->n = 0;
+	for (size_t i = 0; i < n && i < 8; i++)
+		if ((refs[i].kind == EV_REF_CAP ||
+		     refs[i].kind == EV_REF_CAPSET) && out->n < EVV_MAX_REFS)
+			out->ref[out->n++] = refs[i];
+}
+
+static void check_refs(evv *v, const ev_event *ev)
+{
+	ev_ref found[8];
+	const ev_ref *refs = found;
+	size_t n;
+
+	if (ev->type < EVV_SMALL_IDS) {
+		refs = v->refs[ev->type].ref;
+		n = v->refs[ev->type].n;
+	} else {
+		n = ev_payload_refs(ev->type, ev->payload, ev->size, found, 8);
+	}
+	for (size_t i = 0; i < n && i < 8; i++) {
+		uint64_t value;
+		if ((size_t)refs[i].offset + refs[i].width > ev->size)
+			continue;
+		value = ev_ref_get(ev->payload, &refs[i]);
+		if (refs[i].kind == EV_REF_CAP && value < EV_NO_CAP)
+			evv_use_cap(v, (uint16_t)value, ev);
+		else if (refs[i].kind == EV_REF_CAPSET)
+			use_capset(v, (uint32_t)value, ev);
+	}
+}
+
+/* Creation events, wherever they are: STARTUP (17), CAPSET_CREATE (25),
+ * CAPSET_ASSIGN_CAP (27), CAP_CREATE (45). */
+static void note_creation(evv *v, const ev_event *ev)
+{
+	const uint8_t *p = ev->payload;
+	evv_capset *c;
+
+	if (ev->type == EV_STARTUP && ev->size >= 2) {
+		v->have_startup = 1;
+		v->startup_caps = ev_load16(p);
+	} else if (ev->type == EV_CAPSET_CREATE && ev->size >= 4) {
+		v->any_capset_create = 1;
+		if ((c = capset_entry(v, ev_load32(p))))
+			c->created = 1;
+	} else if (ev->type == EV_CAPSET_ASSIGN_CAP && ev->size >= 6) {
+		v->any_capset_assign = 1;
+		if (ev_load16(p + 4) != EV_NO_CAP)
+			evv_cap_state(v, ev_load16(p + 4))->assigned = 1;
+	} else if (ev->type == EV_CAP_CREATE && ev->size >= 2) {
+		v->any_cap_create = 1;
+		if (ev_load16(p) != EV_NO_CAP)
+			evv_cap_state(v, ev_load16(p))->created = 1;
+	}
+}
+
+/* Everything but the hot path: layouts, creations, references and the
+ * semantic checks, for the few types that need them. */
+static void slow_event(evv *v, const ev_event *ev, uint8_t flags)
+{
+	if (flags & EVV_TF_PAYLOAD)
+		check_payload(v, ev);
+	if (flags & EVV_TF_CREATE)
+		note_creation(v, ev);
+	if (flags & EVV_TF_REFS)
+		check_refs(v, ev);
+	if ((flags & EVV_TF_SCHED) && v->o.semantics)
+		evv_sched_event(v, ev, v->in_block ? v->blk_cs : NULL);
+}
+
+static void not_sorted(evv *v, const ev_event *ev)
+{
+	evv_report(v, EV_SEVERITY_ERROR, "not-sorted", ev, 0,
+		   "the event's time %llu ns is earlier than the %llu ns of an "
+		   "event before it",
+		   (unsigned long long)ev->time,
+		   (unsigned long long)v->global_hwm);
+	v->global_hwm = ev->time;
+}
+
+static inline void on_event(evv *v, const ev_event *ev)
+{
+	uint8_t flags = type_flags(v, ev->type);
+
+	if ((flags & EVV_TF_MARKER) && ev->size >= EVI_BLOCK_PAYLOAD) {
+		block_marker(v, ev);
+		return;
+	}
+	/* Mirrors the reader: an event at or past the block's end is
+	 * outside it (doc/format.md section 2: events outside blocks exist). */
+	if (v->in_block && ev->offset >= v->blk_end)
+		v->in_block = 0;
+	if (v->in_block)
+		in_block(v, ev, flags);
+	if (v->o.sorted) {
+		if (ev->time + v->o.tolerance_ns < v->global_hwm)
+			not_sorted(v, ev);
+		else if (ev->time > v->global_hwm)
+			v->global_hwm = ev->time;
+	}
+	if (flags & (EVV_TF_PAYLOAD | EVV_TF_CREATE | EVV_TF_REFS |
+		     EVV_TF_SCHED))
+		slow_event(v, ev, flags);
+}
+
+/* ------------------------------------------------------------------------
+ * End of a session: references that needed the whole session
+ * ---------------------------------------------------------------------- */
+
+static void check_cap(evv *v, unsigned cap)
+{
+	const evv_cap *cs = &v->caps[cap];
+
+	if (!cs->used)
+		return;
+	if (v->any_cap_create && !cs->created)
+		evv_report_at(v, EV_SEVERITY_ERROR, "cap-ref",
+			      &cs->first_use, "cap %u is used here but the log "
+			      "never creates it (CAP_CREATE)", cap);
+	else if (!v->any_cap_create && v->have_startup &&
+		 cap >= v->startup_caps)
+		evv_report_at(v, EV_SEVERITY_WARNING, "cap-ref",
+			      &cs->first_use,
+			      "cap %u is used here but STARTUP declared %u "
+			      "capabilities", cap, v->startup_caps);
+	if (v->any_capset_assign && !cs->assigned)
+		evv_report_at(v, EV_SEVERITY_WARNING, "cap-capset",
+			      &cs->first_use,
+			      "cap %u is used here but never assigned to a "
+			      "capset (CAPSET_ASSIGN_CAP)", cap);
+}
+
+/* Capsets named but never created, in file order. */
+struct capset_refs {
+	const evv_capset **list;
+	size_t n;
+};
+
+static void collect_capset(void *entry, void *ctx)
+{
+	const evv_capset *c = entry;
+	struct capset_refs *refs = ctx;
+
+	if (c->referenced && !c->created)
+		refs->list[refs->n++] = c;
+}
+
+static int by_first_ref(const void *a, const void *b)
+{
+	uint64_t x = (*(const evv_capset *const *)a)->first_ref.offset;
+	uint64_t y = (*(const evv_capset *const *)b)->first_ref.offset;
+
+	return x < y ? -1 : x > y;
+}
+
+static void check_capsets(evv *v)
+{
+	struct capset_refs refs = { NULL, 0 };
+
+	if (!v->any_capset_create || v->capsets.count == 0)
+		return;
+	refs.list = malloc(v->capsets.count * sizeof *refs.list);
+	if (!refs.list)
+		return;
+	evv_table_each(&v->capsets, collect_capset, &refs);
+	qsort(refs.list, refs.n, sizeof *refs.list, by_first_ref);
+	for (size_t i = 0; i < refs.n; i++)
+		evv_report_at(v, EV_SEVERITY_ERROR, "capset-ref",
+			      &refs.list[i]->first_ref,
+			      "capset %u is named here but the log never "
+			      "creates it (CAPSET_CREATE)",
+			      (unsigned)refs.list[i]->slot.key);
+	free(refs.list);
+}
+
+/* Only for a session that reached its data end: a truncated one may have
+ * lost its creation events (GHC <= 9.0 writes the global block last). */
+static void end_session(evv *v)
+{
+	for (unsigned word = 0; word < EVV_CAPS / 8; word++) {
+		if (!v->touched[word])
+			continue;
+		for (unsigned bit = 0; bit < 8; bit++)
+			if ((v->touched[word] & (1u << bit)) &&
+			    word * 8 + bit != EV_NO_CAP)
+				check_cap(v, word * 8 + bit);
+	}
+	check_capsets(v);
+}
+
+/* ------------------------------------------------------------------------
+ * The driver
+ * ---------------------------------------------------------------------- */
+
+static int read_session(evv *v)
+{
+	ev_event ev;
+	int rc;
+
+	begin_session(v);
+	while (!v->stop && (rc = ev_reader_next(v->r, &ev)) == EV_OK) {
+		/* Block markers are framing, not events (ghc-events does
+		 * not show them): counted in res->blocks only. */
+		if (ev.type != EV_BLOCK_MARKER)
+			v->res->events++;
+		on_event(v, &ev);
+	}
+	v->res->last_complete_offset = ev_reader_offset(v->r);
+	return v->stop ? EV_OK : rc;
+}
+
+static void truncated(evv *v)
+{
+	const ev_diag *d = ev_reader_diag(v->r);
+
+	v->session_ended = 2;
+	v->res->last_complete_offset = d->offset;
+	evv_report(v, EV_SEVERITY_ERROR, "truncated", NULL, d->offset,
+		   "%s; the last complete event ends at offset %llu",
+		   d->message, (unsigned long long)d->offset);
+}
+
+/* A reader failure on malformed input becomes a finding (the rest of
+ * the log cannot be read) and 0; others (I/O, memory) are returned. */
+static int read_failed(evv *v, int rc, const char *check)
+{
+	const ev_diag *d = ev_reader_diag(v->r);
+
+	if (rc != EV_EFORMAT && rc != EV_ELIMIT)
+		return rc;
+	v->session_ended = 3;
+	evv_report(v, EV_SEVERITY_ERROR, check, NULL, d->offset, "%s",
+		   d->message);
+	return EV_OK;
+}
+
+/* Which check a reader failure on malformed input belongs to. The reader
+ * says only in its message: in the event stream it fails for an
+ * undeclared type ("event type N is not declared"), after the data end
+ * for bytes that are not a header ("unexpected bytes after the data-end
+ * marker"); its source fails on damaged gzip ("gzip ..."). Anything else
+ * is about the header being parsed, or, among events, the input. */
+static const char *failure_check(const evv *v, const char *otherwise)
+{
+	const char *m = ev_reader_diag(v->r)->message;
+
+	if (strncmp(m, "event type ", 11) == 0 && strstr(m, "not declared"))
+		return "undeclared-type";
+	if (strncmp(m, "unexpected bytes after", 22) == 0)
+		return "trailing-data";
+	if (strstr(m, "gzip"))
+		return "input";
+	return otherwise;
+}
+
+/* After a data end: 1 when another session follows, 0 when the input
+ * ends here or cannot go on (reported), negative on an I/O error. */
+static int next_session(evv *v)
+{
+	int rc;
+
+	v->session_start = ev_reader_offset(v->r);
+	rc = ev_reader_next_session(v->r);
+	if (rc == EV_OK) {
+		v->session++;
+		return 1;
+	}
+	if (rc == EV_ETRUNCATED)
+		truncated(v);
+	else if (rc < 0)
+		return read_failed(v, rc, failure_check(v, "header"));
+	return 0;
+}
+
+/* One session, from its first event: 1 when another session follows,
+ * 0 when done, negative on an I/O error. */
+static int check_session(evv *v)
+{
+	int rc = read_session(v);
+
+	if (v->stop)
+		return 0;
+	if (rc == EV_ETRUNCATED) {
+		truncated(v);
+		return 0;
+	}
+	if (rc != EV_END)
+		return read_failed(v, rc, failure_check(v, "input"));
+	data_end(v, ev_reader_offset(v->r) - 2);
+	v->session_ended = 1;
+	end_session(v);
+	return v->stop ? 0 : next_session(v);
+}
+
+static int run(evv *v)
+{
+	int rc = ev_reader_read_header(v->r);
+
+	v->session_start = 0;
+	if (rc == EV_ETRUNCATED) {
+		truncated(v);
+		return EV_OK;
+	}
+	if (rc < 0)
+		return read_failed(v, rc, failure_check(v, "header"));
+	while ((rc = check_session(v)) > 0)
+		;
+	return rc;
+}
+
+static int setup(evv *v, ev_reader *r, const ev_validate_options *opts,
+		 ev_finding_fn fn, void *ctx, ev_validate_result *out)
+{
+	ev_validate_options defaults = EV_VALIDATE_OPTIONS_INIT;
+
+	memset(v, 0, sizeof *v);
+	memset(out, 0, sizeof *out);
+	v->o = opts ? *opts : defaults;
+	if (!r || v->o.version != EV_VALIDATE_OPTIONS_VERSION)
+		return EV_EINVAL;
+	for (unsigned id = 0; id < EVV_SMALL_IDS; id++)
+		index_refs(v, (uint16_t)id);
+	if (v->o.max_threads == 0)
+		v->o.max_threads = EV_VALIDATE_MAX_THREADS;
+	v->r = r;
+	v->fn = fn;
+	v->ctx = ctx;
+	v->res = out;
+	v->caps = malloc(EVV_CAPS * sizeof *v->caps);
+	if (!v->caps)
+		return EV_ENOMEM;
+	evv_sched_init(v);
+	evv_table_init(&v->capsets, sizeof(evv_capset), EVV_MAX_CAPSETS);
+	return EV_OK;
+}
+
+static void verdict(ev_validate_result *out, int rc, int was_truncated)
+{
+	uint64_t truncation = was_truncated ? 1 : 0;
+
+	if (rc < 0 || out->errors > truncation)
+		out->verdict = EV_VERDICT_INVALID;
+	else if (was_truncated)
+		out->verdict = EV_VERDICT_TRUNCATED;
+	else
+		out->verdict = EV_VERDICT_COMPLETE;
+}
+
+int ev_validate(ev_reader *r, const ev_validate_options *opts,
+		ev_finding_fn fn, void *ctx, ev_validate_result *out)
+{
+	evv v;
+	int rc;
+
+	if (!out)
+		return EV_EINVAL;
+	rc = setup(&v, r, opts, fn, ctx, out);
+	if (rc == EV_OK)
+		rc = run(&v);
+	verdict(out, rc, v.session_ended == 2 && out->errors > 0);
+	free(v.caps);
+	evv_table_free(&v.threads);
+	evv_table_free(&v.tasks);
+	evv_table_free(&v.capsets);
+	return rc;
+}
