@@ -28,6 +28,7 @@
 
 typedef struct ev_sink ev_sink;
 typedef struct ev_reader ev_reader;
+typedef struct ev_event ev_event;
 
 /* Progress of a pipeline that reads its input in several passes or
  * readers at once: each reader adds the stored bytes it reads to `done`
@@ -45,6 +46,12 @@ void evi_reader_progress(ev_reader *r, evi_progress *p);
 
 /* The stored bytes `r` will read to the end of its file; 0 if unknown. */
 uint64_t evi_reader_stored_size(const ev_reader *r);
+
+/* Hands every event of every session of `r` to add(ctx, event), in file
+ * order, stopping at add's first negative status. EV_END at the end of
+ * the stream; else the reader's status (EV_ETRUNCATED, ...) or add's. */
+int evi_reader_each(ev_reader *r, int (*add)(void *ctx, const ev_event *ev),
+		    void *ctx);
 
 /* Room for `len` more bytes in the sink's buffer, counted as written: the
  * caller fills them before the next sink call. NULL on a write error (see

@@ -912,3 +912,20 @@ const ev_diag *ev_reader_diag(const ev_reader *r)
 {
 	return &r->diag;
 }
+
+int evi_reader_each(ev_reader *r, int (*add)(void *ctx, const ev_event *ev),
+		    void *ctx)
+{
+	ev_event ev;
+	int rc;
+
+	for (;;) {
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			if ((rc = add(ctx, &ev)) < 0)
+				return rc;
+		if (rc != EV_END)
+			return rc;
+		if ((rc = ev_reader_next_session(r)) != EV_OK)
+			return rc;
+	}
+}

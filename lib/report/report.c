@@ -454,21 +454,14 @@ fail:
 	return rc;
 }
 
+static int add_event(void *ctx, const ev_event *ev)
+{
+	return ev_report_add(ctx, ev);
+}
+
 int ev_report_read(ev_report *rep, ev_reader *r)
 {
-	ev_event ev;
-	int rc;
-
-	for (;;) {
-		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-			if ((rc = ev_report_add(rep, &ev)) < 0)
-				return rc;
-		if (rc != EV_END)
-			return rc;
-		rc = ev_reader_next_session(r);
-		if (rc != EV_OK)
-			return rc;
-	}
+	return evi_reader_each(r, add_event, rep);
 }
 
 const ev_stats *ev_report_stats(const ev_report *rep)

@@ -451,21 +451,14 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 	return rc;
 }
 
+static int add_event(void *ctx, const ev_event *ev)
+{
+	return ev_stats_add(ctx, ev);
+}
+
 int ev_stats_read(ev_stats *st, ev_reader *r)
 {
-	ev_event ev;
-	int rc;
-
-	for (;;) {
-		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-			if ((rc = ev_stats_add(st, &ev)) < 0)
-				return rc;
-		if (rc != EV_END)
-			return rc;
-		rc = ev_reader_next_session(r);
-		if (rc != EV_OK)
-			return rc;
-	}
+	return evi_reader_each(r, add_event, st);
 }
 
 size_t ev_stats_process_count(const ev_stats *st)
