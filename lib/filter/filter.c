@@ -39,19 +39,6 @@ static int ranges_add(evi_range_list *l, uint64_t lo, uint64_t hi)
 	return EV_OK;
 }
 
-static int fail(ev_filter *f, int status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(ev_filter *f, int status, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = evi_filter_vfail(f, status, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 static int ascii_equal_nocase(const char *a, const char *b)
 {
@@ -195,7 +182,7 @@ static int add_type(ev_filter *f, evi_selector *s, char *item)
 		return EV_OK;
 	}
 	if (!parse_range(item, 0xfffe, &r))
-		return fail(f, EV_EINVAL, "'%s' is not an event type name "
+		return evi_filter_fail(f, EV_EINVAL, "'%s' is not an event type name "
 			    "(e.g. RUN_THREAD), id (0-65534) or id range", item);
 	for (uint64_t id = r.lo; id <= r.hi; id++)
 		evi_bit_set(s->types, (unsigned)id);
@@ -214,7 +201,7 @@ static int add_cap(ev_filter *f, evi_selector *s, char *item)
 		return EV_OK;
 	}
 	if (!parse_range(item, EV_NO_CAP - 1, &r))
-		return fail(f, EV_EINVAL, "'%s' is not a capability (0-65534), "
+		return evi_filter_fail(f, EV_EINVAL, "'%s' is not a capability (0-65534), "
 			    "a range like 2-3, or 'global'", item);
 	for (uint64_t cap = r.lo; cap <= r.hi; cap++)
 		evi_bit_set(s->caps, (unsigned)cap);
@@ -227,7 +214,7 @@ static int add_id_range(ev_filter *f, evi_range_list *l, char *item,
 	evi_range r;
 
 	if (!parse_range(item, UINT32_MAX, &r))
-		return fail(f, EV_EINVAL, "'%s' is not a %s (a number or a "
+		return evi_filter_fail(f, EV_EINVAL, "'%s' is not a %s (a number or a "
 			    "range like 3-7)", item, what);
 	return ranges_add(l, r.lo, r.hi);
 }
@@ -238,7 +225,7 @@ static int add_item(ev_filter *f, evi_selector *s, ev_filter_kind kind,
 	switch (kind) {
 	case EV_FILTER_CLASS:
 		if (!parse_class(item, &s->classes))
-			return fail(f, EV_EINVAL, "'%s' is not an event class "
+			return evi_filter_fail(f, EV_EINVAL, "'%s' is not an event class "
 				    "(RTS letters s g p f u n T, or scheduler, "
 				    "gc, sparks, user, nonmoving, ticky, "
 				    "heap-profile, time-profile, meta, cap, "
@@ -255,7 +242,7 @@ static int add_item(ev_filter *f, evi_selector *s, ev_filter_kind kind,
 	case EV_FILTER_THREAD:
 		return add_id_range(f, &s->threads, item, "thread id");
 	}
-	return fail(f, EV_EINVAL, "unknown selector kind %d", (int)kind);
+	return evi_filter_fail(f, EV_EINVAL, "unknown selector kind %d", (int)kind);
 }
 
 /* Trims spaces around an item in place. */
@@ -279,7 +266,7 @@ int ev_filter_add(ev_filter *f, ev_filter_kind kind, const char *list,
 	int rc = EV_OK;
 
 	if (!list || !*list)
-		return fail(f, EV_EINVAL, "an empty list selects nothing");
+		return evi_filter_fail(f, EV_EINVAL, "an empty list selects nothing");
 	if (!(copy = strdup(list)))
 		return EV_ENOMEM;
 	for (item = copy; rc == EV_OK && item; item = next) {
@@ -288,7 +275,7 @@ int ev_filter_add(ev_filter *f, ev_filter_kind kind, const char *list,
 			*next++ = '\0';
 		item = trim(item);
 		rc = *item ? add_item(f, s, kind, item)
-			   : fail(f, EV_EINVAL, "empty item in the list '%s'",
+			   : evi_filter_fail(f, EV_EINVAL, "empty item in the list '%s'",
 				  list);
 	}
 	free(copy);
@@ -311,7 +298,7 @@ static int parse_optional_time(ev_filter *f, const char *text,
 	if (!text || !*text)
 		return EV_OK;
 	if (ev_time_parse(text, &base, &out->ns) < 0)
-		return fail(f, EV_EINVAL, "'%s' is not a time: use nanoseconds "
+		return evi_filter_fail(f, EV_EINVAL, "'%s' is not a time: use nanoseconds "
 			    "or a number with a unit (ns, us, ms, s, m, h) as "
 			    "show prints timestamps, + and one for a time after "
 			    "the log's first event, or an ISO 8601 date and "
@@ -335,7 +322,7 @@ int ev_filter_set_time(ev_filter *f, const char *from, const char *to,
 		return rc;
 	if (next.from.kind != EVI_TIME_NONE && next.from.kind == next.to.kind &&
 	    next.from.ns >= next.to.ns)
-		return fail(f, EV_EINVAL, "the time window from '%s' to '%s' "
+		return evi_filter_fail(f, EV_EINVAL, "the time window from '%s' to '%s' "
 			    "is empty", from, to);
 	next.set = next.from.kind != EVI_TIME_NONE ||
 		   next.to.kind != EVI_TIME_NONE;
@@ -364,7 +351,7 @@ int ev_filter_set_markers(ev_filter *f, const char *start, const char *end,
 		return EV_ENOMEM;
 	}
 	if (!next.start && !next.end)
-		return fail(f, EV_EINVAL, "a marker window needs a start "
+		return evi_filter_fail(f, EV_EINVAL, "a marker window needs a start "
 			    "or an end marker");
 	free(m->start);
 	free(m->end);
@@ -413,7 +400,7 @@ int ev_filter_set_redact(ev_filter *f, const char *list)
 		else if (ascii_equal_nocase(item, "env"))
 			flags |= EV_REDACT_ENV;
 		else
-			rc = fail(f, EV_EINVAL, "'%s' cannot be redacted: use "
+			rc = evi_filter_fail(f, EV_EINVAL, "'%s' cannot be redacted: use "
 				  "args, env or args,env", item);
 	}
 	free(copy);

@@ -24,9 +24,15 @@ static const char redacted[] = "<redacted>";
  * Helpers for the whole filter (filter_internal.h)
  * ---------------------------------------------------------------------- */
 
-int evi_filter_vfail(ev_filter *f, int status, const char *fmt, va_list ap)
+int evi_filter_fail(ev_filter *f, int status, const char *fmt, ...)
 {
-	return evi_vfail(&f->diag, EV_ORIGIN_OPTIONS, 0, status, 0, 0, fmt, ap);
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = evi_vfail(&f->diag, EV_ORIGIN_OPTIONS, 0, status, 0, 0, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int evi_ranges_hold(const evi_range_list *l, uint64_t v)
@@ -77,19 +83,6 @@ int ev_filter_is_metadata(uint16_t type)
 }
 
 
-static int fail(ev_filter *f, int status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(ev_filter *f, int status, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = evi_filter_vfail(f, status, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 static void free_process_sets(evi_session_facts *s)
 {
@@ -375,7 +368,7 @@ int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
 	evi_session_facts *s = session_at(f, session);
 
 	if (!s)
-		return fail(f, EV_ENOMEM, "out of memory");
+		return evi_filter_fail(f, EV_ENOMEM, "out of memory");
 	if (ev->type == EV_BLOCK_MARKER)
 		return EV_OK;
 	if (pass == 0) {
@@ -385,14 +378,14 @@ int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
 			return rc;
 		if (any_process(f) && (rc = learn_process(s, ev)) < 0)
 			return rc == EV_ELIMIT
-				       ? fail(f, rc, "session %u names more "
+				       ? evi_filter_fail(f, rc, "session %u names more "
 					      "than %u capsets, %u capability "
 					      "assignments or %u tasks",
 					      session + 1,
 					      EVI_FILTER_MAX_CAPSETS,
 					      EVI_FILTER_MAX_ASSIGNMENTS,
 					      EVI_FILTER_MAX_TASKS)
-				       : fail(f, rc, "out of memory");
+				       : evi_filter_fail(f, rc, "out of memory");
 	}
 	if (ev->type == EV_USER_MARKER && any_markers(f))
 		learn_marker(f, pass, s, ev);
@@ -439,7 +432,7 @@ static int resolve_time_window(ev_filter *f, unsigned index,
 	    resolve_time(&w->to, s, &tw->to) < 0) {
 		if (!s->have_first)
 			return tw->empty = 1, EV_OK; /* no events anyway */
-		return fail(f, EV_EINVAL, "session %u of the log has no wall "
+		return evi_filter_fail(f, EV_EINVAL, "session %u of the log has no wall "
 			    "clock (WALL_CLOCK_TIME), so wall-clock times "
 			    "cannot be placed in it; give times from its first "
 			    "event instead (e.g. 10ms)", index + 1);
@@ -551,7 +544,7 @@ static int resolve_process(ev_filter *f, evi_session_facts *s, int d)
 					   (uint32_t)(s->assigned.keys[i] >> 16));
 	sort_capsets(p);
 	if (rc < 0)
-		return fail(f, rc, "out of memory");
+		return evi_filter_fail(f, rc, "out of memory");
 	/* With one process in the log, what names neither a cap nor a
 	 * capset (heap samples, a TASK_DELETE of a task no TASK_CREATE
 	 * placed) is that process's. */
@@ -565,7 +558,7 @@ static int resolve_session(ev_filter *f, unsigned index)
 	int rc = EV_OK;
 
 	if (!s)
-		return fail(f, EV_ENOMEM, "out of memory");
+		return evi_filter_fail(f, EV_ENOMEM, "out of memory");
 	for (int d = 0; rc == EV_OK && d < EVI_N_DIRECTIONS; d++) {
 		rc = resolve_time_window(f, index, s, d);
 		resolve_marker_window(f, s, d);
@@ -635,7 +628,7 @@ static int type_selected(const ev_filter *f, uint16_t type)
 static int build_rules(ev_filter *f)
 {
 	if (!(f->rules = malloc(EV_ID_COUNT)))
-		return fail(f, EV_ENOMEM, "out of memory");
+		return evi_filter_fail(f, EV_ENOMEM, "out of memory");
 	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
 		uint8_t rule = type_selected(f, (uint16_t)id) ? EVI_RULE_SELECT
 							       : EVI_RULE_DROP;
@@ -847,7 +840,7 @@ static evi_session_facts *facts_for(ev_filter *f, unsigned session)
 {
 	if (session >= f->n_sessions || !f->sessions[session].resolved) {
 		if (f->learned < ev_filter_learning_passes(f)) {
-			fail(f, EV_EINVAL, "the filter needs %u learning "
+			evi_filter_fail(f, EV_EINVAL, "the filter needs %u learning "
 			     "pass(es) over the log before it can decide",
 			     ev_filter_learning_passes(f));
 			return NULL;

@@ -178,9 +178,10 @@ int evi_ranges_hold(const evi_range_list *l, uint64_t v);
  * has one. */
 int evi_bitmap_new(uint8_t **bits);
 
-/* Fills the filter's diagnostic; returns `status`. */
-int evi_filter_vfail(ev_filter *f, int status, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
+/* Fills the filter's diagnostic (a failure of its options); returns
+ * `status`. */
+int evi_filter_fail(ev_filter *f, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Frees what learning found (filter_decide.c). */
 void evi_filter_free_sessions(ev_filter *f);
