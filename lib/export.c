@@ -84,14 +84,68 @@ int evi_export_flush(ev_exporter *x, int force)
 	return EV_OK;
 }
 
-void evi_put_us(ev_text *t, uint64_t ns)
+/* Two digits at a time: times have 8 to 12 digits. */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
+/* The number of decimal digits of v: from its bit length, then one
+ * comparison (the first entry is 0 so that 0 and 1 have one digit). */
+static unsigned count_digits(uint64_t v)
+{
+	static const uint64_t pow10[] = {
+		0u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+		100000000u, 1000000000u, 10000000000u, 100000000000u,
+		1000000000000u, 10000000000000u, 100000000000000u,
+		1000000000000000u, 10000000000000000u, 100000000000000000u,
+		1000000000000000000u, 10000000000000000000u
+	};
+	unsigned log = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233u >> 12;
+
+	return log + 1 - (v < pow10[log]);
+}
+
+char *evi_fmt_u64(char *p, uint64_t v)
+{
+	char *end = p + count_digits(v);
+
+	p = end;
+	while (v >= 100) {
+		uint64_t q = v / 100;
+		unsigned r = (unsigned)(v - q * 100);
+		*--p = digit_pairs[2 * r + 1];
+		*--p = digit_pairs[2 * r];
+		v = q;
+	}
+	if (v >= 10) {
+		*--p = digit_pairs[2 * v + 1];
+		*--p = digit_pairs[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return end;
+}
+
+char *evi_fmt_us(char *p, uint64_t ns)
 {
 	unsigned frac = (unsigned)(ns % 1000);
-	char digits[4] = { '.', (char)('0' + frac / 100),
-			   (char)('0' + frac / 10 % 10), (char)('0' + frac % 10) };
 
-	evi_put_u64(t, ns / 1000);
-	evi_put(t, digits, sizeof digits);
+	p = evi_fmt_u64(p, ns / 1000);
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100);
+	p[2] = digit_pairs[2 * (frac % 100)];
+	p[3] = digit_pairs[2 * (frac % 100) + 1];
+	return p + 4;
+}
+
+void evi_put_us(ev_text *t, uint64_t ns)
+{
+	char *p = evi_out_room(t, EVI_US_MAX);
+
+	if (p)
+		evi_out_end(t, evi_fmt_us(p, ns));
 }
 
 int ev_exporter_session(ev_exporter *x, unsigned session, const ev_header *h)
@@ -106,6 +160,8 @@ int ev_exporter_event(ev_exporter *x, const ev_event *ev)
 	x->stats.events_in++;
 	if ((rc = x->ops->event(x, x->state, ev)) < 0)
 		return rc;
+	if (x->out.len < FLUSH_AT && !x->out.failed)
+		return EV_OK;
 	return evi_export_flush(x, 0);
 }
 

@@ -91,17 +91,26 @@ typedef struct tef_state {
 	uint64_t last_time;
 } tef_state;
 
-/* ghc-events' ThreadStopStatus constructors, by status code. */
-static const char *const stop_names[] = {
-	"NoStatus", "HeapOverflow", "StackOverflow", "ThreadYielding",
-	"ThreadBlocked", "ThreadFinished", "ForeignCall", "BlockedOnMVar",
-	"BlockedOnBlackHole", "BlockedOnRead", "BlockedOnWrite",
-	"BlockedOnDelay", "BlockedOnSTM", "BlockedOnDoProc", "BlockedOnCCall",
-	"BlockedOnCCall_NoUnblockExc", "BlockedOnMsgThrowTo",
-	"ThreadMigrating", "BlockedOnMsgThrowTo", "NoStatus",
-	"BlockedOnMVarRead"
+/* ghc-events' ThreadStopStatus constructors, by status code, with the
+ * lengths of their names. */
+#define STOP(name) { name, sizeof(name) - 1 }
+static const struct stop_name {
+	const char *name;
+	size_t len;
+} stop_names[] = {
+	STOP("NoStatus"), STOP("HeapOverflow"), STOP("StackOverflow"),
+	STOP("ThreadYielding"), STOP("ThreadBlocked"), STOP("ThreadFinished"),
+	STOP("ForeignCall"), STOP("BlockedOnMVar"), STOP("BlockedOnBlackHole"),
+	STOP("BlockedOnRead"), STOP("BlockedOnWrite"), STOP("BlockedOnDelay"),
+	STOP("BlockedOnSTM"), STOP("BlockedOnDoProc"), STOP("BlockedOnCCall"),
+	STOP("BlockedOnCCall_NoUnblockExc"), STOP("BlockedOnMsgThrowTo"),
+	STOP("ThreadMigrating"), STOP("BlockedOnMsgThrowTo"), STOP("NoStatus"),
+	STOP("BlockedOnMVarRead")
 };
+#undef STOP
 #define STATUS_FINISHED 5u
+/* The longest stop name (BlockedOnCCall_NoUnblockExc). */
+#define STOP_NAME_MAX 27u
 
 /* ------------------------------------------------------------------------
  * Writing records
@@ -115,28 +124,57 @@ static void put_string(ev_text *t, const char *s)
 	evi_put_json_string(t, (const uint8_t *)s, strlen(s));
 }
 
-/* Starts a record: the separator, then {"ph":"PH","name": */
-static void record(ev_exporter *x, tef_state *st, char ph)
-{
-	ev_text *t = &x->out;
+/*
+ * Records are written into room reserved up front (evi_out_room), one size
+ * check per record: its fixed text and numbers take at most these bytes.
+ */
+/* The separator and {"ph":"PH","name": */
+#define HEAD_MAX 19u
+/* ,"ts":..,"pid":..,"tid":.. */
+#define WHERE_MAX (21u + EVI_US_MAX + 2u * EVI_U64_MAX)
+/* ,"cat":"thread","dur":.. and the place */
+#define SLICE_MAX (15u + 7u + EVI_US_MAX + WHERE_MAX)
+/* A thread's run but its label: "thread N", slice, its args and the end. */
+#define THREAD_SLICE_MAX (HEAD_MAX + 9u + EVI_U64_MAX + SLICE_MAX + 18u \
+			  + EVI_U64_MAX + 10u + STOP_NAME_MAX + 2u)
 
+/* Starts a record at p: the separator, then {"ph":"PH","name": */
+static char *fmt_record(ev_exporter *x, tef_state *st, char *p, char ph)
+{
 	if (st->need_comma)
-		evi_putc(t, ',');
-	put_lit(t, "\n{\"ph\":\"");
-	evi_putc(t, ph);
-	put_lit(t, "\",\"name\":");
+		*p++ = ',';
+	p = evi_fmt_lit(p, "\n{\"ph\":\"");
+	*p++ = ph;
+	p = evi_fmt_lit(p, "\",\"name\":");
 	st->need_comma = 1;
 	x->stats.records++;
+	return p;
+}
+
+static void record(ev_exporter *x, tef_state *st, char ph)
+{
+	char *p = evi_out_room(&x->out, HEAD_MAX);
+
+	if (p)
+		evi_out_end(&x->out, fmt_record(x, st, p, ph));
+}
+
+static char *fmt_where(char *p, uint64_t ts, uint32_t pid, uint32_t tid)
+{
+	p = evi_fmt_lit(p, ",\"ts\":");
+	p = evi_fmt_us(p, ts);
+	p = evi_fmt_lit(p, ",\"pid\":");
+	p = evi_fmt_u64(p, pid);
+	p = evi_fmt_lit(p, ",\"tid\":");
+	return evi_fmt_u64(p, tid);
 }
 
 static void put_where(ev_text *t, uint64_t ts, uint32_t pid, uint32_t tid)
 {
-	put_lit(t, ",\"ts\":");
-	evi_put_us(t, ts);
-	put_lit(t, ",\"pid\":");
-	evi_put_u64(t, pid);
-	put_lit(t, ",\"tid\":");
-	evi_put_u64(t, tid);
+	char *p = evi_out_room(t, WHERE_MAX);
+
+	if (p)
+		evi_out_end(t, fmt_where(p, ts, pid, tid));
 }
 
 static void put_num_arg(ev_text *t, const char *name, uint64_t v, int first)
@@ -187,21 +225,26 @@ static int proc_get(ev_exporter *x, tef_state *st, uint32_t capset,
 	return EV_OK;
 }
 
+/* Makes room for capability `cap`'s state (new ones zeroed). */
+static int caps_grow(ev_exporter *x, tef_state *st, uint16_t cap)
+{
+	size_t n = st->n_caps ? st->n_caps : 8;
+	tef_cap *grown;
+
+	while (n <= cap)
+		n *= 2;
+	if (!(grown = realloc(st->caps, n * sizeof *grown)))
+		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
+	memset(grown + st->n_caps, 0, (n - st->n_caps) * sizeof *grown);
+	st->caps = grown;
+	st->n_caps = n;
+	return EV_OK;
+}
+
 static tef_cap *cap_get(ev_exporter *x, tef_state *st, uint16_t cap)
 {
-	if (cap >= st->n_caps) {
-		size_t n = st->n_caps ? st->n_caps : 8;
-		tef_cap *grown;
-		while (n <= cap)
-			n *= 2;
-		if (!(grown = realloc(st->caps, n * sizeof *grown))) {
-			evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
-			return NULL;
-		}
-		memset(grown + st->n_caps, 0, (n - st->n_caps) * sizeof *grown);
-		st->caps = grown;
-		st->n_caps = n;
-	}
+	if (cap >= st->n_caps && caps_grow(x, st, cap) < 0)
+		return NULL;
 	st->caps[cap].seen = 1;
 	return &st->caps[cap];
 }
@@ -353,18 +396,26 @@ static void labels_clear(tef_state *st)
  * Slices
  * ---------------------------------------------------------------------- */
 
-/* Writes {"ph":"X","name":NAME,"cat":CAT,"ts":..,"dur":..,"pid":..,"tid":..
- * and leaves the record open for its args. */
-static void slice_open(ev_exporter *x, tef_state *st, uint16_t cap,
-		       const char *cat, uint64_t start, uint64_t end)
+/* Writes ,"cat":CAT,"dur":..,"ts":..,"pid":..,"tid":.. (a slice's record
+ * after its name, open for its args) at p. */
+static char *fmt_slice(char *p, tef_state *st, uint16_t cap, int gc,
+		       uint64_t start, uint64_t end)
 {
-	ev_text *t = &x->out;
+	if (gc)
+		p = evi_fmt_lit(p, ",\"cat\":\"gc\",\"dur\":");
+	else
+		p = evi_fmt_lit(p, ",\"cat\":\"thread\",\"dur\":");
+	p = evi_fmt_us(p, end - start);
+	return fmt_where(p, start, pid_of_cap(st, cap), tid_of_cap(cap));
+}
 
-	put_lit(t, ",\"cat\":\"");
-	evi_puts(t, cat);
-	put_lit(t, "\",\"dur\":");
-	evi_put_us(t, end - start);
-	put_where(t, start, pid_of_cap(st, cap), tid_of_cap(cap));
+static void slice_open(ev_exporter *x, tef_state *st, uint16_t cap, int gc,
+		       uint64_t start, uint64_t end)
+{
+	char *p = evi_out_room(&x->out, SLICE_MAX);
+
+	if (p)
+		evi_out_end(&x->out, fmt_slice(p, st, cap, gc, start, end));
 }
 
 static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
@@ -372,30 +423,37 @@ static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
 			 unsigned status)
 {
 	const tef_label *l = label_find(st, c->thread);
-	ev_text *t = &x->out;
+	char *p = evi_out_room(&x->out,
+			       THREAD_SLICE_MAX + (l ? l->len : 0));
 
 	if (end < c->run_start)
 		end = c->run_start;
-	record(x, st, 'X');
-	if (l) {
-		evi_put(t, l->json, l->len);
-	} else {
-		put_lit(t, "\"thread ");
-		evi_put_u64(t, c->thread);
-		evi_putc(t, '"');
-	}
-	slice_open(x, st, cap, "thread", c->run_start, end);
-	put_lit(t, ",\"args\":{");
-	put_num_arg(t, "thread", c->thread, 1);
-	if (have_status) {
-		put_lit(t, ",\"stop\":\"");
-		evi_puts(t, stop_names[status < sizeof stop_names /
-						  sizeof stop_names[0] ? status : 0]);
-		evi_putc(t, '"');
-	}
-	put_lit(t, "}}");
 	c->last_end = end;
 	c->running = 0;
+	if (!p)
+		return;
+	p = fmt_record(x, st, p, 'X');
+	if (l) {
+		memcpy(p, l->json, l->len);
+		p += l->len;
+	} else {
+		p = evi_fmt_lit(p, "\"thread ");
+		p = evi_fmt_u64(p, c->thread);
+		*p++ = '"';
+	}
+	p = fmt_slice(p, st, cap, 0, c->run_start, end);
+	p = evi_fmt_lit(p, ",\"args\":{\"thread\":");
+	p = evi_fmt_u64(p, c->thread);
+	if (have_status) {
+		const struct stop_name *s = &stop_names[
+			status < sizeof stop_names / sizeof stop_names[0]
+			? status : 0];
+		p = evi_fmt_lit(p, ",\"stop\":\"");
+		memcpy(p, s->name, s->len);
+		p += s->len;
+		*p++ = '"';
+	}
+	evi_out_end(&x->out, evi_fmt_lit(p, "}}"));
 }
 
 static void phase_end(ev_exporter *x, tef_state *st, uint16_t cap,
@@ -411,7 +469,7 @@ static void phase_end(ev_exporter *x, tef_state *st, uint16_t cap,
 		t = start;
 	record(x, st, 'X');
 	evi_puts(&x->out, c->phase == PHASE_WORK ? "\"GC work\"" : "\"GC idle\"");
-	slice_open(x, st, cap, "gc", start, t);
+	slice_open(x, st, cap, 1, start, t);
 	evi_putc(&x->out, '}');
 	c->gc_child_end = t;
 	c->phase = PHASE_NONE;
@@ -428,7 +486,7 @@ static void gc_slice(ev_exporter *x, tef_state *st, uint16_t cap, tef_cap *c,
 		end = c->gc_child_end;
 	record(x, st, 'X');
 	put_lit(t, "\"GC\"");
-	slice_open(x, st, cap, "gc", c->gc_start, end);
+	slice_open(x, st, cap, 1, c->gc_start, end);
 	if (stats) {
 		put_lit(t, ",\"args\":{");
 		/* Field 0 is the capset: the process says that. */
