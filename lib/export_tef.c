@@ -66,6 +66,10 @@ typedef struct tef_cap {
 	int gc_pending;        /* a finished GC, written when its stats come */
 	uint64_t gc_end;
 	uint64_t allocated;    /* last HEAP_ALLOCATED */
+	/* ,"pid":..,"tid":.. of its records, rendered on first use and
+	 * again when a capset claims it; place_len 0: not yet. */
+	uint8_t place_len;
+	char place[14u + 2u * EVI_U64_MAX];
 } tef_cap;
 
 typedef struct tef_label {
@@ -396,6 +400,24 @@ static void labels_clear(tef_state *st)
  * Slices
  * ---------------------------------------------------------------------- */
 
+/* ,"ts":..,"pid":..,"tid":.. of a capability's record at p. */
+static char *fmt_cap_where(char *p, tef_state *st, uint16_t cap, uint64_t ts)
+{
+	tef_cap *c = &st->caps[cap];
+
+	if (!c->place_len) {
+		char *end = evi_fmt_lit(c->place, ",\"pid\":");
+		end = evi_fmt_u64(end, pid_of_cap(st, cap));
+		end = evi_fmt_lit(end, ",\"tid\":");
+		end = evi_fmt_u64(end, tid_of_cap(cap));
+		c->place_len = (uint8_t)(end - c->place);
+	}
+	p = evi_fmt_lit(p, ",\"ts\":");
+	p = evi_fmt_us(p, ts);
+	memcpy(p, c->place, c->place_len);
+	return p + c->place_len;
+}
+
 /* Writes ,"cat":CAT,"dur":..,"ts":..,"pid":..,"tid":.. (a slice's record
  * after its name, open for its args) at p. */
 static char *fmt_slice(char *p, tef_state *st, uint16_t cap, int gc,
@@ -406,7 +428,7 @@ static char *fmt_slice(char *p, tef_state *st, uint16_t cap, int gc,
 	else
 		p = evi_fmt_lit(p, ",\"cat\":\"thread\",\"dur\":");
 	p = evi_fmt_us(p, end - start);
-	return fmt_where(p, start, pid_of_cap(st, cap), tid_of_cap(cap));
+	return fmt_cap_where(p, st, cap, start);
 }
 
 static void slice_open(ev_exporter *x, tef_state *st, uint16_t cap, int gc,
@@ -425,6 +447,8 @@ static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
 	const tef_label *l = label_find(st, c->thread);
 	char *p = evi_out_room(&x->out,
 			       THREAD_SLICE_MAX + (l ? l->len : 0));
+	char *id = NULL;       /* the thread's number in its name */
+	size_t id_len = 0;
 
 	if (end < c->run_start)
 		end = c->run_start;
@@ -438,12 +462,19 @@ static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
 		p += l->len;
 	} else {
 		p = evi_fmt_lit(p, "\"thread ");
+		id = p;
 		p = evi_fmt_u64(p, c->thread);
+		id_len = (size_t)(p - id);
 		*p++ = '"';
 	}
 	p = fmt_slice(p, st, cap, 0, c->run_start, end);
 	p = evi_fmt_lit(p, ",\"args\":{\"thread\":");
-	p = evi_fmt_u64(p, c->thread);
+	if (id) {
+		memcpy(p, id, id_len);
+		p += id_len;
+	} else {
+		p = evi_fmt_u64(p, c->thread);
+	}
 	if (have_status) {
 		const struct stop_name *s = &stop_names[
 			status < sizeof stop_names / sizeof stop_names[0]
@@ -629,6 +660,7 @@ static int on_process_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 		if (!(c = cap_get(x, st, cap)))
 			return x->diag.status;
 		c->proc = (uint32_t)(p - st->procs) + 1;
+		c->place_len = 0;
 		return EV_OK;
 	}
 	if (ev->type == EV_CAPSET_CREATE &&
