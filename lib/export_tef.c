@@ -245,7 +245,7 @@ static int caps_grow(ev_exporter *x, tef_state *st, uint16_t cap)
 	return EV_OK;
 }
 
-static tef_cap *cap_get(ev_exporter *x, tef_state *st, uint16_t cap)
+static inline tef_cap *cap_get(ev_exporter *x, tef_state *st, uint16_t cap)
 {
 	if (cap >= st->n_caps && caps_grow(x, st, cap) < 0)
 		return NULL;
