@@ -95,11 +95,14 @@ typedef struct tef_state {
 	uint64_t last_time;
 } tef_state;
 
+/* The longest stop name (BlockedOnCCall_NoUnblockExc). */
+#define STOP_NAME_MAX 27u
+
 /* ghc-events' ThreadStopStatus constructors, by status code, with the
- * lengths of their names. */
+ * lengths of their names (copied whole, padding and all). */
 #define STOP(name) { name, sizeof(name) - 1 }
 static const struct stop_name {
-	const char *name;
+	char name[STOP_NAME_MAX + 1];
 	size_t len;
 } stop_names[] = {
 	STOP("NoStatus"), STOP("HeapOverflow"), STOP("StackOverflow"),
@@ -113,8 +116,6 @@ static const struct stop_name {
 };
 #undef STOP
 #define STATUS_FINISHED 5u
-/* The longest stop name (BlockedOnCCall_NoUnblockExc). */
-#define STOP_NAME_MAX 27u
 
 /* ------------------------------------------------------------------------
  * Writing records
@@ -414,7 +415,8 @@ static char *fmt_cap_where(char *p, tef_state *st, uint16_t cap, uint64_t ts)
 	}
 	p = evi_fmt_lit(p, ",\"ts\":");
 	p = evi_fmt_us(p, ts);
-	memcpy(p, c->place, c->place_len);
+	/* Whole: WHERE_MAX has room for the longest. */
+	memcpy(p, c->place, sizeof c->place);
 	return p + c->place_len;
 }
 
@@ -480,7 +482,8 @@ static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
 			status < sizeof stop_names / sizeof stop_names[0]
 			? status : 0];
 		p = evi_fmt_lit(p, ",\"stop\":\"");
-		memcpy(p, s->name, s->len);
+		/* Its closing quote and "}}" follow: room for the padding. */
+		memcpy(p, s->name, sizeof s->name);
 		p += s->len;
 		*p++ = '"';
 	}
