@@ -783,48 +783,28 @@ static int on_cap_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 	return EV_OK;
 }
 
-/* The payload bytes each handled type needs (the fields read). */
-static uint32_t min_size(uint16_t type)
-{
-	switch (type) {
-	case EV_RUN_THREAD:
-	case EV_THREAD_LABEL:
-	case EV_PROGRAM_ARGS:
-		return 4;
-	case EV_STOP_THREAD:
-	case EV_CAPSET_CREATE:
-	case EV_CAPSET_ASSIGN_CAP:
-		return 6;
-	case EV_OSPROCESS_PID:
-		return 8;
-	case EV_HEAP_SIZE:
-	case EV_HEAP_LIVE:
-	case EV_HEAP_ALLOCATED:
-		return 12;
-	case EV_SPARK_COUNTERS:
-		return 56;
-	default:
-		return 0;
-	}
-}
+/* The payload bytes each handled type needs (the fields read), by type:
+ * the handled types are all below 64. */
+#define TYPES 64u
+static const uint8_t min_sizes[TYPES] = {
+	[EV_RUN_THREAD] = 4, [EV_THREAD_LABEL] = 4, [EV_PROGRAM_ARGS] = 4,
+	[EV_STOP_THREAD] = 6, [EV_CAPSET_CREATE] = 6,
+	[EV_CAPSET_ASSIGN_CAP] = 6, [EV_OSPROCESS_PID] = 8,
+	[EV_HEAP_SIZE] = 12, [EV_HEAP_LIVE] = 12, [EV_HEAP_ALLOCATED] = 12,
+	[EV_SPARK_COUNTERS] = 56
+};
 
-static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
-{
-	tef_state *st = state;
+#define TYPE_BIT(type) ((uint64_t)1 << (type))
+/* The types of a capability's track (on_cap_event). */
+#define CAP_TYPES (TYPE_BIT(EV_RUN_THREAD) | TYPE_BIT(EV_STOP_THREAD) \
+		   | TYPE_BIT(EV_GC_START) | TYPE_BIT(EV_GC_END) \
+		   | TYPE_BIT(EV_GC_WORK) | TYPE_BIT(EV_GC_IDLE) \
+		   | TYPE_BIT(EV_GC_DONE) | TYPE_BIT(EV_GC_STATS_GHC))
 
-	st->last_time = ev->time;
-	if (ev->size < min_size(ev->type))
-		return EV_OK;
+/* The events of no capability's track (ev->size checked). */
+static int other_event(ev_exporter *x, tef_state *st, const ev_event *ev)
+{
 	switch (ev->type) {
-	case EV_RUN_THREAD:
-	case EV_STOP_THREAD:
-	case EV_GC_START:
-	case EV_GC_END:
-	case EV_GC_WORK:
-	case EV_GC_IDLE:
-	case EV_GC_DONE:
-	case EV_GC_STATS_GHC:
-		return ev->cap == EV_NO_CAP ? EV_OK : on_cap_event(x, st, ev);
 	case EV_THREAD_LABEL:
 		return label_set(x, st, ev_load32(ev->payload), ev->payload + 4,
 				 ev->size - 4);
@@ -859,6 +839,18 @@ static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
 		break;
 	}
 	return EV_OK;
+}
+
+static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
+{
+	tef_state *st = state;
+
+	st->last_time = ev->time;
+	if (ev->type >= TYPES || ev->size < min_sizes[ev->type])
+		return EV_OK;
+	if (TYPE_BIT(ev->type) & CAP_TYPES)
+		return ev->cap == EV_NO_CAP ? EV_OK : on_cap_event(x, st, ev);
+	return other_event(x, st, ev);
 }
 
 /* ------------------------------------------------------------------------
