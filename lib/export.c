@@ -4,6 +4,7 @@
  * export_speedscope.c, export_hp.c).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "export_internal.h"
 #include "internal.h"
@@ -109,34 +110,36 @@ static unsigned count_digits(uint64_t v)
 
 char *evi_fmt_u64(char *p, uint64_t v)
 {
-	char *end = p + count_digits(v);
+	char *end;
 
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	end = p + count_digits(v);
 	p = end;
 	while (v >= 100) {
 		uint64_t q = v / 100;
-		unsigned r = (unsigned)(v - q * 100);
-		*--p = digit_pairs[2 * r + 1];
-		*--p = digit_pairs[2 * r];
+		p -= 2;
+		memcpy(p, &digit_pairs[2 * (v - q * 100)], 2);
 		v = q;
 	}
-	if (v >= 10) {
-		*--p = digit_pairs[2 * v + 1];
-		*--p = digit_pairs[2 * v];
-	} else {
-		*--p = (char)('0' + v);
-	}
+	if (v >= 10)
+		memcpy(p - 2, &digit_pairs[2 * v], 2);
+	else
+		p[-1] = (char)('0' + v);
 	return end;
 }
 
 char *evi_fmt_us(char *p, uint64_t ns)
 {
-	unsigned frac = (unsigned)(ns % 1000);
+	uint64_t us = ns / 1000;
+	unsigned frac = (unsigned)(ns - us * 1000);
 
-	p = evi_fmt_u64(p, ns / 1000);
+	p = evi_fmt_u64(p, us);
 	p[0] = '.';
 	p[1] = (char)('0' + frac / 100);
-	p[2] = digit_pairs[2 * (frac % 100)];
-	p[3] = digit_pairs[2 * (frac % 100) + 1];
+	memcpy(p + 2, &digit_pairs[2 * (frac % 100)], 2);
 	return p + 4;
 }
 
