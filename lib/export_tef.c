@@ -783,23 +783,27 @@ static int on_cap_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 	return EV_OK;
 }
 
-/* The payload bytes each handled type needs (the fields read), by type:
- * the handled types are all below 64. */
+/* How tef_event takes each type (all it handles are below 64): on a
+ * capability's track (on_cap_event), elsewhere (other_event) or not at
+ * all, and the payload bytes it needs (the fields read). */
 #define TYPES 64u
-static const uint8_t min_sizes[TYPES] = {
-	[EV_RUN_THREAD] = 4, [EV_THREAD_LABEL] = 4, [EV_PROGRAM_ARGS] = 4,
-	[EV_STOP_THREAD] = 6, [EV_CAPSET_CREATE] = 6,
-	[EV_CAPSET_ASSIGN_CAP] = 6, [EV_OSPROCESS_PID] = 8,
-	[EV_HEAP_SIZE] = 12, [EV_HEAP_LIVE] = 12, [EV_HEAP_ALLOCATED] = 12,
-	[EV_SPARK_COUNTERS] = 56
+enum take { SKIP, CAP_TRACK, OTHER };
+static const struct type_take {
+	uint8_t take, min_size;
+} takes[TYPES] = {
+	[EV_RUN_THREAD] = { CAP_TRACK, 4 }, [EV_STOP_THREAD] = { CAP_TRACK, 6 },
+	[EV_GC_START] = { CAP_TRACK, 0 }, [EV_GC_END] = { CAP_TRACK, 0 },
+	[EV_GC_WORK] = { CAP_TRACK, 0 }, [EV_GC_IDLE] = { CAP_TRACK, 0 },
+	[EV_GC_DONE] = { CAP_TRACK, 0 }, [EV_GC_STATS_GHC] = { CAP_TRACK, 0 },
+	[EV_THREAD_LABEL] = { OTHER, 4 }, [EV_PROGRAM_ARGS] = { OTHER, 4 },
+	[EV_CAPSET_CREATE] = { OTHER, 6 }, [EV_CAPSET_ASSIGN_CAP] = { OTHER, 6 },
+	[EV_OSPROCESS_PID] = { OTHER, 8 },
+	[EV_REQUEST_SEQ_GC] = { OTHER, 0 }, [EV_REQUEST_PAR_GC] = { OTHER, 0 },
+	[EV_GC_GLOBAL_SYNC] = { OTHER, 0 }, [EV_USER_MARKER] = { OTHER, 0 },
+	[EV_USER_MSG] = { OTHER, 0 }, [EV_HEAP_SIZE] = { OTHER, 12 },
+	[EV_HEAP_LIVE] = { OTHER, 12 }, [EV_HEAP_ALLOCATED] = { OTHER, 12 },
+	[EV_SPARK_COUNTERS] = { OTHER, 56 }
 };
-
-#define TYPE_BIT(type) ((uint64_t)1 << (type))
-/* The types of a capability's track (on_cap_event). */
-#define CAP_TYPES (TYPE_BIT(EV_RUN_THREAD) | TYPE_BIT(EV_STOP_THREAD) \
-		   | TYPE_BIT(EV_GC_START) | TYPE_BIT(EV_GC_END) \
-		   | TYPE_BIT(EV_GC_WORK) | TYPE_BIT(EV_GC_IDLE) \
-		   | TYPE_BIT(EV_GC_DONE) | TYPE_BIT(EV_GC_STATS_GHC))
 
 /* The events of no capability's track (ev->size checked). */
 static int other_event(ev_exporter *x, tef_state *st, const ev_event *ev)
@@ -845,10 +849,15 @@ static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
 {
 	tef_state *st = state;
 
+	const struct type_take *take;
+
 	st->last_time = ev->time;
-	if (ev->type >= TYPES || ev->size < min_sizes[ev->type])
+	if (ev->type >= TYPES)
 		return EV_OK;
-	if (TYPE_BIT(ev->type) & CAP_TYPES)
+	take = &takes[ev->type];
+	if (take->take == SKIP || ev->size < take->min_size)
+		return EV_OK;
+	if (take->take == CAP_TRACK)
 		return ev->cap == EV_NO_CAP ? EV_OK : on_cap_event(x, st, ev);
 	return other_event(x, st, ev);
 }
