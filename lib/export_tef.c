@@ -421,7 +421,8 @@ static char *fmt_cap_where(char *p, tef_state *st, uint16_t cap, uint64_t ts)
 }
 
 /* Writes ,"cat":CAT,"dur":..,"ts":..,"pid":..,"tid":.. (a slice's record
- * after its name, open for its args) at p. */
+ * after its name, open for its args) at p; CAT is "gc" if `gc`, else
+ * "thread". */
 static char *fmt_slice(char *p, tef_state *st, uint16_t cap, int gc,
 		       uint64_t start, uint64_t end)
 {
