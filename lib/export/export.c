@@ -4,6 +4,7 @@
  * export_speedscope.c, export_hp.c).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "export_internal.h"
 #include "internal.h"
@@ -84,14 +85,24 @@ int evi_export_flush(ev_exporter *x, int force)
 	return EV_OK;
 }
 
+char *evi_fmt_us(char *p, uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+	unsigned frac = (unsigned)(ns - us * 1000);
+
+	p = evi_fmt_u64(p, us);
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100);
+	evi_fmt_2digits(p + 2, frac % 100);
+	return p + 4;
+}
+
 void evi_put_us(ev_text *t, uint64_t ns)
 {
-	unsigned frac = (unsigned)(ns % 1000);
-	char digits[4] = { '.', (char)('0' + frac / 100),
-			   (char)('0' + frac / 10 % 10), (char)('0' + frac % 10) };
+	char *p = evi_out_room(t, EVI_US_MAX);
 
-	evi_put_u64(t, ns / 1000);
-	evi_put(t, digits, sizeof digits);
+	if (p)
+		evi_out_end(t, evi_fmt_us(p, ns));
 }
 
 int ev_exporter_session(ev_exporter *x, unsigned session, const ev_header *h)
@@ -106,6 +117,8 @@ int ev_exporter_event(ev_exporter *x, const ev_event *ev)
 	x->stats.events_in++;
 	if ((rc = x->ops->event(x, x->state, ev)) < 0)
 		return rc;
+	if (x->out.len < FLUSH_AT && !x->out.failed)
+		return EV_OK;
 	return evi_export_flush(x, 0);
 }
 

@@ -41,6 +41,31 @@ int evi_export_flush(ev_exporter *x, int force);
 /* An event time (ns) as JSON microseconds with three decimals. */
 void evi_put_us(ev_text *t, uint64_t ns);
 
+/* ---- writing into room reserved up front: one size check per record ----
+ * The longest text of a time: microseconds (EVI_U64_MAX digits,
+ * show_internal.h) with their point and three decimals. */
+#define EVI_US_MAX (EVI_U64_MAX + 4u)
+
+/* Where `n` more bytes of t may be written, or NULL (t->failed set). */
+static inline char *evi_out_room(ev_text *t, size_t n)
+{
+	if (t->cap - t->len < n && !evi_text_room(t, n))
+		return NULL;
+	return t->data + t->len;
+}
+
+/* Takes the text written up to `end` into t. */
+static inline void evi_out_end(ev_text *t, char *end)
+{
+	t->len = (size_t)(end - t->data);
+}
+
+/* Copies a string literal to p without measuring it; the end. */
+#define evi_fmt_lit(p, s) \
+	((char *)memcpy((p), "" s, sizeof(s) - 1) + sizeof(s) - 1)
+/* ns as microseconds with three decimals (at most EVI_US_MAX bytes). */
+char *evi_fmt_us(char *p, uint64_t ns);
+
 /* Fails with EV_ENOMEM when the output buffer could not grow. */
 int evi_export_check(ev_exporter *x);
 

@@ -66,6 +66,10 @@ typedef struct tef_cap {
 	int gc_pending;        /* a finished GC, written when its stats come */
 	uint64_t gc_end;
 	uint64_t allocated;    /* last HEAP_ALLOCATED */
+	/* ,"pid":..,"tid":.. of its records, rendered on first use and
+	 * again when a capset claims it; place_len 0: not yet. */
+	uint8_t place_len;
+	char place[14u + 2u * EVI_U64_MAX];
 } tef_cap;
 
 typedef struct tef_label {
@@ -91,16 +95,26 @@ typedef struct tef_state {
 	uint64_t last_time;
 } tef_state;
 
-/* ghc-events' ThreadStopStatus constructors, by status code. */
-static const char *const stop_names[] = {
-	"NoStatus", "HeapOverflow", "StackOverflow", "ThreadYielding",
-	"ThreadBlocked", "ThreadFinished", "ForeignCall", "BlockedOnMVar",
-	"BlockedOnBlackHole", "BlockedOnRead", "BlockedOnWrite",
-	"BlockedOnDelay", "BlockedOnSTM", "BlockedOnDoProc", "BlockedOnCCall",
-	"BlockedOnCCall_NoUnblockExc", "BlockedOnMsgThrowTo",
-	"ThreadMigrating", "BlockedOnMsgThrowTo", "NoStatus",
-	"BlockedOnMVarRead"
+/* The longest stop name (BlockedOnCCall_NoUnblockExc). */
+#define STOP_NAME_MAX 27u
+
+/* ghc-events' ThreadStopStatus constructors, by status code, with the
+ * lengths of their names (copied whole, padding and all). */
+#define STOP(name) { name, sizeof(name) - 1 }
+static const struct stop_name {
+	char name[STOP_NAME_MAX + 1];
+	size_t len;
+} stop_names[] = {
+	STOP("NoStatus"), STOP("HeapOverflow"), STOP("StackOverflow"),
+	STOP("ThreadYielding"), STOP("ThreadBlocked"), STOP("ThreadFinished"),
+	STOP("ForeignCall"), STOP("BlockedOnMVar"), STOP("BlockedOnBlackHole"),
+	STOP("BlockedOnRead"), STOP("BlockedOnWrite"), STOP("BlockedOnDelay"),
+	STOP("BlockedOnSTM"), STOP("BlockedOnDoProc"), STOP("BlockedOnCCall"),
+	STOP("BlockedOnCCall_NoUnblockExc"), STOP("BlockedOnMsgThrowTo"),
+	STOP("ThreadMigrating"), STOP("BlockedOnMsgThrowTo"), STOP("NoStatus"),
+	STOP("BlockedOnMVarRead")
 };
+#undef STOP
 #define STATUS_FINISHED 5u
 
 /* ------------------------------------------------------------------------
@@ -115,28 +129,57 @@ static void put_string(ev_text *t, const char *s)
 	evi_put_json_string(t, (const uint8_t *)s, strlen(s));
 }
 
-/* Starts a record: the separator, then {"ph":"PH","name": */
-static void record(ev_exporter *x, tef_state *st, char ph)
-{
-	ev_text *t = &x->out;
+/*
+ * Records are written into room reserved up front (evi_out_room), one size
+ * check per record: its fixed text and numbers take at most these bytes.
+ */
+/* The separator and {"ph":"PH","name": */
+#define HEAD_MAX 19u
+/* ,"ts":..,"pid":..,"tid":.. */
+#define WHERE_MAX (21u + EVI_US_MAX + 2u * EVI_U64_MAX)
+/* ,"cat":"thread","dur":.. and the place */
+#define SLICE_MAX (15u + 7u + EVI_US_MAX + WHERE_MAX)
+/* A thread's run but its label: "thread N", slice, its args and the end. */
+#define THREAD_SLICE_MAX (HEAD_MAX + 9u + EVI_U64_MAX + SLICE_MAX + 18u \
+			  + EVI_U64_MAX + 10u + STOP_NAME_MAX + 2u)
 
+/* Starts a record at p: the separator, then {"ph":"PH","name": */
+static char *fmt_record(ev_exporter *x, tef_state *st, char *p, char ph)
+{
 	if (st->need_comma)
-		evi_putc(t, ',');
-	put_lit(t, "\n{\"ph\":\"");
-	evi_putc(t, ph);
-	put_lit(t, "\",\"name\":");
+		*p++ = ',';
+	p = evi_fmt_lit(p, "\n{\"ph\":\"");
+	*p++ = ph;
+	p = evi_fmt_lit(p, "\",\"name\":");
 	st->need_comma = 1;
 	x->stats.records++;
+	return p;
+}
+
+static void record(ev_exporter *x, tef_state *st, char ph)
+{
+	char *p = evi_out_room(&x->out, HEAD_MAX);
+
+	if (p)
+		evi_out_end(&x->out, fmt_record(x, st, p, ph));
+}
+
+static char *fmt_where(char *p, uint64_t ts, uint32_t pid, uint32_t tid)
+{
+	p = evi_fmt_lit(p, ",\"ts\":");
+	p = evi_fmt_us(p, ts);
+	p = evi_fmt_lit(p, ",\"pid\":");
+	p = evi_fmt_u64(p, pid);
+	p = evi_fmt_lit(p, ",\"tid\":");
+	return evi_fmt_u64(p, tid);
 }
 
 static void put_where(ev_text *t, uint64_t ts, uint32_t pid, uint32_t tid)
 {
-	put_lit(t, ",\"ts\":");
-	evi_put_us(t, ts);
-	put_lit(t, ",\"pid\":");
-	evi_put_u64(t, pid);
-	put_lit(t, ",\"tid\":");
-	evi_put_u64(t, tid);
+	char *p = evi_out_room(t, WHERE_MAX);
+
+	if (p)
+		evi_out_end(t, fmt_where(p, ts, pid, tid));
 }
 
 static void put_num_arg(ev_text *t, const char *name, uint64_t v, int first)
@@ -187,21 +230,26 @@ static int proc_get(ev_exporter *x, tef_state *st, uint32_t capset,
 	return EV_OK;
 }
 
-static tef_cap *cap_get(ev_exporter *x, tef_state *st, uint16_t cap)
+/* Makes room for capability `cap`'s state (new ones zeroed). */
+static int caps_grow(ev_exporter *x, tef_state *st, uint16_t cap)
 {
-	if (cap >= st->n_caps) {
-		size_t n = st->n_caps ? st->n_caps : 8;
-		tef_cap *grown;
-		while (n <= cap)
-			n *= 2;
-		if (!(grown = realloc(st->caps, n * sizeof *grown))) {
-			evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
-			return NULL;
-		}
-		memset(grown + st->n_caps, 0, (n - st->n_caps) * sizeof *grown);
-		st->caps = grown;
-		st->n_caps = n;
-	}
+	size_t n = st->n_caps ? st->n_caps : 8;
+	tef_cap *grown;
+
+	while (n <= cap)
+		n *= 2;
+	if (!(grown = realloc(st->caps, n * sizeof *grown)))
+		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
+	memset(grown + st->n_caps, 0, (n - st->n_caps) * sizeof *grown);
+	st->caps = grown;
+	st->n_caps = n;
+	return EV_OK;
+}
+
+static inline tef_cap *cap_get(ev_exporter *x, tef_state *st, uint16_t cap)
+{
+	if (cap >= st->n_caps && caps_grow(x, st, cap) < 0)
+		return NULL;
 	st->caps[cap].seen = 1;
 	return &st->caps[cap];
 }
@@ -353,18 +401,46 @@ static void labels_clear(tef_state *st)
  * Slices
  * ---------------------------------------------------------------------- */
 
-/* Writes {"ph":"X","name":NAME,"cat":CAT,"ts":..,"dur":..,"pid":..,"tid":..
- * and leaves the record open for its args. */
-static void slice_open(ev_exporter *x, tef_state *st, uint16_t cap,
-		       const char *cat, uint64_t start, uint64_t end)
+/* ,"ts":..,"pid":..,"tid":.. of a capability's record at p. */
+static char *fmt_cap_where(char *p, tef_state *st, uint16_t cap, uint64_t ts)
 {
-	ev_text *t = &x->out;
+	tef_cap *c = &st->caps[cap];
 
-	put_lit(t, ",\"cat\":\"");
-	evi_puts(t, cat);
-	put_lit(t, "\",\"dur\":");
-	evi_put_us(t, end - start);
-	put_where(t, start, pid_of_cap(st, cap), tid_of_cap(cap));
+	if (!c->place_len) {
+		char *end = evi_fmt_lit(c->place, ",\"pid\":");
+		end = evi_fmt_u64(end, pid_of_cap(st, cap));
+		end = evi_fmt_lit(end, ",\"tid\":");
+		end = evi_fmt_u64(end, tid_of_cap(cap));
+		c->place_len = (uint8_t)(end - c->place);
+	}
+	p = evi_fmt_lit(p, ",\"ts\":");
+	p = evi_fmt_us(p, ts);
+	/* Whole: WHERE_MAX has room for the longest. */
+	memcpy(p, c->place, sizeof c->place);
+	return p + c->place_len;
+}
+
+/* Writes ,"cat":CAT,"dur":..,"ts":..,"pid":..,"tid":.. (a slice's record
+ * after its name, open for its args) at p; CAT is "gc" if `gc`, else
+ * "thread". */
+static char *fmt_slice(char *p, tef_state *st, uint16_t cap, int gc,
+		       uint64_t start, uint64_t end)
+{
+	if (gc)
+		p = evi_fmt_lit(p, ",\"cat\":\"gc\",\"dur\":");
+	else
+		p = evi_fmt_lit(p, ",\"cat\":\"thread\",\"dur\":");
+	p = evi_fmt_us(p, end - start);
+	return fmt_cap_where(p, st, cap, start);
+}
+
+static void slice_open(ev_exporter *x, tef_state *st, uint16_t cap, int gc,
+		       uint64_t start, uint64_t end)
+{
+	char *p = evi_out_room(&x->out, SLICE_MAX);
+
+	if (p)
+		evi_out_end(&x->out, fmt_slice(p, st, cap, gc, start, end));
 }
 
 static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
@@ -372,30 +448,47 @@ static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
 			 unsigned status)
 {
 	const tef_label *l = label_find(st, c->thread);
-	ev_text *t = &x->out;
+	char *p = evi_out_room(&x->out,
+			       THREAD_SLICE_MAX + (l ? l->len : 0));
+	char *id = NULL;       /* the thread's number in its name */
+	size_t id_len = 0;
 
 	if (end < c->run_start)
 		end = c->run_start;
-	record(x, st, 'X');
-	if (l) {
-		evi_put(t, l->json, l->len);
-	} else {
-		put_lit(t, "\"thread ");
-		evi_put_u64(t, c->thread);
-		evi_putc(t, '"');
-	}
-	slice_open(x, st, cap, "thread", c->run_start, end);
-	put_lit(t, ",\"args\":{");
-	put_num_arg(t, "thread", c->thread, 1);
-	if (have_status) {
-		put_lit(t, ",\"stop\":\"");
-		evi_puts(t, stop_names[status < sizeof stop_names /
-						  sizeof stop_names[0] ? status : 0]);
-		evi_putc(t, '"');
-	}
-	put_lit(t, "}}");
 	c->last_end = end;
 	c->running = 0;
+	if (!p)
+		return;
+	p = fmt_record(x, st, p, 'X');
+	if (l) {
+		memcpy(p, l->json, l->len);
+		p += l->len;
+	} else {
+		p = evi_fmt_lit(p, "\"thread ");
+		id = p;
+		p = evi_fmt_u64(p, c->thread);
+		id_len = (size_t)(p - id);
+		*p++ = '"';
+	}
+	p = fmt_slice(p, st, cap, 0, c->run_start, end);
+	p = evi_fmt_lit(p, ",\"args\":{\"thread\":");
+	if (id) {
+		memcpy(p, id, id_len);
+		p += id_len;
+	} else {
+		p = evi_fmt_u64(p, c->thread);
+	}
+	if (have_status) {
+		const struct stop_name *s = &stop_names[
+			status < sizeof stop_names / sizeof stop_names[0]
+			? status : 0];
+		p = evi_fmt_lit(p, ",\"stop\":\"");
+		/* Its closing quote and "}}" follow: room for the padding. */
+		memcpy(p, s->name, sizeof s->name);
+		p += s->len;
+		*p++ = '"';
+	}
+	evi_out_end(&x->out, evi_fmt_lit(p, "}}"));
 }
 
 static void phase_end(ev_exporter *x, tef_state *st, uint16_t cap,
@@ -411,7 +504,7 @@ static void phase_end(ev_exporter *x, tef_state *st, uint16_t cap,
 		t = start;
 	record(x, st, 'X');
 	evi_puts(&x->out, c->phase == PHASE_WORK ? "\"GC work\"" : "\"GC idle\"");
-	slice_open(x, st, cap, "gc", start, t);
+	slice_open(x, st, cap, 1, start, t);
 	evi_putc(&x->out, '}');
 	c->gc_child_end = t;
 	c->phase = PHASE_NONE;
@@ -428,7 +521,7 @@ static void gc_slice(ev_exporter *x, tef_state *st, uint16_t cap, tef_cap *c,
 		end = c->gc_child_end;
 	record(x, st, 'X');
 	put_lit(t, "\"GC\"");
-	slice_open(x, st, cap, "gc", c->gc_start, end);
+	slice_open(x, st, cap, 1, c->gc_start, end);
 	if (stats) {
 		put_lit(t, ",\"args\":{");
 		/* Field 0 is the capset: the process says that. */
@@ -449,9 +542,8 @@ static void flush_pending_gc(ev_exporter *x, tef_state *st, uint16_t cap,
 		gc_slice(x, st, cap, c, NULL);
 }
 
-/* Closes whatever is open on a capability at time `t`. */
-static void cap_close(ev_exporter *x, tef_state *st, uint16_t cap,
-		      tef_cap *c, uint64_t t)
+static void close_open(ev_exporter *x, tef_state *st, uint16_t cap,
+		       tef_cap *c, uint64_t t)
 {
 	if (c->running)
 		thread_slice(x, st, cap, c, t, 0, 0);
@@ -462,6 +554,15 @@ static void cap_close(ev_exporter *x, tef_state *st, uint16_t cap,
 		c->in_gc = 0;
 	}
 	flush_pending_gc(x, st, cap, c);
+}
+
+/* Closes whatever is open on a capability at time `t` (at a thread's run
+ * most often nothing: the check comes first). */
+static inline void cap_close(ev_exporter *x, tef_state *st, uint16_t cap,
+			     tef_cap *c, uint64_t t)
+{
+	if (c->running || c->in_gc || c->gc_pending)
+		close_open(x, st, cap, c, t);
 }
 
 static uint64_t slice_start(const tef_cap *c, uint64_t t)
@@ -571,6 +672,7 @@ static int on_process_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 		if (!(c = cap_get(x, st, cap)))
 			return x->diag.status;
 		c->proc = (uint32_t)(p - st->procs) + 1;
+		c->place_len = 0;
 		return EV_OK;
 	}
 	if (ev->type == EV_CAPSET_CREATE &&
@@ -690,48 +792,32 @@ static int on_cap_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 	return EV_OK;
 }
 
-/* The payload bytes each handled type needs (the fields read). */
-static uint32_t min_size(uint16_t type)
-{
-	switch (type) {
-	case EV_RUN_THREAD:
-	case EV_THREAD_LABEL:
-	case EV_PROGRAM_ARGS:
-		return 4;
-	case EV_STOP_THREAD:
-	case EV_CAPSET_CREATE:
-	case EV_CAPSET_ASSIGN_CAP:
-		return 6;
-	case EV_OSPROCESS_PID:
-		return 8;
-	case EV_HEAP_SIZE:
-	case EV_HEAP_LIVE:
-	case EV_HEAP_ALLOCATED:
-		return 12;
-	case EV_SPARK_COUNTERS:
-		return 56;
-	default:
-		return 0;
-	}
-}
+/* How tef_event takes each type (all it handles are below 64): on a
+ * capability's track (on_cap_event), elsewhere (other_event) or not at
+ * all, and the payload bytes it needs (the fields read). */
+#define TYPES 64u
+enum take { SKIP, CAP_TRACK, OTHER };
+static const struct type_take {
+	uint8_t take, min_size;
+} takes[TYPES] = {
+	[EV_RUN_THREAD] = { CAP_TRACK, 4 }, [EV_STOP_THREAD] = { CAP_TRACK, 6 },
+	[EV_GC_START] = { CAP_TRACK, 0 }, [EV_GC_END] = { CAP_TRACK, 0 },
+	[EV_GC_WORK] = { CAP_TRACK, 0 }, [EV_GC_IDLE] = { CAP_TRACK, 0 },
+	[EV_GC_DONE] = { CAP_TRACK, 0 }, [EV_GC_STATS_GHC] = { CAP_TRACK, 0 },
+	[EV_THREAD_LABEL] = { OTHER, 4 }, [EV_PROGRAM_ARGS] = { OTHER, 4 },
+	[EV_CAPSET_CREATE] = { OTHER, 6 }, [EV_CAPSET_ASSIGN_CAP] = { OTHER, 6 },
+	[EV_OSPROCESS_PID] = { OTHER, 8 },
+	[EV_REQUEST_SEQ_GC] = { OTHER, 0 }, [EV_REQUEST_PAR_GC] = { OTHER, 0 },
+	[EV_GC_GLOBAL_SYNC] = { OTHER, 0 }, [EV_USER_MARKER] = { OTHER, 0 },
+	[EV_USER_MSG] = { OTHER, 0 }, [EV_HEAP_SIZE] = { OTHER, 12 },
+	[EV_HEAP_LIVE] = { OTHER, 12 }, [EV_HEAP_ALLOCATED] = { OTHER, 12 },
+	[EV_SPARK_COUNTERS] = { OTHER, 56 }
+};
 
-static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
+/* The events of no capability's track (ev->size checked). */
+static int other_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 {
-	tef_state *st = state;
-
-	st->last_time = ev->time;
-	if (ev->size < min_size(ev->type))
-		return EV_OK;
 	switch (ev->type) {
-	case EV_RUN_THREAD:
-	case EV_STOP_THREAD:
-	case EV_GC_START:
-	case EV_GC_END:
-	case EV_GC_WORK:
-	case EV_GC_IDLE:
-	case EV_GC_DONE:
-	case EV_GC_STATS_GHC:
-		return ev->cap == EV_NO_CAP ? EV_OK : on_cap_event(x, st, ev);
 	case EV_THREAD_LABEL:
 		return label_set(x, st, ev_load32(ev->payload), ev->payload + 4,
 				 ev->size - 4);
@@ -766,6 +852,23 @@ static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
 		break;
 	}
 	return EV_OK;
+}
+
+static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
+{
+	tef_state *st = state;
+
+	const struct type_take *take;
+
+	st->last_time = ev->time;
+	if (ev->type >= TYPES)
+		return EV_OK;
+	take = &takes[ev->type];
+	if (take->take == SKIP || ev->size < take->min_size)
+		return EV_OK;
+	if (take->take == CAP_TRACK)
+		return ev->cap == EV_NO_CAP ? EV_OK : on_cap_event(x, st, ev);
+	return other_event(x, st, ev);
 }
 
 /* ------------------------------------------------------------------------

@@ -33,6 +33,15 @@ static inline void evi_putc(ev_text *t, char c)
 	t->data[t->len++] = c;
 }
 
+/* The most digits of a u64 in decimal. */
+#define EVI_U64_MAX 20u
+
+/* Writes v in decimal at p (room for EVI_U64_MAX bytes); returns the end. */
+char *evi_fmt_u64(char *p, uint64_t v);
+
+/* Writes v % 100 as two digits at p; returns p + 2. */
+char *evi_fmt_2digits(char *p, unsigned v);
+
 void evi_put_u64(ev_text *t, uint64_t v);
 void evi_put_hex(ev_text *t, uint64_t v);
 

@@ -43,40 +43,57 @@ static const char digit_pairs[] =
 	"50515253545556575859606162636465666768697071727374"
 	"75767778798081828384858687888990919293949596979899";
 
+/* The number of decimal digits of v: from its bit length, then one
+ * comparison (the first entry is 0 so that 0 and 1 have one digit). */
 static unsigned count_digits(uint64_t v)
 {
-	unsigned n = 1;
+	static const uint64_t pow10[] = {
+		0u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+		100000000u, 1000000000u, 10000000000u, 100000000000u,
+		1000000000000u, 10000000000000u, 100000000000000u,
+		1000000000000000u, 10000000000000000u, 100000000000000000u,
+		1000000000000000000u, 10000000000000000000u
+	};
+	unsigned log = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233u >> 12;
 
-	while (v >= 10000) {
-		v /= 10000;
-		n += 4;
-	}
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+	return log + 1 - (v < pow10[log]);
 }
 
-/* Writes the digits straight into the buffer, from the last one back. */
-void evi_put_u64(ev_text *t, uint64_t v)
+char *evi_fmt_u64(char *p, uint64_t v)
 {
-	unsigned n = count_digits(v);
-	char *p;
+	char *end;
 
-	if (t->cap - t->len < n && !evi_text_room(t, n))
-		return;
-	t->len += n;
-	p = t->data + t->len;
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	end = p + count_digits(v);
+	p = end;
 	while (v >= 100) {
 		uint64_t q = v / 100;
-		unsigned r = (unsigned)(v - q * 100);
-		*--p = digit_pairs[2 * r + 1];
-		*--p = digit_pairs[2 * r];
+		p -= 2;
+		memcpy(p, &digit_pairs[2 * (v - q * 100)], 2);
 		v = q;
 	}
-	if (v >= 10) {
-		*--p = digit_pairs[2 * v + 1];
-		*--p = digit_pairs[2 * v];
-	} else {
-		*--p = (char)('0' + v);
-	}
+	if (v >= 10)
+		memcpy(p - 2, &digit_pairs[2 * v], 2);
+	else
+		p[-1] = (char)('0' + v);
+	return end;
+}
+
+char *evi_fmt_2digits(char *p, unsigned v)
+{
+	memcpy(p, &digit_pairs[2 * (v % 100)], 2);
+	return p + 2;
+}
+
+/* Writes the digits straight into the buffer. */
+void evi_put_u64(ev_text *t, uint64_t v)
+{
+	if (t->cap - t->len < EVI_U64_MAX && !evi_text_room(t, EVI_U64_MAX))
+		return;
+	t->len = (size_t)(evi_fmt_u64(t->data + t->len, v) - t->data);
 }
 
 void evi_put_hex(ev_text *t, uint64_t v)
