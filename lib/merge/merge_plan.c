@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "merge_internal.h"
+#include "wire.h"
 
 #define UNDECLARED INT32_MIN
 #define NO_INPUT ((size_t)-1)
@@ -571,16 +572,15 @@ static void put_synth(ev_merge *m, evi_merge_input *in, uint16_t type,
 {
 	uint8_t *p = in->synth + in->synth_len;
 	uint32_t size = (uint32_t)evi_merge_out_wire(m, type);
+	size_t head = evi_wire_put_head(p, type, time, 0, size);
 	ev_ref refs[4];
 	size_t n;
 
-	ev_store16(p, type);
-	ev_store64(p + 2, time);
-	memset(p + 10, 0, size);
-	n = ev_payload_refs(type, p + 10, size, refs, 4);
+	memset(p + head, 0, size);
+	n = ev_payload_refs(type, p + head, size, refs, 4);
 	for (size_t k = 0; k < n && k < n_ids && k < 4; k++)
-		ev_ref_set(p + 10, &refs[k], ids[k]);
-	in->synth_len += 10 + size;
+		ev_ref_set(p + head, &refs[k], ids[k]);
+	in->synth_len += head + size;
 }
 
 /* CAPSET_CREATE's type field: u16 after the u32 capset (section 5). */
@@ -588,7 +588,7 @@ static void put_capset_create(ev_merge *m, evi_merge_input *in,
 			      uint64_t time, uint32_t local, uint16_t type)
 {
 	uint64_t id = evi_merge_map_id(m, in, EV_REF_CAPSET, local, 4);
-	uint8_t *payload = in->synth + in->synth_len + 10;
+	uint8_t *payload = in->synth + in->synth_len + EVI_EVENT_HEADER;
 
 	put_synth(m, in, EV_CAPSET_CREATE, time, &id, 1);
 	ev_store16(payload + 4, type);

@@ -54,6 +54,7 @@
 
 #include "internal.h"
 #include "merge_internal.h"
+#include "wire.h"
 
 #define UNDECLARED INT32_MIN
 /* Event bytes in one output block: a bigger block (GHC writes at most
@@ -120,11 +121,8 @@ static int flush_piece(ev_merge *m, ev_sink *sink, out_block *b, int last)
 	uint64_t end = b->from_marker && last ? b->end : b->max;
 	int rc;
 
-	ev_store16(marker, EV_BLOCK_MARKER);
-	ev_store64(marker + 2, start);
-	ev_store32(marker + 10, (uint32_t)(EVI_BLOCK_EVENT + b->len));
-	ev_store64(marker + 14, end);
-	ev_store16(marker + 22, b->cap);
+	evi_wire_put_marker(marker, start, (uint32_t)(EVI_BLOCK_EVENT + b->len),
+			    end, b->cap);
 	rc = put(m, sink, marker, sizeof marker);
 	if (rc == EV_OK && b->len)
 		rc = put(m, sink, b->buf, b->len);
