@@ -17,7 +17,6 @@
 #include "merge_internal.h"
 #include "wire.h"
 
-#define UNDECLARED INT32_MIN
 #define NO_INPUT ((size_t)-1)
 
 /* ---- the failure record ---- */
@@ -283,17 +282,8 @@ static int build_header(ev_merge *m)
 	if (rc < 0)
 		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s",
 				      ev_strerror(rc));
-	for (unsigned id = 0; id < 256; id++) {
-		const ev_type_decl *t = ev_header_find(m->header, (uint16_t)id);
-		m->out_wire[id] = t ? t->wire_size : UNDECLARED;
-	}
+	evi_wire_table_init(&m->out_wire, m->header);
 	return EV_OK;
-}
-
-int32_t evi_merge_out_wire_large(const ev_merge *m, uint16_t type)
-{
-	const ev_type_decl *t = ev_header_find(m->header, type);
-	return t ? t->wire_size : UNDECLARED;
 }
 
 /* ---- clocks ---- */

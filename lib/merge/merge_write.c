@@ -56,7 +56,6 @@
 #include "merge_internal.h"
 #include "wire.h"
 
-#define UNDECLARED INT32_MIN
 /* Event bytes in one output block: a bigger block (GHC writes at most
  * 2 MiB) is split into several of the same cap. */
 #define BLOCK_ROOM (EV_MERGE_MAX_BLOCK - EVI_BLOCK_EVENT)
@@ -224,7 +223,7 @@ static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 	uint8_t *p;
 	int rc;
 
-	if (wire == UNDECLARED || ev->size > size)
+	if (wire == EVI_UNDECLARED || ev->size > size)
 		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EFORMAT,
 				      "%s: offset %llu: event type %u does not "
 				      "fit the merged header", in->name,
