@@ -52,6 +52,19 @@ static inline size_t evi_wire_put_head(uint8_t *out, uint16_t type,
 	return EVI_VAR_HEADER;
 }
 
+/* Rewrites the time in the head of the event at `out`. A big-endian u64
+ * store in one instruction: GCC does not always see through ev_store64's
+ * byte stores, and merge runs this for every event. */
+static inline void evi_wire_set_time(uint8_t *out, uint64_t time)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	time = __builtin_bswap64(time);
+	memcpy(out + 2, &time, sizeof time);
+#else
+	ev_store64(out + 2, time);
+#endif
+}
+
 /* Stores `ev` (head and payload) at `out`; returns the bytes used. */
 static inline size_t evi_wire_put_event(uint8_t *out, const ev_event *ev,
 					int variable)
@@ -86,6 +99,14 @@ static inline void evi_wire_set_marker(uint8_t *out, size_t head,
 	ev_store64(out + 2, start);
 	ev_store32(out + head, size);
 	ev_store64(out + head + 4, end);
+}
+
+/* Stores the data-end marker (in place of an event type); returns the
+ * bytes used. */
+static inline size_t evi_wire_put_data_end(uint8_t out[2])
+{
+	ev_store16(out, EVI_DATA_END);
+	return 2;
 }
 
 #endif

@@ -412,8 +412,7 @@ int ev_writer_finish(ev_writer *w)
 
 	if (rc < 0)
 		return rc;
-	ev_store16(end, EVI_DATA_END);
-	rc = ev_sink_write(w->sink, end, sizeof end);
+	rc = ev_sink_write(w->sink, end, evi_wire_put_data_end(end));
 	return rc < 0 ? sink_failed(w, rc) : EV_OK;
 }
 
