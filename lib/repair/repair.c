@@ -246,7 +246,13 @@ static int put(ev_repair *rp, const void *bytes, size_t len)
  * `wire` is its size in the input, which tells a variable-size event. */
 static size_t encode_event(uint8_t *out, const ev_event *ev, size_t wire)
 {
-	return evi_wire_put_event(out, ev, wire - ev->size == EVI_VAR_HEADER);
+	size_t head = wire - ev->size;
+
+	evi_wire_put_head(out, ev->type, ev->time, head == EVI_VAR_HEADER,
+			  ev->size);
+	if (ev->size)
+		memcpy(out + head, ev->payload, ev->size);
+	return wire;
 }
 
 static void count_event(ev_repair *rp, const ev_event *ev, size_t wire)
