@@ -661,7 +661,7 @@ static void note_widened(const ev_merge *m, evi_merge_input *in)
 	for (size_t w = 0; w < 3; w++) {
 		int32_t out = evi_merge_out_wire(m, evi_merge_widenable[w]);
 		if (in->widenable_wire[w] != INT32_MAX &&
-		    out != EV_SIZE_VARIABLE && out != INT32_MIN &&
+		    out != EV_SIZE_VARIABLE && out != EVI_UNDECLARED &&
 		    in->widenable_wire[w] < out)
 			in->info.widened[in->info.n_widened++] =
 				evi_merge_widenable[w];
