@@ -24,6 +24,7 @@
 #include "internal.h"
 #include "sort_internal.h"
 #include "source.h"
+#include "wire.h"
 
 #define WINDOW_SIZE (1024u * 1024u)
 #define MIN_WINDOW_SIZE (64u * 1024u)
@@ -31,8 +32,6 @@
 #define MAX_HEADER_SIZE (8u * 1024u * 1024u)
 #define MAX_DESC_LEN (64u * 1024u)
 #define MAX_EXTRA_LEN (64u * 1024u)
-#define UNDECLARED INT32_MIN
-#define SMALL_IDS 256
 /* ev_reader_resync: how far past a candidate block marker it looks, how
  * much input it keeps in view while scanning (at least twice that), how
  * many following events must fit the marker, the slack allowed on their
@@ -62,7 +61,7 @@ struct ev_reader {
 
 	enum reader_state state;
 	ev_header *header;
-	int32_t small_wire[SMALL_IDS];
+	evi_wire_table wire;
 	unsigned session;
 	uint64_t index;
 	uint64_t blocks;
@@ -411,13 +410,6 @@ static int parse_header_bytes(header_cursor *c, ev_header *h)
 	return expect_magic(c, EVI_DATA_BEGIN, "data begin");
 }
 
-static void index_wire_sizes(ev_reader *r)
-{
-	for (unsigned id = 0; id < SMALL_IDS; id++) {
-		const ev_type_decl *t = ev_header_find(r->header, (uint16_t)id);
-		r->small_wire[id] = t ? t->wire_size : UNDECLARED;
-	}
-}
 
 static int header_truncated(ev_reader *r, size_t have)
 {
@@ -448,7 +440,7 @@ int ev_reader_read_header(ev_reader *r)
 	r->pos += c.at;
 	r->header = h;
 	r->state = READ_EVENTS;
-	index_wire_sizes(r);
+	evi_wire_table_init(&r->wire, r->header);
 	return EV_OK;
 }
 
@@ -479,12 +471,7 @@ static int events_truncated(ev_reader *r, size_t need_bytes)
 
 static int32_t wire_size(const ev_reader *r, uint16_t type)
 {
-	const ev_type_decl *t;
-
-	if (type < SMALL_IDS)
-		return r->small_wire[type];
-	t = ev_header_find(r->header, type);
-	return t ? t->wire_size : UNDECLARED;
+	return evi_wire_size(&r->wire, type);
 }
 
 /* A BLOCK_MARKER opens a block: doc/format.md section 2. */
@@ -569,7 +556,7 @@ static int read_event(ev_reader *r, ev_event *ev)
 	if (type == EVI_DATA_END)
 		return end_of_data(r);
 	wire = wire_size(r, type);
-	if (wire == UNDECLARED)
+	if (wire == EVI_UNDECLARED)
 		return fail(r, EV_EFORMAT, stream_offset(r),
 			    "event type %u is not declared in the header", type);
 	if (wire == EV_SIZE_VARIABLE) {
@@ -587,7 +574,7 @@ static int read_event(ev_reader *r, ev_event *ev)
 }
 
 /* The common case without a call, so that it needs no stack frame: an
- * event of a declared fixed-size type below SMALL_IDS wholly in the
+ * event of a declared fixed-size type below EVI_SMALL_IDS wholly in the
  * window, taken as read_event takes it. 0 leaves everything else
  * (variable sizes, the data end, a short window, every error) to
  * read_event. */
@@ -600,9 +587,9 @@ static inline int read_small_event(ev_reader *r, ev_event *ev)
 	if (have < EVI_EVENT_HEADER)
 		return 0;
 	type = ev_load16(r->buf + r->pos);
-	if (type >= SMALL_IDS)
+	if (type >= EVI_SMALL_IDS)
 		return 0;
-	wire = r->small_wire[type];
+	wire = r->wire.small[type];
 	if (wire < 0 || have - EVI_EVENT_HEADER < (size_t)wire)
 		return 0; /* undeclared, variable, or not all here */
 	r->last_start = stream_offset(r);
@@ -687,7 +674,7 @@ static int plausible_events(const ev_reader *r, const uint8_t *p,
 		if (type == EVI_DATA_END) /* GHC >= 9.2: the block covers it */
 			return at + 2 == size;
 		wire = wire_size(r, type);
-		if (wire == UNDECLARED || type == EV_BLOCK_MARKER)
+		if (wire == EVI_UNDECLARED || type == EV_BLOCK_MARKER)
 			return 0;
 		head = wire == EV_SIZE_VARIABLE ? EVI_VAR_HEADER
 						: EVI_EVENT_HEADER;

@@ -10,9 +10,8 @@
 #include "evtool/catalog.h"
 #include "internal.h"
 #include "sort_internal.h"
+#include "wire.h"
 
-#define UNDECLARED INT32_MIN
-#define SMALL_IDS 256
 static const char block_marker_desc[] = "Block marker";
 
 struct ev_writer {
@@ -20,7 +19,7 @@ struct ev_writer {
 	ev_header *header;
 	ev_write_mode mode;
 	uint32_t max_block;
-	int32_t small_wire[SMALL_IDS];
+	evi_wire_table wire;
 	uint64_t events;
 	ev_diag diag;
 
@@ -35,12 +34,7 @@ struct ev_writer {
 
 static int32_t wire_size(const ev_writer *w, uint16_t type)
 {
-	const ev_type_decl *t;
-
-	if (type < SMALL_IDS)
-		return w->small_wire[type];
-	t = ev_header_find(w->header, type);
-	return t ? t->wire_size : UNDECLARED;
+	return evi_wire_size(&w->wire, type);
 }
 
 /* Re-blocked output needs BLOCK_MARKER declared with its 14-byte payload
@@ -116,10 +110,8 @@ static int setup(ev_writer *w, const ev_header *header,
 		}
 		rc = w->block ? declare_block_marker(&w->header) : EV_ENOMEM;
 	}
-	for (unsigned id = 0; rc == EV_OK && id < SMALL_IDS; id++) {
-		const ev_type_decl *t = ev_header_find(w->header, (uint16_t)id);
-		w->small_wire[id] = t ? t->wire_size : UNDECLARED;
-	}
+	if (rc == EV_OK)
+		evi_wire_table_init(&w->wire, w->header);
 	return rc == EV_OK ? write_header(w) : rc;
 }
 
@@ -160,21 +152,9 @@ void ev_writer_free(ev_writer *w)
 	free(w);
 }
 
-/* type u16, time u64, [length u16]: returns the bytes used in `head`. */
-static size_t encode_head(uint8_t head[EVI_VAR_HEADER], const ev_event *ev,
-			  int variable)
-{
-	ev_store16(head, ev->type);
-	ev_store64(head + 2, ev->time);
-	if (!variable)
-		return EVI_EVENT_HEADER;
-	ev_store16(head + EVI_EVENT_HEADER, (uint16_t)ev->size);
-	return EVI_VAR_HEADER;
-}
-
 static int check_event(ev_writer *w, const ev_event *ev, int32_t wire)
 {
-	if (wire == UNDECLARED)
+	if (wire == EVI_UNDECLARED)
 		return evi_fail(&w->diag, EV_EINVAL, ev_sink_bytes(w->sink),
 				w->events,
 				"event type %u is not declared in the output "
@@ -203,20 +183,10 @@ static int write_direct(ev_writer *w, const ev_event *ev, int variable)
 
 	if (!at)
 		return sink_failed(w, ev_sink_diag(w->sink)->status);
-	encode_head(at, ev, variable);
+	evi_wire_put_head(at, ev->type, ev->time, variable, ev->size);
 	if (ev->size)
 		memcpy(at + head, ev->payload, ev->size);
 	return EV_OK;
-}
-
-static void encode_marker(uint8_t *marker, uint16_t cap, uint64_t first,
-			  uint64_t last, size_t size)
-{
-	ev_store16(marker, EV_BLOCK_MARKER);
-	ev_store64(marker + 2, first);
-	ev_store32(marker + 10, (uint32_t)size);
-	ev_store64(marker + 14, last);
-	ev_store16(marker + 22, cap);
 }
 
 static int write_marker(ev_writer *w, uint16_t cap, uint64_t first,
@@ -225,7 +195,7 @@ static int write_marker(ev_writer *w, uint16_t cap, uint64_t first,
 	uint8_t marker[EVI_BLOCK_EVENT];
 	int rc;
 
-	encode_marker(marker, cap, first, last, size);
+	evi_wire_put_marker(marker, first, (uint32_t)size, last, cap);
 	rc = ev_sink_write(w->sink, marker, sizeof marker);
 	return rc < 0 ? sink_failed(w, rc) : EV_OK;
 }
@@ -247,8 +217,8 @@ static int flush_block(ev_writer *w)
 	if (size <= EVI_SINK_RESERVE_MAX) {
 		if (!(at = evi_sink_reserve(w->sink, size)))
 			return sink_failed(w, ev_sink_diag(w->sink)->status);
-		encode_marker(at, w->block_cap, w->block_first, w->block_last,
-			      size);
+		evi_wire_put_marker(at, w->block_first, (uint32_t)size,
+				    w->block_last, w->block_cap);
 		memcpy(at + EVI_BLOCK_EVENT, w->block, size - EVI_BLOCK_EVENT);
 		return EV_OK;
 	}
@@ -289,7 +259,8 @@ static int write_blocked(ev_writer *w, const ev_event *ev, int variable)
 		w->block_first = ev->time;
 	if (ev->time > w->block_last)
 		w->block_last = ev->time;
-	w->block_len += encode_head(w->block + w->block_len, ev, variable);
+	w->block_len += evi_wire_put_head(w->block + w->block_len, ev->type,
+					  ev->time, variable, ev->size);
 	if (ev->size)
 		memcpy(w->block + w->block_len, ev->payload, ev->size);
 	w->block_len += ev->size;
@@ -329,7 +300,7 @@ static __attribute__((noinline)) int copy_slow(ev_writer *w,
 	size_t bytes = head + ev->size;
 
 	if (w->mode != EV_WRITE_REBLOCK || ev->type == EV_BLOCK_MARKER ||
-	    wire == UNDECLARED ||
+	    wire == EVI_UNDECLARED ||
 	    (wire != EV_SIZE_VARIABLE && ev->size != (uint32_t)wire) ||
 	    EVI_BLOCK_EVENT + bytes > w->max_block)
 		return ev_writer_write(w, ev);
@@ -380,8 +351,8 @@ int evi_writer_copy(ev_writer *w, const ev_event *ev)
 {
 	size_t bytes = EVI_EVENT_HEADER + ev->size;
 
-	if (ev->type >= SMALL_IDS || w->small_wire[ev->type] < 0 ||
-	    ev->size != (uint32_t)w->small_wire[ev->type] ||
+	if (ev->type >= EVI_SMALL_IDS || w->wire.small[ev->type] < 0 ||
+	    ev->size != (uint32_t)w->wire.small[ev->type] ||
 	    ev->type == EV_BLOCK_MARKER || !w->block_open ||
 	    ev->cap != w->block_cap ||
 	    EVI_BLOCK_EVENT + w->block_len + bytes > w->max_block ||
@@ -441,8 +412,7 @@ int ev_writer_finish(ev_writer *w)
 
 	if (rc < 0)
 		return rc;
-	ev_store16(end, EVI_DATA_END);
-	rc = ev_sink_write(w->sink, end, sizeof end);
+	rc = ev_sink_write(w->sink, end, evi_wire_put_data_end(end));
 	return rc < 0 ? sink_failed(w, rc) : EV_OK;
 }
 

@@ -9,6 +9,7 @@
 #include "evtool/merge.h"
 #include "evtool/reader.h"
 #include "idmap.h"
+#include "wire.h"
 
 /* What a pass-two input has read ahead (see merge_write.c). */
 enum evi_unit_kind {
@@ -110,7 +111,7 @@ struct ev_merge {
 	uint8_t ref_free[256];
 	size_t cached_total;   /* bytes of small inputs held in memory */
 	ev_header *header;
-	int32_t out_wire[256]; /* output wire size by small id; INT32_MIN none */
+	evi_wire_table out_wire; /* the output header's wire sizes */
 
 	/* Second pass (merge_write.c). */
 	struct evi_out_block *cap_block;    /* the block being copied */
@@ -169,15 +170,11 @@ enum evi_widen_kind evi_merge_widen_kind(uint16_t id, int32_t from,
 /* Everything ev_merge_plan decides after the first pass. */
 int evi_merge_decide(ev_merge *m);
 
-/* Payload size of a type of 256 or more in the output header. */
-int32_t evi_merge_out_wire_large(const ev_merge *m, uint16_t type);
-
 /* Payload size of `type` in the output header, EV_SIZE_VARIABLE, or
- * INT32_MIN when it is not declared. */
+ * EVI_UNDECLARED when it is not declared. */
 static inline int32_t evi_merge_out_wire(const ev_merge *m, uint16_t type)
 {
-	return type < 256 ? m->out_wire[type]
-			  : evi_merge_out_wire_large(m, type);
+	return evi_wire_size(&m->out_wire, type);
 }
 
 /* All ones in a cap field means "no capability" (EV_NO_CAP for u16). */

@@ -15,8 +15,8 @@
 
 #include "internal.h"
 #include "merge_internal.h"
+#include "wire.h"
 
-#define UNDECLARED INT32_MIN
 #define NO_INPUT ((size_t)-1)
 
 /* ---- the failure record ---- */
@@ -282,17 +282,8 @@ static int build_header(ev_merge *m)
 	if (rc < 0)
 		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s",
 				      ev_strerror(rc));
-	for (unsigned id = 0; id < 256; id++) {
-		const ev_type_decl *t = ev_header_find(m->header, (uint16_t)id);
-		m->out_wire[id] = t ? t->wire_size : UNDECLARED;
-	}
+	evi_wire_table_init(&m->out_wire, m->header);
 	return EV_OK;
-}
-
-int32_t evi_merge_out_wire_large(const ev_merge *m, uint16_t type)
-{
-	const ev_type_decl *t = ev_header_find(m->header, type);
-	return t ? t->wire_size : UNDECLARED;
 }
 
 /* ---- clocks ---- */
@@ -571,16 +562,15 @@ static void put_synth(ev_merge *m, evi_merge_input *in, uint16_t type,
 {
 	uint8_t *p = in->synth + in->synth_len;
 	uint32_t size = (uint32_t)evi_merge_out_wire(m, type);
+	size_t head = evi_wire_put_head(p, type, time, 0, size);
 	ev_ref refs[4];
 	size_t n;
 
-	ev_store16(p, type);
-	ev_store64(p + 2, time);
-	memset(p + 10, 0, size);
-	n = ev_payload_refs(type, p + 10, size, refs, 4);
+	memset(p + head, 0, size);
+	n = ev_payload_refs(type, p + head, size, refs, 4);
 	for (size_t k = 0; k < n && k < n_ids && k < 4; k++)
-		ev_ref_set(p + 10, &refs[k], ids[k]);
-	in->synth_len += 10 + size;
+		ev_ref_set(p + head, &refs[k], ids[k]);
+	in->synth_len += head + size;
 }
 
 /* CAPSET_CREATE's type field: u16 after the u32 capset (section 5). */
@@ -588,7 +578,7 @@ static void put_capset_create(ev_merge *m, evi_merge_input *in,
 			      uint64_t time, uint32_t local, uint16_t type)
 {
 	uint64_t id = evi_merge_map_id(m, in, EV_REF_CAPSET, local, 4);
-	uint8_t *payload = in->synth + in->synth_len + 10;
+	uint8_t *payload = in->synth + in->synth_len + EVI_EVENT_HEADER;
 
 	put_synth(m, in, EV_CAPSET_CREATE, time, &id, 1);
 	ev_store16(payload + 4, type);
@@ -671,7 +661,7 @@ static void note_widened(const ev_merge *m, evi_merge_input *in)
 	for (size_t w = 0; w < 3; w++) {
 		int32_t out = evi_merge_out_wire(m, evi_merge_widenable[w]);
 		if (in->widenable_wire[w] != INT32_MAX &&
-		    out != EV_SIZE_VARIABLE && out != INT32_MIN &&
+		    out != EV_SIZE_VARIABLE && out != EVI_UNDECLARED &&
 		    in->widenable_wire[w] < out)
 			in->info.widened[in->info.n_widened++] =
 				evi_merge_widenable[w];

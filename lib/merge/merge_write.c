@@ -54,8 +54,8 @@
 
 #include "internal.h"
 #include "merge_internal.h"
+#include "wire.h"
 
-#define UNDECLARED INT32_MIN
 /* Event bytes in one output block: a bigger block (GHC writes at most
  * 2 MiB) is split into several of the same cap. */
 #define BLOCK_ROOM (EV_MERGE_MAX_BLOCK - EVI_BLOCK_EVENT)
@@ -120,11 +120,8 @@ static int flush_piece(ev_merge *m, ev_sink *sink, out_block *b, int last)
 	uint64_t end = b->from_marker && last ? b->end : b->max;
 	int rc;
 
-	ev_store16(marker, EV_BLOCK_MARKER);
-	ev_store64(marker + 2, start);
-	ev_store32(marker + 10, (uint32_t)(EVI_BLOCK_EVENT + b->len));
-	ev_store64(marker + 14, end);
-	ev_store16(marker + 22, b->cap);
+	evi_wire_put_marker(marker, start, (uint32_t)(EVI_BLOCK_EVENT + b->len),
+			    end, b->cap);
 	rc = put(m, sink, marker, sizeof marker);
 	if (rc == EV_OK && b->len)
 		rc = put(m, sink, b->buf, b->len);
@@ -182,18 +179,6 @@ static void renumber(const ev_merge *m, const evi_merge_input *in,
 					       refs[k].width));
 }
 
-/* A big-endian u64 store in one instruction: GCC does not always see
- * through ev_store64's byte stores, and this runs for every event. */
-static inline void store_time(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	v = __builtin_bswap64(v);
-	memcpy(p, &v, sizeof v);
-#else
-	ev_store64(p, v);
-#endif
-}
-
 /* Copies one event of `n` bytes. Most are 10 to 32 bytes (doc/format.md
  * section 5: thread and GC events), where two fixed-size copies that may
  * overlap cost less than a call to memcpy; neither reads outside the
@@ -226,7 +211,7 @@ static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 	uint8_t *p;
 	int rc;
 
-	if (wire == UNDECLARED || ev->size > size)
+	if (wire == EVI_UNDECLARED || ev->size > size)
 		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EFORMAT,
 				      "%s: offset %llu: event type %u does not "
 				      "fit the merged header", in->name,
@@ -236,6 +221,7 @@ static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 	p = b->buf + b->len;
 	if (size == ev->size) {
 		copy_event(p, ev->payload - head, head + size);
+		evi_wire_set_time(p, time);
 	} else if (evi_merge_widen_kind(ev->type, (int32_t)ev->size,
 					(int32_t)size) == EVI_WIDEN_CENSUS) {
 		/* NONMOVING_HEAP_CENSUS before GHC 9.10: log2 u8, then active,
@@ -252,17 +238,16 @@ static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 					      in->name,
 					      (unsigned long long)ev->offset,
 					      log2);
-		ev_store16(p, ev->type);
+		evi_wire_put_head(p, ev->type, time, 0, 0);
 		ev_store16(p + head, (uint16_t)(1u << log2));
 		memcpy(p + head + 2, ev->payload + 1, 12);
 		memset(p + head + 14, 0, size - 14);
 	} else {
 		/* a prefix of the output's form (merge_plan.c) */
-		ev_store16(p, ev->type);
+		evi_wire_put_head(p, ev->type, time, 0, 0);
 		memcpy(p + head, ev->payload, ev->size);
 		memset(p + head + ev->size, 0, size - ev->size);
 	}
-	store_time(p + 2, time);
 	if (!in->identity && !evi_merge_ref_free(m, ev->type))
 		renumber(m, in, ev->type, ev->payload, ev->size, p + head);
 	b->len += head + size;
@@ -470,7 +455,7 @@ static int copy_global(ev_merge *m, ev_sink *sink, evi_merge_input *in)
 		return rc;
 	memcpy(g->buf + g->len, in->synth + in->synth_pos, size);
 	t = global_time(m, in, synth_time(in));
-	store_time(g->buf + g->len + 2, t);
+	evi_wire_set_time(g->buf + g->len, t);
 	note_time(g, t);
 	g->len += size;
 	m->events_written++;
@@ -657,6 +642,5 @@ int ev_merge_write(ev_merge *m, ev_sink *sink)
 	begin_block(m->global_block, EV_NO_CAP, 0, 0, 0);
 	if ((rc = write_header(m, sink)) < 0 || (rc = merge_inputs(m, sink)) < 0)
 		return rc;
-	ev_store16(end, EVI_DATA_END);
-	return put(m, sink, end, sizeof end);
+	return put(m, sink, end, evi_wire_put_data_end(end));
 }

@@ -29,6 +29,7 @@
 #include "evtool/decode.h"
 #include "evtool/validate.h" /* EV_VALIDATE_GC_END_TOLERANCE_NS */
 #include "internal.h"
+#include "wire.h"
 
 #define HOLD_MAX EV_MAX_BLOCK_SIZE
 
@@ -247,10 +248,8 @@ static size_t encode_event(uint8_t *out, const ev_event *ev, size_t wire)
 {
 	size_t head = wire - ev->size;
 
-	ev_store16(out, ev->type);
-	ev_store64(out + 2, ev->time);
-	if (head == EVI_VAR_HEADER)
-		ev_store16(out + EVI_EVENT_HEADER, (uint16_t)ev->size);
+	evi_wire_put_head(out, ev->type, ev->time, head == EVI_VAR_HEADER,
+			  ev->size);
 	if (ev->size)
 		memcpy(out + head, ev->payload, ev->size);
 	return wire;
@@ -282,10 +281,8 @@ static int write_loose(ev_repair *rp, const ev_event *ev, size_t wire)
 		rp->sum.cut_events++;
 		return EV_OK;
 	}
-	ev_store16(head, ev->type);
-	ev_store64(head + 2, ev->time);
-	if (wire - ev->size == EVI_VAR_HEADER)
-		ev_store16(head + EVI_EVENT_HEADER, (uint16_t)ev->size);
+	evi_wire_put_head(head, ev->type, ev->time,
+			  wire - ev->size == EVI_VAR_HEADER, ev->size);
 	rc = put(rp, head, wire - ev->size);
 	if (rc == EV_OK && ev->size)
 		rc = put(rp, ev->payload, ev->size);
@@ -313,9 +310,8 @@ static void rewrite_marker(held_block *h)
 	uint64_t start = h->piece ? h->min_time : h->declared.start_time;
 	uint64_t end = h->events && h->max_time > start ? h->max_time : start;
 
-	ev_store64(marker + 2, start);
-	ev_store32(marker + h->payload_at, (uint32_t)h->len);
-	ev_store64(marker + h->payload_at + 4, end);
+	evi_wire_set_marker(marker, h->payload_at, start, (uint32_t)h->len,
+			    end);
 }
 
 static void report_fixed(ev_repair *rp, const held_block *h)

@@ -12,27 +12,7 @@
 #include "evtool/sort.h"
 #include "evtool/writer.h"
 
-#define EVI_UNDECLARED INT32_MIN
-#define EVI_SMALL_IDS 256
-
-/* Payload sizes on the wire by type id (the header's wire_size), for
- * decoding raw event bytes. */
-typedef struct evi_wire_table {
-	const ev_header *header;
-	int32_t small[EVI_SMALL_IDS];
-} evi_wire_table;
-
-void evi_wire_table_init(evi_wire_table *t, const ev_header *h);
-
-static inline int32_t evi_wire_size(const evi_wire_table *t, uint16_t type)
-{
-	const ev_type_decl *d;
-
-	if (type < EVI_SMALL_IDS)
-		return t->small[type];
-	d = ev_header_find(t->header, type);
-	return d ? d->wire_size : EVI_UNDECLARED;
-}
+#include "wire.h"
 
 /* A byte range of a file: a run of consecutive events of one
  * capability in the input (a block's events), or one sorted run. */
@@ -114,9 +94,6 @@ void evi_runs_counts(const evi_runs *r, uint64_t *runs, unsigned *passes,
 		     uint64_t *bytes);
 void evi_runs_free(evi_runs *r);
 
-/* Encodes `ev` as on the wire (type, time, [length], payload) into `out`
- * and returns the byte count; `variable` says whether it has a length. */
-size_t evi_encode_event(const ev_event *ev, int variable, uint8_t *out);
 
 /*
  * ev_writer_write for an event whose payload is preceded in memory by its

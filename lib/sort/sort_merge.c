@@ -24,28 +24,6 @@
  * back to the start of its array is rare. */
 #define PENDING_SLACK 1024u
 
-void evi_wire_table_init(evi_wire_table *t, const ev_header *h)
-{
-	t->header = h;
-	for (unsigned id = 0; id < EVI_SMALL_IDS; id++) {
-		const ev_type_decl *d = ev_header_find(h, (uint16_t)id);
-		t->small[id] = d ? d->wire_size : EVI_UNDECLARED;
-	}
-}
-
-size_t evi_encode_event(const ev_event *ev, int variable, uint8_t *out)
-{
-	size_t head = variable ? EVI_VAR_HEADER : EVI_EVENT_HEADER;
-
-	ev_store16(out, ev->type);
-	ev_store64(out + 2, ev->time);
-	if (variable)
-		ev_store16(out + EVI_EVENT_HEADER, (uint16_t)ev->size);
-	if (ev->size)
-		memcpy(out + head, ev->payload, ev->size);
-	return head + ev->size;
-}
-
 /* ------------------------------------------------------------------------
  * Cursors
  * ---------------------------------------------------------------------- */
@@ -814,7 +792,7 @@ static int append_record(evi_runs *r, const ev_event *ev)
 	if (r->out_len + len > r->out_cap && (rc = flush_out(r)) < 0)
 		return rc;
 	ev_store16(r->out + r->out_len, ev->cap);
-	evi_encode_event(ev, variable, r->out + r->out_len + TAG_BYTES);
+	evi_wire_put_event(r->out + r->out_len + TAG_BYTES, ev, variable);
 	r->out_len += len;
 	return EV_OK;
 }
@@ -884,7 +862,7 @@ int evi_runs_add(evi_runs *r, const ev_event *ev)
 	    (rc = spill_run(r)) < 0)
 		return rc;
 	ev_store16(r->arena + r->arena_len, ev->cap);
-	evi_encode_event(ev, variable, r->arena + r->arena_len + TAG_BYTES);
+	evi_wire_put_event(r->arena + r->arena_len + TAG_BYTES, ev, variable);
 	r->keys[r->n_keys].time = ev->time;
 	r->keys[r->n_keys].at = r->arena_len;
 	r->n_keys++;
