@@ -78,6 +78,10 @@ void evi_put_json_string(ev_text *t, const uint8_t *p, size_t len);
 void evi_show_json_event(const ev_event *ev, const ev_header *h, int ghc782,
 			 ev_text *out);
 
+/* A STOP_THREAD status code as ghc-events reads it, 0 to 20 (show_stop.c);
+ * `ghc782`: the log numbers them as GHC 7.8.2 did. */
+unsigned evi_stop_status(uint64_t code, int ghc782);
+
 /* ghc-events' name (ThreadStopStatus constructor) of a STOP_THREAD status
  * code, "BlockedOnBlackHoleOwnedBy" for code 8 with the owner field. */
 const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782);

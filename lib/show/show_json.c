@@ -18,6 +18,9 @@
  * them: STOP_THREAD's "status_name" (ThreadStopStatus), CAPSET_CREATE's
  * "capset_type_name" (CapsetType), HEAP_PROF_BEGIN's "breakdown_name"
  * (HeapProfBreakdown; none for a code ghc-events does not name).
+ *
+ * Layering: show.c -> this file -> show_stop.c and show_strings.c. It
+ * calls no function of show.c (the STOP_THREAD names are in show_stop.c).
  */
 #include <string.h>
 

@@ -1,0 +1,71 @@
+/*
+ * STOP_THREAD status codes as ghc-events reads, shows and names them
+ * (ghc-events mkStopStatus, mkStopStatus782, showThreadStopStatus and the
+ * ThreadStopStatus constructors).
+ *
+ * Layering: the bottom of show (show.c -> show_json.c -> this file; show.c
+ * and stats call it too). It calls no function of show.c or show_json.c;
+ * the tables live here so that both forms of show use them without
+ * calling each other.
+ */
+#include <stdint.h>
+
+#include "internal.h"
+#include "show_internal.h"
+
+/* ghc-events' mkStopStatus and showThreadStopStatus, by status code. 18
+ * is the RTS's BlockedOnMsgThrowTo (why_blocked 12 + 6), which current
+ * ghc-events shows as such; 16 is its code in older GHCs. */
+static const char *const stop_texts[] = {
+	"No stop thread status", "heap overflow", "stack overflow",
+	"thread yielding", "thread blocked", "thread finished",
+	"making a foreign call", "blocked on an MVar",
+	"blocked on a black hole", "blocked on I/O read",
+	"blocked on I/O write", "blocked on threadDelay",
+	"blocked in STM retry", "blocked on asyncDoProc",
+	"blocked in a foreign call", "blocked in a foreign call",
+	"blocked in throwTo", "thread migrating", "blocked in throwTo",
+	"No stop thread status", "blocked reading an MVar"
+};
+
+const char *evi_stop_status_text(unsigned status)
+{
+	if (status >= sizeof stop_texts / sizeof stop_texts[0])
+		status = 0;
+	return stop_texts[status];
+}
+
+/* GHC 7.8.2's codes mapped to the usual ones (ghc-events
+ * mkStopStatus782): it inserted BlockedOnMVarRead at 8. */
+static const uint8_t ghc782_codes[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 20, 8, 9, 10, 11, 12, 13, 0, 14, 15, 16, 17
+};
+
+/* ghc-events' ThreadStopStatus constructors, by the same codes. */
+static const char *const stop_names[] = {
+	"NoStatus", "HeapOverflow", "StackOverflow", "ThreadYielding",
+	"ThreadBlocked", "ThreadFinished", "ForeignCall", "BlockedOnMVar",
+	"BlockedOnBlackHole", "BlockedOnRead", "BlockedOnWrite",
+	"BlockedOnDelay", "BlockedOnSTM", "BlockedOnDoProc", "BlockedOnCCall",
+	"BlockedOnCCall_NoUnblockExc", "BlockedOnMsgThrowTo",
+	"ThreadMigrating", "BlockedOnMsgThrowTo", "NoStatus",
+	"BlockedOnMVarRead"
+};
+
+/* A STOP_THREAD status code as ghc-events reads it: 0 to 20. */
+unsigned evi_stop_status(uint64_t code, int ghc782)
+{
+	if (ghc782)
+		code = code < sizeof ghc782_codes ? ghc782_codes[code] : 0;
+	return code < sizeof stop_texts / sizeof stop_texts[0]
+		       ? (unsigned)code : 0;
+}
+
+const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782)
+{
+	unsigned status = evi_stop_status(code, ghc782);
+
+	if (status == 8 && has_info)
+		return "BlockedOnBlackHoleOwnedBy";
+	return stop_names[status];
+}
