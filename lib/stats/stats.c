@@ -9,6 +9,12 @@
  * their own, without GC_STATS_GHC. HEAP_LIVE follows major collections
  * only. HEAP_ALLOCATED and SPARK_COUNTERS carry one capability's running
  * totals. Payload layouts are in doc/format.md section 5.
+ *
+ * Layering, calls going one way only: stats.c -> stats_threads.c ->
+ * stats_procs.c, and stats_finish.c -> stats_threads.c, stats_procs.c.
+ * This file calls down into stats_threads.c and stats_procs.c (the table
+ * of processes, which the threads and the summaries use too); nothing
+ * below calls up into it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,62 +59,6 @@ void ev_stats_free(ev_stats *st)
 }
 
 /* ---- processes and capabilities ---- */
-
-/* Index of the first process whose capset is >= `capset`. */
-static size_t proc_search(const ev_stats *st, uint32_t capset)
-{
-	size_t lo = 0, hi = st->n_procs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (st->procs[mid]->pub.capset < capset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static evi_stats_proc *proc_insert(ev_stats *st, size_t at, uint32_t capset)
-{
-	evi_stats_proc *p;
-
-	if (st->n_procs == EV_STATS_MAX_PROCESSES) {
-		evi_fail(&st->diag, EV_ELIMIT, 0, 0,
-			 "more than %u processes (capsets)",
-			 EV_STATS_MAX_PROCESSES);
-		return NULL;
-	}
-	if (st->n_procs == st->procs_alloc) {
-		size_t n = st->procs_alloc ? 2 * st->procs_alloc : 4;
-		evi_stats_proc **grown = realloc(st->procs, n * sizeof *grown);
-		if (!grown)
-			goto nomem;
-		st->procs = grown;
-		st->procs_alloc = n;
-	}
-	if (!(p = calloc(1, sizeof *p)))
-		goto nomem;
-	p->pub.capset = capset;
-	memmove(st->procs + at + 1, st->procs + at,
-		(st->n_procs - at) * sizeof *st->procs);
-	st->procs[at] = p;
-	st->n_procs++;
-	return p;
-nomem:
-	evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-	return NULL;
-}
-
-evi_stats_proc *evi_stats_proc_get(ev_stats *st, uint32_t capset,
-				   int create)
-{
-	size_t at = proc_search(st, capset);
-
-	if (at < st->n_procs && st->procs[at]->pub.capset == capset)
-		return st->procs[at];
-	return create ? proc_insert(st, at, capset) : NULL;
-}
 
 int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n)
 {

@@ -2,6 +2,12 @@
  * The `+RTS -s` summaries, once every event has been added: capabilities
  * are given to their processes and the derived figures computed the way
  * rts/Stats.c (stat_exitReport) computes them.
+ *
+ * Layering, calls going one way only: this file -> stats_threads.c and
+ * stats_procs.c. It calls down into stats_threads.c (finishing the
+ * threads) and stats_procs.c (the table of processes, which process owns
+ * a capability, which the threads use too); nothing there calls up into
+ * it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,18 +17,6 @@
 
 /* GHC's megablock, for MEM_RETURN when no HEAP_INFO_GHC says otherwise. */
 #define DEFAULT_MBLOCK_SIZE (1u << 20)
-
-/* The process a capability belongs to: the OS-process capset it was
- * assigned to, else the capset its heap events name, else the only
- * process there is; NULL when none of these holds. */
-evi_stats_proc *evi_stats_cap_owner(ev_stats *st, const evi_stats_cap *c)
-{
-	if (c->have_process)
-		return evi_stats_proc_get(st, c->process, 0);
-	if (c->have_heap_capset)
-		return evi_stats_proc_get(st, c->heap_capset, 0);
-	return st->n_procs == 1 ? st->procs[0] : NULL;
-}
 
 /* A log without capsets and heap events (a killed GHC 9.0 program loses
  * its global buffer) is still one process: GHC's capset 0. */

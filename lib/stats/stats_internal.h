@@ -85,7 +85,7 @@ evi_stats_proc *evi_stats_proc_get(ev_stats *st, uint32_t capset,
 /* Makes room for generations 0..n-1 of `p`; EV_OK, EV_ELIMIT, EV_ENOMEM. */
 int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n);
 
-/* The process a capability belongs to, or NULL (stats_finish.c). */
+/* The process a capability belongs to, or NULL (stats_procs.c). */
 evi_stats_proc *evi_stats_cap_owner(ev_stats *st, const evi_stats_cap *c);
 
 #endif

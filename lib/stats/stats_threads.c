@@ -5,6 +5,9 @@
  * label (THREAD_LABEL 44); each cap's time running threads and between
  * its own GC_START and GC_END (9, 10: every GC thread posts its pair).
  * Payloads: doc/format.md section 5.
+ *
+ * Layering: below stats.c and stats_finish.c (they -> this file ->
+ * stats_procs.c); it calls no function of stats.c or stats_finish.c.
  */
 #include <stdlib.h>
 #include <string.h>
