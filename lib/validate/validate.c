@@ -3,6 +3,12 @@
  * 1 to 4 and 6), and the driver that reads sessions and reaches a verdict.
  * The semantic checks live in validate_sched.c.
  *
+ * Layering, calls going one way only: this file -> validate_sched.c ->
+ * validate_report.c and validate_table.c. This file calls down into
+ * validate_sched.c (the semantic checks) and validate_report.c (findings,
+ * per-cap state and type names, which both use); nothing below calls up
+ * into it.
+ *
  * One pass, in file order. Blocks of different caps are not in time order
  * relative to each other (doc/format.md section 3), so every time check is
  * per cap stream, and checks that need the whole log (was this cap ever
@@ -10,8 +16,6 @@
  */
 #include "evtool/validate.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,84 +103,9 @@ const char *ev_verdict_name(ev_verdict verdict)
 	}
 }
 
-const char *evv_type_name(uint16_t type)
-{
-	const ev_type_info *info = ev_catalog_find(type);
-	return info ? info->name : "UNKNOWN";
-}
-
 /* ------------------------------------------------------------------------
  * Findings
  * ---------------------------------------------------------------------- */
-
-/* Checks that hold for any writer: the format itself. */
-static int format_check(const char *check)
-{
-	static const char *const format[] = {
-		"header", "undeclared-type", "block-size", "block-end",
-		"truncated", "trailing-data", "input", "not-sorted", "limit"
-	};
-
-	for (size_t i = 0; i < sizeof format / sizeof format[0]; i++)
-		if (strcmp(check, format[i]) == 0)
-			return 1;
-	return 0;
-}
-
-static void deliver(evv *v, ev_finding *f, const char *fmt, va_list ap)
-{
-	char message[320];
-
-	if (v->stop)
-		return;
-	/* The rest describe what GHC's runtime does; a log whose header is
-	 * not in GHC's ascending id order (Mercury's runtime writes the
-	 * format too) only gets warnings from them. */
-	if (!v->ghc_writer && f->severity == EV_SEVERITY_ERROR &&
-	    !format_check(f->check))
-		f->severity = EV_SEVERITY_WARNING;
-	vsnprintf(message, sizeof message, fmt, ap);
-	f->message = message;
-	f->session = v->session;
-	if (f->severity == EV_SEVERITY_WARNING)
-		v->res->warnings++;
-	else
-		v->res->errors++;
-	if (v->fn && v->fn(f, v->ctx) != 0) {
-		v->stop = 1;
-		v->res->stopped = 1;
-	}
-}
-
-void evv_report(evv *v, ev_severity sev, const char *check,
-		const ev_event *ev, uint64_t offset, const char *fmt, ...)
-{
-	ev_finding f = { sev, check, ev ? ev->offset : offset, 0, ev != NULL,
-			 0, 0, EV_NO_CAP, 0, NULL };
-	va_list ap;
-
-	if (ev) {
-		f.event_index = ev->index;
-		f.event_type = ev->type;
-		f.cap = ev->cap;
-		f.time = ev->time;
-	}
-	va_start(ap, fmt);
-	deliver(v, &f, fmt, ap);
-	va_end(ap);
-}
-
-void evv_report_at(evv *v, ev_severity sev, const char *check,
-		   const evv_where *w, const char *fmt, ...)
-{
-	ev_finding f = { sev, check, w->offset, 0, w->has_event, w->index,
-			 w->type, w->cap, w->time, NULL };
-	va_list ap;
-
-	va_start(ap, fmt);
-	deliver(v, &f, fmt, ap);
-	va_end(ap);
-}
 
 /* Errors about non-GHC event types (Eden, Mercury, unknown ids) are
  * warnings: their writers are not GHC's RTS, and Eden logs stamp one
@@ -189,17 +118,6 @@ static ev_severity severity_for(uint8_t flags)
 /* ------------------------------------------------------------------------
  * Per-cap state
  * ---------------------------------------------------------------------- */
-
-evv_cap *evv_cap_state(evv *v, uint16_t cap)
-{
-	uint8_t bit = (uint8_t)(1u << (cap % 8));
-
-	if (!(v->touched[cap / 8] & bit)) {
-		memset(&v->caps[cap], 0, sizeof v->caps[cap]);
-		v->touched[cap / 8] |= bit;
-	}
-	return &v->caps[cap];
-}
 
 static void remember(evv_where *w, const ev_event *ev)
 {

@@ -140,7 +140,7 @@ typedef struct evv {
 	evv_table threads, tasks, capsets;
 } evv;
 
-/* ---- validate.c ---- */
+/* ---- validate_report.c ---- */
 
 /* Reports a finding about `ev` (NULL: none; `offset` is used then). */
 void evv_report(evv *v, ev_severity sev, const char *check,
@@ -155,11 +155,13 @@ void evv_report_at(evv *v, ev_severity sev, const char *check,
 /* The state of `cap`, initialised on first use in the session. */
 evv_cap *evv_cap_state(evv *v, uint16_t cap);
 
-/* Notes that a block or payload names `cap` (for the reference check). */
-void evv_use_cap(evv *v, uint16_t cap, const ev_event *ev);
-
 /* Catalogue name of a type, or "UNKNOWN". */
 const char *evv_type_name(uint16_t type);
+
+/* ---- validate.c ---- */
+
+/* Notes that a block or payload names `cap` (for the reference check). */
+void evv_use_cap(evv *v, uint16_t cap, const ev_event *ev);
 
 /* ---- validate_sched.c ---- */
 

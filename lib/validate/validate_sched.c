@@ -26,6 +26,10 @@
  * a thread created before the log began, is not an error; and a pairing
  * (RUN/STOP, GC_START/GC_END, sample begin/end) is checked on a cap only
  * once it has shown both halves, so a filtered log is not called broken.
+ *
+ * Layering: validate.c -> this file -> validate_report.c and
+ * validate_table.c. It calls no function of validate.c (findings, cap
+ * state and type names are in validate_report.c).
  */
 #include <string.h>
 
