@@ -2,15 +2,18 @@
  * The exporter of export.h: options, the output buffer flushed to the
  * sink in chunks, and the dispatch to the format (export_tef.c,
  * export_speedscope.c, export_hp.c).
+ *
+ * Layering, calls going one way only: this file -> the formats
+ * (export_tef.c, export_speedscope.c, export_hp.c) -> export_out.c and
+ * export_cc.c. This file calls down into the formats and into
+ * export_out.c (the output buffer and time texts, which the formats use
+ * too); nothing below calls up into it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_internal.h"
 #include "internal.h"
-
-/* Rendered text goes to the sink in chunks of about this size. */
-#define FLUSH_AT (256u * 1024u)
 
 static const evi_export_ops *ops_for(ev_export_format format)
 {
@@ -61,50 +64,6 @@ void ev_exporter_free(ev_exporter *x)
 	free(x);
 }
 
-int evi_export_check(ev_exporter *x)
-{
-	if (x->out.failed)
-		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
-	return EV_OK;
-}
-
-int evi_export_flush(ev_exporter *x, int force)
-{
-	int rc;
-
-	if ((rc = evi_export_check(x)) < 0)
-		return rc;
-	if (!x->out.len || (!force && x->out.len < FLUSH_AT))
-		return EV_OK;
-	if ((rc = ev_sink_write(x->sink, x->out.data, x->out.len)) < 0) {
-		x->diag = *ev_sink_diag(x->sink);
-		x->diag.status = rc;
-		return rc;
-	}
-	x->out.len = 0;
-	return EV_OK;
-}
-
-char *evi_fmt_us(char *p, uint64_t ns)
-{
-	uint64_t us = ns / 1000;
-	unsigned frac = (unsigned)(ns - us * 1000);
-
-	p = evi_fmt_u64(p, us);
-	p[0] = '.';
-	p[1] = (char)('0' + frac / 100);
-	evi_fmt_2digits(p + 2, frac % 100);
-	return p + 4;
-}
-
-void evi_put_us(ev_text *t, uint64_t ns)
-{
-	char *p = evi_out_room(t, EVI_US_MAX);
-
-	if (p)
-		evi_out_end(t, evi_fmt_us(p, ns));
-}
-
 int ev_exporter_session(ev_exporter *x, unsigned session, const ev_header *h)
 {
 	return x->ops->session(x, x->state, session, h);
@@ -117,7 +76,7 @@ int ev_exporter_event(ev_exporter *x, const ev_event *ev)
 	x->stats.events_in++;
 	if ((rc = x->ops->event(x, x->state, ev)) < 0)
 		return rc;
-	if (x->out.len < FLUSH_AT && !x->out.failed)
+	if (x->out.len < EVI_EXPORT_FLUSH_AT && !x->out.failed)
 		return EV_OK;
 	return evi_export_flush(x, 0);
 }

@@ -22,6 +22,9 @@
  * its "(ccsID)" prefix, which no event carries: innermost label first, "/"
  * between, a CAF as MODULE.CAF, MAIN alone as "MAIN", cut to 25 bytes
  * (the RTS's default -L) as 21 bytes and "...".
+ *
+ * Layering: export.c -> this file -> export_out.c and export_cc.c; it
+ * calls no function of export.c.
  */
 #include <stdio.h>
 #include <stdlib.h>

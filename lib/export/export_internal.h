@@ -34,6 +34,11 @@ struct ev_exporter {
 	ev_diag diag;
 };
 
+/* ---- the output (export_out.c) ---- */
+
+/* Rendered text goes to the sink in chunks of about this size. */
+#define EVI_EXPORT_FLUSH_AT (256u * 1024u)
+
 /* Writes the buffered text to the sink when it has grown past its chunk
  * size (`force`: whatever there is). EV_OK or the failure, in x->diag. */
 int evi_export_flush(ev_exporter *x, int force);

@@ -18,6 +18,9 @@
  * line and column of their source location. Samples are spilled to an
  * unnamed temporary file as they come and written at the end, profile by
  * profile, so memory stays bounded.
+ *
+ * Layering: export.c -> this file -> export_out.c and export_cc.c; it
+ * calls no function of export.c.
  */
 #include <stdio.h>
 #include <stdlib.h>

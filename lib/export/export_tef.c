@@ -21,6 +21,9 @@
  * Slices on one track never overlap: a slice starts no earlier than the
  * previous one on its track ended (GC_END can step back by microseconds).
  * State is per capability and per process, plus a bounded table of labels.
+ *
+ * Layering: export.c -> this file -> export_out.c; it calls no function
+ * of export.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
