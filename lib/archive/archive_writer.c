@@ -16,9 +16,15 @@
  * only at the end: its members go to an unnamed temporary file with a
  * zero digest, and finishing copies them to the target, each header with
  * the digest put in, into the bytes an unspooled writer would write.
+ *
+ * The archive sink (ev_sink_open_archive) is here too, a staged sink of
+ * lib/format/sink.c: calls go one way, this file -> lib/format (sinks);
+ * the sink reaches the writer only through the evi_sink_stage pointers
+ * given here.
  */
 #include "evtool/archive.h"
 
+#include <errno.h>
 #include <libdeflate.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -618,4 +624,51 @@ void ev_archive_writer_free(ev_archive_writer *w)
 const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w)
 {
 	return &w->diag;
+}
+
+/* ------------------------------------------------------------------------
+ * The archive sink: a staged sink (lib/format/sink.c) whose stage is a
+ * spooled archive writer.
+ * ---------------------------------------------------------------------- */
+
+static int stage_write(void *ctx, const void *data, size_t len)
+{
+	return ev_archive_writer_write(ctx, data, len);
+}
+
+static int stage_finish(void *ctx)
+{
+	return ev_archive_writer_finish(ctx);
+}
+
+static const ev_diag *stage_diag(const void *ctx)
+{
+	return ev_archive_writer_diag(ctx);
+}
+
+static void stage_free(void *ctx)
+{
+	ev_archive_writer_free(ctx);
+}
+
+static const evi_sink_stage archive_stage = {
+	stage_write, stage_finish, stage_diag, stage_free
+};
+
+int ev_sink_open_archive(ev_sink **out, ev_sink *target, const char *tmpdir,
+			 const ev_archive_options *opts)
+{
+	ev_archive_writer *w;
+	ev_diag diag;
+	int rc = evi_archive_writer_open_spooled(&w, target, tmpdir, opts,
+						 &diag);
+
+	if (rc < 0) {
+		int saved = errno;
+
+		ev_sink_free(target);
+		errno = saved;
+		return rc;
+	}
+	return evi_sink_open_stage(out, target, &archive_stage, w);
 }

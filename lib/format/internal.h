@@ -60,6 +60,22 @@ int evi_reader_each(ev_reader *r, int (*add)(void *ctx, const ev_event *ev),
 #define EVI_SINK_RESERVE_MAX (64u * 1024u)
 uint8_t *evi_sink_reserve(ev_sink *s, size_t len);
 
+/* What a staged sink passes its bytes through instead of writing them
+ * (the archive sink): `write` and `finish` return EV_OK or a failure
+ * described by `diag`; `free` releases `ctx`. */
+typedef struct evi_sink_stage {
+	int (*write)(void *ctx, const void *data, size_t len);
+	int (*finish)(void *ctx);
+	const ev_diag *(*diag)(const void *ctx);
+	void (*free)(void *ctx);
+} evi_sink_stage;
+
+/* A sink whose bytes go through `stage` (with `ctx`), which writes them
+ * to `target`; committing finishes the stage, then commits `target`.
+ * The sink owns `target` and `ctx`; on failure both are freed. */
+int evi_sink_open_stage(ev_sink **out, ev_sink *target,
+			const evi_sink_stage *stage, void *ctx);
+
 typedef struct ev_archive_writer ev_archive_writer;
 typedef struct ev_archive_options ev_archive_options;
 

@@ -1,9 +1,13 @@
 /*
  * Sinks: buffered output to a file descriptor, to memory, to a file
  * that appears only when complete (temporary file, fsync, rename), or
- * compressed as an archive into another sink.
+ * through a stage into another sink (evi_sink_open_stage).
+ *
+ * Layering: lib/format calls no function of lib/archive. The archive sink
+ * (ev_sink_open_archive, lib/archive/archive_writer.c) is a stage: its
+ * bytes go through the function pointers the archive code gives, so
+ * calls go one way, archive_writer.c -> this file.
  */
-#include "evtool/archive.h"
 #include "evtool/writer.h"
 
 #include <errno.h>
@@ -28,8 +32,9 @@ struct ev_sink {
 	size_t len;
 	size_t cap;
 	uint64_t bytes;
-	ev_sink *target;           /* an archive sink's: where it compresses to */
-	ev_archive_writer *archive; /* ... and how */
+	ev_sink *target;             /* a staged sink's: where it writes to */
+	const evi_sink_stage *stage; /* ... through what */
+	void *stage_ctx;
 	ev_diag diag;
 };
 
@@ -151,11 +156,11 @@ int ev_sink_open_memory(ev_sink **out)
 
 static int write_all(ev_sink *s, const uint8_t *p, size_t n)
 {
-	if (s->archive && ev_archive_writer_write(s->archive, p, n) < 0) {
-		s->diag = *ev_archive_writer_diag(s->archive);
+	if (s->stage && s->stage->write(s->stage_ctx, p, n) < 0) {
+		s->diag = *s->stage->diag(s->stage_ctx);
 		return s->diag.status;
 	}
-	while (!s->archive && n > 0) {
+	while (!s->stage && n > 0) {
 		ssize_t w = write(s->fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -234,37 +239,31 @@ int ev_sink_write(ev_sink *s, const void *data, size_t len)
 	return EV_OK;
 }
 
-int ev_sink_open_archive(ev_sink **out, ev_sink *target, const char *tmpdir,
-			 const ev_archive_options *opts)
+int evi_sink_open_stage(ev_sink **out, ev_sink *target,
+			const evi_sink_stage *stage, void *ctx)
 {
 	ev_sink *s;
 	int rc = new_sink(&s, SINK_BUFFER);
 
 	if (rc < 0) {
+		stage->free(ctx);
 		ev_sink_free(target);
 		return rc;
 	}
 	s->target = target;
-	rc = evi_archive_writer_open_spooled(&s->archive, target, tmpdir, opts,
-					     &s->diag);
-	if (rc < 0) {
-		int saved = errno;
-
-		ev_sink_free(s);
-		errno = saved;
-		return rc;
-	}
+	s->stage = stage;
+	s->stage_ctx = ctx;
 	*out = s;
 	return EV_OK;
 }
 
-/* An archive sink's end: the archive, then its target's commit. */
-static int commit_archive(ev_sink *s)
+/* A staged sink's end: the stage's, then its target's commit. */
+static int commit_stage(ev_sink *s)
 {
-	int rc = ev_archive_writer_finish(s->archive);
+	int rc = s->stage->finish(s->stage_ctx);
 
 	if (rc < 0) {
-		s->diag = *ev_archive_writer_diag(s->archive);
+		s->diag = *s->stage->diag(s->stage_ctx);
 		return rc;
 	}
 	if ((rc = ev_sink_commit(s->target)) < 0)
@@ -276,8 +275,8 @@ int ev_sink_commit(ev_sink *s)
 {
 	int rc = flush(s);
 
-	if (rc == EV_OK && s->archive)
-		return commit_archive(s);
+	if (rc == EV_OK && s->stage)
+		return commit_stage(s);
 
 	/* Descriptor and memory sinks are done; so is a committed path sink. */
 	if (rc < 0 || !s->path || s->fd < 0)
@@ -308,7 +307,8 @@ void ev_sink_free(ev_sink *s)
 		close(s->fd);
 	if (s->temp_path)
 		unlink(s->temp_path);
-	ev_archive_writer_free(s->archive);
+	if (s->stage)
+		s->stage->free(s->stage_ctx);
 	ev_sink_free(s->target);
 	free(s->temp_path);
 	free(s->path);
