@@ -116,3 +116,17 @@ int ev_wall_clock_epoch(const ev_event *ev, int64_t *epoch_ns, ev_diag *diag)
 	*epoch_ns = (int64_t)(sec * NS_PER_SEC + nsec) - (int64_t)ev->time;
 	return EV_OK;
 }
+
+int evi_need_fields(ev_diag *d, const ev_event *ev, uint32_t need,
+		    const char *who)
+{
+	const ev_type_info *t;
+
+	if (ev->size >= need)
+		return EV_OK;
+	t = ev_catalog_find(ev->type);
+	return evi_fail(d, EV_EFORMAT, ev->offset, ev->index,
+			"%s event of %u bytes is too short for the %u bytes "
+			"of fields %s", t ? t->name : "an unknown",
+			(unsigned)ev->size, (unsigned)need, who);
+}

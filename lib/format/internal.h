@@ -107,6 +107,12 @@ int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
 		uint64_t index, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/* EV_EFORMAT, with the event's place and type, when `ev`'s payload is
+ * shorter than the `need` bytes of fields its reader takes; `who` says
+ * who needs them ("the statistics need"). EV_OK otherwise. */
+int evi_need_fields(ev_diag *d, const ev_event *ev, uint32_t need,
+		    const char *who);
+
 /* ghc-events' text for STOP_THREAD status `status` (show.c): "blocked on
  * an MVar" for 7, "No stop thread status" for codes it does not know. */
 const char *evi_stop_status_text(unsigned status);

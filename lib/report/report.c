@@ -419,20 +419,14 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 
 int ev_report_add(ev_report *rep, const ev_event *ev)
 {
-	uint32_t need = fields_needed(ev->type);
 	int rc;
 
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
 				"event added after ev_report_finish");
-	if (ev->size < need) {
-		const ev_type_info *t = ev_catalog_find(ev->type);
-		return evi_fail(&rep->diag, EV_EFORMAT, ev->offset, ev->index,
-				"%s event of %u bytes is too short for the "
-				"%u bytes of fields the report needs",
-				t ? t->name : "report", (unsigned)ev->size,
-				(unsigned)need);
-	}
+	if ((rc = evi_need_fields(&rep->diag, ev, fields_needed(ev->type),
+				  "the report needs")) < 0)
+		return rc;
 	/* The buckets first: a pause that ev_stats_add reports falls into
 	 * buckets that cover the event that ends it. */
 	if ((rc = evi_report_cover(rep, ev->time)) < 0)

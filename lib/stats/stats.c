@@ -369,18 +369,12 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 
 int ev_stats_add(ev_stats *st, const ev_event *ev)
 {
-	uint32_t need = fields_needed(ev->type);
 	evi_stats_cap *c = NULL;
 	int rc;
 
-	if (ev->size < need) {
-		const ev_type_info *t = ev_catalog_find(ev->type);
-		return evi_fail(&st->diag, EV_EFORMAT, ev->offset, ev->index,
-				"%s event of %u bytes is too short for the "
-				"%u bytes of fields the statistics need",
-				t ? t->name : "statistics", (unsigned)ev->size,
-				(unsigned)need);
-	}
+	if ((rc = evi_need_fields(&st->diag, ev, fields_needed(ev->type),
+				  "the statistics need")) < 0)
+		return rc;
 	if (ev->type != EV_BLOCK_MARKER &&
 	    (!st->have_time || ev->time < st->first_time)) {
 		st->first_time = ev->time;

@@ -255,6 +255,7 @@ static uint32_t fields_needed(uint16_t type)
 int evi_threads_add(ev_stats *st, const ev_event *ev)
 {
 	evi_cap_use *u;
+	int rc;
 
 	st->an.started = 1;
 	if (ev->cap == EV_NO_CAP)
@@ -270,14 +271,9 @@ int evi_threads_add(ev_stats *st, const ev_event *ev)
 	default:
 		return EV_OK;
 	}
-	if (ev->size < fields_needed(ev->type)) {
-		const ev_type_info *t = ev_catalog_find(ev->type);
-		return evi_fail(&st->diag, EV_EFORMAT, ev->offset, ev->index,
-				"%s event of %u bytes is too short for its "
-				"%u bytes of thread fields",
-				t ? t->name : "scheduler", (unsigned)ev->size,
-				(unsigned)fields_needed(ev->type));
-	}
+	if ((rc = evi_need_fields(&st->diag, ev, fields_needed(ev->type),
+				  "the thread figures need")) < 0)
+		return rc;
 	if (!(u = use_get(st, ev->cap)))
 		return st->diag.status;
 	switch (ev->type) {
