@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "tempfile.h"
 
 #define SINK_BUFFER (256u * 1024u)
 
@@ -51,21 +52,6 @@ static int new_sink(ev_sink **out, size_t cap)
 	s->cap = cap;
 	*out = s;
 	return EV_OK;
-}
-
-/* "<dir>/.<name>.evtool-XXXXXX", beside the target so rename is atomic. */
-static char *temp_template(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-	const char *base = path + dir_len;
-	size_t n = strlen(path) + sizeof "/..evtool-XXXXXX";
-	char *t = malloc(n);
-
-	if (t)
-		snprintf(t, n, "%.*s.%s.evtool-XXXXXX", (int)dir_len, path,
-			 base);
-	return t;
 }
 
 /* The mode a new file would get: 0666 less the umask, or the mode of the
@@ -101,15 +87,10 @@ static int open_in_place(ev_sink *s)
 
 static int open_temp(ev_sink *s)
 {
-	s->temp_path = temp_template(s->path);
-	if (!s->temp_path)
-		return EV_ENOMEM;
-	s->fd = mkstemp(s->temp_path);
-	if (s->fd < 0) {
-		free(s->temp_path);
-		s->temp_path = NULL;
-		return EV_EIO;
-	}
+	int rc = evi_temp_open_beside(s->path, &s->temp_path, &s->fd);
+
+	if (rc < 0)
+		return rc;
 	return fchmod(s->fd, target_mode(s->path)) != 0 ? EV_EIO : EV_OK;
 }
 

@@ -1,5 +1,5 @@
 /*
- * Anonymous temporary files (see tempfile.h).
+ * Temporary files (see tempfile.h).
  */
 #define _GNU_SOURCE /* O_TMPFILE */
 #include "tempfile.h"
@@ -60,6 +60,27 @@ int evi_temp_open(const char *dir, int *fd, ev_diag *diag)
 				where, strerror(errno));
 #endif
 	return open_named(where, fd, diag);
+}
+
+int evi_temp_open_beside(const char *target, char **path, int *fd)
+{
+	const char *slash = strrchr(target, '/');
+	size_t dir_len = slash ? (size_t)(slash - target) + 1 : 0;
+	size_t n = strlen(target) + sizeof "/..evtool-XXXXXX";
+	int saved;
+
+	*fd = -1;
+	if (!(*path = malloc(n)))
+		return EV_ENOMEM;
+	snprintf(*path, n, "%.*s.%s.evtool-XXXXXX", (int)dir_len, target,
+		 target + dir_len);
+	if ((*fd = mkstemp(*path)) >= 0)
+		return EV_OK;
+	saved = errno;
+	free(*path);
+	*path = NULL;
+	errno = saved;
+	return EV_EIO;
 }
 
 int evi_pwrite_all(int fd, const void *data, size_t len, uint64_t offset,

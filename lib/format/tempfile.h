@@ -1,7 +1,11 @@
 /*
- * Anonymous temporary files for the commands that spill (sort, filter):
- * files with no name, so that nothing is left behind whatever happens to
- * the process (success, failure, a signal, even SIGKILL).
+ * Temporary files, the only place that creates them:
+ * - anonymous ones for the commands that spill (sort, filter, merge,
+ *   export, archive): files with no name, so that nothing is left behind
+ *   whatever happens to the process (success, failure, a signal, even
+ *   SIGKILL);
+ * - a named one beside an output file, which the sink renames over its
+ *   target when the output is complete.
  */
 #ifndef EVTOOL_LIB_TEMPFILE_H
 #define EVTOOL_LIB_TEMPFILE_H
@@ -16,6 +20,13 @@
  * EV_EIO with a message naming the folder when it cannot be done.
  */
 int evi_temp_open(const char *dir, int *fd, ev_diag *diag);
+
+/*
+ * Creates "<dir>/.<name>.evtool-XXXXXX" beside `target` (so that the
+ * rename onto it is atomic), mode 0600, and stores its malloc'd path in
+ * *path and its descriptor in *fd. EV_ENOMEM, or EV_EIO with errno set.
+ */
+int evi_temp_open_beside(const char *target, char **path, int *fd);
 
 /* The folder evi_temp_open(dir, ...) uses. */
 const char *evi_temp_dir(const char *dir);
