@@ -11,26 +11,9 @@
 #include "internal.h"
 #include "sort_internal.h"
 #include "wire.h"
+#include "writer_internal.h"
 
 static const char block_marker_desc[] = "Block marker";
-
-struct ev_writer {
-	ev_sink *sink;
-	ev_header *header;
-	ev_write_mode mode;
-	uint32_t max_block;
-	evi_wire_table wire;
-	uint64_t events;
-	ev_diag diag;
-
-	/* REBLOCK: the open block's events, encoded, after a marker gap. */
-	uint8_t *block;
-	size_t block_len;
-	int block_open;
-	uint16_t block_cap;
-	uint64_t block_first;
-	uint64_t block_last;
-};
 
 static int32_t wire_size(const ev_writer *w, uint16_t type)
 {
@@ -149,6 +132,7 @@ void ev_writer_free(ev_writer *w)
 		return;
 	ev_header_free(w->header);
 	free(w->block);
+	evi_writer_free_slots(w);
 	free(w);
 }
 
@@ -173,6 +157,11 @@ static int sink_failed(ev_writer *w, int rc)
 	w->diag = *ev_sink_diag(w->sink);
 	w->diag.status = rc;
 	return rc;
+}
+
+int evi_writer_sink_failed(ev_writer *w, int rc)
+{
+	return sink_failed(w, rc);
 }
 
 /* Encodes the event straight into the sink's buffer: one copy. */
