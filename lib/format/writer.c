@@ -126,13 +126,24 @@ int ev_writer_next_session(ev_writer *w, const ev_header *header)
 	return setup(w, header, NULL);
 }
 
+/* What writer_slot.c made: the slots and the held block. */
+static void free_slots(ev_writer *w)
+{
+	for (unsigned i = 0; i < EVI_WRITER_SLOTS; i++) {
+		if (w->slots[i])
+			free(w->slots[i]->buf);
+		free(w->slots[i]);
+	}
+	free(w->hold.bytes);
+}
+
 void ev_writer_free(ev_writer *w)
 {
 	if (!w)
 		return;
 	ev_header_free(w->header);
 	free(w->block);
-	evi_writer_free_slots(w);
+	free_slots(w);
 	free(w);
 }
 

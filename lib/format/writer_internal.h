@@ -6,7 +6,8 @@
  * the data-end marker are framed only here. Not installed.
  *
  * The struct is here rather than in internal.h because it holds an
- * evi_wire_table (wire.h, which includes internal.h).
+ * evi_wire_table (wire.h, which includes internal.h). writer_slot.c calls
+ * into writer.c, not the other way (ev_writer_free frees the slots).
  */
 #ifndef EVTOOL_LIB_FORMAT_WRITER_INTERNAL_H
 #define EVTOOL_LIB_FORMAT_WRITER_INTERNAL_H
@@ -74,9 +75,6 @@ struct ev_writer {
 
 /* Records a failure of w's sink (status `rc`) as the writer's; returns rc. */
 int evi_writer_sink_failed(ev_writer *w, int rc);
-
-/* Frees what writer_slot.c made for `w`. */
-void evi_writer_free_slots(ev_writer *w);
 
 /* ---- slots ---- */
 

@@ -96,13 +96,3 @@ int evi_writer_hold_close(ev_writer *w, int restamp, uint64_t start,
 	h->len = h->marker_len;
 	return rc < 0 ? evi_writer_sink_failed(w, rc) : EV_OK;
 }
-
-void evi_writer_free_slots(ev_writer *w)
-{
-	for (unsigned i = 0; i < EVI_WRITER_SLOTS; i++) {
-		if (w->slots[i])
-			free(w->slots[i]->buf);
-		free(w->slots[i]);
-	}
-	free(w->hold.bytes);
-}
