@@ -129,12 +129,16 @@ static inline uint64_t evi_slot_latest(const evi_slot *s)
  * as it was read. Whatever was held before is dropped. */
 int evi_writer_hold_open(ev_writer *w, const ev_event *marker, size_t wire);
 
-/* Room for `len` more bytes at the end of the held block, or NULL when
- * they would take it past EV_MAX_BLOCK_SIZE. */
-static inline uint8_t *evi_writer_hold_reserve(ev_writer *w, size_t len)
+/* Nonzero when `len` more bytes fit in the held block: EV_MAX_BLOCK_SIZE
+ * bytes in all. */
+static inline int evi_writer_hold_fits(const ev_writer *w, size_t len)
 {
-	if (w->hold.len + len > EV_MAX_BLOCK_SIZE)
-		return NULL;
+	return w->hold.len + len <= EV_MAX_BLOCK_SIZE;
+}
+
+/* Where bytes that fit go: the end of the held block. */
+static inline uint8_t *evi_writer_hold_reserve(ev_writer *w)
+{
 	return w->hold.bytes + w->hold.len;
 }
 
