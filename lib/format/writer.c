@@ -200,6 +200,12 @@ static int write_marker(ev_writer *w, uint16_t cap, uint64_t first,
 	return rc < 0 ? sink_failed(w, rc) : EV_OK;
 }
 
+int evi_writer_marker(ev_writer *w, uint16_t cap, uint64_t first,
+		      uint64_t last, size_t size)
+{
+	return write_marker(w, cap, first, last, size);
+}
+
 /* Writes the open block: its marker (size including the marker itself,
  * stamped with the earliest time, ending at the latest), then its events.
  * A small block (in sorted output, blocks of a few events are the rule)

@@ -76,6 +76,11 @@ struct ev_writer {
 /* Records a failure of w's sink (status `rc`) as the writer's; returns rc. */
 int evi_writer_sink_failed(ev_writer *w, int rc);
 
+/* Writes a BLOCK_MARKER of `cap` for a block of `size` bytes, marker
+ * included, from `first` to `last`. */
+int evi_writer_marker(ev_writer *w, uint16_t cap, uint64_t first,
+		      uint64_t last, size_t size);
+
 /* ---- slots ---- */
 
 /* Slot `i` (below EVI_WRITER_SLOTS) of `w`, made on first use for blocks

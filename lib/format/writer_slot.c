@@ -40,24 +40,21 @@ void evi_slot_begin(evi_slot *s, uint16_t cap, int marker_times,
 	s->len = 0;
 }
 
-/* The marker (u32 size including itself, u64 end time, u16 cap), then
- * the events. */
+/* The marker, then the events. */
 int evi_slot_flush(evi_slot *s, int last)
 {
-	uint8_t marker[EVI_BLOCK_EVENT];
 	uint64_t start = s->marker_times && s->pieces == 0 ? s->start : s->min;
 	uint64_t end = s->marker_times && last ? s->end : s->max;
-	int rc;
+	int rc = evi_writer_marker(s->w, s->cap, start, end,
+				   EVI_BLOCK_EVENT + s->len);
 
-	evi_wire_put_marker(marker, start, (uint32_t)(EVI_BLOCK_EVENT + s->len),
-			    end, s->cap);
-	rc = ev_sink_write(s->w->sink, marker, sizeof marker);
-	if (rc == EV_OK && s->len)
-		rc = ev_sink_write(s->w->sink, s->buf, s->len);
+	if (rc == EV_OK && s->len &&
+	    (rc = ev_sink_write(s->w->sink, s->buf, s->len)) < 0)
+		evi_writer_sink_failed(s->w, rc);
 	s->len = 0;
 	s->pieces++;
 	s->has_events = 0;
-	return rc < 0 ? evi_writer_sink_failed(s->w, rc) : EV_OK;
+	return rc < 0 ? rc : EV_OK;
 }
 
 int evi_slot_close(evi_slot *s)
