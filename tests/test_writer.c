@@ -1418,8 +1418,8 @@ static void copy_slots(const uint8_t *log, size_t len, uint32_t max_block,
 			assert_int_equal(ev_writer_write(w, &ev), EV_OK);
 			continue;
 		}
-		p = evi_slot_reserve(s, wire);
-		assert_non_null(p);
+		assert_int_equal(evi_slot_reserve(s, wire), EV_OK);
+		p = evi_slot_end(s);
 		memcpy(p, ev.payload - (wire - ev.size), wire);
 		evi_slot_commit(s, wire, ev.time);
 	}

@@ -17,8 +17,9 @@
 #include "wire.h"
 
 /* A block its owner fills in place (merge: the capability block being
- * copied, the global block being merged): evi_slot_reserve gives room at
- * the end, the owner encodes events there, evi_slot_commit counts them.
+ * copied, the global block being merged): evi_slot_reserve makes room at
+ * the end (evi_slot_end), the owner encodes events there, evi_slot_commit
+ * counts them.
  * When the room runs out the slot writes what it holds as one block, a
  * "piece", and goes on with an empty one of the same cap. A piece's
  * marker runs from its earliest event to its latest, except that a block
@@ -101,12 +102,20 @@ int evi_slot_flush(evi_slot *s, int last);
  * marker times. `s` stays for its cap, empty, without marker times. */
 int evi_slot_close(evi_slot *s);
 
-/* Room for `len` more bytes at the end of `s`, writing the full piece
- * first; NULL when that fails (ev_writer_diag says why). */
-static inline uint8_t *evi_slot_reserve(evi_slot *s, size_t len)
+/* Makes room for `len` more bytes at the end of `s`, writing the full
+ * piece first: EV_OK, or a failure ev_writer_diag describes. (A status
+ * rather than a pointer that may be NULL: merge runs this for every event,
+ * and the test of the pointer would cost an instruction more.) */
+static inline int evi_slot_reserve(evi_slot *s, size_t len)
 {
-	if (s->len + len > s->room && s->len && evi_slot_flush(s, 0) < 0)
-		return NULL;
+	if (s->len + len > s->room && s->len)
+		return evi_slot_flush(s, 0);
+	return EV_OK;
+}
+
+/* Where the room reserved starts: the end of what `s` holds. */
+static inline uint8_t *evi_slot_end(const evi_slot *s)
+{
 	return s->buf + s->len;
 }
 

@@ -135,8 +135,9 @@ static int append_event(ev_merge *m, evi_merge_input *in, evi_slot *b,
 				      "%s: offset %llu: event type %u does not "
 				      "fit the merged header", in->name,
 				      (unsigned long long)ev->offset, ev->type);
-	if (!(p = evi_slot_reserve(b, head + size)))
+	if (evi_slot_reserve(b, head + size) < 0)
 		return output_failed(m, b->w);
+	p = evi_slot_end(b);
 	if (size == ev->size) {
 		copy_event(p, ev->payload - head, head + size);
 		evi_wire_set_time(p, time);
@@ -370,8 +371,9 @@ static int copy_global(ev_merge *m, evi_merge_input *in)
 		return copy_group(m, in, group);
 	}
 	size = synth_size(m, in);
-	if (!(p = evi_slot_reserve(g, size)))
+	if (evi_slot_reserve(g, size) < 0)
 		return output_failed(m, g->w);
+	p = evi_slot_end(g);
 	memcpy(p, in->synth + in->synth_pos, size);
 	t = global_time(m, in, synth_time(in));
 	evi_wire_set_time(p, t);
