@@ -1,4 +1,5 @@
-/* Unit tests for the writer and the sinks (lib/format/writer.c, lib/format/sink.c).
+/* Unit tests for the writer and the sinks (lib/format/writer.c,
+ * lib/format/writer_slot.c, lib/format/sink.c).
  *
  * Output is checked byte for byte against the input (PRESERVE), against
  * bytes written by hand, or walked with ts_walk() (tests/support.c), a
@@ -21,8 +22,10 @@
 #include "evtool/catalog.h"
 #include "evtool/header.h"
 #include "evtool/reader.h"
+#include "evtool/validate.h"
 #include "evtool/writer.h"
 #include "support.h"
+#include "writer_internal.h" /* the blocks filled in place */
 
 #ifndef EVTOOL_TESTDATA
 #define EVTOOL_TESTDATA "testdata"
@@ -1141,6 +1144,383 @@ static void test_memory_sink(void **state)
 	free(bytes);
 }
 
+/* ------------------------------------------------------------------------
+ * Blocks filled in place (lib/format/writer_slot.c): the held block that
+ * repair fills and the slots that merge fills, on real logs
+ * ---------------------------------------------------------------------- */
+
+/* Logs of testdata that validate with no finding. */
+static const char *const clean_logs[] = { "gc-n2.eventlog",
+					  "threads-n4.eventlog",
+					  "heap-a.eventlog",
+					  "nonmoving-n2.eventlog" };
+
+/* ev_validate's verdict on `log`, with its errors and warnings. */
+static void validate_clean(const uint8_t *log, size_t len,
+			   ev_validate_result *res)
+{
+	ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
+	ev_reader *r;
+
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "out", 0), EV_OK);
+	assert_int_equal(ev_validate(r, &opts, NULL, NULL, res), EV_OK);
+	ev_reader_free(r);
+	assert_int_equal(res->verdict, EV_VERDICT_COMPLETE);
+	assert_int_equal(res->errors, 0);
+	assert_int_equal(res->warnings, 0);
+}
+
+/* The events of `out` (markers aside) are those of `in` but for the ones
+ * at the input offsets `dropped` (ascending, `n_dropped` of them). */
+static void assert_same_events(const uint8_t *in, size_t in_len,
+			       const uint8_t *out, size_t out_len,
+			       const uint64_t *dropped, size_t n_dropped)
+{
+	ev_reader *a, *b;
+	ev_event x, y;
+	size_t d = 0;
+	uint64_t compared = 0;
+	int ra, rb;
+
+	assert_int_equal(ev_reader_open_memory(&a, in, in_len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&b, out, out_len, "out", 0),
+			 EV_OK);
+	assert_int_equal(ev_reader_read_header(a), EV_OK);
+	assert_int_equal(ev_reader_read_header(b), EV_OK);
+	for (;;) {
+		while ((ra = ev_reader_next(a, &x)) == EV_OK &&
+		       (x.type == EV_BLOCK_MARKER ||
+			(d < n_dropped && dropped[d] == x.offset)))
+			d += x.type != EV_BLOCK_MARKER;
+		while ((rb = ev_reader_next(b, &y)) == EV_OK &&
+		       y.type == EV_BLOCK_MARKER)
+			;
+		assert_int_equal(ra, rb);
+		if (ra != EV_OK)
+			break;
+		assert_int_equal(x.type, y.type);
+		assert_int_equal(x.time, y.time);
+		assert_int_equal(x.size, y.size);
+		assert_int_equal(x.cap, y.cap);
+		if (x.size)
+			assert_memory_equal(x.payload, y.payload, x.size);
+		compared++;
+	}
+	assert_int_equal(ra, EV_END);
+	assert_int_equal(d, n_dropped);
+	assert_true(compared > 1000);
+	ev_reader_free(a);
+	ev_reader_free(b);
+}
+
+/* What copy_held and copy_slots made. */
+typedef struct copied {
+	uint8_t *out;
+	size_t len;
+	uint64_t dropped[4096]; /* input offsets of the events left out */
+	size_t n_dropped;
+	size_t blocks;          /* input blocks */
+} copied;
+
+/* Its bytes on the wire: the reader is just past it. */
+static size_t wire_of(const ev_reader *r, const ev_event *ev)
+{
+	return (size_t)(ev_reader_offset(r) - ev->offset);
+}
+
+/* Copies the one-session `log` as repair does: each block is held from
+ * its marker to the next marker or the data end and then written. With
+ * `drop`, the HEAP_ALLOCATED events (which no check of ev_validate
+ * follows) of every other block are left out and every block's marker is
+ * restamped (size: what is held; end: its latest event);
+ * without, each block goes out as it was held. */
+static void copy_held(const uint8_t *log, size_t len, int drop, copied *c)
+{
+	ev_reader *r;
+	ev_sink *sink;
+	ev_writer *w;
+	ev_event ev;
+	int held = 0, drop_here = 0, rc;
+	uint64_t start = 0, latest = 0;
+
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL),
+			 EV_OK);
+	c->n_dropped = 0;
+	c->blocks = 0;
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+		size_t wire = wire_of(r, &ev);
+		if (ev.type == EV_BLOCK_MARKER) {
+			if (held)
+				assert_int_equal(evi_writer_hold_close(
+							 w, drop, start, latest),
+						 EV_OK);
+			assert_int_equal(evi_writer_hold_open(w, &ev, wire),
+					 EV_OK);
+			assert_int_equal(evi_writer_hold_len(w), wire);
+			held = 1;
+			drop_here = drop && c->blocks++ % 2 == 0;
+			start = latest = ev.time;
+			continue;
+		}
+		if (!held) {
+			assert_int_equal(ev_writer_write(w, &ev), EV_OK);
+			continue;
+		}
+		if (drop_here && ev.type == EV_HEAP_ALLOCATED) {
+			assert_true(c->n_dropped < ARRAY_LEN(c->dropped));
+			c->dropped[c->n_dropped++] = ev.offset;
+			continue;
+		}
+		assert_true(evi_writer_hold_fits(w, wire));
+		memcpy(evi_writer_hold_reserve(w), ev.payload - (wire - ev.size),
+		       wire);
+		evi_writer_hold_commit(w, wire);
+		if (ev.time > latest)
+			latest = ev.time;
+	}
+	assert_int_equal(rc, EV_END);
+	if (held)
+		assert_int_equal(evi_writer_hold_close(w, drop, start, latest),
+				 EV_OK);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	c->out = sink_copy(sink, &c->len);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_reader_free(r);
+}
+
+/* Each block marker of the walked `l` declares the bytes up to the next
+ * marker or the data end, and an end time no earlier than its events. */
+static void assert_markers_exact(const uint8_t *out, const ts_log *l)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		const ts_event *m = &l->events[i];
+		const uint8_t *p = ts_payload(out, m);
+		uint64_t next = l->end - 2; /* the data end */
+		size_t j;
+
+		if (m->type != EV_BLOCK_MARKER)
+			continue;
+		for (j = i + 1; j < l->count; j++) {
+			if (l->events[j].type == EV_BLOCK_MARKER) {
+				next = l->events[j].offset;
+				break;
+			}
+			assert_true(l->events[j].time <= be64(p + 4));
+		}
+		assert_int_equal(be32(p), next - m->offset);
+	}
+}
+
+/* Held blocks written as they were held: the log, byte for byte. */
+static void test_held_blocks_as_held(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(clean_logs); i++) {
+		size_t len;
+		uint8_t *log = load(EVTOOL_TESTDATA, clean_logs[i], &len);
+		copied *c = calloc(1, sizeof *c);
+
+		assert_non_null(log);
+		assert_non_null(c);
+		copy_held(log, len, 0, c);
+		assert_int_equal(c->len, len);
+		assert_memory_equal(c->out, log, len);
+		free(c->out);
+		free(c);
+		free(log);
+	}
+}
+
+/* Held blocks that lost an event, their markers restamped: the output
+ * validates, every marker declares its block's true size, and the events
+ * read back are the input's but for those left out. */
+static void test_held_blocks_restamped(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(clean_logs); i++) {
+		size_t len;
+		uint8_t *log = load(EVTOOL_TESTDATA, clean_logs[i], &len);
+		copied *c = calloc(1, sizeof *c);
+		ev_validate_result in_res, res;
+		ts_log walk;
+
+		assert_non_null(log);
+		assert_non_null(c);
+		validate_clean(log, len, &in_res);
+		copy_held(log, len, 1, c);
+		assert_true(c->n_dropped > 0);
+		assert_true(c->len < len);
+		/* The header went out as it was read. */
+		assert_true(ts_walk(log, len, &walk));
+		assert_memory_equal(c->out, log, walk.header_end);
+		ts_log_free(&walk);
+		validate_clean(c->out, c->len, &res);
+		assert_int_equal(res.blocks, in_res.blocks);
+		assert_int_equal(res.events, in_res.events - c->n_dropped);
+		assert_true(ts_walk(c->out, c->len, &walk));
+		assert_true(walk.complete);
+		assert_markers_exact(c->out, &walk);
+		ts_log_free(&walk);
+		assert_same_events(log, len, c->out, c->len, c->dropped,
+				   c->n_dropped);
+		free(c->out);
+		free(c);
+		free(log);
+	}
+}
+
+/* Copies the one-session `log` as merge does: each capability's block
+ * through slot 0 with its marker's times, the global block's events
+ * through slot 1, which frames them afresh; blocks of at most
+ * `max_block` bytes. */
+static void copy_slots(const uint8_t *log, size_t len, uint32_t max_block,
+		       copied *c)
+{
+	ev_reader *r;
+	ev_sink *sink;
+	ev_writer *w;
+	evi_slot *cap, *global, *s = NULL;
+	ev_event ev;
+	int rc;
+
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL),
+			 EV_OK);
+	cap = evi_writer_slot(w, 0, max_block);
+	global = evi_writer_slot(w, 1, max_block);
+	assert_non_null(cap);
+	assert_non_null(global);
+	assert_ptr_equal(evi_writer_slot(w, 0, max_block), cap);
+	c->n_dropped = 0;
+	c->blocks = 0;
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+		size_t wire = wire_of(r, &ev);
+		uint8_t *p;
+		if (ev.type == EV_BLOCK_MARKER) {
+			ev_block b;
+			if (s)
+				assert_int_equal(evi_slot_close(s), EV_OK);
+			ev_reader_block(r, &b);
+			c->blocks++;
+			s = b.cap == EV_NO_CAP ? global : cap;
+			if (s == cap)
+				evi_slot_begin(cap, b.cap, 1, b.start_time,
+					       b.end_time);
+			continue;
+		}
+		if (!s) {
+			assert_int_equal(ev_writer_write(w, &ev), EV_OK);
+			continue;
+		}
+		assert_int_equal(evi_slot_reserve(s, wire), EV_OK);
+		p = evi_slot_end(s);
+		memcpy(p, ev.payload - (wire - ev.size), wire);
+		evi_slot_commit(s, wire, ev.time);
+	}
+	assert_int_equal(rc, EV_END);
+	if (s)
+		assert_int_equal(evi_slot_close(s), EV_OK);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	c->out = sink_copy(sink, &c->len);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_reader_free(r);
+}
+
+/* Slots with room for whole blocks: the output validates with as many
+ * blocks, exact markers and the same events. */
+static void test_slots_whole_blocks(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(clean_logs); i++) {
+		size_t len;
+		uint8_t *log = load(EVTOOL_TESTDATA, clean_logs[i], &len);
+		copied *c = calloc(1, sizeof *c);
+		ev_validate_result in_res, res;
+		ts_log walk;
+
+		assert_non_null(log);
+		assert_non_null(c);
+		validate_clean(log, len, &in_res);
+		copy_slots(log, len, EV_MAX_BLOCK_SIZE, c);
+		validate_clean(c->out, c->len, &res);
+		assert_int_equal(res.blocks, in_res.blocks);
+		assert_int_equal(res.events, in_res.events);
+		assert_true(ts_walk(c->out, c->len, &walk));
+		assert_markers_exact(c->out, &walk);
+		ts_log_free(&walk);
+		assert_same_events(log, len, c->out, c->len, NULL, 0);
+		free(c->out);
+		free(c);
+		free(log);
+	}
+}
+
+/* Small slots cut blocks into pieces of at most 4 KiB, each with its own
+ * marker; a capability block's first piece starts at its marker's start
+ * time, its last ends at its end time. */
+static void test_slots_pieces(void **state)
+{
+	(void)state;
+	const uint32_t max = 4096;
+
+	for (size_t i = 0; i < ARRAY_LEN(clean_logs); i++) {
+		size_t len;
+		uint8_t *log = load(EVTOOL_TESTDATA, clean_logs[i], &len);
+		copied *c = calloc(1, sizeof *c);
+		ev_validate_result in_res, res;
+		ts_log in_walk, walk;
+
+		assert_non_null(log);
+		assert_non_null(c);
+		validate_clean(log, len, &in_res);
+		copy_slots(log, len, max, c);
+		validate_clean(c->out, c->len, &res);
+		assert_true(res.blocks > in_res.blocks);
+		assert_int_equal(res.events, in_res.events);
+		assert_true(ts_walk(c->out, c->len, &walk));
+		assert_true(ts_walk(log, len, &in_walk));
+		assert_markers_exact(c->out, &walk);
+		/* Each cap block's start and end times are some piece's. */
+		for (size_t j = 0; j < in_walk.count; j++) {
+			const ts_event *m = &in_walk.events[j];
+			const uint8_t *p = ts_payload(log, m);
+			int starts = 0, ends = 0;
+			if (m->type != EV_BLOCK_MARKER ||
+			    be16(p + 12) == EV_NO_CAP)
+				continue;
+			for (size_t k = 0; k < walk.count; k++) {
+				const ts_event *o = &walk.events[k];
+				const uint8_t *q = ts_payload(c->out, o);
+				if (o->type != EV_BLOCK_MARKER ||
+				    be16(q + 12) != be16(p + 12))
+					continue;
+				starts += o->time == m->time;
+				ends += be64(q + 4) == be64(p + 4);
+			}
+			assert_true(starts > 0);
+			assert_true(ends > 0);
+		}
+		for (size_t k = 0; k < walk.count; k++)
+			if (walk.events[k].type == EV_BLOCK_MARKER)
+				assert_true(be32(ts_payload(c->out,
+							    &walk.events[k])) <=
+					    max);
+		ts_log_free(&in_walk);
+		ts_log_free(&walk);
+		assert_same_events(log, len, c->out, c->len, NULL, 0);
+		free(c->out);
+		free(c);
+		free(log);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1161,6 +1541,10 @@ int main(void)
 		cmocka_unit_test(test_path_sink_permissions),
 		cmocka_unit_test(test_writer_to_path_sink),
 		cmocka_unit_test(test_memory_sink),
+		cmocka_unit_test(test_held_blocks_as_held),
+		cmocka_unit_test(test_held_blocks_restamped),
+		cmocka_unit_test(test_slots_whole_blocks),
+		cmocka_unit_test(test_slots_pieces),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,26 +11,9 @@
 #include "internal.h"
 #include "sort_internal.h"
 #include "wire.h"
+#include "writer_internal.h"
 
 static const char block_marker_desc[] = "Block marker";
-
-struct ev_writer {
-	ev_sink *sink;
-	ev_header *header;
-	ev_write_mode mode;
-	uint32_t max_block;
-	evi_wire_table wire;
-	uint64_t events;
-	ev_diag diag;
-
-	/* REBLOCK: the open block's events, encoded, after a marker gap. */
-	uint8_t *block;
-	size_t block_len;
-	int block_open;
-	uint16_t block_cap;
-	uint64_t block_first;
-	uint64_t block_last;
-};
 
 static int32_t wire_size(const ev_writer *w, uint16_t type)
 {
@@ -143,12 +126,24 @@ int ev_writer_next_session(ev_writer *w, const ev_header *header)
 	return setup(w, header, NULL);
 }
 
+/* What writer_slot.c made: the slots and the held block. */
+static void free_slots(ev_writer *w)
+{
+	for (unsigned i = 0; i < EVI_WRITER_SLOTS; i++) {
+		if (w->slots[i])
+			free(w->slots[i]->buf);
+		free(w->slots[i]);
+	}
+	free(w->hold.bytes);
+}
+
 void ev_writer_free(ev_writer *w)
 {
 	if (!w)
 		return;
 	ev_header_free(w->header);
 	free(w->block);
+	free_slots(w);
 	free(w);
 }
 
@@ -175,6 +170,11 @@ static int sink_failed(ev_writer *w, int rc)
 	return rc;
 }
 
+int evi_writer_sink_failed(ev_writer *w, int rc)
+{
+	return sink_failed(w, rc);
+}
+
 /* Encodes the event straight into the sink's buffer: one copy. */
 static int write_direct(ev_writer *w, const ev_event *ev, int variable)
 {
@@ -198,6 +198,12 @@ static int write_marker(ev_writer *w, uint16_t cap, uint64_t first,
 	evi_wire_put_marker(marker, first, (uint32_t)size, last, cap);
 	rc = ev_sink_write(w->sink, marker, sizeof marker);
 	return rc < 0 ? sink_failed(w, rc) : EV_OK;
+}
+
+int evi_writer_marker(ev_writer *w, uint16_t cap, uint64_t first,
+		      uint64_t last, size_t size)
+{
+	return write_marker(w, cap, first, last, size);
 }
 
 /* Writes the open block: its marker (size including the marker itself,

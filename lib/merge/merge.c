@@ -127,8 +127,6 @@ void ev_merge_free(ev_merge *m)
 	free(m->types);
 	free(m->type_slot);
 	ev_header_free(m->header);
-	free(m->cap_block);
-	free(m->global_block);
 	free(m->heap);
 	free(m->spool_dir);
 	free(m);

@@ -12,11 +12,11 @@
  * but every input has a global buffer and the output has only one. So:
  *
  * - a capability's block is copied whole (cap renumbered, times shifted,
- *   marker times kept) into a block buffer and written with its exact
- *   size;
+ *   marker times kept) into one of the output writer's slots
+ *   (writer_internal.h) and written with its exact size;
  * - the events of the inputs' global buffers, and events outside any
  *   block, are merged one by one by aligned time into fresh global
- *   blocks (start and end: their first and last event).
+ *   blocks (start and end: their first and last event) in the other slot.
  *
  * Each input reads one unit ahead: its next synthesised event, block
  * marker or global event. A heap orders the inputs by that unit's aligned
@@ -26,8 +26,8 @@
  * still hold an earlier one; inputs that have not are first advanced,
  * copying the capability blocks on the way. Before a capability block is
  * written the pending global block is, so each input's events keep their
- * file order in the output. Memory: the readers, two block buffers and
- * the heap, whatever the sizes of the logs.
+ * file order in the output. Memory: the readers, the writer's two slots
+ * and the heap, whatever the sizes of the logs.
  *
  * Some global events are one unit over several events, which the RTS
  * posts back to back: a heap census (HEAP_PROF_SAMPLE_BEGIN 162 or
@@ -55,110 +55,30 @@
 #include "internal.h"
 #include "merge_internal.h"
 #include "wire.h"
+#include "writer_internal.h"
 
-/* Event bytes in one output block: a bigger block (GHC writes at most
- * 2 MiB) is split into several of the same cap. */
-#define BLOCK_ROOM (EV_MERGE_MAX_BLOCK - EVI_BLOCK_EVENT)
-#define BLOCK_BUFFER (BLOCK_ROOM + EVI_VAR_HEADER + UINT16_MAX)
 #define MAX_REFS 264
 
-/* An output block being filled. */
-struct evi_out_block {
-	uint16_t cap;        /* output cap, EV_NO_CAP for global */
-	int from_marker;     /* start and end come from an input marker */
-	uint64_t start;
-	uint64_t end;
-	unsigned pieces;     /* blocks written for it so far */
-	int has_events;      /* in the current piece */
-	uint64_t min;        /* their smallest and largest time */
-	uint64_t max;
-	size_t len;
-	uint8_t buf[];       /* BLOCK_BUFFER bytes */
-};
-
-typedef struct evi_out_block out_block;
+/* Output failures come from the writer (its sink). */
+static int output_failed(ev_merge *m, const ev_writer *w)
+{
+	const ev_diag *d = ev_writer_diag(w);
+	return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, d->status, "%s",
+			      d->message[0] ? d->message
+					    : ev_strerror(d->status));
+}
 
 static uint64_t shifted(const evi_merge_input *in, uint64_t t)
 {
 	return t + (uint64_t)in->info.shift;
 }
 
-static int sink_failed(ev_merge *m, ev_sink *sink, int rc)
-{
-	const ev_diag *d = ev_sink_diag(sink);
-	return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, rc, "%s",
-			      d->message[0] ? d->message : ev_strerror(rc));
-}
-
-static int put(ev_merge *m, ev_sink *sink, const void *data, size_t len)
-{
-	int rc = ev_sink_write(sink, data, len);
-	return rc < 0 ? sink_failed(m, sink, rc) : EV_OK;
-}
-
-/* ---- output blocks ---- */
-
-static void begin_block(out_block *b, uint16_t cap, int from_marker,
-			uint64_t start, uint64_t end)
-{
-	b->cap = cap;
-	b->from_marker = from_marker;
-	b->start = start;
-	b->end = end;
-	b->pieces = 0;
-	b->has_events = 0;
-	b->len = 0;
-}
-
-/* BLOCK_MARKER (18): u32 size including the 24-byte marker, u64 end time,
- * u16 cap (doc/format.md section 2). A marker's own times are kept for the
- * first and last piece of a copied block. */
-static int flush_piece(ev_merge *m, ev_sink *sink, out_block *b, int last)
-{
-	uint8_t marker[EVI_BLOCK_EVENT];
-	uint64_t start = b->from_marker && b->pieces == 0 ? b->start : b->min;
-	uint64_t end = b->from_marker && last ? b->end : b->max;
-	int rc;
-
-	evi_wire_put_marker(marker, start, (uint32_t)(EVI_BLOCK_EVENT + b->len),
-			    end, b->cap);
-	rc = put(m, sink, marker, sizeof marker);
-	if (rc == EV_OK && b->len)
-		rc = put(m, sink, b->buf, b->len);
-	b->len = 0;
-	b->pieces++;
-	b->has_events = 0;
-	return rc;
-}
-
 /* Writes the pending global block, if it has events. */
-static int flush_global(ev_merge *m, ev_sink *sink)
+static int flush_global(ev_merge *m)
 {
-	out_block *g = m->global_block;
-	int rc;
+	evi_slot *g = m->global_block;
 
-	if (!g->has_events)
-		return EV_OK;
-	rc = flush_piece(m, sink, g, 1);
-	begin_block(g, EV_NO_CAP, 0, 0, 0);
-	return rc;
-}
-
-/* Room for `need` more bytes in `b`, writing a full piece first. */
-static int make_room(ev_merge *m, ev_sink *sink, out_block *b, size_t need)
-{
-	if (b->len + need <= BLOCK_ROOM || !b->len)
-		return EV_OK;
-	return flush_piece(m, sink, b, 0);
-}
-
-static void note_time(out_block *b, uint64_t t)
-{
-	if (!b->has_events || t < b->min)
-		b->min = t;
-	if (!b->has_events || t > b->max)
-		b->max = t;
-	b->has_events = 1;
+	return evi_slot_close(g) < 0 ? output_failed(m, g->w) : EV_OK;
 }
 
 /* Every identifier field the catalogue finds in `from`, mapped
@@ -201,24 +121,23 @@ static inline void copy_event(uint8_t *to, const uint8_t *from, size_t n)
  * output's size is copied with its head in one piece: the reader hands
  * out payloads in place, right after their type, time and length
  * (doc/format.md section 1), then the time is patched. */
-static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
-			out_block *b, const ev_event *ev, uint64_t time)
+static int append_event(ev_merge *m, evi_merge_input *in, evi_slot *b,
+			const ev_event *ev, uint64_t time)
 {
 	int32_t wire = evi_merge_out_wire(m, ev->type);
 	int variable = wire == EV_SIZE_VARIABLE;
 	uint32_t size = variable ? ev->size : (uint32_t)wire;
 	size_t head = variable ? EVI_VAR_HEADER : EVI_EVENT_HEADER;
 	uint8_t *p;
-	int rc;
 
 	if (wire == EVI_UNDECLARED || ev->size > size)
 		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EFORMAT,
 				      "%s: offset %llu: event type %u does not "
 				      "fit the merged header", in->name,
 				      (unsigned long long)ev->offset, ev->type);
-	if ((rc = make_room(m, sink, b, head + size)) < 0)
-		return rc;
-	p = b->buf + b->len;
+	if (evi_slot_reserve(b, head + size) < 0)
+		return output_failed(m, b->w);
+	p = evi_slot_end(b);
 	if (size == ev->size) {
 		copy_event(p, ev->payload - head, head + size);
 		evi_wire_set_time(p, time);
@@ -250,9 +169,8 @@ static int append_event(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 	}
 	if (!in->identity && !evi_merge_ref_free(m, ev->type))
 		renumber(m, in, ev->type, ev->payload, ev->size, p + head);
-	b->len += head + size;
+	evi_slot_commit(b, head + size, time);
 	m->events_written++;
-	note_time(b, time);
 	return EV_OK;
 }
 
@@ -324,25 +242,27 @@ static size_t synth_size(const ev_merge *m, const evi_merge_input *in)
 /* A capability's block: the pending global block first (so that each
  * input's events keep their order), then its marker (cap renumbered,
  * times shifted) and the events the reader places inside it. */
-static int copy_block(ev_merge *m, ev_sink *sink, evi_merge_input *in)
+static int copy_block(ev_merge *m, evi_merge_input *in)
 {
-	out_block *b = m->cap_block;
+	evi_slot *b = m->cap_block;
 	ev_block block;
-	int rc = flush_global(m, sink);
+	int rc = flush_global(m);
 
 	if (rc < 0)
 		return rc;
 	ev_reader_block(in->reader, &block);
-	begin_block(b, (uint16_t)evi_merge_map_id(m, in, EV_REF_CAP,
-						  block.cap, 2),
-		    1, shifted(in, block.start_time),
-		    shifted(in, block.end_time));
+	evi_slot_begin(b, (uint16_t)evi_merge_map_id(m, in, EV_REF_CAP,
+						     block.cap, 2),
+		       1, shifted(in, block.start_time),
+		       shifted(in, block.end_time));
 	while ((rc = fetch(m, in)) == EV_OK &&
 	       in->next_kind == EVI_UNIT_IN_BLOCK)
-		if ((rc = append_event(m, sink, in, b, &in->next,
+		if ((rc = append_event(m, in, b, &in->next,
 				       shifted(in, in->next.time))) < 0)
 			return rc;
-	return rc < 0 ? rc : flush_piece(m, sink, b, 1);
+	if (rc < 0)
+		return rc;
+	return evi_slot_close(b) < 0 ? output_failed(m, b->w) : EV_OK;
 }
 
 /* The time a global event of `in` stamped `t` (aligned) is written at:
@@ -368,10 +288,10 @@ static uint64_t global_time(ev_merge *m, evi_merge_input *in, uint64_t t)
 }
 
 /* The input's event read ahead into the global block, and the next read. */
-static int append_global(ev_merge *m, ev_sink *sink, evi_merge_input *in)
+static int append_global(ev_merge *m, evi_merge_input *in)
 {
 	uint64_t t = global_time(m, in, shifted(in, in->next.time));
-	int rc = append_event(m, sink, in, m->global_block, &in->next, t);
+	int rc = append_event(m, in, m->global_block, &in->next, t);
 
 	return rc < 0 ? rc : fetch(m, in);
 }
@@ -410,24 +330,23 @@ static enum group_place group_place(enum group_kind g, uint16_t type)
 /* The rest of a group of `in` whose first event was just written: its
  * events, and the capability blocks of `in` the file holds among them
  * (the global buffer may be flushed in the middle of a sample). */
-static int copy_group(ev_merge *m, ev_sink *sink, evi_merge_input *in,
-		      enum group_kind g)
+static int copy_group(ev_merge *m, evi_merge_input *in, enum group_kind g)
 {
 	enum group_place place;
 	int rc = EV_OK;
 
 	for (;;) {
 		if (in->next_kind == EVI_UNIT_CAP_BLOCK) {
-			if ((rc = copy_block(m, sink, in)) < 0)
+			if ((rc = copy_block(m, in)) < 0)
 				return rc;
 			continue;
 		}
 		if (in->next_kind != EVI_UNIT_GLOBAL ||
 		    (place = group_place(g, in->next.type)) == GROUP_OUT)
 			return EV_OK;
-		if ((rc = append_global(m, sink, in)) < 0)
+		if ((rc = append_global(m, in)) < 0)
 			return rc;
-		m->held_until = m->global_block->max;
+		m->held_until = evi_slot_latest(m->global_block);
 		if (place == GROUP_LAST)
 			return EV_OK;
 	}
@@ -435,29 +354,30 @@ static int copy_group(ev_merge *m, ev_sink *sink, evi_merge_input *in,
 
 /* One global event (or synthesised one) into the global block; a group's
  * first event brings the whole group. */
-static int copy_global(ev_merge *m, ev_sink *sink, evi_merge_input *in)
+static int copy_global(ev_merge *m, evi_merge_input *in)
 {
-	out_block *g = m->global_block;
+	evi_slot *g = m->global_block;
 	enum group_kind group;
 	uint64_t t;
 	size_t size;
+	uint8_t *p;
 	int rc;
 
 	if (in->next_kind != EVI_UNIT_SYNTH) {
 		group = group_opened_by(in->next.type);
-		if ((rc = append_global(m, sink, in)) < 0 ||
+		if ((rc = append_global(m, in)) < 0 ||
 		    group == GROUP_NONE)
 			return rc;
-		return copy_group(m, sink, in, group);
+		return copy_group(m, in, group);
 	}
 	size = synth_size(m, in);
-	if ((rc = make_room(m, sink, g, size)) < 0)
-		return rc;
-	memcpy(g->buf + g->len, in->synth + in->synth_pos, size);
+	if (evi_slot_reserve(g, size) < 0)
+		return output_failed(m, g->w);
+	p = evi_slot_end(g);
+	memcpy(p, in->synth + in->synth_pos, size);
 	t = global_time(m, in, synth_time(in));
-	evi_wire_set_time(g->buf + g->len, t);
-	note_time(g, t);
-	g->len += size;
+	evi_wire_set_time(p, t);
+	evi_slot_commit(g, size, t);
 	m->events_written++;
 	if ((in->synth_pos += size) < in->synth_len)
 		return EV_OK;
@@ -533,7 +453,7 @@ static void requeue(ev_merge *m, size_t i)
 
 /* Advances every input that is at a capability block to its next global
  * event (or its end), copying the blocks, then rebuilds the heap. */
-static int resolve_all(ev_merge *m, ev_sink *sink)
+static int resolve_all(ev_merge *m)
 {
 	int rc = EV_OK;
 
@@ -542,7 +462,7 @@ static int resolve_all(ev_merge *m, ev_sink *sink)
 	for (size_t i = 0; i < m->n_inputs; i++) {
 		evi_merge_input *in = &m->inputs[i];
 		while (rc == EV_OK && in->next_kind == EVI_UNIT_CAP_BLOCK)
-			rc = copy_block(m, sink, in);
+			rc = copy_block(m, in);
 		if (rc < 0)
 			return rc;
 		if (in->reader || in->next_kind != EVI_UNIT_NONE)
@@ -552,21 +472,6 @@ static int resolve_all(ev_merge *m, ev_sink *sink)
 }
 
 /* ---- the pass ---- */
-
-static int write_header(ev_merge *m, ev_sink *sink)
-{
-	size_t n = ev_header_encoded_size(m->header);
-	uint8_t *bytes = malloc(n);
-	int rc;
-
-	if (!bytes)
-		return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, EV_ENOMEM,
-				      "out of memory");
-	ev_header_encode(m->header, bytes);
-	rc = put(m, sink, bytes, n);
-	free(bytes);
-	return rc;
-}
 
 /* Opens input `in` for the second pass and reads its first unit ahead. */
 static int start_input(ev_merge *m, evi_merge_input *in)
@@ -589,7 +494,7 @@ static int start_input(ev_merge *m, evi_merge_input *in)
 }
 
 /* One step: the unit of the input at the top of the heap. */
-static int step(ev_merge *m, ev_sink *sink)
+static int step(ev_merge *m)
 {
 	size_t i = m->heap[0];
 	evi_merge_input *in = &m->inputs[i];
@@ -598,19 +503,19 @@ static int step(ev_merge *m, ev_sink *sink)
 	if (in->next_kind == EVI_UNIT_CAP_BLOCK) {
 		heap_pop(m);
 		m->unresolved--;
-		rc = copy_block(m, sink, in);
+		rc = copy_block(m, in);
 	} else if (m->unresolved) {
-		return resolve_all(m, sink);
+		return resolve_all(m);
 	} else {
 		heap_pop(m);
-		rc = copy_global(m, sink, in);
+		rc = copy_global(m, in);
 	}
 	if (rc == EV_OK)
 		requeue(m, i);
 	return rc;
 }
 
-static int merge_inputs(ev_merge *m, ev_sink *sink)
+static int merge_inputs(ev_merge *m)
 {
 	int rc = EV_OK;
 
@@ -618,13 +523,29 @@ static int merge_inputs(ev_merge *m, ev_sink *sink)
 		if ((rc = start_input(m, &m->inputs[i])) == EV_OK)
 			requeue(m, i);
 	while (rc == EV_OK && m->heap_len)
-		rc = step(m, sink);
-	return rc < 0 ? rc : flush_global(m, sink);
+		rc = step(m);
+	return rc < 0 ? rc : flush_global(m);
+}
+
+/* The output: the header as planned, written as it is (PRESERVE), the
+ * blocks in the writer's two slots, the data end. */
+static int write_output(ev_merge *m, ev_writer *w)
+{
+	int rc;
+
+	m->cap_block = evi_writer_slot(w, 0, EV_MERGE_MAX_BLOCK);
+	m->global_block = evi_writer_slot(w, 1, EV_MERGE_MAX_BLOCK);
+	if (!m->cap_block || !m->global_block)
+		return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, EV_ENOMEM,
+				      "out of memory");
+	if ((rc = merge_inputs(m)) < 0)
+		return rc;
+	return ev_writer_finish(w) < 0 ? output_failed(m, w) : EV_OK;
 }
 
 int ev_merge_write(ev_merge *m, ev_sink *sink)
 {
-	uint8_t end[2];
+	ev_writer *w;
 	int rc;
 
 	if (!m->planned && (rc = ev_merge_plan(m)) < 0)
@@ -633,14 +554,20 @@ int ev_merge_write(ev_merge *m, ev_sink *sink)
 		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
 				      "the merge was already written");
 	m->written = 1;
-	m->cap_block = malloc(sizeof *m->cap_block + BLOCK_BUFFER);
-	m->global_block = malloc(sizeof *m->global_block + BLOCK_BUFFER);
 	m->heap = malloc(m->n_inputs * sizeof *m->heap);
-	if (!m->cap_block || !m->global_block || !m->heap)
+	if (!m->heap)
 		return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, EV_ENOMEM,
 				      "out of memory");
-	begin_block(m->global_block, EV_NO_CAP, 0, 0, 0);
-	if ((rc = write_header(m, sink)) < 0 || (rc = merge_inputs(m, sink)) < 0)
-		return rc;
-	return put(m, sink, end, evi_wire_put_data_end(end));
+	if ((rc = ev_writer_open(&w, sink, m->header, NULL)) < 0) {
+		const ev_diag *d = ev_sink_diag(sink);
+		return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, rc, "%s",
+				      d->message[0] && rc != EV_ENOMEM
+					      ? d->message
+					      : ev_strerror(rc));
+	}
+	rc = write_output(m, w);
+	m->cap_block = NULL;
+	m->global_block = NULL;
+	ev_writer_free(w);
+	return rc;
 }

@@ -8,7 +8,8 @@
  * afterwards, which needs a seekable output (not standard output, not a
  * pipe, and not a sink that is not a file), or hold the block back until
  * it is known to be complete. This file holds it back: the marker and the
- * block's events are encoded into a buffer, and written when the events
+ * block's events are encoded into the output writer's held block
+ * (writer_internal.h, evi_writer_hold_open), and written when the events
  * end exactly at the block's declared size (or at the data end, for the
  * last block of GHC >= 9.2, whose size covers that marker). A complete,
  * untouched block goes out byte for byte; one that was cut, or lost
@@ -30,6 +31,7 @@
 #include "evtool/validate.h" /* EV_VALIDATE_GC_END_TOLERANCE_NS */
 #include "internal.h"
 #include "wire.h"
+#include "writer_internal.h"
 
 #define HOLD_MAX EV_MAX_BLOCK_SIZE
 
@@ -38,10 +40,7 @@ typedef struct held_block {
 	int open;
 	ev_block declared;   /* its marker as read */
 	uint64_t end;        /* where the input says it ends */
-	uint8_t *bytes;      /* marker (patched when written), then events */
-	size_t len;
 	size_t marker_len;   /* bytes of the marker event */
-	size_t payload_at;   /* offset of the marker's payload in it */
 	uint64_t events;     /* events held, the marker not counted */
 	uint64_t min_time, max_time; /* of the events held */
 	uint64_t input_bytes; /* input bytes of what is held */
@@ -66,6 +65,7 @@ struct ev_repair {
 	char message[sizeof ((ev_diag *)0)->message];
 	ev_reader *r;
 	ev_sink *sink;
+	ev_writer *w;      /* on sink, from the first header written */
 	held_block hold;
 	unsigned session;  /* 1-based, the session being read */
 	int writing;       /* it is written to the sink */
@@ -161,7 +161,7 @@ void ev_repair_free(ev_repair *rp)
 {
 	if (!rp)
 		return;
-	free(rp->hold.bytes);
+	ev_writer_free(rp->w);
 	free(rp);
 }
 
@@ -200,9 +200,12 @@ static int reader_failed(ev_repair *rp, int status)
 	return status;
 }
 
-static int sink_failed(ev_repair *rp, int status)
+/* A failure of the writer: of its sink, or out of memory. */
+static int output_failed(ev_repair *rp, int status)
 {
-	rp->diag = *ev_sink_diag(rp->sink);
+	if (status == EV_ENOMEM)
+		return fail(rp, status, 0, "out of memory");
+	rp->diag = rp->w ? *ev_writer_diag(rp->w) : *ev_sink_diag(rp->sink);
 	rp->diag.origin = EV_ORIGIN_OUTPUT;
 	rp->diag.status = status;
 	return status;
@@ -236,12 +239,6 @@ static void damaged(ev_repair *rp)
 
 /* ---- output ---- */
 
-static int put(ev_repair *rp, const void *bytes, size_t len)
-{
-	int rc = ev_sink_write(rp->sink, bytes, len);
-	return rc < 0 ? sink_failed(rp, rc) : EV_OK;
-}
-
 /* Encodes an event as it was on the wire: type, time, [length], payload.
  * `wire` is its size in the input, which tells a variable-size event. */
 static size_t encode_event(uint8_t *out, const ev_event *ev, size_t wire)
@@ -271,24 +268,20 @@ static int cut_by_time(ev_repair *rp, uint64_t time)
 	return rp->opts.max_time != EV_REPAIR_NO_LIMIT && time >= rp->cutoff;
 }
 
-/* An event outside any block: written as it is. */
+/* An event outside any block: written as it is (the writer keeps the
+ * session's header, which says how). */
 static int write_loose(ev_repair *rp, const ev_event *ev, size_t wire)
 {
-	uint8_t head[EVI_VAR_HEADER];
 	int rc;
 
 	if (cut_by_time(rp, ev->time)) {
 		rp->sum.cut_events++;
 		return EV_OK;
 	}
-	evi_wire_put_head(head, ev->type, ev->time,
-			  wire - ev->size == EVI_VAR_HEADER, ev->size);
-	rc = put(rp, head, wire - ev->size);
-	if (rc == EV_OK && ev->size)
-		rc = put(rp, ev->payload, ev->size);
-	if (rc == EV_OK)
-		count_event(rp, ev, wire);
-	return rc;
+	if ((rc = ev_writer_write(rp->w, ev)) < 0)
+		return output_failed(rp, rc);
+	count_event(rp, ev, wire);
+	return EV_OK;
 }
 
 /* ---- the held block ---- */
@@ -301,17 +294,19 @@ static const char *cap_text(uint16_t cap, char *buf, size_t len)
 	return buf;
 }
 
-/* Rewrites the marker of what is held: the size lands on the last event
- * held, the end time is the latest event's (at least the start), and a
- * later piece of a split block starts at its earliest event. */
-static void rewrite_marker(held_block *h)
+/* The times of a rewritten marker: a later piece of a split block starts
+ * at its earliest event, and the end time is the latest event's (at
+ * least the start). Its size is what is held. */
+static uint64_t new_start(const held_block *h)
 {
-	uint8_t *marker = h->bytes;
-	uint64_t start = h->piece ? h->min_time : h->declared.start_time;
-	uint64_t end = h->events && h->max_time > start ? h->max_time : start;
+	return h->piece ? h->min_time : h->declared.start_time;
+}
 
-	evi_wire_set_marker(marker, h->payload_at, start, (uint32_t)h->len,
-			    end);
+static uint64_t new_end(const held_block *h)
+{
+	uint64_t start = new_start(h);
+
+	return h->events && h->max_time > start ? h->max_time : start;
 }
 
 static void report_fixed(ev_repair *rp, const held_block *h)
@@ -320,8 +315,8 @@ static void report_fixed(ev_repair *rp, const held_block *h)
 			       h->declared, 0, 0, NULL };
 	char cap[32];
 
-	n.new_size = ev_load32(h->bytes + h->payload_at);
-	n.new_end_time = ev_load64(h->bytes + h->payload_at + 4);
+	n.new_size = (uint32_t)evi_writer_hold_len(rp->w);
+	n.new_end_time = new_end(h);
 	notify(rp, &n, "%s cut from %u to %u bytes, end time %llu ns "
 	       "(declared %llu)",
 	       cap_text(h->declared.cap, cap, sizeof cap), h->declared.size,
@@ -336,35 +331,36 @@ static void report_fixed(ev_repair *rp, const held_block *h)
 static int write_held(ev_repair *rp, int at_data_end)
 {
 	held_block *h = &rp->hold;
+	size_t len;
 	int exact, rc;
 
 	if (!h->open)
 		return EV_OK;
 	h->open = 0;
+	len = evi_writer_hold_len(rp->w);
 	if (h->events == 0 &&
 	    (h->piece || cut_by_time(rp, h->declared.start_time)))
 		return EV_OK;
 	exact = !h->changed && !h->piece &&
-		(h->len == h->declared.size ||
-		 (at_data_end && h->len + 2 == h->declared.size));
+		(len == h->declared.size ||
+		 (at_data_end && len + 2 == h->declared.size));
 	if (!exact) {
-		rewrite_marker(h);
 		rp->sum.blocks_fixed++;
 		if (!h->piece && !h->splitting)
 			report_fixed(rp, h);
 	}
-	rc = put(rp, h->bytes, h->len);
-	if (rc == EV_OK) {
-		rp->sum.blocks++;
-		if (!h->piece)
-			rp->sum.kept_bytes += h->marker_len;
-	}
-	return rc;
+	rc = evi_writer_hold_close(rp->w, !exact, new_start(h), new_end(h));
+	if (rc < 0)
+		return output_failed(rp, rc);
+	rp->sum.blocks++;
+	if (!h->piece)
+		rp->sum.kept_bytes += h->marker_len;
+	return EV_OK;
 }
 
 /* A block larger than the hold buffer (not one GHC writes) is written in
- * pieces: this one goes out and the next starts with a copy of its
- * marker, restamped when it is written. */
+ * pieces: this one goes out and the next starts with its marker again
+ * (the writer keeps it held), restamped when it is written. */
 static int split_held(ev_repair *rp)
 {
 	held_block *h = &rp->hold;
@@ -386,7 +382,6 @@ static int split_held(ev_repair *rp)
 		return rc;
 	h->open = 1;
 	h->piece = 1;
-	h->len = h->marker_len;
 	h->events = 0;
 	h->changed = 0;
 	return EV_OK;
@@ -445,6 +440,7 @@ static void drop_event(ev_repair *rp, const ev_event *ev, size_t wire,
 static int hold_event(ev_repair *rp, const ev_event *ev, size_t wire)
 {
 	held_block *h = &rp->hold;
+	ev_writer *w = rp->w;
 	const char *why;
 	int rc;
 
@@ -458,9 +454,10 @@ static int hold_event(ev_repair *rp, const ev_event *ev, size_t wire)
 		rp->sum.cut_events++;
 		return EV_OK;
 	}
-	if (h->len + wire > HOLD_MAX && (rc = split_held(rp)) < 0)
+	if (!evi_writer_hold_fits(w, wire) && (rc = split_held(rp)) < 0)
 		return rc;
-	h->len += encode_event(h->bytes + h->len, ev, wire);
+	evi_writer_hold_commit(w, encode_event(evi_writer_hold_reserve(w), ev,
+					       wire));
 	if (!h->events || ev->time < h->min_time)
 		h->min_time = ev->time;
 	if (!h->events || ev->time > h->max_time)
@@ -476,7 +473,7 @@ static int open_held(ev_repair *rp, const ev_event *ev, size_t wire)
 {
 	held_block *h = &rp->hold;
 
-	if (!h->bytes && !(h->bytes = malloc(HOLD_MAX)))
+	if (evi_writer_hold_open(rp->w, ev, wire) < 0)
 		return fail(rp, EV_ENOMEM, ev->offset, "out of memory");
 	memset(&h->declared, 0, sizeof h->declared);
 	h->declared.offset = ev->offset;
@@ -486,8 +483,6 @@ static int open_held(ev_repair *rp, const ev_event *ev, size_t wire)
 	h->declared.start_time = ev->time;
 	h->end = ev->offset + h->declared.size;
 	h->marker_len = wire;
-	h->payload_at = wire - ev->size;
-	h->len = encode_event(h->bytes, ev, wire);
 	h->events = 0;
 	h->changed = 0;
 	h->splitting = 0;
@@ -757,34 +752,31 @@ static int read_session(ev_repair *rp)
 
 /* ---- sessions ---- */
 
+/* The session's header, as it was read: the writer (PRESERVE) copies it
+ * as it is, and writes the events outside blocks under it. */
 static int write_header(ev_repair *rp)
 {
 	const ev_header *header = ev_reader_header(rp->r);
-	size_t len = ev_header_encoded_size(header);
-	uint8_t *bytes = malloc(len);
-	int rc;
+	int rc = rp->w ? ev_writer_next_session(rp->w, header)
+		       : ev_writer_open(&rp->w, rp->sink, header, NULL);
 
-	if (!bytes)
-		return fail(rp, EV_ENOMEM, 0, "out of memory");
-	ev_header_encode(header, bytes);
-	rc = put(rp, bytes, len);
-	free(bytes);
-	if (rc == EV_OK) {
-		rp->sum.sessions++;
-		rp->sum.kept_bytes += len;
-	}
-	return rc;
+	if (rc < 0)
+		return output_failed(rp, rc);
+	rp->sum.sessions++;
+	rp->sum.kept_bytes += ev_header_encoded_size(header);
+	return EV_OK;
 }
 
+/* What is held, then the data-end marker (2 bytes, counted as kept when
+ * the input had one). */
 static int end_session(ev_repair *rp, int at_data_end)
 {
-	static const uint8_t data_end[2] = { 0xff, 0xff };
 	int rc = write_held(rp, at_data_end);
 
-	if (rc == EV_OK)
-		rc = put(rp, data_end, sizeof data_end);
+	if (rc == EV_OK && (rc = ev_writer_finish(rp->w)) < 0)
+		return output_failed(rp, rc);
 	if (rc == EV_OK && at_data_end)
-		rp->sum.kept_bytes += sizeof data_end;
+		rp->sum.kept_bytes += 2;
 	return rc;
 }
 
