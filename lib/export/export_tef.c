@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "evtool/catalog.h"
+#include "evtool/decode.h"
 #include "export_internal.h"
 #include "idmap.h"
 #include "internal.h"
