@@ -113,9 +113,19 @@ int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
 int evi_need_fields(ev_diag *d, const ev_event *ev, uint32_t need,
 		    const char *who);
 
-/* ghc-events' text for STOP_THREAD status `status` (show.c): "blocked on
- * an MVar" for 7, "No stop thread status" for codes it does not know. */
+/* ---- STOP_THREAD statuses as ghc-events reads them (stop_status.c) ---- */
+
+/* ghc-events' text for STOP_THREAD status `status`: "blocked on an MVar"
+ * for 7, "No stop thread status" for codes it does not know. */
 const char *evi_stop_status_text(unsigned status);
+
+/* A STOP_THREAD status code as ghc-events reads it, 0 to 20; `ghc782`:
+ * the log numbers them as GHC 7.8.2 did. */
+unsigned evi_stop_status(uint64_t code, int ghc782);
+
+/* ghc-events' name (ThreadStopStatus constructor) of a STOP_THREAD status
+ * code, "BlockedOnBlackHoleOwnedBy" for code 8 with the owner field. */
+const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782);
 
 /* Printable rendering of four magic bytes, e.g. "hdrb" or "\x1f\x8b..". */
 void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len);

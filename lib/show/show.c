@@ -13,9 +13,9 @@
  * The few whose text depends on the form of the payload have functions.
  *
  * Layering, calls going one way only: show.c -> show_json.c ->
- * show_stop.c and show_strings.c. This file calls down into show_json.c
- * (the NDJSON form) and into show_stop.c (STOP_THREAD status codes, which
- * both forms name); nothing below calls up into it.
+ * show_strings.c, and down into lib/format (text.c for the text,
+ * stop_status.c for the STOP_THREAD status codes both forms name);
+ * nothing below calls up into this file.
  */
 #include "evtool/show.h"
 

@@ -1,7 +1,7 @@
 /*
  * Shared by the renderers of show.h: the string conversions ghc-events
- * applies (show_strings.c), the NDJSON rendering and the STOP_THREAD
- * statuses; the text primitives are lib/format/text.h's.
+ * applies (show_strings.c) and the NDJSON rendering; the text primitives
+ * are lib/format/text.h's, the STOP_THREAD statuses stop_status.c's.
  */
 #ifndef EVTOOL_LIB_SHOW_INTERNAL_H
 #define EVTOOL_LIB_SHOW_INTERNAL_H
@@ -31,13 +31,5 @@ void evi_put_printable(ev_text *t, const uint8_t *p, size_t len);
  * 7.8.2 did. */
 void evi_show_json_event(const ev_event *ev, const ev_header *h, int ghc782,
 			 ev_text *out);
-
-/* A STOP_THREAD status code as ghc-events reads it, 0 to 20 (show_stop.c);
- * `ghc782`: the log numbers them as GHC 7.8.2 did. */
-unsigned evi_stop_status(uint64_t code, int ghc782);
-
-/* ghc-events' name (ThreadStopStatus constructor) of a STOP_THREAD status
- * code, "BlockedOnBlackHoleOwnedBy" for code 8 with the owner field. */
-const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782);
 
 #endif

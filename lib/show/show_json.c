@@ -19,12 +19,14 @@
  * "capset_type_name" (CapsetType), HEAP_PROF_BEGIN's "breakdown_name"
  * (HeapProfBreakdown; none for a code ghc-events does not name).
  *
- * Layering: show.c -> this file -> show_stop.c and show_strings.c. It
- * calls no function of show.c (the STOP_THREAD names are in show_stop.c).
+ * Layering: show.c -> this file -> show_strings.c and lib/format (text.c,
+ * stop_status.c for the STOP_THREAD names). It calls no function of
+ * show.c.
  */
 #include <string.h>
 
 #include "evtool/catalog.h"
+#include "internal.h"
 #include "show_internal.h"
 
 static void put_hex_bytes(ev_text *t, const uint8_t *p, size_t len)

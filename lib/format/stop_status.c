@@ -3,15 +3,12 @@
  * (ghc-events mkStopStatus, mkStopStatus782, showThreadStopStatus and the
  * ThreadStopStatus constructors).
  *
- * Layering: the bottom of show (show.c -> show_json.c -> this file; show.c
- * and stats call it too). It calls no function of show.c or show_json.c;
- * the tables live here so that both forms of show use them without
- * calling each other.
+ * Layering: lib/format, called by show (show.c, show_json.c) and by stats
+ * (stats_threads.c, the names of its stop reasons); it calls nothing.
  */
 #include <stdint.h>
 
 #include "internal.h"
-#include "show_internal.h"
 
 /* ghc-events' mkStopStatus and showThreadStopStatus, by status code. 18
  * is the RTS's BlockedOnMsgThrowTo (why_blocked 12 + 6), which current
