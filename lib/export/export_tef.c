@@ -234,25 +234,12 @@ static int proc_get(ev_exporter *x, tef_state *st, uint32_t capset,
 	return EV_OK;
 }
 
-/* Makes room for capability `cap`'s state (new ones zeroed). */
-static int caps_grow(ev_exporter *x, tef_state *st, uint16_t cap)
-{
-	size_t n = st->n_caps ? st->n_caps : 8;
-	tef_cap *grown;
-
-	while (n <= cap)
-		n *= 2;
-	if (!(grown = realloc(st->caps, n * sizeof *grown)))
-		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
-	memset(grown + st->n_caps, 0, (n - st->n_caps) * sizeof *grown);
-	st->caps = grown;
-	st->n_caps = n;
-	return EV_OK;
-}
-
 static inline tef_cap *cap_get(ev_exporter *x, tef_state *st, uint16_t cap)
 {
-	if (cap >= st->n_caps && caps_grow(x, st, cap) < 0)
+	/* The test first: this runs for every event. */
+	if (cap >= st->n_caps &&
+	    evi_grow_zeroed(&x->diag, &st->caps, &st->n_caps, cap,
+			    sizeof *st->caps) < 0)
 		return NULL;
 	st->caps[cap].seen = 1;
 	return &st->caps[cap];

@@ -107,6 +107,14 @@ int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
 		uint64_t index, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/* Grows the array at *items (a pointer to a T * whose *n elements have
+ * `size` bytes each) so that index `i` is in it: the count doubles from 8
+ * until it covers i, the new elements are zeroed. EV_OK, or EV_ENOMEM
+ * recorded in `d` (the array unchanged). For tables indexed by a
+ * capability or another small id that grow on first sight. */
+int evi_grow_zeroed(ev_diag *d, void *items, size_t *n, size_t i,
+		    size_t size);
+
 /* EV_EFORMAT, with the event's place and type, when `ev`'s payload is
  * shorter than the `need` bytes of fields its reader takes; `who` says
  * who needs them ("the statistics need"). EV_OK otherwise. */

@@ -173,18 +173,10 @@ static evi_report_cap *cap_get(ev_report *rep, uint16_t cap)
 			 EV_REPORT_MAX_CAPS);
 		return NULL;
 	}
-	if (cap >= rep->n_caps) {
-		size_t n = cap + 1u;
-		evi_report_cap *grown = realloc(rep->caps, n * sizeof *grown);
-		if (!grown) {
-			nomem(rep);
-			return NULL;
-		}
-		memset(grown + rep->n_caps, 0,
-		       (n - rep->n_caps) * sizeof *grown);
-		rep->caps = grown;
-		rep->n_caps = n;
-	}
+	if (cap >= rep->n_caps &&
+	    evi_grow_zeroed(&rep->diag, &rep->caps, &rep->n_caps, cap,
+			    sizeof *rep->caps) < 0)
+		return NULL;
 	return &rep->caps[cap];
 }
 

@@ -82,20 +82,10 @@ int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n)
 /* The state of `cap`, grown on first sight; NULL when out of memory. */
 static evi_stats_cap *cap_get(ev_stats *st, uint16_t cap)
 {
-	if (cap >= st->n_caps) {
-		size_t n = st->n_caps ? st->n_caps : 8;
-		evi_stats_cap *grown;
-		while (n <= cap)
-			n *= 2;
-		if (!(grown = realloc(st->caps, n * sizeof *grown))) {
-			evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-			return NULL;
-		}
-		memset(grown + st->n_caps, 0,
-		       (n - st->n_caps) * sizeof *grown);
-		st->caps = grown;
-		st->n_caps = n;
-	}
+	if (cap >= st->n_caps &&
+	    evi_grow_zeroed(&st->diag, &st->caps, &st->n_caps, cap,
+			    sizeof *st->caps) < 0)
+		return NULL;
 	return &st->caps[cap];
 }
 

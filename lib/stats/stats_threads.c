@@ -107,20 +107,10 @@ static evi_cap_use *use_get(ev_stats *st, uint16_t cap)
 {
 	evi_analysis *an = &st->an;
 
-	if (cap >= an->n_uses) {
-		size_t n = an->n_uses ? an->n_uses : 8;
-		evi_cap_use *grown;
-		while (n <= cap)
-			n *= 2;
-		if (!(grown = realloc(an->uses, n * sizeof *grown))) {
-			evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-			return NULL;
-		}
-		memset(grown + an->n_uses, 0,
-		       (n - an->n_uses) * sizeof *grown);
-		an->uses = grown;
-		an->n_uses = n;
-	}
+	if (cap >= an->n_uses &&
+	    evi_grow_zeroed(&st->diag, &an->uses, &an->n_uses, cap,
+			    sizeof *an->uses) < 0)
+		return NULL;
 	return &an->uses[cap];
 }
 
