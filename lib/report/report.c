@@ -113,7 +113,7 @@ static int nomem(ev_report *rep)
 
 /* ---- processes and capabilities ---- */
 
-static size_t proc_search(const ev_report *rep, uint32_t capset)
+size_t evi_report_proc_search(const ev_report *rep, uint32_t capset)
 {
 	size_t lo = 0, hi = rep->n_procs;
 
@@ -131,7 +131,7 @@ static size_t proc_search(const ev_report *rep, uint32_t capset)
  * rep->diag. */
 static evi_report_proc *proc_get(ev_report *rep, uint32_t capset)
 {
-	size_t at = proc_search(rep, capset);
+	size_t at = evi_report_proc_search(rep, capset);
 	evi_report_proc *p, **grown;
 
 	if (at < rep->n_procs && rep->procs[at]->capset == capset)
@@ -260,7 +260,7 @@ static int on_capset_assign(ev_report *rep, const ev_event *ev)
 {
 	uint32_t capset = ev_load32(ev->payload);
 	uint16_t cap = ev_load16(ev->payload + 4);
-	size_t at = proc_search(rep, capset);
+	size_t at = evi_report_proc_search(rep, capset);
 	evi_report_cap *c;
 
 	/* Caps join a clock-domain capset too; only the process counts. */
