@@ -99,28 +99,6 @@ typedef struct tef_state {
 	uint64_t last_time;
 } tef_state;
 
-/* The longest stop name (BlockedOnCCall_NoUnblockExc). */
-#define STOP_NAME_MAX 27u
-
-/* ghc-events' ThreadStopStatus constructors, by status code, with the
- * lengths of their names (copied whole, padding and all). */
-#define STOP(name) { name, sizeof(name) - 1 }
-static const struct stop_name {
-	char name[STOP_NAME_MAX + 1];
-	size_t len;
-} stop_names[] = {
-	STOP("NoStatus"), STOP("HeapOverflow"), STOP("StackOverflow"),
-	STOP("ThreadYielding"), STOP("ThreadBlocked"), STOP("ThreadFinished"),
-	STOP("ForeignCall"), STOP("BlockedOnMVar"), STOP("BlockedOnBlackHole"),
-	STOP("BlockedOnRead"), STOP("BlockedOnWrite"), STOP("BlockedOnDelay"),
-	STOP("BlockedOnSTM"), STOP("BlockedOnDoProc"), STOP("BlockedOnCCall"),
-	STOP("BlockedOnCCall_NoUnblockExc"), STOP("BlockedOnMsgThrowTo"),
-	STOP("ThreadMigrating"), STOP("BlockedOnMsgThrowTo"), STOP("NoStatus"),
-	STOP("BlockedOnMVarRead")
-};
-#undef STOP
-#define STATUS_FINISHED 5u
-
 /* ------------------------------------------------------------------------
  * Writing records
  * ---------------------------------------------------------------------- */
@@ -145,7 +123,7 @@ static void put_string(ev_text *t, const char *s)
 #define SLICE_MAX (15u + 7u + EVI_US_MAX + WHERE_MAX)
 /* A thread's run but its label: "thread N", slice, its args and the end. */
 #define THREAD_SLICE_MAX (HEAD_MAX + 9u + EVI_U64_MAX + SLICE_MAX + 18u \
-			  + EVI_U64_MAX + 10u + STOP_NAME_MAX + 2u)
+			  + EVI_U64_MAX + 10u + EVI_STOP_NAME_MAX + 2u)
 
 /* Starts a record at p: the separator, then {"ph":"PH","name": */
 static char *fmt_record(ev_exporter *x, tef_state *st, char *p, char ph)
@@ -470,9 +448,7 @@ static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
 		p = evi_fmt_u64(p, c->thread);
 	}
 	if (have_status) {
-		const struct stop_name *s = &stop_names[
-			status < sizeof stop_names / sizeof stop_names[0]
-			? status : 0];
+		const evi_stop_name *s = evi_stop_status_constructor(status);
 		p = evi_fmt_lit(p, ",\"stop\":\"");
 		/* Its closing quote and "}}" follow: room for the padding. */
 		memcpy(p, s->name, sizeof s->name);
@@ -707,7 +683,7 @@ static void on_stop(ev_exporter *x, tef_state *st, const ev_event *ev,
 
 	if (c->running && c->thread == thread)
 		thread_slice(x, st, ev->cap, c, ev->time, 1, status);
-	if (status == STATUS_FINISHED) {
+	if (status == EVI_STOP_FINISHED) {
 		tef_label *l = label_find(st, thread);
 		if (l)
 			label_remove(st, l);

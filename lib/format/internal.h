@@ -135,6 +135,23 @@ unsigned evi_stop_status(uint64_t code, int ghc782);
  * code, "BlockedOnBlackHoleOwnedBy" for code 8 with the owner field. */
 const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782);
 
+/* The status of a thread that has finished (rts/include/rts/Constants.h). */
+#define EVI_STOP_FINISHED 5u
+
+/* The longest ThreadStopStatus constructor (BlockedOnCCall_NoUnblockExc). */
+#define EVI_STOP_NAME_MAX 27u
+
+/* A constructor's name, NUL-padded to its array (a writer with the room
+ * may copy the array whole), and its length. */
+typedef struct evi_stop_name {
+	char name[EVI_STOP_NAME_MAX + 1];
+	size_t len;
+} evi_stop_name;
+
+/* The ThreadStopStatus constructor of status `status` (0 to 20, as
+ * evi_stop_status gives it; NoStatus past 20). */
+const evi_stop_name *evi_stop_status_constructor(unsigned status);
+
 /* Printable rendering of four magic bytes, e.g. "hdrb" or "\x1f\x8b..". */
 void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len);
 

@@ -24,8 +24,6 @@
 #define GC_STATS_FIELDS 4u       /* capset u32 */
 #define CAPSET_TEXT_FIELDS 4u    /* capset u32, then text (29, 30) */
 
-#define CAPSET_TYPE_OS_PROCESS 2u
-
 static evi_report_proc *proc_get(ev_report *rep, uint32_t capset);
 
 /* A timed collection of the process of `capset`, from the report's
@@ -248,7 +246,7 @@ static int on_capset_create(ev_report *rep, const ev_event *ev)
 {
 	evi_report_proc *p;
 
-	if (ev_load16(ev->payload + 4) != CAPSET_TYPE_OS_PROCESS)
+	if (ev_load16(ev->payload + 4) != EV_CAPSET_OS_PROCESS)
 		return EV_OK;
 	if (!(p = proc_get(rep, ev_load32(ev->payload))))
 		return rep->diag.status;

@@ -34,8 +34,6 @@
 #define MEM_RETURN_FIELDS 8u     /* capset u32, current mblocks u32 */
 #define SPARK_FIELDS 48u         /* created ... fizzled, 6 x u64 */
 
-#define CAPSET_TYPE_OS_PROCESS 2u
-
 int ev_stats_new(ev_stats **out)
 {
 	*out = calloc(1, sizeof **out);
@@ -105,7 +103,7 @@ static int on_capset_create(ev_stats *st, const ev_event *ev)
 {
 	evi_stats_proc *p;
 
-	if (ev_load16(ev->payload + 4) != CAPSET_TYPE_OS_PROCESS)
+	if (ev_load16(ev->payload + 4) != EV_CAPSET_OS_PROCESS)
 		return EV_OK;
 	if (!(p = evi_stats_proc_get(st, ev_load32(ev->payload), 1)))
 		return st->diag.status;
