@@ -21,39 +21,11 @@
 
 /* ---- the table of threads ---- */
 
-static size_t slot_of(uint32_t tid, size_t n_slots)
-{
-	/* Fibonacci hashing: thread ids are small and consecutive. */
-	return (size_t)((tid * 2654435769u) & (n_slots - 1));
-}
-
-static int rehash(evi_analysis *an, size_t n_slots)
-{
-	uint32_t *slots = calloc(n_slots, sizeof *slots);
-
-	if (!slots)
-		return EV_ENOMEM;
-	for (size_t i = 0; i < an->n_threads; i++) {
-		size_t s = slot_of(an->threads[i].tid, n_slots);
-		while (slots[s])
-			s = (s + 1) & (n_slots - 1);
-		slots[s] = (uint32_t)(i + 1);
-	}
-	free(an->slots);
-	an->slots = slots;
-	an->n_slots = n_slots;
-	return EV_OK;
-}
-
 static ev_stats_thread *find_thread(const evi_analysis *an, uint32_t tid)
 {
-	if (!an->n_slots)
-		return NULL;
-	for (size_t s = slot_of(tid, an->n_slots); an->slots[s];
-	     s = (s + 1) & (an->n_slots - 1))
-		if (an->threads[an->slots[s] - 1].tid == tid)
-			return &an->threads[an->slots[s] - 1];
-	return NULL;
+	uint64_t i;
+
+	return evi_idmap_get(&an->index, tid, &i) ? &an->threads[i] : NULL;
 }
 
 static int grow_threads(evi_analysis *an)
@@ -76,7 +48,6 @@ static ev_stats_thread *thread_get(ev_stats *st, uint32_t tid)
 {
 	evi_analysis *an = &st->an;
 	ev_stats_thread *t = find_thread(an, tid);
-	size_t s;
 
 	if (t)
 		return t;
@@ -87,18 +58,14 @@ static ev_stats_thread *thread_get(ev_stats *st, uint32_t tid)
 		return &an->others;
 	}
 	if ((an->n_threads == an->threads_alloc && grow_threads(an) < 0) ||
-	    (2 * (an->n_threads + 1) > an->n_slots &&
-	     rehash(an, an->n_slots ? 2 * an->n_slots : 128) < 0)) {
+	    evi_idmap_add(&an->index, tid, an->n_threads,
+			  EV_STATS_MAX_THREADS, NULL) < 0) {
 		evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
 		return NULL;
 	}
-	t = &an->threads[an->n_threads];
+	t = &an->threads[an->n_threads++];
 	memset(t, 0, sizeof *t);
 	t->tid = tid;
-	for (s = slot_of(tid, an->n_slots); an->slots[s];
-	     s = (s + 1) & (an->n_slots - 1))
-		;
-	an->slots[s] = (uint32_t)++an->n_threads;
 	return t;
 }
 
@@ -346,7 +313,7 @@ void evi_threads_free(evi_analysis *an)
 	for (size_t i = 0; i < an->n_threads; i++)
 		free((char *)an->threads[i].label);
 	free(an->threads);
-	free(an->slots);
+	evi_idmap_free(&an->index);
 	free(an->uses);
 	free(an->caps);
 }
