@@ -246,23 +246,6 @@ static uint32_t tid_of_cap(uint16_t cap)
 	return cap == EV_NO_CAP ? GLOBAL_TID : (uint32_t)cap + 1;
 }
 
-/* A copy of text, cut to NAME_MAX_BYTES at a UTF-8 boundary. */
-static char *copy_name(const uint8_t *p, size_t len)
-{
-	char *s;
-
-	if (len > NAME_MAX_BYTES) {
-		len = NAME_MAX_BYTES;
-		while (len && (p[len] & 0xc0) == 0x80)
-			len--;
-	}
-	if ((s = malloc(len + 1))) {
-		memcpy(s, p, len);
-		s[len] = '\0';
-	}
-	return s;
-}
-
 /* ------------------------------------------------------------------------
  * Thread labels: open addressing with linear probing, bounded
  * ---------------------------------------------------------------------- */
@@ -310,7 +293,7 @@ static void label_remove(tef_state *st, tef_label *l)
 static char *label_json(const uint8_t *p, size_t len, uint32_t *json_len)
 {
 	ev_text t = EV_TEXT_INIT;
-	char *cut = copy_name(p, len);
+	char *cut = evi_text_copy(p, len, NAME_MAX_BYTES, NULL);
 
 	if (!cut)
 		return NULL;
@@ -659,7 +642,7 @@ static int on_process_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 				base = len;
 		arg += base;
 		len -= base;
-		if (!(p->name = copy_name(arg, len)))
+		if (!(p->name = evi_text_copy(arg, len, NAME_MAX_BYTES, NULL)))
 			return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
 					"out of memory");
 	}

@@ -183,6 +183,25 @@ void evi_put_text(ev_text *t, const uint8_t *p, size_t len)
 	evi_put(t, p + start, len - start);
 }
 
+char *evi_text_copy(const void *p, size_t len, size_t max, size_t *out_len)
+{
+	const uint8_t *s = p;
+	char *copy;
+
+	if (len > max) {
+		len = max;
+		while (len > 0 && (s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	if (!(copy = malloc(len + 1)))
+		return NULL;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	if (out_len)
+		*out_len = len;
+	return copy;
+}
+
 /* ---- JSON ---- */
 
 void evi_put_json_string(ev_text *t, const uint8_t *p, size_t len)

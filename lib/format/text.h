@@ -58,6 +58,11 @@ int32_t evi_utf8_next(const uint8_t *p, size_t len, unsigned *bytes);
 /* Text as ghc-events decodes it: UTF-8, invalid bytes as U+FFFD. */
 void evi_put_text(ev_text *t, const uint8_t *p, size_t len);
 
+/* A NUL-terminated copy of the `len` bytes at `p`, cut to at most `max`
+ * bytes at a UTF-8 character boundary; its length in *out_len (when not
+ * NULL). NULL when out of memory. */
+char *evi_text_copy(const void *p, size_t len, size_t max, size_t *out_len);
+
 /* A JSON string literal of lenient UTF-8 text (invalid bytes as U+FFFD);
  * ev_json_string checks its arguments and calls this. */
 void evi_put_json_string(ev_text *t, const uint8_t *p, size_t len);

@@ -16,6 +16,7 @@
 #include "internal.h"
 #include "evtool/stats_analysis.h"
 #include "report_internal.h"
+#include "text.h"
 
 #define CAPSET_CREATE_FIELDS 6u  /* capset u32, type u16 */
 #define CAPSET_ASSIGN_FIELDS 6u  /* capset u32, cap u16 */
@@ -178,20 +179,6 @@ static evi_report_cap *cap_get(ev_report *rep, uint16_t cap)
 	return &rep->caps[cap];
 }
 
-/* A copy of `len` bytes at `s`, cut at `max`, NUL-terminated. */
-static char *copy_text(const uint8_t *s, size_t len, size_t max)
-{
-	char *t;
-
-	if (len > max)
-		len = max;
-	if (!(t = malloc(len + 1)))
-		return NULL;
-	memcpy(t, s, len);
-	t[len] = '\0';
-	return t;
-}
-
 /* ---- the events ---- */
 
 /* Moves the capability's clock to `t`, adding the time since its last
@@ -285,14 +272,13 @@ static int on_identity(ev_report *rep, const ev_event *ev)
 		p->have_pid = 1;
 		p->pid = ev_load32(ev->payload + 4);
 	} else if (ev->type == EV_RTS_IDENTIFIER && !p->rts_identifier) {
-		if (!(p->rts_identifier = copy_text(text, len,
-						    EV_REPORT_MAX_TEXT)))
+		if (!(p->rts_identifier = evi_text_copy(text, len,
+						    EV_REPORT_MAX_TEXT, NULL)))
 			return nomem(rep);
 	} else if (ev->type == EV_PROGRAM_ARGS && !p->args) {
-		if (!(p->args = copy_text(text, len, EV_REPORT_MAX_ARGS)))
+		if (!(p->args = evi_text_copy(text, len, EV_REPORT_MAX_ARGS,
+					      &p->args_len)))
 			return nomem(rep);
-		p->args_len = len < EV_REPORT_MAX_ARGS ? len
-						       : EV_REPORT_MAX_ARGS;
 	}
 	return EV_OK;
 }
@@ -347,7 +333,8 @@ static int on_marker(ev_report *rep, const ev_event *ev)
 		return nomem(rep);
 	rep->markers = grown;
 	m = &rep->markers[rep->n_markers];
-	if (!(m->text = copy_text(ev->payload, ev->size, EV_REPORT_MAX_TEXT)))
+	if (!(m->text = evi_text_copy(ev->payload, ev->size,
+				      EV_REPORT_MAX_TEXT, NULL)))
 		return nomem(rep);
 	m->time = ev->time;
 	m->cap = ev->cap;

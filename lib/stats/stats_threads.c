@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "stats_internal.h"
+#include "text.h"
 
 #define TID_FIELDS 4u        /* tid u32: events 1, 2, 4, 44 */
 #define STOP_FIELDS 6u       /* tid, status u16 */
@@ -167,15 +168,8 @@ static int on_label(ev_stats *st, const ev_event *ev)
 		return EV_OK;
 	while (len > 0 && text[len - 1] == '\0')
 		len--;
-	if (len > EV_STATS_MAX_LABEL) {
-		len = EV_STATS_MAX_LABEL;
-		while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
-			len--;
-	}
-	if (!(copy = malloc(len + 1)))
+	if (!(copy = evi_text_copy(text, len, EV_STATS_MAX_LABEL, NULL)))
 		return evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-	memcpy(copy, text, len);
-	copy[len] = '\0';
 	free((char *)t->label);
 	t->label = copy;
 	return EV_OK;
