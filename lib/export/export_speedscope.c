@@ -101,15 +101,11 @@ static int profile_of(ev_exporter *x, ss_state *st, uint16_t cap,
 		return rc;
 	if (!st->cap_profile[cap]) {
 		ss_profile *p;
-		if (st->n_profiles == st->profiles_alloc) {
-			size_t n = st->profiles_alloc ? 2 * st->profiles_alloc : 8;
-			ss_profile *grown = realloc(st->profiles, n * sizeof *grown);
-			if (!grown)
-				return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
-						"out of memory");
-			st->profiles = grown;
-			st->profiles_alloc = n;
-		}
+		if (st->n_profiles == st->profiles_alloc &&
+		    (rc = evi_grow_zeroed(&x->diag, &st->profiles,
+					  &st->profiles_alloc, st->n_profiles,
+					  sizeof *st->profiles)) < 0)
+			return rc;
 		p = &st->profiles[st->n_profiles++];
 		p->session = st->session;
 		p->cap = cap;

@@ -189,15 +189,10 @@ static int proc_get(ev_exporter *x, tef_state *st, uint32_t capset,
 	tef_proc *p = proc_find(st, capset);
 
 	if (!p && st->n_procs < MAX_PROCS) {
-		if (st->n_procs == st->procs_alloc) {
-			size_t n = st->procs_alloc ? 2 * st->procs_alloc : 4;
-			tef_proc *grown = realloc(st->procs, n * sizeof *grown);
-			if (!grown)
-				return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
-						"out of memory");
-			st->procs = grown;
-			st->procs_alloc = n;
-		}
+		if (st->n_procs == st->procs_alloc &&
+		    evi_grow_zeroed(&x->diag, &st->procs, &st->procs_alloc,
+				    st->n_procs, sizeof *st->procs) < 0)
+			return x->diag.status;
 		if (evi_idmap_add(&st->proc_index, capset, st->n_procs,
 				  MAX_PROCS, NULL) < 0)
 			return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
