@@ -94,17 +94,6 @@ static void put_message_tag(ev_text *t, uint64_t tag)
 		evi_put_u64(t, tag);
 }
 
-/* CAPSET_CREATE's type, as Haskell shows ghc-events' CapsetType. */
-static void put_capset_type(ev_text *t, uint64_t type)
-{
-	static const char *const names[] = {
-		"CapsetUnknown", "CapsetCustom", "CapsetOsProcess",
-		"CapsetClockDomain"
-	};
-
-	evi_puts(t, names[type < 4 ? type : 0]);
-}
-
 static void put_value(ev_text *t, char conv, const ev_value *v)
 {
 	switch (conv) {
@@ -136,7 +125,7 @@ static void put_value(ev_text *t, char conv, const ev_value *v)
 		put_message_tag(t, v->num);
 		break;
 	case 'c':
-		put_capset_type(t, v->num);
+		evi_puts(t, evi_capset_type_name(v->num));
 		break;
 	default:
 		evi_put_u64(t, v->num);

@@ -26,6 +26,11 @@ void evi_put_haskell_list(ev_text *t, const uint8_t *p, size_t len);
  * and every character that is not printable replaced by '.'. */
 void evi_put_printable(ev_text *t, const uint8_t *p, size_t len);
 
+/* ghc-events' CapsetType constructor of a CAPSET_CREATE type, as both
+ * forms show it: "CapsetOsProcess", "CapsetUnknown" for an unknown type
+ * (show_json.c). */
+const char *evi_capset_type_name(uint64_t type);
+
 /* The NDJSON rendering of one event of a session whose header is `h`
  * (show_json.c); `ghc782`: the log numbers STOP_THREAD statuses as GHC
  * 7.8.2 did. */
