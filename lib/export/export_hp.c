@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "evtool/catalog.h"
+#include "evtool/decode.h"
 #include "export_internal.h"
 #include "internal.h"
 
@@ -105,11 +106,17 @@ static void set_job(hp_state *st, const ev_event *ev)
 	st->have_job = 1;
 }
 
+/* The date of the run: the clock reading of its first WALL_CLOCK_TIME,
+ * when that is one (ev_wall_clock_epoch decides), to the minute. */
 static void set_date(hp_state *st, const ev_event *ev)
 {
-	time_t secs = (time_t)ev_load64(ev->payload + 4);
+	int64_t epoch;
+	time_t secs;
 	struct tm tm;
 
+	if (ev_wall_clock_epoch(ev, &epoch, NULL) < 0)
+		return;
+	secs = (time_t)ev_load64(ev->payload + 4);
 	if (gmtime_r(&secs, &tm))
 		strftime(st->date, sizeof st->date, "%a %b %d %H:%M %Y", &tm);
 }
@@ -201,7 +208,7 @@ static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 			set_job(st, ev);
 		break;
 	case EV_WALL_CLOCK_TIME:
-		if (!st->date[0] && ev->size >= 12)
+		if (!st->date[0])
 			set_date(st, ev);
 		break;
 	case EV_HEAP_PROF_BEGIN:

@@ -8,7 +8,7 @@
 
 #include "evtool/export.h"
 #include "evtool/show.h"
-#include "show_internal.h"
+#include "text.h"
 
 /* One format: its state is created by `open` and owned by the exporter. */
 typedef struct evi_export_ops {
@@ -48,7 +48,7 @@ void evi_put_us(ev_text *t, uint64_t ns);
 
 /* ---- writing into room reserved up front: one size check per record ----
  * The longest text of a time: microseconds (EVI_U64_MAX digits,
- * show_internal.h) with their point and three decimals. */
+ * text.h) with their point and three decimals. */
 #define EVI_US_MAX (EVI_U64_MAX + 4u)
 
 /* Where `n` more bytes of t may be written, or NULL (t->failed set). */

@@ -93,28 +93,19 @@ static int spill_open(ev_exporter *x, ss_state *st)
 static int profile_of(ev_exporter *x, ss_state *st, uint16_t cap,
 		      ss_profile **out)
 {
-	if (cap >= st->n_caps) {
-		size_t n = st->n_caps ? st->n_caps : 8;
-		uint32_t *grown;
-		while (n <= cap)
-			n *= 2;
-		if (!(grown = realloc(st->cap_profile, n * sizeof *grown)))
-			return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
-		memset(grown + st->n_caps, 0, (n - st->n_caps) * sizeof *grown);
-		st->cap_profile = grown;
-		st->n_caps = n;
-	}
+	int rc;
+
+	if (cap >= st->n_caps &&
+	    (rc = evi_grow_zeroed(&x->diag, &st->cap_profile, &st->n_caps,
+				  cap, sizeof *st->cap_profile)) < 0)
+		return rc;
 	if (!st->cap_profile[cap]) {
 		ss_profile *p;
-		if (st->n_profiles == st->profiles_alloc) {
-			size_t n = st->profiles_alloc ? 2 * st->profiles_alloc : 8;
-			ss_profile *grown = realloc(st->profiles, n * sizeof *grown);
-			if (!grown)
-				return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
-						"out of memory");
-			st->profiles = grown;
-			st->profiles_alloc = n;
-		}
+		if (st->n_profiles == st->profiles_alloc &&
+		    (rc = evi_grow_zeroed(&x->diag, &st->profiles,
+					  &st->profiles_alloc, st->n_profiles,
+					  sizeof *st->profiles)) < 0)
+			return rc;
 		p = &st->profiles[st->n_profiles++];
 		p->session = st->session;
 		p->cap = cap;

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "evtool/catalog.h"
+#include "evtool/decode.h"
 #include "export_internal.h"
 #include "idmap.h"
 #include "internal.h"
@@ -98,28 +99,6 @@ typedef struct tef_state {
 	uint64_t last_time;
 } tef_state;
 
-/* The longest stop name (BlockedOnCCall_NoUnblockExc). */
-#define STOP_NAME_MAX 27u
-
-/* ghc-events' ThreadStopStatus constructors, by status code, with the
- * lengths of their names (copied whole, padding and all). */
-#define STOP(name) { name, sizeof(name) - 1 }
-static const struct stop_name {
-	char name[STOP_NAME_MAX + 1];
-	size_t len;
-} stop_names[] = {
-	STOP("NoStatus"), STOP("HeapOverflow"), STOP("StackOverflow"),
-	STOP("ThreadYielding"), STOP("ThreadBlocked"), STOP("ThreadFinished"),
-	STOP("ForeignCall"), STOP("BlockedOnMVar"), STOP("BlockedOnBlackHole"),
-	STOP("BlockedOnRead"), STOP("BlockedOnWrite"), STOP("BlockedOnDelay"),
-	STOP("BlockedOnSTM"), STOP("BlockedOnDoProc"), STOP("BlockedOnCCall"),
-	STOP("BlockedOnCCall_NoUnblockExc"), STOP("BlockedOnMsgThrowTo"),
-	STOP("ThreadMigrating"), STOP("BlockedOnMsgThrowTo"), STOP("NoStatus"),
-	STOP("BlockedOnMVarRead")
-};
-#undef STOP
-#define STATUS_FINISHED 5u
-
 /* ------------------------------------------------------------------------
  * Writing records
  * ---------------------------------------------------------------------- */
@@ -144,7 +123,7 @@ static void put_string(ev_text *t, const char *s)
 #define SLICE_MAX (15u + 7u + EVI_US_MAX + WHERE_MAX)
 /* A thread's run but its label: "thread N", slice, its args and the end. */
 #define THREAD_SLICE_MAX (HEAD_MAX + 9u + EVI_U64_MAX + SLICE_MAX + 18u \
-			  + EVI_U64_MAX + 10u + STOP_NAME_MAX + 2u)
+			  + EVI_U64_MAX + 10u + EVI_STOP_NAME_MAX + 2u)
 
 /* Starts a record at p: the separator, then {"ph":"PH","name": */
 static char *fmt_record(ev_exporter *x, tef_state *st, char *p, char ph)
@@ -210,15 +189,10 @@ static int proc_get(ev_exporter *x, tef_state *st, uint32_t capset,
 	tef_proc *p = proc_find(st, capset);
 
 	if (!p && st->n_procs < MAX_PROCS) {
-		if (st->n_procs == st->procs_alloc) {
-			size_t n = st->procs_alloc ? 2 * st->procs_alloc : 4;
-			tef_proc *grown = realloc(st->procs, n * sizeof *grown);
-			if (!grown)
-				return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
-						"out of memory");
-			st->procs = grown;
-			st->procs_alloc = n;
-		}
+		if (st->n_procs == st->procs_alloc &&
+		    evi_grow_zeroed(&x->diag, &st->procs, &st->procs_alloc,
+				    st->n_procs, sizeof *st->procs) < 0)
+			return x->diag.status;
 		if (evi_idmap_add(&st->proc_index, capset, st->n_procs,
 				  MAX_PROCS, NULL) < 0)
 			return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
@@ -233,25 +207,12 @@ static int proc_get(ev_exporter *x, tef_state *st, uint32_t capset,
 	return EV_OK;
 }
 
-/* Makes room for capability `cap`'s state (new ones zeroed). */
-static int caps_grow(ev_exporter *x, tef_state *st, uint16_t cap)
-{
-	size_t n = st->n_caps ? st->n_caps : 8;
-	tef_cap *grown;
-
-	while (n <= cap)
-		n *= 2;
-	if (!(grown = realloc(st->caps, n * sizeof *grown)))
-		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
-	memset(grown + st->n_caps, 0, (n - st->n_caps) * sizeof *grown);
-	st->caps = grown;
-	st->n_caps = n;
-	return EV_OK;
-}
-
 static inline tef_cap *cap_get(ev_exporter *x, tef_state *st, uint16_t cap)
 {
-	if (cap >= st->n_caps && caps_grow(x, st, cap) < 0)
+	/* The test first: this runs for every event. */
+	if (cap >= st->n_caps &&
+	    evi_grow_zeroed(&x->diag, &st->caps, &st->n_caps, cap,
+			    sizeof *st->caps) < 0)
 		return NULL;
 	st->caps[cap].seen = 1;
 	return &st->caps[cap];
@@ -278,23 +239,6 @@ static uint32_t pid_of_cap(tef_state *st, uint16_t cap)
 static uint32_t tid_of_cap(uint16_t cap)
 {
 	return cap == EV_NO_CAP ? GLOBAL_TID : (uint32_t)cap + 1;
-}
-
-/* A copy of text, cut to NAME_MAX_BYTES at a UTF-8 boundary. */
-static char *copy_name(const uint8_t *p, size_t len)
-{
-	char *s;
-
-	if (len > NAME_MAX_BYTES) {
-		len = NAME_MAX_BYTES;
-		while (len && (p[len] & 0xc0) == 0x80)
-			len--;
-	}
-	if ((s = malloc(len + 1))) {
-		memcpy(s, p, len);
-		s[len] = '\0';
-	}
-	return s;
 }
 
 /* ------------------------------------------------------------------------
@@ -344,7 +288,7 @@ static void label_remove(tef_state *st, tef_label *l)
 static char *label_json(const uint8_t *p, size_t len, uint32_t *json_len)
 {
 	ev_text t = EV_TEXT_INIT;
-	char *cut = copy_name(p, len);
+	char *cut = evi_text_copy(p, len, NAME_MAX_BYTES, NULL);
 
 	if (!cut)
 		return NULL;
@@ -482,9 +426,7 @@ static void thread_slice(ev_exporter *x, tef_state *st, uint16_t cap,
 		p = evi_fmt_u64(p, c->thread);
 	}
 	if (have_status) {
-		const struct stop_name *s = &stop_names[
-			status < sizeof stop_names / sizeof stop_names[0]
-			? status : 0];
+		const evi_stop_name *s = evi_stop_status_constructor(status);
 		p = evi_fmt_lit(p, ",\"stop\":\"");
 		/* Its closing quote and "}}" follow: room for the padding. */
 		memcpy(p, s->name, sizeof s->name);
@@ -695,7 +637,7 @@ static int on_process_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 				base = len;
 		arg += base;
 		len -= base;
-		if (!(p->name = copy_name(arg, len)))
+		if (!(p->name = evi_text_copy(arg, len, NAME_MAX_BYTES, NULL)))
 			return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
 					"out of memory");
 	}
@@ -719,7 +661,7 @@ static void on_stop(ev_exporter *x, tef_state *st, const ev_event *ev,
 
 	if (c->running && c->thread == thread)
 		thread_slice(x, st, ev->cap, c, ev->time, 1, status);
-	if (status == STATUS_FINISHED) {
+	if (status == EVI_STOP_FINISHED) {
 		tef_label *l = label_find(st, thread);
 		if (l)
 			label_remove(st, l);

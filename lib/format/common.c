@@ -29,7 +29,10 @@ const char *ev_version(void)
 	return EV_VERSION_STRING;
 }
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -80,4 +83,25 @@ void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len)
 						 "\\x%02x", p[i]);
 		out[used] = '\0';
 	}
+}
+
+int evi_grow_zeroed(ev_diag *d, void *items, size_t *n, size_t i,
+		    size_t size)
+{
+	size_t want = *n ? *n : 8;
+	char *old, *grown;
+
+	if (i < *n)
+		return EV_OK;
+	while (want <= i)
+		want *= 2;
+	/* The caller's pointer is copied as bytes: it is a T *, not a
+	 * char *. */
+	memcpy(&old, items, sizeof old);
+	if (want > SIZE_MAX / size || !(grown = realloc(old, want * size)))
+		return evi_fail(d, EV_ENOMEM, 0, 0, "out of memory");
+	memset(grown + *n * size, 0, (want - *n) * size);
+	memcpy(items, &grown, sizeof grown);
+	*n = want;
+	return EV_OK;
 }

@@ -7,21 +7,8 @@
 #include <string.h>
 
 #include "evtool/common.h"
-#include "hash.h"
 
 #define FIRST_SLOTS 16u
-
-/* The slot holding `key`, or the empty slot where it would go. */
-static uint32_t *find_slot(const evi_idmap *m, uint64_t key)
-{
-	size_t mask = m->n_slots - 1;
-
-	for (size_t i = (size_t)evi_hash_mix(key) & mask;; i = (i + 1) & mask) {
-		uint32_t *slot = &m->slots[i];
-		if (*slot == 0 || m->keys[*slot - 1] == key)
-			return slot;
-	}
-}
 
 static int rehash(evi_idmap *m, size_t n_slots)
 {
@@ -33,7 +20,7 @@ static int rehash(evi_idmap *m, size_t n_slots)
 	m->slots = slots;
 	m->n_slots = n_slots;
 	for (size_t i = 0; i < m->count; i++)
-		*find_slot(m, m->keys[i]) = (uint32_t)(i + 1);
+		*evi_idmap_slot(m, m->keys[i]) = (uint32_t)(i + 1);
 	return EV_OK;
 }
 
@@ -63,7 +50,7 @@ int evi_idmap_add(evi_idmap *m, uint64_t key, uint64_t value, size_t limit,
 		*added = 0;
 	if (!m->slots && (rc = rehash(m, FIRST_SLOTS)) < 0)
 		return rc;
-	slot = find_slot(m, key);
+	slot = evi_idmap_slot(m, key);
 	if (*slot)
 		return EV_OK;
 	if (m->count >= limit || m->count >= UINT32_MAX - 1)
@@ -79,20 +66,6 @@ int evi_idmap_add(evi_idmap *m, uint64_t key, uint64_t value, size_t limit,
 	if (m->count * 2 > m->n_slots)
 		return rehash(m, m->n_slots * 2);
 	return EV_OK;
-}
-
-int evi_idmap_get(const evi_idmap *m, uint64_t key, uint64_t *value)
-{
-	const uint32_t *slot;
-
-	if (!m->slots)
-		return 0;
-	slot = find_slot(m, key);
-	if (!*slot)
-		return 0;
-	if (value)
-		*value = m->values[*slot - 1];
-	return 1;
 }
 
 void evi_idmap_free(evi_idmap *m)

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
+
 /* Zero-initialised is an empty map. Entries are kept dense in insertion
  * order (keys[i], values[i]); the hash table holds index + 1. */
 typedef struct evi_idmap {
@@ -28,8 +30,30 @@ typedef struct evi_idmap {
 int evi_idmap_add(evi_idmap *m, uint64_t key, uint64_t value, size_t limit,
 		  int *added);
 
-/* 1 and *value when `key` is present, else 0. */
-int evi_idmap_get(const evi_idmap *m, uint64_t key, uint64_t *value);
+/* The slot holding `key`, or the empty slot where it would go (the map
+ * has slots). Inline, as evi_idmap_get: lookups run once per event. */
+static inline uint32_t *evi_idmap_slot(const evi_idmap *m, uint64_t key)
+{
+	size_t mask = m->n_slots - 1;
+
+	for (size_t i = (size_t)evi_hash_mix(key) & mask;; i = (i + 1) & mask) {
+		uint32_t *slot = &m->slots[i];
+		if (*slot == 0 || m->keys[*slot - 1] == key)
+			return slot;
+	}
+}
+
+/* 1 and *value when `key` is present, else 0 and *value 0 (`value` may
+ * be NULL). */
+static inline int evi_idmap_get(const evi_idmap *m, uint64_t key,
+				uint64_t *value)
+{
+	const uint32_t *slot = m->slots ? evi_idmap_slot(m, key) : NULL;
+
+	if (value)
+		*value = slot && *slot ? m->values[*slot - 1] : 0;
+	return slot && *slot;
+}
 
 /* Replaces the value of entry `i` (0 <= i < count). */
 static inline void evi_idmap_set_at(evi_idmap *m, size_t i, uint64_t value)

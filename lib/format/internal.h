@@ -107,15 +107,50 @@ int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
 		uint64_t index, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/* Grows the array at *items (a pointer to a T * whose *n elements have
+ * `size` bytes each) so that index `i` is in it: the count doubles from 8
+ * until it covers i, the new elements are zeroed. EV_OK, or EV_ENOMEM
+ * recorded in `d` (the array unchanged). For tables indexed by a
+ * capability or another small id that grow on first sight. */
+int evi_grow_zeroed(ev_diag *d, void *items, size_t *n, size_t i,
+		    size_t size);
+
 /* EV_EFORMAT, with the event's place and type, when `ev`'s payload is
  * shorter than the `need` bytes of fields its reader takes; `who` says
  * who needs them ("the statistics need"). EV_OK otherwise. */
 int evi_need_fields(ev_diag *d, const ev_event *ev, uint32_t need,
 		    const char *who);
 
-/* ghc-events' text for STOP_THREAD status `status` (show.c): "blocked on
- * an MVar" for 7, "No stop thread status" for codes it does not know. */
+/* ---- STOP_THREAD statuses as ghc-events reads them (stop_status.c) ---- */
+
+/* ghc-events' text for STOP_THREAD status `status`: "blocked on an MVar"
+ * for 7, "No stop thread status" for codes it does not know. */
 const char *evi_stop_status_text(unsigned status);
+
+/* A STOP_THREAD status code as ghc-events reads it, 0 to 20; `ghc782`:
+ * the log numbers them as GHC 7.8.2 did. */
+unsigned evi_stop_status(uint64_t code, int ghc782);
+
+/* ghc-events' name (ThreadStopStatus constructor) of a STOP_THREAD status
+ * code, "BlockedOnBlackHoleOwnedBy" for code 8 with the owner field. */
+const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782);
+
+/* The status of a thread that has finished (rts/include/rts/Constants.h). */
+#define EVI_STOP_FINISHED 5u
+
+/* The longest ThreadStopStatus constructor (BlockedOnCCall_NoUnblockExc). */
+#define EVI_STOP_NAME_MAX 27u
+
+/* A constructor's name, NUL-padded to its array (a writer with the room
+ * may copy the array whole), and its length. */
+typedef struct evi_stop_name {
+	char name[EVI_STOP_NAME_MAX + 1];
+	size_t len;
+} evi_stop_name;
+
+/* The ThreadStopStatus constructor of status `status` (0 to 20, as
+ * evi_stop_status gives it; NoStatus past 20). */
+const evi_stop_name *evi_stop_status_constructor(unsigned status);
 
 /* Printable rendering of four magic bytes, e.g. "hdrb" or "\x1f\x8b..". */
 void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len);

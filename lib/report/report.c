@@ -16,6 +16,7 @@
 #include "internal.h"
 #include "evtool/stats_analysis.h"
 #include "report_internal.h"
+#include "text.h"
 
 #define CAPSET_CREATE_FIELDS 6u  /* capset u32, type u16 */
 #define CAPSET_ASSIGN_FIELDS 6u  /* capset u32, cap u16 */
@@ -23,8 +24,6 @@
 #define HEAP_VALUE_FIELDS 12u    /* capset u32, bytes u64 (49-51) */
 #define GC_STATS_FIELDS 4u       /* capset u32 */
 #define CAPSET_TEXT_FIELDS 4u    /* capset u32, then text (29, 30) */
-
-#define CAPSET_TYPE_OS_PROCESS 2u
 
 static evi_report_proc *proc_get(ev_report *rep, uint32_t capset);
 
@@ -113,7 +112,7 @@ static int nomem(ev_report *rep)
 
 /* ---- processes and capabilities ---- */
 
-static size_t proc_search(const ev_report *rep, uint32_t capset)
+size_t evi_report_proc_search(const ev_report *rep, uint32_t capset)
 {
 	size_t lo = 0, hi = rep->n_procs;
 
@@ -131,7 +130,7 @@ static size_t proc_search(const ev_report *rep, uint32_t capset)
  * rep->diag. */
 static evi_report_proc *proc_get(ev_report *rep, uint32_t capset)
 {
-	size_t at = proc_search(rep, capset);
+	size_t at = evi_report_proc_search(rep, capset);
 	evi_report_proc *p, **grown;
 
 	if (at < rep->n_procs && rep->procs[at]->capset == capset)
@@ -173,33 +172,11 @@ static evi_report_cap *cap_get(ev_report *rep, uint16_t cap)
 			 EV_REPORT_MAX_CAPS);
 		return NULL;
 	}
-	if (cap >= rep->n_caps) {
-		size_t n = cap + 1u;
-		evi_report_cap *grown = realloc(rep->caps, n * sizeof *grown);
-		if (!grown) {
-			nomem(rep);
-			return NULL;
-		}
-		memset(grown + rep->n_caps, 0,
-		       (n - rep->n_caps) * sizeof *grown);
-		rep->caps = grown;
-		rep->n_caps = n;
-	}
-	return &rep->caps[cap];
-}
-
-/* A copy of `len` bytes at `s`, cut at `max`, NUL-terminated. */
-static char *copy_text(const uint8_t *s, size_t len, size_t max)
-{
-	char *t;
-
-	if (len > max)
-		len = max;
-	if (!(t = malloc(len + 1)))
+	if (cap >= rep->n_caps &&
+	    evi_grow_zeroed(&rep->diag, &rep->caps, &rep->n_caps, cap,
+			    sizeof *rep->caps) < 0)
 		return NULL;
-	memcpy(t, s, len);
-	t[len] = '\0';
-	return t;
+	return &rep->caps[cap];
 }
 
 /* ---- the events ---- */
@@ -256,7 +233,7 @@ static int on_capset_create(ev_report *rep, const ev_event *ev)
 {
 	evi_report_proc *p;
 
-	if (ev_load16(ev->payload + 4) != CAPSET_TYPE_OS_PROCESS)
+	if (ev_load16(ev->payload + 4) != EV_CAPSET_OS_PROCESS)
 		return EV_OK;
 	if (!(p = proc_get(rep, ev_load32(ev->payload))))
 		return rep->diag.status;
@@ -268,7 +245,7 @@ static int on_capset_assign(ev_report *rep, const ev_event *ev)
 {
 	uint32_t capset = ev_load32(ev->payload);
 	uint16_t cap = ev_load16(ev->payload + 4);
-	size_t at = proc_search(rep, capset);
+	size_t at = evi_report_proc_search(rep, capset);
 	evi_report_cap *c;
 
 	/* Caps join a clock-domain capset too; only the process counts. */
@@ -295,14 +272,13 @@ static int on_identity(ev_report *rep, const ev_event *ev)
 		p->have_pid = 1;
 		p->pid = ev_load32(ev->payload + 4);
 	} else if (ev->type == EV_RTS_IDENTIFIER && !p->rts_identifier) {
-		if (!(p->rts_identifier = copy_text(text, len,
-						    EV_REPORT_MAX_TEXT)))
+		if (!(p->rts_identifier = evi_text_copy(text, len,
+						    EV_REPORT_MAX_TEXT, NULL)))
 			return nomem(rep);
 	} else if (ev->type == EV_PROGRAM_ARGS && !p->args) {
-		if (!(p->args = copy_text(text, len, EV_REPORT_MAX_ARGS)))
+		if (!(p->args = evi_text_copy(text, len, EV_REPORT_MAX_ARGS,
+					      &p->args_len)))
 			return nomem(rep);
-		p->args_len = len < EV_REPORT_MAX_ARGS ? len
-						       : EV_REPORT_MAX_ARGS;
 	}
 	return EV_OK;
 }
@@ -357,7 +333,8 @@ static int on_marker(ev_report *rep, const ev_event *ev)
 		return nomem(rep);
 	rep->markers = grown;
 	m = &rep->markers[rep->n_markers];
-	if (!(m->text = copy_text(ev->payload, ev->size, EV_REPORT_MAX_TEXT)))
+	if (!(m->text = evi_text_copy(ev->payload, ev->size,
+				      EV_REPORT_MAX_TEXT, NULL)))
 		return nomem(rep);
 	m->time = ev->time;
 	m->cap = ev->cap;

@@ -13,18 +13,9 @@
  * rep->n_procs for "no known process". */
 static size_t process_of(const ev_report *rep, const evi_report_cap *c)
 {
-	size_t lo = 0, hi = rep->n_procs;
-
 	if (!c->have_process)
 		return rep->n_procs == 1 ? 0 : rep->n_procs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (rep->procs[mid]->capset < c->process)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return evi_report_proc_search(rep, c->process);
 }
 
 static size_t caps_of(const ev_report *rep, size_t proc)

@@ -140,6 +140,10 @@ struct ev_report {
  * EV_ENOMEM (the grid's first use allocates). */
 int evi_report_cover(ev_report *rep, uint64_t t);
 
+/* Index of the first process whose capset is >= `capset` in rep->procs,
+ * which is sorted by capset (report.c). */
+size_t evi_report_proc_search(const ev_report *rep, uint32_t capset);
+
 /* Adds [from, to) to the buckets `b` of a capability, in `state`. */
 void evi_report_spread(ev_report *rep, ev_report_cap_bucket *b,
 		       enum evi_cap_state state, uint64_t from, uint64_t to);

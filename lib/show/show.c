@@ -13,9 +13,9 @@
  * The few whose text depends on the form of the payload have functions.
  *
  * Layering, calls going one way only: show.c -> show_json.c ->
- * show_stop.c and show_strings.c. This file calls down into show_json.c
- * (the NDJSON form) and into show_stop.c (STOP_THREAD status codes, which
- * both forms name); nothing below calls up into it.
+ * show_strings.c, and down into lib/format (text.c for the text,
+ * stop_status.c for the STOP_THREAD status codes both forms name);
+ * nothing below calls up into this file.
  */
 #include "evtool/show.h"
 
@@ -94,17 +94,6 @@ static void put_message_tag(ev_text *t, uint64_t tag)
 		evi_put_u64(t, tag);
 }
 
-/* CAPSET_CREATE's type, as Haskell shows ghc-events' CapsetType. */
-static void put_capset_type(ev_text *t, uint64_t type)
-{
-	static const char *const names[] = {
-		"CapsetUnknown", "CapsetCustom", "CapsetOsProcess",
-		"CapsetClockDomain"
-	};
-
-	evi_puts(t, names[type < 4 ? type : 0]);
-}
-
 static void put_value(ev_text *t, char conv, const ev_value *v)
 {
 	switch (conv) {
@@ -136,7 +125,7 @@ static void put_value(ev_text *t, char conv, const ev_value *v)
 		put_message_tag(t, v->num);
 		break;
 	case 'c':
-		put_capset_type(t, v->num);
+		evi_puts(t, evi_capset_type_name(v->num));
 		break;
 	default:
 		evi_put_u64(t, v->num);

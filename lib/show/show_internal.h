@@ -1,57 +1,14 @@
 /*
- * Shared by the renderers of show.h: appending to an ev_text, and the
- * string conversions ghc-events applies (show_strings.c).
+ * Shared by the renderers of show.h: the string conversions ghc-events
+ * applies (show_strings.c) and the NDJSON rendering; the text primitives
+ * are lib/format/text.h's, the STOP_THREAD statuses stop_status.c's.
  */
 #ifndef EVTOOL_LIB_SHOW_INTERNAL_H
 #define EVTOOL_LIB_SHOW_INTERNAL_H
 
-#include <string.h>
-
 #include "evtool/decode.h"
 #include "evtool/show.h"
-
-/* Makes room for `n` more bytes; 0 (and t->failed) when out of memory. */
-int evi_text_room(ev_text *t, size_t n);
-
-static inline void evi_put(ev_text *t, const void *p, size_t n)
-{
-	if (t->cap - t->len < n && !evi_text_room(t, n))
-		return;
-	memcpy(t->data + t->len, p, n);
-	t->len += n;
-}
-
-static inline void evi_puts(ev_text *t, const char *s)
-{
-	evi_put(t, s, strlen(s));
-}
-
-static inline void evi_putc(ev_text *t, char c)
-{
-	if (t->cap == t->len && !evi_text_room(t, 1))
-		return;
-	t->data[t->len++] = c;
-}
-
-/* The most digits of a u64 in decimal. */
-#define EVI_U64_MAX 20u
-
-/* Writes v in decimal at p (room for EVI_U64_MAX bytes); returns the end. */
-char *evi_fmt_u64(char *p, uint64_t v);
-
-/* Writes v % 100 as two digits at p; returns p + 2. */
-char *evi_fmt_2digits(char *p, unsigned v);
-
-void evi_put_u64(ev_text *t, uint64_t v);
-void evi_put_hex(ev_text *t, uint64_t v);
-
-/* The next code point of UTF-8 at p[0, len): its value and length. An
- * invalid or cut sequence gives -1 for one byte (ghc-events' lenient
- * decoding replaces each such byte). */
-int32_t evi_utf8_next(const uint8_t *p, size_t len, unsigned *bytes);
-
-/* Text as ghc-events decodes it: UTF-8, invalid bytes as U+FFFD. */
-void evi_put_text(ev_text *t, const uint8_t *p, size_t len);
+#include "text.h"
 
 /* Writes one string of a list. */
 typedef void (*evi_put_string_fn)(ev_text *t, const uint8_t *p, size_t len);
@@ -69,21 +26,15 @@ void evi_put_haskell_list(ev_text *t, const uint8_t *p, size_t len);
  * and every character that is not printable replaced by '.'. */
 void evi_put_printable(ev_text *t, const uint8_t *p, size_t len);
 
-/* A JSON string literal of lenient UTF-8 text (invalid bytes as U+FFFD). */
-void evi_put_json_string(ev_text *t, const uint8_t *p, size_t len);
+/* ghc-events' CapsetType constructor of a CAPSET_CREATE type, as both
+ * forms show it: "CapsetOsProcess", "CapsetUnknown" for an unknown type
+ * (show_json.c). */
+const char *evi_capset_type_name(uint64_t type);
 
 /* The NDJSON rendering of one event of a session whose header is `h`
  * (show_json.c); `ghc782`: the log numbers STOP_THREAD statuses as GHC
  * 7.8.2 did. */
 void evi_show_json_event(const ev_event *ev, const ev_header *h, int ghc782,
 			 ev_text *out);
-
-/* A STOP_THREAD status code as ghc-events reads it, 0 to 20 (show_stop.c);
- * `ghc782`: the log numbers them as GHC 7.8.2 did. */
-unsigned evi_stop_status(uint64_t code, int ghc782);
-
-/* ghc-events' name (ThreadStopStatus constructor) of a STOP_THREAD status
- * code, "BlockedOnBlackHoleOwnedBy" for code 8 with the owner field. */
-const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782);
 
 #endif

@@ -19,12 +19,14 @@
  * "capset_type_name" (CapsetType), HEAP_PROF_BEGIN's "breakdown_name"
  * (HeapProfBreakdown; none for a code ghc-events does not name).
  *
- * Layering: show.c -> this file -> show_stop.c and show_strings.c. It
- * calls no function of show.c (the STOP_THREAD names are in show_stop.c).
+ * Layering: show.c -> this file -> show_strings.c and lib/format (text.c,
+ * stop_status.c for the STOP_THREAD names). It calls no function of
+ * show.c.
  */
 #include <string.h>
 
 #include "evtool/catalog.h"
+#include "internal.h"
 #include "show_internal.h"
 
 static void put_hex_bytes(ev_text *t, const uint8_t *p, size_t len)
@@ -53,7 +55,7 @@ static void put_big_twin(ev_text *t, const char *name, uint64_t v)
 	evi_putc(t, '"');
 }
 
-static const char *capset_type_name(uint64_t type)
+const char *evi_capset_type_name(uint64_t type)
 {
 	switch (type) {
 	case EV_CAPSET_CUSTOM:
@@ -93,7 +95,7 @@ static const char *code_name(const ev_event *ev, const ev_decoded *d,
 		return evi_stop_status_name(v->num, d->n > 2, ghc782);
 	if (ev->type == EV_CAPSET_CREATE &&
 	    strcmp(v->field->name, "capset_type") == 0)
-		return capset_type_name(v->num);
+		return evi_capset_type_name(v->num);
 	if (ev->type == EV_HEAP_PROF_BEGIN &&
 	    strcmp(v->field->name, "breakdown") == 0)
 		return breakdown_name(v->num);

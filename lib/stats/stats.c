@@ -34,8 +34,6 @@
 #define MEM_RETURN_FIELDS 8u     /* capset u32, current mblocks u32 */
 #define SPARK_FIELDS 48u         /* created ... fizzled, 6 x u64 */
 
-#define CAPSET_TYPE_OS_PROCESS 2u
-
 int ev_stats_new(ev_stats **out)
 {
 	*out = calloc(1, sizeof **out);
@@ -82,20 +80,10 @@ int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n)
 /* The state of `cap`, grown on first sight; NULL when out of memory. */
 static evi_stats_cap *cap_get(ev_stats *st, uint16_t cap)
 {
-	if (cap >= st->n_caps) {
-		size_t n = st->n_caps ? st->n_caps : 8;
-		evi_stats_cap *grown;
-		while (n <= cap)
-			n *= 2;
-		if (!(grown = realloc(st->caps, n * sizeof *grown))) {
-			evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-			return NULL;
-		}
-		memset(grown + st->n_caps, 0,
-		       (n - st->n_caps) * sizeof *grown);
-		st->caps = grown;
-		st->n_caps = n;
-	}
+	if (cap >= st->n_caps &&
+	    evi_grow_zeroed(&st->diag, &st->caps, &st->n_caps, cap,
+			    sizeof *st->caps) < 0)
+		return NULL;
 	return &st->caps[cap];
 }
 
@@ -115,7 +103,7 @@ static int on_capset_create(ev_stats *st, const ev_event *ev)
 {
 	evi_stats_proc *p;
 
-	if (ev_load16(ev->payload + 4) != CAPSET_TYPE_OS_PROCESS)
+	if (ev_load16(ev->payload + 4) != EV_CAPSET_OS_PROCESS)
 		return EV_OK;
 	if (!(p = evi_stats_proc_get(st, ev_load32(ev->payload), 1)))
 		return st->diag.status;

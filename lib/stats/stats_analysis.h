@@ -7,6 +7,7 @@
 #define EVTOOL_LIB_STATS_ANALYSIS_H
 
 #include "evtool/stats_analysis.h"
+#include "idmap.h"
 
 /* What one capability is doing, and what it did. */
 typedef struct evi_cap_use {
@@ -33,8 +34,7 @@ typedef struct evi_proc_pauses {
 typedef struct evi_analysis {
 	ev_stats_thread *threads;  /* first seen first; labels malloc'd */
 	size_t n_threads, threads_alloc;
-	uint32_t *slots;           /* hash of tid: thread index + 1, 0 free */
-	size_t n_slots;
+	evi_idmap index;           /* tid -> position in threads */
 	int started;               /* an event was added */
 	int keep_threads;          /* ev_stats_keep_threads was called */
 	ev_stats_thread total, others;

@@ -37,14 +37,10 @@ static evi_stats_proc *proc_insert(ev_stats *st, size_t at, uint32_t capset)
 			 EV_STATS_MAX_PROCESSES);
 		return NULL;
 	}
-	if (st->n_procs == st->procs_alloc) {
-		size_t n = st->procs_alloc ? 2 * st->procs_alloc : 4;
-		evi_stats_proc **grown = realloc(st->procs, n * sizeof *grown);
-		if (!grown)
-			goto nomem;
-		st->procs = grown;
-		st->procs_alloc = n;
-	}
+	if (st->n_procs == st->procs_alloc &&
+	    evi_grow_zeroed(&st->diag, &st->procs, &st->procs_alloc,
+			    st->n_procs, sizeof *st->procs) < 0)
+		return NULL;
 	if (!(p = calloc(1, sizeof *p)))
 		goto nomem;
 	p->pub.capset = capset;

@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "stats_internal.h"
+#include "text.h"
 
 #define TID_FIELDS 4u        /* tid u32: events 1, 2, 4, 44 */
 #define STOP_FIELDS 6u       /* tid, status u16 */
@@ -21,39 +22,11 @@
 
 /* ---- the table of threads ---- */
 
-static size_t slot_of(uint32_t tid, size_t n_slots)
-{
-	/* Fibonacci hashing: thread ids are small and consecutive. */
-	return (size_t)((tid * 2654435769u) & (n_slots - 1));
-}
-
-static int rehash(evi_analysis *an, size_t n_slots)
-{
-	uint32_t *slots = calloc(n_slots, sizeof *slots);
-
-	if (!slots)
-		return EV_ENOMEM;
-	for (size_t i = 0; i < an->n_threads; i++) {
-		size_t s = slot_of(an->threads[i].tid, n_slots);
-		while (slots[s])
-			s = (s + 1) & (n_slots - 1);
-		slots[s] = (uint32_t)(i + 1);
-	}
-	free(an->slots);
-	an->slots = slots;
-	an->n_slots = n_slots;
-	return EV_OK;
-}
-
 static ev_stats_thread *find_thread(const evi_analysis *an, uint32_t tid)
 {
-	if (!an->n_slots)
-		return NULL;
-	for (size_t s = slot_of(tid, an->n_slots); an->slots[s];
-	     s = (s + 1) & (an->n_slots - 1))
-		if (an->threads[an->slots[s] - 1].tid == tid)
-			return &an->threads[an->slots[s] - 1];
-	return NULL;
+	uint64_t i;
+
+	return evi_idmap_get(&an->index, tid, &i) ? &an->threads[i] : NULL;
 }
 
 static int grow_threads(evi_analysis *an)
@@ -76,7 +49,6 @@ static ev_stats_thread *thread_get(ev_stats *st, uint32_t tid)
 {
 	evi_analysis *an = &st->an;
 	ev_stats_thread *t = find_thread(an, tid);
-	size_t s;
 
 	if (t)
 		return t;
@@ -87,18 +59,14 @@ static ev_stats_thread *thread_get(ev_stats *st, uint32_t tid)
 		return &an->others;
 	}
 	if ((an->n_threads == an->threads_alloc && grow_threads(an) < 0) ||
-	    (2 * (an->n_threads + 1) > an->n_slots &&
-	     rehash(an, an->n_slots ? 2 * an->n_slots : 128) < 0)) {
+	    evi_idmap_add(&an->index, tid, an->n_threads,
+			  EV_STATS_MAX_THREADS, NULL) < 0) {
 		evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
 		return NULL;
 	}
-	t = &an->threads[an->n_threads];
+	t = &an->threads[an->n_threads++];
 	memset(t, 0, sizeof *t);
 	t->tid = tid;
-	for (s = slot_of(tid, an->n_slots); an->slots[s];
-	     s = (s + 1) & (an->n_slots - 1))
-		;
-	an->slots[s] = (uint32_t)++an->n_threads;
 	return t;
 }
 
@@ -107,20 +75,10 @@ static evi_cap_use *use_get(ev_stats *st, uint16_t cap)
 {
 	evi_analysis *an = &st->an;
 
-	if (cap >= an->n_uses) {
-		size_t n = an->n_uses ? an->n_uses : 8;
-		evi_cap_use *grown;
-		while (n <= cap)
-			n *= 2;
-		if (!(grown = realloc(an->uses, n * sizeof *grown))) {
-			evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-			return NULL;
-		}
-		memset(grown + an->n_uses, 0,
-		       (n - an->n_uses) * sizeof *grown);
-		an->uses = grown;
-		an->n_uses = n;
-	}
+	if (cap >= an->n_uses &&
+	    evi_grow_zeroed(&st->diag, &an->uses, &an->n_uses, cap,
+			    sizeof *an->uses) < 0)
+		return NULL;
 	return &an->uses[cap];
 }
 
@@ -210,15 +168,8 @@ static int on_label(ev_stats *st, const ev_event *ev)
 		return EV_OK;
 	while (len > 0 && text[len - 1] == '\0')
 		len--;
-	if (len > EV_STATS_MAX_LABEL) {
-		len = EV_STATS_MAX_LABEL;
-		while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
-			len--;
-	}
-	if (!(copy = malloc(len + 1)))
+	if (!(copy = evi_text_copy(text, len, EV_STATS_MAX_LABEL, NULL)))
 		return evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-	memcpy(copy, text, len);
-	copy[len] = '\0';
 	free((char *)t->label);
 	t->label = copy;
 	return EV_OK;
@@ -356,7 +307,7 @@ void evi_threads_free(evi_analysis *an)
 	for (size_t i = 0; i < an->n_threads; i++)
 		free((char *)an->threads[i].label);
 	free(an->threads);
-	free(an->slots);
+	evi_idmap_free(&an->index);
 	free(an->uses);
 	free(an->caps);
 }

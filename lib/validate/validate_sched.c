@@ -51,9 +51,6 @@ typedef struct evv_run {
 
 enum { THREAD_CREATED = 1u << 0, THREAD_FINISHED = 1u << 1 };
 
-/* STOP_THREAD status ThreadFinished (rts/include/rts/Constants.h). */
-#define STOP_STATUS_FINISHED 5
-
 /* What is known of a thread: slot.aux holds THREAD_* flags. Two run
  * stretches are kept (the latest on two caps): enough to catch a thread
  * on two caps at once in bounded memory, not every such case. */
@@ -331,7 +328,7 @@ static void stop_elsewhere(evv *v, const ev_event *ev, evv_cap *cs,
  * if its status is ThreadFinished. */
 static void stop_finishes(evv *v, const ev_event *ev, uint32_t tid)
 {
-	int finishes = ev_load16(ev->payload + 4) == STOP_STATUS_FINISHED;
+	int finishes = ev_load16(ev->payload + 4) == EVI_STOP_FINISHED;
 	evv_thread *t = finishes ? thread_entry(v, tid)
 				 : evv_table_find(&v->threads, tid);
 

@@ -1420,7 +1420,7 @@ static void test_options_and_reuse(void **state)
 	free(log);
 }
 
-/* --at's times (parsed by ev_time_parse, tests/test_time.c): a wall-clock
+/* --at's times (parsed by ev_time_parse, tests/format/test_time.c): a wall-clock
  * time is placed by the session's WALL_CLOCK_TIME. In threads-n2, raw 10227240 ns (10 ms after
  * its first event) is 2026-11-22T03:25:56.008437550Z, as the filter's
  * tests pin it (tests/cli/cases/filter-time-window.t). */

@@ -3,15 +3,12 @@
  * (ghc-events mkStopStatus, mkStopStatus782, showThreadStopStatus and the
  * ThreadStopStatus constructors).
  *
- * Layering: the bottom of show (show.c -> show_json.c -> this file; show.c
- * and stats call it too). It calls no function of show.c or show_json.c;
- * the tables live here so that both forms of show use them without
- * calling each other.
+ * Layering: lib/format, called by show (show.c, show_json.c) and by stats
+ * (stats_threads.c, the names of its stop reasons); it calls nothing.
  */
 #include <stdint.h>
 
 #include "internal.h"
-#include "show_internal.h"
 
 /* ghc-events' mkStopStatus and showThreadStopStatus, by status code. 18
  * is the RTS's BlockedOnMsgThrowTo (why_blocked 12 + 6), which current
@@ -41,16 +38,24 @@ static const uint8_t ghc782_codes[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, 20, 8, 9, 10, 11, 12, 13, 0, 14, 15, 16, 17
 };
 
-/* ghc-events' ThreadStopStatus constructors, by the same codes. */
-static const char *const stop_names[] = {
-	"NoStatus", "HeapOverflow", "StackOverflow", "ThreadYielding",
-	"ThreadBlocked", "ThreadFinished", "ForeignCall", "BlockedOnMVar",
-	"BlockedOnBlackHole", "BlockedOnRead", "BlockedOnWrite",
-	"BlockedOnDelay", "BlockedOnSTM", "BlockedOnDoProc", "BlockedOnCCall",
-	"BlockedOnCCall_NoUnblockExc", "BlockedOnMsgThrowTo",
-	"ThreadMigrating", "BlockedOnMsgThrowTo", "NoStatus",
-	"BlockedOnMVarRead"
+/* ghc-events' ThreadStopStatus constructors, by the same codes, with the
+ * lengths of their names. */
+#define STOP(name) { name, sizeof(name) - 1 }
+static const evi_stop_name stop_names[] = {
+	STOP("NoStatus"), STOP("HeapOverflow"), STOP("StackOverflow"),
+	STOP("ThreadYielding"), STOP("ThreadBlocked"), STOP("ThreadFinished"),
+	STOP("ForeignCall"), STOP("BlockedOnMVar"), STOP("BlockedOnBlackHole"),
+	STOP("BlockedOnRead"), STOP("BlockedOnWrite"), STOP("BlockedOnDelay"),
+	STOP("BlockedOnSTM"), STOP("BlockedOnDoProc"), STOP("BlockedOnCCall"),
+	STOP("BlockedOnCCall_NoUnblockExc"), STOP("BlockedOnMsgThrowTo"),
+	STOP("ThreadMigrating"), STOP("BlockedOnMsgThrowTo"), STOP("NoStatus"),
+	STOP("BlockedOnMVarRead")
 };
+#undef STOP
+
+_Static_assert(sizeof stop_names / sizeof stop_names[0] ==
+		       sizeof stop_texts / sizeof stop_texts[0],
+	       "a name for every status");
 
 /* A STOP_THREAD status code as ghc-events reads it: 0 to 20. */
 unsigned evi_stop_status(uint64_t code, int ghc782)
@@ -67,5 +72,12 @@ const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782)
 
 	if (status == 8 && has_info)
 		return "BlockedOnBlackHoleOwnedBy";
-	return stop_names[status];
+	return stop_names[status].name;
+}
+
+const evi_stop_name *evi_stop_status_constructor(unsigned status)
+{
+	if (status >= sizeof stop_names / sizeof stop_names[0])
+		status = 0;
+	return &stop_names[status];
 }

@@ -368,6 +368,32 @@ static void test_hp_bands(void **state)
 	stop(&f);
 }
 
+/* The DATE line from the first WALL_CLOCK_TIME that is a clock reading:
+ * one with a nanosecond field of 10^9 is none (ev_wall_clock_epoch), so
+ * the next one dates the run. */
+static void test_hp_date(void **state)
+{
+	uint8_t begin[13] = { 0 }, era[8] = { 0 }, bad[16], good[16];
+	fixture f;
+
+	(void)state;
+	ev_store32(bad, 0);
+	ev_store64(bad + 4, 86400); /* Fri Jan 02 00:00 1970 */
+	ev_store32(bad + 12, 1000000000u);
+	memcpy(good, bad, sizeof good);
+	ev_store64(good + 4, 86400 + 3600);
+	ev_store32(good + 12, 999999999u);
+	start(&f, EV_EXPORT_HP);
+	feed(&f, EV_WALL_CLOCK_TIME, EV_NO_CAP, 0, bad, sizeof bad);
+	feed(&f, EV_WALL_CLOCK_TIME, EV_NO_CAP, 0, good, sizeof good);
+	feed(&f, EV_HEAP_PROF_BEGIN, EV_NO_CAP, 0, begin, sizeof begin);
+	feed(&f, EV_HEAP_PROF_SAMPLE_BEGIN, EV_NO_CAP, 10, era, 8);
+	feed(&f, EV_HEAP_PROF_SAMPLE_END, EV_NO_CAP, 10, era, 8);
+	assert_int_equal(finish(&f), EV_OK);
+	assert_non_null(strstr(f.text, "\nDATE \"Fri Jan 02 01:00 1970\"\n"));
+	stop(&f);
+}
+
 static void test_nothing_to_export(void **state)
 {
 	fixture f;
@@ -429,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_label_bound),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_hp_bands),
+		cmocka_unit_test(test_hp_date),
 		cmocka_unit_test(test_nothing_to_export),
 		cmocka_unit_test(test_speedscope_profiles),
 	};

@@ -491,6 +491,46 @@ static void test_out_of_order(void **state)
 	ev_report_free(b);
 }
 
+/* ---- texts cut to their limits ---- */
+
+/* A marker longer than EV_REPORT_MAX_TEXT and program arguments longer
+ * than EV_REPORT_MAX_ARGS, each with a two-byte character across its
+ * limit: both are cut before that character, never inside it. */
+static void test_long_texts(void **state)
+{
+	static uint8_t marker[EV_REPORT_MAX_TEXT + 40];
+	static uint8_t args[4 + EV_REPORT_MAX_ARGS + 40];
+	const size_t at_text = EV_REPORT_MAX_TEXT - 1;
+	const size_t at_args = 4 + EV_REPORT_MAX_ARGS - 1;
+	ev_event m = { EV_USER_MARKER, 0, sizeof marker, 20, marker, 0, 0 };
+	ev_event a = { EV_PROGRAM_ARGS, EV_NO_CAP, sizeof args, 10, args, 0, 0 };
+	const ev_report_process *p;
+	ev_report *rep;
+
+	(void)state;
+	memset(marker, 'm', sizeof marker);
+	marker[at_text] = 0xc3; /* U+00E9 across the limit */
+	marker[at_text + 1] = 0xa9;
+	memset(args, 'a', sizeof args);
+	memset(args, 0, 4); /* capset 0 */
+	args[at_args] = 0xc3;
+	args[at_args + 1] = 0xa9;
+	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+	assert_int_equal(ev_report_add(rep, &a), EV_OK);
+	assert_int_equal(ev_report_add(rep, &m), EV_OK);
+	feed(rep, EV_RUN_THREAD, 0, 30);
+	assert_int_equal(ev_report_finish(rep), EV_OK);
+	assert_int_equal(ev_report_process_count(rep), 1);
+	p = ev_report_process_at(rep, 0);
+	assert_true(p->known);
+	assert_int_equal(p->args_len, at_args - 4);
+	assert_memory_equal(p->args, args + 4, p->args_len);
+	assert_int_equal(p->n_markers, 1);
+	assert_int_equal(strlen(p->markers[0].text), at_text);
+	assert_memory_equal(p->markers[0].text, marker, at_text);
+	ev_report_free(rep);
+}
+
 /* ---- bad input and misuse ---- */
 
 static void test_errors(void **state)
@@ -557,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_real_logs),
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_long_texts),
 		cmocka_unit_test(test_heap_profile),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_out_of_order),
