@@ -789,8 +789,9 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 	return EXIT_OK;
 }
 
-int cmd_archive(const cli_command *cmd, const cli_args *args)
+int cmd_archive(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	archive_job job = { cmd, NULL, 0, 0, 0, EV_ARCHIVE_OPTIONS_INIT, 0 };
 	int test, extract, rc = setup_job(&job, args, &test, &extract);
 

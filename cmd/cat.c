@@ -129,8 +129,9 @@ static int choose_output(const cli_command *cmd, const cli_args *args,
 	return EXIT_OK;
 }
 
-int cmd_cat(const cli_command *cmd, const cli_args *args)
+int cmd_cat(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	const char *out;
 	cat_job job = { NULL, EV_WRITER_OPTIONS_INIT, 0, 0 };
 	int in_place, rc = choose_output(cmd, args, &out, &in_place);

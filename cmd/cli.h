@@ -90,7 +90,7 @@ typedef struct cli_args {
 typedef struct cli_command cli_command;
 struct cli_command {
 	const char *name;
-	int (*run)(const cli_command *cmd, const cli_args *args);
+	int (*run)(const cli_args *args);
 	const char *summary;  /* one line for `evtool --help` */
 	const char *synopsis; /* operands, e.g. "IN... -o OUT" */
 	const char *details;  /* a paragraph and an example for CMD --help */

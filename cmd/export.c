@@ -102,7 +102,7 @@ static int convert(export_run *run, ev_sorter *s, ev_export_format format)
 	return EXIT_OK;
 }
 
-int cmd_export(const cli_command *cmd, const cli_args *args)
+int cmd_export(const cli_args *args)
 {
 	ev_export_options opts = EV_EXPORT_OPTIONS_INIT;
 	ev_sort_options sort = EV_SORT_OPTIONS_INIT;
@@ -111,7 +111,6 @@ int cmd_export(const cli_command *cmd, const cli_args *args)
 	int format = EV_EXPORT_PERFETTO, rc;
 	ev_sorter *s = NULL;
 
-	(void)cmd; /* the options are in args */
 	if ((rc = cli_choice(args, EXPORT_OPT_FORMAT, &format)) != EXIT_OK)
 		return rc;
 	run.in = args->positional[0];

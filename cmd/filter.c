@@ -240,13 +240,12 @@ static int run_filter(const cli_args *args, ev_filter *f,
 	return rc;
 }
 
-int cmd_filter(const cli_command *cmd, const cli_args *args)
+int cmd_filter(const cli_args *args)
 {
 	ev_filter_run_options opts = EV_FILTER_RUN_OPTIONS_INIT;
 	ev_filter *f;
 	int rc;
 
-	(void)cmd; /* the options are in args */
 	if (ev_filter_new(&f) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = build_filter(args, f);

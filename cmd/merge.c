@@ -390,8 +390,9 @@ static int make_merge(const cli_command *cmd, const cli_args *args,
 	return rc;
 }
 
-int cmd_merge(const cli_command *cmd, const cli_args *args)
+int cmd_merge(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	const char *out = cli_value(args, MERGE_OPT_OUTPUT);
 	ev_sink *sink = NULL;
 	ev_merge *m;

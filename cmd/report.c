@@ -82,7 +82,7 @@ static int write_page(const report_job *job, ev_sink *sink, const char *out)
 	return rc;
 }
 
-int cmd_report(const cli_command *cmd, const cli_args *args)
+int cmd_report(const cli_args *args)
 {
 	const char *in = args->positional[0];
 	const char *out = cli_value(args, REPORT_OPT_OUTPUT);
@@ -90,7 +90,6 @@ int cmd_report(const cli_command *cmd, const cli_args *args)
 	ev_sink *sink = NULL;
 	int rc = cli_open_output(out, &in, 1, CLI_REFUSE_INPUT, &sink), wrc;
 
-	(void)cmd;
 	if (rc == EXIT_OK && ev_report_new(&job.report, NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
 	if (rc == EXIT_OK)

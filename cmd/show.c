@@ -178,8 +178,9 @@ static int parse_format(const cli_args *args, ev_show_format *out)
 	return rc;
 }
 
-int cmd_show(const cli_command *cmd, const cli_args *args)
+int cmd_show(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	show_out o = { EV_SHOW_TEXT, 0, NULL, EV_TEXT_INIT };
 	const char *in = args->positional[0];
 	int rc;

@@ -197,8 +197,9 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 	return rc;
 }
 
-int cmd_sort(const cli_command *cmd, const cli_args *args)
+int cmd_sort(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	const char *in = args->positional[0];
 	const char *out = cli_value(args, SORT_OPT_OUTPUT);

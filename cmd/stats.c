@@ -644,8 +644,9 @@ static int stats_files(const cli_args *args, unsigned parts, int as_json,
 	return rc;
 }
 
-int cmd_stats(const cli_command *cmd, const cli_args *args)
+int cmd_stats(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	int as_json = cli_flag(args, STATS_OPT_JSON), n_conds = 0, rc;
 	unsigned parts =
 		(cli_flag(args, STATS_OPT_THREADS) ? STATS_THREADS : 0) |

@@ -302,8 +302,9 @@ static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
 	return rc;
 }
 
-int cmd_truncate(const cli_command *cmd, const cli_args *args)
+int cmd_truncate(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
 	const char *in = args->positional[0], *out;
 	ev_reader *r = NULL;

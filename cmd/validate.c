@@ -334,8 +334,9 @@ static int worse(int a, int b)
 	return rank[b] > rank[a] ? b : a;
 }
 
-int cmd_validate(const cli_command *cmd, const cli_args *args)
+int cmd_validate(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	validate_job job = { EV_VALIDATE_OPTIONS_INIT, 0, 0, 0, 0,
 			     { NULL, 0, { 0 }, 0 }, NULL, 0, 0 };
 	int worst = EXIT_OK, rc;
