@@ -18,6 +18,7 @@
 #include "evtool/merge.h"
 #include "evtool/reader.h"
 #include "evtool/writer.h"
+#include "filter_internal.h" /* the learning protocol, tested directly */
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -633,7 +634,7 @@ static void test_process_and_capset(void **state)
 	/* the log's own process: everything */
 	assert_int_equal(ev_filter_new(&f), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, pid, 0), EV_OK);
-	assert_int_equal(ev_filter_learning_passes(f), 1);
+	assert_int_equal(evi_filter_learning_passes(f), 1);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_all, NULL);
 	ev_filter_free(f);
@@ -778,15 +779,15 @@ static void check_two_processes(const char *list, ev_filter_kind kind,
 
 	assert_int_equal(ev_filter_new(&f), EV_OK);
 	assert_int_equal(ev_filter_add(f, kind, list, exclude), EV_OK);
-	assert_int_equal(ev_filter_learning_passes(f), 1);
+	assert_int_equal(evi_filter_learning_passes(f), 1);
 	for (size_t i = 0; i < ARRAY_LEN(two_processes); i++) {
 		two_process_event(i, payload, &ev);
-		assert_int_equal(ev_filter_learn(f, 0, 0, &ev), EV_OK);
+		assert_int_equal(evi_filter_learn(f, 0, 0, &ev), EV_OK);
 	}
-	assert_int_equal(ev_filter_end_learning(f, 0), EV_OK);
+	assert_int_equal(evi_filter_end_learning(f, 0), EV_OK);
 	for (size_t i = 0; i < ARRAY_LEN(two_processes); i++) {
 		two_process_event(i, payload, &ev);
-		if (ev_filter_apply(f, 0, &ev, &out) != want[i])
+		if (evi_filter_apply(f, 0, &ev, &out) != want[i])
 			fail_msg("%s %s: event %zu (type %u) should be %s",
 				 exclude ? "excluding" : "keeping", list, i,
 				 ev.type, want[i] ? "kept" : "dropped");
@@ -1114,23 +1115,23 @@ static void test_markers_in_time_order(void **state)
 	assert_int_equal(ev_filter_new(&f), EV_OK);
 	assert_int_equal(ev_filter_set_markers_text(f, "go,stop\\, with*", 0),
 			 EV_OK);
-	assert_int_equal(ev_filter_learning_passes(f), 2);
+	assert_int_equal(evi_filter_learning_passes(f), 2);
 	for (unsigned pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < ARRAY_LEN(events); i++) {
 			ev_event ev = { events[i].type, events[i].cap,
 					(uint32_t)strlen(events[i].text),
 					events[i].time,
 					(const uint8_t *)events[i].text, 0, i };
-			assert_int_equal(ev_filter_learn(f, pass, 0, &ev), EV_OK);
+			assert_int_equal(evi_filter_learn(f, pass, 0, &ev), EV_OK);
 		}
-		assert_int_equal(ev_filter_end_learning(f, pass), EV_OK);
+		assert_int_equal(evi_filter_end_learning(f, pass), EV_OK);
 	}
 	for (size_t i = 0; i < ARRAY_LEN(events); i++) {
 		ev_event ev = { events[i].type, events[i].cap,
 				(uint32_t)strlen(events[i].text),
 				events[i].time,
 				(const uint8_t *)events[i].text, 0, i };
-		assert_int_equal(ev_filter_apply(f, 0, &ev, &out), kept[i]);
+		assert_int_equal(evi_filter_apply(f, 0, &ev, &out), kept[i]);
 	}
 	ev_filter_free(f);
 }
@@ -1218,7 +1219,7 @@ static void apply_strings(ev_filter *f, uint16_t type, const char *strings,
 
 	ev_store32(payload, 7);
 	memcpy(payload + 4, strings, len);
-	assert_int_equal(ev_filter_apply(f, 0, &ev, &out), 1);
+	assert_int_equal(evi_filter_apply(f, 0, &ev, &out), 1);
 	assert_int_equal(out.size, 4 + want_len);
 	assert_int_equal(ev_load32(out.payload), 7);
 	assert_memory_equal(out.payload + 4, want, want_len);

@@ -4,7 +4,7 @@
  * A filter holds selectors. Selectors of different kinds combine with AND,
  * the items of one list with OR; every selector can exclude instead of
  * include. Metadata that readers need (process identity, capsets and
- * capabilities, heap and profile definitions, see ev_filter_is_metadata)
+ * capabilities, heap and profile definitions, see ev_filter_set_metadata)
  * is kept whatever the selectors say, unless ev_filter_set_metadata(f, 0).
  *
  * Some selectors depend on facts that can sit anywhere in a log: the time
@@ -132,56 +132,24 @@ EV_API int ev_filter_set_markers_text(ev_filter *f, const char *text,
  *  of "args" and "env". EV_EINVAL for another word. */
 EV_API int ev_filter_set_redact(ev_filter *f, const char *list);
 
-/** Keep (nonzero, the default) or select like any other event (0) the
- *  metadata of ev_filter_is_metadata(). */
+/**
+ * Keep (nonzero, the default) or select like any other event (0) the
+ * metadata: capset and capability creation, assignment and removal
+ * (25-28, 45-48), STARTUP, RTS identifier, program arguments and
+ * environment, pid and parent pid, wall clock, heap info (52),
+ * heap-profile and time-profile begin (160, 168), cost-centre (161),
+ * info-table (169), ticky-counter (210) and perf-name (140) definitions,
+ * and THREAD_LABEL, which is kept for the threads that the thread
+ * selector keeps (all, without one). Kept metadata still obeys the
+ * process selector and redaction.
+ */
 EV_API void ev_filter_set_metadata(ev_filter *f, int keep);
 
 /** Reports the progress of each later ev_filter_run() to `fn` (NULL:
  *  none): the stored bytes read by all its passes, out of the input's
- *  size times the passes (ev_filter_learning_passes() + 1). */
+ *  size times the passes (one, two when a selector needs facts
+ *  from anywhere in the log, three for a marker window with both ends). */
 EV_API void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx);
-
-/**
- * Nonzero for the event types kept as metadata: capset and capability
- * creation, assignment and removal (25-28, 45-48), STARTUP, RTS
- * identifier, program arguments and environment, pid and parent pid,
- * wall clock, heap info (52), heap-profile and time-profile begin (160,
- * 168), cost-centre (161), info-table (169), ticky-counter (210) and
- * perf-name (140) definitions, and THREAD_LABEL, which is kept for the
- * threads that the thread selector keeps (all, without one). Metadata
- * still obeys the process selector and redaction.
- */
-EV_API int ev_filter_is_metadata(uint16_t type);
-
-/* ---- deciding event by event ---- */
-
-/** Learning passes the filter needs before ev_filter_apply(): 0, 1, or
- *  2 when a marker window has both ends. */
-EV_API unsigned ev_filter_learning_passes(const ev_filter *f);
-
-/**
- * Feeds one event of learning pass `pass` (0-based): every event of
- * every session, in file order, block markers included or not.
- * `session` is the 0-based session (ev_reader_session()).
- */
-EV_API int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
-			   const ev_event *ev);
-
-/**
- * Ends learning pass `pass`. After the last one it resolves the times
- * and windows of every session: EV_EINVAL when a wall-clock time was
- * given and a session has no WALL_CLOCK_TIME.
- */
-EV_API int ev_filter_end_learning(ev_filter *f, unsigned pass);
-
-/**
- * Decides one event of `session`: 1 to keep it, with `out` set to the
- * event to write (a copy of `ev`, or for redaction one whose payload the
- * filter owns until the next call), 0 to drop it. Block markers are
- * always dropped: the output is re-blocked.
- */
-EV_API int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
-			   ev_event *out);
 
 /* ---- the whole pipeline ---- */
 

@@ -1,6 +1,6 @@
 /*
  * The filter pipeline (filter.h, ev_filter_run): learning passes when the
- * selectors need them, then reader -> ev_filter_apply -> re-blocking
+ * selectors need them, then reader -> evi_filter_apply -> re-blocking
  * writer, session by session.
  *
  * A learning pass reads the whole input, so the input is read again for
@@ -157,7 +157,7 @@ static int learn_events(filter_run *run, ev_reader *r, unsigned pass)
 	int rc;
 
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
-		int lr = ev_filter_learn(run->f, pass, ev_reader_session(r),
+		int lr = evi_filter_learn(run->f, pass, ev_reader_session(r),
 					 &ev);
 		if (lr < 0) /* EV_EFORMAT: a fact the log states is wrong */
 			return fail(run, lr == EV_EFORMAT ? EV_ORIGIN_INPUT
@@ -194,7 +194,7 @@ static int learn_pass(filter_run *run, unsigned pass)
 	if (rc == EV_OK)
 		rc = learn_sessions(run, r, pass);
 	ev_reader_free(r);
-	if (rc == EV_OK && (rc = ev_filter_end_learning(run->f, pass)) < 0)
+	if (rc == EV_OK && (rc = evi_filter_end_learning(run->f, pass)) < 0)
 		rc = fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
 	return rc;
 }
@@ -214,7 +214,7 @@ static int filter_events(filter_run *run, ev_reader *r, ev_writer *w)
 		if (ev.type == EV_BLOCK_MARKER)
 			continue;
 		run->stats->events_read++;
-		decision = ev_filter_apply(run->f, session, &ev, &kept);
+		decision = evi_filter_apply(run->f, session, &ev, &kept);
 		if (decision < 0)
 			return fail(run, EV_ORIGIN_OPTIONS,
 				    ev_filter_diag(run->f));
@@ -290,7 +290,7 @@ int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
 			   { -1, 0, 0, 0, 0, 0 }, NULL, 0,
 			   { 0, EV_ORIGIN_NONE, 0, 0, 0, "" },
 			   { NULL, NULL, 0, 0 } };
-	unsigned passes = ev_filter_learning_passes(f);
+	unsigned passes = evi_filter_learning_passes(f);
 	int rc = EV_OK;
 
 	run.stats = stats ? stats : &ignored;
