@@ -534,10 +534,10 @@ const char *cli_output_name(const char *path)
 	return !path || strcmp(path, "-") == 0 ? "<stdout>" : path;
 }
 
-int cli_open_input(const char *path, unsigned flags, ev_reader **out)
+/* Reports why the input `path` could not be opened (status `rc`, errno
+ * for EV_EIO); EXIT_OK when it was. */
+static int open_failure(const char *path, int rc)
 {
-	int rc = ev_reader_open_path(out, path, flags);
-
 	if (rc == EV_EIO)
 		return cli_error(EXIT_SYSTEM, "%s: cannot open: %s",
 				 cli_input_name(path), strerror(errno));
@@ -545,6 +545,16 @@ int cli_open_input(const char *path, unsigned flags, ev_reader **out)
 		return cli_error(cli_exit_for_status(rc), "%s: %s",
 				 cli_input_name(path), ev_strerror(rc));
 	return EXIT_OK;
+}
+
+int cli_open_input(const char *path, unsigned flags, ev_reader **out)
+{
+	return open_failure(path, ev_reader_open_path(out, path, flags));
+}
+
+int cli_open_log_input(const char *path, ev_input **out)
+{
+	return open_failure(path, ev_input_open(out, path));
 }
 
 /* ---- output files and signals ---- */

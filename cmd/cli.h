@@ -183,6 +183,10 @@ const char *cli_output_name(const char *path);
  * and returns its exit code (nonzero). */
 int cli_open_input(const char *path, unsigned flags, ev_reader **out);
 
+/* Opens the input of an operation (filter, sort, merge, truncate,
+ * validate) as cli_open_input does, with the same messages. */
+int cli_open_log_input(const char *path, ev_input **out);
+
 /* What cli_open_output does with an output that is one of its inputs. */
 typedef enum cli_overwrite {
 	CLI_REFUSE_INPUT = 0,  /* refuses it */

@@ -453,15 +453,16 @@ static outcome run_repair(const bytes *log, unsigned flags)
 	return o;
 }
 
-/* ev_filter_run reads a path: the log goes to a temporary file first
+/* The filter reads a file: the log goes to a temporary file first
  * (before measuring). `process` adds a process selector, which makes the
  * filter learn every session's capsets. */
 static outcome run_filter(const bytes *log, int process)
 {
-	ev_filter_stats stats;
+	const ev_filter_stats *stats;
 	outcome o = { 0 };
 	char *dir = ts_temp_dir();
 	char *path;
+	ev_input *in;
 	ev_filter *f;
 	ev_sink *sink;
 	int64_t base;
@@ -473,7 +474,7 @@ static outcome run_filter(const bytes *log, int process)
 	assert_true(ts_write_file(path, log->p, log->n, "wb"));
 	base = measure_start();
 	t0 = cpu_seconds();
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	if (process)
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CAPSET, "0-3", 0),
 				 EV_OK);
@@ -481,9 +482,12 @@ static outcome run_filter(const bytes *log, int process)
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "s,u", 0),
 				 EV_OK);
 	sink = null_sink(&fd);
-	o.status = ev_filter_run(f, path, sink, NULL, &stats);
-	o.events = stats.events_read;
-	o.sessions = stats.sessions;
+	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	o.status = ev_filter_run(f, in, sink);
+	stats = ev_filter_stats_of(f);
+	o.events = stats->events_read;
+	o.sessions = stats->sessions;
+	ev_input_free(in);
 	ev_sink_free(sink);
 	close(fd);
 	ev_filter_free(f);

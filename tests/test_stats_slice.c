@@ -85,7 +85,7 @@ static ev_stats *slice(const char *from, const char *to, expected *x)
 	memset(x, 0, sizeof *x);
 	assert_int_equal(ev_stats_new(&st), EV_OK);
 	if (from) {
-		assert_int_equal(ev_filter_new(&f), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 		assert_int_equal(ev_filter_set_time(f, from, to, 0), EV_OK);
 		for (unsigned pass = 0; pass < evi_filter_learning_passes(f);
 		     pass++)

@@ -12,16 +12,17 @@
  * capabilities belong to a process (GHC writes the global buffer, which
  * holds most of these, last). Such a filter needs one or two learning
  * passes over the log before it can decide; ev_filter_run() does them,
- * reading the input again or spilling standard input to an unnamed
- * temporary file.
+ * reading the input (an ev_input, pipeline.h) again.
  *
  * Typical use:
  *
  *     ev_filter *f;
- *     ev_filter_new(&f);
+ *     ev_filter_new(&f, NULL);
  *     if (ev_filter_add(f, EV_FILTER_CLASS, "gc,user", 0) < 0)
  *             ... ev_filter_diag(f)->message
- *     ev_filter_run(f, "prog.eventlog", sink, NULL, &stats);
+ *     if (ev_filter_run(f, in, sink) < 0)
+ *             ... ev_filter_diag(f)
+ *     ... ev_filter_stats_of(f)->events_written
  *     ev_filter_free(f);
  */
 #ifndef EVTOOL_FILTER_H
@@ -77,8 +78,24 @@ enum ev_redact_flag {
 	EV_REDACT_ENV = 1u << 1
 };
 
-/** Creates a filter that keeps everything. */
-EV_API int ev_filter_new(ev_filter **out);
+/** Filter options; initialise with EV_FILTER_OPTIONS_INIT. */
+typedef struct ev_filter_options {
+	unsigned version;        /**< EV_FILTER_OPTIONS_VERSION */
+	const char *tmpdir;      /**< where a pipe (standard input) is
+				      copied when learning needs a second
+				      read (pipeline.h); NULL: $TMPDIR or
+				      /tmp */
+	uint32_t max_block_size; /**< output blocks; 0: EV_MAX_BLOCK_SIZE */
+} ev_filter_options;
+
+/** The layout of ev_filter_options this header describes. */
+#define EV_FILTER_OPTIONS_VERSION 1
+/** The default filter options. */
+#define EV_FILTER_OPTIONS_INIT { EV_FILTER_OPTIONS_VERSION, NULL, 0 }
+
+/** Creates a filter that keeps everything; `opts` may be NULL for the
+ *  defaults. EV_EINVAL for options of another version. */
+EV_API int ev_filter_new(ev_filter **out, const ev_filter_options *opts);
 
 /** Frees a filter; NULL is fine. */
 EV_API void ev_filter_free(ev_filter *f);
@@ -153,22 +170,7 @@ EV_API void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx);
 
 /* ---- the whole pipeline ---- */
 
-/** Options of ev_filter_run(); initialise with EV_FILTER_RUN_OPTIONS_INIT. */
-typedef struct ev_filter_run_options {
-	unsigned version;        /**< EV_FILTER_RUN_OPTIONS_VERSION */
-	const char *tmpdir;      /**< where a pipe (standard input) is
-				      copied when learning needs a second
-				      read (ev_input_reusable); NULL:
-				      $TMPDIR or /tmp */
-	uint32_t max_block_size; /**< output blocks; 0: EV_MAX_BLOCK_SIZE */
-} ev_filter_run_options;
-
-/** The layout of ev_filter_run_options this header describes. */
-#define EV_FILTER_RUN_OPTIONS_VERSION 1
-/** The default options of ev_filter_run(). */
-#define EV_FILTER_RUN_OPTIONS_INIT { EV_FILTER_RUN_OPTIONS_VERSION, NULL, 0 }
-
-/** What ev_filter_run() did. */
+/** What ev_filter_run() did (ev_filter_stats_of()). */
 typedef struct ev_filter_stats {
 	unsigned sessions;
 	uint64_t events_read;     /**< input events, block markers not counted */
@@ -183,22 +185,23 @@ typedef struct ev_filter_stats {
 	 *  it (their window runs to the end). */
 	unsigned start_marker_missing;
 	unsigned end_marker_missing;
-	/** what a failure concerns, as ev_filter_diag()->origin */
-	ev_origin origin;
 } ev_filter_stats;
 
 /**
- * Filters the log at `path` ("-": standard input; gzip is inflated) into
- * `out`, a new log with the input's header per session whose events are
- * re-blocked by capability. Returns EV_OK; EV_ETRUNCATED when the input
- * ended early (the output is complete and holds what the complete events
- * gave); EV_EFORMAT when it ends inside its first header (nothing is
- * written); or an error, with ev_filter_diag() and stats->origin saying
- * what failed. `opts` may be NULL; `stats` may be NULL.
+ * Filters the log `in` (gzip is inflated) into `out`, a new log with the
+ * input's header per session whose events are re-blocked by capability.
+ * A filter that needs learning passes reads the input more than once
+ * (pipeline.h: a pipe is copied to a temporary file first). Returns
+ * EV_OK; EV_ETRUNCATED when the input ended early (the output is
+ * complete and holds what the complete events gave); EV_EFORMAT when it
+ * ends inside its first header (nothing is written); or an error, with
+ * ev_filter_diag() saying what failed and what it concerns (its origin).
+ * ev_filter_stats_of() says what the run did.
  */
-EV_API int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
-			 const ev_filter_run_options *opts,
-			 ev_filter_stats *stats);
+EV_API int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out);
+
+/** What the last ev_filter_run() did; owned by the filter. */
+EV_API const ev_filter_stats *ev_filter_stats_of(const ev_filter *f);
 
 #ifdef __cplusplus
 }

@@ -157,6 +157,8 @@ struct ev_filter {
 	uint8_t *scratch; /* redacted payloads */
 	char *text;       /* a marker's text, NUL-terminated */
 	ev_diag diag;
+	ev_filter_options opts;
+	ev_filter_stats stats;   /* of the last ev_filter_run */
 	ev_progress_fn progress; /* ev_filter_set_progress */
 	void *progress_ctx;
 };
