@@ -78,13 +78,14 @@ static int output_error(const export_run *run)
 }
 
 /* Converts, then commits the output unless there was nothing to write. */
-static int convert(export_run *run, ev_sorter *s, ev_export_format format)
+static int convert(export_run *run, ev_sorter *s, ev_input *in,
+		   ev_export_format format)
 {
-	int status = ev_sorter_visit(s, run->in, ev_exporter_visitor(), run->x);
+	int status = ev_sorter_visit(s, in, ev_exporter_visitor(), run->x);
 	int truncated = status == EV_ETRUNCATED, rc;
 
 	if (status < 0 && !truncated) {
-		if (ev_sorter_stats(s)->origin == EV_ORIGIN_OUTPUT)
+		if (ev_sorter_diag(s)->origin == EV_ORIGIN_OUTPUT)
 			return output_error(run);
 		return cli_sorter_error(s, run->in, run->out);
 	}
@@ -109,6 +110,7 @@ int cmd_export(const cli_args *args)
 	export_run run = { NULL, NULL, NULL, NULL };
 	const char *out = cli_value(args, EXPORT_OPT_OUTPUT);
 	int format = EV_EXPORT_PERFETTO, rc;
+	ev_input *in = NULL;
 	ev_sorter *s = NULL;
 
 	if ((rc = cli_choice(args, EXPORT_OPT_FORMAT, &format)) != EXIT_OK)
@@ -123,8 +125,9 @@ int cmd_export(const cli_args *args)
 	if (ev_exporter_new(&run.x, &opts, run.sink) < 0 ||
 	    ev_sorter_new(&s, &sort) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
-	else
-		rc = convert(&run, s, opts.format);
+	else if ((rc = cli_open_log_input(run.in, &in)) == EXIT_OK)
+		rc = convert(&run, s, in, opts.format);
+	ev_input_free(in);
 	ev_sorter_free(s);
 	ev_exporter_free(run.x);
 	if (run.out)

@@ -161,8 +161,9 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 	const char *out = cli_value(args, SORT_OPT_OUTPUT);
 	int verbose = cli_flag(args, SORT_OPT_VERBOSE);
 	int no_progress = cli_flag(args, SORT_OPT_NO_PROGRESS);
+	ev_input *input = NULL;
 	ev_sorter *s;
-	ev_sink *sink;
+	ev_sink *sink = NULL;
 	cli_progress bar;
 	int rc, status;
 
@@ -170,13 +171,16 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = cli_open_log_output(out, cli_flag(args, SORT_OPT_GZIP), &in, 1,
 				 CLI_REFUSE_INPUT, &sink);
+	if (rc == EXIT_OK)
+		rc = cli_open_log_input(in, &input);
 	if (rc != EXIT_OK) {
+		cli_close_output(sink);
 		ev_sorter_free(s);
 		return rc;
 	}
 	progress_start(&bar, "sort", no_progress);
 	ev_sorter_set_progress(s, progress_update, &bar);
-	status = ev_sorter_run(s, in, sink);
+	status = ev_sorter_run(s, input, sink);
 	progress_end(&bar);
 	if (status == EV_ETRUNCATED) {
 		const ev_diag *d = ev_sorter_diag(s);
@@ -193,6 +197,7 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 	if (verbose && status >= 0)
 		report(ev_sorter_stats(s));
 	cli_close_output(sink);
+	ev_input_free(input);
 	ev_sorter_free(s);
 	return rc;
 }

@@ -541,20 +541,23 @@ static outcome run_merge(const bytes *log)
 typedef struct temp_log {
 	char *dir;
 	char *path;
+	ev_input *in; /* the file, opened */
 } temp_log;
 
 static temp_log temp_log_write(const bytes *log)
 {
-	temp_log t = { ts_temp_dir(), NULL };
+	temp_log t = { ts_temp_dir(), NULL, NULL };
 
 	assert_non_null(t.dir);
 	t.path = ts_path(t.dir, "hostile.eventlog");
 	assert_true(ts_write_file(t.path, log->p, log->n, "wb"));
+	assert_int_equal(ev_input_open(&t.in, t.path), EV_OK);
 	return t;
 }
 
 static void temp_log_remove(temp_log *t)
 {
+	ev_input_free(t->in);
 	ts_remove_dir(t->dir);
 	free(t->path);
 	free(t->dir);
@@ -584,7 +587,7 @@ static outcome run_sort(const bytes *log, ev_sort_method method)
 	int fd;
 
 	sink = null_sink(&fd);
-	o.status = ev_sorter_run(s, t.path, sink);
+	o.status = ev_sorter_run(s, t.in, sink);
 	o.events = ev_sorter_stats(s)->events;
 	o.sessions = ev_sorter_stats(s)->sessions;
 	ev_sorter_free(s);
@@ -657,7 +660,7 @@ static outcome run_show_as(const bytes *log, ev_show_format format,
 	double t0 = cpu_seconds();
 	ev_sorter *s = new_sorter(&t, EV_SORT_AUTO);
 
-	o.status = ev_sorter_visit(s, t.path, &visitor, &sr);
+	o.status = ev_sorter_visit(s, t.in, &visitor, &sr);
 	show_end_session(&sr);
 	show_flush(&sr);
 	o.events = ev_sorter_stats(s)->events;
@@ -697,7 +700,7 @@ static outcome run_export(const bytes *log, ev_export_format format)
 	eo.format = format;
 	eo.tmpdir = t.dir;
 	assert_int_equal(ev_exporter_new(&x, &eo, sink), EV_OK);
-	o.status = ev_sorter_visit(s, t.path, ev_exporter_visitor(), x);
+	o.status = ev_sorter_visit(s, t.in, ev_exporter_visitor(), x);
 	if (o.status >= 0 || o.status == EV_ETRUNCATED) {
 		rc = ev_exporter_finish(x);
 		if (rc < 0)
