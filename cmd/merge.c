@@ -351,9 +351,14 @@ static void warn_restamped(const ev_merge *m)
 
 static int add_inputs(ev_merge *m, const cli_args *args)
 {
-	for (int i = 0; i < args->n_positional; i++)
-		if (ev_merge_add_path(m, args->positional[i]) < 0)
+	for (int i = 0; i < args->n_positional; i++) {
+		ev_input *in;
+		int rc = cli_open_log_input(args->positional[i], &in);
+		if (rc != EXIT_OK)
+			return rc;
+		if (ev_merge_add(m, in) < 0)
 			return merge_failed(m);
+	}
 	return EXIT_OK;
 }
 
@@ -413,7 +418,7 @@ int cmd_merge(const cli_args *args)
 			print_plan(m, !cli_flag(args, MERGE_OPT_NO_RENUMBER));
 		dropped = warn_truncated(m);
 		warn_adjusted(m);
-		if (ev_merge_write(m, sink) < 0)
+		if (ev_merge_run(m, sink) < 0)
 			rc = merge_failed(m);
 		else
 			warn_restamped(m);

@@ -294,3 +294,23 @@ void ts_remove_dir(const char *dir)
 	closedir(d);
 	rmdir(dir);
 }
+
+ev_input *ts_input(const char *path)
+{
+	ev_input *in;
+
+	if (ev_input_open(&in, path) < 0) {
+		fprintf(stderr, "cannot open %s\n", path);
+		abort();
+	}
+	return in;
+}
+
+ev_input *ts_memory_input(const void *data, size_t len, const char *name)
+{
+	ev_input *in;
+
+	if (ev_input_memory(&in, data, len, name) < 0)
+		abort();
+	return in;
+}

@@ -1786,12 +1786,12 @@ static void test_process_of_a_real_merged_log(void **state)
 	for (size_t i = 0; i < 3; i++) {
 		char *path = data_path(names[i]);
 		load_path(path, &in[i]);
-		assert_int_equal(ev_merge_add_path(m, path), EV_OK);
+		assert_int_equal(ev_merge_add(m, ts_input(path)), EV_OK);
 		free(path);
 	}
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
-	assert_int_equal(ev_merge_write(m, sink), EV_OK);
+	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	assert_int_equal(ev_sink_commit(sink), EV_OK);
 	data = ev_sink_memory(sink, &len);
 	assert_int_equal(ts_write_file(merged, data, len, "wb"), 1);

@@ -513,12 +513,14 @@ static outcome run_merge(const bytes *log)
 
 	opts.align = EV_MERGE_ALIGN_NONE;
 	assert_int_equal(ev_merge_new(&m, &opts), EV_OK);
-	assert_int_equal(ev_merge_add_memory(m, log->p, log->n, "a"), EV_OK);
-	assert_int_equal(ev_merge_add_memory(m, log->p, log->n, "b"), EV_OK);
+	assert_int_equal(ev_merge_add(m, ts_memory_input(log->p, log->n, "a")),
+			 EV_OK);
+	assert_int_equal(ev_merge_add(m, ts_memory_input(log->p, log->n, "b")),
+			 EV_OK);
 	sink = null_sink(&fd);
 	o.status = ev_merge_plan(m);
 	if (o.status == EV_OK)
-		o.status = ev_merge_write(m, sink);
+		o.status = ev_merge_run(m, sink);
 	o.events = ev_merge_events_written(m);
 	ev_sink_free(sink);
 	close(fd);

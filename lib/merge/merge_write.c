@@ -622,7 +622,7 @@ static int merge_inputs(ev_merge *m, ev_sink *sink)
 	return rc < 0 ? rc : flush_global(m, sink);
 }
 
-int ev_merge_write(ev_merge *m, ev_sink *sink)
+int ev_merge_run(ev_merge *m, ev_sink *sink)
 {
 	uint8_t end[2];
 	int rc;
