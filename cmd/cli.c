@@ -517,7 +517,7 @@ int cli_reader_error(const ev_reader *r)
 	const char *name = ev_reader_name(r);
 	cli_failure_files files = { &name, 1, NULL,
 				    CLI_FAILURE_OFFSET_ALWAYS |
-				    CLI_FAILURE_TRUNCATED_INVALID };
+				    CLI_FAILURE_TRUNCATED_INVALID, NULL };
 	ev_diag d = *ev_reader_diag(r);
 
 	d.origin = EV_ORIGIN_INPUT; /* a reader has nothing else */
@@ -931,6 +931,23 @@ static int input_failure(const ev_diag *d, int code,
 	return code;
 }
 
+static int options_failure(const ev_diag *d, int code,
+			   const cli_failure_files *files)
+{
+	const char *in = failure_input(d, files);
+
+	if (files->flags & CLI_FAILURE_NAMED)
+		return cli_error(code, "%s", d->message);
+	if (files->option && d->offset)
+		return cli_error(code, "%s: %s: offset %llu: %s", in,
+				 files->option, (unsigned long long)d->offset,
+				 d->message);
+	if (files->option)
+		return cli_error(code, "%s: %s %s", in, files->option,
+				 d->message);
+	return cli_error(code, "%s: %s", in, d->message);
+}
+
 int cli_failure(const ev_diag *d, const cli_failure_files *files)
 {
 	int code = cli_exit_for_status(d->status);
@@ -945,10 +962,7 @@ int cli_failure(const ev_diag *d, const cli_failure_files *files)
 	case EV_ORIGIN_INPUT:
 		return input_failure(d, code, files);
 	case EV_ORIGIN_OPTIONS:
-		if (named)
-			return cli_error(code, "%s", d->message);
-		return cli_error(code, "%s: %s", failure_input(d, files),
-				 d->message);
+		return options_failure(d, code, files);
 	case EV_ORIGIN_OUTPUT:
 		if (named)
 			return cli_error(EXIT_SYSTEM, "%s", d->message);
@@ -963,7 +977,7 @@ int cli_failure(const ev_diag *d, const cli_failure_files *files)
 
 int cli_origin_error(const ev_diag *d, const char *in, const char *out)
 {
-	cli_failure_files files = { &in, 1, out, 0 };
+	cli_failure_files files = { &in, 1, out, 0, NULL };
 
 	return cli_failure(d, &files);
 }
@@ -971,7 +985,7 @@ int cli_origin_error(const ev_diag *d, const char *in, const char *out)
 int cli_read_failure(const ev_diag *d, const char *name)
 {
 	cli_failure_files files = { &name, 1, NULL,
-				    CLI_FAILURE_OFFSET_ALWAYS };
+				    CLI_FAILURE_OFFSET_ALWAYS, NULL };
 	ev_diag read = *d;
 
 	read.origin = EV_ORIGIN_INPUT;

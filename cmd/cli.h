@@ -243,6 +243,10 @@ typedef struct cli_failure_files {
 	int n_inputs;
 	const char *out;           /* NULL or "-": standard output */
 	unsigned flags;            /* cli_failure_flags */
+	/* The option a failure of EV_ORIGIN_OPTIONS concerns ("--at"), or
+	 * NULL: its message is then "IN: OPTION MESSAGE", and with an
+	 * offset "IN: OPTION: offset N: MESSAGE". */
+	const char *option;
 } cli_failure_files;
 
 /* The one mapping of a library failure to a message and an exit code:

@@ -430,14 +430,14 @@ static outcome run_repair(const bytes *log, unsigned flags)
 	outcome o = { 0 };
 	int64_t base = measure_start();
 	double t0 = cpu_seconds();
-	ev_reader *r;
+	ev_input *r;
 	ev_repair *rp;
 	ev_sink *sink;
 	int fd;
 
 	opts.flags = flags;
-	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
-					       0), EV_OK);
+	assert_int_equal(ev_input_memory(&r, log->p, log->n, "hostile"),
+			 EV_OK);
 	sink = null_sink(&fd);
 	assert_int_equal(ev_repair_new(&rp, &opts), EV_OK);
 	o.status = ev_repair_run(rp, r, sink);
@@ -446,7 +446,7 @@ static outcome run_repair(const bytes *log, unsigned flags)
 	ev_repair_free(rp);
 	ev_sink_free(sink);
 	close(fd);
-	ev_reader_free(r);
+	ev_input_free(r);
 	o.peak = measure_peak(base);
 	o.allocated = measure_allocated();
 	o.seconds = cpu_seconds() - t0;
