@@ -211,20 +211,23 @@ static int first_error(const ev_finding *f, void *ctx)
  */
 static int check_log(ev_reader *r, log_verdict *v)
 {
-	ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
-	ev_validate_result result;
+	ev_validator *val;
 	int rc;
 
 	memset(v, 0, sizeof *v);
 	v->status = EV_END;
-	rc = ev_validate(r, &opts, first_error, v, &result);
-	if (rc < 0) {
-		const ev_diag *d = ev_reader_diag(r);
-		v->status = rc;
-		v->offset = d->offset;
-		snprintf(v->message, sizeof v->message, "%s",
-			 d->status == rc ? d->message : ev_strerror(rc));
+	if ((rc = ev_validator_new(&val, NULL)) == EV_OK) {
+		ev_validator_set_findings(val, first_error, v);
+		rc = ev_validator_run_reader(val, r);
 	}
+	if (rc < 0) {
+		v->status = rc;
+		v->offset = val ? ev_validator_diag(val)->offset : 0;
+		snprintf(v->message, sizeof v->message, "%s",
+			 val ? ev_validator_diag(val)->message
+			     : ev_strerror(rc));
+	}
+	ev_validator_free(val);
 	return v->status;
 }
 

@@ -314,3 +314,18 @@ ev_input *ts_memory_input(const void *data, size_t len, const char *name)
 		abort();
 	return in;
 }
+
+int ts_validate(ev_reader *r, const ev_validate_options *opts,
+		ev_finding_fn fn, void *ctx, ev_validate_result *res)
+{
+	ev_validator *v;
+	int rc = ev_validator_new(&v, opts);
+
+	if (rc < 0)
+		return rc;
+	ev_validator_set_findings(v, fn, ctx);
+	rc = ev_validator_run_reader(v, r);
+	*res = *ev_validator_result(v);
+	ev_validator_free(v);
+	return rc;
+}

@@ -404,7 +404,7 @@ static outcome run_validate(const bytes *log)
 
 	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
 					       0), EV_OK);
-	o.status = ev_validate(r, &opts, NULL, NULL, &res);
+	o.status = ts_validate(r, &opts, NULL, NULL, &res);
 	o.events = res.events;
 	o.sessions = res.sessions;
 	ev_reader_free(r);

@@ -374,7 +374,7 @@ static void assert_validates(const uint8_t *log, size_t len, uint64_t cut,
 
 	assert_int_equal(ev_reader_open_memory(&r, log, len, "repaired", 0),
 			 EV_OK);
-	assert_int_equal(ev_validate(r, &opts, note_finding, &fs, &res),
+	assert_int_equal(ts_validate(r, &opts, note_finding, &fs, &res),
 			 EV_OK);
 	ev_reader_free(r);
 	if (res.verdict == EV_VERDICT_TRUNCATED || fs.counted ||

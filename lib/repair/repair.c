@@ -441,7 +441,7 @@ static int split_held(ev_repair *rp)
 	return EV_OK;
 }
 
-/* How far an event may step back, as ev_validate() has it by default:
+/* How far an event may step back, as the validator has it by default:
  * GC_END and GC_START are stamped early (doc/format.md section 3), nothing
  * else. */
 static uint64_t step_back_allowed(uint16_t type)
