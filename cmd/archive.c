@@ -110,7 +110,7 @@ static int archive_error(const char *name, const ev_diag *d)
 {
 	cli_failure_files files = { &name, 1, NULL,
 				    CLI_FAILURE_OFFSET_ALWAYS |
-				    CLI_FAILURE_STORED, NULL };
+				    CLI_FAILURE_STORED, NULL, NULL };
 	ev_diag read = *d;
 
 	read.origin = EV_ORIGIN_INPUT;
@@ -310,7 +310,7 @@ static int read_some(int fd, uint8_t *buf, size_t cap, size_t *got)
 static int writer_error(const ev_archive_writer *w, const input *in,
 			const char *out)
 {
-	cli_failure_files files = { &in->name, 1, out, 0, NULL };
+	cli_failure_files files = { &in->name, 1, out, 0, NULL, NULL };
 	ev_diag d = *ev_archive_writer_diag(w);
 
 	/* The input's bytes did not match the digest of the first pass: it

@@ -517,7 +517,7 @@ int cli_reader_error(const ev_reader *r)
 	const char *name = ev_reader_name(r);
 	cli_failure_files files = { &name, 1, NULL,
 				    CLI_FAILURE_OFFSET_ALWAYS |
-				    CLI_FAILURE_TRUNCATED_INVALID, NULL };
+				    CLI_FAILURE_TRUNCATED_INVALID, NULL, NULL };
 	ev_diag d = *ev_reader_diag(r);
 
 	d.origin = EV_ORIGIN_INPUT; /* a reader has nothing else */
@@ -922,6 +922,13 @@ static int input_failure(const ev_diag *d, int code,
 
 	if (files->flags & CLI_FAILURE_NAMED)
 		return cli_error(code, "%s", d->message);
+	if (files->action && !shows_offset(d, files->flags))
+		return cli_error(code, "%s: %s: %s", in, files->action,
+				 d->message);
+	if (files->action)
+		return cli_error(code, "%s: %s: offset %llu: %s", in,
+				 files->action, (unsigned long long)d->offset,
+				 d->message);
 	if (!shows_offset(d, files->flags))
 		return cli_error(code, "%s: %s", in, d->message);
 	cli_error(code, "%s: %s %llu: %s", in,
@@ -977,7 +984,7 @@ int cli_failure(const ev_diag *d, const cli_failure_files *files)
 
 int cli_origin_error(const ev_diag *d, const char *in, const char *out)
 {
-	cli_failure_files files = { &in, 1, out, 0, NULL };
+	cli_failure_files files = { &in, 1, out, 0, NULL, NULL };
 
 	return cli_failure(d, &files);
 }
@@ -985,11 +992,29 @@ int cli_origin_error(const ev_diag *d, const char *in, const char *out)
 int cli_read_failure(const ev_diag *d, const char *name)
 {
 	cli_failure_files files = { &name, 1, NULL,
-				    CLI_FAILURE_OFFSET_ALWAYS, NULL };
+				    CLI_FAILURE_OFFSET_ALWAYS, NULL, NULL };
 	ev_diag read = *d;
 
 	read.origin = EV_ORIGIN_INPUT;
 	return cli_failure(&read, &files);
+}
+
+int cli_write_failure(const ev_diag *d, const char *out)
+{
+	cli_failure_files files = { NULL, 0, out, 0, NULL, NULL };
+	ev_diag write = *d;
+
+	write.origin = EV_ORIGIN_OUTPUT;
+	return cli_failure(&write, &files);
+}
+
+int cli_finish_failure(const ev_diag *d, const char *name)
+{
+	ev_diag finish = *d;
+
+	finish.origin = EV_ORIGIN_INPUT;
+	finish.offset = 0; /* the whole log was read */
+	return cli_origin_error(&finish, name, NULL);
 }
 
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out)

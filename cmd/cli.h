@@ -247,6 +247,10 @@ typedef struct cli_failure_files {
 	 * NULL: its message is then "IN: OPTION MESSAGE", and with an
 	 * offset "IN: OPTION: offset N: MESSAGE". */
 	const char *option;
+	/* What the command was doing when the input failed ("cannot
+	 * check"), or NULL: "IN: ACTION: offset N: MESSAGE", without hints
+	 * (they are about the command's usual work). */
+	const char *action;
 } cli_failure_files;
 
 /* The one mapping of a library failure to a message and an exit code:
@@ -262,6 +266,15 @@ int cli_origin_error(const ev_diag *d, const char *in, const char *out);
 /* cli_failure for an operation that analyses one log as it reads it
  * (stats, report): what fails concerns the log `name`, at an offset. */
 int cli_read_failure(const ev_diag *d, const char *name);
+
+/* cli_failure for a failure writing the output `out` (NULL or "-":
+ * standard output): "OUT: MESSAGE", EXIT_SYSTEM. */
+int cli_write_failure(const ev_diag *d, const char *out);
+
+/* cli_failure for a failure finishing the analysis of the log `name`
+ * after reading it (stats, report): "NAME: MESSAGE" (EXIT_SYSTEM for
+ * running out of memory, what finishing can fail of). */
+int cli_finish_failure(const ev_diag *d, const char *name);
 
 /* cli_origin_error for a failure of the sorter. */
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out);

@@ -61,20 +61,27 @@ static int open_output(export_run *run)
 	return EXIT_OK;
 }
 
+/* The exporter's failures: a limit of the format concerns the input,
+ * running out of memory nothing in particular, anything else the output
+ * (its message, else errno's). A reader that went away (| head) is no
+ * news. */
 static int output_error(const export_run *run)
 {
-	const ev_diag *d = ev_exporter_diag(run->x);
+	ev_diag d = *ev_exporter_diag(run->x);
 
-	if (d->status == EV_ENOMEM)
-		return cli_error(EXIT_SYSTEM, "out of memory");
-	if (d->status == EV_ELIMIT)
-		return cli_error(EXIT_INVALID, "%s: %s", cli_input_name(run->in),
-				 d->message);
-	if (!run->out && errno == EPIPE)
-		return EXIT_SYSTEM; /* a reader that went away (| head) */
-	return cli_error(EXIT_SYSTEM, "%s: %s",
-			 run->out ? run->out : "<stdout>",
-			 d->message[0] ? d->message : strerror(errno));
+	if (d.status == EV_ELIMIT)
+		d.origin = EV_ORIGIN_INPUT;
+	else if (d.status == EV_ENOMEM)
+		d.origin = EV_ORIGIN_NONE;
+	else if (!run->out && errno == EPIPE)
+		return EXIT_SYSTEM;
+	else
+		d.origin = EV_ORIGIN_OUTPUT;
+	if (d.status == EV_ENOMEM || !d.message[0])
+		snprintf(d.message, sizeof d.message, "%s",
+			 d.status == EV_ENOMEM ? "out of memory"
+					       : strerror(errno));
+	return cli_origin_error(&d, run->in, run->out);
 }
 
 /* Converts, then commits the output unless there was nothing to write. */

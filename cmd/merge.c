@@ -182,7 +182,7 @@ static int ensure_file_limit(int n_inputs)
 static int merge_failed(const ev_merge *m)
 {
 	static const cli_failure_files named = { NULL, 0, NULL,
-						 CLI_FAILURE_NAMED, NULL };
+						 CLI_FAILURE_NAMED, NULL, NULL };
 	int code = cli_failure(ev_merge_diag(m), &named);
 
 	switch (ev_merge_failure(m)) {

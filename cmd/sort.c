@@ -80,18 +80,21 @@ static const char *type_name(uint16_t type)
  * as "cannot check" so that a script can tell the two apart. */
 static int check_failed(const ev_reader *r, const char *in)
 {
-	const ev_diag *d = ev_reader_diag(r);
+	cli_failure_files files = { &in, 1, NULL,
+				    CLI_FAILURE_OFFSET_ALWAYS |
+				    CLI_FAILURE_TRUNCATED_INVALID,
+				    NULL, "cannot check" };
+	ev_diag failed = *ev_reader_diag(r);
 
-	if (d->status == EV_ETRUNCATED && ev_reader_header(r))
+	/* The check's verdict on a cut log, not a failure. */
+	if (failed.status == EV_ETRUNCATED && ev_reader_header(r))
 		return cli_error(EXIT_DROPPED, "%s: offset %llu: %s: truncated; "
 				 "the events before the cut are in time order",
 				 cli_input_name(in),
-				 (unsigned long long)d->offset, d->message);
-	return cli_error(d->status == EV_ETRUNCATED
-				 ? EXIT_INVALID
-				 : cli_exit_for_status(d->status),
-			 "%s: cannot check: offset %llu: %s", cli_input_name(in),
-			 (unsigned long long)d->offset, d->message);
+				 (unsigned long long)failed.offset,
+				 failed.message);
+	failed.origin = EV_ORIGIN_INPUT;
+	return cli_failure(&failed, &files);
 }
 
 static int check(const char *in)

@@ -198,7 +198,7 @@ static int repair_error(const char *name, const char *out,
 				    CLI_FAILURE_TRUNCATED_INVALID |
 				    CLI_FAILURE_REPAIRING,
 				    o->time_base == EV_REPAIR_TIME_WALL
-					    ? "--at" : NULL };
+					    ? "--at" : NULL, NULL };
 
 	return cli_failure(ev_repair_diag(rp), &files);
 }

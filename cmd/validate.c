@@ -236,7 +236,7 @@ static int validate_failed(validate_job *job, const ev_validator *v)
 	const char *name = job->path;
 	cli_failure_files files = { &name, 1, NULL,
 				    CLI_FAILURE_OFFSET_ALWAYS |
-				    CLI_FAILURE_TRUNCATED_INVALID, NULL };
+				    CLI_FAILURE_TRUNCATED_INVALID, NULL, NULL };
 	int code = cli_failure(d, &files);
 
 	if (job->as_json) {
