@@ -14,11 +14,9 @@
 #include "evtool/filter.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "evtool/catalog.h"
 #include "filter_internal.h"

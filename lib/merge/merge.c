@@ -7,7 +7,6 @@
  * decisions, the failure record) and never up into merge_write.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -17,7 +17,6 @@
 #include "evtool/sort.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
