@@ -11,7 +11,8 @@
  * An operation that reads it more than once makes it re-readable by one
  * policy: a regular file (or memory) is read again in place; a pipe is
  * copied, as stored, to an unnamed temporary file, which the input then
- * keeps, so that a later run reads the copy.
+ * keeps, so that a later run reads the copy. A pipe that a run read only
+ * once, without copying it, is used up.
  *
  *     ev_input *in;
  *     if (ev_input_open(&in, "prog.eventlog") < 0) ... errno
