@@ -1102,6 +1102,44 @@ static void test_between_markers(void **state)
 	free(path);
 }
 
+/* An input in memory is read again in place by every pass: the same
+ * output as its file, nothing spilled. */
+static void test_memory_input(void **state)
+{
+	char *path = data_path("user-n1.eventlog");
+	const uint8_t *want, *got;
+	size_t want_len, got_len, len;
+	uint8_t *data = ts_read_file(path, &len);
+	ev_sink *file_sink, *mem_sink;
+	ev_filter *f;
+	ev_input *in;
+
+	(void)state;
+	assert_non_null(data);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_set_markers_text(f, "checkpoint 5,"
+						     "checkpoint 10", 0), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&file_sink), EV_OK);
+	assert_int_equal(filter_path(f, path, file_sink, NULL), EV_OK);
+	assert_int_equal(ev_input_memory(&in, data, len, NULL), EV_OK);
+	assert_string_equal(ev_input_name(in), "<memory>");
+	assert_int_equal(ev_sink_open_memory(&mem_sink), EV_OK);
+	assert_int_equal(ev_filter_run(f, in, mem_sink), EV_OK);
+	assert_int_equal(ev_filter_stats_of(f)->passes, 3);
+	assert_false(ev_filter_stats_of(f)->spilled);
+	want = ev_sink_memory(file_sink, &want_len);
+	got = ev_sink_memory(mem_sink, &got_len);
+	assert_true(want_len > 0);
+	assert_int_equal(got_len, want_len);
+	assert_memory_equal(got, want, want_len);
+	ev_sink_free(file_sink);
+	ev_sink_free(mem_sink);
+	ev_input_free(in);
+	ev_filter_free(f);
+	free(data);
+	free(path);
+}
+
 /* Markers are found in time order, not file order: the learning protocol
  * driven by hand over events of two caps whose blocks are out of order. */
 static void test_markers_in_time_order(void **state)
@@ -1942,6 +1980,7 @@ int main(void)
 		cmocka_unit_test(test_exclude_between_markers),
 		cmocka_unit_test(test_process_of_a_real_merged_log),
 		cmocka_unit_test(test_sessions_share_one_writer),
+		cmocka_unit_test(test_memory_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
