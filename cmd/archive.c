@@ -133,8 +133,11 @@ static int spool(input *in)
 	ev_diag d;
 	int fd;
 
-	if (ev_input_reusable(in->fd, NULL, &fd, &d) < 0)
-		return cli_error(EXIT_SYSTEM, "%s: %s", in->name, d.message);
+	if (ev_input_reusable(in->fd, NULL, &fd, &d) < 0) {
+		d.origin = EV_ORIGIN_INPUT;
+		d.offset = 0; /* copying it, not reading the log */
+		return cli_origin_error(&d, in->name, NULL);
+	}
 	if (fd != in->fd) {
 		close_input(in);
 		in->fd = fd;
@@ -266,8 +269,7 @@ static int validate_input(const archive_job *job, const input *in,
 				   EV_READER_DIGEST | EV_READER_RAW), verdict;
 
 	if (rc < 0)
-		return cli_error(cli_exit_for_status(rc), "%s: %s", in->name,
-				 ev_strerror(rc));
+		return cli_status_failure(rc, in->name);
 	progress_start(&bar, "archive: validating", job->no_progress);
 	ev_reader_set_progress(r, progress_update, &bar);
 	verdict = check_log(r, &v);
@@ -335,9 +337,10 @@ static int compress_input(const archive_job *job, const input *in,
 		     : EV_ENOMEM;
 
 	if (rc < 0) {
+		ev_diag d = { rc, EV_ORIGIN_OUTPUT, 0, 0, 0, "" };
 		free(buf);
-		return cli_error(cli_exit_for_status(rc), "%s: %s",
-				 cli_output_name(out), ev_strerror(rc));
+		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
+		return cli_write_failure(&d, out);
 	}
 	if (lseek(in->fd, 0, SEEK_SET) != 0)
 		rc = cli_error(EXIT_SYSTEM, "%s: cannot rewind: %s", in->name,

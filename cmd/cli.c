@@ -999,6 +999,14 @@ int cli_read_failure(const ev_diag *d, const char *name)
 	return cli_failure(&read, &files);
 }
 
+int cli_status_failure(int status, const char *in)
+{
+	ev_diag d = { status, EV_ORIGIN_INPUT, 0, 0, 0, "" };
+
+	snprintf(d.message, sizeof d.message, "%s", ev_strerror(status));
+	return cli_origin_error(&d, in, NULL);
+}
+
 int cli_write_failure(const ev_diag *d, const char *out)
 {
 	cli_failure_files files = { NULL, 0, out, 0, NULL, NULL };

@@ -267,6 +267,11 @@ int cli_origin_error(const ev_diag *d, const char *in, const char *out);
  * (stats, report): what fails concerns the log `name`, at an offset. */
 int cli_read_failure(const ev_diag *d, const char *name);
 
+/* cli_failure for a bare status of a call about the input `in` that
+ * keeps no diagnostic (opening a reader on a descriptor): "IN: what the
+ * status means". */
+int cli_status_failure(int status, const char *in);
+
 /* cli_failure for a failure writing the output `out` (NULL or "-":
  * standard output): "OUT: MESSAGE", EXIT_SYSTEM. */
 int cli_write_failure(const ev_diag *d, const char *out);

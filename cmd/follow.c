@@ -168,8 +168,6 @@ static int follow_events(ev_reader *r, const follow_input *fi,
 /* The exit code for how following ended, reported. */
 static int report(int status, const follow_input *fi, const ev_reader *r)
 {
-	ev_diag d = { status, EV_ORIGIN_INPUT, 0, 0, 0, "" };
-
 	if (status == EV_END || status == EV_OK)
 		return EXIT_OK;
 	if (status == EV_ETRUNCATED && interrupted)
@@ -178,8 +176,7 @@ static int report(int status, const follow_input *fi, const ev_reader *r)
 		return cli_read_failure(ev_reader_diag(r), fi->name);
 	if (r && ev_reader_diag(r)->status < 0)
 		return cli_reader_error(r);
-	snprintf(d.message, sizeof d.message, "%s", ev_strerror(status));
-	return cli_origin_error(&d, fi->name, NULL);
+	return cli_status_failure(status, fi->name);
 }
 
 int follow_run(const char *in, const follow_visitor *v, void *ctx)
