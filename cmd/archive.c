@@ -110,7 +110,7 @@ static int archive_error(const char *name, const ev_diag *d)
 {
 	cli_failure_files files = { &name, 1, NULL,
 				    CLI_FAILURE_OFFSET_ALWAYS |
-				    CLI_FAILURE_STORED };
+				    CLI_FAILURE_STORED, NULL, NULL };
 	ev_diag read = *d;
 
 	read.origin = EV_ORIGIN_INPUT;
@@ -133,8 +133,11 @@ static int spool(input *in)
 	ev_diag d;
 	int fd;
 
-	if (ev_input_reusable(in->fd, NULL, &fd, &d) < 0)
-		return cli_error(EXIT_SYSTEM, "%s: %s", in->name, d.message);
+	if (ev_input_reusable(in->fd, NULL, &fd, &d) < 0) {
+		d.origin = EV_ORIGIN_INPUT;
+		d.offset = 0; /* copying it, not reading the log */
+		return cli_origin_error(&d, in->name, NULL);
+	}
 	if (fd != in->fd) {
 		close_input(in);
 		in->fd = fd;
@@ -211,20 +214,23 @@ static int first_error(const ev_finding *f, void *ctx)
  */
 static int check_log(ev_reader *r, log_verdict *v)
 {
-	ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
-	ev_validate_result result;
+	ev_validator *val;
 	int rc;
 
 	memset(v, 0, sizeof *v);
 	v->status = EV_END;
-	rc = ev_validate(r, &opts, first_error, v, &result);
-	if (rc < 0) {
-		const ev_diag *d = ev_reader_diag(r);
-		v->status = rc;
-		v->offset = d->offset;
-		snprintf(v->message, sizeof v->message, "%s",
-			 d->status == rc ? d->message : ev_strerror(rc));
+	if ((rc = ev_validator_new(&val, NULL)) == EV_OK) {
+		ev_validator_set_findings(val, first_error, v);
+		rc = ev_validator_run_reader(val, r);
 	}
+	if (rc < 0) {
+		v->status = rc;
+		v->offset = val ? ev_validator_diag(val)->offset : 0;
+		snprintf(v->message, sizeof v->message, "%s",
+			 val ? ev_validator_diag(val)->message
+			     : ev_strerror(rc));
+	}
+	ev_validator_free(val);
 	return v->status;
 }
 
@@ -263,8 +269,7 @@ static int validate_input(const archive_job *job, const input *in,
 				   EV_READER_DIGEST | EV_READER_RAW), verdict;
 
 	if (rc < 0)
-		return cli_error(cli_exit_for_status(rc), "%s: %s", in->name,
-				 ev_strerror(rc));
+		return cli_status_failure(rc, in->name);
 	progress_start(&bar, "archive: validating", job->no_progress);
 	ev_reader_set_progress(r, progress_update, &bar);
 	verdict = check_log(r, &v);
@@ -307,7 +312,7 @@ static int read_some(int fd, uint8_t *buf, size_t cap, size_t *got)
 static int writer_error(const ev_archive_writer *w, const input *in,
 			const char *out)
 {
-	cli_failure_files files = { &in->name, 1, out, 0 };
+	cli_failure_files files = { &in->name, 1, out, 0, NULL, NULL };
 	ev_diag d = *ev_archive_writer_diag(w);
 
 	/* The input's bytes did not match the digest of the first pass: it
@@ -332,9 +337,10 @@ static int compress_input(const archive_job *job, const input *in,
 		     : EV_ENOMEM;
 
 	if (rc < 0) {
+		ev_diag d = { rc, EV_ORIGIN_OUTPUT, 0, 0, 0, "" };
 		free(buf);
-		return cli_error(cli_exit_for_status(rc), "%s: %s",
-				 cli_output_name(out), ev_strerror(rc));
+		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
+		return cli_write_failure(&d, out);
 	}
 	if (lseek(in->fd, 0, SEEK_SET) != 0)
 		rc = cli_error(EXIT_SYSTEM, "%s: cannot rewind: %s", in->name,
@@ -789,8 +795,9 @@ static int setup_job(archive_job *job, const cli_args *args, int *test,
 	return EXIT_OK;
 }
 
-int cmd_archive(const cli_command *cmd, const cli_args *args)
+int cmd_archive(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	archive_job job = { cmd, NULL, 0, 0, 0, EV_ARCHIVE_OPTIONS_INIT, 0 };
 	int test, extract, rc = setup_job(&job, args, &test, &extract);
 

@@ -43,9 +43,7 @@ typedef struct cat_job {
 
 static int writer_error(const ev_writer *w, const char *out)
 {
-	const ev_diag *d = ev_writer_diag(w);
-	return cli_error(cli_exit_for_status(d->status), "%s: %s",
-			 cli_output_name(out), d->message);
+	return cli_write_failure(ev_writer_diag(w), out);
 }
 
 /* Copies one session: the reader is positioned before its first event. */
@@ -56,9 +54,11 @@ static int copy_session(cat_job *job, ev_reader *r, const char *out)
 	int rc = ev_writer_open(&w, job->sink, ev_reader_header(r),
 				&job->options);
 
-	if (rc < 0)
-		return cli_error(cli_exit_for_status(rc), "%s: %s",
-				 cli_output_name(out), ev_strerror(rc));
+	if (rc < 0) {
+		ev_diag d = { rc, EV_ORIGIN_OUTPUT, 0, 0, 0, "" };
+		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
+		return cli_write_failure(&d, out);
+	}
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		if (ev_writer_write(w, &ev) < 0) {
 			rc = writer_error(w, out);
@@ -129,8 +129,9 @@ static int choose_output(const cli_command *cmd, const cli_args *args,
 	return EXIT_OK;
 }
 
-int cmd_cat(const cli_command *cmd, const cli_args *args)
+int cmd_cat(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	const char *out;
 	cat_job job = { NULL, EV_WRITER_OPTIONS_INIT, 0, 0 };
 	int in_place, rc = choose_output(cmd, args, &out, &in_place);

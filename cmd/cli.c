@@ -517,7 +517,7 @@ int cli_reader_error(const ev_reader *r)
 	const char *name = ev_reader_name(r);
 	cli_failure_files files = { &name, 1, NULL,
 				    CLI_FAILURE_OFFSET_ALWAYS |
-				    CLI_FAILURE_TRUNCATED_INVALID };
+				    CLI_FAILURE_TRUNCATED_INVALID, NULL, NULL };
 	ev_diag d = *ev_reader_diag(r);
 
 	d.origin = EV_ORIGIN_INPUT; /* a reader has nothing else */
@@ -534,10 +534,10 @@ const char *cli_output_name(const char *path)
 	return !path || strcmp(path, "-") == 0 ? "<stdout>" : path;
 }
 
-int cli_open_input(const char *path, unsigned flags, ev_reader **out)
+/* Reports why the input `path` could not be opened (status `rc`, errno
+ * for EV_EIO); EXIT_OK when it was. */
+static int open_failure(const char *path, int rc)
 {
-	int rc = ev_reader_open_path(out, path, flags);
-
 	if (rc == EV_EIO)
 		return cli_error(EXIT_SYSTEM, "%s: cannot open: %s",
 				 cli_input_name(path), strerror(errno));
@@ -545,6 +545,16 @@ int cli_open_input(const char *path, unsigned flags, ev_reader **out)
 		return cli_error(cli_exit_for_status(rc), "%s: %s",
 				 cli_input_name(path), ev_strerror(rc));
 	return EXIT_OK;
+}
+
+int cli_open_input(const char *path, unsigned flags, ev_reader **out)
+{
+	return open_failure(path, ev_reader_open_path(out, path, flags));
+}
+
+int cli_open_log_input(const char *path, ev_input **out)
+{
+	return open_failure(path, ev_input_open(out, path));
 }
 
 /* ---- output files and signals ---- */
@@ -912,6 +922,13 @@ static int input_failure(const ev_diag *d, int code,
 
 	if (files->flags & CLI_FAILURE_NAMED)
 		return cli_error(code, "%s", d->message);
+	if (files->action && !shows_offset(d, files->flags))
+		return cli_error(code, "%s: %s: %s", in, files->action,
+				 d->message);
+	if (files->action)
+		return cli_error(code, "%s: %s: offset %llu: %s", in,
+				 files->action, (unsigned long long)d->offset,
+				 d->message);
 	if (!shows_offset(d, files->flags))
 		return cli_error(code, "%s: %s", in, d->message);
 	cli_error(code, "%s: %s %llu: %s", in,
@@ -919,6 +936,23 @@ static int input_failure(const ev_diag *d, int code,
 		  (unsigned long long)d->offset, d->message);
 	input_hint(d, in, files->flags);
 	return code;
+}
+
+static int options_failure(const ev_diag *d, int code,
+			   const cli_failure_files *files)
+{
+	const char *in = failure_input(d, files);
+
+	if (files->flags & CLI_FAILURE_NAMED)
+		return cli_error(code, "%s", d->message);
+	if (files->option && d->offset)
+		return cli_error(code, "%s: %s: offset %llu: %s", in,
+				 files->option, (unsigned long long)d->offset,
+				 d->message);
+	if (files->option)
+		return cli_error(code, "%s: %s %s", in, files->option,
+				 d->message);
+	return cli_error(code, "%s: %s", in, d->message);
 }
 
 int cli_failure(const ev_diag *d, const cli_failure_files *files)
@@ -935,10 +969,7 @@ int cli_failure(const ev_diag *d, const cli_failure_files *files)
 	case EV_ORIGIN_INPUT:
 		return input_failure(d, code, files);
 	case EV_ORIGIN_OPTIONS:
-		if (named)
-			return cli_error(code, "%s", d->message);
-		return cli_error(code, "%s: %s", failure_input(d, files),
-				 d->message);
+		return options_failure(d, code, files);
 	case EV_ORIGIN_OUTPUT:
 		if (named)
 			return cli_error(EXIT_SYSTEM, "%s", d->message);
@@ -953,7 +984,7 @@ int cli_failure(const ev_diag *d, const cli_failure_files *files)
 
 int cli_origin_error(const ev_diag *d, const char *in, const char *out)
 {
-	cli_failure_files files = { &in, 1, out, 0 };
+	cli_failure_files files = { &in, 1, out, 0, NULL, NULL };
 
 	return cli_failure(d, &files);
 }
@@ -961,11 +992,37 @@ int cli_origin_error(const ev_diag *d, const char *in, const char *out)
 int cli_read_failure(const ev_diag *d, const char *name)
 {
 	cli_failure_files files = { &name, 1, NULL,
-				    CLI_FAILURE_OFFSET_ALWAYS };
+				    CLI_FAILURE_OFFSET_ALWAYS, NULL, NULL };
 	ev_diag read = *d;
 
 	read.origin = EV_ORIGIN_INPUT;
 	return cli_failure(&read, &files);
+}
+
+int cli_status_failure(int status, const char *in)
+{
+	ev_diag d = { status, EV_ORIGIN_INPUT, 0, 0, 0, "" };
+
+	snprintf(d.message, sizeof d.message, "%s", ev_strerror(status));
+	return cli_origin_error(&d, in, NULL);
+}
+
+int cli_write_failure(const ev_diag *d, const char *out)
+{
+	cli_failure_files files = { NULL, 0, out, 0, NULL, NULL };
+	ev_diag write = *d;
+
+	write.origin = EV_ORIGIN_OUTPUT;
+	return cli_failure(&write, &files);
+}
+
+int cli_finish_failure(const ev_diag *d, const char *name)
+{
+	ev_diag finish = *d;
+
+	finish.origin = EV_ORIGIN_INPUT;
+	finish.offset = 0; /* the whole log was read */
+	return cli_origin_error(&finish, name, NULL);
 }
 
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out)

@@ -90,7 +90,7 @@ typedef struct cli_args {
 typedef struct cli_command cli_command;
 struct cli_command {
 	const char *name;
-	int (*run)(const cli_command *cmd, const cli_args *args);
+	int (*run)(const cli_args *args);
 	const char *summary;  /* one line for `evtool --help` */
 	const char *synopsis; /* operands, e.g. "IN... -o OUT" */
 	const char *details;  /* a paragraph and an example for CMD --help */
@@ -183,6 +183,10 @@ const char *cli_output_name(const char *path);
  * and returns its exit code (nonzero). */
 int cli_open_input(const char *path, unsigned flags, ev_reader **out);
 
+/* Opens the input of an operation (filter, sort, merge, truncate,
+ * validate) as cli_open_input does, with the same messages. */
+int cli_open_log_input(const char *path, ev_input **out);
+
 /* What cli_open_output does with an output that is one of its inputs. */
 typedef enum cli_overwrite {
 	CLI_REFUSE_INPUT = 0,  /* refuses it */
@@ -239,6 +243,14 @@ typedef struct cli_failure_files {
 	int n_inputs;
 	const char *out;           /* NULL or "-": standard output */
 	unsigned flags;            /* cli_failure_flags */
+	/* The option a failure of EV_ORIGIN_OPTIONS concerns ("--at"), or
+	 * NULL: its message is then "IN: OPTION MESSAGE", and with an
+	 * offset "IN: OPTION: offset N: MESSAGE". */
+	const char *option;
+	/* What the command was doing when the input failed ("cannot
+	 * check"), or NULL: "IN: ACTION: offset N: MESSAGE", without hints
+	 * (they are about the command's usual work). */
+	const char *action;
 } cli_failure_files;
 
 /* The one mapping of a library failure to a message and an exit code:
@@ -254,6 +266,20 @@ int cli_origin_error(const ev_diag *d, const char *in, const char *out);
 /* cli_failure for an operation that analyses one log as it reads it
  * (stats, report): what fails concerns the log `name`, at an offset. */
 int cli_read_failure(const ev_diag *d, const char *name);
+
+/* cli_failure for a bare status of a call about the input `in` that
+ * keeps no diagnostic (opening a reader on a descriptor): "IN: what the
+ * status means". */
+int cli_status_failure(int status, const char *in);
+
+/* cli_failure for a failure writing the output `out` (NULL or "-":
+ * standard output): "OUT: MESSAGE", EXIT_SYSTEM. */
+int cli_write_failure(const ev_diag *d, const char *out);
+
+/* cli_failure for a failure finishing the analysis of the log `name`
+ * after reading it (stats, report): "NAME: MESSAGE" (EXIT_SYSTEM for
+ * running out of memory, what finishing can fail of). */
+int cli_finish_failure(const ev_diag *d, const char *name);
 
 /* cli_origin_error for a failure of the sorter. */
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out);

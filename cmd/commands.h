@@ -4,18 +4,18 @@
 
 #include "cli.h"
 
-int cmd_archive(const cli_command *cmd, const cli_args *args);
-int cmd_export(const cli_command *cmd, const cli_args *args);
-int cmd_cat(const cli_command *cmd, const cli_args *args);
-int cmd_filter(const cli_command *cmd, const cli_args *args);
-int cmd_info(const cli_command *cmd, const cli_args *args);
-int cmd_show(const cli_command *cmd, const cli_args *args);
-int cmd_report(const cli_command *cmd, const cli_args *args);
-int cmd_sort(const cli_command *cmd, const cli_args *args);
-int cmd_stats(const cli_command *cmd, const cli_args *args);
-int cmd_merge(const cli_command *cmd, const cli_args *args);
-int cmd_truncate(const cli_command *cmd, const cli_args *args);
-int cmd_validate(const cli_command *cmd, const cli_args *args);
+int cmd_archive(const cli_args *args);
+int cmd_export(const cli_args *args);
+int cmd_cat(const cli_args *args);
+int cmd_filter(const cli_args *args);
+int cmd_info(const cli_args *args);
+int cmd_show(const cli_args *args);
+int cmd_report(const cli_args *args);
+int cmd_sort(const cli_args *args);
+int cmd_stats(const cli_args *args);
+int cmd_merge(const cli_args *args);
+int cmd_truncate(const cli_args *args);
+int cmd_validate(const cli_args *args);
 
 extern const cli_option archive_options[];
 extern const cli_option cat_options[];

@@ -61,30 +61,38 @@ static int open_output(export_run *run)
 	return EXIT_OK;
 }
 
+/* The exporter's failures: a limit of the format concerns the input,
+ * running out of memory nothing in particular, anything else the output
+ * (its message, else errno's). A reader that went away (| head) is no
+ * news. */
 static int output_error(const export_run *run)
 {
-	const ev_diag *d = ev_exporter_diag(run->x);
+	ev_diag d = *ev_exporter_diag(run->x);
 
-	if (d->status == EV_ENOMEM)
-		return cli_error(EXIT_SYSTEM, "out of memory");
-	if (d->status == EV_ELIMIT)
-		return cli_error(EXIT_INVALID, "%s: %s", cli_input_name(run->in),
-				 d->message);
-	if (!run->out && errno == EPIPE)
-		return EXIT_SYSTEM; /* a reader that went away (| head) */
-	return cli_error(EXIT_SYSTEM, "%s: %s",
-			 run->out ? run->out : "<stdout>",
-			 d->message[0] ? d->message : strerror(errno));
+	if (d.status == EV_ELIMIT)
+		d.origin = EV_ORIGIN_INPUT;
+	else if (d.status == EV_ENOMEM)
+		d.origin = EV_ORIGIN_NONE;
+	else if (!run->out && errno == EPIPE)
+		return EXIT_SYSTEM;
+	else
+		d.origin = EV_ORIGIN_OUTPUT;
+	if (d.status == EV_ENOMEM || !d.message[0])
+		snprintf(d.message, sizeof d.message, "%s",
+			 d.status == EV_ENOMEM ? "out of memory"
+					       : strerror(errno));
+	return cli_origin_error(&d, run->in, run->out);
 }
 
 /* Converts, then commits the output unless there was nothing to write. */
-static int convert(export_run *run, ev_sorter *s, ev_export_format format)
+static int convert(export_run *run, ev_sorter *s, ev_input *in,
+		   ev_export_format format)
 {
-	int status = ev_sorter_visit(s, run->in, ev_exporter_visitor(), run->x);
+	int status = ev_sorter_visit(s, in, ev_exporter_visitor(), run->x);
 	int truncated = status == EV_ETRUNCATED, rc;
 
 	if (status < 0 && !truncated) {
-		if (ev_sorter_stats(s)->origin == EV_ORIGIN_OUTPUT)
+		if (ev_sorter_diag(s)->origin == EV_ORIGIN_OUTPUT)
 			return output_error(run);
 		return cli_sorter_error(s, run->in, run->out);
 	}
@@ -102,16 +110,16 @@ static int convert(export_run *run, ev_sorter *s, ev_export_format format)
 	return EXIT_OK;
 }
 
-int cmd_export(const cli_command *cmd, const cli_args *args)
+int cmd_export(const cli_args *args)
 {
 	ev_export_options opts = EV_EXPORT_OPTIONS_INIT;
 	ev_sort_options sort = EV_SORT_OPTIONS_INIT;
 	export_run run = { NULL, NULL, NULL, NULL };
 	const char *out = cli_value(args, EXPORT_OPT_OUTPUT);
 	int format = EV_EXPORT_PERFETTO, rc;
+	ev_input *in = NULL;
 	ev_sorter *s = NULL;
 
-	(void)cmd; /* the options are in args */
 	if ((rc = cli_choice(args, EXPORT_OPT_FORMAT, &format)) != EXIT_OK)
 		return rc;
 	run.in = args->positional[0];
@@ -124,8 +132,9 @@ int cmd_export(const cli_command *cmd, const cli_args *args)
 	if (ev_exporter_new(&run.x, &opts, run.sink) < 0 ||
 	    ev_sorter_new(&s, &sort) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
-	else
-		rc = convert(&run, s, opts.format);
+	else if ((rc = cli_open_log_input(run.in, &in)) == EXIT_OK)
+		rc = convert(&run, s, in, opts.format);
+	ev_input_free(in);
 	ev_sorter_free(s);
 	ev_exporter_free(run.x);
 	if (run.out)

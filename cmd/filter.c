@@ -205,12 +205,12 @@ static void warn_markers(const ev_filter_stats *st, const char *in)
 			    end, end == 1 ? "" : "s");
 }
 
-static int run_filter(const cli_args *args, ev_filter *f,
-		      const ev_filter_run_options *opts)
+static int run_filter(const cli_args *args, ev_filter *f)
 {
 	const char *in = args->positional[0];
 	const char *out = cli_value(args, FILTER_OPT_OUTPUT);
-	ev_filter_stats st;
+	const ev_filter_stats *st = ev_filter_stats_of(f);
+	ev_input *input = NULL;
 	ev_sink *sink;
 	cli_progress bar;
 	int no_progress = cli_flag(args, FILTER_OPT_NO_PROGRESS);
@@ -219,16 +219,20 @@ static int run_filter(const cli_args *args, ev_filter *f,
 
 	if (rc != EXIT_OK)
 		return rc;
+	if ((rc = cli_open_log_input(in, &input)) != EXIT_OK) {
+		cli_close_output(sink);
+		return rc;
+	}
 	progress_start(&bar, "filter", no_progress);
 	ev_filter_set_progress(f, progress_update, &bar);
-	status = ev_filter_run(f, in, sink, opts, &st);
+	status = ev_filter_run(f, input, sink);
 	progress_end(&bar);
-	warn_markers(&st, in);
+	warn_markers(st, in);
 	if (status == EV_ETRUNCATED) {
 		const ev_diag *d = ev_filter_diag(f);
 		cli_warn_at(cli_input_name(in), (int64_t)d->offset,
 			    "%s; filtered the %llu complete events", d->message,
-			    (unsigned long long)st.events_read);
+			    (unsigned long long)st->events_read);
 		status = EV_OK;
 		rc = EXIT_DROPPED;
 	}
@@ -237,25 +241,25 @@ static int run_filter(const cli_args *args, ev_filter *f,
 	else if ((status = cli_commit_output(sink, out)) != EXIT_OK)
 		rc = status;
 	cli_close_output(sink);
+	ev_input_free(input);
 	return rc;
 }
 
-int cmd_filter(const cli_command *cmd, const cli_args *args)
+int cmd_filter(const cli_args *args)
 {
-	ev_filter_run_options opts = EV_FILTER_RUN_OPTIONS_INIT;
+	ev_filter_options opts = EV_FILTER_OPTIONS_INIT;
 	ev_filter *f;
-	int rc;
+	int rc = cli_block_size(args, FILTER_OPT_BLOCK_SIZE,
+				&opts.max_block_size);
 
-	(void)cmd; /* the options are in args */
-	if (ev_filter_new(&f) < 0)
+	if (rc != EXIT_OK)
+		return rc;
+	opts.tmpdir = cli_value(args, FILTER_OPT_TMPDIR);
+	if (ev_filter_new(&f, &opts) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = build_filter(args, f);
 	if (rc == EXIT_OK)
-		rc = cli_block_size(args, FILTER_OPT_BLOCK_SIZE,
-				    &opts.max_block_size);
-	opts.tmpdir = cli_value(args, FILTER_OPT_TMPDIR);
-	if (rc == EXIT_OK)
-		rc = run_filter(args, f, &opts);
+		rc = run_filter(args, f);
 	ev_filter_free(f);
 	return rc;
 }

@@ -172,17 +172,11 @@ static int report(int status, const follow_input *fi, const ev_reader *r)
 		return EXIT_OK;
 	if (status == EV_ETRUNCATED && interrupted)
 		return EXIT_OK; /* the user stopped following */
-	if (status == EV_ETRUNCATED) {
-		int rc = cli_error(EXIT_DROPPED, "%s: offset %llu: %s", fi->name,
-				   (unsigned long long)ev_reader_diag(r)->offset,
-				   ev_reader_diag(r)->message);
-		cli_truncation_hint();
-		return rc;
-	}
+	if (status == EV_ETRUNCATED)
+		return cli_read_failure(ev_reader_diag(r), fi->name);
 	if (r && ev_reader_diag(r)->status < 0)
 		return cli_reader_error(r);
-	return cli_error(cli_exit_for_status(status), "%s: %s", fi->name,
-			 ev_strerror(status));
+	return cli_status_failure(status, fi->name);
 }
 
 int follow_run(const char *in, const follow_visitor *v, void *ctx)

@@ -448,13 +448,12 @@ static void json_file(json_out *j, const log_info *li)
 
 /* ---- the command ---- */
 
-int cmd_info(const cli_command *cmd, const cli_args *args)
+int cmd_info(const cli_args *args)
 {
 	int as_json = cli_flag(args, INFO_OPT_JSON), worst = EXIT_OK;
 	log_info li;
 	json_out j;
 
-	(void)cmd; /* the options are in args */
 	json_init(&j, stdout);
 	if (as_json) {
 		json_begin_object(&j, NULL);

@@ -231,7 +231,7 @@ static int run_command(const cli_command *cmd, int argc, char **argv)
 	if (rc == EXIT_OK && help)
 		cli_print_command_help(cmd, stdout);
 	else if (rc == EXIT_OK)
-		rc = cmd->run(cmd, &args);
+		rc = cmd->run(&args);
 	cli_free_args(&args);
 	return rc;
 }

@@ -182,7 +182,7 @@ static int ensure_file_limit(int n_inputs)
 static int merge_failed(const ev_merge *m)
 {
 	static const cli_failure_files named = { NULL, 0, NULL,
-						 CLI_FAILURE_NAMED };
+						 CLI_FAILURE_NAMED, NULL, NULL };
 	int code = cli_failure(ev_merge_diag(m), &named);
 
 	switch (ev_merge_failure(m)) {
@@ -351,9 +351,14 @@ static void warn_restamped(const ev_merge *m)
 
 static int add_inputs(ev_merge *m, const cli_args *args)
 {
-	for (int i = 0; i < args->n_positional; i++)
-		if (ev_merge_add_path(m, args->positional[i]) < 0)
+	for (int i = 0; i < args->n_positional; i++) {
+		ev_input *in;
+		int rc = cli_open_log_input(args->positional[i], &in);
+		if (rc != EXIT_OK)
+			return rc;
+		if (ev_merge_add(m, in) < 0)
 			return merge_failed(m);
+	}
 	return EXIT_OK;
 }
 
@@ -390,8 +395,9 @@ static int make_merge(const cli_command *cmd, const cli_args *args,
 	return rc;
 }
 
-int cmd_merge(const cli_command *cmd, const cli_args *args)
+int cmd_merge(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	const char *out = cli_value(args, MERGE_OPT_OUTPUT);
 	ev_sink *sink = NULL;
 	ev_merge *m;
@@ -412,7 +418,7 @@ int cmd_merge(const cli_command *cmd, const cli_args *args)
 			print_plan(m, !cli_flag(args, MERGE_OPT_NO_RENUMBER));
 		dropped = warn_truncated(m);
 		warn_adjusted(m);
-		if (ev_merge_write(m, sink) < 0)
+		if (ev_merge_run(m, sink) < 0)
 			rc = merge_failed(m);
 		else
 			warn_restamped(m);

@@ -52,8 +52,8 @@ static int collect(report_job *job, const char *path)
 	ev_reader_free(r);
 	if ((rc == EXIT_OK || rc == EXIT_DROPPED) &&
 	    ev_report_finish(job->report) < 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: %s", job->name,
-			       ev_report_diag(job->report)->message);
+		rc = cli_finish_failure(ev_report_diag(job->report),
+					job->name);
 	return rc;
 }
 
@@ -74,15 +74,14 @@ static int write_page(const report_job *job, ev_sink *sink, const char *out)
 		rc = cli_error(EXIT_SYSTEM, "cannot build the page: out of "
 			       "memory");
 	else if (ev_sink_write(sink, buf, len) < 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: %s", out,
-			       ev_sink_diag(sink)->message);
+		rc = cli_write_failure(ev_sink_diag(sink), out);
 	else
 		rc = cli_commit_output(sink, out);
 	free(buf);
 	return rc;
 }
 
-int cmd_report(const cli_command *cmd, const cli_args *args)
+int cmd_report(const cli_args *args)
 {
 	const char *in = args->positional[0];
 	const char *out = cli_value(args, REPORT_OPT_OUTPUT);
@@ -90,7 +89,6 @@ int cmd_report(const cli_command *cmd, const cli_args *args)
 	ev_sink *sink = NULL;
 	int rc = cli_open_output(out, &in, 1, CLI_REFUSE_INPUT, &sink), wrc;
 
-	(void)cmd;
 	if (rc == EXIT_OK && ev_report_new(&job.report, NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
 	if (rc == EXIT_OK)

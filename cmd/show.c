@@ -117,21 +117,27 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 	static const ev_sort_visitor visitor = { on_session, on_event,
 						 EV_SORT_VISIT_MARKERS };
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
+	ev_input *input;
 	ev_sorter *s;
 	int status, rc = EXIT_OK;
 
 	opts.tmpdir = tmpdir;
 	if (ev_sorter_new(&s, &opts) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
-	status = ev_sorter_visit(s, in, &visitor, o);
+	if ((rc = cli_open_log_input(in, &input)) != EXIT_OK) {
+		ev_sorter_free(s);
+		return rc;
+	}
+	status = ev_sorter_visit(s, input, &visitor, o);
 	if ((status >= 0 || status == EV_ETRUNCATED) && finish_output(o) < 0)
 		rc = write_error();
-	else if (status < 0 && ev_sorter_stats(s)->origin == EV_ORIGIN_OUTPUT)
+	else if (status < 0 && ev_sorter_diag(s)->origin == EV_ORIGIN_OUTPUT)
 		rc = ev_sorter_diag(s)->status == EV_ENOMEM
 			     ? cli_error(EXIT_SYSTEM, "out of memory")
 			     : write_error();
 	else if (status < 0)
 		rc = cli_sorter_error(s, in, NULL);
+	ev_input_free(input);
 	ev_sorter_free(s);
 	return rc;
 }
@@ -178,8 +184,9 @@ static int parse_format(const cli_args *args, ev_show_format *out)
 	return rc;
 }
 
-int cmd_show(const cli_command *cmd, const cli_args *args)
+int cmd_show(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	show_out o = { EV_SHOW_TEXT, 0, NULL, EV_TEXT_INIT };
 	const char *in = args->positional[0];
 	int rc;

@@ -80,18 +80,21 @@ static const char *type_name(uint16_t type)
  * as "cannot check" so that a script can tell the two apart. */
 static int check_failed(const ev_reader *r, const char *in)
 {
-	const ev_diag *d = ev_reader_diag(r);
+	cli_failure_files files = { &in, 1, NULL,
+				    CLI_FAILURE_OFFSET_ALWAYS |
+				    CLI_FAILURE_TRUNCATED_INVALID,
+				    NULL, "cannot check" };
+	ev_diag failed = *ev_reader_diag(r);
 
-	if (d->status == EV_ETRUNCATED && ev_reader_header(r))
+	/* The check's verdict on a cut log, not a failure. */
+	if (failed.status == EV_ETRUNCATED && ev_reader_header(r))
 		return cli_error(EXIT_DROPPED, "%s: offset %llu: %s: truncated; "
 				 "the events before the cut are in time order",
 				 cli_input_name(in),
-				 (unsigned long long)d->offset, d->message);
-	return cli_error(d->status == EV_ETRUNCATED
-				 ? EXIT_INVALID
-				 : cli_exit_for_status(d->status),
-			 "%s: cannot check: offset %llu: %s", cli_input_name(in),
-			 (unsigned long long)d->offset, d->message);
+				 (unsigned long long)failed.offset,
+				 failed.message);
+	failed.origin = EV_ORIGIN_INPUT;
+	return cli_failure(&failed, &files);
 }
 
 static int check(const char *in)
@@ -161,8 +164,9 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 	const char *out = cli_value(args, SORT_OPT_OUTPUT);
 	int verbose = cli_flag(args, SORT_OPT_VERBOSE);
 	int no_progress = cli_flag(args, SORT_OPT_NO_PROGRESS);
+	ev_input *input = NULL;
 	ev_sorter *s;
-	ev_sink *sink;
+	ev_sink *sink = NULL;
 	cli_progress bar;
 	int rc, status;
 
@@ -170,13 +174,16 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = cli_open_log_output(out, cli_flag(args, SORT_OPT_GZIP), &in, 1,
 				 CLI_REFUSE_INPUT, &sink);
+	if (rc == EXIT_OK)
+		rc = cli_open_log_input(in, &input);
 	if (rc != EXIT_OK) {
+		cli_close_output(sink);
 		ev_sorter_free(s);
 		return rc;
 	}
 	progress_start(&bar, "sort", no_progress);
 	ev_sorter_set_progress(s, progress_update, &bar);
-	status = ev_sorter_run(s, in, sink);
+	status = ev_sorter_run(s, input, sink);
 	progress_end(&bar);
 	if (status == EV_ETRUNCATED) {
 		const ev_diag *d = ev_sorter_diag(s);
@@ -193,12 +200,14 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 	if (verbose && status >= 0)
 		report(ev_sorter_stats(s));
 	cli_close_output(sink);
+	ev_input_free(input);
 	ev_sorter_free(s);
 	return rc;
 }
 
-int cmd_sort(const cli_command *cmd, const cli_args *args)
+int cmd_sort(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	const char *in = args->positional[0];
 	const char *out = cli_value(args, SORT_OPT_OUTPUT);

@@ -477,8 +477,7 @@ int stats_file_end(stats_file *f, ev_reader *r)
 	}
 	if ((rc == EXIT_OK || rc == EXIT_DROPPED) &&
 	    ev_stats_finish(f->st) < 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: %s", f->name,
-			       ev_stats_diag(f->st)->message);
+		rc = cli_finish_failure(ev_stats_diag(f->st), f->name);
 	/* Nothing to summarise: a header alone, or a log cut before its
 	 * first event. An empty summary would read as a run that did
 	 * nothing. */
@@ -644,8 +643,9 @@ static int stats_files(const cli_args *args, unsigned parts, int as_json,
 	return rc;
 }
 
-int cmd_stats(const cli_command *cmd, const cli_args *args)
+int cmd_stats(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	int as_json = cli_flag(args, STATS_OPT_JSON), n_conds = 0, rc;
 	unsigned parts =
 		(cli_flag(args, STATS_OPT_THREADS) ? STATS_THREADS : 0) |

@@ -128,8 +128,7 @@ static int on_finish(void *ctx, int status)
 	if (now.time_ns > m->last.time_ns)
 		print_line(m, now.time_ns);
 	if (ev_stats_finish(m->f.st) < 0)
-		return cli_error(EXIT_SYSTEM, "%s: %s", m->f.name,
-				 ev_stats_diag(m->f.st)->message);
+		return cli_finish_failure(ev_stats_diag(m->f.st), m->f.name);
 	stats_print_text(&m->f, m->lines > 0, m->parts);
 	return fflush(stdout) == 0 ? EXIT_OK : write_error();
 }

@@ -66,11 +66,10 @@ const cli_option truncate_options[TRUNCATE_N_OPTIONS + 1] = {
 
 /* ---- options ---- */
 
-/* --at takes the times every option takes (ev_time_parse): a wall-clock
- * time is placed later, once the log's WALL_CLOCK_TIME is known
- * (resolve_wall). */
+/* --at takes the times every option takes (ev_time_parse); the repair
+ * places a wall-clock time by the log's WALL_CLOCK_TIME. */
 static int parse_at(const cli_command *cmd, const char *text,
-		    ev_repair_options *o, int *wall)
+		    ev_repair_options *o)
 {
 	ev_time_base base;
 	uint64_t ns;
@@ -78,53 +77,11 @@ static int parse_at(const cli_command *cmd, const char *text,
 	if (ev_time_parse(text, &base, &ns) < 0)
 		return cli_usage_error(cmd, "--at: '%s' is not a time (%s)",
 				       text, CLI_TIME_FORMS);
-	*wall = base == EV_TIME_WALL;
 	o->max_time = ns;
 	o->time_base = base == EV_TIME_RELATIVE ? EV_REPAIR_TIME_RELATIVE
+		       : base == EV_TIME_WALL   ? EV_REPAIR_TIME_WALL
 						: EV_REPAIR_TIME_RAW;
 	return EXIT_OK;
-}
-
-/* An ISO 8601 --at becomes a raw timestamp through the session's
- * WALL_CLOCK_TIME, which GHC posts in the global block, written last:
- * so the input is read once more, first. Each session has its own
- * clock, so a log of several needs --session. */
-static int resolve_wall(const cli_command *cmd, const char *in,
-			ev_repair_options *o)
-{
-	unsigned session = o->session ? o->session : 1, sessions = 0;
-	uint64_t raw = 0;
-	ev_reader *r;
-	ev_diag d;
-	int rc;
-
-	if (strcmp(in, "-") == 0)
-		return cli_usage_error(cmd, "--at with a wall-clock time "
-				       "reads the log twice: give a file, not "
-				       "standard input");
-	if ((rc = cli_open_input(in, 0, &r)) != EXIT_OK)
-		return rc;
-	rc = ev_repair_wall_to_raw(r, session, o->max_time, &raw, &sessions,
-				   &d);
-	if (rc == EV_EINVAL)
-		rc = cli_error(EXIT_INVALID, "%s: --at %s", ev_reader_name(r),
-			       d.message);
-	else if (rc == EV_EFORMAT && ev_reader_diag(r)->status == EV_OK)
-		rc = cli_error(EXIT_INVALID, "%s: --at: offset %llu: %s",
-			       ev_reader_name(r), (unsigned long long)d.offset,
-			       d.message); /* its WALL_CLOCK_TIME, not the reader */
-	else if (rc < 0)
-		rc = cli_reader_error(r);
-	else if (sessions > 1 && !o->session)
-		rc = cli_usage_error(cmd, "%s holds %u sessions, each with "
-				     "its own clock: a wall-clock --at needs "
-				     "--session N", in, sessions);
-	else
-		rc = EXIT_OK;
-	ev_reader_free(r);
-	o->max_time = raw;
-	o->time_base = EV_REPAIR_TIME_RAW;
-	return rc;
 }
 
 static int parse_options(const cli_command *cmd, const cli_args *args,
@@ -132,12 +89,12 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 {
 	const char *at = cli_value(args, TRUNCATE_OPT_AT);
 	uint64_t session = 0;
-	int rc = EXIT_OK, wall = 0;
+	int rc = EXIT_OK;
 
 	if (cli_flag(args, TRUNCATE_OPT_RESYNC))
 		o->flags |= EV_REPAIR_RESYNC;
 	if (at)
-		rc = parse_at(cmd, at, o, &wall);
+		rc = parse_at(cmd, at, o);
 	if (rc == EXIT_OK)
 		rc = cli_count(args, TRUNCATE_OPT_EVENTS, 0, UINT64_MAX - 1,
 			       &o->max_events);
@@ -152,8 +109,11 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 		rc = cli_usage_error(cmd, "--session counts from 1, as 'evtool "
 				     "info' lists the sessions");
 	o->session = (unsigned)session;
-	if (rc == EXIT_OK && wall)
-		rc = resolve_wall(cmd, args->positional[0], o);
+	if (rc == EXIT_OK && o->time_base == EV_REPAIR_TIME_WALL &&
+	    strcmp(args->positional[0], "-") == 0)
+		rc = cli_usage_error(cmd, "--at with a wall-clock time "
+				     "reads the log twice: give a file, not "
+				     "standard input");
 	return rc;
 }
 
@@ -208,14 +168,14 @@ static void print_summary(const report *rep, const ev_repair_options *o,
 		fprintf(stderr, ", times %" PRIu64 " to %" PRIu64
 			" ns (%.6f s)", s->first_time, s->last_time,
 			(double)(s->last_time - s->first_time) / 1e9);
-	if (s->cut_events && o->time_base == EV_REPAIR_TIME_RAW)
+	if (s->cut_events && o->time_base != EV_REPAIR_TIME_RELATIVE)
 		fprintf(stderr, "; cut %" PRIu64 " event%s stamped at or "
 			"after %" PRIu64 " ns", s->cut_events,
-			s->cut_events == 1 ? "" : "s", o->max_time);
+			s->cut_events == 1 ? "" : "s", s->cut_time);
 	else if (s->cut_events)
 		fprintf(stderr, "; cut %" PRIu64 " event%s stamped %" PRIu64
 			" ns or more after the first", s->cut_events,
-			s->cut_events == 1 ? "" : "s", o->max_time);
+			s->cut_events == 1 ? "" : "s", s->cut_time);
 	if (s->stopped_early)
 		fprintf(stderr, "; stopped reading at offset %" PRIu64,
 			s->input_bytes);
@@ -229,13 +189,16 @@ static void print_summary(const report *rep, const ev_repair_options *o,
 	fputc('\n', stderr);
 }
 
+/* A failure placing a wall-clock --at concerns that option. */
 static int repair_error(const char *name, const char *out,
-			const ev_repair *rp)
+			const ev_repair_options *o, const ev_repair *rp)
 {
 	cli_failure_files files = { &name, 1, out,
 				    CLI_FAILURE_OFFSET_ALWAYS |
 				    CLI_FAILURE_TRUNCATED_INVALID |
-				    CLI_FAILURE_REPAIRING };
+				    CLI_FAILURE_REPAIRING,
+				    o->time_base == EV_REPAIR_TIME_WALL
+					    ? "--at" : NULL, NULL };
 
 	return cli_failure(ev_repair_diag(rp), &files);
 }
@@ -250,7 +213,7 @@ static int unchanged(const ev_repair_summary *s)
 	       s->output_bytes == s->input_bytes;
 }
 
-static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
+static int repair(ev_repair_options *o, ev_input *input, ev_sink *sink,
 		  const char *in, const char *out, int in_place, int quiet,
 		  int no_progress)
 {
@@ -265,8 +228,8 @@ static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
 	if (ev_repair_new(&rp, o) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	progress_start(&bar, "truncate", no_progress);
-	ev_reader_set_progress(r, progress_update, &bar);
-	rc = ev_repair_run(rp, r, sink);
+	ev_repair_set_progress(rp, progress_update, &bar);
+	rc = ev_repair_run(rp, input, sink);
 	progress_end(&bar);
 	s = ev_repair_summary_of(rp);
 	/* A log cut inside its header fails in the repair (nothing to
@@ -274,7 +237,7 @@ static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
 	 * before its first block was flushed) becomes header + data end, a
 	 * valid log that says which program ran, with no events. */
 	if (rc < 0)
-		rc = repair_error(in, out, rp);
+		rc = repair_error(in, out, o, rp);
 	else if (in_place && unchanged(s)) {
 		/* Nothing to repair: the file keeps its bytes, inode and
 		 * time stamps; the temporary copy is discarded. */
@@ -302,11 +265,30 @@ static int repair(ev_repair_options *o, ev_reader *r, ev_sink *sink,
 	return rc;
 }
 
-int cmd_truncate(const cli_command *cmd, const cli_args *args)
+/* --in-place would write a plain log over a gzip file: whether the input
+ * is gzip is known once a reader has read its start. */
+static int refuse_gzip(const cli_command *cmd, const char *in)
 {
+	ev_reader *r;
+	int rc = cli_open_input(in, 0, &r), gzip;
+
+	if (rc != EXIT_OK)
+		return rc;
+	(void)ev_reader_read_header(r);
+	gzip = ev_reader_is_gzip(r);
+	ev_reader_free(r);
+	if (gzip)
+		return cli_usage_error(cmd, "--in-place would replace a gzip "
+				       "file with an uncompressed log; use -o");
+	return EXIT_OK;
+}
+
+int cmd_truncate(const cli_args *args)
+{
+	const cli_command *cmd = args->cmd;
 	ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
 	const char *in = args->positional[0], *out;
-	ev_reader *r = NULL;
+	ev_input *input = NULL;
 	ev_sink *sink = NULL;
 	char *target = NULL;
 	int in_place, rc = choose_output(cmd, args, &out, &in_place);
@@ -325,22 +307,15 @@ int cmd_truncate(const cli_command *cmd, const cli_args *args)
 						  : CLI_REFUSE_HINT_IN_PLACE,
 					 &sink);
 	if (rc == EXIT_OK)
-		rc = cli_open_input(in, 0, &r);
-	/* Whether the input is gzip is known once the reader has read; the
-	 * header read here is kept (or its failure reported) by the repair. */
-	if (rc == EXIT_OK && in_place) {
-		(void)ev_reader_read_header(r);
-		if (ev_reader_is_gzip(r))
-			rc = cli_usage_error(cmd, "--in-place would replace a "
-					     "gzip file with an uncompressed "
-					     "log; use -o");
-	}
+		rc = cli_open_log_input(in, &input);
+	if (rc == EXIT_OK && in_place)
+		rc = refuse_gzip(cmd, in);
 	if (rc == EXIT_OK)
-		rc = repair(&o, r, sink, ev_reader_name(r), out, in_place,
-			    cli_flag(args, TRUNCATE_OPT_QUIET),
+		rc = repair(&o, input, sink, ev_input_name(input), out,
+			    in_place, cli_flag(args, TRUNCATE_OPT_QUIET),
 			    cli_flag(args, TRUNCATE_OPT_NO_PROGRESS));
 	cli_close_output(sink);
-	ev_reader_free(r);
+	ev_input_free(input);
 	free(target);
 	return rc;
 }

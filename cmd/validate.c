@@ -230,32 +230,32 @@ static void json_unreadable(validate_job *job, const char *why)
 }
 
 /* The input could not be read to the end (I/O error, out of memory). */
-static int validate_failed(validate_job *job, const ev_reader *r, int rc)
+static int validate_failed(validate_job *job, const ev_validator *v)
 {
-	const ev_diag *d = ev_reader_diag(r);
-	int code = d->status == rc
-			   ? cli_reader_error(r)
-			   : cli_error(cli_exit_for_status(rc), "%s: %s",
-				       job->path, ev_strerror(rc));
+	const ev_diag *d = ev_validator_diag(v);
+	const char *name = job->path;
+	cli_failure_files files = { &name, 1, NULL,
+				    CLI_FAILURE_OFFSET_ALWAYS |
+				    CLI_FAILURE_TRUNCATED_INVALID, NULL, NULL };
+	int code = cli_failure(d, &files);
 
 	if (job->as_json) {
 		json_end_array(&job->json);
 		json_cstring(&job->json, "verdict", "unreadable");
 		json_bool(&job->json, "valid", 0);
-		json_cstring(&job->json, "error",
-			     d->status == rc ? d->message : ev_strerror(rc));
+		json_cstring(&job->json, "error", d->message);
 		json_uint(&job->json, "exit_code", (uint64_t)code);
 		json_end_object(&job->json);
 	}
 	return code;
 }
 
-static int validate_file(validate_job *job, const char *path)
+static int validate_file(validate_job *job, ev_validator *v, const char *path)
 {
-	ev_validate_result res;
-	ev_reader *r;
+	const ev_validate_result *res = ev_validator_result(v);
+	ev_input *in;
 	cli_progress bar;
-	int code = cli_open_input(path, 0, &r), rc;
+	int code = cli_open_log_input(path, &in), rc;
 
 	job->path = path;
 	job->failing = 0;
@@ -264,26 +264,26 @@ static int validate_file(validate_job *job, const char *path)
 			json_unreadable(job, "cannot open");
 		return code;
 	}
-	job->path = ev_reader_name(r); /* "<stdin>" for "-" */
+	job->path = ev_input_name(in); /* "<stdin>" for "-" */
 	if (job->as_json) {
 		json_begin_object(&job->json, NULL);
 		json_cstring(&job->json, "file", job->path);
 		json_begin_array(&job->json, "findings");
 	}
 	progress_start(&bar, job->path, job->no_progress);
-	ev_reader_set_progress(r, progress_update, &bar);
-	rc = ev_validate(r, &job->options, on_finding, job, &res);
+	ev_validator_set_progress(v, progress_update, &bar);
+	rc = ev_validator_run(v, in);
 	progress_end(&bar);
 	if (rc < 0) {
-		code = validate_failed(job, r, rc);
+		code = validate_failed(job, v);
 	} else {
-		code = file_exit(job, &res);
+		code = file_exit(job, res);
 		if (job->as_json)
-			json_summary(job, &res, code);
+			json_summary(job, res, code);
 		else if (!job->quiet)
-			print_summary(job, &res, code);
+			print_summary(job, res, code);
 	}
-	ev_reader_free(r);
+	ev_input_free(in);
 	return code;
 }
 
@@ -334,10 +334,12 @@ static int worse(int a, int b)
 	return rank[b] > rank[a] ? b : a;
 }
 
-int cmd_validate(const cli_command *cmd, const cli_args *args)
+int cmd_validate(const cli_args *args)
 {
+	const cli_command *cmd = args->cmd;
 	validate_job job = { EV_VALIDATE_OPTIONS_INIT, 0, 0, 0, 0,
 			     { NULL, 0, { 0 }, 0 }, NULL, 0, 0 };
+	ev_validator *v;
 	int worst = EXIT_OK, rc;
 
 	if (cli_flag(args, VALIDATE_OPT_LIST_CHECKS)) {
@@ -346,6 +348,9 @@ int cmd_validate(const cli_command *cmd, const cli_args *args)
 	}
 	if ((rc = parse_options(cmd, args, &job)) != EXIT_OK)
 		return rc;
+	if (ev_validator_new(&v, &job.options) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	ev_validator_set_findings(v, on_finding, &job);
 	json_init(&job.json, stdout);
 	if (job.as_json) {
 		json_begin_object(&job.json, NULL);
@@ -354,11 +359,13 @@ int cmd_validate(const cli_command *cmd, const cli_args *args)
 		json_begin_array(&job.json, "files");
 	}
 	for (int i = 0; i < args->n_positional; i++)
-		worst = worse(worst, validate_file(&job, args->positional[i]));
+		worst = worse(worst, validate_file(&job, v,
+						   args->positional[i]));
 	if (job.as_json) {
 		json_end_array(&job.json);
 		json_uint(&job.json, "exit_code", (uint64_t)worst);
 		json_end_object(&job.json);
 	}
+	ev_validator_free(v);
 	return worst;
 }

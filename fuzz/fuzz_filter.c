@@ -4,7 +4,7 @@
  * Input layout: 8 control bytes, then the log. Byte 0 says which
  * selectors to set (bit 0 class, 1 type, 2 cap, 3 thread, 4 time window,
  * 5 marker window, 6 redaction, 7 metadata not kept), byte 1 which of
- * them exclude, bytes 2-7 their values. ev_filter_run reads a path, so
+ * them exclude, bytes 2-7 their values. The input is a file, so
  * the log is written to an unlinked temporary file named by descriptor.
  * What a successful run writes must read back as a complete log.
  */
@@ -117,8 +117,9 @@ static void configure(ev_filter *f, const uint8_t *c)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	ev_filter_run_options o = EV_FILTER_RUN_OPTIONS_INIT;
-	ev_filter_stats stats;
+	ev_filter_options o = EV_FILTER_OPTIONS_INIT;
+	const ev_filter_stats *stats;
+	ev_input *in = NULL;
 	ev_filter *f = NULL;
 	ev_sink *sink = NULL;
 	char path[4096];
@@ -130,12 +131,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sizeof path);
 	if (fd < 0)
 		return 0;
-	if (ev_filter_new(&f) < 0 || ev_sink_open_memory(&sink) < 0)
-		goto done;
-	configure(f, data);
 	/* Small output blocks exercise the re-blocking. */
 	o.max_block_size = (data[1] & 0x80) ? 256 : 0;
-	rc = ev_filter_run(f, path, sink, &o, &stats);
+	if (ev_filter_new(&f, &o) < 0 || ev_sink_open_memory(&sink) < 0 ||
+	    ev_input_open(&in, path) < 0)
+		goto done;
+	configure(f, data);
+	rc = ev_filter_run(f, in, sink);
+	stats = ev_filter_stats_of(f);
 	FUZZ_CHECK_STATUS(rc);
 	if (rc == EV_OK || rc == EV_ETRUNCATED) {
 		size_t len;
@@ -144,7 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ev_event ev;
 		uint64_t events = 0;
 
-		FUZZ_ASSERT(stats.events_written <= stats.events_read);
+		FUZZ_ASSERT(stats->events_written <= stats->events_read);
 		if (ev_reader_open_memory(&r, out, len, "filtered",
 					  EV_READER_RAW) == EV_OK) {
 			for (;;) {
@@ -157,13 +160,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					break;
 				FUZZ_ASSERT(rc == EV_OK);
 			}
-			FUZZ_ASSERT(events == stats.events_written);
+			FUZZ_ASSERT(events == stats->events_written);
 			ev_reader_free(r);
 		}
 	} else {
 		(void)ev_filter_diag(f)->message[0];
 	}
 done:
+	ev_input_free(in);
 	ev_sink_free(sink);
 	ev_filter_free(f);
 	close(fd);

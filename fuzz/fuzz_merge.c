@@ -18,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	ev_merge_options o = EV_MERGE_OPTIONS_INIT;
 	ev_merge *m = NULL;
+	ev_input *in_a, *in_b;
 	ev_sink *sink = NULL;
 	const uint8_t *a, *b;
 	size_t a_len, b_len;
@@ -39,8 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (ev_merge_new(&m, &o) < 0)
 		return 0;
-	if (ev_merge_add_memory(m, a, a_len, "a") < 0 ||
-	    ev_merge_add_memory(m, b, b_len, "b") < 0)
+	if (ev_input_memory(&in_a, a, a_len, "a") < 0 ||
+	    ev_merge_add(m, in_a) < 0 ||
+	    ev_input_memory(&in_b, b, b_len, "b") < 0 ||
+	    ev_merge_add(m, in_b) < 0)
 		goto done;
 	if (data[0] & 16)
 		(void)ev_merge_shift(m, 1, (int64_t)(data[0] >> 5) * 1000000 -
@@ -54,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(ev_merge_header(m) != NULL);
 	if (ev_sink_open_memory(&sink) < 0)
 		goto done;
-	rc = ev_merge_write(m, sink);
+	rc = ev_merge_run(m, sink);
 	FUZZ_CHECK_STATUS(rc);
 	if (rc == EV_OK) {
 		/* The output must read back as a complete log. */

@@ -50,12 +50,12 @@ static void check_output(const uint8_t *out, size_t len,
 static void repair_once(const uint8_t *data, size_t size,
 			const ev_repair_options *o)
 {
-	ev_reader *r = NULL;
+	ev_input *r = NULL;
 	ev_sink *sink = NULL;
 	ev_repair *rp = NULL;
 	int rc;
 
-	if (ev_reader_open_memory(&r, data, size, "fuzz", 0) < 0)
+	if (ev_input_memory(&r, data, size, "fuzz") < 0)
 		return;
 	if (ev_sink_open_memory(&sink) < 0)
 		goto done;
@@ -76,7 +76,7 @@ static void repair_once(const uint8_t *data, size_t size,
 done:
 	ev_repair_free(rp);
 	ev_sink_free(sink);
-	ev_reader_free(r);
+	ev_input_free(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

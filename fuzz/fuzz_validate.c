@@ -1,5 +1,5 @@
 /*
- * Fuzz target: ev_validate over the input, with every check on; the
+ * Fuzz target: ev_validator_run over the input, with every check on; the
  * input's length picks whether a global time order is also required,
  * so that both paths are fuzzed without a control byte that the seed
  * logs would lack.
@@ -31,15 +31,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	ev_validate_options o = EV_VALIDATE_OPTIONS_INIT;
 	ev_validate_result res;
-	ev_reader *r;
+	ev_validator *v;
+	ev_input *in;
 	tally t = { 0, 0 };
 	int rc;
 
 	o.sorted = (int)(size & 1);
 	o.max_threads = (size & 2) ? 4 : 0;
-	if (ev_reader_open_memory(&r, data, size, "fuzz", 0) < 0)
+	if (ev_input_memory(&in, data, size, "fuzz") < 0)
 		return 0;
-	rc = ev_validate(r, &o, on_finding, &t, &res);
+	if (ev_validator_new(&v, &o) < 0) {
+		ev_input_free(in);
+		return 0;
+	}
+	ev_validator_set_findings(v, on_finding, &t);
+	rc = ev_validator_run(v, in);
+	res = *ev_validator_result(v);
+	ev_validator_free(v);
 	FUZZ_CHECK_STATUS(rc);
 	if (rc >= 0) {
 		FUZZ_ASSERT(res.errors == t.errors);
@@ -47,6 +55,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(res.verdict != EV_VERDICT_COMPLETE ||
 			    res.errors == 0);
 	}
-	ev_reader_free(r);
+	ev_input_free(in);
 	return 0;
 }

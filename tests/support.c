@@ -294,3 +294,38 @@ void ts_remove_dir(const char *dir)
 	closedir(d);
 	rmdir(dir);
 }
+
+ev_input *ts_input(const char *path)
+{
+	ev_input *in;
+
+	if (ev_input_open(&in, path) < 0) {
+		fprintf(stderr, "cannot open %s\n", path);
+		abort();
+	}
+	return in;
+}
+
+ev_input *ts_memory_input(const void *data, size_t len, const char *name)
+{
+	ev_input *in;
+
+	if (ev_input_memory(&in, data, len, name) < 0)
+		abort();
+	return in;
+}
+
+int ts_validate(ev_reader *r, const ev_validate_options *opts,
+		ev_finding_fn fn, void *ctx, ev_validate_result *res)
+{
+	ev_validator *v;
+	int rc = ev_validator_new(&v, opts);
+
+	if (rc < 0)
+		return rc;
+	ev_validator_set_findings(v, fn, ctx);
+	rc = ev_validator_run_reader(v, r);
+	*res = *ev_validator_result(v);
+	ev_validator_free(v);
+	return rc;
+}

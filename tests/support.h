@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evtool/pipeline.h"
+#include "evtool/validate.h"
+
 /* Reads a whole file into a malloc'd buffer; NULL when it cannot. */
 uint8_t *ts_read_file(const char *path, size_t *len);
 
@@ -70,5 +73,17 @@ char *ts_temp_dir(void);
 
 /* Removes every file in `dir` and then `dir` itself (one level only). */
 void ts_remove_dir(const char *dir);
+
+/* The input of the file at `path`; aborts the test when it cannot be
+ * opened. */
+ev_input *ts_input(const char *path);
+
+/* Validates the log `r` reads with `opts` (NULL: the defaults), findings
+ * to `fn`: the status of ev_validator_run_reader, the outcome in `res`. */
+int ts_validate(ev_reader *r, const ev_validate_options *opts,
+		ev_finding_fn fn, void *ctx, ev_validate_result *res);
+
+/* The input of `len` bytes at `data` named `name`; aborts without memory. */
+ev_input *ts_memory_input(const void *data, size_t len, const char *name);
 
 #endif

@@ -404,7 +404,7 @@ static outcome run_validate(const bytes *log)
 
 	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
 					       0), EV_OK);
-	o.status = ev_validate(r, &opts, NULL, NULL, &res);
+	o.status = ts_validate(r, &opts, NULL, NULL, &res);
 	o.events = res.events;
 	o.sessions = res.sessions;
 	ev_reader_free(r);
@@ -430,14 +430,14 @@ static outcome run_repair(const bytes *log, unsigned flags)
 	outcome o = { 0 };
 	int64_t base = measure_start();
 	double t0 = cpu_seconds();
-	ev_reader *r;
+	ev_input *r;
 	ev_repair *rp;
 	ev_sink *sink;
 	int fd;
 
 	opts.flags = flags;
-	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
-					       0), EV_OK);
+	assert_int_equal(ev_input_memory(&r, log->p, log->n, "hostile"),
+			 EV_OK);
 	sink = null_sink(&fd);
 	assert_int_equal(ev_repair_new(&rp, &opts), EV_OK);
 	o.status = ev_repair_run(rp, r, sink);
@@ -446,22 +446,23 @@ static outcome run_repair(const bytes *log, unsigned flags)
 	ev_repair_free(rp);
 	ev_sink_free(sink);
 	close(fd);
-	ev_reader_free(r);
+	ev_input_free(r);
 	o.peak = measure_peak(base);
 	o.allocated = measure_allocated();
 	o.seconds = cpu_seconds() - t0;
 	return o;
 }
 
-/* ev_filter_run reads a path: the log goes to a temporary file first
+/* The filter reads a file: the log goes to a temporary file first
  * (before measuring). `process` adds a process selector, which makes the
  * filter learn every session's capsets. */
 static outcome run_filter(const bytes *log, int process)
 {
-	ev_filter_stats stats;
+	const ev_filter_stats *stats;
 	outcome o = { 0 };
 	char *dir = ts_temp_dir();
 	char *path;
+	ev_input *in;
 	ev_filter *f;
 	ev_sink *sink;
 	int64_t base;
@@ -473,7 +474,7 @@ static outcome run_filter(const bytes *log, int process)
 	assert_true(ts_write_file(path, log->p, log->n, "wb"));
 	base = measure_start();
 	t0 = cpu_seconds();
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	if (process)
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CAPSET, "0-3", 0),
 				 EV_OK);
@@ -481,9 +482,12 @@ static outcome run_filter(const bytes *log, int process)
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "s,u", 0),
 				 EV_OK);
 	sink = null_sink(&fd);
-	o.status = ev_filter_run(f, path, sink, NULL, &stats);
-	o.events = stats.events_read;
-	o.sessions = stats.sessions;
+	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	o.status = ev_filter_run(f, in, sink);
+	stats = ev_filter_stats_of(f);
+	o.events = stats->events_read;
+	o.sessions = stats->sessions;
+	ev_input_free(in);
 	ev_sink_free(sink);
 	close(fd);
 	ev_filter_free(f);
@@ -509,12 +513,14 @@ static outcome run_merge(const bytes *log)
 
 	opts.align = EV_MERGE_ALIGN_NONE;
 	assert_int_equal(ev_merge_new(&m, &opts), EV_OK);
-	assert_int_equal(ev_merge_add_memory(m, log->p, log->n, "a"), EV_OK);
-	assert_int_equal(ev_merge_add_memory(m, log->p, log->n, "b"), EV_OK);
+	assert_int_equal(ev_merge_add(m, ts_memory_input(log->p, log->n, "a")),
+			 EV_OK);
+	assert_int_equal(ev_merge_add(m, ts_memory_input(log->p, log->n, "b")),
+			 EV_OK);
 	sink = null_sink(&fd);
 	o.status = ev_merge_plan(m);
 	if (o.status == EV_OK)
-		o.status = ev_merge_write(m, sink);
+		o.status = ev_merge_run(m, sink);
 	o.events = ev_merge_events_written(m);
 	ev_sink_free(sink);
 	close(fd);
@@ -537,20 +543,23 @@ static outcome run_merge(const bytes *log)
 typedef struct temp_log {
 	char *dir;
 	char *path;
+	ev_input *in; /* the file, opened */
 } temp_log;
 
 static temp_log temp_log_write(const bytes *log)
 {
-	temp_log t = { ts_temp_dir(), NULL };
+	temp_log t = { ts_temp_dir(), NULL, NULL };
 
 	assert_non_null(t.dir);
 	t.path = ts_path(t.dir, "hostile.eventlog");
 	assert_true(ts_write_file(t.path, log->p, log->n, "wb"));
+	assert_int_equal(ev_input_open(&t.in, t.path), EV_OK);
 	return t;
 }
 
 static void temp_log_remove(temp_log *t)
 {
+	ev_input_free(t->in);
 	ts_remove_dir(t->dir);
 	free(t->path);
 	free(t->dir);
@@ -580,7 +589,7 @@ static outcome run_sort(const bytes *log, ev_sort_method method)
 	int fd;
 
 	sink = null_sink(&fd);
-	o.status = ev_sorter_run(s, t.path, sink);
+	o.status = ev_sorter_run(s, t.in, sink);
 	o.events = ev_sorter_stats(s)->events;
 	o.sessions = ev_sorter_stats(s)->sessions;
 	ev_sorter_free(s);
@@ -653,7 +662,7 @@ static outcome run_show_as(const bytes *log, ev_show_format format,
 	double t0 = cpu_seconds();
 	ev_sorter *s = new_sorter(&t, EV_SORT_AUTO);
 
-	o.status = ev_sorter_visit(s, t.path, &visitor, &sr);
+	o.status = ev_sorter_visit(s, t.in, &visitor, &sr);
 	show_end_session(&sr);
 	show_flush(&sr);
 	o.events = ev_sorter_stats(s)->events;
@@ -693,7 +702,7 @@ static outcome run_export(const bytes *log, ev_export_format format)
 	eo.format = format;
 	eo.tmpdir = t.dir;
 	assert_int_equal(ev_exporter_new(&x, &eo, sink), EV_OK);
-	o.status = ev_sorter_visit(s, t.path, ev_exporter_visitor(), x);
+	o.status = ev_sorter_visit(s, t.in, ev_exporter_visitor(), x);
 	if (o.status >= 0 || o.status == EV_ETRUNCATED) {
 		rc = ev_exporter_finish(x);
 		if (rc < 0)

@@ -23,7 +23,7 @@
  *     ev_export_options o = EV_EXPORT_OPTIONS_INIT;
  *     o.format = EV_EXPORT_HP;
  *     ev_exporter_new(&x, &o, sink);
- *     rc = ev_sorter_visit(sorter, path, ev_exporter_visitor(), x);
+ *     rc = ev_sorter_visit(sorter, in, ev_exporter_visitor(), x);
  *     if (rc >= 0 || rc == EV_ETRUNCATED) rc = ev_exporter_finish(x);
  *     rc EV_EXPORT_NOTHING: the log has nothing for the format; nothing
  *     was written to the sink.

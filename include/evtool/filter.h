@@ -4,7 +4,7 @@
  * A filter holds selectors. Selectors of different kinds combine with AND,
  * the items of one list with OR; every selector can exclude instead of
  * include. Metadata that readers need (process identity, capsets and
- * capabilities, heap and profile definitions, see ev_filter_is_metadata)
+ * capabilities, heap and profile definitions, see ev_filter_set_metadata)
  * is kept whatever the selectors say, unless ev_filter_set_metadata(f, 0).
  *
  * Some selectors depend on facts that can sit anywhere in a log: the time
@@ -12,16 +12,17 @@
  * capabilities belong to a process (GHC writes the global buffer, which
  * holds most of these, last). Such a filter needs one or two learning
  * passes over the log before it can decide; ev_filter_run() does them,
- * reading the input again or spilling standard input to an unnamed
- * temporary file.
+ * reading the input (an ev_input, pipeline.h) again.
  *
  * Typical use:
  *
  *     ev_filter *f;
- *     ev_filter_new(&f);
+ *     ev_filter_new(&f, NULL);
  *     if (ev_filter_add(f, EV_FILTER_CLASS, "gc,user", 0) < 0)
  *             ... ev_filter_diag(f)->message
- *     ev_filter_run(f, "prog.eventlog", sink, NULL, &stats);
+ *     if (ev_filter_run(f, in, sink) < 0)
+ *             ... ev_filter_diag(f)
+ *     ... ev_filter_stats_of(f)->events_written
  *     ev_filter_free(f);
  */
 #ifndef EVTOOL_FILTER_H
@@ -77,8 +78,24 @@ enum ev_redact_flag {
 	EV_REDACT_ENV = 1u << 1
 };
 
-/** Creates a filter that keeps everything. */
-EV_API int ev_filter_new(ev_filter **out);
+/** Filter options; initialise with EV_FILTER_OPTIONS_INIT. */
+typedef struct ev_filter_options {
+	unsigned version;        /**< EV_FILTER_OPTIONS_VERSION */
+	const char *tmpdir;      /**< where a pipe (standard input) is
+				      copied when learning needs a second
+				      read (pipeline.h); NULL: $TMPDIR or
+				      /tmp */
+	uint32_t max_block_size; /**< output blocks; 0: EV_MAX_BLOCK_SIZE */
+} ev_filter_options;
+
+/** The layout of ev_filter_options this header describes. */
+#define EV_FILTER_OPTIONS_VERSION 1
+/** The default filter options. */
+#define EV_FILTER_OPTIONS_INIT { EV_FILTER_OPTIONS_VERSION, NULL, 0 }
+
+/** Creates a filter that keeps everything; `opts` may be NULL for the
+ *  defaults. EV_EINVAL for options of another version. */
+EV_API int ev_filter_new(ev_filter **out, const ev_filter_options *opts);
 
 /** Frees a filter; NULL is fine. */
 EV_API void ev_filter_free(ev_filter *f);
@@ -132,75 +149,28 @@ EV_API int ev_filter_set_markers_text(ev_filter *f, const char *text,
  *  of "args" and "env". EV_EINVAL for another word. */
 EV_API int ev_filter_set_redact(ev_filter *f, const char *list);
 
-/** Keep (nonzero, the default) or select like any other event (0) the
- *  metadata of ev_filter_is_metadata(). */
+/**
+ * Keep (nonzero, the default) or select like any other event (0) the
+ * metadata: capset and capability creation, assignment and removal
+ * (25-28, 45-48), STARTUP, RTS identifier, program arguments and
+ * environment, pid and parent pid, wall clock, heap info (52),
+ * heap-profile and time-profile begin (160, 168), cost-centre (161),
+ * info-table (169), ticky-counter (210) and perf-name (140) definitions,
+ * and THREAD_LABEL, which is kept for the threads that the thread
+ * selector keeps (all, without one). Kept metadata still obeys the
+ * process selector and redaction.
+ */
 EV_API void ev_filter_set_metadata(ev_filter *f, int keep);
 
 /** Reports the progress of each later ev_filter_run() to `fn` (NULL:
  *  none): the stored bytes read by all its passes, out of the input's
- *  size times the passes (ev_filter_learning_passes() + 1). */
+ *  size times the passes (one, two when a selector needs facts
+ *  from anywhere in the log, three for a marker window with both ends). */
 EV_API void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx);
-
-/**
- * Nonzero for the event types kept as metadata: capset and capability
- * creation, assignment and removal (25-28, 45-48), STARTUP, RTS
- * identifier, program arguments and environment, pid and parent pid,
- * wall clock, heap info (52), heap-profile and time-profile begin (160,
- * 168), cost-centre (161), info-table (169), ticky-counter (210) and
- * perf-name (140) definitions, and THREAD_LABEL, which is kept for the
- * threads that the thread selector keeps (all, without one). Metadata
- * still obeys the process selector and redaction.
- */
-EV_API int ev_filter_is_metadata(uint16_t type);
-
-/* ---- deciding event by event ---- */
-
-/** Learning passes the filter needs before ev_filter_apply(): 0, 1, or
- *  2 when a marker window has both ends. */
-EV_API unsigned ev_filter_learning_passes(const ev_filter *f);
-
-/**
- * Feeds one event of learning pass `pass` (0-based): every event of
- * every session, in file order, block markers included or not.
- * `session` is the 0-based session (ev_reader_session()).
- */
-EV_API int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
-			   const ev_event *ev);
-
-/**
- * Ends learning pass `pass`. After the last one it resolves the times
- * and windows of every session: EV_EINVAL when a wall-clock time was
- * given and a session has no WALL_CLOCK_TIME.
- */
-EV_API int ev_filter_end_learning(ev_filter *f, unsigned pass);
-
-/**
- * Decides one event of `session`: 1 to keep it, with `out` set to the
- * event to write (a copy of `ev`, or for redaction one whose payload the
- * filter owns until the next call), 0 to drop it. Block markers are
- * always dropped: the output is re-blocked.
- */
-EV_API int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
-			   ev_event *out);
 
 /* ---- the whole pipeline ---- */
 
-/** Options of ev_filter_run(); initialise with EV_FILTER_RUN_OPTIONS_INIT. */
-typedef struct ev_filter_run_options {
-	unsigned version;        /**< EV_FILTER_RUN_OPTIONS_VERSION */
-	const char *tmpdir;      /**< where a pipe (standard input) is
-				      copied when learning needs a second
-				      read (ev_input_reusable); NULL:
-				      $TMPDIR or /tmp */
-	uint32_t max_block_size; /**< output blocks; 0: EV_MAX_BLOCK_SIZE */
-} ev_filter_run_options;
-
-/** The layout of ev_filter_run_options this header describes. */
-#define EV_FILTER_RUN_OPTIONS_VERSION 1
-/** The default options of ev_filter_run(). */
-#define EV_FILTER_RUN_OPTIONS_INIT { EV_FILTER_RUN_OPTIONS_VERSION, NULL, 0 }
-
-/** What ev_filter_run() did. */
+/** What ev_filter_run() did (ev_filter_stats_of()). */
 typedef struct ev_filter_stats {
 	unsigned sessions;
 	uint64_t events_read;     /**< input events, block markers not counted */
@@ -215,22 +185,23 @@ typedef struct ev_filter_stats {
 	 *  it (their window runs to the end). */
 	unsigned start_marker_missing;
 	unsigned end_marker_missing;
-	/** what a failure concerns, as ev_filter_diag()->origin */
-	ev_origin origin;
 } ev_filter_stats;
 
 /**
- * Filters the log at `path` ("-": standard input; gzip is inflated) into
- * `out`, a new log with the input's header per session whose events are
- * re-blocked by capability. Returns EV_OK; EV_ETRUNCATED when the input
- * ended early (the output is complete and holds what the complete events
- * gave); EV_EFORMAT when it ends inside its first header (nothing is
- * written); or an error, with ev_filter_diag() and stats->origin saying
- * what failed. `opts` may be NULL; `stats` may be NULL.
+ * Filters the log `in` (gzip is inflated) into `out`, a new log with the
+ * input's header per session whose events are re-blocked by capability.
+ * A filter that needs learning passes reads the input more than once
+ * (pipeline.h: a pipe is copied to a temporary file first). Returns
+ * EV_OK; EV_ETRUNCATED when the input ended early (the output is
+ * complete and holds what the complete events gave); EV_EFORMAT when it
+ * ends inside its first header (nothing is written); or an error, with
+ * ev_filter_diag() saying what failed and what it concerns (its origin).
+ * ev_filter_stats_of() says what the run did.
  */
-EV_API int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
-			 const ev_filter_run_options *opts,
-			 ev_filter_stats *stats);
+EV_API int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out);
+
+/** What the last ev_filter_run() did; owned by the filter. */
+EV_API const ev_filter_stats *ev_filter_stats_of(const ev_filter *f);
 
 #ifdef __cplusplus
 }

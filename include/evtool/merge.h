@@ -11,7 +11,7 @@
  * It reads each input twice, in bounded memory: a first pass
  * (ev_merge_plan) finds each input's wall clock, its largest ids, its task
  * ids and its header, and decides the renumbering and shifts; the second
- * (ev_merge_write) streams the inputs into the output.
+ * (ev_merge_run) streams the inputs into the output.
  *
  * Output order. A log's events are not in time order in its file: a
  * cap's block can be written long after the others' (section 3), so no
@@ -39,10 +39,12 @@
  *   time (ev_merge_input.restamped counts them).
  *
  *     ev_merge *m;
+ *     ev_input *in;
  *     ev_merge_new(&m, NULL);
- *     ev_merge_add_path(m, "client.eventlog");
- *     ev_merge_add_path(m, "server.eventlog");
- *     if (ev_merge_plan(m) < 0 || ev_merge_write(m, sink) < 0)
+ *     if (ev_input_open(&in, "client.eventlog") < 0 ||
+ *         ev_merge_add(m, in) < 0) ...
+ *     ... the same for "server.eventlog"
+ *     if (ev_merge_run(m, sink) < 0)
  *             ... ev_merge_diag(m)->message
  *     ev_merge_free(m);
  */
@@ -52,6 +54,7 @@
 #include "common.h"
 #include "catalog.h"
 #include "header.h"
+#include "pipeline.h"
 #include "writer.h"
 
 #ifdef __cplusplus
@@ -184,7 +187,7 @@ typedef struct ev_merge_input {
 	 *  and NONMOVING_HEAP_CENSUS, the only ones with exact conversions. */
 	uint16_t widened[3];
 	unsigned n_widened;        /**< entries of `widened` */
-	/* written (by ev_merge_write) */
+	/* written (by ev_merge_run) */
 	/** Global events written later than stamped: they fell inside a
 	 *  heap or ticky sample of another input, which is copied whole
 	 *  (see "Output order"). */
@@ -198,23 +201,19 @@ EV_API int ev_merge_new(ev_merge **out, const ev_merge_options *opts);
 /** Frees a merge, closing its inputs and removing spools; NULL is fine. */
 EV_API void ev_merge_free(ev_merge *m);
 
-/** Reports the progress of ev_merge_plan() and ev_merge_write() to `fn`
+/** Reports the progress of ev_merge_plan() and ev_merge_run() to `fn`
  *  (NULL: none): the stored bytes both read of all inputs, out of twice
  *  their sizes (each is read once to plan, once to write). */
 EV_API void ev_merge_set_progress(ev_merge *m, ev_progress_fn fn, void *ctx);
 
 /**
- * Adds the input at `path`, opened now and kept open until the free.
- * "-" is standard input (at most once). Standard input and other inputs
- * that cannot be read twice (pipes) are first copied to a spool file,
- * which is unlinked as soon as it is created so that it disappears
- * whenever the process ends, signals included.
+ * Adds the input `in` (pipeline.h), which the merge takes over and frees
+ * with itself, also when adding fails. Standard input may be added once.
+ * An input that cannot be read twice (a pipe) is first copied to an
+ * unnamed spool file in ev_merge_options.spool_dir, so that it
+ * disappears whenever the process ends, signals included.
  */
-EV_API int ev_merge_add_path(ev_merge *m, const char *path);
-
-/** Adds `len` bytes at `data` (must outlive the merge) named `name`. */
-EV_API int ev_merge_add_memory(ev_merge *m, const void *data, size_t len,
-			       const char *name);
+EV_API int ev_merge_add(ev_merge *m, ev_input *in);
 
 /** Number of inputs added. */
 EV_API size_t ev_merge_count(const ev_merge *m);
@@ -251,11 +250,11 @@ EV_API uint64_t ev_merge_map(const ev_merge *m, size_t i, ev_ref_kind kind,
 /**
  * The second pass: writes the merged log into `sink` (which stays the
  * caller's; commit it afterwards). Plans first if that was not done.
- * Can be called once.
+ * Can be called once. EV_OK, or an error with ev_merge_diag().
  */
-EV_API int ev_merge_write(ev_merge *m, ev_sink *sink);
+EV_API int ev_merge_run(ev_merge *m, ev_sink *sink);
 
-/** Events written by ev_merge_write (block markers not counted). */
+/** Events written by ev_merge_run (block markers not counted). */
 EV_API uint64_t ev_merge_events_written(const ev_merge *m);
 
 /** Details of the last failure: its origin is the input (its index in

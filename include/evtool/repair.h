@@ -29,7 +29,7 @@
  *     ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
  *     ev_repair *rp;
  *     ev_repair_new(&rp, &o);
- *     if (ev_repair_run(rp, reader, sink) < 0) ... ev_repair_diag(rp)
+ *     if (ev_repair_run(rp, in, sink) < 0) ... ev_repair_diag(rp)
  *     else if (ev_repair_summary_of(rp)->damaged) ... repaired
  *     ev_sink_commit(sink);
  *     ev_repair_free(rp);
@@ -38,6 +38,7 @@
 #define EVTOOL_REPAIR_H
 
 #include "common.h"
+#include "pipeline.h"
 #include "reader.h"
 #include "writer.h"
 
@@ -106,8 +107,16 @@ typedef enum ev_repair_time_base {
 	/** A raw timestamp: ns since the RTS started, as events carry it;
 	 *  each session is cut at the same timestamp. */
 	EV_REPAIR_TIME_RAW = 1,
-	/** Unix time in ns (ev_time_parse()'s EV_TIME_WALL), which
-	 *  ev_repair_wall_to_raw() turns into a raw timestamp. */
+	/** Unix time in ns (ev_time_parse()'s EV_TIME_WALL): ev_repair_run
+	 *  first reads the whole input to turn it into a raw timestamp by
+	 *  the WALL_CLOCK_TIME (43) of the session asked for (`session`, 0
+	 *  for the first of a log that holds only one), posted at the
+	 *  timestamp it names: raw = its time + wall time - its clock, 0
+	 *  when that is before the RTS started. Failures concern the option
+	 *  (EV_ORIGIN_OPTIONS): EV_EFORMAT when that session has no
+	 *  WALL_CLOCK_TIME or its first is not a clock reading (with its
+	 *  offset, ev_wall_clock_epoch()), EV_EINVAL when there is no such
+	 *  session or `session` is 0 and the log holds several. */
 	EV_REPAIR_TIME_WALL = 2
 } ev_repair_time_base;
 
@@ -133,8 +142,8 @@ typedef struct ev_repair_options {
 	unsigned session;
 	ev_repair_notify_fn notify; /**< may be NULL */
 	void *notify_ctx;
-	/** What max_time counts from: EV_REPAIR_TIME_RELATIVE or
-	 *  EV_REPAIR_TIME_RAW (since version 2). */
+	/** What max_time counts from: an ev_repair_time_base (since
+	 *  version 2). */
 	unsigned time_base;
 } ev_repair_options;
 
@@ -147,22 +156,6 @@ typedef struct ev_repair_options {
 	  EV_REPAIR_NO_LIMIT, EV_REPAIR_NO_LIMIT, 0, NULL, NULL,           \
 	  EV_REPAIR_TIME_RELATIVE }
 
-
-/**
- * Turns the Unix time `wall_ns` into a raw timestamp of session `session`
- * (1-based) of the log read from `r` (positioned at its start), by the
- * session's WALL_CLOCK_TIME (43: capset u32, seconds u64, nanoseconds
- * u32, posted at the timestamp it names): raw = its time + wall_ns - its
- * clock, 0 when that is before the RTS started. Reads the whole input
- * and stores in `*sessions` how many sessions it holds (a cut input ends
- * its count at the cut). EV_EINVAL with a message in `diag` when that
- * session has no WALL_CLOCK_TIME or does not exist; EV_EFORMAT when its
- * first WALL_CLOCK_TIME is not a clock reading (ev_wall_clock_epoch());
- * reader errors but truncation are returned too. `diag` may be NULL.
- */
-EV_API int ev_repair_wall_to_raw(ev_reader *r, unsigned session,
-				 uint64_t wall_ns, uint64_t *raw,
-				 unsigned *sessions, ev_diag *diag);
 
 /** What a repair kept and dropped. */
 typedef struct ev_repair_summary {
@@ -189,13 +182,23 @@ typedef struct ev_repair_summary {
 	/** Events EV_REPAIR_RESYNC dropped for an impossible time
 	 *  (EV_REPAIR_EVENT_DROPPED); their bytes count as not kept. */
 	uint64_t dropped_events;
+	/** max_time as the repair applied it: a raw timestamp for
+	 *  EV_REPAIR_TIME_RAW and EV_REPAIR_TIME_WALL (placed by the
+	 *  session's clock), else ns after each session's first event. */
+	uint64_t cut_time;
 } ev_repair_summary;
 
 /** Creates a repair; `opts` NULL means the defaults. */
 EV_API int ev_repair_new(ev_repair **out, const ev_repair_options *opts);
 
+/** Reports the progress of ev_repair_run() to `fn` (NULL: none): the
+ *  stored bytes of the input read by the repair, out of its size (the
+ *  pass that places a wall-clock time is not counted). */
+EV_API void ev_repair_set_progress(ev_repair *rp, ev_progress_fn fn,
+				   void *ctx);
+
 /**
- * Reads the log from `r` (positioned at its start) and writes the
+ * Reads the log `in` (pipeline.h) from its start and writes the
  * repaired log to `sink`, which stays the caller's: commit it after
  * success. Returns EV_OK when a complete log was written (see the
  * summary for what changed), or an error with ev_repair_diag():
@@ -204,7 +207,7 @@ EV_API int ev_repair_new(ev_repair **out, const ev_repair_options *opts);
  * EV_EINVAL when max_bytes cuts the first header or the session asked
  * for does not exist, EV_EIO, EV_ENOMEM. Run once per repair.
  */
-EV_API int ev_repair_run(ev_repair *rp, ev_reader *r, ev_sink *sink);
+EV_API int ev_repair_run(ev_repair *rp, ev_input *in, ev_sink *sink);
 
 /** The totals of the run so far; owned by the repair. */
 EV_API const ev_repair_summary *ev_repair_summary_of(const ev_repair *rp);

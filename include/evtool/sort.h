@@ -13,8 +13,8 @@
  * (a stream out of order by more than the window allows, too many
  * capabilities for the memory limit) is sorted by an external merge
  * sort that spills sorted runs to a temporary file. Standard input,
- * pipes and gzip are first copied to a temporary file, which is then
- * read in place.
+ * pipes, gzip and memory are first copied to a temporary file, which is
+ * then read in place.
  *
  * The order is stable: events with equal timestamps keep their file
  * order, as `ghc-events show` prints them. Output events are re-blocked
@@ -87,8 +87,6 @@ typedef struct ev_sort_stats {
 	/** Why a session could not be merged in place (the last such
 	 *  session's reason); empty when none fell back. */
 	char fallback[160];
-	/** what a failure concerns, as ev_sorter_diag()->origin */
-	ev_origin origin;
 } ev_sort_stats;
 
 /** A sorter of logs into one time order (opaque). */
@@ -101,12 +99,14 @@ EV_API int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts);
 EV_API void ev_sorter_free(ev_sorter *s);
 
 /**
- * Sorts the log at `path` ("-": standard input) into `out`, session by
- * session, each with its own header. EV_OK; EV_ETRUNCATED when the input
- * ended early (the output is complete and holds its complete events);
- * or an error, see ev_sorter_diag() and ev_sorter_stats()->origin.
+ * Sorts the log `in` into `out`, session by session, each with its own
+ * header; a pipe, gzip or memory input is first copied to a temporary
+ * file, which `in` keeps (pipeline.h). EV_OK; EV_ETRUNCATED when the
+ * input ended early (the output is complete and holds its complete
+ * events); or an error, see ev_sorter_diag() (its origin says what it
+ * concerns). ev_sorter_stats() says what the run did.
  */
-EV_API int ev_sorter_run(ev_sorter *s, const char *path, ev_sink *out);
+EV_API int ev_sorter_run(ev_sorter *s, ev_input *in, ev_sink *out);
 
 /** Reports the progress of each later ev_sorter_run() to `fn` (NULL:
  *  none): the stored bytes of the input read by the first pass, out of
@@ -138,11 +138,11 @@ typedef struct ev_sort_visitor {
  * writing a log: the streaming form of the sort, in the same bounded
  * memory. EV_OK; EV_ETRUNCATED when the input ended early (every complete
  * event was handed over); a negative status a callback returned, with
- * ev_sorter_stats()->origin EV_ORIGIN_OUTPUT; or an error as for
+ * ev_sorter_diag()->origin EV_ORIGIN_OUTPUT; or an error as for
  * ev_sorter_run. stats->events counts the events handed over, block
  * markers not included.
  */
-EV_API int ev_sorter_visit(ev_sorter *s, const char *path,
+EV_API int ev_sorter_visit(ev_sorter *s, ev_input *in,
 			   const ev_sort_visitor *v, void *ctx);
 
 /** What the last run did. */

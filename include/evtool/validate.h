@@ -2,7 +2,8 @@
  * evtool: the validator, a streaming check that a log is what GHC's
  * runtime writes.
  *
- * ev_validate() reads a log to its end and reports every problem it finds
+ * A validator (ev_validator_run) reads a log to its end and reports every
+ * problem it finds
  * as a finding (an error or a warning with a stable check id, a byte
  * offset and, where one is involved, the event), then a verdict: the log
  * is complete, truncated (it ends before its data-end marker, as a killed
@@ -24,14 +25,19 @@
  * Typical use:
  *
  *     ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
- *     ev_validate_result res;
- *     if (ev_validate(r, &opts, on_finding, ctx, &res) < 0) ...
- *     res.verdict is EV_VERDICT_COMPLETE, _TRUNCATED or _INVALID
+ *     ev_validator *v;
+ *     ev_validator_new(&v, &opts);
+ *     ev_validator_set_findings(v, on_finding, ctx);
+ *     if (ev_validator_run(v, in) < 0) ... ev_validator_diag(v)
+ *     ev_validator_result(v)->verdict is EV_VERDICT_COMPLETE,
+ *     _TRUNCATED or _INVALID
+ *     ev_validator_free(v);
  */
 #ifndef EVTOOL_VALIDATE_H
 #define EVTOOL_VALIDATE_H
 
 #include "common.h"
+#include "pipeline.h"
 #include "reader.h"
 
 #ifdef __cplusplus
@@ -50,7 +56,7 @@ extern "C" {
 /** The layout of ev_validate_options this header describes. */
 #define EV_VALIDATE_OPTIONS_VERSION 1
 
-/** Options of ev_validate(). Initialise with EV_VALIDATE_OPTIONS_INIT. */
+/** Options of a validator. Initialise with EV_VALIDATE_OPTIONS_INIT. */
 typedef struct ev_validate_options {
 	unsigned version;             /**< EV_VALIDATE_OPTIONS_VERSION */
 	/** Require one global time order (what `evtool sort` writes). */
@@ -67,7 +73,7 @@ typedef struct ev_validate_options {
 	uint32_t max_threads;
 } ev_validate_options;
 
-/** The default options of ev_validate(). */
+/** The default options of a validator. */
 #define EV_VALIDATE_OPTIONS_INIT \
 	{ EV_VALIDATE_OPTIONS_VERSION, 0, 1, 0, \
 	  EV_VALIDATE_GC_END_TOLERANCE_NS, 0 }
@@ -102,7 +108,7 @@ typedef enum ev_verdict {
 	EV_VERDICT_INVALID = 2    /**< at least one error besides truncation */
 } ev_verdict;
 
-/** The outcome of ev_validate(). */
+/** The outcome of a validation (ev_validator_result()). */
 typedef struct ev_validate_result {
 	ev_verdict verdict;
 	uint64_t errors;     /**< error findings, "truncated" included */
@@ -117,19 +123,50 @@ typedef struct ev_validate_result {
 	int stopped;         /**< the callback asked to stop early */
 } ev_validate_result;
 
+/** A validator of logs (opaque). */
+typedef struct ev_validator ev_validator;
+
+/** Creates a validator; `opts` may be NULL for the defaults. EV_EINVAL
+ *  for options of another version. */
+EV_API int ev_validator_new(ev_validator **out,
+			    const ev_validate_options *opts);
+
+/** Frees a validator; NULL is fine. */
+EV_API void ev_validator_free(ev_validator *v);
+
+/** Calls `fn` (NULL: none) with each finding of the later runs. */
+EV_API void ev_validator_set_findings(ev_validator *v, ev_finding_fn fn,
+				      void *ctx);
+
+/** Reports the progress of each later ev_validator_run() to `fn` (NULL:
+ *  none): the stored bytes read, out of the input's size. */
+EV_API void ev_validator_set_progress(ev_validator *v, ev_progress_fn fn,
+				      void *ctx);
+
 /**
- * Validates the log `r` reads, from its current position (normally a
- * fresh reader) to its end, calling `fn` (which may be NULL) for each
- * finding. Returns EV_OK once a verdict is reached, in `out`, even when
- * the log is invalid; a negative status when the input could not be read
- * (EV_EIO, with the reason in ev_reader_diag()), memory ran out or an
- * argument is invalid (then `out` holds the counts so far and the verdict
- * EV_VERDICT_INVALID). Findings come in file order, except that those
- * about references (cap-ref, cap-capset, capset-ref) come at the end of
- * their session.
+ * Validates the log `in` (pipeline.h) from its start to its end. Returns
+ * EV_OK once a verdict is reached (ev_validator_result()), even when the
+ * log is invalid; a negative status when the input could not be read
+ * (EV_EIO), memory ran out or an argument is invalid, with
+ * ev_validator_diag() saying why (then the result holds the counts so
+ * far and the verdict EV_VERDICT_INVALID). Findings come in file order,
+ * except that those about references (cap-ref, cap-capset, capset-ref)
+ * come at the end of their session.
  */
-EV_API int ev_validate(ev_reader *r, const ev_validate_options *opts,
-		       ev_finding_fn fn, void *ctx, ev_validate_result *out);
+EV_API int ev_validator_run(ev_validator *v, ev_input *in);
+
+/**
+ * ev_validator_run() of the log `r` reads, from its current position:
+ * for a caller that reads the log through a reader of its own (one that
+ * also computes a digest, EV_READER_DIGEST). Progress is the reader's.
+ */
+EV_API int ev_validator_run_reader(ev_validator *v, ev_reader *r);
+
+/** The outcome of the last run; owned by the validator. */
+EV_API const ev_validate_result *ev_validator_result(const ev_validator *v);
+
+/** Details of the last failure to read (EV_ORIGIN_INPUT). */
+EV_API const ev_diag *ev_validator_diag(const ev_validator *v);
 
 /** "error" or "warning". */
 EV_API const char *ev_severity_name(ev_severity severity);

@@ -55,13 +55,19 @@ static int ascii_equal_nocase(const char *a, const char *b)
  * Life cycle
  * ---------------------------------------------------------------------- */
 
-int ev_filter_new(ev_filter **out)
+int ev_filter_new(ev_filter **out, const ev_filter_options *opts)
 {
-	ev_filter *f = calloc(1, sizeof *f);
+	ev_filter *f;
 
 	*out = NULL;
-	if (!f)
+	if (opts && opts->version != EV_FILTER_OPTIONS_VERSION)
+		return EV_EINVAL;
+	if (!(f = calloc(1, sizeof *f)))
 		return EV_ENOMEM;
+	if (opts)
+		f->opts = *opts;
+	else
+		f->opts = (ev_filter_options)EV_FILTER_OPTIONS_INIT;
 	f->keep_metadata = 1;
 	f->scratch = malloc(EVI_FILTER_MAX_PAYLOAD);
 	f->text = malloc(EVI_FILTER_MAX_PAYLOAD + 1);

@@ -50,7 +50,7 @@ int evi_bitmap_new(uint8_t **bits)
 	return EV_OK;
 }
 
-int ev_filter_is_metadata(uint16_t type)
+int evi_filter_is_metadata(uint16_t type)
 {
 	switch (type) {
 	case EV_STARTUP:
@@ -117,7 +117,7 @@ static int time_needs_facts(const evi_time *t)
 	return t->kind == EVI_TIME_RELATIVE || t->kind == EVI_TIME_WALL;
 }
 
-unsigned ev_filter_learning_passes(const ev_filter *f)
+unsigned evi_filter_learning_passes(const ev_filter *f)
 {
 	unsigned passes = 0;
 
@@ -362,7 +362,7 @@ static int learn_clock(ev_filter *f, evi_session_facts *s, const ev_event *ev)
 	return EV_OK;
 }
 
-int ev_filter_learn(ev_filter *f, unsigned pass, unsigned session,
+int evi_filter_learn(ev_filter *f, unsigned pass, unsigned session,
 		    const ev_event *ev)
 {
 	evi_session_facts *s = session_at(f, session);
@@ -592,12 +592,12 @@ static int ready_processes(ev_filter *f, unsigned index)
 	return EV_OK;
 }
 
-int ev_filter_end_learning(ev_filter *f, unsigned pass)
+int evi_filter_end_learning(ev_filter *f, unsigned pass)
 {
 	int rc = EV_OK;
 
 	f->learned = pass + 1;
-	if (f->learned < ev_filter_learning_passes(f))
+	if (f->learned < evi_filter_learning_passes(f))
 		return EV_OK;
 	for (size_t i = 0; rc == EV_OK && i < f->n_sessions; i++)
 		rc = resolve_session(f, (unsigned)i);
@@ -632,7 +632,7 @@ static int build_rules(ev_filter *f)
 	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
 		uint8_t rule = type_selected(f, (uint16_t)id) ? EVI_RULE_SELECT
 							       : EVI_RULE_DROP;
-		if (f->keep_metadata && ev_filter_is_metadata((uint16_t)id))
+		if (f->keep_metadata && evi_filter_is_metadata((uint16_t)id))
 			rule = id == EV_THREAD_LABEL ? EVI_RULE_LABEL
 						     : EVI_RULE_META;
 		f->rules[id] = rule;
@@ -839,10 +839,10 @@ static int keep(ev_filter *f, const ev_event *ev, ev_event *out)
 static evi_session_facts *facts_for(ev_filter *f, unsigned session)
 {
 	if (session >= f->n_sessions || !f->sessions[session].resolved) {
-		if (f->learned < ev_filter_learning_passes(f)) {
+		if (f->learned < evi_filter_learning_passes(f)) {
 			evi_filter_fail(f, EV_EINVAL, "the filter needs %u learning "
 			     "pass(es) over the log before it can decide",
-			     ev_filter_learning_passes(f));
+			     evi_filter_learning_passes(f));
 			return NULL;
 		}
 		/* A session learning did not see: it has no events to
@@ -855,7 +855,7 @@ static evi_session_facts *facts_for(ev_filter *f, unsigned session)
 	return &f->sessions[session];
 }
 
-int ev_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
+int evi_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
 		    ev_event *out)
 {
 	event_refs refs = { 0, 0, { { 0, 0, 0 } } };

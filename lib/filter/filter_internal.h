@@ -157,6 +157,8 @@ struct ev_filter {
 	uint8_t *scratch; /* redacted payloads */
 	char *text;       /* a marker's text, NUL-terminated */
 	ev_diag diag;
+	ev_filter_options opts;
+	ev_filter_stats stats;   /* of the last ev_filter_run */
 	ev_progress_fn progress; /* ev_filter_set_progress */
 	void *progress_ctx;
 };
@@ -193,5 +195,52 @@ ev_diag *evi_filter_diag(ev_filter *f);
  * nothing, and where its end pattern matched nothing after the start. */
 void evi_filter_missing_markers(const ev_filter *f, unsigned *start,
 				unsigned *end);
+
+/* ------------------------------------------------------------------------
+ * The learning protocol and the decisions, which filter_run.c drives
+ * (and stats, which keeps what filter keeps as metadata).
+ * ---------------------------------------------------------------------- */
+
+/**
+ * Nonzero for the event types kept as metadata: capset and capability
+ * creation, assignment and removal (25-28, 45-48), STARTUP, RTS
+ * identifier, program arguments and environment, pid and parent pid,
+ * wall clock, heap info (52), heap-profile and time-profile begin (160,
+ * 168), cost-centre (161), info-table (169), ticky-counter (210) and
+ * perf-name (140) definitions, and THREAD_LABEL, which is kept for the
+ * threads that the thread selector keeps (all, without one). Metadata
+ * still obeys the process selector and redaction.
+ */
+int evi_filter_is_metadata(uint16_t type);
+
+/* ---- deciding event by event (ev_filter_run drives these) ---- */
+
+/** Learning passes the filter needs before evi_filter_apply(): 0, 1, or
+ *  2 when a marker window has both ends. */
+unsigned evi_filter_learning_passes(const ev_filter *f);
+
+/**
+ * Feeds one event of learning pass `pass` (0-based): every event of
+ * every session, in file order, block markers included or not.
+ * `session` is the 0-based session (ev_reader_session()).
+ */
+int evi_filter_learn(ev_filter *f, unsigned pass, unsigned session,
+			   const ev_event *ev);
+
+/**
+ * Ends learning pass `pass`. After the last one it resolves the times
+ * and windows of every session: EV_EINVAL when a wall-clock time was
+ * given and a session has no WALL_CLOCK_TIME.
+ */
+int evi_filter_end_learning(ev_filter *f, unsigned pass);
+
+/**
+ * Decides one event of `session`: 1 to keep it, with `out` set to the
+ * event to write (a copy of `ev`, or for redaction one whose payload the
+ * filter owns until the next call), 0 to drop it. Block markers are
+ * always dropped: the output is re-blocked.
+ */
+int evi_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
+			   ev_event *out);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * The filter pipeline (filter.h, ev_filter_run): learning passes when the
- * selectors need them, then reader -> ev_filter_apply -> re-blocking
+ * selectors need them, then reader -> evi_filter_apply -> re-blocking
  * writer, session by session.
  *
  * A learning pass reads the whole input, so the input is read again for
@@ -14,11 +14,9 @@
 #include "evtool/filter.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "evtool/catalog.h"
 #include "filter_internal.h"
@@ -27,9 +25,8 @@
 
 typedef struct filter_run {
 	ev_filter *f;
-	const char *path;
+	ev_input *in;
 	ev_sink *out;
-	ev_filter_run_options opts;
 	ev_filter_stats *stats;
 	evi_input input; /* re-readable when learning; fd -1 otherwise */
 	ev_writer *writer; /* one for every session: one block buffer */
@@ -44,7 +41,6 @@ static int fail(filter_run *run, ev_origin origin, const ev_diag *d)
 
 	*diag = *d;
 	diag->origin = origin;
-	run->stats->origin = origin;
 	return d->status < 0 ? d->status : EV_EIO;
 }
 
@@ -74,20 +70,21 @@ static int fail_status(filter_run *run, ev_origin origin, int status,
 	return fail(run, origin, &d);
 }
 
-/* Opens the input for a pass: by its path when it is read once, else
- * from its start again (input.h). */
+/* Opens the input for a pass: as it is when it is read once (or is
+ * memory), else from its start again (input.h). */
 static int open_input(filter_run *run, ev_reader **r)
 {
 	ev_diag d;
 	int rc;
 
 	if (run->input.fd < 0)
-		rc = ev_reader_open_path(r, run->path, 0);
+		rc = evi_input_reader(run->in, 0, r, &d);
 	else if ((rc = evi_input_rewind(&run->input, &d)) < 0)
 		return fail(run, run->input.copied ? EV_ORIGIN_TEMP
 						   : EV_ORIGIN_INPUT, &d);
 	else
-		rc = ev_reader_open_fd(r, run->input.fd, run->path, 0);
+		rc = ev_reader_open_fd(r, run->input.fd,
+				       ev_input_name(run->in), 0);
 	if (rc < 0)
 		return fail_status(run, EV_ORIGIN_INPUT, rc, "cannot open");
 	run->stats->passes++;
@@ -98,14 +95,10 @@ static int open_input(filter_run *run, ev_reader **r)
 /* Before the learning passes: makes the input re-readable (input.h). */
 static int make_rereadable(filter_run *run)
 {
-	int fd = STDIN_FILENO, rc;
 	ev_diag d;
+	int rc = evi_input_prepare(run->in, run->f->opts.tmpdir, 0,
+				   &run->input, &d);
 
-	if (strcmp(run->path, "-") != 0 &&
-	    (fd = open(run->path, O_RDONLY | O_CLOEXEC)) < 0)
-		return fail_status(run, EV_ORIGIN_INPUT, EV_EIO, "cannot open");
-	rc = evi_input_adopt(&run->input, fd, fd != STDIN_FILENO,
-			     run->opts.tmpdir, 0, &d);
 	run->stats->spilled = run->input.copied;
 	if (rc < 0)
 		return fail(run, run->input.temp_failed ? EV_ORIGIN_TEMP
@@ -120,12 +113,13 @@ void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx)
 }
 
 /* Every pass reads the whole input (or its copy, as long). */
-static uint64_t progress_total(const char *path, unsigned passes)
+static uint64_t progress_total(const ev_input *in, unsigned passes)
 {
 	struct stat st;
 
-	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
-	    !S_ISREG(st.st_mode))
+	if (in->fd < 0)
+		return (uint64_t)in->len * passes;
+	if (in->is_stdin || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
 	return (uint64_t)st.st_size * passes;
 }
@@ -157,7 +151,7 @@ static int learn_events(filter_run *run, ev_reader *r, unsigned pass)
 	int rc;
 
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
-		int lr = ev_filter_learn(run->f, pass, ev_reader_session(r),
+		int lr = evi_filter_learn(run->f, pass, ev_reader_session(r),
 					 &ev);
 		if (lr < 0) /* EV_EFORMAT: a fact the log states is wrong */
 			return fail(run, lr == EV_EFORMAT ? EV_ORIGIN_INPUT
@@ -194,7 +188,7 @@ static int learn_pass(filter_run *run, unsigned pass)
 	if (rc == EV_OK)
 		rc = learn_sessions(run, r, pass);
 	ev_reader_free(r);
-	if (rc == EV_OK && (rc = ev_filter_end_learning(run->f, pass)) < 0)
+	if (rc == EV_OK && (rc = evi_filter_end_learning(run->f, pass)) < 0)
 		rc = fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
 	return rc;
 }
@@ -214,7 +208,7 @@ static int filter_events(filter_run *run, ev_reader *r, ev_writer *w)
 		if (ev.type == EV_BLOCK_MARKER)
 			continue;
 		run->stats->events_read++;
-		decision = ev_filter_apply(run->f, session, &ev, &kept);
+		decision = evi_filter_apply(run->f, session, &ev, &kept);
 		if (decision < 0)
 			return fail(run, EV_ORIGIN_OPTIONS,
 				    ev_filter_diag(run->f));
@@ -235,7 +229,7 @@ static int filter_session(filter_run *run, ev_reader *r)
 	int rc, end;
 
 	wo.mode = EV_WRITE_REBLOCK;
-	wo.max_block_size = run->opts.max_block_size;
+	wo.max_block_size = run->f->opts.max_block_size;
 	if (w)
 		rc = ev_writer_next_session(w, ev_reader_header(r));
 	else
@@ -282,27 +276,18 @@ static void report_markers(filter_run *run)
 				   &run->stats->end_marker_missing);
 }
 
-int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
-		  const ev_filter_run_options *opts, ev_filter_stats *stats)
+int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out)
 {
-	ev_filter_stats ignored;
-	filter_run run = { f, path, out, EV_FILTER_RUN_OPTIONS_INIT, NULL,
-			   { -1, 0, 0, 0, 0, 0 }, NULL, 0,
-			   { 0, EV_ORIGIN_NONE, 0, 0, 0, "" },
+	filter_run run = { f, in, out, &f->stats, { -1, 0, 0, 0, 0, 0 }, NULL,
+			   0, { 0, EV_ORIGIN_NONE, 0, 0, 0, "" },
 			   { NULL, NULL, 0, 0 } };
-	unsigned passes = ev_filter_learning_passes(f);
+	unsigned passes = evi_filter_learning_passes(f);
 	int rc = EV_OK;
 
-	run.stats = stats ? stats : &ignored;
 	memset(run.stats, 0, sizeof *run.stats);
-	if (opts && opts->version != EV_FILTER_RUN_OPTIONS_VERSION)
-		return fail_status(&run, EV_ORIGIN_OPTIONS, EV_EINVAL,
-				   "ev_filter_run options");
-	if (opts)
-		run.opts = *opts;
 	run.progress.fn = f->progress;
 	run.progress.ctx = f->progress_ctx;
-	run.progress.total = progress_total(path, passes + 1);
+	run.progress.total = progress_total(in, passes + 1);
 	for (unsigned pass = 0; rc == EV_OK && pass < passes; pass++)
 		rc = learn_pass(&run, pass);
 	if (rc == EV_OK) {
@@ -320,4 +305,9 @@ int ev_filter_run(ev_filter *f, const char *path, ev_sink *out,
 		return run.truncation.status;
 	}
 	return rc;
+}
+
+const ev_filter_stats *ev_filter_stats_of(const ev_filter *f)
+{
+	return &f->stats;
 }

@@ -18,6 +18,8 @@
 #include <stdint.h>
 
 #include "evtool/common.h"
+#include "evtool/pipeline.h"
+#include "evtool/reader.h"
 
 /* The copy holds the log inflated, addressable by log offset. */
 #define EVI_INPUT_INFLATE 1u
@@ -46,5 +48,38 @@ int evi_input_rewind(evi_input *in, ev_diag *diag);
 
 /* Closes the descriptor when the input owns it. */
 void evi_input_close(evi_input *in);
+
+/* ---- the public handle (pipeline.h) ---- */
+
+struct ev_input {
+	char *name;        /* the path, "<stdin>", or the memory's name */
+	int fd;            /* -1 for memory not yet copied */
+	int owns_fd;       /* 0 for standard input */
+	int is_stdin;
+	uint64_t start;    /* where the log starts in fd */
+	const void *data;  /* memory */
+	size_t len;
+};
+
+/*
+ * Opens a reader on `in` from the log's start, for a run that reads it
+ * once (a pipe can be read this way only once). The status of
+ * ev_reader_open_fd/_memory, or EV_EIO when the file cannot be put back
+ * at its start (*diag says why).
+ */
+int evi_input_reader(ev_input *in, unsigned flags, ev_reader **r,
+		     ev_diag *diag);
+
+/*
+ * Makes `in` re-readable by the policy above (`flags` EVI_INPUT_*) and
+ * fills `view` (which owns nothing: evi_input_close is a no-op) with its
+ * descriptor at the log's start; view->copied and view->copied_bytes say
+ * whether this call made the copy, which `in` keeps for later runs.
+ * Memory is read in place without EVI_INPUT_INFLATE (view->fd is -1:
+ * use evi_input_reader) and copied to a temporary file with it. Fails as
+ * evi_input_adopt does.
+ */
+int evi_input_prepare(ev_input *in, const char *tmpdir, unsigned flags,
+		      evi_input *view, ev_diag *diag);
 
 #endif

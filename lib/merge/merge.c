@@ -7,7 +7,6 @@
  * decisions, the failure record) and never up into merge_write.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,8 +104,7 @@ static void free_input(evi_merge_input *in)
 {
 	ev_reader_free(in->reader);
 	free(in->cache);
-	if (in->fd >= 0)
-		close(in->fd);
+	ev_input_free(in->input); /* and with it in->fd */
 	evi_idmap_free(&in->tasks);
 	evi_idmap_free(&in->capsets);
 	free(in->cap_flags);
@@ -204,70 +202,38 @@ static int new_input(ev_merge *m, const char *name, evi_merge_input **out)
 	return EV_OK;
 }
 
-/* Makes in->fd a descriptor that can be read from its start twice
- * (input.h). `fd` is the caller's when `owned` is 0. */
-static int adopt_fd(ev_merge *m, evi_merge_input *in, int fd, int owned)
+int ev_merge_add(ev_merge *m, ev_input *input)
 {
-	evi_input input;
+	evi_merge_input *in = NULL;
+	evi_input view;
 	ev_diag d;
 	int rc;
 
-	if (!owned && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
-		return evi_merge_fail(m, errno == EMFILE
-						 ? EV_MERGE_FAILED_LIMIT
-						 : EV_MERGE_FAILED_INPUT,
-				      EV_EIO, "%s: %s", in->name,
-				      strerror(errno));
-	rc = evi_input_adopt(&input, fd, 1, m->spool_dir, 0, &d);
-	if (rc < 0)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
-				      in->name, d.message);
-	in->fd = input.fd;
-	in->fd_start = input.start;
-	return EV_OK;
-}
-
-int ev_merge_add_path(ev_merge *m, const char *path)
-{
-	int is_stdin = strcmp(path, "-") == 0;
-	evi_merge_input *in = NULL;
-	int fd, rc;
-
-	if (is_stdin && m->stdin_used)
-		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
-				      "standard input ('-') can be read only "
-				      "once");
-	if ((rc = new_input(m, is_stdin ? "<stdin>" : path, &in)) < 0)
-		return rc;
-	if (is_stdin) {
-		rc = adopt_fd(m, in, STDIN_FILENO, 0);
-	} else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		rc = evi_merge_fail(m, errno == EMFILE ? EV_MERGE_FAILED_LIMIT
-						       : EV_MERGE_FAILED_INPUT,
-				    EV_EIO, "%s: cannot open: %s", path,
-				    strerror(errno));
-	} else {
-		rc = adopt_fd(m, in, fd, 1);
-	}
+	if (input->is_stdin && m->stdin_used)
+		rc = evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+				    "standard input ('-') can be read only "
+				    "once");
+	else
+		rc = new_input(m, ev_input_name(input), &in);
 	if (rc < 0) {
+		ev_input_free(input);
+		return rc;
+	}
+	in->input = input;
+	if (input->fd < 0) {
+		in->mem = input->data;
+		in->mem_len = input->len;
+	} else if ((rc = evi_input_prepare(input, m->spool_dir, 0, &view,
+					   &d)) < 0) {
+		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
+				    in->name, d.message);
 		free_input(in);
 		return rc;
+	} else {
+		in->fd = view.fd;
+		in->fd_start = view.start;
 	}
-	m->stdin_used |= is_stdin;
-	m->n_inputs++;
-	return EV_OK;
-}
-
-int ev_merge_add_memory(ev_merge *m, const void *data, size_t len,
-			const char *name)
-{
-	evi_merge_input *in = NULL;
-	int rc = new_input(m, name ? name : "<memory>", &in);
-
-	if (rc < 0)
-		return rc;
-	in->mem = data;
-	in->mem_len = len;
+	m->stdin_used |= input->is_stdin;
 	m->n_inputs++;
 	return EV_OK;
 }
@@ -613,8 +579,7 @@ void evi_merge_count_cached(ev_merge *m, const evi_merge_input *in)
 }
 
 /* Reads a small regular file into memory, once for both passes (see
- * MAX_CACHED_INPUT), and closes it: the input is then read like one of
- * ev_merge_add_memory. A gzip file (magic 1f 8b), a file that changes
+ * MAX_CACHED_INPUT): the input is then read like one in memory. A gzip file (magic 1f 8b), a file that changes
  * size while it is read, a read error or a failed allocation leave the
  * input to be read from its file as before, which reports any error. */
 static void cache_input(ev_merge *m, evi_merge_input *in)
@@ -637,8 +602,7 @@ static void cache_input(ev_merge *m, evi_merge_input *in)
 		free(bytes);
 		return;
 	}
-	close(in->fd);
-	in->fd = -1;
+	in->fd = -1; /* the input's: closed with it */
 	in->cache = bytes;
 	in->mem = bytes;
 	in->mem_len = size;

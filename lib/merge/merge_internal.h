@@ -41,7 +41,8 @@ typedef struct evi_assign {
 typedef struct evi_merge_input {
 	ev_merge_input info;  /* the public view; info.name is `name` */
 	char *name;
-	int fd;               /* -1 for a memory input */
+	ev_input *input;      /* owned (ev_merge_add) */
+	int fd;               /* the input's; -1 for a memory input */
 	uint64_t fd_start;    /* where the log starts in fd */
 	const uint8_t *mem;
 	size_t mem_len;

@@ -543,7 +543,7 @@ static int write_output(ev_merge *m, ev_writer *w)
 	return ev_writer_finish(w) < 0 ? output_failed(m, w) : EV_OK;
 }
 
-int ev_merge_write(ev_merge *m, ev_sink *sink)
+int ev_merge_run(ev_merge *m, ev_sink *sink)
 {
 	ev_writer *w;
 	int rc;

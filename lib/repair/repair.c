@@ -29,6 +29,7 @@
 #include "evtool/catalog.h"
 #include "evtool/decode.h"
 #include "evtool/validate.h" /* EV_VALIDATE_GC_END_TOLERANCE_NS */
+#include "input.h"
 #include "internal.h"
 #include "wire.h"
 #include "writer_internal.h"
@@ -75,6 +76,8 @@ struct ev_repair {
 	uint64_t stop_at;  /* where reading stopped at a limit */
 	int have_time;
 	int ran;
+	ev_progress_fn progress; /* ev_repair_set_progress */
+	void *progress_ctx;
 };
 
 int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
@@ -88,7 +91,8 @@ int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
 		return EV_EINVAL;
 	if (opts && opts->version == 2 &&
 	    opts->time_base != EV_REPAIR_TIME_RELATIVE &&
-	    opts->time_base != EV_REPAIR_TIME_RAW)
+	    opts->time_base != EV_REPAIR_TIME_RAW &&
+	    opts->time_base != EV_REPAIR_TIME_WALL)
 		return EV_EINVAL;
 	if (!(rp = calloc(1, sizeof *rp)))
 		return EV_ENOMEM;
@@ -104,14 +108,17 @@ int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
 	return EV_OK;
 }
 
-int ev_repair_wall_to_raw(ev_reader *r, unsigned session, uint64_t wall_ns,
-			  uint64_t *raw, unsigned *sessions, ev_diag *diag)
+/* The WALL_CLOCK_TIME of session `session` (1-based) of the log `r`
+ * reads, from its start to its end: *epoch, Unix ns at its time 0; the
+ * sessions the log holds in *sessions. EV_EFORMAT, with `d` at the event,
+ * when it is not a clock reading (ev_wall_clock_epoch); EV_EFORMAT when
+ * the session has none; EV_EINVAL when there is no such session; the
+ * reader's failure but truncation. */
+static int find_epoch(ev_reader *r, unsigned session, int64_t *epoch,
+		      unsigned *sessions, ev_diag *d)
 {
-	ev_diag scratch;
-	ev_diag *d = diag ? diag : &scratch;
 	int found = 0, rc = ev_reader_read_header(r);
 	unsigned n = 0;
-	int64_t epoch = 0;
 	ev_event ev;
 
 	while (rc == EV_OK) {
@@ -120,9 +127,10 @@ int ev_repair_wall_to_raw(ev_reader *r, unsigned session, uint64_t wall_ns,
 			int wr;
 			if (found || n != session)
 				continue;
-			wr = ev_wall_clock_epoch(&ev, &epoch, d);
-			if (wr == EV_EFORMAT) {
+			wr = ev_wall_clock_epoch(&ev, epoch, d);
+			if (wr == EV_EFORMAT) { /* the time cannot be placed */
 				*sessions = n;
+				d->origin = EV_ORIGIN_OPTIONS;
 				return wr;
 			}
 			found = wr == EV_OK;
@@ -134,6 +142,7 @@ int ev_repair_wall_to_raw(ev_reader *r, unsigned session, uint64_t wall_ns,
 	*sessions = n;
 	if (rc != EV_END && rc != EV_ETRUNCATED) {
 		*d = *ev_reader_diag(r);
+		d->origin = EV_ORIGIN_INPUT;
 		return rc;
 	}
 	if (!found && session > n)
@@ -142,19 +151,59 @@ int ev_repair_wall_to_raw(ev_reader *r, unsigned session, uint64_t wall_ns,
 				   "the log holds %u session%s", session, n,
 				   n == 1 ? "" : "s");
 	if (!found)
-		return evi_fail_at(d, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+		return evi_fail_at(d, EV_ORIGIN_OPTIONS, EV_EFORMAT, 0, 0,
 				   "session %u has no "
 				   "WALL_CLOCK_TIME event, so a wall-clock "
 				   "time cannot be placed in it", session);
-	/* raw = wall_ns - epoch, held to [0, UINT64_MAX] */
-	if (epoch >= 0)
-		*raw = wall_ns >= (uint64_t)epoch ? wall_ns - (uint64_t)epoch
-						  : 0;
-	else
-		*raw = wall_ns > UINT64_MAX - (0 - (uint64_t)epoch)
-			       ? UINT64_MAX
-			       : wall_ns + (0 - (uint64_t)epoch);
 	return EV_OK;
+}
+
+/* Turns max_time, a Unix time (EV_REPAIR_TIME_WALL), into a raw
+ * timestamp of the session asked for by its WALL_CLOCK_TIME (posted at
+ * the timestamp it names, in the global block, which GHC writes last:
+ * so the input is read once first): raw = wall - epoch, held to [0,
+ * UINT64_MAX]. Each session has its own clock, so a log of several needs
+ * opts.session. */
+static int place_wall_time(ev_repair *rp, ev_input *in)
+{
+	unsigned session = rp->opts.session ? rp->opts.session : 1;
+	unsigned sessions = 0;
+	uint64_t wall_ns = rp->opts.max_time;
+	int64_t epoch = 0;
+	evi_input view;
+	ev_reader *r;
+	int rc = evi_input_prepare(in, NULL, 0, &view, &rp->diag);
+
+	if (rc == EV_OK)
+		rc = evi_input_reader(in, 0, &r, &rp->diag);
+	if (rc < 0) {
+		rp->diag.origin = view.temp_failed ? EV_ORIGIN_TEMP
+						   : EV_ORIGIN_INPUT;
+		return rc;
+	}
+	rc = find_epoch(r, session, &epoch, &sessions, &rp->diag);
+	ev_reader_free(r);
+	if (rc == EV_OK && sessions > 1 && !rp->opts.session)
+		rc = evi_fail_at(&rp->diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				 "needs a session: the log holds %u sessions, "
+				 "each with its own clock", sessions);
+	if (rc < 0)
+		return rc;
+	if (epoch >= 0)
+		rp->opts.max_time = wall_ns >= (uint64_t)epoch
+					    ? wall_ns - (uint64_t)epoch : 0;
+	else
+		rp->opts.max_time = wall_ns > UINT64_MAX - (0 - (uint64_t)epoch)
+					    ? UINT64_MAX
+					    : wall_ns + (0 - (uint64_t)epoch);
+	rp->opts.time_base = EV_REPAIR_TIME_RAW;
+	return EV_OK;
+}
+
+void ev_repair_set_progress(ev_repair *rp, ev_progress_fn fn, void *ctx)
+{
+	rp->progress = fn;
+	rp->progress_ctx = ctx;
 }
 
 void ev_repair_free(ev_repair *rp)
@@ -387,7 +436,7 @@ static int split_held(ev_repair *rp)
 	return EV_OK;
 }
 
-/* How far an event may step back, as ev_validate() has it by default:
+/* How far an event may step back, as the validator has it by default:
  * GC_END and GC_START are stamped early (doc/format.md section 3), nothing
  * else. */
 static uint64_t step_back_allowed(uint16_t type)
@@ -828,14 +877,12 @@ static int run_sessions(ev_repair *rp)
 	}
 }
 
-int ev_repair_run(ev_repair *rp, ev_reader *r, ev_sink *sink)
+/* The repair proper, of the log `r` reads. */
+static int repair_log(ev_repair *rp, ev_reader *r, ev_sink *sink)
 {
 	uint64_t written = ev_sink_bytes(sink);
 	int rc;
 
-	if (rp->ran)
-		return fail(rp, EV_EINVAL, 0, "a repair runs once");
-	rp->ran = 1;
 	rp->r = r;
 	rp->sink = sink;
 	rc = first_header(rp);
@@ -850,5 +897,30 @@ int ev_repair_run(ev_repair *rp, ev_reader *r, ev_sink *sink)
 	if (rp->sum.stopped_early)
 		rp->sum.input_bytes = rp->stop_at;
 	rp->sum.output_bytes = ev_sink_bytes(sink) - written;
+	rp->r = NULL;
+	return rc;
+}
+
+int ev_repair_run(ev_repair *rp, ev_input *in, ev_sink *sink)
+{
+	ev_reader *r = NULL;
+	int rc;
+
+	if (rp->ran)
+		return fail(rp, EV_EINVAL, 0, "a repair runs once");
+	rp->ran = 1;
+	if (rp->opts.time_base == EV_REPAIR_TIME_WALL &&
+	    (rc = place_wall_time(rp, in)) < 0)
+		return rc;
+	rp->sum.cut_time = rp->opts.max_time;
+	if ((rc = evi_input_reader(in, 0, &r, &rp->diag)) < 0) {
+		rp->diag.origin = EV_ORIGIN_INPUT;
+		if (!rp->diag.message[0] || rc != rp->diag.status)
+			fail(rp, rc, 0, "cannot open: %s", ev_strerror(rc));
+		return rc;
+	}
+	ev_reader_set_progress(r, rp->progress, rp->progress_ctx);
+	rc = repair_log(rp, r, sink);
+	ev_reader_free(r);
 	return rc;
 }

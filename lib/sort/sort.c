@@ -17,7 +17,6 @@
 #include "evtool/sort.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -476,10 +475,9 @@ static int index_block_events(sort_index *ix, ev_reader *r,
 
 typedef struct sort_job {
 	ev_sorter *s;
-	const char *path;
+	ev_input *in;
 	const char *name;
-	int fd;           /* the input, or its copy */
-	int close_fd;
+	int fd;           /* the input, or its copy (the input's) */
 	int copied;       /* fd is a temporary copy (a pipe, gzip) */
 	ev_reader *r;
 	ev_sink *out;
@@ -495,7 +493,6 @@ static int fail_diag(sort_job *job, ev_origin origin, const ev_diag *d)
 	if (d != &job->s->diag)
 		job->s->diag = *d;
 	job->s->diag.origin = origin;
-	job->s->stats.origin = origin;
 	return d->status < 0 ? d->status : EV_EIO;
 }
 
@@ -510,7 +507,6 @@ static int fail_msg(sort_job *job, ev_origin origin, int status,
 	va_start(ap, fmt);
 	evi_vfail(&job->s->diag, origin, 0, status, 0, 0, fmt, ap);
 	va_end(ap);
-	job->s->stats.origin = origin;
 	return status;
 }
 
@@ -521,17 +517,11 @@ static int open_input(sort_job *job)
 {
 	evi_input in;
 	ev_diag d;
-	int fd = STDIN_FILENO, rc;
+	int rc = evi_input_prepare(job->in, job->s->opts.tmpdir,
+				   EVI_INPUT_INFLATE, &in, &d);
 
-	if (strcmp(job->path, "-") == 0)
-		job->name = "<stdin>";
-	else if ((fd = open(job->path, O_RDONLY | O_CLOEXEC)) < 0)
-		return fail_msg(job, EV_ORIGIN_INPUT, EV_EIO,
-				"cannot open: %s", strerror(errno));
-	rc = evi_input_adopt(&in, fd, fd != STDIN_FILENO, job->s->opts.tmpdir,
-			     EVI_INPUT_INFLATE, &d);
+	job->name = ev_input_name(job->in);
 	job->fd = in.fd;
-	job->close_fd = in.owns_fd;
 	job->copied = in.copied;
 	job->s->stats.copied_input = in.copied;
 	job->s->stats.spilled_bytes += in.copied_bytes;
@@ -545,9 +535,7 @@ static int open_input(sort_job *job)
 
 static void close_input(sort_job *job)
 {
-	ev_reader_free(job->r);
-	if (job->close_fd)
-		close(job->fd);
+	ev_reader_free(job->r); /* the descriptor is the input's */
 }
 
 /* ---- reading a session ---- */
@@ -624,7 +612,7 @@ static int collect_again(sort_job *job, evi_runs *runs)
 			rc = fail_diag(job, EV_ORIGIN_TEMP, &job->s->diag);
 	if (rc == EV_END || rc == EV_ETRUNCATED)
 		rc = EV_OK;
-	else if (r && rc < 0 && job->s->stats.origin == EV_ORIGIN_NONE)
+	else if (r && rc < 0 && job->s->diag.origin == EV_ORIGIN_NONE)
 		rc = fail_diag(job, EV_ORIGIN_INPUT, ev_reader_diag(r));
 	ev_reader_free(r);
 	if (lseek(job->fd, resume, SEEK_SET) != resume && rc == EV_OK)
@@ -958,19 +946,18 @@ static int run_job(sort_job *job)
 	return rc;
 }
 
-int ev_sorter_run(ev_sorter *s, const char *path, ev_sink *out)
+int ev_sorter_run(ev_sorter *s, ev_input *in, ev_sink *out)
 {
 	sort_job job;
 
 	memset(&job, 0, sizeof job);
 	job.s = s;
-	job.path = path;
-	job.name = path;
+	job.in = in;
 	job.out = out;
 	return run_job(&job);
 }
 
-int ev_sorter_visit(ev_sorter *s, const char *path, const ev_sort_visitor *v,
+int ev_sorter_visit(ev_sorter *s, ev_input *in, const ev_sort_visitor *v,
 		    void *ctx)
 {
 	sort_job job;
@@ -979,8 +966,7 @@ int ev_sorter_visit(ev_sorter *s, const char *path, const ev_sort_visitor *v,
 		return EV_EINVAL;
 	memset(&job, 0, sizeof job);
 	job.s = s;
-	job.path = path;
-	job.name = path;
+	job.in = in;
 	job.visit = v;
 	job.visit_ctx = ctx;
 	return run_job(&job);

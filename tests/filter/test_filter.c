@@ -18,6 +18,7 @@
 #include "evtool/merge.h"
 #include "evtool/reader.h"
 #include "evtool/writer.h"
+#include "filter_internal.h" /* the learning protocol, tested directly */
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -153,18 +154,33 @@ static char *data_path(const char *name)
 	return p;
 }
 
+/* Runs `f` over the log at `path` into `sink`: the status; what the run
+ * did in `stats` (may be NULL). */
+static int filter_path(ev_filter *f, const char *path, ev_sink *sink,
+		       ev_filter_stats *stats)
+{
+	ev_input *in;
+	int rc;
+
+	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	rc = ev_filter_run(f, in, sink);
+	if (stats)
+		*stats = *ev_filter_stats_of(f);
+	ev_input_free(in);
+	return rc;
+}
+
 /* Runs `f` over `path` into memory: the status; the output in `out`. */
 static int run(ev_filter *f, const char *path, tlog *out,
 	       ev_filter_stats *stats)
 {
-	ev_filter_stats ignored;
 	ev_sink *sink;
 	const uint8_t *bytes;
 	size_t len;
 	int rc;
 
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	rc = ev_filter_run(f, path, sink, NULL, stats ? stats : &ignored);
+	rc = filter_path(f, path, sink, stats);
 	bytes = ev_sink_memory(sink, &len);
 	load_memory(bytes, len, out);
 	ev_sink_free(sink);
@@ -180,7 +196,7 @@ static void run_named(const char *name, void (*setup)(ev_filter *f),
 
 	load_path(path, in);
 	assert_int_equal(in->status, EV_END);
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	setup(f);
 	assert_int_equal(run(f, path, out, NULL), EV_OK);
 	assert_int_equal(out->status, EV_END);
@@ -255,7 +271,7 @@ static void identity_of(const char *path, void *ctx)
 		tlog_free(&in);
 		return;
 	}
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	rc = run(f, path, &out, &st);
 	assert_int_equal(rc, in.status == EV_END ? EV_OK : EV_ETRUNCATED);
 	assert_int_equal(st.truncated, in.status != EV_END);
@@ -294,10 +310,10 @@ static void test_output_is_reblocked(void **state)
 	tlog out;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CAP, "1,3", 0), EV_OK);
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_filter_run(f, path, sink, NULL, NULL), EV_OK);
+	assert_int_equal(filter_path(f, path, sink, NULL), EV_OK);
 	data = (uint8_t *)ev_sink_memory(sink, &len);
 	assert_int_equal(ts_walk(data, len, &walk), 1);
 	assert_true(walk.complete);
@@ -373,10 +389,10 @@ static void assert_same_output(const char *name, ev_filter_kind kind,
 		ev_sink *sink;
 		const uint8_t *bytes;
 		size_t len;
-		assert_int_equal(ev_filter_new(&f), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(f, kind, lists[i], 0), EV_OK);
 		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-		assert_int_equal(ev_filter_run(f, path, sink, NULL, NULL),
+		assert_int_equal(filter_path(f, path, sink, NULL),
 				 EV_OK);
 		bytes = ev_sink_memory(sink, &len);
 		if (!first) {
@@ -446,7 +462,7 @@ static void test_type_names_ids_and_ranges_agree(void **state)
 	(void)state;
 	assert_same_output("threads-n2.eventlog", EV_FILTER_TYPE, lists, 4);
 	load_path(path, &in);
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_TYPE, "1-2", 0), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	for (size_t i = 0, j = 0; i < in.n; i++)
@@ -631,16 +647,16 @@ static void test_process_and_capset(void **state)
 	snprintf(other, sizeof other, "%u", pid_of(&in) + 1);
 
 	/* the log's own process: everything */
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, pid, 0), EV_OK);
-	assert_int_equal(ev_filter_learning_passes(f), 1);
+	assert_int_equal(evi_filter_learning_passes(f), 1);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_all, NULL);
 	ev_filter_free(f);
 	tlog_free(&out);
 
 	/* by its capset, the same */
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CAPSET, "0", 0), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_all, NULL);
@@ -648,7 +664,7 @@ static void test_process_and_capset(void **state)
 	tlog_free(&out);
 
 	/* another process: nothing, not even metadata */
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, other, 0), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_int_equal(out.n, 0);
@@ -656,7 +672,7 @@ static void test_process_and_capset(void **state)
 	tlog_free(&out);
 
 	/* excluding the process leaves nothing either */
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, pid, 1), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_int_equal(out.n, 0);
@@ -776,17 +792,17 @@ static void check_two_processes(const char *list, ev_filter_kind kind,
 	ev_filter *f;
 	ev_event ev, out;
 
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, kind, list, exclude), EV_OK);
-	assert_int_equal(ev_filter_learning_passes(f), 1);
+	assert_int_equal(evi_filter_learning_passes(f), 1);
 	for (size_t i = 0; i < ARRAY_LEN(two_processes); i++) {
 		two_process_event(i, payload, &ev);
-		assert_int_equal(ev_filter_learn(f, 0, 0, &ev), EV_OK);
+		assert_int_equal(evi_filter_learn(f, 0, 0, &ev), EV_OK);
 	}
-	assert_int_equal(ev_filter_end_learning(f, 0), EV_OK);
+	assert_int_equal(evi_filter_end_learning(f, 0), EV_OK);
 	for (size_t i = 0; i < ARRAY_LEN(two_processes); i++) {
 		two_process_event(i, payload, &ev);
-		if (ev_filter_apply(f, 0, &ev, &out) != want[i])
+		if (evi_filter_apply(f, 0, &ev, &out) != want[i])
 			fail_msg("%s %s: event %zu (type %u) should be %s",
 				 exclude ? "excluding" : "keeping", list, i,
 				 ev.type, want[i] ? "kept" : "dropped");
@@ -856,7 +872,7 @@ static void window_run(const char *path, const char *from, const char *to,
 {
 	ev_filter *f;
 
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
 	assert_int_equal(ev_filter_set_time(f, from, to, 0), EV_OK);
 	assert_int_equal(run(f, path, out, NULL), EV_OK);
@@ -937,7 +953,7 @@ static void test_exclude_time_window(void **state)
 	load_path(path, &in);
 	w.from = first_time(&in) + 5000000;
 	w.to = first_time(&in) + 25000000;
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_time(f, "+5ms", "+25ms", 1), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_outside_window, &w);
@@ -957,7 +973,7 @@ static void test_wall_clock_needs_a_wall_clock(void **state)
 
 	(void)state;
 	/* a log without events has nothing to place: fine */
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_time(f, "2024-01-01T00:00:00Z", NULL,
 					    0), EV_OK);
 	assert_int_equal(run(f, path, &out, &st), EV_ETRUNCATED);
@@ -975,23 +991,22 @@ static void test_wall_clock_needs_a_wall_clock(void **state)
 		ev_filter *strip;
 		ev_sink *sink;
 		path = data_path("user-n1.eventlog");
-		assert_int_equal(ev_filter_new(&strip), EV_OK);
+		assert_int_equal(ev_filter_new(&strip, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(strip, EV_FILTER_CAP, "global",
 					       1), EV_OK);
 		ev_filter_set_metadata(strip, 0);
 		assert_int_equal(ev_sink_open_path(&sink, noclock), EV_OK);
-		assert_int_equal(ev_filter_run(strip, path, sink, NULL, NULL),
+		assert_int_equal(filter_path(strip, path, sink, NULL),
 				 EV_OK);
 		assert_int_equal(ev_sink_commit(sink), EV_OK);
 		ev_sink_free(sink);
 		ev_filter_free(strip);
 		free(path);
 	}
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_time(f, "2024-01-01T00:00:00Z", NULL,
 					    0), EV_OK);
 	assert_int_equal(run(f, noclock, &out, &st), EV_EINVAL);
-	assert_int_equal(st.origin, EV_ORIGIN_OPTIONS);
 	assert_int_equal(ev_filter_diag(f)->origin, EV_ORIGIN_OPTIONS);
 	assert_non_null(strstr(ev_filter_diag(f)->message, "WALL_CLOCK_TIME"));
 	tlog_free(&out);
@@ -1032,7 +1047,7 @@ static void markers_run(const char *path, const char *text,
 {
 	ev_filter *f;
 
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
 	assert_int_equal(ev_filter_set_markers_text(f, text, 0), EV_OK);
 	assert_int_equal(run(f, path, out, st), EV_OK);
@@ -1087,6 +1102,44 @@ static void test_between_markers(void **state)
 	free(path);
 }
 
+/* An input in memory is read again in place by every pass: the same
+ * output as its file, nothing spilled. */
+static void test_memory_input(void **state)
+{
+	char *path = data_path("user-n1.eventlog");
+	const uint8_t *want, *got;
+	size_t want_len, got_len, len;
+	uint8_t *data = ts_read_file(path, &len);
+	ev_sink *file_sink, *mem_sink;
+	ev_filter *f;
+	ev_input *in;
+
+	(void)state;
+	assert_non_null(data);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_set_markers_text(f, "checkpoint 5,"
+						     "checkpoint 10", 0), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&file_sink), EV_OK);
+	assert_int_equal(filter_path(f, path, file_sink, NULL), EV_OK);
+	assert_int_equal(ev_input_memory(&in, data, len, NULL), EV_OK);
+	assert_string_equal(ev_input_name(in), "<memory>");
+	assert_int_equal(ev_sink_open_memory(&mem_sink), EV_OK);
+	assert_int_equal(ev_filter_run(f, in, mem_sink), EV_OK);
+	assert_int_equal(ev_filter_stats_of(f)->passes, 3);
+	assert_false(ev_filter_stats_of(f)->spilled);
+	want = ev_sink_memory(file_sink, &want_len);
+	got = ev_sink_memory(mem_sink, &got_len);
+	assert_true(want_len > 0);
+	assert_int_equal(got_len, want_len);
+	assert_memory_equal(got, want, want_len);
+	ev_sink_free(file_sink);
+	ev_sink_free(mem_sink);
+	ev_input_free(in);
+	ev_filter_free(f);
+	free(data);
+	free(path);
+}
+
 /* Markers are found in time order, not file order: the learning protocol
  * driven by hand over events of two caps whose blocks are out of order. */
 static void test_markers_in_time_order(void **state)
@@ -1111,26 +1164,26 @@ static void test_markers_in_time_order(void **state)
 	ev_event out;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_markers_text(f, "go,stop\\, with*", 0),
 			 EV_OK);
-	assert_int_equal(ev_filter_learning_passes(f), 2);
+	assert_int_equal(evi_filter_learning_passes(f), 2);
 	for (unsigned pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < ARRAY_LEN(events); i++) {
 			ev_event ev = { events[i].type, events[i].cap,
 					(uint32_t)strlen(events[i].text),
 					events[i].time,
 					(const uint8_t *)events[i].text, 0, i };
-			assert_int_equal(ev_filter_learn(f, pass, 0, &ev), EV_OK);
+			assert_int_equal(evi_filter_learn(f, pass, 0, &ev), EV_OK);
 		}
-		assert_int_equal(ev_filter_end_learning(f, pass), EV_OK);
+		assert_int_equal(evi_filter_end_learning(f, pass), EV_OK);
 	}
 	for (size_t i = 0; i < ARRAY_LEN(events); i++) {
 		ev_event ev = { events[i].type, events[i].cap,
 				(uint32_t)strlen(events[i].text),
 				events[i].time,
 				(const uint8_t *)events[i].text, 0, i };
-		assert_int_equal(ev_filter_apply(f, 0, &ev, &out), kept[i]);
+		assert_int_equal(evi_filter_apply(f, 0, &ev, &out), kept[i]);
 	}
 	ev_filter_free(f);
 }
@@ -1187,11 +1240,11 @@ static void test_empty_selection_is_a_valid_log(void **state)
 	tlog out;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "ticky", 0), EV_OK);
 	ev_filter_set_metadata(f, 0);
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_filter_run(f, path, sink, NULL, NULL), EV_OK);
+	assert_int_equal(filter_path(f, path, sink, NULL), EV_OK);
 	bytes = ev_sink_memory(sink, &len);
 	/* header, no events, data end: well formed and complete */
 	assert_int_equal(ts_walk(bytes, len, &walk), 1);
@@ -1218,7 +1271,7 @@ static void apply_strings(ev_filter *f, uint16_t type, const char *strings,
 
 	ev_store32(payload, 7);
 	memcpy(payload + 4, strings, len);
-	assert_int_equal(ev_filter_apply(f, 0, &ev, &out), 1);
+	assert_int_equal(evi_filter_apply(f, 0, &ev, &out), 1);
 	assert_int_equal(out.size, 4 + want_len);
 	assert_int_equal(ev_load32(out.payload), 7);
 	assert_memory_equal(out.payload + 4, want, want_len);
@@ -1240,7 +1293,7 @@ static void test_redaction(void **state)
 	int found = 0;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_redact(f, "args,env"), EV_OK);
 	apply_strings(f, EV_PROGRAM_ARGS, args, sizeof args - 1, args_want,
 		      sizeof args_want - 1);
@@ -1288,7 +1341,7 @@ static void test_bad_selectors_are_named(void **state)
 	ev_filter *f;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_rejected(ev_filter_add(f, EV_FILTER_CLASS, "gc,gcc", 0), f,
 			"'gcc'");
 	assert_rejected(ev_filter_add(f, EV_FILTER_CLASS, "sgx", 0), f, "sgx");
@@ -1374,7 +1427,7 @@ static void filter_standard_input(int from_pipe)
 	else
 		assert_int_equal(dup2(fd, STDIN_FILENO), STDIN_FILENO);
 	close(fd);
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
 	assert_int_equal(ev_filter_set_time(f, "+3ms", NULL, 0), EV_OK);
 	assert_int_equal(run(f, "-", &out, &st), EV_OK);
@@ -1427,12 +1480,12 @@ static void test_truncated_input(void **state)
 	fclose(fp);
 	load_path(cut, &in);
 	assert_int_equal(in.status, EV_ETRUNCATED);
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "gc", 0), EV_OK);
 	assert_int_equal(ev_filter_set_time(f, "+1ms", NULL, 0), EV_OK);
 	assert_int_equal(run(f, cut, &out, &st), EV_ETRUNCATED);
 	assert_true(st.truncated);
-	assert_int_equal(st.origin, EV_ORIGIN_INPUT);
+	assert_int_equal(ev_filter_diag(f)->origin, EV_ORIGIN_INPUT);
 	assert_int_equal(out.status, EV_END);
 	assert_int_equal(st.events_read, in.n);
 	assert_true(out.n > 0);
@@ -1466,16 +1519,15 @@ static void test_header_cut_input(void **state)
 		size_t out_len;
 
 		assert_true(ts_write_file(cut, data, cuts[i], "wb"));
-		assert_int_equal(ev_filter_new(&f), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "u", 0),
 				 EV_OK);
 		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-		assert_int_equal(ev_filter_run(f, cut, sink, NULL, &st),
+		assert_int_equal(filter_path(f, cut, sink, &st),
 				 EV_EFORMAT);
 		assert_int_equal(ev_filter_diag(f)->status, EV_EFORMAT);
 		assert_non_null(strstr(ev_filter_diag(f)->message,
 				       "inside the header"));
-		assert_int_equal(st.origin, EV_ORIGIN_INPUT);
 		assert_int_equal(ev_filter_diag(f)->origin, EV_ORIGIN_INPUT);
 		assert_int_equal(st.sessions, 0);
 		(void)ev_sink_memory(sink, &out_len);
@@ -1533,7 +1585,7 @@ static void check_class(const char *path, const char *list,
 	int rc;
 
 	load_path(path, &in);
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, list, 0), EV_OK);
 	rc = run(f, path, &out, &st);
 	assert_int_equal(rc, in.status == EV_END ? EV_OK : in.status);
@@ -1645,7 +1697,7 @@ static void run_one(const char *name, ev_filter_kind kind, const char *list,
 	ev_filter *f;
 
 	load_path(path, in);
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, kind, list, exclude), EV_OK);
 	assert_int_equal(run(f, path, out, NULL), EV_OK);
 	assert_int_equal(out->status, EV_END);
@@ -1699,7 +1751,7 @@ static void test_exclude_between_markers(void **state)
 	load_path(path, &in);
 	w.from = marker_time(&in, "checkpoint 5");
 	w.to = marker_time(&in, "checkpoint 10");
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
 	assert_int_equal(ev_filter_set_markers_text(f, "checkpoint 5,"
 						    "checkpoint 10", 1),
@@ -1772,12 +1824,12 @@ static void test_process_of_a_real_merged_log(void **state)
 	for (size_t i = 0; i < 3; i++) {
 		char *path = data_path(names[i]);
 		load_path(path, &in[i]);
-		assert_int_equal(ev_merge_add_path(m, path), EV_OK);
+		assert_int_equal(ev_merge_add(m, ts_input(path)), EV_OK);
 		free(path);
 	}
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
-	assert_int_equal(ev_merge_write(m, sink), EV_OK);
+	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	assert_int_equal(ev_sink_commit(sink), EV_OK);
 	data = ev_sink_memory(sink, &len);
 	assert_int_equal(ts_write_file(merged, data, len, "wb"), 1);
@@ -1792,7 +1844,7 @@ static void test_process_of_a_real_merged_log(void **state)
 
 		assert_non_null(want);
 		snprintf(pid, sizeof pid, "%u", pid_of(&in[i]));
-		assert_int_equal(ev_filter_new(&f), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, pid, 0),
 				 EV_OK);
 		assert_int_equal(run(f, merged, &out, NULL), EV_OK);
@@ -1822,7 +1874,7 @@ static void test_process_of_a_real_merged_log(void **state)
 		size_t of_b = 0;
 		snprintf(list, sizeof list, "%u,%u", b->os_capset,
 			 b->clock_capset);
-		assert_int_equal(ev_filter_new(&f), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CAPSET, list, 1),
 				 EV_OK);
 		assert_int_equal(run(f, merged, &out, NULL), EV_OK);
@@ -1877,7 +1929,7 @@ static void test_sessions_share_one_writer(void **state)
 	}
 	load_path(path, &in);
 	assert_int_equal(in.sessions, 3);
-	assert_int_equal(ev_filter_new(&f), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 	assert_int_equal(run(f, path, &out, &st), EV_OK);
 	assert_int_equal(out.status, EV_END);
 	assert_int_equal(out.sessions, 3);
@@ -1928,6 +1980,7 @@ int main(void)
 		cmocka_unit_test(test_exclude_between_markers),
 		cmocka_unit_test(test_process_of_a_real_merged_log),
 		cmocka_unit_test(test_sessions_share_one_writer),
+		cmocka_unit_test(test_memory_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
  * plan's bases (not the library's code), to find exactly each input's
  * events in each input's order.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -160,8 +161,10 @@ static ev_merge *new_merge(const ev_merge_options *opts, const tinput *in,
 
 	assert_int_equal(ev_merge_new(&m, opts), EV_OK);
 	for (size_t i = 0; i < n; i++)
-		assert_int_equal(ev_merge_add_memory(m, in[i].data, in[i].len,
-						     in[i].name), EV_OK);
+		assert_int_equal(ev_merge_add(m, ts_memory_input(in[i].data,
+								 in[i].len,
+								 in[i].name)),
+				 EV_OK);
 	return m;
 }
 
@@ -175,7 +178,7 @@ static uint8_t *write_merge(ev_merge *m, size_t *len)
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
 	if (ev_merge_plan(m) < 0)
 		fail_msg("plan: %s", ev_merge_diag(m)->message);
-	if (ev_merge_write(m, sink) < 0)
+	if (ev_merge_run(m, sink) < 0)
 		fail_msg("write: %s", ev_merge_diag(m)->message);
 	assert_int_equal(ev_sink_commit(sink), EV_OK);
 	bytes = ev_sink_memory(sink, len);
@@ -1596,7 +1599,7 @@ static uint8_t *merge_paths(const char *const *paths, size_t n, size_t *len)
 
 	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
 	for (size_t i = 0; i < n; i++)
-		if (ev_merge_add_path(m, paths[i]) < 0)
+		if (ev_merge_add(m, ts_input(paths[i])) < 0)
 			fail_msg("%s", ev_merge_diag(m)->message);
 	bytes = write_merge(m, len);
 	ev_merge_free(m);
@@ -1653,7 +1656,7 @@ static void note_progress(void *ctx, uint64_t done, uint64_t total)
 }
 
 /* Merges the files at `paths`, or (from_memory) the same bytes given with
- * ev_merge_add_memory. */
+ * ev_input_memory. */
 static uint8_t *merge_files(const char *const *paths, size_t n,
 			    int from_memory, tprogress *progress, size_t *len)
 {
@@ -1671,10 +1674,10 @@ static uint8_t *merge_files(const char *const *paths, size_t n,
 		if (from_memory) {
 			data[i] = ts_read_file(paths[i], &data_len);
 			assert_non_null(data[i]);
-			rc = ev_merge_add_memory(m, data[i], data_len,
-						 paths[i]);
+			rc = ev_merge_add(m, ts_memory_input(data[i], data_len,
+							     paths[i]));
 		} else {
-			rc = ev_merge_add_path(m, paths[i]);
+			rc = ev_merge_add(m, ts_input(paths[i]));
 		}
 		if (rc < 0)
 			fail_msg("%s", ev_merge_diag(m)->message);
@@ -1967,6 +1970,7 @@ static void test_merge_usage(void **state)
 	ev_merge_options bad = EV_MERGE_OPTIONS_INIT;
 	ev_merge *m;
 	uint8_t junk[64] = "this is not an eventlog at all";
+	ev_input *in;
 	ev_sink *sink;
 
 	(void)state;
@@ -1977,14 +1981,14 @@ static void test_merge_usage(void **state)
 
 	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_merge_add_path(m, "/nonexistent/x.eventlog"),
+	assert_int_equal(ev_input_open(&in, "/nonexistent/x.eventlog"),
 			 EV_EIO);
-	assert_non_null(strstr(ev_merge_diag(m)->message,
-			       "/nonexistent/x.eventlog: cannot open"));
-	assert_int_equal(ev_merge_add_path(m, "/"), EV_EIO);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(ev_merge_add(m, ts_input("/")), EV_EIO);
 	assert_non_null(strstr(ev_merge_diag(m)->message, "directory"));
 	assert_int_equal(ev_merge_count(m), 0);
-	assert_int_equal(ev_merge_add_memory(m, junk, sizeof junk, "junk"),
+	assert_int_equal(ev_merge_add(m, ts_memory_input(junk, sizeof junk,
+							 "junk")),
 			 EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
 	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_INPUT);
@@ -1998,10 +2002,12 @@ static void test_merge_usage(void **state)
 	{
 		size_t len;
 		uint8_t *a = testdata("merge-a.eventlog", &len);
-		assert_int_equal(ev_merge_add_memory(m, a, len, "a"), EV_OK);
-		assert_int_equal(ev_merge_write(m, sink), EV_OK);
-		assert_int_equal(ev_merge_write(m, sink), EV_EINVAL);
-		assert_int_equal(ev_merge_add_memory(m, a, len, "a"), EV_EINVAL);
+		assert_int_equal(ev_merge_add(m, ts_memory_input(a, len, "a")),
+				 EV_OK);
+		assert_int_equal(ev_merge_run(m, sink), EV_OK);
+		assert_int_equal(ev_merge_run(m, sink), EV_EINVAL);
+		assert_int_equal(ev_merge_add(m, ts_memory_input(a, len, "a")),
+				 EV_EINVAL);
 		free(a);
 	}
 	ev_sink_free(sink);

@@ -235,7 +235,7 @@ static void repair_buffer(const uint8_t *in, size_t len,
 {
 	ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
 	const uint8_t *bytes;
-	ev_reader *r;
+	ev_input *r;
 	ev_sink *sink;
 	ev_repair *rp;
 
@@ -244,7 +244,7 @@ static void repair_buffer(const uint8_t *in, size_t len,
 		o = *opts;
 	o.notify = collect_notice;
 	o.notify_ctx = out;
-	assert_int_equal(ev_reader_open_memory(&r, in, len, "in", 0), EV_OK);
+	assert_int_equal(ev_input_memory(&r, in, len, "in"), EV_OK);
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
 	assert_int_equal(ev_repair_new(&rp, &o), EV_OK);
 	out->rc = ev_repair_run(rp, r, sink);
@@ -257,7 +257,7 @@ static void repair_buffer(const uint8_t *in, size_t len,
 	assert_int_equal(out->sum.output_bytes, out->len);
 	ev_repair_free(rp);
 	ev_sink_free(sink);
-	ev_reader_free(r);
+	ev_input_free(r);
 }
 
 static void free_run(run *r)
@@ -374,7 +374,7 @@ static void assert_validates(const uint8_t *log, size_t len, uint64_t cut,
 
 	assert_int_equal(ev_reader_open_memory(&r, log, len, "repaired", 0),
 			 EV_OK);
-	assert_int_equal(ev_validate(r, &opts, note_finding, &fs, &res),
+	assert_int_equal(ts_validate(r, &opts, note_finding, &fs, &res),
 			 EV_OK);
 	ev_reader_free(r);
 	if (res.verdict == EV_VERDICT_TRUNCATED || fs.counted ||
@@ -607,7 +607,7 @@ static void test_killed_logs(void **state)
 {
 	ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
 	char *path = ts_path(EVTOOL_TESTDATA, "killed-blocks.eventlog.gz");
-	ev_reader *r;
+	ev_input *r;
 	ev_sink *sink;
 	ev_repair *rp;
 	const ev_repair_summary *s;
@@ -617,7 +617,7 @@ static void test_killed_logs(void **state)
 	run hr;
 
 	(void)state;
-	if (ev_reader_open_path(&r, path, 0) != EV_OK) {
+	if (ev_input_open(&r, path) != EV_OK) {
 		free(path);
 		skip();
 	}
@@ -641,7 +641,7 @@ static void test_killed_logs(void **state)
 	assert_well_blocked(out, len, 0);
 	ev_repair_free(rp);
 	ev_sink_free(sink);
-	ev_reader_free(r);
+	ev_input_free(r);
 	free(path);
 
 	header_only = load_testdata("killed-sigkill.eventlog", &len);
@@ -1401,7 +1401,7 @@ static void test_options_and_reuse(void **state)
 	ev_repair *rp;
 	size_t len;
 	uint8_t *log = load_testdata("user-n1.eventlog", &len);
-	ev_reader *r;
+	ev_input *r;
 	ev_sink *sink;
 
 	(void)state;
@@ -1410,50 +1410,29 @@ static void test_options_and_reuse(void **state)
 	assert_null(rp);
 	ev_repair_free(NULL);
 	assert_int_equal(ev_repair_new(&rp, NULL), EV_OK);
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "x", 0), EV_OK);
+	assert_int_equal(ev_input_memory(&r, log, len, "x"), EV_OK);
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
 	assert_int_equal(ev_repair_run(rp, r, sink), EV_OK);
 	assert_int_equal(ev_repair_run(rp, r, sink), EV_EINVAL);
 	ev_sink_free(sink);
-	ev_reader_free(r);
+	ev_input_free(r);
 	ev_repair_free(rp);
 	free(log);
 }
 
 /* --at's times (parsed by ev_time_parse, tests/format/test_time.c): a wall-clock
- * time is placed by the session's WALL_CLOCK_TIME. In threads-n2, raw 10227240 ns (10 ms after
- * its first event) is 2026-11-22T03:25:56.008437550Z, as the filter's
- * tests pin it (tests/cli/cases/filter-time-window.t). */
+ * time is placed by the session's WALL_CLOCK_TIME. In threads-n2, raw
+ * 10227240 ns (10 ms after its first event) is
+ * 2026-11-22T03:25:56.008437550Z, as the filter's tests pin it
+ * (tests/cli/cases/filter-time-window.t). */
 static void test_time_forms(void **state)
 {
 	ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
-	uint64_t raw;
-	unsigned sessions;
 	size_t len;
 	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
-	ev_reader *r;
-	ev_diag d;
-	run cut_rel, cut_raw;
+	run cut_rel, cut_raw, cut_wall, early, none;
 
 	(void)state;
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "t", 0), EV_OK);
-	assert_int_equal(ev_repair_wall_to_raw(r, 1, 1795317956008437550ull,
-					       &raw, &sessions, &d), EV_OK);
-	ev_reader_free(r);
-	assert_int_equal(raw, 10227240);
-	assert_int_equal(sessions, 1);
-	/* Before the RTS started: 0. No session 2. */
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "t", 0), EV_OK);
-	assert_int_equal(ev_repair_wall_to_raw(r, 1, 1000, &raw, &sessions,
-					       &d), EV_OK);
-	ev_reader_free(r);
-	assert_int_equal(raw, 0);
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "t", 0), EV_OK);
-	assert_int_equal(ev_repair_wall_to_raw(r, 2, 1000, &raw, &sessions,
-					       &d), EV_EINVAL);
-	ev_reader_free(r);
-	assert_non_null(strstr(d.message, "no session 2"));
-
 	/* A raw cut equals the relative cut from the first event (227240). */
 	o.max_time = 10000000;
 	repair_buffer(log, len, &o, &cut_rel);
@@ -1463,12 +1442,34 @@ static void test_time_forms(void **state)
 	assert_int_equal(cut_rel.rc, EV_OK);
 	assert_int_equal(cut_raw.rc, EV_OK);
 	assert_true(cut_raw.sum.cut_events > 0);
+	assert_int_equal(cut_raw.sum.cut_time, 10227240);
 	assert_int_equal(cut_raw.len, cut_rel.len);
 	assert_memory_equal(cut_raw.out, cut_rel.out, cut_rel.len);
+	/* The wall-clock time of that timestamp cuts the same. */
+	o.max_time = 1795317956008437550ull;
+	o.time_base = EV_REPAIR_TIME_WALL;
+	repair_buffer(log, len, &o, &cut_wall);
+	assert_int_equal(cut_wall.rc, EV_OK);
+	assert_int_equal(cut_wall.sum.cut_time, 10227240);
+	assert_int_equal(cut_wall.len, cut_raw.len);
+	assert_memory_equal(cut_wall.out, cut_raw.out, cut_raw.len);
+	/* Before the RTS started: raw 0. No session 2: the option's fault. */
+	o.max_time = 1000;
+	repair_buffer(log, len, &o, &early);
+	assert_int_equal(early.rc, EV_OK);
+	assert_int_equal(early.sum.cut_time, 0);
+	o.session = 2;
+	repair_buffer(log, len, &o, &none);
+	assert_int_equal(none.rc, EV_EINVAL);
+	assert_int_equal(none.diag.origin, EV_ORIGIN_OPTIONS);
+	assert_non_null(strstr(none.diag.message, "no session 2"));
 	free_run(&cut_rel);
 	free_run(&cut_raw);
+	free_run(&cut_wall);
+	free_run(&early);
+	free_run(&none);
 	/* A bad time base is refused. */
-	o.time_base = EV_REPAIR_TIME_WALL;
+	o.time_base = 7;
 	{
 		ev_repair *rp;
 		assert_int_equal(ev_repair_new(&rp, &o), EV_EINVAL);

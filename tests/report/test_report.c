@@ -398,11 +398,11 @@ static void test_merged(void **state)
 
 	(void)state;
 	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
-	assert_int_equal(ev_merge_add_path(m, a), EV_OK);
-	assert_int_equal(ev_merge_add_path(m, b), EV_OK);
+	assert_int_equal(ev_merge_add(m, ts_input(a)), EV_OK);
+	assert_int_equal(ev_merge_add(m, ts_input(b)), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_merge_write(m, sink), EV_OK);
+	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	assert_int_equal(ev_sink_commit(sink), EV_OK);
 	data = ev_sink_memory(sink, &len);
 	rep = report_of_memory(data, len, NULL);

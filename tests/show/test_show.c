@@ -463,6 +463,7 @@ static void visit(const char *path, ev_sort_method method, size_t memory,
 	static const ev_sort_visitor visitor = { on_session, on_event,
 						 EV_SORT_VISIT_MARKERS };
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
+	ev_input *in;
 	ev_sorter *s;
 	size_t markers = 0;
 
@@ -470,7 +471,9 @@ static void visit(const char *path, ev_sort_method method, size_t memory,
 	opts.memory = memory;
 	memset(out, 0, sizeof *out);
 	assert_int_equal(ev_sorter_new(&s, &opts), EV_OK);
-	assert_int_equal(ev_sorter_visit(s, path, &visitor, out), EV_OK);
+	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_sorter_visit(s, in, &visitor, out), EV_OK);
+	ev_input_free(in);
 	for (size_t i = 0; i < out->n; i++)
 		markers += out->types[i] == EV_BLOCK_MARKER;
 	assert_int_equal(ev_sorter_stats(s)->events, out->n - markers);
@@ -522,14 +525,17 @@ static void test_visit_stops(void **state)
 	static const ev_sort_visitor visitor = { on_session, stop_at_first, 0 };
 	char *path = ts_path(EVTOOL_TESTDATA, "threads-n1.eventlog");
 	visit_log v;
+	ev_input *in;
 	ev_sorter *s;
 
 	(void)state;
 	memset(&v, 0, sizeof v);
 	assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
-	assert_int_equal(ev_sorter_visit(s, path, &visitor, &v), EV_EIO);
-	assert_int_equal(ev_sorter_stats(s)->origin, EV_ORIGIN_OUTPUT);
-	assert_int_equal(ev_sorter_visit(s, path, NULL, &v), EV_EINVAL);
+	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_sorter_visit(s, in, &visitor, &v), EV_EIO);
+	assert_int_equal(ev_sorter_diag(s)->origin, EV_ORIGIN_OUTPUT);
+	assert_int_equal(ev_sorter_visit(s, in, NULL, &v), EV_EINVAL);
+	ev_input_free(in);
 	ev_sorter_free(s);
 	free(path);
 }

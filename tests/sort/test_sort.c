@@ -1,4 +1,5 @@
 /* Unit tests for the sorter (lib/sort/sort.c, lib/sort/sort_merge.c). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,6 +169,21 @@ static void assert_sorted_copy(const tlog *in, const tlog *out)
 	free(want.ev); /* the payloads belong to `in` */
 }
 
+/* What the last failure of sort_to_memory concerned. */
+static ev_origin sorted_origin;
+
+/* Sorts the log at `path` into `sink`. */
+static int sort_path(ev_sorter *s, const char *path, ev_sink *sink)
+{
+	ev_input *in;
+	int rc;
+
+	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	rc = ev_sorter_run(s, in, sink);
+	ev_input_free(in);
+	return rc;
+}
+
 /* Sorts `path` into memory; returns the status and fills the bytes. */
 static int sort_to_memory(const char *path, const ev_sort_options *opts,
 			  uint8_t **bytes, size_t *len, ev_sort_stats *stats)
@@ -179,9 +195,10 @@ static int sort_to_memory(const char *path, const ev_sort_options *opts,
 
 	assert_int_equal(ev_sorter_new(&s, opts), EV_OK);
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	rc = ev_sorter_run(s, path, sink);
+	rc = sort_path(s, path, sink);
 	if (stats)
 		*stats = *ev_sorter_stats(s);
+	sorted_origin = ev_sorter_diag(s)->origin;
 	data = ev_sink_memory(sink, len);
 	*bytes = malloc(*len ? *len : 1);
 	assert_non_null(*bytes);
@@ -548,7 +565,7 @@ static void test_disordered_stream_falls_back(void **state)
 	opts.method = EV_SORT_MERGE;
 	assert_int_equal(sort_to_memory(shaped, &opts, &bytes, &len, &st),
 			 EV_ELIMIT);
-	assert_int_equal(st.origin, EV_ORIGIN_OPTIONS);
+	assert_int_equal(sorted_origin, EV_ORIGIN_OPTIONS);
 	free(bytes);
 	remove_tree(dir);
 	free(dir);
@@ -746,7 +763,7 @@ static void test_truncated_input_keeps_complete_events(void **state)
 	assert_int_equal(sort_to_memory(cut, NULL, &bytes, &out_len, &st),
 			 EV_ETRUNCATED);
 	assert_true(st.truncated);
-	assert_int_equal(st.origin, EV_ORIGIN_INPUT);
+	assert_int_equal(sorted_origin, EV_ORIGIN_INPUT);
 	load_memory(bytes, out_len, &out);
 	assert_int_equal(out.status, EV_END);
 	assert_sorted_copy(&in, &out);
@@ -783,9 +800,9 @@ static void test_header_cut_input(void **state)
 		write_file(cut, data, cuts[k]);
 		assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
 		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-		assert_int_equal(ev_sorter_run(s, cut, sink), EV_EFORMAT);
+		assert_int_equal(sort_path(s, cut, sink), EV_EFORMAT);
 		assert_int_equal(ev_sorter_diag(s)->status, EV_EFORMAT);
-		assert_int_equal(ev_sorter_stats(s)->origin, EV_ORIGIN_INPUT);
+		assert_int_equal(ev_sorter_diag(s)->origin, EV_ORIGIN_INPUT);
 		snprintf(want, sizeof want, "ends inside the header (%zu bytes",
 			 cuts[k]);
 		assert_non_null(strstr(ev_sorter_diag(s)->message, want));
@@ -931,7 +948,7 @@ static void test_temporary_files_are_gone(void **state)
 
 	/* a folder that does not exist: a clear failure, nothing written */
 	assert_int_equal(sort_to_memory(src, &opts, &bytes, &len, &st), EV_EIO);
-	assert_int_equal(st.origin, EV_ORIGIN_TEMP);
+	assert_int_equal(sorted_origin, EV_ORIGIN_TEMP);
 	free(bytes);
 	free(dir);
 	free(src);
@@ -954,17 +971,55 @@ static void test_options_are_checked(void **state)
 	ev_sorter_free(NULL);
 }
 
-static void test_missing_input(void **state)
+/* An input in memory sorts to the same bytes as its file, through a
+ * temporary copy (the sorter reads by offset); the input keeps the copy,
+ * so a second run reads it again without copying. */
+static void test_memory_input(void **state)
 {
-	uint8_t *bytes;
-	size_t len;
+	char *path = ts_path(EVTOOL_TESTDATA, "threads-n4.eventlog");
+	uint8_t *want, *data;
+	size_t want_len, len, got_len;
+	const uint8_t *got;
 	ev_sort_stats st;
+	ev_sorter *s;
+	ev_input *in;
+	ev_sink *sink;
 
 	(void)state;
-	assert_int_equal(sort_to_memory("/nonexistent/x.eventlog", NULL,
-					&bytes, &len, &st), EV_EIO);
-	assert_int_equal(st.origin, EV_ORIGIN_INPUT);
-	free(bytes);
+	assert_int_equal(sort_to_memory(path, NULL, &want, &want_len, &st),
+			 EV_OK);
+	assert_false(st.copied_input);
+	data = ts_read_file(path, &len);
+	assert_non_null(data);
+	assert_int_equal(ev_input_memory(&in, data, len, "mem"), EV_OK);
+	assert_string_equal(ev_input_name(in), "mem");
+	assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
+	for (int run = 0; run < 2; run++) {
+		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+		assert_int_equal(ev_sorter_run(s, in, sink), EV_OK);
+		assert_int_equal(ev_sorter_stats(s)->copied_input, run == 0);
+		got = ev_sink_memory(sink, &got_len);
+		assert_int_equal(got_len, want_len);
+		assert_memory_equal(got, want, want_len);
+		ev_sink_free(sink);
+	}
+	ev_sorter_free(s);
+	ev_input_free(in);
+	free(data);
+	free(want);
+	free(path);
+}
+
+static void test_missing_input(void **state)
+{
+	ev_input *in = NULL;
+
+	(void)state;
+	errno = 0;
+	assert_int_equal(ev_input_open(&in, "/nonexistent/x.eventlog"),
+			 EV_EIO);
+	assert_int_equal(errno, ENOENT);
+	assert_null(in);
 }
 
 /* ------------------------------------------------------------------------
@@ -1026,6 +1081,7 @@ int main(void)
 		cmocka_unit_test(test_sessions_are_sorted_apart),
 		cmocka_unit_test(test_temporary_files_are_gone),
 		cmocka_unit_test(test_options_are_checked),
+		cmocka_unit_test(test_memory_input),
 		cmocka_unit_test(test_missing_input),
 		cmocka_unit_test(test_check_names_first_inversion),
 	};

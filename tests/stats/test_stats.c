@@ -613,11 +613,11 @@ static void test_merged_processes(void **state)
 	size_t len;
 
 	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
-	assert_int_equal(ev_merge_add_path(m, a), EV_OK);
-	assert_int_equal(ev_merge_add_path(m, b), EV_OK);
+	assert_int_equal(ev_merge_add(m, ts_input(a)), EV_OK);
+	assert_int_equal(ev_merge_add(m, ts_input(b)), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_merge_write(m, sink), EV_OK);
+	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	log = ev_sink_memory(sink, &len);
 	st = stats_of(NULL, log, len, EV_END);
 	sa = stats_of(a, NULL, 0, EV_END);

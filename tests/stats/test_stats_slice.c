@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "evtool/evtool.h"
+#include "filter_internal.h" /* the learning protocol, driven event by event */
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -44,7 +45,7 @@ static void note(expected *x, const ev_event *ev)
 	if (ev->cap == EV_NO_CAP || ev->type == EV_BLOCK_MARKER)
 		return;
 	assert_true(ev->cap < MAX_CAPS);
-	if (!ev_filter_is_metadata(ev->type) &&
+	if (!evi_filter_is_metadata(ev->type) &&
 	    (!x->have_work || ev->time < x->work)) {
 		x->work = ev->time;
 		x->have_work = 1;
@@ -67,9 +68,9 @@ static void learn(ev_filter *f, const char *path, unsigned pass)
 	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK)
-		assert_int_equal(ev_filter_learn(f, pass, 0, &ev), EV_OK);
+		assert_int_equal(evi_filter_learn(f, pass, 0, &ev), EV_OK);
 	ev_reader_free(r);
-	assert_int_equal(ev_filter_end_learning(f, pass), EV_OK);
+	assert_int_equal(evi_filter_end_learning(f, pass), EV_OK);
 }
 
 /* Summarises gc-n2 filtered to [from, to) (NULL: no filter). */
@@ -84,16 +85,16 @@ static ev_stats *slice(const char *from, const char *to, expected *x)
 	memset(x, 0, sizeof *x);
 	assert_int_equal(ev_stats_new(&st), EV_OK);
 	if (from) {
-		assert_int_equal(ev_filter_new(&f), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
 		assert_int_equal(ev_filter_set_time(f, from, to, 0), EV_OK);
-		for (unsigned pass = 0; pass < ev_filter_learning_passes(f);
+		for (unsigned pass = 0; pass < evi_filter_learning_passes(f);
 		     pass++)
 			learn(f, path, pass);
 	}
 	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK) {
-		if (f && ev_filter_apply(f, 0, &ev, &kept) != 1)
+		if (f && evi_filter_apply(f, 0, &ev, &kept) != 1)
 			continue;
 		note(x, &ev);
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);

@@ -78,7 +78,7 @@ static outcome *validate_with(const uint8_t *data, size_t len,
 
 	assert_non_null(o);
 	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0), EV_OK);
-	o->rc = ev_validate(r, opts, collect, o, &o->res);
+	o->rc = ts_validate(r, opts, collect, o, &o->res);
 	ev_reader_free(r);
 	return o;
 }
@@ -1482,7 +1482,7 @@ static void test_callback_stops(void **state)
 	o->stop_after = 2;
 	assert_int_equal(ev_reader_open_memory(&r, l.bytes, l.len, "m", 0),
 			 EV_OK);
-	assert_int_equal(ev_validate(r, &opts, collect, o, &o->res), EV_OK);
+	assert_int_equal(ts_validate(r, &opts, collect, o, &o->res), EV_OK);
 	assert_int_equal(o->total, 2);
 	assert_true(o->res.stopped);
 	assert_int_equal(o->res.verdict, EV_VERDICT_INVALID);
@@ -1495,19 +1495,25 @@ static void test_api_arguments(void **state)
 {
 	ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
 	ev_validate_result res;
-	ev_reader *r;
+	ev_validator *v;
+	ev_input *in;
 	real_log l;
 
 	(void)state;
 	load(&l, "user-n1.eventlog");
-	assert_int_equal(ev_reader_open_memory(&r, l.bytes, l.len, "m", 0),
-			 EV_OK);
-	assert_int_equal(ev_validate(NULL, &opts, NULL, NULL, &res), EV_EINVAL);
-	assert_int_equal(ev_validate(r, &opts, NULL, NULL, NULL), EV_EINVAL);
 	opts.version = 99;
-	assert_int_equal(ev_validate(r, &opts, NULL, NULL, &res), EV_EINVAL);
-	/* NULL options are the defaults; NULL callback is fine. */
-	assert_int_equal(ev_validate(r, NULL, NULL, NULL, &res), EV_OK);
+	assert_int_equal(ev_validator_new(&v, &opts), EV_EINVAL);
+	assert_null(v);
+	ev_validator_free(NULL);
+	/* NULL options are the defaults; no findings callback is fine. */
+	assert_int_equal(ev_validator_new(&v, NULL), EV_OK);
+	assert_int_equal(ev_validator_run_reader(v, NULL), EV_EINVAL);
+	assert_int_equal(ev_validator_diag(v)->status, EV_EINVAL);
+	assert_int_equal(ev_input_memory(&in, l.bytes, l.len, "m"), EV_OK);
+	assert_int_equal(ev_validator_run(v, in), EV_OK);
+	res = *ev_validator_result(v);
+	ev_input_free(in);
+	ev_validator_free(v);
 	assert_int_equal(res.verdict, EV_VERDICT_COMPLETE);
 	assert_int_equal(res.sessions, 1);
 	assert_int_equal(res.last_complete_offset, l.len);
@@ -1518,7 +1524,6 @@ static void test_api_arguments(void **state)
 	assert_true(markers > 0);
 	assert_int_equal(res.events, events);
 	assert_int_equal(res.blocks, markers);
-	ev_reader_free(r);
 	unload(&l);
 }
 

@@ -13,5 +13,4 @@ two.eventlog
 evtool truncate: @DATA@/killed-sigkill.eventlog: --at session 1 has no WALL_CLOCK_TIME event, so a wall-clock time cannot be placed in it
 evtool truncate: --at with a wall-clock time reads the log twice: give a file, not standard input
 Run 'evtool truncate --help' for usage.
-evtool truncate: two.eventlog holds 2 sessions, each with its own clock: a wall-clock --at needs --session N
-Run 'evtool truncate --help' for usage.
+evtool truncate: two.eventlog: --at needs a session: the log holds 2 sessions, each with its own clock
