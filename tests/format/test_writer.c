@@ -1155,7 +1155,7 @@ static const char *const clean_logs[] = { "gc-n2.eventlog",
 					  "heap-a.eventlog",
 					  "nonmoving-n2.eventlog" };
 
-/* ev_validate's verdict on `log`, with its errors and warnings. */
+/* The validator's verdict on `log`, with its errors and warnings. */
 static void validate_clean(const uint8_t *log, size_t len,
 			   ev_validate_result *res)
 {
@@ -1163,7 +1163,7 @@ static void validate_clean(const uint8_t *log, size_t len,
 	ev_reader *r;
 
 	assert_int_equal(ev_reader_open_memory(&r, log, len, "out", 0), EV_OK);
-	assert_int_equal(ev_validate(r, &opts, NULL, NULL, res), EV_OK);
+	assert_int_equal(ts_validate(r, &opts, NULL, NULL, res), EV_OK);
 	ev_reader_free(r);
 	assert_int_equal(res->verdict, EV_VERDICT_COMPLETE);
 	assert_int_equal(res->errors, 0);
