@@ -37,9 +37,9 @@
 #define MAX_CURSOR_BUFFER (1024u * 1024u)
 /* What one waiting event of a window costs besides its payload. */
 #define WINDOW_ENTRY 96u
-/* Spans of a stream that need its window: past this many, the window is
- * used everywhere. */
-#define MAX_SPANS 256u
+/* Spans of a stream that need its window: room for this many at first;
+ * more as the memory limit allows, then the window is used everywhere. */
+#define FIRST_SPANS 64u
 
 /* One capability's events in the session (EV_NO_CAP: the global buffer
  * and events outside blocks). */
@@ -55,7 +55,8 @@ typedef struct stream {
 	uint32_t window; /* most earlier events stamped later than one */
 	uint64_t events; /* indexed so far: the ordinal of the next one */
 	evi_span *spans; /* where the window is needed, in order */
-	size_t n_spans;  /* 0 with a window: needed everywhere */
+	size_t n_spans, spans_cap;
+	int everywhere;  /* too many spans to keep: the window everywhere */
 } stream;
 
 typedef struct sort_index {
@@ -175,7 +176,7 @@ static stream *new_stream(sort_index *ix, uint16_t cap)
 	stream *st;
 
 	if (!charge(ix, sizeof *st + 2 * RING * sizeof(uint64_t) +
-			       MAX_SPANS * sizeof(evi_span) +
+			       FIRST_SPANS * sizeof(evi_span) +
 			       MIN_CURSOR_BUFFER))
 		return NULL;
 	if (ix->n == ix->cap) {
@@ -191,11 +192,12 @@ static stream *new_stream(sort_index *ix, uint16_t cap)
 	st->cap = cap;
 	if (!(st->top = malloc(RING * sizeof *st->top)) ||
 	    !(st->top_ord = malloc(RING * sizeof *st->top_ord)) ||
-	    !(st->spans = malloc(MAX_SPANS * sizeof *st->spans))) {
+	    !(st->spans = malloc(FIRST_SPANS * sizeof *st->spans))) {
 		free(st->top);
 		free(st->top_ord);
 		return NULL;
 	}
+	st->spans_cap = FIRST_SPANS;
 	ix->stream_of[cap] = (int32_t)ix->n++;
 	return st;
 }
@@ -216,15 +218,37 @@ static uint64_t ord_at(const stream *st, uint32_t i)
 	return st->top_ord[(st->top_head + i) & (RING - 1)];
 }
 
+/* Room for one more span, within the index's memory limit: 0 when there
+ * is none (the window is then used everywhere, which sorts as exactly,
+ * only slower; the index does not give up for that). */
+static int room_for_span(sort_index *ix, stream *st)
+{
+	size_t more = st->spans_cap * sizeof *st->spans;
+	evi_span *grown;
+
+	if (st->n_spans < st->spans_cap)
+		return 1;
+	if (ix->bytes + more > ix->limit ||
+	    !(grown = realloc(st->spans, 2 * more)))
+		return 0;
+	ix->bytes += more;
+	st->spans = grown;
+	st->spans_cap *= 2;
+	return 1;
+}
+
 /* Event `k` is stamped earlier than the events kept from index `lo` of
  * the ring on: the window is needed from the first of them to k. Spans
- * that this one reaches (or touches) become one. */
-static void add_span(stream *st, uint32_t lo, uint64_t k)
+ * that this one reaches (or touches) become one. A log with a GC_END
+ * stepping back every 100,000 events or so (doc/format.md section 3)
+ * has hundreds of spans over its length: each must be kept, or every
+ * event of the stream goes through the window. */
+static void add_span(sort_index *ix, stream *st, uint32_t lo, uint64_t k)
 {
 	uint64_t first = k;
 
-	if (st->n_spans == MAX_SPANS && st->spans[0].last == UINT64_MAX)
-		return; /* everywhere already */
+	if (st->everywhere)
+		return;
 	for (uint32_t i = lo; i < st->top_n; i++)
 		if (ord_at(st, i) < first)
 			first = ord_at(st, i);
@@ -233,11 +257,9 @@ static void add_span(stream *st, uint32_t lo, uint64_t k)
 		if (st->spans[st->n_spans].first < first)
 			first = st->spans[st->n_spans].first;
 	}
-	if (st->n_spans == MAX_SPANS - 1) {
-		/* Too many to keep: one span over the whole stream. */
-		st->spans[0].first = 0;
-		st->spans[0].last = UINT64_MAX;
-		st->n_spans = MAX_SPANS;
+	if (!room_for_span(ix, st)) {
+		st->everywhere = 1;
+		st->n_spans = 0;
 		return;
 	}
 	st->spans[st->n_spans].first = first;
@@ -276,7 +298,7 @@ static void track_disorder(sort_index *ix, stream *st, uint64_t t,
 	}
 	if (st->top_n - lo > st->window)
 		st->window = st->top_n - lo;
-	add_span(st, lo, k);
+	add_span(ix, st, lo, k);
 	if (st->top_n == RING) {
 		top_drop_first(st);
 		lo--;
@@ -650,7 +672,8 @@ static const char *plan_merge(ev_sorter *s, size_t *buffers)
 				     ? 2 * (size_t)st->max_wire
 				     : MIN_CURSOR_BUFFER;
 		buffers[i] = min;
-		need += min + sizeof(evi_range) * st->n_segs;
+		need += min + sizeof(evi_range) * st->n_segs +
+			sizeof(evi_span) * st->n_spans;
 		if (st->window)
 			need += ((size_t)st->window + 2) *
 				(WINDOW_ENTRY + st->max_wire);
@@ -725,10 +748,9 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 	}
 	for (size_t i = 0; rc == EV_OK && i < ix->n; i++) {
 		const stream *st = &ix->streams[i];
-		int everywhere = st->n_spans == MAX_SPANS;
 		evi_cursor_spec spec = { job->fd, st->segs, st->n_segs, 0,
 					 st->cap, 0, buffers[i], st->window,
-					 st->spans, everywhere ? 0 : st->n_spans,
+					 st->spans, st->n_spans,
 					 &job->wire };
 		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
 	}
