@@ -599,14 +599,16 @@ static void step_back(const char *path, size_t every, size_t by,
 }
 
 /* Streams that step back here and there are merged in place, with their
- * windows only where they step back, or everywhere when that is in too
- * many places (over 256 in cap 1's 5,308 events with every = 7); the
- * output is the stable sort either way, and the same as the external
- * sort's. */
+ * windows only where they step back (708 stretches in cap 1's 5,308
+ * events with every = 7), or everywhere when the memory limit has no
+ * room to note so many (the third column: 256K leaves the spans 16K,
+ * room for cap 0's 353 and not for cap 1's 708); the output is the
+ * stable sort either way, and the same as the external sort's. */
 static void test_streams_stepping_back_merge_in_place(void **state)
 {
-	static const size_t cases[][2] = { { 400, 1 }, { 200, 5 }, { 41, 30 },
-					   { 7, 2 }, { 3, 9 } };
+	static const size_t cases[][3] = { { 400, 1, 0 }, { 200, 5, 0 },
+					   { 41, 30, 0 }, { 7, 2, 0 },
+					   { 3, 9, 0 }, { 7, 2, 256 * 1024 } };
 	char *dir = temp_dir();
 	char *shaped = ts_path(dir, "steps.eventlog");
 	char *in = ts_path(EVTOOL_TESTDATA, "gc-n2.eventlog");
@@ -623,9 +625,12 @@ static void test_streams_stepping_back_merge_in_place(void **state)
 		assert_int_equal(st.merged_sessions, 1);
 		assert_true(st.widest_window >= 1);
 		opts.method = EV_SORT_MERGE;
+		opts.memory = cases[c][2];
 		assert_int_equal(sort_to_memory(shaped, &opts, &merged,
 						&merged_len, &st), EV_OK);
+		assert_int_equal(st.merged_sessions, 1);
 		opts.method = EV_SORT_EXTERNAL;
+		opts.memory = 0;
 		assert_int_equal(sort_to_memory(shaped, &opts, &external,
 						&external_len, &st), EV_OK);
 		assert_int_equal(merged_len, external_len);

@@ -64,6 +64,7 @@ typedef struct sort_index {
 	size_t n, cap;
 	int32_t *stream_of; /* by cap: index in streams, or -1 */
 	size_t bytes;       /* memory the index holds */
+	size_t span_bytes;  /* of which spans grown beyond FIRST_SPANS */
 	size_t limit;
 	int gave_up;
 	char why[160];
@@ -118,6 +119,7 @@ static void index_clear(sort_index *ix)
 	}
 	ix->n = 0;
 	ix->bytes = 0;
+	ix->span_bytes = 0;
 	ix->gave_up = 0;
 	ix->why[0] = '\0';
 }
@@ -218,9 +220,10 @@ static uint64_t ord_at(const stream *st, uint32_t i)
 	return st->top_ord[(st->top_head + i) & (RING - 1)];
 }
 
-/* Room for one more span, within the index's memory limit: 0 when there
- * is none (the window is then used everywhere, which sorts as exactly,
- * only slower; the index does not give up for that). */
+/* Room for one more span, the spans beyond the first FIRST_SPANS of
+ * each stream taking at most an eighth of the index's memory limit: 0
+ * when there is none (the window is then used everywhere, which sorts as
+ * exactly, only slower, and leaves the rest of the index its room). */
 static int room_for_span(sort_index *ix, stream *st)
 {
 	size_t more = st->spans_cap * sizeof *st->spans;
@@ -228,10 +231,12 @@ static int room_for_span(sort_index *ix, stream *st)
 
 	if (st->n_spans < st->spans_cap)
 		return 1;
-	if (ix->bytes + more > ix->limit ||
+	if (ix->span_bytes + more > ix->limit / 8 ||
+	    ix->bytes + more > ix->limit ||
 	    !(grown = realloc(st->spans, 2 * more)))
 		return 0;
 	ix->bytes += more;
+	ix->span_bytes += more;
 	st->spans = grown;
 	st->spans_cap *= 2;
 	return 1;
