@@ -529,6 +529,58 @@ static int take_run(evi_cursor *c, const heap_entry *next,
 	return 1;
 }
 
+/* What take_run is to a writer, for a consumer of events (the visitor):
+ * emits the head and then the buffered events after it that come before
+ * `next`, each decoded in place into `decoded` as plain_next would, with
+ * no window, slot or heap work between them. 1 when it took the head
+ * (the cursor is then past them, without a head), 0 when the head was
+ * not read in order (from a window, or a tagged cursor's), or an error.
+ * Stops at the start of the next span, as take_run. */
+static int take_events(evi_cursor *c, const heap_entry *next,
+		       evi_emit_fn emit, void *ctx)
+{
+	const int32_t *small = c->spec.wire->small;
+	ev_event *ev = &c->decoded;
+	uint64_t n = 0, more = UINT64_MAX;
+	int rc;
+
+	if (c->head != &c->decoded || c->spec.tagged)
+		return 0;
+	if (c->win_cap)
+		more = c->span_first - c->read;
+	for (;;) {
+		const uint8_t *p = c->buf + c->at;
+		size_t have = c->len - c->at;
+		uint64_t t;
+		uint16_t type;
+		int32_t size;
+
+		if ((rc = emit(ctx, ev)) < 0)
+			return rc;
+		if (n >= more || have < EVI_EVENT_HEADER)
+			break;
+		type = ev_load16(p);
+		if (type >= EVI_SMALL_IDS || (size = small[type]) < 0 ||
+		    have - EVI_EVENT_HEADER < (size_t)size)
+			break;
+		t = ev_load64(p + 2);
+		if (next && !(t < next->time ||
+			      (t == next->time &&
+			       c->buf_off + c->at < next->order)))
+			break;
+		ev->type = type;
+		ev->time = t;
+		ev->size = (uint32_t)size;
+		ev->payload = p + EVI_EVENT_HEADER;
+		ev->offset = c->buf_off + c->at;
+		c->at += EVI_EVENT_HEADER + (size_t)size;
+		n++;
+	}
+	c->read += n;
+	c->has_head = 0;
+	return 1;
+}
+
 /* Emits from the root cursor as long as it stays ahead of the runner-up
  * (consecutive events of one capability mostly do), then re-sorts. */
 static int merge_heap(heap_entry *h, size_t live, evi_emit_fn emit,
@@ -542,7 +594,8 @@ static int merge_heap(heap_entry *h, size_t live, evi_emit_fn emit,
 		evi_cursor *c = h[0].c;
 		const heap_entry *next = runner_up(h, live);
 		do {
-			rc = run ? take_run(c, next, run, ctx) : 0;
+			rc = run ? take_run(c, next, run, ctx)
+				 : take_events(c, next, emit, ctx);
 			if (rc < 0 || (rc == 0 && (rc = emit(ctx, c->head)) < 0) ||
 			    (rc = advance(c)) < 0)
 				return rc;
