@@ -726,11 +726,10 @@ static int emit_event(void *ctx, const ev_event *ev)
 	return rc;
 }
 
-static int emit_run(void *ctx, uint16_t cap, const uint8_t *p, size_t len,
-		    uint64_t n, uint64_t first, uint64_t last)
+static int emit_run(void *ctx, const evi_run *run)
 {
 	emit_ctx *e = ctx;
-	int rc = evi_writer_copy_run(e->w, cap, p, len, n, first, last);
+	int rc = evi_writer_copy_run(e->w, run);
 
 	e->failed = rc < 0;
 	return rc;

@@ -496,13 +496,12 @@ static int take_run(evi_cursor *c, const heap_entry *next,
 	const ev_event *ev = &c->decoded;
 	size_t at = c->at, len;
 	uint64_t first = ev->time, last = ev->time, n = 1, more = UINT64_MAX;
-	const uint8_t *start;
-	int rc;
+	evi_run r;
+	int rc, closes = 0;
 
 	if (c->head != &c->decoded || c->spec.tagged ||
 	    !plain_size(wire, ev->type))
 		return 0;
-	start = ev->payload - EVI_EVENT_HEADER;
 	if (c->win_cap)
 		more = c->span_first - c->read;
 	while (n - 1 < more && c->len - at >= EVI_EVENT_HEADER &&
@@ -510,8 +509,11 @@ static int take_run(evi_cursor *c, const heap_entry *next,
 	       c->len - at >= len) {
 		uint64_t t = ev_load64(c->buf + at + 2);
 		if (next && !(t < next->time ||
-			      (t == next->time && c->buf_off + at < next->order)))
+			      (t == next->time && c->buf_off + at < next->order))) {
+			/* `next`'s cursor, another capability's, comes next. */
+			closes = 1;
 			break;
+		}
 		if (t < first)
 			first = t;
 		if (t > last)
@@ -519,8 +521,14 @@ static int take_run(evi_cursor *c, const heap_entry *next,
 		at += len;
 		n++;
 	}
-	rc = run(ctx, c->spec.cap, start, (size_t)(c->buf + at - start), n,
-		 first, last);
+	r.p = ev->payload - EVI_EVENT_HEADER;
+	r.len = (size_t)(c->buf + at - r.p);
+	r.n = n;
+	r.first = first;
+	r.last = last;
+	r.cap = c->spec.cap;
+	r.closes = closes;
+	rc = run(ctx, &r);
 	if (rc <= 0)
 		return rc;
 	c->at = at;
