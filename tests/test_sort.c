@@ -669,6 +669,58 @@ static void write_message(ev_writer *w, uint16_t cap, uint64_t time,
 	assert_int_equal(ev_writer_write(w, &ev), EV_OK);
 }
 
+/* Messages of up to 30,000 bytes, two capabilities taking turns in
+ * blocks larger than a cursor's buffer: read ahead in the merge, a message is often cut at
+ * the end of a cursor's buffer with more of it than fits in front of
+ * the bytes read ahead (4 KiB), which are then dropped and read again in
+ * turn. The merge in place gives the stable sort, as the external sort
+ * does. */
+static void test_large_events_across_buffers(void **state)
+{
+	char *dir = temp_dir();
+	char *path = ts_path(dir, "large.eventlog");
+	ev_header *h = message_header();
+	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
+	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
+	static char text[30001];
+	uint32_t seed = 12345;
+	ev_sort_stats st;
+	ev_sink *sink;
+	ev_writer *w;
+
+	(void)state;
+	memset(text, 'x', sizeof text - 1);
+	wo.mode = EV_WRITE_REBLOCK;
+	assert_int_equal(ev_sink_open_path(&sink, path), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &wo), EV_OK);
+	for (uint64_t i = 0; i < 400; i++) {
+		seed = seed * 1103515245u + 12345u;
+		text[(seed >> 8) % 30000 + 1] = '\0';
+		/* blocks of 40 (about 600 KB) of each capability in turn,
+		 * cap 1's stamped earlier than cap 0's block before it */
+		write_message(w, (uint16_t)(i / 40 % 2),
+			      10 * i + 500 - 450 * (i / 40 % 2), text);
+		text[(seed >> 8) % 30000 + 1] = 'x';
+	}
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+
+	opts.method = EV_SORT_MERGE;
+	opts.memory = 1024 * 1024; /* buffers of about 250 KB */
+	sort_and_compare(path, &st, &opts);
+	assert_int_equal(st.merged_sessions, 1);
+	assert_int_equal(st.events, 400);
+	opts.method = EV_SORT_EXTERNAL;
+	sort_and_compare(path, &st, &opts);
+	assert_int_equal(st.external_sessions, 1);
+	ev_header_free(h);
+	remove_tree(dir);
+	free(dir);
+	free(path);
+}
+
 static void test_ties_keep_file_order(void **state)
 {
 	static const struct {
@@ -1023,6 +1075,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_out_of_order_merge_in_place),
 		cmocka_unit_test(test_disordered_stream_falls_back),
 		cmocka_unit_test(test_streams_stepping_back_merge_in_place),
+		cmocka_unit_test(test_large_events_across_buffers),
 		cmocka_unit_test(test_ties_keep_file_order),
 		cmocka_unit_test(test_truncated_input_keeps_complete_events),
 		cmocka_unit_test(test_header_cut_input),

@@ -752,10 +752,15 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 	}
 	for (size_t i = 0; rc == EV_OK && i < ix->n; i++) {
 		const stream *st = &ix->streams[i];
+		/* Read ahead when the buffer planned holds two of the size
+		 * the merge needs (two largest events each). */
+		int ahead = buffers[i] >= 2 * MIN_CURSOR_BUFFER &&
+			    buffers[i] / 2 >= 2 * (size_t)st->max_wire;
 		evi_cursor_spec spec = { job->fd, st->segs, st->n_segs, 0,
-					 st->cap, 0, buffers[i], st->window,
-					 st->spans, st->n_spans,
-					 &job->wire };
+					 st->cap, 0,
+					 ahead ? buffers[i] / 2 : buffers[i],
+					 st->window, st->spans, st->n_spans,
+					 &job->wire, ahead };
 		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
 	}
 	if (rc == EV_OK)

@@ -54,6 +54,10 @@ typedef struct evi_cursor_spec {
 	const evi_span *spans;
 	size_t n_spans;
 	const evi_wire_table *wire;
+	/* Read ahead: a second buffer of `buffer` bytes, filled in the
+	 * background (POSIX AIO) with the next bytes while the first is
+	 * used; each must hold two largest records. */
+	int prefetch;
 } evi_cursor_spec;
 
 int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,
