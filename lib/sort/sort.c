@@ -713,16 +713,21 @@ typedef struct emit_ctx {
 static int emit_event(void *ctx, const ev_event *ev)
 {
 	emit_ctx *e = ctx;
-	int rc;
+	int rc = evi_writer_copy(e->w, ev);
 
-	if (e->visit) {
-		rc = e->visit->event(e->visit_ctx, ev);
-		if (rc >= 0 && ev->type != EV_BLOCK_MARKER)
-			e->visited++;
-	} else {
-		rc = evi_writer_copy(e->w, ev);
-	}
 	e->failed = rc < 0;
+	return rc;
+}
+
+static int visit_event(void *ctx, const ev_event *ev)
+{
+	emit_ctx *e = ctx;
+	int rc = e->visit->event(e->visit_ctx, ev);
+
+	if (rc < 0)
+		e->failed = 1;
+	else if (ev->type != EV_BLOCK_MARKER)
+		e->visited++;
 	return rc;
 }
 
@@ -764,7 +769,8 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
 	}
 	if (rc == EV_OK)
-		rc = evi_merge(cursors, ix->n, emit_event,
+		rc = evi_merge(cursors, ix->n,
+			       emit->w ? emit_event : visit_event,
 			       emit->w ? emit_run : NULL, emit);
 	for (size_t i = 0; cursors && i < ix->n; i++)
 		evi_cursor_free(cursors[i]);
@@ -842,7 +848,8 @@ static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
 
 	if ((rc = start_output(job, &emit)) < 0)
 		return rc;
-	rc = runs ? evi_runs_finish(runs, emit_event, &emit)
+	rc = runs ? evi_runs_finish(runs, emit.w ? emit_event : visit_event,
+				    &emit)
 		  : merge_streams(job, buffers, &emit);
 	if (rc == EV_OK && emit.w && (rc = ev_writer_finish(emit.w)) < 0)
 		emit.failed = 1;
