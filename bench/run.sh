@@ -57,6 +57,26 @@ measure() {
                         n, s, b / s / 1e6, e / s / 1e6, r / 1024 }'
 }
 
+# cat, sort and export of the log to /dev/null in turn, $runs rounds, so
+# that other work on the machine weighs on the three alike: the best wall
+# time of each and the ratios of issues 19 (sort at least x0.80 of cat)
+# and 17 (export at least x0.50)
+interleaved_ratios() {
+    local c
+    : > "$work/inter"
+    for _ in $(seq "$runs"); do
+        for c in cat sort export; do
+            /usr/bin/time -f "$c %e" -a -o "$work/inter" \
+                "$evtool" "$c" "$log" -o - >/dev/null 2>&1
+        done
+    done
+    awk '{ if (!($1 in w) || $2 < w[$1]) w[$1] = $2 }
+         END { for (c in w) if (w[c] < 0.005) w[c] = 0.005
+               printf "  interleaved, best of %d: cat %.2f s, sort %.2f s (x%.2f of cat), export %.2f s (x%.2f of cat)\n",
+                      NR / 3, w["cat"], w["sort"], w["cat"] / w["sort"],
+                      w["export"], w["cat"] / w["export"] }' "$work/inter"
+}
+
 # versus NAME PEER: NAME's throughput over PEER's, both measured before
 # on the same bytes (above 1: NAME is faster)
 versus() {
@@ -266,8 +286,10 @@ if [ "${EXPORT_ONLY:-0}" = 1 ]; then
 measure "evtool cat -o - >null"  "$evtool" cat "$log" -o -
 fi
 measure "evtool export >null"        "$evtool" export "$log"
+versus "evtool export >null" "evtool cat -o - >null"
 measure "evtool export -o FILE"      "$evtool" export "$log" -o "$work/out.json"
 rm -f "$work/out.json"
+interleaved_ratios
 fi
 [ "${EXPORT_ONLY:-0}" = 1 ] && exit 0
 
