@@ -17,7 +17,8 @@
 # GhcEventsBench.hs, built here into a temporary folder with ghc and
 # libghc-ghc-events-dev; skipped when they are missing) for reading, show
 # and merge. PEERS_ONLY=1 runs those comparisons alone; SHOW_ONLY=1 the
-# show section alone; EXPORT_ONLY=1 the export rows and cat alone;
+# show section alone; EXPORT_ONLY=1 the export rows, cat and the
+# interleaved cat/sort/export ratios alone;
 # REPORT_ONLY=1 the report row alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
