@@ -17,7 +17,8 @@
 # GhcEventsBench.hs, built here into a temporary folder with ghc and
 # libghc-ghc-events-dev; skipped when they are missing) for reading, show
 # and merge. PEERS_ONLY=1 runs those comparisons alone; SHOW_ONLY=1 the
-# show section alone; EXPORT_ONLY=1 the export rows and cat alone;
+# show section alone; EXPORT_ONLY=1 the export rows, cat and the
+# interleaved cat/sort/export ratios alone;
 # REPORT_ONLY=1 the report row alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,6 +56,26 @@ measure() {
         'BEGIN { if (s < 0.005) s = 0.005;
                  printf "%-26s %8.2f s %9.0f MB/s %8.1f Mev/s %8.1f MB peak\n",
                         n, s, b / s / 1e6, e / s / 1e6, r / 1024 }'
+}
+
+# cat, sort and export of the log to /dev/null in turn, $runs rounds, so
+# that other work on the machine weighs on the three alike: the best wall
+# time of each and the ratios of issues 19 (sort at least x0.80 of cat)
+# and 17 (export at least x0.50)
+interleaved_ratios() {
+    local c
+    : > "$work/inter"
+    for _ in $(seq "$runs"); do
+        for c in cat sort export; do
+            /usr/bin/time -f "$c %e" -a -o "$work/inter" \
+                "$evtool" "$c" "$log" -o - >/dev/null 2>&1
+        done
+    done
+    awk '{ if (!($1 in w) || $2 < w[$1]) w[$1] = $2 }
+         END { for (c in w) if (w[c] < 0.005) w[c] = 0.005
+               printf "  interleaved, best of %d: cat %.2f s, sort %.2f s (x%.2f of cat), export %.2f s (x%.2f of cat)\n",
+                      NR / 3, w["cat"], w["sort"], w["cat"] / w["sort"],
+                      w["export"], w["cat"] / w["export"] }' "$work/inter"
 }
 
 # versus NAME PEER: NAME's throughput over PEER's, both measured before
@@ -266,8 +287,10 @@ if [ "${EXPORT_ONLY:-0}" = 1 ]; then
 measure "evtool cat -o - >null"  "$evtool" cat "$log" -o -
 fi
 measure "evtool export >null"        "$evtool" export "$log"
+versus "evtool export >null" "evtool cat -o - >null"
 measure "evtool export -o FILE"      "$evtool" export "$log" -o "$work/out.json"
 rm -f "$work/out.json"
+interleaved_ratios
 fi
 [ "${EXPORT_ONLY:-0}" = 1 ] && exit 0
 

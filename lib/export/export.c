@@ -69,7 +69,9 @@ int ev_exporter_session(ev_exporter *x, unsigned session, const ev_header *h)
 	return x->ops->session(x, x->state, session, h);
 }
 
-int ev_exporter_event(ev_exporter *x, const ev_event *ev)
+/* ev_exporter_event, inline in the visitor's callback: the sorter calls
+ * it for every event. */
+static inline int export_event(ev_exporter *x, const ev_event *ev)
 {
 	int rc;
 
@@ -79,6 +81,11 @@ int ev_exporter_event(ev_exporter *x, const ev_event *ev)
 	if (x->out.len < EVI_EXPORT_FLUSH_AT && !x->out.failed)
 		return EV_OK;
 	return evi_export_flush(x, 0);
+}
+
+int ev_exporter_event(ev_exporter *x, const ev_event *ev)
+{
+	return export_event(x, ev);
 }
 
 int ev_exporter_finish(ev_exporter *x)
@@ -97,7 +104,7 @@ static int visit_session(void *ctx, unsigned session, const ev_header *h)
 
 static int visit_event(void *ctx, const ev_event *ev)
 {
-	return ev_exporter_event(ctx, ev);
+	return export_event(ctx, ev);
 }
 
 const ev_sort_visitor *ev_exporter_visitor(void)

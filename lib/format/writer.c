@@ -375,39 +375,52 @@ int evi_writer_copy(ev_writer *w, const ev_event *ev)
 	return EV_OK;
 }
 
-int evi_writer_copy_run(ev_writer *w, uint16_t cap, const uint8_t *p,
-			size_t len, uint64_t n, uint64_t first, uint64_t last)
+int evi_writer_copy_run(ev_writer *w, const evi_run *run)
 {
+	size_t size = EVI_BLOCK_EVENT + run->len;
+	uint8_t *at;
 	int rc;
 
 	if (w->mode != EV_WRITE_REBLOCK)
 		return 0;
-	if (w->block_open && (cap != w->block_cap ||
-			      EVI_BLOCK_EVENT + w->block_len + len >
+	if (w->block_open && (run->cap != w->block_cap ||
+			      EVI_BLOCK_EVENT + w->block_len + run->len >
 				      w->max_block)) {
 		/* The same capability's block would fill up inside the run:
 		 * only event by event says where it is cut. */
-		if (cap == w->block_cap)
+		if (run->cap == w->block_cap)
 			return 0;
 		if ((rc = flush_block(w)) < 0)
 			return rc;
 	}
-	if (!w->block_open) {
-		if (EVI_BLOCK_EVENT + len > w->max_block)
-			return 0;
-		w->block_open = 1;
-		w->block_cap = cap;
-		w->block_first = first;
-		w->block_last = last;
-	} else {
-		if (first < w->block_first)
-			w->block_first = first;
-		if (last > w->block_last)
-			w->block_last = last;
+	if (size > w->max_block)
+		return 0;
+	if (!w->block_open && run->closes && size <= EVI_SINK_RESERVE_MAX) {
+		/* A whole block (in sorted output of capabilities taking
+		 * turns, most are): the bytes flush_block would write, with
+		 * one copy. */
+		if (!(at = evi_sink_reserve(w->sink, size)))
+			return sink_failed(w, ev_sink_diag(w->sink)->status);
+		evi_wire_put_marker(at, run->first, (uint32_t)size, run->last,
+				    run->cap);
+		memcpy(at + EVI_BLOCK_EVENT, run->p, run->len);
+		w->events += run->n;
+		return 1;
 	}
-	memcpy(w->block + w->block_len, p, len);
-	w->block_len += len;
-	w->events += n;
+	if (!w->block_open) {
+		w->block_open = 1;
+		w->block_cap = run->cap;
+		w->block_first = run->first;
+		w->block_last = run->last;
+	} else {
+		if (run->first < w->block_first)
+			w->block_first = run->first;
+		if (run->last > w->block_last)
+			w->block_last = run->last;
+	}
+	memcpy(w->block + w->block_len, run->p, run->len);
+	w->block_len += run->len;
+	w->events += run->n;
 	return 1;
 }
 

@@ -36,9 +36,9 @@
 #define MAX_CURSOR_BUFFER (1024u * 1024u)
 /* What one waiting event of a window costs besides its payload. */
 #define WINDOW_ENTRY 96u
-/* Spans of a stream that need its window: past this many, the window is
- * used everywhere. */
-#define MAX_SPANS 256u
+/* Spans of a stream that need its window: room for this many at first;
+ * more as the memory limit allows, then the window is used everywhere. */
+#define FIRST_SPANS 64u
 
 /* One capability's events in the session (EV_NO_CAP: the global buffer
  * and events outside blocks). */
@@ -54,7 +54,8 @@ typedef struct stream {
 	uint32_t window; /* most earlier events stamped later than one */
 	uint64_t events; /* indexed so far: the ordinal of the next one */
 	evi_span *spans; /* where the window is needed, in order */
-	size_t n_spans;  /* 0 with a window: needed everywhere */
+	size_t n_spans, spans_cap;
+	int everywhere;  /* too many spans to keep: the window everywhere */
 } stream;
 
 typedef struct sort_index {
@@ -62,6 +63,7 @@ typedef struct sort_index {
 	size_t n, cap;
 	int32_t *stream_of; /* by cap: index in streams, or -1 */
 	size_t bytes;       /* memory the index holds */
+	size_t span_bytes;  /* of which spans grown beyond FIRST_SPANS */
 	size_t limit;
 	int gave_up;
 	char why[160];
@@ -116,6 +118,7 @@ static void index_clear(sort_index *ix)
 	}
 	ix->n = 0;
 	ix->bytes = 0;
+	ix->span_bytes = 0;
 	ix->gave_up = 0;
 	ix->why[0] = '\0';
 }
@@ -174,7 +177,7 @@ static stream *new_stream(sort_index *ix, uint16_t cap)
 	stream *st;
 
 	if (!charge(ix, sizeof *st + 2 * RING * sizeof(uint64_t) +
-			       MAX_SPANS * sizeof(evi_span) +
+			       FIRST_SPANS * sizeof(evi_span) +
 			       MIN_CURSOR_BUFFER))
 		return NULL;
 	if (ix->n == ix->cap) {
@@ -190,11 +193,12 @@ static stream *new_stream(sort_index *ix, uint16_t cap)
 	st->cap = cap;
 	if (!(st->top = malloc(RING * sizeof *st->top)) ||
 	    !(st->top_ord = malloc(RING * sizeof *st->top_ord)) ||
-	    !(st->spans = malloc(MAX_SPANS * sizeof *st->spans))) {
+	    !(st->spans = malloc(FIRST_SPANS * sizeof *st->spans))) {
 		free(st->top);
 		free(st->top_ord);
 		return NULL;
 	}
+	st->spans_cap = FIRST_SPANS;
 	ix->stream_of[cap] = (int32_t)ix->n++;
 	return st;
 }
@@ -215,15 +219,40 @@ static uint64_t ord_at(const stream *st, uint32_t i)
 	return st->top_ord[(st->top_head + i) & (RING - 1)];
 }
 
+/* Room for one more span, the spans beyond the first FIRST_SPANS of
+ * each stream taking at most an eighth of the index's memory limit: 0
+ * when there is none (the window is then used everywhere, which sorts as
+ * exactly, only slower, and leaves the rest of the index its room). */
+static int room_for_span(sort_index *ix, stream *st)
+{
+	size_t more = st->spans_cap * sizeof *st->spans;
+	evi_span *grown;
+
+	if (st->n_spans < st->spans_cap)
+		return 1;
+	if (ix->span_bytes + more > ix->limit / 8 ||
+	    ix->bytes + more > ix->limit ||
+	    !(grown = realloc(st->spans, 2 * more)))
+		return 0;
+	ix->bytes += more;
+	ix->span_bytes += more;
+	st->spans = grown;
+	st->spans_cap *= 2;
+	return 1;
+}
+
 /* Event `k` is stamped earlier than the events kept from index `lo` of
  * the ring on: the window is needed from the first of them to k. Spans
- * that this one reaches (or touches) become one. */
-static void add_span(stream *st, uint32_t lo, uint64_t k)
+ * that this one reaches (or touches) become one. A log with a GC_END
+ * stepping back every 100,000 events or so (doc/format.md section 3)
+ * has hundreds of spans over its length: each must be kept, or every
+ * event of the stream goes through the window. */
+static void add_span(sort_index *ix, stream *st, uint32_t lo, uint64_t k)
 {
 	uint64_t first = k;
 
-	if (st->n_spans == MAX_SPANS && st->spans[0].last == UINT64_MAX)
-		return; /* everywhere already */
+	if (st->everywhere)
+		return;
 	for (uint32_t i = lo; i < st->top_n; i++)
 		if (ord_at(st, i) < first)
 			first = ord_at(st, i);
@@ -232,11 +261,9 @@ static void add_span(stream *st, uint32_t lo, uint64_t k)
 		if (st->spans[st->n_spans].first < first)
 			first = st->spans[st->n_spans].first;
 	}
-	if (st->n_spans == MAX_SPANS - 1) {
-		/* Too many to keep: one span over the whole stream. */
-		st->spans[0].first = 0;
-		st->spans[0].last = UINT64_MAX;
-		st->n_spans = MAX_SPANS;
+	if (!room_for_span(ix, st)) {
+		st->everywhere = 1;
+		st->n_spans = 0;
 		return;
 	}
 	st->spans[st->n_spans].first = first;
@@ -275,7 +302,7 @@ static void track_disorder(sort_index *ix, stream *st, uint64_t t,
 	}
 	if (st->top_n - lo > st->window)
 		st->window = st->top_n - lo;
-	add_span(st, lo, k);
+	add_span(ix, st, lo, k);
 	if (st->top_n == RING) {
 		top_drop_first(st);
 		lo--;
@@ -638,7 +665,8 @@ static const char *plan_merge(ev_sorter *s, size_t *buffers)
 				     ? 2 * (size_t)st->max_wire
 				     : MIN_CURSOR_BUFFER;
 		buffers[i] = min;
-		need += min + sizeof(evi_range) * st->n_segs;
+		need += min + sizeof(evi_range) * st->n_segs +
+			sizeof(evi_span) * st->n_spans;
 		if (st->window)
 			need += ((size_t)st->window + 2) *
 				(WINDOW_ENTRY + st->max_wire);
@@ -673,24 +701,28 @@ typedef struct emit_ctx {
 static int emit_event(void *ctx, const ev_event *ev)
 {
 	emit_ctx *e = ctx;
-	int rc;
+	int rc = evi_writer_copy(e->w, ev);
 
-	if (e->visit) {
-		rc = e->visit->event(e->visit_ctx, ev);
-		if (rc >= 0 && ev->type != EV_BLOCK_MARKER)
-			e->visited++;
-	} else {
-		rc = evi_writer_copy(e->w, ev);
-	}
 	e->failed = rc < 0;
 	return rc;
 }
 
-static int emit_run(void *ctx, uint16_t cap, const uint8_t *p, size_t len,
-		    uint64_t n, uint64_t first, uint64_t last)
+static int visit_event(void *ctx, const ev_event *ev)
 {
 	emit_ctx *e = ctx;
-	int rc = evi_writer_copy_run(e->w, cap, p, len, n, first, last);
+	int rc = e->visit->event(e->visit_ctx, ev);
+
+	if (rc < 0)
+		e->failed = 1;
+	else if (ev->type != EV_BLOCK_MARKER)
+		e->visited++;
+	return rc;
+}
+
+static int emit_run(void *ctx, const evi_run *run)
+{
+	emit_ctx *e = ctx;
+	int rc = evi_writer_copy_run(e->w, run);
 
 	e->failed = rc < 0;
 	return rc;
@@ -713,15 +745,20 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 	}
 	for (size_t i = 0; rc == EV_OK && i < ix->n; i++) {
 		const stream *st = &ix->streams[i];
-		int everywhere = st->n_spans == MAX_SPANS;
+		/* Read ahead when the buffer planned holds two of the size
+		 * the merge needs (two largest events each). */
+		int ahead = buffers[i] >= 2 * MIN_CURSOR_BUFFER &&
+			    buffers[i] / 2 >= 2 * (size_t)st->max_wire;
 		evi_cursor_spec spec = { job->fd, st->segs, st->n_segs, 0,
-					 st->cap, 0, buffers[i], st->window,
-					 st->spans, everywhere ? 0 : st->n_spans,
-					 &job->wire };
+					 st->cap, 0,
+					 ahead ? buffers[i] / 2 : buffers[i],
+					 st->window, st->spans, st->n_spans,
+					 &job->wire, ahead };
 		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
 	}
 	if (rc == EV_OK)
-		rc = evi_merge(cursors, ix->n, emit_event,
+		rc = evi_merge(cursors, ix->n,
+			       emit->w ? emit_event : visit_event,
 			       emit->w ? emit_run : NULL, emit);
 	for (size_t i = 0; cursors && i < ix->n; i++)
 		evi_cursor_free(cursors[i]);
@@ -799,7 +836,8 @@ static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
 
 	if ((rc = start_output(job, &emit)) < 0)
 		return rc;
-	rc = runs ? evi_runs_finish(runs, emit_event, &emit)
+	rc = runs ? evi_runs_finish(runs, emit.w ? emit_event : visit_event,
+				    &emit)
 		  : merge_streams(job, buffers, &emit);
 	if (rc == EV_OK && emit.w && (rc = ev_writer_finish(emit.w)) < 0)
 		emit.failed = 1;

@@ -54,6 +54,10 @@ typedef struct evi_cursor_spec {
 	const evi_span *spans;
 	size_t n_spans;
 	const evi_wire_table *wire;
+	/* Read ahead: a second buffer of `buffer` bytes, filled in the
+	 * background (POSIX AIO) with the next bytes while the first is
+	 * used; each must hold two largest records. */
+	int prefetch;
 } evi_cursor_spec;
 
 int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,
@@ -63,14 +67,23 @@ void evi_cursor_free(evi_cursor *c);
 /* Receives the merged events; a negative return stops the merge. */
 typedef int (*evi_emit_fn)(void *ctx, const ev_event *ev);
 
-/* Receives, when given, a run of `n` consecutive events of capability
- * `cap` in their wire form (`len` bytes at `p`), stamped from `first` to
- * `last`, each of a fixed-size type below EVI_SMALL_IDS other than
- * BLOCK_MARKER: 1 when it took them, 0 when they are to come one by one
- * through the emit function instead, negative to stop the merge. */
-typedef int (*evi_emit_run_fn)(void *ctx, uint16_t cap, const uint8_t *p,
-			       size_t len, uint64_t n, uint64_t first,
-			       uint64_t last);
+/* A run of `n` consecutive events of capability `cap` in their wire form
+ * (`len` bytes at `p`), stamped from `first` to `last`, each of a
+ * fixed-size type below EVI_SMALL_IDS other than BLOCK_MARKER. `closes`:
+ * the next event merged is another capability's, so a block that holds
+ * this run ends with it. */
+typedef struct evi_run {
+	const uint8_t *p;
+	size_t len;
+	uint64_t n, first, last;
+	uint16_t cap;
+	int closes;
+} evi_run;
+
+/* Receives, when given, runs: 1 when it took the run, 0 when its events
+ * are to come one by one through the emit function instead, negative to
+ * stop the merge. */
+typedef int (*evi_emit_run_fn)(void *ctx, const evi_run *run);
 
 /* Merges the cursors' streams by (time, tie order) into `emit`, and runs
  * of one cursor's events into `run` if not NULL. */
@@ -104,11 +117,11 @@ void evi_runs_free(evi_runs *r);
 int evi_writer_copy(ev_writer *w, const ev_event *ev);
 
 /* An evi_emit_run_fn for a re-blocking writer: appends the run to its
- * block as ev_writer_write would the events one by one; 0 when that
- * would need more than copying the bytes (the run does not fit the
- * block). */
-int evi_writer_copy_run(ev_writer *w, uint16_t cap, const uint8_t *p,
-			size_t len, uint64_t n, uint64_t first, uint64_t last);
+ * block as ev_writer_write would the events one by one (a run that
+ * closes a block of its own goes with its marker straight to the sink);
+ * 0 when that would need more than copying the bytes (the run does not
+ * fit the block). */
+int evi_writer_copy_run(ev_writer *w, const evi_run *run);
 
 /*
  * Reading a block's events without decoding each (reader.c): the unread

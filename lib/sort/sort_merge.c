@@ -3,6 +3,7 @@
  * from byte ranges of a file, their reorder windows, the k-way merge by
  * (time, tie order), and the sorted runs of the external sort.
  */
+#include <aio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,9 @@
 /* Room a window's pending list has beyond the window, so that moving it
  * back to the start of its array is rare. */
 #define PENDING_SLACK 1024u
+/* Room before the bytes read ahead into a cursor's second buffer for
+ * the unread end of the first (a cut event) to go in front of them. */
+#define AHEAD_ROOM 4096u
 
 /* ------------------------------------------------------------------------
  * Cursors
@@ -46,6 +50,12 @@ struct evi_cursor {
 	uint8_t *buf;
 	size_t buf_cap, at, len; /* unread buffered bytes: buf[at, len) */
 	uint64_t buf_off;        /* file offset of buf[0] */
+
+	/* Reading ahead: the second buffer, and the read into it (from
+	 * AHEAD_ROOM on) while `ahead`. */
+	uint8_t *spare;
+	struct aiocb cb;
+	int ahead;
 
 	uint32_t win_cap;  /* events held before the earliest is released */
 	slot *slots;       /* win_cap + 1 */
@@ -80,6 +90,76 @@ static void start_range(evi_cursor *c)
 	c->at = c->len = 0;
 }
 
+/*
+ * Reading ahead. The merge takes a few events from each cursor in turn,
+ * so a cursor's reads (pread of up to a buffer, all of the file once
+ * more after the first pass) would stop the merge for as long as the
+ * kernel copies; a second buffer is filled with the next bytes in the
+ * background instead (POSIX AIO: glibc's threads, on the other core),
+ * and the buffers swap at refill. Any read ahead that does not serve
+ * (failed, short, or the cut event in front of it does not fit) is
+ * dropped and the bytes are read in turn as before, which also reports
+ * any error.
+ */
+
+/* Starts reading the bytes the next refill will want into the spare
+ * buffer: the rest of the current range, or the start of the next. */
+static void read_ahead(evi_cursor *c)
+{
+	uint64_t off = c->pos, left = c->end - c->pos;
+	size_t room = c->buf_cap - AHEAD_ROOM;
+
+	if (!c->spare || c->ahead)
+		return;
+	if (!left && c->range + 1 < c->spec.n_ranges) {
+		off = c->spec.ranges[c->range + 1].offset;
+		left = c->spec.ranges[c->range + 1].bytes;
+	}
+	if (!left)
+		return;
+	memset(&c->cb, 0, sizeof c->cb);
+	c->cb.aio_fildes = c->spec.fd;
+	c->cb.aio_buf = c->spare + AHEAD_ROOM;
+	c->cb.aio_nbytes = left < room ? (size_t)left : room;
+	c->cb.aio_offset = (off_t)off;
+	c->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
+	c->ahead = aio_read(&c->cb) == 0;
+}
+
+/* Waits for the read ahead: the bytes it read, or -1. */
+static ssize_t ahead_wait(evi_cursor *c)
+{
+	const struct aiocb *list[1] = { &c->cb };
+	int err;
+
+	while ((err = aio_error(&c->cb)) == EINPROGRESS)
+		aio_suspend(list, 1, NULL);
+	c->ahead = 0;
+	return err ? (aio_return(&c->cb), -1) : aio_return(&c->cb);
+}
+
+/* Refills from the read ahead, if it read what is wanted next: 1 when
+ * it did (the unread bytes are put in front of it), 0 when the caller
+ * reads in turn. */
+static int take_ahead(evi_cursor *c)
+{
+	size_t unread = c->len - c->at;
+	ssize_t got = ahead_wait(c);
+	uint8_t *old = c->buf;
+
+	if (got <= 0 || (size_t)got != c->cb.aio_nbytes ||
+	    (uint64_t)c->cb.aio_offset != c->pos || unread > AHEAD_ROOM)
+		return 0;
+	memcpy(c->spare + AHEAD_ROOM - unread, c->buf + c->at, unread);
+	c->buf = c->spare;
+	c->spare = old;
+	c->buf_off = c->pos - unread;
+	c->at = AHEAD_ROOM - unread;
+	c->len = AHEAD_ROOM + (size_t)got;
+	c->pos += (uint64_t)got;
+	return 1;
+}
+
 int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,
 		   ev_diag *diag)
 {
@@ -93,6 +173,8 @@ int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,
 	c->diag = diag;
 	c->buf_cap = spec->buffer < 4096 ? 4096 : spec->buffer;
 	c->buf = malloc(c->buf_cap);
+	if (spec->prefetch && c->buf_cap > 2 * AHEAD_ROOM)
+		c->spare = malloc(c->buf_cap); /* none: read in turn */
 	c->win_cap = spec->window ? spec->window + 1 : 0;
 	pool = c->win_cap + 1;
 	c->current = NO_SLOT;
@@ -109,8 +191,10 @@ int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,
 	}
 	for (uint32_t i = 0; c->win_cap && i < pool; i++)
 		c->free_slots[c->n_free++] = pool - 1 - i;
-	if (spec->n_ranges)
+	if (spec->n_ranges) {
 		start_range(c);
+		read_ahead(c);
+	}
 	c->span_first = c->span_last = UINT64_MAX;
 	if (spec->n_spans) {
 		c->span_first = spec->spans[0].first;
@@ -124,6 +208,11 @@ void evi_cursor_free(evi_cursor *c)
 {
 	if (!c)
 		return;
+	if (c->ahead) {
+		aio_cancel(c->spec.fd, &c->cb);
+		ahead_wait(c);
+	}
+	free(c->spare);
 	for (uint32_t i = 0; c->slots && i <= c->win_cap; i++)
 		free(c->slots[i].own);
 	free(c->slots);
@@ -169,6 +258,10 @@ static int refill(evi_cursor *c)
 
 	if (rc < 0)
 		return rc;
+	if (c->ahead && take_ahead(c)) {
+		read_ahead(c);
+		return EV_OK;
+	}
 	if (c->at > 0) {
 		memmove(c->buf, c->buf + c->at, unread);
 		c->buf_off += c->at;
@@ -186,6 +279,7 @@ static int refill(evi_cursor *c)
 		return corrupt(c, "the file ends before the events it indexed");
 	c->len += got;
 	c->pos += got;
+	read_ahead(c);
 	return EV_OK;
 }
 
@@ -496,13 +590,12 @@ static int take_run(evi_cursor *c, const heap_entry *next,
 	const ev_event *ev = &c->decoded;
 	size_t at = c->at, len;
 	uint64_t first = ev->time, last = ev->time, n = 1, more = UINT64_MAX;
-	const uint8_t *start;
-	int rc;
+	evi_run r;
+	int rc, closes = 0;
 
 	if (c->head != &c->decoded || c->spec.tagged ||
 	    !plain_size(wire, ev->type))
 		return 0;
-	start = ev->payload - EVI_EVENT_HEADER;
 	if (c->win_cap)
 		more = c->span_first - c->read;
 	while (n - 1 < more && c->len - at >= EVI_EVENT_HEADER &&
@@ -510,8 +603,11 @@ static int take_run(evi_cursor *c, const heap_entry *next,
 	       c->len - at >= len) {
 		uint64_t t = ev_load64(c->buf + at + 2);
 		if (next && !(t < next->time ||
-			      (t == next->time && c->buf_off + at < next->order)))
+			      (t == next->time && c->buf_off + at < next->order))) {
+			/* `next`'s cursor, another capability's, comes next. */
+			closes = 1;
 			break;
+		}
 		if (t < first)
 			first = t;
 		if (t > last)
@@ -519,12 +615,70 @@ static int take_run(evi_cursor *c, const heap_entry *next,
 		at += len;
 		n++;
 	}
-	rc = run(ctx, c->spec.cap, start, (size_t)(c->buf + at - start), n,
-		 first, last);
+	r.p = ev->payload - EVI_EVENT_HEADER;
+	r.len = (size_t)(c->buf + at - r.p);
+	r.n = n;
+	r.first = first;
+	r.last = last;
+	r.cap = c->spec.cap;
+	r.closes = closes;
+	rc = run(ctx, &r);
 	if (rc <= 0)
 		return rc;
 	c->at = at;
 	c->read += n - 1;
+	c->has_head = 0;
+	return 1;
+}
+
+/* What take_run is to a writer, for a consumer of events (the visitor):
+ * emits the head and then the buffered events after it that come before
+ * `next`, each decoded in place into `decoded` as plain_next would, with
+ * no window, slot or heap work between them. 1 when it took the head
+ * (the cursor is then past them, without a head), 0 when the head was
+ * not read in order (from a window, or a tagged cursor's), or an error.
+ * Stops at the start of the next span, as take_run. */
+static int take_events(evi_cursor *c, const heap_entry *next,
+		       evi_emit_fn emit, void *ctx)
+{
+	const int32_t *small = c->spec.wire->small;
+	ev_event *ev = &c->decoded;
+	uint64_t n = 0, more = UINT64_MAX;
+	int rc;
+
+	if (c->head != &c->decoded || c->spec.tagged)
+		return 0;
+	if (c->win_cap)
+		more = c->span_first - c->read;
+	for (;;) {
+		const uint8_t *p = c->buf + c->at;
+		size_t have = c->len - c->at;
+		uint64_t t;
+		uint16_t type;
+		int32_t size;
+
+		if ((rc = emit(ctx, ev)) < 0)
+			return rc;
+		if (n >= more || have < EVI_EVENT_HEADER)
+			break;
+		type = ev_load16(p);
+		if (type >= EVI_SMALL_IDS || (size = small[type]) < 0 ||
+		    have - EVI_EVENT_HEADER < (size_t)size)
+			break;
+		t = ev_load64(p + 2);
+		if (next && !(t < next->time ||
+			      (t == next->time &&
+			       c->buf_off + c->at < next->order)))
+			break;
+		ev->type = type;
+		ev->time = t;
+		ev->size = (uint32_t)size;
+		ev->payload = p + EVI_EVENT_HEADER;
+		ev->offset = c->buf_off + c->at;
+		c->at += EVI_EVENT_HEADER + (size_t)size;
+		n++;
+	}
+	c->read += n;
 	c->has_head = 0;
 	return 1;
 }
@@ -542,7 +696,8 @@ static int merge_heap(heap_entry *h, size_t live, evi_emit_fn emit,
 		evi_cursor *c = h[0].c;
 		const heap_entry *next = runner_up(h, live);
 		do {
-			rc = run ? take_run(c, next, run, ctx) : 0;
+			rc = run ? take_run(c, next, run, ctx)
+				 : take_events(c, next, emit, ctx);
 			if (rc < 0 || (rc == 0 && (rc = emit(ctx, c->head)) < 0) ||
 			    (rc = advance(c)) < 0)
 				return rc;
@@ -906,7 +1061,7 @@ static int merge_group(evi_runs *r, const evi_range *runs, size_t n,
 	for (size_t i = 0; rc == EV_OK && i < n; i++) {
 		evi_cursor_spec spec = { r->files[r->current].fd, &runs[i], 1,
 					 1, 0, i, buffer, 0, NULL, 0,
-					 r->wire };
+					 r->wire, 0 };
 		rc = evi_cursor_new(&cursors[i], &spec, r->diag);
 	}
 	if (rc == EV_OK)

@@ -616,14 +616,16 @@ static void step_back(const char *path, size_t every, size_t by,
 }
 
 /* Streams that step back here and there are merged in place, with their
- * windows only where they step back, or everywhere when that is in too
- * many places (over 256 in cap 1's 5,308 events with every = 7); the
- * output is the stable sort either way, and the same as the external
- * sort's. */
+ * windows only where they step back (708 stretches in cap 1's 5,308
+ * events with every = 7), or everywhere when the memory limit has no
+ * room to note so many (the third column: 256K leaves the spans 16K,
+ * room for cap 0's 353 and not for cap 1's 708); the output is the
+ * stable sort either way, and the same as the external sort's. */
 static void test_streams_stepping_back_merge_in_place(void **state)
 {
-	static const size_t cases[][2] = { { 400, 1 }, { 200, 5 }, { 41, 30 },
-					   { 7, 2 }, { 3, 9 } };
+	static const size_t cases[][3] = { { 400, 1, 0 }, { 200, 5, 0 },
+					   { 41, 30, 0 }, { 7, 2, 0 },
+					   { 3, 9, 0 }, { 7, 2, 256 * 1024 } };
 	char *dir = temp_dir();
 	char *shaped = ts_path(dir, "steps.eventlog");
 	char *in = ts_path(EVTOOL_TESTDATA, "gc-n2.eventlog");
@@ -640,9 +642,12 @@ static void test_streams_stepping_back_merge_in_place(void **state)
 		assert_int_equal(st.merged_sessions, 1);
 		assert_true(st.widest_window >= 1);
 		opts.method = EV_SORT_MERGE;
+		opts.memory = cases[c][2];
 		assert_int_equal(sort_to_memory(shaped, &opts, &merged,
 						&merged_len, &st), EV_OK);
+		assert_int_equal(st.merged_sessions, 1);
 		opts.method = EV_SORT_EXTERNAL;
+		opts.memory = 0;
 		assert_int_equal(sort_to_memory(shaped, &opts, &external,
 						&external_len, &st), EV_OK);
 		assert_int_equal(merged_len, external_len);
@@ -679,6 +684,58 @@ static void write_message(ev_writer *w, uint16_t cap, uint64_t time,
 			(const uint8_t *)text, 0, 0 };
 
 	assert_int_equal(ev_writer_write(w, &ev), EV_OK);
+}
+
+/* Messages of up to 30,000 bytes, two capabilities taking turns in
+ * blocks larger than a cursor's buffer: read ahead in the merge, a message is often cut at
+ * the end of a cursor's buffer with more of it than fits in front of
+ * the bytes read ahead (4 KiB), which are then dropped and read again in
+ * turn. The merge in place gives the stable sort, as the external sort
+ * does. */
+static void test_large_events_across_buffers(void **state)
+{
+	char *dir = temp_dir();
+	char *path = ts_path(dir, "large.eventlog");
+	ev_header *h = message_header();
+	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
+	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
+	static char text[30001];
+	uint32_t seed = 12345;
+	ev_sort_stats st;
+	ev_sink *sink;
+	ev_writer *w;
+
+	(void)state;
+	memset(text, 'x', sizeof text - 1);
+	wo.mode = EV_WRITE_REBLOCK;
+	assert_int_equal(ev_sink_open_path(&sink, path), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &wo), EV_OK);
+	for (uint64_t i = 0; i < 400; i++) {
+		seed = seed * 1103515245u + 12345u;
+		text[(seed >> 8) % 30000 + 1] = '\0';
+		/* blocks of 40 (about 600 KB) of each capability in turn,
+		 * cap 1's stamped earlier than cap 0's block before it */
+		write_message(w, (uint16_t)(i / 40 % 2),
+			      10 * i + 500 - 450 * (i / 40 % 2), text);
+		text[(seed >> 8) % 30000 + 1] = 'x';
+	}
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+
+	opts.method = EV_SORT_MERGE;
+	opts.memory = 1024 * 1024; /* buffers of about 250 KB */
+	sort_and_compare(path, &st, &opts);
+	assert_int_equal(st.merged_sessions, 1);
+	assert_int_equal(st.events, 400);
+	opts.method = EV_SORT_EXTERNAL;
+	sort_and_compare(path, &st, &opts);
+	assert_int_equal(st.external_sessions, 1);
+	ev_header_free(h);
+	remove_tree(dir);
+	free(dir);
+	free(path);
 }
 
 static void test_ties_keep_file_order(void **state)
@@ -1073,6 +1130,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_out_of_order_merge_in_place),
 		cmocka_unit_test(test_disordered_stream_falls_back),
 		cmocka_unit_test(test_streams_stepping_back_merge_in_place),
+		cmocka_unit_test(test_large_events_across_buffers),
 		cmocka_unit_test(test_ties_keep_file_order),
 		cmocka_unit_test(test_truncated_input_keeps_complete_events),
 		cmocka_unit_test(test_header_cut_input),
