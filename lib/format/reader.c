@@ -22,7 +22,6 @@
 #include "evtool/catalog.h"
 #include "gzip.h"
 #include "internal.h"
-#include "sort_internal.h"
 #include "source.h"
 #include "wire.h"
 

@@ -9,7 +9,6 @@
 
 #include "evtool/catalog.h"
 #include "internal.h"
-#include "sort_internal.h"
 #include "wire.h"
 #include "writer_internal.h"
 
