@@ -1113,7 +1113,9 @@ static void test_merge_size_conflict(void **state)
 		}
 		m = new_merge(NULL, in, 2);
 		assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-		assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_SIZE);
+		assert_int_equal(ev_merge_diag(m)->reason,
+				 EV_REASON_SIZE_DIFFERS);
+		assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_OPTIONS);
 		msg = ev_merge_diag(m)->message;
 		assert_non_null(strstr(msg, "53 (GC_STATS_GHC)"));
 		assert_non_null(strstr(msg, order ? "58-byte payloads in "
@@ -1290,7 +1292,7 @@ static void test_merge_widen_census(void **state)
 			 { "nonmoving-9.10", new_log, new_len } };
 	m = new_merge(NULL, in, 2);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_SIZE);
+	assert_int_equal(ev_merge_diag(m)->reason, EV_REASON_SIZE_DIFFERS);
 	msg = ev_merge_diag(m)->message;
 	assert_non_null(strstr(msg, "207 (NONMOVING_HEAP_CENSUS)"));
 	assert_non_null(strstr(msg, "13-byte payloads in nonmoving-9.0"));
@@ -1337,7 +1339,8 @@ static void test_merge_widen_census(void **state)
 	ev_store16(new_log + decl_size_at(new_log, new_len, 3), 6);
 	m = new_merge(&widen, in, 2);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_NO_CONVERSION);
+	assert_int_equal(ev_merge_diag(m)->reason, EV_REASON_NO_CONVERSION);
+	assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_OPTIONS);
 	msg = ev_merge_diag(m)->message;
 	assert_non_null(strstr(msg, "3 (THREAD_RUNNABLE) has 4-byte payloads "
 				    "in nonmoving-9.0 but 6-byte payloads in "
@@ -1411,8 +1414,10 @@ static void test_merge_header_cut_input(void **state)
 			opts.align = EV_MERGE_ALIGN_START;
 			m = new_merge(&opts, in, 2);
 			assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
-			assert_int_equal(ev_merge_failure(m),
-					 EV_MERGE_FAILED_INPUT);
+			assert_int_equal(ev_merge_diag(m)->origin,
+					 EV_ORIGIN_INPUT);
+			assert_int_equal(ev_merge_diag(m)->reason,
+					 EV_REASON_NONE);
 			snprintf(want, sizeof want, "cut.eventlog: offset 0: the "
 				 "input ends inside the header (%zu bytes",
 				 cuts[k]);
@@ -1501,7 +1506,7 @@ static void test_merge_missing_wall_clock(void **state)
 	f.in[1].name = "merge-b-killed";
 	m = new_merge(NULL, f.in, 2);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_NO_WALL_CLOCK);
+	assert_int_equal(ev_merge_diag(m)->reason, EV_REASON_NO_WALL_CLOCK);
 	assert_non_null(strstr(ev_merge_diag(m)->message,
 			       "merge-b-killed: no WALL_CLOCK_TIME"));
 	assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_OPTIONS);
@@ -1991,7 +1996,8 @@ static void test_merge_usage(void **state)
 							 "junk")),
 			 EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
-	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_INPUT);
+	assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_INPUT);
+	assert_int_equal(ev_merge_diag(m)->input, 0);
 	assert_non_null(strstr(ev_merge_diag(m)->message,
 			       "junk: offset 0: expected header begin"));
 	assert_null(ev_merge_get_input(m, 0));
