@@ -337,7 +337,7 @@ static int compress_input(const archive_job *job, const input *in,
 		     : EV_ENOMEM;
 
 	if (rc < 0) {
-		ev_diag d = { rc, EV_ORIGIN_OUTPUT, 0, 0, 0, "" };
+		ev_diag d = { .status = rc, .origin = EV_ORIGIN_OUTPUT };
 		free(buf);
 		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
 		return cli_write_failure(&d, out);

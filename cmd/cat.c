@@ -55,7 +55,7 @@ static int copy_session(cat_job *job, ev_reader *r, const char *out)
 				&job->options);
 
 	if (rc < 0) {
-		ev_diag d = { rc, EV_ORIGIN_OUTPUT, 0, 0, 0, "" };
+		ev_diag d = { .status = rc, .origin = EV_ORIGIN_OUTPUT };
 		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
 		return cli_write_failure(&d, out);
 	}

@@ -1001,7 +1001,7 @@ int cli_read_failure(const ev_diag *d, const char *name)
 
 int cli_status_failure(int status, const char *in)
 {
-	ev_diag d = { status, EV_ORIGIN_INPUT, 0, 0, 0, "" };
+	ev_diag d = { .status = status, .origin = EV_ORIGIN_INPUT };
 
 	snprintf(d.message, sizeof d.message, "%s", ev_strerror(status));
 	return cli_origin_error(&d, in, NULL);

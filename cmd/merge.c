@@ -185,13 +185,13 @@ static int merge_failed(const ev_merge *m)
 						 CLI_FAILURE_NAMED, NULL, NULL };
 	int code = cli_failure(ev_merge_diag(m), &named);
 
-	switch (ev_merge_failure(m)) {
-	case EV_MERGE_FAILED_NO_WALL_CLOCK:
+	switch (ev_merge_diag(m)->reason) {
+	case EV_REASON_NO_WALL_CLOCK:
 		fputs("hint: --align start puts each input's first event at 0, "
 		      "--align none keeps the timestamps; --shift N=TIME "
 		      "moves input N by hand\n", stderr);
 		break;
-	case EV_MERGE_FAILED_SIZE:
+	case EV_REASON_SIZE_DIFFERS:
 		fputs("hint: --widen declares the larger size and converts the "
 		      "shorter events\n", stderr);
 		break;

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = ev_merge_plan(m);
 	FUZZ_CHECK_STATUS(rc);
 	if (rc < 0) {
-		FUZZ_ASSERT(ev_merge_failure(m) != EV_MERGE_FAILED_NONE);
+		FUZZ_ASSERT(ev_merge_diag(m)->status == rc);
 		goto done;
 	}
 	FUZZ_ASSERT(ev_merge_header(m) != NULL);

@@ -68,14 +68,50 @@ typedef enum ev_origin {
 } ev_origin;
 
 /**
- * Where and why an operation failed. Handles keep one; it is valid until
- * the next call on the same handle.
+ * What was wrong, for the failures a caller handles by kind
+ * (ev_diag.reason). The message says it to a person and may be reworded;
+ * these values stay. EV_REASON_NONE when the status and the origin say
+ * all a caller can act on (an I/O error, a malformed header, a limit).
+ */
+typedef enum ev_reason {
+	EV_REASON_NONE = 0,
+	/** An event's type is not declared in its session's header
+	 *  (EV_EFORMAT from a reader, offset at the event). */
+	EV_REASON_UNDECLARED_TYPE,
+	/** Bytes after a data-end marker that do not begin another
+	 *  session's header (EV_EFORMAT from a reader). */
+	EV_REASON_TRAILING_DATA,
+	/** The input's compression, not the log in it: damaged gzip data
+	 *  (its deflate stream, a check, a member header, bytes after the
+	 *  last member) or a compressor evtool does not read (zstd, xz,
+	 *  bzip2, ...). EV_EFORMAT, or EV_ELIMIT for an oversized gzip
+	 *  member header. */
+	EV_REASON_COMPRESSION,
+	/** A merge aligning by wall clock (without EV_MERGE_START_FALLBACK)
+	 *  has an input without WALL_CLOCK_TIME (EV_EINVAL). */
+	EV_REASON_NO_WALL_CLOCK,
+	/** A merge's inputs declare an event type with different fixed
+	 *  payload sizes that EV_MERGE_WIDEN would convert (EV_EINVAL). */
+	EV_REASON_SIZE_DIFFERS,
+	/** A merge's inputs declare an event type with sizes EV_MERGE_WIDEN
+	 *  cannot convert: fixed against variable size, or no exact
+	 *  conversion between the fixed sizes (EV_EINVAL). */
+	EV_REASON_NO_CONVERSION
+} ev_reason;
+
+/**
+ * Where and why an operation failed: the one failure shape of every
+ * handle (reader, writer, sink and each operation). Handles keep one; it
+ * is valid until the next call on the same handle.
  */
 typedef struct ev_diag {
 	int status;           /**< the status the failing call returned */
 	/** what the failure concerns; EV_ORIGIN_NONE when the operation
 	 *  has only one thing it can concern (a reader: its input) */
 	ev_origin origin;
+	/** what was wrong, when a caller may act on it by kind; an
+	 *  operation failing on a reader's failure keeps the reader's */
+	ev_reason reason;
 	/** which input, from 0, for EV_ORIGIN_INPUT of an operation with
 	 *  several (merge); 0 otherwise */
 	unsigned input;

@@ -124,20 +124,6 @@ typedef struct ev_merge_options {
 /** Blocks larger than this (GHC writes at most 2 MiB) are split. */
 #define EV_MERGE_MAX_BLOCK (2u * EV_MAX_BLOCK_SIZE)
 
-/** Why a merge failed; see ev_merge_failure(). */
-typedef enum ev_merge_failure_kind {
-	EV_MERGE_FAILED_NONE = 0,     /**< no failure */
-	EV_MERGE_FAILED_INPUT,        /**< an input could not be read or is malformed */
-	EV_MERGE_FAILED_NO_WALL_CLOCK,/**< EV_MERGE_ALIGN_WALL_CLOCK and an input has none */
-	EV_MERGE_FAILED_SIZE,         /**< a type's fixed size differs, and EV_MERGE_WIDEN would convert it */
-	EV_MERGE_FAILED_LIMIT,        /**< too many caps, ids or open files */
-	EV_MERGE_FAILED_OUTPUT,       /**< writing failed */
-	EV_MERGE_FAILED_USAGE,        /**< the calls or options were wrong */
-	/** a type's sizes differ and EV_MERGE_WIDEN cannot convert them:
-	 *  fixed against variable size, or no safe conversion */
-	EV_MERGE_FAILED_NO_CONVERSION
-} ev_merge_failure_kind;
-
 /** Synthesised creation events (ev_merge_input.synthesised). */
 enum ev_merge_synth {
 	EV_MERGE_SYNTH_OS_CAPSET = 1u << 0,    /**< CAPSET_CREATE, OS process */
@@ -228,7 +214,7 @@ EV_API int ev_merge_shift(ev_merge *m, size_t i, int64_t ns);
 /**
  * The first pass: reads every input once and decides the output header,
  * the renumbering and the shifts. EV_OK, or an error with
- * ev_merge_diag() and ev_merge_failure() set. A truncated input is not an
+ * ev_merge_diag() set. A truncated input is not an
  * error: see ev_merge_input.truncated.
  */
 EV_API int ev_merge_plan(ev_merge *m);
@@ -257,12 +243,17 @@ EV_API int ev_merge_run(ev_merge *m, ev_sink *sink);
 /** Events written by ev_merge_run (block markers not counted). */
 EV_API uint64_t ev_merge_events_written(const ev_merge *m);
 
-/** Details of the last failure: its origin is the input (its index in
- *  ev_diag.input when known), the output or the options. */
+/**
+ * Details of the last failure: its origin is the input (its index in
+ * ev_diag.input when known), the output, the options, or none for a
+ * limit (EV_ELIMIT). Inputs that cannot be merged with the options given
+ * are EV_ORIGIN_OPTIONS and EV_EINVAL with a reason:
+ * EV_REASON_NO_WALL_CLOCK (EV_MERGE_START_FALLBACK or another alignment
+ * gets past it), EV_REASON_SIZE_DIFFERS (EV_MERGE_WIDEN does) or
+ * EV_REASON_NO_CONVERSION (nothing does). An input's read failure keeps
+ * the reader's reason.
+ */
 EV_API const ev_diag *ev_merge_diag(const ev_merge *m);
-
-/** Which kind of failure the last error was. */
-EV_API ev_merge_failure_kind ev_merge_failure(const ev_merge *m);
 
 #ifdef __cplusplus
 }

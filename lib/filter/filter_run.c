@@ -279,8 +279,8 @@ static void report_markers(filter_run *run)
 int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out)
 {
 	filter_run run = { f, in, out, &f->stats, { -1, 0, 0, 0, 0, 0 }, NULL,
-			   0, { 0, EV_ORIGIN_NONE, 0, 0, 0, "" },
-			   { NULL, NULL, 0, 0 } };
+			   0, { 0, EV_ORIGIN_NONE, EV_REASON_NONE, 0, 0, 0,
+				"" }, { NULL, NULL, 0, 0 } };
 	unsigned passes = evi_filter_learning_passes(f);
 	int rc = EV_OK;
 

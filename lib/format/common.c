@@ -41,6 +41,7 @@ int evi_vfail(ev_diag *d, ev_origin origin, unsigned input, int status,
 {
 	d->status = status;
 	d->origin = origin;
+	d->reason = EV_REASON_NONE;
 	d->input = input;
 	d->offset = offset;
 	d->event_index = index;
@@ -68,6 +69,12 @@ int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
 	evi_vfail(d, origin, 0, status, offset, index, fmt, ap);
 	va_end(ap);
 	return status;
+}
+
+int evi_because(ev_diag *d, ev_reason why)
+{
+	d->reason = why;
+	return d->status;
 }
 
 void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len)

@@ -91,9 +91,9 @@ int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
 
 /* The one way the library records a failure: fills all of `d` with what
  * it concerns (`origin`, `input` for an operation with several inputs),
- * the status, the position and a printf-style message; returns the
- * status so that callers can `return evi_vfail(...)`. Every failure
- * helper of a handle ends here. */
+ * the status, the position and a printf-style message, and clears its
+ * reason; returns the status so that callers can `return evi_vfail(...)`.
+ * Every failure helper of a handle ends here. */
 int evi_vfail(ev_diag *d, ev_origin origin, unsigned input, int status,
 	      uint64_t offset, uint64_t index, const char *fmt, va_list ap)
 	__attribute__((format(printf, 7, 0)));
@@ -106,6 +106,11 @@ int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,
 int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
 		uint64_t index, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+
+/* Says what was wrong with the failure just recorded in `d` (see
+ * ev_reason), where it is recorded: `return evi_because(d, why)` after
+ * the evi_fail* call or the handle's failure helper. Returns d->status. */
+int evi_because(ev_diag *d, ev_reason why);
 
 /* Grows the array at *items (a pointer to a T * whose *n elements have
  * `size` bytes each) so that index `i` is in it: the count doubles from 8

@@ -109,9 +109,11 @@ static int fail(ev_reader *r, int status, uint64_t offset, const char *fmt,
 static int source_failed(ev_reader *r, int status)
 {
 	char message[sizeof r->diag.message];
+	ev_reason why = r->diag.reason;
 
 	memcpy(message, r->diag.message, sizeof message);
-	return fail(r, status, r->base + r->end, "%s", message);
+	fail(r, status, r->base + r->end, "%s", message);
+	return evi_because(&r->diag, why);
 }
 
 /* Moves the unread bytes to the front and makes room for `want` bytes. */
@@ -307,9 +309,10 @@ static int refuse_foreign(header_cursor *c)
 	    c->r->end - c->r->pos < 4 ||
 	    !(tool = evi_foreign_compression(header_bytes(c), 4)))
 		return 0;
-	return fail(c->r, EV_EFORMAT, 0, "%s-compressed data, not a GHC "
-		    "eventlog: decompress it first, '%s -dc FILE | evtool "
-		    "...' (evtool reads plain and gzip logs)", tool, tool);
+	fail(c->r, EV_EFORMAT, 0, "%s-compressed data, not a GHC eventlog: "
+	     "decompress it first, '%s -dc FILE | evtool ...' (evtool reads "
+	     "plain and gzip logs)", tool, tool);
+	return evi_because(&c->r->diag, EV_REASON_COMPRESSION);
 }
 
 static int expect_magic(header_cursor *c, uint32_t magic, const char *what)
@@ -555,9 +558,11 @@ static int read_event(ev_reader *r, ev_event *ev)
 	if (type == EVI_DATA_END)
 		return end_of_data(r);
 	wire = wire_size(r, type);
-	if (wire == EVI_UNDECLARED)
-		return fail(r, EV_EFORMAT, stream_offset(r),
-			    "event type %u is not declared in the header", type);
+	if (wire == EVI_UNDECLARED) {
+		fail(r, EV_EFORMAT, stream_offset(r),
+		     "event type %u is not declared in the header", type);
+		return evi_because(&r->diag, EV_REASON_UNDECLARED_TYPE);
+	}
 	if (wire == EV_SIZE_VARIABLE) {
 		head = EVI_VAR_HEADER;
 		if ((rc = need(r, head)) <= 0)
@@ -631,9 +636,11 @@ int ev_reader_next_session(ev_reader *r)
 	have = r->end - r->pos;
 	if (have == 0)
 		return EV_END;
-	if (memcmp(r->buf + r->pos, magic, have < 4 ? have : 4) != 0)
-		return fail(r, EV_EFORMAT, stream_offset(r),
-			    "unexpected bytes after the data-end marker");
+	if (memcmp(r->buf + r->pos, magic, have < 4 ? have : 4) != 0) {
+		fail(r, EV_EFORMAT, stream_offset(r),
+		     "unexpected bytes after the data-end marker");
+		return evi_because(&r->diag, EV_REASON_TRAILING_DATA);
+	}
 	if (have < 4)
 		return header_truncated(r, have);
 	ev_header_free(r->header);

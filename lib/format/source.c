@@ -284,6 +284,7 @@ static int corrupt(evi_source *s, const char *what, size_t got)
 	evi_fail(s->diag, EV_EFORMAT, 0, 0,
 		 "gzip data is corrupt (%s) near stored offset %llu", what,
 		 (unsigned long long)(s->stored_bytes - unread(s)));
+	evi_because(s->diag, EV_REASON_COMPRESSION);
 	/* Hand out the good bytes first; fail on the next call. */
 	s->pending = got > 0;
 	return got > 0 ? EV_OK : EV_EFORMAT;
@@ -306,10 +307,11 @@ static int grow_for_header(evi_source *s)
 	if (s->ahead_cap < MAX_HEADER &&
 	    ensure_ahead_buffer(s, 2 * s->ahead_cap) == EV_OK)
 		return EV_OK;
-	return evi_fail(s->diag, EV_ELIMIT, 0, 0,
-			"gzip: a member header longer than %zu KiB (stored "
-			"offset %llu)", s->ahead_cap >> 10,
-			(unsigned long long)(s->stored_bytes - unread(s)));
+	evi_fail(s->diag, EV_ELIMIT, 0, 0,
+		 "gzip: a member header longer than %zu KiB (stored offset "
+		 "%llu)", s->ahead_cap >> 10,
+		 (unsigned long long)(s->stored_bytes - unread(s)));
+	return evi_because(s->diag, EV_REASON_COMPRESSION);
 }
 
 /* At a member boundary, with stored bytes: starts the next member. 1:
@@ -320,12 +322,13 @@ static int start_member(evi_source *s)
 	ev_diag d;
 	int rc;
 
-	if (s->ahead[s->ahead_pos] != EVI_GZIP_ID1)
-		return evi_fail(s->diag, EV_EFORMAT, 0, 0,
-				"gzip: unexpected bytes after the compressed data "
-				"(stored offset %llu)",
-				(unsigned long long)(s->stored_bytes -
-						     unread(s)));
+	if (s->ahead[s->ahead_pos] != EVI_GZIP_ID1) {
+		evi_fail(s->diag, EV_EFORMAT, 0, 0,
+			 "gzip: unexpected bytes after the compressed data "
+			 "(stored offset %llu)",
+			 (unsigned long long)(s->stored_bytes - unread(s)));
+		return evi_because(s->diag, EV_REASON_COMPRESSION);
+	}
 	rc = ev_archive_parse_header(&h, s->ahead + s->ahead_pos, unread(s),
 				     &d);
 	if (rc == EV_ETRUNCATED && unread(s) == s->ahead_cap)

@@ -43,9 +43,10 @@ int evi_merge_reader_failed(ev_merge *m, const evi_merge_input *in,
 	char message[sizeof d->message];
 
 	memcpy(message, d->message, sizeof message);
-	evi_merge_fail(m, EV_MERGE_FAILED_INPUT, d->status,
+	evi_merge_fail(m, EV_ORIGIN_INPUT, d->status,
 		       "%s: offset %llu: %s", in->name,
 		       (unsigned long long)d->offset, message);
+	m->diag.reason = d->reason;
 	m->diag.input = (unsigned)(in - m->inputs);
 	m->diag.offset = d->offset;
 	m->diag.event_index = d->event_index;
@@ -140,11 +141,6 @@ const ev_diag *ev_merge_diag(const ev_merge *m)
 	return &m->diag;
 }
 
-ev_merge_failure_kind ev_merge_failure(const ev_merge *m)
-{
-	return m->failure;
-}
-
 const ev_merge_input *ev_merge_get_input(const ev_merge *m, size_t i)
 {
 	return m->planned && i < m->n_inputs ? &m->inputs[i].info : NULL;
@@ -163,7 +159,7 @@ uint64_t ev_merge_events_written(const ev_merge *m)
 int ev_merge_shift(ev_merge *m, size_t i, int64_t ns)
 {
 	if (i >= m->n_inputs || m->planned)
-		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+		return evi_merge_fail(m, EV_ORIGIN_OPTIONS, EV_EINVAL,
 				      "cannot shift input %zu of %zu%s", i + 1,
 				      m->n_inputs,
 				      m->planned ? " after planning" : "");
@@ -179,14 +175,14 @@ static int new_input(ev_merge *m, const char *name, evi_merge_input **out)
 	evi_merge_input *in;
 
 	if (m->planned)
-		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+		return evi_merge_fail(m, EV_ORIGIN_OPTIONS, EV_EINVAL,
 				      "cannot add an input after planning");
 	if (m->n_inputs == m->inputs_capacity) {
 		size_t capacity = m->inputs_capacity ? m->inputs_capacity * 2 : 8;
 		evi_merge_input *grown = realloc(m->inputs,
 						 capacity * sizeof *grown);
 		if (!grown)
-			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+			return evi_merge_fail(m, EV_ORIGIN_INPUT,
 					      EV_ENOMEM, "out of memory");
 		m->inputs = grown;
 		m->inputs_capacity = capacity;
@@ -195,7 +191,7 @@ static int new_input(ev_merge *m, const char *name, evi_merge_input **out)
 	memset(in, 0, sizeof *in);
 	in->fd = -1;
 	if (!(in->name = strdup(name)))
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_ENOMEM,
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_ENOMEM,
 				      "out of memory");
 	in->info.name = in->name;
 	*out = in;
@@ -210,7 +206,7 @@ int ev_merge_add(ev_merge *m, ev_input *input)
 	int rc;
 
 	if (input->is_stdin && m->stdin_used)
-		rc = evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+		rc = evi_merge_fail(m, EV_ORIGIN_OPTIONS, EV_EINVAL,
 				    "standard input ('-') can be read only "
 				    "once");
 	else
@@ -225,7 +221,7 @@ int ev_merge_add(ev_merge *m, ev_input *input)
 		in->mem_len = input->len;
 	} else if ((rc = evi_input_prepare(input, m->spool_dir, 0, &view,
 					   &d)) < 0) {
-		rc = evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
+		rc = evi_merge_fail(m, EV_ORIGIN_INPUT, rc, "%s: %s",
 				    in->name, d.message);
 		free_input(in);
 		return rc;
@@ -246,13 +242,13 @@ int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out)
 		rc = ev_reader_open_memory(out, in->mem, in->mem_len, in->name,
 					   0);
 	else if (lseek(in->fd, (off_t)in->fd_start, SEEK_SET) < 0)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_EIO,
 				      "%s: cannot rewind: %s", in->name,
 				      strerror(errno));
 	else
 		rc = ev_reader_open_fd(out, in->fd, in->name, 0);
 	if (rc < 0)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, rc, "%s: %s",
 				      in->name, ev_strerror(rc));
 	evi_reader_progress(*out, &m->progress);
 	return EV_OK;
@@ -304,7 +300,7 @@ static int grow_cap_flags(ev_merge *m, evi_merge_input *in, uint64_t cap,
 		if (grown_n > EV_MERGE_MAX_CAPS)
 			grown_n = EV_MERGE_MAX_CAPS;
 		if (!(grown = realloc(in->cap_flags, grown_n)))
-			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+			return evi_merge_fail(m, EV_ORIGIN_INPUT,
 					      EV_ENOMEM, "out of memory");
 		memset(grown + in->n_cap_flags, 0, grown_n - in->n_cap_flags);
 		in->cap_flags = grown;
@@ -339,12 +335,12 @@ static int note_task(ev_merge *m, evi_merge_input *in, uint64_t task)
 			       NULL);
 
 	if (rc == EV_ELIMIT)
-		return evi_merge_fail(m, EV_MERGE_FAILED_LIMIT, rc,
+		return evi_merge_fail(m, EV_ORIGIN_NONE, rc,
 				      "%s: more than %u distinct task ids, the "
 				      "most the renaming table holds per input",
 				      in->name, EV_MERGE_MAX_TASKS);
 	if (rc < 0)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, rc,
 				      "out of memory");
 	return EV_OK;
 }
@@ -403,7 +399,7 @@ static int note_capset_create(ev_merge *m, evi_merge_input *in,
 	rc = evi_idmap_add(&in->capsets, capset, type, MAX_CREATED_CAPSETS,
 			   NULL);
 	if (rc == EV_ENOMEM)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, rc,
 				      "out of memory");
 	return EV_OK; /* past the limit: only synthesis ids are at stake */
 }
@@ -420,7 +416,7 @@ static int note_assign(ev_merge *m, evi_merge_input *in, const ev_event *ev,
 		evi_assign *grown = realloc(in->assigns,
 					    capacity * sizeof *grown);
 		if (!grown)
-			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+			return evi_merge_fail(m, EV_ORIGIN_INPUT,
 					      EV_ENOMEM, "out of memory");
 		in->assigns = grown;
 		in->assigns_capacity = capacity;
@@ -446,7 +442,7 @@ static int note_wall_clock(ev_merge *m, evi_merge_input *in,
 		return EV_OK;
 	rc = ev_wall_clock_epoch(ev, &epoch, &d);
 	if (rc == EV_EFORMAT)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, rc,
 				      "%s: offset %llu: %s", in->name,
 				      (unsigned long long)d.offset, d.message);
 	if (rc < 0)
@@ -636,7 +632,7 @@ int ev_merge_plan(ev_merge *m)
 	if (m->planned)
 		return EV_OK;
 	if (m->n_inputs == 0)
-		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+		return evi_merge_fail(m, EV_ORIGIN_OPTIONS, EV_EINVAL,
 				      "no inputs to merge");
 	m->progress.done = 0;
 	m->progress.total = progress_total(m);

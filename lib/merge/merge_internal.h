@@ -127,12 +127,18 @@ struct ev_merge {
 	uint64_t events_written;
 
 	ev_diag diag;
-	ev_merge_failure_kind failure;
 };
 
-/* Records a failure; returns `status`. */
-int evi_merge_fail(ev_merge *m, ev_merge_failure_kind kind, int status,
+/* Records a failure of what `origin` says (the options for inputs that
+ * cannot be merged with them, EV_ORIGIN_NONE for a limit); returns
+ * `status`. Its reason is set after it (evi_because). */
+int evi_merge_fail(ev_merge *m, ev_origin origin, int status,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Records inputs that cannot be merged with the options given, as `why`
+ * says (EV_ORIGIN_OPTIONS, EV_EINVAL); returns EV_EINVAL. */
+int evi_merge_refuse(ev_merge *m, ev_reason why, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Reports a reader failure of input `in` as "NAME: offset N: message". */
 int evi_merge_reader_failed(ev_merge *m, const evi_merge_input *in,

@@ -21,33 +21,25 @@
 
 /* ---- the failure record ---- */
 
-int evi_merge_fail(ev_merge *m, ev_merge_failure_kind kind, int status,
+int evi_merge_fail(ev_merge *m, ev_origin origin, int status,
 		   const char *fmt, ...)
 {
-	ev_origin origin = EV_ORIGIN_NONE;
 	va_list ap;
 
-	switch (kind) {
-	case EV_MERGE_FAILED_INPUT:
-		origin = EV_ORIGIN_INPUT;
-		break;
-	case EV_MERGE_FAILED_OUTPUT:
-		origin = EV_ORIGIN_OUTPUT;
-		break;
-	case EV_MERGE_FAILED_NO_WALL_CLOCK:
-	case EV_MERGE_FAILED_SIZE:
-	case EV_MERGE_FAILED_NO_CONVERSION:
-	case EV_MERGE_FAILED_USAGE:
-		origin = EV_ORIGIN_OPTIONS;
-		break;
-	default:
-		break;
-	}
-	m->failure = kind;
 	va_start(ap, fmt);
 	evi_vfail(&m->diag, origin, 0, status, 0, 0, fmt, ap);
 	va_end(ap);
 	return status;
+}
+
+int evi_merge_refuse(ev_merge *m, ev_reason why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	evi_vfail(&m->diag, EV_ORIGIN_OPTIONS, 0, EV_EINVAL, 0, 0, fmt, ap);
+	va_end(ap);
+	return evi_because(&m->diag, why);
 }
 
 static const char *type_name(uint16_t id)
@@ -69,7 +61,7 @@ static int add_union_type(ev_merge *m, size_t input, uint16_t id,
 		evi_union_type *grown = realloc(m->types,
 						capacity * sizeof *grown);
 		if (!grown)
-			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+			return evi_merge_fail(m, EV_ORIGIN_INPUT,
 					      EV_ENOMEM, "out of memory");
 		m->types = grown;
 		m->types_capacity = capacity;
@@ -77,7 +69,7 @@ static int add_union_type(ev_merge *m, size_t input, uint16_t id,
 	u = &m->types[m->n_types];
 	u->desc = malloc((size_t)desc_len + extra_len + 1);
 	if (!u->desc)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_ENOMEM,
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_ENOMEM,
 				      "out of memory");
 	if (desc_len)
 		memcpy(u->desc, desc, desc_len);
@@ -141,23 +133,22 @@ static int size_conflict(ev_merge *m, evi_union_type *u, size_t i,
 
 	if (u->wire == EV_SIZE_VARIABLE || wire == EV_SIZE_VARIABLE) {
 		int u_var = u->first_wire == EV_SIZE_VARIABLE;
-		return evi_merge_fail(m, EV_MERGE_FAILED_NO_CONVERSION,
-				      EV_EINVAL,
-				      "event type %u (%s) is %s in %s but %s "
-				      "in %s: these logs cannot be merged",
-				      u->id, type_name(u->id),
-				      u_var ? "variable-size" : "fixed-size",
-				      input_name(m, u->input),
-				      u_var ? "fixed-size" : "variable-size",
-				      m->inputs[i].name);
+		return evi_merge_refuse(m, EV_REASON_NO_CONVERSION,
+					"event type %u (%s) is %s in %s but "
+					"%s in %s: these logs cannot be "
+					"merged", u->id, type_name(u->id),
+					u_var ? "variable-size" : "fixed-size",
+					input_name(m, u->input),
+					u_var ? "fixed-size" : "variable-size",
+					m->inputs[i].name);
 	}
 	if (!(m->opts.flags & EV_MERGE_WIDEN))
-		return evi_merge_fail(m, EV_MERGE_FAILED_SIZE, EV_EINVAL,
-				      "event type %u (%s) has %d-byte payloads "
-				      "in %s but %d-byte payloads in %s",
-				      u->id, type_name(u->id), u->first_wire,
-				      input_name(m, u->input), wire,
-				      m->inputs[i].name);
+		return evi_merge_refuse(m, EV_REASON_SIZE_DIFFERS,
+					"event type %u (%s) has %d-byte "
+					"payloads in %s but %d-byte payloads "
+					"in %s", u->id, type_name(u->id),
+					u->first_wire, input_name(m, u->input),
+					wire, m->inputs[i].name);
 	wide = wire > u->wire ? wire : u->wire;
 	/* Every size declared so far is the first, the widest or the new
 	 * one; each must convert to the widest. */
@@ -168,18 +159,17 @@ static int size_conflict(ev_merge *m, evi_union_type *u, size_t i,
 	     evi_merge_widen_kind(u->id, u->wire, wide) == EVI_WIDEN_NONE) ||
 	    (wire != wide &&
 	     evi_merge_widen_kind(u->id, wire, wide) == EVI_WIDEN_NONE))
-		return evi_merge_fail(m, EV_MERGE_FAILED_NO_CONVERSION,
-				      EV_EINVAL,
-				      "event type %u (%s) has %d-byte payloads "
-				      "in %s but %d-byte payloads in %s, and "
-				      "--widen knows no safe conversion to "
-				      "%d bytes for it (it zero-extends only "
-				      "STOP_THREAD and GC_STATS_GHC and "
-				      "converts NONMOVING_HEAP_CENSUS from 13 "
-				      "bytes)",
-				      u->id, type_name(u->id), u->first_wire,
-				      input_name(m, u->input), wire,
-				      m->inputs[i].name, wide);
+		return evi_merge_refuse(m, EV_REASON_NO_CONVERSION,
+					"event type %u (%s) has %d-byte "
+					"payloads in %s but %d-byte payloads "
+					"in %s, and --widen knows no safe "
+					"conversion to %d bytes for it (it "
+					"zero-extends only STOP_THREAD and "
+					"GC_STATS_GHC and converts "
+					"NONMOVING_HEAP_CENSUS from 13 bytes)",
+					u->id, type_name(u->id), u->first_wire,
+					input_name(m, u->input), wire,
+					m->inputs[i].name, wide);
 	u->wire = wide;
 	return EV_OK;
 }
@@ -211,7 +201,7 @@ int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h)
 		note_widenable(&m->inputs[i], t);
 
 		if (t->id == EV_BLOCK_MARKER && t->wire_size != 14)
-			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+			return evi_merge_fail(m, EV_ORIGIN_INPUT,
 					      EV_EFORMAT,
 					      "%s: BLOCK_MARKER (18) is declared "
 					      "with %d bytes, not 14",
@@ -266,7 +256,7 @@ static int build_header(ev_merge *m)
 
 	if (!sorted || rc < 0) {
 		free(sorted);
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_ENOMEM,
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_ENOMEM,
 				      "out of memory");
 	}
 	for (size_t k = 0; k < m->n_types; k++)
@@ -280,7 +270,7 @@ static int build_header(ev_merge *m)
 				   sorted[k]->extra_len);
 	free(sorted);
 	if (rc < 0)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s",
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, rc, "%s",
 				      ev_strerror(rc));
 	evi_wire_table_init(&m->out_wire, m->header);
 	return EV_OK;
@@ -315,18 +305,17 @@ static int64_t aligned_shift(const ev_merge *m, const evi_merge_input *in,
 
 static int no_wall_clock(ev_merge *m, const evi_merge_input *in)
 {
-	return evi_merge_fail(m, EV_MERGE_FAILED_NO_WALL_CLOCK, EV_EINVAL,
-			      "%s: no WALL_CLOCK_TIME event, so its clock "
-			      "cannot be lined up with the others' by "
-			      "wall-clock time; align the inputs by their first "
-			      "events or not at all, and shift them by hand if "
-			      "needed",
-			      in->name);
+	return evi_merge_refuse(m, EV_REASON_NO_WALL_CLOCK,
+				"%s: no WALL_CLOCK_TIME event, so its clock "
+				"cannot be lined up with the others' by "
+				"wall-clock time; align the inputs by their "
+				"first events or not at all, and shift them by "
+				"hand if needed", in->name);
 }
 
 static int shift_overflow(ev_merge *m, const evi_merge_input *in)
 {
-	return evi_merge_fail(m, EV_MERGE_FAILED_LIMIT, EV_ELIMIT,
+	return evi_merge_fail(m, EV_ORIGIN_NONE, EV_ELIMIT,
 			      "%s: shifting its timestamps by %lld ns goes "
 			      "beyond the 64-bit clock", in->name,
 			      (long long)in->info.shift);
@@ -416,7 +405,7 @@ static int plan_bases(ev_merge *m)
 			    last > kind->max_out ||
 			    (!kind->from_one && last == UINT64_MAX))
 				return evi_merge_fail(
-					m, EV_MERGE_FAILED_LIMIT, EV_ELIMIT,
+					m, EV_ORIGIN_NONE, EV_ELIMIT,
 					"%s: with the inputs before it, more "
 					"%s than the format allows (at most "
 					"%llu)", m->inputs[i].name, kind->what,
@@ -465,7 +454,7 @@ static int plan_tasks(ev_merge *m)
 	}
 	evi_idmap_free(&all);
 	evi_idmap_free(&owner);
-	return rc < 0 ? evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc,
+	return rc < 0 ? evi_merge_fail(m, EV_ORIGIN_INPUT, rc,
 				       "out of memory")
 		      : EV_OK;
 }
@@ -595,7 +584,7 @@ static int encode_synthesis(ev_merge *m, evi_merge_input *in)
 		return EV_OK;
 	in->synth = malloc((size_t)in->info.synthesised_events * 16);
 	if (!in->synth)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_ENOMEM,
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_ENOMEM,
 				      "out of memory");
 	if (in->info.synthesised & EV_MERGE_SYNTH_OS_CAPSET)
 		put_capset_create(m, in, time, os, EVI_CAPSET_OS_PROCESS);

@@ -63,7 +63,7 @@
 static int output_failed(ev_merge *m, const ev_writer *w)
 {
 	const ev_diag *d = ev_writer_diag(w);
-	return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, d->status, "%s",
+	return evi_merge_fail(m, EV_ORIGIN_OUTPUT, d->status, "%s",
 			      d->message[0] ? d->message
 					    : ev_strerror(d->status));
 }
@@ -131,7 +131,7 @@ static int append_event(ev_merge *m, evi_merge_input *in, evi_slot *b,
 	uint8_t *p;
 
 	if (wire == EVI_UNDECLARED || ev->size > size)
-		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EFORMAT,
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_EFORMAT,
 				      "%s: offset %llu: event type %u does not "
 				      "fit the merged header", in->name,
 				      (unsigned long long)ev->offset, ev->type);
@@ -148,7 +148,7 @@ static int append_event(ev_merge *m, evi_merge_input *in, evi_slot *b,
 		 * the same three (doc/format.md section 5). */
 		uint8_t log2 = ev->payload[0];
 		if (log2 > 15)
-			return evi_merge_fail(m, EV_MERGE_FAILED_INPUT,
+			return evi_merge_fail(m, EV_ORIGIN_INPUT,
 					      EV_EFORMAT,
 					      "%s: offset %llu: "
 					      "NONMOVING_HEAP_CENSUS (207) has a "
@@ -178,7 +178,7 @@ static int append_event(ev_merge *m, evi_merge_input *in, evi_slot *b,
 
 static int changed(ev_merge *m, const evi_merge_input *in)
 {
-	return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, EV_EIO,
+	return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_EIO,
 			      "%s: changed while it was being merged (%llu "
 			      "events at the first reading, %llu now)",
 			      in->name, (unsigned long long)in->limit,
@@ -536,7 +536,7 @@ static int write_output(ev_merge *m, ev_writer *w)
 	m->cap_block = evi_writer_slot(w, 0, EV_MERGE_MAX_BLOCK);
 	m->global_block = evi_writer_slot(w, 1, EV_MERGE_MAX_BLOCK);
 	if (!m->cap_block || !m->global_block)
-		return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, EV_ENOMEM,
+		return evi_merge_fail(m, EV_ORIGIN_OUTPUT, EV_ENOMEM,
 				      "out of memory");
 	if ((rc = merge_inputs(m)) < 0)
 		return rc;
@@ -551,16 +551,16 @@ int ev_merge_run(ev_merge *m, ev_sink *sink)
 	if (!m->planned && (rc = ev_merge_plan(m)) < 0)
 		return rc;
 	if (m->written)
-		return evi_merge_fail(m, EV_MERGE_FAILED_USAGE, EV_EINVAL,
+		return evi_merge_fail(m, EV_ORIGIN_OPTIONS, EV_EINVAL,
 				      "the merge was already written");
 	m->written = 1;
 	m->heap = malloc(m->n_inputs * sizeof *m->heap);
 	if (!m->heap)
-		return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, EV_ENOMEM,
+		return evi_merge_fail(m, EV_ORIGIN_OUTPUT, EV_ENOMEM,
 				      "out of memory");
 	if ((rc = ev_writer_open(&w, sink, m->header, NULL)) < 0) {
 		const ev_diag *d = ev_sink_diag(sink);
-		return evi_merge_fail(m, EV_MERGE_FAILED_OUTPUT, rc, "%s",
+		return evi_merge_fail(m, EV_ORIGIN_OUTPUT, rc, "%s",
 				      d->message[0] && rc != EV_ENOMEM
 					      ? d->message
 					      : ev_strerror(rc));

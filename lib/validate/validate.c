@@ -788,23 +788,22 @@ static int read_failed(evv *v, int rc, const char *check)
 	return EV_OK;
 }
 
-/* Which check a reader failure on malformed input belongs to. The reader
- * says only in its message: in the event stream it fails for an
- * undeclared type ("event type N is not declared"), after the data end
- * for bytes that are not a header ("unexpected bytes after the data-end
- * marker"); its source fails on damaged gzip ("gzip ..."). Anything else
- * is about the header being parsed, or, among events, the input. */
+/* Which check a reader failure on malformed input belongs to: its
+ * reason says when it is an undeclared type, bytes after the data end or
+ * the compression (damaged gzip, another compressor); anything else is
+ * about the header being parsed, or, among events, the input. */
 static const char *failure_check(const evv *v, const char *otherwise)
 {
-	const char *m = ev_reader_diag(v->r)->message;
-
-	if (strncmp(m, "event type ", 11) == 0 && strstr(m, "not declared"))
+	switch (ev_reader_diag(v->r)->reason) {
+	case EV_REASON_UNDECLARED_TYPE:
 		return "undeclared-type";
-	if (strncmp(m, "unexpected bytes after", 22) == 0)
+	case EV_REASON_TRAILING_DATA:
 		return "trailing-data";
-	if (strstr(m, "gzip"))
+	case EV_REASON_COMPRESSION:
 		return "input";
-	return otherwise;
+	default:
+		return otherwise;
+	}
 }
 
 /* After a data end: 1 when another session follows, 0 when the input

@@ -631,6 +631,7 @@ static void test_undeclared_type_mid_stream(void **state)
 	assert_int_equal(d->event_index, 3);
 	assert_non_null(strstr(d->message, "77"));
 	assert_non_null(strstr(d->message, "not declared"));
+	assert_int_equal(d->reason, EV_REASON_UNDECLARED_TYPE);
 	/* The failure is sticky. */
 	assert_int_equal(ev_reader_next(r, &ev), EV_EFORMAT);
 	ev_reader_free(r);
@@ -1846,6 +1847,105 @@ static void test_gzip_corrupt(void **state)
 	free(log);
 }
 
+/* Reads every session of `data` until the reader stops; returns the
+ * last status (EV_END for a whole log), the diagnostic in `d`. */
+static int read_all(const uint8_t *data, size_t len, ev_diag *d)
+{
+	ev_reader *r = open_memory(data, len);
+	ev_event ev;
+	int rc = ev_reader_read_header(r);
+
+	while (rc == EV_OK) {
+		rc = ev_reader_next(r, &ev);
+		if (rc == EV_END)
+			rc = ev_reader_next_session(r);
+	}
+	*d = *ev_reader_diag(r);
+	ev_reader_free(r);
+	return rc;
+}
+
+/* The smallest event type id the log's header does not declare. */
+static uint16_t undeclared_type(const uint8_t *log, size_t len)
+{
+	ev_reader *r = open_memory(log, len);
+	uint16_t id = 0;
+
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	while (ev_header_find(ev_reader_header(r), id))
+		id++;
+	ev_reader_free(r);
+	return id;
+}
+
+/* ev_diag.reason says what was wrong where a caller acts on it by kind
+ * (validate picks its check by it), for damage done to real logs: an
+ * event whose type the header does not declare, bytes after the data
+ * end, another compressor's magic in place of "hdrb", and a gzip log
+ * (killed-blocks) with a bad compression method byte (RFC 1952: CM must
+ * be 8) or a bad CRC-32 in its trailer. A damaged header magic and a cut
+ * log are failures the status says all of: EV_REASON_NONE. */
+static void test_failure_reasons(void **state)
+{
+	size_t len, gz_len, at;
+	uint8_t *log = load_testdata("user-n1.eventlog", &len);
+	uint8_t *gz = load_testdata("killed-blocks.eventlog.gz", &gz_len);
+	uint8_t *bad = malloc((len > gz_len ? len : gz_len) + 8);
+	ts_log want;
+	ev_diag d;
+
+	(void)state;
+	assert_non_null(bad);
+	walk(log, len, &want);
+	assert_int_equal(read_all(log, len, &d), EV_END);
+	assert_int_equal(d.reason, EV_REASON_NONE);
+
+	at = want.events[want.count / 2].offset;
+	memcpy(bad, log, len);
+	ev_store16(bad + at, undeclared_type(log, len));
+	assert_int_equal(read_all(bad, len, &d), EV_EFORMAT);
+	assert_int_equal(d.reason, EV_REASON_UNDECLARED_TYPE);
+	assert_int_equal(d.origin, EV_ORIGIN_INPUT);
+	assert_int_equal(d.offset, at);
+
+	memcpy(bad, log, len);
+	memcpy(bad + len, "garbage!", 8);
+	assert_int_equal(read_all(bad, len + 8, &d), EV_EFORMAT);
+	assert_int_equal(d.reason, EV_REASON_TRAILING_DATA);
+	assert_int_equal(d.offset, len);
+
+	memcpy(bad, log, len);
+	memcpy(bad, "\x28\xb5\x2f\xfd", 4); /* zstd */
+	assert_int_equal(read_all(bad, len, &d), EV_EFORMAT);
+	assert_int_equal(d.reason, EV_REASON_COMPRESSION);
+
+	bad[0] = 'x'; /* "xdrb" */
+	memcpy(bad + 1, log + 1, 3);
+	assert_int_equal(read_all(bad, len, &d), EV_EFORMAT);
+	assert_int_equal(d.reason, EV_REASON_NONE);
+	assert_int_equal(read_all(log, at, &d), EV_ETRUNCATED);
+	assert_int_equal(d.reason, EV_REASON_NONE);
+
+	/* The killed run's log is cut short, its gzip stream whole. */
+	assert_int_equal(read_all(gz, gz_len, &d), EV_ETRUNCATED);
+	assert_int_equal(d.reason, EV_REASON_NONE);
+	memcpy(bad, gz, gz_len);
+	bad[2] = 9;
+	assert_int_equal(read_all(bad, gz_len, &d), EV_EFORMAT);
+	assert_int_equal(d.reason, EV_REASON_COMPRESSION);
+	assert_non_null(strstr(d.message, "gzip"));
+	memcpy(bad, gz, gz_len);
+	bad[gz_len - 8] ^= 0x01;
+	assert_int_equal(read_all(bad, gz_len, &d), EV_EFORMAT);
+	assert_int_equal(d.reason, EV_REASON_COMPRESSION);
+	assert_non_null(strstr(d.message, "incorrect data check"));
+
+	ts_log_free(&want);
+	free(bad);
+	free(gz);
+	free(log);
+}
+
 static uint8_t *find_bytes(uint8_t *hay, size_t hay_len, const uint8_t *needle,
 			   size_t n)
 {
@@ -2171,6 +2271,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_long_name),
 		cmocka_unit_test(test_gzip_corrupt),
 		cmocka_unit_test(test_gzip_crc_mismatch),
+		cmocka_unit_test(test_failure_reasons),
 		cmocka_unit_test(test_gzip_every_byte_changed),
 		cmocka_unit_test(test_two_sessions),
 		cmocka_unit_test(test_after_data_end),

@@ -1113,7 +1113,9 @@ static void test_merge_size_conflict(void **state)
 		}
 		m = new_merge(NULL, in, 2);
 		assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-		assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_SIZE);
+		assert_int_equal(ev_merge_diag(m)->reason,
+				 EV_REASON_SIZE_DIFFERS);
+		assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_OPTIONS);
 		msg = ev_merge_diag(m)->message;
 		assert_non_null(strstr(msg, "53 (GC_STATS_GHC)"));
 		assert_non_null(strstr(msg, order ? "58-byte payloads in "
@@ -1290,7 +1292,7 @@ static void test_merge_widen_census(void **state)
 			 { "nonmoving-9.10", new_log, new_len } };
 	m = new_merge(NULL, in, 2);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_SIZE);
+	assert_int_equal(ev_merge_diag(m)->reason, EV_REASON_SIZE_DIFFERS);
 	msg = ev_merge_diag(m)->message;
 	assert_non_null(strstr(msg, "207 (NONMOVING_HEAP_CENSUS)"));
 	assert_non_null(strstr(msg, "13-byte payloads in nonmoving-9.0"));
@@ -1337,7 +1339,8 @@ static void test_merge_widen_census(void **state)
 	ev_store16(new_log + decl_size_at(new_log, new_len, 3), 6);
 	m = new_merge(&widen, in, 2);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_NO_CONVERSION);
+	assert_int_equal(ev_merge_diag(m)->reason, EV_REASON_NO_CONVERSION);
+	assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_OPTIONS);
 	msg = ev_merge_diag(m)->message;
 	assert_non_null(strstr(msg, "3 (THREAD_RUNNABLE) has 4-byte payloads "
 				    "in nonmoving-9.0 but 6-byte payloads in "
@@ -1383,6 +1386,56 @@ static uint64_t offset_of(const uint8_t *data, size_t len, uint16_t type,
 	return at;
 }
 
+/* An input that cannot be read fails the merge as that input, with the
+ * reader's reason: merge-b with bytes after its data end, and the killed
+ * run's gzip log with a bad compression method byte (RFC 1952: CM must
+ * be 8), each second after merge-a. */
+static void test_merge_input_reason(void **state)
+{
+	uint8_t *a_log, *b_log, *gz, *more;
+	size_t a_len, b_len, gz_len;
+	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
+	ev_merge *m;
+
+	(void)state;
+	a_log = testdata("merge-a.eventlog", &a_len);
+	b_log = testdata("merge-b.eventlog", &b_len);
+	gz = testdata("killed-blocks.eventlog.gz", &gz_len);
+	more = malloc(b_len + 8);
+	assert_non_null(more);
+	memcpy(more, b_log, b_len);
+	memcpy(more + b_len, "garbage!", 8);
+	gz[2] = 9;
+	opts.align = EV_MERGE_ALIGN_START;
+	{
+		tinput in[2] = { { "merge-a.eventlog", a_log, a_len },
+				 { "merge-b+garbage", more, b_len + 8 } };
+		m = new_merge(&opts, in, 2);
+		assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
+		assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_INPUT);
+		assert_int_equal(ev_merge_diag(m)->input, 1);
+		assert_int_equal(ev_merge_diag(m)->reason,
+				 EV_REASON_TRAILING_DATA);
+		assert_int_equal(ev_merge_diag(m)->offset, b_len);
+		ev_merge_free(m);
+	}
+	{
+		tinput in[2] = { { "merge-a.eventlog", a_log, a_len },
+				 { "killed-blocks-bad-cm", gz, gz_len } };
+		m = new_merge(&opts, in, 2);
+		assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
+		assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_INPUT);
+		assert_int_equal(ev_merge_diag(m)->input, 1);
+		assert_int_equal(ev_merge_diag(m)->reason,
+				 EV_REASON_COMPRESSION);
+		ev_merge_free(m);
+	}
+	free(more);
+	free(gz);
+	free(b_log);
+	free(a_log);
+}
+
 /* An empty input, or one cut inside its first header, is no process: an
  * error naming the input, with the reader's message, in either position. */
 static void test_merge_header_cut_input(void **state)
@@ -1411,8 +1464,10 @@ static void test_merge_header_cut_input(void **state)
 			opts.align = EV_MERGE_ALIGN_START;
 			m = new_merge(&opts, in, 2);
 			assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
-			assert_int_equal(ev_merge_failure(m),
-					 EV_MERGE_FAILED_INPUT);
+			assert_int_equal(ev_merge_diag(m)->origin,
+					 EV_ORIGIN_INPUT);
+			assert_int_equal(ev_merge_diag(m)->reason,
+					 EV_REASON_NONE);
 			snprintf(want, sizeof want, "cut.eventlog: offset 0: the "
 				 "input ends inside the header (%zu bytes",
 				 cuts[k]);
@@ -1501,7 +1556,7 @@ static void test_merge_missing_wall_clock(void **state)
 	f.in[1].name = "merge-b-killed";
 	m = new_merge(NULL, f.in, 2);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_NO_WALL_CLOCK);
+	assert_int_equal(ev_merge_diag(m)->reason, EV_REASON_NO_WALL_CLOCK);
 	assert_non_null(strstr(ev_merge_diag(m)->message,
 			       "merge-b-killed: no WALL_CLOCK_TIME"));
 	assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_OPTIONS);
@@ -1991,7 +2046,8 @@ static void test_merge_usage(void **state)
 							 "junk")),
 			 EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
-	assert_int_equal(ev_merge_failure(m), EV_MERGE_FAILED_INPUT);
+	assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_INPUT);
+	assert_int_equal(ev_merge_diag(m)->input, 0);
 	assert_non_null(strstr(ev_merge_diag(m)->message,
 			       "junk: offset 0: expected header begin"));
 	assert_null(ev_merge_get_input(m, 0));
@@ -2031,6 +2087,7 @@ int main(void)
 		cmocka_unit_test(test_merge_widen_census),
 		cmocka_unit_test(test_merge_truncated_input),
 		cmocka_unit_test(test_merge_header_cut_input),
+		cmocka_unit_test(test_merge_input_reason),
 		cmocka_unit_test(test_merge_missing_wall_clock),
 		cmocka_unit_test(test_merge_gzip_input),
 		cmocka_unit_test(test_merge_cached_inputs),

@@ -827,6 +827,54 @@ static void test_garbage_after_data_end(void **state)
 	unload(&l);
 }
 
+/* A failure of the compression is the input's, even before a header is
+ * read: the killed run's gzip log with a bad compression method byte
+ * (RFC 1952: CM must be 8), and the same log with a bad CRC-32 in its
+ * trailer (found after every event is inflated); a plain log behind
+ * another compressor's magic (zstd's) is not a malformed header either.
+ * A damaged header magic is the header's. */
+static void test_damaged_compression(void **state)
+{
+	real_log plain;
+	uint8_t *gz;
+	size_t gz_len;
+	char *path = ts_path(EVTOOL_TESTDATA, "killed-blocks.eventlog.gz");
+	outcome *o;
+
+	(void)state;
+	gz = ts_read_file(path, &gz_len);
+	free(path);
+	assert_non_null(gz);
+	o = validate(gz, gz_len);
+	assert_int_equal(o->res.verdict, EV_VERDICT_TRUNCATED);
+	free(o);
+
+	gz[2] = 9;
+	o = validate(gz, gz_len);
+	expect_rejected(o, "input", 0);
+	assert_int_equal(count(o, "header"), 0);
+	free(o);
+	gz[2] = 8;
+	gz[gz_len - 8] ^= 0x01;
+	o = validate(gz, gz_len);
+	assert_int_equal(count(o, "input"), 1);
+	assert_int_equal(count(o, "truncated"), 0);
+	assert_int_equal(o->res.verdict, EV_VERDICT_INVALID);
+	free(o);
+	free(gz);
+
+	load(&plain, "user-n1.eventlog");
+	memcpy(plain.bytes, "\x28\xb5\x2f\xfd", 4);
+	o = validate(plain.bytes, plain.len);
+	expect_rejected(o, "input", 0);
+	free(o);
+	memcpy(plain.bytes, "xdrb", 4);
+	o = validate(plain.bytes, plain.len);
+	expect_rejected(o, "header", 0);
+	free(o);
+	unload(&plain);
+}
+
 /* ------------------------------------------------------------------------
  * More semantic mutations of real logs
  * ---------------------------------------------------------------------- */
@@ -1571,6 +1619,7 @@ int main(void)
 		cmocka_unit_test(test_gc_end_without_start),
 		cmocka_unit_test(test_cuts_are_truncated),
 		cmocka_unit_test(test_garbage_after_data_end),
+		cmocka_unit_test(test_damaged_compression),
 		cmocka_unit_test(test_heap_sample_bracket),
 		cmocka_unit_test(test_stop_of_a_thread_not_running),
 		cmocka_unit_test(test_sorted_option),
