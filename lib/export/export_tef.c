@@ -97,6 +97,7 @@ typedef struct tef_state {
 	tef_label *labels;     /* LABEL_SLOTS, allocated on first label */
 	size_t n_labels;
 	uint64_t last_time;
+	unsigned quirks;       /* the session's header's: STOP_THREAD codes */
 } tef_state;
 
 /* ------------------------------------------------------------------------
@@ -657,7 +658,8 @@ static void on_stop(ev_exporter *x, tef_state *st, const ev_event *ev,
 		    tef_cap *c)
 {
 	uint32_t thread = ev_load32(ev->payload);
-	unsigned status = ev_load16(ev->payload + 4);
+	unsigned status = evi_stop_status(ev_load16(ev->payload + 4),
+					  st->quirks);
 
 	if (c->running && c->thread == thread)
 		thread_slice(x, st, ev->cap, c, ev->time, 1, status);
@@ -909,9 +911,9 @@ static int tef_session(ev_exporter *x, void *state, unsigned session,
 	tef_state *st = state;
 
 	(void)session;
-	(void)h;
 	begin(x, st);
 	end_session(x, st);
+	st->quirks = h ? ev_header_quirks(h) : 0;
 	return evi_export_check(x);
 }
 

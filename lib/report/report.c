@@ -425,6 +425,17 @@ fail:
 	return rc;
 }
 
+void ev_report_session(ev_report *rep, const ev_header *h)
+{
+	ev_stats_session(rep->stats, h);
+}
+
+static int add_session(void *ctx, const ev_header *h)
+{
+	ev_report_session(ctx, h);
+	return EV_OK;
+}
+
 static int add_event(void *ctx, const ev_event *ev)
 {
 	return ev_report_add(ctx, ev);
@@ -432,7 +443,7 @@ static int add_event(void *ctx, const ev_event *ev)
 
 int ev_report_read(ev_report *rep, ev_reader *r)
 {
-	return evi_reader_each(r, add_event, rep);
+	return evi_reader_each(r, add_session, add_event, rep);
 }
 
 const ev_stats *ev_report_stats(const ev_report *rep)

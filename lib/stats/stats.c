@@ -383,6 +383,17 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 	return rc;
 }
 
+void ev_stats_session(ev_stats *st, const ev_header *h)
+{
+	st->quirks = h ? ev_header_quirks(h) : 0;
+}
+
+static int add_session(void *ctx, const ev_header *h)
+{
+	ev_stats_session(ctx, h);
+	return EV_OK;
+}
+
 static int add_event(void *ctx, const ev_event *ev)
 {
 	return ev_stats_add(ctx, ev);
@@ -390,7 +401,7 @@ static int add_event(void *ctx, const ev_event *ev)
 
 int ev_stats_read(ev_stats *st, ev_reader *r)
 {
-	return evi_reader_each(r, add_event, st);
+	return evi_reader_each(r, add_session, add_event, st);
 }
 
 size_t ev_stats_process_count(const ev_stats *st)

@@ -73,6 +73,7 @@ struct ev_stats {
 	int finished;          /* ev_stats_finish ran */
 	int have_time;         /* the earliest event of any kind */
 	uint64_t first_time;
+	unsigned quirks;       /* the session's header's: STOP_THREAD codes */
 	ev_diag diag;
 	evi_analysis an;       /* threads, caps, pauses (stats_analysis.h) */
 };

@@ -115,16 +115,18 @@ static void end_run(ev_stats *st, evi_cap_use *u, ev_stats_thread *t,
 	u->running = 0;
 }
 
+_Static_assert(EV_STATS_STOP_REASONS == EVI_STOP_STATUSES,
+	       "a count for every status evi_stop_status gives");
+
 static int on_stop(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 {
 	uint32_t tid = ev_load32(ev->payload);
-	unsigned status = ev_load16(ev->payload + 4);
+	unsigned status = evi_stop_status(ev_load16(ev->payload + 4),
+					  st->quirks);
 	ev_stats_thread *t = thread_get(st, tid);
 
 	if (!t)
 		return st->diag.status;
-	if (status >= EV_STATS_STOP_REASONS)
-		status = 0;
 	t->stops++;
 	t->stops_by_reason[status]++;
 	st->an.total.stops++;
