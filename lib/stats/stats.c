@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "evtool/filter.h"
 #include "stats_internal.h"
 
 /* Bytes each handler reads, from the start of the payload. */
@@ -316,7 +315,7 @@ static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
 	if (!c->seen || ev->time > c->last_time)
 		c->last_time = ev->time;
 	c->seen = 1;
-	if (ev->type != EV_BLOCK_MARKER && !ev_filter_is_metadata(ev->type) &&
+	if (ev->type != EV_BLOCK_MARKER && !ev_type_is_metadata(ev->type) &&
 	    (!c->have_work || ev->time < c->first_work)) {
 		c->first_work = ev->time;
 		c->have_work = 1;

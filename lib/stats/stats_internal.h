@@ -31,7 +31,7 @@ typedef struct evi_stats_cap {
 	int have_sparks;
 	/* The first values of those running totals, which a slice of a run
 	 * (filter --from) counts from; and its first event that is not
-	 * metadata (ev_filter_is_metadata, which filter keeps). */
+	 * metadata (ev_type_is_metadata, which filter keeps). */
 	int have_allocated;
 	uint64_t first_allocated;
 	uint64_t first_sparks[EVI_SPARK_FIELDS];
