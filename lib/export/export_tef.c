@@ -98,6 +98,7 @@ typedef struct tef_state {
 	size_t n_labels;
 	uint64_t last_time;
 	unsigned quirks;       /* the session's header's: STOP_THREAD codes */
+	evi_need_table need;   /* the payload sizes tef_event checks */
 } tef_state;
 
 /* ------------------------------------------------------------------------
@@ -741,24 +742,22 @@ static int on_cap_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 
 /* How tef_event takes each type (all it handles are below 64): on a
  * capability's track (on_cap_event), elsewhere (other_event) or not at
- * all, and the payload bytes it needs (the fields read). */
+ * all. */
 #define TYPES 64u
 enum take { SKIP, CAP_TRACK, OTHER };
-static const struct type_take {
-	uint8_t take, min_size;
-} takes[TYPES] = {
-	[EV_RUN_THREAD] = { CAP_TRACK, 4 }, [EV_STOP_THREAD] = { CAP_TRACK, 6 },
-	[EV_GC_START] = { CAP_TRACK, 0 }, [EV_GC_END] = { CAP_TRACK, 0 },
-	[EV_GC_WORK] = { CAP_TRACK, 0 }, [EV_GC_IDLE] = { CAP_TRACK, 0 },
-	[EV_GC_DONE] = { CAP_TRACK, 0 }, [EV_GC_STATS_GHC] = { CAP_TRACK, 0 },
-	[EV_THREAD_LABEL] = { OTHER, 4 }, [EV_PROGRAM_ARGS] = { OTHER, 4 },
-	[EV_CAPSET_CREATE] = { OTHER, 6 }, [EV_CAPSET_ASSIGN_CAP] = { OTHER, 6 },
-	[EV_OSPROCESS_PID] = { OTHER, 8 },
-	[EV_REQUEST_SEQ_GC] = { OTHER, 0 }, [EV_REQUEST_PAR_GC] = { OTHER, 0 },
-	[EV_GC_GLOBAL_SYNC] = { OTHER, 0 }, [EV_USER_MARKER] = { OTHER, 0 },
-	[EV_USER_MSG] = { OTHER, 0 }, [EV_HEAP_SIZE] = { OTHER, 12 },
-	[EV_HEAP_LIVE] = { OTHER, 12 }, [EV_HEAP_ALLOCATED] = { OTHER, 12 },
-	[EV_SPARK_COUNTERS] = { OTHER, 56 }
+static const uint8_t takes[TYPES] = {
+	[EV_RUN_THREAD] = CAP_TRACK, [EV_STOP_THREAD] = CAP_TRACK,
+	[EV_GC_START] = CAP_TRACK, [EV_GC_END] = CAP_TRACK,
+	[EV_GC_WORK] = CAP_TRACK, [EV_GC_IDLE] = CAP_TRACK,
+	[EV_GC_DONE] = CAP_TRACK, [EV_GC_STATS_GHC] = CAP_TRACK,
+	[EV_THREAD_LABEL] = OTHER, [EV_PROGRAM_ARGS] = OTHER,
+	[EV_CAPSET_CREATE] = OTHER, [EV_CAPSET_ASSIGN_CAP] = OTHER,
+	[EV_OSPROCESS_PID] = OTHER,
+	[EV_REQUEST_SEQ_GC] = OTHER, [EV_REQUEST_PAR_GC] = OTHER,
+	[EV_GC_GLOBAL_SYNC] = OTHER, [EV_USER_MARKER] = OTHER,
+	[EV_USER_MSG] = OTHER, [EV_HEAP_SIZE] = OTHER,
+	[EV_HEAP_LIVE] = OTHER, [EV_HEAP_ALLOCATED] = OTHER,
+	[EV_SPARK_COUNTERS] = OTHER
 };
 
 /* The events of no capability's track (ev->size checked). */
@@ -804,16 +803,16 @@ static int other_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
 {
 	tef_state *st = state;
-
-	const struct type_take *take;
+	unsigned take;
+	int rc;
 
 	st->last_time = ev->time;
-	if (ev->type >= TYPES)
+	if (ev->type >= TYPES || (take = takes[ev->type]) == SKIP)
 		return EV_OK;
-	take = &takes[ev->type];
-	if (take->take == SKIP || ev->size < take->min_size)
-		return EV_OK;
-	if (take->take == CAP_TRACK)
+	if ((rc = evi_need_fast(&st->need, &x->diag, ev,
+				"the export needs")) < 0)
+		return rc;
+	if (take == CAP_TRACK)
 		return ev->cap == EV_NO_CAP ? EV_OK : on_cap_event(x, st, ev);
 	return other_event(x, st, ev);
 }
@@ -929,9 +928,14 @@ static int tef_finish(ev_exporter *x, void *state)
 
 static int tef_open(ev_exporter *x, void **state)
 {
+	tef_state *st = calloc(1, sizeof *st);
+
 	(void)x;
-	*state = calloc(1, sizeof(tef_state));
-	return *state ? EV_OK : EV_ENOMEM;
+	if (!st)
+		return EV_ENOMEM;
+	evi_need_table_init(&st->need);
+	*state = st;
+	return EV_OK;
 }
 
 static void tef_free(void *state)

@@ -8,6 +8,7 @@
 
 #include "evtool/catalog.h"
 #include "evtool/common.h"
+#include "evtool/reader.h"
 
 /* The four-byte magic words of the header (doc/format.md section 1). */
 #define EVI_HEADER_BEGIN 0x68647262u     /* "hdrb" */
@@ -119,11 +120,35 @@ int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
 int evi_grow_zeroed(ev_diag *d, void *items, size_t *n, size_t i,
 		    size_t size);
 
+/* The bytes of the fixed-width fields of the oldest payload form of type
+ * `id` (the catalogue's smallest layout, catalog_fields.c); 0 for a type
+ * of no known layout. */
+uint32_t evi_layout_min_size(uint16_t id);
+
 /* EV_EFORMAT, with the event's place and type, when `ev`'s payload is
- * shorter than the `need` bytes of fields its reader takes; `who` says
- * who needs them ("the statistics need"). EV_OK otherwise. */
-int evi_need_fields(ev_diag *d, const ev_event *ev, uint32_t need,
-		    const char *who);
+ * shorter than evi_layout_min_size (ghc-events cannot read it either);
+ * `who` says who reads its fields ("the statistics need"). EV_OK
+ * otherwise. The one rule of every reader of payload fields (stats,
+ * report, export) for the events it reads. */
+int evi_need_fields(ev_diag *d, const ev_event *ev, const char *who);
+
+/* evi_layout_min_size of the ids below EVI_NEED_IDS, copied once by a
+ * reader that checks every event (evi_need_fast). */
+#define EVI_NEED_IDS 64u
+typedef struct evi_need_table {
+	uint16_t min_size[EVI_NEED_IDS];
+} evi_need_table;
+
+void evi_need_table_init(evi_need_table *t);
+
+/* evi_need_fields, answered from `t` for the ids it holds. */
+static inline int evi_need_fast(const evi_need_table *t, ev_diag *d,
+				const ev_event *ev, const char *who)
+{
+	if (ev->type < EVI_NEED_IDS && ev->size >= t->min_size[ev->type])
+		return EV_OK;
+	return evi_need_fields(d, ev, who);
+}
 
 /* ---- STOP_THREAD statuses as ghc-events reads them (stop_status.c) ---- */
 

@@ -18,13 +18,6 @@
 #include "report_internal.h"
 #include "text.h"
 
-#define CAPSET_CREATE_FIELDS 6u  /* capset u32, type u16 */
-#define CAPSET_ASSIGN_FIELDS 6u  /* capset u32, cap u16 */
-#define PID_FIELDS 8u            /* capset u32, pid u32 */
-#define HEAP_VALUE_FIELDS 12u    /* capset u32, bytes u64 (49-51) */
-#define GC_STATS_FIELDS 4u       /* capset u32 */
-#define CAPSET_TEXT_FIELDS 4u    /* capset u32, then text (29, 30) */
-
 static evi_report_proc *proc_get(ev_report *rep, uint32_t capset);
 
 /* A timed collection of the process of `capset`, from the report's
@@ -342,25 +335,20 @@ static int on_marker(ev_report *rep, const ev_event *ev)
 	return EV_OK;
 }
 
-/* Bytes of payload the handler of `type` reads; 0 for other types. */
-static uint32_t fields_needed(uint16_t type)
+/* Whether the handlers read the payload fields of `type`. */
+static int reads_fields(uint16_t type)
 {
 	switch (type) {
 	case EV_CAPSET_CREATE:
-		return CAPSET_CREATE_FIELDS;
 	case EV_CAPSET_ASSIGN_CAP:
-		return CAPSET_ASSIGN_FIELDS;
 	case EV_OSPROCESS_PID:
-		return PID_FIELDS;
 	case EV_RTS_IDENTIFIER:
 	case EV_PROGRAM_ARGS:
-		return CAPSET_TEXT_FIELDS;
 	case EV_GC_STATS_GHC:
-		return GC_STATS_FIELDS;
 	case EV_HEAP_ALLOCATED:
 	case EV_HEAP_SIZE:
 	case EV_HEAP_LIVE:
-		return HEAP_VALUE_FIELDS;
+		return 1;
 	default:
 		return 0;
 	}
@@ -401,8 +389,8 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
 				"event added after ev_report_finish");
-	if ((rc = evi_need_fields(&rep->diag, ev, fields_needed(ev->type),
-				  "the report needs")) < 0)
+	if (reads_fields(ev->type) &&
+	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;
 	/* The buckets first: a pause that ev_stats_add reports falls into
 	 * buckets that cover the event that ends it. */

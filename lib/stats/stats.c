@@ -22,21 +22,16 @@
 #include "internal.h"
 #include "stats_internal.h"
 
-/* Bytes each handler reads, from the start of the payload. */
-#define CAPSET_CREATE_FIELDS 6u  /* capset u32, type u16 */
-#define CAPSET_ASSIGN_FIELDS 6u  /* capset u32, cap u16 */
-#define PID_FIELDS 8u            /* capset u32, pid u32 */
-#define HEAP_VALUE_FIELDS 12u    /* capset u32, bytes u64 (49-51) */
-#define HEAP_INFO_FIELDS 30u     /* capset, gens u16, 2 x u64, mblock u64 */
-#define GC_STATS_FIELDS 50u      /* up to par tot copied (GHC < 8.4) */
-#define GC_STATS_BALANCED 58u    /* with par balanced copied */
-#define MEM_RETURN_FIELDS 8u     /* capset u32, current mblocks u32 */
-#define SPARK_FIELDS 48u         /* created ... fizzled, 6 x u64 */
+/* GC_STATS_GHC with par balanced copied (GHC >= 8.4); older ones stop
+ * at 50 bytes, the catalogue's oldest form. */
+#define GC_STATS_BALANCED 58u
 
 int ev_stats_new(ev_stats **out)
 {
-	*out = calloc(1, sizeof **out);
-	return *out ? EV_OK : EV_ENOMEM;
+	if (!(*out = calloc(1, sizeof **out)))
+		return EV_ENOMEM;
+	evi_need_table_init(&(*out)->need);
+	return EV_OK;
 }
 
 void ev_stats_free(ev_stats *st)
@@ -280,28 +275,21 @@ static void on_spark_counters(const ev_event *ev, evi_stats_cap *c)
 	c->have_sparks = 1;
 }
 
-/* Bytes of payload the handler of `type` reads; 0 for other types. */
-static uint32_t fields_needed(uint16_t type)
+/* Whether the handlers read the payload fields of `type`. */
+static int reads_fields(uint16_t type)
 {
 	switch (type) {
 	case EV_CAPSET_CREATE:
-		return CAPSET_CREATE_FIELDS;
 	case EV_CAPSET_ASSIGN_CAP:
-		return CAPSET_ASSIGN_FIELDS;
 	case EV_OSPROCESS_PID:
-		return PID_FIELDS;
 	case EV_HEAP_INFO_GHC:
-		return HEAP_INFO_FIELDS;
 	case EV_GC_STATS_GHC:
-		return GC_STATS_FIELDS;
 	case EV_HEAP_ALLOCATED:
 	case EV_HEAP_SIZE:
 	case EV_HEAP_LIVE:
-		return HEAP_VALUE_FIELDS;
 	case EV_MEM_RETURN:
-		return MEM_RETURN_FIELDS;
 	case EV_SPARK_COUNTERS:
-		return SPARK_FIELDS;
+		return 1;
 	default:
 		return 0;
 	}
@@ -359,8 +347,9 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 	evi_stats_cap *c = NULL;
 	int rc;
 
-	if ((rc = evi_need_fields(&st->diag, ev, fields_needed(ev->type),
-				  "the statistics need")) < 0)
+	if (reads_fields(ev->type) &&
+	    (rc = evi_need_fast(&st->need, &st->diag, ev,
+				"the statistics need")) < 0)
 		return rc;
 	if (ev->type != EV_BLOCK_MARKER &&
 	    (!st->have_time || ev->time < st->first_time)) {

@@ -6,6 +6,7 @@
 #define EVTOOL_LIB_STATS_INTERNAL_H
 
 #include "evtool/stats.h"
+#include "internal.h"
 #include "stats_analysis.h"
 
 #define EVI_SPARK_FIELDS 6
@@ -74,6 +75,7 @@ struct ev_stats {
 	int have_time;         /* the earliest event of any kind */
 	uint64_t first_time;
 	unsigned quirks;       /* the session's header's: STOP_THREAD codes */
+	evi_need_table need;   /* the payload sizes the handlers check */
 	ev_diag diag;
 	evi_analysis an;       /* threads, caps, pauses (stats_analysis.h) */
 };

@@ -16,9 +16,8 @@
 #include "stats_internal.h"
 #include "text.h"
 
-#define TID_FIELDS 4u        /* tid u32: events 1, 2, 4, 44 */
-#define STOP_FIELDS 6u       /* tid, status u16 */
-#define MIGRATE_FIELDS 6u    /* tid, new cap u16 */
+#define LABEL_TEXT 4u /* THREAD_LABEL: thread u32, then the label */
+
 
 /* ---- the table of threads ---- */
 
@@ -160,8 +159,8 @@ static int on_migrate(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 static int on_label(ev_stats *st, const ev_event *ev)
 {
 	ev_stats_thread *t = thread_get(st, ev_load32(ev->payload));
-	const char *text = (const char *)ev->payload + TID_FIELDS;
-	size_t len = ev->size - TID_FIELDS;
+	const char *text = (const char *)ev->payload + LABEL_TEXT;
+	size_t len = ev->size - LABEL_TEXT;
 	char *copy;
 
 	if (!t)
@@ -190,21 +189,6 @@ static void on_gc_end(evi_cap_use *u, const ev_event *ev)
 	u->in_gc = 0;
 }
 
-static uint32_t fields_needed(uint16_t type)
-{
-	switch (type) {
-	case EV_RUN_THREAD:
-	case EV_THREAD_LABEL:
-		return TID_FIELDS;
-	case EV_STOP_THREAD:
-		return STOP_FIELDS;
-	case EV_MIGRATE_THREAD:
-		return MIGRATE_FIELDS;
-	default:
-		return 0;
-	}
-}
-
 int evi_threads_add(ev_stats *st, const ev_event *ev)
 {
 	evi_cap_use *u;
@@ -224,8 +208,8 @@ int evi_threads_add(ev_stats *st, const ev_event *ev)
 	default:
 		return EV_OK;
 	}
-	if ((rc = evi_need_fields(&st->diag, ev, fields_needed(ev->type),
-				  "the thread figures need")) < 0)
+	if ((rc = evi_need_fast(&st->need, &st->diag, ev,
+				"the thread figures need")) < 0)
 		return rc;
 	if (!(u = use_get(st, ev->cap)))
 		return st->diag.status;

@@ -431,6 +431,49 @@ static void test_hp_date(void **state)
 	stop(&f);
 }
 
+/* The smallest payload of `type` the catalogue can read (its oldest
+ * form's fixed fields). */
+static uint32_t oldest_form(uint16_t type)
+{
+	uint32_t size = 0;
+
+	while (!ev_catalog_layout(type, size))
+		size++;
+	return size;
+}
+
+/* An event too short for the fields of its type's oldest form is an
+ * error, as for stats and report (it was skipped without a word); one
+ * that has them is exported. */
+static void test_short_event_is_an_error(void **state)
+{
+	static const uint16_t read[] = {
+		EV_RUN_THREAD, EV_STOP_THREAD, EV_THREAD_LABEL,
+		EV_PROGRAM_ARGS, EV_CAPSET_CREATE, EV_CAPSET_ASSIGN_CAP,
+		EV_OSPROCESS_PID, EV_HEAP_SIZE, EV_HEAP_LIVE,
+		EV_HEAP_ALLOCATED, EV_SPARK_COUNTERS, EV_GC_STATS_GHC
+	};
+	uint8_t p[64] = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof read / sizeof read[0]; i++) {
+		uint32_t need = oldest_form(read[i]);
+		ev_event ev = { .type = read[i], .cap = 0, .time = 1,
+				.payload = p, .size = need - 1,
+				.offset = 77 };
+		fixture f;
+
+		assert_true(need > 0 && need <= sizeof p);
+		start(&f, EV_EXPORT_PERFETTO);
+		feed(&f, read[i], 0, 1, p, need);
+		assert_int_equal(ev_exporter_event(f.x, &ev), EV_EFORMAT);
+		assert_int_equal(ev_exporter_diag(f.x)->offset, 77);
+		assert_non_null(strstr(ev_exporter_diag(f.x)->message,
+				       ev_catalog_find(read[i])->name));
+		stop(&f);
+	}
+}
+
 static void test_nothing_to_export(void **state)
 {
 	fixture f;
@@ -494,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_hp_bands),
 		cmocka_unit_test(test_hp_date),
+		cmocka_unit_test(test_short_event_is_an_error),
 		cmocka_unit_test(test_nothing_to_export),
 		cmocka_unit_test(test_speedscope_profiles),
 	};
