@@ -10,6 +10,7 @@
  * HEAP_SIZE and HEAP_LIVE the process's current figures (doc/format.md
  * section 5 for the payloads).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,9 @@ int ev_report_new(ev_report **out, const ev_report_options *opt)
 	rep->opt = *opt;
 	rep->grid.n = opt->buckets;
 	rep->grid.width = 1;
+	rep->procs.key_offset = offsetof(evi_report_proc, capset);
+	rep->procs.record_size = sizeof(evi_report_proc);
+	rep->procs.max = EV_REPORT_MAX_PROCESSES;
 	*out = rep;
 	return EV_OK;
 }
@@ -75,17 +79,17 @@ void ev_report_free(ev_report *rep)
 		return;
 	for (size_t i = 0; i < rep->n_caps; i++)
 		free(rep->caps[i].b);
-	for (size_t i = 0; i < rep->n_procs; i++) {
-		free(rep->procs[i]->heap);
-		free(rep->procs[i]->rts_identifier);
-		free(rep->procs[i]->args);
-		free(rep->procs[i]);
+	for (size_t i = 0; i < rep->procs.n; i++) {
+		free(evi_report_proc_at(rep, i)->heap);
+		free(evi_report_proc_at(rep, i)->rts_identifier);
+		free(evi_report_proc_at(rep, i)->args);
+		free(evi_report_proc_at(rep, i));
 	}
 	for (size_t i = 0; i < rep->n_markers; i++)
 		free(rep->markers[i].text);
 	evi_report_profile_free(&rep->profile);
 	free(rep->caps);
-	free(rep->procs);
+	evi_capsets_free(&rep->procs);
 	free(rep->markers);
 	free(rep->scratch);
 	free(rep->out);
@@ -105,54 +109,18 @@ static int nomem(ev_report *rep)
 
 /* ---- processes and capabilities ---- */
 
-size_t evi_report_proc_search(const ev_report *rep, uint32_t capset)
-{
-	size_t lo = 0, hi = rep->n_procs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (rep->procs[mid]->capset < capset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The process of `capset`, created when absent; NULL with the error in
  * rep->diag. */
 static evi_report_proc *proc_get(ev_report *rep, uint32_t capset)
 {
-	size_t at = evi_report_proc_search(rep, capset);
-	evi_report_proc *p, **grown;
+	evi_report_proc *p = evi_capsets_get(&rep->procs, capset, &rep->diag);
 
-	if (at < rep->n_procs && rep->procs[at]->capset == capset)
-		return rep->procs[at];
-	if (rep->n_procs == EV_REPORT_MAX_PROCESSES) {
-		evi_fail(&rep->diag, EV_ELIMIT, 0, 0,
-			 "more than %u processes (capsets)",
-			 EV_REPORT_MAX_PROCESSES);
+	if (p && !p->heap && !(p->heap = evi_report_series(rep,
+							   sizeof *p->heap))) {
+		nomem(rep);
 		return NULL;
 	}
-	grown = realloc(rep->procs, (rep->n_procs + 1) * sizeof *grown);
-	if (!grown)
-		goto fail;
-	rep->procs = grown;
-	if (!(p = calloc(1, sizeof *p)))
-		goto fail;
-	if (!(p->heap = evi_report_series(rep, sizeof *p->heap))) {
-		free(p);
-		goto fail;
-	}
-	p->capset = capset;
-	memmove(rep->procs + at + 1, rep->procs + at,
-		(rep->n_procs - at) * sizeof *rep->procs);
-	rep->procs[at] = p;
-	rep->n_procs++;
 	return p;
-fail:
-	nomem(rep);
-	return NULL;
 }
 
 /* The state of `cap`, grown on first sight; NULL with the error in
@@ -238,17 +206,16 @@ static int on_capset_assign(ev_report *rep, const ev_event *ev)
 {
 	uint32_t capset = ev_load32(ev->payload);
 	uint16_t cap = ev_load16(ev->payload + 4);
-	size_t at = evi_report_proc_search(rep, capset);
+	const evi_report_proc *p = evi_capsets_find(&rep->procs, capset);
 	evi_report_cap *c;
 
 	/* Caps join a clock-domain capset too; only the process counts. */
-	if (at == rep->n_procs || rep->procs[at]->capset != capset ||
-	    !rep->procs[at]->os_process || cap == EV_NO_CAP)
+	if (!p || !p->os_process || cap == EV_NO_CAP)
 		return EV_OK;
 	if (!(c = cap_get(rep, cap)))
 		return rep->diag.status;
-	c->have_process = 1;
-	c->process = capset;
+	c->claim.have_process = 1;
+	c->claim.process = capset;
 	return EV_OK;
 }
 
@@ -290,6 +257,11 @@ static int on_heap(ev_report *rep, const ev_event *ev)
 	if (ev->cap != EV_NO_CAP)
 		c = &rep->caps[ev->cap]; /* cap_event made it */
 	p->have_heap = 1;
+	if (c && (ev->type == EV_HEAP_ALLOCATED ||
+		  ev->type == EV_GC_STATS_GHC)) {
+		c->claim.have_heap = 1;
+		c->claim.heap = p->capset;
+	}
 	if (ev->type == EV_GC_STATS_GHC)
 		return EV_OK; /* its pause comes through on_pause */
 	h = &p->heap[evi_grid_index(&rep->grid, ev->time)];

@@ -7,6 +7,7 @@
 #define EVTOOL_LIB_REPORT_INTERNAL_H
 
 #include "evtool/report.h"
+#include "capsets.h"
 
 /* ---- the buckets ---- */
 
@@ -51,8 +52,7 @@ typedef struct evi_report_cap {
 	int seen;
 	uint64_t since;            /* latest time seen: the state holds since */
 	enum evi_cap_state state, state_before_gc;
-	int have_process;          /* assigned to an OS-process capset */
-	uint32_t process;
+	evi_cap_claim claim;       /* its process (capsets.h) */
 	int have_alloc;            /* HEAP_ALLOCATED seen: its running total */
 	uint64_t last_alloc;
 	uint64_t markers_dropped;
@@ -117,8 +117,7 @@ struct ev_report {
 
 	evi_report_cap *caps;      /* indexed by cap number */
 	size_t n_caps;
-	evi_report_proc **procs;   /* sorted by capset */
-	size_t n_procs;
+	evi_capsets procs;         /* of evi_report_proc, by capset */
 	evi_report_marker *markers;
 	size_t n_markers;
 	evi_profile profile;
@@ -140,9 +139,12 @@ struct ev_report {
  * EV_ENOMEM (the grid's first use allocates). */
 int evi_report_cover(ev_report *rep, uint64_t t);
 
-/* Index of the first process whose capset is >= `capset` in rep->procs,
- * which is sorted by capset (report.c). */
-size_t evi_report_proc_search(const ev_report *rep, uint32_t capset);
+/* Process `i` of rep->procs. */
+static inline evi_report_proc *evi_report_proc_at(const ev_report *rep,
+						  size_t i)
+{
+	return rep->procs.items[i];
+}
 
 /* Adds [from, to) to the buckets `b` of a capability, in `state`. */
 void evi_report_spread(ev_report *rep, ev_report_cap_bucket *b,

@@ -16,6 +16,7 @@
  * of processes, which the threads and the summaries use too); nothing
  * below calls up into it.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,9 @@ int ev_stats_new(ev_stats **out)
 	if (!(*out = calloc(1, sizeof **out)))
 		return EV_ENOMEM;
 	evi_need_table_init(&(*out)->need);
+	(*out)->procs.key_offset = offsetof(evi_stats_proc, pub.capset);
+	(*out)->procs.record_size = sizeof(evi_stats_proc);
+	(*out)->procs.max = EV_STATS_MAX_PROCESSES;
 	return EV_OK;
 }
 
@@ -39,12 +43,12 @@ void ev_stats_free(ev_stats *st)
 	if (!st)
 		return;
 	evi_threads_free(&st->an);
-	for (size_t i = 0; i < st->n_procs; i++) {
-		evi_pauses_free(st->procs[i]);
-		free(st->procs[i]->gens);
-		free(st->procs[i]);
+	for (size_t i = 0; i < st->procs.n; i++) {
+		evi_pauses_free(evi_stats_proc_at(st, i));
+		free(evi_stats_proc_at(st, i)->gens);
+		free(evi_stats_proc_at(st, i));
 	}
-	free(st->procs);
+	evi_capsets_free(&st->procs);
 	free(st->caps);
 	free(st->out);
 	free(st);
@@ -120,8 +124,8 @@ static int on_capset_assign(ev_stats *st, const ev_event *ev)
 		return EV_OK;
 	if (!(c = cap_get(st, cap)))
 		return st->diag.status;
-	c->have_process = 1;
-	c->process = capset;
+	c->claim.have_process = 1;
+	c->claim.process = capset;
 	return EV_OK;
 }
 
@@ -192,8 +196,8 @@ static int on_gc_stats(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 	c->in_gc = 1;
 	c->gc_capset = p->pub.capset;
 	c->gc_gen = gen;
-	c->have_heap_capset = 1;
-	c->heap_capset = p->pub.capset;
+	c->claim.have_heap = 1;
+	c->claim.heap = p->pub.capset;
 	return EV_OK;
 }
 
@@ -236,8 +240,8 @@ static int on_heap_value(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		if (!c->have_allocated)
 			c->first_allocated = bytes;
 		c->have_allocated = 1;
-		c->have_heap_capset = 1;
-		c->heap_capset = p->pub.capset;
+		c->claim.have_heap = 1;
+		c->claim.heap = p->pub.capset;
 	} else if (ev->type == EV_HEAP_SIZE) {
 		p->last_heap = bytes;
 		if (bytes > p->pub.max_mem_bytes)
@@ -411,8 +415,8 @@ void ev_stats_now_get(const ev_stats *st, ev_stats_now *out)
 		if (c->seen && c->last_time > out->time_ns)
 			out->time_ns = c->last_time;
 	}
-	for (size_t i = 0; i < st->n_procs; i++) {
-		const evi_stats_proc *p = st->procs[i];
+	for (size_t i = 0; i < st->procs.n; i++) {
+		const evi_stats_proc *p = evi_stats_proc_at(st, i);
 		out->live_bytes += p->last_live;
 		out->heap_bytes += p->last_heap;
 		out->collections += p->pub.collections;

@@ -6,6 +6,7 @@
 #define EVTOOL_LIB_STATS_INTERNAL_H
 
 #include "evtool/stats.h"
+#include "capsets.h"
 #include "internal.h"
 #include "stats_analysis.h"
 
@@ -39,10 +40,7 @@ typedef struct evi_stats_cap {
 	int have_work;
 	uint64_t first_work;
 
-	int have_process;   /* assigned to an OS-process capset */
-	uint32_t process;
-	int have_heap_capset; /* named by its heap events */
-	uint32_t heap_capset;
+	evi_cap_claim claim; /* its process (capsets.h) */
 } evi_stats_cap;
 
 /* One process, keyed by its capset. `pub` accumulates the counters and
@@ -66,8 +64,7 @@ typedef struct evi_stats_proc {
 struct ev_stats {
 	evi_stats_cap *caps;   /* indexed by cap number */
 	size_t n_caps;
-	evi_stats_proc **procs; /* sorted by capset */
-	size_t n_procs, procs_alloc;
+	evi_capsets procs;     /* of evi_stats_proc, by capset (capsets.h) */
 	ev_stats_process *out; /* ev_stats_finish's results */
 	size_t n_out;
 	unsigned unattributed;
@@ -79,6 +76,12 @@ struct ev_stats {
 	ev_diag diag;
 	evi_analysis an;       /* threads, caps, pauses (stats_analysis.h) */
 };
+
+/* Process `i` of st->procs. */
+static inline evi_stats_proc *evi_stats_proc_at(const ev_stats *st, size_t i)
+{
+	return st->procs.items[i];
+}
 
 /* The process of `capset`, created when `create` and absent; NULL when
  * absent (or, with ENOMEM/ELIMIT, in st->diag). */

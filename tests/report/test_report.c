@@ -567,6 +567,46 @@ static void test_errors(void **state)
 	ev_report_free(NULL);
 }
 
+/* Two processes that name no capability (no CAPSET_ASSIGN_CAP, as GHC
+ * before 7.0 wrote): each cap goes to the capset its HEAP_ALLOCATED
+ * names, in the report as in its ev_stats (the report put both in the
+ * unknown process). */
+static void test_caps_by_heap_capset(void **state)
+{
+	ev_report *rep;
+	const ev_stats *st;
+	uint8_t run[4] = { 0, 0, 0, 1 }, heap[12] = { 0 };
+	size_t found = 0;
+
+	(void)state;
+	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+	for (uint16_t cap = 0; cap < 2; cap++) {
+		ev_event r = { EV_RUN_THREAD, cap, sizeof run, 10, run, 0, 0 };
+		ev_event h = { EV_HEAP_ALLOCATED, cap, sizeof heap, 20 + cap,
+			       heap, 0, 0 };
+		ev_store32(heap, 5 + cap); /* capsets 5 and 6 */
+		assert_int_equal(ev_report_add(rep, &r), EV_OK);
+		assert_int_equal(ev_report_add(rep, &h), EV_OK);
+	}
+	assert_int_equal(ev_report_finish(rep), EV_OK);
+	st = ev_report_stats(rep);
+	assert_int_equal(ev_stats_capability_count(st), 2);
+	for (size_t i = 0; i < ev_report_process_count(rep); i++) {
+		const ev_report_process *p = ev_report_process_at(rep, i);
+		for (size_t k = 0; k < p->n_caps; k++) {
+			const ev_stats_capability *c =
+				ev_stats_capability_at(st, p->caps[k].cap);
+			assert_true(p->known);
+			assert_true(c->have_process);
+			assert_int_equal(c->capset, p->capset);
+			assert_int_equal(p->capset, 5 + p->caps[k].cap);
+			found++;
+		}
+	}
+	assert_int_equal(found, 2);
+	ev_report_free(rep);
+}
+
 /* Times near 2^64: the grid widens to the largest widths without
  * overflowing. */
 static void test_extreme_times(void **state)
@@ -602,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_caps_by_heap_capset),
 		cmocka_unit_test(test_extreme_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
