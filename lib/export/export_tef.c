@@ -37,8 +37,6 @@
 
 /* Bytes of a label or program name kept (cut at a UTF-8 boundary). */
 #define NAME_MAX_BYTES 255u
-/* The label table's slots: twice the labels it holds, a power of two. */
-#define LABEL_SLOTS (2u * EV_EXPORT_MAX_LABELS)
 /* Processes of one session (capsets are checked before they are added). */
 #define MAX_PROCS 65536u
 /* The JSON tid of events outside any capability's block. */
@@ -77,9 +75,8 @@ typedef struct tef_cap {
 } tef_cap;
 
 typedef struct tef_label {
-	uint32_t thread;
 	uint32_t len;
-	char *json;            /* the label as a JSON string; NULL: free slot */
+	char *json;            /* the label as a JSON string */
 } tef_label;
 
 typedef struct tef_state {
@@ -94,8 +91,9 @@ typedef struct tef_state {
 	tef_cap *caps;
 	size_t n_caps;
 	int global_seen;
-	tef_label *labels;     /* LABEL_SLOTS, allocated on first label */
-	size_t n_labels;
+	evi_idmap label_ids;   /* thread -> position in labels */
+	tef_label *labels;     /* parallel to label_ids' entries */
+	size_t labels_alloc;
 	uint64_t last_time;
 	unsigned quirks;       /* the session's header's: STOP_THREAD codes */
 	evi_need_table need;   /* the payload sizes tef_event checks */
@@ -244,46 +242,26 @@ static uint32_t tid_of_cap(uint16_t cap)
 }
 
 /* ------------------------------------------------------------------------
- * Thread labels: open addressing with linear probing, bounded
+ * Thread labels of live threads, bounded: an idmap of thread ids and an
+ * array parallel to its entries
  * ---------------------------------------------------------------------- */
-
-static size_t label_slot(uint32_t thread)
-{
-	return (size_t)((thread * 2654435761u) & (LABEL_SLOTS - 1));
-}
 
 static tef_label *label_find(const tef_state *st, uint32_t thread)
 {
-	if (!st->labels)
-		return NULL;
-	for (size_t i = label_slot(thread);; i = (i + 1) & (LABEL_SLOTS - 1)) {
-		tef_label *l = &st->labels[i];
-		if (!l->json)
-			return NULL;
-		if (l->thread == thread)
-			return l;
-	}
+	size_t i = evi_idmap_index(&st->label_ids, thread);
+
+	return i == SIZE_MAX ? NULL : &st->labels[i];
 }
 
-/* Removes a label, moving later entries of its probe run back. */
-static void label_remove(tef_state *st, tef_label *l)
+/* Forgets the label of `thread` (it finished), if it has one. */
+static void label_remove(tef_state *st, uint32_t thread)
 {
-	size_t hole = (size_t)(l - st->labels);
+	size_t i = evi_idmap_remove(&st->label_ids, thread);
 
-	free(l->json);
-	l->json = NULL;
-	st->n_labels--;
-	for (size_t i = (hole + 1) & (LABEL_SLOTS - 1); st->labels[i].json;
-	     i = (i + 1) & (LABEL_SLOTS - 1)) {
-		size_t home = label_slot(st->labels[i].thread);
-		/* It moves into the hole unless its probe starts after it. */
-		if (((i - home) & (LABEL_SLOTS - 1)) >=
-		    ((i - hole) & (LABEL_SLOTS - 1))) {
-			st->labels[hole] = st->labels[i];
-			st->labels[i].json = NULL;
-			hole = i;
-		}
-	}
+	if (i == SIZE_MAX)
+		return;
+	free(st->labels[i].json);
+	st->labels[i] = st->labels[st->label_ids.count];
 }
 
 /* The label as a JSON string literal, cut to NAME_MAX_BYTES. */
@@ -313,22 +291,27 @@ static int label_set(ev_exporter *x, tef_state *st, uint32_t thread,
 	uint32_t json_len;
 	char *json;
 
-	if (!l && st->n_labels >= EV_EXPORT_MAX_LABELS) {
+	if (!l && st->label_ids.count >= EV_EXPORT_MAX_LABELS) {
 		x->stats.labels_dropped++;
 		return EV_OK;
 	}
-	if (!st->labels && !(st->labels = calloc(LABEL_SLOTS, sizeof *st->labels)))
-		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
 	if (!(json = label_json(p, len, &json_len)))
 		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
 	if (!l) {
-		for (size_t i = label_slot(thread);; i = (i + 1) & (LABEL_SLOTS - 1))
-			if (!st->labels[i].json) {
-				l = &st->labels[i];
-				break;
-			}
-		l->thread = thread;
-		st->n_labels++;
+		size_t i = st->label_ids.count;
+		if (evi_grow_zeroed(&x->diag, &st->labels, &st->labels_alloc,
+				    i, sizeof *st->labels) < 0) {
+			free(json);
+			return x->diag.status;
+		}
+		if (evi_idmap_add(&st->label_ids, thread, 0,
+				  EV_EXPORT_MAX_LABELS, NULL) < 0) {
+			free(json);
+			return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
+					"out of memory");
+		}
+		l = &st->labels[i];
+		l->json = NULL;
 	}
 	free(l->json);
 	l->json = json;
@@ -338,12 +321,9 @@ static int label_set(ev_exporter *x, tef_state *st, uint32_t thread,
 
 static void labels_clear(tef_state *st)
 {
-	if (st->labels)
-		for (size_t i = 0; i < LABEL_SLOTS; i++) {
-			free(st->labels[i].json);
-			st->labels[i].json = NULL;
-		}
-	st->n_labels = 0;
+	for (size_t i = 0; i < st->label_ids.count; i++)
+		free(st->labels[i].json);
+	evi_idmap_free(&st->label_ids);
 }
 
 /* ------------------------------------------------------------------------
@@ -664,11 +644,8 @@ static void on_stop(ev_exporter *x, tef_state *st, const ev_event *ev,
 
 	if (c->running && c->thread == thread)
 		thread_slice(x, st, ev->cap, c, ev->time, 1, status);
-	if (status == EVI_STOP_FINISHED) {
-		tef_label *l = label_find(st, thread);
-		if (l)
-			label_remove(st, l);
-	}
+	if (status == EVI_STOP_FINISHED)
+		label_remove(st, thread);
 }
 
 static void on_gc(ev_exporter *x, tef_state *st, const ev_event *ev,
