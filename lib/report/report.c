@@ -61,6 +61,11 @@ int ev_report_new(ev_report **out, const ev_report_options *opt)
 		free(rep);
 		return EV_ENOMEM;
 	}
+	if (evi_heap_samples_init(&rep->profile.heap) < 0) {
+		ev_stats_free(rep->stats);
+		free(rep);
+		return EV_ENOMEM;
+	}
 	ev_stats_keep_threads(rep->stats);
 	ev_stats_on_pause(rep->stats, on_pause, rep);
 	rep->opt = *opt;
@@ -344,9 +349,12 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 		return on_heap(rep, ev);
 	case EV_USER_MARKER:
 		return on_marker(rep, ev);
+	case EV_HEAP_PROF_BEGIN:
+	case EV_HEAP_PROF_COST_CENTRE:
 	case EV_HEAP_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_PROF_SAMPLE_STRING:
+	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
 	case EV_HEAP_PROF_SAMPLE_END:
 		return evi_report_profile_event(rep, ev);
 	default:
@@ -387,6 +395,7 @@ fail:
 
 void ev_report_session(ev_report *rep, const ev_header *h)
 {
+	rep->profile.sessions++;
 	ev_stats_session(rep->stats, h);
 }
 

@@ -8,6 +8,7 @@
 
 #include "evtool/report.h"
 #include "capsets.h"
+#include "heap_samples.h"
 
 /* ---- the buckets ---- */
 
@@ -95,8 +96,10 @@ typedef struct evi_band {
 #define EVI_LABEL_SLOTS (2 * EV_REPORT_MAX_LABELS)
 
 typedef struct evi_profile {
+	evi_heap_samples heap;     /* the reader of the samples */
+	unsigned sessions;         /* ev_report_session calls */
+	ev_text name;              /* the band name of an entry */
 	uint64_t samples;          /* also the current sample's seq */
-	int in_sample;
 	uint64_t sample_time;
 	uint64_t *last_seq;        /* per bucket: its last sample's seq */
 	evi_band bands[EV_REPORT_MAX_LABELS + 1]; /* the last: "(other)" */

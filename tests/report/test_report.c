@@ -384,6 +384,52 @@ static void test_heap_profile(void **state)
 	free(w);
 }
 
+/* prof-n2 is a -hc run: its samples hold HEAP_PROF_SAMPLE_COST_CENTRE
+ * entries, which the report read as nothing (no bands) while export's hp
+ * format drew them. Each sampled bucket's bands add up to the residency
+ * of the entries of its last sample, counted by the independent walker;
+ * every stack is a label. */
+static void test_cost_centre_profile(void **state)
+{
+	uint64_t sample_bytes[64] = { 0 }, sample_time[64];
+	size_t n_samples = 0, entries = 0;
+	const ev_report_profile *pr;
+	const ev_report_grid *g;
+	ev_report *rep;
+	loaded l;
+
+	(void)state;
+	load("prof-n2.eventlog", &l);
+	for (size_t i = 0; i < l.walk.count; i++) {
+		const ts_event *e = &l.walk.events[i];
+		if (e->type == EV_HEAP_PROF_SAMPLE_BEGIN) {
+			assert_true(n_samples < 64);
+			sample_time[n_samples++] = e->time;
+		} else if (e->type == EV_HEAP_PROF_SAMPLE_COST_CENTRE) {
+			sample_bytes[n_samples - 1] +=
+				ev_load64(ts_payload(l.data, e) + 1);
+			entries++;
+		}
+	}
+	assert_true(n_samples > 0 && entries > 0);
+	rep = report_of_memory(l.data, l.len, NULL);
+	pr = ev_report_get_profile(rep);
+	g = ev_report_get_grid(rep);
+	assert_int_equal(pr->samples, n_samples);
+	assert_true(pr->labels > 0 && pr->n_bands > 0);
+	for (size_t b = 0; b < g->buckets; b++) {
+		uint64_t total = 0, want = 0;
+		for (size_t s = 0; s < n_samples; s++)
+			if ((sample_time[s] - g->start_ns) / g->width_ns == b)
+				want = sample_bytes[s];
+		for (size_t k = 0; k < pr->n_bands; k++)
+			total += pr->bands[k].bytes[b];
+		assert_int_equal(total, want);
+	}
+	ev_report_free(rep);
+	unload(&l);
+}
+
 /* ---- a merged log: one process per input ---- */
 
 static void test_merged(void **state)
@@ -639,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_long_texts),
 		cmocka_unit_test(test_heap_profile),
+		cmocka_unit_test(test_cost_centre_profile),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_errors),
