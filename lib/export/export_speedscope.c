@@ -20,8 +20,7 @@
  * profile, so memory stays bounded.
  *
  * Layering: export.c -> this file -> export_out.c and
- * lib/inspect/cost_centres.c; it
- * calls no function of export.c.
+ * lib/inspect/cost_centres.c; it calls no function of export.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
