@@ -25,7 +25,6 @@ const cli_option info_options[INFO_N_OPTIONS + 1] = {
 };
 
 #define INFO_SCHEMA_VERSION 1
-#define N_CLASSES 15 /* EV_CLASS_SCHEDULER (bit 0) .. EV_CLASS_OTHER */
 
 /* One log as shown: its name and the library's analysis. */
 typedef struct log_info {
@@ -186,7 +185,7 @@ static void print_identity(const log_info *li)
 static void print_counts(const log_info *li)
 {
 	printf("  %-16s", "by class");
-	for (unsigned bit = 0; bit < N_CLASSES; bit++) {
+	for (unsigned bit = 0; bit < EV_CLASS_COUNT; bit++) {
 		ev_class cls = (ev_class)(1u << bit);
 		uint64_t n = ev_info_class_events(li->in, cls);
 		if (n)
@@ -370,7 +369,7 @@ static void json_counts(json_out *j, const log_info *li)
 	json_uint(j, "time_inversions", li->sum->inversions);
 	json_uint(j, "gc_end_inversions", li->sum->gc_end_inversions);
 	json_begin_object(j, "events_by_class");
-	for (unsigned bit = 0; bit < N_CLASSES; bit++) {
+	for (unsigned bit = 0; bit < EV_CLASS_COUNT; bit++) {
 		ev_class cls = (ev_class)(1u << bit);
 		uint64_t n = ev_info_class_events(li->in, cls);
 		if (n)

@@ -230,28 +230,14 @@ static void json_profile(json_out *j, const ev_report_profile *pr, size_t n)
  * size stays bounded (report.h); the rest are summed. */
 #define PAGE_THREADS 1000
 
-/* Most run time first, ties by thread id. */
-static int by_run_time(const void *a, const void *b)
-{
-	const ev_stats_thread *x = *(const ev_stats_thread *const *)a;
-	const ev_stats_thread *y = *(const ev_stats_thread *const *)b;
-
-	if (x->run_ns != y->run_ns)
-		return x->run_ns < y->run_ns ? 1 : -1;
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
 static int json_threads(json_out *j, const ev_stats *st)
 {
 	size_t n = ev_stats_thread_count(st);
 	size_t shown = n < PAGE_THREADS ? n : PAGE_THREADS;
-	const ev_stats_thread **order = malloc((n ? n : 1) * sizeof *order);
+	const ev_stats_thread **order = stats_threads_by_run_time(st);
 
 	if (!order)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		order[i] = ev_stats_thread_at(st, i);
-	qsort(order, n, sizeof *order, by_run_time);
 	json_begin_object(j, "threads");
 	json_uint(j, "count", n);
 	stats_json_thread(j, "total", ev_stats_thread_total(st));

@@ -291,23 +291,13 @@ static void print_thread(const ev_stats_thread *t, const char *what)
 	putchar('\n');
 }
 
-static int by_run_time(const void *a, const void *b)
-{
-	const ev_stats_thread *x = *(const ev_stats_thread *const *)a;
-	const ev_stats_thread *y = *(const ev_stats_thread *const *)b;
-
-	if (x->run_ns != y->run_ns)
-		return x->run_ns < y->run_ns ? 1 : -1;
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
 /* The threads by run time, longest first, after a line of totals. */
 static void print_threads(const ev_stats *st)
 {
 	const ev_stats_thread *total = ev_stats_thread_total(st);
 	const ev_stats_thread *others = ev_stats_thread_others(st);
 	size_t n = ev_stats_thread_count(st);
-	const ev_stats_thread **order = calloc(n ? n : 1, sizeof *order);
+	const ev_stats_thread **order = stats_threads_by_run_time(st);
 	char runs[32], stops[32], ns[16], what[16];
 
 	printf("\n  Threads: %zu, %s runs, %s running\n  Stops: %s: ", n,
@@ -320,9 +310,6 @@ static void print_threads(const ev_stats *st)
 		puts("  (out of memory: no list)");
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = ev_stats_thread_at(st, i);
-	qsort(order, n, sizeof *order, by_run_time);
 	for (size_t i = 0; i < n; i++) {
 		snprintf(what, sizeof what, "%" PRIu32, order[i]->tid);
 		print_thread(order[i], what);

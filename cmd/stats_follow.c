@@ -79,8 +79,9 @@ static void print_line(monitor *m, uint64_t end_ns)
 
 static int on_header(void *ctx, const ev_header *h)
 {
-	(void)ctx;
-	(void)h;
+	monitor *m = ctx;
+
+	ev_stats_session(m->f.st, h);
 	return EV_OK;
 }
 

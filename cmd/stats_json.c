@@ -1,7 +1,10 @@
 /*
  * The JSON of ev_stats figures: stats --json prints them, report embeds
- * them in its page, with the same keys (schema_version 1).
+ * them in its page, with the same keys (schema_version 1); both list the
+ * threads in one order (stats_threads_by_run_time).
  */
+#include <stdlib.h>
+
 #include "stats_json.h"
 
 static void json_generations(json_out *j, const ev_stats_process *p)
@@ -174,4 +177,28 @@ void stats_json_process(json_out *j, const char *key, const ev_stats *st,
 	json_pauses(j, st, i);
 	json_figures(j, st, i);
 	json_end_object(j);
+}
+
+/* Most run time first, ties by thread id. */
+static int by_run_time(const void *a, const void *b)
+{
+	const ev_stats_thread *x = *(const ev_stats_thread *const *)a;
+	const ev_stats_thread *y = *(const ev_stats_thread *const *)b;
+
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+const ev_stats_thread **stats_threads_by_run_time(const ev_stats *st)
+{
+	size_t n = ev_stats_thread_count(st);
+	const ev_stats_thread **order = malloc((n ? n : 1) * sizeof *order);
+
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		order[i] = ev_stats_thread_at(st, i);
+	qsort(order, n, sizeof *order, by_run_time);
+	return order;
 }

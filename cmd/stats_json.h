@@ -17,4 +17,9 @@ void stats_json_process(json_out *j, const char *key, const ev_stats *st,
 void stats_json_thread(json_out *j, const char *key,
 		       const ev_stats_thread *t);
 
+/* The threads of `st` (finished), most run time first, ties by thread
+ * id: an array of ev_stats_thread_count() pointers to free(), NULL when
+ * out of memory. */
+const ev_stats_thread **stats_threads_by_run_time(const ev_stats *st);
+
 #endif

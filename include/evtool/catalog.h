@@ -129,6 +129,10 @@ typedef enum ev_class {
 	EV_CLASS_OTHER = 1u << 14          /**< deprecated, Eden, Mercury, perf */
 } ev_class;
 
+/** Number of classes: bits 0 (EV_CLASS_SCHEDULER) to EV_CLASS_COUNT - 1
+ *  (EV_CLASS_OTHER), `(ev_class)(1u << bit)` for each. */
+#define EV_CLASS_COUNT 15u
+
 /** Capset types: the "capset_type" field of CAPSET_CREATE (25). */
 typedef enum ev_capset_type {
 	EV_CAPSET_CUSTOM = 1,
@@ -210,6 +214,17 @@ EV_API ev_class ev_class_from_name(const char *name);
 
 /** The class of event type `id`; EV_CLASS_OTHER when unknown. */
 EV_API ev_class ev_type_class(uint16_t id);
+
+/**
+ * Nonzero for the event types that describe rather than happen, which
+ * `evtool filter` keeps whatever it selects: capset and capability
+ * creation, assignment and removal (25-28, 45-48), STARTUP, RTS
+ * identifier, program arguments and environment, pid and parent pid,
+ * wall clock, heap info (52), heap-profile and time-profile begin (160,
+ * 168), cost-centre (161), info-table (169), ticky-counter (210) and
+ * perf-name (140) definitions, and THREAD_LABEL.
+ */
+EV_API int ev_type_is_metadata(uint16_t id);
 
 /**
  * The identifier fields present in one event payload of type `type` and

@@ -34,7 +34,12 @@ enum ev_header_quirk {
 	/** GHC 6.12: thread ids declared 8 bytes but written as 4, STARTUP
 	 *  declared 0 bytes but carrying 2. Detected by CREATE_THREAD's
 	 *  declared size of 8. */
-	EV_QUIRK_GHC612 = 1u << 0
+	EV_QUIRK_GHC612 = 1u << 0,
+	/** GHC 7.8.2: STOP_THREAD statuses from 8 up numbered one higher
+	 *  (it inserted BlockedOnMVarRead at 8; ghc-events mkStopStatus782).
+	 *  Detected as ghc-events does: USER_MARKER declared, HACK_BUG_T9003
+	 *  not. */
+	EV_QUIRK_GHC782 = 1u << 1
 };
 
 /** Creates an empty header. Free it with ev_header_free(). */

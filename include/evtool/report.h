@@ -164,6 +164,10 @@ EV_API void ev_report_free(ev_report *rep);
  */
 EV_API int ev_report_add(ev_report *rep, const ev_event *ev);
 
+/** A session with header `h` starts (ev_stats_session for the report's
+ *  ev_stats); ev_report_read calls it. */
+EV_API void ev_report_session(ev_report *rep, const ev_header *h);
+
 /**
  * Feeds every event of `r`, session after session, to ev_report_add.
  * Returns EV_END when the stream ended cleanly, EV_ETRUNCATED when it was

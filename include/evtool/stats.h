@@ -22,6 +22,7 @@
 #define EVTOOL_STATS_H
 
 #include "common.h"
+#include "header.h"
 #include "reader.h"
 
 #ifdef __cplusplus
@@ -107,6 +108,15 @@ EV_API void ev_stats_free(ev_stats *st);
  * ev_stats_diag().
  */
 EV_API int ev_stats_add(ev_stats *st, const ev_event *ev);
+
+/**
+ * A session with header `h` starts: its events that follow are read in
+ * the numbering its header gives (GHC 7.8.2 numbered STOP_THREAD
+ * statuses differently, EV_QUIRK_GHC782). ev_stats_read calls it; a
+ * caller of ev_stats_add calls it before each session's events (without
+ * it, or with `h` NULL, the usual numbering).
+ */
+EV_API void ev_stats_session(ev_stats *st, const ev_header *h);
 
 /**
  * Feeds every event of `r`, session after session, to ev_stats_add.

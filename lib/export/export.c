@@ -5,9 +5,9 @@
  *
  * Layering, calls going one way only: this file -> the formats
  * (export_tef.c, export_speedscope.c, export_hp.c) -> export_out.c and
- * export_cc.c. This file calls down into the formats and into
- * export_out.c (the output buffer and time texts, which the formats use
- * too); nothing below calls up into it.
+ * lib/inspect (cost_centres.c, heap_samples.c). This file calls down into
+ * the formats and into export_out.c (the output buffer and time texts,
+ * which the formats use too); nothing below calls up into it.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -23,8 +23,11 @@
  * between, a CAF as MODULE.CAF, MAIN alone as "MAIN", cut to 25 bytes
  * (the RTS's default -L) as 21 bytes and "...".
  *
- * Layering: export.c -> this file -> export_out.c and export_cc.c; it
- * calls no function of export.c.
+ * The samples and their band names are read by lib/inspect/heap_samples.c,
+ * as the report reads them.
+ *
+ * Layering: export.c -> this file -> export_out.c and
+ * lib/inspect/heap_samples.c; it calls no function of export.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,18 +39,13 @@
 #include "export_internal.h"
 #include "internal.h"
 
-/* The RTS's default +RTS -L: the longest cost-centre stack name. */
-#define CCS_LENGTH 25u
 /* Bytes of the JOB line's program and arguments kept. */
 #define JOB_MAX 1024u
 
 typedef struct hp_state {
-	evi_cc_table *ccs;
+	evi_heap_samples heap;  /* the profile's samples (heap_samples.h) */
 	unsigned session;
-	int have_profile;
-	uint8_t profile;
 	int header_done;
-	unsigned depth;         /* open HEAP_PROF_SAMPLE_BEGINs */
 	uint64_t samples;
 	uint64_t last_time;
 	char job[JOB_MAX + 1];
@@ -121,50 +119,6 @@ static void set_date(hp_state *st, const ev_event *ev)
 		strftime(st->date, sizeof st->date, "%a %b %d %H:%M %Y", &tm);
 }
 
-/* Appends `s` to the band name in `buf` (len so far in *n), as the RTS's
- * buf_append: the count may run past the buffer, the bytes do not. */
-static void band_append(char *buf, size_t *n, const char *s)
-{
-	for (; *s; s++, (*n)++)
-		if (*n < CCS_LENGTH + 1)
-			buf[*n] = *s;
-}
-
-/* A -hc band: the cost-centre stack of a HEAP_PROF_SAMPLE_COST_CENTRE. */
-static void put_ccs_band(ev_text *t, const hp_state *st, const uint8_t *ids,
-			 unsigned depth)
-{
-	char buf[CCS_LENGTH + 1];
-	size_t n = 0;
-
-	if (depth == 0) {
-		evi_puts(t, "MAIN");
-		return;
-	}
-	for (unsigned i = 0; i < depth && n < CCS_LENGTH + 1; i++) {
-		uint32_t id = ev_load32(ids + 4 * i);
-		const evi_cc *cc = evi_cc_find(st->ccs, st->session, id);
-		char unknown[24];
-		if (!cc) {
-			snprintf(unknown, sizeof unknown, "cc%u", (unsigned)id);
-			band_append(buf, &n, unknown);
-		} else if (strcmp(cc->label, "CAF") == 0) {
-			band_append(buf, &n, cc->module);
-			band_append(buf, &n, ".CAF");
-		} else {
-			band_append(buf, &n, cc->label);
-			if (i + 1 < depth)
-				band_append(buf, &n, "/");
-		}
-	}
-	if (n >= CCS_LENGTH + 1) {
-		evi_put(t, buf, CCS_LENGTH - 4);
-		evi_puts(t, "...");
-	} else {
-		evi_put(t, buf, n);
-	}
-}
-
 static void band_value(ev_text *t, uint64_t bytes)
 {
 	evi_putc(t, '\t');
@@ -172,29 +126,34 @@ static void band_value(ev_text *t, uint64_t bytes)
 	evi_putc(t, '\n');
 }
 
-static void on_sample_string(ev_exporter *x, hp_state *st, const ev_event *ev)
+/* The heap-profile events, read by heap_samples.c. */
+static int heap_event(ev_exporter *x, hp_state *st, const ev_event *ev)
 {
-	size_t len = 0;
+	evi_heap_entry e;
+	int kind = evi_heap_samples_event(&st->heap, st->session, ev, &e,
+					  &x->diag);
 
-	if (ev->size < 9 || ev->payload[0] != st->profile)
-		return;
-	while (9 + len < ev->size && ev->payload[9 + len])
-		len++;
-	evi_put(&x->out, ev->payload + 9, len);
-	band_value(&x->out, ev_load64(ev->payload + 1));
-}
-
-static void on_sample_ccs(ev_exporter *x, hp_state *st, const ev_event *ev)
-{
-	unsigned depth;
-
-	if (ev->size < 10 || ev->payload[0] != st->profile)
-		return;
-	depth = ev->payload[9];
-	if (10u + 4u * depth > ev->size)
-		depth = (ev->size - 10) / 4;
-	put_ccs_band(&x->out, st, ev->payload + 10, depth);
-	band_value(&x->out, ev_load64(ev->payload + 1));
+	switch (kind) {
+	case EVI_HEAP_OTHER_PROFILE:
+		x->stats.other_heap_profiles++;
+		break;
+	case EVI_HEAP_BEGIN:
+		write_header(x, st);
+		sample_line(&x->out, "BEGIN_SAMPLE", ev->time);
+		st->samples++;
+		x->stats.samples++;
+		break;
+	case EVI_HEAP_ENTRY:
+		evi_heap_band_name(&st->heap, st->session, &e, &x->out);
+		band_value(&x->out, e.bytes);
+		break;
+	case EVI_HEAP_END:
+		sample_line(&x->out, "END_SAMPLE", ev->time);
+		break;
+	default:
+		return kind < 0 ? kind : EV_OK;
+	}
+	return EV_OK;
 }
 
 static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
@@ -211,43 +170,12 @@ static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 		if (!st->date[0])
 			set_date(st, ev);
 		break;
-	case EV_HEAP_PROF_BEGIN:
-		if (ev->size < 1)
-			break;
-		if (!st->have_profile) {
-			st->have_profile = 1;
-			st->profile = ev->payload[0];
-		} else if (ev->payload[0] != st->profile) {
-			x->stats.other_heap_profiles++;
-		}
-		break;
-	case EV_HEAP_PROF_COST_CENTRE:
-		return evi_cc_define(st->ccs, st->session, ev, &x->diag);
-	case EV_HEAP_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-		if (!st->have_profile || st->depth++)
-			break;
-		write_header(x, st);
-		sample_line(&x->out, "BEGIN_SAMPLE", ev->time);
-		st->samples++;
-		x->stats.samples++;
-		break;
-	case EV_HEAP_PROF_SAMPLE_STRING:
-		if (st->depth)
-			on_sample_string(x, st, ev);
-		break;
-	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-		if (st->depth)
-			on_sample_ccs(x, st, ev);
-		break;
-	case EV_HEAP_PROF_SAMPLE_END:
-		if (st->depth && --st->depth == 0)
-			sample_line(&x->out, "END_SAMPLE", ev->time);
-		break;
 	case EV_USER_MARKER:
-		if (st->header_done && !st->depth)
+		if (st->header_done && !st->heap.depth)
 			sample_line(&x->out, "MARK", ev->time);
 		break;
+	default:
+		return heap_event(x, st, ev);
 	}
 	return EV_OK;
 }
@@ -269,7 +197,7 @@ static int hp_finish(ev_exporter *x, void *state)
 
 	if (!st->samples)
 		return EV_EXPORT_NOTHING;
-	if (st->depth)
+	if (st->heap.depth)
 		sample_line(&x->out, "END_SAMPLE", st->last_time);
 	sample_line(&x->out, "BEGIN_SAMPLE", st->last_time);
 	sample_line(&x->out, "END_SAMPLE", st->last_time);
@@ -281,7 +209,7 @@ static int hp_open(ev_exporter *x, void **state)
 	hp_state *st = calloc(1, sizeof *st);
 
 	(void)x;
-	if (!st || evi_cc_table_new(&st->ccs) < 0) {
+	if (!st || evi_heap_samples_init(&st->heap) < 0) {
 		free(st);
 		return EV_ENOMEM;
 	}
@@ -293,7 +221,7 @@ static void hp_free(void *state)
 {
 	hp_state *st = state;
 
-	evi_cc_table_free(st->ccs);
+	evi_heap_samples_free(&st->heap);
 	free(st);
 }
 

@@ -8,6 +8,7 @@
 
 #include "evtool/export.h"
 #include "evtool/show.h"
+#include "heap_samples.h"
 #include "text.h"
 
 /* One format: its state is created by `open` and owned by the exporter. */
@@ -74,28 +75,7 @@ char *evi_fmt_us(char *p, uint64_t ns);
 /* Fails with EV_ENOMEM when the output buffer could not grow. */
 int evi_export_check(ev_exporter *x);
 
-/* ---- cost centres (export_cc.c) ---- */
-
-/* One HEAP_PROF_COST_CENTRE definition; texts point into the table. */
-typedef struct evi_cc {
-	uint64_t key;       /* session << 32 | cost-centre id */
-	const char *label, *module, *srcloc;
-	uint32_t index;     /* in definition order, from 0 */
-} evi_cc;
-
-typedef struct evi_cc_table evi_cc_table;
-
-int evi_cc_table_new(evi_cc_table **out);
-void evi_cc_table_free(evi_cc_table *t);
-/* Adds the definition of a HEAP_PROF_COST_CENTRE event (a repeated id
- * keeps its first definition). EV_OK, EV_ENOMEM or EV_ELIMIT (diag set). */
-int evi_cc_define(evi_cc_table *t, unsigned session, const ev_event *ev,
-		  ev_diag *diag);
-/* The definition of `id` in `session`, or NULL. */
-const evi_cc *evi_cc_find(const evi_cc_table *t, unsigned session,
-			  uint32_t id);
-/* Definitions in definition order: i < evi_cc_count(t). */
-size_t evi_cc_count(const evi_cc_table *t);
-const evi_cc *evi_cc_at(const evi_cc_table *t, size_t i);
+/* ---- cost centres and heap-profile samples: lib/inspect/heap_samples.h
+ * ---- */
 
 #endif

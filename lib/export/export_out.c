@@ -3,7 +3,7 @@
  * text, written to the sink in chunks, and event times as JSON
  * microseconds.
  *
- * Layering: the bottom of export with export_cc.c (export.c -> the
+ * Layering: the bottom of export (export.c -> the
  * formats -> this file). It calls no function of export.c or of the
  * formats; these helpers live here because all of them use them.
  */

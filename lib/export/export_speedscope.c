@@ -19,8 +19,8 @@
  * unnamed temporary file as they come and written at the end, profile by
  * profile, so memory stays bounded.
  *
- * Layering: export.c -> this file -> export_out.c and export_cc.c; it
- * calls no function of export.c.
+ * Layering: export.c -> this file -> export_out.c and
+ * lib/inspect/cost_centres.c; it calls no function of export.c.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -37,8 +37,6 @@
 
 /* Bytes of a label or program name kept (cut at a UTF-8 boundary). */
 #define NAME_MAX_BYTES 255u
-/* The label table's slots: twice the labels it holds, a power of two. */
-#define LABEL_SLOTS (2u * EV_EXPORT_MAX_LABELS)
 /* Processes of one session (capsets are checked before they are added). */
 #define MAX_PROCS 65536u
 /* The JSON tid of events outside any capability's block. */
@@ -77,9 +75,8 @@ typedef struct tef_cap {
 } tef_cap;
 
 typedef struct tef_label {
-	uint32_t thread;
 	uint32_t len;
-	char *json;            /* the label as a JSON string; NULL: free slot */
+	char *json;            /* the label as a JSON string */
 } tef_label;
 
 typedef struct tef_state {
@@ -94,9 +91,12 @@ typedef struct tef_state {
 	tef_cap *caps;
 	size_t n_caps;
 	int global_seen;
-	tef_label *labels;     /* LABEL_SLOTS, allocated on first label */
-	size_t n_labels;
+	evi_idmap label_ids;   /* thread -> position in labels */
+	tef_label *labels;     /* parallel to label_ids' entries */
+	size_t labels_alloc;
 	uint64_t last_time;
+	unsigned quirks;       /* the session's header's: STOP_THREAD codes */
+	evi_need_table need;   /* the payload sizes tef_event checks */
 } tef_state;
 
 /* ------------------------------------------------------------------------
@@ -242,46 +242,26 @@ static uint32_t tid_of_cap(uint16_t cap)
 }
 
 /* ------------------------------------------------------------------------
- * Thread labels: open addressing with linear probing, bounded
+ * Thread labels of live threads, bounded: an idmap of thread ids and an
+ * array parallel to its entries
  * ---------------------------------------------------------------------- */
-
-static size_t label_slot(uint32_t thread)
-{
-	return (size_t)((thread * 2654435761u) & (LABEL_SLOTS - 1));
-}
 
 static tef_label *label_find(const tef_state *st, uint32_t thread)
 {
-	if (!st->labels)
-		return NULL;
-	for (size_t i = label_slot(thread);; i = (i + 1) & (LABEL_SLOTS - 1)) {
-		tef_label *l = &st->labels[i];
-		if (!l->json)
-			return NULL;
-		if (l->thread == thread)
-			return l;
-	}
+	size_t i = evi_idmap_index(&st->label_ids, thread);
+
+	return i == SIZE_MAX ? NULL : &st->labels[i];
 }
 
-/* Removes a label, moving later entries of its probe run back. */
-static void label_remove(tef_state *st, tef_label *l)
+/* Forgets the label of `thread` (it finished), if it has one. */
+static void label_remove(tef_state *st, uint32_t thread)
 {
-	size_t hole = (size_t)(l - st->labels);
+	size_t i = evi_idmap_remove(&st->label_ids, thread);
 
-	free(l->json);
-	l->json = NULL;
-	st->n_labels--;
-	for (size_t i = (hole + 1) & (LABEL_SLOTS - 1); st->labels[i].json;
-	     i = (i + 1) & (LABEL_SLOTS - 1)) {
-		size_t home = label_slot(st->labels[i].thread);
-		/* It moves into the hole unless its probe starts after it. */
-		if (((i - home) & (LABEL_SLOTS - 1)) >=
-		    ((i - hole) & (LABEL_SLOTS - 1))) {
-			st->labels[hole] = st->labels[i];
-			st->labels[i].json = NULL;
-			hole = i;
-		}
-	}
+	if (i == SIZE_MAX)
+		return;
+	free(st->labels[i].json);
+	st->labels[i] = st->labels[st->label_ids.count];
 }
 
 /* The label as a JSON string literal, cut to NAME_MAX_BYTES. */
@@ -311,22 +291,27 @@ static int label_set(ev_exporter *x, tef_state *st, uint32_t thread,
 	uint32_t json_len;
 	char *json;
 
-	if (!l && st->n_labels >= EV_EXPORT_MAX_LABELS) {
+	if (!l && st->label_ids.count >= EV_EXPORT_MAX_LABELS) {
 		x->stats.labels_dropped++;
 		return EV_OK;
 	}
-	if (!st->labels && !(st->labels = calloc(LABEL_SLOTS, sizeof *st->labels)))
-		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
 	if (!(json = label_json(p, len, &json_len)))
 		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
 	if (!l) {
-		for (size_t i = label_slot(thread);; i = (i + 1) & (LABEL_SLOTS - 1))
-			if (!st->labels[i].json) {
-				l = &st->labels[i];
-				break;
-			}
-		l->thread = thread;
-		st->n_labels++;
+		size_t i = st->label_ids.count;
+		if (evi_grow_zeroed(&x->diag, &st->labels, &st->labels_alloc,
+				    i, sizeof *st->labels) < 0) {
+			free(json);
+			return x->diag.status;
+		}
+		if (evi_idmap_add(&st->label_ids, thread, 0,
+				  EV_EXPORT_MAX_LABELS, NULL) < 0) {
+			free(json);
+			return evi_fail(&x->diag, EV_ENOMEM, 0, 0,
+					"out of memory");
+		}
+		l = &st->labels[i];
+		l->json = NULL;
 	}
 	free(l->json);
 	l->json = json;
@@ -336,12 +321,9 @@ static int label_set(ev_exporter *x, tef_state *st, uint32_t thread,
 
 static void labels_clear(tef_state *st)
 {
-	if (st->labels)
-		for (size_t i = 0; i < LABEL_SLOTS; i++) {
-			free(st->labels[i].json);
-			st->labels[i].json = NULL;
-		}
-	st->n_labels = 0;
+	for (size_t i = 0; i < st->label_ids.count; i++)
+		free(st->labels[i].json);
+	evi_idmap_free(&st->label_ids);
 }
 
 /* ------------------------------------------------------------------------
@@ -657,15 +639,13 @@ static void on_stop(ev_exporter *x, tef_state *st, const ev_event *ev,
 		    tef_cap *c)
 {
 	uint32_t thread = ev_load32(ev->payload);
-	unsigned status = ev_load16(ev->payload + 4);
+	unsigned status = evi_stop_status(ev_load16(ev->payload + 4),
+					  st->quirks);
 
 	if (c->running && c->thread == thread)
 		thread_slice(x, st, ev->cap, c, ev->time, 1, status);
-	if (status == EVI_STOP_FINISHED) {
-		tef_label *l = label_find(st, thread);
-		if (l)
-			label_remove(st, l);
-	}
+	if (status == EVI_STOP_FINISHED)
+		label_remove(st, thread);
 }
 
 static void on_gc(ev_exporter *x, tef_state *st, const ev_event *ev,
@@ -739,24 +719,22 @@ static int on_cap_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 
 /* How tef_event takes each type (all it handles are below 64): on a
  * capability's track (on_cap_event), elsewhere (other_event) or not at
- * all, and the payload bytes it needs (the fields read). */
+ * all. */
 #define TYPES 64u
 enum take { SKIP, CAP_TRACK, OTHER };
-static const struct type_take {
-	uint8_t take, min_size;
-} takes[TYPES] = {
-	[EV_RUN_THREAD] = { CAP_TRACK, 4 }, [EV_STOP_THREAD] = { CAP_TRACK, 6 },
-	[EV_GC_START] = { CAP_TRACK, 0 }, [EV_GC_END] = { CAP_TRACK, 0 },
-	[EV_GC_WORK] = { CAP_TRACK, 0 }, [EV_GC_IDLE] = { CAP_TRACK, 0 },
-	[EV_GC_DONE] = { CAP_TRACK, 0 }, [EV_GC_STATS_GHC] = { CAP_TRACK, 0 },
-	[EV_THREAD_LABEL] = { OTHER, 4 }, [EV_PROGRAM_ARGS] = { OTHER, 4 },
-	[EV_CAPSET_CREATE] = { OTHER, 6 }, [EV_CAPSET_ASSIGN_CAP] = { OTHER, 6 },
-	[EV_OSPROCESS_PID] = { OTHER, 8 },
-	[EV_REQUEST_SEQ_GC] = { OTHER, 0 }, [EV_REQUEST_PAR_GC] = { OTHER, 0 },
-	[EV_GC_GLOBAL_SYNC] = { OTHER, 0 }, [EV_USER_MARKER] = { OTHER, 0 },
-	[EV_USER_MSG] = { OTHER, 0 }, [EV_HEAP_SIZE] = { OTHER, 12 },
-	[EV_HEAP_LIVE] = { OTHER, 12 }, [EV_HEAP_ALLOCATED] = { OTHER, 12 },
-	[EV_SPARK_COUNTERS] = { OTHER, 56 }
+static const uint8_t takes[TYPES] = {
+	[EV_RUN_THREAD] = CAP_TRACK, [EV_STOP_THREAD] = CAP_TRACK,
+	[EV_GC_START] = CAP_TRACK, [EV_GC_END] = CAP_TRACK,
+	[EV_GC_WORK] = CAP_TRACK, [EV_GC_IDLE] = CAP_TRACK,
+	[EV_GC_DONE] = CAP_TRACK, [EV_GC_STATS_GHC] = CAP_TRACK,
+	[EV_THREAD_LABEL] = OTHER, [EV_PROGRAM_ARGS] = OTHER,
+	[EV_CAPSET_CREATE] = OTHER, [EV_CAPSET_ASSIGN_CAP] = OTHER,
+	[EV_OSPROCESS_PID] = OTHER,
+	[EV_REQUEST_SEQ_GC] = OTHER, [EV_REQUEST_PAR_GC] = OTHER,
+	[EV_GC_GLOBAL_SYNC] = OTHER, [EV_USER_MARKER] = OTHER,
+	[EV_USER_MSG] = OTHER, [EV_HEAP_SIZE] = OTHER,
+	[EV_HEAP_LIVE] = OTHER, [EV_HEAP_ALLOCATED] = OTHER,
+	[EV_SPARK_COUNTERS] = OTHER
 };
 
 /* The events of no capability's track (ev->size checked). */
@@ -802,16 +780,16 @@ static int other_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
 {
 	tef_state *st = state;
-
-	const struct type_take *take;
+	unsigned take;
+	int rc;
 
 	st->last_time = ev->time;
-	if (ev->type >= TYPES)
+	if (ev->type >= TYPES || (take = takes[ev->type]) == SKIP)
 		return EV_OK;
-	take = &takes[ev->type];
-	if (take->take == SKIP || ev->size < take->min_size)
-		return EV_OK;
-	if (take->take == CAP_TRACK)
+	if ((rc = evi_need_fast(&st->need, &x->diag, ev,
+				"the export needs")) < 0)
+		return rc;
+	if (take == CAP_TRACK)
 		return ev->cap == EV_NO_CAP ? EV_OK : on_cap_event(x, st, ev);
 	return other_event(x, st, ev);
 }
@@ -909,9 +887,9 @@ static int tef_session(ev_exporter *x, void *state, unsigned session,
 	tef_state *st = state;
 
 	(void)session;
-	(void)h;
 	begin(x, st);
 	end_session(x, st);
+	st->quirks = h ? ev_header_quirks(h) : 0;
 	return evi_export_check(x);
 }
 
@@ -927,9 +905,14 @@ static int tef_finish(ev_exporter *x, void *state)
 
 static int tef_open(ev_exporter *x, void **state)
 {
+	tef_state *st = calloc(1, sizeof *st);
+
 	(void)x;
-	*state = calloc(1, sizeof(tef_state));
-	return *state ? EV_OK : EV_ENOMEM;
+	if (!st)
+		return EV_ENOMEM;
+	evi_need_table_init(&st->need);
+	*state = st;
+	return EV_OK;
 }
 
 static void tef_free(void *state)

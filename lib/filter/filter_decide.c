@@ -50,40 +50,6 @@ int evi_bitmap_new(uint8_t **bits)
 	return EV_OK;
 }
 
-int evi_filter_is_metadata(uint16_t type)
-{
-	switch (type) {
-	case EV_STARTUP:
-	case EV_CAPSET_CREATE:
-	case EV_CAPSET_DELETE:
-	case EV_CAPSET_ASSIGN_CAP:
-	case EV_CAPSET_REMOVE_CAP:
-	case EV_RTS_IDENTIFIER:
-	case EV_PROGRAM_ARGS:
-	case EV_PROGRAM_ENV:
-	case EV_OSPROCESS_PID:
-	case EV_OSPROCESS_PPID:
-	case EV_WALL_CLOCK_TIME:
-	case EV_THREAD_LABEL:
-	case EV_CAP_CREATE:
-	case EV_CAP_DELETE:
-	case EV_CAP_DISABLE:
-	case EV_CAP_ENABLE:
-	case EV_HEAP_INFO_GHC:
-	case EV_PERF_NAME: /* names the perf counters of 141/142 */
-	case EV_HEAP_PROF_BEGIN:
-	case EV_HEAP_PROF_COST_CENTRE:
-	case EV_PROF_BEGIN:
-	case EV_IPE:
-	case EV_TICKY_COUNTER_DEF:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-
-
 static void free_process_sets(evi_session_facts *s)
 {
 	for (int d = 0; d < EVI_N_DIRECTIONS; d++) {
@@ -632,7 +598,7 @@ static int build_rules(ev_filter *f)
 	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
 		uint8_t rule = type_selected(f, (uint16_t)id) ? EVI_RULE_SELECT
 							       : EVI_RULE_DROP;
-		if (f->keep_metadata && evi_filter_is_metadata((uint16_t)id))
+		if (f->keep_metadata && ev_type_is_metadata((uint16_t)id))
 			rule = id == EV_THREAD_LABEL ? EVI_RULE_LABEL
 						     : EVI_RULE_META;
 		f->rules[id] = rule;

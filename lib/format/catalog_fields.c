@@ -6,6 +6,7 @@
  * reader that knows them.
  */
 #include "evtool/catalog.h"
+#include "internal.h"
 
 #define U8 EV_FIELD_U8
 #define U16 EV_FIELD_U16
@@ -300,6 +301,15 @@ static size_t first_layout(uint16_t id)
 			hi = mid;
 	}
 	return lo;
+}
+
+uint32_t evi_layout_min_size(uint16_t id)
+{
+	size_t i = first_layout(id);
+
+	/* The forms of a type are in order of min_size: the first is the
+	 * oldest. */
+	return i < N_LAYOUTS && layouts[i].id == id ? layouts[i].min_size : 0;
 }
 
 const ev_layout *ev_catalog_layout(uint16_t id, uint32_t size)

@@ -117,9 +117,9 @@ int ev_wall_clock_epoch(const ev_event *ev, int64_t *epoch_ns, ev_diag *diag)
 	return EV_OK;
 }
 
-int evi_need_fields(ev_diag *d, const ev_event *ev, uint32_t need,
-		    const char *who)
+int evi_need_fields(ev_diag *d, const ev_event *ev, const char *who)
 {
+	uint32_t need = evi_layout_min_size(ev->type);
 	const ev_type_info *t;
 
 	if (ev->size >= need)
@@ -129,4 +129,10 @@ int evi_need_fields(ev_diag *d, const ev_event *ev, uint32_t need,
 			"%s event of %u bytes is too short for the %u bytes "
 			"of fields %s", t ? t->name : "an unknown",
 			(unsigned)ev->size, (unsigned)need, who);
+}
+
+void evi_need_table_init(evi_need_table *t)
+{
+	for (unsigned id = 0; id < EVI_NEED_IDS; id++)
+		t->min_size[id] = (uint16_t)evi_layout_min_size((uint16_t)id);
 }

@@ -106,6 +106,9 @@ static void update_quirks(ev_header *h)
 
 	if (create && create->size == GHC612_DECLARED_CREATE_THREAD)
 		quirks |= EV_QUIRK_GHC612;
+	if (ev_header_find(h, EV_USER_MARKER) &&
+	    !ev_header_find(h, EV_HACK_BUG_T9003))
+		quirks |= EV_QUIRK_GHC782;
 	h->quirks = quirks;
 	for (size_t i = 0; i < h->count; i++)
 		h->types[i].wire_size = wire_size_of(quirks, h->types[i].id,
@@ -165,7 +168,8 @@ int ev_header_add(ev_header *h, uint16_t id, int32_t size,
 		.extra = (const uint8_t *)blob + desc_len + 1,
 	};
 	*slot = (uint32_t)++h->count;
-	if (id == EV_CREATE_THREAD)
+	if (id == EV_CREATE_THREAD || id == EV_USER_MARKER ||
+	    id == EV_HACK_BUG_T9003)
 		update_quirks(h);
 	return EV_OK;
 }

@@ -68,6 +68,43 @@ int evi_idmap_add(evi_idmap *m, uint64_t key, uint64_t value, size_t limit,
 	return EV_OK;
 }
 
+/* Empties slot `hole` of the table, moving later entries of its probe
+ * run back so that every key stays reachable from its home slot. */
+static void unslot(evi_idmap *m, size_t hole)
+{
+	size_t mask = m->n_slots - 1;
+
+	m->slots[hole] = 0;
+	for (size_t i = (hole + 1) & mask; m->slots[i]; i = (i + 1) & mask) {
+		size_t home = (size_t)evi_hash_mix(m->keys[m->slots[i] - 1]) &
+			      mask;
+		/* It moves into the hole unless its probe starts after it. */
+		if (((i - home) & mask) >= ((i - hole) & mask)) {
+			m->slots[hole] = m->slots[i];
+			m->slots[i] = 0;
+			hole = i;
+		}
+	}
+}
+
+size_t evi_idmap_remove(evi_idmap *m, uint64_t key)
+{
+	size_t at = evi_idmap_index(m, key), last;
+
+	if (at == SIZE_MAX)
+		return SIZE_MAX;
+	unslot(m, (size_t)(evi_idmap_slot(m, key) - m->slots));
+	last = --m->count;
+	if (at != last) {
+		/* Its slot still finds it by its key, at its old position. */
+		uint32_t *slot = evi_idmap_slot(m, m->keys[last]);
+		m->keys[at] = m->keys[last];
+		m->values[at] = m->values[last];
+		*slot = (uint32_t)(at + 1);
+	}
+	return at;
+}
+
 void evi_idmap_free(evi_idmap *m)
 {
 	free(m->keys);

@@ -1,9 +1,10 @@
 /*
  * A map from 64-bit identifiers to 64-bit identifiers that remembers the
  * order in which keys were added: used by merge to rename task ids
- * (pointers, doc/format.md section 6) only where two inputs share one, and by
- * filter for the capsets, capability assignments and tasks it learns.
- * Not installed.
+ * (pointers, doc/format.md section 6) only where two inputs share one, by
+ * filter for the capsets, capability assignments and tasks it learns, and
+ * by export for its processes and the labels of live threads (which it
+ * removes). Not installed.
  */
 #ifndef EVTOOL_LIB_IDMAP_H
 #define EVTOOL_LIB_IDMAP_H
@@ -54,6 +55,23 @@ static inline int evi_idmap_get(const evi_idmap *m, uint64_t key,
 		*value = slot && *slot ? m->values[*slot - 1] : 0;
 	return slot && *slot;
 }
+
+/* The position of `key` among the entries (keys[i]), SIZE_MAX when it
+ * is absent. */
+static inline size_t evi_idmap_index(const evi_idmap *m, uint64_t key)
+{
+	const uint32_t *slot = m->slots ? evi_idmap_slot(m, key) : NULL;
+
+	return slot && *slot ? (size_t)*slot - 1 : SIZE_MAX;
+}
+
+/* Removes `key`. The last entry moves into its position, so after a
+ * removal the entries are no longer in the order they were added (merge
+ * and filter, which need that order, never remove). Returns the position
+ * `key` had, which now holds the entry that was last (or is past count
+ * when `key` was last): a caller keeping an array parallel to the entries
+ * moves its last element the same way. SIZE_MAX when `key` is absent. */
+size_t evi_idmap_remove(evi_idmap *m, uint64_t key);
 
 /* Replaces the value of entry `i` (0 <= i < count). */
 static inline void evi_idmap_set_at(evi_idmap *m, size_t i, uint64_t value)

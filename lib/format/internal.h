@@ -8,6 +8,7 @@
 
 #include "evtool/catalog.h"
 #include "evtool/common.h"
+#include "evtool/reader.h"
 
 /* The four-byte magic words of the header (doc/format.md section 1). */
 #define EVI_HEADER_BEGIN 0x68647262u     /* "hdrb" */
@@ -29,6 +30,7 @@
 typedef struct ev_sink ev_sink;
 typedef struct ev_reader ev_reader;
 typedef struct ev_event ev_event;
+typedef struct ev_header ev_header;
 
 /* Progress of a pipeline that reads its input in several passes or
  * readers at once: each reader adds the stored bytes it reads to `done`
@@ -48,10 +50,13 @@ void evi_reader_progress(ev_reader *r, evi_progress *p);
 uint64_t evi_reader_stored_size(const ev_reader *r);
 
 /* Hands every event of every session of `r` to add(ctx, event), in file
- * order, stopping at add's first negative status. EV_END at the end of
- * the stream; else the reader's status (EV_ETRUNCATED, ...) or add's. */
-int evi_reader_each(ev_reader *r, int (*add)(void *ctx, const ev_event *ev),
-		    void *ctx);
+ * order, each session first announced with its header to session(ctx, h)
+ * (NULL: not), stopping at the first negative status of either. EV_END
+ * at the end of the stream; else the reader's status (EV_ETRUNCATED,
+ * ...) or the callback's. */
+int evi_reader_each(ev_reader *r,
+		    int (*session)(void *ctx, const ev_header *h),
+		    int (*add)(void *ctx, const ev_event *ev), void *ctx);
 
 /* Room for `len` more bytes in the sink's buffer, counted as written: the
  * caller fills them before the next sink call. NULL on a write error (see
@@ -120,25 +125,54 @@ int evi_because(ev_diag *d, ev_reason why);
 int evi_grow_zeroed(ev_diag *d, void *items, size_t *n, size_t i,
 		    size_t size);
 
+/* The bytes of the fixed-width fields of the oldest payload form of type
+ * `id` (the catalogue's smallest layout, catalog_fields.c); 0 for a type
+ * of no known layout. */
+uint32_t evi_layout_min_size(uint16_t id);
+
 /* EV_EFORMAT, with the event's place and type, when `ev`'s payload is
- * shorter than the `need` bytes of fields its reader takes; `who` says
- * who needs them ("the statistics need"). EV_OK otherwise. */
-int evi_need_fields(ev_diag *d, const ev_event *ev, uint32_t need,
-		    const char *who);
+ * shorter than evi_layout_min_size (ghc-events cannot read it either);
+ * `who` says who reads its fields ("the statistics need"). EV_OK
+ * otherwise. The one rule of every reader of payload fields (stats,
+ * report, export) for the events it reads. */
+int evi_need_fields(ev_diag *d, const ev_event *ev, const char *who);
+
+/* evi_layout_min_size of the ids below EVI_NEED_IDS, copied once by a
+ * reader that checks every event (evi_need_fast). */
+#define EVI_NEED_IDS 64u
+typedef struct evi_need_table {
+	uint16_t min_size[EVI_NEED_IDS];
+} evi_need_table;
+
+void evi_need_table_init(evi_need_table *t);
+
+/* evi_need_fields, answered from `t` for the ids it holds. */
+static inline int evi_need_fast(const evi_need_table *t, ev_diag *d,
+				const ev_event *ev, const char *who)
+{
+	if (ev->type < EVI_NEED_IDS && ev->size >= t->min_size[ev->type])
+		return EV_OK;
+	return evi_need_fields(d, ev, who);
+}
 
 /* ---- STOP_THREAD statuses as ghc-events reads them (stop_status.c) ---- */
+
+/* The statuses ghc-events names: evi_stop_status gives 0 to 20. */
+#define EVI_STOP_STATUSES 21u
 
 /* ghc-events' text for STOP_THREAD status `status`: "blocked on an MVar"
  * for 7, "No stop thread status" for codes it does not know. */
 const char *evi_stop_status_text(unsigned status);
 
-/* A STOP_THREAD status code as ghc-events reads it, 0 to 20; `ghc782`:
- * the log numbers them as GHC 7.8.2 did. */
-unsigned evi_stop_status(uint64_t code, int ghc782);
+/* A STOP_THREAD status code as ghc-events reads it, 0 to 20, in the
+ * numbering of a log whose header has `quirks` (ev_header_quirks: GHC
+ * 7.8.2 numbered them differently). Every reader of a status uses it. */
+unsigned evi_stop_status(uint64_t code, unsigned quirks);
 
 /* ghc-events' name (ThreadStopStatus constructor) of a STOP_THREAD status
  * code, "BlockedOnBlackHoleOwnedBy" for code 8 with the owner field. */
-const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782);
+const char *evi_stop_status_name(uint64_t code, int has_info,
+				 unsigned quirks);
 
 /* The status of a thread that has finished (rts/include/rts/Constants.h). */
 #define EVI_STOP_FINISHED 5u

@@ -906,13 +906,17 @@ const ev_diag *ev_reader_diag(const ev_reader *r)
 	return &r->diag;
 }
 
-int evi_reader_each(ev_reader *r, int (*add)(void *ctx, const ev_event *ev),
-		    void *ctx)
+int evi_reader_each(ev_reader *r,
+		    int (*session)(void *ctx, const ev_header *h),
+		    int (*add)(void *ctx, const ev_event *ev), void *ctx)
 {
 	ev_event ev;
 	int rc;
 
 	for (;;) {
+		if (session && ((rc = ev_reader_read_header(r)) < 0 ||
+				(rc = session(ctx, r->header)) < 0))
+			return rc;
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 			if ((rc = add(ctx, &ev)) < 0)
 				return rc;

@@ -3,11 +3,16 @@
  * (ghc-events mkStopStatus, mkStopStatus782, showThreadStopStatus and the
  * ThreadStopStatus constructors).
  *
- * Layering: lib/format, called by show (show.c, show_json.c) and by stats
- * (stats_threads.c, the names of its stop reasons); it calls nothing.
+ * The numbering a log uses is a header quirk (EV_QUIRK_GHC782, set by
+ * header.c); every reader of a status passes the header's quirks to
+ * evi_stop_status.
+ *
+ * Layering: lib/format, called by show (show.c, show_json.c), stats
+ * (stats_threads.c) and export (export_tef.c); it calls nothing.
  */
 #include <stdint.h>
 
+#include "evtool/header.h"
 #include "internal.h"
 
 /* ghc-events' mkStopStatus and showThreadStopStatus, by status code. 18
@@ -54,21 +59,23 @@ static const evi_stop_name stop_names[] = {
 #undef STOP
 
 _Static_assert(sizeof stop_names / sizeof stop_names[0] ==
-		       sizeof stop_texts / sizeof stop_texts[0],
-	       "a name for every status");
+		       EVI_STOP_STATUSES &&
+	       sizeof stop_texts / sizeof stop_texts[0] == EVI_STOP_STATUSES,
+	       "a name and a text for every status");
 
 /* A STOP_THREAD status code as ghc-events reads it: 0 to 20. */
-unsigned evi_stop_status(uint64_t code, int ghc782)
+unsigned evi_stop_status(uint64_t code, unsigned quirks)
 {
-	if (ghc782)
+	if (quirks & EV_QUIRK_GHC782)
 		code = code < sizeof ghc782_codes ? ghc782_codes[code] : 0;
 	return code < sizeof stop_texts / sizeof stop_texts[0]
 		       ? (unsigned)code : 0;
 }
 
-const char *evi_stop_status_name(uint64_t code, int has_info, int ghc782)
+const char *evi_stop_status_name(uint64_t code, int has_info,
+				 unsigned quirks)
 {
-	unsigned status = evi_stop_status(code, ghc782);
+	unsigned status = evi_stop_status(code, quirks);
 
 	if (status == 8 && has_info)
 		return "BlockedOnBlackHoleOwnedBy";

@@ -13,7 +13,6 @@
 
 #include "evtool/decode.h"
 
-#define N_CLASSES 15 /* EV_CLASS_SCHEDULER (bit 0) .. EV_CLASS_OTHER */
 
 typedef struct cap_stats {
 	uint64_t events;
@@ -315,14 +314,15 @@ const char *ev_info_type_name(const ev_info *in, uint16_t id)
 	return t && !is_foreign(in, id) ? t->name : "UNKNOWN";
 }
 
-/* The lowest EV_CLASS_* bit of type `id` as counted, N_CLASSES for none. */
+/* The lowest EV_CLASS_* bit of type `id` as counted, EV_CLASS_COUNT for
+ * none. */
 static unsigned class_bit(const ev_info *in, unsigned id)
 {
 	unsigned cls = is_foreign(in, id) ? (unsigned)EV_CLASS_OTHER
 					  : (unsigned)ev_type_class((uint16_t)id);
 	unsigned bit = 0;
 
-	while (bit < N_CLASSES && !(cls & (1u << bit)))
+	while (bit < EV_CLASS_COUNT && !(cls & (1u << bit)))
 		bit++;
 	return bit;
 }
@@ -332,7 +332,7 @@ uint64_t ev_info_class_events(const ev_info *in, ev_class cls)
 	uint64_t n = 0;
 
 	for (unsigned id = 0; id < EV_ID_COUNT; id++)
-		if (in->per_type[id] && class_bit(in, id) < N_CLASSES &&
+		if (in->per_type[id] && class_bit(in, id) < EV_CLASS_COUNT &&
 		    (1u << class_bit(in, id)) == (unsigned)cls)
 			n += in->per_type[id];
 	return n;

@@ -10,6 +10,7 @@
  * HEAP_SIZE and HEAP_LIVE the process's current figures (doc/format.md
  * section 5 for the payloads).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,13 +18,6 @@
 #include "evtool/stats_analysis.h"
 #include "report_internal.h"
 #include "text.h"
-
-#define CAPSET_CREATE_FIELDS 6u  /* capset u32, type u16 */
-#define CAPSET_ASSIGN_FIELDS 6u  /* capset u32, cap u16 */
-#define PID_FIELDS 8u            /* capset u32, pid u32 */
-#define HEAP_VALUE_FIELDS 12u    /* capset u32, bytes u64 (49-51) */
-#define GC_STATS_FIELDS 4u       /* capset u32 */
-#define CAPSET_TEXT_FIELDS 4u    /* capset u32, then text (29, 30) */
 
 static evi_report_proc *proc_get(ev_report *rep, uint32_t capset);
 
@@ -67,11 +61,19 @@ int ev_report_new(ev_report **out, const ev_report_options *opt)
 		free(rep);
 		return EV_ENOMEM;
 	}
+	if (evi_heap_samples_init(&rep->profile.heap) < 0) {
+		ev_stats_free(rep->stats);
+		free(rep);
+		return EV_ENOMEM;
+	}
 	ev_stats_keep_threads(rep->stats);
 	ev_stats_on_pause(rep->stats, on_pause, rep);
 	rep->opt = *opt;
 	rep->grid.n = opt->buckets;
 	rep->grid.width = 1;
+	rep->procs.key_offset = offsetof(evi_report_proc, capset);
+	rep->procs.record_size = sizeof(evi_report_proc);
+	rep->procs.max = EV_REPORT_MAX_PROCESSES;
 	*out = rep;
 	return EV_OK;
 }
@@ -82,17 +84,17 @@ void ev_report_free(ev_report *rep)
 		return;
 	for (size_t i = 0; i < rep->n_caps; i++)
 		free(rep->caps[i].b);
-	for (size_t i = 0; i < rep->n_procs; i++) {
-		free(rep->procs[i]->heap);
-		free(rep->procs[i]->rts_identifier);
-		free(rep->procs[i]->args);
-		free(rep->procs[i]);
+	for (size_t i = 0; i < rep->procs.n; i++) {
+		free(evi_report_proc_at(rep, i)->heap);
+		free(evi_report_proc_at(rep, i)->rts_identifier);
+		free(evi_report_proc_at(rep, i)->args);
+		free(evi_report_proc_at(rep, i));
 	}
 	for (size_t i = 0; i < rep->n_markers; i++)
 		free(rep->markers[i].text);
 	evi_report_profile_free(&rep->profile);
 	free(rep->caps);
-	free(rep->procs);
+	evi_capsets_free(&rep->procs);
 	free(rep->markers);
 	free(rep->scratch);
 	free(rep->out);
@@ -112,54 +114,18 @@ static int nomem(ev_report *rep)
 
 /* ---- processes and capabilities ---- */
 
-size_t evi_report_proc_search(const ev_report *rep, uint32_t capset)
-{
-	size_t lo = 0, hi = rep->n_procs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (rep->procs[mid]->capset < capset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The process of `capset`, created when absent; NULL with the error in
  * rep->diag. */
 static evi_report_proc *proc_get(ev_report *rep, uint32_t capset)
 {
-	size_t at = evi_report_proc_search(rep, capset);
-	evi_report_proc *p, **grown;
+	evi_report_proc *p = evi_capsets_get(&rep->procs, capset, &rep->diag);
 
-	if (at < rep->n_procs && rep->procs[at]->capset == capset)
-		return rep->procs[at];
-	if (rep->n_procs == EV_REPORT_MAX_PROCESSES) {
-		evi_fail(&rep->diag, EV_ELIMIT, 0, 0,
-			 "more than %u processes (capsets)",
-			 EV_REPORT_MAX_PROCESSES);
+	if (p && !p->heap && !(p->heap = evi_report_series(rep,
+							   sizeof *p->heap))) {
+		nomem(rep);
 		return NULL;
 	}
-	grown = realloc(rep->procs, (rep->n_procs + 1) * sizeof *grown);
-	if (!grown)
-		goto fail;
-	rep->procs = grown;
-	if (!(p = calloc(1, sizeof *p)))
-		goto fail;
-	if (!(p->heap = evi_report_series(rep, sizeof *p->heap))) {
-		free(p);
-		goto fail;
-	}
-	p->capset = capset;
-	memmove(rep->procs + at + 1, rep->procs + at,
-		(rep->n_procs - at) * sizeof *rep->procs);
-	rep->procs[at] = p;
-	rep->n_procs++;
 	return p;
-fail:
-	nomem(rep);
-	return NULL;
 }
 
 /* The state of `cap`, grown on first sight; NULL with the error in
@@ -245,17 +211,16 @@ static int on_capset_assign(ev_report *rep, const ev_event *ev)
 {
 	uint32_t capset = ev_load32(ev->payload);
 	uint16_t cap = ev_load16(ev->payload + 4);
-	size_t at = evi_report_proc_search(rep, capset);
+	const evi_report_proc *p = evi_capsets_find(&rep->procs, capset);
 	evi_report_cap *c;
 
 	/* Caps join a clock-domain capset too; only the process counts. */
-	if (at == rep->n_procs || rep->procs[at]->capset != capset ||
-	    !rep->procs[at]->os_process || cap == EV_NO_CAP)
+	if (!p || !p->os_process || cap == EV_NO_CAP)
 		return EV_OK;
 	if (!(c = cap_get(rep, cap)))
 		return rep->diag.status;
-	c->have_process = 1;
-	c->process = capset;
+	c->claim.have_process = 1;
+	c->claim.process = capset;
 	return EV_OK;
 }
 
@@ -297,6 +262,11 @@ static int on_heap(ev_report *rep, const ev_event *ev)
 	if (ev->cap != EV_NO_CAP)
 		c = &rep->caps[ev->cap]; /* cap_event made it */
 	p->have_heap = 1;
+	if (c && (ev->type == EV_HEAP_ALLOCATED ||
+		  ev->type == EV_GC_STATS_GHC)) {
+		c->claim.have_heap = 1;
+		c->claim.heap = p->capset;
+	}
 	if (ev->type == EV_GC_STATS_GHC)
 		return EV_OK; /* its pause comes through on_pause */
 	h = &p->heap[evi_grid_index(&rep->grid, ev->time)];
@@ -342,25 +312,20 @@ static int on_marker(ev_report *rep, const ev_event *ev)
 	return EV_OK;
 }
 
-/* Bytes of payload the handler of `type` reads; 0 for other types. */
-static uint32_t fields_needed(uint16_t type)
+/* Whether the handlers read the payload fields of `type`. */
+static int reads_fields(uint16_t type)
 {
 	switch (type) {
 	case EV_CAPSET_CREATE:
-		return CAPSET_CREATE_FIELDS;
 	case EV_CAPSET_ASSIGN_CAP:
-		return CAPSET_ASSIGN_FIELDS;
 	case EV_OSPROCESS_PID:
-		return PID_FIELDS;
 	case EV_RTS_IDENTIFIER:
 	case EV_PROGRAM_ARGS:
-		return CAPSET_TEXT_FIELDS;
 	case EV_GC_STATS_GHC:
-		return GC_STATS_FIELDS;
 	case EV_HEAP_ALLOCATED:
 	case EV_HEAP_SIZE:
 	case EV_HEAP_LIVE:
-		return HEAP_VALUE_FIELDS;
+		return 1;
 	default:
 		return 0;
 	}
@@ -384,9 +349,12 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 		return on_heap(rep, ev);
 	case EV_USER_MARKER:
 		return on_marker(rep, ev);
+	case EV_HEAP_PROF_BEGIN:
+	case EV_HEAP_PROF_COST_CENTRE:
 	case EV_HEAP_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_PROF_SAMPLE_STRING:
+	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
 	case EV_HEAP_PROF_SAMPLE_END:
 		return evi_report_profile_event(rep, ev);
 	default:
@@ -401,8 +369,8 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
 				"event added after ev_report_finish");
-	if ((rc = evi_need_fields(&rep->diag, ev, fields_needed(ev->type),
-				  "the report needs")) < 0)
+	if (reads_fields(ev->type) &&
+	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;
 	/* The buckets first: a pause that ev_stats_add reports falls into
 	 * buckets that cover the event that ends it. */
@@ -425,6 +393,18 @@ fail:
 	return rc;
 }
 
+void ev_report_session(ev_report *rep, const ev_header *h)
+{
+	rep->profile.sessions++;
+	ev_stats_session(rep->stats, h);
+}
+
+static int add_session(void *ctx, const ev_header *h)
+{
+	ev_report_session(ctx, h);
+	return EV_OK;
+}
+
 static int add_event(void *ctx, const ev_event *ev)
 {
 	return ev_report_add(ctx, ev);
@@ -432,7 +412,7 @@ static int add_event(void *ctx, const ev_event *ev)
 
 int ev_report_read(ev_report *rep, ev_reader *r)
 {
-	return evi_reader_each(r, add_event, rep);
+	return evi_reader_each(r, add_session, add_event, rep);
 }
 
 const ev_stats *ev_report_stats(const ev_report *rep)

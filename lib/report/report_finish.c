@@ -1,7 +1,7 @@
 /*
  * The results of a report: the buckets that cover the log, every
- * capability given to its process (CAPSET_ASSIGN_CAP, or the only
- * process when the log names none), markers by process, heap bands.
+ * capability given to its process (by capsets.h's rule, as stats gives
+ * it), markers by process, heap bands.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +9,18 @@
 #include "internal.h"
 #include "report_internal.h"
 
-/* The process capability `c` belongs to: index into rep->procs, or
- * rep->n_procs for "no known process". */
+/* The process capability `c` belongs to (capsets.h's rule): index into
+ * rep->procs, or rep->procs.n for "no known process". */
 static size_t process_of(const ev_report *rep, const evi_report_cap *c)
 {
-	if (!c->have_process)
-		return rep->n_procs == 1 ? 0 : rep->n_procs;
-	return evi_report_proc_search(rep, c->process);
+	const evi_report_proc *only =
+		rep->procs.n == 1 ? evi_report_proc_at(rep, 0) : NULL;
+	uint32_t capset;
+
+	if (!evi_cap_claim_owner(&c->claim, rep->procs.n,
+				 only ? only->capset : 0, &capset))
+		return rep->procs.n;
+	return evi_capsets_search(&rep->procs, capset);
 }
 
 static size_t caps_of(const ev_report *rep, size_t proc)
@@ -30,11 +35,11 @@ static size_t caps_of(const ev_report *rep, size_t proc)
 static size_t marker_proc(const ev_report *rep, const evi_report_marker *m)
 {
 	if (m->cap == EV_NO_CAP || m->cap >= rep->n_caps)
-		return rep->n_procs == 1 ? 0 : rep->n_procs;
+		return rep->procs.n == 1 ? 0 : rep->procs.n;
 	return process_of(rep, &rep->caps[m->cap]);
 }
 
-/* Fills output process `o` from internal process `i` (rep->n_procs: the
+/* Fills output process `o` from internal process `i` (rep->procs.n: the
  * unknown one), taking its caps and markers from the shared arrays. */
 static void fill_process(ev_report *rep, size_t i, ev_report_process *o,
 			 ev_report_cap **caps, ev_report_marker **markers,
@@ -58,9 +63,9 @@ static void fill_process(ev_report *rep, size_t i, ev_report_process *o,
 				im->time, im->cap, im->text };
 	}
 	*markers += o->n_markers;
-	if (i == rep->n_procs)
+	if (i == rep->procs.n)
 		return;
-	const evi_report_proc *p = rep->procs[i];
+	const evi_report_proc *p = evi_report_proc_at(rep, i);
 	o->capset = p->capset;
 	o->known = 1;
 	o->have_pid = p->have_pid;
@@ -100,8 +105,8 @@ int ev_report_finish(ev_report *rep)
 			rep->grid.base + first * rep->grid.width,
 			rep->grid.width, count, rep->first_ns, rep->last_ns };
 	}
-	unknown = caps_of(rep, rep->n_procs);
-	rep->out = calloc(rep->n_procs + 1, sizeof *rep->out);
+	unknown = caps_of(rep, rep->procs.n);
+	rep->out = calloc(rep->procs.n + 1, sizeof *rep->out);
 	rep->out_caps = calloc(rep->n_caps + 1, sizeof *rep->out_caps);
 	rep->out_markers = calloc(rep->n_markers + 1,
 				  sizeof *rep->out_markers);
@@ -109,12 +114,12 @@ int ev_report_finish(ev_report *rep)
 		return evi_fail(&rep->diag, EV_ENOMEM, 0, 0, "out of memory");
 	caps = rep->out_caps;
 	markers = rep->out_markers;
-	for (size_t i = 0; i < rep->n_procs; i++)
-		if (is_process(rep->procs[i]))
+	for (size_t i = 0; i < rep->procs.n; i++)
+		if (is_process(evi_report_proc_at(rep, i)))
 			fill_process(rep, i, &rep->out[n_out++], &caps,
 				     &markers, first);
 	if (unknown)
-		fill_process(rep, rep->n_procs, &rep->out[n_out++], &caps,
+		fill_process(rep, rep->procs.n, &rep->out[n_out++], &caps,
 			     &markers, first);
 	rep->n_out = n_out;
 	return evi_report_profile_finish(rep, first, count);

@@ -51,10 +51,11 @@ static void remap_all(ev_report *rep, const evi_grid *to)
 			evi_grid_remap(from, to, rep->caps[c].b,
 				       sizeof *rep->caps[c].b, rep->scratch,
 				       merge_cap);
-	for (size_t p = 0; p < rep->n_procs; p++)
-		evi_grid_remap(from, to, rep->procs[p]->heap,
-			       sizeof *rep->procs[p]->heap, rep->scratch,
-			       merge_heap);
+	for (size_t p = 0; p < rep->procs.n; p++) {
+		evi_report_proc *proc = evi_report_proc_at(rep, p);
+		evi_grid_remap(from, to, proc->heap, sizeof *proc->heap,
+			       rep->scratch, merge_heap);
+	}
 	evi_report_profile_remap(rep, to);
 }
 

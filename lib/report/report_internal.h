@@ -7,6 +7,8 @@
 #define EVTOOL_LIB_REPORT_INTERNAL_H
 
 #include "evtool/report.h"
+#include "capsets.h"
+#include "heap_samples.h"
 
 /* ---- the buckets ---- */
 
@@ -51,8 +53,7 @@ typedef struct evi_report_cap {
 	int seen;
 	uint64_t since;            /* latest time seen: the state holds since */
 	enum evi_cap_state state, state_before_gc;
-	int have_process;          /* assigned to an OS-process capset */
-	uint32_t process;
+	evi_cap_claim claim;       /* its process (capsets.h) */
 	int have_alloc;            /* HEAP_ALLOCATED seen: its running total */
 	uint64_t last_alloc;
 	uint64_t markers_dropped;
@@ -95,8 +96,10 @@ typedef struct evi_band {
 #define EVI_LABEL_SLOTS (2 * EV_REPORT_MAX_LABELS)
 
 typedef struct evi_profile {
+	evi_heap_samples heap;     /* the reader of the samples */
+	unsigned sessions;         /* ev_report_session calls */
+	ev_text name;              /* the band name of an entry */
 	uint64_t samples;          /* also the current sample's seq */
-	int in_sample;
 	uint64_t sample_time;
 	uint64_t *last_seq;        /* per bucket: its last sample's seq */
 	evi_band bands[EV_REPORT_MAX_LABELS + 1]; /* the last: "(other)" */
@@ -117,8 +120,7 @@ struct ev_report {
 
 	evi_report_cap *caps;      /* indexed by cap number */
 	size_t n_caps;
-	evi_report_proc **procs;   /* sorted by capset */
-	size_t n_procs;
+	evi_capsets procs;         /* of evi_report_proc, by capset */
 	evi_report_marker *markers;
 	size_t n_markers;
 	evi_profile profile;
@@ -140,9 +142,12 @@ struct ev_report {
  * EV_ENOMEM (the grid's first use allocates). */
 int evi_report_cover(ev_report *rep, uint64_t t);
 
-/* Index of the first process whose capset is >= `capset` in rep->procs,
- * which is sorted by capset (report.c). */
-size_t evi_report_proc_search(const ev_report *rep, uint32_t capset);
+/* Process `i` of rep->procs. */
+static inline evi_report_proc *evi_report_proc_at(const ev_report *rep,
+						  size_t i)
+{
+	return rep->procs.items[i];
+}
 
 /* Adds [from, to) to the buckets `b` of a capability, in `state`. */
 void evi_report_spread(ev_report *rep, ev_report_cap_bucket *b,

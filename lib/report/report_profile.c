@@ -1,8 +1,10 @@
 /*
- * The heap profile of a report: the residency of each label (closure
- * type, description, ...: HEAP_PROF_SAMPLE_STRING, 164) in each sample
- * (HEAP_PROF_SAMPLE_BEGIN, 162, or HEAP_BIO_PROF_SAMPLE_BEGIN, 166, to
- * HEAP_PROF_SAMPLE_END, 165), bucketed: a bucket shows its last sample,
+ * The heap profile of a report: the residency of each band (closure
+ * type, description, ...: HEAP_PROF_SAMPLE_STRING, 164; cost-centre
+ * stack: HEAP_PROF_SAMPLE_COST_CENTRE, 167) in each sample of the log's
+ * first heap profile, read by lib/inspect/heap_samples.c as export's hp
+ * format reads them (the same samples, entries and band names),
+ * bucketed: a bucket shows its last sample,
  * as a plot of samples at that resolution would. Bands are kept apart
  * for the first EV_REPORT_MAX_LABELS labels, later labels join
  * "(other)"; at the end the largest by peak are given and the rest
@@ -14,10 +16,10 @@
 #include "internal.h"
 #include "report_internal.h"
 
-#define SAMPLE_STRING_FIELDS 9u /* profile id u8, residency u64, label */
-
 void evi_report_profile_free(evi_profile *p)
 {
+	evi_heap_samples_free(&p->heap);
+	ev_text_free(&p->name);
 	for (size_t i = 0; i <= EV_REPORT_MAX_LABELS; i++) {
 		free(p->bands[i].label);
 		free(p->bands[i].b);
@@ -101,59 +103,61 @@ static evi_band *band_of(ev_report *rep, const char *label, size_t len)
 	return &p->bands[p->n_bands - 1];
 }
 
-static int on_sample_string(ev_report *rep, const ev_event *ev)
+/* One entry of the current sample: its band's residency there. */
+static int on_entry(ev_report *rep, const evi_heap_entry *e)
 {
 	evi_profile *p = &rep->profile;
-	const char *label = (const char *)ev->payload + SAMPLE_STRING_FIELDS;
-	size_t room = ev->size - SAMPLE_STRING_FIELDS;
-	const char *nul = memchr(label, '\0', room);
-	size_t len = nul ? (size_t)(nul - label) : room;
-	uint64_t bytes = ev_load64(ev->payload + 1);
+	unsigned session = p->sessions ? p->sessions - 1 : 0;
 	evi_band_bucket *bb;
+	size_t len;
 	evi_band *b;
 
-	if (len > EV_REPORT_MAX_TEXT)
-		len = EV_REPORT_MAX_TEXT;
-	if (!(b = band_of(rep, label, len)))
+	p->name.len = 0;
+	evi_heap_band_name(&p->heap, session, e, &p->name);
+	if (p->name.failed)
+		return evi_fail(&rep->diag, EV_ENOMEM, 0, 0, "out of memory");
+	len = p->name.len < EV_REPORT_MAX_TEXT ? p->name.len
+					       : EV_REPORT_MAX_TEXT;
+	if (!(b = band_of(rep, p->name.data ? p->name.data : "", len)))
 		return evi_fail(&rep->diag, EV_ENOMEM, 0, 0, "out of memory");
 	bb = &b->b[evi_grid_index(&rep->grid, p->sample_time)];
 	/* Several entries of one sample can share a label (and "(other)"
 	 * holds many): they add up. */
 	if (bb->seq == p->samples)
-		bb->bytes += bytes;
+		bb->bytes += e->bytes;
 	else
-		*bb = (evi_band_bucket){ bytes, p->samples };
+		*bb = (evi_band_bucket){ e->bytes, p->samples };
 	if (bb->bytes > b->peak)
 		b->peak = bb->bytes;
+	return EV_OK;
+}
+
+static int on_begin(ev_report *rep, const ev_event *ev)
+{
+	evi_profile *p = &rep->profile;
+
+	if (!p->last_seq &&
+	    !(p->last_seq = evi_report_series(rep, sizeof *p->last_seq)))
+		return evi_fail(&rep->diag, EV_ENOMEM, 0, 0, "out of memory");
+	p->samples++;
+	p->sample_time = ev->time;
+	p->last_seq[evi_grid_index(&rep->grid, ev->time)] = p->samples;
 	return EV_OK;
 }
 
 int evi_report_profile_event(ev_report *rep, const ev_event *ev)
 {
 	evi_profile *p = &rep->profile;
+	unsigned session = p->sessions ? p->sessions - 1 : 0;
+	evi_heap_entry e;
+	int kind = evi_heap_samples_event(&p->heap, session, ev, &e,
+					  &rep->diag);
 
-	switch (ev->type) {
-	case EV_HEAP_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-		if (!p->last_seq &&
-		    !(p->last_seq = evi_report_series(rep, sizeof *p->last_seq)))
-			return evi_fail(&rep->diag, EV_ENOMEM, 0, 0,
-					"out of memory");
-		p->samples++;
-		p->in_sample = 1;
-		p->sample_time = ev->time;
-		p->last_seq[evi_grid_index(&rep->grid, ev->time)] = p->samples;
-		return EV_OK;
-	case EV_HEAP_PROF_SAMPLE_STRING:
-		if (!p->in_sample || ev->size < SAMPLE_STRING_FIELDS)
-			return EV_OK; /* no sample to add to: skipped */
-		return on_sample_string(rep, ev);
-	case EV_HEAP_PROF_SAMPLE_END:
-		p->in_sample = 0;
-		return EV_OK;
-	default:
-		return EV_OK;
-	}
+	if (kind == EVI_HEAP_BEGIN)
+		return on_begin(rep, ev);
+	if (kind == EVI_HEAP_ENTRY)
+		return on_entry(rep, &e);
+	return kind < 0 ? kind : EV_OK;
 }
 
 /* ---- the output: the largest bands by peak, the rest grouped ---- */

@@ -29,9 +29,7 @@ struct ev_show {
 	const ev_header *header;
 	ev_show_format format;
 	unsigned flags;
-	/* GHC 7.8.2 alone numbered STOP_THREAD statuses differently: its
-	 * header has USER_MARKER but not HACK_BUG_T9003 (doc/format.md s. 5). */
-	int ghc782;
+	unsigned quirks; /* ev_header_quirks: the STOP_THREAD numbering */
 };
 
 typedef void (*render_fn)(const ev_show *s, const ev_decoded *d,
@@ -158,7 +156,7 @@ static void put_template(ev_text *t, const char *tmpl, const ev_decoded *d)
 static void render_stop_thread(const ev_show *s, const ev_decoded *d,
 			       ev_text *out)
 {
-	unsigned status = evi_stop_status(ev_decoded_num(d, 1), s->ghc782);
+	unsigned status = evi_stop_status(ev_decoded_num(d, 1), s->quirks);
 	int has_info = d->n > 2;
 
 	evi_puts(out, "stopping thread ");
@@ -475,8 +473,7 @@ int ev_show_new(ev_show **out, const ev_header *h, ev_show_format format,
 	s->header = h;
 	s->format = format;
 	s->flags = flags;
-	s->ghc782 = ev_header_find(h, EV_USER_MARKER) &&
-		    !ev_header_find(h, EV_HACK_BUG_T9003);
+	s->quirks = ev_header_quirks(h);
 	*out = s;
 	return EV_OK;
 }
@@ -510,7 +507,7 @@ int ev_show_header(const ev_show *s, ev_text *out)
 int ev_show_event(const ev_show *s, const ev_event *ev, ev_text *out)
 {
 	if (s->format == EV_SHOW_NDJSON)
-		evi_show_json_event(ev, s->header, s->ghc782, out);
+		evi_show_json_event(ev, s->header, s->quirks, out);
 	else
 		put_text_event(s, ev, out);
 	return out->failed ? EV_ENOMEM : EV_OK;

@@ -87,12 +87,12 @@ static const char *breakdown_name(uint64_t by)
 
 /* The ghc-events name of the code in field `i` of `d`, or NULL. */
 static const char *code_name(const ev_event *ev, const ev_decoded *d,
-			     unsigned i, int ghc782)
+			     unsigned i, unsigned quirks)
 {
 	const ev_value *v = &d->values[i];
 
 	if (ev->type == EV_STOP_THREAD && strcmp(v->field->name, "status") == 0)
-		return evi_stop_status_name(v->num, d->n > 2, ghc782);
+		return evi_stop_status_name(v->num, d->n > 2, quirks);
 	if (ev->type == EV_CAPSET_CREATE &&
 	    strcmp(v->field->name, "capset_type") == 0)
 		return evi_capset_type_name(v->num);
@@ -142,7 +142,7 @@ static void put_json_value(ev_text *t, const ev_value *v)
 }
 
 static void put_fields(ev_text *t, const ev_event *ev, const ev_decoded *d,
-		       int ghc782)
+		       unsigned quirks)
 {
 	const char *name;
 
@@ -161,7 +161,7 @@ static void put_fields(ev_text *t, const ev_event *ev, const ev_decoded *d,
 		if (is_integer(d->values[i].field->kind))
 			put_big_twin(t, d->values[i].field->name,
 				     d->values[i].num);
-		if ((name = code_name(ev, d, i, ghc782))) {
+		if ((name = code_name(ev, d, i, quirks))) {
 			evi_puts(t, ",\"");
 			evi_puts(t, d->values[i].field->name);
 			evi_puts(t, "_name\":\"");
@@ -172,8 +172,8 @@ static void put_fields(ev_text *t, const ev_event *ev, const ev_decoded *d,
 	evi_puts(t, "}}\n");
 }
 
-void evi_show_json_event(const ev_event *ev, const ev_header *h, int ghc782,
-			 ev_text *out)
+void evi_show_json_event(const ev_event *ev, const ev_header *h,
+			 unsigned quirks, ev_text *out)
 {
 	/* A type the header declares with another meaning than GHC's is of
 	 * no known form: "type" null, its payload in hex. */
@@ -202,5 +202,5 @@ void evi_show_json_event(const ev_event *ev, const ev_header *h, int ghc782,
 	}
 	evi_puts(out, ",\"id\":");
 	evi_put_u64(out, ev->type);
-	put_fields(out, ev, &d, ghc782);
+	put_fields(out, ev, &d, quirks);
 }

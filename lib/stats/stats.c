@@ -16,28 +16,26 @@
  * of processes, which the threads and the summaries use too); nothing
  * below calls up into it.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "filter_internal.h" /* evi_filter_is_metadata */
 #include "stats_internal.h"
 
-/* Bytes each handler reads, from the start of the payload. */
-#define CAPSET_CREATE_FIELDS 6u  /* capset u32, type u16 */
-#define CAPSET_ASSIGN_FIELDS 6u  /* capset u32, cap u16 */
-#define PID_FIELDS 8u            /* capset u32, pid u32 */
-#define HEAP_VALUE_FIELDS 12u    /* capset u32, bytes u64 (49-51) */
-#define HEAP_INFO_FIELDS 30u     /* capset, gens u16, 2 x u64, mblock u64 */
-#define GC_STATS_FIELDS 50u      /* up to par tot copied (GHC < 8.4) */
-#define GC_STATS_BALANCED 58u    /* with par balanced copied */
-#define MEM_RETURN_FIELDS 8u     /* capset u32, current mblocks u32 */
-#define SPARK_FIELDS 48u         /* created ... fizzled, 6 x u64 */
+/* GC_STATS_GHC with par balanced copied (GHC >= 8.4); older ones stop
+ * at 50 bytes, the catalogue's oldest form. */
+#define GC_STATS_BALANCED 58u
 
 int ev_stats_new(ev_stats **out)
 {
-	*out = calloc(1, sizeof **out);
-	return *out ? EV_OK : EV_ENOMEM;
+	if (!(*out = calloc(1, sizeof **out)))
+		return EV_ENOMEM;
+	evi_need_table_init(&(*out)->need);
+	(*out)->procs.key_offset = offsetof(evi_stats_proc, pub.capset);
+	(*out)->procs.record_size = sizeof(evi_stats_proc);
+	(*out)->procs.max = EV_STATS_MAX_PROCESSES;
+	return EV_OK;
 }
 
 void ev_stats_free(ev_stats *st)
@@ -45,12 +43,12 @@ void ev_stats_free(ev_stats *st)
 	if (!st)
 		return;
 	evi_threads_free(&st->an);
-	for (size_t i = 0; i < st->n_procs; i++) {
-		evi_pauses_free(st->procs[i]);
-		free(st->procs[i]->gens);
-		free(st->procs[i]);
+	for (size_t i = 0; i < st->procs.n; i++) {
+		evi_pauses_free(evi_stats_proc_at(st, i));
+		free(evi_stats_proc_at(st, i)->gens);
+		free(evi_stats_proc_at(st, i));
 	}
-	free(st->procs);
+	evi_capsets_free(&st->procs);
 	free(st->caps);
 	free(st->out);
 	free(st);
@@ -126,8 +124,8 @@ static int on_capset_assign(ev_stats *st, const ev_event *ev)
 		return EV_OK;
 	if (!(c = cap_get(st, cap)))
 		return st->diag.status;
-	c->have_process = 1;
-	c->process = capset;
+	c->claim.have_process = 1;
+	c->claim.process = capset;
 	return EV_OK;
 }
 
@@ -198,8 +196,8 @@ static int on_gc_stats(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 	c->in_gc = 1;
 	c->gc_capset = p->pub.capset;
 	c->gc_gen = gen;
-	c->have_heap_capset = 1;
-	c->heap_capset = p->pub.capset;
+	c->claim.have_heap = 1;
+	c->claim.heap = p->pub.capset;
 	return EV_OK;
 }
 
@@ -242,8 +240,8 @@ static int on_heap_value(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		if (!c->have_allocated)
 			c->first_allocated = bytes;
 		c->have_allocated = 1;
-		c->have_heap_capset = 1;
-		c->heap_capset = p->pub.capset;
+		c->claim.have_heap = 1;
+		c->claim.heap = p->pub.capset;
 	} else if (ev->type == EV_HEAP_SIZE) {
 		p->last_heap = bytes;
 		if (bytes > p->pub.max_mem_bytes)
@@ -281,28 +279,21 @@ static void on_spark_counters(const ev_event *ev, evi_stats_cap *c)
 	c->have_sparks = 1;
 }
 
-/* Bytes of payload the handler of `type` reads; 0 for other types. */
-static uint32_t fields_needed(uint16_t type)
+/* Whether the handlers read the payload fields of `type`. */
+static int reads_fields(uint16_t type)
 {
 	switch (type) {
 	case EV_CAPSET_CREATE:
-		return CAPSET_CREATE_FIELDS;
 	case EV_CAPSET_ASSIGN_CAP:
-		return CAPSET_ASSIGN_FIELDS;
 	case EV_OSPROCESS_PID:
-		return PID_FIELDS;
 	case EV_HEAP_INFO_GHC:
-		return HEAP_INFO_FIELDS;
 	case EV_GC_STATS_GHC:
-		return GC_STATS_FIELDS;
 	case EV_HEAP_ALLOCATED:
 	case EV_HEAP_SIZE:
 	case EV_HEAP_LIVE:
-		return HEAP_VALUE_FIELDS;
 	case EV_MEM_RETURN:
-		return MEM_RETURN_FIELDS;
 	case EV_SPARK_COUNTERS:
-		return SPARK_FIELDS;
+		return 1;
 	default:
 		return 0;
 	}
@@ -316,7 +307,7 @@ static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
 	if (!c->seen || ev->time > c->last_time)
 		c->last_time = ev->time;
 	c->seen = 1;
-	if (ev->type != EV_BLOCK_MARKER && !evi_filter_is_metadata(ev->type) &&
+	if (ev->type != EV_BLOCK_MARKER && !ev_type_is_metadata(ev->type) &&
 	    (!c->have_work || ev->time < c->first_work)) {
 		c->first_work = ev->time;
 		c->have_work = 1;
@@ -360,8 +351,9 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 	evi_stats_cap *c = NULL;
 	int rc;
 
-	if ((rc = evi_need_fields(&st->diag, ev, fields_needed(ev->type),
-				  "the statistics need")) < 0)
+	if (reads_fields(ev->type) &&
+	    (rc = evi_need_fast(&st->need, &st->diag, ev,
+				"the statistics need")) < 0)
 		return rc;
 	if (ev->type != EV_BLOCK_MARKER &&
 	    (!st->have_time || ev->time < st->first_time)) {
@@ -383,6 +375,17 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 	return rc;
 }
 
+void ev_stats_session(ev_stats *st, const ev_header *h)
+{
+	st->quirks = h ? ev_header_quirks(h) : 0;
+}
+
+static int add_session(void *ctx, const ev_header *h)
+{
+	ev_stats_session(ctx, h);
+	return EV_OK;
+}
+
 static int add_event(void *ctx, const ev_event *ev)
 {
 	return ev_stats_add(ctx, ev);
@@ -390,7 +393,7 @@ static int add_event(void *ctx, const ev_event *ev)
 
 int ev_stats_read(ev_stats *st, ev_reader *r)
 {
-	return evi_reader_each(r, add_event, st);
+	return evi_reader_each(r, add_session, add_event, st);
 }
 
 size_t ev_stats_process_count(const ev_stats *st)
@@ -412,8 +415,8 @@ void ev_stats_now_get(const ev_stats *st, ev_stats_now *out)
 		if (c->seen && c->last_time > out->time_ns)
 			out->time_ns = c->last_time;
 	}
-	for (size_t i = 0; i < st->n_procs; i++) {
-		const evi_stats_proc *p = st->procs[i];
+	for (size_t i = 0; i < st->procs.n; i++) {
+		const evi_stats_proc *p = evi_stats_proc_at(st, i);
 		out->live_bytes += p->last_live;
 		out->heap_bytes += p->last_heap;
 		out->collections += p->pub.collections;

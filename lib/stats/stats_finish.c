@@ -22,7 +22,7 @@
  * its global buffer) is still one process: GHC's capset 0. */
 static int ensure_a_process(ev_stats *st)
 {
-	if (st->n_procs > 0)
+	if (st->procs.n > 0)
 		return EV_OK;
 	for (size_t i = 0; i < st->n_caps; i++)
 		if (st->caps[i].seen)
@@ -92,8 +92,8 @@ static void find_slice(ev_stats *st, evi_stats_proc *p)
 
 static void attribute_caps(ev_stats *st)
 {
-	for (size_t i = 0; i < st->n_procs; i++)
-		find_slice(st, st->procs[i]);
+	for (size_t i = 0; i < st->procs.n; i++)
+		find_slice(st, evi_stats_proc_at(st, i));
 	for (size_t i = 0; i < st->n_caps; i++) {
 		const evi_stats_cap *c = &st->caps[i];
 		evi_stats_proc *p;
@@ -157,11 +157,11 @@ int ev_stats_finish(ev_stats *st)
 		return rc;
 	st->finished = 1;
 	attribute_caps(st);
-	if (st->n_procs && !(st->out = calloc(st->n_procs, sizeof *st->out)))
+	if (st->procs.n && !(st->out = calloc(st->procs.n, sizeof *st->out)))
 		return evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-	for (size_t i = 0; i < st->n_procs; i++) {
-		derive(st->procs[i], st->n_procs == 1);
-		st->out[st->n_out++] = st->procs[i]->pub;
+	for (size_t i = 0; i < st->procs.n; i++) {
+		derive(evi_stats_proc_at(st, i), st->procs.n == 1);
+		st->out[st->n_out++] = evi_stats_proc_at(st, i)->pub;
 	}
 	evi_pauses_finish(st);
 	return evi_threads_finish(st);

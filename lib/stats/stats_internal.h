@@ -6,6 +6,8 @@
 #define EVTOOL_LIB_STATS_INTERNAL_H
 
 #include "evtool/stats.h"
+#include "capsets.h"
+#include "internal.h"
 #include "stats_analysis.h"
 
 #define EVI_SPARK_FIELDS 6
@@ -31,17 +33,14 @@ typedef struct evi_stats_cap {
 	int have_sparks;
 	/* The first values of those running totals, which a slice of a run
 	 * (filter --from) counts from; and its first event that is not
-	 * metadata (evi_filter_is_metadata, which filter keeps). */
+	 * metadata (ev_type_is_metadata, which filter keeps). */
 	int have_allocated;
 	uint64_t first_allocated;
 	uint64_t first_sparks[EVI_SPARK_FIELDS];
 	int have_work;
 	uint64_t first_work;
 
-	int have_process;   /* assigned to an OS-process capset */
-	uint32_t process;
-	int have_heap_capset; /* named by its heap events */
-	uint32_t heap_capset;
+	evi_cap_claim claim; /* its process (capsets.h) */
 } evi_stats_cap;
 
 /* One process, keyed by its capset. `pub` accumulates the counters and
@@ -65,17 +64,24 @@ typedef struct evi_stats_proc {
 struct ev_stats {
 	evi_stats_cap *caps;   /* indexed by cap number */
 	size_t n_caps;
-	evi_stats_proc **procs; /* sorted by capset */
-	size_t n_procs, procs_alloc;
+	evi_capsets procs;     /* of evi_stats_proc, by capset (capsets.h) */
 	ev_stats_process *out; /* ev_stats_finish's results */
 	size_t n_out;
 	unsigned unattributed;
 	int finished;          /* ev_stats_finish ran */
 	int have_time;         /* the earliest event of any kind */
 	uint64_t first_time;
+	unsigned quirks;       /* the session's header's: STOP_THREAD codes */
+	evi_need_table need;   /* the payload sizes the handlers check */
 	ev_diag diag;
 	evi_analysis an;       /* threads, caps, pauses (stats_analysis.h) */
 };
+
+/* Process `i` of st->procs. */
+static inline evi_stats_proc *evi_stats_proc_at(const ev_stats *st, size_t i)
+{
+	return st->procs.items[i];
+}
 
 /* The process of `capset`, created when `create` and absent; NULL when
  * absent (or, with ENOMEM/ELIMIT, in st->diag). */

@@ -233,8 +233,8 @@ int evi_pauses_add(ev_stats *st, evi_stats_proc *p,
 
 void evi_pauses_finish(ev_stats *st)
 {
-	for (size_t i = 0; i < st->n_procs; i++) {
-		evi_proc_pauses *pp = st->procs[i]->pauses;
+	for (size_t i = 0; i < st->procs.n; i++) {
+		evi_proc_pauses *pp = evi_stats_proc_at(st, i)->pauses;
 		if (!pp)
 			continue;
 		set_finish(&pp->all);
@@ -267,7 +267,8 @@ static const evi_pause_set *find_set(const ev_stats *st, size_t process,
 	const evi_proc_pauses *pp;
 	const evi_pause_set *set;
 
-	if (process >= st->n_procs || !(pp = st->procs[process]->pauses))
+	if (process >= st->procs.n ||
+	    !(pp = evi_stats_proc_at(st, process)->pauses))
 		return NULL;
 	if (gen == EV_STATS_ALL_GENS)
 		set = &pp->all;

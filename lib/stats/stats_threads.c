@@ -16,9 +16,8 @@
 #include "stats_internal.h"
 #include "text.h"
 
-#define TID_FIELDS 4u        /* tid u32: events 1, 2, 4, 44 */
-#define STOP_FIELDS 6u       /* tid, status u16 */
-#define MIGRATE_FIELDS 6u    /* tid, new cap u16 */
+#define LABEL_TEXT 4u /* THREAD_LABEL: thread u32, then the label */
+
 
 /* ---- the table of threads ---- */
 
@@ -115,16 +114,18 @@ static void end_run(ev_stats *st, evi_cap_use *u, ev_stats_thread *t,
 	u->running = 0;
 }
 
+_Static_assert(EV_STATS_STOP_REASONS == EVI_STOP_STATUSES,
+	       "a count for every status evi_stop_status gives");
+
 static int on_stop(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 {
 	uint32_t tid = ev_load32(ev->payload);
-	unsigned status = ev_load16(ev->payload + 4);
+	unsigned status = evi_stop_status(ev_load16(ev->payload + 4),
+					  st->quirks);
 	ev_stats_thread *t = thread_get(st, tid);
 
 	if (!t)
 		return st->diag.status;
-	if (status >= EV_STATS_STOP_REASONS)
-		status = 0;
 	t->stops++;
 	t->stops_by_reason[status]++;
 	st->an.total.stops++;
@@ -158,8 +159,8 @@ static int on_migrate(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 static int on_label(ev_stats *st, const ev_event *ev)
 {
 	ev_stats_thread *t = thread_get(st, ev_load32(ev->payload));
-	const char *text = (const char *)ev->payload + TID_FIELDS;
-	size_t len = ev->size - TID_FIELDS;
+	const char *text = (const char *)ev->payload + LABEL_TEXT;
+	size_t len = ev->size - LABEL_TEXT;
 	char *copy;
 
 	if (!t)
@@ -188,21 +189,6 @@ static void on_gc_end(evi_cap_use *u, const ev_event *ev)
 	u->in_gc = 0;
 }
 
-static uint32_t fields_needed(uint16_t type)
-{
-	switch (type) {
-	case EV_RUN_THREAD:
-	case EV_THREAD_LABEL:
-		return TID_FIELDS;
-	case EV_STOP_THREAD:
-		return STOP_FIELDS;
-	case EV_MIGRATE_THREAD:
-		return MIGRATE_FIELDS;
-	default:
-		return 0;
-	}
-}
-
 int evi_threads_add(ev_stats *st, const ev_event *ev)
 {
 	evi_cap_use *u;
@@ -222,8 +208,8 @@ int evi_threads_add(ev_stats *st, const ev_event *ev)
 	default:
 		return EV_OK;
 	}
-	if ((rc = evi_need_fields(&st->diag, ev, fields_needed(ev->type),
-				  "the thread figures need")) < 0)
+	if ((rc = evi_need_fast(&st->need, &st->diag, ev,
+				"the thread figures need")) < 0)
 		return rc;
 	if (!(u = use_get(st, ev->cap)))
 		return st->diag.status;

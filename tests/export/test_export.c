@@ -17,6 +17,7 @@
 
 #include "evtool/catalog.h"
 #include "evtool/export.h"
+#include "evtool/header.h"
 #include "evtool/writer.h"
 
 /* ------------------------------------------------------------------------
@@ -165,6 +166,42 @@ static void test_thread_slices(void **state)
 				       "\"tid\":2,\"args\":{\"name\":\"cap 1\"}}"));
 	assert_int_equal(f.text[strlen(f.text) - 3], ']');
 	stop(&f);
+}
+
+/* A session whose header reads like GHC 7.8.2's (USER_MARKER declared,
+ * HACK_BUG_T9003 not) numbers STOP_THREAD statuses as that GHC did
+ * (ghc-events mkStopStatus782): its 8 is BlockedOnMVarRead, its 9
+ * BlockedOnBlackHole; the session after it, with a usual header, is read
+ * in the usual numbering again. */
+static void test_ghc782_stop_status(void **state)
+{
+	ev_header *h782, *h;
+	fixture f;
+
+	(void)state;
+	assert_int_equal(ev_header_new(&h782), EV_OK);
+	assert_int_equal(ev_header_add(h782, EV_USER_MARKER, EV_SIZE_VARIABLE,
+				       "", 0, NULL, 0), EV_OK);
+	assert_true(ev_header_quirks(h782) & EV_QUIRK_GHC782);
+	assert_int_equal(ev_header_copy(&h, h782), EV_OK);
+	assert_int_equal(ev_header_add(h, EV_HACK_BUG_T9003, 0, "", 0, NULL,
+				       0), EV_OK);
+	assert_false(ev_header_quirks(h) & EV_QUIRK_GHC782);
+	start(&f, EV_EXPORT_PERFETTO);
+	assert_int_equal(ev_exporter_session(f.x, 0, h782), EV_OK);
+	run_thread(&f, 0, 1000, 7);
+	stop_thread(&f, 0, 2000, 7, 8);
+	run_thread(&f, 0, 3000, 7);
+	stop_thread(&f, 0, 4000, 7, 9);
+	assert_int_equal(ev_exporter_session(f.x, 1, h), EV_OK);
+	run_thread(&f, 0, 5000, 7);
+	stop_thread(&f, 0, 6000, 7, 8);
+	assert_int_equal(finish(&f), EV_OK);
+	assert_int_equal(count(f.text, "\"stop\":\"BlockedOnMVarRead\""), 1);
+	assert_int_equal(count(f.text, "\"stop\":\"BlockedOnBlackHole\""), 2);
+	stop(&f);
+	ev_header_free(h782);
+	ev_header_free(h);
 }
 
 /* GC_STATS_GHC comes after GC_END (GHC posts it in stat_endGC): the GC
@@ -394,6 +431,49 @@ static void test_hp_date(void **state)
 	stop(&f);
 }
 
+/* The smallest payload of `type` the catalogue can read (its oldest
+ * form's fixed fields). */
+static uint32_t oldest_form(uint16_t type)
+{
+	uint32_t size = 0;
+
+	while (!ev_catalog_layout(type, size))
+		size++;
+	return size;
+}
+
+/* An event too short for the fields of its type's oldest form is an
+ * error, as for stats and report (it was skipped without a word); one
+ * that has them is exported. */
+static void test_short_event_is_an_error(void **state)
+{
+	static const uint16_t read[] = {
+		EV_RUN_THREAD, EV_STOP_THREAD, EV_THREAD_LABEL,
+		EV_PROGRAM_ARGS, EV_CAPSET_CREATE, EV_CAPSET_ASSIGN_CAP,
+		EV_OSPROCESS_PID, EV_HEAP_SIZE, EV_HEAP_LIVE,
+		EV_HEAP_ALLOCATED, EV_SPARK_COUNTERS, EV_GC_STATS_GHC
+	};
+	uint8_t p[64] = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof read / sizeof read[0]; i++) {
+		uint32_t need = oldest_form(read[i]);
+		ev_event ev = { .type = read[i], .cap = 0, .time = 1,
+				.payload = p, .size = need - 1,
+				.offset = 77 };
+		fixture f;
+
+		assert_true(need > 0 && need <= sizeof p);
+		start(&f, EV_EXPORT_PERFETTO);
+		feed(&f, read[i], 0, 1, p, need);
+		assert_int_equal(ev_exporter_event(f.x, &ev), EV_EFORMAT);
+		assert_int_equal(ev_exporter_diag(f.x)->offset, 77);
+		assert_non_null(strstr(ev_exporter_diag(f.x)->message,
+				       ev_catalog_find(read[i])->name));
+		stop(&f);
+	}
+}
+
 static void test_nothing_to_export(void **state)
 {
 	fixture f;
@@ -450,12 +530,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_thread_slices),
+		cmocka_unit_test(test_ghc782_stop_status),
 		cmocka_unit_test(test_gc_slice),
 		cmocka_unit_test(test_open_slices_closed),
 		cmocka_unit_test(test_label_bound),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_hp_bands),
 		cmocka_unit_test(test_hp_date),
+		cmocka_unit_test(test_short_event_is_an_error),
 		cmocka_unit_test(test_nothing_to_export),
 		cmocka_unit_test(test_speedscope_profiles),
 	};

@@ -378,11 +378,13 @@ static void test_class_names_both_ways(void **state)
 		assert_int_equal(ev_class_from_name(upper),
 				 class_names[i].cls);
 	}
-	/* Every bit has a name; anything but one bit has none. */
-	for (unsigned bit = 0; bit < 15; bit++)
+	/* Every bit below EV_CLASS_COUNT has a name, one per class listed;
+	 * anything but one such bit has none. */
+	assert_int_equal(EV_CLASS_COUNT, ARRAY_LEN(class_names));
+	for (unsigned bit = 0; bit < EV_CLASS_COUNT; bit++)
 		assert_non_null(ev_class_name((ev_class)(1u << bit)));
 	assert_null(ev_class_name(EV_CLASS_NONE));
-	assert_null(ev_class_name((ev_class)(1u << 15)));
+	assert_null(ev_class_name((ev_class)(1u << EV_CLASS_COUNT)));
 	assert_null(ev_class_name(EV_CLASS_GC | EV_CLASS_USER));
 }
 

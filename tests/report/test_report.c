@@ -384,6 +384,52 @@ static void test_heap_profile(void **state)
 	free(w);
 }
 
+/* prof-n2 is a -hc run: its samples hold HEAP_PROF_SAMPLE_COST_CENTRE
+ * entries, which the report read as nothing (no bands) while export's hp
+ * format drew them. Each sampled bucket's bands add up to the residency
+ * of the entries of its last sample, counted by the independent walker;
+ * every stack is a label. */
+static void test_cost_centre_profile(void **state)
+{
+	uint64_t sample_bytes[64] = { 0 }, sample_time[64];
+	size_t n_samples = 0, entries = 0;
+	const ev_report_profile *pr;
+	const ev_report_grid *g;
+	ev_report *rep;
+	loaded l;
+
+	(void)state;
+	load("prof-n2.eventlog", &l);
+	for (size_t i = 0; i < l.walk.count; i++) {
+		const ts_event *e = &l.walk.events[i];
+		if (e->type == EV_HEAP_PROF_SAMPLE_BEGIN) {
+			assert_true(n_samples < 64);
+			sample_time[n_samples++] = e->time;
+		} else if (e->type == EV_HEAP_PROF_SAMPLE_COST_CENTRE) {
+			sample_bytes[n_samples - 1] +=
+				ev_load64(ts_payload(l.data, e) + 1);
+			entries++;
+		}
+	}
+	assert_true(n_samples > 0 && entries > 0);
+	rep = report_of_memory(l.data, l.len, NULL);
+	pr = ev_report_get_profile(rep);
+	g = ev_report_get_grid(rep);
+	assert_int_equal(pr->samples, n_samples);
+	assert_true(pr->labels > 0 && pr->n_bands > 0);
+	for (size_t b = 0; b < g->buckets; b++) {
+		uint64_t total = 0, want = 0;
+		for (size_t s = 0; s < n_samples; s++)
+			if ((sample_time[s] - g->start_ns) / g->width_ns == b)
+				want = sample_bytes[s];
+		for (size_t k = 0; k < pr->n_bands; k++)
+			total += pr->bands[k].bytes[b];
+		assert_int_equal(total, want);
+	}
+	ev_report_free(rep);
+	unload(&l);
+}
+
 /* ---- a merged log: one process per input ---- */
 
 static void test_merged(void **state)
@@ -567,6 +613,46 @@ static void test_errors(void **state)
 	ev_report_free(NULL);
 }
 
+/* Two processes that name no capability (no CAPSET_ASSIGN_CAP, as GHC
+ * before 7.0 wrote): each cap goes to the capset its HEAP_ALLOCATED
+ * names, in the report as in its ev_stats (the report put both in the
+ * unknown process). */
+static void test_caps_by_heap_capset(void **state)
+{
+	ev_report *rep;
+	const ev_stats *st;
+	uint8_t run[4] = { 0, 0, 0, 1 }, heap[12] = { 0 };
+	size_t found = 0;
+
+	(void)state;
+	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+	for (uint16_t cap = 0; cap < 2; cap++) {
+		ev_event r = { EV_RUN_THREAD, cap, sizeof run, 10, run, 0, 0 };
+		ev_event h = { EV_HEAP_ALLOCATED, cap, sizeof heap, 20 + cap,
+			       heap, 0, 0 };
+		ev_store32(heap, 5 + cap); /* capsets 5 and 6 */
+		assert_int_equal(ev_report_add(rep, &r), EV_OK);
+		assert_int_equal(ev_report_add(rep, &h), EV_OK);
+	}
+	assert_int_equal(ev_report_finish(rep), EV_OK);
+	st = ev_report_stats(rep);
+	assert_int_equal(ev_stats_capability_count(st), 2);
+	for (size_t i = 0; i < ev_report_process_count(rep); i++) {
+		const ev_report_process *p = ev_report_process_at(rep, i);
+		for (size_t k = 0; k < p->n_caps; k++) {
+			const ev_stats_capability *c =
+				ev_stats_capability_at(st, p->caps[k].cap);
+			assert_true(p->known);
+			assert_true(c->have_process);
+			assert_int_equal(c->capset, p->capset);
+			assert_int_equal(p->capset, 5 + p->caps[k].cap);
+			found++;
+		}
+	}
+	assert_int_equal(found, 2);
+	ev_report_free(rep);
+}
+
 /* Times near 2^64: the grid widens to the largest widths without
  * overflowing. */
 static void test_extreme_times(void **state)
@@ -599,9 +685,11 @@ int main(void)
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_long_texts),
 		cmocka_unit_test(test_heap_profile),
+		cmocka_unit_test(test_cost_centre_profile),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_caps_by_heap_capset),
 		cmocka_unit_test(test_extreme_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

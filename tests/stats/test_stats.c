@@ -640,6 +640,63 @@ static void test_merged_processes(void **state)
 	free(b);
 }
 
+/* GHC 7.8.2's STOP_THREAD numbering (ghc-events mkStopStatus782): it
+ * inserted BlockedOnMVarRead at 8, so its codes from 8 up are one higher
+ * than the usual ones, and its 15 means nothing. */
+static const unsigned ghc782_status[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 20, 8, 9, 10, 11, 12, 13, 0, 14, 15, 16, 17
+};
+
+/* Makes `log` read like GHC 7.8.2's (ghc-events' test: USER_MARKER is
+ * declared, HACK_BUG_T9003 is not) by giving the declaration of id 59 an
+ * id no GHC uses; no event of id 59 is in the log. */
+static void declare_as_ghc782(uint8_t *log, size_t len)
+{
+	static const uint8_t decl59[] = { 'e', 't', 'b', 0, 0, 59 };
+	size_t at = 0;
+
+	while (at + sizeof decl59 <= len &&
+	       memcmp(log + at, decl59, sizeof decl59) != 0)
+		at++;
+	assert_true(at + sizeof decl59 <= len);
+	ev_store16(log + at + 4, 0x7ff0);
+}
+
+/* sparks-n2 has threads blocked on black holes (status 8): read as a
+ * GHC 7.8.2 log, every stop counts under the status its code has in
+ * that numbering, 8 becoming BlockedOnMVarRead (20). */
+static void test_ghc782_stop_status(void **state)
+{
+	(void)state;
+	char *path = ts_path(EVTOOL_TESTDATA, "sparks-n2.eventlog");
+	size_t len;
+	uint8_t *log = ts_read_file(path, &len);
+	uint64_t want[EV_STATS_STOP_REASONS] = { 0 };
+	const ev_stats_thread *usual, *shifted;
+	ev_stats *st, *st782;
+
+	assert_non_null(log);
+	st = stats_of(NULL, log, len, EV_END);
+	declare_as_ghc782(log, len);
+	st782 = stats_of(NULL, log, len, EV_END);
+	usual = ev_stats_thread_total(st);
+	shifted = ev_stats_thread_total(st782);
+	assert_true(usual->stops_by_reason[8] > 0);
+	for (unsigned code = 0; code < EV_STATS_STOP_REASONS; code++)
+		want[code < ARRAY_LEN(ghc782_status) ? ghc782_status[code]
+						      : 0] +=
+			usual->stops_by_reason[code];
+	assert_int_equal(shifted->stops, usual->stops);
+	for (unsigned r = 0; r < EV_STATS_STOP_REASONS; r++)
+		assert_int_equal(shifted->stops_by_reason[r], want[r]);
+	assert_int_equal(shifted->stops_by_reason[20],
+			 usual->stops_by_reason[8]);
+	ev_stats_free(st);
+	ev_stats_free(st782);
+	free(log);
+	free(path);
+}
+
 /* ---- threads, capabilities, pauses, figures and conditions
  * (include/evtool/stats_analysis.h) ---- */
 
@@ -999,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_short_event_is_an_error),
 		cmocka_unit_test(test_merged_processes),
 		cmocka_unit_test(test_threads_real_log),
+		cmocka_unit_test(test_ghc782_stop_status),
 		cmocka_unit_test(test_threads_and_caps),
 		cmocka_unit_test(test_thread_bound),
 		cmocka_unit_test(test_threads_not_kept),

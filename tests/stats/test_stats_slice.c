@@ -45,7 +45,7 @@ static void note(expected *x, const ev_event *ev)
 	if (ev->cap == EV_NO_CAP || ev->type == EV_BLOCK_MARKER)
 		return;
 	assert_true(ev->cap < MAX_CAPS);
-	if (!evi_filter_is_metadata(ev->type) &&
+	if (!ev_type_is_metadata(ev->type) &&
 	    (!x->have_work || ev->time < x->work)) {
 		x->work = ev->time;
 		x->have_work = 1;

@@ -3,13 +3,16 @@
  * label, module and source location, which name speedscope's frames and
  * the hp format's -hc bands. Kept in definition order, indexed by
  * (session, id); at most EV_EXPORT_MAX_COST_CENTRES.
+ *
+ * Layering: lib/inspect, called by heap_samples.c and export's speedscope
+ * and hp formats; it calls only lib/format.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_internal.h"
+#include "evtool/export.h"
+#include "heap_samples.h"
 #include "idmap.h"
-#include "internal.h"
 
 struct evi_cc_table {
 	evi_cc *ccs;         /* definition order */
