@@ -1356,6 +1356,77 @@ static void test_pipe_in_pieces(void **state)
 	free(log);
 }
 
+/* A read function that gives a log a few bytes at a time, then "none
+ * now" once (a growing input), then the end or a failure. */
+typedef struct piece_feed {
+	const uint8_t *log;
+	size_t len;
+	size_t at;
+	size_t piece;
+	size_t stop_at; /* gives nothing past this until `resumed` */
+	int resumed;
+	int fail;       /* the status returned at the end, EV_END if 0 */
+} piece_feed;
+
+static int feed_pieces(void *ctx, void *dst, size_t cap, size_t *got)
+{
+	piece_feed *f = ctx;
+	size_t limit = f->resumed ? f->len : f->stop_at, n = limit - f->at;
+
+	*got = 0;
+	if (f->at == f->len)
+		return f->fail ? f->fail : EV_END;
+	if (n > f->piece)
+		n = f->piece;
+	if (n > cap)
+		n = cap;
+	memcpy(dst, f->log + f->at, n);
+	f->at += n;
+	*got = n;
+	return EV_OK;
+}
+
+/* ev_reader_open_fn: every event of a real log, given 7 bytes at a time,
+ * with a pause inside an event; then the same log cut short by a failing
+ * read function, whose status the reader returns. */
+static void test_read_function(void **state)
+{
+	(void)state;
+	size_t len, next = 0;
+	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
+	ts_log want;
+	ev_reader *r = NULL;
+
+	walk(log, len, &want);
+	piece_feed f = { log, len, 0, 7, want.events[100].offset + 5, 0, 0 };
+	assert_int_equal(ev_reader_open_fn(&r, feed_pieces, &f, "fed", 0),
+			 EV_OK);
+	assert_int_equal(drain(r, &want, log, 0, &next), EV_ETRUNCATED);
+	assert_int_equal(next, 100);
+	f.resumed = 1;
+	assert_int_equal(drain(r, &want, log, 0, &next), EV_END);
+	assert_int_equal(next, want.count);
+	assert_int_equal(ev_reader_offset(r), len);
+	assert_string_equal(ev_reader_name(r), "fed");
+	ev_reader_free(r);
+
+	/* A failure after the first 100 events' bytes and a little more. */
+	piece_feed bad = { log, want.events[100].offset + 5, 0, 4096, 0, 1,
+			   EV_EIO };
+	assert_int_equal(ev_reader_open_fn(&r, feed_pieces, &bad, "bad", 0),
+			 EV_OK);
+	next = 0;
+	assert_int_equal(drain(r, &want, log, 0, &next), EV_EIO);
+	assert_int_equal(next, 100);
+	assert_non_null(strstr(ev_reader_diag(r)->message, "reading failed"));
+	ev_reader_free(r);
+	assert_int_equal(ev_reader_open_fn(&r, NULL, NULL, "none", 0),
+			 EV_EINVAL);
+	assert_null(r);
+	ts_log_free(&want);
+	free(log);
+}
+
 /* A non-blocking pipe: a read with nothing there fails with EAGAIN, which
  * means "no bytes now", like the end of a growing file: the reader must
  * say EV_ETRUNCATED and continue when more bytes have been written. */
@@ -2161,6 +2232,7 @@ int main(void)
 		cmocka_unit_test(test_every_prefix_corpus),
 		cmocka_unit_test(test_follow_growing_file),
 		cmocka_unit_test(test_pipe_in_pieces),
+		cmocka_unit_test(test_read_function),
 		cmocka_unit_test(test_nonblocking_pipe_follow),
 		cmocka_unit_test(test_gzip_memory_and_file),
 		cmocka_unit_test(test_gzip_two_members),

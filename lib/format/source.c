@@ -56,6 +56,8 @@ enum gz_place { BETWEEN_MEMBERS, IN_DATA, AT_TRAILER };
 struct evi_source {
 	int fd;
 	int close_fd;
+	ev_read_fn fn; /* when not NULL, the bytes come from fn(fn_ctx) */
+	void *fn_ctx;
 	const uint8_t *mem;
 	size_t mem_len;
 	size_t mem_pos;
@@ -120,6 +122,25 @@ int evi_source_open(evi_source **out, int fd, int close_fd,
 	return EV_OK;
 }
 
+int evi_source_open_fn(evi_source **out, ev_read_fn fn, void *ctx,
+		       int digest, int raw, ev_diag *diag)
+{
+	int rc = evi_source_open(out, -1, 0, NULL, 0, digest, raw, diag);
+
+	if (rc == EV_OK) {
+		(*out)->fn = fn;
+		(*out)->fn_ctx = ctx;
+	}
+	return rc;
+}
+
+/* Over a memory buffer: reading never blocks, and the reader may parse
+ * the bytes in place. */
+static int in_memory(const evi_source *s)
+{
+	return s->fd < 0 && !s->fn;
+}
+
 static void stop_thread(evi_source *s);
 
 void evi_source_free(evi_source *s)
@@ -140,11 +161,28 @@ void evi_source_free(evi_source *s)
 	free(s);
 }
 
+/* The bytes of a read function; its end is "no bytes now". */
+static int read_fn(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
+{
+	int rc = s->fn(s->fn_ctx, dst, cap, got);
+
+	if (rc == EV_END)
+		*got = 0;
+	if (rc >= 0 || rc == EV_END)
+		return EV_OK;
+	return evi_fail(s->diag, rc, 0, 0, "reading failed: %s",
+			ev_strerror(rc));
+}
+
 /* Reads stored bytes (as they are in the file) into dst. */
 static int read_stored(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 {
 	*got = 0;
-	if (s->fd < 0) {
+	if (s->fn) {
+		int rc = read_fn(s, dst, cap, got);
+		if (rc < 0)
+			return rc;
+	} else if (s->fd < 0) {
 		size_t n = s->mem_len - s->mem_pos;
 		if (n > cap)
 			n = cap;
@@ -200,15 +238,16 @@ static int sniff(evi_source *s)
 	if (rc < 0)
 		return rc;
 	/* One byte that is not 1f already rules gzip out. */
-	if (s->ahead_len < 2 && s->fd >= 0 && !s->raw &&
+	if (s->ahead_len < 2 && !in_memory(s) && !s->raw &&
 	    (s->ahead_len == 0 || s->ahead[0] == EVI_GZIP_ID1))
 		return EV_OK; /* not known yet: wait for more bytes */
 	s->kind_known = 1;
 	s->gzip = !s->raw && evi_is_gzip(s->ahead, s->ahead_len);
 	if (s->gzip) {
 		struct stat st;
-		s->seekable = s->fd < 0 ||
-			      (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode));
+		s->seekable = in_memory(s) ||
+			      (s->fd >= 0 && fstat(s->fd, &st) == 0 &&
+			       S_ISREG(st.st_mode));
 		if (ensure_ahead_buffer(s, STORED_CHUNK) < 0 ||
 		    inflateInit2(&s->z, RAW_WINDOW_BITS) != Z_OK)
 			return EV_ENOMEM;
@@ -504,7 +543,7 @@ int evi_source_memory(const evi_source *s, const uint8_t **data,
 {
 	int gzip = !s->raw && evi_is_gzip(s->mem, s->mem_len);
 
-	if (s->fd >= 0 || gzip)
+	if (!in_memory(s) || gzip)
 		return 0;
 	*data = s->mem;
 	*len = s->mem_len;
@@ -515,7 +554,7 @@ int evi_source_is_gzip(const evi_source *s)
 {
 	if (s->kind_known)
 		return s->gzip;
-	return s->fd < 0 && !s->raw && evi_is_gzip(s->mem, s->mem_len);
+	return in_memory(s) && !s->raw && evi_is_gzip(s->mem, s->mem_len);
 }
 
 int evi_source_gzip_incomplete(const evi_source *s)
@@ -529,7 +568,7 @@ uint64_t evi_source_input_bytes(const evi_source *s)
 {
 	if (s->thread)
 		return s->shown_stored;
-	return s->fd < 0 ? s->mem_pos : s->stored_bytes;
+	return in_memory(s) ? s->mem_pos : s->stored_bytes;
 }
 
 uint64_t evi_source_stored_size(const evi_source *s)
