@@ -876,6 +876,19 @@ void evi_reader_progress(ev_reader *r, evi_progress *p)
 	r->progress_seen = r->in_place ? 0 : evi_source_input_bytes(r->source);
 }
 
+void evi_reader_limit_window(ev_reader *r, size_t cap)
+{
+	uint8_t *smaller;
+
+	if (r->in_place || r->end > 0 || r->store_cap <= cap ||
+	    !(smaller = malloc(cap)))
+		return;
+	free(r->store);
+	r->store = smaller;
+	r->buf = smaller;
+	r->store_cap = cap;
+}
+
 uint64_t evi_reader_stored_size(const ev_reader *r)
 {
 	return r->in_place ? 0 : evi_source_stored_size(r->source);

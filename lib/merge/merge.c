@@ -30,11 +30,16 @@
  * open and read. At most MAX_CACHED_TOTAL bytes of inputs are held so,
  * all in one arena; the rest are read from their files twice. */
 #define MAX_CACHED_INPUT (1024u * 1024u)
-#define MAX_CACHED_TOTAL (32u * 1024u * 1024u)
+#define MAX_CACHED_TOTAL (16u * 1024u * 1024u)
 /* The arena asks for huge pages from this size: a fresh 4 KiB page costs
  * the kernel about as much as copying it in, so 100 small inputs spent a
  * fifth of the merge taking pages. */
 #define HUGE_PAGE (2u * 1024u * 1024u)
+/* The second pass holds every input's reader at once: the inputs read
+ * from their files share WINDOWS bytes of read windows, each at least
+ * MIN_WINDOW (a window grows for an event that needs more). */
+#define WINDOWS (16u * 1024u * 1024u)
+#define MIN_WINDOW (16u * 1024u)
 /* ref_free's probe: a zero payload this long holds every fixed field the
  * catalogue knows (doc/format.md section 6), and a cost-centre stack depth of
  * 0, so a type with any identifier field shows at least one. */
@@ -297,6 +302,8 @@ int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out)
 	if (rc < 0)
 		return evi_merge_fail(m, EV_MERGE_FAILED_INPUT, rc, "%s: %s",
 				      in->name, ev_strerror(rc));
+	if (m->planned && in->fd >= 0)
+		evi_reader_limit_window(*out, m->window);
 	evi_reader_progress(*out, &m->progress);
 	return EV_OK;
 }
@@ -719,6 +726,18 @@ static int scan_input(ev_merge *m, size_t i)
 	return rc == EV_END ? EV_OK : rc;
 }
 
+/* The second pass's read window for each input read from its file. */
+static void plan_windows(ev_merge *m)
+{
+	size_t from_files = 0;
+
+	for (size_t i = 0; i < m->n_inputs; i++)
+		from_files += m->inputs[i].fd >= 0;
+	m->window = from_files ? WINDOWS / from_files : WINDOWS;
+	if (m->window < MIN_WINDOW)
+		m->window = MIN_WINDOW;
+}
+
 int ev_merge_plan(ev_merge *m)
 {
 	int rc;
@@ -736,6 +755,7 @@ int ev_merge_plan(ev_merge *m)
 			return rc;
 	if ((rc = evi_merge_decide(m)) < 0)
 		return rc;
+	plan_windows(m);
 	m->planned = 1;
 	return EV_OK;
 }

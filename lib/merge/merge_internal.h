@@ -113,6 +113,7 @@ struct ev_merge {
 	size_t cached_total;   /* bytes of small inputs held in memory */
 	uint8_t *arena;        /* their bytes, one mapping (merge.c) */
 	size_t arena_len;
+	size_t window;         /* second pass: read window per file input */
 	ev_header *header;
 	evi_wire_table out_wire; /* the output header's wire sizes */
 
