@@ -224,9 +224,13 @@ struct ev_archive_reader {
 	XXH3_state_t *span_hash;
 	XXH3_state_t *all_hash;
 	ev_archive_stats stats;
-	/* Reading ahead: the thread owns all of the above while it runs. */
+	/* Reading ahead: the thread owns all of the above while it runs, but
+	 * all_hash, which the caller's thread updates with the bytes it takes
+	 * (the CRC-32 and a log's digest are checked at member ends, by the
+	 * thread; the whole content's digest only at the end). */
 	evi_ahead *thread;
 	int thread_tried;
+	int caller_hashes;
 };
 
 static uint64_t stored_offset(const ev_archive_reader *r)
@@ -492,7 +496,8 @@ static void account(ev_archive_reader *r, const uint8_t *p, size_t n)
 	r->member_crc = (uint32_t)libdeflate_crc32(r->member_crc, p, n);
 	if (r->span_open)
 		XXH3_64bits_update(r->span_hash, p, n);
-	XXH3_64bits_update(r->all_hash, p, n);
+	if (!r->caller_hashes)
+		XXH3_64bits_update(r->all_hash, p, n);
 	r->member_bytes += n;
 	r->stats.log_bytes += n;
 }
@@ -667,7 +672,8 @@ static int read_here(ev_archive_reader *r, uint8_t *dst, size_t cap,
 	r->stats.stored_bytes = stored_offset(r);
 	if (rc == EV_OK)
 		return EV_OK;
-	r->stats.content_digest = XXH3_64bits_digest(r->all_hash);
+	if (!r->caller_hashes)
+		r->stats.content_digest = XXH3_64bits_digest(r->all_hash);
 	r->status = rc;
 	/* Hand out the good bytes first; the next call reports the rest. */
 	return *got > 0 ? EV_OK : rc;
@@ -685,9 +691,12 @@ static void start_thread(ev_archive_reader *r)
 	struct stat st;
 
 	r->thread_tried = 1;
-	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size >= (off_t)THREAD_MIN)
-		r->thread = evi_ahead_start(fill_ahead, NULL, r);
+	if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < (off_t)THREAD_MIN)
+		return;
+	r->caller_hashes = 1;
+	if (!(r->thread = evi_ahead_start(fill_ahead, NULL, r)))
+		r->caller_hashes = 0;
 }
 
 int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
@@ -703,12 +712,15 @@ int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 	if (!r->thread)
 		return read_here(r, dst, cap, got);
 	rc = evi_ahead_read(r->thread, dst, cap, got);
-	if (*got > 0)
+	if (*got > 0) {
+		XXH3_64bits_update(r->all_hash, dst, *got);
 		return EV_OK;
+	}
 	/* The thread stopped at the end or at an error, which read_here
-	 * keeps in r->status. */
+	 * keeps in r->status; every byte it inflated was taken. */
 	evi_ahead_stop(r->thread);
 	r->thread = NULL;
+	r->stats.content_digest = XXH3_64bits_digest(r->all_hash);
 	return rc;
 }
 
