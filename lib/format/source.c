@@ -29,6 +29,9 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include <zlib.h>
+#ifdef EVTOOL_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include "evtool/archive.h"
 #include "gzip.h"
@@ -87,6 +90,17 @@ struct evi_source {
 	size_t ahead_pos;
 	size_t ahead_len;
 
+#ifdef EVTOOL_HAVE_ISAL
+	/* Reading ahead, a streamed member is inflated by ISA-L (about 1.5
+	 * times zlib's speed); a damaged member, or one the input ends in, is
+	 * inflated again by zlib from its start (skipping the bytes given),
+	 * so that messages and offsets are zlib's (replay_with_zlib). */
+	struct inflate_state *isal;
+	int isal_on;            /* this member is ISA-L's */
+	uint64_t member_out;    /* its bytes given so far */
+	off_t member_at;        /* the file offset of its deflate data */
+	uint64_t member_stored; /* stored_bytes there */
+#endif
 	/* The inflating thread, when not NULL: it owns everything above but
 	 * the caller's diag; it reports into thread_diag. */
 	evi_ahead *thread;
@@ -152,6 +166,9 @@ void evi_source_free(evi_source *s)
 		inflateEnd(&s->z);
 	if (s->whole)
 		libdeflate_free_decompressor(s->whole);
+#ifdef EVTOOL_HAVE_ISAL
+	free(s->isal);
+#endif
 	free(s->out);
 	if (s->close_fd && s->fd >= 0)
 		close(s->fd);
@@ -351,6 +368,8 @@ static int grow_for_header(evi_source *s)
 			(unsigned long long)(s->stored_bytes - unread(s)));
 }
 
+static void start_isal(evi_source *s);
+
 /* At a member boundary, with stored bytes: starts the next member. 1:
  * its header is not all there yet. */
 static int start_member(evi_source *s)
@@ -381,6 +400,7 @@ static int start_member(evi_source *s)
 	s->place = IN_DATA;
 	s->crc = 0;
 	s->isize = 0;
+	start_isal(s);
 	return EV_OK;
 }
 
@@ -419,6 +439,120 @@ static int inflate_stream(evi_source *s, uint8_t *dst, size_t cap,
 	return EV_OK;
 }
 
+#ifdef EVTOOL_HAVE_ISAL
+/* A streamed member read ahead from a regular file: ISA-L's, with where
+ * its deflate data starts, for a replay by zlib. */
+static void start_isal(evi_source *s)
+{
+	off_t at;
+
+	s->isal_on = 0;
+	s->member_out = 0;
+	if (!s->isal || (at = lseek(s->fd, 0, SEEK_CUR)) < 0 ||
+	    (uint64_t)at < unread(s))
+		return;
+	isal_inflate_init(s->isal);
+	s->isal->crc_flag = ISAL_DEFLATE;
+	s->member_at = at - (off_t)unread(s);
+	s->member_stored = s->stored_bytes - unread(s);
+	s->isal_on = 1;
+}
+
+/* Inflates the member again with zlib from its start, dropping the
+ * bytes ISA-L gave, which zlib gives too; what zlib gives past them waits
+ * in `out`. From there on zlib streams the member, and names any damage
+ * as before. */
+static int replay_with_zlib(evi_source *s)
+{
+	uint64_t skipped = 0;
+	size_t got;
+	int rc;
+
+	s->isal_on = 0;
+	if (!s->out && !(s->out = malloc(MEMBER_OUT)))
+		return EV_ENOMEM;
+	if (lseek(s->fd, s->member_at, SEEK_SET) < 0)
+		return evi_fail(s->diag, EV_EIO, 0, 0, "cannot seek: %s",
+				strerror(errno));
+	s->ahead_pos = s->ahead_len = 0;
+	s->stored_bytes = s->member_stored;
+	s->crc = 0;
+	s->isize = 0;
+	if (inflateReset(&s->z) != Z_OK)
+		return EV_ENOMEM;
+	while (s->place == IN_DATA) {
+		if (unread(s) == 0 && (rc = refill_compressed(s)) < 0)
+			return rc;
+		if (unread(s) == 0)
+			break;
+		if ((rc = inflate_stream(s, s->out, MEMBER_OUT, &got)) < 0)
+			return rc;
+		if (skipped + got > s->member_out) {
+			s->out_pos = (size_t)(s->member_out - skipped);
+			s->out_len = got;
+			break;
+		}
+		skipped += got;
+		if (s->pending) /* damage before the bytes given end */
+			return EV_EFORMAT;
+	}
+	return EV_OK;
+}
+
+static int inflate_isal(evi_source *s, uint8_t *dst, size_t cap,
+			size_t *got)
+{
+	struct inflate_state *st = s->isal;
+	int irc;
+
+	st->next_in = s->ahead + s->ahead_pos;
+	st->avail_in = (uint32_t)unread(s);
+	st->next_out = dst;
+	st->avail_out = (uint32_t)(cap > UINT32_MAX ? UINT32_MAX : cap);
+	irc = isal_inflate(st);
+	*got = (size_t)(st->next_out - dst);
+	if (irc < 0) {
+		/* Nothing of this call is given: zlib replays the member. */
+		*got = 0;
+		return replay_with_zlib(s);
+	}
+	s->ahead_pos = (size_t)(st->next_in - s->ahead);
+	s->crc = (uint32_t)libdeflate_crc32(s->crc, dst, *got);
+	s->isize += (uint32_t)*got;
+	s->member_out += *got;
+	if (st->block_state == ISAL_BLOCK_FINISH) {
+		/* ISA-L read ahead into its bit buffer: the trailer starts
+		 * that many whole bytes back. */
+		s->ahead_pos -= (size_t)st->read_in_length / 8;
+		s->isal_on = 0;
+		s->place = AT_TRAILER;
+	}
+	return EV_OK;
+}
+
+static int isal_member(const evi_source *s)
+{
+	return s->isal_on;
+}
+#else
+static void start_isal(evi_source *s)
+{
+	(void)s;
+}
+
+static int isal_member(const evi_source *s)
+{
+	(void)s;
+	return 0;
+}
+
+static int inflate_isal(evi_source *s, uint8_t *dst, size_t cap,
+			size_t *got)
+{
+	return inflate_stream(s, dst, cap, got);
+}
+#endif
+
 static void take_whole(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 {
 	size_t n = s->out_len - s->out_pos;
@@ -447,11 +581,22 @@ static int read_gzip(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 							     : EVI_GZIP_TRAILER) &&
 		    (rc = refill_compressed(s)) < 0)
 			return rc;
+#ifdef EVTOOL_HAVE_ISAL
+		/* The input ends inside ISA-L's member (for now): zlib decides
+		 * what of it can be given, as without ISA-L. */
+		if (unread(s) == 0 && s->isal_on && s->place == IN_DATA) {
+			if ((rc = replay_with_zlib(s)) < 0)
+				return rc;
+			continue;
+		}
+#endif
 		if (unread(s) == 0 ||
 		    (s->place == AT_TRAILER && unread(s) < EVI_GZIP_TRAILER))
 			break; /* no more stored bytes now */
 		if (s->place == BETWEEN_MEMBERS)
 			rc = start_member(s);
+		else if (s->place == IN_DATA && isal_member(s))
+			rc = inflate_isal(s, dst, cap, got);
 		else if (s->place == IN_DATA)
 			rc = inflate_stream(s, dst, cap, got);
 		else
@@ -485,6 +630,9 @@ static void start_thread(evi_source *s)
 	if (s->fd < 0 || s->digest || fstat(s->fd, &st) != 0 ||
 	    !S_ISREG(st.st_mode) || st.st_size < (off_t)THREAD_MIN)
 		return;
+#ifdef EVTOOL_HAVE_ISAL
+	s->isal = malloc(sizeof *s->isal); /* NULL: zlib, as before */
+#endif
 	s->caller_diag = s->diag;
 	s->diag = &s->thread_diag;
 	s->shown_stored = s->stored_bytes;
