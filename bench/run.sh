@@ -15,7 +15,9 @@
 # (above 1: evtool is faster). The pairs whose ratio is a target (merge
 # of 100 small logs against cat of them; reading gzip against pigz -d)
 # are also run interleaved (duel: A, B, A, B, ...; best of DUEL_RUNS,
-# default 5), so that both see the same load on a shared machine. Peers: gzip -6, pigz -6 -p 2 and pigz -d
+# default 5), so that both see the same load on a shared machine (an
+# evtool built with -DEVTOOL_ISAL=ON reads one-member gzip with ISA-L,
+# bench/README.md). Peers: gzip -6, pigz -6 -p 2 and pigz -d
 # for archives and gzip input; the ghc-events library (bench/src/
 # GhcEventsBench.hs, built here into a temporary folder with ghc and
 # libghc-ghc-events-dev; skipped when they are missing) for reading, show
