@@ -107,6 +107,7 @@ struct evi_source {
 	ev_diag *caller_diag;
 	ev_diag thread_diag;
 	uint64_t shown_stored; /* stored bytes behind the bytes taken */
+	uint64_t mark;         /* the most stored bytes a block was behind */
 	uint64_t origin;       /* the file offset where the source began */
 };
 
@@ -616,9 +617,14 @@ static int fill_ahead(void *ctx, uint8_t *dst, size_t cap, size_t *got)
 	return read_gzip(ctx, dst, cap, got);
 }
 
+/* Never backwards, though a replay by zlib reads a member again. */
 static uint64_t stored_mark(void *ctx)
 {
-	return ((evi_source *)ctx)->stored_bytes;
+	evi_source *s = ctx;
+
+	if (s->stored_bytes > s->mark)
+		s->mark = s->stored_bytes;
+	return s->mark;
 }
 
 /* A large regular gzip file without a digest: inflate it ahead. Without
