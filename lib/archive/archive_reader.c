@@ -12,7 +12,8 @@
  * damaged, is streamed with zlib, which names the problem. A large
  * regular file (at least THREAD_MIN bytes) is read, inflated and checked
  * ahead in a thread of its own (read_ahead.h) while the caller uses the
- * bytes before.
+ * bytes before; built with ISA-L, that thread streams members with it,
+ * and zlib inflates a member again when ISA-L finds it damaged or cut.
  */
 #include "evtool/archive.h"
 

@@ -15,7 +15,9 @@
  * A large gzip file (at least THREAD_MIN stored bytes) is inflated ahead
  * in a thread of its own (read_ahead.h) while the caller parses the bytes
  * before: inflating costs as much as the rest of a `cat`, so the two
- * overlap. When the thread meets the end of the input (or an error) it
+ * overlap. Built with ISA-L (EVTOOL_HAVE_ISAL), the thread streams
+ * members with it instead of zlib, and zlib inflates a member again from
+ * its start when ISA-L finds it damaged or the input ends in it. When the thread meets the end of the input (or an error) it
  * stops, and reading goes on in the caller's thread, so a file that grows
  * is still followed.
  */
