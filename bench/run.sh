@@ -12,7 +12,12 @@
 #
 # The peers run in the same run on the same file, and rows compared with
 # one say so: "x0.42 of PEER" is evtool's throughput over the peer's
-# (above 1: evtool is faster). Peers: gzip -6, pigz -6 -p 2 and pigz -d
+# (above 1: evtool is faster). The pairs whose ratio is a target (merge
+# of 100 small logs against cat of them; reading gzip against pigz -d)
+# are also run interleaved (duel: A, B, A, B, ...; best of DUEL_RUNS,
+# default 5), so that both see the same load on a shared machine (an
+# evtool built with -DEVTOOL_ISAL=ON reads one-member gzip with ISA-L,
+# bench/README.md). Peers: gzip -6, pigz -6 -p 2 and pigz -d
 # for archives and gzip input; the ghc-events library (bench/src/
 # GhcEventsBench.hs, built here into a temporary folder with ghc and
 # libghc-ghc-events-dev; skipped when they are missing) for reading, show
@@ -86,6 +91,31 @@ versus() {
     awk -v a="$a" -v b="$b" -v n="$1" -v p="$2" 'BEGIN {
         if (a < 0.005) a = 0.005; if (b < 0.005) b = 0.005;
         printf "  %-40s x%.2f of %s\n", n, b / a, p }'
+}
+
+# duel NAME_A FN_A NAME_B FN_B: runs the shell functions FN_A and FN_B
+# one after the other, DUEL_RUNS times (default 5), so that both see the
+# same load, and prints the best wall time of each (bash's EPOCHREALTIME,
+# microseconds) and A's throughput over B's (above 1: A is faster)
+duel() {
+    local best_a="" best_b="" fn t0 t side
+    for _ in $(seq "${DUEL_RUNS:-5}"); do
+        for side in a b; do
+            if [ "$side" = a ]; then fn=$2; else fn=$4; fi
+            t0=$EPOCHREALTIME
+            "$fn" >/dev/null 2>"$work/err" ||
+                { [ $? -eq 3 ] || { cat "$work/err" >&2; return 1; }; }
+            t=$(echo "$EPOCHREALTIME - $t0" | bc -l)
+            if [ "$side" = a ]; then
+                if [ -z "$best_a" ] || awk "BEGIN{exit !($t < $best_a)}"; then best_a=$t; fi
+            elif [ -z "$best_b" ] || awk "BEGIN{exit !($t < $best_b)}"; then
+                best_b=$t
+            fi
+        done
+    done
+    awk -v na="$1" -v nb="$3" -v a="$best_a" -v b="$best_b" -v n="${DUEL_RUNS:-5}" 'BEGIN {
+        printf "  %-36s %7.3f s  %-24s %7.3f s  x%.2f (interleaved, best of %d)\n",
+               na, a, nb, b, b / a, n }'
 }
 
 printf 'log: %s (%.1f MB, %s events)\n' "$log" "$(echo "$bytes / 1000000" | bc -l)" "$events"
@@ -192,6 +222,9 @@ bytes=$((10 * small_bytes)) events=$((10 * small_events)) \
     'for i in 1 2 3 4 5 6 7 8 9 10; do "$1" cat "$2"/small/*.eventlog -o - || exit; done' \
     sh "$evtool" "$work"
 versus "evtool merge 100 small -o - x10" "evtool cat 100 small -o - x10"
+small_merge() { for _ in 1 2 3 4 5 6 7 8 9 10; do "$evtool" merge "$work"/small/*.eventlog -o - || return; done; }
+small_cat() { for _ in 1 2 3 4 5 6 7 8 9 10; do "$evtool" cat "$work"/small/*.eventlog -o - || return; done; }
+duel "evtool merge 100 small x10" small_merge "evtool cat 100 small x10" small_cat
 bytes=$((10 * small_bytes)) events=$((10 * small_events)) \
     measure "evtool merge 100 small -o FILE x10" sh -c \
     'for i in 1 2 3 4 5 6 7 8 9 10; do "$1" merge "$2"/small/*.eventlog -o "$2/merged.eventlog" || exit; done' \
@@ -232,6 +265,10 @@ done
 # Reading gzip: pigz -d beside evtool's gzip input (cat), --test and
 # --extract, on the archives of evtool, gzip and pigz. MB/s are of the log.
 echo "== reading gzip: evtool beside pigz -d"
+gz_pigz() { pigz -d -c "$gz"; }
+gz_cat() { "$evtool" cat "$gz" -o -; }
+gz_test() { "$evtool" archive --test "$gz"; }
+gz_extract() { "$evtool" archive --extract --force "$gz" -o "$work/x.eventlog"; }
 for f in "$ev6" "$gz6" "$pz6"; do
     k=$(basename "$f" .gz)
     measure "pigz -d $k" sh -c 'pigz -d -c "$1" > /dev/null' sh "$f"
@@ -242,6 +279,10 @@ for f in "$ev6" "$gz6" "$pz6"; do
     versus "evtool cat $k -o - >null" "pigz -d $k"
     versus "evtool archive --test $k" "pigz -d $k"
     versus "evtool archive --extract $k" "pigz -d $k"
+    gz=$f
+    duel "evtool cat $k -o - >null" gz_cat "pigz -d $k" gz_pigz
+    duel "evtool archive --test $k" gz_test "pigz -d $k" gz_pigz
+    duel "evtool archive --extract $k" gz_extract "pigz -d $k" gz_pigz
 done
 rm -f "$gz6" "$pz6" "$ev6" "$work/x.eventlog"
 

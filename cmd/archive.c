@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -519,30 +518,6 @@ static int archive_one(const archive_job *job, const char *path)
 
 /* ---- --test ---- */
 
-/* The archive is intact; is the log in it a valid eventlog? */
-/* Validates the archived log; says nothing yet. */
-static int read_content(const input *in, log_verdict *v)
-{
-	ev_reader *r;
-	int rc;
-
-	memset(v, 0, sizeof *v);
-	if (lseek(in->fd, 0, SEEK_SET) != 0) {
-		v->status = EV_EIO;
-		snprintf(v->message, sizeof v->message, "cannot rewind: %s",
-			 strerror(errno));
-		return v->status;
-	}
-	if ((rc = ev_reader_open_fd(&r, in->fd, in->name, 0)) < 0) {
-		v->status = rc;
-		snprintf(v->message, sizeof v->message, "%s", ev_strerror(rc));
-		return rc;
-	}
-	rc = check_log(r, v);
-	ev_reader_free(r);
-	return rc;
-}
-
 static int report_content(const input *in, const log_verdict *v)
 {
 	int rc = v->status;
@@ -569,71 +544,88 @@ static void warn_digests(const char *name, const ev_archive_stats *s)
 			    s->members - s->digested, s->members);
 }
 
-/* The gzip checks of an archive, in a thread of their own beside the
- * validation of its log. */
+/* What the gzip checks of an archive found. */
 typedef struct archive_check {
-	int fd;
-	const char *name;
 	ev_archive_stats stats;
 	ev_diag d;
 	int rc;
 } archive_check;
 
-static void *run_check(void *arg)
+/* The log's bytes for its validation, as the archive reader inflates and
+ * checks them. */
+static int read_archive(void *ctx, void *dst, size_t cap, size_t *got)
 {
-	archive_check *c = arg;
-
-	c->rc = ev_archive_check_fd(c->fd, c->name, &c->stats, &c->d);
-	return NULL;
+	return ev_archive_reader_read(ctx, dst, cap, got);
 }
 
-/* A second descriptor of a regular input file (not standard input, not
- * a pipe: opening one again would wait for a writer), when it is still
- * the file opened first; else -1. */
-static int reopen_regular(const input *in)
+/* The rest of the archive, after its log's verdict: every member is
+ * checked whatever the log holds. */
+static int check_rest(ev_archive_reader *ar)
 {
-	struct stat st;
-	int fd;
+	uint8_t *buf = malloc(COPY_BUFFER);
+	size_t got;
+	int rc;
 
-	if (strcmp(in->path, "-") == 0 || !S_ISREG(in->st.st_mode) ||
-	    (fd = open(in->path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	if (fstat(fd, &st) != 0 || st.st_dev != in->st.st_dev ||
-	    st.st_ino != in->st.st_ino) {
-		close(fd);
-		return -1;
+	if (!buf)
+		return EV_ENOMEM;
+	while ((rc = ev_archive_reader_read(ar, buf, COPY_BUFFER, &got)) ==
+	       EV_OK)
+		;
+	free(buf);
+	return rc == EV_END ? EV_OK : rc;
+}
+
+static void check_failed(archive_check *c, int rc, const char *message)
+{
+	memset(&c->d, 0, sizeof c->d);
+	c->d.status = rc;
+	snprintf(c->d.message, sizeof c->d.message, "%s", message);
+	c->rc = rc;
+}
+
+/* Reads the archive once: the archive reader inflates and checks it (in
+ * a thread of its own for a large file) while its log is validated from
+ * the bytes it gives, then checks the rest. */
+static void check_archive(const input *in, archive_check *c, log_verdict *v)
+{
+	ev_archive_reader *ar;
+	ev_reader *r;
+	int rc = ev_archive_reader_open_fd(&ar, in->fd, in->name);
+
+	memset(v, 0, sizeof *v);
+	if (rc < 0) {
+		check_failed(c, rc, ev_strerror(rc));
+		return;
 	}
-	return fd;
+	if ((rc = ev_reader_open_fn(&r, read_archive, ar, in->name,
+				    EV_READER_RAW)) < 0) {
+		v->status = rc;
+		snprintf(v->message, sizeof v->message, "%s", ev_strerror(rc));
+	} else {
+		check_log(r, v);
+		ev_reader_free(r);
+	}
+	c->rc = check_rest(ar);
+	if (c->rc == EV_ENOMEM && ev_archive_reader_diag(ar)->status != c->rc)
+		check_failed(c, c->rc, ev_strerror(c->rc));
+	else if (c->rc < 0)
+		c->d = *ev_archive_reader_diag(ar);
+	c->stats = *ev_archive_reader_stats(ar);
+	ev_archive_reader_free(ar);
 }
 
-/* The gzip checks and the log's validation read the archive at once,
- * from two descriptors, when it is a file that can be opened again;
- * else one after the other. Either way the checks speak first, and the
- * log's verdict only for an intact archive. */
+/* The gzip checks speak first, and the log's verdict only for an intact
+ * archive. */
 static int test_one(const char *path)
 {
 	input in = { 0 };
-	archive_check c = { .fd = -1 };
+	archive_check c = { 0 };
 	log_verdict v;
-	pthread_t thread;
-	int rc = open_input(&in, path, 0), both = 0;
+	int rc = open_input(&in, path, 0);
 
 	if (rc != EXIT_OK)
 		return rc;
-	c.name = in.name;
-	c.fd = reopen_regular(&in);
-	if (c.fd >= 0)
-		both = pthread_create(&thread, NULL, run_check, &c) == 0;
-	if (both) {
-		read_content(&in, &v);
-		pthread_join(thread, NULL);
-	} else {
-		c.rc = ev_archive_check_fd(in.fd, in.name, &c.stats, &c.d);
-		if (c.rc == EV_OK)
-			read_content(&in, &v);
-	}
-	if (c.fd >= 0)
-		close(c.fd);
+	check_archive(&in, &c, &v);
 	if (c.rc < 0)
 		rc = archive_error(in.name, &c.d);
 	else

@@ -81,6 +81,22 @@ EV_API int ev_reader_open_fd(ev_reader **out, int fd, const char *name,
 EV_API int ev_reader_open_memory(ev_reader **out, const void *data, size_t len,
 				 const char *name, unsigned flags);
 
+/**
+ * Gives input bytes: up to `cap` of them into `dst`, their number in
+ * *got. Returns EV_OK (*got == 0: none for now, as at the end of a file
+ * that may grow), EV_END at the end of the input, or a negative status,
+ * which the reader returns as a read failure.
+ */
+typedef int (*ev_read_fn)(void *ctx, void *dst, size_t cap, size_t *got);
+
+/**
+ * Reads the bytes `fn` gives (called with `ctx`), for example the log an
+ * ev_archive_reader inflates (with EV_READER_RAW, so that it is not
+ * inflated again). `name` is used in diagnostics.
+ */
+EV_API int ev_reader_open_fn(ev_reader **out, ev_read_fn fn, void *ctx,
+			     const char *name, unsigned flags);
+
 /** Frees a reader; NULL is fine. */
 EV_API void ev_reader_free(ev_reader *r);
 

@@ -12,7 +12,8 @@
  * damaged, is streamed with zlib, which names the problem. A large
  * regular file (at least THREAD_MIN bytes) is read, inflated and checked
  * ahead in a thread of its own (read_ahead.h) while the caller uses the
- * bytes before.
+ * bytes before; built with ISA-L, that thread streams members with it,
+ * and zlib inflates a member again when ISA-L finds it damaged or cut.
  */
 #include "evtool/archive.h"
 
@@ -26,6 +27,9 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include <zlib.h>
+#ifdef EVTOOL_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include "gzip.h"
 #include "internal.h"
@@ -224,9 +228,23 @@ struct ev_archive_reader {
 	XXH3_state_t *span_hash;
 	XXH3_state_t *all_hash;
 	ev_archive_stats stats;
-	/* Reading ahead: the thread owns all of the above while it runs. */
+	/* Reading ahead: the thread owns all of the above while it runs, but
+	 * all_hash, which the caller's thread updates with the bytes it takes
+	 * (the CRC-32 and a log's digest are checked at member ends, by the
+	 * thread; the whole content's digest only at the end). */
 	evi_ahead *thread;
 	int thread_tried;
+	int caller_hashes;
+#ifdef EVTOOL_HAVE_ISAL
+	/* Reading ahead, a streamed member is inflated by ISA-L; a damaged
+	 * one, or one the input ends in, again by zlib from its start
+	 * (replay_with_zlib), so that messages and offsets are zlib's. */
+	struct inflate_state *isal;
+	int isal_on;
+	off_t member_at;        /* the file offset of its deflate data */
+	uint64_t member_stored; /* its stored offset */
+	int replay_rc;          /* zlib's verdict, after the bytes in out */
+#endif
 };
 
 static uint64_t stored_offset(const ev_archive_reader *r)
@@ -339,6 +357,9 @@ void ev_archive_reader_free(ev_archive_reader *r)
 	if (!r)
 		return;
 	evi_ahead_stop(r->thread);
+#ifdef EVTOOL_HAVE_ISAL
+	free(r->isal);
+#endif
 	if (r->z_ready)
 		inflateEnd(&r->z);
 	if (r->whole)
@@ -492,7 +513,8 @@ static void account(ev_archive_reader *r, const uint8_t *p, size_t n)
 	r->member_crc = (uint32_t)libdeflate_crc32(r->member_crc, p, n);
 	if (r->span_open)
 		XXH3_64bits_update(r->span_hash, p, n);
-	XXH3_64bits_update(r->all_hash, p, n);
+	if (!r->caller_hashes)
+		XXH3_64bits_update(r->all_hash, p, n);
 	r->member_bytes += n;
 	r->stats.log_bytes += n;
 }
@@ -552,6 +574,108 @@ static void take_whole(ev_archive_reader *r, uint8_t *dst, size_t cap,
 	r->out_pos += *got;
 }
 
+#ifdef EVTOOL_HAVE_ISAL
+/* After libdeflate declined the member (reading ahead only): ISA-L's. */
+static void start_isal(ev_archive_reader *r)
+{
+	off_t at;
+
+	r->isal_on = 0;
+	if (!r->isal || (at = lseek(r->fd, 0, SEEK_CUR)) < 0 ||
+	    (uint64_t)at < r->end - r->pos)
+		return;
+	isal_inflate_init(r->isal);
+	r->isal->crc_flag = ISAL_DEFLATE;
+	r->member_at = at - (off_t)(r->end - r->pos);
+	r->member_stored = stored_offset(r);
+	r->isal_on = 1;
+}
+
+/* Inflates the member again with zlib from its start: the bytes ISA-L
+ * gave count for its CRC-32 and length only; what zlib gives past them
+ * waits in `out`, and a damage zlib finds in that call is reported
+ * after them. */
+static int replay_with_zlib(ev_archive_reader *r)
+{
+	uint64_t given = r->member_bytes, skipped = 0;
+	int zrc, rc;
+
+	r->isal_on = 0;
+	if (!r->out && !(r->out = malloc(MEMBER_OUT)))
+		return fail(r, EV_ENOMEM, stored_offset(r), "out of memory");
+	if (lseek(r->fd, r->member_at, SEEK_SET) < 0)
+		return fail(r, EV_EIO, stored_offset(r), "cannot seek: %s",
+			    strerror(errno));
+	r->base = r->member_stored;
+	r->pos = r->end = 0;
+	r->eof = 0;
+	r->member_crc = (uint32_t)crc32(0, NULL, 0);
+	r->member_bytes = 0;
+	if (inflateReset(&r->z) != Z_OK)
+		return fail(r, EV_ENOMEM, stored_offset(r), "out of memory");
+	for (;;) {
+		size_t got, skip;
+		if (r->pos == r->end && (rc = refill(r)) <= 0)
+			return rc; /* at the end: inflate_some says so */
+		r->z.next_in = r->in + r->pos;
+		r->z.avail_in = (uInt)(r->end - r->pos);
+		r->z.next_out = r->out;
+		r->z.avail_out = MEMBER_OUT;
+		zrc = inflate(&r->z, Z_NO_FLUSH);
+		r->pos = (size_t)(r->z.next_in - r->in);
+		got = (size_t)(r->z.next_out - r->out);
+		skip = given - skipped < got ? (size_t)(given - skipped) : got;
+		r->member_crc = (uint32_t)libdeflate_crc32(r->member_crc,
+							   r->out, skip);
+		r->member_bytes += skip;
+		skipped += skip;
+		if (got > skip) {
+			account(r, r->out + skip, got - skip);
+			r->out_pos = skip;
+			r->out_len = got;
+		}
+		if (zrc == Z_STREAM_END)
+			r->place = AT_TRAILER;
+		else if (zrc != Z_OK && zrc != Z_BUF_ERROR)
+			r->replay_rc = corrupt(r);
+		if (got > skip || zrc != Z_OK)
+			return EV_OK;
+	}
+}
+
+static int inflate_isal(ev_archive_reader *r, uint8_t *dst, size_t cap,
+			size_t *got)
+{
+	struct inflate_state *st = r->isal;
+	int irc;
+
+	if (r->pos == r->end) {
+		int rc = refill(r);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			return replay_with_zlib(r);
+	}
+	st->next_in = r->in + r->pos;
+	st->avail_in = (uint32_t)(r->end - r->pos);
+	st->next_out = dst;
+	st->avail_out = (uint32_t)(cap > UINT32_MAX ? UINT32_MAX : cap);
+	irc = isal_inflate(st);
+	if (irc < 0)
+		return replay_with_zlib(r);
+	r->pos = (size_t)(st->next_in - r->in);
+	*got = (size_t)(st->next_out - dst);
+	account(r, dst, *got);
+	if (st->block_state == ISAL_BLOCK_FINISH) {
+		/* The whole bytes of ISA-L's bit buffer are the trailer's. */
+		r->pos -= (size_t)st->read_in_length / 8;
+		r->isal_on = 0;
+		r->place = AT_TRAILER;
+	}
+	return EV_OK;
+}
+#endif
+
 static int inflate_some(ev_archive_reader *r, uint8_t *dst, size_t cap,
 			size_t *got)
 {
@@ -559,7 +683,14 @@ static int inflate_some(ev_archive_reader *r, uint8_t *dst, size_t cap,
 		r->fresh = 0;
 		if (inflate_whole(r))
 			return EV_OK;
+#ifdef EVTOOL_HAVE_ISAL
+		start_isal(r);
+#endif
 	}
+#ifdef EVTOOL_HAVE_ISAL
+	if (r->isal_on)
+		return inflate_isal(r, dst, cap, got);
+#endif
 	while (*got == 0) {
 		int zrc;
 		if (r->pos == r->end) {
@@ -657,6 +788,10 @@ static int read_here(ev_archive_reader *r, uint8_t *dst, size_t cap,
 	while (rc == EV_OK && *got == 0) {
 		if (r->out_pos < r->out_len)
 			take_whole(r, dst, cap, got);
+#ifdef EVTOOL_HAVE_ISAL
+		else if (r->replay_rc)
+			rc = r->replay_rc;
+#endif
 		else if (r->place == AT_HEADER)
 			rc = read_header(r);
 		else if (r->place == IN_DATA)
@@ -667,7 +802,8 @@ static int read_here(ev_archive_reader *r, uint8_t *dst, size_t cap,
 	r->stats.stored_bytes = stored_offset(r);
 	if (rc == EV_OK)
 		return EV_OK;
-	r->stats.content_digest = XXH3_64bits_digest(r->all_hash);
+	if (!r->caller_hashes)
+		r->stats.content_digest = XXH3_64bits_digest(r->all_hash);
 	r->status = rc;
 	/* Hand out the good bytes first; the next call reports the rest. */
 	return *got > 0 ? EV_OK : rc;
@@ -685,9 +821,15 @@ static void start_thread(ev_archive_reader *r)
 	struct stat st;
 
 	r->thread_tried = 1;
-	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size >= (off_t)THREAD_MIN)
-		r->thread = evi_ahead_start(fill_ahead, NULL, r);
+	if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < (off_t)THREAD_MIN)
+		return;
+	r->caller_hashes = 1;
+#ifdef EVTOOL_HAVE_ISAL
+	r->isal = malloc(sizeof *r->isal); /* NULL: zlib, as before */
+#endif
+	if (!(r->thread = evi_ahead_start(fill_ahead, NULL, r)))
+		r->caller_hashes = 0;
 }
 
 int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
@@ -703,12 +845,15 @@ int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 	if (!r->thread)
 		return read_here(r, dst, cap, got);
 	rc = evi_ahead_read(r->thread, dst, cap, got);
-	if (*got > 0)
+	if (*got > 0) {
+		XXH3_64bits_update(r->all_hash, dst, *got);
 		return EV_OK;
+	}
 	/* The thread stopped at the end or at an error, which read_here
-	 * keeps in r->status. */
+	 * keeps in r->status; every byte it inflated was taken. */
 	evi_ahead_stop(r->thread);
 	r->thread = NULL;
+	r->stats.content_digest = XXH3_64bits_digest(r->all_hash);
 	return rc;
 }
 

@@ -46,6 +46,11 @@ typedef struct evi_progress {
  * must outlive the reader or a later call. */
 void evi_reader_progress(ev_reader *r, evi_progress *p);
 
+/* Makes the read window of `r`, opened and not yet read, at most `cap`
+ * bytes (it still grows for a header or an event that needs more): for
+ * many readers open at once. */
+void evi_reader_limit_window(ev_reader *r, size_t cap);
+
 /* The stored bytes `r` will read to the end of its file; 0 if unknown. */
 uint64_t evi_reader_stored_size(const ev_reader *r);
 

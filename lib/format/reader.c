@@ -194,9 +194,11 @@ static size_t window_size(int fd)
 	return want < WINDOW_SIZE ? want : WINDOW_SIZE;
 }
 
+/* A reader over `fd`, or `len` bytes at `mem` (fd < 0), or what `fn`
+ * gives (when not NULL). */
 static int open_reader(ev_reader **out, int fd, int close_fd,
-		       const uint8_t *mem, size_t len, const char *name,
-		       unsigned flags)
+		       const uint8_t *mem, size_t len, ev_read_fn fn,
+		       void *ctx, const char *name, unsigned flags)
 {
 	ev_reader *r = calloc(1, sizeof *r);
 	int rc;
@@ -206,9 +208,14 @@ static int open_reader(ev_reader **out, int fd, int close_fd,
 		free(r);
 		return EV_ENOMEM;
 	}
-	rc = evi_source_open(&r->source, fd, close_fd, mem, len,
-			     !!(flags & EV_READER_DIGEST),
-			     !!(flags & EV_READER_RAW), &r->diag);
+	if (fn)
+		rc = evi_source_open_fn(&r->source, fn, ctx,
+					!!(flags & EV_READER_DIGEST),
+					!!(flags & EV_READER_RAW), &r->diag);
+	else
+		rc = evi_source_open(&r->source, fd, close_fd, mem, len,
+				     !!(flags & EV_READER_DIGEST),
+				     !!(flags & EV_READER_RAW), &r->diag);
 	if (rc == EV_OK && evi_source_memory(r->source, &r->buf, &r->end)) {
 		r->in_place = 1;
 	} else if (rc == EV_OK) {
@@ -232,26 +239,36 @@ int ev_reader_open_path(ev_reader **out, const char *path, unsigned flags)
 	int fd;
 
 	if (strcmp(path, "-") == 0)
-		return open_reader(out, STDIN_FILENO, 0, NULL, 0, "<stdin>",
-				   flags);
+		return open_reader(out, STDIN_FILENO, 0, NULL, 0, NULL, NULL,
+				   "<stdin>", flags);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		*out = NULL;
 		return EV_EIO;
 	}
-	return open_reader(out, fd, 1, NULL, 0, path, flags);
+	return open_reader(out, fd, 1, NULL, 0, NULL, NULL, path, flags);
 }
 
 int ev_reader_open_fd(ev_reader **out, int fd, const char *name,
 		      unsigned flags)
 {
-	return open_reader(out, fd, 0, NULL, 0, name, flags);
+	return open_reader(out, fd, 0, NULL, 0, NULL, NULL, name, flags);
 }
 
 int ev_reader_open_memory(ev_reader **out, const void *data, size_t len,
 			  const char *name, unsigned flags)
 {
-	return open_reader(out, -1, 0, data, len, name, flags);
+	return open_reader(out, -1, 0, data, len, NULL, NULL, name, flags);
+}
+
+int ev_reader_open_fn(ev_reader **out, ev_read_fn fn, void *ctx,
+		      const char *name, unsigned flags)
+{
+	if (!fn) {
+		*out = NULL;
+		return EV_EINVAL;
+	}
+	return open_reader(out, -1, 0, NULL, 0, fn, ctx, name, flags);
 }
 
 void ev_reader_free(ev_reader *r)
@@ -863,6 +880,19 @@ void evi_reader_progress(ev_reader *r, evi_progress *p)
 {
 	r->progress = p && p->fn && !r->in_place ? p : NULL;
 	r->progress_seen = r->in_place ? 0 : evi_source_input_bytes(r->source);
+}
+
+void evi_reader_limit_window(ev_reader *r, size_t cap)
+{
+	uint8_t *smaller;
+
+	if (r->in_place || r->end > 0 || r->store_cap <= cap ||
+	    !(smaller = malloc(cap)))
+		return;
+	free(r->store);
+	r->store = smaller;
+	r->buf = smaller;
+	r->store_cap = cap;
 }
 
 uint64_t evi_reader_stored_size(const ev_reader *r)

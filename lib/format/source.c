@@ -15,7 +15,9 @@
  * A large gzip file (at least THREAD_MIN stored bytes) is inflated ahead
  * in a thread of its own (read_ahead.h) while the caller parses the bytes
  * before: inflating costs as much as the rest of a `cat`, so the two
- * overlap. When the thread meets the end of the input (or an error) it
+ * overlap. Built with ISA-L (EVTOOL_HAVE_ISAL), the thread streams
+ * members with it instead of zlib, and zlib inflates a member again from
+ * its start when ISA-L finds it damaged or the input ends in it. When the thread meets the end of the input (or an error) it
  * stops, and reading goes on in the caller's thread, so a file that grows
  * is still followed.
  */
@@ -29,6 +31,9 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include <zlib.h>
+#ifdef EVTOOL_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include "evtool/archive.h"
 #include "gzip.h"
@@ -56,6 +61,8 @@ enum gz_place { BETWEEN_MEMBERS, IN_DATA, AT_TRAILER };
 struct evi_source {
 	int fd;
 	int close_fd;
+	ev_read_fn fn; /* when not NULL, the bytes come from fn(fn_ctx) */
+	void *fn_ctx;
 	const uint8_t *mem;
 	size_t mem_len;
 	size_t mem_pos;
@@ -85,12 +92,24 @@ struct evi_source {
 	size_t ahead_pos;
 	size_t ahead_len;
 
+#ifdef EVTOOL_HAVE_ISAL
+	/* Reading ahead, a streamed member is inflated by ISA-L (about 1.5
+	 * times zlib's speed); a damaged member, or one the input ends in, is
+	 * inflated again by zlib from its start (skipping the bytes given),
+	 * so that messages and offsets are zlib's (replay_with_zlib). */
+	struct inflate_state *isal;
+	int isal_on;            /* this member is ISA-L's */
+	uint64_t member_out;    /* its bytes given so far */
+	off_t member_at;        /* the file offset of its deflate data */
+	uint64_t member_stored; /* stored_bytes there */
+#endif
 	/* The inflating thread, when not NULL: it owns everything above but
 	 * the caller's diag; it reports into thread_diag. */
 	evi_ahead *thread;
 	ev_diag *caller_diag;
 	ev_diag thread_diag;
 	uint64_t shown_stored; /* stored bytes behind the bytes taken */
+	uint64_t mark;         /* the most stored bytes a block was behind */
 	uint64_t origin;       /* the file offset where the source began */
 };
 
@@ -120,6 +139,25 @@ int evi_source_open(evi_source **out, int fd, int close_fd,
 	return EV_OK;
 }
 
+int evi_source_open_fn(evi_source **out, ev_read_fn fn, void *ctx,
+		       int digest, int raw, ev_diag *diag)
+{
+	int rc = evi_source_open(out, -1, 0, NULL, 0, digest, raw, diag);
+
+	if (rc == EV_OK) {
+		(*out)->fn = fn;
+		(*out)->fn_ctx = ctx;
+	}
+	return rc;
+}
+
+/* Over a memory buffer: reading never blocks, and the reader may parse
+ * the bytes in place. */
+static int in_memory(const evi_source *s)
+{
+	return s->fd < 0 && !s->fn;
+}
+
 static void stop_thread(evi_source *s);
 
 void evi_source_free(evi_source *s)
@@ -131,6 +169,9 @@ void evi_source_free(evi_source *s)
 		inflateEnd(&s->z);
 	if (s->whole)
 		libdeflate_free_decompressor(s->whole);
+#ifdef EVTOOL_HAVE_ISAL
+	free(s->isal);
+#endif
 	free(s->out);
 	if (s->close_fd && s->fd >= 0)
 		close(s->fd);
@@ -140,11 +181,28 @@ void evi_source_free(evi_source *s)
 	free(s);
 }
 
+/* The bytes of a read function; its end is "no bytes now". */
+static int read_fn(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
+{
+	int rc = s->fn(s->fn_ctx, dst, cap, got);
+
+	if (rc == EV_END)
+		*got = 0;
+	if (rc >= 0 || rc == EV_END)
+		return EV_OK;
+	return evi_fail(s->diag, rc, 0, 0, "reading failed: %s",
+			ev_strerror(rc));
+}
+
 /* Reads stored bytes (as they are in the file) into dst. */
 static int read_stored(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 {
 	*got = 0;
-	if (s->fd < 0) {
+	if (s->fn) {
+		int rc = read_fn(s, dst, cap, got);
+		if (rc < 0)
+			return rc;
+	} else if (s->fd < 0) {
 		size_t n = s->mem_len - s->mem_pos;
 		if (n > cap)
 			n = cap;
@@ -200,15 +258,16 @@ static int sniff(evi_source *s)
 	if (rc < 0)
 		return rc;
 	/* One byte that is not 1f already rules gzip out. */
-	if (s->ahead_len < 2 && s->fd >= 0 && !s->raw &&
+	if (s->ahead_len < 2 && !in_memory(s) && !s->raw &&
 	    (s->ahead_len == 0 || s->ahead[0] == EVI_GZIP_ID1))
 		return EV_OK; /* not known yet: wait for more bytes */
 	s->kind_known = 1;
 	s->gzip = !s->raw && evi_is_gzip(s->ahead, s->ahead_len);
 	if (s->gzip) {
 		struct stat st;
-		s->seekable = s->fd < 0 ||
-			      (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode));
+		s->seekable = in_memory(s) ||
+			      (s->fd >= 0 && fstat(s->fd, &st) == 0 &&
+			       S_ISREG(st.st_mode));
 		if (ensure_ahead_buffer(s, STORED_CHUNK) < 0 ||
 		    inflateInit2(&s->z, RAW_WINDOW_BITS) != Z_OK)
 			return EV_ENOMEM;
@@ -314,6 +373,8 @@ static int grow_for_header(evi_source *s)
 	return evi_because(s->diag, EV_REASON_COMPRESSION);
 }
 
+static void start_isal(evi_source *s);
+
 /* At a member boundary, with stored bytes: starts the next member. 1:
  * its header is not all there yet. */
 static int start_member(evi_source *s)
@@ -345,6 +406,7 @@ static int start_member(evi_source *s)
 	s->place = IN_DATA;
 	s->crc = 0;
 	s->isize = 0;
+	start_isal(s);
 	return EV_OK;
 }
 
@@ -383,6 +445,120 @@ static int inflate_stream(evi_source *s, uint8_t *dst, size_t cap,
 	return EV_OK;
 }
 
+#ifdef EVTOOL_HAVE_ISAL
+/* A streamed member read ahead from a regular file: ISA-L's, with where
+ * its deflate data starts, for a replay by zlib. */
+static void start_isal(evi_source *s)
+{
+	off_t at;
+
+	s->isal_on = 0;
+	s->member_out = 0;
+	if (!s->isal || (at = lseek(s->fd, 0, SEEK_CUR)) < 0 ||
+	    (uint64_t)at < unread(s))
+		return;
+	isal_inflate_init(s->isal);
+	s->isal->crc_flag = ISAL_DEFLATE;
+	s->member_at = at - (off_t)unread(s);
+	s->member_stored = s->stored_bytes - unread(s);
+	s->isal_on = 1;
+}
+
+/* Inflates the member again with zlib from its start, dropping the
+ * bytes ISA-L gave, which zlib gives too; what zlib gives past them waits
+ * in `out`. From there on zlib streams the member, and names any damage
+ * as before. */
+static int replay_with_zlib(evi_source *s)
+{
+	uint64_t skipped = 0;
+	size_t got;
+	int rc;
+
+	s->isal_on = 0;
+	if (!s->out && !(s->out = malloc(MEMBER_OUT)))
+		return EV_ENOMEM;
+	if (lseek(s->fd, s->member_at, SEEK_SET) < 0)
+		return evi_fail(s->diag, EV_EIO, 0, 0, "cannot seek: %s",
+				strerror(errno));
+	s->ahead_pos = s->ahead_len = 0;
+	s->stored_bytes = s->member_stored;
+	s->crc = 0;
+	s->isize = 0;
+	if (inflateReset(&s->z) != Z_OK)
+		return EV_ENOMEM;
+	while (s->place == IN_DATA) {
+		if (unread(s) == 0 && (rc = refill_compressed(s)) < 0)
+			return rc;
+		if (unread(s) == 0)
+			break;
+		if ((rc = inflate_stream(s, s->out, MEMBER_OUT, &got)) < 0)
+			return rc;
+		if (skipped + got > s->member_out) {
+			s->out_pos = (size_t)(s->member_out - skipped);
+			s->out_len = got;
+			break;
+		}
+		skipped += got;
+		if (s->pending) /* damage before the bytes given end */
+			return EV_EFORMAT;
+	}
+	return EV_OK;
+}
+
+static int inflate_isal(evi_source *s, uint8_t *dst, size_t cap,
+			size_t *got)
+{
+	struct inflate_state *st = s->isal;
+	int irc;
+
+	st->next_in = s->ahead + s->ahead_pos;
+	st->avail_in = (uint32_t)unread(s);
+	st->next_out = dst;
+	st->avail_out = (uint32_t)(cap > UINT32_MAX ? UINT32_MAX : cap);
+	irc = isal_inflate(st);
+	*got = (size_t)(st->next_out - dst);
+	if (irc < 0) {
+		/* Nothing of this call is given: zlib replays the member. */
+		*got = 0;
+		return replay_with_zlib(s);
+	}
+	s->ahead_pos = (size_t)(st->next_in - s->ahead);
+	s->crc = (uint32_t)libdeflate_crc32(s->crc, dst, *got);
+	s->isize += (uint32_t)*got;
+	s->member_out += *got;
+	if (st->block_state == ISAL_BLOCK_FINISH) {
+		/* ISA-L read ahead into its bit buffer: the trailer starts
+		 * that many whole bytes back. */
+		s->ahead_pos -= (size_t)st->read_in_length / 8;
+		s->isal_on = 0;
+		s->place = AT_TRAILER;
+	}
+	return EV_OK;
+}
+
+static int isal_member(const evi_source *s)
+{
+	return s->isal_on;
+}
+#else
+static void start_isal(evi_source *s)
+{
+	(void)s;
+}
+
+static int isal_member(const evi_source *s)
+{
+	(void)s;
+	return 0;
+}
+
+static int inflate_isal(evi_source *s, uint8_t *dst, size_t cap,
+			size_t *got)
+{
+	return inflate_stream(s, dst, cap, got);
+}
+#endif
+
 static void take_whole(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 {
 	size_t n = s->out_len - s->out_pos;
@@ -411,11 +587,22 @@ static int read_gzip(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 							     : EVI_GZIP_TRAILER) &&
 		    (rc = refill_compressed(s)) < 0)
 			return rc;
+#ifdef EVTOOL_HAVE_ISAL
+		/* The input ends inside ISA-L's member (for now): zlib decides
+		 * what of it can be given, as without ISA-L. */
+		if (unread(s) == 0 && s->isal_on && s->place == IN_DATA) {
+			if ((rc = replay_with_zlib(s)) < 0)
+				return rc;
+			continue;
+		}
+#endif
 		if (unread(s) == 0 ||
 		    (s->place == AT_TRAILER && unread(s) < EVI_GZIP_TRAILER))
 			break; /* no more stored bytes now */
 		if (s->place == BETWEEN_MEMBERS)
 			rc = start_member(s);
+		else if (s->place == IN_DATA && isal_member(s))
+			rc = inflate_isal(s, dst, cap, got);
 		else if (s->place == IN_DATA)
 			rc = inflate_stream(s, dst, cap, got);
 		else
@@ -435,9 +622,14 @@ static int fill_ahead(void *ctx, uint8_t *dst, size_t cap, size_t *got)
 	return read_gzip(ctx, dst, cap, got);
 }
 
+/* Never backwards, though a replay by zlib reads a member again. */
 static uint64_t stored_mark(void *ctx)
 {
-	return ((evi_source *)ctx)->stored_bytes;
+	evi_source *s = ctx;
+
+	if (s->stored_bytes > s->mark)
+		s->mark = s->stored_bytes;
+	return s->mark;
 }
 
 /* A large regular gzip file without a digest: inflate it ahead. Without
@@ -449,6 +641,9 @@ static void start_thread(evi_source *s)
 	if (s->fd < 0 || s->digest || fstat(s->fd, &st) != 0 ||
 	    !S_ISREG(st.st_mode) || st.st_size < (off_t)THREAD_MIN)
 		return;
+#ifdef EVTOOL_HAVE_ISAL
+	s->isal = malloc(sizeof *s->isal); /* NULL: zlib, as before */
+#endif
 	s->caller_diag = s->diag;
 	s->diag = &s->thread_diag;
 	s->shown_stored = s->stored_bytes;
@@ -507,7 +702,7 @@ int evi_source_memory(const evi_source *s, const uint8_t **data,
 {
 	int gzip = !s->raw && evi_is_gzip(s->mem, s->mem_len);
 
-	if (s->fd >= 0 || gzip)
+	if (!in_memory(s) || gzip)
 		return 0;
 	*data = s->mem;
 	*len = s->mem_len;
@@ -518,7 +713,7 @@ int evi_source_is_gzip(const evi_source *s)
 {
 	if (s->kind_known)
 		return s->gzip;
-	return s->fd < 0 && !s->raw && evi_is_gzip(s->mem, s->mem_len);
+	return in_memory(s) && !s->raw && evi_is_gzip(s->mem, s->mem_len);
 }
 
 int evi_source_gzip_incomplete(const evi_source *s)
@@ -532,7 +727,7 @@ uint64_t evi_source_input_bytes(const evi_source *s)
 {
 	if (s->thread)
 		return s->shown_stored;
-	return s->fd < 0 ? s->mem_pos : s->stored_bytes;
+	return in_memory(s) ? s->mem_pos : s->stored_bytes;
 }
 
 uint64_t evi_source_stored_size(const evi_source *s)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "evtool/common.h"
+#include "evtool/reader.h"
 
 typedef struct evi_source evi_source;
 
@@ -17,6 +18,10 @@ typedef struct evi_source evi_source;
 int evi_source_open(evi_source **out, int fd, int close_fd,
 		    const uint8_t *mem, size_t len, int digest, int raw,
 		    ev_diag *diag);
+
+/* Opens a source over the bytes `fn` gives (ev_reader_open_fn). */
+int evi_source_open_fn(evi_source **out, ev_read_fn fn, void *ctx,
+		       int digest, int raw, ev_diag *diag);
 
 void evi_source_free(evi_source *s);
 

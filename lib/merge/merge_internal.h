@@ -46,7 +46,7 @@ typedef struct evi_merge_input {
 	uint64_t fd_start;    /* where the log starts in fd */
 	const uint8_t *mem;
 	size_t mem_len;
-	uint8_t *cache;       /* owned: a small file's bytes, read once (mem) */
+	int cached;           /* mem is the file's bytes, read once (arena) */
 	int64_t manual_shift;
 	int header_ok;        /* the first pass read a whole header */
 	uint64_t limit;       /* events the first pass read, markers included */
@@ -111,6 +111,9 @@ struct ev_merge {
 	 * type's events whatever their payload, so both passes skip it. */
 	uint8_t ref_free[256];
 	size_t cached_total;   /* bytes of small inputs held in memory */
+	uint8_t *arena;        /* their bytes, one mapping (merge.c) */
+	size_t arena_len;
+	size_t window;         /* second pass: read window per file input */
 	ev_header *header;
 	evi_wire_table out_wire; /* the output header's wire sizes */
 

@@ -440,8 +440,6 @@ static void requeue(ev_merge *m, size_t i)
 	if (in->next_kind == EVI_UNIT_NONE) {
 		ev_reader_free(in->reader);
 		in->reader = NULL;
-		free(in->cache);
-		in->cache = NULL;
 		in->mem = NULL;
 		in->mem_len = 0;
 		return;

@@ -1357,6 +1357,77 @@ static void test_pipe_in_pieces(void **state)
 	free(log);
 }
 
+/* A read function that gives a log a few bytes at a time, then "none
+ * now" once (a growing input), then the end or a failure. */
+typedef struct piece_feed {
+	const uint8_t *log;
+	size_t len;
+	size_t at;
+	size_t piece;
+	size_t stop_at; /* gives nothing past this until `resumed` */
+	int resumed;
+	int fail;       /* the status returned at the end, EV_END if 0 */
+} piece_feed;
+
+static int feed_pieces(void *ctx, void *dst, size_t cap, size_t *got)
+{
+	piece_feed *f = ctx;
+	size_t limit = f->resumed ? f->len : f->stop_at, n = limit - f->at;
+
+	*got = 0;
+	if (f->at == f->len)
+		return f->fail ? f->fail : EV_END;
+	if (n > f->piece)
+		n = f->piece;
+	if (n > cap)
+		n = cap;
+	memcpy(dst, f->log + f->at, n);
+	f->at += n;
+	*got = n;
+	return EV_OK;
+}
+
+/* ev_reader_open_fn: every event of a real log, given 7 bytes at a time,
+ * with a pause inside an event; then the same log cut short by a failing
+ * read function, whose status the reader returns. */
+static void test_read_function(void **state)
+{
+	(void)state;
+	size_t len, next = 0;
+	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
+	ts_log want;
+	ev_reader *r = NULL;
+
+	walk(log, len, &want);
+	piece_feed f = { log, len, 0, 7, want.events[100].offset + 5, 0, 0 };
+	assert_int_equal(ev_reader_open_fn(&r, feed_pieces, &f, "fed", 0),
+			 EV_OK);
+	assert_int_equal(drain(r, &want, log, 0, &next), EV_ETRUNCATED);
+	assert_int_equal(next, 100);
+	f.resumed = 1;
+	assert_int_equal(drain(r, &want, log, 0, &next), EV_END);
+	assert_int_equal(next, want.count);
+	assert_int_equal(ev_reader_offset(r), len);
+	assert_string_equal(ev_reader_name(r), "fed");
+	ev_reader_free(r);
+
+	/* A failure after the first 100 events' bytes and a little more. */
+	piece_feed bad = { log, want.events[100].offset + 5, 0, 4096, 0, 1,
+			   EV_EIO };
+	assert_int_equal(ev_reader_open_fn(&r, feed_pieces, &bad, "bad", 0),
+			 EV_OK);
+	next = 0;
+	assert_int_equal(drain(r, &want, log, 0, &next), EV_EIO);
+	assert_int_equal(next, 100);
+	assert_non_null(strstr(ev_reader_diag(r)->message, "reading failed"));
+	ev_reader_free(r);
+	assert_int_equal(ev_reader_open_fn(&r, NULL, NULL, "none", 0),
+			 EV_EINVAL);
+	assert_null(r);
+	ts_log_free(&want);
+	free(log);
+}
+
 /* A non-blocking pipe: a read with nothing there fails with EAGAIN, which
  * means "no bytes now", like the end of a growing file: the reader must
  * say EV_ETRUNCATED and continue when more bytes have been written. */
@@ -1705,6 +1776,89 @@ static void test_gzip_large_inflated_ahead(void **state)
 
 /* A gzip member whose header is longer than the stored buffer (a file
  * name of 300,000 bytes, FNAME) reads like any other. */
+/* Reads every session of `r`; returns the status that stopped it, with
+ * the sessions and events read. */
+static int read_sessions(ev_reader *r, size_t *sessions, uint64_t *events)
+{
+	ev_event ev;
+	int rc;
+
+	*sessions = 0;
+	*events = 0;
+	do {
+		rc = ev_reader_read_header(r);
+		while (rc == EV_OK && (rc = ev_reader_next(r, &ev)) == EV_OK)
+			(*events)++;
+		if (rc != EV_END)
+			return rc;
+		(*sessions)++;
+	} while ((rc = ev_reader_next_session(r)) == EV_OK);
+	return rc;
+}
+
+/* One large gzip member (a file of 8 MB or more is inflated ahead in a
+ * thread, with ISA-L when evtool is built with it), whole, damaged at
+ * four places and cut at two: the file gives what memory gives (zlib,
+ * in the caller's thread): the same events, status, message and offset. */
+static void test_gzip_large_member_like_memory(void **state)
+{
+	(void)state;
+	enum { COPIES = 600 };
+	size_t len, gz_len;
+	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
+	uint8_t *copies = malloc(COPIES * len);
+	char *dir = ts_temp_dir();
+	char *path = ts_path(dir, "large.eventlog.gz");
+
+	assert_non_null(copies);
+	for (size_t i = 0; i < COPIES; i++)
+		memcpy(copies + i * len, log, len);
+	uint8_t *gz = gzip_level(copies, COPIES * len, 1, &gz_len);
+	assert_true(gz_len > 8u * 1024u * 1024u);
+	for (int k = 0; k < 7; k++) {
+		size_t n = k < 5 ? gz_len : gz_len * (size_t)(k - 4) / 3;
+		uint8_t *copy = malloc(gz_len);
+		size_t file_sessions, mem_sessions;
+		uint64_t file_events, mem_events;
+		ev_diag file_diag;
+		ev_reader *r;
+		int file_rc, mem_rc;
+
+		assert_non_null(copy);
+		memcpy(copy, gz, gz_len);
+		if (k >= 1 && k <= 4)
+			copy[gz_len * (size_t)k / 5] ^= 0xff;
+		assert_true(ts_write_file(path, copy, n, "wb"));
+		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+		file_rc = read_sessions(r, &file_sessions, &file_events);
+		file_diag = *ev_reader_diag(r);
+		ev_reader_free(r);
+		r = open_memory(copy, n);
+		mem_rc = read_sessions(r, &mem_sessions, &mem_events);
+		assert_int_equal(file_rc, mem_rc);
+		assert_int_equal(file_sessions, mem_sessions);
+		assert_int_equal(file_events, mem_events);
+		if (k == 0)
+			assert_int_equal(file_sessions, COPIES);
+		else
+			assert_int_not_equal(file_rc, EV_END);
+		if (file_rc != EV_END) {
+			assert_string_equal(file_diag.message,
+					    ev_reader_diag(r)->message);
+			assert_int_equal(file_diag.offset,
+					 ev_reader_diag(r)->offset);
+		}
+		ev_reader_free(r);
+		free(copy);
+	}
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	free(gz);
+	free(copies);
+	free(log);
+}
+
 static void test_gzip_long_name(void **state)
 {
 	(void)state;
@@ -2261,6 +2415,7 @@ int main(void)
 		cmocka_unit_test(test_every_prefix_corpus),
 		cmocka_unit_test(test_follow_growing_file),
 		cmocka_unit_test(test_pipe_in_pieces),
+		cmocka_unit_test(test_read_function),
 		cmocka_unit_test(test_nonblocking_pipe_follow),
 		cmocka_unit_test(test_gzip_memory_and_file),
 		cmocka_unit_test(test_gzip_two_members),
@@ -2268,6 +2423,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_follow_growing_file),
 		cmocka_unit_test(test_gzip_large_inflated_ahead),
 		cmocka_unit_test(test_gzip_archive_inflated_ahead),
+		cmocka_unit_test(test_gzip_large_member_like_memory),
 		cmocka_unit_test(test_gzip_long_name),
 		cmocka_unit_test(test_gzip_corrupt),
 		cmocka_unit_test(test_gzip_crc_mismatch),
