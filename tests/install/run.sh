@@ -32,7 +32,8 @@ cc $(pkg-config --cflags evtool) -o "$work/pc_shared" \
 check pkg-config-shared "$work/pc_shared"
 cc $(pkg-config --cflags evtool) -o "$work/pc_static" \
    "$src/tests/install/consumer.c" \
-   "$libdir/../libevtool.a" $(pkg-config --libs --static zlib libxxhash libdeflate)
+   "$libdir/../libevtool.a" \
+   $(pkg-config --libs --static $(pkg-config --print-requires-private evtool | cut -d' ' -f1))
 check pkg-config-static "$work/pc_static"
 
 cmake -S "$src/tests/install" -B "$work/consumer" \
