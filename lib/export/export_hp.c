@@ -252,13 +252,11 @@ static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 	return EV_OK;
 }
 
-static int hp_session(ev_exporter *x, void *state, unsigned session,
-		      const ev_header *h)
+static int hp_session(ev_exporter *x, void *state, unsigned session)
 {
 	hp_state *st = state;
 
 	(void)x;
-	(void)h;
 	st->session = session;
 	return EV_OK;
 }

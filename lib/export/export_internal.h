@@ -10,11 +10,14 @@
 #include "evtool/show.h"
 #include "text.h"
 
-/* One format: its state is created by `open` and owned by the exporter. */
+/* One format: its state is created by `open` and owned by the exporter.
+ * session, event and finish run on the pipe's thread or the caller's
+ * (export_pipe.c), one at a time, in the order of the caller's calls; a
+ * session's header is not handed on (the formats run behind the caller,
+ * when it may be gone). */
 typedef struct evi_export_ops {
 	int (*open)(ev_exporter *x, void **state);
-	int (*session)(ev_exporter *x, void *state, unsigned session,
-		       const ev_header *h);
+	int (*session)(ev_exporter *x, void *state, unsigned session);
 	int (*event)(ev_exporter *x, void *state, const ev_event *ev);
 	int (*finish)(ev_exporter *x, void *state);
 	void (*free)(void *state);
@@ -24,15 +27,34 @@ extern const evi_export_ops evi_export_tef;
 extern const evi_export_ops evi_export_speedscope;
 extern const evi_export_ops evi_export_hp;
 
+typedef struct evi_export_pipe evi_export_pipe;
+
 struct ev_exporter {
 	ev_export_options opts;
 	const evi_export_ops *ops;
 	void *state;
+	evi_export_pipe *pipe; /* the formats' thread (export_pipe.c) */
 	ev_sink *sink;
 	ev_text out;       /* rendered, not yet written to the sink */
 	ev_export_stats stats;
 	ev_diag diag;
 };
+
+/* ---- the pipe (export_pipe.c): the formats on a second thread ----
+ * The caller's session starts and events are copied into batches that a
+ * worker thread formats and writes, in order. A failure of the formats or
+ * of the sink is returned by the caller's next call (errno as the worker
+ * left it; the diag in x->diag). */
+
+int evi_pipe_new(evi_export_pipe **out);
+/* Ends the worker (after it formatted what it was handed) and frees. */
+void evi_pipe_free(evi_export_pipe *p);
+/* Hand a session start, an event (copied) over to the formats. */
+int evi_pipe_session(ev_exporter *x, unsigned session);
+int evi_pipe_event(ev_exporter *x, const ev_event *ev);
+/* Formats everything handed over and ends the worker: afterwards the
+ * formats are the caller's. EV_OK or the first failure. */
+int evi_pipe_drain(ev_exporter *x);
 
 /* ---- the output (export_out.c) ---- */
 

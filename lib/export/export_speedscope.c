@@ -171,13 +171,11 @@ static int ss_event(ev_exporter *x, void *state, const ev_event *ev)
 	return EV_OK;
 }
 
-static int ss_session(ev_exporter *x, void *state, unsigned session,
-		      const ev_header *h)
+static int ss_session(ev_exporter *x, void *state, unsigned session)
 {
 	ss_state *st = state;
 	int rc;
 
-	(void)h;
 	if (st->fd >= 0 && (rc = spill_flush(x, st)) < 0)
 		return rc;
 	st->session = session;

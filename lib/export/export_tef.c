@@ -903,13 +903,11 @@ static void begin(ev_exporter *x, tef_state *st)
 	st->began = 1;
 }
 
-static int tef_session(ev_exporter *x, void *state, unsigned session,
-		       const ev_header *h)
+static int tef_session(ev_exporter *x, void *state, unsigned session)
 {
 	tef_state *st = state;
 
 	(void)session;
-	(void)h;
 	begin(x, st);
 	end_session(x, st);
 	return evi_export_check(x);
