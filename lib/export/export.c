@@ -48,12 +48,12 @@ int ev_exporter_new(ev_exporter **out, const ev_export_options *opts,
 	x->opts = *opts;
 	x->ops = ops_for(opts->format);
 	x->sink = sink;
-	if ((rc = evi_pipe_new(&x->pipe)) < 0) {
+	if ((rc = evi_pipe_new(x)) < 0) {
 		free(x);
 		return rc;
 	}
 	if ((rc = x->ops->open(x, &x->state)) < 0) {
-		evi_pipe_free(x->pipe);
+		evi_pipe_free(x);
 		free(x);
 		return rc;
 	}
@@ -67,8 +67,9 @@ void ev_exporter_free(ev_exporter *x)
 		return;
 	/* What was handed over is formatted (and written as far as its
 	 * chunks go), as if it had been formatted at once. */
-	evi_pipe_drain(x);
-	evi_pipe_free(x->pipe);
+	if (x->pipe)
+		evi_pipe_drain(x);
+	evi_pipe_free(x);
 	if (x->state)
 		x->ops->free(x->state);
 	ev_text_free(&x->out);

@@ -6,6 +6,9 @@
 #ifndef EVTOOL_LIB_EXPORT_INTERNAL_H
 #define EVTOOL_LIB_EXPORT_INTERNAL_H
 
+#include <stdatomic.h>
+#include <string.h>
+
 #include "evtool/export.h"
 #include "evtool/show.h"
 #include "text.h"
@@ -34,6 +37,8 @@ struct ev_exporter {
 	const evi_export_ops *ops;
 	void *state;
 	evi_export_pipe *pipe; /* the formats' thread (export_pipe.c) */
+	uint8_t *put, *put_end;  /* the free room of the pipe's batch */
+	atomic_int pipe_failed;  /* the pipe's worker failed */
 	ev_sink *sink;
 	ev_text out;       /* rendered, not yet written to the sink */
 	ev_export_stats stats;
@@ -46,12 +51,49 @@ struct ev_exporter {
  * of the sink is returned by the caller's next call (errno as the worker
  * left it; the diag in x->diag). */
 
-int evi_pipe_new(evi_export_pipe **out);
+int evi_pipe_new(ev_exporter *x);
 /* Ends the worker (after it formatted what it was handed) and frees. */
-void evi_pipe_free(evi_export_pipe *p);
-/* Hand a session start, an event (copied) over to the formats. */
+void evi_pipe_free(ev_exporter *x);
+/* Hands a session start over to the formats. */
 int evi_pipe_session(ev_exporter *x, unsigned session);
-int evi_pipe_event(ev_exporter *x, const ev_event *ev);
+/* evi_pipe_event when the batch is full or the worker failed. */
+int evi_pipe_event_slow(ev_exporter *x, const ev_event *ev);
+
+/* A record of a batch: the event's time, then its size, type and cap in
+ * one word (a session start: size EVI_PIPE_SESSION, the session number
+ * in place of the time), then the payload padded to 8 bytes. */
+#define EVI_PIPE_REC 16u
+#define EVI_PIPE_SESSION UINT32_MAX /* no event is as large (uint16 sizes) */
+
+static inline size_t evi_pipe_rec_bytes(uint32_t size)
+{
+	return EVI_PIPE_REC + (((size_t)size + 7u) & ~(size_t)7u);
+}
+
+static inline void evi_pipe_put(uint8_t *p, uint64_t time, uint32_t size,
+				uint16_t type, uint16_t cap)
+{
+	uint64_t w = size | (uint64_t)type << 32 | (uint64_t)cap << 48;
+
+	memcpy(p, &time, 8);
+	memcpy(p + 8, &w, 8);
+}
+
+/* Hands an event (copied) over to the formats: the sorter's per-event
+ * path, inline. */
+static inline int evi_pipe_event(ev_exporter *x, const ev_event *ev)
+{
+	size_t need = evi_pipe_rec_bytes(ev->size);
+
+	if ((size_t)(x->put_end - x->put) < need ||
+	    atomic_load_explicit(&x->pipe_failed, memory_order_relaxed))
+		return evi_pipe_event_slow(x, ev);
+	evi_pipe_put(x->put, ev->time, ev->size, ev->type, ev->cap);
+	if (ev->size)
+		memcpy(x->put + EVI_PIPE_REC, ev->payload, ev->size);
+	x->put += need;
+	return EV_OK;
+}
 /* Formats everything handed over and ends the worker: afterwards the
  * formats are the caller's. EV_OK or the first failure. */
 int evi_pipe_drain(ev_exporter *x);

@@ -22,29 +22,15 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "export_internal.h"
 #include "internal.h"
 
 /* Batches and their size: the worker formats one or two while the caller
- * fills another; 64 KiB batches stay in the second-level cache. */
+ * fills another. */
 #define RING 4u
-#define BATCH (64u * 1024u)
-
-/* One record of a batch, its payload (padded to 8 bytes) after it. */
-typedef struct pipe_rec {
-	uint64_t time;
-	uint32_t size;    /* payload bytes */
-	uint16_t type;
-	uint16_t cap;
-	uint32_t session; /* REC_SESSION */
-	uint32_t kind;
-} pipe_rec;
-
-enum { REC_EVENT, REC_SESSION };
+#define BATCH (128u * 1024u)
 
 typedef struct pipe_batch {
 	uint8_t *data;
@@ -54,7 +40,7 @@ typedef struct pipe_batch {
 struct evi_export_pipe {
 	pipe_batch ring[RING];
 	unsigned handed;   /* batches handed to the worker; the caller fills
-			      ring[handed % RING] */
+			      ring[handed % RING] through x->put */
 	unsigned done;     /* batches the worker formatted */
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -62,15 +48,9 @@ struct evi_export_pipe {
 	int running;       /* the worker was started and not yet joined */
 	int threadless;    /* no thread could be started: format inline */
 	int closing;       /* the worker ends once every batch is done */
-	atomic_int failed; /* rc is set: the caller's check per event */
-	int rc;            /* the worker's failure, its diag in x->diag */
-	int err;           /* the worker's errno at its failure */
+	int rc;            /* the first failure, its diag in x->diag */
+	int err;           /* errno at the failure */
 };
-
-static size_t rec_bytes(uint32_t size)
-{
-	return sizeof(pipe_rec) + (((size_t)size + 7u) & ~(size_t)7u);
-}
 
 /* ---- the records, formatted by whichever thread owns the batch ---- */
 
@@ -88,32 +68,44 @@ static int format_event(ev_exporter *x, const ev_event *ev)
 
 static int format_batch(ev_exporter *x, const pipe_batch *b)
 {
+	const uint8_t *at = b->data, *end = b->data + b->len;
 	ev_event ev;
-	size_t at = 0;
 	int rc = EV_OK;
 
 	memset(&ev, 0, sizeof ev);
-	while (at < b->len && rc >= 0) {
-		pipe_rec r;
+	while (at < end && rc >= 0) {
+		uint64_t w;
 
-		memcpy(&r, b->data + at, sizeof r);
-		at += sizeof r;
-		if (r.kind == REC_SESSION) {
-			rc = x->ops->session(x, x->state, r.session);
+		memcpy(&ev.time, at, 8);
+		memcpy(&w, at + 8, 8);
+		ev.size = (uint32_t)w;
+		if (ev.size == EVI_PIPE_SESSION) {
+			rc = x->ops->session(x, x->state, (unsigned)ev.time);
+			at += EVI_PIPE_REC;
 			continue;
 		}
-		ev.type = r.type;
-		ev.cap = r.cap;
-		ev.size = r.size;
-		ev.time = r.time;
-		ev.payload = b->data + at;
-		at = at - sizeof r + rec_bytes(r.size);
+		ev.type = (uint16_t)(w >> 32);
+		ev.cap = (uint16_t)(w >> 48);
+		ev.payload = at + EVI_PIPE_REC;
+		at += evi_pipe_rec_bytes(ev.size);
 		rc = format_event(x, &ev);
 	}
 	return rc;
 }
 
 /* ---- the worker ---- */
+
+/* Records the first failure (the lock held, or no worker running): the
+ * caller's next call reports it. */
+static int fail(ev_exporter *x, int rc)
+{
+	evi_export_pipe *p = x->pipe;
+
+	p->rc = rc;
+	p->err = errno;
+	atomic_store_explicit(&x->pipe_failed, 1, memory_order_relaxed);
+	return rc;
+}
 
 static void *run(void *arg)
 {
@@ -134,10 +126,7 @@ static void *run(void *arg)
 		rc = format_batch(x, b);
 		pthread_mutex_lock(&p->lock);
 		if (rc < 0) {
-			p->rc = rc;
-			p->err = errno;
-			atomic_store_explicit(&p->failed, 1,
-					      memory_order_relaxed);
+			fail(x, rc);
 			pthread_cond_broadcast(&p->cond);
 			break;
 		}
@@ -148,8 +137,8 @@ static void *run(void *arg)
 	return NULL;
 }
 
-/* The worker's failure, as the caller reports it: its status, the diag
- * the worker left in x->diag, its errno. Called with the lock held. */
+/* The failure as the caller reports it: its status, the diag left in
+ * x->diag, errno as it was. Called with the lock held or no worker. */
 static int failure_locked(evi_export_pipe *p)
 {
 	errno = p->err;
@@ -166,14 +155,14 @@ static int failure(evi_export_pipe *p)
 	return rc;
 }
 
-/* Keeps a failure of the formats on the caller's thread, as the
- * worker's are kept: every later call reports it. */
-static int fail_inline(evi_export_pipe *p, int rc)
+/* The batch to fill next becomes x->put's room. */
+static void fill_next(ev_exporter *x)
 {
-	p->rc = rc;
-	p->err = errno;
-	atomic_store_explicit(&p->failed, 1, memory_order_relaxed);
-	return rc;
+	pipe_batch *b = &x->pipe->ring[x->pipe->handed % RING];
+
+	b->len = 0;
+	x->put = b->data;
+	x->put_end = b->data + b->cap;
 }
 
 static void start(ev_exporter *x)
@@ -186,20 +175,20 @@ static void start(ev_exporter *x)
 		p->threadless = 1;
 }
 
-/* Hands the filled batch to the worker and waits for a free one. */
+/* Hands the batch being filled to the worker and waits for a free one. */
 static int hand_over(ev_exporter *x)
 {
 	evi_export_pipe *p = x->pipe;
+	pipe_batch *b = &p->ring[p->handed % RING];
 	int rc = EV_OK;
 
+	b->len = (size_t)(x->put - b->data);
 	if (!p->running && !p->threadless)
 		start(x);
 	if (p->threadless) {
-		pipe_batch *b = &p->ring[p->handed % RING];
-
 		if ((rc = format_batch(x, b)) < 0)
-			fail_inline(p, rc);
-		b->len = 0;
+			fail(x, rc);
+		fill_next(x);
 		return rc;
 	}
 	pthread_mutex_lock(&p->lock);
@@ -210,78 +199,62 @@ static int hand_over(ev_exporter *x)
 	if (p->rc)
 		rc = failure_locked(p);
 	pthread_mutex_unlock(&p->lock);
-	p->ring[p->handed % RING].len = 0;
+	fill_next(x);
 	return rc;
 }
 
-/* Room for a record of `size` payload bytes in the batch being filled,
- * handing it over first when it is full. A batch grows only for an event
- * larger than a batch. */
-static uint8_t *room(ev_exporter *x, uint32_t size, int *rc)
+/* Room for a record of `size` payload bytes, handing the batch over first
+ * when it is full. A batch grows only for an event larger than a batch
+ * (which no log has: sizes are 16-bit). */
+static int make_room(ev_exporter *x, uint32_t size)
 {
-	evi_export_pipe *p = x->pipe;
-	size_t need = rec_bytes(size);
-	pipe_batch *b = &p->ring[p->handed % RING];
-
-	if (b->cap - b->len < need && b->len) {
-		if ((*rc = hand_over(x)) < 0)
-			return NULL;
-		b = &p->ring[p->handed % RING];
-	}
-	if (b->cap - b->len < need) {
-		uint8_t *data = realloc(b->data, need);
-
-		if (!data) {
-			*rc = evi_fail(&x->diag, EV_ENOMEM, 0, 0,
-				       "out of memory");
-			return NULL;
-		}
-		b->data = data;
-		b->cap = need;
-	}
-	*rc = EV_OK;
-	b->len += need;
-	return b->data + b->len - need;
-}
-
-int evi_pipe_event(ev_exporter *x, const ev_event *ev)
-{
-	evi_export_pipe *p = x->pipe;
-	pipe_rec r;
-	uint8_t *at;
+	pipe_batch *b = &x->pipe->ring[x->pipe->handed % RING];
+	size_t need = evi_pipe_rec_bytes(size), used;
+	uint8_t *data;
 	int rc;
 
-	if (atomic_load_explicit(&p->failed, memory_order_relaxed))
-		return failure(p);
-	if (!(at = room(x, ev->size, &rc)))
+	if (atomic_load_explicit(&x->pipe_failed, memory_order_relaxed))
+		return failure(x->pipe);
+	if ((size_t)(x->put_end - x->put) >= need)
+		return EV_OK;
+	if (x->put != b->data) {
+		if ((rc = hand_over(x)) < 0)
+			return rc;
+		b = &x->pipe->ring[x->pipe->handed % RING];
+		if ((size_t)(x->put_end - x->put) >= need)
+			return EV_OK;
+	}
+	used = (size_t)(x->put - b->data);
+	if (!(data = realloc(b->data, used + need)))
+		return evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
+	b->data = data;
+	b->cap = used + need;
+	x->put = data + used;
+	x->put_end = data + b->cap;
+	return EV_OK;
+}
+
+int evi_pipe_event_slow(ev_exporter *x, const ev_event *ev)
+{
+	int rc;
+
+	if ((rc = make_room(x, ev->size)) < 0)
 		return rc;
-	r.time = ev->time;
-	r.size = ev->size;
-	r.type = ev->type;
-	r.cap = ev->cap;
-	r.session = 0;
-	r.kind = REC_EVENT;
-	memcpy(at, &r, sizeof r);
+	evi_pipe_put(x->put, ev->time, ev->size, ev->type, ev->cap);
 	if (ev->size)
-		memcpy(at + sizeof r, ev->payload, ev->size);
+		memcpy(x->put + EVI_PIPE_REC, ev->payload, ev->size);
+	x->put += evi_pipe_rec_bytes(ev->size);
 	return EV_OK;
 }
 
 int evi_pipe_session(ev_exporter *x, unsigned session)
 {
-	evi_export_pipe *p = x->pipe;
-	pipe_rec r;
-	uint8_t *at;
 	int rc;
 
-	if (atomic_load_explicit(&p->failed, memory_order_relaxed))
-		return failure(p);
-	if (!(at = room(x, 0, &rc)))
+	if ((rc = make_room(x, 0)) < 0)
 		return rc;
-	memset(&r, 0, sizeof r);
-	r.session = session;
-	r.kind = REC_SESSION;
-	memcpy(at, &r, sizeof r);
+	evi_pipe_put(x->put, session, EVI_PIPE_SESSION, 0, 0);
+	x->put += EVI_PIPE_REC;
 	return EV_OK;
 }
 
@@ -307,21 +280,22 @@ int evi_pipe_drain(ev_exporter *x)
 	join(p);
 	if (p->rc)
 		return failure_locked(p);
+	b->len = (size_t)(x->put - b->data);
 	rc = format_batch(x, b);
-	b->len = 0;
+	fill_next(x);
 	if (rc < 0)
-		fail_inline(p, rc);
+		fail(x, rc);
 	return rc;
 }
 
-int evi_pipe_new(evi_export_pipe **out)
+int evi_pipe_new(ev_exporter *x)
 {
 	evi_export_pipe *p = calloc(1, sizeof *p);
 
-	*out = NULL;
+	x->pipe = NULL;
 	if (!p)
 		return EV_ENOMEM;
-	atomic_init(&p->failed, 0);
+	atomic_init(&x->pipe_failed, 0);
 	if (pthread_mutex_init(&p->lock, NULL) != 0) {
 		free(p);
 		return EV_ENOMEM;
@@ -331,19 +305,22 @@ int evi_pipe_new(evi_export_pipe **out)
 		free(p);
 		return EV_ENOMEM;
 	}
+	x->pipe = p;
 	for (unsigned i = 0; i < RING; i++) {
 		if (!(p->ring[i].data = malloc(BATCH))) {
-			evi_pipe_free(p);
+			evi_pipe_free(x);
 			return EV_ENOMEM;
 		}
 		p->ring[i].cap = BATCH;
 	}
-	*out = p;
+	fill_next(x);
 	return EV_OK;
 }
 
-void evi_pipe_free(evi_export_pipe *p)
+void evi_pipe_free(ev_exporter *x)
 {
+	evi_export_pipe *p = x->pipe;
+
 	if (!p)
 		return;
 	join(p);
@@ -352,4 +329,5 @@ void evi_pipe_free(evi_export_pipe *p)
 	for (unsigned i = 0; i < RING; i++)
 		free(p->ring[i].data);
 	free(p);
+	x->pipe = NULL;
 }
