@@ -94,6 +94,9 @@ static inline int evi_pipe_event(ev_exporter *x, const ev_event *ev)
 	x->put += need;
 	return EV_OK;
 }
+/* Waits until everything handed over is formatted (the worker, idle,
+ * keeps running); a failure is kept for the next call. */
+void evi_pipe_sync(ev_exporter *x);
 /* Formats everything handed over and ends the worker: afterwards the
  * formats are the caller's. EV_OK or the first failure. */
 int evi_pipe_drain(ev_exporter *x);

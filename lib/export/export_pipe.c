@@ -258,6 +258,28 @@ int evi_pipe_session(ev_exporter *x, unsigned session)
 	return EV_OK;
 }
 
+void evi_pipe_sync(ev_exporter *x)
+{
+	evi_export_pipe *p = x->pipe;
+	pipe_batch *b = &p->ring[p->handed % RING];
+	int rc;
+
+	if (p->running) {
+		pthread_mutex_lock(&p->lock);
+		while (p->done != p->handed && !p->rc)
+			pthread_cond_wait(&p->cond, &p->lock);
+		pthread_mutex_unlock(&p->lock);
+	}
+	if (p->rc)
+		return;
+	/* The worker waits for the next batch: the formats are ours until
+	 * then (the lock ordered its last writes before our reads). */
+	b->len = (size_t)(x->put - b->data);
+	if ((rc = format_batch(x, b)) < 0)
+		fail(x, rc);
+	fill_next(x);
+}
+
 /* Lets the worker format every batch handed over, then ends it. */
 static void join(evi_export_pipe *p)
 {
