@@ -37,12 +37,17 @@ struct ev_exporter {
 	const evi_export_ops *ops;
 	void *state;
 	evi_export_pipe *pipe; /* the formats' thread (export_pipe.c) */
-	uint8_t *put, *put_end;  /* the free room of the pipe's batch */
-	atomic_int pipe_failed;  /* the pipe's worker failed */
 	ev_sink *sink;
 	ev_text out;       /* rendered, not yet written to the sink */
 	ev_export_stats stats;
 	ev_diag diag;
+	/* The caller's side of the pipe, written at every event: a cache
+	 * line apart from what the pipe's thread writes at every event (out,
+	 * stats), or the two cores would pass the line to and fro. */
+	char pad_before[64];
+	uint8_t *put, *put_end;  /* the free room of the pipe's batch */
+	atomic_int pipe_failed;  /* the pipe's worker failed */
+	char pad_after[64];
 };
 
 /* ---- the pipe (export_pipe.c): the formats on a second thread ----
