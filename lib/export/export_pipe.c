@@ -241,8 +241,7 @@ int evi_pipe_event_slow(ev_exporter *x, const ev_event *ev)
 	if ((rc = make_room(x, ev->size)) < 0)
 		return rc;
 	evi_pipe_put(x->put, ev->time, ev->size, ev->type, ev->cap);
-	if (ev->size)
-		memcpy(x->put + EVI_PIPE_REC, ev->payload, ev->size);
+	evi_pipe_copy(x->put + EVI_PIPE_REC, ev->payload, ev->size);
 	x->put += evi_pipe_rec_bytes(ev->size);
 	return EV_OK;
 }
