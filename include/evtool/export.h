@@ -29,9 +29,15 @@
  *     was written to the sink.
  *     ev_exporter_free(x);
  *
+ * The formatting runs on a second thread, beside the caller (the
+ * sorter): each event is copied into a batch that the thread formats and
+ * writes to the sink, in order; ev_exporter_finish and ev_exporter_free
+ * wait for it. One exporter is used from one thread at a time.
+ *
  * Memory stays bounded whatever the log's size: per-capability state, one
- * entry per process, the cost-centre definitions, and a bounded table of
- * thread labels (EV_EXPORT_MAX_LABELS; see ev_export_stats).
+ * entry per process, the cost-centre definitions, a bounded table of
+ * thread labels (EV_EXPORT_MAX_LABELS; see ev_export_stats) and four
+ * batches of 128 KiB.
  */
 #ifndef EVTOOL_EXPORT_H
 #define EVTOOL_EXPORT_H
@@ -100,15 +106,19 @@ typedef struct ev_exporter ev_exporter;
 EV_API int ev_exporter_new(ev_exporter **out, const ev_export_options *opts,
 			   ev_sink *sink);
 
-/** Frees an exporter; NULL is fine. */
+/** Frees an exporter; NULL is fine. The events handed over are formatted
+ *  (and written, as far as the output's chunks go) first. */
 EV_API void ev_exporter_free(ev_exporter *x);
 
 /** A session of the log starts; `h` stays valid until its last event. */
 EV_API int ev_exporter_session(ev_exporter *x, unsigned session,
 			       const ev_header *h);
 
-/** The next event in time order. EV_OK or a negative error (the sink's
- *  write failed, out of memory, a limit), see ev_exporter_diag(). */
+/** The next event in time order, copied. EV_OK or a negative error (the
+ *  sink's write failed, out of memory, a limit), see ev_exporter_diag():
+ *  the events are formatted and written on a second thread, so a failure
+ *  is returned by the call after it happened (this one, a later one or
+ *  ev_exporter_finish). */
 EV_API int ev_exporter_event(ev_exporter *x, const ev_event *ev);
 
 /**
@@ -123,10 +133,13 @@ EV_API int ev_exporter_finish(ev_exporter *x);
  *  as its context. */
 EV_API const ev_sort_visitor *ev_exporter_visitor(void);
 
-/** What the exporter did so far. */
+/** What the exporter did so far: it waits until the events handed over
+ *  are formatted (they are, on a second thread, behind the caller). */
 EV_API const ev_export_stats *ev_exporter_stats(const ev_exporter *x);
 
-/** Details of the last failure. */
+/** Details of the last failure. A malformed event is named by its byte
+ *  offset; event_index is 0 (the formats run behind the caller, and only
+ *  the offset goes with each event). */
 EV_API const ev_diag *ev_exporter_diag(const ev_exporter *x);
 
 #ifdef __cplusplus

@@ -1,13 +1,15 @@
 /*
  * The exporter of export.h: options, the output buffer flushed to the
  * sink in chunks, and the dispatch to the format (export_tef.c,
- * export_speedscope.c, export_hp.c).
+ * export_speedscope.c, export_hp.c), which runs on the pipe's thread
+ * (export_pipe.c) while the caller hands events over.
  *
- * Layering, calls going one way only: this file -> the formats
- * (export_tef.c, export_speedscope.c, export_hp.c) -> export_out.c and
- * lib/inspect (cost_centres.c, heap_samples.c). This file calls down into
- * the formats and into export_out.c (the output buffer and time texts,
- * which the formats use too); nothing below calls up into it.
+ * Layering, calls going one way only: this file -> export_pipe.c -> the
+ * formats (export_tef.c, export_speedscope.c, export_hp.c) ->
+ * export_out.c and lib/inspect (cost_centres.c, heap_samples.c). This
+ * file calls down into the pipe, the formats (open, finish, free) and
+ * export_out.c (the output buffer and time texts, which the formats use
+ * too); nothing below calls up into it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +48,12 @@ int ev_exporter_new(ev_exporter **out, const ev_export_options *opts,
 	x->opts = *opts;
 	x->ops = ops_for(opts->format);
 	x->sink = sink;
+	if ((rc = evi_pipe_new(x)) < 0) {
+		free(x);
+		return rc;
+	}
 	if ((rc = x->ops->open(x, &x->state)) < 0) {
+		evi_pipe_free(x);
 		free(x);
 		return rc;
 	}
@@ -58,6 +65,11 @@ void ev_exporter_free(ev_exporter *x)
 {
 	if (!x)
 		return;
+	/* What was handed over is formatted (and written as far as its
+	 * chunks go), as if it had been formatted at once. */
+	if (x->pipe)
+		evi_pipe_drain(x);
+	evi_pipe_free(x);
 	if (x->state)
 		x->ops->free(x->state);
 	ev_text_free(&x->out);
@@ -66,31 +78,23 @@ void ev_exporter_free(ev_exporter *x)
 
 int ev_exporter_session(ev_exporter *x, unsigned session, const ev_header *h)
 {
-	return x->ops->session(x, x->state, session, h);
-}
-
-/* ev_exporter_event, inline in the visitor's callback: the sorter calls
- * it for every event. */
-static inline int export_event(ev_exporter *x, const ev_event *ev)
-{
-	int rc;
-
-	x->stats.events_in++;
-	if ((rc = x->ops->event(x, x->state, ev)) < 0)
-		return rc;
-	if (x->out.len < EVI_EXPORT_FLUSH_AT && !x->out.failed)
-		return EV_OK;
-	return evi_export_flush(x, 0);
+	/* The formats run behind the caller, when h may be gone: what they
+	 * need of it goes with the session start. */
+	return evi_pipe_session(x, session, h ? ev_header_quirks(h) : 0);
 }
 
 int ev_exporter_event(ev_exporter *x, const ev_event *ev)
 {
-	return export_event(x, ev);
+	return evi_pipe_event(x, ev);
 }
 
 int ev_exporter_finish(ev_exporter *x)
 {
-	int rc = x->ops->finish(x, x->state);
+	int rc;
+
+	if ((rc = evi_pipe_drain(x)) < 0)
+		return rc;
+	rc = x->ops->finish(x, x->state);
 
 	if (rc < 0 || rc == EV_EXPORT_NOTHING)
 		return rc;
@@ -104,7 +108,7 @@ static int visit_session(void *ctx, unsigned session, const ev_header *h)
 
 static int visit_event(void *ctx, const ev_event *ev)
 {
-	return export_event(ctx, ev);
+	return evi_pipe_event(ctx, ev);
 }
 
 const ev_sort_visitor *ev_exporter_visitor(void)
@@ -116,6 +120,12 @@ const ev_sort_visitor *ev_exporter_visitor(void)
 
 const ev_export_stats *ev_exporter_stats(const ev_exporter *x)
 {
+	/* The formats count, behind the caller: catch up with it (x is
+	 * never defined const; the pipe is its mutable part). */
+	ev_exporter *self = (ev_exporter *)(uintptr_t)x;
+
+	if (self->pipe)
+		evi_pipe_sync(self);
 	return &x->stats;
 }
 

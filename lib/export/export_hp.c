@@ -181,12 +181,12 @@ static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 }
 
 static int hp_session(ev_exporter *x, void *state, unsigned session,
-		      const ev_header *h)
+		      unsigned quirks)
 {
 	hp_state *st = state;
 
 	(void)x;
-	(void)h;
+	(void)quirks;
 	st->session = session;
 	return EV_OK;
 }

@@ -6,16 +6,23 @@
 #ifndef EVTOOL_LIB_EXPORT_INTERNAL_H
 #define EVTOOL_LIB_EXPORT_INTERNAL_H
 
+#include <stdatomic.h>
+#include <string.h>
+
 #include "evtool/export.h"
 #include "evtool/show.h"
 #include "heap_samples.h"
 #include "text.h"
 
-/* One format: its state is created by `open` and owned by the exporter. */
+/* One format: its state is created by `open` and owned by the exporter.
+ * session, event and finish run on the pipe's thread or the caller's
+ * (export_pipe.c), one at a time, in the order of the caller's calls; a
+ * session's header is not handed on (the formats run behind the caller,
+ * when it may be gone): only its quirks (ev_header_quirks) are. */
 typedef struct evi_export_ops {
 	int (*open)(ev_exporter *x, void **state);
 	int (*session)(ev_exporter *x, void *state, unsigned session,
-		       const ev_header *h);
+		       unsigned quirks);
 	int (*event)(ev_exporter *x, void *state, const ev_event *ev);
 	int (*finish)(ev_exporter *x, void *state);
 	void (*free)(void *state);
@@ -25,15 +32,98 @@ extern const evi_export_ops evi_export_tef;
 extern const evi_export_ops evi_export_speedscope;
 extern const evi_export_ops evi_export_hp;
 
+typedef struct evi_export_pipe evi_export_pipe;
+
 struct ev_exporter {
 	ev_export_options opts;
 	const evi_export_ops *ops;
 	void *state;
+	evi_export_pipe *pipe; /* the formats' thread (export_pipe.c) */
 	ev_sink *sink;
 	ev_text out;       /* rendered, not yet written to the sink */
 	ev_export_stats stats;
 	ev_diag diag;
+	/* The caller's side of the pipe, written at every event: a cache
+	 * line apart from what the pipe's thread writes at every event (out,
+	 * stats), or the two cores would pass the line to and fro. */
+	char pad_before[64];
+	uint8_t *put, *put_end;  /* the free room of the pipe's batch */
+	atomic_int pipe_failed;  /* the pipe's worker failed */
+	char pad_after[64];
 };
+
+/* ---- the pipe (export_pipe.c): the formats on a second thread ----
+ * The caller's session starts and events are copied into batches that a
+ * worker thread formats and writes, in order. A failure of the formats or
+ * of the sink is returned by the caller's next call (errno as the worker
+ * left it; the diag in x->diag). */
+
+int evi_pipe_new(ev_exporter *x);
+/* Ends the worker (after it formatted what it was handed) and frees. */
+void evi_pipe_free(ev_exporter *x);
+/* Hands a session start, and its header's quirks, over to the formats. */
+int evi_pipe_session(ev_exporter *x, unsigned session, unsigned quirks);
+/* evi_pipe_event when the batch is full or the worker failed. */
+int evi_pipe_event_slow(ev_exporter *x, const ev_event *ev);
+
+/* A record of a batch: the event's time, then its size, type and cap in
+ * one word (a session start: size EVI_PIPE_SESSION, the session number
+ * and above it the header's quirks in place of the time), its offset in
+ * the input (which a failure names; its index is not kept), then the
+ * payload padded to 8 bytes. */
+#define EVI_PIPE_REC 24u
+#define EVI_PIPE_SESSION UINT32_MAX /* no event is as large (uint16 sizes) */
+
+static inline size_t evi_pipe_rec_bytes(uint32_t size)
+{
+	return EVI_PIPE_REC + (((size_t)size + 7u) & ~(size_t)7u);
+}
+
+static inline void evi_pipe_put(uint8_t *p, const ev_event *ev)
+{
+	uint64_t w = ev->size | (uint64_t)ev->type << 32 |
+		     (uint64_t)ev->cap << 48;
+
+	memcpy(p, &ev->time, 8);
+	memcpy(p + 8, &w, 8);
+	memcpy(p + 16, &ev->offset, 8);
+}
+
+/* Copies a payload; most are a few words (thread ids, sizes), copied
+ * without a call as two overlapping loads. */
+static inline void evi_pipe_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(dst, src, 8);
+		memcpy(dst + n - 8, src + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(dst, src, 4);
+		memcpy(dst + n - 4, src + n - 4, 4);
+	} else if (n) {
+		memcpy(dst, src, n);
+	}
+}
+
+/* Hands an event (copied) over to the formats: the sorter's per-event
+ * path, inline. */
+static inline int evi_pipe_event(ev_exporter *x, const ev_event *ev)
+{
+	size_t need = evi_pipe_rec_bytes(ev->size);
+
+	if ((size_t)(x->put_end - x->put) < need ||
+	    atomic_load_explicit(&x->pipe_failed, memory_order_relaxed))
+		return evi_pipe_event_slow(x, ev);
+	evi_pipe_put(x->put, ev);
+	evi_pipe_copy(x->put + EVI_PIPE_REC, ev->payload, ev->size);
+	x->put += need;
+	return EV_OK;
+}
+/* Waits until everything handed over is formatted (the worker, idle,
+ * keeps running); a failure is kept for the next call. */
+void evi_pipe_sync(ev_exporter *x);
+/* Formats everything handed over and ends the worker: afterwards the
+ * formats are the caller's. EV_OK or the first failure. */
+int evi_pipe_drain(ev_exporter *x);
 
 /* ---- the output (export_out.c) ---- */
 

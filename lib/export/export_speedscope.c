@@ -172,12 +172,12 @@ static int ss_event(ev_exporter *x, void *state, const ev_event *ev)
 }
 
 static int ss_session(ev_exporter *x, void *state, unsigned session,
-		      const ev_header *h)
+		      unsigned quirks)
 {
 	ss_state *st = state;
 	int rc;
 
-	(void)h;
+	(void)quirks;
 	if (st->fd >= 0 && (rc = spill_flush(x, st)) < 0)
 		return rc;
 	st->session = session;

@@ -882,14 +882,14 @@ static void begin(ev_exporter *x, tef_state *st)
 }
 
 static int tef_session(ev_exporter *x, void *state, unsigned session,
-		       const ev_header *h)
+		       unsigned quirks)
 {
 	tef_state *st = state;
 
 	(void)session;
 	begin(x, st);
 	end_session(x, st);
-	st->quirks = h ? ev_header_quirks(h) : 0;
+	st->quirks = quirks;
 	return evi_export_check(x);
 }
 

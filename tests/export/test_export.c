@@ -2,23 +2,36 @@
  * slices and their arguments from hand-made event sequences (labels, GC
  * statistics posted after GC_END, a GC_END that steps back), the bounded
  * label table, the hp band names of cost-centre stacks, and the refusal
- * of logs without what a format needs. Whole real logs are checked by
+ * of logs without what a format needs, and a real log through the
+ * formats' thread with an output that fails midway. Whole real logs are
+ * checked by
  * tests/export (Trace Event Format rules, the RTS's .hp, hp2ps) and the
  * golden tests. */
+#include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include "evtool/catalog.h"
 #include "evtool/export.h"
 #include "evtool/header.h"
+#include "evtool/pipeline.h"
+#include "evtool/sort.h"
 #include "evtool/writer.h"
+#include "support.h"
+
+#ifndef EVTOOL_TESTDATA
+#define EVTOOL_TESTDATA "testdata"
+#endif
 
 /* ------------------------------------------------------------------------
  * Helpers
@@ -462,11 +475,17 @@ static void test_short_event_is_an_error(void **state)
 				.payload = p, .size = need - 1,
 				.offset = 77 };
 		fixture f;
+		int rc;
 
 		assert_true(need > 0 && need <= sizeof p);
 		start(&f, EV_EXPORT_PERFETTO);
 		feed(&f, read[i], 0, 1, p, need);
-		assert_int_equal(ev_exporter_event(f.x, &ev), EV_EFORMAT);
+		/* The formats run behind the caller (export_pipe.c): the
+		 * failure comes with this call or the finish. */
+		rc = ev_exporter_event(f.x, &ev);
+		if (rc == EV_OK)
+			rc = ev_exporter_finish(f.x);
+		assert_int_equal(rc, EV_EFORMAT);
 		assert_int_equal(ev_exporter_diag(f.x)->offset, 77);
 		assert_non_null(strstr(ev_exporter_diag(f.x)->message,
 				       ev_catalog_find(read[i])->name));
@@ -525,6 +544,110 @@ static void test_speedscope_profiles(void **state)
 	stop(&f);
 }
 
+/* ------------------------------------------------------------------------
+ * The formats' thread (export_pipe.c) with an output that fails midway
+ * ---------------------------------------------------------------------- */
+
+typedef struct feeder {
+	ev_exporter *x;
+	uint64_t events;
+} feeder;
+
+static int feed_session(void *ctx, unsigned session, const ev_header *h)
+{
+	return ev_exporter_session(((feeder *)ctx)->x, session, h);
+}
+
+static int feed_event(void *ctx, const ev_event *ev)
+{
+	feeder *f = ctx;
+
+	f->events++;
+	return ev_exporter_event(f->x, ev);
+}
+
+static int count_session(void *ctx, unsigned session, const ev_header *h)
+{
+	(void)ctx;
+	(void)session;
+	(void)h;
+	return EV_OK;
+}
+
+static int count_event(void *ctx, const ev_event *ev)
+{
+	(void)ev;
+	++*(uint64_t *)ctx;
+	return EV_OK;
+}
+
+#define PASSES 6
+
+/* A real log (gc-n2, PASSES passes: about 12 of the pipe's 128 KiB
+ * batches) exported to a file that may hold 4 KiB (RLIMIT_FSIZE): the
+ * thread's first write of the output (256 KiB) fails with EFBIG, within
+ * the first pass's batches. The caller hands over at most four batches
+ * ahead of the thread, so it meets the failure while it is still handing
+ * events over: the visit stops with the sink's status, passes before the
+ * last one ends; finish reports the same status and message, and free
+ * returns (nothing waits for a thread that stopped). */
+static void test_failing_output(void **state)
+{
+	static const ev_sort_visitor visitor = { feed_session, feed_event, 0 };
+	static const ev_sort_visitor counter = { count_session, count_event, 0 };
+	char *path = ts_path(EVTOOL_TESTDATA, "gc-n2.eventlog");
+	struct rlimit old, small;
+	void (*old_xfsz)(int);
+	FILE *file = tmpfile();
+	uint64_t per_pass = 0;
+	feeder f = { NULL, 0 };
+	ev_sorter *s;
+	ev_input *in;
+	ev_sink *sink;
+	int rc = EV_OK, finished, passes = 0;
+	struct stat st;
+	char want[128];
+
+	(void)state;
+	assert_non_null(file);
+	assert_int_equal(ev_sink_open_fd(&sink, fileno(file), "small"), EV_OK);
+	assert_int_equal(ev_exporter_new(&f.x, NULL, sink), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_sorter_visit(s, in, &counter, &per_pass), EV_OK);
+	ev_input_free(in);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 4096;
+	old_xfsz = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	while (rc == EV_OK && passes++ < PASSES) {
+		assert_int_equal(ev_input_open(&in, path), EV_OK);
+		rc = ev_sorter_visit(s, in, &visitor, &f);
+		ev_input_free(in);
+	}
+	finished = ev_exporter_finish(f.x);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, old_xfsz);
+
+	snprintf(want, sizeof want, "write failed: %s", strerror(EFBIG));
+	assert_int_equal(rc, EV_EIO);
+	assert_int_equal(ev_sorter_diag(s)->origin, EV_ORIGIN_OUTPUT);
+	assert_true(per_pass > 0);
+	assert_true(f.events < PASSES * per_pass);
+	assert_int_equal(finished, EV_EIO);
+	assert_int_equal(ev_exporter_diag(f.x)->status, EV_EIO);
+	assert_string_equal(ev_exporter_diag(f.x)->message, want);
+	ev_exporter_free(f.x);
+	/* What the file got: the output's first 4 KiB. */
+	assert_int_equal(fstat(fileno(file), &st), 0);
+	assert_int_equal(st.st_size, 4096);
+	ev_sink_free(sink);
+	ev_sorter_free(s);
+	fclose(file);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_short_event_is_an_error),
 		cmocka_unit_test(test_nothing_to_export),
 		cmocka_unit_test(test_speedscope_profiles),
+		cmocka_unit_test(test_failing_output),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
