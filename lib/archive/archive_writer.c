@@ -285,15 +285,9 @@ static int member_kind(const ev_archive_writer *w, const chunk *c)
  * put the digest in its header at the end: 8 bytes per chunk. */
 static int note_member(ev_archive_writer *w)
 {
-	if (w->n_members == w->members_cap) {
-		size_t cap = w->members_cap ? 2 * w->members_cap : 64;
-		uint64_t *m = realloc(w->members, cap * sizeof *m);
-
-		if (!m)
-			return fail(w, EV_ENOMEM, "out of memory");
-		w->members = m;
-		w->members_cap = cap;
-	}
+	if (evi_grow(&w->members, &w->members_cap, w->n_members + 1,
+		     sizeof *w->members) < 0)
+		return fail(w, EV_ENOMEM, "out of memory");
 	w->members[w->n_members++] = ev_sink_bytes(w->sink);
 	return EV_OK;
 }

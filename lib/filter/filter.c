@@ -25,14 +25,8 @@
 
 static int ranges_add(evi_range_list *l, uint64_t lo, uint64_t hi)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		evi_range *grown = realloc(l->items, cap * sizeof *grown);
-		if (!grown)
-			return EV_ENOMEM;
-		l->items = grown;
-		l->cap = cap;
-	}
+	if (evi_grow(&l->items, &l->cap, l->n + 1, sizeof *l->items) < 0)
+		return EV_ENOMEM;
 	l->items[l->n].lo = lo;
 	l->items[l->n].hi = hi;
 	l->n++;

@@ -104,20 +104,9 @@ static evi_session_facts *session_at(ev_filter *f, unsigned session)
 	if (session >= f->n_sessions) {
 		size_t n = (size_t)session + 1;
 
-		/* Geometric growth: a log of many sessions must not cost a
-		 * copy of the whole array per session. */
-		if (n > f->sessions_cap) {
-			size_t cap = f->sessions_cap ? f->sessions_cap * 2 : 4;
-			evi_session_facts *grown;
-
-			while (cap < n)
-				cap *= 2;
-			grown = realloc(f->sessions, cap * sizeof *grown);
-			if (!grown)
-				return NULL;
-			f->sessions = grown;
-			f->sessions_cap = cap;
-		}
+		if (evi_grow(&f->sessions, &f->sessions_cap, n,
+			     sizeof *f->sessions) < 0)
+			return NULL;
 		memset(f->sessions + f->n_sessions, 0,
 		       (n - f->n_sessions) * sizeof *f->sessions);
 		f->n_sessions = n;
@@ -136,15 +125,9 @@ static int find_capset(evi_session_facts *s, uint32_t id, evi_capset_info **out)
 		*out = &s->capsets[at];
 		return EV_OK;
 	}
-	if (s->n_capsets == s->capsets_cap) {
-		size_t cap = s->capsets_cap ? s->capsets_cap * 2 : 8;
-		evi_capset_info *grown =
-			realloc(s->capsets, cap * sizeof *grown);
-		if (!grown)
-			return EV_ENOMEM;
-		s->capsets = grown;
-		s->capsets_cap = cap;
-	}
+	if (evi_grow(&s->capsets, &s->capsets_cap, s->n_capsets + 1,
+		     sizeof *s->capsets) < 0)
+		return EV_ENOMEM;
 	if ((rc = evi_idmap_add(&s->capset_ids, id, s->n_capsets,
 				EVI_FILTER_MAX_CAPSETS, &added)) < 0)
 		return rc;
@@ -444,14 +427,9 @@ static int capset_listed(const uint32_t *list, size_t n, uint32_t id)
 
 static int add_capset_id(evi_process_set *p, uint32_t id)
 {
-	if (p->n_capsets == p->capsets_cap) {
-		size_t cap = p->capsets_cap ? p->capsets_cap * 2 : 8;
-		uint32_t *grown = realloc(p->capsets, cap * sizeof *grown);
-		if (!grown)
-			return EV_ENOMEM;
-		p->capsets = grown;
-		p->capsets_cap = cap;
-	}
+	if (evi_grow(&p->capsets, &p->capsets_cap, p->n_capsets + 1,
+		     sizeof *p->capsets) < 0)
+		return EV_ENOMEM;
 	p->capsets[p->n_capsets++] = id;
 	return EV_OK;
 }

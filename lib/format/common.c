@@ -92,23 +92,39 @@ void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len)
 	}
 }
 
-int evi_grow_zeroed(ev_diag *d, void *items, size_t *n, size_t i,
-		    size_t size)
+int evi_grow(void *items, size_t *cap, size_t need, size_t size)
 {
-	size_t want = *n ? *n : 8;
+	size_t want = *cap ? *cap : 8;
 	char *old, *grown;
 
-	if (i < *n)
+	if (need <= *cap)
 		return EV_OK;
-	while (want <= i)
+	while (want < need) {
+		if (want > SIZE_MAX / 2)
+			return EV_ENOMEM;
 		want *= 2;
+	}
 	/* The caller's pointer is copied as bytes: it is a T *, not a
 	 * char *. */
 	memcpy(&old, items, sizeof old);
 	if (want > SIZE_MAX / size || !(grown = realloc(old, want * size)))
-		return evi_fail(d, EV_ENOMEM, 0, 0, "out of memory");
-	memset(grown + *n * size, 0, (want - *n) * size);
+		return EV_ENOMEM;
 	memcpy(items, &grown, sizeof grown);
-	*n = want;
+	*cap = want;
+	return EV_OK;
+}
+
+int evi_grow_zeroed(ev_diag *d, void *items, size_t *n, size_t i,
+		    size_t size)
+{
+	size_t had = *n;
+	char *p;
+
+	if (i < *n)
+		return EV_OK;
+	if (evi_grow(items, n, i + 1, size) < 0)
+		return evi_fail(d, EV_ENOMEM, 0, 0, "out of memory");
+	memcpy(&p, items, sizeof p);
+	memset(p + had * size, 0, (*n - had) * size);
 	return EV_OK;
 }

@@ -124,16 +124,8 @@ static int reserve_slot(ev_header *h, uint16_t id, uint32_t **slot)
 	*slot = &(*page)[id & (PAGE_SIZE - 1)];
 	if (**slot)
 		return EV_EINVAL;
-	if (h->count == h->capacity) {
-		size_t capacity = h->capacity ? h->capacity * 2 : 64;
-		ev_type_decl *types = realloc(h->types,
-					      capacity * sizeof *types);
-		if (!types)
-			return EV_ENOMEM;
-		h->types = types;
-		h->capacity = capacity;
-	}
-	return EV_OK;
+	return evi_grow(&h->types, &h->capacity, h->count + 1,
+			sizeof *h->types);
 }
 
 int ev_header_add(ev_header *h, uint16_t id, int32_t size,

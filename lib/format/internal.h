@@ -122,6 +122,12 @@ int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
  * the evi_fail* call or the handle's failure helper. Returns d->status. */
 int evi_because(ev_diag *d, ev_reason why);
 
+/* Makes room for `need` elements of `size` bytes in the array at *items
+ * (a pointer to a T *) of *cap elements, as git's ALLOC_GROW: the count
+ * doubles from 8 until it covers `need`. EV_OK, or EV_ENOMEM with the
+ * array unchanged. The one way lib/ grows an array. */
+int evi_grow(void *items, size_t *cap, size_t need, size_t size);
+
 /* Grows the array at *items (a pointer to a T * whose *n elements have
  * `size` bytes each) so that index `i` is in it: the count doubles from 8
  * until it covers i, the new elements are zeroed. EV_OK, or EV_ENOMEM

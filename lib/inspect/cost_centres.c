@@ -39,15 +39,7 @@ void evi_cc_table_free(evi_cc_table *t)
 
 static int grow(evi_cc_table *t)
 {
-	if (t->n == t->alloc) {
-		size_t n = t->alloc ? 2 * t->alloc : 256;
-		evi_cc *grown = realloc(t->ccs, n * sizeof *grown);
-		if (!grown)
-			return EV_ENOMEM;
-		t->ccs = grown;
-		t->alloc = n;
-	}
-	return EV_OK;
+	return evi_grow(&t->ccs, &t->alloc, t->n + 1, sizeof *t->ccs);
 }
 
 const evi_cc *evi_cc_find(const evi_cc_table *t, unsigned session,

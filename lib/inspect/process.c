@@ -12,6 +12,8 @@
 #include "evtool/catalog.h"
 #include "evtool/decode.h"
 
+#include "internal.h"
+
 #define CAP_BITS_BYTES (65536 / 8)
 
 typedef struct capset_rec {
@@ -77,15 +79,9 @@ static capset_rec *record(ev_process_list *pl, uint32_t capset, int *rc)
 		*rc = EV_ELIMIT;
 		return NULL;
 	}
-	if (pl->n == pl->alloc) {
-		size_t alloc = pl->alloc ? pl->alloc * 2 : 8;
-		capset_rec *grown = realloc(pl->recs, alloc * sizeof *grown);
-		if (!grown) {
-			*rc = EV_ENOMEM;
-			return NULL;
-		}
-		pl->recs = grown;
-		pl->alloc = alloc;
+	if (evi_grow(&pl->recs, &pl->alloc, pl->n + 1, sizeof *pl->recs) < 0) {
+		*rc = EV_ENOMEM;
+		return NULL;
 	}
 	r = &pl->recs[pl->last = pl->n++];
 	memset(r, 0, sizeof *r);

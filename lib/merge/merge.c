@@ -189,16 +189,10 @@ static int new_input(ev_merge *m, const char *name, evi_merge_input **out)
 	if (m->planned)
 		return evi_merge_fail(m, EV_ORIGIN_OPTIONS, EV_EINVAL,
 				      "cannot add an input after planning");
-	if (m->n_inputs == m->inputs_capacity) {
-		size_t capacity = m->inputs_capacity ? m->inputs_capacity * 2 : 8;
-		evi_merge_input *grown = realloc(m->inputs,
-						 capacity * sizeof *grown);
-		if (!grown)
-			return evi_merge_fail(m, EV_ORIGIN_INPUT,
-					      EV_ENOMEM, "out of memory");
-		m->inputs = grown;
-		m->inputs_capacity = capacity;
-	}
+	if (evi_grow(&m->inputs, &m->inputs_capacity, m->n_inputs + 1,
+		     sizeof *m->inputs) < 0)
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_ENOMEM,
+				      "out of memory");
 	in = &m->inputs[m->n_inputs];
 	memset(in, 0, sizeof *in);
 	in->fd = -1;
@@ -424,17 +418,10 @@ static int note_assign(ev_merge *m, evi_merge_input *in, const ev_event *ev,
 {
 	if (n < 2 || in->n_assigns >= MAX_ASSIGNS)
 		return EV_OK; /* unrecorded: at worst a redundant synthesis */
-	if (in->n_assigns == in->assigns_capacity) {
-		size_t capacity = in->assigns_capacity ? in->assigns_capacity * 2
-						       : 16;
-		evi_assign *grown = realloc(in->assigns,
-					    capacity * sizeof *grown);
-		if (!grown)
-			return evi_merge_fail(m, EV_ORIGIN_INPUT,
-					      EV_ENOMEM, "out of memory");
-		in->assigns = grown;
-		in->assigns_capacity = capacity;
-	}
+	if (evi_grow(&in->assigns, &in->assigns_capacity, in->n_assigns + 1,
+		     sizeof *in->assigns) < 0)
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_ENOMEM,
+				      "out of memory");
 	in->assigns[in->n_assigns].capset =
 		(uint32_t)ev_ref_get(ev->payload, &refs[0]);
 	in->assigns[in->n_assigns].cap =

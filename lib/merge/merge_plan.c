@@ -56,16 +56,10 @@ static int add_union_type(ev_merge *m, size_t input, uint16_t id,
 {
 	evi_union_type *u;
 
-	if (m->n_types == m->types_capacity) {
-		size_t capacity = m->types_capacity ? m->types_capacity * 2 : 128;
-		evi_union_type *grown = realloc(m->types,
-						capacity * sizeof *grown);
-		if (!grown)
-			return evi_merge_fail(m, EV_ORIGIN_INPUT,
-					      EV_ENOMEM, "out of memory");
-		m->types = grown;
-		m->types_capacity = capacity;
-	}
+	if (evi_grow(&m->types, &m->types_capacity, m->n_types + 1,
+		     sizeof *m->types) < 0)
+		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_ENOMEM,
+				      "out of memory");
 	u = &m->types[m->n_types];
 	u->desc = malloc((size_t)desc_len + extra_len + 1);
 	if (!u->desc)

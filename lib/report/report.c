@@ -291,17 +291,16 @@ static int on_heap(ev_report *rep, const ev_event *ev)
 
 static int on_marker(ev_report *rep, const ev_event *ev)
 {
-	evi_report_marker *m, *grown;
+	evi_report_marker *m;
 
 	if (rep->n_markers == EV_REPORT_MAX_MARKERS) {
 		if (ev->cap != EV_NO_CAP)
 			rep->caps[ev->cap].markers_dropped++;
 		return EV_OK;
 	}
-	grown = realloc(rep->markers, (rep->n_markers + 1) * sizeof *grown);
-	if (!grown)
+	if (evi_grow(&rep->markers, &rep->markers_cap, rep->n_markers + 1,
+		     sizeof *rep->markers) < 0)
 		return nomem(rep);
-	rep->markers = grown;
 	m = &rep->markers[rep->n_markers];
 	if (!(m->text = evi_text_copy(ev->payload, ev->size,
 				      EV_REPORT_MAX_TEXT, NULL)))

@@ -123,6 +123,7 @@ struct ev_report {
 	evi_capsets procs;         /* of evi_report_proc, by capset */
 	evi_report_marker *markers;
 	size_t n_markers;
+	size_t markers_cap;
 	evi_profile profile;
 
 	int finished;

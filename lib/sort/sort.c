@@ -180,14 +180,9 @@ static stream *new_stream(sort_index *ix, uint16_t cap)
 			       FIRST_SPANS * sizeof(evi_span) +
 			       MIN_CURSOR_BUFFER))
 		return NULL;
-	if (ix->n == ix->cap) {
-		size_t n = ix->cap ? ix->cap * 2 : 8;
-		stream *grown = realloc(ix->streams, n * sizeof *grown);
-		if (!grown)
-			return NULL;
-		ix->streams = grown;
-		ix->cap = n;
-	}
+	if (evi_grow(&ix->streams, &ix->cap, ix->n + 1,
+		     sizeof *ix->streams) < 0)
+		return NULL;
 	st = &ix->streams[ix->n];
 	memset(st, 0, sizeof *st);
 	st->cap = cap;
@@ -337,14 +332,9 @@ static int add_segment(sort_index *ix, stream *st, uint64_t offset,
 	}
 	if (!charge(ix, sizeof *st->segs))
 		return EV_OK;
-	if (st->n_segs == st->segs_cap) {
-		size_t n = st->segs_cap ? st->segs_cap * 2 : 16;
-		evi_range *grown = realloc(st->segs, n * sizeof *grown);
-		if (!grown)
-			return EV_ENOMEM;
-		st->segs = grown;
-		st->segs_cap = n;
-	}
+	if (evi_grow(&st->segs, &st->segs_cap, st->n_segs + 1,
+		     sizeof *st->segs) < 0)
+		return EV_ENOMEM;
 	st->segs[st->n_segs].offset = offset;
 	st->segs[st->n_segs].bytes = wire;
 	st->n_segs++;

@@ -956,15 +956,9 @@ static int add_run(evi_runs *r, uint64_t start)
 {
 	uint64_t end = r->files[r->target].length;
 
-	if (r->n_runs == r->runs_cap) {
-		size_t cap = r->runs_cap ? r->runs_cap * 2 : 16;
-		evi_range *grown = realloc(r->runs, cap * sizeof *grown);
-		if (!grown)
-			return evi_fail(r->diag, EV_ENOMEM, 0, 0,
-					"out of memory");
-		r->runs = grown;
-		r->runs_cap = cap;
-	}
+	if (evi_grow(&r->runs, &r->runs_cap, r->n_runs + 1,
+		     sizeof *r->runs) < 0)
+		return evi_fail(r->diag, EV_ENOMEM, 0, 0, "out of memory");
 	r->runs[r->n_runs].offset = start;
 	r->runs[r->n_runs].bytes = end - start;
 	r->n_runs++;
