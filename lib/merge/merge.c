@@ -636,11 +636,12 @@ void evi_merge_count_cached(ev_merge *m, const evi_merge_input *in)
 static void cache_input(ev_merge *m, evi_merge_input *in)
 {
 	ev_diag ignored;
-	uint8_t *bytes = m->arena + m->cached_total;
+	uint8_t *bytes;
 	size_t size = cacheable_size(in), got;
 
 	if (!size || !m->arena || size > m->arena_len - m->cached_total)
 		return;
+	bytes = m->arena + m->cached_total;
 	if (evi_pread_full(in->fd, bytes, size, in->fd_start, &got,
 			   &ignored) < 0 || got < size ||
 	    evi_is_gzip(bytes, size))
