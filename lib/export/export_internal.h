@@ -89,21 +89,6 @@ static inline void evi_pipe_put(uint8_t *p, const ev_event *ev)
 	memcpy(p + 16, &ev->offset, 8);
 }
 
-/* Copies a payload; most are a few words (thread ids, sizes), copied
- * without a call as two overlapping loads. */
-static inline void evi_pipe_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
-{
-	if (n >= 8 && n <= 16) {
-		memcpy(dst, src, 8);
-		memcpy(dst + n - 8, src + n - 8, 8);
-	} else if (n >= 4 && n < 8) {
-		memcpy(dst, src, 4);
-		memcpy(dst + n - 4, src + n - 4, 4);
-	} else if (n) {
-		memcpy(dst, src, n);
-	}
-}
-
 /* Hands an event (copied) over to the formats: the sorter's per-event
  * path, inline. */
 static inline int evi_pipe_event(ev_exporter *x, const ev_event *ev)
@@ -114,7 +99,7 @@ static inline int evi_pipe_event(ev_exporter *x, const ev_event *ev)
 	    atomic_load_explicit(&x->pipe_failed, memory_order_relaxed))
 		return evi_pipe_event_slow(x, ev);
 	evi_pipe_put(x->put, ev);
-	evi_pipe_copy(x->put + EVI_PIPE_REC, ev->payload, ev->size);
+	evi_copy_short(x->put + EVI_PIPE_REC, ev->payload, ev->size);
 	x->put += need;
 	return EV_OK;
 }

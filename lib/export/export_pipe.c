@@ -243,7 +243,7 @@ int evi_pipe_event_slow(ev_exporter *x, const ev_event *ev)
 	if ((rc = make_room(x, ev->size)) < 0)
 		return rc;
 	evi_pipe_put(x->put, ev);
-	evi_pipe_copy(x->put + EVI_PIPE_REC, ev->payload, ev->size);
+	evi_copy_short(x->put + EVI_PIPE_REC, ev->payload, ev->size);
 	x->put += evi_pipe_rec_bytes(ev->size);
 	return EV_OK;
 }

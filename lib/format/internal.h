@@ -5,6 +5,7 @@
 #define EVTOOL_LIB_INTERNAL_H
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "evtool/catalog.h"
 #include "evtool/common.h"
@@ -121,6 +122,36 @@ int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
  * ev_reason), where it is recorded: `return evi_because(d, why)` after
  * the evi_fail* call or the handle's failure helper. Returns d->status. */
 int evi_because(ev_diag *d, ev_reason why);
+
+/* Copies `n` bytes between buffers that do not overlap. Events and their
+ * payloads are mostly 4 to 32 bytes (doc/format.md section 5: thread and
+ * GC events), where two fixed-size copies that may overlap each other cost
+ * less than a call to memcpy; neither reads or writes outside the n bytes.
+ * The writer, merge and export's pipe copy events with it. */
+static inline void evi_copy_short(uint8_t *dst, const uint8_t *src,
+				  size_t n)
+{
+	uint8_t a[16], b[16];
+
+	if (n >= 8 && n <= 16) {
+		memcpy(a, src, 8);
+		memcpy(b, src + n - 8, 8);
+		memcpy(dst, a, 8);
+		memcpy(dst + n - 8, b, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(a, src, 4);
+		memcpy(b, src + n - 4, 4);
+		memcpy(dst, a, 4);
+		memcpy(dst + n - 4, b, 4);
+	} else if (n > 16 && n <= 32) {
+		memcpy(a, src, 16);
+		memcpy(b, src + n - 16, 16);
+		memcpy(dst, a, 16);
+		memcpy(dst + n - 16, b, 16);
+	} else if (n) {
+		memcpy(dst, src, n);
+	}
+}
 
 /* Makes room for `need` elements of `size` bytes in the array at *items
  * (a pointer to a T *) of *cap elements, as git's ALLOC_GROW: the count

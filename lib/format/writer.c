@@ -330,28 +330,6 @@ static __attribute__((noinline)) int copy_slow(ev_writer *w,
 	return EV_OK;
 }
 
-/* memcpy of `n` bytes, 10 <= n <= 32, in two overlapping moves each way;
- * longer ones by memcpy. */
-static inline void copy_event(uint8_t *dst, const uint8_t *src, size_t n)
-{
-	uint64_t a, b;
-	uint8_t x[16], y[16];
-
-	if (n < 10 || n > 32) {
-		memcpy(dst, src, n);
-	} else if (n <= 16) {
-		memcpy(&a, src, 8);
-		memcpy(&b, src + n - 8, 8);
-		memcpy(dst, &a, 8);
-		memcpy(dst + n - 8, &b, 8);
-	} else {
-		memcpy(x, src, 16);
-		memcpy(y, src + n - 16, 16);
-		memcpy(dst, x, 16);
-		memcpy(dst + n - 16, y, 16);
-	}
-}
-
 int evi_writer_copy(ev_writer *w, const ev_event *ev)
 {
 	size_t bytes = EVI_EVENT_HEADER + ev->size;
@@ -367,7 +345,7 @@ int evi_writer_copy(ev_writer *w, const ev_event *ev)
 		w->block_first = ev->time;
 	if (ev->time > w->block_last)
 		w->block_last = ev->time;
-	copy_event(w->block + w->block_len, ev->payload - EVI_EVENT_HEADER,
+	evi_copy_short(w->block + w->block_len, ev->payload - EVI_EVENT_HEADER,
 		   bytes);
 	w->block_len += bytes;
 	w->events++;

@@ -99,23 +99,6 @@ static void renumber(const ev_merge *m, const evi_merge_input *in,
 					       refs[k].width));
 }
 
-/* Copies one event of `n` bytes. Most are 10 to 32 bytes (doc/format.md
- * section 5: thread and GC events), where two fixed-size copies that may
- * overlap cost less than a call to memcpy; neither reads outside the
- * event. */
-static inline void copy_event(uint8_t *to, const uint8_t *from, size_t n)
-{
-	if (n >= 16 && n <= 32) {
-		memcpy(to, from, 16);
-		memcpy(to + n - 16, from + n - 16, 16);
-	} else if (n >= 8 && n < 16) {
-		memcpy(to, from, 8);
-		memcpy(to + n - 8, from + n - 8, 8);
-	} else {
-		memcpy(to, from, n);
-	}
-}
-
 /* Encodes one input event into `b`: shifted, renumbered, and zero-filled
  * to the output's size when that is larger (widening). An event of the
  * output's size is copied with its head in one piece: the reader hands
@@ -139,7 +122,7 @@ static int append_event(ev_merge *m, evi_merge_input *in, evi_slot *b,
 		return output_failed(m, b->w);
 	p = evi_slot_end(b);
 	if (size == ev->size) {
-		copy_event(p, ev->payload - head, head + size);
+		evi_copy_short(p, ev->payload - head, head + size);
 		evi_wire_set_time(p, time);
 	} else if (evi_merge_widen_kind(ev->type, (int32_t)ev->size,
 					(int32_t)size) == EVI_WIDEN_CENSUS) {
