@@ -9,7 +9,11 @@
 #   report is built on stats); the same holds
 #   for which internal headers (lib/FOLDER/*.h) a file includes.
 #
-#     bash tests/call_cycles.sh OBJDIR   # build/lib/CMakeFiles/evtool_objects.dir
+#     bash tests/call_cycles.sh OBJDIR [LIBDIR]
+#
+# OBJDIR: build/lib/CMakeFiles/evtool_objects.dir; LIBDIR: the sources
+# (lib/ beside this script by default; tests/call_cycles_test.sh gives
+# its own to show that each rule fails).
 #
 # Object files whose source no longer exists (left in an incremental build
 # folder after a file moved) are ignored.
@@ -17,8 +21,8 @@ set -euo pipefail
 
 LAYERS='stats->inspect export->inspect report->inspect report->stats'
 
-dir=${1:?usage: call_cycles.sh OBJDIR}
-lib=$(cd "$(dirname "$0")/../lib" && pwd)
+dir=${1:?usage: call_cycles.sh OBJDIR [LIBDIR]}
+lib=$(cd "${2:-$(dirname "$0")/../lib}" && pwd)
 [ -d "$dir" ] || { echo "call_cycles: no folder $dir" >&2; exit 2; }
 
 # Internal headers included across the layers.
