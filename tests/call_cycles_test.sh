@@ -3,7 +3,8 @@
 # passes a tree that keeps its rules, on small C files compiled here:
 #   - two files of one folder that call each other;
 #   - lib/format calling a function of an operation's folder;
-#   - lib/format including an operation's internal header.
+#   - lib/format including an operation's internal header;
+#   - lib/common (the threading layer) calling lib/format.
 set -euo pipefail
 check=$(cd "$(dirname "$0")" && pwd)/call_cycles.sh
 work=$(mktemp -d)
@@ -36,8 +37,9 @@ expect() {
 	fi
 }
 
-tree clean 'format/a.c:int a(void) { return 1; }' \
-	'sort/b.c:int a(void); int b(void) { return a(); }'
+tree clean 'format/a.c:int c(void); int a(void) { return c(); }' \
+	'common/c.c:int c(void) { return 3; }' \
+	'sort/b.c:int a(void); int c(void); int b(void) { return a() + c(); }'
 expect clean 0 'the layers hold'
 
 tree cycle 'sort/a.c:int b(void); int a(void) { return b(); }' \
@@ -53,5 +55,9 @@ int a(void) { return B; }' \
 	'sort/sort_internal.h:#define B 2' \
 	'sort/b.c:int b(void) { return 2; }'
 expect header 1 'layers: lib/format/a.c includes lib/sort/sort_internal.h'
+
+tree common 'common/c.c:int a(void); int c(void) { return a(); }' \
+	'format/a.c:int a(void) { return 1; }'
+expect common 1 'layers: lib/common -> format is not allowed: common/c.c:a'
 
 exit $fail
