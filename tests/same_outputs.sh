@@ -20,7 +20,8 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# One command per line; LOG is the input, OUT the log output (if any).
+# One command per line; LOG is the input, OUT the log output (if any);
+# GZLOG is LOG through gzip -6, ARCHIVE through the old binary's archive.
 commands=(
     'cat LOG -o OUT'
     'cat --reblock --block-size 4096 LOG -o OUT'
@@ -42,6 +43,15 @@ commands=(
     'stats --json LOG'
     'validate --json LOG'
     'info LOG'
+    'export LOG -o OUT'
+    'export --format speedscope LOG -o OUT'
+    'export --format hp LOG -o OUT'
+    'archive --force -T 1 LOG -o OUT'
+    'archive --force -T 3 LOG -o OUT'
+    'cat GZLOG -o OUT'
+    'sort GZLOG -o OUT'
+    'cat ARCHIVE -o OUT'
+    'archive --test ARCHIVE'
 )
 
 # run BIN DIR CMD LOG: runs one command into DIR (out.eventlog, stdout,
@@ -49,6 +59,8 @@ commands=(
 run() {
     local bin=$1 dir=$2 cmd=$3 log=$4
     mkdir -p "$dir"
+    cmd=${cmd//GZLOG/$work/in.eventlog.gz}
+    cmd=${cmd//ARCHIVE/$work/in.archive.gz}
     cmd=${cmd//LOG/$log}
     cmd=${cmd//OUT/$dir/out.eventlog}
     # shellcheck disable=SC2086
@@ -61,6 +73,8 @@ differ=0 compared=0
 for folder in "$@"; do
     for log in "$folder"/*.eventlog; do
         [ -e "$log" ] || continue
+        gzip -6 -c "$log" >"$work/in.eventlog.gz"
+        "$old" archive --force -c "$log" >"$work/in.archive.gz" 2>/dev/null
         for i in "${!commands[@]}"; do
             run "$old" "$work/old" "${commands[$i]}" "$log"
             run "$new" "$work/new" "${commands[$i]}" "$log"
