@@ -1,16 +1,18 @@
 /*
- * Reading ahead in a thread (read_ahead.h): RING blocks of BLOCK bytes;
- * the thread fills a block as far as its fill function goes, the caller
- * empties them in order. The last block holds the status that stopped
- * the thread.
+ * Reading ahead in a thread (read_ahead.h): RING blocks of BLOCK bytes in
+ * a ring of the threading layer (lib/common/pool.h) with one worker; the
+ * worker fills a block as far as its fill function goes, the caller
+ * empties them in order and hands each emptied block back to be filled
+ * again. The last block holds the status that stopped the fill; blocks
+ * handed over after it stay empty.
  */
 #include "read_ahead.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "evtool/common.h"
+#include "pool.h"
 
 #define RING 4u
 #define BLOCK (1u << 20)
@@ -19,7 +21,7 @@ typedef struct ahead_block {
 	uint8_t *data;
 	size_t len;
 	size_t pos;
-	int rc;       /* of the thread's last block: what stopped it */
+	int rc;       /* of the last block: what stopped the fill */
 	int last;
 	uint64_t mark;
 } ahead_block;
@@ -28,23 +30,26 @@ struct evi_ahead {
 	evi_fill_fn fill;
 	uint64_t (*mark)(void *ctx);
 	void *ctx;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	ahead_block ring[RING];
-	unsigned produced; /* blocks the thread filled */
-	unsigned consumed; /* blocks the caller emptied */
-	int stop;
+	evi_ring *ring;
+	ahead_block blocks[RING];
+	ahead_block *current; /* taken back, being emptied; NULL: none */
+	int ended;            /* the worker's: the last block is filled */
 	uint64_t taken_mark;
 };
 
-static void fill_block(evi_ahead *a, ahead_block *b)
+/* The worker's job: fills the block of `slot`. */
+static int fill_block(void *arg, unsigned slot, unsigned worker)
 {
+	evi_ahead *a = arg;
+	ahead_block *b = &a->blocks[slot];
 	size_t got = 1;
 	int rc = EV_OK;
 
+	(void)worker;
 	b->len = 0;
 	b->pos = 0;
+	if (a->ended)
+		return EV_OK; /* after the last block: never taken */
 	while (b->len < BLOCK && got > 0 && rc == EV_OK) {
 		got = 0;
 		rc = a->fill(a->ctx, b->data + b->len, BLOCK - b->len, &got);
@@ -53,36 +58,14 @@ static void fill_block(evi_ahead *a, ahead_block *b)
 	b->rc = rc;
 	b->last = rc != EV_OK || got == 0;
 	b->mark = a->mark ? a->mark(a->ctx) : 0;
+	a->ended = b->last;
+	return EV_OK;
 }
 
-static void *run(void *arg)
-{
-	evi_ahead *a = arg;
-
-	pthread_mutex_lock(&a->lock);
-	for (;;) {
-		ahead_block *b;
-		while (!a->stop && a->produced - a->consumed == RING)
-			pthread_cond_wait(&a->cond, &a->lock);
-		if (a->stop)
-			break;
-		b = &a->ring[a->produced % RING];
-		pthread_mutex_unlock(&a->lock);
-		fill_block(a, b);
-		pthread_mutex_lock(&a->lock);
-		a->produced++;
-		pthread_cond_broadcast(&a->cond);
-		if (b->last)
-			break;
-	}
-	pthread_mutex_unlock(&a->lock);
-	return NULL;
-}
-
-static void free_ring(evi_ahead *a)
+static void free_blocks(evi_ahead *a)
 {
 	for (unsigned i = 0; i < RING; i++)
-		free(a->ring[i].data);
+		free(a->blocks[i].data);
 	free(a);
 }
 
@@ -97,51 +80,43 @@ evi_ahead *evi_ahead_start(evi_fill_fn fill, uint64_t (*mark)(void *ctx),
 	a->mark = mark;
 	a->ctx = ctx;
 	for (unsigned i = 0; i < RING; i++)
-		if (!(a->ring[i].data = malloc(BLOCK))) {
-			free_ring(a);
+		if (!(a->blocks[i].data = malloc(BLOCK))) {
+			free_blocks(a);
 			return NULL;
 		}
-	if (pthread_mutex_init(&a->lock, NULL) != 0) {
-		free_ring(a);
+	if (evi_ring_new(&a->ring, RING, 1, fill_block, a) < 0 ||
+	    evi_ring_threads(a->ring) == 0) {
+		evi_ring_free(a->ring);
+		free_blocks(a);
 		return NULL;
 	}
-	if (pthread_cond_init(&a->cond, NULL) != 0) {
-		pthread_mutex_destroy(&a->lock);
-		free_ring(a);
-		return NULL;
-	}
-	if (pthread_create(&a->thread, NULL, run, a) != 0) {
-		pthread_cond_destroy(&a->cond);
-		pthread_mutex_destroy(&a->lock);
-		free_ring(a);
-		return NULL;
-	}
+	for (unsigned i = 0; i < RING; i++)
+		evi_ring_submit(a->ring);
 	return a;
 }
 
 int evi_ahead_read(evi_ahead *a, uint8_t *dst, size_t cap, size_t *got)
 {
-	ahead_block *b;
+	ahead_block *b = a->current;
 	size_t n;
 
-	pthread_mutex_lock(&a->lock);
-	while (a->produced == a->consumed)
-		pthread_cond_wait(&a->cond, &a->lock);
-	pthread_mutex_unlock(&a->lock);
-	b = &a->ring[a->consumed % RING];
+	if (!b) {
+		unsigned slot;
+
+		evi_ring_collect(a->ring, &slot); /* the status is the block's */
+		b = a->current = &a->blocks[slot];
+	}
 	*got = 0;
 	if (b->pos == b->len)
-		return b->rc; /* the thread's last block, emptied */
+		return b->rc; /* the last block, emptied */
 	n = b->len - b->pos;
 	*got = n < cap ? n : cap;
 	memcpy(dst, b->data + b->pos, *got);
 	b->pos += *got;
 	if (b->pos == b->len && !b->last) {
 		a->taken_mark = b->mark;
-		pthread_mutex_lock(&a->lock);
-		a->consumed++;
-		pthread_cond_broadcast(&a->cond);
-		pthread_mutex_unlock(&a->lock);
+		a->current = NULL;
+		evi_ring_submit(a->ring); /* the slot just emptied */
 	}
 	return EV_OK;
 }
@@ -155,12 +130,6 @@ void evi_ahead_stop(evi_ahead *a)
 {
 	if (!a)
 		return;
-	pthread_mutex_lock(&a->lock);
-	a->stop = 1;
-	pthread_cond_broadcast(&a->cond);
-	pthread_mutex_unlock(&a->lock);
-	pthread_join(a->thread, NULL);
-	pthread_cond_destroy(&a->cond);
-	pthread_mutex_destroy(&a->lock);
-	free_ring(a);
+	evi_ring_free(a->ring);
+	free_blocks(a);
 }

@@ -1,7 +1,8 @@
 /*
  * Reading ahead in a thread: a fill function (a gzip source's inflating,
- * an archive reader's inflating and checking) runs in a thread of its own
- * into a ring of blocks, while the caller's thread takes the blocks
+ * an archive reader's inflating and checking) runs on a worker of the
+ * threading layer (lib/common/pool.h) into a ring of blocks, while the
+ * caller's thread takes the blocks
  * before. Inflating costs about as much as what the caller does with the
  * bytes (parsing, validating, writing), so the two overlap on two cores.
  */
