@@ -19,7 +19,8 @@ struct evi_pool {
 	pthread_cond_t done;   /* a job is done */
 	evi_job *head, *tail;  /* queued jobs, oldest first */
 	pthread_t *threads;
-	unsigned n_threads;
+	unsigned n_threads;    /* started */
+	unsigned wanted;       /* to start with the first job */
 	unsigned next_worker;  /* the index the next thread takes */
 	int stop;
 	int status;            /* the first failure, or EV_OK */
@@ -106,19 +107,24 @@ int evi_pool_new(evi_pool **out, unsigned threads)
 		free(p);
 		return EV_ENOMEM;
 	}
-	*out = p;
-	if (threads == 0)
-		return EV_OK;
-	if (!(p->threads = calloc(threads, sizeof *p->threads))) {
+	if (threads && !(p->threads = calloc(threads, sizeof *p->threads))) {
 		evi_pool_free(p);
-		*out = NULL;
 		return EV_ENOMEM;
 	}
-	while (p->n_threads < threads &&
+	p->wanted = threads;
+	*out = p;
+	return EV_OK;
+}
+
+/* Starts the workers, at the first job: a pool never used costs no
+ * thread. Before any thread, so without the lock. */
+static void start(evi_pool *p)
+{
+	while (p->n_threads < p->wanted &&
 	       pthread_create(&p->threads[p->n_threads], NULL, worker_main,
 			      p) == 0)
 		p->n_threads++;
-	return EV_OK;
+	p->wanted = 0;
 }
 
 unsigned evi_pool_threads(const evi_pool *p)
@@ -142,6 +148,8 @@ static void run_here(evi_pool *p, evi_job *job)
 
 void evi_pool_submit(evi_pool *p, evi_job *job)
 {
+	if (p->wanted)
+		start(p);
 	if (p->n_threads == 0) {
 		run_here(p, job);
 		return;

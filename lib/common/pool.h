@@ -48,13 +48,14 @@ typedef struct evi_job {
 
 typedef struct evi_pool evi_pool;
 
-/* A pool of up to `threads` workers: *out is NULL and EV_ENOMEM when there
- * is no memory. Fewer threads (even none, when the system refuses them)
- * only cost speed: a pool without threads runs each job on the caller's
- * thread at evi_pool_submit. */
+/* A pool of up to `threads` workers, started with the first job handed
+ * over (a pool never used costs no thread): *out is NULL and EV_ENOMEM
+ * when there is no memory. Fewer threads (even none, when the system
+ * refuses them) only cost speed: a pool without threads runs each job on
+ * the caller's thread at evi_pool_submit. */
 int evi_pool_new(evi_pool **out, unsigned threads);
 
-/* The workers started. */
+/* The workers started (none before the first job). */
 unsigned evi_pool_threads(const evi_pool *p);
 
 /* Queues `job` (idle or done) for the next free worker; jobs start in the
@@ -92,7 +93,8 @@ typedef struct evi_ring evi_ring;
 int evi_ring_new(evi_ring **out, unsigned slots, unsigned threads,
 		 evi_work_fn work, void *ctx);
 
-/* The workers started (0: every batch is worked on at evi_ring_submit). */
+/* The workers started (evi_pool_threads; 0 after the first batch: every
+ * batch is worked on at evi_ring_submit). */
 unsigned evi_ring_threads(const evi_ring *r);
 
 /* The slot the caller fills next. */

@@ -84,12 +84,12 @@ evi_ahead *evi_ahead_start(evi_fill_fn fill, uint64_t (*mark)(void *ctx),
 			free_blocks(a);
 			return NULL;
 		}
-	if (evi_ring_new(&a->ring, RING, 1, fill_block, a) < 0 ||
-	    evi_ring_threads(a->ring) == 0) {
-		evi_ring_free(a->ring);
+	if (evi_ring_new(&a->ring, RING, 1, fill_block, a) < 0) {
 		free_blocks(a);
 		return NULL;
 	}
+	/* Without a thread, the blocks are filled here, as they are
+	 * handed over: the same bytes, only later. */
 	for (unsigned i = 0; i < RING; i++)
 		evi_ring_submit(a->ring);
 	return a;

@@ -23,8 +23,8 @@ typedef struct evi_ahead evi_ahead;
 /* Starts calling `fill(ctx)` in a thread; from then on until
  * evi_ahead_stop, the thread owns everything fill touches. `mark`, when
  * not NULL, is called by the thread after each block (a progress count,
- * such as the stored bytes consumed). NULL when there is no thread or no
- * memory for the ring: the caller then reads by itself. */
+ * such as the stored bytes consumed). NULL when there is no memory for
+ * the ring: the caller then reads by itself. */
 evi_ahead *evi_ahead_start(evi_fill_fn fill, uint64_t (*mark)(void *ctx),
 			   void *ctx);
 
