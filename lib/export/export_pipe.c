@@ -5,27 +5,30 @@
  *
  * The caller copies each session start and event (its fields and payload)
  * into a batch of about BATCH bytes; a full batch is handed to the worker
- * thread, which feeds its records in order to the format and writes the
- * output to the sink (the same calls, in the same order, as formatting
- * on the caller's thread: the output is the same byte for byte). RING
- * batches at most exist: the caller fills one while the worker formats
- * the others, and waits when none is free, so memory stays bounded.
+ * thread (a ring of RING batches with one worker, lib/common/pool.h),
+ * which feeds its records in order to the format and writes the output
+ * to the sink (the same calls, in the same order, as formatting on the
+ * caller's thread: the output is the same byte for byte). The caller
+ * fills one batch while the worker formats the others, and waits when
+ * none is free, so memory stays bounded.
  *
  * The worker starts with the first full batch: a log that fits in one
  * batch is formatted on the caller's thread by evi_pipe_drain (as is
  * everything when no thread can be started). A failure of the worker (the
- * sink's write, a limit of the format) stops it; the caller sees it at its
- * next call, with the worker's errno, which the command's message uses.
+ * sink's write, a limit of the format) fails the ring, which keeps its
+ * status and errno; a flag tells the caller's per-event path, and the
+ * caller returns it at its next call, with the worker's errno, which the
+ * command's message uses.
  *
- * Layering: export.c -> this file -> the formats (through x->ops) and
- * export_out.c (evi_export_flush). Nothing below calls into it.
+ * Layering: export.c -> this file -> the formats (through x->ops),
+ * export_out.c (evi_export_flush) and lib/common/pool.c. Nothing below
+ * calls into it.
  */
-#include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 
 #include "export_internal.h"
 #include "internal.h"
+#include "pool.h"
 
 /* Batches and their size: the worker formats one or two while the caller
  * fills another. */
@@ -38,18 +41,9 @@ typedef struct pipe_batch {
 } pipe_batch;
 
 struct evi_export_pipe {
-	pipe_batch ring[RING];
-	unsigned handed;   /* batches handed to the worker; the caller fills
-			      ring[handed % RING] through x->put */
-	unsigned done;     /* batches the worker formatted */
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int running;       /* the worker was started and not yet joined */
-	int threadless;    /* no thread could be started: format inline */
-	int closing;       /* the worker ends once every batch is done */
-	int rc;            /* the first failure, its diag in x->diag */
-	int err;           /* errno at the failure */
+	pipe_batch batch[RING];
+	evi_ring *ring;    /* of the batches, one worker (lib/common/pool.h) */
+	unsigned filling;  /* the batch x->put fills */
 };
 
 /* ---- the records, formatted by whichever thread owns the batch ---- */
@@ -97,110 +91,72 @@ static int format_batch(ev_exporter *x, const pipe_batch *b)
 
 /* ---- the worker ---- */
 
-/* Records the first failure (the lock held, or no worker running): the
- * caller's next call reports it. */
+/* The worker's job: formats a batch. A failure fails the ring (its status
+ * and errno kept by it) and is flagged for the caller's next call. */
+static int format_slot(void *ctx, unsigned slot, unsigned worker)
+{
+	ev_exporter *x = ctx;
+	int rc = format_batch(x, &x->pipe->batch[slot]);
+
+	(void)worker;
+	if (rc < 0)
+		atomic_store_explicit(&x->pipe_failed, 1,
+				      memory_order_relaxed);
+	return rc;
+}
+
+/* A failure on the caller's thread (formatting the last batch): kept by
+ * the ring as the worker's would be. */
 static int fail(ev_exporter *x, int rc)
 {
-	evi_export_pipe *p = x->pipe;
-
-	p->rc = rc;
-	p->err = errno;
+	evi_pool_fail(evi_ring_pool(x->pipe->ring), rc);
 	atomic_store_explicit(&x->pipe_failed, 1, memory_order_relaxed);
 	return rc;
 }
 
-static void *run(void *arg)
+/* Waits until every batch handed over is formatted. */
+static void catch_up(evi_export_pipe *p)
 {
-	ev_exporter *x = arg;
-	evi_export_pipe *p = x->pipe;
+	unsigned slot;
 
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		pipe_batch *b;
-		int rc;
-
-		while (p->done == p->handed && !p->closing)
-			pthread_cond_wait(&p->cond, &p->lock);
-		if (p->done == p->handed)
-			break;
-		b = &p->ring[p->done % RING];
-		pthread_mutex_unlock(&p->lock);
-		rc = format_batch(x, b);
-		pthread_mutex_lock(&p->lock);
-		if (rc < 0) {
-			fail(x, rc);
-			pthread_cond_broadcast(&p->cond);
-			break;
-		}
-		p->done++;
-		pthread_cond_broadcast(&p->cond);
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
+	while (evi_ring_pending(p->ring))
+		evi_ring_collect(p->ring, &slot);
 }
 
 /* The failure as the caller reports it: its status, the diag left in
- * x->diag, errno as it was. Called with the lock held or no worker. */
-static int failure_locked(evi_export_pipe *p)
-{
-	errno = p->err;
-	return p->rc;
-}
-
+ * x->diag, errno as it was. */
 static int failure(evi_export_pipe *p)
 {
-	int rc;
-
-	pthread_mutex_lock(&p->lock);
-	rc = failure_locked(p);
-	pthread_mutex_unlock(&p->lock);
-	return rc;
+	catch_up(p);
+	return evi_pool_failure(evi_ring_pool(p->ring));
 }
 
 /* The batch to fill next becomes x->put's room. */
 static void fill_next(ev_exporter *x)
 {
-	pipe_batch *b = &x->pipe->ring[x->pipe->handed % RING];
+	pipe_batch *b = &x->pipe->batch[x->pipe->filling];
 
 	b->len = 0;
 	x->put = b->data;
 	x->put_end = b->data + b->cap;
 }
 
-static void start(ev_exporter *x)
-{
-	evi_export_pipe *p = x->pipe;
-
-	if (pthread_create(&p->thread, NULL, run, x) == 0)
-		p->running = 1;
-	else
-		p->threadless = 1;
-}
-
-/* Hands the batch being filled to the worker and waits for a free one. */
+/* Hands the batch being filled to the worker (started with the first)
+ * and takes the oldest back when all are handed over. */
 static int hand_over(ev_exporter *x)
 {
 	evi_export_pipe *p = x->pipe;
-	pipe_batch *b = &p->ring[p->handed % RING];
+	pipe_batch *b = &p->batch[p->filling];
+	unsigned slot;
 	int rc = EV_OK;
 
 	b->len = (size_t)(x->put - b->data);
-	if (!p->running && !p->threadless)
-		start(x);
-	if (p->threadless) {
-		if ((rc = format_batch(x, b)) < 0)
-			fail(x, rc);
-		fill_next(x);
-		return rc;
-	}
-	pthread_mutex_lock(&p->lock);
-	p->handed++;
-	pthread_cond_broadcast(&p->cond);
-	while (p->handed - p->done >= RING && !p->rc)
-		pthread_cond_wait(&p->cond, &p->lock);
-	if (p->rc)
-		rc = failure_locked(p);
-	pthread_mutex_unlock(&p->lock);
+	evi_ring_submit(p->ring);
+	if (evi_ring_pending(p->ring) == RING)
+		rc = evi_ring_collect(p->ring, &slot);
+	if (atomic_load_explicit(&x->pipe_failed, memory_order_relaxed))
+		rc = failure(p);
+	p->filling = evi_ring_slot(p->ring);
 	fill_next(x);
 	return rc;
 }
@@ -210,7 +166,7 @@ static int hand_over(ev_exporter *x)
  * (which no log has: sizes are 16-bit). */
 static int make_room(ev_exporter *x, uint32_t size)
 {
-	pipe_batch *b = &x->pipe->ring[x->pipe->handed % RING];
+	pipe_batch *b = &x->pipe->batch[x->pipe->filling];
 	size_t need = evi_pipe_rec_bytes(size), used;
 	uint8_t *data;
 	int rc;
@@ -222,7 +178,7 @@ static int make_room(ev_exporter *x, uint32_t size)
 	if (x->put != b->data) {
 		if ((rc = hand_over(x)) < 0)
 			return rc;
-		b = &x->pipe->ring[x->pipe->handed % RING];
+		b = &x->pipe->batch[x->pipe->filling];
 		if ((size_t)(x->put_end - x->put) >= need)
 			return EV_OK;
 	}
@@ -264,47 +220,29 @@ int evi_pipe_session(ev_exporter *x, unsigned session, unsigned quirks)
 void evi_pipe_sync(ev_exporter *x)
 {
 	evi_export_pipe *p = x->pipe;
-	pipe_batch *b = &p->ring[p->handed % RING];
+	pipe_batch *b = &p->batch[p->filling];
 	int rc;
 
-	if (p->running) {
-		pthread_mutex_lock(&p->lock);
-		while (p->done != p->handed && !p->rc)
-			pthread_cond_wait(&p->cond, &p->lock);
-		pthread_mutex_unlock(&p->lock);
-	}
-	if (p->rc)
+	catch_up(p);
+	if (atomic_load_explicit(&x->pipe_failed, memory_order_relaxed))
 		return;
 	/* The worker waits for the next batch: the formats are ours until
-	 * then (the lock ordered its last writes before our reads). */
+	 * then (the ring's lock ordered its last writes before our reads). */
 	b->len = (size_t)(x->put - b->data);
 	if ((rc = format_batch(x, b)) < 0)
 		fail(x, rc);
 	fill_next(x);
 }
 
-/* Lets the worker format every batch handed over, then ends it. */
-static void join(evi_export_pipe *p)
-{
-	if (!p->running)
-		return;
-	pthread_mutex_lock(&p->lock);
-	p->closing = 1;
-	pthread_cond_broadcast(&p->cond);
-	pthread_mutex_unlock(&p->lock);
-	pthread_join(p->thread, NULL);
-	p->running = 0;
-}
-
 int evi_pipe_drain(ev_exporter *x)
 {
 	evi_export_pipe *p = x->pipe;
-	pipe_batch *b = &p->ring[p->handed % RING];
+	pipe_batch *b = &p->batch[p->filling];
 	int rc;
 
-	join(p);
-	if (p->rc)
-		return failure_locked(p);
+	catch_up(p);
+	if (atomic_load_explicit(&x->pipe_failed, memory_order_relaxed))
+		return failure(p);
 	b->len = (size_t)(x->put - b->data);
 	rc = format_batch(x, b);
 	fill_next(x);
@@ -321,22 +259,17 @@ int evi_pipe_new(ev_exporter *x)
 	if (!p)
 		return EV_ENOMEM;
 	atomic_init(&x->pipe_failed, 0);
-	if (pthread_mutex_init(&p->lock, NULL) != 0) {
-		free(p);
-		return EV_ENOMEM;
-	}
-	if (pthread_cond_init(&p->cond, NULL) != 0) {
-		pthread_mutex_destroy(&p->lock);
-		free(p);
-		return EV_ENOMEM;
-	}
 	x->pipe = p;
+	if (evi_ring_new(&p->ring, RING, 1, format_slot, x) < 0) {
+		evi_pipe_free(x);
+		return EV_ENOMEM;
+	}
 	for (unsigned i = 0; i < RING; i++) {
-		if (!(p->ring[i].data = malloc(BATCH))) {
+		if (!(p->batch[i].data = malloc(BATCH))) {
 			evi_pipe_free(x);
 			return EV_ENOMEM;
 		}
-		p->ring[i].cap = BATCH;
+		p->batch[i].cap = BATCH;
 	}
 	fill_next(x);
 	return EV_OK;
@@ -348,11 +281,9 @@ void evi_pipe_free(ev_exporter *x)
 
 	if (!p)
 		return;
-	join(p);
-	pthread_cond_destroy(&p->cond);
-	pthread_mutex_destroy(&p->lock);
+	evi_ring_free(p->ring);
 	for (unsigned i = 0; i < RING; i++)
-		free(p->ring[i].data);
+		free(p->batch[i].data);
 	free(p);
 	x->pipe = NULL;
 }
