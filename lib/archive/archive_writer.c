@@ -6,11 +6,11 @@
  *
  * The caller's thread fills chunks, queues them, and writes compressed
  * chunks to the sink strictly in order; workers only deflate. Chunks live
- * in a ring of 2 per thread, so memory is bounded however long the log:
- * when the ring is full, the caller waits for the oldest chunk and writes
- * it out before filling its slot again. With one thread there are no
- * workers: chunks are compressed in the caller's thread, into the same
- * bytes.
+ * in a ring of 2 per thread (the threading layer's, lib/common/pool.h),
+ * so memory is bounded however long the log: when the ring is full, the
+ * caller waits for the oldest chunk and writes it out before filling its
+ * slot again. With one thread there are no workers: chunks are
+ * compressed in the caller's thread, into the same bytes.
  *
  * A spooled writer (evi_archive_writer_open_spooled) learns the digest
  * only at the end: its members go to an unnamed temporary file with a
@@ -26,7 +26,6 @@
 
 #include <errno.h>
 #include <libdeflate.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +34,7 @@
 
 #include "gzip.h"
 #include "internal.h"
+#include "pool.h"
 #include "tempfile.h"
 
 #define MAX_DEFAULT_THREADS 8u
@@ -49,14 +49,10 @@
  * 8, as its 9 is three times slower than its 8 for 0.04% less. */
 static const int libdeflate_level[10] = { 0, 1, 2, 3, 4, 5, 5, 6, 7, 8 };
 
-enum chunk_state { CHUNK_FREE, CHUNK_QUEUED, CHUNK_BUSY, CHUNK_DONE };
-
-/* One slot of the ring. The caller's thread owns a FREE or DONE chunk, a
- * worker a BUSY one; `state` changes only under the writer's lock. */
+/* One slot of the ring: the caller's, but from evi_ring_submit to
+ * evi_ring_collect, when it is a worker's. */
 typedef struct chunk {
-	enum chunk_state state;
 	int last;       /* the log's last chunk */
-	int status;     /* EV_OK, or why compressing failed */
 	uint8_t *in;    /* chunk_size bytes of log */
 	size_t in_len;
 	uint8_t *out;   /* its raw deflate data */
@@ -82,21 +78,15 @@ struct ev_archive_writer {
 	uint64_t bytes;
 	uint32_t mtime;
 
-	chunk *ring;
+	chunk *chunks;     /* the ring's slots; chunks[evi_ring_slot] fills */
 	unsigned ring_size;
-	uint64_t filled;   /* chunks queued; ring[filled % size] is filling */
-	uint64_t taken;    /* chunks a worker has started */
+	evi_ring *ring;    /* the compressing workers */
 	uint64_t written;  /* chunks written to the sink */
 
-	/* The caller's compressor when there are no workers. */
-	struct libdeflate_compressor *own;
-	pthread_t *workers;
-	unsigned n_workers;
-	pthread_mutex_t lock;
-	pthread_cond_t queued; /* a chunk was queued, or stop was set */
-	pthread_cond_t done;   /* a worker finished a chunk */
-	int stop;
-	int sync_ready;
+	/* One compressor per worker (worker 0: the caller's, with no
+	 * workers), each made and used by its worker only. */
+	struct libdeflate_compressor **compressors;
+	unsigned n_compressors;
 };
 
 unsigned ev_archive_default_threads(void)
@@ -151,80 +141,23 @@ static int deflate_chunk(struct libdeflate_compressor *z, chunk *c)
 	return EV_OK;
 }
 
-/* ---- the worker threads ---- */
-
-static void *worker_main(void *arg)
+/* The workers' job: compresses the chunk of `slot` with the worker's
+ * own compressor. */
+static int compress_slot(void *ctx, unsigned slot, unsigned worker)
 {
-	ev_archive_writer *w = arg;
-	struct libdeflate_compressor *z = new_compressor(w->level);
+	ev_archive_writer *w = ctx;
+	struct libdeflate_compressor **z = &w->compressors[worker];
 
-	pthread_mutex_lock(&w->lock);
-	for (;;) {
-		chunk *c;
-		int status;
-		while (!w->stop && w->taken == w->filled)
-			pthread_cond_wait(&w->queued, &w->lock);
-		if (w->stop)
-			break;
-		c = &w->ring[w->taken++ % w->ring_size];
-		c->state = CHUNK_BUSY;
-		pthread_mutex_unlock(&w->lock);
-		status = z ? deflate_chunk(z, c) : EV_ENOMEM;
-		pthread_mutex_lock(&w->lock);
-		c->status = status;
-		c->state = CHUNK_DONE;
-		pthread_cond_broadcast(&w->done);
-	}
-	pthread_mutex_unlock(&w->lock);
-	libdeflate_free_compressor(z);
-	return NULL;
-}
-
-/* Starts up to `threads` workers. Fewer (even none, when the system
- * refuses threads) only cost speed: the output is the same. */
-static int start_workers(ev_archive_writer *w, unsigned threads)
-{
-	if (pthread_mutex_init(&w->lock, NULL) != 0)
+	if (!*z && !(*z = new_compressor(w->level)))
 		return EV_ENOMEM;
-	if (pthread_cond_init(&w->queued, NULL) != 0) {
-		pthread_mutex_destroy(&w->lock);
-		return EV_ENOMEM;
-	}
-	if (pthread_cond_init(&w->done, NULL) != 0) {
-		pthread_cond_destroy(&w->queued);
-		pthread_mutex_destroy(&w->lock);
-		return EV_ENOMEM;
-	}
-	w->sync_ready = 1;
-	if (threads < 2)
-		return EV_OK;
-	if (!(w->workers = calloc(threads, sizeof *w->workers)))
-		return EV_ENOMEM;
-	while (w->n_workers < threads &&
-	       pthread_create(&w->workers[w->n_workers], NULL, worker_main,
-			      w) == 0)
-		w->n_workers++;
-	return EV_OK;
-}
-
-static void stop_workers(ev_archive_writer *w)
-{
-	if (!w->sync_ready)
-		return;
-	pthread_mutex_lock(&w->lock);
-	w->stop = 1;
-	pthread_cond_broadcast(&w->queued);
-	pthread_mutex_unlock(&w->lock);
-	for (unsigned i = 0; i < w->n_workers; i++)
-		pthread_join(w->workers[i], NULL);
-	w->n_workers = 0;
+	return deflate_chunk(*z, &w->chunks[slot]);
 }
 
 /* ---- the caller's side of the ring ---- */
 
 static chunk *filling(ev_archive_writer *w)
 {
-	return &w->ring[w->filled % w->ring_size];
+	return &w->chunks[evi_ring_slot(w->ring)];
 }
 
 static int allocate_chunk(ev_archive_writer *w, chunk *c)
@@ -236,14 +169,6 @@ static int allocate_chunk(ev_archive_writer *w, chunk *c)
 	c->in = malloc(w->chunk_size);
 	c->out = malloc(c->out_cap);
 	return c->in && c->out ? EV_OK : EV_ENOMEM;
-}
-
-static void wait_done(ev_archive_writer *w, chunk *c)
-{
-	pthread_mutex_lock(&w->lock);
-	while (c->state != CHUNK_DONE)
-		pthread_cond_wait(&w->done, &w->lock);
-	pthread_mutex_unlock(&w->lock);
 }
 
 /* Where a member's header holds the log's digest. */
@@ -315,16 +240,13 @@ static int write_member(ev_archive_writer *w, const chunk *c)
 /* Waits for the oldest chunk in flight and appends it to the sink. */
 static int write_oldest(ev_archive_writer *w)
 {
-	chunk *c = &w->ring[w->written % w->ring_size];
-	int rc;
+	unsigned slot;
+	int rc = evi_ring_collect(w->ring, &slot);
 
-	wait_done(w, c);
-	if (c->status < 0)
-		return fail(w, c->status, "compressing failed: %s",
-			    ev_strerror(c->status));
-	if ((rc = write_member(w, c)) < 0)
+	if (rc < 0)
+		return fail(w, rc, "compressing failed: %s", ev_strerror(rc));
+	if ((rc = write_member(w, &w->chunks[slot])) < 0)
 		return rc;
-	c->state = CHUNK_FREE;
 	w->written++;
 	return EV_OK;
 }
@@ -336,36 +258,21 @@ static int start_chunk(ev_archive_writer *w)
 	chunk *c;
 	int rc;
 
-	while (w->written + w->ring_size <= w->filled)
+	while (evi_ring_pending(w->ring) == w->ring_size)
 		if ((rc = write_oldest(w)) < 0)
 			return rc;
 	c = filling(w);
 	if (allocate_chunk(w, c) < 0)
 		return fail(w, EV_ENOMEM, "out of memory");
 	c->in_len = 0;
-	c->status = EV_OK;
 	return EV_OK;
 }
 
 /* Hands the filling chunk to a worker (or compresses it here). */
 static int submit(ev_archive_writer *w, int last)
 {
-	chunk *c = filling(w);
-
-	c->last = last;
-	if (w->n_workers == 0) {
-		if (!w->own && !(w->own = new_compressor(w->level)))
-			return fail(w, EV_ENOMEM, "out of memory");
-		c->status = deflate_chunk(w->own, c);
-		c->state = CHUNK_DONE;
-		w->filled++;
-	} else {
-		pthread_mutex_lock(&w->lock);
-		c->state = CHUNK_QUEUED;
-		w->filled++;
-		pthread_cond_signal(&w->queued);
-		pthread_mutex_unlock(&w->lock);
-	}
+	filling(w)->last = last;
+	evi_ring_submit(w->ring);
 	return last ? EV_OK : start_chunk(w);
 }
 
@@ -392,13 +299,19 @@ static int setup(ev_archive_writer *w, const ev_archive_options *opts)
 
 	if (rc < 0)
 		return rc;
-	w->ring_size = threads < 2 ? 1 : 2 * threads;
-	w->ring = calloc(w->ring_size, sizeof *w->ring);
+	if (threads < 2)
+		threads = 0; /* no workers: compressed at submit */
+	w->ring_size = threads ? 2 * threads : 1;
+	w->n_compressors = threads ? threads : 1;
+	w->chunks = calloc(w->ring_size, sizeof *w->chunks);
+	w->compressors = calloc(w->n_compressors, sizeof *w->compressors);
 	w->hash = XXH3_createState();
-	if (!w->ring || !w->hash || XXH3_64bits_reset(w->hash) != XXH_OK)
+	if (!w->chunks || !w->compressors || !w->hash ||
+	    XXH3_64bits_reset(w->hash) != XXH_OK)
 		return EV_ENOMEM;
 	w->mtime = opts->mtime;
-	if ((rc = start_workers(w, threads)) < 0)
+	if ((rc = evi_ring_new(&w->ring, w->ring_size, threads, compress_slot,
+			       w)) < 0)
 		return rc;
 	return start_chunk(w);
 }
@@ -574,11 +487,12 @@ int ev_archive_writer_finish(ev_archive_writer *w)
 	rc = w->target ? EV_OK : check_digest(w);
 	if (rc == EV_OK)
 		rc = submit(w, 1);
-	while (rc == EV_OK && w->written < w->filled)
+	while (rc == EV_OK && evi_ring_pending(w->ring))
 		rc = write_oldest(w);
 	if (rc == EV_OK && w->target)
 		rc = unspool(w);
-	stop_workers(w);
+	evi_ring_free(w->ring); /* the workers end */
+	w->ring = NULL;
 	w->finished = 1;
 	return rc;
 }
@@ -592,19 +506,15 @@ void ev_archive_writer_free(ev_archive_writer *w)
 {
 	if (!w)
 		return;
-	stop_workers(w);
-	if (w->sync_ready) {
-		pthread_cond_destroy(&w->done);
-		pthread_cond_destroy(&w->queued);
-		pthread_mutex_destroy(&w->lock);
+	evi_ring_free(w->ring); /* the workers end */
+	for (unsigned i = 0; w->compressors && i < w->n_compressors; i++)
+		libdeflate_free_compressor(w->compressors[i]);
+	free(w->compressors);
+	for (unsigned i = 0; w->chunks && i < w->ring_size; i++) {
+		free(w->chunks[i].in);
+		free(w->chunks[i].out);
 	}
-	libdeflate_free_compressor(w->own);
-	for (unsigned i = 0; w->ring && i < w->ring_size; i++) {
-		free(w->ring[i].in);
-		free(w->ring[i].out);
-	}
-	free(w->ring);
-	free(w->workers);
+	free(w->chunks);
 	if (w->hash)
 		XXH3_freeState(w->hash);
 	if (w->target)
