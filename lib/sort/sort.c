@@ -724,6 +724,9 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 	sort_index *ix = &job->s->index;
 	evi_cursor **cursors = calloc(ix->n ? ix->n : 1, sizeof *cursors);
 	int rc = cursors ? EV_OK : EV_ENOMEM;
+	evi_pool *pool; /* the cursors' read ahead: one worker (none: in turn) */
+
+	evi_pool_new(&pool, 1);
 
 	for (size_t i = 0; i < ix->n; i++) {
 		/* The rings measured the disorder; the merge has no use
@@ -743,7 +746,7 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 					 st->cap, 0,
 					 ahead ? buffers[i] / 2 : buffers[i],
 					 st->window, st->spans, st->n_spans,
-					 &job->wire, ahead };
+					 &job->wire, ahead ? pool : NULL };
 		rc = evi_cursor_new(&cursors[i], &spec, &job->s->diag);
 	}
 	if (rc == EV_OK)
@@ -752,6 +755,7 @@ static int merge_streams(sort_job *job, const size_t *buffers,
 			       emit->w ? emit_run : NULL, emit);
 	for (size_t i = 0; cursors && i < ix->n; i++)
 		evi_cursor_free(cursors[i]);
+	evi_pool_free(pool);
 	free(cursors);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "evtool/sort.h"
 #include "evtool/writer.h"
 
+#include "pool.h"
 #include "wire.h"
 
 /* A byte range of a file: a run of consecutive events of one
@@ -54,10 +55,11 @@ typedef struct evi_cursor_spec {
 	const evi_span *spans;
 	size_t n_spans;
 	const evi_wire_table *wire;
-	/* Read ahead: a second buffer of `buffer` bytes, filled in the
-	 * background (POSIX AIO) with the next bytes while the first is
-	 * used; each must hold two largest records. */
-	int prefetch;
+	/* Read ahead through this pool's workers (NULL: read in turn): a
+	 * second buffer of `buffer` bytes, filled in the background with
+	 * the next bytes while the first is used; each must hold two
+	 * largest records. */
+	evi_pool *ahead;
 } evi_cursor_spec;
 
 int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,

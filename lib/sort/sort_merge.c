@@ -3,7 +3,6 @@
  * from byte ranges of a file, their reorder windows, the k-way merge by
  * (time, tie order), and the sorted runs of the external sort.
  */
-#include <aio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +51,12 @@ struct evi_cursor {
 	uint64_t buf_off;        /* file offset of buf[0] */
 
 	/* Reading ahead: the second buffer, and the read into it (from
-	 * AHEAD_ROOM on) while `ahead`. */
+	 * AHEAD_ROOM on), a job of spec.ahead's pool while `ahead`. */
 	uint8_t *spare;
-	struct aiocb cb;
+	evi_job job;
+	uint64_t ahead_off;
+	size_t ahead_want;
+	ssize_t ahead_got;
 	int ahead;
 
 	uint32_t win_cap;  /* events held before the earliest is released */
@@ -95,12 +97,28 @@ static void start_range(evi_cursor *c)
  * so a cursor's reads (pread of up to a buffer, all of the file once
  * more after the first pass) would stop the merge for as long as the
  * kernel copies; a second buffer is filled with the next bytes in the
- * background instead (POSIX AIO: glibc's threads, on the other core),
- * and the buffers swap at refill. Any read ahead that does not serve
+ * background instead (a job of the sorter's pool, lib/common/pool.h: a
+ * worker thread, on the other core), and the buffers swap at refill. Any read ahead that does not serve
  * (failed, short, or the cut event in front of it does not fit) is
  * dropped and the bytes are read in turn as before, which also reports
  * any error.
  */
+
+/* The job: one pread into the spare buffer, as POSIX AIO's aio_read did. */
+static int read_spare(void *ctx, unsigned job, unsigned worker)
+{
+	evi_cursor *c = ctx;
+	ssize_t got;
+
+	(void)job;
+	(void)worker;
+	do
+		got = pread(c->spec.fd, c->spare + AHEAD_ROOM, c->ahead_want,
+			    (off_t)c->ahead_off);
+	while (got < 0 && errno == EINTR);
+	c->ahead_got = got;
+	return EV_OK;
+}
 
 /* Starts reading the bytes the next refill will want into the spare
  * buffer: the rest of the current range, or the start of the next. */
@@ -117,25 +135,18 @@ static void read_ahead(evi_cursor *c)
 	}
 	if (!left)
 		return;
-	memset(&c->cb, 0, sizeof c->cb);
-	c->cb.aio_fildes = c->spec.fd;
-	c->cb.aio_buf = c->spare + AHEAD_ROOM;
-	c->cb.aio_nbytes = left < room ? (size_t)left : room;
-	c->cb.aio_offset = (off_t)off;
-	c->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
-	c->ahead = aio_read(&c->cb) == 0;
+	c->ahead_off = off;
+	c->ahead_want = left < room ? (size_t)left : room;
+	evi_pool_submit(c->spec.ahead, &c->job);
+	c->ahead = 1;
 }
 
 /* Waits for the read ahead: the bytes it read, or -1. */
 static ssize_t ahead_wait(evi_cursor *c)
 {
-	const struct aiocb *list[1] = { &c->cb };
-	int err;
-
-	while ((err = aio_error(&c->cb)) == EINPROGRESS)
-		aio_suspend(list, 1, NULL);
+	evi_pool_wait(c->spec.ahead, &c->job);
 	c->ahead = 0;
-	return err ? (aio_return(&c->cb), -1) : aio_return(&c->cb);
+	return c->ahead_got;
 }
 
 /* Refills from the read ahead, if it read what is wanted next: 1 when
@@ -147,8 +158,8 @@ static int take_ahead(evi_cursor *c)
 	ssize_t got = ahead_wait(c);
 	uint8_t *old = c->buf;
 
-	if (got <= 0 || (size_t)got != c->cb.aio_nbytes ||
-	    (uint64_t)c->cb.aio_offset != c->pos || unread > AHEAD_ROOM)
+	if (got <= 0 || (size_t)got != c->ahead_want ||
+	    c->ahead_off != c->pos || unread > AHEAD_ROOM)
 		return 0;
 	memcpy(c->spare + AHEAD_ROOM - unread, c->buf + c->at, unread);
 	c->buf = c->spare;
@@ -173,8 +184,9 @@ int evi_cursor_new(evi_cursor **out, const evi_cursor_spec *spec,
 	c->diag = diag;
 	c->buf_cap = spec->buffer < 4096 ? 4096 : spec->buffer;
 	c->buf = malloc(c->buf_cap);
-	if (spec->prefetch && c->buf_cap > 2 * AHEAD_ROOM)
+	if (spec->ahead && c->buf_cap > 2 * AHEAD_ROOM)
 		c->spare = malloc(c->buf_cap); /* none: read in turn */
+	c->job = (evi_job){ .work = read_spare, .ctx = c };
 	c->win_cap = spec->window ? spec->window + 1 : 0;
 	pool = c->win_cap + 1;
 	c->current = NO_SLOT;
@@ -208,10 +220,8 @@ void evi_cursor_free(evi_cursor *c)
 {
 	if (!c)
 		return;
-	if (c->ahead) {
-		aio_cancel(c->spec.fd, &c->cb);
+	if (c->ahead)
 		ahead_wait(c);
-	}
 	free(c->spare);
 	for (uint32_t i = 0; c->slots && i <= c->win_cap; i++)
 		free(c->slots[i].own);
@@ -1055,7 +1065,7 @@ static int merge_group(evi_runs *r, const evi_range *runs, size_t n,
 	for (size_t i = 0; rc == EV_OK && i < n; i++) {
 		evi_cursor_spec spec = { r->files[r->current].fd, &runs[i], 1,
 					 1, 0, i, buffer, 0, NULL, 0,
-					 r->wire, 0 };
+					 r->wire, NULL };
 		rc = evi_cursor_new(&cursors[i], &spec, r->diag);
 	}
 	if (rc == EV_OK)
