@@ -63,8 +63,10 @@ result() { # name, status
 }
 
 echo "package: installing ${debs[*]##*/}"
-dpkg -i "${debs[@]}" >"$work/dpkg.log" 2>&1 ||
-    DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq >>"$work/dpkg.log" 2>&1
+# dpkg -i leaves missing dependencies unconfigured; apt-get -f install
+# fetches them (and does nothing when there are none).
+dpkg -i "${debs[@]}" >"$work/dpkg.log" 2>&1
+DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq >>"$work/dpkg.log" 2>&1
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'
     result "$p installed" $?
