@@ -9,7 +9,8 @@
 #   libevtool-dev  the headers, libevtool.a, the libevtool.so link,
 #                  evtool.pc and the CMake package (component `dev`).
 # The shared libraries each links (zlib, libxxhash, libdeflate, ISA-L) are
-# declared as dependencies by dpkg-shlibdeps (package dpkg-dev).
+# declared as dependencies by dpkg-shlibdeps (packages dpkg-dev and file,
+# which CPack uses to find the binaries).
 # tests/package/check.sh builds, installs, checks and removes them.
 set(CPACK_PACKAGE_NAME evtool)
 set(CPACK_PACKAGE_VENDOR "evtool")
