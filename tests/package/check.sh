@@ -92,7 +92,10 @@ result "evtool --version: '$version', expected '$want'" $?
 manpath=$(man -w evtool 2>&1)
 MANPAGER=cat MANWIDTH=80 man evtool >"$work/man.txt" 2>&1
 [[ $manpath == /usr/share/man/man1/evtool.1* ]] && grep -q 'evtool merge' "$work/man.txt"
-result "man evtool ($manpath: $(head -n 2 "$work/man.txt" | tr '\n' ' '))" $?
+status=$? # (a command substitution in result's arguments would reset $?)
+result "man evtool ($manpath: $(head -n 2 "$work/man.txt" | tr '\n' ' ')$(
+    grep -ls 'path-exclude.*/usr/share/man' /etc/dpkg/dpkg.cfg.d/* |
+    sed 's/^/; dpkg installs no man pages here: /'))" $status
 
 completed=$(bash --norc --noprofile -c '
     source /usr/share/bash-completion/bash_completion
@@ -123,7 +126,8 @@ for p in "${packages[@]}"; do
     result "$p removed" $?
 done
 find /usr -path '*evtool*' | sort | diff "$before" - >"$work/left"
-result "nothing of evtool left in /usr: $(tr '\n' ' ' <"$work/left")" $?
+status=$?
+result "nothing of evtool left in /usr: $(tr '\n' ' ' <"$work/left")" $status
 
 echo "package: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
