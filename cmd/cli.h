@@ -10,7 +10,7 @@
 
 #include <evtool/evtool.h>
 
-/* Exit codes (README "Exit codes", evtool --help). */
+/* Exit codes (evtool(1), EXIT STATUS; evtool --help). */
 enum cli_exit {
 	EXIT_OK = 0,      /* success */
 	EXIT_INVALID = 1, /* invalid input data */

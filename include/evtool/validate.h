@@ -11,7 +11,7 @@
  * size: per-capability state, and tables of threads, tasks and capsets
  * with a hard cap on their entries.
  *
- * What is checked (README "evtool validate" lists every check id):
+ * What is checked (evtool(1), "evtool validate", lists every check id):
  * - structure: header, declared sizes of known types, undeclared types,
  *   payload lengths, block sizes and boundaries, block time windows, the
  *   data end and what follows it;
