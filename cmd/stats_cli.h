@@ -1,7 +1,9 @@
 /*
- * evtool stats, shared by its files: stats.c (the command, the summary
- * and the analysis of one log), stats_compare.c (two runs side by side,
- * --fail-if) and stats_follow.c (--follow).
+ * evtool stats, shared by its files: stats.c (the command), stats_print.c
+ * (the summary and the analysis of one log, the accumulator of one file),
+ * stats_compare.c (two runs side by side, --fail-if) and stats_follow.c
+ * (--follow). stats.c calls the other three; they call stats_print.c
+ * only.
  */
 #ifndef EVTOOL_CMD_STATS_CLI_H
 #define EVTOOL_CMD_STATS_CLI_H

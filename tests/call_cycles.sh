@@ -11,10 +11,16 @@
 #   for which internal headers (lib/FOLDER/*.h) a file includes.
 #
 #     bash tests/call_cycles.sh OBJDIR [LIBDIR]
+#     bash tests/call_cycles.sh --program OBJDIR [CMDDIR [LIBDIR]]
 #
 # OBJDIR: build/lib/CMakeFiles/evtool_objects.dir; LIBDIR: the sources
 # (lib/ beside this script by default; tests/call_cycles_test.sh gives
 # its own to show that each rule fails).
+#
+# --program checks the program instead (OBJDIR build/cmd/CMakeFiles/
+# evtool.dir, CMDDIR cmd/ by default): no two of its files call each other,
+# and none includes a header of lib/ (the program is built on the public
+# API only).
 #
 # Object files whose source no longer exists (left in an incremental build
 # folder after a file moved) are ignored.
@@ -22,9 +28,58 @@ set -euo pipefail
 
 LAYERS='format->common stats->inspect export->inspect report->inspect report->stats'
 
-dir=${1:?usage: call_cycles.sh OBJDIR [LIBDIR]}
-lib=$(cd "${2:-$(dirname "$0")/../lib}" && pwd)
+program=
+if [ "${1:-}" = --program ]; then
+	program=1
+	shift
+fi
+dir=${1:?usage: call_cycles.sh [--program] OBJDIR [SRCDIR]}
 [ -d "$dir" ] || { echo "call_cycles: no folder $dir" >&2; exit 2; }
+if [ -n "$program" ]; then
+	src=$(cd "${2:-$(dirname "$0")/../cmd}" && pwd)
+	lib=$(cd "${3:-$(dirname "$0")/../lib}" && pwd)
+	bad_include=0
+	for f in "$src"/*.c "$src"/*.h; do
+		for h in $(sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$f"); do
+			[ -f "$src/$h" ] && continue
+			owner=$(cd "$lib" && ls -d */"$h" 2>/dev/null | head -1) || true
+			[ -n "$owner" ] || continue
+			echo "layers: cmd/${f#"$src"/} includes lib/$owner"
+			bad_include=1
+		done
+	done
+	objects=$(find "$dir" -name '*.o' | sort)
+	[ -n "$objects" ] || { echo "call_cycles: no object files in $dir" >&2; exit 2; }
+	for o in $objects; do
+		f=${o#"$dir"/}
+		f=${f%.o}
+		[ -f "$src/$f" ] || continue
+		nm "$o" | awk -v f="$f" '
+			$2 ~ /^[TDBR]$/ { print "D", f, $3 }
+			$1 == "U"       { print "U", f, $2 }'
+	done | awk '
+	$1 == "D" { def[$3] = $2; next }
+	{ use[++n] = $2 " " $3 }
+	END {
+		for (i = 1; i <= n; i++) {
+			split(use[i], u, " ")
+			if ((u[2] in def) && def[u[2]] != u[1])
+				edge[u[1] " -> " def[u[2]]] = edge[u[1] " -> " def[u[2]]] " " u[2]
+		}
+		for (e in edge) {
+			split(e, p, " -> ")
+			back = p[2] " -> " p[1]
+			if ((back in edge) && p[1] < p[2]) {
+				print "call cycle: cmd/" e ":" edge[e]
+				print "        and cmd/" back ":" edge[back]
+				bad = 1
+			}
+		}
+		exit bad
+	}' && [ "$bad_include" = 0 ] && echo "call_cycles: no two files of cmd/ call each other; cmd/ includes no header of lib/"
+	exit
+fi
+lib=$(cd "${2:-$(dirname "$0")/../lib}" && pwd)
 
 # Internal headers included across the layers.
 bad_include=0
