@@ -149,15 +149,17 @@ static int read_header(ev_reader *r, const follow_input *fi)
 static int follow_events(ev_reader *r, const follow_input *fi,
 			 const follow_visitor *v, void *ctx)
 {
+	const ev_consumer *c = v->consumer;
+	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
 	ev_event ev;
 	int rc = read_header(r, fi);
 
 	if (rc == EV_OK)
-		rc = v->header(ctx, ev_reader_header(r));
+		rc = c->begin(ctx, 0, ev_reader_header(r));
 	while (rc == EV_OK) {
 		rc = ev_reader_next(r, &ev);
-		if (rc == EV_OK)
-			rc = v->event(ctx, &ev);
+		if (rc == EV_OK && (markers || ev.type != EV_BLOCK_MARKER))
+			rc = c->event(ctx, &ev);
 		else if (rc == EV_ETRUNCATED &&
 			 (rc = v->idle(ctx)) == EV_OK && wait_for_input(fi))
 			rc = EV_ETRUNCATED;

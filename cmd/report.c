@@ -37,7 +37,7 @@ static int collect(report_job *job, const char *path)
 
 	if (rc != EXIT_OK)
 		return rc;
-	status = ev_report_read(job->report, r);
+	status = ev_reader_feed(r, ev_report_consumer(), job->report);
 	if (status < 0 && ev_report_diag(job->report)->status < 0) {
 		rc = cli_read_failure(ev_report_diag(job->report), job->name);
 	} else if (status == EV_ETRUNCATED) {

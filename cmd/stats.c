@@ -67,7 +67,7 @@ static int collect(stats_file *f, const char *path, unsigned parts)
 		rc = cli_open_input(path, 0, &r);
 	if (rc != EXIT_OK)
 		return rc;
-	f->status = ev_stats_read(f->st, r);
+	f->status = ev_reader_feed(r, ev_stats_consumer(), f->st);
 	rc = stats_file_end(f, r);
 	ev_reader_free(r);
 	return rc;

@@ -77,12 +77,11 @@ static void print_line(monitor *m, uint64_t end_ns)
 	m->last.time_ns = end_ns;
 }
 
-static int on_header(void *ctx, const ev_header *h)
+static int on_begin(void *ctx, unsigned session, const ev_header *h)
 {
 	monitor *m = ctx;
 
-	ev_stats_session(m->f.st, h);
-	return EV_OK;
+	return ev_stats_consumer()->begin(m->f.st, session, h);
 }
 
 /* Before the event is added: an event past the current interval ends it
@@ -136,8 +135,9 @@ static int on_finish(void *ctx, int status)
 
 int stats_follow(const char *in, uint64_t every_ns, unsigned parts)
 {
-	static const follow_visitor visitor = { on_header, on_event, on_idle,
-						on_finish };
+	static const ev_consumer consumer = { on_begin, on_event, NULL,
+					      EV_CONSUME_MARKERS };
+	static const follow_visitor visitor = { &consumer, on_idle, on_finish };
 	monitor m = { { 0 }, parts, every_ns, every_ns, { 0 }, 0 };
 	int rc = stats_file_start(&m.f, in, parts);
 

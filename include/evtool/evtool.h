@@ -7,6 +7,7 @@
 
 #include "common.h"
 #include "pipeline.h"
+#include "consumer.h"
 #include "catalog.h"
 #include "decode.h"
 #include "export.h"

@@ -164,18 +164,15 @@ EV_API void ev_report_free(ev_report *rep);
  */
 EV_API int ev_report_add(ev_report *rep, const ev_event *ev);
 
-/** A session with header `h` starts (ev_stats_session for the report's
- *  ev_stats); ev_report_read calls it. */
-EV_API void ev_report_session(ev_report *rep, const ev_header *h);
-
 /**
- * Feeds every event of `r`, session after session, to ev_report_add.
- * Returns EV_END when the stream ended cleanly, EV_ETRUNCATED when it was
- * cut (the complete events were added; ev_reader_offset() says where), or
- * the error of the reader (ev_reader_diag) or of the report
- * (ev_report_diag; its status is then negative).
+ * The report as an event consumer (consumer.h), on an ev_report: each
+ * session's header goes to the report's ev_stats (ev_stats_consumer),
+ * each event to ev_report_add, block markers included. A source returns
+ * EV_END when the stream ended cleanly, EV_ETRUNCATED when it was cut
+ * (the complete events were added), or the error of the source or of the
+ * report (ev_report_diag; its status is then negative).
  */
-EV_API int ev_report_read(ev_report *rep, ev_reader *r);
+EV_API const ev_consumer *ev_report_consumer(void);
 
 /**
  * Closes the open intervals, gives every capability its process, picks

@@ -12,7 +12,7 @@
  *
  *     ev_stats *st;
  *     ev_stats_new(&st);
- *     rc = ev_stats_read(st, reader);      // EV_END, EV_ETRUNCATED or error
+ *     rc = ev_reader_feed(reader, ev_stats_consumer(), st); // EV_END, ...
  *     ev_stats_finish(st);
  *     for (size_t i = 0; i < ev_stats_process_count(st); i++)
  *             use(ev_stats_process_at(st, i));
@@ -22,6 +22,7 @@
 #define EVTOOL_STATS_H
 
 #include "common.h"
+#include "consumer.h"
 #include "header.h"
 #include "reader.h"
 
@@ -100,9 +101,10 @@ EV_API int ev_stats_new(ev_stats **out);
 EV_API void ev_stats_free(ev_stats *st);
 
 /**
- * Adds one event. Feed every event of a log (block markers included) in
- * file order, as ev_reader_next returns them; several sessions of one
- * stream may follow each other. EV_OK, EV_EFORMAT for a statistics event
+ * Adds one event: what the consumer's event callback does, for a caller
+ * that hands events one by one. Feed every event of a log (block markers
+ * included) in file order, as ev_reader_next returns them; several
+ * sessions of one stream may follow each other. EV_OK, EV_EFORMAT for a statistics event
  * too short for its fields, EV_ELIMIT for more than EV_STATS_MAX_GENS
  * generations or EV_STATS_MAX_PROCESSES processes, EV_ENOMEM; see
  * ev_stats_diag().
@@ -110,22 +112,16 @@ EV_API void ev_stats_free(ev_stats *st);
 EV_API int ev_stats_add(ev_stats *st, const ev_event *ev);
 
 /**
- * A session with header `h` starts: its events that follow are read in
- * the numbering its header gives (GHC 7.8.2 numbered STOP_THREAD
- * statuses differently, EV_QUIRK_GHC782). ev_stats_read calls it; a
- * caller of ev_stats_add calls it before each session's events (without
- * it, or with `h` NULL, the usual numbering).
+ * The accumulator as an event consumer (consumer.h), on an ev_stats: a
+ * session's header sets the numbering of the events that follow (GHC
+ * 7.8.2 numbered STOP_THREAD statuses differently, EV_QUIRK_GHC782; a
+ * caller of ev_stats_add alone gets the usual numbering); each event
+ * goes to ev_stats_add, block markers included. A source returns
+ * EV_END when the stream ended cleanly, EV_ETRUNCATED when it was cut
+ * (the complete events were added), or the error of the source or of the
+ * accumulator (ev_stats_diag).
  */
-EV_API void ev_stats_session(ev_stats *st, const ev_header *h);
-
-/**
- * Feeds every event of `r`, session after session, to ev_stats_add.
- * Returns EV_END when the stream ended cleanly, EV_ETRUNCATED when it was
- * cut (the complete events were added; ev_reader_offset() says where), or
- * the error of the reader (ev_reader_diag) or of the accumulator
- * (ev_stats_diag).
- */
-EV_API int ev_stats_read(ev_stats *st, ev_reader *r);
+EV_API const ev_consumer *ev_stats_consumer(void);
 
 /**
  * Computes the per-process summaries from what was added. Call it once,

@@ -16,7 +16,7 @@
  * EV_STATS_LONGEST_PAUSES longest.
  *
  *     ev_stats_keep_threads(st);          // before the first event
- *     ev_stats_read(st, reader);
+ *     ev_reader_feed(reader, ev_stats_consumer(), st);
  *     ev_stats_finish(st);
  *     for (size_t i = 0; i < ev_stats_thread_count(st); i++)
  *             use(ev_stats_thread_at(st, i));

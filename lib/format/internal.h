@@ -55,15 +55,6 @@ void evi_reader_limit_window(ev_reader *r, size_t cap);
 /* The stored bytes `r` will read to the end of its file; 0 if unknown. */
 uint64_t evi_reader_stored_size(const ev_reader *r);
 
-/* Hands every event of every session of `r` to add(ctx, event), in file
- * order, each session first announced with its header to session(ctx, h)
- * (NULL: not), stopping at the first negative status of either. EV_END
- * at the end of the stream; else the reader's status (EV_ETRUNCATED,
- * ...) or the callback's. */
-int evi_reader_each(ev_reader *r,
-		    int (*session)(void *ctx, const ev_header *h),
-		    int (*add)(void *ctx, const ev_event *ev), void *ctx);
-
 /* Room for `len` more bytes in the sink's buffer, counted as written: the
  * caller fills them before the next sink call. NULL on a write error (see
  * ev_sink_diag) or when `len` exceeds the buffer, which is never the case

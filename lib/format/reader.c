@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "evtool/catalog.h"
+#include "evtool/consumer.h"
 #include "gzip.h"
 #include "internal.h"
 #include "source.h"
@@ -943,21 +944,25 @@ const ev_diag *ev_reader_diag(const ev_reader *r)
 	return &r->diag;
 }
 
-int evi_reader_each(ev_reader *r,
-		    int (*session)(void *ctx, const ev_header *h),
-		    int (*add)(void *ctx, const ev_event *ev), void *ctx)
+int ev_reader_feed(ev_reader *r, const ev_consumer *c, void *self)
 {
+	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
 	ev_event ev;
 	int rc;
 
 	for (;;) {
-		if (session && ((rc = ev_reader_read_header(r)) < 0 ||
-				(rc = session(ctx, r->header)) < 0))
+		unsigned session = ev_reader_session(r);
+
+		if ((rc = ev_reader_read_header(r)) < 0 ||
+		    (rc = c->begin(self, session, r->header)) < 0)
 			return rc;
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-			if ((rc = add(ctx, &ev)) < 0)
+			if ((markers || ev.type != EV_BLOCK_MARKER) &&
+			    (rc = c->event(self, &ev)) < 0)
 				return rc;
 		if (rc != EV_END)
+			return rc;
+		if (c->end && (rc = c->end(self, session)) < 0)
 			return rc;
 		if ((rc = ev_reader_next_session(r)) != EV_OK)
 			return rc;

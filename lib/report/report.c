@@ -392,26 +392,25 @@ fail:
 	return rc;
 }
 
-void ev_report_session(ev_report *rep, const ev_header *h)
+static int consume_begin(void *self, unsigned session, const ev_header *h)
 {
+	ev_report *rep = self;
+
 	rep->profile.sessions++;
-	ev_stats_session(rep->stats, h);
+	return ev_stats_consumer()->begin(rep->stats, session, h);
 }
 
-static int add_session(void *ctx, const ev_header *h)
+static int consume_event(void *self, const ev_event *ev)
 {
-	ev_report_session(ctx, h);
-	return EV_OK;
+	return ev_report_add(self, ev);
 }
 
-static int add_event(void *ctx, const ev_event *ev)
+const ev_consumer *ev_report_consumer(void)
 {
-	return ev_report_add(ctx, ev);
-}
+	static const ev_consumer consumer = { consume_begin, consume_event,
+					      NULL, EV_CONSUME_MARKERS };
 
-int ev_report_read(ev_report *rep, ev_reader *r)
-{
-	return evi_reader_each(r, add_session, add_event, rep);
+	return &consumer;
 }
 
 const ev_stats *ev_report_stats(const ev_report *rep)

@@ -97,7 +97,7 @@ typedef struct evi_band {
 
 typedef struct evi_profile {
 	evi_heap_samples heap;     /* the reader of the samples */
-	unsigned sessions;         /* ev_report_session calls */
+	unsigned sessions;         /* sessions begun (the consumer) */
 	ev_text name;              /* the band name of an entry */
 	uint64_t samples;          /* also the current sample's seq */
 	uint64_t sample_time;

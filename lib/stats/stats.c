@@ -375,25 +375,26 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 	return rc;
 }
 
-void ev_stats_session(ev_stats *st, const ev_header *h)
+static int consume_begin(void *self, unsigned session, const ev_header *h)
 {
-	st->quirks = h ? ev_header_quirks(h) : 0;
-}
+	ev_stats *st = self;
 
-static int add_session(void *ctx, const ev_header *h)
-{
-	ev_stats_session(ctx, h);
+	(void)session;
+	st->quirks = h ? ev_header_quirks(h) : 0;
 	return EV_OK;
 }
 
-static int add_event(void *ctx, const ev_event *ev)
+static int consume_event(void *self, const ev_event *ev)
 {
-	return ev_stats_add(ctx, ev);
+	return ev_stats_add(self, ev);
 }
 
-int ev_stats_read(ev_stats *st, ev_reader *r)
+const ev_consumer *ev_stats_consumer(void)
 {
-	return evi_reader_each(r, add_session, add_event, st);
+	static const ev_consumer consumer = { consume_begin, consume_event,
+					      NULL, EV_CONSUME_MARKERS };
+
+	return &consumer;
 }
 
 size_t ev_stats_process_count(const ev_stats *st)

@@ -20,6 +20,7 @@
 
 #include "evtool/catalog.h"
 #include "evtool/archive.h"
+#include "evtool/consumer.h"
 #include "evtool/reader.h"
 #include "support.h"
 
@@ -2211,6 +2212,101 @@ static void test_gzip_every_byte_changed(void **state)
  * Sessions
  * ---------------------------------------------------------------------- */
 
+/* What ev_reader_feed hands a consumer (consumer.h). */
+typedef struct feed_log {
+	unsigned begins, ends;
+	size_t events, markers, stop_at; /* stop_at: EV_EIO at that event */
+} feed_log;
+
+static int feed_begin(void *self, unsigned session, const ev_header *h)
+{
+	feed_log *f = self;
+
+	assert_non_null(h);
+	assert_int_equal(session, f->begins);
+	assert_int_equal(f->begins, f->ends);
+	f->begins++;
+	return EV_OK;
+}
+
+static int feed_event(void *self, const ev_event *ev)
+{
+	feed_log *f = self;
+
+	assert_int_equal(f->begins, f->ends + 1); /* inside a session */
+	f->events++;
+	f->markers += ev->type == EV_BLOCK_MARKER;
+	return f->events == f->stop_at ? EV_EIO : EV_OK;
+}
+
+static int feed_end(void *self, unsigned session)
+{
+	feed_log *f = self;
+
+	assert_int_equal(session, f->ends);
+	f->ends++;
+	return EV_OK;
+}
+
+/* Two sessions in file order: begin, the events (markers only when
+ * asked), end, each once per session; a consumer's failure stops the
+ * reader and is returned; a cut log ends without the session's end. */
+static void test_feed(void **state)
+{
+	(void)state;
+	size_t len, markers = 0;
+	uint8_t *log = load_testdata("merge-b.eventlog", &len);
+	uint8_t *twice = malloc(2 * len);
+	ev_consumer c = { feed_begin, feed_event, feed_end, 0 };
+	feed_log f = { 0, 0, 0, 0, 0 };
+	ts_log want;
+	ev_reader *r;
+
+	assert_non_null(twice);
+	memcpy(twice, log, len);
+	memcpy(twice + len, log, len);
+	walk(log, len, &want);
+	for (size_t i = 0; i < want.count; i++)
+		markers += want.events[i].type == EV_BLOCK_MARKER;
+	assert_true(markers > 0 && markers < want.count);
+
+	r = open_memory(twice, 2 * len);
+	assert_int_equal(ev_reader_feed(r, &c, &f), EV_END);
+	assert_int_equal(f.begins, 2);
+	assert_int_equal(f.ends, 2);
+	assert_int_equal(f.events, 2 * (want.count - markers));
+	assert_int_equal(f.markers, 0);
+	ev_reader_free(r);
+
+	c.flags = EV_CONSUME_MARKERS;
+	memset(&f, 0, sizeof f);
+	r = open_memory(twice, 2 * len);
+	assert_int_equal(ev_reader_feed(r, &c, &f), EV_END);
+	assert_int_equal(f.events, 2 * want.count);
+	assert_int_equal(f.markers, 2 * markers);
+	ev_reader_free(r);
+
+	memset(&f, 0, sizeof f);
+	f.stop_at = want.count + 3; /* in the second session */
+	r = open_memory(twice, 2 * len);
+	assert_int_equal(ev_reader_feed(r, &c, &f), EV_EIO);
+	assert_int_equal(f.events, want.count + 3);
+	assert_int_equal(f.begins, 2);
+	assert_int_equal(f.ends, 1);
+	ev_reader_free(r);
+
+	memset(&f, 0, sizeof f);
+	r = open_memory(twice, len + len / 2);
+	assert_int_equal(ev_reader_feed(r, &c, &f), EV_ETRUNCATED);
+	assert_int_equal(f.begins, 2);
+	assert_int_equal(f.ends, 1);
+	assert_true(f.events > want.count && f.events < 2 * want.count);
+	ev_reader_free(r);
+	ts_log_free(&want);
+	free(twice);
+	free(log);
+}
+
 static void test_two_sessions(void **state)
 {
 	(void)state;
@@ -2430,6 +2526,7 @@ int main(void)
 		cmocka_unit_test(test_failure_reasons),
 		cmocka_unit_test(test_gzip_every_byte_changed),
 		cmocka_unit_test(test_two_sessions),
+		cmocka_unit_test(test_feed),
 		cmocka_unit_test(test_after_data_end),
 		cmocka_unit_test(test_digest),
 	};

@@ -141,7 +141,7 @@ static ev_stats *stats_of(const char *path, const void *data, size_t len,
 		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
 	assert_int_equal(ev_stats_new(&st), EV_OK);
 	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
-	assert_int_equal(ev_stats_read(st, r), want_status);
+	assert_int_equal(ev_reader_feed(r, ev_stats_consumer(), st), want_status);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	ev_reader_free(r);
 	return st;
