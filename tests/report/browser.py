@@ -7,8 +7,8 @@ capability's chart must be coloured running, GC and idle in the shares of
 sees, counted in pixels), and the numbers the page shows
 must be those of `evtool stats --json --threads` (pauses and threads
 included) and `evtool info --json`, and of an independent reading of the
-events, compared as the rendered text. Zoom and pan move every time chart
-together; a click on the thread table's "runs" heading sorts it most runs
+events, compared as the rendered text. The time charts' plot areas line up;
+zoom and pan move every time chart together; a click on the thread table's "runs" heading sorts it most runs
 first, a second click fewest first. Screenshots go into the output folder.
 
 usage: browser.py EVTOOL TESTDATA OUTDIR [--doc-screenshot PNG]
@@ -37,11 +37,37 @@ PROBE = r"""<script>
     console[level] = function (...a) { errors.push(level + ': ' + a.join(' ')); orig.apply(console, a); };
   }
   /* A capability's chart, as a person sees it: its name above it, its
-   * time range, how many pixels of its plot area have each colour of the
-   * legend (nearest colour, over a white page: edges blend), and the times
-   * of the pixel columns that are a marker's colour from top to bottom. */
+   * time range, how many pixels of its plot area each colour of the legend
+   * covers, and the times of the pixel columns that are a marker's colour
+   * from top to bottom. A pixel nearest to the marker's colour is a
+   * marker's; any other is split among running, GC, idle and the white
+   * page in the proportions that mix its colour (an edge, or a state
+   * thinner than a pixel, blends the colours of what it covers). */
   const PALETTE = { running: [0x3a, 0x9a, 0x3a], gc: [0xe0, 0x70, 0x2a], idle: [0xd8, 0xd8, 0xd8],
-                    marker: [0x8a, 0x2b, 0xe2], white: [255, 255, 255], grid: [230, 230, 230] };
+                    marker: [0x8a, 0x2b, 0xe2], white: [255, 255, 255] };
+  const MIXED = ['running', 'gc', 'idle', 'white'];
+  /* The inverse of the 4 x 4 matrix whose columns are the mixed colours
+   * with a 1 below (the weights sum to 1): Gauss-Jordan elimination. */
+  function unmixer() {
+    const m = [0, 1, 2, 3].map(r => MIXED.map(k => r < 3 ? PALETTE[k][r] : 1)
+                                      .concat([0, 1, 2, 3].map(c => +(c === r))));
+    for (let c = 0; c < 4; c++) {
+      let p = c;
+      for (let r = c + 1; r < 4; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
+      [m[c], m[p]] = [m[p], m[c]];
+      const d = m[c][c];
+      m[c] = m[c].map(v => v / d);
+      for (let r = 0; r < 4; r++)
+        if (r !== c) { const f = m[r][c]; m[r] = m[r].map((v, j) => v - f * m[c][j]); }
+    }
+    return m.map(row => row.slice(4));
+  }
+  const UNMIX = unmixer();
+  function unmix(c, pixels) {
+    const w = UNMIX.map(row => Math.max(0, row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3]));
+    const sum = w.reduce((a, b) => a + b, 0) || 1;
+    MIXED.forEach((k, j) => { pixels[k] += w[j] / sum; });
+  }
   function capabilityShown(cv, ch) {
     const box = cv.parentElement, name = box.previousElementSibling;
     if (!ch || !box.classList.contains('cap') || !name) return null;
@@ -59,8 +85,12 @@ PROBE = r"""<script>
           const d = PALETTE[k].reduce((s, v, j) => s + (v - c[j]) * (v - c[j]), 0);
           if (d < dist) { dist = d; best = k; }
         }
-        pixels[best]++;
-        if (best === 'marker') marked[(i / 4) % w]++;
+        if (best === 'marker') {
+          pixels.marker++;
+          marked[(i / 4) % w]++;
+        } else {
+          unmix(c, pixels);
+        }
       }
       marked.forEach((n, x) => {
         if (n >= 0.9 * h) lines.push(ch.scales.x.getValueForPixel(a.left + (x + 0.5) / r));
@@ -99,7 +129,8 @@ PROBE = r"""<script>
     const box = first.canvas.getBoundingClientRect();
     const at = (dx) => ({ clientX: box.left + first.chartArea.left + (first.chartArea.right - first.chartArea.left) / 2 + dx,
                           clientY: box.top + box.height / 2, bubbles: true, cancelable: true });
-    const zoom = { charts: timed.length, before: ranges() };
+    const zoom = { charts: timed.length, before: ranges(),
+                   areas: timed.map(c => [c.chartArea.left, c.chartArea.right]) };
     first.canvas.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -100 }, at(0))));
     first.canvas.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -100 }, at(0))));
     zoom.wheel = ranges();
@@ -439,7 +470,7 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
           name + ': the page refers to nothing outside itself')
     with open(probed, 'w', encoding='utf-8') as f:
         f.write(text.replace('<head>', '<head>' + PROBE, 1))
-    dom, console = browse(browser, probed, ['--virtual-time-budget=5000', '--dump-dom'], work)
+    dom, console = browse(browser, probed, ['--virtual-time-budget=5000', '--force-device-scale-factor=3', '--dump-dom'], work)
     texts = Texts()
     texts.feed(dom)
     check('browser-test' in texts.texts, name + ': the probe ran')
@@ -465,6 +496,9 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
     same = lambda rs: all(r == rs[0] for r in rs)
     span = lambda rs: rs[0][1] - rs[0][0]
     check(z['charts'] >= 2, name + ': several time charts: %d' % z['charts'])
+    check(all(abs(a[0] - z['areas'][0][0]) < 0.5 and abs(a[1] - z['areas'][0][1]) < 0.5
+              for a in z['areas']),
+          name + ': the time charts\' plot areas line up: %s' % z['areas'])
     check(same(z['wheel']) and span(z['wheel']) < 0.7 * span(z['before']),
           name + ': the wheel zooms every time chart in: %s -> %s' % (z['before'][0], z['wheel']))
     check(same(z['drag']) and z['drag'][0][0] < z['wheel'][0][0] and
