@@ -670,12 +670,16 @@ void cli_broken_pipe(void)
 	on_fatal_signal(SIGPIPE);
 }
 
+static int same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 static int same_file(const char *a, const struct stat *b)
 {
 	struct stat st;
 
-	return strcmp(a, "-") != 0 && stat(a, &st) == 0 &&
-	       st.st_dev == b->st_dev && st.st_ino == b->st_ino;
+	return strcmp(a, "-") != 0 && stat(a, &st) == 0 && same_inode(&st, b);
 }
 
 static int refuse_input_output(const char *path, cli_overwrite overwrite)
@@ -720,8 +724,7 @@ int cli_refuse_stdout_input(const char *const *inputs, int n_inputs)
 	if (fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode))
 		return EXIT_OK;
 	for (int i = 0; i < n_inputs; i++)
-		if (stat_operand(inputs[i], &in) == 0 &&
-		    in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+		if (stat_operand(inputs[i], &in) == 0 && same_inode(&in, &out))
 			return cli_error(EXIT_USAGE, "<stdout>: is the input "
 					 "%s: refusing to write to an input "
 					 "file", cli_input_name(inputs[i]));
