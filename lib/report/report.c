@@ -3,8 +3,8 @@
  *
  * A capability runs Haskell code from RUN_THREAD to STOP_THREAD, is in
  * GC from GC_START to GC_END (GHC's rts/Trace.c traceEventGcStart and
- * traceEventGcEnd, posted by every GC thread) and idle otherwise, from
- * its first event to its last. A collection's pause is GC_END - GC_START
+ * traceEventGcEnd, posted by every GC thread) and idle otherwise, over
+ * its process's run (report_finish.c), as stats counts it. A collection's pause is GC_END - GC_START
  * on the capability that posted its GC_STATS_GHC, as +RTS -s times it
  * (see stats.c). HEAP_ALLOCATED carries one capability's running total,
  * HEAP_SIZE and HEAP_LIVE the process's current figures (doc/format.md
@@ -154,7 +154,7 @@ static void cap_advance(ev_report *rep, evi_report_cap *c, uint64_t t)
 {
 	if (!c->seen) {
 		c->seen = 1;
-		c->since = t;
+		c->first = c->since = t;
 		c->state = EVI_CAP_IDLE;
 		return;
 	}

@@ -32,6 +32,28 @@ static size_t caps_of(const ev_report *rep, size_t proc)
 	return n;
 }
 
+/* A capability is idle over its process's run before its first event
+ * and after its last, as ev_stats_capability counts it (idle is the run's
+ * time neither running nor in GC), within the events the grid covers. */
+static void idle_over_run(ev_report *rep, evi_report_cap *c, size_t proc)
+{
+	const evi_report_proc *p = evi_report_proc_at(rep, proc);
+	const ev_stats_process *sp = NULL;
+	uint64_t start, end;
+
+	for (size_t i = 0; i < ev_stats_process_count(rep->stats); i++)
+		if (ev_stats_process_at(rep->stats, i)->capset == p->capset)
+			sp = ev_stats_process_at(rep->stats, i);
+	if (!sp)
+		return;
+	start = sp->start_ns > rep->first_ns ? sp->start_ns : rep->first_ns;
+	end = sp->end_ns < rep->last_ns ? sp->end_ns : rep->last_ns;
+	if (start < c->first)
+		evi_report_spread(rep, c->b, EVI_CAP_IDLE, start, c->first);
+	if (c->since < end)
+		evi_report_spread(rep, c->b, EVI_CAP_IDLE, c->since, end);
+}
+
 static size_t marker_proc(const ev_report *rep, const evi_report_marker *m)
 {
 	if (m->cap == EV_NO_CAP || m->cap >= rep->n_caps)
@@ -104,6 +126,13 @@ int ev_report_finish(ev_report *rep)
 		rep->out_grid = (ev_report_grid){
 			rep->grid.base + first * rep->grid.width,
 			rep->grid.width, count, rep->first_ns, rep->last_ns };
+	}
+	for (size_t c = 0; c < rep->n_caps; c++) {
+		size_t proc = rep->caps[c].seen && rep->caps[c].b
+				      ? process_of(rep, &rep->caps[c])
+				      : rep->procs.n;
+		if (proc < rep->procs.n)
+			idle_over_run(rep, &rep->caps[c], proc);
 	}
 	unknown = caps_of(rep, rep->procs.n);
 	rep->out = calloc(rep->procs.n + 1, sizeof *rep->out);

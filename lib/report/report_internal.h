@@ -51,6 +51,7 @@ enum evi_cap_state { EVI_CAP_IDLE, EVI_CAP_RUNNING, EVI_CAP_GC };
 
 typedef struct evi_report_cap {
 	int seen;
+	uint64_t first;            /* its first event's time */
 	uint64_t since;            /* latest time seen: the state holds since */
 	enum evi_cap_state state, state_before_gc;
 	evi_cap_claim claim;       /* its process (capsets.h) */
