@@ -275,6 +275,11 @@ static int on_heap(ev_report *rep, const ev_event *ev)
 		/* A running total: the bucket gets what it grew by. */
 		h->allocated_bytes += c->have_alloc && bytes >= c->last_alloc
 					      ? bytes - c->last_alloc : bytes;
+		if (!c->have_alloc) {
+			c->first_alloc = bytes;
+			c->first_alloc_ns = ev->time;
+			c->first_alloc_capset = p->capset;
+		}
 		c->have_alloc = 1;
 		c->last_alloc = bytes;
 	} else if (ev->type == EV_HEAP_SIZE) {
@@ -363,7 +368,7 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 
 int ev_report_add(ev_report *rep, const ev_event *ev)
 {
-	int rc;
+	int rc, timed;
 
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
@@ -372,8 +377,14 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;
 	/* The buckets first: a pause that ev_stats_add reports falls into
-	 * buckets that cover the event that ends it. */
-	if ((rc = evi_report_cover(rep, ev->time)) < 0)
+	 * buckets that cover the event that ends it. Metadata (and a block
+	 * marker, stamped as its block's first event) neither widens them
+	 * nor moves a capability's clock: a slice (filter --from) keeps the
+	 * run's metadata from before its window, and its charts draw the
+	 * window, from its first event that is not metadata, as stats
+	 * times it. */
+	timed = ev->type != EV_BLOCK_MARKER && !ev_type_is_metadata(ev->type);
+	if (timed && (rc = evi_report_cover(rep, ev->time)) < 0)
 		goto fail;
 	if ((rc = ev_stats_add(rep->stats, ev)) < 0) {
 		rep->diag = *ev_stats_diag(rep->stats);
@@ -381,7 +392,7 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	}
 	if ((rc = rep->pause_status) < 0)
 		goto fail;
-	if (ev->cap != EV_NO_CAP && (rc = cap_event(rep, ev)) < 0)
+	if (timed && ev->cap != EV_NO_CAP && (rc = cap_event(rep, ev)) < 0)
 		goto fail;
 	if ((rc = dispatch(rep, ev)) < 0)
 		goto fail;

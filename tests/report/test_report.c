@@ -78,7 +78,12 @@ static void check_grid(const ev_report_grid *g, const loaded *l,
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 
+	/* The grid draws the events that are not metadata (nor block
+	 * markers): a slice's metadata is stamped before its window. */
 	for (size_t i = 0; i < l->walk.count; i++) {
+		if (l->walk.events[i].type == EV_BLOCK_MARKER ||
+		    ev_type_is_metadata(l->walk.events[i].type))
+			continue;
 		if (l->walk.events[i].time < lo)
 			lo = l->walk.events[i].time;
 		if (l->walk.events[i].time > hi)
@@ -98,7 +103,8 @@ static void check_grid(const ev_report_grid *g, const loaded *l,
 /* ---- capabilities: running time against the walker ---- */
 
 /* Per cap: time between each RUN_THREAD and the next STOP_THREAD, and
- * between its first and last events. */
+ * between its first and last events that are not metadata (nor block
+ * markers), which the report's clock of a cap follows. */
 static void walk_cap_times(const loaded *l, uint16_t cap, uint64_t *running,
 			   uint64_t *span)
 {
@@ -108,7 +114,8 @@ static void walk_cap_times(const loaded *l, uint16_t cap, uint64_t *running,
 	*running = 0;
 	for (size_t i = 0; i < l->walk.count; i++) {
 		const ts_event *e = &l->walk.events[i];
-		if (e->cap != cap)
+		if (e->cap != cap || e->type == EV_BLOCK_MARKER ||
+		    ev_type_is_metadata(e->type))
 			continue;
 		if (!seen)
 			first = e->time;
