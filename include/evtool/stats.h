@@ -77,8 +77,8 @@ typedef struct ev_stats_process {
 	uint64_t sparks_total;    /**< created + dud + overflowed, as the RTS */
 
 	uint64_t start_ns;        /**< 0 (the RTS start) or its first event */
-	uint64_t end_ns;          /**< its last event (of a slice: its last
-				       that is not metadata) */
+	uint64_t end_ns;          /**< its capabilities' last event that is
+				       not metadata (0: none) */
 	uint64_t elapsed_ns;      /**< end - start */
 	uint64_t mut_elapsed_ns;  /**< elapsed - GC: includes INIT and EXIT */
 	double productivity;      /**< mut_elapsed / elapsed, 0 to 1 */
@@ -89,8 +89,7 @@ typedef struct ev_stats_process {
 	 *  metadata comes more than 5 ms after its start (its CAPSET_CREATE,
 	 *  which filter keeps). Its figures then count from that event,
 	 *  slice_start_ns: running totals (HEAP_ALLOCATED, SPARK_COUNTERS)
-	 *  from their first value in the log, elapsed time from there to
-	 *  its capabilities' last event that is not metadata. */
+	 *  from their first value in the log, elapsed time from there. */
 	int slice;
 	uint64_t slice_start_ns;  /**< its first event that is not metadata */
 } ev_stats_process;

@@ -49,8 +49,8 @@ typedef struct hp_state {
 	int header_done;
 	uint64_t samples;
 	uint64_t last_time;
-	int have_first, have_work; /* the first event, and the first of a */
-	uint64_t first_ns, first_work_ns; /* cap not metadata: a slice? */
+	int have_first, have_work; /* the first event, and the first that */
+	uint64_t first_ns, first_work_ns; /* is not metadata: a slice? */
 	char job[JOB_MAX + 1];
 	int have_job;
 	char date[64];
@@ -175,8 +175,7 @@ static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 	if (!st->have_first)
 		st->first_ns = ev->time;
 	st->have_first = 1;
-	if (!st->have_work && ev->cap != EV_NO_CAP &&
-	    !ev_type_is_metadata(ev->type)) {
+	if (!st->have_work && !ev_type_is_metadata(ev->type)) {
 		st->first_work_ns = ev->time;
 		st->have_work = 1;
 	}

@@ -38,13 +38,16 @@ static uint64_t counted(uint64_t last, uint64_t first, int slice)
 	return slice && last >= first ? last - first : last;
 }
 
-/* Where a cap's events end: a slice ends at its last event that is not
- * metadata, as it starts at its first (find_slice), so that metadata
- * stamped after its window (a later thread's THREAD_LABEL, in a slice
- * cut by another tool or an older filter) does not stretch it. */
-static uint64_t slice_end(const ev_stats_process *p, const evi_stats_cap *c)
+/* A process's time ends at its capabilities' last event that is not
+ * metadata (in a whole run, its last event: measured on every testdata
+ * and corpus log), as a slice's starts at its first (find_slice): so
+ * metadata stamped after a slice's window (a later thread's THREAD_LABEL,
+ * in a slice cut by another tool or an older filter) does not stretch it,
+ * and a slice of an idle window, whose capabilities hold metadata only,
+ * has no elapsed time. */
+static uint64_t work_end(const evi_stats_cap *c)
 {
-	return p->slice && c->have_work ? c->last_work : c->last_time;
+	return c->have_work ? c->last_work : 0;
 }
 
 static void give_cap(ev_stats_process *p, const evi_stats_cap *c)
@@ -68,8 +71,8 @@ static void give_cap(ev_stats_process *p, const evi_stats_cap *c)
 	}
 	if (p->caps == 1 || c->first_time < p->start_ns)
 		p->start_ns = c->first_time;
-	if (slice_end(p, c) > p->end_ns)
-		p->end_ns = slice_end(p, c);
+	if (work_end(c) > p->end_ns)
+		p->end_ns = work_end(c);
 }
 
 /* Whether process `p` is a slice of its run (slice.h): its capabilities'
