@@ -11,7 +11,8 @@ slice but the first from a whole run: lib/inspect/slice.h) into slices
 [0, b1), [b1, b2), [b2, b3), [b3, end). Every slice must pass `evtool
 validate`, and:
 
-- its window: stats --json starts it at the run's start (the first) or at
+- its window: its last event (metadata too: filter drops what comes after
+  the window) is before the next boundary; stats --json starts it at the run's start (the first) or at
   b_i or later (the others, "slice": true), and ends it before the next
   boundary; elapsed is at most the window. report draws it inside the
   window (its grid's first_ns and last_ns), and its allocation chart adds
@@ -165,6 +166,11 @@ def check_slice(evtool, log, out, i, lo, hi, whole_start, why):
     rc, _, err = run(evtool, "validate", "--no-progress", out)
     if rc != 0:
         why.append("slice %d: validate: %s" % (i, err.strip()[:200]))
+    rc, info, _ = run(evtool, "info", out)
+    last = re.search(rb"^  time +first \d+ ns, last (\d+) ns", info, re.M)
+    if hi is not None and last and int(last.group(1)) >= hi:
+        why.append("slice %d to %d ns: filter kept an event at %d ns"
+                   % (i, hi, int(last.group(1))))
     rc, text, err = run(evtool, "stats", "--json", out)
     if rc != 0:
         why.append("slice %d: stats exit %d: %s" % (i, rc, err.strip()))
