@@ -167,18 +167,26 @@ static int heap_event(ev_exporter *x, hp_state *st, const ev_event *ev)
 	return EV_OK;
 }
 
+/* Until the first event that is not metadata: the first event, and it
+ * (profile_start). */
+static void note_start(hp_state *st, const ev_event *ev)
+{
+	if (!st->have_first)
+		st->first_ns = ev->time;
+	st->have_first = 1;
+	if (!evi_type_is_metadata(ev->type)) {
+		st->first_work_ns = ev->time;
+		st->have_work = 1;
+	}
+}
+
 static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 {
 	hp_state *st = state;
 
 	st->last_time = ev->time;
-	if (!st->have_first)
-		st->first_ns = ev->time;
-	st->have_first = 1;
-	if (!st->have_work && !ev_type_is_metadata(ev->type)) {
-		st->first_work_ns = ev->time;
-		st->have_work = 1;
-	}
+	if (!st->have_work)
+		note_start(st, ev);
 	switch (ev->type) {
 	case EV_PROGRAM_ARGS:
 		if (!st->have_job && ev->size >= 4)

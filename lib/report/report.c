@@ -335,17 +335,10 @@ static int reads_fields(uint16_t type)
 	}
 }
 
+/* The events that untimed() passes. */
 static int dispatch(ev_report *rep, const ev_event *ev)
 {
 	switch (ev->type) {
-	case EV_CAPSET_CREATE:
-		return on_capset_create(rep, ev);
-	case EV_CAPSET_ASSIGN_CAP:
-		return on_capset_assign(rep, ev);
-	case EV_OSPROCESS_PID:
-	case EV_RTS_IDENTIFIER:
-	case EV_PROGRAM_ARGS:
-		return on_identity(rep, ev);
 	case EV_GC_STATS_GHC:
 	case EV_HEAP_ALLOCATED:
 	case EV_HEAP_SIZE:
@@ -353,8 +346,6 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 		return on_heap(rep, ev);
 	case EV_USER_MARKER:
 		return on_marker(rep, ev);
-	case EV_HEAP_PROF_BEGIN:
-	case EV_HEAP_PROF_COST_CENTRE:
 	case EV_HEAP_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_PROF_SAMPLE_STRING:
@@ -366,9 +357,61 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 	}
 }
 
+/* The metadata the report reads: processes, their identity and
+ * capabilities, heap-profile definitions. */
+static int dispatch_metadata(ev_report *rep, const ev_event *ev)
+{
+	switch (ev->type) {
+	case EV_CAPSET_CREATE:
+		return on_capset_create(rep, ev);
+	case EV_CAPSET_ASSIGN_CAP:
+		return on_capset_assign(rep, ev);
+	case EV_OSPROCESS_PID:
+	case EV_RTS_IDENTIFIER:
+	case EV_PROGRAM_ARGS:
+		return on_identity(rep, ev);
+	case EV_HEAP_PROF_BEGIN:
+	case EV_HEAP_PROF_COST_CENTRE:
+		return evi_report_profile_event(rep, ev);
+	default:
+		return EV_OK;
+	}
+}
+
+/* Metadata (and a block marker, stamped as its block's first event)
+ * neither widens the buckets nor moves a capability's clock: a slice
+ * (filter --from) keeps the run's metadata from before its window, and
+ * its charts draw the window, from its first event that is not metadata,
+ * as stats times it. The common ids, below STARTUP (17), cost one
+ * compare. */
+static int untimed(uint16_t type)
+{
+	if (type < EV_STARTUP)
+		return 0;
+	if (type < 64)
+		return (int)((EVI_METADATA_0_63 | EVI_BIT64(EV_BLOCK_MARKER)) >>
+			     type & 1);
+	return evi_type_is_metadata(type);
+}
+
+static int add_untimed(ev_report *rep, const ev_event *ev)
+{
+	int rc;
+
+	if ((rc = ev_stats_add(rep->stats, ev)) < 0) {
+		rep->diag = *ev_stats_diag(rep->stats);
+		return rc;
+	}
+	if ((rc = dispatch_metadata(rep, ev)) < 0) {
+		rep->diag.offset = ev->offset;
+		rep->diag.event_index = ev->index;
+	}
+	return rc;
+}
+
 int ev_report_add(ev_report *rep, const ev_event *ev)
 {
-	int rc, timed;
+	int rc;
 
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
@@ -376,15 +419,11 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	if (reads_fields(ev->type) &&
 	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;
+	if (untimed(ev->type))
+		return add_untimed(rep, ev);
 	/* The buckets first: a pause that ev_stats_add reports falls into
-	 * buckets that cover the event that ends it. Metadata (and a block
-	 * marker, stamped as its block's first event) neither widens them
-	 * nor moves a capability's clock: a slice (filter --from) keeps the
-	 * run's metadata from before its window, and its charts draw the
-	 * window, from its first event that is not metadata, as stats
-	 * times it. */
-	timed = ev->type != EV_BLOCK_MARKER && !ev_type_is_metadata(ev->type);
-	if (timed && (rc = evi_report_cover(rep, ev->time)) < 0)
+	 * buckets that cover the event that ends it. */
+	if ((rc = evi_report_cover(rep, ev->time)) < 0)
 		goto fail;
 	if ((rc = ev_stats_add(rep->stats, ev)) < 0) {
 		rep->diag = *ev_stats_diag(rep->stats);
@@ -392,7 +431,7 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	}
 	if ((rc = rep->pause_status) < 0)
 		goto fail;
-	if (timed && ev->cap != EV_NO_CAP && (rc = cap_event(rep, ev)) < 0)
+	if (ev->cap != EV_NO_CAP && (rc = cap_event(rep, ev)) < 0)
 		goto fail;
 	if ((rc = dispatch(rep, ev)) < 0)
 		goto fail;
