@@ -201,7 +201,8 @@ static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 			sample_line(&x->out, "MARK", ev->time);
 		break;
 	default:
-		return heap_event(x, st, ev);
+		return evi_heap_samples_type(ev->type) ? heap_event(x, st, ev)
+						       : EV_OK;
 	}
 	return EV_OK;
 }
