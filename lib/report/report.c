@@ -275,6 +275,11 @@ static int on_heap(ev_report *rep, const ev_event *ev)
 		/* A running total: the bucket gets what it grew by. */
 		h->allocated_bytes += c->have_alloc && bytes >= c->last_alloc
 					      ? bytes - c->last_alloc : bytes;
+		if (!c->have_alloc) {
+			c->first_alloc = bytes;
+			c->first_alloc_ns = ev->time;
+			c->first_alloc_capset = p->capset;
+		}
 		c->have_alloc = 1;
 		c->last_alloc = bytes;
 	} else if (ev->type == EV_HEAP_SIZE) {
@@ -330,7 +335,31 @@ static int reads_fields(uint16_t type)
 	}
 }
 
+/* The events that untimed() passes. */
 static int dispatch(ev_report *rep, const ev_event *ev)
+{
+	switch (ev->type) {
+	case EV_GC_STATS_GHC:
+	case EV_HEAP_ALLOCATED:
+	case EV_HEAP_SIZE:
+	case EV_HEAP_LIVE:
+		return on_heap(rep, ev);
+	case EV_USER_MARKER:
+		return on_marker(rep, ev);
+	case EV_HEAP_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_PROF_SAMPLE_STRING:
+	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
+	case EV_HEAP_PROF_SAMPLE_END:
+		return evi_report_profile_event(rep, ev);
+	default:
+		return EV_OK;
+	}
+}
+
+/* The metadata the report reads: processes, their identity and
+ * capabilities, heap-profile definitions. */
+static int dispatch_metadata(ev_report *rep, const ev_event *ev)
 {
 	switch (ev->type) {
 	case EV_CAPSET_CREATE:
@@ -341,24 +370,43 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 	case EV_RTS_IDENTIFIER:
 	case EV_PROGRAM_ARGS:
 		return on_identity(rep, ev);
-	case EV_GC_STATS_GHC:
-	case EV_HEAP_ALLOCATED:
-	case EV_HEAP_SIZE:
-	case EV_HEAP_LIVE:
-		return on_heap(rep, ev);
-	case EV_USER_MARKER:
-		return on_marker(rep, ev);
 	case EV_HEAP_PROF_BEGIN:
 	case EV_HEAP_PROF_COST_CENTRE:
-	case EV_HEAP_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_PROF_SAMPLE_STRING:
-	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-	case EV_HEAP_PROF_SAMPLE_END:
 		return evi_report_profile_event(rep, ev);
 	default:
 		return EV_OK;
 	}
+}
+
+/* Metadata (and a block marker, stamped as its block's first event)
+ * neither widens the buckets nor moves a capability's clock: a slice
+ * (filter --from) keeps the run's metadata from before its window, and
+ * its charts draw the window, from its first event that is not metadata,
+ * as stats times it. The common ids, below STARTUP (17), cost one
+ * compare. */
+static int untimed(uint16_t type)
+{
+	if (type < EV_STARTUP)
+		return 0;
+	if (type < 64)
+		return (int)((EVI_METADATA_0_63 | EVI_BIT64(EV_BLOCK_MARKER)) >>
+			     type & 1);
+	return evi_type_is_metadata(type);
+}
+
+static int add_untimed(ev_report *rep, const ev_event *ev)
+{
+	int rc;
+
+	if ((rc = ev_stats_add(rep->stats, ev)) < 0) {
+		rep->diag = *ev_stats_diag(rep->stats);
+		return rc;
+	}
+	if ((rc = dispatch_metadata(rep, ev)) < 0) {
+		rep->diag.offset = ev->offset;
+		rep->diag.event_index = ev->index;
+	}
+	return rc;
 }
 
 int ev_report_add(ev_report *rep, const ev_event *ev)
@@ -371,6 +419,8 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	if (reads_fields(ev->type) &&
 	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;
+	if (untimed(ev->type))
+		return add_untimed(rep, ev);
 	/* The buckets first: a pause that ev_stats_add reports falls into
 	 * buckets that cover the event that ends it. */
 	if ((rc = evi_report_cover(rep, ev->time)) < 0)

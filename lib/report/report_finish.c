@@ -106,6 +106,36 @@ static int is_process(const evi_report_proc *p)
 	return p->os_process || p->have_heap;
 }
 
+/* Whether stats calls the process of `capset` a slice of its run. */
+static int is_slice(const ev_report *rep, uint32_t capset)
+{
+	for (size_t i = 0; i < ev_stats_process_count(rep->stats); i++) {
+		const ev_stats_process *s = ev_stats_process_at(rep->stats, i);
+		if (s->capset == capset)
+			return s->slice;
+	}
+	return 0;
+}
+
+/* A slice's running totals count from their first value (as stats
+ * counts them): each capability's first HEAP_ALLOCATED, the allocation
+ * of the run before the slice, leaves the bucket it went into. */
+static void slice_baselines(ev_report *rep)
+{
+	for (size_t i = 0; i < rep->n_caps; i++) {
+		const evi_report_cap *c = &rep->caps[i];
+		evi_report_proc *p;
+		ev_report_heap_bucket *h;
+		if (!c->have_alloc || !is_slice(rep, c->first_alloc_capset) ||
+		    !(p = evi_capsets_find(&rep->procs, c->first_alloc_capset)))
+			continue;
+		h = &p->heap[evi_grid_index(&rep->grid, c->first_alloc_ns)];
+		h->allocated_bytes -= c->first_alloc < h->allocated_bytes
+					      ? c->first_alloc
+					      : h->allocated_bytes;
+	}
+}
+
 int ev_report_finish(ev_report *rep)
 {
 	size_t first = 0, count = 0, unknown, n_out = 0;
@@ -120,6 +150,7 @@ int ev_report_finish(ev_report *rep)
 		rep->diag = *ev_stats_diag(rep->stats);
 		return rep->diag.status;
 	}
+	slice_baselines(rep);
 	if (rep->grid.set) {
 		first = evi_grid_index(&rep->grid, rep->first_ns);
 		count = evi_grid_index(&rep->grid, rep->last_ns) - first + 1;

@@ -57,6 +57,9 @@ typedef struct evi_report_cap {
 	evi_cap_claim claim;       /* its process (capsets.h) */
 	int have_alloc;            /* HEAP_ALLOCATED seen: its running total */
 	uint64_t last_alloc;
+	uint64_t first_alloc;      /* ... its first value, where, whose: a */
+	uint64_t first_alloc_ns;   /* slice's baseline (report_finish.c) */
+	uint32_t first_alloc_capset;
 	uint64_t markers_dropped;
 	ev_report_cap_bucket *b;   /* grid n buckets */
 } evi_report_cap;

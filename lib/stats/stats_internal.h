@@ -8,13 +8,10 @@
 #include "evtool/stats.h"
 #include "capsets.h"
 #include "internal.h"
+#include "slice.h"
 #include "stats_analysis.h"
 
 #define EVI_SPARK_FIELDS 6
-
-/* A process whose capabilities start work later than this after its
- * start is a slice of its run (stats_finish.c, find_slice). */
-#define EVI_STATS_SLICE_GAP_NS 5000000u
 
 /* What one capability contributed. Counters that the RTS keeps per
  * capability (allocation, sparks) are cumulative: the last event wins. */
@@ -32,13 +29,14 @@ typedef struct evi_stats_cap {
 	uint64_t sparks[EVI_SPARK_FIELDS]; /* last SPARK_COUNTERS */
 	int have_sparks;
 	/* The first values of those running totals, which a slice of a run
-	 * (filter --from) counts from; and its first event that is not
-	 * metadata (ev_type_is_metadata, which filter keeps). */
+	 * (filter --from) counts from; and its first and last events that
+	 * are not metadata (ev_type_is_metadata, which filter keeps before
+	 * its window), which bound a slice. */
 	int have_allocated;
 	uint64_t first_allocated;
 	uint64_t first_sparks[EVI_SPARK_FIELDS];
 	int have_work;
-	uint64_t first_work;
+	uint64_t first_work, last_work;
 
 	evi_cap_claim claim; /* its process (capsets.h) */
 } evi_stats_cap;

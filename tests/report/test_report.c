@@ -78,7 +78,12 @@ static void check_grid(const ev_report_grid *g, const loaded *l,
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 
+	/* The grid draws the events that are not metadata (nor block
+	 * markers): a slice's metadata is stamped before its window. */
 	for (size_t i = 0; i < l->walk.count; i++) {
+		if (l->walk.events[i].type == EV_BLOCK_MARKER ||
+		    ev_type_is_metadata(l->walk.events[i].type))
+			continue;
 		if (l->walk.events[i].time < lo)
 			lo = l->walk.events[i].time;
 		if (l->walk.events[i].time > hi)
@@ -118,13 +123,16 @@ static uint64_t walk_cap_running(const loaded *l, uint16_t cap)
 	return running;
 }
 
-/* The log's first and last event times. */
+/* The first and last times of the log's events that are not metadata (nor
+ * block markers), the span the report's grid covers. */
 static void walk_span(const loaded *l, uint64_t *first, uint64_t *last)
 {
 	*first = UINT64_MAX;
 	*last = 0;
 	for (size_t i = 0; i < l->walk.count; i++) {
 		const ts_event *e = &l->walk.events[i];
+		if (e->type == EV_BLOCK_MARKER || ev_type_is_metadata(e->type))
+			continue;
 		if (e->time < *first)
 			*first = e->time;
 		if (e->time > *last)
