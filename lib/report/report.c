@@ -173,7 +173,12 @@ static int cap_event(ev_report *rep, const ev_event *ev)
 		return rep->diag.status;
 	if (!c->b && !(c->b = evi_report_series(rep, sizeof *c->b)))
 		return nomem(rep);
-	cap_advance(rep, c, ev->time);
+	/* A GC lasts from GC_START to GC_END: the RTS stamps GC_END before
+	 * the GC_GLOBAL_SYNC and GC_STATS_GHC it writes just ahead of it
+	 * (stats.c), so the cap's clock waits for GC_END, whether they come
+	 * before it (file order) or after it (time order). */
+	if (c->state != EVI_CAP_GC || ev->type == EV_GC_END)
+		cap_advance(rep, c, ev->time);
 	switch (ev->type) {
 	case EV_RUN_THREAD:
 		c->state = EVI_CAP_RUNNING;
@@ -368,6 +373,10 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
 				"event added after ev_report_finish");
+	/* Block markers frame the events without being any: a re-blocked
+	 * or sorted copy has others, and the same page. */
+	if (ev->type == EV_BLOCK_MARKER)
+		return EV_OK;
 	if (reads_fields(ev->type) &&
 	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;

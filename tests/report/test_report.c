@@ -78,7 +78,10 @@ static void check_grid(const ev_report_grid *g, const loaded *l,
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 
+	/* The grid covers the events, not the block markers framing them. */
 	for (size_t i = 0; i < l->walk.count; i++) {
+		if (l->walk.events[i].type == EV_BLOCK_MARKER)
+			continue;
 		if (l->walk.events[i].time < lo)
 			lo = l->walk.events[i].time;
 		if (l->walk.events[i].time > hi)
@@ -98,7 +101,7 @@ static void check_grid(const ev_report_grid *g, const loaded *l,
 /* ---- capabilities: running time against the walker ---- */
 
 /* Per cap: time between each RUN_THREAD and the next STOP_THREAD, and
- * between its first and last events. */
+ * between its first and last events (block markers are none). */
 static void walk_cap_times(const loaded *l, uint16_t cap, uint64_t *running,
 			   uint64_t *span)
 {
@@ -108,7 +111,7 @@ static void walk_cap_times(const loaded *l, uint16_t cap, uint64_t *running,
 	*running = 0;
 	for (size_t i = 0; i < l->walk.count; i++) {
 		const ts_event *e = &l->walk.events[i];
-		if (e->cap != cap)
+		if (e->cap != cap || e->type == EV_BLOCK_MARKER)
 			continue;
 		if (!seen)
 			first = e->time;
