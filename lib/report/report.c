@@ -164,6 +164,20 @@ static void cap_advance(ev_report *rep, evi_report_cap *c, uint64_t t)
 	}
 }
 
+/* A GC lasts from GC_START to GC_END. The RTS stamps GC_END before the
+ * GC_GLOBAL_SYNC and GC_STATS_GHC it writes just ahead of it (stats.c):
+ * in file order they came first and moved the cap's clock past GC_END in
+ * GC, so that time goes back to the state before the GC, as in time
+ * order, where they come after GC_END. */
+static void gc_end(ev_report *rep, evi_report_cap *c, uint64_t t)
+{
+	uint64_t from = t > c->gc_since ? t : c->gc_since;
+
+	if (c->state == EVI_CAP_GC && from < c->since)
+		evi_report_ungc(rep, c->b, c->state_before_gc, from, c->since);
+	c->state = c->state_before_gc;
+}
+
 /* Events of a capability's buffer: its state and its GC. */
 static int cap_event(ev_report *rep, const ev_event *ev)
 {
@@ -182,12 +196,14 @@ static int cap_event(ev_report *rep, const ev_event *ev)
 		c->state = EVI_CAP_IDLE;
 		break;
 	case EV_GC_START:
-		if (c->state != EVI_CAP_GC)
+		if (c->state != EVI_CAP_GC) {
 			c->state_before_gc = c->state;
+			c->gc_since = c->since;
+		}
 		c->state = EVI_CAP_GC;
 		break;
 	case EV_GC_END:
-		c->state = c->state_before_gc;
+		gc_end(rep, c, ev->time);
 		break;
 	default:
 		break;
@@ -416,6 +432,10 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
 				"event added after ev_report_finish");
+	/* Block markers frame the events without being any: a re-blocked
+	 * or sorted copy has others, and the same page. */
+	if (ev->type == EV_BLOCK_MARKER)
+		return EV_OK;
 	if (reads_fields(ev->type) &&
 	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;

@@ -103,13 +103,11 @@ static void attribute_caps(ev_stats *st)
 	for (size_t i = 0; i < st->procs.n; i++)
 		find_slice(st, evi_stats_proc_at(st, i));
 	for (size_t i = 0; i < st->n_caps; i++) {
-		const evi_stats_cap *c = &st->caps[i];
+		evi_stats_cap *c = &st->caps[i];
 		evi_stats_proc *p;
+		evi_stats_gc_untimed(st, c); /* a pause never completed */
 		if (!c->seen)
 			continue;
-		if (c->in_gc) /* its GC_END was never read */
-			evi_stats_proc_get(st, c->gc_capset, 0)
-				->pub.untimed_collections++;
 		if ((p = evi_stats_cap_owner(st, c)))
 			give_cap(&p->pub, c);
 		else
@@ -138,12 +136,16 @@ static void derive(evi_stats_proc *p, int one_process)
 		  (double)o->par_copied_bytes
 		: 0.0;
 	/* A log's timestamps count from its RTS's start; in a merged log
-	 * that instant is lost, and the process's first event stands in; a
-	 * slice counts from its first event that is not metadata. */
+	 * that instant is lost (merge shifts each input's clock), and the
+	 * process's first event stands in: its CAPSET_CREATE, else its
+	 * capabilities' first; a slice counts from its first event that is
+	 * not metadata. */
 	if (o->slice)
 		o->start_ns = o->slice_start_ns;
 	else if (one_process)
 		o->start_ns = 0;
+	else if (p->have_created && (!o->caps || p->created_ns < o->start_ns))
+		o->start_ns = p->created_ns;
 	o->elapsed_ns = o->end_ns > o->start_ns ? o->end_ns - o->start_ns : 0;
 	o->mut_elapsed_ns = o->elapsed_ns > o->gc_elapsed_ns
 		? o->elapsed_ns - o->gc_elapsed_ns : 0;

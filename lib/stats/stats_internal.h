@@ -16,12 +16,17 @@
 /* What one capability contributed. Counters that the RTS keeps per
  * capability (allocation, sparks) are cumulative: the last event wins. */
 typedef struct evi_stats_cap {
-	int seen;
+	int seen;           /* an event of its own (not a block marker) */
 	uint64_t first_time, last_time;
 
-	int have_gc_start;  /* a GC_START since this cap's last GC_END */
+	/* The collection this cap is in, or was in last: from its GC_START
+	 * to the next one. Its GC_END and its GC_STATS_GHC come in either
+	 * order (stats.c, gc_timed), so that file and time order agree. */
+	int have_gc_start;  /* a GC_START: the collection's */
 	uint64_t gc_start;
-	int in_gc;          /* GC_STATS_GHC seen, its GC_END not yet */
+	int have_gc_end;    /* ... and its GC_END */
+	uint64_t gc_end;
+	int gc_counted;     /* its GC_STATS_GHC, not timed yet */
 	uint32_t gc_capset; /* ... the process and generation it counted */
 	uint16_t gc_gen;
 
@@ -91,5 +96,9 @@ int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n);
 
 /* The process a capability belongs to, or NULL (stats_procs.c). */
 evi_stats_proc *evi_stats_cap_owner(ev_stats *st, const evi_stats_cap *c);
+
+/* The collection `c` counted last (its GC_STATS_GHC) gets no pause: its
+ * GC_START or GC_END is missing (stats_procs.c). */
+void evi_stats_gc_untimed(ev_stats *st, evi_stats_cap *c);
 
 #endif

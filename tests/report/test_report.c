@@ -110,7 +110,7 @@ static uint64_t walk_cap_running(const loaded *l, uint16_t cap)
 
 	for (size_t i = 0; i < l->walk.count; i++) {
 		const ts_event *e = &l->walk.events[i];
-		if (e->cap != cap)
+		if (e->cap != cap || e->type == EV_BLOCK_MARKER)
 			continue;
 		if (e->type == EV_RUN_THREAD) {
 			on = 1;
