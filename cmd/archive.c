@@ -149,11 +149,13 @@ static int spool(input *in)
  * (--rm) anything but a regular file is refused. */
 static int open_input(input *in, const char *path, int regular_only)
 {
-	int is_stdin = strcmp(path, "-") == 0;
+	int is_stdin = strcmp(path, "-") == 0, rc;
 
 	in->path = path;
 	in->name = cli_input_name(path);
 	in->fd = -1;
+	if ((rc = cli_refuse_empty(path)) != EXIT_OK)
+		return rc;
 	/* Before open(2), which waits for a FIFO's writer. */
 	if (regular_only && stat(path, &in->st) == 0 &&
 	    !S_ISREG(in->st.st_mode))
@@ -169,10 +171,6 @@ static int open_input(input *in, const char *path, int regular_only)
 		close_input(in);
 		return cli_error(EXIT_SYSTEM, "%s: %s", in->name,
 				 strerror(saved));
-	}
-	if (S_ISDIR(in->st.st_mode)) {
-		close_input(in);
-		return cli_error(EXIT_USAGE, "%s: is a directory", in->name);
 	}
 	return spool(in);
 }

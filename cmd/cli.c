@@ -408,8 +408,32 @@ static void default_to_stdin(cli_args *out)
 		out->positional[out->n_positional++] = "-";
 }
 
+/* stat(2) of an operand: standard input's for "-". */
+static int stat_operand(const char *path, struct stat *st)
+{
+	return strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, st)
+				      : stat(path, st);
+}
+
+/* Every operand is an input log; no command reads a directory, so one is
+ * refused before the command starts (and prints anything). */
+static int refuse_directories(const cli_args *out)
+{
+	struct stat st;
+
+	for (int i = 0; i < out->n_positional; i++)
+		if (stat_operand(out->positional[i], &st) == 0 &&
+		    S_ISDIR(st.st_mode))
+			return cli_error(EXIT_USAGE, "%s: is a directory, not "
+					 "a log",
+					 cli_input_name(out->positional[i]));
+	return EXIT_OK;
+}
+
 static int check_operands(const cli_command *cmd, cli_args *out)
 {
+	int rc, output;
+
 	default_to_stdin(out);
 	if (out->n_positional < cmd->min_operands)
 		return cli_usage_error(cmd, "missing operand, and standard input "
@@ -418,6 +442,13 @@ static int check_operands(const cli_command *cmd, cli_args *out)
 	if (cmd->max_operands >= 0 && out->n_positional > cmd->max_operands)
 		return cli_usage_error(cmd, "too many operands (%s)",
 				       cmd->synopsis);
+	if ((rc = refuse_directories(out)) != EXIT_OK)
+		return rc;
+	/* A command without --output writes its results to standard
+	 * output; the others check it when they open it. */
+	if (!find_long(cmd, "output", 6, &output))
+		return cli_refuse_stdout_input(out->positional,
+					       out->n_positional);
 	return EXIT_OK;
 }
 
@@ -547,13 +578,34 @@ static int open_failure(const char *path, int rc)
 	return EXIT_OK;
 }
 
+int cli_refuse_empty(const char *path)
+{
+	struct stat st;
+
+	if (stat_operand(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size == 0)
+		return cli_error(EXIT_INVALID, "%s: the file is empty: it "
+				 "holds no eventlog", cli_input_name(path));
+	return EXIT_OK;
+}
+
 int cli_open_input(const char *path, unsigned flags, ev_reader **out)
 {
+	int rc = cli_refuse_empty(path);
+
+	*out = NULL;
+	if (rc != EXIT_OK)
+		return rc;
 	return open_failure(path, ev_reader_open_path(out, path, flags));
 }
 
 int cli_open_log_input(const char *path, ev_input **out)
 {
+	int rc = cli_refuse_empty(path);
+
+	*out = NULL;
+	if (rc != EXIT_OK)
+		return rc;
 	return open_failure(path, ev_input_open(out, path));
 }
 
@@ -618,12 +670,16 @@ void cli_broken_pipe(void)
 	on_fatal_signal(SIGPIPE);
 }
 
+static int same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 static int same_file(const char *a, const struct stat *b)
 {
 	struct stat st;
 
-	return strcmp(a, "-") != 0 && stat(a, &st) == 0 &&
-	       st.st_dev == b->st_dev && st.st_ino == b->st_ino;
+	return strcmp(a, "-") != 0 && stat(a, &st) == 0 && same_inode(&st, b);
 }
 
 static int refuse_input_output(const char *path, cli_overwrite overwrite)
@@ -643,7 +699,8 @@ int cli_open_output(const char *path, const char *const *inputs,
 
 	*out = NULL;
 	if (!path || strcmp(path, "-") == 0) {
-		if ((rc = cli_refuse_terminal()) != EXIT_OK)
+		if ((rc = cli_refuse_terminal()) != EXIT_OK ||
+		    (rc = cli_refuse_stdout_input(inputs, n_inputs)) != EXIT_OK)
 			return rc;
 		rc = ev_sink_open_fd(out, STDOUT_FILENO, "<stdout>");
 		return rc < 0 ? cli_error(EXIT_SYSTEM, "out of memory") : EXIT_OK;
@@ -658,6 +715,33 @@ int cli_open_output(const char *path, const char *const *inputs,
 				 strerror(errno));
 	track_temp(ev_sink_temp_path(*out));
 	return EXIT_OK;
+}
+
+int cli_refuse_stdout_input(const char *const *inputs, int n_inputs)
+{
+	struct stat out, in;
+
+	if (fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode))
+		return EXIT_OK;
+	for (int i = 0; i < n_inputs; i++)
+		if (stat_operand(inputs[i], &in) == 0 && same_inode(&in, &out))
+			return cli_error(EXIT_USAGE, "<stdout>: is the input "
+					 "%s: refusing to write to an input "
+					 "file", cli_input_name(inputs[i]));
+	return EXIT_OK;
+}
+
+int cli_stdout_failure(void)
+{
+	static int reported;
+
+	if (errno == EPIPE) /* only when SIGPIPE is blocked */
+		cli_broken_pipe();
+	if (!reported)
+		cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
+			  strerror(errno));
+	reported = 1;
+	return EXIT_SYSTEM;
 }
 
 int cli_refuse_terminal(void)
@@ -866,6 +950,18 @@ int cli_duration(const cli_args *args, int option, uint64_t *out)
 	return cli_usage_error(args->cmd, "--%s: '%s' is not a duration (%s)",
 			       cli_option_name(args, option), text,
 			       CLI_DURATION_FORMS);
+}
+
+int cli_time(const cli_args *args, int option, ev_time_base *base,
+	     uint64_t *ns)
+{
+	const char *text = cli_value(args, option);
+
+	if (!text || ev_time_parse(text, base, ns) == EV_OK)
+		return EXIT_OK;
+	return cli_usage_error(args->cmd, "--%s: '%s' is not a time (%s)",
+			       cli_option_name(args, option), text,
+			       CLI_TIME_FORMS);
 }
 
 int cli_block_size(const cli_args *args, int option, uint32_t *out)

@@ -179,6 +179,12 @@ const char *cli_input_name(const char *path);
 /* The same for outputs: "<stdout>" for "-" or NULL (no -o). */
 const char *cli_output_name(const char *path);
 
+/* An empty input file (standard input too, when it is one) holds no
+ * eventlog: every command refuses it the same way, "FILE: the file is
+ * empty: it holds no eventlog", EXIT_INVALID (doc/evtool.1, EXIT STATUS).
+ * EXIT_OK for any other input. The openers below call it. */
+int cli_refuse_empty(const char *path);
+
 /* Opens a reader on `path` ("-" for stdin). On failure prints a message
  * and returns its exit code (nonzero). */
 int cli_open_input(const char *path, unsigned flags, ev_reader **out);
@@ -195,8 +201,9 @@ typedef enum cli_overwrite {
 } cli_overwrite;
 
 /* Opens the output `path` as a sink; "-" or NULL (no -o given) is
- * standard output, refused when it is a terminal. Refuses an output that
- * is one of `inputs` as `overwrite` says. The temporary file is removed
+ * standard output, refused when it is a terminal or one of `inputs`
+ * (cli_refuse_stdout_input). Refuses an output that is one of `inputs`
+ * as `overwrite` says. The temporary file is removed
  * if a signal arrives before commit. */
 int cli_open_output(const char *path, const char *const *inputs,
 		    int n_inputs, cli_overwrite overwrite, ev_sink **out);
@@ -212,6 +219,20 @@ int cli_open_log_output(const char *path, int gzip,
 /* When standard output is a terminal, prints the refusal to write binary
  * data to it (gzip's and zstd's) and returns EXIT_USAGE; else EXIT_OK. */
 int cli_refuse_terminal(void);
+
+/* When standard output is one of the files `inputs` ("-": standard input)
+ * (`evtool filter x.eventlog >> x.eventlog`), prints the refusal and
+ * returns EXIT_USAGE; else EXIT_OK. Writing would change an input while
+ * it is read. cli_parse calls it for the commands that always write
+ * standard output (those without --output), cli_open_output for the
+ * others when their output is standard output. */
+int cli_refuse_stdout_input(const char *const *inputs, int n_inputs);
+
+/* Reports that standard output could not be written (errno says why;
+ * EPIPE dies of SIGPIPE, as cli_broken_pipe), once however many writes
+ * fail: a command's and main()'s last flush report one failure. Returns
+ * EXIT_SYSTEM. */
+int cli_stdout_failure(void);
 
 /* Commits (renames into place) or reports why it could not. */
 int cli_commit_output(ev_sink *sink, const char *path);
@@ -311,5 +332,12 @@ int cli_count(const cli_args *args, int option, uint64_t min, uint64_t max,
 /* `option`'s value as a duration in ns, not negative (the time grammar
  * of ev_duration_parse: "1000", "1ms", "2.5 us"); as cli_size. */
 int cli_duration(const cli_args *args, int option, uint64_t *out);
+
+/* `option`'s value as a time (ev_time_parse: CLI_TIME_FORMS), its base
+ * in *base and its nanoseconds in *ns; leaves them alone when the option
+ * was not given. EXIT_OK, or EXIT_USAGE with a message naming the
+ * option and value. */
+int cli_time(const cli_args *args, int option, ev_time_base *base,
+	     uint64_t *ns);
 
 #endif

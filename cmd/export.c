@@ -55,7 +55,10 @@ static int open_output(export_run *run)
 	if (run->out)
 		return cli_open_log_output(run->out, 0, &run->in, 1,
 					   CLI_REFUSE_INPUT, &run->sink);
-	/* Text: a terminal is fine, as for jq. */
+	/* Text: a terminal is fine, as for jq; the input is not. */
+	int rc = cli_refuse_stdout_input(&run->in, 1);
+	if (rc != EXIT_OK)
+		return rc;
 	if (ev_sink_open_fd(&run->sink, STDOUT_FILENO, "<stdout>") < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	return EXIT_OK;

@@ -165,8 +165,14 @@ static int add_window(const cli_args *args, ev_filter *f, int exclude)
 	const char *from = cli_value(args, from_opt);
 	const char *to = cli_value(args, to_opt);
 	const char *marks = cli_value(args, marks_opt);
+	ev_time_base base;
+	uint64_t ns;
 	int rc;
 
+	/* Each time is checked here, so that a message names its option. */
+	if ((rc = cli_time(args, from_opt, &base, &ns)) != EXIT_OK ||
+	    (rc = cli_time(args, to_opt, &base, &ns)) != EXIT_OK)
+		return rc;
 	if ((from || to) &&
 	    (rc = ev_filter_set_time(f, from, to, exclude)) < 0)
 		return selector_error(args, f, from ? from_opt : to_opt, rc);

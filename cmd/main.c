@@ -82,12 +82,8 @@ int main(int argc, char **argv)
 		return EXIT_SYSTEM;
 	{
 		int rc = run_command(cmd, argc - 2, argv + 2);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			if (errno == EPIPE) /* only when SIGPIPE is blocked */
-				cli_broken_pipe();
-			return cli_error(EXIT_SYSTEM, "cannot write standard "
-					 "output: %s", strerror(errno));
-		}
+		if (fflush(stdout) != 0 || ferror(stdout))
+			return cli_stdout_failure();
 		return rc;
 	}
 }

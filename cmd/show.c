@@ -108,14 +108,6 @@ static void close_output(show_out *o)
 	ev_text_free(&o->text);
 }
 
-static int write_error(void)
-{
-	if (errno == EPIPE) /* only when SIGPIPE is blocked */
-		cli_broken_pipe();
-	return cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
-			 strerror(errno));
-}
-
 /* Every event of every session in time order (ghc-events' stable sort). */
 static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 {
@@ -133,11 +125,11 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 	}
 	status = ev_sorter_visit(s, input, &show_consumer, o);
 	if ((status >= 0 || status == EV_ETRUNCATED) && finish_output(o) < 0)
-		rc = write_error();
+		rc = cli_stdout_failure();
 	else if (status < 0 && ev_sorter_diag(s)->origin == EV_ORIGIN_OUTPUT)
 		rc = ev_sorter_diag(s)->status == EV_ENOMEM
 			     ? cli_error(EXIT_SYSTEM, "out of memory")
-			     : write_error();
+			     : cli_stdout_failure();
 	else if (status < 0)
 		rc = cli_sorter_error(s, in, NULL);
 	ev_input_free(input);
@@ -157,8 +149,8 @@ static int follow_idle(void *ctx)
 static int follow_finish(void *ctx, int status)
 {
 	if (status == EV_EIO && ferror(stdout))
-		return write_error();
-	return finish_output(ctx) < 0 ? write_error() : EXIT_OK;
+		return cli_stdout_failure();
+	return finish_output(ctx) < 0 ? cli_stdout_failure() : EXIT_OK;
 }
 
 static int show_following(const char *in, show_out *o)

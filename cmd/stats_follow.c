@@ -103,14 +103,6 @@ static int on_idle(void *ctx)
 	return fflush(stdout) == 0 ? EV_OK : EV_EIO;
 }
 
-static int write_error(void)
-{
-	if (errno == EPIPE) /* only when SIGPIPE is blocked */
-		cli_broken_pipe();
-	return cli_error(EXIT_SYSTEM, "cannot write standard output: %s",
-			 strerror(errno));
-}
-
 /* The last, partial interval and the summary. */
 static int on_finish(void *ctx, int status)
 {
@@ -119,7 +111,7 @@ static int on_finish(void *ctx, int status)
 	ev_stats_now now;
 
 	if (status == EV_EIO && ferror(stdout))
-		return write_error();
+		return cli_stdout_failure();
 	if (d->status < 0)
 		return cli_read_failure(d, m->f.name);
 	if (status != EV_END && status != EV_ETRUNCATED)
@@ -130,7 +122,7 @@ static int on_finish(void *ctx, int status)
 	if (ev_stats_finish(m->f.st) < 0)
 		return cli_finish_failure(ev_stats_diag(m->f.st), m->f.name);
 	stats_print_text(&m->f, m->lines > 0, m->parts);
-	return fflush(stdout) == 0 ? EXIT_OK : write_error();
+	return fflush(stdout) == 0 ? EXIT_OK : cli_stdout_failure();
 }
 
 int stats_follow(const char *in, uint64_t every_ns, unsigned parts)

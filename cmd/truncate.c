@@ -68,15 +68,14 @@ const cli_option truncate_options[TRUNCATE_N_OPTIONS + 1] = {
 
 /* --at takes the times every option takes (ev_time_parse); the repair
  * places a wall-clock time by the log's WALL_CLOCK_TIME. */
-static int parse_at(const cli_command *cmd, const char *text,
-		    ev_repair_options *o)
+static int parse_at(const cli_args *args, ev_repair_options *o)
 {
 	ev_time_base base;
 	uint64_t ns;
+	int rc = cli_time(args, TRUNCATE_OPT_AT, &base, &ns);
 
-	if (ev_time_parse(text, &base, &ns) < 0)
-		return cli_usage_error(cmd, "--at: '%s' is not a time (%s)",
-				       text, CLI_TIME_FORMS);
+	if (rc != EXIT_OK)
+		return rc;
 	o->max_time = ns;
 	o->time_base = base == EV_TIME_RELATIVE ? EV_REPAIR_TIME_RELATIVE
 		       : base == EV_TIME_WALL   ? EV_REPAIR_TIME_WALL
@@ -94,7 +93,7 @@ static int parse_options(const cli_command *cmd, const cli_args *args,
 	if (cli_flag(args, TRUNCATE_OPT_RESYNC))
 		o->flags |= EV_REPAIR_RESYNC;
 	if (at)
-		rc = parse_at(cmd, at, o);
+		rc = parse_at(args, o);
 	if (rc == EXIT_OK)
 		rc = cli_count(args, TRUNCATE_OPT_EVENTS, 0, UINT64_MAX - 1,
 			       &o->max_events);

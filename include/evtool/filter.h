@@ -158,7 +158,9 @@ EV_API int ev_filter_set_redact(ev_filter *f, const char *list);
  * info-table (169), ticky-counter (210) and perf-name (140) definitions,
  * and THREAD_LABEL, which is kept for the threads that the thread
  * selector keeps (all, without one). Kept metadata still obeys the
- * process selector and redaction.
+ * process selector and redaction, and an include time or marker window:
+ * metadata stamped after the window's end concerns nothing in it and is
+ * dropped, so that the slice ends with its window.
  */
 EV_API void ev_filter_set_metadata(ev_filter *f, int keep);
 

@@ -7,8 +7,9 @@
  * HEAP_LIVE (51) after each major collection, HEAP_SIZE (50), GC_START and
  * GC_END (9, 10) stamped with the very clock readings the RTS's own
  * figures use, and SPARK_COUNTERS (34) per capability. An accumulator is
- * fed events in file order and keeps a few counters per capability,
- * process and generation, whatever the log's size.
+ * fed events in file order (or in time order, as `evtool sort` writes
+ * them: the figures are the same) and keeps a few counters per
+ * capability, process and generation, whatever the log's size.
  *
  *     ev_stats *st;
  *     ev_stats_new(&st);
@@ -78,7 +79,8 @@ typedef struct ev_stats_process {
 	uint64_t sparks_total;    /**< created + dud + overflowed, as the RTS */
 
 	uint64_t start_ns;        /**< 0 (the RTS start) or its first event */
-	uint64_t end_ns;          /**< its last event */
+	uint64_t end_ns;          /**< its capabilities' last event that is
+				       not metadata (0: none) */
 	uint64_t elapsed_ns;      /**< end - start */
 	uint64_t mut_elapsed_ns;  /**< elapsed - GC: includes INIT and EXIT */
 	double productivity;      /**< mut_elapsed / elapsed, 0 to 1 */
@@ -102,9 +104,13 @@ EV_API void ev_stats_free(ev_stats *st);
 
 /**
  * Adds one event: what the consumer's event callback does, for a caller
- * that hands events one by one. Feed every event of a log (block markers
- * included) in file order, as ev_reader_next returns them; several
- * sessions of one stream may follow each other. EV_OK, EV_EFORMAT for a statistics event
+ * that hands events one by one. Feed every event of a log in file order,
+ * as ev_reader_next returns them, or in time order (the sorter's, which
+ * keeps each capability's ties in file order): a collection's GC_END,
+ * stamped before the GC_GLOBAL_SYNC and GC_STATS_GHC written ahead of
+ * it, is paired with them either way. Block markers may be given or not
+ * (they count for nothing); several sessions of one stream may follow
+ * each other. EV_OK, EV_EFORMAT for a statistics event
  * too short for its fields, EV_ELIMIT for more than EV_STATS_MAX_GENS
  * generations or EV_STATS_MAX_PROCESSES processes, EV_ENOMEM; see
  * ev_stats_diag().

@@ -6,8 +6,8 @@
  *     DATE "Wed Nov 25 10:52 2026"  (WALL_CLOCK_TIME, UTC)
  *     SAMPLE_UNIT "seconds"
  *     VALUE_UNIT "bytes"
- *     BEGIN_SAMPLE 0.000000         (an empty first sample, as the RTS's)
- *     END_SAMPLE 0.000000
+ *     BEGIN_SAMPLE 0.000000         (an empty first sample, as the RTS's;
+ *     END_SAMPLE 0.000000            a slice's at its start, slice.h)
  *     BEGIN_SAMPLE T                (HEAP_PROF_SAMPLE_BEGIN)
  *     BAND<TAB>BYTES                (HEAP_PROF_SAMPLE_STRING/_COST_CENTRE)
  *     END_SAMPLE T                  (HEAP_PROF_SAMPLE_END)
@@ -38,6 +38,7 @@
 #include "evtool/decode.h"
 #include "export_internal.h"
 #include "internal.h"
+#include "slice.h"
 
 /* Bytes of the JOB line's program and arguments kept. */
 #define JOB_MAX 1024u
@@ -48,6 +49,8 @@ typedef struct hp_state {
 	int header_done;
 	uint64_t samples;
 	uint64_t last_time;
+	int have_first, have_work; /* the first event, and the first that */
+	uint64_t first_ns, first_work_ns; /* is not metadata: a slice? */
 	char job[JOB_MAX + 1];
 	int have_job;
 	char date[64];
@@ -70,6 +73,14 @@ static void sample_line(ev_text *t, const char *what, uint64_t ns)
 	evi_putc(t, '\n');
 }
 
+/* Where the profile starts: at the RTS's start, time 0, as the RTS's .hp;
+ * a slice of a run at its start, so that hp2ps draws the window. */
+static uint64_t profile_start(const hp_state *st)
+{
+	return st->have_work && evi_is_slice(st->first_ns, st->first_work_ns)
+		       ? st->first_work_ns : 0;
+}
+
 static void write_header(ev_exporter *x, hp_state *st)
 {
 	ev_text *t = &x->out;
@@ -81,8 +92,8 @@ static void write_header(ev_exporter *x, hp_state *st)
 	evi_puts(t, "\"\nDATE \"");
 	evi_puts(t, st->date);
 	evi_puts(t, "\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
-	sample_line(t, "BEGIN_SAMPLE", 0);
-	sample_line(t, "END_SAMPLE", 0);
+	sample_line(t, "BEGIN_SAMPLE", profile_start(st));
+	sample_line(t, "END_SAMPLE", profile_start(st));
 	st->header_done = 1;
 }
 
@@ -156,11 +167,26 @@ static int heap_event(ev_exporter *x, hp_state *st, const ev_event *ev)
 	return EV_OK;
 }
 
+/* Until the first event that is not metadata: the first event, and it
+ * (profile_start). */
+static void note_start(hp_state *st, const ev_event *ev)
+{
+	if (!st->have_first)
+		st->first_ns = ev->time;
+	st->have_first = 1;
+	if (!evi_type_is_metadata(ev->type)) {
+		st->first_work_ns = ev->time;
+		st->have_work = 1;
+	}
+}
+
 static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 {
 	hp_state *st = state;
 
 	st->last_time = ev->time;
+	if (!st->have_work)
+		note_start(st, ev);
 	switch (ev->type) {
 	case EV_PROGRAM_ARGS:
 		if (!st->have_job && ev->size >= 4)
@@ -175,7 +201,8 @@ static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 			sample_line(&x->out, "MARK", ev->time);
 		break;
 	default:
-		return heap_event(x, st, ev);
+		return evi_heap_samples_type(ev->type) ? heap_event(x, st, ev)
+						       : EV_OK;
 	}
 	return EV_OK;
 }

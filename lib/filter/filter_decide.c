@@ -674,6 +674,28 @@ static int in_window(const evi_time_window *w, uint64_t t)
 	return w->to_inclusive ? t <= w->to : t < w->to;
 }
 
+/* Past the end of window `w`: at or after a `to` that excludes its
+ * stamp. */
+static int after_window(const evi_time_window *w, uint64_t t)
+{
+	if (!w->active || !w->has_to)
+		return 0;
+	return w->to_inclusive ? t > w->to : t >= w->to;
+}
+
+/* Kept metadata stamped after the end of an include window (a time or
+ * marker window) is dropped: it concerns nothing in the window (capsets
+ * deleted at exit, labels of threads created later), and a slice's last
+ * event is then its window's last, which stats, report and export take as
+ * its end. Metadata before the window stays: it is the context (capsets,
+ * arguments, clock, heap and profile definitions) that the window's events
+ * need. */
+static int before_window_end(const evi_session_facts *s, uint64_t t)
+{
+	return !after_window(&s->time[EVI_INCLUDE], t) &&
+	       !after_window(&s->marks[EVI_INCLUDE], t);
+}
+
 /* One direction's verdict for one kind: include needs a match, exclude
  * needs none. */
 static int passes(int d, int matched)
@@ -815,9 +837,13 @@ int evi_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
 		return f->diag.status;
 	switch (rule) {
 	case EVI_RULE_META:
-		return process_ok(f, s, ev, &refs) ? keep(f, ev, out) : 0;
+		return before_window_end(s, ev->time) &&
+			       process_ok(f, s, ev, &refs)
+			       ? keep(f, ev, out) : 0;
 	case EVI_RULE_LABEL:
-		return process_ok(f, s, ev, &refs) && thread_ok(f, ev, &refs)
+		return before_window_end(s, ev->time) &&
+			       process_ok(f, s, ev, &refs) &&
+			       thread_ok(f, ev, &refs)
 			       ? keep(f, ev, out) : 0;
 	default:
 		return others_ok(f, s, ev, &refs) ? keep(f, ev, out) : 0;

@@ -289,34 +289,7 @@ _Static_assert(EV_CLASS_OTHER == 1u << (EV_CLASS_COUNT - 1),
 
 int ev_type_is_metadata(uint16_t id)
 {
-	switch (id) {
-	case EV_STARTUP:
-	case EV_CAPSET_CREATE:
-	case EV_CAPSET_DELETE:
-	case EV_CAPSET_ASSIGN_CAP:
-	case EV_CAPSET_REMOVE_CAP:
-	case EV_RTS_IDENTIFIER:
-	case EV_PROGRAM_ARGS:
-	case EV_PROGRAM_ENV:
-	case EV_OSPROCESS_PID:
-	case EV_OSPROCESS_PPID:
-	case EV_WALL_CLOCK_TIME:
-	case EV_THREAD_LABEL:
-	case EV_CAP_CREATE:
-	case EV_CAP_DELETE:
-	case EV_CAP_DISABLE:
-	case EV_CAP_ENABLE:
-	case EV_HEAP_INFO_GHC:
-	case EV_PERF_NAME: /* names the perf counters of 141/142 */
-	case EV_HEAP_PROF_BEGIN:
-	case EV_HEAP_PROF_COST_CENTRE:
-	case EV_PROF_BEGIN:
-	case EV_IPE:
-	case EV_TICKY_COUNTER_DEF:
-		return 1;
-	default:
-		return 0;
-	}
+	return evi_type_is_metadata(id);
 }
 
 /* ------------------------------------------------------------------------

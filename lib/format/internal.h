@@ -188,6 +188,42 @@ static inline int evi_need_fast(const evi_need_table *t, ev_diag *d,
 	return evi_need_fields(d, ev, who);
 }
 
+/* ---- metadata ---- */
+
+#define EVI_BIT64(id) (UINT64_C(1) << ((id) & 63))
+
+/* ev_type_is_metadata's types, all from STARTUP (17) to 255, as bitmaps
+ * of ids 0-63 and 128-255 (none is in 64-127): the analyses ask for every
+ * event, and the common ids cost a compare or two and a bit test. */
+#define EVI_METADATA_0_63                                                   \
+	(EVI_BIT64(EV_STARTUP) | EVI_BIT64(EV_CAPSET_CREATE) |              \
+	 EVI_BIT64(EV_CAPSET_DELETE) | EVI_BIT64(EV_CAPSET_ASSIGN_CAP) |     \
+	 EVI_BIT64(EV_CAPSET_REMOVE_CAP) | EVI_BIT64(EV_RTS_IDENTIFIER) |    \
+	 EVI_BIT64(EV_PROGRAM_ARGS) | EVI_BIT64(EV_PROGRAM_ENV) |            \
+	 EVI_BIT64(EV_OSPROCESS_PID) | EVI_BIT64(EV_OSPROCESS_PPID) |        \
+	 EVI_BIT64(EV_WALL_CLOCK_TIME) | EVI_BIT64(EV_THREAD_LABEL) |        \
+	 EVI_BIT64(EV_CAP_CREATE) | EVI_BIT64(EV_CAP_DELETE) |               \
+	 EVI_BIT64(EV_CAP_DISABLE) | EVI_BIT64(EV_CAP_ENABLE) |              \
+	 EVI_BIT64(EV_HEAP_INFO_GHC))
+/* PERF_NAME names the perf counters of 141/142. */
+#define EVI_METADATA_128_191                                                \
+	(EVI_BIT64(EV_PERF_NAME) | EVI_BIT64(EV_HEAP_PROF_BEGIN) |          \
+	 EVI_BIT64(EV_HEAP_PROF_COST_CENTRE) | EVI_BIT64(EV_PROF_BEGIN) |    \
+	 EVI_BIT64(EV_IPE))
+#define EVI_METADATA_192_255 EVI_BIT64(EV_TICKY_COUNTER_DEF)
+
+static inline int evi_type_is_metadata(uint16_t id)
+{
+	if (id < EV_STARTUP) /* the scheduler's and GC's, the commonest */
+		return 0;
+	if (id < 64)
+		return (int)(EVI_METADATA_0_63 >> id & 1);
+	if (id < 128 || id >= 256)
+		return 0;
+	return (int)((id < 192 ? EVI_METADATA_128_191 : EVI_METADATA_192_255)
+		     >> (id & 63) & 1);
+}
+
 /* ---- STOP_THREAD statuses as ghc-events reads them (stop_status.c) ---- */
 
 /* The statuses ghc-events names: evi_stop_status gives 0 to 20. */

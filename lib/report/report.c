@@ -3,8 +3,8 @@
  *
  * A capability runs Haskell code from RUN_THREAD to STOP_THREAD, is in
  * GC from GC_START to GC_END (GHC's rts/Trace.c traceEventGcStart and
- * traceEventGcEnd, posted by every GC thread) and idle otherwise, from
- * its first event to its last. A collection's pause is GC_END - GC_START
+ * traceEventGcEnd, posted by every GC thread) and idle otherwise, over
+ * its process's run (report_finish.c), as stats counts it. A collection's pause is GC_END - GC_START
  * on the capability that posted its GC_STATS_GHC, as +RTS -s times it
  * (see stats.c). HEAP_ALLOCATED carries one capability's running total,
  * HEAP_SIZE and HEAP_LIVE the process's current figures (doc/format.md
@@ -154,7 +154,7 @@ static void cap_advance(ev_report *rep, evi_report_cap *c, uint64_t t)
 {
 	if (!c->seen) {
 		c->seen = 1;
-		c->since = t;
+		c->first = c->since = t;
 		c->state = EVI_CAP_IDLE;
 		return;
 	}
@@ -162,6 +162,20 @@ static void cap_advance(ev_report *rep, evi_report_cap *c, uint64_t t)
 		evi_report_spread(rep, c->b, c->state, c->since, t);
 		c->since = t;
 	}
+}
+
+/* A GC lasts from GC_START to GC_END. The RTS stamps GC_END before the
+ * GC_GLOBAL_SYNC and GC_STATS_GHC it writes just ahead of it (stats.c):
+ * in file order they came first and moved the cap's clock past GC_END in
+ * GC, so that time goes back to the state before the GC, as in time
+ * order, where they come after GC_END. */
+static void gc_end(ev_report *rep, evi_report_cap *c, uint64_t t)
+{
+	uint64_t from = t > c->gc_since ? t : c->gc_since;
+
+	if (c->state == EVI_CAP_GC && from < c->since)
+		evi_report_ungc(rep, c->b, c->state_before_gc, from, c->since);
+	c->state = c->state_before_gc;
 }
 
 /* Events of a capability's buffer: its state and its GC. */
@@ -182,12 +196,14 @@ static int cap_event(ev_report *rep, const ev_event *ev)
 		c->state = EVI_CAP_IDLE;
 		break;
 	case EV_GC_START:
-		if (c->state != EVI_CAP_GC)
+		if (c->state != EVI_CAP_GC) {
 			c->state_before_gc = c->state;
+			c->gc_since = c->since;
+		}
 		c->state = EVI_CAP_GC;
 		break;
 	case EV_GC_END:
-		c->state = c->state_before_gc;
+		gc_end(rep, c, ev->time);
 		break;
 	default:
 		break;
@@ -275,6 +291,11 @@ static int on_heap(ev_report *rep, const ev_event *ev)
 		/* A running total: the bucket gets what it grew by. */
 		h->allocated_bytes += c->have_alloc && bytes >= c->last_alloc
 					      ? bytes - c->last_alloc : bytes;
+		if (!c->have_alloc) {
+			c->first_alloc = bytes;
+			c->first_alloc_ns = ev->time;
+			c->first_alloc_capset = p->capset;
+		}
 		c->have_alloc = 1;
 		c->last_alloc = bytes;
 	} else if (ev->type == EV_HEAP_SIZE) {
@@ -330,17 +351,10 @@ static int reads_fields(uint16_t type)
 	}
 }
 
+/* The events that untimed() passes. */
 static int dispatch(ev_report *rep, const ev_event *ev)
 {
 	switch (ev->type) {
-	case EV_CAPSET_CREATE:
-		return on_capset_create(rep, ev);
-	case EV_CAPSET_ASSIGN_CAP:
-		return on_capset_assign(rep, ev);
-	case EV_OSPROCESS_PID:
-	case EV_RTS_IDENTIFIER:
-	case EV_PROGRAM_ARGS:
-		return on_identity(rep, ev);
 	case EV_GC_STATS_GHC:
 	case EV_HEAP_ALLOCATED:
 	case EV_HEAP_SIZE:
@@ -348,8 +362,6 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 		return on_heap(rep, ev);
 	case EV_USER_MARKER:
 		return on_marker(rep, ev);
-	case EV_HEAP_PROF_BEGIN:
-	case EV_HEAP_PROF_COST_CENTRE:
 	case EV_HEAP_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_PROF_SAMPLE_STRING:
@@ -361,6 +373,58 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 	}
 }
 
+/* The metadata the report reads: processes, their identity and
+ * capabilities, heap-profile definitions. */
+static int dispatch_metadata(ev_report *rep, const ev_event *ev)
+{
+	switch (ev->type) {
+	case EV_CAPSET_CREATE:
+		return on_capset_create(rep, ev);
+	case EV_CAPSET_ASSIGN_CAP:
+		return on_capset_assign(rep, ev);
+	case EV_OSPROCESS_PID:
+	case EV_RTS_IDENTIFIER:
+	case EV_PROGRAM_ARGS:
+		return on_identity(rep, ev);
+	case EV_HEAP_PROF_BEGIN:
+	case EV_HEAP_PROF_COST_CENTRE:
+		return evi_report_profile_event(rep, ev);
+	default:
+		return EV_OK;
+	}
+}
+
+/* Metadata (and a block marker, stamped as its block's first event)
+ * neither widens the buckets nor moves a capability's clock: a slice
+ * (filter --from) keeps the run's metadata from before its window, and
+ * its charts draw the window, from its first event that is not metadata,
+ * as stats times it. The common ids, below STARTUP (17), cost one
+ * compare. */
+static int untimed(uint16_t type)
+{
+	if (type < EV_STARTUP)
+		return 0;
+	if (type < 64)
+		return (int)((EVI_METADATA_0_63 | EVI_BIT64(EV_BLOCK_MARKER)) >>
+			     type & 1);
+	return evi_type_is_metadata(type);
+}
+
+static int add_untimed(ev_report *rep, const ev_event *ev)
+{
+	int rc;
+
+	if ((rc = ev_stats_add(rep->stats, ev)) < 0) {
+		rep->diag = *ev_stats_diag(rep->stats);
+		return rc;
+	}
+	if ((rc = dispatch_metadata(rep, ev)) < 0) {
+		rep->diag.offset = ev->offset;
+		rep->diag.event_index = ev->index;
+	}
+	return rc;
+}
+
 int ev_report_add(ev_report *rep, const ev_event *ev)
 {
 	int rc;
@@ -368,9 +432,15 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
 				"event added after ev_report_finish");
+	/* Block markers frame the events without being any: a re-blocked
+	 * or sorted copy has others, and the same page. */
+	if (ev->type == EV_BLOCK_MARKER)
+		return EV_OK;
 	if (reads_fields(ev->type) &&
 	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;
+	if (untimed(ev->type))
+		return add_untimed(rep, ev);
 	/* The buckets first: a pause that ev_stats_add reports falls into
 	 * buckets that cover the event that ends it. */
 	if ((rc = evi_report_cover(rep, ev->time)) < 0)

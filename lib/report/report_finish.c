@@ -32,6 +32,28 @@ static size_t caps_of(const ev_report *rep, size_t proc)
 	return n;
 }
 
+/* A capability is idle over its process's run before its first event
+ * and after its last, as ev_stats_capability counts it (idle is the run's
+ * time neither running nor in GC), within the events the grid covers. */
+static void idle_over_run(ev_report *rep, evi_report_cap *c, size_t proc)
+{
+	const evi_report_proc *p = evi_report_proc_at(rep, proc);
+	const ev_stats_process *sp = NULL;
+	uint64_t start, end;
+
+	for (size_t i = 0; i < ev_stats_process_count(rep->stats); i++)
+		if (ev_stats_process_at(rep->stats, i)->capset == p->capset)
+			sp = ev_stats_process_at(rep->stats, i);
+	if (!sp)
+		return;
+	start = sp->start_ns > rep->first_ns ? sp->start_ns : rep->first_ns;
+	end = sp->end_ns < rep->last_ns ? sp->end_ns : rep->last_ns;
+	if (start < c->first)
+		evi_report_spread(rep, c->b, EVI_CAP_IDLE, start, c->first);
+	if (c->since < end)
+		evi_report_spread(rep, c->b, EVI_CAP_IDLE, c->since, end);
+}
+
 static size_t marker_proc(const ev_report *rep, const evi_report_marker *m)
 {
 	if (m->cap == EV_NO_CAP || m->cap >= rep->n_caps)
@@ -84,6 +106,36 @@ static int is_process(const evi_report_proc *p)
 	return p->os_process || p->have_heap;
 }
 
+/* Whether stats calls the process of `capset` a slice of its run. */
+static int is_slice(const ev_report *rep, uint32_t capset)
+{
+	for (size_t i = 0; i < ev_stats_process_count(rep->stats); i++) {
+		const ev_stats_process *s = ev_stats_process_at(rep->stats, i);
+		if (s->capset == capset)
+			return s->slice;
+	}
+	return 0;
+}
+
+/* A slice's running totals count from their first value (as stats
+ * counts them): each capability's first HEAP_ALLOCATED, the allocation
+ * of the run before the slice, leaves the bucket it went into. */
+static void slice_baselines(ev_report *rep)
+{
+	for (size_t i = 0; i < rep->n_caps; i++) {
+		const evi_report_cap *c = &rep->caps[i];
+		evi_report_proc *p;
+		ev_report_heap_bucket *h;
+		if (!c->have_alloc || !is_slice(rep, c->first_alloc_capset) ||
+		    !(p = evi_capsets_find(&rep->procs, c->first_alloc_capset)))
+			continue;
+		h = &p->heap[evi_grid_index(&rep->grid, c->first_alloc_ns)];
+		h->allocated_bytes -= c->first_alloc < h->allocated_bytes
+					      ? c->first_alloc
+					      : h->allocated_bytes;
+	}
+}
+
 int ev_report_finish(ev_report *rep)
 {
 	size_t first = 0, count = 0, unknown, n_out = 0;
@@ -98,12 +150,20 @@ int ev_report_finish(ev_report *rep)
 		rep->diag = *ev_stats_diag(rep->stats);
 		return rep->diag.status;
 	}
+	slice_baselines(rep);
 	if (rep->grid.set) {
 		first = evi_grid_index(&rep->grid, rep->first_ns);
 		count = evi_grid_index(&rep->grid, rep->last_ns) - first + 1;
 		rep->out_grid = (ev_report_grid){
 			rep->grid.base + first * rep->grid.width,
 			rep->grid.width, count, rep->first_ns, rep->last_ns };
+	}
+	for (size_t c = 0; c < rep->n_caps; c++) {
+		size_t proc = rep->caps[c].seen && rep->caps[c].b
+				      ? process_of(rep, &rep->caps[c])
+				      : rep->procs.n;
+		if (proc < rep->procs.n)
+			idle_over_run(rep, &rep->caps[c], proc);
 	}
 	unknown = caps_of(rep, rep->procs.n);
 	rep->out = calloc(rep->procs.n + 1, sizeof *rep->out);

@@ -116,3 +116,20 @@ void evi_report_spread(ev_report *rep, ev_report_cap_bucket *b,
 		at += part;
 	}
 }
+
+/* Once per collection at most: spreads [from, to) in `state`, then takes
+ * it back from GC, bucket by bucket (never below 0). */
+void evi_report_ungc(ev_report *rep, ev_report_cap_bucket *b,
+		     enum evi_cap_state state, uint64_t from, uint64_t to)
+{
+	const evi_grid *g = &rep->grid;
+	uint64_t at = from - g->base, end = to - g->base;
+
+	evi_report_spread(rep, b, state, from, to);
+	for (size_t i = evi_grid_index(g, from); at < end; i++) {
+		uint64_t stop = bucket_end(g, i);
+		uint64_t part = (stop < end ? stop : end) - at;
+		b[i].gc_ns -= part < b[i].gc_ns ? part : b[i].gc_ns;
+		at += part;
+	}
+}

@@ -51,11 +51,16 @@ enum evi_cap_state { EVI_CAP_IDLE, EVI_CAP_RUNNING, EVI_CAP_GC };
 
 typedef struct evi_report_cap {
 	int seen;
+	uint64_t first;            /* its first event's time */
 	uint64_t since;            /* latest time seen: the state holds since */
 	enum evi_cap_state state, state_before_gc;
+	uint64_t gc_since;         /* its GC began (the state GC holds since) */
 	evi_cap_claim claim;       /* its process (capsets.h) */
 	int have_alloc;            /* HEAP_ALLOCATED seen: its running total */
 	uint64_t last_alloc;
+	uint64_t first_alloc;      /* ... its first value, where, whose: a */
+	uint64_t first_alloc_ns;   /* slice's baseline (report_finish.c) */
+	uint32_t first_alloc_capset;
 	uint64_t markers_dropped;
 	ev_report_cap_bucket *b;   /* grid n buckets */
 } evi_report_cap;
@@ -153,6 +158,11 @@ static inline evi_report_proc *evi_report_proc_at(const ev_report *rep,
 /* Adds [from, to) to the buckets `b` of a capability, in `state`. */
 void evi_report_spread(ev_report *rep, ev_report_cap_bucket *b,
 		       enum evi_cap_state state, uint64_t from, uint64_t to);
+
+/* Moves [from, to) of the buckets `b` of a capability, counted in GC,
+ * to `state`. */
+void evi_report_ungc(ev_report *rep, ev_report_cap_bucket *b,
+		     enum evi_cap_state state, uint64_t from, uint64_t to);
 
 /* Bucket arrays of a new series, zeroed; NULL when out of memory. */
 void *evi_report_series(const ev_report *rep, size_t elem_size);

@@ -156,8 +156,61 @@ static int on_heap_info(ev_stats *st, const ev_event *ev)
 	return EV_OK;
 }
 
+/* A collection is timed once its GC_START, GC_END and GC_STATS_GHC are
+ * all in. The RTS writes GC_GLOBAL_SYNC and GC_STATS_GHC just ahead of
+ * GC_END but stamps GC_END earlier, with the reading +RTS -s uses
+ * (rts/Stats.c stat_endGC, traceEventGcEndAtT): in file order GC_STATS_GHC
+ * comes first, in time order (sort) GC_END does. Either way both fall
+ * between the collection's GC_START and the next GC_START on that cap,
+ * which the RTS stamps only once the collection is over, so the pair is
+ * found whatever the order of those two. */
+static int gc_timed(ev_stats *st, evi_stats_cap *c, uint16_t cap)
+{
+	evi_stats_proc *p;
+	ev_stats_gen *g;
+	ev_stats_pause pause;
+
+	if (!c->gc_counted || !c->have_gc_start || !c->have_gc_end)
+		return EV_OK;
+	if (c->gc_start > c->gc_end ||
+	    !(p = evi_stats_proc_get(st, c->gc_capset, 0))) {
+		evi_stats_gc_untimed(st, c);
+		return EV_OK;
+	}
+	c->gc_counted = 0;
+	pause = (ev_stats_pause){ c->gc_start, c->gc_end - c->gc_start,
+				  c->gc_gen, cap };
+	g = &p->gens[c->gc_gen];
+	g->elapsed_ns += pause.duration_ns;
+	if (pause.duration_ns > g->max_pause_ns)
+		g->max_pause_ns = pause.duration_ns;
+	p->pub.gc_elapsed_ns += pause.duration_ns;
+	return evi_pauses_add(st, p, &pause);
+}
+
+/* A new collection on this cap: the last one, counted but not timed
+ * by now, never will be. */
+static void on_gc_start(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
+{
+	evi_stats_gc_untimed(st, c);
+	c->have_gc_start = 1;
+	c->gc_start = ev->time;
+	c->have_gc_end = 0;
+}
+
+/* The end of the collection of the cap's last GC_START (a GC_END
+ * without one, a slice's first, times nothing). */
+static int on_gc_end(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
+{
+	if (!c->have_gc_start || c->have_gc_end)
+		return EV_OK;
+	c->have_gc_end = 1;
+	c->gc_end = ev->time;
+	return gc_timed(st, c, ev->cap);
+}
+
 /* Counts one collection where the RTS does, in stat_endGC: everything
- * but its pause, which the GC_END that follows on this cap gives. */
+ * but its pause, which its GC_START and GC_END on this cap give. */
 static int on_gc_stats(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 {
 	const uint8_t *pl = ev->payload;
@@ -191,41 +244,13 @@ static int on_gc_stats(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		p->pub.untimed_collections++;
 		return EV_OK;
 	}
-	if (c->in_gc) /* the previous one never saw its GC_END */
-		evi_stats_proc_get(st, c->gc_capset, 0)->pub.untimed_collections++;
-	c->in_gc = 1;
+	evi_stats_gc_untimed(st, c); /* a second one since GC_START */
+	c->gc_counted = 1;
 	c->gc_capset = p->pub.capset;
 	c->gc_gen = gen;
 	c->claim.have_heap = 1;
 	c->claim.heap = p->pub.capset;
-	return EV_OK;
-}
-
-/* The pause of the collection this cap led: GC_END - GC_START, both
- * stamped by stat_startGC/stat_endGC with the readings +RTS -s uses. */
-static int on_gc_end(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
-{
-	evi_stats_proc *p;
-	int rc = EV_OK;
-
-	if (c->in_gc && (p = evi_stats_proc_get(st, c->gc_capset, 0))) {
-		if (c->have_gc_start && c->gc_start <= ev->time) {
-			ev_stats_gen *g = &p->gens[c->gc_gen];
-			ev_stats_pause pause = { c->gc_start,
-						 ev->time - c->gc_start,
-						 c->gc_gen, ev->cap };
-			g->elapsed_ns += pause.duration_ns;
-			if (pause.duration_ns > g->max_pause_ns)
-				g->max_pause_ns = pause.duration_ns;
-			p->pub.gc_elapsed_ns += pause.duration_ns;
-			rc = evi_pauses_add(st, p, &pause);
-		} else {
-			p->pub.untimed_collections++;
-		}
-	}
-	c->in_gc = 0;
-	c->have_gc_start = 0;
-	return rc;
+	return gc_timed(st, c, ev->cap);
 }
 
 static int on_heap_value(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
@@ -299,7 +324,9 @@ static int reads_fields(uint16_t type)
 	}
 }
 
-/* Events of a capability's buffer: times, GC pairs, per-cap counters. */
+/* Events of a capability's buffer: times, per-cap counters. Not its
+ * block markers, which frame the events (an empty block, a block cut in
+ * two by sort or cat --reblock) without being any. */
 static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
 {
 	if (!c->seen || ev->time < c->first_time)
@@ -307,17 +334,15 @@ static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
 	if (!c->seen || ev->time > c->last_time)
 		c->last_time = ev->time;
 	c->seen = 1;
-	if (ev->type != EV_BLOCK_MARKER && !ev_type_is_metadata(ev->type) &&
-	    (!c->have_work || ev->time < c->first_work)) {
-		c->first_work = ev->time;
+	if (ev->type != EV_BLOCK_MARKER && !evi_type_is_metadata(ev->type)) {
+		if (!c->have_work || ev->time < c->first_work)
+			c->first_work = ev->time;
+		if (!c->have_work || ev->time > c->last_work)
+			c->last_work = ev->time;
 		c->have_work = 1;
 	}
-	if (ev->type == EV_GC_START) {
-		c->have_gc_start = 1;
-		c->gc_start = ev->time;
-	} else if (ev->type == EV_SPARK_COUNTERS) {
+	if (ev->type == EV_SPARK_COUNTERS)
 		on_spark_counters(ev, c);
-	}
 }
 
 static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
@@ -333,6 +358,10 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		return on_heap_info(st, ev);
 	case EV_GC_STATS_GHC:
 		return on_gc_stats(st, ev, c);
+	case EV_GC_START:
+		if (c)
+			on_gc_start(st, ev, c);
+		return EV_OK;
 	case EV_GC_END:
 		return c ? on_gc_end(st, ev, c) : EV_OK;
 	case EV_HEAP_ALLOCATED:
@@ -360,7 +389,7 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 		st->first_time = ev->time;
 		st->have_time = 1;
 	}
-	if (ev->cap != EV_NO_CAP) {
+	if (ev->cap != EV_NO_CAP && ev->type != EV_BLOCK_MARKER) {
 		if (!(c = cap_get(st, ev->cap)))
 			return st->diag.status;
 		note_cap_event(c, ev);

@@ -38,6 +38,18 @@ static uint64_t counted(uint64_t last, uint64_t first, int slice)
 	return slice && last >= first ? last - first : last;
 }
 
+/* A process's time ends at its capabilities' last event that is not
+ * metadata (in a whole run, its last event: measured on every testdata
+ * and corpus log), as a slice's starts at its first (find_slice): so
+ * metadata stamped after a slice's window (a later thread's THREAD_LABEL,
+ * in a slice cut by another tool or an older filter) does not stretch it,
+ * and a slice of an idle window, whose capabilities hold metadata only,
+ * has no elapsed time. */
+static uint64_t work_end(const evi_stats_cap *c)
+{
+	return c->have_work ? c->last_work : 0;
+}
+
 static void give_cap(ev_stats_process *p, const evi_stats_cap *c)
 {
 	const uint64_t *base = c->first_sparks;
@@ -59,17 +71,14 @@ static void give_cap(ev_stats_process *p, const evi_stats_cap *c)
 	}
 	if (p->caps == 1 || c->first_time < p->start_ns)
 		p->start_ns = c->first_time;
-	if (c->last_time > p->end_ns)
-		p->end_ns = c->last_time;
+	if (work_end(c) > p->end_ns)
+		p->end_ns = work_end(c);
 }
 
-/* Whether process `p` is a slice of its run (the output of filter --from
- * or --between-markers): its capabilities' first event that is not
- * metadata (filter keeps metadata) comes more than EVI_STATS_SLICE_GAP_NS
- * after its start, its CAPSET_CREATE (else the log's first event). GHC's
- * RTS has its capabilities at work within a few milliseconds of creating
- * its capsets (3.6 ms at most in logs of GHC 6.12 to 9.5). Sets
- * p->slice_start_ns to that first event. */
+/* Whether process `p` is a slice of its run (slice.h): its capabilities'
+ * first event that is not metadata comes long after its start, its
+ * CAPSET_CREATE (else the log's first event). Sets p->slice_start_ns to
+ * that first event. */
 static void find_slice(ev_stats *st, evi_stats_proc *p)
 {
 	uint64_t start = p->have_created ? p->created_ns : st->first_time;
@@ -84,8 +93,7 @@ static void find_slice(ev_stats *st, evi_stats_proc *p)
 			work = c->first_work;
 		have_work = 1;
 	}
-	p->pub.slice = have_work && work > start &&
-		       work - start > EVI_STATS_SLICE_GAP_NS;
+	p->pub.slice = have_work && evi_is_slice(start, work);
 	if (p->pub.slice)
 		p->pub.slice_start_ns = work;
 }
@@ -95,13 +103,11 @@ static void attribute_caps(ev_stats *st)
 	for (size_t i = 0; i < st->procs.n; i++)
 		find_slice(st, evi_stats_proc_at(st, i));
 	for (size_t i = 0; i < st->n_caps; i++) {
-		const evi_stats_cap *c = &st->caps[i];
+		evi_stats_cap *c = &st->caps[i];
 		evi_stats_proc *p;
+		evi_stats_gc_untimed(st, c); /* a pause never completed */
 		if (!c->seen)
 			continue;
-		if (c->in_gc) /* its GC_END was never read */
-			evi_stats_proc_get(st, c->gc_capset, 0)
-				->pub.untimed_collections++;
 		if ((p = evi_stats_cap_owner(st, c)))
 			give_cap(&p->pub, c);
 		else
@@ -130,12 +136,16 @@ static void derive(evi_stats_proc *p, int one_process)
 		  (double)o->par_copied_bytes
 		: 0.0;
 	/* A log's timestamps count from its RTS's start; in a merged log
-	 * that instant is lost, and the process's first event stands in; a
-	 * slice counts from its first event that is not metadata. */
+	 * that instant is lost (merge shifts each input's clock), and the
+	 * process's first event stands in: its CAPSET_CREATE, else its
+	 * capabilities' first; a slice counts from its first event that is
+	 * not metadata. */
 	if (o->slice)
 		o->start_ns = o->slice_start_ns;
 	else if (one_process)
 		o->start_ns = 0;
+	else if (p->have_created && (!o->caps || p->created_ns < o->start_ns))
+		o->start_ns = p->created_ns;
 	o->elapsed_ns = o->end_ns > o->start_ns ? o->end_ns - o->start_ns : 0;
 	o->mut_elapsed_ns = o->elapsed_ns > o->gc_elapsed_ns
 		? o->elapsed_ns - o->gc_elapsed_ns : 0;

@@ -8,23 +8,25 @@
 #include "evtool/stats.h"
 #include "capsets.h"
 #include "internal.h"
+#include "slice.h"
 #include "stats_analysis.h"
 
 #define EVI_SPARK_FIELDS 6
 
-/* A process whose capabilities start work later than this after its
- * start is a slice of its run (stats_finish.c, find_slice). */
-#define EVI_STATS_SLICE_GAP_NS 5000000u
-
 /* What one capability contributed. Counters that the RTS keeps per
  * capability (allocation, sparks) are cumulative: the last event wins. */
 typedef struct evi_stats_cap {
-	int seen;
+	int seen;           /* an event of its own (not a block marker) */
 	uint64_t first_time, last_time;
 
-	int have_gc_start;  /* a GC_START since this cap's last GC_END */
+	/* The collection this cap is in, or was in last: from its GC_START
+	 * to the next one. Its GC_END and its GC_STATS_GHC come in either
+	 * order (stats.c, gc_timed), so that file and time order agree. */
+	int have_gc_start;  /* a GC_START: the collection's */
 	uint64_t gc_start;
-	int in_gc;          /* GC_STATS_GHC seen, its GC_END not yet */
+	int have_gc_end;    /* ... and its GC_END */
+	uint64_t gc_end;
+	int gc_counted;     /* its GC_STATS_GHC, not timed yet */
 	uint32_t gc_capset; /* ... the process and generation it counted */
 	uint16_t gc_gen;
 
@@ -32,13 +34,14 @@ typedef struct evi_stats_cap {
 	uint64_t sparks[EVI_SPARK_FIELDS]; /* last SPARK_COUNTERS */
 	int have_sparks;
 	/* The first values of those running totals, which a slice of a run
-	 * (filter --from) counts from; and its first event that is not
-	 * metadata (ev_type_is_metadata, which filter keeps). */
+	 * (filter --from) counts from; and its first and last events that
+	 * are not metadata (ev_type_is_metadata, which filter keeps before
+	 * its window), which bound a slice. */
 	int have_allocated;
 	uint64_t first_allocated;
 	uint64_t first_sparks[EVI_SPARK_FIELDS];
 	int have_work;
-	uint64_t first_work;
+	uint64_t first_work, last_work;
 
 	evi_cap_claim claim; /* its process (capsets.h) */
 } evi_stats_cap;
@@ -93,5 +96,9 @@ int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n);
 
 /* The process a capability belongs to, or NULL (stats_procs.c). */
 evi_stats_proc *evi_stats_cap_owner(ev_stats *st, const evi_stats_cap *c);
+
+/* The collection `c` counted last (its GC_STATS_GHC) gets no pause: its
+ * GC_START or GC_END is missing (stats_procs.c). */
+void evi_stats_gc_untimed(ev_stats *st, evi_stats_cap *c);
 
 #endif

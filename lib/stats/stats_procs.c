@@ -28,3 +28,12 @@ evi_stats_proc *evi_stats_cap_owner(ev_stats *st, const evi_stats_cap *c)
 		return NULL;
 	return evi_stats_proc_get(st, capset, 0);
 }
+
+void evi_stats_gc_untimed(ev_stats *st, evi_stats_cap *c)
+{
+	evi_stats_proc *p;
+
+	if (c->gc_counted && (p = evi_stats_proc_get(st, c->gc_capset, 0)))
+		p->pub.untimed_collections++;
+	c->gc_counted = 0;
+}

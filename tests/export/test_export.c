@@ -390,12 +390,15 @@ static void test_hp_bands(void **state)
 	static const uint32_t inner[] = { 1, 2, 3 };
 	static const uint32_t caf[] = { 1, 4 };
 	static const uint32_t deep[] = { 5, 5, 5, 5 };
-	uint8_t begin[13] = { 0 }, era[8] = { 0 };
+	uint8_t begin[13] = { 0 }, era[8] = { 0 }, thread[4] = { 0, 0, 0, 1 };
 	fixture f;
 
 	(void)state;
 	start(&f, EV_EXPORT_HP);
 	feed(&f, EV_HEAP_PROF_BEGIN, EV_NO_CAP, 0, begin, sizeof begin);
+	/* A run is at work within milliseconds of its start (else it is a
+	 * slice: test_hp_slice). */
+	feed(&f, EV_RUN_THREAD, 0, 1000, thread, sizeof thread);
 	define_cc(&f, 1, "go", "Main");
 	define_cc(&f, 2, "loop", "Main");
 	define_cc(&f, 3, "main", "Main");
@@ -415,6 +418,33 @@ static void test_hp_bands(void **state)
 				       "abcdefgh/abcdefgh/abc...\t300\n"
 				       "MAIN\t400\n"
 				       "END_SAMPLE 1.500000\n"));
+	stop(&f);
+}
+
+/* A slice of a run (filter --from; lib/inspect/slice.h): its metadata
+ * from the run's start, its first other event 1.5 s later. Its profile
+ * starts there, not at the run's start, so that hp2ps draws the slice;
+ * and ends at its last event. */
+static void test_hp_slice(void **state)
+{
+	uint8_t begin[13] = { 0 }, era[8] = { 0 }, thread[4] = { 0, 0, 0, 1 };
+	fixture f;
+
+	(void)state;
+	start(&f, EV_EXPORT_HP);
+	feed(&f, EV_HEAP_PROF_BEGIN, EV_NO_CAP, 0, begin, sizeof begin);
+	feed(&f, EV_RUN_THREAD, 0, 1500000000, thread, sizeof thread);
+	feed(&f, EV_HEAP_PROF_SAMPLE_BEGIN, EV_NO_CAP, 1600000000, era, 8);
+	feed(&f, EV_HEAP_PROF_SAMPLE_END, EV_NO_CAP, 1600000000, era, 8);
+	feed(&f, EV_RUN_THREAD, 0, 1700000000, thread, sizeof thread);
+	assert_int_equal(finish(&f), EV_OK);
+	assert_non_null(strstr(f.text, "VALUE_UNIT \"bytes\"\n"
+				       "BEGIN_SAMPLE 1.500000\n"
+				       "END_SAMPLE 1.500000\n"
+				       "BEGIN_SAMPLE 1.600000\n"
+				       "END_SAMPLE 1.600000\n"
+				       "BEGIN_SAMPLE 1.700000\n"
+				       "END_SAMPLE 1.700000\n"));
 	stop(&f);
 }
 
@@ -659,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_label_bound),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_hp_bands),
+		cmocka_unit_test(test_hp_slice),
 		cmocka_unit_test(test_hp_date),
 		cmocka_unit_test(test_short_event_is_an_error),
 		cmocka_unit_test(test_nothing_to_export),

@@ -937,6 +937,55 @@ static void test_time_window_relative_raw_and_wall(void **state)
 	free(path);
 }
 
+/* The window's events, and the metadata stamped before its end. */
+static int keep_window_and_context(const tev *ev, const void *ctx)
+{
+	const window *w = ctx;
+
+	return keep_in_window(ev, ctx) ||
+	       (IS(metadata_types, ev->type) && ev->time < w->to);
+}
+
+static int is_label_after(const tev *ev, const void *ctx)
+{
+	return ev->type == EV_THREAD_LABEL && ev->time >= ((const window *)ctx)->to;
+}
+
+static int is_capset_delete(const tev *ev, const void *ctx)
+{
+	(void)ctx;
+	return ev->type == EV_CAPSET_DELETE;
+}
+
+/* A slice keeps the metadata its events need (from the run's start) but
+ * none stamped after its window, which concerns nothing in it: the
+ * capsets' deletion at exit, labels of threads created later (sparks-n2
+ * labels a thread at 9.2 ms). */
+static void test_time_window_drops_later_metadata(void **state)
+{
+	char *path = data_path("sparks-n2.eventlog");
+	ev_filter *f;
+	tlog in, out;
+	window w;
+
+	(void)state;
+	load_path(path, &in);
+	w.from = first_time(&in) + 2000000;
+	w.to = first_time(&in) + 7000000;
+	assert_true(count(&in, is_label_after, &w) > 0);
+	assert_int_equal(count(&in, is_capset_delete, NULL), 2);
+	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_set_time(f, "+2ms", "+7ms", 0), EV_OK);
+	assert_int_equal(run(f, path, &out, NULL), EV_OK);
+	assert_selected(&in, &out, keep_window_and_context, &w);
+	assert_int_equal(count(&out, is_label_after, &w), 0);
+	assert_int_equal(count(&out, is_capset_delete, NULL), 0);
+	ev_filter_free(f);
+	tlog_free(&in);
+	tlog_free(&out);
+	free(path);
+}
+
 static int keep_outside_window(const tev *ev, const void *ctx)
 {
 	return IS(metadata_types, ev->type) || !keep_in_window(ev, ctx);
@@ -1962,6 +2011,7 @@ int main(void)
 		cmocka_unit_test(test_process_of_a_merged_log),
 		cmocka_unit_test(test_class_n_is_all_nonmoving_events),
 		cmocka_unit_test(test_time_window_relative_raw_and_wall),
+		cmocka_unit_test(test_time_window_drops_later_metadata),
 		cmocka_unit_test(test_exclude_time_window),
 		cmocka_unit_test(test_wall_clock_needs_a_wall_clock),
 		cmocka_unit_test(test_between_markers),

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """evtool report in a real browser: headless Chromium opens each page from
 disk; every page must show no console error, every chart must have drawn
-(non-blank canvas, elements for its data), and the numbers the page shows
+(non-blank canvas, elements for its data, a plot area of real size), each
+capability's chart must be coloured running, GC and idle in the shares of
+`evtool stats --caps` with a marker line at each USER_MARKER (what a person
+sees, counted in pixels), and the numbers the page shows
 must be those of `evtool stats --json --threads` (pauses and threads
 included) and `evtool info --json`, and of an independent reading of the
-events, compared as the rendered text. Zoom and pan move every time chart
-together; a click on the thread table's "runs" heading sorts it most runs
+events, compared as the rendered text. The time charts' plot areas line up;
+zoom and pan move every time chart together; a click on the thread table's "runs" heading sorts it most runs
 first, a second click fewest first. Screenshots go into the output folder.
 
 usage: browser.py EVTOOL TESTDATA OUTDIR [--doc-screenshot PNG]
@@ -33,6 +36,70 @@ PROBE = r"""<script>
     const orig = console[level];
     console[level] = function (...a) { errors.push(level + ': ' + a.join(' ')); orig.apply(console, a); };
   }
+  /* A capability's chart, as a person sees it: its name above it, its
+   * time range, how many pixels of its plot area each colour of the legend
+   * covers, and the times of the pixel columns that are a marker's colour
+   * from top to bottom. A pixel nearest to the marker's colour is a
+   * marker's; any other is split among running, GC, idle and the white
+   * page in the proportions that mix its colour (an edge, or a state
+   * thinner than a pixel, blends the colours of what it covers). */
+  const PALETTE = { running: [0x3a, 0x9a, 0x3a], gc: [0xe0, 0x70, 0x2a], idle: [0xd8, 0xd8, 0xd8],
+                    marker: [0x8a, 0x2b, 0xe2], white: [255, 255, 255] };
+  const MIXED = ['running', 'gc', 'idle', 'white'];
+  /* The inverse of the 4 x 4 matrix whose columns are the mixed colours
+   * with a 1 below (the weights sum to 1): Gauss-Jordan elimination. */
+  function unmixer() {
+    const m = [0, 1, 2, 3].map(r => MIXED.map(k => r < 3 ? PALETTE[k][r] : 1)
+                                      .concat([0, 1, 2, 3].map(c => +(c === r))));
+    for (let c = 0; c < 4; c++) {
+      let p = c;
+      for (let r = c + 1; r < 4; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
+      [m[c], m[p]] = [m[p], m[c]];
+      const d = m[c][c];
+      m[c] = m[c].map(v => v / d);
+      for (let r = 0; r < 4; r++)
+        if (r !== c) { const f = m[r][c]; m[r] = m[r].map((v, j) => v - f * m[c][j]); }
+    }
+    return m.map(row => row.slice(4));
+  }
+  const UNMIX = unmixer();
+  function unmix(c, pixels) {
+    const w = UNMIX.map(row => Math.max(0, row[0] * c[0] + row[1] * c[1] + row[2] * c[2] + row[3]));
+    const sum = w.reduce((a, b) => a + b, 0) || 1;
+    MIXED.forEach((k, j) => { pixels[k] += w[j] / sum; });
+  }
+  function capabilityShown(cv, ch) {
+    const box = cv.parentElement, name = box.previousElementSibling;
+    if (!ch || !box.classList.contains('cap') || !name) return null;
+    const r = ch.currentDevicePixelRatio, a = ch.chartArea;
+    const x0 = Math.round(a.left * r), y0 = Math.round(a.top * r);
+    const w = Math.round((a.right - a.left) * r), h = Math.round((a.bottom - a.top) * r);
+    const pixels = {}, marked = new Array(Math.max(w, 0)).fill(0), lines = [];
+    for (const k in PALETTE) pixels[k] = 0;
+    if (w > 0 && h > 0) {
+      const px = cv.getContext('2d').getImageData(x0, y0, w, h).data;
+      for (let i = 0; i < px.length; i += 4) {
+        const al = px[i + 3] / 255, c = [0, 1, 2].map(k => px[i + k] * al + 255 * (1 - al));
+        let best = null, dist = Infinity;
+        for (const k in PALETTE) {
+          const d = PALETTE[k].reduce((s, v, j) => s + (v - c[j]) * (v - c[j]), 0);
+          if (d < dist) { dist = d; best = k; }
+        }
+        if (best === 'marker') {
+          pixels.marker++;
+          marked[(i / 4) % w]++;
+        } else {
+          unmix(c, pixels);
+        }
+      }
+      marked.forEach((n, x) => {
+        if (n >= 0.9 * h) lines.push(ch.scales.x.getValueForPixel(a.left + (x + 0.5) / r));
+      });
+    }
+    return { name: name.textContent, min: ch.scales.x.min, max: ch.scales.x.max,
+             pixels: pixels, total: Math.max(w * h, 0), marker_lines: lines,
+             pixel_s: (ch.scales.x.max - ch.scales.x.min) / Math.max(w / r, 1) };
+  }
   window.addEventListener('load', () => setTimeout(() => {
     const charts = [];
     for (const cv of document.querySelectorAll('canvas')) {
@@ -46,8 +113,11 @@ PROBE = r"""<script>
         elements += ch.getDatasetMeta(k).data.length;
         points += d.data.filter(v => v !== null && (typeof v !== 'object' || v.y !== null)).length;
       });
+      const a = ch ? ch.chartArea : null;
       charts.push({ chart: !!ch, width: cv.width, height: cv.height, inked: inked,
                     elements: elements, points: points,
+                    plot: a ? { width: a.right - a.left, height: a.bottom - a.top } : null,
+                    capability: capabilityShown(cv, ch),
                     section: cv.closest('section') ? cv.closest('section').id : null });
     }
     /* Zoom and pan: the wheel, a drag and a double click on the first
@@ -59,7 +129,8 @@ PROBE = r"""<script>
     const box = first.canvas.getBoundingClientRect();
     const at = (dx) => ({ clientX: box.left + first.chartArea.left + (first.chartArea.right - first.chartArea.left) / 2 + dx,
                           clientY: box.top + box.height / 2, bubbles: true, cancelable: true });
-    const zoom = { charts: timed.length, before: ranges() };
+    const zoom = { charts: timed.length, before: ranges(),
+                   areas: timed.map(c => [c.chartArea.left, c.chartArea.right]) };
     first.canvas.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -100 }, at(0))));
     first.canvas.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -100 }, at(0))));
     zoom.wheel = ranges();
@@ -337,6 +408,47 @@ def check_pauses(name, i, texts, pauses):
           '%s: %d longest pauses shown' % (name, len(longest)))
 
 
+def check_capabilities(name, charts, caps, events):
+    """Each capability's chart shows the run's whole time range, and its
+    plot area is coloured running, GC and idle in the shares of that range
+    `stats --caps` gives (within 2 % of the area, plus what the markers
+    cover); a marker line crosses the whole plot area within 2 pixels of
+    each USER_MARKER of the capability, and nowhere else."""
+    shown = {c['capability']['name']: c['capability'] for c in charts if c['capability']}
+    check(sorted(shown) == sorted('capability %d' % c['cap'] for c in caps),
+          '%s: a chart for each capability of stats --caps: %s' % (name, sorted(shown)))
+    first = min(e['time'] for e in events)
+    last = max(e['time'] for e in events)
+    for c in caps:
+        got = shown.get('capability %d' % c['cap'])
+        if not got:
+            continue
+        what = '%s: capability %d' % (name, c['cap'])
+        check(abs(got['min'] * 1e9 - first) < 1 + 1e-9 * last and
+              abs(got['max'] * 1e9 - last) < 1 + 1e-9 * last,
+              what + ': time axis %s-%s s, the run %d-%d ns' % (got['min'], got['max'], first, last))
+        total = got['total'] or 1
+        share = {k: n / total for k, n in got['pixels'].items()}
+        span = max(last - first, 1)
+        want = {'running': c['mutator_ns'] / span, 'gc': c['gc_ns'] / span,
+                'idle': c['idle_ns'] / span}
+        print('%s: pixels %s, stats %s' % (what, {k: round(v, 4) for k, v in share.items()},
+                                          {k: round(v, 4) for k, v in want.items()}))
+        for k, w in want.items():
+            check(abs(share[k] - w) <= 0.02 + share['marker'],
+                  what + ': %s covers %.1f %% of the plot area, stats --caps says %.1f %%'
+                  % (k, 100 * share[k], 100 * w))
+        marks = [e['time'] / 1e9 for e in events
+                 if e['type'] == 'USER_MARKER' and e['cap'] == c['cap']]
+        lines, near = got['marker_lines'], 2 * got['pixel_s']
+        for t in marks:
+            check(any(abs(t - x) <= near for x in lines),
+                  what + ': a marker line at %.6f s: lines at %s' % (t, lines))
+        for x in lines:
+            check(any(abs(t - x) <= near for t in marks),
+                  what + ': the marker line at %.6f s is a marker\'s' % x)
+
+
 def run(cmd, ok=(0,), **kw):
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
     if r.returncode not in ok:
@@ -348,7 +460,7 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
     page = os.path.join(out, name + '.html')
     ok = (3,) if truncated else (0,)  # exit 3: a truncated log
     run([evtool, 'report', log, '-o', page], ok)
-    stats = json.loads(run([evtool, 'stats', '--json', '--threads', log], ok))['files'][0]
+    stats = json.loads(run([evtool, 'stats', '--json', '--threads', '--caps', log], ok))['files'][0]
     info = json.loads(run([evtool, 'info', '--json', log], (0, 3)))['files'][0]
 
     probed = os.path.join(work, name + '-probed.html')
@@ -358,7 +470,7 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
           name + ': the page refers to nothing outside itself')
     with open(probed, 'w', encoding='utf-8') as f:
         f.write(text.replace('<head>', '<head>' + PROBE, 1))
-    dom, console = browse(browser, probed, ['--virtual-time-budget=5000', '--dump-dom'], work)
+    dom, console = browse(browser, probed, ['--virtual-time-budget=5000', '--force-device-scale-factor=3', '--dump-dom'], work)
     texts = Texts()
     texts.feed(dom)
     check('browser-test' in texts.texts, name + ': the probe ran')
@@ -377,10 +489,16 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
         check(c['chart'], what + ' is a Chart.js chart')
         check(c['width'] > 0 and c['height'] > 0 and c['inked'] > 0, what + ' has drawn: %s' % c)
         check(c['points'] > 0 and c['elements'] > 0, what + ' has drawn data: %s' % c)
+        plot = c['plot'] or {'width': 0, 'height': 0}
+        check(plot['height'] >= 40 and plot['width'] >= 300,
+              what + ' has a plot area of at least 300 x 40 pixels: %s' % plot)
     z = result['zoom']
     same = lambda rs: all(r == rs[0] for r in rs)
     span = lambda rs: rs[0][1] - rs[0][0]
     check(z['charts'] >= 2, name + ': several time charts: %d' % z['charts'])
+    check(all(abs(a[0] - z['areas'][0][0]) < 0.5 and abs(a[1] - z['areas'][0][1]) < 0.5
+              for a in z['areas']),
+          name + ': the time charts\' plot areas line up: %s' % z['areas'])
     check(same(z['wheel']) and span(z['wheel']) < 0.7 * span(z['before']),
           name + ': the wheel zooms every time chart in: %s -> %s' % (z['before'][0], z['wheel']))
     check(same(z['drag']) and z['drag'][0][0] < z['wheel'][0][0] and
@@ -428,6 +546,7 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
               name + ': profile summary %r, %r samples' % (texts.texts.get('profile-summary'), n))
 
     events = events_in_file_order(evtool, log, work)
+    check_capabilities(name, result['charts'], stats['capabilities'], events)
     check_threads(name, texts, oracle_threads(events))
     pauses = oracle_pauses(events)
     for i, s in enumerate(procs):

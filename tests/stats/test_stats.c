@@ -147,6 +147,26 @@ static ev_stats *stats_of(const char *path, const void *data, size_t len,
 	return st;
 }
 
+/* Stats of the log at `path` in time order, as the sorter hands its
+ * events over (`evtool sort | evtool stats`): each GC_END before the
+ * GC_GLOBAL_SYNC and GC_STATS_GHC stamped after it. */
+static ev_stats *sorted_stats_of(const char *path)
+{
+	ev_sorter *sorter = NULL;
+	ev_input *in = NULL;
+	ev_stats *st = NULL;
+
+	assert_int_equal(ev_sorter_new(&sorter, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_sorter_visit(sorter, in, ev_stats_consumer(), st),
+			 EV_OK);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	ev_input_free(in);
+	ev_sorter_free(sorter);
+	return st;
+}
+
 static double secs(uint64_t ns)
 {
 	return (double)ns / 1e9;
@@ -206,7 +226,9 @@ static void check_times(const ev_stats_process *p, const rts_summary *rts)
 			 (double)p->allocated_bytes) < 1.0);
 }
 
-static void check_against_rts(const char *name)
+/* The log's figures against its +RTS -s text, its events in file order
+ * or, `sorted`, in time order: the same either way. */
+static void check_against_rts(const char *name, int sorted)
 {
 	char log[256], text[256];
 	rts_summary rts;
@@ -216,9 +238,10 @@ static void check_against_rts(const char *name)
 	snprintf(log, sizeof log, "%s/%s.eventlog", EVTOOL_TESTDATA, name);
 	snprintf(text, sizeof text, "%s/%s.rts-s.txt", EVTOOL_TESTDATA, name);
 	parse_rts_summary(text, &rts);
-	st = stats_of(log, NULL, 0, EV_END);
+	st = sorted ? sorted_stats_of(log) : stats_of(log, NULL, 0, EV_END);
 	assert_int_equal(ev_stats_process_count(st), 1);
 	p = ev_stats_process_at(st, 0);
+	assert_int_equal(p->untimed_collections, 0);
 
 	/* Counted by the RTS and posted as they are: exact. Allocation is
 	 * exact too: stat_exitReport's calcTotalAllocated posts the final
@@ -258,8 +281,10 @@ static void test_real_logs_match_rts(void **state)
 		"threads-n2", "threads-n4", "user-n1", "merge-a", "merge-b",
 		"merge-c",
 	};
-	for (size_t i = 0; i < ARRAY_LEN(names); i++)
-		check_against_rts(names[i]);
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		check_against_rts(names[i], 0);
+		check_against_rts(names[i], 1);
+	}
 }
 
 /* A truncated prefix: the statistics of its complete events. */
@@ -557,6 +582,35 @@ static void test_untimed_collection(void **state)
 	assert_int_equal(ev_stats_process_at(st, 0)->collections, 1);
 	assert_int_equal(ev_stats_process_at(st, 0)->untimed_collections, 1);
 	assert_int_equal(ev_stats_process_at(st, 0)->gc_elapsed_ns, 0);
+	ev_stats_free(st);
+}
+
+/* Time order puts GC_END before the GC_STATS_GHC stamped after it: the
+ * collection is the same, paired with its own GC_START and GC_END. */
+static void test_gc_end_before_its_stats(void **state)
+{
+	(void)state;
+	crafted c;
+	ev_stats *st;
+	const ev_stats_process *p;
+	uint8_t minor[58] = { 0 }, major[58] = { 0 };
+
+	ev_store16(major + 4, 1);
+	crafted_open(&c);
+	put(&c, EV_GC_START, 0, 1000, NULL, 0);
+	put(&c, EV_GC_END, 0, 3000, NULL, 0);
+	put(&c, EV_GC_STATS_GHC, 0, 3010, minor, sizeof minor);
+	put(&c, EV_GC_START, 0, 10000, NULL, 0);
+	put(&c, EV_GC_END, 0, 15000, NULL, 0);
+	put(&c, EV_GC_STATS_GHC, 0, 15010, major, sizeof major);
+	put_process_last(&c, 1);
+	st = crafted_stats(&c);
+	p = ev_stats_process_at(st, 0);
+	assert_int_equal(p->collections, 2);
+	assert_int_equal(p->untimed_collections, 0);
+	assert_int_equal(p->gens[0].elapsed_ns, 2000);
+	assert_int_equal(p->gens[1].elapsed_ns, 5000);
+	assert_int_equal(p->gc_elapsed_ns, 7000);
 	ev_stats_free(st);
 }
 
@@ -1053,6 +1107,7 @@ int main(void)
 		cmocka_unit_test(test_serial_balance),
 		cmocka_unit_test(test_sparks_and_allocation),
 		cmocka_unit_test(test_untimed_collection),
+		cmocka_unit_test(test_gc_end_before_its_stats),
 		cmocka_unit_test(test_short_event_is_an_error),
 		cmocka_unit_test(test_merged_processes),
 		cmocka_unit_test(test_threads_real_log),

@@ -16,6 +16,8 @@ log), and with its peer run (heap-a with heap-b, merge-a with merge-b);
 the merge with another version must say each conversion once, as a
 warning naming its input. A pipeline runs through files and another
 through standard input and output; cat -o x.eventlog.gz must write gzip.
+The slice (filter of the middle third of a log's time) must describe its
+window: no event after it, and stats timing each process inside it.
 With --evcheck (tests/interop/EvCheck.hs built), the ghc-events library
 must read every output too, and read the same events as the input where
 the command keeps them all.
@@ -31,6 +33,7 @@ exits 1 when any cell failed, 77 when there is nothing to run.
 import argparse
 import glob
 import gzip
+import json
 import os
 import re
 import shutil
@@ -124,6 +127,46 @@ def simple(*args):
         rc, text = sw.run(*[a.replace('{IN}', log) for a in args], '-o', out)
         return rc, first_line(text), out
     return cmd
+
+
+def middle_third(sw, log, facts):
+    """filter of the middle third of the log's time (raw timestamps), the
+    window kept in facts for check_slice."""
+    rc, info = sw.run('info', log)
+    t = re.search(r'^  time +first (\d+) ns, last (\d+) ns', info, re.M)
+    if not t:
+        return None
+    first, last = int(t.group(1)), int(t.group(2))
+    lo, hi = first + (last - first) // 3, first + 2 * (last - first) // 3
+    if hi <= lo:
+        return None
+    facts['slice_window'] = (lo, hi)
+    return simple('filter', '--no-progress', '--from', str(lo), '--to',
+                  str(hi), '{IN}')(sw, log, facts)
+
+
+def check_slice(sw, out, window):
+    """A slice describes its window [lo, hi): no event at or after hi
+    (filter drops the metadata after it), and stats times each process
+    inside it (from 0, the run's start, unless stats tells a slice)."""
+    lo, hi = window
+    rc, info = sw.run('info', out)
+    t = re.search(r'^  time +first (\d+) ns, last (\d+) ns', info, re.M)
+    if t and int(t.group(2)) >= hi:
+        return 'an event at %s ns, after the window [%d, %d)' % (
+            t.group(2), lo, hi)
+    rc, text = sw.run('stats', '--json', out)
+    if rc not in (0, 3):
+        return 'stats exit %d: %s' % (rc, first_line(text))
+    for f in json.loads(text)['files']:
+        for p in f['processes']:
+            start = lo if p['slice'] else 0
+            if p['end_ns'] >= hi or (p['slice'] and p['start_ns'] < lo):
+                return 'stats times [%d, %d] of the window [%d, %d)' % (
+                    p['start_ns'], p['end_ns'], lo, hi)
+            if p['elapsed_ns'] > hi - start:
+                return 'stats elapsed %d ns, over the window' % p['elapsed_ns']
+    return ''
 
 
 def archive_extract(sw, log, facts):
@@ -234,6 +277,7 @@ COMMANDS = [
     ('thread-2', simple('filter', '--no-progress', '--thread', '2', '{IN}')),
     ('window', simple('filter', '--no-progress', '--from', '2ms', '--to',
                       '20ms', '{IN}')),
+    ('slice', middle_third),
     ('redact', simple('filter', '--no-progress', '--redact', 'args,env',
                       '{IN}')),
     ('sort', simple('sort', '--no-progress', '{IN}')),
@@ -289,6 +333,10 @@ def check_output(sw, name, log, facts, rc, msg, out):
             return ('an event at %d ns, after the last of the log it was made '
                     'from (%d ns)' % (info['last_time'],
                                       facts['source_last_time']))
+    if name == 'slice':
+        why = check_slice(sw, out, facts['slice_window'])
+        if why:
+            return why
     if sw.evcheck and facts.get('ghc_reads'):
         return check_ghc_events(sw, name, log, facts, out)
     return ''

@@ -4,5 +4,5 @@ exit: 4
 --- stdout
 --- stderr
 evtool archive: @DATA@/user-n1.eventlog: stored offset 0: not gzip data: it starts with "hdrb", an uncompressed eventlog
-evtool archive: empty.gz: stored offset 0: the file is empty: no gzip data
+evtool archive: empty.gz: the file is empty: it holds no eventlog
 evtool archive: nosuch.gz: cannot open: No such file or directory

@@ -6,5 +6,5 @@ rc=1
 cut.eventlog
 empty.eventlog
 --- stderr
-evtool merge: empty.eventlog: offset 0: the input ends inside the header (0 bytes of it read)
+evtool merge: empty.eventlog: the file is empty: it holds no eventlog
 evtool merge: cut.eventlog: offset 0: the input ends inside the header (100 bytes of it read)

@@ -19,7 +19,7 @@ ab.eventlog: process 8605 (capset 0, 1 capability)
   GC      time  (  0.000s elapsed)
   Total   time  (  0.200s elapsed)
 
-  Alloc rate    479,239 bytes per MUT second (elapsed)
+  Alloc rate    479,351 bytes per MUT second (elapsed)
 
   Productivity  99.9% of total elapsed
 
@@ -47,7 +47,7 @@ ab.eventlog: process 8613 (capset 2, 2 capabilities)
   GC      time  (  0.000s elapsed)
   Total   time  (  0.200s elapsed)
 
-  Alloc rate    549,708 bytes per MUT second (elapsed)
+  Alloc rate    549,868 bytes per MUT second (elapsed)
 
   Productivity  99.9% of total elapsed
 

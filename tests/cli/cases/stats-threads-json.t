@@ -162,6 +162,101 @@ exit: 0
         "others": null,
         "list": [
           {
+            "thread": 7,
+            "label": "stage-1",
+            "runs": 251,
+            "run_ns": 5103529,
+            "migrations": 1,
+            "stops": 251,
+            "stop_reasons": [
+              {
+                "status": 3,
+                "reason": "thread yielding",
+                "count": 5
+              },
+              {
+                "status": 5,
+                "reason": "thread finished",
+                "count": 1
+              },
+              {
+                "status": 7,
+                "reason": "blocked on an MVar",
+                "count": 245
+              }
+            ]
+          },
+          {
+            "thread": 6,
+            "label": "stage-0",
+            "runs": 235,
+            "run_ns": 3091040,
+            "migrations": 1,
+            "stops": 235,
+            "stop_reasons": [
+              {
+                "status": 3,
+                "reason": "thread yielding",
+                "count": 1
+              },
+              {
+                "status": 5,
+                "reason": "thread finished",
+                "count": 1
+              },
+              {
+                "status": 7,
+                "reason": "blocked on an MVar",
+                "count": 233
+              }
+            ]
+          },
+          {
+            "thread": 8,
+            "label": "stage-2",
+            "runs": 254,
+            "run_ns": 1970540,
+            "migrations": 2,
+            "stops": 254,
+            "stop_reasons": [
+              {
+                "status": 3,
+                "reason": "thread yielding",
+                "count": 4
+              },
+              {
+                "status": 5,
+                "reason": "thread finished",
+                "count": 1
+              },
+              {
+                "status": 7,
+                "reason": "blocked on an MVar",
+                "count": 249
+              }
+            ]
+          },
+          {
+            "thread": 10,
+            "label": "sink",
+            "runs": 152,
+            "run_ns": 185650,
+            "migrations": 2,
+            "stops": 152,
+            "stop_reasons": [
+              {
+                "status": 5,
+                "reason": "thread finished",
+                "count": 1
+              },
+              {
+                "status": 7,
+                "reason": "blocked on an MVar",
+                "count": 151
+              }
+            ]
+          },
+          {
             "thread": 1,
             "label": null,
             "runs": 4,
@@ -178,56 +273,6 @@ exit: 0
                 "status": 5,
                 "reason": "thread finished",
                 "count": 1
-              }
-            ]
-          },
-          {
-            "thread": 2,
-            "label": "IOManager on cap 0",
-            "runs": 3,
-            "run_ns": 25130,
-            "migrations": 0,
-            "stops": 3,
-            "stop_reasons": [
-              {
-                "status": 3,
-                "reason": "thread yielding",
-                "count": 1
-              },
-              {
-                "status": 5,
-                "reason": "thread finished",
-                "count": 1
-              },
-              {
-                "status": 6,
-                "reason": "making a foreign call",
-                "count": 1
-              }
-            ]
-          },
-          {
-            "thread": 4,
-            "label": "TimerManager",
-            "runs": 19,
-            "run_ns": 35430,
-            "migrations": 2,
-            "stops": 19,
-            "stop_reasons": [
-              {
-                "status": 3,
-                "reason": "thread yielding",
-                "count": 1
-              },
-              {
-                "status": 5,
-                "reason": "thread finished",
-                "count": 1
-              },
-              {
-                "status": 6,
-                "reason": "making a foreign call",
-                "count": 17
               }
             ]
           },
@@ -262,81 +307,6 @@ exit: 0
             ]
           },
           {
-            "thread": 6,
-            "label": "stage-0",
-            "runs": 235,
-            "run_ns": 3091040,
-            "migrations": 1,
-            "stops": 235,
-            "stop_reasons": [
-              {
-                "status": 3,
-                "reason": "thread yielding",
-                "count": 1
-              },
-              {
-                "status": 5,
-                "reason": "thread finished",
-                "count": 1
-              },
-              {
-                "status": 7,
-                "reason": "blocked on an MVar",
-                "count": 233
-              }
-            ]
-          },
-          {
-            "thread": 7,
-            "label": "stage-1",
-            "runs": 251,
-            "run_ns": 5103529,
-            "migrations": 1,
-            "stops": 251,
-            "stop_reasons": [
-              {
-                "status": 3,
-                "reason": "thread yielding",
-                "count": 5
-              },
-              {
-                "status": 5,
-                "reason": "thread finished",
-                "count": 1
-              },
-              {
-                "status": 7,
-                "reason": "blocked on an MVar",
-                "count": 245
-              }
-            ]
-          },
-          {
-            "thread": 8,
-            "label": "stage-2",
-            "runs": 254,
-            "run_ns": 1970540,
-            "migrations": 2,
-            "stops": 254,
-            "stop_reasons": [
-              {
-                "status": 3,
-                "reason": "thread yielding",
-                "count": 4
-              },
-              {
-                "status": 5,
-                "reason": "thread finished",
-                "count": 1
-              },
-              {
-                "status": 7,
-                "reason": "blocked on an MVar",
-                "count": 249
-              }
-            ]
-          },
-          {
             "thread": 9,
             "label": "stage-3",
             "runs": 246,
@@ -362,22 +332,52 @@ exit: 0
             ]
           },
           {
-            "thread": 10,
-            "label": "sink",
-            "runs": 152,
-            "run_ns": 185650,
+            "thread": 4,
+            "label": "TimerManager",
+            "runs": 19,
+            "run_ns": 35430,
             "migrations": 2,
-            "stops": 152,
+            "stops": 19,
             "stop_reasons": [
+              {
+                "status": 3,
+                "reason": "thread yielding",
+                "count": 1
+              },
               {
                 "status": 5,
                 "reason": "thread finished",
                 "count": 1
               },
               {
-                "status": 7,
-                "reason": "blocked on an MVar",
-                "count": 151
+                "status": 6,
+                "reason": "making a foreign call",
+                "count": 17
+              }
+            ]
+          },
+          {
+            "thread": 2,
+            "label": "IOManager on cap 0",
+            "runs": 3,
+            "run_ns": 25130,
+            "migrations": 0,
+            "stops": 3,
+            "stop_reasons": [
+              {
+                "status": 3,
+                "reason": "thread yielding",
+                "count": 1
+              },
+              {
+                "status": 5,
+                "reason": "thread finished",
+                "count": 1
+              },
+              {
+                "status": 6,
+                "reason": "making a foreign call",
+                "count": 1
               }
             ]
           },
