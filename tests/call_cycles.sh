@@ -26,89 +26,30 @@
 # folder after a file moved) are ignored.
 set -euo pipefail
 
-LAYERS='format->common stats->inspect export->inspect report->inspect report->stats'
+LAYERS='format->common stats->inspect export->inspect report->inspect report->stats archive->validate'
 
-program=
-if [ "${1:-}" = --program ]; then
-	program=1
-	shift
-fi
-dir=${1:?usage: call_cycles.sh [--program] OBJDIR [SRCDIR]}
-[ -d "$dir" ] || { echo "call_cycles: no folder $dir" >&2; exit 2; }
-if [ -n "$program" ]; then
-	src=$(cd "${2:-$(dirname "$0")/../cmd}" && pwd)
-	lib=$(cd "${3:-$(dirname "$0")/../lib}" && pwd)
-	bad_include=0
-	for f in "$src"/*.c "$src"/*.h; do
-		for h in $(sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$f"); do
-			[ -f "$src/$h" ] && continue
-			owner=$(cd "$lib" && ls -d */"$h" 2>/dev/null | head -1) || true
-			[ -n "$owner" ] || continue
-			echo "layers: cmd/${f#"$src"/} includes lib/$owner"
-			bad_include=1
-		done
-	done
-	objects=$(find "$dir" -name '*.o' | sort)
-	[ -n "$objects" ] || { echo "call_cycles: no object files in $dir" >&2; exit 2; }
+# symbols OBJDIR SRCDIR PREFIX: "D file symbol" for what each object
+# defines and "U file symbol" for what it uses, the file named PREFIX
+# and its path under SRCDIR.
+symbols() {
+	local objects o f
+	objects=$(find "$1" -name '*.o' | sort)
+	[ -n "$objects" ] || { echo "call_cycles: no object files in $1" >&2; exit 2; }
 	for o in $objects; do
-		f=${o#"$dir"/}
+		f=${o#"$1"/}
 		f=${f%.o}
-		[ -f "$src/$f" ] || continue
-		nm "$o" | awk -v f="$f" '
+		[ -f "$2/$f" ] || continue
+		nm "$o" | awk -v f="$3$f" '
 			$2 ~ /^[TDBR]$/ { print "D", f, $3 }
 			$1 == "U"       { print "U", f, $2 }'
-	done | awk '
-	$1 == "D" { def[$3] = $2; next }
-	{ use[++n] = $2 " " $3 }
-	END {
-		for (i = 1; i <= n; i++) {
-			split(use[i], u, " ")
-			if ((u[2] in def) && def[u[2]] != u[1])
-				edge[u[1] " -> " def[u[2]]] = edge[u[1] " -> " def[u[2]]] " " u[2]
-		}
-		for (e in edge) {
-			split(e, p, " -> ")
-			back = p[2] " -> " p[1]
-			if ((back in edge) && p[1] < p[2]) {
-				print "call cycle: cmd/" e ":" edge[e]
-				print "        and cmd/" back ":" edge[back]
-				bad = 1
-			}
-		}
-		exit bad
-	}' && [ "$bad_include" = 0 ] && echo "call_cycles: no two files of cmd/ call each other; cmd/ includes no header of lib/"
-	exit
-fi
-lib=$(cd "${2:-$(dirname "$0")/../lib}" && pwd)
-
-# Internal headers included across the layers.
-bad_include=0
-for src in "$lib"/*/*.c "$lib"/*/*.h; do
-	from=${src#"$lib"/}
-	from=${from%%/*}
-	for h in $(sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$src"); do
-		owner=$(cd "$lib" && ls -d */"$h" 2>/dev/null | head -1)
-		to=${owner%%/*}
-		[ -n "$to" ] && [ "$to" != "$from" ] || continue
-		[ "$from" != common ] && [ "$from" != format ] &&
-			{ [ "$to" = format ] || [ "$to" = common ]; } && continue
-		case " $LAYERS " in *" $from->$to "*) continue ;; esac
-		echo "layers: lib/${src#"$lib"/} includes lib/$owner"
-		bad_include=1
 	done
-done
+}
 
-objects=$(find "$dir" -name '*.o' | sort)
-[ -n "$objects" ] || { echo "call_cycles: no object files in $dir" >&2; exit 2; }
-
-for o in $objects; do
-	f=${o#"$dir"/}
-	f=${f%.o}
-	[ -f "$lib/$f" ] || continue
-	nm "$o" | awk -v f="$f" '
-		$2 ~ /^[TDBR]$/ { print "D", f, $3 }
-		$1 == "U"       { print "U", f, $2 }'
-done | awk -v layers="$LAYERS" '
+# check_calls: reads symbols' lines; prints each pair of files that call
+# each other and each call across the layers otherwise than LAYERS allows;
+# fails if there is any.
+check_calls() {
+	awk -v layers="$LAYERS" '
 	function folder(path) { sub(/\/.*/, "", path); return path }
 	BEGIN {
 		n = split(layers, l, " ")
@@ -143,4 +84,51 @@ done | awk -v layers="$LAYERS" '
 			bad = 1
 		}
 		exit bad
-	}' && [ "$bad_include" = 0 ] && echo "call_cycles: no two files of lib/ call each other; the layers hold"
+	}'
+}
+
+program=
+if [ "${1:-}" = --program ]; then
+	program=1
+	shift
+fi
+dir=${1:?usage: call_cycles.sh [--program] OBJDIR [SRCDIR]}
+[ -d "$dir" ] || { echo "call_cycles: no folder $dir" >&2; exit 2; }
+if [ -n "$program" ]; then
+	src=$(cd "${2:-$(dirname "$0")/../cmd}" && pwd)
+	lib=$(cd "${3:-$(dirname "$0")/../lib}" && pwd)
+	bad_include=0
+	for f in "$src"/*.c "$src"/*.h; do
+		for h in $(sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$f"); do
+			[ -f "$src/$h" ] && continue
+			owner=$(cd "$lib" && ls -d */"$h" 2>/dev/null | head -1) || true
+			[ -n "$owner" ] || continue
+			echo "layers: cmd/${f#"$src"/} includes lib/$owner"
+			bad_include=1
+		done
+	done
+	symbols "$dir" "$src" cmd/ | check_calls && [ "$bad_include" = 0 ] &&
+		echo "call_cycles: no two files of cmd/ call each other; cmd/ includes no header of lib/"
+	exit
+fi
+lib=$(cd "${2:-$(dirname "$0")/../lib}" && pwd)
+
+# Internal headers included across the layers.
+bad_include=0
+for src in "$lib"/*/*.c "$lib"/*/*.h; do
+	from=${src#"$lib"/}
+	from=${from%%/*}
+	for h in $(sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$src"); do
+		owner=$(cd "$lib" && ls -d */"$h" 2>/dev/null | head -1)
+		to=${owner%%/*}
+		[ -n "$to" ] && [ "$to" != "$from" ] || continue
+		[ "$from" != common ] && [ "$from" != format ] &&
+			{ [ "$to" = format ] || [ "$to" = common ]; } && continue
+		case " $LAYERS " in *" $from->$to "*) continue ;; esac
+		echo "layers: lib/${src#"$lib"/} includes lib/$owner"
+		bad_include=1
+	done
+done
+
+symbols "$dir" "$lib" "" | check_calls && [ "$bad_include" = 0 ] &&
+	echo "call_cycles: no two files of lib/ call each other; the layers hold"

@@ -92,7 +92,7 @@ program() {
 program cmd_clean 0 'no two files of cmd/ call each other' \
 	'main.c:int b(void); int main(void) { return b(); }' \
 	'b.c:int b(void) { return 0; }'
-program cmd_cycle 1 'call cycle: cmd/a.c -> b.c: b' \
+program cmd_cycle 1 'call cycle: cmd/a.c -> cmd/b.c: b' \
 	'a.c:int b(void); int a(void) { return b(); }' \
 	'b.c:int a(void); int b(void) { return a(); }'
 program cmd_header 1 'layers: cmd/a.c includes lib/format/wire.h' \

@@ -29,6 +29,7 @@
 #define EVTOOL_ARCHIVE_H
 
 #include "common.h"
+#include "reader.h"
 #include "writer.h"
 
 #ifdef __cplusplus
@@ -203,6 +204,36 @@ EV_API const ev_diag *ev_archive_reader_diag(const ev_archive_reader *r);
  */
 EV_API int ev_archive_check_fd(int fd, const char *name,
 			       ev_archive_stats *stats, ev_diag *diag);
+
+/**
+ * Whether the log `r` reads (from its start) is one an archive should
+ * hold: valid as `evtool validate` sees it with its default checks
+ * (warnings do not count), stopping at the first error. Returns and
+ * sets verdict->status: EV_END when valid; EV_ETRUNCATED or EV_EFORMAT
+ * for the first error (verdict->offset and ->message say where and
+ * what); or the error of reading the log (EV_EIO, EV_ENOMEM, ...).
+ */
+EV_API int ev_archive_check_log(ev_reader *r, ev_diag *verdict);
+
+/** What ev_archive_test_fd found. */
+typedef struct ev_archive_test {
+	ev_archive_stats stats; /**< the members read */
+	/** the gzip checks: status EV_OK (0), or their failure */
+	ev_diag archive;
+	/** the log, as ev_archive_check_log's verdict: status EV_END when
+	 *  valid */
+	ev_diag log;
+} ev_archive_test;
+
+/**
+ * Tests the archive on `fd` (which stays the caller's) in one read: its
+ * members are inflated and checked as ev_archive_check_fd does while its
+ * log is checked by ev_archive_check_log from the bytes they give; the
+ * members after the log's verdict are checked too. Returns
+ * out->archive.status when the gzip checks failed, else out->log.status
+ * (EV_END: an intact archive of a valid log).
+ */
+EV_API int ev_archive_test_fd(int fd, const char *name, ev_archive_test *out);
 
 #ifdef __cplusplus
 }

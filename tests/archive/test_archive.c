@@ -79,18 +79,25 @@ static uint8_t *archive(const uint8_t *log, size_t len, const config *c,
 	return archive_pieces(log, len, c, 0, out_len);
 }
 
-/* ev_archive_check_fd over bytes in a temporary file. */
-static int check_bytes(const uint8_t *gz, size_t len, ev_archive_stats *st,
-		       ev_diag *d)
+/* A temporary file holding `len` bytes, at its start. */
+static FILE *temp_bytes(const uint8_t *gz, size_t len)
 {
 	FILE *f = tmpfile();
-	int rc;
 
 	assert_non_null(f);
 	assert_int_equal(fwrite(gz, 1, len, f), len);
 	assert_int_equal(fflush(f), 0);
 	rewind(f);
-	rc = ev_archive_check_fd(fileno(f), "test.gz", st, d);
+	return f;
+}
+
+/* ev_archive_check_fd over bytes in a temporary file. */
+static int check_bytes(const uint8_t *gz, size_t len, ev_archive_stats *st,
+		       ev_diag *d)
+{
+	FILE *f = temp_bytes(gz, len);
+	int rc = ev_archive_check_fd(fileno(f), "test.gz", st, d);
+
 	fclose(f);
 	return rc;
 }
@@ -530,6 +537,63 @@ static uint8_t *archive_file(const char *name, const config *c,
 	free(path);
 	assert_non_null(*log);
 	return archive(*log, *len, c, gz_len);
+}
+
+/* ev_archive_test_fd over bytes in a temporary file. */
+static int test_bytes(const uint8_t *gz, size_t len, ev_archive_test *t)
+{
+	FILE *f = temp_bytes(gz, len);
+	int rc = ev_archive_test_fd(fileno(f), "test.gz", t);
+
+	fclose(f);
+	return rc;
+}
+
+/* --test in the library: an intact archive of a valid log (EV_END, the
+ * counts of ev_archive_check_fd); of a log cut short, archived as it is
+ * (the archive intact, the log's verdict EV_ETRUNCATED at the cut); an
+ * archive with a flipped byte in its data (the gzip checks fail, as
+ * ev_archive_check_fd says). */
+static void test_archive_test_fd(void **state)
+{
+	(void)state;
+	config c = { 6, 2, SMALL_CHUNK };
+	size_t gz_len, len, cut_len;
+	uint8_t *log, *cut;
+	uint8_t *gz = archive_file("gc-n2.eventlog", &c, &gz_len, &log, &len);
+	ev_archive_stats st;
+	ev_archive_test t;
+	ev_diag d;
+
+	assert_int_equal(test_bytes(gz, gz_len, &t), EV_END);
+	assert_int_equal(t.archive.status, EV_OK);
+	assert_int_equal(t.log.status, EV_END);
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_OK);
+	assert_int_equal(t.stats.members, st.members);
+	assert_true(t.stats.members > 1);
+	assert_int_equal(t.stats.log_bytes, len);
+	assert_int_equal(t.stats.content_digest, XXH3_64bits(log, len));
+	free(gz);
+
+	cut_len = len - 1000;
+	gz = archive(log, cut_len, &c, &gz_len);
+	assert_int_equal(test_bytes(gz, gz_len, &t), EV_ETRUNCATED);
+	assert_int_equal(t.archive.status, EV_OK);
+	assert_int_equal(t.log.status, EV_ETRUNCATED);
+	assert_true(t.log.offset > 0 && t.log.offset <= cut_len);
+	assert_true(t.log.message[0] != '\0');
+	assert_int_equal(t.stats.log_bytes, cut_len);
+	free(gz);
+
+	gz = archive(log, len, &c, &gz_len);
+	cut = gz;
+	cut[gz_len / 2] ^= 0x40;
+	assert_true(test_bytes(gz, gz_len, &t) < 0);
+	assert_true(t.archive.status < 0);
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), t.archive.status);
+	assert_string_equal(d.message, t.archive.message);
+	free(gz);
+	free(log);
 }
 
 /* Whether byte `at` is the MTIME, XFL or OS of one of our member
@@ -1326,6 +1390,7 @@ int main(void)
 		cmocka_unit_test(test_mtime_option),
 		cmocka_unit_test(test_parse_header_optional_parts),
 		cmocka_unit_test(test_bad_digest_subfield),
+		cmocka_unit_test(test_archive_test_fd),
 		cmocka_unit_test(test_parse_header_rejects),
 		cmocka_unit_test(test_flipped_byte_small),
 		cmocka_unit_test(test_flipped_byte_multichunk),
