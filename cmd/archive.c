@@ -4,9 +4,11 @@
  * restore them (--extract).
  *
  * Archiving reads each input twice: once to validate it and hash it (the
- * digest goes in the gzip header, before the data), once to compress it.
- * A pipe or standard input is first copied to an unlinked temporary file
- * so that it can be read twice.
+ * digest goes in the gzip header, before the data), once to compress it
+ * (ev_archive_scan_fd, ev_archive_compress_fd); --test is
+ * ev_archive_test_fd. A pipe or standard input is first copied to an
+ * unlinked temporary file so that it can be read twice. This file opens
+ * the inputs and outputs and says what the library found.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -209,111 +211,66 @@ static int refuse_input(const char *name, const ev_diag *v)
 	return EXIT_INVALID;
 }
 
+/* A failure to read the log to its end, as cli_reader_error says it. */
+static int read_error(const char *name, const ev_diag *d)
+{
+	cli_failure_files files = { &name, 1, NULL,
+				    CLI_FAILURE_OFFSET_ALWAYS |
+				    CLI_FAILURE_TRUNCATED_INVALID, NULL, NULL };
+
+	return cli_failure(d, &files);
+}
+
 /* Validates the input and hashes it in the same pass. */
 static int validate_input(const archive_job *job, const input *in,
 			  uint64_t *digest, uint64_t *bytes)
 {
-	ev_reader *r;
-	ev_diag v;
+	ev_archive_scan scan;
 	cli_progress bar;
-	int rc = ev_reader_open_fd(&r, in->fd, in->name,
-				   EV_READER_DIGEST | EV_READER_RAW), verdict;
 
-	if (rc < 0)
-		return cli_status_failure(rc, in->name);
 	progress_start(&bar, "archive: validating", job->no_progress);
-	ev_reader_set_progress(r, progress_update, &bar);
-	verdict = ev_archive_check_log(r, &v);
+	ev_archive_scan_fd(in->fd, in->name, job->force, progress_update, &bar,
+			   &scan);
 	progress_end(&bar);
-	switch (verdict) {
+	switch (scan.verdict.status) {
+	case EV_OK: /* the log could not be opened */
+		return cli_status_failure(scan.read.status, in->name);
 	case EV_END:
 		break;
 	case EV_ETRUNCATED:
 	case EV_EFORMAT:
 		if (job->force) {
-			cli_warn_at(in->name, (int64_t)v.offset,
+			cli_warn_at(in->name, (int64_t)scan.verdict.offset,
 				    "%s; archiving it anyway (--force)",
-				    v.message);
+				    scan.verdict.message);
 			break;
 		}
 		/* fall through */
 	default:
-		ev_reader_free(r);
-		return refuse_input(in->name, &v);
+		return refuse_input(in->name, &scan.verdict);
 	}
-	rc = ev_reader_digest(r, digest) < 0 ? cli_reader_error(r) : EXIT_OK;
-	*bytes = ev_reader_input_bytes(r);
-	ev_reader_free(r);
-	return rc;
+	if (scan.read.status < 0)
+		return read_error(in->name, &scan.read);
+	*digest = scan.digest;
+	*bytes = scan.log_bytes;
+	return EXIT_OK;
 }
 
 /* ---- archiving ---- */
 
-static int read_some(int fd, uint8_t *buf, size_t cap, size_t *got)
-{
-	ssize_t n;
-
-	do
-		n = read(fd, buf, cap);
-	while (n < 0 && errno == EINTR);
-	*got = n > 0 ? (size_t)n : 0;
-	return n < 0 ? -1 : 0;
-}
-
-static int writer_error(const ev_archive_writer *w, const input *in,
-			const char *out)
-{
-	cli_failure_files files = { &in->name, 1, out, 0, NULL, NULL };
-	ev_diag d = *ev_archive_writer_diag(w);
-
-	/* The input's bytes did not match the digest of the first pass: it
-	 * changed under us, a system condition with no offset to name. */
-	if (d.origin == EV_ORIGIN_INPUT) {
-		d.status = EV_EIO;
-		d.offset = 0;
-	}
-	return cli_failure(&d, &files);
-}
-
 static int compress_input(const archive_job *job, const input *in,
 			  uint64_t digest, ev_sink *sink, const char *out)
 {
-	ev_archive_writer *w;
-	uint8_t *buf = malloc(COPY_BUFFER);
-	uint64_t done = 0, total = S_ISREG(in->st.st_mode)
-					  ? (uint64_t)in->st.st_size : 0;
+	cli_failure_files files = { &in->name, 1, out, 0, NULL, NULL };
 	cli_progress bar;
-	size_t got;
-	int rc = buf ? ev_archive_writer_open(&w, sink, digest, &job->options)
-		     : EV_ENOMEM;
+	ev_diag d;
+	int rc;
 
-	if (rc < 0) {
-		ev_diag d = { .status = rc, .origin = EV_ORIGIN_OUTPUT };
-		free(buf);
-		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
-		return cli_write_failure(&d, out);
-	}
-	if (lseek(in->fd, 0, SEEK_SET) != 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: cannot rewind: %s", in->name,
-			       strerror(errno));
 	progress_start(&bar, "archive: compressing", job->no_progress);
-	while (rc == EXIT_OK) {
-		if (read_some(in->fd, buf, COPY_BUFFER, &got) < 0)
-			rc = cli_error(EXIT_SYSTEM, "%s: read failed: %s",
-				       in->name, strerror(errno));
-		else if (got == 0)
-			break;
-		else if (ev_archive_writer_write(w, buf, got) < 0)
-			rc = writer_error(w, in, out);
-		else
-			progress_update(&bar, done += got, total);
-	}
+	rc = ev_archive_compress_fd(in->fd, sink, digest, &job->options,
+				    progress_update, &bar, &d);
 	progress_end(&bar);
-	if (rc == EXIT_OK && ev_archive_writer_finish(w) < 0)
-		rc = writer_error(w, in, out);
-	ev_archive_writer_free(w);
-	free(buf);
-	return rc;
+	return rc < 0 ? cli_failure(&d, &files) : EXIT_OK;
 }
 
 /* The rename that committed the archive is durable only once its folder

@@ -215,6 +215,46 @@ EV_API int ev_archive_check_fd(int fd, const char *name,
  */
 EV_API int ev_archive_check_log(ev_reader *r, ev_diag *verdict);
 
+/** What ev_archive_scan_fd found. */
+typedef struct ev_archive_scan {
+	/** ev_archive_check_log's verdict; status EV_OK (0) when the log
+	 *  could not be opened */
+	ev_diag verdict;
+	/** a failure to open or to read the log to its end (origin
+	 *  EV_ORIGIN_INPUT); status EV_OK (0) when none */
+	ev_diag read;
+	uint64_t digest;    /**< xxh3-64 of every byte read, as stored */
+	uint64_t log_bytes; /**< how many bytes that is */
+} ev_archive_scan;
+
+/**
+ * The first pass of archiving the log on `fd` (which stays the caller's),
+ * from where it stands to its end: checks it with ev_archive_check_log
+ * and, when it is valid, or with `force` when its first error is a
+ * truncation or a malformed event, hashes all of it (the digest the
+ * archive's headers carry), reporting the stored bytes read to `fn`
+ * (NULL: none). Returns the verdict's status (EV_END: valid), or the
+ * negative status of a failure to open the log or to read it to its end
+ * (out->read).
+ */
+EV_API int ev_archive_scan_fd(int fd, const char *name, int force,
+			      ev_progress_fn fn, void *ctx,
+			      ev_archive_scan *out);
+
+/**
+ * The second pass: compresses all of `fd` (which stays the caller's; read
+ * from its start) into an archive in `sink` whose headers hold `digest`,
+ * reporting the bytes read, out of the file's size (0 for a pipe), to
+ * `fn` (NULL: none). EV_OK, or a failure described in *diag: of the
+ * input (EV_ORIGIN_INPUT, EV_EIO: it cannot be read, or its bytes no
+ * longer match `digest`: it changed since the first pass), or of the
+ * output (EV_ORIGIN_OUTPUT, as the writer reports it). `opts` as for
+ * ev_archive_writer_open.
+ */
+EV_API int ev_archive_compress_fd(int fd, ev_sink *sink, uint64_t digest,
+				  const ev_archive_options *opts,
+				  ev_progress_fn fn, void *ctx, ev_diag *diag);
+
 /** What ev_archive_test_fd found. */
 typedef struct ev_archive_test {
 	ev_archive_stats stats; /**< the members read */

@@ -596,6 +596,63 @@ static void test_archive_test_fd(void **state)
 	free(log);
 }
 
+/* Archiving a file in the library: the first pass checks and hashes the
+ * log (a cut one only with `force`), the second compresses it into an
+ * archive that checks out with the first pass's digest; a digest that
+ * does not match the file is the input's failure (it changed). */
+static void test_scan_and_compress(void **state)
+{
+	(void)state;
+	size_t len, gz_len;
+	char *path = ts_path(EVTOOL_TESTDATA, "gc-n2.eventlog");
+	uint8_t *log = ts_read_file(path, &len);
+	FILE *f = temp_bytes(log, len), *cut = temp_bytes(log, len - 1000);
+	ev_archive_scan scan;
+	ev_archive_stats st;
+	ev_sink *sink;
+	ev_diag d;
+	const uint8_t *gz;
+
+	assert_int_equal(ev_archive_scan_fd(fileno(f), "in", 0, NULL, NULL,
+					    &scan), EV_END);
+	assert_int_equal(scan.verdict.status, EV_END);
+	assert_int_equal(scan.read.status, EV_OK);
+	assert_int_equal(scan.log_bytes, len);
+	assert_int_equal(scan.digest, XXH3_64bits(log, len));
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_archive_compress_fd(fileno(f), sink, scan.digest,
+						NULL, NULL, NULL, &d), EV_OK);
+	gz = ev_sink_memory(sink, &gz_len);
+	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_OK);
+	assert_int_equal(st.digests, st.members);
+	assert_int_equal(st.content_digest, scan.digest);
+	assert_int_equal(st.log_bytes, len);
+	ev_sink_free(sink);
+
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_archive_compress_fd(fileno(f), sink,
+						scan.digest ^ 1, NULL, NULL,
+						NULL, &d), EV_EIO);
+	assert_int_equal(d.origin, EV_ORIGIN_INPUT);
+	assert_int_equal(d.offset, 0);
+	ev_sink_free(sink);
+
+	assert_int_equal(ev_archive_scan_fd(fileno(cut), "cut", 0, NULL, NULL,
+					    &scan), EV_ETRUNCATED);
+	assert_int_equal(scan.digest, 0);
+	assert_true(scan.verdict.offset > 0);
+	rewind(cut);
+	assert_int_equal(ev_archive_scan_fd(fileno(cut), "cut", 1, NULL, NULL,
+					    &scan), EV_ETRUNCATED);
+	assert_int_equal(scan.read.status, EV_OK);
+	assert_int_equal(scan.log_bytes, len - 1000);
+	assert_int_equal(scan.digest, XXH3_64bits(log, len - 1000));
+	fclose(cut);
+	fclose(f);
+	free(log);
+	free(path);
+}
+
 /* Whether byte `at` is the MTIME, XFL or OS of one of our member
  * headers (bytes 4 to 9 of a header with our subfield), which nobody
  * checks. */
@@ -1391,6 +1448,7 @@ int main(void)
 		cmocka_unit_test(test_parse_header_optional_parts),
 		cmocka_unit_test(test_bad_digest_subfield),
 		cmocka_unit_test(test_archive_test_fd),
+		cmocka_unit_test(test_scan_and_compress),
 		cmocka_unit_test(test_parse_header_rejects),
 		cmocka_unit_test(test_flipped_byte_small),
 		cmocka_unit_test(test_flipped_byte_multichunk),
