@@ -23,6 +23,10 @@ import sys
 import tempfile
 from decimal import Decimal, ROUND_HALF_UP
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "show"))
+from ndjson import BLOCK_MARKER, METADATA  # noqa: E402
+
 SKIP = 77
 
 # Runs inside the page before its own scripts: records every error, and
@@ -417,8 +421,11 @@ def check_capabilities(name, charts, caps, events):
     shown = {c['capability']['name']: c['capability'] for c in charts if c['capability']}
     check(sorted(shown) == sorted('capability %d' % c['cap'] for c in caps),
           '%s: a chart for each capability of stats --caps: %s' % (name, sorted(shown)))
-    first = min(e['time'] for e in events)
-    last = max(e['time'] for e in events)
+    # The run the charts draw: its events that are not metadata (nor block
+    # markers), as stats times a process.
+    work = [e['time'] for e in events
+            if e['id'] != BLOCK_MARKER and e['id'] not in METADATA]
+    first, last = min(work), max(work)
     for c in caps:
         got = shown.get('capability %d' % c['cap'])
         if not got:
