@@ -344,3 +344,22 @@ const ev_stats_capability *ev_stats_capability_at(const ev_stats *st,
 {
 	return i < st->an.n_caps ? &st->an.caps[i] : NULL;
 }
+
+size_t ev_stats_live_cap_limit(const ev_stats *st)
+{
+	return st->an.n_uses > st->n_caps ? st->an.n_uses : st->n_caps;
+}
+
+int ev_stats_live_capability(ev_stats *st, size_t cap,
+			     ev_stats_capability *out)
+{
+	if (st->finished || !cap_was_used(st, cap))
+		return EV_EINVAL;
+	fill_capability(st, cap, out);
+	/* Its process's elapsed time is known at the finish only. */
+	if (cap < st->n_caps && st->caps[cap].seen)
+		out->span_ns = st->caps[cap].last_time - st->caps[cap].first_time;
+	out->idle_ns = out->span_ns > out->mutator_ns + out->gc_ns
+		? out->span_ns - out->mutator_ns - out->gc_ns : 0;
+	return EV_OK;
+}
