@@ -40,6 +40,9 @@ extern "C" {
 /** STOP_THREAD (2) status codes counted, 0 to 20 (doc/format.md section 5);
  *  a larger code counts as 0, "no stop status". */
 #define EV_STATS_STOP_REASONS 21u
+/** The stop reason of a thread that finished ("thread finished"), in
+ *  stops_by_reason whatever numbering the log's header gives. */
+#define EV_STATS_STOP_FINISHED 5u
 /** Threads kept one by one; the ones first seen after them are summed
  *  into ev_stats_thread_others(). About 230 bytes each. */
 #define EV_STATS_MAX_THREADS 65536u

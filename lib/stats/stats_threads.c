@@ -116,6 +116,8 @@ static void end_run(ev_stats *st, evi_cap_use *u, ev_stats_thread *t,
 
 _Static_assert(EV_STATS_STOP_REASONS == EVI_STOP_STATUSES,
 	       "a count for every status evi_stop_status gives");
+_Static_assert(EV_STATS_STOP_FINISHED == EVI_STOP_FINISHED,
+	       "the public number of a finished thread");
 
 static int on_stop(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 {
