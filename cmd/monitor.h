@@ -125,6 +125,8 @@ typedef struct mon_source {
 	ev_reader *reader;
 	mon_state state;
 	mon_session *live;    /* the session being read, or NULL */
+	int at_end;           /* its data end was read: it ends unless
+				 garbage follows */
 	uint64_t offset;      /* the reader's offset at the last event */
 	uint64_t sessions, errors, skipped_bytes;
 	int stalled;          /* reported as stalled */

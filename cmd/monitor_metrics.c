@@ -192,6 +192,17 @@ static char *view_labels(const view *v)
 	return text;
 }
 
+/* Whether a newer session has the labels of `v` (a log replayed with its
+ * pid, a pid reused): the newer one is served, as a counter reset. */
+static int shadowed(const writer *w, const view *v)
+{
+	for (size_t i = 0; i < w->n_views; i++)
+		if (w->views[i].s != v->s &&
+		    strcmp(w->views[i].labels, v->labels) == 0)
+			return 1;
+	return 0;
+}
+
 /* Views of the session's processes; -1 when out of memory. */
 static int add_session(writer *w, mon_session *s, size_t *alloc)
 {
@@ -217,6 +228,10 @@ static int add_session(writer *w, mon_session *s, size_t *alloc)
 		v->now = now;
 		if (!(v->labels = view_labels(v)))
 			return -1;
+		if (shadowed(w, v)) {
+			free(v->labels);
+			continue;
+		}
 		w->n_views++;
 	}
 	return 0;

@@ -95,6 +95,7 @@ static void close_source(mon_source *src)
 		close(src->fd);
 	src->fd = -1;
 	src->offset = 0;
+	src->at_end = 0;
 }
 
 /* A stream waits for its next writer; a file is done (or failed). */
@@ -185,22 +186,38 @@ static void stream_ended(mon_sources *ms, mon_source *src)
 	close_stream_or_file(src, MON_DONE);
 }
 
-/* After a data end: the next session of the same stream, if any. */
-static int next_session(mon_sources *ms, mon_source *src, int writer_gone)
+/* After a data end: the next session of the same stream, the end of the
+ * input, or garbage after the data end, skipped to the next block as
+ * `evtool truncate --resync` does (the data end was not the end: the
+ * session goes on). 0: go on reading; 1: wait; -1: the source stopped. */
+static int after_end(mon_sources *ms, mon_source *src, int writer_gone)
 {
 	int rc = ev_reader_next_session(src->reader);
 
-	if (rc == EV_OK)
+	if (rc == EV_OK) {
+		src->at_end = 0;
+		end_session(ms, src, "ended");
 		return start_session(ms, src) == 0 ? 0 : -1;
-	if (rc == EV_ETRUNCATED || (rc == EV_END && !writer_gone &&
-				    src->kind != MON_FILE))
-		return 1;
-	if (rc == EV_END) {
-		close_stream_or_file(src, MON_DONE);
-		return 1;
 	}
-	src->errors++;
-	report(src, "%s", ev_reader_diag(src->reader)->message);
+	if ((rc == EV_END || rc == EV_ETRUNCATED) && !writer_gone &&
+	    src->kind != MON_FILE)
+		return 1;
+	if (rc == EV_END || rc == EV_ETRUNCATED) {
+		src->at_end = 0;
+		end_session(ms, src, "ended");
+		close_stream_or_file(src, MON_DONE);
+		return -1;
+	}
+	if (rc == EV_EFORMAT) {
+		src->at_end = 0;
+		if ((rc = resync(src)) >= 0)
+			return rc;
+	} else {
+		src->errors++;
+		report(src, "%s", ev_reader_diag(src->reader)->message);
+	}
+	src->at_end = 0;
+	end_session(ms, src, "failed");
 	close_stream_or_file(src, MON_FAILED);
 	return -1;
 }
@@ -226,8 +243,8 @@ static int read_event(mon_sources *ms, mon_source *src, int writer_gone)
 		return -1;
 	}
 	if (rc == EV_END) {
-		end_session(ms, src, "ended");
-		return next_session(ms, src, writer_gone);
+		src->at_end = 1; /* ended, unless garbage follows */
+		return 0;
 	}
 	if (rc == EV_ETRUNCATED) {
 		if (writer_gone)
@@ -290,10 +307,9 @@ void mon_source_pump(mon_sources *ms, size_t i, short revents)
 	}
 	before = ev_reader_input_bytes(src->reader);
 	for (int budget = PUMP_BUDGET; budget > 0 && src->reader; budget--) {
-		int rc = src->live ? read_event(ms, src, writer_gone)
-			 : src->state == MON_READING
-				 ? next_session(ms, src, writer_gone)
-				 : read_header(ms, src, writer_gone);
+		int rc = !src->live ? read_header(ms, src, writer_gone)
+			 : src->at_end ? after_end(ms, src, writer_gone)
+				       : read_event(ms, src, writer_gone);
 		if (rc != 0)
 			break;
 	}
