@@ -127,6 +127,10 @@ typedef struct mon_source {
 	mon_session *live;    /* the session being read, or NULL */
 	int at_end;           /* its data end was read: it ends unless
 				 garbage follows */
+	int resyncing;        /* skipping damaged bytes as they come ... */
+	uint64_t resync_from; /* ... from this offset */
+	int draining;         /* a stream that failed: read until its
+				 writer goes (give_up) */
 	uint64_t offset;      /* the reader's offset at the last event */
 	uint64_t sessions, errors, skipped_bytes;
 	int stalled;          /* reported as stalled */

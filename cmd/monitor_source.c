@@ -96,6 +96,8 @@ static void close_source(mon_source *src)
 	src->fd = -1;
 	src->offset = 0;
 	src->at_end = 0;
+	src->draining = 0;
+	src->resyncing = 0;
 }
 
 /* A stream waits for its next writer; a file is done (or failed). */
@@ -104,6 +106,32 @@ static void close_stream_or_file(mon_source *src, mon_state file_state)
 	close_source(src);
 	src->state = is_stream(src) ? MON_WAITING : file_state;
 	src->retry_s = mon_now() + (src->kind == MON_SOCKET ? RETRY_S : 0);
+}
+
+/* The stream cannot be read: its bytes are read and dropped until its
+ * writer goes (so that the writer never blocks on it, nor gets SIGPIPE),
+ * then the next writer is waited for. A file has failed for good. */
+static void give_up(mon_source *src)
+{
+	if (!is_stream(src)) {
+		close_stream_or_file(src, MON_FAILED);
+		return;
+	}
+	ev_reader_free(src->reader);
+	src->reader = NULL;
+	src->draining = 1;
+	src->at_end = 0;
+	src->state = MON_FAILED;
+}
+
+static void drain(mon_source *src, int writer_gone)
+{
+	static char sink[65536];
+
+	while (read(src->fd, sink, sizeof sink) > 0)
+		continue;
+	if (writer_gone)
+		close_stream_or_file(src, MON_WAITING);
 }
 
 /* ---- sessions ---- */
@@ -162,13 +190,17 @@ static int resync(mon_source *src)
 	if (rc == EV_OK) {
 		src->skipped_bytes += len;
 		report(src, "offset %" PRIu64 ": %s; skipped %" PRIu64
-		       " bytes to the next block", from, message, len);
+		       " bytes to the block at offset %" PRIu64, from, message,
+		       len, from + len);
 		src->offset = ev_reader_offset(src->reader);
 		return 0;
 	}
 	if (rc == EV_ETRUNCATED) {
 		report(src, "offset %" PRIu64 ": %s; skipping to the next "
 		       "block", from, message);
+		src->skipped_bytes += len;
+		src->resync_from = from;
+		src->resyncing = 1; /* the scan goes on as input comes */
 		return 1;
 	}
 	report(src, "offset %" PRIu64 ": %s", from, message);
@@ -184,6 +216,42 @@ static void stream_ended(mon_sources *ms, mon_source *src)
 			    ? "ended inside an event (truncated)"
 			    : "ended without its data end (truncated)");
 	close_stream_or_file(src, MON_DONE);
+}
+
+/* A resync that reached the end of the input scans on when more comes
+ * (ev_reader_resync after the reader's EV_ETRUNCATED), so that a block
+ * marker is looked for in every damaged byte, as in a file. */
+static int go_on_resyncing(mon_sources *ms, mon_source *src, int writer_gone)
+{
+	ev_event ev;
+	uint64_t from, len;
+	int rc = ev_reader_next(src->reader, &ev);
+
+	if (rc == EV_ETRUNCATED && ev_reader_pending(src->reader) == 0 &&
+	    !writer_gone)
+		return 1;
+	rc = ev_reader_resync(src->reader, &from, &len);
+	src->skipped_bytes += len;
+	if (rc == EV_OK) {
+		src->resyncing = 0;
+		report(src, "offset %" PRIu64 ": skipped %" PRIu64 " bytes to "
+		       "the block at offset %" PRIu64, src->resync_from,
+		       from + len - src->resync_from, from + len);
+		src->offset = ev_reader_offset(src->reader);
+		return 0;
+	}
+	if (rc == EV_ETRUNCATED && !writer_gone)
+		return 1;
+	src->resyncing = 0;
+	if (rc == EV_ETRUNCATED) {
+		stream_ended(ms, src);
+		return -1;
+	}
+	src->errors++;
+	report(src, "%s", ev_reader_diag(src->reader)->message);
+	end_session(ms, src, "failed");
+	give_up(src);
+	return -1;
 }
 
 /* After a data end: the next session of the same stream, the end of the
@@ -218,7 +286,7 @@ static int after_end(mon_sources *ms, mon_source *src, int writer_gone)
 	}
 	src->at_end = 0;
 	end_session(ms, src, "failed");
-	close_stream_or_file(src, MON_FAILED);
+	give_up(src);
 	return -1;
 }
 
@@ -239,7 +307,7 @@ static int read_event(mon_sources *ms, mon_source *src, int writer_gone)
 		report(src, "offset %" PRIu64 ": %s", ev.offset,
 		       ev_stats_diag(src->live->st)->message);
 		end_session(ms, src, "failed");
-		close_stream_or_file(src, MON_FAILED);
+		give_up(src);
 		return -1;
 	}
 	if (rc == EV_END) {
@@ -255,14 +323,14 @@ static int read_event(mon_sources *ms, mon_source *src, int writer_gone)
 		rc = resync(src);
 		if (rc < 0) {
 			end_session(ms, src, "failed");
-			close_stream_or_file(src, MON_FAILED);
+			give_up(src);
 		}
 		return rc;
 	}
 	src->errors++;
 	report(src, "%s", ev_reader_diag(src->reader)->message);
 	end_session(ms, src, "failed");
-	close_stream_or_file(src, MON_FAILED);
+	give_up(src);
 	return -1;
 }
 
@@ -286,7 +354,7 @@ static int read_header(mon_sources *ms, mon_source *src, int writer_gone)
 	}
 	src->errors++;
 	report(src, "%s", ev_reader_diag(src->reader)->message);
-	close_stream_or_file(src, MON_FAILED);
+	give_up(src);
 	return -1;
 }
 
@@ -298,16 +366,21 @@ void mon_source_pump(mon_sources *ms, size_t i, short revents)
 
 	if (src->fd < 0)
 		return;
+	if (src->draining) {
+		drain(src, writer_gone);
+		return;
+	}
 	if (!src->reader &&
 	    ev_reader_open_fd(&src->reader, src->fd, src->label,
 			      EV_READER_SMALL_WINDOW) < 0) {
 		report(src, "out of memory");
-		close_stream_or_file(src, MON_FAILED);
+		give_up(src);
 		return;
 	}
 	before = ev_reader_input_bytes(src->reader);
 	for (int budget = PUMP_BUDGET; budget > 0 && src->reader; budget--) {
 		int rc = !src->live ? read_header(ms, src, writer_gone)
+			 : src->resyncing ? go_on_resyncing(ms, src, writer_gone)
 			 : src->at_end ? after_end(ms, src, writer_gone)
 				       : read_event(ms, src, writer_gone);
 		if (rc != 0)
@@ -507,7 +580,7 @@ static void tick_source(mon_sources *ms, size_t i, double now)
 	}
 	if (src->live && !src->stalled && now - src->last_input_s > ms->stall_s) {
 		src->stalled = 1;
-		report(src, "nothing read for %.0f s", ms->stall_s);
+		report(src, "nothing read for %g s", ms->stall_s);
 	}
 }
 

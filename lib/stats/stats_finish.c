@@ -170,27 +170,43 @@ int ev_stats_finish(ev_stats *st)
 	return evi_threads_finish(st);
 }
 
+/* Whether a capability posted events: a log without processes is then
+ * one, capset 0 (ensure_a_process). */
+static int any_cap_seen(const ev_stats *st)
+{
+	for (size_t i = 0; i < st->n_caps; i++)
+		if (st->caps[i].seen)
+			return 1;
+	return 0;
+}
+
 size_t ev_stats_live_count(const ev_stats *st)
 {
-	return st->finished ? 0 : st->procs.n;
+	if (st->finished)
+		return 0;
+	return st->procs.n ? st->procs.n : (size_t)any_cap_seen(st);
 }
 
 /* ev_stats_finish's summary of one process, on a copy: the caps it owns
- * given to it and the figures derived, the accumulator left as it is. */
+ * given to it and the figures derived, the accumulator left as it is. A
+ * log without processes yet is the one that ensure_a_process makes. */
 int ev_stats_live_process(ev_stats *st, size_t i, ev_stats_process *out)
 {
-	const evi_stats_proc *p;
+	evi_stats_proc none;
+	const evi_stats_proc *p = &none;
 
-	if (st->finished || i >= st->procs.n)
+	if (i >= ev_stats_live_count(st))
 		return EV_EINVAL;
-	p = evi_stats_proc_at(st, i);
+	memset(&none, 0, sizeof none);
+	if (st->procs.n)
+		p = evi_stats_proc_at(st, i);
 	*out = p->pub;
 	find_slice(st, p, out);
 	for (size_t k = 0; k < st->n_caps; k++) {
 		const evi_stats_cap *c = &st->caps[k];
-		if (c->seen && evi_stats_cap_owner(st, c) == p)
+		if (c->seen && (!st->procs.n || evi_stats_cap_owner(st, c) == p))
 			give_cap(out, c);
 	}
-	derive(p, out, st->procs.n == 1);
+	derive(p, out, st->procs.n <= 1);
 	return EV_OK;
 }
