@@ -461,6 +461,9 @@ int mon_sources_add(mon_sources *ms, const char *spec)
 		return add_source(ms, spec, MON_SOCKET, NULL, 0) == 0
 			? EXIT_OK : full_or_no_memory(ms);
 	}
+	if (strcmp(spec, "-") == 0)
+		return cli_error(EXIT_USAGE, "standard input is no SOURCE: give "
+				 "FIFOs, files, directories or unix:SOCKETs");
 	if (stat(spec, &st) != 0)
 		return cli_error(EXIT_SYSTEM, "%s: %s", spec, strerror(errno));
 	if (S_ISDIR(st.st_mode)) {
