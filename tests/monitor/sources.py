@@ -24,7 +24,8 @@ Every figure served for a finished source equals `evtool stats --json`
 of what was sent. Bad requests get their 4xx (404, 405, 403 for a foreign
 Host, 413 for a body, 505 for an unknown HTTP version, 431 for headers too
 large); malformed request lines are dropped (libmicrohttpd closes them)
-and the server still answers; promtool accepts the pages; SIGTERM ends the monitor with
+and the server still answers; promtool accepts the pages; doc/evtool.1
+documents every metric served; SIGTERM ends the monitor with
 exit 0. Exit 77 (a skip) without promtool.
 """
 import json
@@ -249,6 +250,13 @@ def main():
                          path["clean"]), "ended series go after --keep-ended")
         check(sample(page, "ghc_eventlog_live", path["stalled"]) == [1],
               "the live series stay")
+        man = open(os.path.join(testdata, os.pardir, "doc", "evtool.1")).read()
+        families = set(l.split()[2] for p in pages + [page]
+                       for l in p.split("\n") if l.startswith("# TYPE "))
+        undocumented = [f for f in families if f not in man]
+        check(len(families) > 25 and not undocumented,
+              "the man page documents the %d metrics served (missing: %s)" % (
+                  len(families), undocumented))
         bad_pages = 0
         for p in set(pages + [page]):
             r = subprocess.run([promtool, "check", "metrics"], input=p.encode(),
