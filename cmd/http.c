@@ -194,9 +194,9 @@ int http_server_start(http_server **out, const http_listen *l,
 	}
 	if (!l->loopback) {
 		cli_message_start();
-		fprintf(stderr, "warning: listening on a non-loopback address: "
-				"every machine that reaches it can read the "
-				"pages\n");
+		fprintf(stderr, "--listen %s: warning: not a loopback address: "
+			"every machine that reaches it can read the pages\n",
+			l->text);
 	}
 	*out = s;
 	return EXIT_OK;

@@ -60,6 +60,7 @@ int http_listen_parse(const char *text, http_listen *out, const char **why)
 	long port;
 
 	memset(out, 0, sizeof *out);
+	out->text = text;
 	if (!colon) /* a bare port: loopback */
 		colon = text - 1;
 	port = parse_port(colon + 1, strlen(colon + 1));

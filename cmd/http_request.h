@@ -20,6 +20,7 @@ typedef struct http_listen {
 	socklen_t addr_len;
 	unsigned port;                /* 0: the kernel picks one */
 	int loopback;                 /* 127.0.0.0/8 or ::1 */
+	const char *text;             /* as given, for messages (borrowed) */
 } http_listen;
 
 /* Parses "HOST:PORT" (HOST an IPv4 address, "[IPv6]" or "localhost"), or

@@ -3,6 +3,6 @@ cmd: evtool monitor --listen 0.0.0.0:0 . 2> err.txt & sleep 0.5; kill -TERM $!; 
 exit: 0
 --- stdout
 exit 0
-evtool monitor: warning: listening on a non-loopback address: every machine that reaches it can read the pages
+evtool monitor: --listen 0.0.0.0:0: warning: not a loopback address: every machine that reaches it can read the pages
 evtool monitor: serving http://0.0.0.0:PORT/metrics
 --- stderr
