@@ -25,6 +25,8 @@
 /* Programs (PROGRAM_ARGS) and pause histograms kept per session: one per
  * process, as many as stats analyses pauses for. */
 #define MON_MAX_PROCS EV_STATS_MAX_PAUSE_PROCESSES
+/* Ended sessions kept per source (the newest), whatever --keep-ended. */
+#define MON_MAX_ENDED 4u
 /* Bytes of a program name or marker name kept in a label. */
 #define MON_MAX_NAME 128u
 

@@ -103,7 +103,14 @@ static void close_source(mon_source *src)
 /* A stream waits for its next writer; a file is done (or failed). */
 static void close_stream_or_file(mon_source *src, mon_state file_state)
 {
+	/* A FIFO is opened again before it is closed: a next writer that
+	 * opened it already must never find it without a reader (EPIPE);
+	 * what it wrote waits in the pipe for the new descriptor. */
+	int next = src->kind == MON_FIFO
+		? open(src->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+
 	close_source(src);
+	src->fd = next;
 	src->state = is_stream(src) ? MON_WAITING : file_state;
 	src->retry_s = mon_now() + (src->kind == MON_SOCKET ? RETRY_S : 0);
 }
@@ -124,17 +131,49 @@ static void give_up(mon_source *src)
 	src->state = MON_FAILED;
 }
 
-static void drain(mon_source *src, int writer_gone)
+/* Whether the writer of a stream is gone and all it wrote was read: `hup`
+ * is what the loop's poll said, which may be stale (a FIFO's next writer
+ * may have come since, and written): the descriptor is asked again. */
+static int gone(const mon_source *src, int hup)
+{
+	struct pollfd p = { src->fd, POLLIN, 0 };
+
+	if (!hup)
+		return 0;
+	if (poll(&p, 1, 0) < 0)
+		return 1;
+	return (p.revents & (POLLHUP | POLLERR)) && !(p.revents & POLLIN);
+}
+
+static void drain(mon_source *src, int hup)
 {
 	static char sink[65536];
 
 	while (read(src->fd, sink, sizeof sink) > 0)
 		continue;
-	if (writer_gone)
+	if (gone(src, hup))
 		close_stream_or_file(src, MON_WAITING);
 }
 
 /* ---- sessions ---- */
+
+/* Keeps the MON_MAX_ENDED newest ended sessions of a source: a program
+ * that restarts in a loop costs bounded memory. */
+static void drop_oldest_ended(mon_sources *ms, const char *source)
+{
+	mon_session **link = &ms->ended;
+	unsigned kept = 0;
+
+	while (*link) {
+		mon_session *s = *link;
+		if (strcmp(s->source, source) == 0 && ++kept > MON_MAX_ENDED) {
+			*link = s->next;
+			mon_session_free(s);
+		} else {
+			link = &s->next;
+		}
+	}
+}
 
 static void end_session(mon_sources *ms, mon_source *src, const char *how)
 {
@@ -156,6 +195,7 @@ static void end_session(mon_sources *ms, mon_source *src, const char *how)
 	}
 	s->next = ms->ended;
 	ms->ended = s;
+	drop_oldest_ended(ms, s->source);
 }
 
 static int start_session(mon_sources *ms, mon_source *src)
@@ -221,14 +261,14 @@ static void stream_ended(mon_sources *ms, mon_source *src)
 /* A resync that reached the end of the input scans on when more comes
  * (ev_reader_resync after the reader's EV_ETRUNCATED), so that a block
  * marker is looked for in every damaged byte, as in a file. */
-static int go_on_resyncing(mon_sources *ms, mon_source *src, int writer_gone)
+static int go_on_resyncing(mon_sources *ms, mon_source *src, int hup)
 {
 	ev_event ev;
 	uint64_t from, len;
 	int rc = ev_reader_next(src->reader, &ev);
 
 	if (rc == EV_ETRUNCATED && ev_reader_pending(src->reader) == 0 &&
-	    !writer_gone)
+	    !gone(src, hup))
 		return 1;
 	rc = ev_reader_resync(src->reader, &from, &len);
 	src->skipped_bytes += len;
@@ -240,7 +280,7 @@ static int go_on_resyncing(mon_sources *ms, mon_source *src, int writer_gone)
 		src->offset = ev_reader_offset(src->reader);
 		return 0;
 	}
-	if (rc == EV_ETRUNCATED && !writer_gone)
+	if (rc == EV_ETRUNCATED && !gone(src, hup))
 		return 1;
 	src->resyncing = 0;
 	if (rc == EV_ETRUNCATED) {
@@ -258,7 +298,7 @@ static int go_on_resyncing(mon_sources *ms, mon_source *src, int writer_gone)
  * input, or garbage after the data end, skipped to the next block as
  * `evtool truncate --resync` does (the data end was not the end: the
  * session goes on). 0: go on reading; 1: wait; -1: the source stopped. */
-static int after_end(mon_sources *ms, mon_source *src, int writer_gone)
+static int after_end(mon_sources *ms, mon_source *src, int hup)
 {
 	int rc = ev_reader_next_session(src->reader);
 
@@ -267,7 +307,7 @@ static int after_end(mon_sources *ms, mon_source *src, int writer_gone)
 		end_session(ms, src, "ended");
 		return start_session(ms, src) == 0 ? 0 : -1;
 	}
-	if ((rc == EV_END || rc == EV_ETRUNCATED) && !writer_gone &&
+	if ((rc == EV_END || rc == EV_ETRUNCATED) && !gone(src, hup) &&
 	    src->kind != MON_FILE)
 		return 1;
 	if (rc == EV_END || rc == EV_ETRUNCATED) {
@@ -292,7 +332,7 @@ static int after_end(mon_sources *ms, mon_source *src, int writer_gone)
 
 /* Reads one event into the live session. 0: read one; 1: nothing more
  * for now; -1: the source stopped. */
-static int read_event(mon_sources *ms, mon_source *src, int writer_gone)
+static int read_event(mon_sources *ms, mon_source *src, int hup)
 {
 	ev_event ev;
 	int rc = ev_reader_next(src->reader, &ev);
@@ -315,9 +355,10 @@ static int read_event(mon_sources *ms, mon_source *src, int writer_gone)
 		return 0;
 	}
 	if (rc == EV_ETRUNCATED) {
-		if (writer_gone)
-			stream_ended(ms, src);
-		return writer_gone ? -1 : 1;
+		if (!gone(src, hup))
+			return 1;
+		stream_ended(ms, src);
+		return -1;
 	}
 	if (rc == EV_EFORMAT || rc == EV_ELIMIT) {
 		rc = resync(src);
@@ -336,13 +377,13 @@ static int read_event(mon_sources *ms, mon_source *src, int writer_gone)
 
 /* The header of a new stream. 0: a session started; 1: wait; -1: the
  * source stopped. */
-static int read_header(mon_sources *ms, mon_source *src, int writer_gone)
+static int read_header(mon_sources *ms, mon_source *src, int hup)
 {
 	int rc = ev_reader_read_header(src->reader);
 
 	if (rc == EV_OK)
 		return start_session(ms, src) == 0 ? 0 : -1;
-	if (rc == EV_ETRUNCATED && !writer_gone)
+	if (rc == EV_ETRUNCATED && !gone(src, hup))
 		return 1;
 	if (rc == EV_ETRUNCATED) {
 		if (ev_reader_pending(src->reader) > 0) {
@@ -361,13 +402,13 @@ static int read_header(mon_sources *ms, mon_source *src, int writer_gone)
 void mon_source_pump(mon_sources *ms, size_t i, short revents)
 {
 	mon_source *src = ms->items[i];
-	int writer_gone = (revents & (POLLHUP | POLLERR)) != 0;
+	int hup = (revents & (POLLHUP | POLLERR)) != 0;
 	uint64_t before;
 
 	if (src->fd < 0)
 		return;
 	if (src->draining) {
-		drain(src, writer_gone);
+		drain(src, hup);
 		return;
 	}
 	if (!src->reader &&
@@ -379,10 +420,10 @@ void mon_source_pump(mon_sources *ms, size_t i, short revents)
 	}
 	before = ev_reader_input_bytes(src->reader);
 	for (int budget = PUMP_BUDGET; budget > 0 && src->reader; budget--) {
-		int rc = !src->live ? read_header(ms, src, writer_gone)
-			 : src->resyncing ? go_on_resyncing(ms, src, writer_gone)
-			 : src->at_end ? after_end(ms, src, writer_gone)
-				       : read_event(ms, src, writer_gone);
+		int rc = !src->live ? read_header(ms, src, hup)
+			 : src->resyncing ? go_on_resyncing(ms, src, hup)
+			 : src->at_end ? after_end(ms, src, hup)
+				       : read_event(ms, src, hup);
 		if (rc != 0)
 			break;
 	}
