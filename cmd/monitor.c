@@ -92,6 +92,7 @@ static const char *metrics_page(void *ctx, const http_request *req,
 {
 	monitor *m = ctx;
 
+	mon_sources_find_writers(&m->sources);
 	if (mon_metrics_write(body, &m->sources, m->sources.ended,
 			      req->openmetrics) < 0)
 		return NULL;

@@ -73,6 +73,14 @@ typedef struct mon_session {
 	uint64_t other_markers; /* past max_markers */
 	int counting_markers;
 	double last_event_s;   /* monotonic seconds of the last event read */
+	/* The process writing the log as the system sees it (a socket's
+	 * peer, a FIFO's or file's writer in /proc): the labels until the
+	 * log names its own pid and program (a GHC 9.0 program does at its
+	 * end only). */
+	int have_writer;
+	uint32_t writer_pid;
+	char writer_program[MON_MAX_NAME];
+	int writer_looked;     /* looked for once */
 	double ended_s;        /* monotonic seconds of its end, or 0 */
 	const mon_limits *limits;
 	struct mon_session *next; /* in the list of ended sessions */
@@ -165,6 +173,10 @@ void mon_source_pump(mon_sources *ms, size_t i, short revents);
 /* What a tick does: retries, directory scans, stall reports, and the end
  * of ended sessions older than `keep_s`. */
 void mon_sources_tick(mon_sources *ms, double keep_s);
+
+/* Looks for the writers of live sessions whose log has not named its
+ * pid yet (one pass over /proc for all of them); each session once. */
+void mon_sources_find_writers(mon_sources *ms);
 
 /* Whether source `i` is polled for input (a FIFO or socket with a
  * descriptor), and its descriptor. */

@@ -172,15 +172,18 @@ static char *view_labels(const view *v)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	const char *program = v->proc ? v->proc->program : "";
+	const mon_session *s = v->s;
+	const char *program = v->proc && v->proc->program[0]
+		? v->proc->program : s->have_writer ? s->writer_program : "";
 	int rc;
 
 	if (!f)
 		return NULL;
 	fputs("program=\"", f);
 	rc = put_label_value(f, program, strlen(program));
-	if (v->p.have_pid)
-		fprintf(f, "\",pid=\"%" PRIu32 "\",source=\"", v->p.pid);
+	if (v->p.have_pid || s->have_writer)
+		fprintf(f, "\",pid=\"%" PRIu32 "\",source=\"",
+			v->p.have_pid ? v->p.pid : s->writer_pid);
 	else
 		fputs("\",pid=\"\",source=\"", f);
 	rc |= put_label_value(f, v->s->source, strlen(v->s->source));

@@ -8,6 +8,7 @@
  * events, the data end) is one mon_session; damaged bytes are skipped
  * to the next block as `evtool truncate --resync` does.
  */
+#define _GNU_SOURCE /* struct ucred, SO_PEERCRED */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -132,14 +133,14 @@ static void give_up(mon_source *src)
 }
 
 /* Whether the writer of a stream is gone and all it wrote was read: `hup`
- * is what the loop's poll said, which may be stale (a FIFO's next writer
- * may have come since, and written): the descriptor is asked again. */
+ * is what the loop's poll said, which may be stale for a FIFO (its next
+ * writer may have come since, and written): a FIFO is asked again. */
 static int gone(const mon_source *src, int hup)
 {
 	struct pollfd p = { src->fd, POLLIN, 0 };
 
-	if (!hup)
-		return 0;
+	if (!hup || src->kind != MON_FIFO)
+		return hup; /* a socket's peer never comes back */
 	if (poll(&p, 1, 0) < 0)
 		return 1;
 	return (p.revents & (POLLHUP | POLLERR)) && !(p.revents & POLLIN);
@@ -153,6 +154,95 @@ static void drain(mon_source *src, int hup)
 		continue;
 	if (gone(src, hup))
 		close_stream_or_file(src, MON_WAITING);
+}
+
+/* ---- the writers of the logs ---- */
+
+/* The program of process `pid` (its comm), into `out`. */
+static void program_of(uint32_t pid, char *out, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%" PRIu32 "/comm", pid);
+	out[0] = '\0';
+	if (!(f = fopen(path, "r")))
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	fclose(f);
+}
+
+static void set_writer(mon_session *s, uint32_t pid)
+{
+	s->have_writer = 1;
+	s->writer_pid = pid;
+	program_of(pid, s->writer_program, sizeof s->writer_program);
+}
+
+/* A session whose writer is still to be looked for. */
+static int wants_writer(const mon_source *src)
+{
+	ev_stats_process p;
+
+	if (!src->live || src->live->writer_looked || src->kind == MON_SOCKET)
+		return 0;
+	return mon_session_process_count(src->live) == 0 ||
+	       (mon_session_process(src->live, 0, &p), !p.have_pid);
+}
+
+/* The sessions whose source is the file `st` names get `pid`. */
+static void match_writer(mon_sources *ms, const struct stat *st, uint32_t pid)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		mon_source *src = ms->items[i];
+		if (wants_writer(src) && src->dev == st->st_dev &&
+		    src->ino == st->st_ino && !src->live->have_writer)
+			set_writer(src->live, pid);
+	}
+}
+
+static void scan_process(mon_sources *ms, const char *pid_text)
+{
+	char dir[64], path[128];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	snprintf(dir, sizeof dir, "/proc/%s/fd", pid_text);
+	if (!(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' ||
+		    snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >=
+			    (int)sizeof path || stat(path, &st) != 0 ||
+		    !(S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode)))
+			continue;
+		match_writer(ms, &st, (uint32_t)strtoul(pid_text, NULL, 10));
+	}
+	closedir(d);
+}
+
+void mon_sources_find_writers(mon_sources *ms)
+{
+	char self[32];
+	struct dirent *e;
+	size_t wanted = 0;
+	DIR *d;
+
+	for (size_t i = 0; i < ms->n; i++)
+		wanted += wants_writer(ms->items[i]);
+	if (!wanted || !(d = opendir("/proc")))
+		return;
+	snprintf(self, sizeof self, "%ld", (long)getpid());
+	while ((e = readdir(d)))
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+		    strcmp(e->d_name, self) != 0)
+			scan_process(ms, e->d_name);
+	closedir(d);
+	for (size_t i = 0; i < ms->n; i++)
+		if (wants_writer(ms->items[i]))
+			ms->items[i]->live->writer_looked = 1;
 }
 
 /* ---- sessions ---- */
@@ -198,6 +288,18 @@ static void end_session(mon_sources *ms, mon_source *src, const char *how)
 	drop_oldest_ended(ms, s->source);
 }
 
+/* A socket's writer: its peer (SO_PEERCRED). */
+static void peer_writer(const mon_source *src, mon_session *s)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+
+	s->writer_looked = 1;
+	if (getsockopt(src->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+	    cred.pid > 0)
+		set_writer(s, (uint32_t)cred.pid);
+}
+
 static int start_session(mon_sources *ms, mon_source *src)
 {
 	mon_session *s;
@@ -209,6 +311,8 @@ static int start_session(mon_sources *ms, mon_source *src)
 	}
 	s->bytes = ev_reader_offset(src->reader) - src->offset;
 	src->offset = ev_reader_offset(src->reader);
+	if (src->kind == MON_SOCKET)
+		peer_writer(src, s);
 	src->live = s;
 	src->state = MON_READING;
 	src->sessions++;

@@ -118,9 +118,10 @@ def query(prom, expr):
 
 def series_of(results, source, pid):
     """The results of one run: its source, and its pid when the log has
-    one (Prometheus drops empty labels)."""
+    one (a log without one, cut before its global buffer was written, is
+    labelled with the pid of its FIFO's writer, tee here)."""
     return [r for r in results if r["metric"].get("source") == source and
-            r["metric"].get("pid", "") == (str(pid) if pid is not None else "")]
+            (pid is None or r["metric"].get("pid") == str(pid))]
 
 
 def check_run(prom, evtool, copy, source):
@@ -144,7 +145,11 @@ def check_run(prom, evtool, copy, source):
 
 
 def samples(text):
-    return set(l for l in text.split("\n") if l and not l.startswith("#"))
+    """The sample lines, without the program and pid labels (a log cut
+    before it names them is labelled with its FIFO's writer, tee, when
+    served; --once has no writer)."""
+    return set(re.sub(r'program="[^"]*",pid="[^"]*",', "", l)
+               for l in text.split("\n") if l and not l.startswith("#"))
 
 
 def main():
