@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "follow.h"
 #include "http.h"
 #include "monitor.h"
 
@@ -59,24 +60,16 @@ const cli_option monitor_options[MONITOR_N_OPTIONS + 1] = {
 /* Lines of the status page at most. */
 #define STATUS_MAX_SOURCES 1000u
 
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
+/* SIGINT and SIGTERM end the monitor cleanly (follow.h); SIGPIPE is
+ * ignored: a scraper that goes away is the server's to notice. */
 static void catch_interrupts(void)
 {
 	struct sigaction sa;
 
+	follow_catch_interrupts();
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_interrupt;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
+	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
@@ -212,7 +205,7 @@ static int serve(monitor *m, const http_listen *listen)
 	if (!(fds = malloc((m->sources.max_sources + 1) * sizeof *fds)) ||
 	    !(owner = malloc((m->sources.max_sources + 1) * sizeof *owner)))
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
-	while (rc == EXIT_OK && !interrupted) {
+	while (rc == EXIT_OK && !follow_interrupted()) {
 		double now = mon_now();
 		if (now >= next_tick) {
 			mon_sources_tick(&m->sources, m->keep_s);

@@ -362,6 +362,17 @@ static void stream_ended(mon_sources *ms, mon_source *src)
 	close_stream_or_file(src, MON_DONE);
 }
 
+/* The reader failed on something no resync mends (I/O, memory, a
+ * header): reported, the session ended, the source given up. -1. */
+static int reader_failed(mon_sources *ms, mon_source *src)
+{
+	src->errors++;
+	report(src, "%s", ev_reader_diag(src->reader)->message);
+	end_session(ms, src, "failed");
+	give_up(src);
+	return -1;
+}
+
 /* A resync that reached the end of the input scans on when more comes
  * (ev_reader_resync after the reader's EV_ETRUNCATED), so that a block
  * marker is looked for in every damaged byte, as in a file. */
@@ -391,11 +402,7 @@ static int go_on_resyncing(mon_sources *ms, mon_source *src, int hup)
 		stream_ended(ms, src);
 		return -1;
 	}
-	src->errors++;
-	report(src, "%s", ev_reader_diag(src->reader)->message);
-	end_session(ms, src, "failed");
-	give_up(src);
-	return -1;
+	return reader_failed(ms, src);
 }
 
 /* After a data end: the next session of the same stream, the end of the
@@ -472,11 +479,7 @@ static int read_event(mon_sources *ms, mon_source *src, int hup)
 		}
 		return rc;
 	}
-	src->errors++;
-	report(src, "%s", ev_reader_diag(src->reader)->message);
-	end_session(ms, src, "failed");
-	give_up(src);
-	return -1;
+	return reader_failed(ms, src);
 }
 
 /* The header of a new stream. 0: a session started; 1: wait; -1: the
@@ -497,10 +500,7 @@ static int read_header(mon_sources *ms, mon_source *src, int hup)
 		close_stream_or_file(src, MON_DONE);
 		return -1;
 	}
-	src->errors++;
-	report(src, "%s", ev_reader_diag(src->reader)->message);
-	give_up(src);
-	return -1;
+	return reader_failed(ms, src);
 }
 
 void mon_source_pump(mon_sources *ms, size_t i, short revents)
