@@ -99,7 +99,7 @@ const cli_command cli_commands[] = {
 	  "the next block and reported. Serves loopback only unless --listen\n"
 	  "says otherwise. --once prints the metrics of finished logs instead.\n"
 	  "\n"
-	  "example: evtool monitor /run/ghc/ & (scrape job: targets: ['127.0.0.1:9464'])",
+	  "example: evtool monitor /run/ghc/ unix:/tmp/api.sock --listen 127.0.0.1:9464",
 	  monitor_options, 1, -1 },
 	{ "report", cmd_report, "one self-contained HTML page about a run: timelines, GC, heap",
 	  "[LOG] [-o FILE]",

@@ -1109,6 +1109,45 @@ static void check_live_log(const char *name)
 	free(path);
 }
 
+/* A GHC 9.0 log's global buffer (capsets, pid) comes at its end: the
+ * first third of threads-n2 has none. Live, it is one process already,
+ * capset 0, as ev_stats_finish makes it: the same allocation. */
+static void test_live_without_processes(void **state)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, "threads-n2.eventlog");
+	size_t len;
+	uint8_t *log = ts_read_file(path, &len);
+	ev_stats_process live;
+	ev_stats *st;
+	ev_reader *r;
+	ev_event ev;
+	int rc;
+
+	(void)state;
+	assert_non_null(log);
+	assert_int_equal(ev_reader_open_memory(&r, log, len / 3, "third", 0),
+			 EV_OK);
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_live_count(st), 0);
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
+	assert_int_equal(rc, EV_ETRUNCATED);
+	assert_int_equal(ev_stats_live_count(st), 1);
+	assert_int_equal(ev_stats_live_process(st, 0, &live), EV_OK);
+	assert_int_equal(live.capset, 0);
+	assert_false(live.have_pid);
+	assert_int_equal(ev_stats_live_process(st, 1, &live), EV_EINVAL);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	assert_int_equal(ev_stats_process_count(st), 1);
+	assert_int_equal(live.allocated_bytes,
+			 ev_stats_process_at(st, 0)->allocated_bytes);
+	assert_int_equal(live.elapsed_ns, ev_stats_process_at(st, 0)->elapsed_ns);
+	ev_stats_free(st);
+	ev_reader_free(r);
+	free(log);
+	free(path);
+}
+
 static void test_live(void **state)
 {
 	(void)state;
@@ -1138,6 +1177,7 @@ int main(void)
 		cmocka_unit_test(test_conditions),
 		cmocka_unit_test(test_now),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_live_without_processes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

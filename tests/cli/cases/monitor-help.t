@@ -21,7 +21,7 @@ they are the figures of evtool stats. Damaged input is skipped to
 the next block and reported. Serves loopback only unless --listen
 says otherwise. --once prints the metrics of finished logs instead.
 
-example: evtool monitor /run/ghc/ & (scrape job: targets: ['127.0.0.1:9464'])
+example: evtool monitor /run/ghc/ unix:/tmp/api.sock --listen 127.0.0.1:9464
 
 options:
   -l, --listen ADDR          serve on ADDR: HOST:PORT, [IPv6]:PORT or a port (default 127.0.0.1:9464, loopback only)
