@@ -777,5 +777,9 @@ void mon_sources_free(mon_sources *ms)
 	for (size_t d = 0; d < ms->n_dirs; d++)
 		free(ms->dirs[d]);
 	free(ms->dirs);
-	expire_ended(ms, 0, -1);
+	while (ms->ended) {
+		mon_session *next = ms->ended->next;
+		mon_session_free(ms->ended);
+		ms->ended = next;
+	}
 }
