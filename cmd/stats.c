@@ -23,6 +23,7 @@ enum stats_option {
 	STATS_OPT_FAIL_IF,
 	STATS_OPT_FOLLOW,
 	STATS_OPT_EVERY,
+	STATS_OPT_SPANS,
 	STATS_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(STATS_N_OPTIONS);
@@ -47,6 +48,11 @@ const cli_option stats_options[STATS_N_OPTIONS + 1] = {
 	[STATS_OPT_EVERY] =
 	{ "every", 0, "TIME", "the interval of --follow, in the log's time "
 	  "(default 1s)" },
+	[STATS_OPT_SPANS] =
+	{ "spans", 0, "[=events|markers|all]", "the user's own spans, per "
+	  "name and thread: traceEventIO \"START name\" to \"STOP name\" "
+	  "(events, the default), or between consecutive traceMarkerIO "
+	  "markers of one name (markers), or both (all)" },
 };
 
 /* The default interval of --follow. */
@@ -346,6 +352,8 @@ void stats_print_parts(const stats_file *f, unsigned parts)
 		print_threads(f->st);
 	if (parts & STATS_CAPS)
 		print_caps(f->st);
+	if (parts & STATS_SPANS)
+		stats_print_spans(f);
 }
 
 void stats_print_text(const stats_file *f, int separate, unsigned parts)
@@ -420,6 +428,8 @@ void stats_json_file(json_out *j, const stats_file *f, unsigned parts)
 		json_threads(j, f->st);
 	if (parts & STATS_CAPS)
 		json_caps(j, f->st);
+	if (parts & STATS_SPANS)
+		stats_json_spans(j, f);
 	json_end_object(j);
 }
 
@@ -432,7 +442,9 @@ int stats_file_start(stats_file *f, const char *path, unsigned parts)
 	f->name = cli_input_name(path);
 	f->status = EV_END;
 	if (ev_stats_new(&f->st) < 0 ||
-	    ((parts & STATS_THREADS) && ev_stats_keep_threads(f->st) < 0))
+	    ((parts & STATS_THREADS) && ev_stats_keep_threads(f->st) < 0) ||
+	    (stats_span_kinds(parts) &&
+	     ev_stats_keep_spans(f->st, stats_span_kinds(parts)) < 0))
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	return EXIT_OK;
 }
@@ -545,7 +557,11 @@ static int stats_gate(const cli_args *args, unsigned parts,
 				   n_conds, j);
 		if (rc != EXIT_OK)
 			worst = rc;
-		for (int i = 0; n == 2 && !j && parts && i < n; i++) {
+		if (n == 2 && !j && (parts & STATS_SPANS))
+			stats_compare_spans(&f[0], &f[1]);
+		for (int i = 0; n == 2 && !j &&
+				(parts & (STATS_THREADS | STATS_CAPS)) && i < n;
+		     i++) {
 			printf("\n%s: %s\n", i ? "new" : "base", f[i].name);
 			stats_print_parts(&f[i], parts);
 		}
@@ -560,7 +576,7 @@ static int stats_gate(const cli_args *args, unsigned parts,
 /* The --fail-if conditions, parsed; a usage error for a bad one. */
 static int parse_conditions(const cli_command *cmd, const cli_args *args,
 			    ev_stats_condition *conds, const char **texts,
-			    int *n)
+			    int *n, unsigned *parts)
 {
 	ev_diag why;
 	const char *text;
@@ -574,6 +590,8 @@ static int parse_conditions(const cli_command *cmd, const cli_args *args,
 					       "in %% needs two logs, base "
 					       "and new", text);
 		texts[*n] = text;
+		if (conds[*n].subject == EV_STATS_OF_SPAN)
+			*parts |= STATS_SPAN_EVENTS | STATS_SPAN_MARKERS;
 	}
 	if (*n && args->n_positional > 2)
 		return cli_usage_error(cmd, "--fail-if takes one log, or two "
@@ -601,6 +619,23 @@ static int parse_follow(const cli_command *cmd, const cli_args *args,
 	if (*every_ns == 0)
 		return cli_usage_error(cmd, "--every: '%s' is not a duration "
 				       "above 0 (1s, 500ms, ...)", every);
+	return EXIT_OK;
+}
+
+/* --spans[=events|markers|all]: what to collect and print. */
+static int parse_spans(const cli_args *args, unsigned *parts)
+{
+	static const unsigned kinds[] = {
+		STATS_SPAN_EVENTS, STATS_SPAN_MARKERS,
+		STATS_SPAN_EVENTS | STATS_SPAN_MARKERS
+	};
+	int which = 0, rc;
+
+	if (!cli_flag(args, STATS_OPT_SPANS))
+		return EXIT_OK;
+	if ((rc = cli_choice(args, STATS_OPT_SPANS, &which)) != EXIT_OK)
+		return rc;
+	*parts |= STATS_SPANS | kinds[which];
 	return EXIT_OK;
 }
 
@@ -644,8 +679,9 @@ int cmd_stats(const cli_args *args)
 
 	if (!conds || !texts)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
-	else if ((rc = parse_conditions(cmd, args, conds, texts, &n_conds)) !=
-		 EXIT_OK ||
+	else if ((rc = parse_spans(args, &parts)) != EXIT_OK ||
+		 (rc = parse_conditions(cmd, args, conds, texts, &n_conds,
+					&parts)) != EXIT_OK ||
 		 (rc = parse_follow(cmd, args, as_json, &every_ns)) != EXIT_OK)
 		; /* reported */
 	else if (cli_flag(args, STATS_OPT_FOLLOW))

@@ -43,6 +43,7 @@ void ev_stats_free(ev_stats *st)
 	if (!st)
 		return;
 	evi_threads_free(&st->an);
+	evi_spans_free(st->spans);
 	for (size_t i = 0; i < st->procs.n; i++) {
 		evi_pauses_free(evi_stats_proc_at(st, i));
 		free(evi_stats_proc_at(st, i)->gens);
@@ -341,6 +342,9 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		return on_heap_value(st, ev, c);
 	case EV_MEM_RETURN:
 		return on_mem_return(st, ev);
+	case EV_USER_MSG:
+	case EV_USER_MARKER:
+		return st->spans ? evi_spans_add(st, ev) : EV_OK;
 	default:
 		return EV_OK;
 	}

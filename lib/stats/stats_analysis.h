@@ -7,6 +7,7 @@
 #define EVTOOL_LIB_STATS_ANALYSIS_H
 
 #include "evtool/stats_analysis.h"
+#include "evtool/stats_spans.h"
 #include "idmap.h"
 
 /* What one capability is doing, and what it did. */
@@ -71,5 +72,24 @@ int evi_pauses_add(struct ev_stats *st, struct evi_stats_proc *p,
 void evi_pauses_finish(struct ev_stats *st);
 
 void evi_pauses_free(struct evi_stats_proc *p);
+
+/* A set of durations in the pauses' histogram, for other durations than
+ * pauses (the spans, stats_spans.c): init (EV_OK or EV_ENOMEM), add,
+ * finish (sorts the longest, computes the percentiles), free. */
+int evi_duration_set_init(evi_pause_set *set);
+void evi_duration_set_add(evi_pause_set *set, const ev_stats_pause *d);
+void evi_duration_set_finish(evi_pause_set *set);
+void evi_duration_set_free(evi_pause_set *set);
+
+/* The spans of the user's code (stats_spans.c), NULL unless asked for. */
+typedef struct evi_spans evi_spans;
+
+/* A USER_MSG or USER_MARKER, when st->spans. EV_OK or EV_ENOMEM. */
+int evi_spans_add(struct ev_stats *st, const ev_event *ev);
+
+/* Counts the spans never stopped, computes the percentiles. */
+int evi_spans_finish(struct ev_stats *st);
+
+void evi_spans_free(evi_spans *sp);
 
 #endif

@@ -260,14 +260,78 @@ static const char *skip_spaces(const char *p)
 	return p;
 }
 
+/* A signed percentage at `p`, "+10%" or "-5%": a change from the base. */
+static int relative(const char *p, ev_stats_condition *out)
+{
+	const char *end;
+	double v;
+
+	if ((*p == '+' || *p == '-') && number(p + 1, &v, &end) &&
+	    strcmp(end, "%") == 0) {
+		out->relative = 1;
+		out->value = (*p == '-' ? -v : v) / 100.0;
+		return 1;
+	}
+	out->relative = 0;
+	return 0;
+}
+
+#define SPAN_PREFIX "span:"
+
+/* "span:NAME.FIG OP VALUE": NAME runs to the last '.' before the
+ * operator, spaces before the operator trimmed. */
+static int parse_span(const char *text, const char *p,
+		      ev_stats_condition *out, ev_diag *diag)
+{
+	const char *name = p + strlen(SPAN_PREFIX), *op = name, *end, *dot;
+	ev_stats_figure unit = { NULL, EV_STATS_UNIT_NS, NULL };
+	size_t op_len;
+
+	while (*op && *op != '<' && *op != '>')
+		op++;
+	for (end = op; end > name && end[-1] == ' '; end--)
+		;
+	for (dot = end; dot > name && dot[-1] != '.'; dot--)
+		;
+	if (!(op_len = parse_op(op, &out->op)) || dot <= name + 1)
+		return why(diag, "'%s': not span:NAME.FIGURE<VALUE (or >, <=, "
+			   ">=), FIGURE one of count, total, mean, min, max, "
+			   "p50, p90, p99", text);
+	out->subject = EV_STATS_OF_SPAN;
+	out->name = name;
+	out->name_len = (size_t)(dot - 1 - name);
+	for (out->figure = 0; out->figure < EV_STATS_SPAN_FIGURES;
+	     out->figure++)
+		if (same_name(dot, (size_t)(end - dot),
+			      ev_stats_span_figure_name((unsigned)out->figure)))
+			break;
+	if (out->figure == EV_STATS_SPAN_FIGURES)
+		return why(diag, "'%s': spans have no figure '%.*s' (count, "
+			   "total, mean, min, max, p50, p90, p99)", text,
+			   (int)(end - dot), dot);
+	p = skip_spaces(op + op_len);
+	if (relative(p, out))
+		return EV_OK;
+	if (out->figure == EV_STATS_SPAN_COUNT)
+		unit.unit = EV_STATS_UNIT_COUNT;
+	if (!absolute(&unit, p, &out->value))
+		return why(diag, "'%s': the value is %s, or +N%% or -N%% of "
+			   "the base run", text, unit_forms[unit.unit]);
+	return EV_OK;
+}
+
 int ev_stats_condition_parse(const char *text, ev_stats_condition *out,
 			     ev_diag *diag)
 {
-	const char *p = skip_spaces(text), *name = p, *end;
+	const char *p = skip_spaces(text), *name = p;
 	size_t name_len, op_len;
 	int fig;
-	double v;
 
+	out->subject = EV_STATS_OF_PROCESS;
+	out->name = NULL;
+	out->name_len = 0;
+	if (strncmp(p, SPAN_PREFIX, strlen(SPAN_PREFIX)) == 0)
+		return parse_span(text, p, out, diag);
 	while (*p && *p != '<' && *p != '>' && *p != ' ')
 		p++;
 	name_len = (size_t)(p - name);
@@ -281,13 +345,8 @@ int ev_stats_condition_parse(const char *text, ev_stats_condition *out,
 			   text, (int)name_len, name);
 	out->figure = (size_t)fig;
 	p = skip_spaces(p + op_len);
-	if ((*p == '+' || *p == '-') && number(p + 1, &v, &end) &&
-	    strcmp(end, "%") == 0) {
-		out->relative = 1;
-		out->value = (*p == '-' ? -v : v) / 100.0;
+	if (relative(p, out))
 		return EV_OK;
-	}
-	out->relative = 0;
 	if (!absolute(&figures[fig], p, &out->value))
 		return why(diag, "'%s': the value of %s is %s, or "
 			   "+N%% or -N%% of the base run", text,

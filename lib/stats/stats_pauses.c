@@ -303,3 +303,25 @@ void ev_stats_on_pause(ev_stats *st, ev_stats_pause_fn fn, void *ctx)
 	st->an.on_pause = fn;
 	st->an.on_pause_ctx = ctx;
 }
+
+/* ---- sets of other durations (stats_spans.c) ---- */
+
+int evi_duration_set_init(evi_pause_set *set)
+{
+	return set_init(set);
+}
+
+void evi_duration_set_add(evi_pause_set *set, const ev_stats_pause *d)
+{
+	set_add(set, d);
+}
+
+void evi_duration_set_finish(evi_pause_set *set)
+{
+	set_finish(set);
+}
+
+void evi_duration_set_free(evi_pause_set *set)
+{
+	set_free(set);
+}

@@ -13,6 +13,8 @@ merge-b.eventlog info 179 validate 179 json 179 truncate 179 sort 179
 merge-c.eventlog info 208 validate 208 json 208 truncate 208 sort 208
 nonmoving-n2.eventlog info 4194 validate 4194 json 4194 truncate 4194 sort 4194
 prof-n2.eventlog info 7479 validate 7479 json 7479 truncate 7479 sort 7479
+spans-a.eventlog info 267 validate 267 json 267 truncate 267 sort 267
+spans-b.eventlog info 271 validate 271 json 271 truncate 271 sort 271
 sparks-n2.eventlog info 229 validate 229 json 229 truncate 229 sort 229
 threads-n1.eventlog info 3499 validate 3499 json 3499 truncate 3499 sort 3499
 threads-n2.eventlog info 4250 validate 4250 json 4250 truncate 4250 sort 4250
