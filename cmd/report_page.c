@@ -254,6 +254,34 @@ static int json_threads(json_out *j, const ev_stats *st)
 	return 0;
 }
 
+/* ---- the user's spans: figures from ev_stats, series over time ---- */
+
+static void json_span_series(json_out *j, const ev_report *rep, size_t n)
+{
+	json_begin_array(j, "span_series");
+	for (size_t s = 0; s < ev_report_span_series_count(rep); s++) {
+		const ev_report_span_series *sr = ev_report_span_series_at(rep, s);
+		json_begin_object(j, NULL);
+		json_cstring(j, "name", sr->name);
+		json_cstring(j, "kind", sr->kind == EV_STATS_SPANS_MARKERS
+					? "marker" : "span");
+		json_begin_array(j, "count");
+		for (size_t i = 0; i < n; i++)
+			json_uint(j, NULL, sr->buckets[i].count);
+		json_end_array(j);
+		json_begin_array(j, "max_ns");
+		for (size_t i = 0; i < n; i++)
+			json_uint(j, NULL, sr->buckets[i].max_ns);
+		json_end_array(j);
+		json_begin_array(j, "total_ns");
+		for (size_t i = 0; i < n; i++)
+			json_uint(j, NULL, sr->buckets[i].total_ns);
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 static int json_page(json_out *j, const report_page *page)
 {
 	const ev_report *rep = page->report;
@@ -272,6 +300,8 @@ static int json_page(json_out *j, const report_page *page)
 	json_profile(j, ev_report_get_profile(rep),
 		     ev_report_get_grid(rep)->buckets);
 	rc = json_threads(j, ev_report_stats(rep));
+	stats_json_spans(j, ev_report_stats(rep));
+	json_span_series(j, rep, ev_report_get_grid(rep)->buckets);
 	json_end_object(j);
 	return rc;
 }

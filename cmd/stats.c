@@ -429,7 +429,7 @@ void stats_json_file(json_out *j, const stats_file *f, unsigned parts)
 	if (parts & STATS_CAPS)
 		json_caps(j, f->st);
 	if (parts & STATS_SPANS)
-		stats_json_spans(j, f);
+		stats_json_spans(j, f->st);
 	json_end_object(j);
 }
 

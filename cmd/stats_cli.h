@@ -75,9 +75,9 @@ int stats_compare(const stats_file *a, const stats_file *b,
 /* The EV_STATS_SPANS_* kinds `parts` collects; 0 for none. */
 unsigned stats_span_kinds(unsigned parts);
 
-/* The spans of a finished file, most total time first: text, JSON. */
+/* The spans of a finished file, most total time first, as text (the
+ * JSON: stats_json_spans, stats_json.h). */
 void stats_print_spans(const stats_file *f);
-void stats_json_spans(json_out *j, const stats_file *f);
 
 /* The spans of two runs side by side: count, total, p50, p99, max. */
 void stats_compare_spans(const stats_file *a, const stats_file *b);

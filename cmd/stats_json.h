@@ -22,4 +22,9 @@ void stats_json_thread(json_out *j, const char *key,
  * out of memory. */
 const ev_stats_thread **stats_threads_by_run_time(const ev_stats *st);
 
+/* The spans of `st` (finished), most total time first, as the member
+ * "spans" of the enclosing object: every figure, per thread too
+ * (cmd/stats_spans.c). */
+void stats_json_spans(json_out *j, const ev_stats *st);
+
 #endif

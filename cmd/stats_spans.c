@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "stats_cli.h"
+#include "stats_json.h"
 
 unsigned stats_span_kinds(unsigned parts)
 {
@@ -114,17 +115,17 @@ void stats_print_spans(const stats_file *f)
 	uint64_t whole = run_ns(f->st);
 
 	ev_stats_spans_summary_get(f->st, &sum);
-	printf("\n  Spans: %" PRIu64 " measured, %zu name%s\n\n  %-22s %8s "
-	       "%9s %7s %9s %9s %9s %9s %9s\n", sum.spans,
-	       ev_stats_span_count(f->st),
-	       ev_stats_span_count(f->st) == 1 ? "" : "s", "name", "count",
+	printf("\n  Spans: %" PRIu64 " measured\n\n  %-22s %8s "
+	       "%9s %7s %9s %9s %9s %9s %9s\n", sum.spans, "name", "count",
 	       "total", "share", "mean", "p50", "p90", "p99", "max");
 	if (!order) {
 		puts("  (out of memory: no list)");
 		return;
 	}
 	for (size_t i = 0; i < ev_stats_span_count(f->st); i++)
-		print_span(order[i], whole);
+		if (order[i]->all.count || order[i]->unmatched_stops ||
+		    order[i]->unstopped) /* a marker seen once is no span */
+			print_span(order[i], whole);
 	if (sum.dropped)
 		printf("  %" PRIu64 " spans not measured: more than %u names "
 		       "or %u open at once\n", sum.dropped,
@@ -170,13 +171,13 @@ static void json_span(json_out *j, const ev_stats_span *s, uint64_t whole)
 	json_end_object(j);
 }
 
-void stats_json_spans(json_out *j, const stats_file *f)
+void stats_json_spans(json_out *j, const ev_stats *st)
 {
-	const ev_stats_span **order = spans_by_total(f->st);
+	const ev_stats_span **order = spans_by_total(st);
 	ev_stats_spans_summary sum;
-	uint64_t whole = run_ns(f->st);
+	uint64_t whole = run_ns(st);
 
-	ev_stats_spans_summary_get(f->st, &sum);
+	ev_stats_spans_summary_get(st, &sum);
 	json_begin_object(j, "spans");
 	json_uint(j, "run_ns", whole);
 	json_uint(j, "measured", sum.spans);
@@ -184,7 +185,7 @@ void stats_json_spans(json_out *j, const stats_file *f)
 	json_uint(j, "unstopped", sum.unstopped);
 	json_uint(j, "dropped", sum.dropped);
 	json_begin_array(j, "list");
-	for (size_t i = 0; order && i < ev_stats_span_count(f->st); i++)
+	for (size_t i = 0; order && i < ev_stats_span_count(st); i++)
 		json_span(j, order[i], whole);
 	json_end_array(j);
 	json_end_object(j);

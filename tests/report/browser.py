@@ -191,6 +191,48 @@ def oracle_threads(events):
     return threads
 
 
+def oracle_spans(events):
+    """name -> [durations]: each user message "START name" to the next
+    "STOP name" of the thread running on its capability (the latest open
+    one of that name and thread first)."""
+    running, opened, spans = {}, {}, {}
+    for e in events:
+        f = e.get('fields', {})
+        if e['type'] == 'RUN_THREAD':
+            running[e['cap']] = f['thread']
+        elif e['type'] == 'STOP_THREAD' and running.get(e['cap']) == f['thread']:
+            del running[e['cap']]
+        elif e['type'] == 'USER_MSG':
+            word, _, name = f['message'].partition(' ')
+            key = (name, running.get(e['cap'], 0))
+            if word == 'START':
+                opened.setdefault(key, []).append(e['time'])
+            elif word == 'STOP' and opened.get(key):
+                spans.setdefault(name, []).append(e['time'] - opened[key].pop())
+    return spans
+
+
+def check_spans(name, texts, stats, spans):
+    """The span table: each row as stats --spans=all --json says, in its
+    order, and the counts and totals of START/STOP spans as the events
+    give them."""
+    shown = [s for s in stats['spans']['list']
+             if s['count'] or s['unmatched_stops'] or s['unstopped']]
+    for k, s in enumerate(shown):
+        row = texts.rows.get('span-%d' % k)
+        want = [s['name'] + (' (marker)' if s['kind'] == 'marker' else ''),
+                commas(s['count']), ms(s['total_ns']), js_fixed(s['share'] * 100, 1) + '%',
+                ms(s['mean_ns']), ms(s['p50_ns']), ms(s['p90_ns']), ms(s['p99_ns']),
+                ms(s['max_ns'])]
+        check(row == want, '%s: span row %d %r, stats --spans %r' % (name, k, row, want))
+        if s['kind'] == 'span' and s['count']:
+            got = spans.get(s['name'], [])
+            check((len(got), sum(got)) == (s['count'], s['total_ns']),
+                  '%s: span %s: %d spans, %d ns in the events; stats %d, %d' %
+                  (name, s['name'], len(got), sum(got), s['count'], s['total_ns']))
+    check(texts.rows.get('span-%d' % len(shown)) is None, name + ': no more span rows')
+
+
 def oracle_pauses(events):
     """capset -> [(start, duration, gen, cap)]: GC_END - GC_START on the
     capability that posted the collection's GC_STATS_GHC."""
@@ -429,6 +471,9 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
 
     events = events_in_file_order(evtool, log, work)
     check_threads(name, texts, oracle_threads(events))
+    if 'spans-section' in sections:
+        spans = json.loads(run([evtool, 'stats', '--json', '--spans=all', log], ok))['files'][0]
+        check_spans(name, texts, spans, oracle_spans(events))
     pauses = oracle_pauses(events)
     for i, s in enumerate(procs):
         check_pauses(name, i, texts, sorted(pauses.get(s['capset'], [])))
@@ -459,6 +504,8 @@ def main():
         check_page(browser, evtool, 'heap-n1', td('heap-n1'), work, out,
                    ['process-0', 'heap-profile'])
         check_page(browser, evtool, 'user-n1', td('user-n1'), work, out, ['process-0', 'markers-0'])
+        check_page(browser, evtool, 'spans-a', td('spans-a'), work, out,
+                   ['process-0', 'spans-section', 'spans-summary'])
         check_page(browser, evtool, 'merged', merged, work, out, ['process-0', 'process-1'])
         check_page(browser, evtool, 'killed', os.path.join(testdata, 'killed-blocks.eventlog.gz'),
                    work, out, ['process-0'], truncated=True)
