@@ -36,6 +36,7 @@ typedef struct span_name {
 	ev_stats_span pub;
 	evi_pause_set hist;
 	size_t name_len;
+	uint64_t hash;  /* of kind and text (name_hash) */
 } span_name;
 
 /* An open START (or the last marker) of one (name, thread). */
@@ -48,6 +49,7 @@ struct evi_spans {
 	unsigned kinds;
 	span_name *names;
 	size_t n_names, names_alloc;
+	evi_idmap name_index;         /* name_hash -> the first name of it */
 	span_set *threads;            /* (name, thread) sets, first seen first */
 	size_t n_threads, threads_alloc;
 	evi_idmap thread_index;       /* key -> index in threads */
@@ -87,9 +89,34 @@ void ev_stats_on_span(ev_stats *st, ev_stats_span_fn fn, void *ctx)
 
 /* ---- names ---- */
 
+/* FNV-1a of the text, mixed with the kind: the key of name_index. */
+static uint64_t name_hash(const uint8_t *text, size_t len, unsigned kind)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ kind;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ text[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int same(const span_name *n, const uint8_t *name, size_t len,
+		unsigned kind)
+{
+	return n->pub.kind == kind && n->name_len == len &&
+	       memcmp(n->pub.name, name, len) == 0;
+}
+
 static long find_name(const evi_spans *sp, const uint8_t *name, size_t len,
 		      unsigned kind)
 {
+	uint64_t first;
+
+	/* The map holds the first name of each hash; another name of the
+	 * same hash (rare) is found by the walk below. */
+	if (kind && evi_idmap_get(&sp->name_index,
+				  name_hash(name, len, kind), &first) &&
+	    same(&sp->names[first], name, len, kind))
+		return (long)first;
 	for (size_t i = 0; i < sp->n_names; i++) {
 		const span_name *n = &sp->names[i];
 		if ((!kind || n->pub.kind == kind) && n->name_len == len &&
@@ -118,8 +145,8 @@ static long name_get(ev_stats *st, const uint8_t *text, size_t len,
 	long i;
 
 	*rc = EV_OK;
-	if (len > EV_STATS_MAX_SPAN_NAME) /* as kept: cut, then compared */
-		len = EV_STATS_MAX_SPAN_NAME;
+	/* As kept: cut, then compared. */
+	len = evi_text_cut(text, len, EV_STATS_MAX_SPAN_NAME);
 	if ((i = find_name(sp, text, len, kind)) >= 0)
 		return i;
 	if (sp->n_names == EV_STATS_MAX_SPAN_NAMES)
@@ -140,6 +167,13 @@ static long name_get(ev_stats *st, const uint8_t *text, size_t len,
 	n->pub.name = copy;
 	n->name_len = copy_len;
 	n->pub.kind = kind;
+	n->hash = name_hash((const uint8_t *)copy, copy_len, kind);
+	if (evi_idmap_add(&sp->name_index, n->hash, sp->n_names, SIZE_MAX,
+			  NULL) < 0) {
+		*rc = evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
+		free(copy);
+		return -1;
+	}
 	return (long)sp->n_names++;
 }
 
@@ -429,6 +463,7 @@ void evi_spans_free(evi_spans *sp)
 	free(sp->published);
 	free(sp->nodes);
 	evi_idmap_free(&sp->thread_index);
+	evi_idmap_free(&sp->name_index);
 	evi_idmap_free(&sp->open);
 	free(sp);
 }
