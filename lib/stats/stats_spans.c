@@ -2,8 +2,10 @@
  * Spans of the user's own code (include/evtool/stats_spans.h): USER_MSG
  * (19) "START name" / "STOP name" paired per Haskell thread, and the time
  * between consecutive USER_MARKERs (58) of one name on one thread. The
- * text of both is the payload's one TEXT field (the catalogue's layout,
- * read by ev_decode); the thread is the one running on the event's
+ * text of both is the payload's one TEXT field, the whole payload, as the
+ * catalogue lays them out (checked once, by ev_stats_keep_spans, against
+ * ev_catalog_layout: decoding each event costed as much as the rest of
+ * the spans); the thread is the one running on the event's
  * capability (stats_threads.c's RUN_THREAD/STOP_THREAD state), 0 when
  * none is.
  *
@@ -17,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evtool/decode.h"
+#include "evtool/catalog.h"
 #include "internal.h"
 #include "stats_internal.h"
 #include "text.h"
@@ -50,6 +52,7 @@ struct evi_spans {
 	span_name *names;
 	size_t n_names, names_alloc;
 	evi_idmap name_index;         /* name_hash -> the first name of it */
+	size_t last_name[2];          /* per kind, the name found last + 1 */
 	span_set *threads;            /* (name, thread) sets, first seen first */
 	size_t n_threads, threads_alloc;
 	evi_idmap thread_index;       /* key -> index in threads */
@@ -64,10 +67,24 @@ struct evi_spans {
 	void *on_span_ctx;
 };
 
+/* Whether the catalogue lays out `type` as one text field from the
+ * payload's first byte to its end, whatever its size. */
+static int whole_payload_text(uint16_t type)
+{
+	const ev_layout *l = ev_catalog_layout(type, 0);
+
+	return l && l->min_size == 0 && l->n_fields == 1 &&
+	       l->fields[0].kind == EV_FIELD_TEXT;
+}
+
 int ev_stats_keep_spans(ev_stats *st, unsigned kinds)
 {
 	unsigned all = EV_STATS_SPANS_EVENTS | EV_STATS_SPANS_MARKERS;
 
+	if (!whole_payload_text(EV_USER_MSG) ||
+	    !whole_payload_text(EV_USER_MARKER))
+		return evi_fail(&st->diag, EV_EINVAL, 0, 0, "ev_stats_keep_spans: "
+				"the catalogue's user events are not text");
 	if (st->an.started || !(kinds & all) || (kinds & ~all))
 		return evi_fail(&st->diag, EV_EINVAL, 0, 0,
 				"ev_stats_keep_spans: before the first event, "
@@ -110,7 +127,12 @@ static long find_name(const evi_spans *sp, const uint8_t *name, size_t len,
 		      unsigned kind)
 {
 	uint64_t first;
+	size_t last = kind ? sp->last_name[kind - 1] : 0;
 
+	/* A program's START and STOP of one name come in turn: the last
+	 * name found is the next one more often than not. */
+	if (last && same(&sp->names[last - 1], name, len, kind))
+		return (long)last - 1;
 	/* The map holds the first name of each hash; another name of the
 	 * same hash (rare) is found by the walk below. */
 	if (kind && evi_idmap_get(&sp->name_index,
@@ -147,8 +169,10 @@ static long name_get(ev_stats *st, const uint8_t *text, size_t len,
 	*rc = EV_OK;
 	/* As kept: cut, then compared. */
 	len = evi_text_cut(text, len, EV_STATS_MAX_SPAN_NAME);
-	if ((i = find_name(sp, text, len, kind)) >= 0)
+	if ((i = find_name(sp, text, len, kind)) >= 0) {
+		sp->last_name[kind - 1] = (size_t)i + 1;
 		return i;
+	}
 	if (sp->n_names == EV_STATS_MAX_SPAN_NAMES)
 		return -1;
 	if (evi_grow(&sp->names, &sp->names_alloc, sp->n_names + 1,
@@ -319,12 +343,18 @@ static uint32_t running_thread(const ev_stats *st, uint16_t cap)
 	return u && u->running ? u->tid : 0;
 }
 
-static int starts_with(const ev_value *v, const char *word, size_t n)
+/* A user event's text (whole_payload_text). */
+typedef struct user_text {
+	const uint8_t *bytes;
+	size_t len;
+} user_text;
+
+static int starts_with(const user_text *v, const char *word, size_t n)
 {
 	return v->len > n && memcmp(v->bytes, word, n) == 0;
 }
 
-static int on_message(ev_stats *st, const ev_value *text, uint32_t tid,
+static int on_message(ev_stats *st, const user_text *text, uint32_t tid,
 		      const ev_event *ev)
 {
 	int is_start = starts_with(text, "START ", 6);
@@ -350,7 +380,7 @@ static int on_message(ev_stats *st, const ev_value *text, uint32_t tid,
 	return EV_OK;
 }
 
-static int on_marker(ev_stats *st, const ev_value *text, uint32_t tid,
+static int on_marker(ev_stats *st, const user_text *text, uint32_t tid,
 		     const ev_event *ev)
 {
 	uint64_t start;
@@ -371,17 +401,15 @@ static int on_marker(ev_stats *st, const ev_value *text, uint32_t tid,
 int evi_spans_add(ev_stats *st, const ev_event *ev)
 {
 	unsigned kinds = st->spans->kinds;
-	ev_decoded d;
+	user_text text = { ev->payload, ev->size };
 	uint32_t tid;
 
 	if (ev->type == EV_USER_MSG ? !(kinds & EV_STATS_SPANS_EVENTS)
 				    : !(kinds & EV_STATS_SPANS_MARKERS))
 		return EV_OK;
-	if (!ev_decode(ev, &d) || d.n < 1)
-		return EV_OK;
 	tid = ev->cap == EV_NO_CAP ? 0 : running_thread(st, ev->cap);
-	return ev->type == EV_USER_MSG ? on_message(st, &d.values[0], tid, ev)
-				       : on_marker(st, &d.values[0], tid, ev);
+	return ev->type == EV_USER_MSG ? on_message(st, &text, tid, ev)
+				       : on_marker(st, &text, tid, ev);
 }
 
 /* ---- the end ---- */
