@@ -135,6 +135,8 @@ static int condition_value(const ev_stats_condition *c, const stats_file *f,
 {
 	if (c->subject == EV_STATS_OF_SPAN)
 		return stats_span_value(f, c, v);
+	if (c->subject == EV_STATS_OF_BAND)
+		return stats_band_value(f, c, v);
 	return value_of(f, i, c->figure, v);
 }
 
@@ -145,8 +147,14 @@ static ev_stats_figure figure_of(const ev_stats_condition *c, char *name,
 {
 	ev_stats_figure fig = { name, EV_STATS_UNIT_NS, NULL };
 
-	if (c->subject != EV_STATS_OF_SPAN)
+	if (c->subject == EV_STATS_OF_PROCESS)
 		return *ev_stats_figure_at(c->figure);
+	if (c->subject == EV_STATS_OF_BAND) {
+		snprintf(name, len, "band:%.*s.%s", (int)c->name_len, c->name,
+			 c->figure == 0 ? "peak" : "mean");
+		fig.unit = EV_STATS_UNIT_BYTES;
+		return fig;
+	}
 	snprintf(name, len, "span:%.*s.%s", (int)c->name_len, c->name,
 		 ev_stats_span_figure_name((unsigned)c->figure));
 	if (c->figure == EV_STATS_SPAN_COUNT)

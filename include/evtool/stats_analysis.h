@@ -243,16 +243,19 @@ typedef enum ev_stats_op {
 /** What a condition's figure belongs to. */
 typedef enum ev_stats_subject {
 	EV_STATS_OF_PROCESS = 0, /**< a process: ev_stats_figure_at(figure) */
-	EV_STATS_OF_SPAN         /**< the spans `name` ("span:NAME.FIG",
+	EV_STATS_OF_SPAN,        /**< the spans `name` ("span:NAME.FIG",
 				      include/evtool/stats_spans.h):
 				      figure is an ev_stats_span_figure */
+	EV_STATS_OF_BAND         /**< the heap-profile band `name`
+				      ("band:NAME.FIG", stats_heap.h):
+				      figure 0 peak, 1 mean (bytes) */
 } ev_stats_subject;
 
 /** A parsed condition "FIGURE OP VALUE". */
 typedef struct ev_stats_condition {
 	size_t figure;  /**< index for ev_stats_figure_at, or see subject */
 	ev_stats_subject subject;
-	const char *name; /**< the span's name, borrowed from the text
+	const char *name; /**< the span's or band's name, borrowed from the text
 			       parsed; NULL for a process figure */
 	size_t name_len;
 	ev_stats_op op;
@@ -264,7 +267,8 @@ typedef struct ev_stats_condition {
 /**
  * Parses a condition: a figure name (or "span:NAME.FIG", FIG one of
  * ev_stats_span_figure_name(): count, total, mean, min, max, p50, p90,
- * p99; NAME runs to the last '.' before the operator), an operator
+ * p99; or "band:NAME.peak" or "band:NAME.mean", a heap-profile band's
+ * residency; NAME runs to the last '.' before the operator), an operator
  * (< > <= >=) and a value that is either absolute, a number with a unit the figure takes
  * ("50ms", "2GiB", "0.9" or "90%" for a ratio), or relative to a base
  * run: a signed percentage, "+10%" or "-5%". Spaces are allowed around

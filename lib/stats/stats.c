@@ -44,6 +44,7 @@ void ev_stats_free(ev_stats *st)
 		return;
 	evi_threads_free(&st->an);
 	evi_spans_free(st->spans);
+	evi_bands_free(st->bands);
 	for (size_t i = 0; i < st->procs.n; i++) {
 		evi_pauses_free(evi_stats_proc_at(st, i));
 		free(evi_stats_proc_at(st, i)->gens);
@@ -345,6 +346,14 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 	case EV_USER_MSG:
 	case EV_USER_MARKER:
 		return st->spans ? evi_spans_add(st, ev) : EV_OK;
+	case EV_HEAP_PROF_BEGIN:
+	case EV_HEAP_PROF_COST_CENTRE:
+	case EV_HEAP_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_PROF_SAMPLE_STRING:
+	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
+	case EV_HEAP_PROF_SAMPLE_END:
+		return st->bands ? evi_bands_add(st, ev) : EV_OK;
 	default:
 		return EV_OK;
 	}

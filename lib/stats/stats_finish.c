@@ -164,7 +164,8 @@ int ev_stats_finish(ev_stats *st)
 		st->out[st->n_out++] = evi_stats_proc_at(st, i)->pub;
 	}
 	evi_pauses_finish(st);
-	if ((rc = evi_threads_finish(st)) < 0)
+	if ((rc = evi_threads_finish(st)) < 0 ||
+	    (rc = evi_spans_finish(st)) < 0)
 		return rc;
-	return evi_spans_finish(st);
+	return evi_bands_finish(st);
 }

@@ -532,13 +532,9 @@ void ev_stats_spans_summary_get(const ev_stats *st,
 		*out = st->spans->summary;
 }
 
-static const char *const figure_names[EV_STATS_SPAN_FIGURES] = {
-	"count", "total", "mean", "min", "max", "p50", "p90", "p99"
-};
-
 const char *ev_stats_span_figure_name(unsigned f)
 {
-	return f < EV_STATS_SPAN_FIGURES ? figure_names[f] : NULL;
+	return f < EV_STATS_SPAN_FIGURES ? evi_span_figure_names[f] : NULL;
 }
 
 double ev_stats_span_figure_value(const ev_stats_span_figures *fig,

@@ -6,6 +6,12 @@ gc-n2.eventlog info 7820 validate 7820 json 7820 truncate 7820 sort 7820
 heap-a.eventlog info 4619 validate 4619 json 4619 truncate 4619 sort 4619
 heap-b.eventlog info 5706 validate 5706 json 5706 truncate 5706 sort 5706
 heap-n1.eventlog info 3646 validate 3646 json 3646 truncate 3646 sort 3646
+heapdiff-a-hT.eventlog info 759 validate 759 json 759 truncate 759 sort 759
+heapdiff-a-hc.eventlog info 1021 validate 1021 json 1021 truncate 1021 sort 1021
+heapdiff-a-hy.eventlog info 1080 validate 1080 json 1080 truncate 1080 sort 1080
+heapdiff-b-hT.eventlog info 865 validate 865 json 865 truncate 865 sort 865
+heapdiff-b-hc.eventlog info 1177 validate 1177 json 1177 truncate 1177 sort 1177
+heapdiff-b-hy.eventlog info 1159 validate 1159 json 1159 truncate 1159 sort 1159
 hpt-n1.eventlog info 3885 validate 3885 json 3885 truncate 3885 sort 3885
 killed-sigkill.eventlog info 0 validate 0 json 0 truncate 0 sort 0
 merge-a.eventlog info 143 validate 143 json 143 truncate 143 sort 143
