@@ -11,7 +11,7 @@ _evtool_options() {
     info) echo '--json -h --help' ;;
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
     filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
-    stats) echo '--json --threads --caps --fail-if -f --follow --every --spans -h --help' ;;
+    stats) echo '--json --threads --caps --fail-if -f --follow --every --spans --top -h --help' ;;
     report) echo '-o --output -h --help' ;;
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
     merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
@@ -54,6 +54,7 @@ _evtool_value() {
     'filter --tmpdir') echo 'dir' ;;
     'stats --fail-if') echo 'text' ;;
     'stats --every') echo 'text' ;;
+    'stats --top') echo 'text' ;;
     'report -o'|'report --output') echo 'file' ;;
     'sort -o'|'sort --output') echo 'file' ;;
     'sort --memory') echo 'text' ;;
