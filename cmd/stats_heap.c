@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "stats_cli.h"
+#include "stats_json.h"
 
 /* One band of either run. */
 typedef struct band_pair {
@@ -142,34 +143,60 @@ static void json_band(json_out *j, const char *name, const ev_stats_band *a,
 	json_end_object(j);
 }
 
+static void json_bands(json_out *j, const band_pair *p, size_t n,
+		       size_t shown, uint32_t breakdown, const ev_stats_band *ra,
+		       const ev_stats_band *rb)
+{
+	json_begin_object(j, "heap_bands");
+	json_cstring(j, "breakdown", ev_stats_breakdown_flag(breakdown));
+	json_uint(j, "bands", n);
+	json_begin_array(j, "list");
+	for (size_t i = 0; i < shown; i++)
+		json_band(j, p[i].name, p[i].a, p[i].b);
+	json_end_array(j);
+	if (n > shown) {
+		json_uint(j, "rest_bands", n - shown);
+		json_begin_array(j, "rest");
+		json_band(j, NULL, ra, rb);
+		json_end_array(j);
+	}
+	json_end_object(j);
+}
+
+int stats_json_bands(json_out *j, const ev_stats *a, const ev_stats *b,
+		     size_t top)
+{
+	ev_stats_heap_profile pa;
+	size_t n, shown;
+	band_pair *p = pairs_of(a, b, &n);
+	ev_stats_band ra, rb;
+
+	if (!p)
+		return -1;
+	ev_stats_heap_profile_get(a, &pa);
+	shown = n < top ? n : top;
+	sum_rest(p, n, shown, &ra, &rb);
+	json_bands(j, p, n, shown, pa.breakdown, &ra, &rb);
+	free(p);
+	return 0;
+}
+
 /* Both runs have a profile of the same breakdown: the table. */
 static int compare(const stats_file *fa, const stats_file *fb, size_t top,
 		   uint32_t breakdown, json_out *j)
 {
 	size_t n, shown;
-	band_pair *p = pairs_of(fa->st, fb->st, &n);
+	band_pair *p;
 	ev_stats_band ra, rb;
 
-	if (!p)
+	if (j)
+		return stats_json_bands(j, fa->st, fb->st, top) < 0
+			? cli_error(EXIT_SYSTEM, "out of memory") : EXIT_OK;
+	if (!(p = pairs_of(fa->st, fb->st, &n)))
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	shown = n < top ? n : top;
 	sum_rest(p, n, shown, &ra, &rb);
-	if (j) {
-		json_begin_object(j, "heap_bands");
-		json_cstring(j, "breakdown", ev_stats_breakdown_flag(breakdown));
-		json_uint(j, "bands", n);
-		json_begin_array(j, "list");
-		for (size_t i = 0; i < shown; i++)
-			json_band(j, p[i].name, p[i].a, p[i].b);
-		json_end_array(j);
-		if (n > shown) {
-			json_uint(j, "rest_bands", n - shown);
-			json_begin_array(j, "rest");
-			json_band(j, NULL, &ra, &rb);
-			json_end_array(j);
-		}
-		json_end_object(j);
-	} else {
+	{
 		printf("\n  heap profile by -h%s: %zu bands, the %zu with the "
 		       "largest change of peak\n  %-32s %12s %12s %8s %12s "
 		       "%12s %8s\n", ev_stats_breakdown_flag(breakdown), n,

@@ -27,4 +27,11 @@ const ev_stats_thread **stats_threads_by_run_time(const ev_stats *st);
  * (cmd/stats_spans.c). */
 void stats_json_spans(json_out *j, const ev_stats *st);
 
+/* The heap-profile bands of two finished runs `a` (base) and `b` (new),
+ * both with a profile of one breakdown, as the member "heap_bands": the
+ * `top` bands whose peak changed most, then the rest summed
+ * (cmd/stats_heap.c). 0, or -1 out of memory. */
+int stats_json_bands(json_out *j, const ev_stats *a, const ev_stats *b,
+		     size_t top);
+
 #endif

@@ -82,6 +82,7 @@ complete -c evtool -n '__fish_seen_subcommand_from stats' -s h -l help -d 'show 
 
 complete -c evtool -n '__fish_seen_subcommand_from report' -F
 complete -c evtool -n '__fish_seen_subcommand_from report' -s o -l output -r -F -d 'write the page to FILE (default, or -: standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from report' -l top -x -d 'with two logs, the N heap-profile bands whose peak changed most (default 10)'
 complete -c evtool -n '__fish_seen_subcommand_from report' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from sort' -F

@@ -164,8 +164,8 @@ typedef struct ev_report_span_series {
 } ev_report_span_series;
 
 /** A new accumulator, with an ev_stats of its own that keeps threads
- *  (ev_stats_keep_threads) and spans of both kinds
- *  (ev_stats_keep_spans). `opt` NULL: the defaults. EV_EINVAL for
+ *  (ev_stats_keep_threads), spans of both kinds (ev_stats_keep_spans)
+ *  and the heap profile's bands (ev_stats_keep_bands). `opt` NULL: the defaults. EV_EINVAL for
  *  options out of range, EV_ENOMEM. Free it with ev_report_free(). */
 EV_API int ev_report_new(ev_report **out, const ev_report_options *opt);
 

@@ -74,6 +74,10 @@ int ev_report_new(ev_report **out, const ev_report_options *opt)
 		return EV_ENOMEM;
 	}
 	ev_stats_on_span(rep->stats, evi_report_on_span, rep);
+	if (ev_stats_keep_bands(rep->stats) < 0) {
+		ev_report_free(rep);
+		return EV_ENOMEM;
+	}
 	rep->opt = *opt;
 	rep->grid.n = opt->buckets;
 	rep->grid.width = 1;

@@ -7,6 +7,7 @@
 #define EVTOOL_LIB_REPORT_INTERNAL_H
 
 #include "evtool/report.h"
+#include "evtool/stats_heap.h"
 #include "evtool/stats_spans.h"
 #include "capsets.h"
 #include "heap_samples.h"

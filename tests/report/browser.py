@@ -46,8 +46,25 @@ PROBE = r"""<script>
         elements += ch.getDatasetMeta(k).data.length;
         points += d.data.filter(v => v !== null && (typeof v !== 'object' || v.y !== null)).length;
       });
+      /* What a person sees: the pixels of each dataset's (or bar's)
+       * opaque colour, by its label. */
+      const colours = {};
+      if (ch) ch.data.datasets.forEach(d => {
+        const bg = d.backgroundColor, want = Array.isArray(bg)
+          ? bg.map((c, i) => [ch.data.labels[i], c]) : [[d.label, bg]];
+        for (const [label, c] of want) {
+          if (typeof c !== 'string' || !/^#[0-9a-f]{6}$/i.test(c)) continue;
+          const r = parseInt(c.slice(1, 3), 16), g = parseInt(c.slice(3, 5), 16),
+                b = parseInt(c.slice(5, 7), 16);
+          let n = 0;
+          for (let i = 0; i < px.length; i += 4)
+            if (px[i + 3] === 255 && Math.abs(px[i] - r) < 3 && Math.abs(px[i + 1] - g) < 3 &&
+                Math.abs(px[i + 2] - b) < 3) n++;
+          colours[label] = (colours[label] || 0) + n;
+        }
+      });
       charts.push({ chart: !!ch, width: cv.width, height: cv.height, inked: inked,
-                    elements: elements, points: points,
+                    elements: elements, points: points, colours: colours,
                     section: cv.closest('section') ? cv.closest('section').id : null });
     }
     /* Zoom and pan: the wheel, a drag and a double click on the first
@@ -484,6 +501,57 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
     return shot
 
 
+def check_diff(browser, evtool, name, base, new, band, work, out):
+    """report BASE NEW: the figures of stats BASE NEW, both runs' bands
+    stacked in the same colour per band, and the band that differs seen
+    (its colour's pixels) in the new run's chart, not in the base's, and
+    as a bar of the change chart."""
+    page = os.path.join(out, name + '.html')
+    run([evtool, 'report', base, new, '-o', page])
+    cmp = json.loads(run([evtool, 'stats', '--json', base, new]))
+    probed = os.path.join(work, name + '-probed.html')
+    with open(page, encoding='utf-8') as f:
+        text = f.read()
+    with open(probed, 'w', encoding='utf-8') as f:
+        f.write(text.replace('<head>', '<head>' + PROBE, 1))
+    dom, console = browse(browser, probed, ['--virtual-time-budget=5000', '--dump-dom'], work)
+    texts = Texts()
+    texts.feed(dom)
+    check('browser-test' in texts.texts, name + ': the probe ran')
+    if 'browser-test' not in texts.texts:
+        return
+    result = json.loads(texts.texts['browser-test'])
+    check(result['errors'] == [], name + ': no console error: %s' % result['errors'])
+    check(result['rendered'] == 'yes', name + ': the page script ran to its end')
+    for f in cmp['comparison'][0]['figures']:  # the figures, as stats A B
+        row = texts.rows.get('fig-' + f['figure'])
+        check(row is not None and row[0] == f['figure'], '%s: figure row %s' % (name, f['figure']))
+    want = cmp['heap_bands']['list']
+    for k, b in enumerate(want):
+        row = texts.rows.get('band-%d' % k)
+        check(row is not None and row[:2] == [b['band'], b['status']],
+              '%s: band row %d %r, stats %r' % (name, k, row, (b['band'], b['status'])))
+    charts = {c['section']: c for c in result['charts']}
+    for sect in ('diff-run-0', 'diff-run-1', 'diff-bands'):
+        c = charts.get(sect)
+        check(c is not None and c['inked'] > 0 and c['points'] > 0,
+              '%s: chart %s has drawn data: %s' % (name, sect, c))
+    if not all(s in charts for s in ('diff-run-0', 'diff-run-1', 'diff-bands')):
+        return
+    a, b, bars = charts['diff-run-0'], charts['diff-run-1'], charts['diff-bands']
+    check(band not in a['colours'] or a['colours'][band] == 0,
+          '%s: the base run has no %s band (%s px)' % (name, band, a['colours'].get(band)))
+    check(b['colours'].get(band, 0) > 200,
+          '%s: the new run shows its %s band: %s px' % (name, band, b['colours'].get(band)))
+    check(bars['colours'].get(band, 0) > 50,
+          '%s: the change chart shows %s as a bar: %s px' % (name, band, bars['colours'].get(band)))
+    shared = [l for l in a['colours'] if l in b['colours'] and l != '(other)']
+    check(len(shared) >= 3 and all(a['colours'][l] > 0 and b['colours'][l] > 0 for l in shared[:3]),
+          '%s: bands of both runs drawn in both charts, one colour each: %s' % (name, shared[:3]))
+    shot = os.path.join(out, name + '.png')
+    browse(browser, page, ['--window-size=1200,2400', '--screenshot=' + shot], work)
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
@@ -506,6 +574,12 @@ def main():
         check_page(browser, evtool, 'user-n1', td('user-n1'), work, out, ['process-0', 'markers-0'])
         check_page(browser, evtool, 'spans-a', td('spans-a'), work, out,
                    ['process-0', 'spans-section', 'spans-summary'])
+        check_diff(browser, evtool, 'heapdiff-hT', td('heapdiff-a-hT'), td('heapdiff-b-hT'),
+                   'ghc-prim:GHC.Types.D#', work, out)
+        check_diff(browser, evtool, 'heapdiff-hy', td('heapdiff-a-hy'), td('heapdiff-b-hy'),
+                   'Double', work, out)
+        check_diff(browser, evtool, 'heapdiff-hc', td('heapdiff-a-hc'), td('heapdiff-b-hc'),
+                   'extraDoubles/main.ds/...', work, out)
         check_page(browser, evtool, 'merged', merged, work, out, ['process-0', 'process-1'])
         check_page(browser, evtool, 'killed', os.path.join(testdata, 'killed-blocks.eventlog.gz'),
                    work, out, ['process-0'], truncated=True)
