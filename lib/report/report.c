@@ -359,16 +359,9 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 		return on_heap(rep, ev);
 	case EV_USER_MARKER:
 		return on_marker(rep, ev);
-	case EV_HEAP_PROF_BEGIN:
-	case EV_HEAP_PROF_COST_CENTRE:
-	case EV_HEAP_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_PROF_SAMPLE_STRING:
-	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-	case EV_HEAP_PROF_SAMPLE_END:
-		return evi_report_profile_event(rep, ev);
 	default:
-		return EV_OK;
+		return evi_heap_samples_type(ev->type)
+			? evi_report_profile_event(rep, ev) : EV_OK;
 	}
 }
 

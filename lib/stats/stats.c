@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_samples.h"
 #include "internal.h"
 #include "stats_internal.h"
 
@@ -346,16 +347,9 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 	case EV_USER_MSG:
 	case EV_USER_MARKER:
 		return st->spans ? evi_spans_add(st, ev) : EV_OK;
-	case EV_HEAP_PROF_BEGIN:
-	case EV_HEAP_PROF_COST_CENTRE:
-	case EV_HEAP_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_PROF_SAMPLE_STRING:
-	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-	case EV_HEAP_PROF_SAMPLE_END:
-		return st->bands ? evi_bands_add(st, ev) : EV_OK;
 	default:
-		return EV_OK;
+		return st->bands && evi_heap_samples_type(ev->type)
+			? evi_bands_add(st, ev) : EV_OK;
 	}
 }
 

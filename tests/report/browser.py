@@ -403,13 +403,10 @@ def run(cmd, ok=(0,), **kw):
     return r.stdout
 
 
-def check_page(browser, evtool, name, log, work, out, sections, truncated=False):
-    page = os.path.join(out, name + '.html')
-    ok = (3,) if truncated else (0,)  # exit 3: a truncated log
-    run([evtool, 'report', log, '-o', page], ok)
-    stats = json.loads(run([evtool, 'stats', '--json', '--threads', log], ok))['files'][0]
-    info = json.loads(run([evtool, 'info', '--json', log], (0, 3)))['files'][0]
-
+def probe(browser, name, page, work):
+    """Opens `page` with the probe; (texts, probe result, console lines),
+    or None when the probe did not run. Checks that no error showed and
+    that the page's script ran to its end."""
     probed = os.path.join(work, name + '-probed.html')
     with open(page, encoding='utf-8') as f:
         text = f.read()
@@ -422,12 +419,25 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
     texts.feed(dom)
     check('browser-test' in texts.texts, name + ': the probe ran')
     if 'browser-test' not in texts.texts:
-        return
+        return None
     result = json.loads(texts.texts['browser-test'])
     check(result['errors'] == [], name + ': no console error: %s' % result['errors'])
     check(not [l for l in console if 'Uncaught' in l or 'ERROR' in l.split(':CONSOLE')[0]],
           name + ': no error in the browser log: %s' % console)
     check(result['rendered'] == 'yes', name + ': the page script ran to its end')
+    return texts, result
+
+
+def check_page(browser, evtool, name, log, work, out, sections, truncated=False):
+    page = os.path.join(out, name + '.html')
+    ok = (3,) if truncated else (0,)  # exit 3: a truncated log
+    run([evtool, 'report', log, '-o', page], ok)
+    stats = json.loads(run([evtool, 'stats', '--json', '--threads', log], ok))['files'][0]
+    info = json.loads(run([evtool, 'info', '--json', log], (0, 3)))['files'][0]
+    probed = probe(browser, name, page, work)
+    if not probed:
+        return
+    texts, result = probed
     check(texts.texts.get('report-status', '').startswith('A truncated' if truncated else 'A complete'),
           name + ': status %r' % texts.texts.get('report-status'))
     check(len(result['charts']) > 0, name + ': it has charts')
@@ -509,20 +519,10 @@ def check_diff(browser, evtool, name, base, new, band, work, out):
     page = os.path.join(out, name + '.html')
     run([evtool, 'report', base, new, '-o', page])
     cmp = json.loads(run([evtool, 'stats', '--json', base, new]))
-    probed = os.path.join(work, name + '-probed.html')
-    with open(page, encoding='utf-8') as f:
-        text = f.read()
-    with open(probed, 'w', encoding='utf-8') as f:
-        f.write(text.replace('<head>', '<head>' + PROBE, 1))
-    dom, console = browse(browser, probed, ['--virtual-time-budget=5000', '--dump-dom'], work)
-    texts = Texts()
-    texts.feed(dom)
-    check('browser-test' in texts.texts, name + ': the probe ran')
-    if 'browser-test' not in texts.texts:
+    probed = probe(browser, name, page, work)
+    if not probed:
         return
-    result = json.loads(texts.texts['browser-test'])
-    check(result['errors'] == [], name + ': no console error: %s' % result['errors'])
-    check(result['rendered'] == 'yes', name + ': the page script ran to its end')
+    texts, result = probed
     for f in cmp['comparison'][0]['figures']:  # the figures, as stats A B
         row = texts.rows.get('fig-' + f['figure'])
         check(row is not None and row[0] == f['figure'], '%s: figure row %s' % (name, f['figure']))
