@@ -256,6 +256,64 @@ static void keep_spans_before_events_only(void **state)
 	ev_stats_free(st);
 }
 
+/* A user message `text` at `time` on cap 0 (no thread runs there). */
+static int add_message(ev_stats *st, const char *text, uint64_t time)
+{
+	ev_event ev = { 0 };
+
+	ev.type = EV_USER_MSG;
+	ev.cap = 0;
+	ev.time = time;
+	ev.payload = (const uint8_t *)text;
+	ev.size = (uint32_t)strlen(text);
+	return ev_stats_add(st, &ev);
+}
+
+/* Hostile numbers of names and of open spans stay within the limits and
+ * are counted, not kept. */
+static void spans_within_their_limits(void **state)
+{
+	ev_stats *st;
+	ev_stats_spans_summary sum;
+	char text[64];
+	unsigned names = EV_STATS_MAX_SPAN_NAMES + 44;
+
+	(void)state;
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
+	for (unsigned i = 0; i < names; i++) {
+		snprintf(text, sizeof text, "START name %u", i);
+		assert_int_equal(add_message(st, text, i), EV_OK);
+		snprintf(text, sizeof text, "STOP name %u", i);
+		assert_int_equal(add_message(st, text, i + 10), EV_OK);
+	}
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	ev_stats_spans_summary_get(st, &sum);
+	assert_int_equal(ev_stats_span_count(st), EV_STATS_MAX_SPAN_NAMES);
+	/* 44 names past the limit: their STARTs and STOPs. */
+	assert_int_equal(sum.dropped, 2 * 44);
+	assert_int_equal(sum.spans, EV_STATS_MAX_SPAN_NAMES);
+	assert_int_equal(ev_stats_span_at(st, 0)->all.max_ns, 10);
+	assert_int_equal(ev_stats_span_at(st, 0)->threads[0].tid, 0);
+	ev_stats_free(st);
+
+	/* STARTs never stopped: past EV_STATS_MAX_OPEN_SPANS, dropped; a
+	 * STOP closes the latest kept one. */
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
+	for (unsigned i = 0; i < EV_STATS_MAX_OPEN_SPANS + 5; i++)
+		assert_int_equal(add_message(st, "START deep", 1000 + i), EV_OK);
+	assert_int_equal(add_message(st, "STOP deep", 200000), EV_OK);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	ev_stats_spans_summary_get(st, &sum);
+	assert_int_equal(sum.dropped, 5);
+	assert_int_equal(sum.spans, 1);
+	assert_int_equal(sum.unstopped, EV_STATS_MAX_OPEN_SPANS - 1);
+	assert_int_equal(ev_stats_span_at(st, 0)->all.max_ns,
+			 200000 - (1000 + EV_STATS_MAX_OPEN_SPANS - 1));
+	ev_stats_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +322,7 @@ int main(void)
 		cmocka_unit_test(spans_between_markers),
 		cmocka_unit_test(span_conditions),
 		cmocka_unit_test(keep_spans_before_events_only),
+		cmocka_unit_test(spans_within_their_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
