@@ -57,7 +57,8 @@ struct evi_spans {
 	size_t n_threads, threads_alloc;
 	evi_idmap thread_index;       /* key -> index in threads */
 	ev_stats_span_figures *published; /* per name, its threads' pub */
-	evi_idmap open;               /* key -> index of the top node + 1 */
+	evi_idmap open;               /* key -> its top node, or NO_NODE */
+	size_t empty_keys;            /* keys of open whose stack is empty */
 	open_node *nodes;
 	size_t n_nodes, nodes_alloc;
 	uint32_t free_node;           /* NO_NODE: none */
@@ -236,10 +237,25 @@ static int push_open(ev_stats *st, uint64_t key, uint64_t time)
 					"out of memory");
 	} else {
 		sp->nodes[node].below = (uint32_t)sp->open.values[top];
+		sp->empty_keys -= sp->nodes[node].below == NO_NODE;
 		evi_idmap_set_at(&sp->open, top, node);
 	}
 	sp->open_count++;
 	return EV_OK;
+}
+
+/* A key whose stack empties stays in the map (a program opens the same
+ * name on the same thread again and again: no removal and re-adding per
+ * span) until EMPTY_KEYS_KEPT of them: then they all go, so that
+ * threads that come and go do not grow the map. */
+#define EMPTY_KEYS_KEPT 4096u
+
+static void drop_empty_keys(evi_spans *sp)
+{
+	for (size_t i = sp->open.count; i-- > 0;)
+		if (sp->open.values[i] == NO_NODE) /* the last moves into i */
+			evi_idmap_remove(&sp->open, sp->open.keys[i]);
+	sp->empty_keys = 0;
 }
 
 /* Takes the latest open start of `key` into *start; 0 when none. */
@@ -248,14 +264,14 @@ static int pop_open(evi_spans *sp, uint64_t key, uint64_t *start)
 	size_t top = evi_idmap_index(&sp->open, key);
 	uint32_t node;
 
-	if (top == SIZE_MAX)
+	if (top == SIZE_MAX || sp->open.values[top] == NO_NODE)
 		return 0;
 	node = (uint32_t)sp->open.values[top];
 	*start = sp->nodes[node].start;
-	if (sp->nodes[node].below == NO_NODE)
-		evi_idmap_remove(&sp->open, key);
-	else
-		evi_idmap_set_at(&sp->open, top, sp->nodes[node].below);
+	evi_idmap_set_at(&sp->open, top, sp->nodes[node].below);
+	if (sp->nodes[node].below == NO_NODE &&
+	    ++sp->empty_keys > EMPTY_KEYS_KEPT)
+		drop_empty_keys(sp);
 	sp->nodes[node].below = sp->free_node;
 	sp->free_node = node;
 	sp->open_count--;

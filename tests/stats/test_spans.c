@@ -314,6 +314,53 @@ static void spans_within_their_limits(void **state)
 	ev_stats_free(st);
 }
 
+/* RUN_THREAD (1) of thread `tid` on cap 0: thread u32. */
+static void run_thread(ev_stats *st, uint32_t tid, uint64_t time)
+{
+	uint8_t payload[4] = { (uint8_t)(tid >> 24), (uint8_t)(tid >> 16),
+			       (uint8_t)(tid >> 8), (uint8_t)tid };
+	ev_event ev = { 0 };
+
+	ev.type = EV_RUN_THREAD;
+	ev.cap = 0;
+	ev.time = time;
+	ev.payload = payload;
+	ev.size = sizeof payload;
+	assert_int_equal(ev_stats_add(st, &ev), EV_OK);
+}
+
+/* A span on each of 6,000 threads (a thread per request): a name's
+ * figures count them all, EV_STATS_MAX_SPAN_THREADS of them one by one;
+ * the open spans' map forgets the threads done with. */
+static void spans_of_many_threads(void **state)
+{
+	ev_stats *st;
+	const ev_stats_span *s;
+	unsigned threads = 6000;
+
+	(void)state;
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
+	for (unsigned t = 1; t <= threads; t++) {
+		run_thread(st, t, 100 * t);
+		assert_int_equal(add_message(st, "START handle", 100 * t + 1),
+				 EV_OK);
+		assert_int_equal(add_message(st, "STOP handle", 100 * t + 1 + t),
+				 EV_OK);
+	}
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	s = ev_stats_span_at(st, 0);
+	assert_int_equal(s->all.count, threads);
+	assert_int_equal(s->all.max_ns, threads);
+	assert_int_equal(s->all.min_ns, 1);
+	assert_int_equal(s->n_threads, EV_STATS_MAX_SPAN_THREADS);
+	assert_int_equal(s->other_threads_count,
+			 threads - EV_STATS_MAX_SPAN_THREADS);
+	assert_int_equal(s->threads[0].tid, 1);
+	assert_int_equal(s->unstopped, 0);
+	ev_stats_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +370,7 @@ int main(void)
 		cmocka_unit_test(span_conditions),
 		cmocka_unit_test(keep_spans_before_events_only),
 		cmocka_unit_test(spans_within_their_limits),
+		cmocka_unit_test(spans_of_many_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
