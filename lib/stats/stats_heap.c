@@ -58,11 +58,7 @@ int ev_stats_keep_bands(ev_stats *st)
 
 static uint64_t text_hash(const char *text, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)text[i]) * 0x100000001b3ull;
-	return h;
+	return evi_hash_bytes(text, len, 0);
 }
 
 static long find_band(const evi_bands *b, const char *name, size_t len)

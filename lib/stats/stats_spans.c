@@ -107,14 +107,10 @@ void ev_stats_on_span(ev_stats *st, ev_stats_span_fn fn, void *ctx)
 
 /* ---- names ---- */
 
-/* FNV-1a of the text, mixed with the kind: the key of name_index. */
+/* The key of name_index: the text's hash, seeded with the kind. */
 static uint64_t name_hash(const uint8_t *text, size_t len, unsigned kind)
 {
-	uint64_t h = 0xcbf29ce484222325ull ^ kind;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ text[i]) * 0x100000001b3ull;
-	return h;
+	return evi_hash_bytes(text, len, kind);
 }
 
 static int same(const span_name *n, const uint8_t *name, size_t len,
