@@ -19,8 +19,11 @@
  *
  * Pairs are made in the order the events are added. A thread's events
  * are in time order within its capability; a thread that migrated may
- * have its STOP on a capability whose block the log holds first: that
- * STOP counts as one without its START, and the START as never stopped.
+ * have its STOP on a capability whose block the log holds first: such a
+ * STOP waits for a START of its name and thread that comes later in the
+ * log but not later in time, and pairs with it; a STOP still waiting at
+ * the end counts as one without its START (unmatched_stops is complete
+ * after ev_stats_finish).
  *
  *     ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS);  // before events
  *     ev_stats_read(st, reader);
@@ -70,7 +73,8 @@ typedef struct ev_stats_span {
 	unsigned kind;      /**< EV_STATS_SPANS_EVENTS or _MARKERS */
 	ev_stats_span_figures all;  /**< every thread together */
 	uint64_t first_ns;  /**< the start of its earliest span */
-	uint64_t unmatched_stops;  /**< STOPs without an open START */
+	uint64_t unmatched_stops;  /**< STOPs without their START (after
+				        ev_stats_finish) */
 	uint64_t unstopped; /**< STARTs still open at the end (EVENTS only) */
 	size_t n_threads;   /**< threads kept one by one, first seen first */
 	const ev_stats_span_figures *threads;

@@ -205,6 +205,10 @@ static uint64_t key_of(long name, uint32_t tid)
 	return (uint64_t)name << 32 | tid;
 }
 
+/* In a key: the stack of STOPs read before any START of theirs (the
+ * "start" of each is the STOP's time). Names are fewer than 2^30. */
+#define PENDING_STOP (1ull << 62)
+
 static int push_open(ev_stats *st, uint64_t key, uint64_t time)
 {
 	evi_spans *sp = st->spans;
@@ -252,6 +256,17 @@ static void drop_empty_keys(evi_spans *sp)
 		if (sp->open.values[i] == NO_NODE) /* the last moves into i */
 			evi_idmap_remove(&sp->open, sp->open.keys[i]);
 	sp->empty_keys = 0;
+}
+
+/* The latest open start of `key` into *start, left open; 0 when none. */
+static int peek_open(const evi_spans *sp, uint64_t key, uint64_t *start)
+{
+	size_t top = evi_idmap_index(&sp->open, key);
+
+	if (top == SIZE_MAX || sp->open.values[top] == NO_NODE)
+		return 0;
+	*start = sp->nodes[sp->open.values[top]].start;
+	return 1;
 }
 
 /* Takes the latest open start of `key` into *start; 0 when none. */
@@ -321,12 +336,11 @@ static void set_add(ev_stats_span_figures *f, evi_pause_set *hist,
 /* A span of name `name` on `tid` from `start` to ev->time (0 long when
  * the clock stepped back). */
 static int measured(ev_stats *st, long name, uint32_t tid, uint64_t start,
-		    const ev_event *ev)
+		    uint64_t end, uint16_t cap)
 {
 	evi_spans *sp = st->spans;
 	span_name *n = &sp->names[name];
-	ev_stats_pause d = { start, ev->time > start ? ev->time - start : 0,
-			     0, ev->cap };
+	ev_stats_pause d = { start, end > start ? end - start : 0, 0, cap };
 	span_set *t;
 	int rc;
 
@@ -339,9 +353,9 @@ static int measured(ev_stats *st, long name, uint32_t tid, uint64_t start,
 	else if (rc == EV_OK)
 		n->pub.other_threads_count++;
 	if (sp->on_span) {
-		ev_stats_span_end end = { &n->pub, tid, ev->cap, d.start_ns,
-					  d.duration_ns };
-		sp->on_span(sp->on_span_ctx, &end);
+		ev_stats_span_end e = { &n->pub, tid, cap, d.start_ns,
+					d.duration_ns };
+		sp->on_span(sp->on_span_ctx, &e);
 	}
 	return rc;
 }
@@ -383,13 +397,24 @@ static int on_message(ev_stats *st, const user_text *text, uint32_t tid,
 		st->spans->summary.dropped += rc == EV_OK;
 		return rc;
 	}
-	if (is_start)
+	if (is_start) {
+		uint64_t stop;
+		/* A STOP read before its START: a thread that migrated, the
+		 * block of the capability it stopped on first in the log. */
+		if (peek_open(st->spans, key_of(name, tid) | PENDING_STOP,
+			      &stop) && stop >= ev->time) {
+			pop_open(st->spans, key_of(name, tid) | PENDING_STOP,
+				 &stop);
+			return measured(st, name, tid, ev->time, stop,
+					ev->cap);
+		}
 		return push_open(st, key_of(name, tid), ev->time);
+	}
 	if (pop_open(st->spans, key_of(name, tid), &start))
-		return measured(st, name, tid, start, ev);
-	st->spans->names[name].pub.unmatched_stops++;
-	st->spans->summary.unmatched_stops++;
-	return EV_OK;
+		return measured(st, name, tid, start, ev->time, ev->cap);
+	/* Kept for a START that may come later in the log; counted as a
+	 * STOP without its START if none does. */
+	return push_open(st, key_of(name, tid) | PENDING_STOP, ev->time);
 }
 
 static int on_marker(ev_stats *st, const user_text *text, uint32_t tid,
@@ -405,7 +430,7 @@ static int on_marker(ev_stats *st, const user_text *text, uint32_t tid,
 		return rc;
 	}
 	if (pop_open(st->spans, key_of(name, tid), &start) &&
-	    (rc = measured(st, name, tid, start, ev)) < 0)
+	    (rc = measured(st, name, tid, start, ev->time, ev->cap)) < 0)
 		return rc;
 	return push_open(st, key_of(name, tid), ev->time);
 }
@@ -442,15 +467,18 @@ static void set_finish(ev_stats_span_figures *f, evi_pause_set *hist)
 static void count_unstopped(evi_spans *sp)
 {
 	for (size_t i = 0; i < sp->open.count; i++) {
-		long name = (long)(sp->open.keys[i] >> 32);
-		uint64_t n = 0;
+		uint64_t key = sp->open.keys[i], n = 0;
+		ev_stats_span *s = &sp->names[(key & ~PENDING_STOP) >> 32].pub;
 		for (uint32_t node = (uint32_t)sp->open.values[i];
 		     node != NO_NODE; node = sp->nodes[node].below)
 			n++;
-		if (sp->names[name].pub.kind != EV_STATS_SPANS_EVENTS)
-			continue;
-		sp->names[name].pub.unstopped += n;
-		sp->summary.unstopped += n;
+		if (key & PENDING_STOP) {
+			s->unmatched_stops += n;
+			sp->summary.unmatched_stops += n;
+		} else if (s->kind == EV_STATS_SPANS_EVENTS) {
+			s->unstopped += n;
+			sp->summary.unstopped += n;
+		}
 	}
 }
 

@@ -361,6 +361,39 @@ static void spans_of_many_threads(void **state)
 	ev_stats_free(st);
 }
 
+/* A STOP read before its START (a migrated thread's capability block
+ * first in the log) pairs with the START when that is not later in time;
+ * otherwise both are counted, not paired. */
+static void stop_read_before_its_start(void **state)
+{
+	ev_stats *st;
+	ev_stats_spans_summary sum;
+	const ev_stats_span *x, *y;
+
+	(void)state;
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
+	run_thread(st, 7, 10);
+	assert_int_equal(add_message(st, "STOP x", 100), EV_OK);
+	assert_int_equal(add_message(st, "START x", 50), EV_OK);
+	assert_int_equal(add_message(st, "STOP y", 100), EV_OK);
+	assert_int_equal(add_message(st, "START y", 150), EV_OK);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	x = ev_stats_span_at(st, (size_t)ev_stats_span_find(st, "x", 1, 0));
+	y = ev_stats_span_at(st, (size_t)ev_stats_span_find(st, "y", 1, 0));
+	assert_int_equal(x->all.count, 1);
+	assert_int_equal(x->all.total_ns, 50);
+	assert_int_equal(x->threads[0].tid, 7);
+	assert_int_equal(x->unmatched_stops + x->unstopped, 0);
+	assert_int_equal(y->all.count, 0);
+	assert_int_equal(y->unmatched_stops, 1);
+	assert_int_equal(y->unstopped, 1);
+	ev_stats_spans_summary_get(st, &sum);
+	assert_int_equal(sum.unmatched_stops, 1);
+	assert_int_equal(sum.unstopped, 1);
+	ev_stats_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +404,7 @@ int main(void)
 		cmocka_unit_test(keep_spans_before_events_only),
 		cmocka_unit_test(spans_within_their_limits),
 		cmocka_unit_test(spans_of_many_threads),
+		cmocka_unit_test(stop_read_before_its_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
