@@ -103,7 +103,7 @@ const cli_command cli_commands[] = {
 	  "example: evtool monitor /run/ghc/ unix:/tmp/api.sock --listen 127.0.0.1:9464",
 	  monitor_options, 1, -1 },
 	{ "report", cmd_report, "one self-contained HTML page about a run: timelines, GC, heap",
-	  "[LOG] [-o FILE]",
+	  "[LOG | BASE NEW] [-o FILE]",
 	  "Writes one HTML page about LOG (default: standard input) that needs\n"
 	  "nothing else and loads nothing: the +RTS -s summary (program,\n"
 	  "arguments, RTS, duration, allocation, GC and productivity, as stats\n"
@@ -116,9 +116,12 @@ const cli_command cli_commands[] = {
 	  "is read once, in bounded memory, into a fixed number of time\n"
 	  "buckets, so the page stays a few MB at most. A truncated log gets\n"
 	  "the page of its complete events, a warning and exit 3.\n"
+	  "With two logs, a page comparing their heap profiles: both runs'\n"
+	  "bands stacked on one time axis, the same colour per band, each\n"
+	  "band's change of peak as bars, and the figures of stats BASE NEW.\n"
 	  "\n"
 	  "example: evtool report run.eventlog -o run.html",
-	  report_options, 1, 1 },
+	  report_options, 1, 2 },
 	{ "sort", cmd_sort, "put a log into one global, stable time order",
 	  "[IN] [-o OUT] | --check [IN]",
 	  "Writes IN's events in time order (ties keep their file order, as\n"

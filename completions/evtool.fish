@@ -77,6 +77,8 @@ complete -c evtool -n '__fish_seen_subcommand_from stats' -l caps -d 'per capabi
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l fail-if -x -d 'exit 1 when COND holds for the (new) run, as FIGURE<VALUE, >, <=, >=; VALUE absolute (50ms, 2GiB, 90%) or, with two logs, +N% or -N% of the base run; repeatable'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -s f -l follow -d 'follow a log still being written (a file, a FIFO, - or unix:SOCKET): a line per interval, the summary at the end'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l every -x -d 'the interval of --follow, in the log\'s time (default 1s)'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l spans -d 'the user\'s own spans, per name and thread: traceEventIO "START name" to "STOP name" (events, the default), or between consecutive traceMarkerIO markers of one name (markers), or both (all)'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l top -x -d 'with two logs, the N heap-profile bands whose peak changed most (default 10); the rest summed'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from monitor' -F
@@ -90,6 +92,7 @@ complete -c evtool -n '__fish_seen_subcommand_from monitor' -s h -l help -d 'sho
 
 complete -c evtool -n '__fish_seen_subcommand_from report' -F
 complete -c evtool -n '__fish_seen_subcommand_from report' -s o -l output -r -F -d 'write the page to FILE (default, or -: standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from report' -l top -x -d 'with two logs, the N heap-profile bands whose peak changed most (default 10)'
 complete -c evtool -n '__fish_seen_subcommand_from report' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from sort' -F

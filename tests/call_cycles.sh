@@ -20,7 +20,7 @@
 # folder after a file moved) are ignored.
 set -euo pipefail
 
-LAYERS='format->common stats->inspect export->inspect report->inspect report->stats'
+LAYERS='format->common stats->inspect export->inspect report->inspect report->stats export->stats'
 
 dir=${1:?usage: call_cycles.sh OBJDIR [LIBDIR]}
 lib=$(cd "${2:-$(dirname "$0")/../lib}" && pwd)

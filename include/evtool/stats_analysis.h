@@ -275,9 +275,24 @@ typedef enum ev_stats_op {
 	EV_STATS_GE      /**< >= */
 } ev_stats_op;
 
+/** What a condition's figure belongs to. */
+typedef enum ev_stats_subject {
+	EV_STATS_OF_PROCESS = 0, /**< a process: ev_stats_figure_at(figure) */
+	EV_STATS_OF_SPAN,        /**< the spans `name` ("span:NAME.FIG",
+				      include/evtool/stats_spans.h):
+				      figure is an ev_stats_span_figure */
+	EV_STATS_OF_BAND         /**< the heap-profile band `name`
+				      ("band:NAME.FIG", stats_heap.h):
+				      figure 0 peak, 1 mean (bytes) */
+} ev_stats_subject;
+
 /** A parsed condition "FIGURE OP VALUE". */
 typedef struct ev_stats_condition {
-	size_t figure;  /**< index for ev_stats_figure_at */
+	size_t figure;  /**< index for ev_stats_figure_at, or see subject */
+	ev_stats_subject subject;
+	const char *name; /**< the span's or band's name, borrowed from the text
+			       parsed; NULL for a process figure */
+	size_t name_len;
 	ev_stats_op op;
 	int relative;   /**< VALUE was +N% or -N%: a change from the base */
 	double value;   /**< in the figure's base unit; relative: the
@@ -285,8 +300,11 @@ typedef struct ev_stats_condition {
 } ev_stats_condition;
 
 /**
- * Parses a condition: a figure name, an operator (< > <= >=) and a value
- * that is either absolute, a number with a unit the figure takes
+ * Parses a condition: a figure name (or "span:NAME.FIG", FIG one of
+ * ev_stats_span_figure_name(): count, total, mean, min, max, p50, p90,
+ * p99; or "band:NAME.peak" or "band:NAME.mean", a heap-profile band's
+ * residency; NAME runs to the last '.' before the operator), an operator
+ * (< > <= >=) and a value that is either absolute, a number with a unit the figure takes
  * ("50ms", "2GiB", "0.9" or "90%" for a ratio), or relative to a base
  * run: a signed percentage, "+10%" or "-5%". Spaces are allowed around
  * the operator. EV_OK, or EV_EINVAL with a message for the user in

@@ -177,7 +177,10 @@ int ev_stats_finish(ev_stats *st)
 		st->out[st->n_out++] = evi_stats_proc_at(st, i)->pub;
 	}
 	evi_pauses_finish(st);
-	return evi_threads_finish(st);
+	if ((rc = evi_threads_finish(st)) < 0 ||
+	    (rc = evi_spans_finish(st)) < 0)
+		return rc;
+	return evi_bands_finish(st);
 }
 
 /* Whether a capability posted events: a log without processes is then
