@@ -46,10 +46,15 @@ int cli_flag(const cli_args *args, int option)
 
 static void suggest_word(const char *typed, const char *words);
 
+int cli_optional_value(const cli_option *opt)
+{
+	return opt->value_name && opt->value_name[0] == '[';
+}
+
 int cli_choice(const cli_args *args, int option, int *out)
 {
 	const cli_command *cmd = args->cmd;
-	const char *text = args->value[option], *w;
+	const char *text = args->value[option], *w, *words;
 	char listed[256];
 	size_t len, used = 0;
 	int n = 0;
@@ -57,8 +62,10 @@ int cli_choice(const cli_args *args, int option, int *out)
 	if (!text)
 		return EXIT_OK;
 	len = strlen(text);
-	for (w = cmd->options[option].value_name; *w; n++) {
-		size_t wlen = strcspn(w, "|");
+	words = cmd->options[option].value_name +
+		(cli_optional_value(&cmd->options[option]) ? 2 : 0);
+	for (w = words; *w && *w != ']'; n++) {
+		size_t wlen = strcspn(w, "|]");
 		if (wlen == len && strncmp(w, text, len) == 0) {
 			*out = n;
 			return EXIT_OK;
@@ -67,8 +74,8 @@ int cli_choice(const cli_args *args, int option, int *out)
 	}
 	/* "a or b", "a, b or c": the words as the help texts write them. */
 	listed[0] = '\0';
-	for (w = cmd->options[option].value_name; *w && used < sizeof listed;) {
-		size_t wlen = strcspn(w, "|");
+	for (w = words; *w && *w != ']' && used < sizeof listed;) {
+		size_t wlen = strcspn(w, "|]");
 		const char *sep = w[wlen] != '|' ? "" : strchr(w + wlen + 1, '|')
 				  ? ", " : " or ";
 		used += (size_t)snprintf(listed + used, sizeof listed - used,
@@ -77,7 +84,7 @@ int cli_choice(const cli_args *args, int option, int *out)
 	}
 	cli_error(EXIT_USAGE, "--%s: '%s' is not %s",
 		  cli_option_name(args, option), text, listed);
-	suggest_word(text, cmd->options[option].value_name);
+	suggest_word(text, words);
 	fprintf(stderr, "Run 'evtool %s --help' for usage.\n", cmd->name);
 	return EXIT_USAGE;
 }
@@ -225,7 +232,7 @@ static void suggest_word(const char *typed, const char *words)
 	suggestion s = { typed, strlen(typed), NULL, SIZE_MAX };
 
 	snprintf(copy, sizeof copy, "%s", words);
-	for (char *w = strtok(copy, "|"); w; w = strtok(NULL, "|"))
+	for (char *w = strtok(copy, "|]"); w; w = strtok(NULL, "|]"))
 		consider(&s, w);
 	suggest(&s, "");
 }
@@ -332,6 +339,8 @@ static int take_option(const cli_command *cmd, const cli_option *opt,
 		       char **argv, int *i, cli_args *out)
 {
 	out->count[index]++;
+	if (cli_optional_value(opt) && !inline_value)
+		return EXIT_OK;
 	if (!opt->value_name) {
 		if (inline_value)
 			return cli_usage_error(cmd, "option --%s takes no value",
@@ -391,7 +400,7 @@ static int parse_short(const cli_command *cmd, int argc, char **argv, int *i,
 		}
 		if (!opt)
 			return cli_usage_error(cmd, "unknown option '-%c'", *p);
-		if (opt->value_name)
+		if (opt->value_name && !cli_optional_value(opt))
 			return take_option(cmd, opt, index, p[1] ? p + 1 : NULL,
 					   argc, argv, i, out);
 		out->count[index]++;
@@ -507,7 +516,7 @@ void cli_print_command_help(const cli_command *cmd, FILE *to)
 			 o->short_name ? "-" : "   ",
 			 o->short_name ? o->short_name : ' ',
 			 o->short_name ? ", " : "", o->name,
-			 o->value_name ? " " : "",
+			 o->value_name && !cli_optional_value(o) ? " " : "",
 			 o->value_name ? o->value_name : "");
 		/* A long left column (an option with its words) gets a line
 		 * of its own, so the help texts stay in one column. */

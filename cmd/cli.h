@@ -29,7 +29,9 @@ enum cli_exit {
  * them, so the three cannot disagree. Otherwise it names the value
  * ("FILE", "TIME"). It ends in ",..." when the value is a comma-separated
  * list ("args|env,...", "N=TIME,...", "CLASS,..."): such an option given
- * again adds to its list. */
+ * again adds to its list. In brackets, "[=W1|W2]", the value is optional
+ * and given only after "=" ("--spans" or "--spans=markers"): the option
+ * alone is a flag (cli_flag), its value NULL. */
 typedef struct cli_option {
 	const char *name;       /* long name without "--" */
 	char short_name;        /* 0 when none; '#': "-N" gives value N */
@@ -130,6 +132,9 @@ int cli_flag(const cli_args *args, int option);
  * when the option was not given. Returns EXIT_OK, or EXIT_USAGE with a
  * message naming the words. */
 int cli_choice(const cli_args *args, int option, int *out);
+
+/* Whether `opt` takes an optional value, "[=W1|W2]" (cli_option). */
+int cli_optional_value(const cli_option *opt);
 
 void cli_print_command_help(const cli_command *cmd, FILE *to);
 

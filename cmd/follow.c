@@ -30,7 +30,7 @@ static void on_interrupt(int sig)
 
 /* SIGINT and SIGTERM end following cleanly; no SA_RESTART, so that a
  * blocking open or sleep returns at once. */
-static void catch_interrupts(void)
+void follow_catch_interrupts(void)
 {
 	struct sigaction sa;
 
@@ -39,6 +39,11 @@ static void catch_interrupts(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+int follow_interrupted(void)
+{
+	return interrupted;
 }
 
 typedef struct follow_input {
@@ -187,7 +192,7 @@ int follow_run(const char *in, const follow_visitor *v, void *ctx)
 	ev_reader *r = NULL;
 	int rc, status, finished;
 
-	catch_interrupts();
+	follow_catch_interrupts();
 	if ((rc = open_input(in, &fi)) != EXIT_OK || interrupted) {
 		if (fi.owned && fi.fd >= 0)
 			close(fi.fd);

@@ -25,6 +25,8 @@ enum stats_option {
 	STATS_OPT_FAIL_IF,
 	STATS_OPT_FOLLOW,
 	STATS_OPT_EVERY,
+	STATS_OPT_SPANS,
+	STATS_OPT_TOP,
 	STATS_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(STATS_N_OPTIONS);
@@ -49,7 +51,18 @@ const cli_option stats_options[STATS_N_OPTIONS + 1] = {
 	[STATS_OPT_EVERY] =
 	{ "every", 0, "TIME", "the interval of --follow, in the log's time "
 	  "(default 1s)" },
+	[STATS_OPT_SPANS] =
+	{ "spans", 0, "[=events|markers|all]", "the user's own spans, per "
+	  "name and thread: traceEventIO \"START name\" to \"STOP name\" "
+	  "(events, the default), or between consecutive traceMarkerIO "
+	  "markers of one name (markers), or both (all)" },
+	[STATS_OPT_TOP] =
+	{ "top", 0, "N", "with two logs, the N heap-profile bands whose peak "
+	  "changed most (default 10); the rest summed" },
 };
+
+/* The heap-profile bands stats A B lists by default (--top). */
+#define DEFAULT_TOP 10
 
 /* The default interval of --follow. */
 #define DEFAULT_EVERY_NS 1000000000ull
@@ -99,7 +112,7 @@ static int stats_each(const cli_args *args, unsigned parts, json_out *j)
 
 /* One log with --fail-if, or two logs: the second (new) run against the
  * first (base). */
-static int stats_gate(const cli_args *args, unsigned parts,
+static int stats_gate(const cli_args *args, unsigned parts, size_t top,
 		      const ev_stats_condition *conds,
 		      const char *const *texts, int n_conds, json_out *j)
 {
@@ -124,7 +137,14 @@ static int stats_gate(const cli_args *args, unsigned parts,
 				   n_conds, j);
 		if (rc != EXIT_OK)
 			worst = rc;
-		for (int i = 0; n == 2 && !j && parts && i < n; i++) {
+		if (n == 2 &&
+		    (rc = stats_compare_bands(&f[0], &f[1], top, j)) > worst)
+			worst = rc;
+		if (n == 2 && !j && (parts & STATS_SPANS))
+			stats_compare_spans(&f[0], &f[1]);
+		for (int i = 0; n == 2 && !j &&
+				(parts & (STATS_THREADS | STATS_CAPS)) && i < n;
+		     i++) {
 			printf("\n%s: %s\n", i ? "new" : "base", f[i].name);
 			stats_print_parts(&f[i], parts);
 		}
@@ -139,7 +159,7 @@ static int stats_gate(const cli_args *args, unsigned parts,
 /* The --fail-if conditions, parsed; a usage error for a bad one. */
 static int parse_conditions(const cli_command *cmd, const cli_args *args,
 			    ev_stats_condition *conds, const char **texts,
-			    int *n)
+			    int *n, unsigned *parts)
 {
 	ev_diag why;
 	const char *text;
@@ -153,6 +173,10 @@ static int parse_conditions(const cli_command *cmd, const cli_args *args,
 					       "in %% needs two logs, base "
 					       "and new", text);
 		texts[*n] = text;
+		if (conds[*n].subject == EV_STATS_OF_SPAN)
+			*parts |= STATS_SPAN_EVENTS | STATS_SPAN_MARKERS;
+		if (conds[*n].subject == EV_STATS_OF_BAND)
+			*parts |= STATS_BANDS;
 	}
 	if (*n && args->n_positional > 2)
 		return cli_usage_error(cmd, "--fail-if takes one log, or two "
@@ -183,9 +207,26 @@ static int parse_follow(const cli_command *cmd, const cli_args *args,
 	return EXIT_OK;
 }
 
+/* --spans[=events|markers|all]: what to collect and print. */
+static int parse_spans(const cli_args *args, unsigned *parts)
+{
+	static const unsigned kinds[] = {
+		STATS_SPAN_EVENTS, STATS_SPAN_MARKERS,
+		STATS_SPAN_EVENTS | STATS_SPAN_MARKERS
+	};
+	int which = 0, rc;
+
+	if (!cli_flag(args, STATS_OPT_SPANS))
+		return EXIT_OK;
+	if ((rc = cli_choice(args, STATS_OPT_SPANS, &which)) != EXIT_OK)
+		return rc;
+	*parts |= STATS_SPANS | kinds[which];
+	return EXIT_OK;
+}
+
 /* The logs of the command line, as one JSON document or as text. */
-static int stats_files(const cli_args *args, unsigned parts, int as_json,
-		       const ev_stats_condition *conds,
+static int stats_files(const cli_args *args, unsigned parts, size_t top,
+		       int as_json, const ev_stats_condition *conds,
 		       const char *const *texts, int n_conds)
 {
 	json_out j, *out = as_json ? &j : NULL;
@@ -198,7 +239,7 @@ static int stats_files(const cli_args *args, unsigned parts, int as_json,
 		json_begin_array(out, "files");
 	}
 	if (n_conds || args->n_positional == 2) {
-		rc = stats_gate(args, parts, conds, texts, n_conds, out);
+		rc = stats_gate(args, parts, top, conds, texts, n_conds, out);
 	} else {
 		rc = stats_each(args, parts, out);
 		if (out)
@@ -219,18 +260,23 @@ int cmd_stats(const cli_args *args)
 	size_t most = args->n_given ? (size_t)args->n_given : 1;
 	ev_stats_condition *conds = calloc(most, sizeof *conds);
 	const char **texts = calloc(most, sizeof *texts);
-	uint64_t every_ns;
+	uint64_t every_ns, top = DEFAULT_TOP;
 
 	if (!conds || !texts)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
-	else if ((rc = parse_conditions(cmd, args, conds, texts, &n_conds)) !=
-		 EXIT_OK ||
-		 (rc = parse_follow(cmd, args, as_json, &every_ns)) != EXIT_OK)
+	else if ((rc = parse_spans(args, &parts)) != EXIT_OK ||
+		 (rc = parse_conditions(cmd, args, conds, texts, &n_conds,
+					&parts)) != EXIT_OK ||
+		 (rc = parse_follow(cmd, args, as_json, &every_ns)) != EXIT_OK ||
+		 (rc = cli_count(args, STATS_OPT_TOP, 1, 1000000, &top)) !=
+			 EXIT_OK)
 		; /* reported */
 	else if (cli_flag(args, STATS_OPT_FOLLOW))
 		rc = stats_follow(args->positional[0], every_ns, parts);
 	else
-		rc = stats_files(args, parts, as_json, conds, texts, n_conds);
+		rc = stats_files(args, parts | (args->n_positional == 2
+						? STATS_BANDS : 0),
+				 (size_t)top, as_json, conds, texts, n_conds);
 	free(conds);
 	free(texts);
 	return rc;

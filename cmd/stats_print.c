@@ -15,21 +15,6 @@
 
 /* ---- text, in the layout of rts/Stats.c report_summary ---- */
 
-const char *stats_commas(uint64_t v, char *out, size_t len)
-{
-	char digits[24];
-	int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
-	size_t o = 0;
-
-	for (int i = 0; i < n && o + 2 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			out[o++] = ',';
-		out[o++] = digits[i];
-	}
-	out[o] = '\0';
-	return out;
-}
-
 static double seconds(uint64_t ns)
 {
 	return (double)ns / 1e9;
@@ -139,28 +124,6 @@ static void print_process(const char *name, const ev_stats_process *p)
 
 
 /* ---- text: what the log tells beyond +RTS -s ---- */
-
-/* `v` with three significant digits (up to 999) and `unit`. */
-static const char *three_digits(double v, const char *unit, char *out,
-				size_t len)
-{
-	snprintf(out, len, v < 9.995 ? "%.2f%s" : v < 99.95 ? "%.1f%s"
-						: "%.0f%s", v, unit);
-	return out;
-}
-
-const char *stats_duration(uint64_t ns, char *out, size_t len)
-{
-	if (ns < 1000)
-		snprintf(out, len, "%" PRIu64 "ns", ns);
-	else if (ns < 999500)
-		three_digits((double)ns / 1e3, "us", out, len);
-	else if (ns < 999500000)
-		three_digits((double)ns / 1e6, "ms", out, len);
-	else
-		snprintf(out, len, "%.3fs", (double)ns / 1e9);
-	return out;
-}
 
 static double percent(uint64_t part, uint64_t whole)
 {
@@ -307,6 +270,8 @@ void stats_print_parts(const stats_file *f, unsigned parts)
 		print_threads(f->st);
 	if (parts & STATS_CAPS)
 		print_caps(f->st);
+	if (parts & STATS_SPANS)
+		stats_print_spans(f);
 }
 
 void stats_print_text(const stats_file *f, int separate, unsigned parts)
@@ -389,6 +354,8 @@ void stats_json_file(json_out *j, const stats_file *f, unsigned parts)
 		json_threads(j, f->st);
 	if (parts & STATS_CAPS)
 		json_caps(j, f->st);
+	if (parts & STATS_SPANS)
+		stats_json_spans(j, f->st);
 	json_end_object(j);
 }
 
@@ -401,7 +368,10 @@ int stats_file_start(stats_file *f, const char *path, unsigned parts)
 	f->name = cli_input_name(path);
 	f->status = EV_END;
 	if (ev_stats_new(&f->st) < 0 ||
-	    ((parts & STATS_THREADS) && ev_stats_keep_threads(f->st) < 0))
+	    ((parts & STATS_THREADS) && ev_stats_keep_threads(f->st) < 0) ||
+	    (stats_span_kinds(parts) &&
+	     ev_stats_keep_spans(f->st, stats_span_kinds(parts)) < 0) ||
+	    ((parts & STATS_BANDS) && ev_stats_keep_bands(f->st) < 0))
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	return EXIT_OK;
 }

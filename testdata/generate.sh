@@ -7,7 +7,8 @@
 # NAMEs: threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
 # heap-pair (heap-a and heap-b always run together) hpt-n1 prof-n2
 # nonmoving-n2 killed-sigkill merge (merge-a, -b and -c always run together)
-# killed-blocks. Logs not named are left as they are.
+# killed-blocks spans (spans-a and spans-b always run together) heapdiff
+# (the six heapdiff-{a,b}-{hT,hc,hy} logs always run together). Logs not named are left as they are.
 #
 # The programs are compiled in a temporary folder (removed afterwards; set
 # KEEP_WORK=1 to keep it and print its path). Each run writes
@@ -19,14 +20,15 @@
 set -euo pipefail
 
 all_runs=(threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
-          heap-pair hpt-n1 prof-n2 nonmoving-n2 killed-sigkill merge killed-blocks)
+          heap-pair hpt-n1 prof-n2 nonmoving-n2 killed-sigkill merge killed-blocks
+          spans heapdiff)
 # program (testdata/src/PROG.hs) each run needs
 declare -A prog_of=(
   [threads-n1]=threads [threads-n2]=threads [threads-n4]=threads
   [sparks-n2]=sparks [gc-n2]=gc [user-n1]=user [heap-n1]=heap [heap-pair]=heap
   [hpt-n1]=heap [prof-n2]=heap-prof
   [nonmoving-n2]=nonmoving [killed-sigkill]=sleeper [merge]=worker
-  [killed-blocks]=flooder
+  [killed-blocks]=flooder [spans]=spans [heapdiff]=heapdiff
 )
 declare -A wanted=()
 if [[ $# -eq 0 ]]; then
@@ -35,6 +37,8 @@ else
   for r in "$@"; do
     [[ "$r" == merge-[abc] ]] && r=merge
     [[ "$r" == heap-[ab] ]] && r=heap-pair
+    [[ "$r" == spans-[ab] ]] && r=spans
+    [[ "$r" == heapdiff-* ]] && r=heapdiff
     [[ -n "${prog_of[$r]:-}" ]] || {
       echo "generate.sh: unknown run '$r' (known: ${all_runs[*]})" >&2; exit 2; }
     wanted[$r]=1
@@ -171,6 +175,28 @@ if want merge; then
   run merge-c worker c -- -N3 &
   pc=$!
   wait "$pa"; wait "$pb"; wait "$pc"
+fi
+
+# The user's own phases (START/STOP user events and markers) around
+# sleeps of 20 ms (spans-a) and 30 ms (spans-b): the base and new run of a
+# gate on the spans (stats --spans, --fail-if 'span:sleep.p99>+10%').
+if want spans; then
+  run spans-a spans 20 -- -N1
+  run spans-b spans 30 -- -N1
+fi
+
+# Two versions of one program whose heaps differ in a known band (b also
+# keeps 20,000 boxed Doubles), profiled three ways: by closure type (-hT,
+# the plain build), by cost-centre stack (-hc) and by type (-hy, both the
+# profiled build): heapdiff-a-hT against heapdiff-b-hT, and so on.
+if want heapdiff; then
+  echo "compiling heapdiff.hs profiled"
+  compile heapdiff-prof
+  for v in a b; do
+    run "heapdiff-$v-hT" heapdiff "$v" -- -N1 -hT -i0.02
+    run "heapdiff-$v-hc" heapdiff-prof "$v" -- -N1 -hc -i0.02
+    run "heapdiff-$v-hy" heapdiff-prof "$v" -- -N1 -hy -i0.02
+  done
 fi
 
 # Killed with SIGKILL once whole blocks are on disk: flooder.hs fills the

@@ -23,6 +23,8 @@
 #include "sort.h"
 #include "stats.h"
 #include "stats_analysis.h"
+#include "stats_heap.h"
+#include "stats_spans.h"
 #include "writer.h"
 #include "validate.h"
 #include "archive.h"

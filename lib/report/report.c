@@ -68,6 +68,16 @@ int ev_report_new(ev_report **out, const ev_report_options *opt)
 	}
 	ev_stats_keep_threads(rep->stats);
 	ev_stats_on_pause(rep->stats, on_pause, rep);
+	if (ev_stats_keep_spans(rep->stats, EV_STATS_SPANS_EVENTS |
+					    EV_STATS_SPANS_MARKERS) < 0) {
+		ev_report_free(rep);
+		return EV_ENOMEM;
+	}
+	ev_stats_on_span(rep->stats, evi_report_on_span, rep);
+	if (ev_stats_keep_bands(rep->stats) < 0) {
+		ev_report_free(rep);
+		return EV_ENOMEM;
+	}
 	rep->opt = *opt;
 	rep->grid.n = opt->buckets;
 	rep->grid.width = 1;
@@ -93,6 +103,7 @@ void ev_report_free(ev_report *rep)
 	for (size_t i = 0; i < rep->n_markers; i++)
 		free(rep->markers[i].text);
 	evi_report_profile_free(&rep->profile);
+	evi_report_spans_free(&rep->spans);
 	free(rep->caps);
 	evi_capsets_free(&rep->procs);
 	free(rep->markers);
@@ -362,14 +373,9 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 		return on_heap(rep, ev);
 	case EV_USER_MARKER:
 		return on_marker(rep, ev);
-	case EV_HEAP_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_PROF_SAMPLE_STRING:
-	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-	case EV_HEAP_PROF_SAMPLE_END:
-		return evi_report_profile_event(rep, ev);
 	default:
-		return EV_OK;
+		return evi_heap_samples_type(ev->type)
+			? evi_report_profile_event(rep, ev) : EV_OK;
 	}
 }
 
@@ -449,7 +455,7 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 		rep->diag = *ev_stats_diag(rep->stats);
 		return rc;
 	}
-	if ((rc = rep->pause_status) < 0)
+	if ((rc = rep->pause_status) < 0 || (rc = rep->spans.status) < 0)
 		goto fail;
 	if (ev->cap != EV_NO_CAP && (rc = cap_event(rep, ev)) < 0)
 		goto fail;

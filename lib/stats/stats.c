@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_samples.h"
 #include "internal.h"
 #include "stats_internal.h"
 
@@ -43,6 +44,8 @@ void ev_stats_free(ev_stats *st)
 	if (!st)
 		return;
 	evi_threads_free(&st->an);
+	evi_spans_free(st->spans);
+	evi_bands_free(st->bands);
 	for (size_t i = 0; i < st->procs.n; i++) {
 		evi_pauses_free(evi_stats_proc_at(st, i));
 		free(evi_stats_proc_at(st, i)->gens);
@@ -370,8 +373,12 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		return on_heap_value(st, ev, c);
 	case EV_MEM_RETURN:
 		return on_mem_return(st, ev);
+	case EV_USER_MSG:
+	case EV_USER_MARKER:
+		return st->spans ? evi_spans_add(st, ev) : EV_OK;
 	default:
-		return EV_OK;
+		return st->bands && evi_heap_samples_type(ev->type)
+			? evi_bands_add(st, ev) : EV_OK;
 	}
 }
 

@@ -78,6 +78,8 @@ struct ev_stats {
 	evi_need_table need;   /* the payload sizes the handlers check */
 	ev_diag diag;
 	evi_analysis an;       /* threads, caps, pauses (stats_analysis.h) */
+	evi_spans *spans;      /* the user's spans, when asked (stats_spans.c) */
+	evi_bands *bands;      /* heap-profile bands, when asked (stats_heap.c) */
 };
 
 /* Process `i` of st->procs. */

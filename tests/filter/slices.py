@@ -47,16 +47,9 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "show"))
-from ndjson import walk  # noqa: E402
+from ndjson import BLOCK_MARKER, METADATA, walk  # noqa: E402
 
-# Metadata (include/evtool/catalog.h, ev_type_is_metadata): STARTUP,
-# capsets 25-28, RTS identifier, arguments, environment, pids 29-33, wall
-# clock 43, THREAD_LABEL 44, caps 45-48, heap info 52, perf name 140,
-# heap and time profile begin 160 and 168, cost centre 161, IPE 169, ticky
-# counter definition 210.
-METADATA = {17, 25, 26, 27, 28, 29, 30, 31, 32, 33, 43, 44, 45, 46, 47, 48,
-            52, 140, 160, 161, 168, 169, 210}
-BLOCK_MARKER, GC_START, GC_END = 18, 9, 10
+GC_START, GC_END = 9, 10
 HEAP_ALLOCATED, GC_STATS_GHC = 49, 53
 SLICES = 4
 MIN_GAP_NS = 6000000  # above lib/inspect/slice.h's 5 ms

@@ -67,6 +67,17 @@ NAMES = {0: "CREATE_THREAD", 1: "RUN_THREAD", 2: "STOP_THREAD",
          18: "BLOCK_MARKER", 53: "GC_STATS_GHC", 30: "PROGRAM_ARGS"}
 
 
+# Metadata (include/evtool/catalog.h, ev_type_is_metadata): STARTUP,
+# capsets 25-28, RTS identifier, arguments, environment, pids 29-33, wall
+# clock 43, THREAD_LABEL 44, caps 45-48, heap info 52, perf name 140,
+# heap and time profile begin 160 and 168, cost centre 161, IPE 169, ticky
+# counter definition 210. What stats and report time a run by is the other
+# events (nor BLOCK_MARKER, 18, which frames events without being one).
+METADATA = {17, 25, 26, 27, 28, 29, 30, 31, 32, 33, 43, 44, 45, 46, 47, 48,
+            52, 140, 160, 161, 168, 169, 210}
+BLOCK_MARKER = 18
+
+
 def text(b):
     return b.decode("utf-8", "replace")
 

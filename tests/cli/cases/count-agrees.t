@@ -6,6 +6,12 @@ gc-n2.eventlog info 7820 validate 7820 json 7820 truncate 7820 sort 7820
 heap-a.eventlog info 4619 validate 4619 json 4619 truncate 4619 sort 4619
 heap-b.eventlog info 5706 validate 5706 json 5706 truncate 5706 sort 5706
 heap-n1.eventlog info 3646 validate 3646 json 3646 truncate 3646 sort 3646
+heapdiff-a-hT.eventlog info 759 validate 759 json 759 truncate 759 sort 759
+heapdiff-a-hc.eventlog info 1021 validate 1021 json 1021 truncate 1021 sort 1021
+heapdiff-a-hy.eventlog info 1080 validate 1080 json 1080 truncate 1080 sort 1080
+heapdiff-b-hT.eventlog info 865 validate 865 json 865 truncate 865 sort 865
+heapdiff-b-hc.eventlog info 1177 validate 1177 json 1177 truncate 1177 sort 1177
+heapdiff-b-hy.eventlog info 1159 validate 1159 json 1159 truncate 1159 sort 1159
 hpt-n1.eventlog info 3885 validate 3885 json 3885 truncate 3885 sort 3885
 killed-sigkill.eventlog info 0 validate 0 json 0 truncate 0 sort 0
 merge-a.eventlog info 143 validate 143 json 143 truncate 143 sort 143
@@ -13,6 +19,8 @@ merge-b.eventlog info 179 validate 179 json 179 truncate 179 sort 179
 merge-c.eventlog info 208 validate 208 json 208 truncate 208 sort 208
 nonmoving-n2.eventlog info 4194 validate 4194 json 4194 truncate 4194 sort 4194
 prof-n2.eventlog info 7479 validate 7479 json 7479 truncate 7479 sort 7479
+spans-a.eventlog info 267 validate 267 json 267 truncate 267 sort 267
+spans-b.eventlog info 271 validate 271 json 271 truncate 271 sort 271
 sparks-n2.eventlog info 229 validate 229 json 229 truncate 229 sort 229
 threads-n1.eventlog info 3499 validate 3499 json 3499 truncate 3499 sort 3499
 threads-n2.eventlog info 4250 validate 4250 json 4250 truncate 4250 sort 4250
