@@ -182,6 +182,19 @@ static void note_widenable(evi_merge_input *in, const ev_type_decl *t)
 			in->widenable_wire[w] = t->wire_size;
 }
 
+/* A type `h` declares in another shape than GHC's is another producer's
+ * (ev_header_type_info): the merge reads no identifier in its events
+ * (ref_free) and opens no sample group with them. A later input that
+ * declares the id in GHC's shape differs in size, which size_conflict
+ * refuses. */
+static void note_foreign(ev_merge *m, const ev_header *h,
+			 const ev_type_decl *t)
+{
+	if (t->id < 256 && ev_catalog_find(t->id) &&
+	    !ev_header_type_info(h, t->id))
+		m->foreign[t->id] = m->ref_free[t->id] = 1;
+}
+
 int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h)
 {
 	if (m->inputs[i].info.sessions <= 1)
@@ -193,6 +206,7 @@ int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h)
 		int rc;
 
 		note_widenable(&m->inputs[i], t);
+		note_foreign(m, h, t);
 
 		if (t->id == EV_BLOCK_MARKER && t->wire_size != 14)
 			return evi_merge_fail(m, EV_ORIGIN_INPUT,

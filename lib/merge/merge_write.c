@@ -39,15 +39,23 @@
  * id, renumbered); 162/165/166/212 carry none, so a group is copied whole
  * once its first event is due (copy_group): merged event by event, the
  * groups of processes sampled at the same time would interleave and no
- * reader could tell whose sample an event is. Every other global event
- * stands alone (IPE 169, PROF_SAMPLE_COST_CENTRE 167 with its cap, the
- * cost-centre and counter definitions 161 and 210). The global buffer
+ * reader could tell whose sample an event is. A census that ends with
+ * 165 runs from its begin to that end, with whatever else the input's
+ * global buffer holds in between: the profiling timer posts its
+ * PROF_SAMPLE_COST_CENTRE (167) events there while a census is written
+ * (-hc -p), so a group cut at them would let another input's census begin
+ * inside this one. Every other global event stands alone (IPE 169, 167
+ * outside a census, the cost-centre and counter definitions 161 and 210).
+ * The global buffer
  * must stay in time order, so an event of another input stamped inside a
  * group that was copied whole is written right after it, restamped with
  * the group's last time: by at most the group's length, which is some
  * microseconds for most of GHC's samples and a few milliseconds for a
  * slow one (testdata's heap-b has one of 2.9 ms), and counted in
- * ev_merge_input.restamped.
+ * ev_merge_input.restamped. Events of the same time keep the order of
+ * their inputs, and a group's first event is due at its own time even
+ * when another group ends then, so groups that touch at either end stay
+ * apart too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -280,16 +288,32 @@ static int append_global(ev_merge *m, evi_merge_input *in)
 }
 
 /* Groups of global events copied whole (see the top of this file). */
-enum group_kind { GROUP_NONE, GROUP_HEAP_SAMPLE, GROUP_TICKY_SAMPLE };
+enum group_kind {
+	GROUP_NONE,
+	GROUP_HEAP_SAMPLE,    /* a census of a log without 165 (GHC < 8.4) */
+	GROUP_HEAP_BRACKETED, /* a census that ends with 165 */
+	GROUP_TICKY_SAMPLE
+};
 /* Where an event stands to an open group. */
 enum group_place { GROUP_OUT, GROUP_IN, GROUP_LAST };
 
-static enum group_kind group_opened_by(uint16_t type)
+/* The group the input's event read ahead opens, if any: a census is
+ * bracketed when the session's header declares its end (165). A type
+ * declared with another producer's layout opens none. */
+static enum group_kind group_opened_by(const ev_merge *m,
+				       const evi_merge_input *in)
 {
+	uint16_t type = in->next.type;
+
+	if (type < 256 && m->foreign[type])
+		return GROUP_NONE;
 	switch (type) {
 	case EV_HEAP_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-		return GROUP_HEAP_SAMPLE;
+		return ev_header_find(ev_reader_header(in->reader),
+				      EV_HEAP_PROF_SAMPLE_END)
+			       ? GROUP_HEAP_BRACKETED
+			       : GROUP_HEAP_SAMPLE;
 	case EV_TICKY_COUNTER_BEGIN_SAMPLE:
 		return GROUP_TICKY_SAMPLE;
 	default:
@@ -297,28 +321,45 @@ static enum group_kind group_opened_by(uint16_t type)
 	}
 }
 
-/* Only the group's own events extend it, so a sample cut short (a killed
- * run, an RTS before HEAP_PROF_SAMPLE_END) ends at the first other event
- * and holds no other input back for long. */
+/* A bracketed census holds everything up to its end; the next census's
+ * begin closes one cut short (a killed run). Otherwise only the group's
+ * own events extend it, so a sample of an RTS before
+ * HEAP_PROF_SAMPLE_END ends at the first other event and holds no other
+ * input back for long. */
 static enum group_place group_place(enum group_kind g, uint16_t type)
 {
-	if (g == GROUP_TICKY_SAMPLE)
+	switch (g) {
+	case GROUP_TICKY_SAMPLE:
 		return type == EV_TICKY_COUNTER_SAMPLE ? GROUP_IN : GROUP_OUT;
-	if (type == EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
-	    type == EV_HEAP_PROF_SAMPLE_STRING)
-		return GROUP_IN;
-	return type == EV_HEAP_PROF_SAMPLE_END ? GROUP_LAST : GROUP_OUT;
+	case GROUP_HEAP_BRACKETED:
+		if (type == EV_HEAP_PROF_SAMPLE_END)
+			return GROUP_LAST;
+		return type == EV_HEAP_PROF_SAMPLE_BEGIN ||
+				       type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN
+			       ? GROUP_OUT
+			       : GROUP_IN;
+	default:
+		if (type == EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
+		    type == EV_HEAP_PROF_SAMPLE_STRING)
+			return GROUP_IN;
+		return type == EV_HEAP_PROF_SAMPLE_END ? GROUP_LAST : GROUP_OUT;
+	}
 }
 
 /* The rest of a group of `in` whose first event was just written: its
  * events, and the capability blocks of `in` the file holds among them
- * (the global buffer may be flushed in the middle of a sample). */
-static int copy_group(ev_merge *m, evi_merge_input *in, enum group_kind g)
+ * (the global buffer may be flushed in the middle of a sample). A group
+ * ends with its session (`session`, where its first event was): a census
+ * left open by a killed run does not take the next session's events. */
+static int copy_group(ev_merge *m, evi_merge_input *in, enum group_kind g,
+		      unsigned session)
 {
 	enum group_place place;
 	int rc = EV_OK;
 
 	for (;;) {
+		if (ev_reader_session(in->reader) != session)
+			return EV_OK;
 		if (in->next_kind == EVI_UNIT_CAP_BLOCK) {
 			if ((rc = copy_block(m, in)) < 0)
 				return rc;
@@ -347,11 +388,12 @@ static int copy_global(ev_merge *m, evi_merge_input *in)
 	int rc;
 
 	if (in->next_kind != EVI_UNIT_SYNTH) {
-		group = group_opened_by(in->next.type);
+		unsigned session = ev_reader_session(in->reader);
+		group = group_opened_by(m, in);
 		if ((rc = append_global(m, in)) < 0 ||
 		    group == GROUP_NONE)
 			return rc;
-		return copy_group(m, in, group);
+		return copy_group(m, in, group, session);
 	}
 	size = synth_size(m, in);
 	if (evi_slot_reserve(g, size) < 0)
