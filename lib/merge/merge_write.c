@@ -305,17 +305,17 @@ static enum group_kind group_opened_by(const ev_merge *m,
 {
 	uint16_t type = in->next.type;
 
-	if (type < 256 && m->foreign[type])
-		return GROUP_NONE;
 	switch (type) {
 	case EV_HEAP_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+		if (m->foreign[type])
+			return GROUP_NONE;
 		return ev_header_find(ev_reader_header(in->reader),
 				      EV_HEAP_PROF_SAMPLE_END)
 			       ? GROUP_HEAP_BRACKETED
 			       : GROUP_HEAP_SAMPLE;
 	case EV_TICKY_COUNTER_BEGIN_SAMPLE:
-		return GROUP_TICKY_SAMPLE;
+		return m->foreign[type] ? GROUP_NONE : GROUP_TICKY_SAMPLE;
 	default:
 		return GROUP_NONE;
 	}
@@ -348,18 +348,13 @@ static enum group_place group_place(enum group_kind g, uint16_t type)
 
 /* The rest of a group of `in` whose first event was just written: its
  * events, and the capability blocks of `in` the file holds among them
- * (the global buffer may be flushed in the middle of a sample). A group
- * ends with its session (`session`, where its first event was): a census
- * left open by a killed run does not take the next session's events. */
-static int copy_group(ev_merge *m, evi_merge_input *in, enum group_kind g,
-		      unsigned session)
+ * (the global buffer may be flushed in the middle of a sample). */
+static int copy_group(ev_merge *m, evi_merge_input *in, enum group_kind g)
 {
 	enum group_place place;
 	int rc = EV_OK;
 
 	for (;;) {
-		if (ev_reader_session(in->reader) != session)
-			return EV_OK;
 		if (in->next_kind == EVI_UNIT_CAP_BLOCK) {
 			if ((rc = copy_block(m, in)) < 0)
 				return rc;
@@ -388,12 +383,11 @@ static int copy_global(ev_merge *m, evi_merge_input *in)
 	int rc;
 
 	if (in->next_kind != EVI_UNIT_SYNTH) {
-		unsigned session = ev_reader_session(in->reader);
 		group = group_opened_by(m, in);
 		if ((rc = append_global(m, in)) < 0 ||
 		    group == GROUP_NONE)
 			return rc;
-		return copy_group(m, in, group, session);
+		return copy_group(m, in, group);
 	}
 	size = synth_size(m, in);
 	if (evi_slot_reserve(g, size) < 0)
