@@ -347,6 +347,21 @@ static void warn_restamped(const ev_merge *m)
 	}
 }
 
+/* Written after the merge: censuses ended for the output's header. */
+static void warn_censuses_ended(const ev_merge *m)
+{
+	for (size_t i = 0; i < ev_merge_count(m); i++) {
+		const ev_merge_input *in = ev_merge_get_input(m, i);
+		if (in->censuses_ended)
+			cli_warn_at(in->name, -1, "%" PRIu64 " heap sample%s "
+				    "ended with a HEAP_PROF_SAMPLE_END (165), "
+				    "which its (older) runtime did not write and "
+				    "another input's did",
+				    in->censuses_ended,
+				    in->censuses_ended == 1 ? "" : "s");
+	}
+}
+
 /* ---- the command ---- */
 
 static int add_inputs(ev_merge *m, const cli_args *args)
@@ -420,8 +435,10 @@ int cmd_merge(const cli_args *args)
 		warn_adjusted(m);
 		if (ev_merge_run(m, sink) < 0)
 			rc = merge_failed(m);
-		else
+		else {
 			warn_restamped(m);
+			warn_censuses_ended(m);
+		}
 	}
 	progress_end(&bar);
 	if (rc == EXIT_OK)

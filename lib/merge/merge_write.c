@@ -371,6 +371,45 @@ static int copy_group(ev_merge *m, evi_merge_input *in, enum group_kind g)
 	}
 }
 
+/* HEAP_PROF_SAMPLE_END (165): u64 era, that of its census's begin. */
+#define CENSUS_END_SIZE 8u
+
+/* Ends a census of an input whose (older) runtime wrote no
+ * HEAP_PROF_SAMPLE_END when the output declares it (another input's
+ * runtime wrote it): every census of the merged log then ends, as a
+ * reader of that header (and the validator) expects; unended, the next
+ * census of that input would begin inside this one. Stamped with the
+ * census's last time, `last`. */
+static int end_census(ev_merge *m, evi_merge_input *in, uint64_t era,
+		      uint64_t last)
+{
+	evi_slot *g = m->global_block;
+	uint8_t *p;
+
+	if (evi_slot_reserve(g, EVI_EVENT_HEADER + CENSUS_END_SIZE) < 0)
+		return output_failed(m, g->w);
+	p = evi_slot_end(g);
+	evi_wire_put_head(p, EV_HEAP_PROF_SAMPLE_END, last, 0, 0);
+	ev_store64(p + EVI_EVENT_HEADER, era);
+	evi_slot_commit(g, EVI_EVENT_HEADER + CENSUS_END_SIZE, last);
+	m->events_written++;
+	m->held_until = last;
+	in->info.censuses_ended++;
+	return EV_OK;
+}
+
+/* A census of `in` that begins with the event read ahead and that the
+ * output must end for it (end_census); its era in `era`. */
+static int census_to_end(const ev_merge *m, const evi_merge_input *in,
+			 enum group_kind g, uint64_t *era)
+{
+	if (g != GROUP_HEAP_SAMPLE || in->next.size < 8 ||
+	    evi_merge_out_wire(m, EV_HEAP_PROF_SAMPLE_END) != CENSUS_END_SIZE)
+		return 0;
+	*era = ev_load64(in->next.payload);
+	return 1;
+}
+
 /* One global event (or synthesised one) into the global block; a group's
  * first event brings the whole group. */
 static int copy_global(ev_merge *m, evi_merge_input *in)
@@ -383,11 +422,19 @@ static int copy_global(ev_merge *m, evi_merge_input *in)
 	int rc;
 
 	if (in->next_kind != EVI_UNIT_SYNTH) {
+		uint64_t era = 0, begun;
+		int to_end;
 		group = group_opened_by(m, in);
+		to_end = census_to_end(m, in, group, &era);
 		if ((rc = append_global(m, in)) < 0 ||
 		    group == GROUP_NONE)
 			return rc;
-		return copy_group(m, in, group);
+		begun = evi_slot_latest(g);
+		if ((rc = copy_group(m, in, group)) < 0 || !to_end)
+			return rc;
+		return end_census(m, in, era,
+				  m->held_until > begun ? m->held_until
+							: begun);
 	}
 	size = synth_size(m, in);
 	if (evi_slot_reserve(g, size) < 0)

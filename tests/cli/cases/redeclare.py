@@ -5,6 +5,7 @@ be declared.
 
     redeclare.py IN OUT ID DESCRIPTION
     redeclare.py --mercury IN OUT
+    redeclare.py --drop ID IN OUT
 
 Type ID becomes variable-size with DESCRIPTION in the header, and every
 event of that type in the first session gets the 2-byte length a
@@ -18,6 +19,10 @@ its cut tail as it is.
 id->string mapping" (MR_TS_EVENT_STRING; GHC's 39 is SPARK_STEAL, 2
 bytes), and the declarations are in the order of its table, STARTUP (17),
 SHUTDOWN (7) and BLOCK_MARKER (18) first, not in GHC's ascending order.
+
+--drop removes type ID from the header and its events from the first
+session, as an older GHC wrote the log: --drop 165 gives heap censuses
+without HEAP_PROF_SAMPLE_END.
 
 Reads doc/format.md's layout directly, sharing no code with evtool.
 """
@@ -111,6 +116,30 @@ def redeclare(data, target, desc, first=()):
     return bytes(out)
 
 
+def without(data, target):
+    """The log with type `target` neither declared nor written (its events
+    dropped, the blocks holding them shrunk): for 165, a log of a GHC
+    whose heap censuses had no HEAP_PROF_SAMPLE_END."""
+    decls, at = parse_header(data)
+    sizes = {id_: size for id_, size, _ in decls}
+    out = bytearray(b"hdrbhetb")
+    out += b"".join(raw for id_, _, raw in decls if id_ != target)
+    out += b"hetehdredatb"
+    events, stop = walk(data, at, sizes)
+    for i, (type_, start, raw) in enumerate(events):
+        if type_ != 18:
+            continue
+        end = start + struct.unpack_from(">I", raw, 10)[0]
+        gone = sum(len(r) for t, s, r in events[i + 1:]
+                   if t == target and s < end)
+        struct.pack_into(">I", raw, 10, end - start - gone)
+    for type_, _, raw in events:
+        if type_ != target:
+            out += raw
+    out += data[stop:]
+    return bytes(out)
+
+
 def mercury(data):
     """The log as Mercury's runtime would declare it (see above)."""
     return redeclare(data, MERCURY_ID, MERCURY_DESC, MERCURY_FIRST)
@@ -121,6 +150,9 @@ def main():
     if args[:1] == ['--mercury']:
         src, dst = args[1:3]
         out = mercury(open(src, "rb").read())
+    elif args[:1] == ['--drop']:
+        target, src, dst = int(args[1]), args[2], args[3]
+        out = without(open(src, "rb").read(), target)
     else:
         src, dst, target, desc = args[0], args[1], int(args[2]), args[3]
         out = redeclare(open(src, "rb").read(), target, desc)
