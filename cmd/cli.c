@@ -424,8 +424,9 @@ static int stat_operand(const char *path, struct stat *st)
 				      : stat(path, st);
 }
 
-/* Every operand is an input log; no command reads a directory, so one is
- * refused before the command starts (and prints anything). */
+/* Every operand of a command that reads logs is an input log; none reads
+ * a directory, so one is refused before the command starts (and prints
+ * anything). */
 static int refuse_directories(const cli_args *out)
 {
 	struct stat st;
@@ -451,6 +452,8 @@ static int check_operands(const cli_command *cmd, cli_args *out)
 	if (cmd->max_operands >= 0 && out->n_positional > cmd->max_operands)
 		return cli_usage_error(cmd, "too many operands (%s)",
 				       cmd->synopsis);
+	if (cmd->live_sources)
+		return EXIT_OK;
 	if ((rc = refuse_directories(out)) != EXIT_OK)
 		return rc;
 	/* A command without --output writes its results to standard

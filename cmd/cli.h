@@ -99,6 +99,10 @@ struct cli_command {
 	const cli_option *options; /* terminated by an entry with name NULL */
 	int min_operands;
 	int max_operands;     /* -1: no limit */
+	/* The operands are live sources (FIFOs, sockets, directories to
+	 * watch, files still empty), not logs: the checks of log operands
+	 * (no directory, standard input and output) do not apply. */
+	int live_sources;
 };
 
 /* The command table (main.c). */

@@ -16,7 +16,7 @@ const cli_command cli_commands[] = {
 	  "into fresh blocks by capability (the blocks GHC's RTS would write).\n"
 	  "\n"
 	  "example: evtool cat run.eventlog.gz -o run.eventlog",
-	  cat_options, 1, -1 },
+	  cat_options, 1, -1, 0 },
 	{ "info", cmd_info, "summarise logs: GHC version, caps, times, event counts",
 	  "[FILE...]",
 	  "Prints the RTS identifier, program arguments, pid, capabilities and\n"
@@ -25,7 +25,7 @@ const cli_command cli_commands[] = {
 	  "time inversions and the xxh3-64 digest of each FILE.\n"
 	  "\n"
 	  "example: evtool info --json myprog.eventlog | jq '.files[0].events'",
-	  info_options, 1, -1 },
+	  info_options, 1, -1, 0 },
 	{ "show", cmd_show, "print the events as text, exactly as ghc-events show does",
 	  "[FILE]",
 	  "Prints the event types, then every event in time order (ties in\n"
@@ -37,7 +37,7 @@ const cli_command cli_commands[] = {
 	  "cut short: its complete events, then an error and exit 3.\n"
 	  "\n"
 	  "example: evtool show run.eventlog | grep 'stopping thread'",
-	  show_options, 1, 1 },
+	  show_options, 1, 1, 0 },
 	{ "filter", cmd_filter, "keep some events: by class, type, cap, process, thread, time, markers",
 	  "[IN] [-o OUT]",
 	  "Keeps the events that every selector accepts (a list matches when one\n"
@@ -50,7 +50,7 @@ const cli_command cli_commands[] = {
 	  "as globs with * and ?. The output is re-blocked by capability.\n"
 	  "\n"
 	  "example: evtool filter run.eventlog --class gc --from 2s --to 3s | evtool show",
-	  filter_options, 1, 1 },
+	  filter_options, 1, 1, 0 },
 	{ "stats", cmd_stats, "the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live",
 	  "[FILE...] | BASE NEW [--fail-if COND]... | --follow [SOURCE]",
 	  "Prints what +RTS -s prints, from the events: bytes allocated and\n"
@@ -81,7 +81,7 @@ const cli_command cli_commands[] = {
 	  "interval, productivity so far; then the summary.\n"
 	  "\n"
 	  "example: evtool stats base.eventlog new.eventlog --fail-if 'gc-time>+10%' --fail-if 'max-pause>50ms'",
-	  stats_options, 1, -1 },
+	  stats_options, 1, -1, 0 },
 	{ "monitor", cmd_monitor, "serve the figures of running programs' live logs to Prometheus",
 	  "SOURCE... [--listen ADDR] | --once FILE...",
 	  "Follows every SOURCE at once and serves their figures on /metrics\n"
@@ -100,7 +100,7 @@ const cli_command cli_commands[] = {
 	  "says otherwise. --once prints the metrics of finished logs instead.\n"
 	  "\n"
 	  "example: evtool monitor /run/ghc/ unix:/tmp/api.sock --listen 127.0.0.1:9464",
-	  monitor_options, 1, -1 },
+	  monitor_options, 1, -1, 1 },
 	{ "report", cmd_report, "one self-contained HTML page about a run: timelines, GC, heap",
 	  "[LOG | BASE NEW] [-o FILE]",
 	  "Writes one HTML page about LOG (default: standard input) that needs\n"
@@ -120,7 +120,7 @@ const cli_command cli_commands[] = {
 	  "band's change of peak as bars, and the figures of stats BASE NEW.\n"
 	  "\n"
 	  "example: evtool report run.eventlog -o run.html",
-	  report_options, 1, 2 },
+	  report_options, 1, 2, 0 },
 	{ "sort", cmd_sort, "put a log into one global, stable time order",
 	  "[IN] [-o OUT] | --check [IN]",
 	  "Writes IN's events in time order (ties keep their file order, as\n"
@@ -133,7 +133,7 @@ const cli_command cli_commands[] = {
 	  "damaged) exits 1 with \"cannot check\" on standard error.\n"
 	  "\n"
 	  "example: evtool sort big.eventlog -o sorted.eventlog",
-	  sort_options, 1, 1 },
+	  sort_options, 1, 1, 0 },
 	{ "merge", cmd_merge, "merge the logs of several processes into one timeline",
 	  "[IN...] [-o OUT]",
 	  "Writes one log holding every IN as its own process: capabilities,\n"
@@ -149,7 +149,7 @@ const cli_command cli_commands[] = {
 	  "with a warning naming the input; --strict refuses them instead.\n"
 	  "\n"
 	  "example: evtool merge client.eventlog server.eventlog -o both.eventlog.gz",
-	  merge_options, 1, -1 },
+	  merge_options, 1, -1, 0 },
 	{ "export", cmd_export, "convert a log for perfetto, speedscope or hp2ps",
 	  "[LOG] [--format perfetto|speedscope|hp] [-o OUT]",
 	  "Converts LOG (default: standard input) in time order and bounded\n"
@@ -163,7 +163,7 @@ const cli_command cli_commands[] = {
 	  "1, no output. A log cut short: its complete events, exit 3.\n"
 	  "\n"
 	  "example: evtool export run.eventlog -o run.json  # open in ui.perfetto.dev",
-	  export_options, 1, 1 },
+	  export_options, 1, 1, 0 },
 	{ "validate", cmd_validate, "check that logs are what GHC writes (a CI gate)",
 	  "[FILE...]",
 	  "Checks each FILE's structure (header, declared sizes, blocks, data\n"
@@ -175,7 +175,7 @@ const cli_command cli_commands[] = {
 	  "when the worst is truncated (a killed program's log).\n"
 	  "\n"
 	  "example: evtool validate --strict bench.eventlog || exit 1",
-	  validate_options, 0, -1 },
+	  validate_options, 0, -1, 0 },
 	{ "truncate", cmd_truncate, "repair a log cut short (a killed program); cut a log to a prefix",
 	  "[IN] [-o OUT] | IN --in-place",
 	  "Keeps every complete event of IN, fixes the size and end time of the\n"
@@ -188,7 +188,7 @@ const cli_command cli_commands[] = {
 	  "--bytes SIZE (150M) keep a prefix.\n"
 	  "\n"
 	  "example: evtool truncate crashed.eventlog -o fixed.eventlog",
-	  truncate_options, 1, 1 },
+	  truncate_options, 1, 1, 0 },
 	{ "archive", cmd_archive, "gzip logs with their digest; test and extract archives",
 	  "[FILE...] | --test [FILE.gz...] | --extract [FILE.gz...]",
 	  "Writes FILE.gz beside each FILE (or -o OUT): standard gzip, which\n"
@@ -202,6 +202,6 @@ const cli_command cli_commands[] = {
 	  "-9 set the level, -T N the threads.\n"
 	  "\n"
 	  "example: evtool archive --rm ci/*.eventlog && evtool archive --test ci/*.gz",
-	  archive_options, 1, -1 },
-	{ NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }
+	  archive_options, 1, -1, 0 },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0 }
 };

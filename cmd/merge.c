@@ -332,8 +332,9 @@ static void warn_adjusted(const ev_merge *m)
 	}
 }
 
-/* Written after the merge: events that moved to keep samples whole. */
-static void warn_restamped(const ev_merge *m)
+/* Written after the merge, per input: events that moved to keep samples
+ * whole, and censuses ended for the output's header. */
+static void warn_written(const ev_merge *m)
 {
 	for (size_t i = 0; i < ev_merge_count(m); i++) {
 		const ev_merge_input *in = ev_merge_get_input(m, i);
@@ -344,6 +345,13 @@ static void warn_restamped(const ev_merge *m)
 				    PRIu64 " ns later", in->restamped,
 				    in->restamped == 1 ? "" : "s",
 				    in->restamp_max_ns);
+		if (in->censuses_ended)
+			cli_warn_at(in->name, -1, "%" PRIu64 " heap sample%s "
+				    "ended with a HEAP_PROF_SAMPLE_END (165), "
+				    "which its (older) runtime did not write and "
+				    "another input's did",
+				    in->censuses_ended,
+				    in->censuses_ended == 1 ? "" : "s");
 	}
 }
 
@@ -421,7 +429,7 @@ int cmd_merge(const cli_args *args)
 		if (ev_merge_run(m, sink) < 0)
 			rc = merge_failed(m);
 		else
-			warn_restamped(m);
+			warn_written(m);
 	}
 	progress_end(&bar);
 	if (rc == EXIT_OK)

@@ -179,6 +179,10 @@ typedef struct ev_merge_input {
 	 *  (see "Output order"). */
 	uint64_t restamped;
 	uint64_t restamp_max_ns;   /**< the most one of them was moved */
+	/** Heap censuses closed with a HEAP_PROF_SAMPLE_END (165) written
+	 *  after them: its (older) runtime wrote none, and another input's
+	 *  header declares it, so the merged log's censuses must all end. */
+	uint64_t censuses_ended;
 } ev_merge_input;
 
 /** Creates a merge; `opts` may be NULL for the defaults. */

@@ -110,6 +110,11 @@ struct ev_merge {
 	/* By small id: 1 when the catalogue names no identifier in that
 	 * type's events whatever their payload, so both passes skip it. */
 	uint8_t ref_free[256];
+	/* By small id: 1 when an input declares that type in another shape
+	 * than GHC's (ev_header_type_info: another producer's type of the
+	 * same id, as Mercury's runtime declares 39). Its events are copied
+	 * as they are: no identifier renumbered, no sample group opened. */
+	uint8_t foreign[256];
 	size_t cached_total;   /* bytes of small inputs held in memory */
 	uint8_t *arena;        /* their bytes, one mapping (merge.c) */
 	size_t arena_len;

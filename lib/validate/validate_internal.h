@@ -114,7 +114,7 @@ typedef struct evv {
 
 	/* What the header says about the writer. */
 	int modern;         /* GHC >= 7.8.3: precise scheduler events */
-	int ghc_writer;     /* ascending header: GHC's runtime wrote it */
+	int ghc_writer;     /* a header GHC's runtime could write */
 	int quirk612;
 	int has_sample_end; /* HEAP_PROF_SAMPLE_END declared */
 	uint8_t tf[EVV_SMALL_IDS];

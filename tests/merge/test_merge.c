@@ -1956,6 +1956,253 @@ static void test_merge_ticky(void **state)
 	merge_corpus_with_itself("ticky-ticky.eventlog", EV_REF_TICKY_COUNTER);
 }
 
+/* ------------------------------------------------------------------------
+ * Samples that coincide with their copies' (a property over real logs)
+ * ---------------------------------------------------------------------- */
+
+/* A bracketed group of the global buffer, as GHC posts it: a heap census
+ * (HEAP_PROF_SAMPLE_BEGIN 162 or HEAP_BIO_PROF_SAMPLE_BEGIN 166, to
+ * HEAP_PROF_SAMPLE_END 165 when the log has it, with whatever the buffer
+ * holds in between; before GHC 8.4 the begin and its 163/164 events) or a
+ * ticky sample (TICKY_COUNTER_BEGIN_SAMPLE 212 and its 211 events). Read
+ * here from the format, not from the merge's code. */
+#define COPIES 12          /* inputs of one merge: the log and 11 copies */
+#define MAX_SHIFTS 240     /* per log, the first ones found */
+
+typedef struct tgroups {
+	size_t *sizes;     /* events of each group, markers not counted */
+	size_t n;
+	int64_t shifts[MAX_SHIFTS];
+	size_t n_shifts;
+	int nested;        /* a census began inside an open bracketed one */
+} tgroups;
+
+static int opens_group(uint16_t type)
+{
+	return type == EV_HEAP_PROF_SAMPLE_BEGIN ||
+	       type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN ||
+	       type == EV_TICKY_COUNTER_BEGIN_SAMPLE;
+}
+
+/* Whether `type` belongs to a group opened by `opener`: a bracketed census
+ * holds everything but another begin. */
+static int in_group(uint16_t opener, int bracketed, uint16_t type)
+{
+	if (opener == EV_TICKY_COUNTER_BEGIN_SAMPLE)
+		return type == EV_TICKY_COUNTER_SAMPLE;
+	if (bracketed)
+		return !opens_group(type);
+	return type == EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
+	       type == EV_HEAP_PROF_SAMPLE_STRING;
+}
+
+static void add_shift(tgroups *g, int64_t ns)
+{
+	if (ns == 0)
+		return;
+	for (size_t k = 0; k < g->n_shifts; k++)
+		if (g->shifts[k] == ns)
+			return;
+	if (g->n_shifts < MAX_SHIFTS)
+		g->shifts[g->n_shifts++] = ns;
+}
+
+/* The shifts that make a copy's group meet this one: begin on begin (1
+ * ns apart), a begin or end on the events between (the first and last
+ * of them and every one that is no sample entry, such as the -p timer's
+ * ticks), and either side of the group's length, both ways. */
+static void note_group_shifts(tgroups *g, const tev *const *ev, size_t n)
+{
+	int64_t len = (int64_t)(ev[n - 1]->time - ev[0]->time);
+
+	add_shift(g, 1);
+	for (int64_t d = -1; d <= 1; d++) {
+		add_shift(g, len + d);
+		add_shift(g, -(len + d));
+	}
+	for (size_t k = 1; k + 1 < n; k++) {
+		int64_t at = (int64_t)(ev[k]->time - ev[0]->time);
+		uint16_t t = ev[k]->type;
+		if (k == 1 || k + 2 == n ||
+		    (t != EV_HEAP_PROF_SAMPLE_COST_CENTRE &&
+		     t != EV_HEAP_PROF_SAMPLE_STRING &&
+		     t != EV_TICKY_COUNTER_SAMPLE)) {
+			add_shift(g, at);
+			add_shift(g, -at);
+		}
+	}
+}
+
+/* The groups of `l`'s global buffer, in file order. */
+static void find_groups(const tlog *l, tgroups *g)
+{
+	int bracketed = count_type(l, EV_HEAP_PROF_SAMPLE_END) > 0;
+	const tev **open = malloc(l->n * sizeof *open);
+	size_t n_open = 0;
+
+	assert_non_null(open);
+	memset(g, 0, sizeof *g);
+	g->sizes = malloc((l->n + 1) * sizeof *g->sizes);
+	assert_non_null(g->sizes);
+	for (size_t k = 0; k <= l->n; k++) {
+		const tev *e = k < l->n ? &l->ev[k] : NULL;
+		if (e && (e->cap != EV_NO_CAP || is_marker(e)))
+			continue;
+		if (n_open && e && in_group(open[0]->type, bracketed, e->type)) {
+			open[n_open++] = e;
+			if (e->type != EV_HEAP_PROF_SAMPLE_END)
+				continue;
+		} else if (n_open && e && bracketed &&
+			   open[0]->type != EV_TICKY_COUNTER_BEGIN_SAMPLE &&
+			   e->type != EV_TICKY_COUNTER_BEGIN_SAMPLE) {
+			g->nested = 1; /* a census begins inside one */
+		}
+		if (n_open) {
+			note_group_shifts(g, open, n_open);
+			g->sizes[g->n++] = n_open;
+			n_open = 0;
+			if (e && e->type == EV_HEAP_PROF_SAMPLE_END)
+				continue;
+		}
+		if (e && opens_group(e->type))
+			open[n_open++] = e;
+	}
+	free(open);
+}
+
+static int compare_sizes(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The merged log holds `copies` times each group of the input, each
+ * whole: as many events, none of another input's among them. */
+static void check_groups_kept(const tgroups *in, const tlog *out,
+			      size_t copies)
+{
+	tgroups got;
+	size_t *want = malloc(in->n * copies * sizeof *want);
+
+	assert_non_null(want);
+	for (size_t c = 0; c < copies; c++)
+		memcpy(want + c * in->n, in->sizes, in->n * sizeof *want);
+	find_groups(out, &got);
+	assert_false(got.nested);
+	assert_int_equal(got.n, in->n * copies);
+	qsort(want, got.n, sizeof *want, compare_sizes);
+	qsort(got.sizes, got.n, sizeof *got.sizes, compare_sizes);
+	for (size_t k = 0; k < got.n; k++)
+		if (want[k] != got.sizes[k])
+			fail_msg("a group of %zu events in the merge, where the "
+				 "inputs have one of %zu", got.sizes[k],
+				 want[k]);
+	free(got.sizes);
+	free(want);
+}
+
+/* Prints the first ten errors. */
+static int print_finding(const ev_finding *f, void *ctx)
+{
+	unsigned *printed = ctx;
+
+	if (f->severity == EV_SEVERITY_ERROR && (*printed)++ < 10)
+		print_message("  offset %llu: %s [%s]\n",
+			      (unsigned long long)f->offset, f->message,
+			      f->check);
+	return 0;
+}
+
+static ev_validate_result validate_bytes(const uint8_t *bytes, size_t len,
+					 int print)
+{
+	ev_validate_result res;
+	unsigned printed = 0;
+	ev_reader *r;
+
+	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "merged", 0),
+			 EV_OK);
+	ts_validate(r, NULL, print ? print_finding : NULL, &printed, &res);
+	ev_reader_free(r);
+	return res;
+}
+
+/* The log merged with the original and copies shifted by shifts[0..n). */
+static void merge_shifted(const char *path, const uint8_t *data, size_t len,
+			  const tgroups *groups, const int64_t *shifts,
+			  size_t n)
+{
+	tinput in[COPIES];
+	ev_validate_result res;
+	ev_merge *m;
+	uint8_t *bytes;
+	size_t out_len;
+	tlog out;
+
+	for (size_t i = 0; i < n + 2; i++)
+		in[i] = (tinput){ path, data, len };
+	m = new_merge(NULL, in, n + 2); /* the log twice, then the shifts */
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ev_merge_shift(m, i + 2, shifts[i]), EV_OK);
+	bytes = write_merge(m, &out_len);
+	res = validate_bytes(bytes, out_len, 0);
+	if (res.errors) {
+		print_message("%s merged with copies shifted by", path);
+		for (size_t i = 0; i < n; i++)
+			print_message(" %lld", (long long)shifts[i]);
+		print_message(" ns:\n");
+		validate_bytes(bytes, out_len, 1);
+		fail_msg("%llu errors", (unsigned long long)res.errors);
+	}
+	load_log(bytes, out_len, &out);
+	check_groups_kept(groups, &out, n + 2);
+	ev_merge_free(m);
+	free_log(&out);
+	free(bytes);
+}
+
+static void merge_with_coinciding_copies(const char *path, void *ctx)
+{
+	size_t len, *logs = ctx;
+	uint8_t *data = ts_read_file(path, &len);
+	ev_validate_result res;
+	tgroups g;
+	tlog l;
+
+	assert_non_null(data);
+	res = validate_bytes(data, len, 0);
+	load_log(data, len, &l);
+	find_groups(&l, &g);
+	if (g.n && res.verdict == EV_VERDICT_COMPLETE) {
+		(*logs)++;
+		for (size_t k = 0; k < g.n_shifts; k += COPIES - 2)
+			merge_shifted(path, data, len, &g, g.shifts + k,
+				      g.n_shifts - k < COPIES - 2
+					      ? g.n_shifts - k
+					      : COPIES - 2);
+	}
+	free(g.sizes);
+	free_log(&l);
+	free(data);
+}
+
+/* Every real log with heap, biographical or ticky samples, merged with
+ * itself and with copies of itself shifted so that each sample's begin,
+ * end and the events between them meet a copy's, at 0, 1 ns and either
+ * side of the sample's length (prof-a's census holds -p ticks; the corpus
+ * adds -hd, -hy and ticky logs): every output validates and holds every
+ * group whole. */
+static void test_merge_coinciding_samples(void **state)
+{
+	size_t logs = 0;
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, merge_with_coinciding_copies, &logs);
+	/* heap-a, -b, -n1, hpt-n1, prof-a, -b, -n2, heapdiff-{a,b}-{hT,hc,hy} */
+	assert_int_equal(logs, 13);
+	ts_for_each_log(EVTOOL_CORPUS, merge_with_coinciding_copies, &logs);
+}
+
 /* A block larger than EV_MERGE_MAX_BLOCK (GHC writes at most 2 MiB) is
  * split into blocks of the same cap that do not overlap. */
 static void test_merge_huge_block(void **state)
@@ -2096,6 +2343,7 @@ int main(void)
 		cmocka_unit_test(test_merge_time_profile),
 		cmocka_unit_test(test_merge_heap_profile),
 		cmocka_unit_test(test_merge_ticky),
+		cmocka_unit_test(test_merge_coinciding_samples),
 		cmocka_unit_test(test_merge_huge_block),
 		cmocka_unit_test(test_merge_usage),
 	};

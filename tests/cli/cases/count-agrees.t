@@ -18,6 +18,8 @@ merge-a.eventlog info 143 validate 143 json 143 truncate 143 sort 143
 merge-b.eventlog info 179 validate 179 json 179 truncate 179 sort 179
 merge-c.eventlog info 208 validate 208 json 208 truncate 208 sort 208
 nonmoving-n2.eventlog info 4194 validate 4194 json 4194 truncate 4194 sort 4194
+prof-a.eventlog info 7736 validate 7736 json 7736 truncate 7736 sort 7736
+prof-b.eventlog info 9482 validate 9482 json 9482 truncate 9482 sort 9482
 prof-n2.eventlog info 7479 validate 7479 json 7479 truncate 7479 sort 7479
 spans-a.eventlog info 267 validate 267 json 267 truncate 267 sort 267
 spans-b.eventlog info 271 validate 271 json 271 truncate 271 sort 271
