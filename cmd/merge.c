@@ -195,6 +195,11 @@ static int merge_failed(const ev_merge *m)
 		fputs("hint: --widen declares the larger size and converts the "
 		      "shorter events\n", stderr);
 		break;
+	case EV_REASON_SESSIONS:
+		fputs("hint: evtool info lists the sessions; merge each one "
+		      "extracted with evtool truncate --session N as an "
+		      "input\n", stderr);
+		break;
 	default:
 		break;
 	}

@@ -53,6 +53,8 @@ printf '\125%.0s' $(seq 64) | dd of="$logs/gc-n2-damaged" bs=1 seek=3100 conv=no
   tail -c +3501 "$logs/threads-n4-blocks300"; } >"$logs/threads-n4-inserted"
 # Two sessions in one stream (a restarted eventlog).
 cat "$logs/user-n1" "$logs/merge-a" >"$logs/two-sessions"
+# Two runs' logs concatenated (merge refuses it, see fuzz_merge_self.c).
+cat "$logs/merge-a" "$logs/merge-b" >"$logs/two-runs"
 # A -hc -p census holding time-profile ticks (prof-a's at 75 ms, with
 # the events around it) and a window of the other replica; the log with
 # the header Mercury's runtime writes (tests/cli/cases/redeclare.py).

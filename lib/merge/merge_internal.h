@@ -165,7 +165,7 @@ void evi_merge_count_cached(ev_merge *m, const evi_merge_input *in);
 /* Opens a fresh reader over input `in` from its start. */
 int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out);
 
-/* Adds a session header of input `i` to the output header's union. */
+/* Adds the header of input `i` to the output header's union. */
 int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h);
 
 /* How --widen turns a type's shorter events into the output's size. */

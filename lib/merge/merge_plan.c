@@ -228,9 +228,8 @@ static void note_foreign(ev_merge *m, const ev_header *h,
 
 int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h)
 {
-	if (m->inputs[i].info.sessions <= 1)
-		for (size_t w = 0; w < 3; w++)
-			m->inputs[i].widenable_wire[w] = INT32_MAX;
+	for (size_t w = 0; w < 3; w++)
+		m->inputs[i].widenable_wire[w] = INT32_MAX;
 	for (size_t k = 0; k < ev_header_count(h); k++) {
 		const ev_type_decl *t = ev_header_at(h, k);
 		uint32_t slot = m->type_slot[t->id];

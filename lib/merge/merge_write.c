@@ -207,9 +207,6 @@ static int fetch(ev_merge *m, evi_merge_input *in)
 				return EV_OK;
 			continue;
 		}
-		if (rc == EV_END &&
-		    (rc = ev_reader_next_session(in->reader)) == EV_OK)
-			continue;
 		if (rc == EV_END || rc == EV_ETRUNCATED)
 			return changed(m, in);
 		return evi_merge_reader_failed(m, in, in->reader);
@@ -259,8 +256,7 @@ static int copy_block(ev_merge *m, evi_merge_input *in)
 /* The time a global event of `in` stamped `t` (aligned) is written at:
  * not before the end of a group copied whole past it (see the top of this
  * file), which moves the events of a later group with it. Nothing else
- * moves: an input that steps back itself (a new session starts its clock
- * again) keeps its times. */
+ * moves: an input that steps back itself keeps its times. */
 static uint64_t global_time(ev_merge *m, evi_merge_input *in, uint64_t t)
 {
 	uint64_t late;

@@ -1745,22 +1745,26 @@ static uint8_t *merge_files(const char *const *paths, size_t n,
 	return bytes;
 }
 
-/* Copies of merge-a, one restarted eventlog after another (one process of
- * many sessions), written to dir/name: as many as fit in `max` bytes, or
- * one more than that when `over`. */
-static char *write_sessions(const char *dir, const char *name, size_t max,
-			    int over, size_t *len)
+/* `copies` copies of prof-b merged into one log (one session), written
+ * to dir/name. */
+static char *write_copies(const char *dir, const char *name, size_t copies,
+			  size_t *len)
 {
-	size_t a_len;
-	uint8_t *a = testdata("merge-a.eventlog", &a_len);
+	tinput in[8];
+	size_t b_len;
+	uint8_t *b = testdata("prof-b.eventlog", &b_len), *bytes;
 	char *path = ts_path(dir, name);
-	size_t copies = max / a_len + (over ? 1 : 0);
+	ev_merge *m;
 
-	assert_true(ts_write_file(path, a, a_len, "wb"));
-	for (size_t i = 1; i < copies; i++)
-		assert_true(ts_write_file(path, a, a_len, "ab"));
-	*len = copies * a_len;
-	free(a);
+	assert_true(copies <= 8);
+	for (size_t i = 0; i < copies; i++)
+		in[i] = (tinput){ "prof-b", b, b_len };
+	m = new_merge(NULL, in, copies);
+	bytes = write_merge(m, len);
+	assert_true(ts_write_file(path, bytes, *len, "wb"));
+	ev_merge_free(m);
+	free(bytes);
+	free(b);
 	return path;
 }
 
@@ -1776,9 +1780,8 @@ static void test_merge_cached_inputs(void **state)
 	char *dir = make_temp_dir();
 	char *b = ts_path(EVTOOL_TESTDATA, "merge-b.eventlog");
 	size_t small_len, big_len, files_len, memory_len;
-	char *small = write_sessions(dir, "small.eventlog", MIB, 0,
-				     &small_len);
-	char *big = write_sessions(dir, "big.eventlog", MIB, 1, &big_len);
+	char *small = write_copies(dir, "small.eventlog", 4, &small_len);
+	char *big = write_copies(dir, "big.eventlog", 5, &big_len);
 	uint8_t *files, *memory;
 	tprogress progress = { 0, 0, 0 };
 
@@ -1850,46 +1853,6 @@ static void test_merge_ref_free_types(void **state)
 					 0);
 		}
 	}
-}
-
-/* A restarted eventlog (two sessions in one input) is one process. */
-static void test_merge_sessions(void **state)
-{
-	static const char *const names[] = { "merge-a.eventlog",
-					     "merge-b.eventlog" };
-	fixture f;
-	ev_merge *m;
-	tlog out;
-	tplan p;
-	uint8_t *twice, *bytes;
-	size_t len;
-
-	(void)state;
-	open_fixture(&f, names, 2);
-	twice = malloc(2 * f.len[0]);
-	assert_non_null(twice);
-	memcpy(twice, f.data[0], f.len[0]);
-	memcpy(twice + f.len[0], f.data[0], f.len[0]);
-	free_log(&f.log[0]);
-	load_log(twice, 2 * f.len[0], &f.log[0]);
-	assert_int_equal(f.log[0].sessions, 2);
-	f.in[0].data = twice;
-	f.in[0].len = 2 * f.len[0];
-	m = new_merge(NULL, f.in, 2);
-	bytes = write_merge(m, &len);
-	load_log(bytes, len, &out);
-	make_plan(&p, m, f.log, 2);
-	assert_int_equal(p.in[0]->sessions, 2);
-	assert_int_equal(p.in[0]->ids[EV_REF_CAP].max, 0);
-	assert_int_equal(p.in[1]->ids[EV_REF_CAP].base, 1);
-	p.shift[1] = clock_origin(&f.log[1]) - clock_origin(&f.log[0]);
-	check_inverse(&p, f.log, &out);
-	assert_int_equal(out.sessions, 1);
-	ev_merge_free(m);
-	free(bytes);
-	free(twice);
-	free_log(&out);
-	close_fixture(&f);
 }
 
 /* Cost-centre ids (HEAP_PROF_COST_CENTRE, the stacks of PROF_SAMPLE_
@@ -2127,6 +2090,76 @@ static ev_validate_result validate_bytes(const uint8_t *bytes, size_t len,
 	return res;
 }
 
+/* Two runs' logs concatenated: a log of two sessions, which validate
+ * accepts. Merge refuses it as an input, alone, with itself or with
+ * another log (EV_REASON_SESSIONS, naming the input and the offset of the
+ * second session), and writes nothing: merged as one process it gave a
+ * log validate rejects (blocks overlapping, threads finished that run
+ * again). Its sessions taken apart are inputs like any other: their
+ * merge is valid and holds the events of both. */
+static void refuse_sessions(const tinput *in, size_t n, size_t which,
+			    uint64_t offset)
+{
+	ev_merge *m = new_merge(NULL, in, n);
+	const ev_diag *d = ev_merge_diag(m);
+
+	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
+	assert_int_equal(d->reason, EV_REASON_SESSIONS);
+	assert_int_equal(d->input, which);
+	assert_int_equal(d->offset, offset);
+	assert_non_null(strstr(d->message, in[which].name));
+	assert_non_null(strstr(d->message, "session 2"));
+	ev_merge_free(m);
+}
+
+static void test_merge_refuses_sessions(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	fixture f;
+	tinput two[3], apart[2];
+	tlog log;
+	uint8_t *both, *bytes;
+	size_t len;
+	ev_validate_result res, whole;
+	ev_merge *m;
+
+	(void)state;
+	open_fixture(&f, names, 2);
+	both = malloc(f.len[0] + f.len[1]);
+	assert_non_null(both);
+	memcpy(both, f.data[0], f.len[0]);
+	memcpy(both + f.len[0], f.data[1], f.len[1]);
+	load_log(both, f.len[0] + f.len[1], &log);
+	assert_int_equal(log.sessions, 2);
+	whole = validate_bytes(both, f.len[0] + f.len[1], 1);
+	assert_int_equal(whole.errors, 0);
+	assert_int_equal(whole.sessions, 2);
+
+	two[0] = two[1] = (tinput){ "two-runs", both, f.len[0] + f.len[1] };
+	two[2] = (tinput){ "merge-b", f.data[1], f.len[1] };
+	refuse_sessions(two, 1, 0, f.len[0]);
+	refuse_sessions(two, 2, 0, f.len[0]);
+	refuse_sessions(&two[1], 2, 0, f.len[0]);
+	apart[0] = two[2];
+	apart[1] = two[0];
+	refuse_sessions(apart, 2, 1, f.len[0]);
+
+	apart[0] = (tinput){ "session-1", both, f.len[0] };
+	apart[1] = (tinput){ "session-2", both + f.len[0], f.len[1] };
+	m = new_merge(NULL, apart, 2);
+	bytes = write_merge(m, &len);
+	res = validate_bytes(bytes, len, 1);
+	assert_int_equal(res.errors, 0);
+	assert_int_equal(res.events, whole.events);
+	assert_int_equal(ev_merge_events_written(m), whole.events);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&log);
+	free(both);
+	close_fixture(&f);
+}
+
 /* The log merged with the original and copies shifted by shifts[0..n). */
 static void merge_shifted(const char *path, const uint8_t *data, size_t len,
 			  const tgroups *groups, const int64_t *shifts,
@@ -2339,7 +2372,7 @@ int main(void)
 		cmocka_unit_test(test_merge_gzip_input),
 		cmocka_unit_test(test_merge_cached_inputs),
 		cmocka_unit_test(test_merge_ref_free_types),
-		cmocka_unit_test(test_merge_sessions),
+		cmocka_unit_test(test_merge_refuses_sessions),
 		cmocka_unit_test(test_merge_time_profile),
 		cmocka_unit_test(test_merge_heap_profile),
 		cmocka_unit_test(test_merge_ticky),

@@ -9,7 +9,9 @@ Runs each writing command (the columns below) on every log of TESTDATA
 (real logs of other GHC versions; --rows corpus: exit 77, skipped, when
 the folder is absent), and checks every log it writes with `evtool
 validate` (and `validate --sorted` after sort). The testdata rows add one
-damaged log made here from a real one (for truncate --resync). Each log is
+damaged log made here from a real one (for truncate --resync), and one log
+of two sessions (two runs' logs concatenated), which merge refuses as an
+input (exit 2, "session 2 begins": it takes one session per input). Each log is
 merged with itself, with a log of another GHC version (a corpus log for
 testdata's 9.0.2 logs, when the corpus is there; threads-n2 for a corpus
 log), and with its peer run (heap-a with heap-b, merge-a with merge-b);
@@ -34,7 +36,8 @@ A cell passes when the command wrote a log and the checks passed it, or
 when the command refused an input that is no log to work on (exit 1:
 `evtool validate` calls the input invalid too, or it holds a header and
 no event), or a Mercury row's merge with a GHC log (exit 2, "another
-producer's"); any other refusal of a log that validates fails. Prints a table of
+producer's"), or a merge of the two-session row (exit 2, "session 2
+begins"); any other refusal of a log that validates fails. Prints a table of
 commands x logs with what each produced (ok, `refused`, `-` when the
 command does not apply, or FAIL and why, detailed below the table) and
 exits 1 when any cell failed, 77 when there is nothing to run.
@@ -64,6 +67,11 @@ CLASSES = ['scheduler', 'gc', 'sparks-sampled', 'sparks-full', 'user',
 # run of 20 ms). Only truncate --resync applies to it.
 DAMAGE_SOURCE = 'threads-n1.eventlog'
 DAMAGE_LEN = 40
+
+# The log of two sessions: two runs' logs concatenated (as a restarted
+# eventlog is). Merge refuses it (exit 2, "session 2 begins"): it takes
+# one session per input.
+TWO_RUNS = ['merge-a.eventlog', 'merge-b.eventlog']
 
 
 class Sweep:
@@ -110,12 +118,14 @@ def log_facts(sw, log):
     m = re.search(r'^  events +(\d+)', info, re.M)
     events = int(m.group(1)) if m else 0
     t = re.search(r'^  time +first (\d+) ns, last (\d+) ns', info, re.M)
+    s = re.search(r'^  events .*, (\d+) sessions?$', info, re.M)
     return {
         'valid': rc == 0,
         'events': events,
         'complete': re.search(r'^  status +complete$', info, re.M) is not None,
         'last_time': int(t.group(2)) if t else None,
         'rts': (re.search(r'^  rts +(\S+)', info, re.M) or [None, ''])[1],
+        'sessions': int(s.group(1)) if s else 1,
     }
 
 
@@ -430,6 +440,9 @@ def check_output(sw, name, log, facts, rc, msg, out):
         if rc == 2 and facts.get('foreign') and name == 'merge-other' and \
                 "another producer's" in msg:
             return None  # another producer's 39 beside GHC's: refused
+        if rc == 2 and facts['sessions'] > 1 and name.startswith('merge') \
+                and 'session 2 begins' in msg:
+            return None  # merge takes one session per input: refused
         return 'exit %d: %s' % (rc, msg)
     if not out or not os.path.exists(out):
         return 'exit %d but no output' % rc
@@ -497,6 +510,17 @@ def damaged_log(sw, testdata):
     with open(path, 'wb') as f:
         f.write(data)
     return path, log_facts(sw, src)['last_time']
+
+
+def two_runs_log(sw, testdata):
+    """merge-a's and merge-b's logs concatenated: one log of two
+    sessions (two runs, each clock from 0), in the work folder."""
+    path = os.path.join(sw.work, 'two-runs.eventlog')
+    with open(path, 'wb') as f:
+        for name in TWO_RUNS:
+            with open(os.path.join(testdata, name), 'rb') as g:
+                f.write(g.read())
+    return path
 
 
 def mercury_log(sw, log):
@@ -583,15 +607,20 @@ def sweep(sw, a, logs, corpus):
 
     if a.rows == 'corpus':
         rows = [(log, facts[log]) for log in corpus]
-        damaged = None
+        damaged = two_runs = None
     else:
         rows = [(log, facts[log]) for log in logs]
         damaged, source_last = damaged_log(sw, a.testdata)
         dfacts = log_facts(sw, damaged)
         dfacts['source_last_time'] = source_last
         rows.append((damaged, dfacts))
+        two_runs = two_runs_log(sw, a.testdata)
+        tfacts = log_facts(sw, two_runs)
+        add_ghc_facts(sw, two_runs, tfacts)
+        rows.append((two_runs, tfacts))
     for log, f in list(rows):
-        mercury = mercury_log(sw, log) if log != damaged else None
+        mercury = mercury_log(sw, log) \
+            if log not in (damaged, two_runs) else None
         if mercury:
             mfacts = log_facts(sw, mercury)
             mfacts['foreign'] = True
@@ -646,7 +675,8 @@ def print_table(columns, table, width):
     marks = {'ok': '.', 'refused': 'r', '-': ' ', 'FAIL': 'X'}
     print()
     print('. ok (validates), r refused (an invalid input; a Mercury log '
-          'with a GHC one), X FAIL, blank: does not apply')
+          'with a GHC one; a log of two sessions in a merge), X FAIL, '
+          'blank: does not apply')
     for k, (name, _) in enumerate(columns):
         print('%*s %2d %s' % (width, '', k + 1, name))
     print('%*s  %s' % (width, '', ''.join('%-3d' % (k + 1)
