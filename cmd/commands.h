@@ -14,6 +14,7 @@ int cmd_report(const cli_args *args);
 int cmd_sort(const cli_args *args);
 int cmd_stats(const cli_args *args);
 int cmd_merge(const cli_args *args);
+int cmd_monitor(const cli_args *args);
 int cmd_truncate(const cli_args *args);
 int cmd_validate(const cli_args *args);
 
@@ -27,6 +28,7 @@ extern const cli_option report_options[];
 extern const cli_option sort_options[];
 extern const cli_option stats_options[];
 extern const cli_option merge_options[];
+extern const cli_option monitor_options[];
 extern const cli_option truncate_options[];
 extern const cli_option validate_options[];
 

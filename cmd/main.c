@@ -83,6 +83,25 @@ const cli_command cli_commands[] = {
 	  "\n"
 	  "example: evtool stats base.eventlog new.eventlog --fail-if 'gc-time>+10%' --fail-if 'max-pause>50ms'",
 	  stats_options, 1, -1 },
+	{ "monitor", cmd_monitor, "serve the figures of running programs' live logs to Prometheus",
+	  "SOURCE... [--listen ADDR] | --once FILE...",
+	  "Follows every SOURCE at once and serves their figures on /metrics\n"
+	  "in Prometheus' text format (OpenMetrics when the scraper asks for\n"
+	  "it), with a status page on /. A SOURCE is a FIFO given to +RTS -ol,\n"
+	  "a log file still growing, unix:PATH (the socket of a program using\n"
+	  "eventlog-socket, connected again when it restarts) or a directory,\n"
+	  "in which new *.eventlog files and FIFOs are followed as they appear.\n"
+	  "Each run of a program is one set of series, labelled with program,\n"
+	  "pid and source: allocation, live bytes, heap, collections and GC\n"
+	  "pauses per generation, GC and mutator time, capabilities, threads,\n"
+	  "sparks, user markers, events and bytes read (the man page lists\n"
+	  "them). A run that ends keeps its final values for --keep-ended;\n"
+	  "they are the figures of evtool stats. Damaged input is skipped to\n"
+	  "the next block and reported. Serves loopback only unless --listen\n"
+	  "says otherwise. --once prints the metrics of finished logs instead.\n"
+	  "\n"
+	  "example: evtool monitor /run/ghc/ & (scrape job: targets: ['127.0.0.1:9464'])",
+	  monitor_options, 1, -1 },
 	{ "report", cmd_report, "one self-contained HTML page about a run: timelines, GC, heap",
 	  "[LOG] [-o FILE]",
 	  "Writes one HTML page about LOG (default: standard input) that needs\n"

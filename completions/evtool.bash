@@ -2,7 +2,7 @@
 # `evtool help --dump-options`: do not edit; regenerate with
 # `cmake --build BUILD --target completions`.
 
-_evtool_commands='cat info show filter stats report sort merge export validate truncate archive'
+_evtool_commands='cat info show filter stats monitor report sort merge export validate truncate archive'
 
 # The options of command $1.
 _evtool_options() {
@@ -12,6 +12,7 @@ _evtool_options() {
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
     filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
     stats) echo '--json --threads --caps --fail-if -f --follow --every -h --help' ;;
+    monitor) echo '-l --listen --once --keep-ended --max-markers --stall --max-sources -h --help' ;;
     report) echo '-o --output -h --help' ;;
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
     merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
@@ -54,6 +55,11 @@ _evtool_value() {
     'filter --tmpdir') echo 'dir' ;;
     'stats --fail-if') echo 'text' ;;
     'stats --every') echo 'text' ;;
+    'monitor -l'|'monitor --listen') echo 'text' ;;
+    'monitor --keep-ended') echo 'text' ;;
+    'monitor --max-markers') echo 'text' ;;
+    'monitor --stall') echo 'text' ;;
+    'monitor --max-sources') echo 'text' ;;
     'report -o'|'report --output') echo 'file' ;;
     'sort -o'|'sort --output') echo 'file' ;;
     'sort --memory') echo 'text' ;;

@@ -63,7 +63,11 @@ enum ev_reader_flag {
 	 *  see ev_reader_digest(). */
 	EV_READER_DIGEST = 1u << 0,
 	/** Do not inflate gzip input even when it starts with gzip magic. */
-	EV_READER_RAW = 1u << 1
+	EV_READER_RAW = 1u << 1,
+	/** Start with a 64 KiB input window instead of 1 MiB (it grows when
+	 *  an event or header needs more): for many readers open at once,
+	 *  such as the live logs evtool monitor follows. */
+	EV_READER_SMALL_WINDOW = 1u << 2
 };
 
 /**

@@ -40,6 +40,9 @@ extern "C" {
 /** STOP_THREAD (2) status codes counted, 0 to 20 (doc/format.md section 5);
  *  a larger code counts as 0, "no stop status". */
 #define EV_STATS_STOP_REASONS 21u
+/** The stop reason of a thread that finished ("thread finished"), in
+ *  stops_by_reason whatever numbering the log's header gives. */
+#define EV_STATS_STOP_FINISHED 5u
 /** Threads kept one by one; the ones first seen after them are summed
  *  into ev_stats_thread_others(). About 230 bytes each. */
 #define EV_STATS_MAX_THREADS 65536u
@@ -193,6 +196,38 @@ typedef struct ev_stats_now {
 
 /** Fills `out` with the totals so far; usable before ev_stats_finish. */
 EV_API void ev_stats_now_get(const ev_stats *st, ev_stats_now *out);
+
+/**
+ * Processes known so far, before ev_stats_finish (0 after it): a live
+ * log's, for ev_stats_live_process.
+ */
+EV_API size_t ev_stats_live_count(const ev_stats *st);
+
+/**
+ * Fills `out` with the summary of process `i` (< ev_stats_live_count, in
+ * capset order) as ev_stats_finish would compute it if the log ended
+ * after the events added so far, leaving the accumulator as it is: for a
+ * log still being read (evtool monitor). Its running totals only grow as
+ * events are added; after the last event they equal ev_stats_finish's
+ * but for collections whose GC_END never came (untimed at the finish).
+ * out->gens points into `st`, valid until the next ev_stats_add. EV_OK,
+ * or EV_EINVAL out of range or after ev_stats_finish.
+ */
+EV_API int ev_stats_live_process(ev_stats *st, size_t i,
+				 ev_stats_process *out);
+
+/** One more than the highest capability number that posted events so
+ *  far, for ev_stats_live_capability. */
+EV_API size_t ev_stats_live_cap_limit(const ev_stats *st);
+
+/**
+ * Fills `out` with capability `cap`'s figures so far, before
+ * ev_stats_finish: mutator_ns counts the runs that have stopped, gc_ns
+ * the collections that have ended, span_ns its own first to last event.
+ * EV_OK, or EV_EINVAL when `cap` posted nothing or after the finish.
+ */
+EV_API int ev_stats_live_capability(ev_stats *st, size_t cap,
+				    ev_stats_capability *out);
 
 /* ------------------------------------------------------------------------
  * Figures and conditions: a performance gate

@@ -180,13 +180,16 @@ static inline int need(ev_reader *r, size_t n)
 }
 
 /* The window: WINDOW_SIZE, or less for a small regular file, so that
- * opening many small logs at once (merge) stays cheap. It grows when an
- * event or a header needs more. */
-static size_t window_size(int fd)
+ * opening many small logs at once (merge) stays cheap; MIN_WINDOW_SIZE
+ * when asked (EV_READER_SMALL_WINDOW). It grows when an event or a header
+ * needs more. */
+static size_t window_size(int fd, unsigned flags)
 {
 	struct stat st;
 	size_t want;
 
+	if (flags & EV_READER_SMALL_WINDOW)
+		return MIN_WINDOW_SIZE;
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size >= (off_t)WINDOW_SIZE)
 		return WINDOW_SIZE;
@@ -219,7 +222,7 @@ static int open_reader(ev_reader **out, int fd, int close_fd,
 	if (rc == EV_OK && evi_source_memory(r->source, &r->buf, &r->end)) {
 		r->in_place = 1;
 	} else if (rc == EV_OK) {
-		r->store_cap = window_size(fd);
+		r->store_cap = window_size(fd, flags);
 		r->store = malloc(r->store_cap);
 		r->buf = r->store;
 		rc = r->store ? EV_OK : EV_ENOMEM;

@@ -1044,6 +1044,79 @@ static void test_now(void **state)
 	ev_stats_free(st);
 }
 
+/* Live figures (ev_stats_live_*), taken every 64 events while real logs
+ * are read: running totals never go down, and after the last event they
+ * are the finish's figures, field by field, for every capability too. */
+static void check_live_monotone(const ev_stats_process *now,
+				const ev_stats_process *before)
+{
+	assert_true(now->allocated_bytes >= before->allocated_bytes);
+	assert_true(now->collections >= before->collections);
+	assert_true(now->gc_elapsed_ns >= before->gc_elapsed_ns);
+	assert_true(now->elapsed_ns >= before->elapsed_ns);
+	assert_true(now->sparks.converted >= before->sparks.converted);
+}
+
+static void check_live_log(const char *name)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, name);
+	ev_stats_process live = { 0 }, before = { 0 };
+	ev_stats_capability caps[64], cap;
+	size_t n_caps = 0, checks = 0;
+	ev_stats *st;
+	ev_reader *r;
+	ev_event ev;
+	int rc;
+
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	ev_stats_session(st, ev_reader_header(r));
+	for (uint64_t i = 0; (rc = ev_reader_next(r, &ev)) == EV_OK; i++) {
+		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
+		if (i % 64 || ev_stats_live_count(st) != 1)
+			continue;
+		assert_int_equal(ev_stats_live_process(st, 0, &live), EV_OK);
+		check_live_monotone(&live, &before);
+		before = live;
+		checks++;
+	}
+	assert_int_equal(rc, EV_END);
+	assert_true(checks > 2);
+	assert_int_equal(ev_stats_live_process(st, 0, &live), EV_OK);
+	for (size_t c = 0; c < ev_stats_live_cap_limit(st); c++)
+		if (ev_stats_live_capability(st, c, &cap) == EV_OK)
+			caps[n_caps++] = cap;
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	assert_int_equal(ev_stats_live_count(st), 0);
+	assert_int_equal(ev_stats_live_process(st, 0, &before), EV_EINVAL);
+	before = *ev_stats_process_at(st, 0);
+	assert_int_equal(live.allocated_bytes, before.allocated_bytes);
+	assert_int_equal(live.collections, before.collections);
+	assert_int_equal(live.gc_elapsed_ns, before.gc_elapsed_ns);
+	assert_int_equal(live.mut_elapsed_ns, before.mut_elapsed_ns);
+	assert_int_equal(live.max_mem_bytes, before.max_mem_bytes);
+	assert_int_equal(live.n_gens, before.n_gens);
+	assert_memory_equal(&live.sparks, &before.sparks, sizeof live.sparks);
+	assert_int_equal(n_caps, ev_stats_capability_count(st));
+	for (size_t c = 0; c < n_caps; c++) {
+		assert_int_equal(caps[c].gc_ns, ev_stats_capability_at(st, c)->gc_ns);
+		assert_true(caps[c].mutator_ns <=
+			    ev_stats_capability_at(st, c)->mutator_ns);
+	}
+	ev_stats_free(st);
+	ev_reader_free(r);
+	free(path);
+}
+
+static void test_live(void **state)
+{
+	(void)state;
+	check_live_log("gc-n2.eventlog");
+	check_live_log("sparks-n2.eventlog");
+	check_live_log("threads-n4.eventlog");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1064,6 +1137,7 @@ int main(void)
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_conditions),
 		cmocka_unit_test(test_now),
+		cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
