@@ -24,6 +24,7 @@
 #include "stats_analysis.h"
 #include "writer.h"
 #include "validate.h"
+#include "view.h"
 #include "archive.h"
 
 #endif

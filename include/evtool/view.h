@@ -1,0 +1,159 @@
+/*
+ * evtool: the index behind `evtool view`, the timeline of a log of any
+ * size. One streaming pass over a reader's events fills, per capability,
+ * a row of time buckets of one power-of-two width: the nanoseconds spent
+ * running Haskell threads (RUN_THREAD to STOP_THREAD of the same thread)
+ * and in GC (GC_START to GC_END), as `evtool stats --caps` counts them,
+ * the thread that ran longest in it, and the offset of the capability's
+ * block to read from to find its exact events. When the log outgrows the
+ * row, neighbouring buckets are summed (the width doubles); when more
+ * capabilities appear than the cell budget holds, too: memory stays within
+ * `max_cells` buckets, whatever the log's size. Coarser resolutions are
+ * sums of the buckets, so a range's figures are exact at every width a
+ * multiple of the bucket's.
+ *
+ * Beside the rows it keeps the first EV_VIEW_MAX_TEXTS markers, user
+ * messages and thread labels (cut to EV_VIEW_TEXT_MAX bytes) for search.
+ *
+ *     ev_view_index *ix;
+ *     ev_view_index_new(&ix, 0);
+ *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+ *             if (ev_view_index_add(ix, &ev) < 0) ... ev_view_index_diag(ix)
+ *     ev_view_index_finish(ix);
+ *     ev_view_tile(ix, cap, from, to, width, cells);
+ */
+#ifndef EVTOOL_VIEW_H
+#define EVTOOL_VIEW_H
+
+#include "common.h"
+#include "reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Buckets of all capabilities together when the caller says 0: 32 MiB. */
+#define EV_VIEW_DEFAULT_CELLS (1u << 20)
+/** The fewest buckets a capability's row is given, whatever the budget. */
+#define EV_VIEW_MIN_ROW 64u
+/** Markers, messages and labels kept for search; later ones are counted. */
+#define EV_VIEW_MAX_TEXTS 65536u
+/** Bytes of a text kept (cut at a UTF-8 character boundary). */
+#define EV_VIEW_TEXT_MAX 128u
+
+/** The index of one log (opaque). */
+typedef struct ev_view_index ev_view_index;
+
+/** What a capability did within one span of time. */
+typedef struct ev_view_cell {
+	uint64_t run_ns;  /**< running Haskell threads */
+	uint64_t gc_ns;   /**< between its GC_START and GC_END */
+	uint64_t idle_ns; /**< the rest of the span inside the run's time */
+	uint32_t tid;     /**< the thread that ran longest in it, 0: none */
+} ev_view_cell;
+
+/** What a kept text is. */
+typedef enum ev_view_text_kind {
+	EV_VIEW_MARKER = 0,  /**< USER_MARKER (58) */
+	EV_VIEW_MESSAGE = 1, /**< USER_MSG (19) */
+	EV_VIEW_LABEL = 2    /**< THREAD_LABEL (44) */
+} ev_view_text_kind;
+
+/** A marker, message or thread label. */
+typedef struct ev_view_text {
+	uint64_t time;
+	uint16_t cap;       /**< EV_NO_CAP for the global buffer */
+	uint8_t kind;       /**< ev_view_text_kind */
+	uint32_t tid;       /**< the labelled thread (EV_VIEW_LABEL) */
+	const char *text;   /**< NUL-terminated, owned by the index */
+} ev_view_text;
+
+/** A new, empty index of at most `max_cells` buckets in all (0:
+ *  EV_VIEW_DEFAULT_CELLS). EV_ENOMEM. */
+EV_API int ev_view_index_new(ev_view_index **out, size_t max_cells);
+
+/** Frees an index; NULL is fine. */
+EV_API void ev_view_index_free(ev_view_index *ix);
+
+/**
+ * Adds one event as a reader returned it, block markers included (they
+ * give the offsets). Events must come in the reader's order. EV_OK;
+ * EV_EFORMAT for a thread or GC event too short for its fields, EV_ENOMEM,
+ * with ev_view_index_diag() saying where.
+ */
+EV_API int ev_view_index_add(ev_view_index *ix, const ev_event *ev);
+
+/**
+ * Adds every event `r` has left, to its end (EV_END, EV_ETRUNCATED when
+ * the input ends before the data end: a later call goes on when it has
+ * grown), or the reader's or the index's failure. Records, the first
+ * time, where the events start (ev_view_data_offset).
+ */
+EV_API int ev_view_index_read(ev_view_index *ix, ev_reader *r);
+
+/** What went wrong last. */
+EV_API const ev_diag *ev_view_index_diag(const ev_view_index *ix);
+
+/** The first and last event times seen (0, 0 before any event). */
+EV_API uint64_t ev_view_start(const ev_view_index *ix);
+EV_API uint64_t ev_view_end(const ev_view_index *ix);
+
+/** Capabilities: 1 + the highest cap number that posted an event. */
+EV_API size_t ev_view_cap_count(const ev_view_index *ix);
+
+/** The width of a bucket, a power of two nanoseconds. */
+EV_API uint64_t ev_view_bucket_ns(const ev_view_index *ix);
+
+/** Bytes the index holds now (its rows and texts). */
+EV_API size_t ev_view_memory(const ev_view_index *ix);
+
+/**
+ * What `cap` did in `width` equal spans of [from, to): `cells` gets
+ * `width` entries. A bucket that a span covers only in part counts in
+ * proportion; runs and GCs still open count up to the last event seen.
+ * EV_OK; EV_EINVAL for from >= to or width 0.
+ */
+EV_API int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
+			uint64_t to, size_t width, ev_view_cell *cells);
+
+/**
+ * The offset of a block marker of `cap` (EV_NO_CAP: the global buffer)
+ * from which a reader finds every event of `cap` at or after `time`
+ * (earlier ones come first, to be skipped). The data offset when the cap
+ * has no block yet.
+ */
+EV_API uint64_t ev_view_block_at(const ev_view_index *ix, uint16_t cap,
+				 uint64_t time);
+
+/** Where the events start: the offset after the header. */
+EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);
+
+/** Texts kept, in log order; text `i`, or NULL out of range. */
+EV_API size_t ev_view_text_count(const ev_view_index *ix);
+EV_API const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i);
+/** Texts not kept, past EV_VIEW_MAX_TEXTS. */
+EV_API uint64_t ev_view_texts_dropped(const ev_view_index *ix);
+
+
+/**
+ * Reading a plain log on a descriptor from one of its blocks: the header
+ * (the bytes before ev_view_data_offset), then the log from `at`, so that
+ * a reader sees a log whose first block is the one asked for. The caller
+ * owns it and the descriptor; fill it and give ev_view_source_read and it
+ * to ev_reader_open_fn (with EV_READER_RAW).
+ */
+typedef struct ev_view_source {
+	int fd;              /**< the plain log, read with pread */
+	uint64_t header_len; /**< ev_view_data_offset() */
+	uint64_t at;         /**< ev_view_block_at() */
+	uint64_t pos;        /**< bytes given so far; 0 to start */
+} ev_view_source;
+
+/** An ev_read_fn over an ev_view_source. */
+EV_API int ev_view_source_read(void *ctx, void *dst, size_t cap, size_t *got);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

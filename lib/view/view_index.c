@@ -1,0 +1,325 @@
+/*
+ * The index of `evtool view` (include/evtool/view.h), built in one pass:
+ * per capability a row of buckets of 2^shift nanoseconds from time 0
+ * (GHC stamps events in nanoseconds since the RTS started, doc/format.md
+ * section 3), each with the mutator and GC time inside it and the block to
+ * read its events from. view_query.c answers from it.
+ *
+ * The run and GC intervals are those of `evtool stats --caps`
+ * (lib/stats/stats_threads.c): a run is RUN_THREAD (1) to the STOP_THREAD
+ * (2) of the same thread on the same capability, a GC is GC_START (9) to
+ * GC_END (10); a RUN_THREAD while a run is open replaces it, and what is
+ * still open at the end counts nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "text.h"
+#include "view_internal.h"
+
+/* The first bucket width, 2^10 ns: finer than any GHC timer, coarsened
+ * as the log's time grows. */
+#define FIRST_SHIFT 10u
+/* The longest row: a timeline is at most a few thousand pixels wide. */
+#define MAX_ROW (1u << 16)
+
+static int fail(ev_view_index *ix, int status, const ev_event *ev,
+		const char *what)
+{
+	return evi_fail(&ix->diag, status, ev ? ev->offset : 0,
+			ev ? ev->index : 0, "%s", what);
+}
+
+int ev_view_index_new(ev_view_index **out, size_t max_cells)
+{
+	ev_view_index *ix = calloc(1, sizeof *ix);
+
+	*out = NULL;
+	if (!ix)
+		return EV_ENOMEM;
+	ix->max_cells = max_cells ? max_cells : EV_VIEW_DEFAULT_CELLS;
+	ix->nb = MAX_ROW;
+	while (ix->nb > EV_VIEW_MIN_ROW && ix->nb > ix->max_cells / 2)
+		ix->nb /= 2;
+	ix->shift = FIRST_SHIFT;
+	if (!(ix->global.b = calloc(ix->nb, sizeof *ix->global.b))) {
+		free(ix);
+		return EV_ENOMEM;
+	}
+	*out = ix;
+	return EV_OK;
+}
+
+void ev_view_index_free(ev_view_index *ix)
+{
+	if (!ix)
+		return;
+	for (size_t i = 0; i < ix->n_rows; i++)
+		free(ix->rows[i].b);
+	free(ix->rows);
+	free(ix->global.b);
+	for (size_t i = 0; i < ix->n_texts; i++)
+		free((char *)ix->texts[i].text);
+	free(ix->texts);
+	free(ix);
+}
+
+/* ---- the rows' resolution ---- */
+
+/* Sums bucket pairs into the lower half of `r`: the width doubles. */
+static void coarsen_row(view_row *r, size_t nb)
+{
+	for (size_t i = 0; i < nb / 2; i++) {
+		view_bucket a = r->b[2 * i], b = r->b[2 * i + 1];
+		view_bucket *m = &r->b[i];
+
+		m->run_ns = a.run_ns + b.run_ns;
+		m->gc_ns = a.gc_ns + b.gc_ns;
+		m->block = a.block;
+		if (a.tid == b.tid) {
+			m->tid = a.tid;
+			m->tid_ns = a.tid_ns + b.tid_ns;
+		} else {
+			const view_bucket *longer = b.tid_ns > a.tid_ns ? &b : &a;
+			m->tid = longer->tid;
+			m->tid_ns = longer->tid_ns;
+		}
+	}
+	memset(r->b + nb / 2, 0, nb / 2 * sizeof *r->b);
+	r->filled = (r->filled + 1) / 2;
+}
+
+static void coarsen(ev_view_index *ix)
+{
+	for (size_t i = 0; i < ix->n_rows; i++)
+		if (ix->rows[i].b)
+			coarsen_row(&ix->rows[i], ix->nb);
+	coarsen_row(&ix->global, ix->nb);
+	ix->shift++;
+}
+
+/* Makes the rows reach `time`. */
+static void reach(ev_view_index *ix, uint64_t time)
+{
+	while (ix->shift < 63 && (time >> ix->shift) >= ix->nb)
+		coarsen(ix);
+}
+
+/* Halves every row (after a coarsening, which empties the upper half) so
+ * that `rows` rows fit the budget. */
+static int fit_rows(ev_view_index *ix, size_t rows)
+{
+	while (ix->nb > EV_VIEW_MIN_ROW && (rows + 1) * ix->nb > ix->max_cells) {
+		coarsen(ix);
+		ix->nb /= 2;
+		for (size_t i = 0; i < ix->n_rows; i++) {
+			view_bucket *b = ix->rows[i].b;
+			if (b && (b = realloc(b, ix->nb * sizeof *b)))
+				ix->rows[i].b = b;
+		}
+		view_bucket *g = realloc(ix->global.b, ix->nb * sizeof *g);
+		if (g)
+			ix->global.b = g;
+	}
+	return EV_OK;
+}
+
+/* The row of `cap`, created on first sight (the rows shrink first when
+ * one more would not fit the budget). */
+static view_row *row_get(ev_view_index *ix, uint16_t cap, const ev_event *ev)
+{
+	view_row *r;
+
+	if (cap == EV_NO_CAP)
+		return &ix->global;
+	if (cap >= ix->n_rows && evi_grow_zeroed(&ix->diag, &ix->rows,
+						 &ix->n_rows, cap,
+						 sizeof *ix->rows) < 0)
+		return NULL;
+	r = &ix->rows[cap];
+	if (r->b)
+		return r;
+	fit_rows(ix, ix->n_used + 1);
+	if (!(r->b = calloc(ix->nb, sizeof *r->b))) {
+		fail(ix, EV_ENOMEM, ev, "out of memory");
+		return NULL;
+	}
+	r->block = ix->data_offset;
+	ix->n_used++;
+	if (cap >= ix->n_caps)
+		ix->n_caps = (size_t)cap + 1;
+	return r;
+}
+
+/* ---- what the events add ---- */
+
+/* Adds [from, to) of thread `tid` (0: GC) to the buckets it covers. */
+static void add_span(ev_view_index *ix, view_row *r, uint64_t from,
+		     uint64_t to, uint32_t tid)
+{
+	if (to <= from)
+		return;
+	reach(ix, to - 1);
+	for (uint64_t b = from >> ix->shift; b <= (to - 1) >> ix->shift; b++) {
+		uint64_t lo = b << ix->shift, hi = (b + 1) << ix->shift;
+		uint64_t ns = (to < hi ? to : hi) - (from > lo ? from : lo);
+		view_bucket *k = &r->b[b];
+
+		if (!tid) {
+			k->gc_ns += ns;
+			continue;
+		}
+		k->run_ns += ns;
+		if (k->tid == tid)
+			k->tid_ns += ns;
+		else if (ns > k->tid_ns) {
+			k->tid = tid;
+			k->tid_ns = ns;
+		}
+	}
+}
+
+/* A block marker (payload: u32 size, u64 end time, u16 cap): the buckets
+ * before its start read from the row's previous block, the later ones
+ * from this one. */
+static int on_block(ev_view_index *ix, const ev_event *ev)
+{
+	if (ev->size < 14)
+		return fail(ix, EV_EFORMAT, ev, "a block marker too short for its cap");
+	view_row *r = row_get(ix, ev_load16(ev->payload + 12), ev);
+	if (!r)
+		return ix->diag.status;
+	reach(ix, ev->time);
+	uint64_t first_after = (ev->time + ((uint64_t)1 << ix->shift) - 1) >>
+			       ix->shift;
+	for (; r->filled < first_after && r->filled < ix->nb; r->filled++)
+		r->b[r->filled].block = r->block;
+	r->block = ev->offset;
+	return EV_OK;
+}
+
+static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
+{
+	if (ev->size < (ev->type == EV_STOP_THREAD ? 6u : 4u))
+		return fail(ix, EV_EFORMAT, ev,
+			    "a thread event too short for its thread id");
+	uint32_t tid = ev_load32(ev->payload);
+	if (ev->type == EV_RUN_THREAD) {
+		r->running = 1;
+		r->tid = tid;
+		r->run_start = ev->time;
+	} else if (r->running && r->tid == tid) {
+		add_span(ix, r, r->run_start, ev->time, tid ? tid : UINT32_MAX);
+		r->running = 0;
+	}
+	return EV_OK;
+}
+
+static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
+{
+	if (ev->type == EV_GC_START) {
+		r->in_gc = 1;
+		r->gc_start = ev->time;
+		return;
+	}
+	if (r->in_gc)
+		add_span(ix, r, r->gc_start, ev->time, 0);
+	r->in_gc = 0;
+}
+
+/* A marker, message or label, kept while there is room. */
+static int on_text(ev_view_index *ix, const ev_event *ev, uint8_t kind)
+{
+	size_t skip = kind == EV_VIEW_LABEL ? 4 : 0;
+	ev_view_text *t;
+
+	if (ev->size < skip)
+		return fail(ix, EV_EFORMAT, ev, "a thread label without its thread");
+	if (ix->n_texts >= EV_VIEW_MAX_TEXTS) {
+		ix->texts_dropped++;
+		return EV_OK;
+	}
+	if (evi_grow(&ix->texts, &ix->texts_cap, ix->n_texts + 1,
+		     sizeof *ix->texts) < 0)
+		return fail(ix, EV_ENOMEM, ev, "out of memory");
+	size_t len = ev->size - skip;
+	const char *p = (const char *)ev->payload + skip;
+	while (len > 0 && p[len - 1] == '\0')
+		len--;
+	t = &ix->texts[ix->n_texts];
+	t->time = ev->time;
+	t->cap = ev->cap;
+	t->kind = kind;
+	t->tid = skip ? ev_load32(ev->payload) : 0;
+	if (!(t->text = evi_text_copy(p, len, EV_VIEW_TEXT_MAX, NULL)))
+		return fail(ix, EV_ENOMEM, ev, "out of memory");
+	ix->n_texts++;
+	ix->text_bytes += len < EV_VIEW_TEXT_MAX ? len + 1 : EV_VIEW_TEXT_MAX + 1;
+	return EV_OK;
+}
+
+static void see_time(ev_view_index *ix, uint64_t time)
+{
+	if (!ix->any || time < ix->start)
+		ix->start = time;
+	if (!ix->any || time > ix->end)
+		ix->end = time;
+	ix->any = 1;
+}
+
+int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
+{
+	view_row *r;
+
+	if (ev->type == EV_BLOCK_MARKER)
+		return on_block(ix, ev);
+	see_time(ix, ev->time);
+	switch (ev->type) {
+	case EV_USER_MARKER:
+		return on_text(ix, ev, EV_VIEW_MARKER);
+	case EV_USER_MSG:
+		return on_text(ix, ev, EV_VIEW_MESSAGE);
+	case EV_THREAD_LABEL:
+		return on_text(ix, ev, EV_VIEW_LABEL);
+	default:
+		break;
+	}
+	if (ev->cap == EV_NO_CAP || !(r = row_get(ix, ev->cap, ev)))
+		return ev->cap == EV_NO_CAP ? EV_OK : ix->diag.status;
+	r->seen = 1;
+	switch (ev->type) {
+	case EV_RUN_THREAD:
+	case EV_STOP_THREAD:
+		return on_thread(ix, r, ev);
+	case EV_GC_START:
+	case EV_GC_END:
+		on_gc(ix, r, ev);
+		return EV_OK;
+	default:
+		return EV_OK;
+	}
+}
+
+int ev_view_index_read(ev_view_index *ix, ev_reader *r)
+{
+	ev_event ev;
+	int rc;
+
+	if (!ix->have_data_offset) {
+		if ((rc = ev_reader_read_header(r)) < 0)
+			return rc;
+		ix->data_offset = ev_reader_offset(r);
+		ix->global.block = ix->data_offset;
+		ix->have_data_offset = 1;
+	}
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+		if ((rc = ev_view_index_add(ix, &ev)) < 0)
+			return rc;
+	return rc;
+}
+
+const ev_diag *ev_view_index_diag(const ev_view_index *ix)
+{
+	return &ix->diag;
+}

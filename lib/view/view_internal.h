@@ -1,0 +1,53 @@
+/*
+ * What view_index.c builds and view_query.c reads: the rows of buckets of
+ * `evtool view`'s index (include/evtool/view.h).
+ */
+#ifndef EVTOOL_VIEW_INTERNAL_H
+#define EVTOOL_VIEW_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evtool/view.h"
+
+/* One bucket of a row: 2^shift ns from bucket index << shift. */
+typedef struct view_bucket {
+	uint64_t run_ns;
+	uint64_t gc_ns;
+	uint64_t block;  /* the block to read its events from */
+	uint64_t tid_ns; /* how long `tid` ran in it */
+	uint32_t tid;    /* the thread that ran longest in it, so far */
+} view_bucket;
+
+/* A capability's row (or the global buffer's: blocks only), and the run
+ * and GC open on it. */
+typedef struct view_row {
+	view_bucket *b;  /* nb buckets */
+	size_t filled;   /* buckets whose block is set */
+	uint64_t block;  /* the row's last block marker */
+	int seen;        /* it posted an event */
+	int running, in_gc;
+	uint32_t tid;
+	uint64_t run_start, gc_start;
+} view_row;
+
+struct ev_view_index {
+	size_t max_cells;
+	size_t nb;          /* buckets per row, a power of two */
+	unsigned shift;     /* a bucket is 2^shift ns */
+	view_row *rows;     /* by cap; those of no event have no buckets */
+	size_t n_rows;      /* allocated */
+	size_t n_used;      /* with buckets */
+	size_t n_caps;      /* 1 + the highest cap with buckets */
+	view_row global;
+	int any;
+	uint64_t start, end;
+	int have_data_offset;
+	uint64_t data_offset;
+	ev_view_text *texts;
+	size_t n_texts, texts_cap, text_bytes;
+	uint64_t texts_dropped;
+	ev_diag diag;
+};
+
+#endif

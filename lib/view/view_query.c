@@ -1,0 +1,104 @@
+/*
+ * What `evtool view`'s index answers (include/evtool/view.h): a row's
+ * figures over equal spans of a range, the block to read a time's events
+ * from, the texts kept. view_query.c -> view_index.c's structure only.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "view_internal.h"
+
+uint64_t ev_view_start(const ev_view_index *ix) { return ix->start; }
+uint64_t ev_view_end(const ev_view_index *ix) { return ix->end; }
+size_t ev_view_cap_count(const ev_view_index *ix) { return ix->n_caps; }
+uint64_t ev_view_data_offset(const ev_view_index *ix) { return ix->data_offset; }
+size_t ev_view_text_count(const ev_view_index *ix) { return ix->n_texts; }
+uint64_t ev_view_texts_dropped(const ev_view_index *ix) { return ix->texts_dropped; }
+
+uint64_t ev_view_bucket_ns(const ev_view_index *ix)
+{
+	return (uint64_t)1 << ix->shift;
+}
+
+const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i)
+{
+	return i < ix->n_texts ? &ix->texts[i] : NULL;
+}
+
+size_t ev_view_memory(const ev_view_index *ix)
+{
+	return sizeof *ix + (ix->n_used + 1) * ix->nb * sizeof(view_bucket) +
+	       ix->n_rows * sizeof(view_row) +
+	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes;
+}
+
+/* `ns` scaled by part/whole without overflow (whole > 0). */
+static uint64_t share(uint64_t ns, uint64_t part, uint64_t whole)
+{
+	return (uint64_t)((unsigned __int128)ns * part / whole);
+}
+
+/* Adds to `c` what the buckets of `r` hold of [lo, hi). */
+static void sum_span(const ev_view_index *ix, const view_row *r, uint64_t lo,
+		     uint64_t hi, ev_view_cell *c)
+{
+	uint64_t width = (uint64_t)1 << ix->shift, best = 0;
+	uint64_t last = (hi - 1) >> ix->shift;
+
+	if (last >= ix->nb)
+		last = ix->nb - 1;
+	for (uint64_t b = lo >> ix->shift; b <= last; b++) {
+		const view_bucket *k = &r->b[b];
+		uint64_t b0 = b << ix->shift, b1 = b0 + width;
+		uint64_t part = (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+
+		if (part == width) {
+			c->run_ns += k->run_ns;
+			c->gc_ns += k->gc_ns;
+		} else {
+			c->run_ns += share(k->run_ns, part, width);
+			c->gc_ns += share(k->gc_ns, part, width);
+		}
+		if (k->tid && k->tid_ns > best) {
+			best = k->tid_ns;
+			c->tid = k->tid;
+		}
+	}
+}
+
+int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
+		 uint64_t to, size_t width, ev_view_cell *cells)
+{
+	const view_row *r = cap < ix->n_rows ? &ix->rows[cap] : NULL;
+
+	if (from >= to || !width)
+		return EV_EINVAL;
+	memset(cells, 0, width * sizeof *cells);
+	for (size_t i = 0; i < width; i++) {
+		uint64_t lo = from + share(to - from, i, width);
+		uint64_t hi = from + share(to - from, i + 1, width);
+		ev_view_cell *c = &cells[i];
+		uint64_t a = lo > ix->start ? lo : ix->start;
+		uint64_t z = hi < ix->end ? hi : ix->end;
+
+		if (hi <= lo)
+			continue;
+		if (r && r->b && lo < ((uint64_t)ix->nb << ix->shift))
+			sum_span(ix, r, lo, hi, c);
+		if (z > a && z - a > c->run_ns + c->gc_ns)
+			c->idle_ns = z - a - c->run_ns - c->gc_ns;
+	}
+	return EV_OK;
+}
+
+uint64_t ev_view_block_at(const ev_view_index *ix, uint16_t cap,
+			  uint64_t time)
+{
+	const view_row *r = cap == EV_NO_CAP ? &ix->global
+			    : cap < ix->n_rows ? &ix->rows[cap] : NULL;
+	uint64_t b = time >> ix->shift;
+
+	if (!r || !r->b)
+		return ix->data_offset;
+	return b < r->filled ? r->b[b].block : r->block;
+}

@@ -1,0 +1,280 @@
+/*
+ * Tests of evtool view's index (include/evtool/view.h) on the real GHC
+ * logs of testdata/ and the corpus: its rows hold each capability's
+ * mutator and GC time exactly as the stats accumulator counts them
+ * (`evtool stats --caps`), whatever the budget forces the bucket width
+ * to; a tile's spans add up to the whole; the block offsets lead back to
+ * the first event of a time; memory stays within the budget.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "evtool/evtool.h"
+#include "support.h"
+
+/* Indexes the first session of `path` with a budget of `cells`; NULL for
+ * a log of several sessions (the index reads the first), which the
+ * callers skip. */
+static ev_view_index *index_log(const char *path, size_t cells)
+{
+	ev_reader *r;
+	ev_view_index *ix;
+	int rc;
+
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_view_index_new(&ix, cells), EV_OK);
+	rc = ev_view_index_read(ix, r);
+	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
+	if (rc == EV_END && ev_reader_next_session(r) == EV_OK) {
+		ev_view_index_free(ix);
+		ix = NULL;
+	}
+	ev_reader_free(r);
+	return ix;
+}
+
+static ev_stats *stats_of(const char *path)
+{
+	ev_reader *r;
+	ev_stats *st;
+	int rc;
+
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	rc = ev_stats_read(st, r);
+	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	ev_reader_free(r);
+	return st;
+}
+
+/* The end of a range from 0 that covers every bucket and, cut into
+ * `width` spans, cuts no bucket. */
+static uint64_t aligned_end(const ev_view_index *ix, size_t width)
+{
+	uint64_t w = ev_view_bucket_ns(ix) * width;
+	return (ev_view_end(ix) / w + 1) * w;
+}
+
+/* `cap`'s figures over [0, aligned end) in `width` spans, summed. */
+static ev_view_cell whole(const ev_view_index *ix, uint16_t cap, size_t width)
+{
+	ev_view_cell *cells = calloc(width, sizeof *cells), sum = { 0 };
+
+	assert_non_null(cells);
+	assert_int_equal(ev_view_tile(ix, cap, 0, aligned_end(ix, width), width,
+				      cells), EV_OK);
+	for (size_t i = 0; i < width; i++) {
+		sum.run_ns += cells[i].run_ns;
+		sum.gc_ns += cells[i].gc_ns;
+		sum.idle_ns += cells[i].idle_ns;
+	}
+	free(cells);
+	return sum;
+}
+
+typedef struct counts {
+	size_t logs, caps;
+} counts;
+
+/* Every capability's mutator and GC time equal the accumulator's, at the
+ * default budget and at one that forces a coarse bucket width. */
+static void agrees_with_stats(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *fine = index_log(path, 0);
+	ev_view_index *coarse = index_log(path, 4 * EV_VIEW_MIN_ROW);
+	ev_stats *st;
+
+	if (!fine) {
+		ev_view_index_free(coarse);
+		return;
+	}
+	st = stats_of(path);
+	assert_true(ev_view_bucket_ns(coarse) >= ev_view_bucket_ns(fine));
+	for (size_t i = 0; i < ev_stats_capability_count(st); i++) {
+		const ev_stats_capability *c = ev_stats_capability_at(st, i);
+		ev_view_cell a = whole(fine, c->cap, 1);
+		ev_view_cell b = whole(coarse, c->cap, 1);
+		/* Each span is a whole number of buckets: still exact. */
+		ev_view_cell d = whole(fine, c->cap, 16);
+
+		if (a.run_ns != c->mutator_ns || a.gc_ns != c->gc_ns)
+			fail_msg("%s cap %u: index %llu/%llu ns, stats %llu/%llu",
+				 path, c->cap, (unsigned long long)a.run_ns,
+				 (unsigned long long)a.gc_ns,
+				 (unsigned long long)c->mutator_ns,
+				 (unsigned long long)c->gc_ns);
+		assert_int_equal(b.run_ns, c->mutator_ns);
+		assert_int_equal(b.gc_ns, c->gc_ns);
+		assert_int_equal(d.run_ns, c->mutator_ns);
+		assert_int_equal(d.gc_ns, c->gc_ns);
+		/* Idle is the rest of the log's time. */
+		assert_int_equal(a.run_ns + a.gc_ns + a.idle_ns,
+				 ev_view_end(fine) - ev_view_start(fine));
+		n->caps++;
+	}
+	n->logs++;
+	ev_stats_free(st);
+	ev_view_index_free(fine);
+	ev_view_index_free(coarse);
+}
+
+static void test_caps_agree_with_stats(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	assert_true(ts_for_each_log(EVTOOL_TESTDATA, agrees_with_stats, &n) >= 10);
+	assert_true(n.logs >= 10);
+	assert_true(n.caps >= 15);
+}
+
+static void test_corpus_agrees_with_stats(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	if (ts_for_each_log(EVTOOL_CORPUS, agrees_with_stats, &n) == 0)
+		skip();
+	assert_true(n.logs > 0);
+}
+
+/* The first event of `cap` at or after `time` found by a reader started
+ * at `at` (the whole log from its start when `at` is the data offset). */
+static uint64_t first_at(int fd, const ev_view_index *ix, uint64_t at,
+			 uint16_t cap, uint64_t time)
+{
+	ev_view_source src = { fd, ev_view_data_offset(ix), at, 0 };
+	ev_reader *r;
+	ev_event ev;
+	uint64_t found = UINT64_MAX;
+
+	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
+					   "log", EV_READER_RAW), EV_OK);
+	while (ev_reader_next(r, &ev) == EV_OK)
+		if (ev.type != EV_BLOCK_MARKER && ev.cap == cap &&
+		    ev.time >= time) {
+			found = at + (ev.offset - ev_view_data_offset(ix));
+			break;
+		}
+	ev_reader_free(r);
+	return found;
+}
+
+/* From the block the index names for a time, a reader meets the same
+ * first event of that time as a reader of the whole log. */
+static void blocks_lead_back(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *ix = index_log(path, 4 * EV_VIEW_MIN_ROW);
+	int fd;
+
+	if (!ix)
+		return;
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	for (uint16_t cap = 0; cap < ev_view_cap_count(ix); cap++)
+		for (unsigned k = 0; k <= 8; k++) {
+			uint64_t t = ev_view_start(ix) +
+				     (ev_view_end(ix) - ev_view_start(ix)) / 8 * k;
+			uint64_t at = ev_view_block_at(ix, cap, t);
+			uint64_t want = first_at(fd, ix, ev_view_data_offset(ix),
+						 cap, t);
+
+			assert_true(at >= ev_view_data_offset(ix));
+			assert_int_equal(first_at(fd, ix, at, cap, t), want);
+			n->caps++;
+		}
+	n->logs++;
+	close(fd);
+	ev_view_index_free(ix);
+}
+
+static void test_blocks_lead_back(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, blocks_lead_back, &n);
+	assert_true(n.logs >= 10);
+}
+
+/* Many capabilities in a small budget: the rows shrink, memory stays
+ * within it, the figures stay whole. */
+static void test_memory_bounded(void **state)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, "threads-n4.eventlog");
+	ev_view_index *ix = index_log(path, EV_VIEW_MIN_ROW * 3);
+	ev_view_index *big = index_log(path, 0);
+
+	(void)state;
+	assert_int_equal(ev_view_cap_count(ix), 4);
+	/* 4 caps and the global row at the smallest row length. */
+	assert_true(ev_view_memory(ix) < 5 * EV_VIEW_MIN_ROW * 64 + 65536);
+	assert_true(ev_view_memory(big) <= (size_t)EV_VIEW_DEFAULT_CELLS * 48);
+	for (uint16_t cap = 0; cap < 4; cap++) {
+		assert_int_equal(whole(ix, cap, 1).run_ns,
+				 whole(big, cap, 1).run_ns);
+		assert_int_equal(whole(ix, cap, 1).gc_ns,
+				 whole(big, cap, 1).gc_ns);
+	}
+	ev_view_index_free(ix);
+	ev_view_index_free(big);
+	free(path);
+}
+
+/* The user's markers and messages and the threads' labels are kept. */
+static void test_texts(void **state)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, "user-n1.eventlog");
+	ev_view_index *ix = index_log(path, 0);
+	size_t kinds[3] = { 0, 0, 0 };
+
+	(void)state;
+	for (size_t i = 0; i < ev_view_text_count(ix); i++) {
+		const ev_view_text *t = ev_view_text_at(ix, i);
+		assert_true(t->kind <= EV_VIEW_LABEL);
+		assert_true(strlen(t->text) <= EV_VIEW_TEXT_MAX);
+		kinds[t->kind]++;
+	}
+	assert_true(kinds[EV_VIEW_MARKER] > 0);
+	assert_null(ev_view_text_at(ix, ev_view_text_count(ix)));
+	ev_view_index_free(ix);
+	free(path);
+}
+
+static void test_bad_arguments(void **state)
+{
+	ev_view_index *ix;
+	ev_view_cell c;
+
+	(void)state;
+	assert_int_equal(ev_view_index_new(&ix, 0), EV_OK);
+	assert_int_equal(ev_view_tile(ix, 0, 5, 5, 1, &c), EV_EINVAL);
+	assert_int_equal(ev_view_tile(ix, 0, 0, 5, 0, &c), EV_EINVAL);
+	/* An empty index answers idle nothing, run nothing. */
+	assert_int_equal(ev_view_tile(ix, 7, 0, 5, 1, &c), EV_OK);
+	assert_int_equal(c.run_ns + c.gc_ns + c.idle_ns, 0);
+	ev_view_index_free(ix);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_caps_agree_with_stats),
+		cmocka_unit_test(test_corpus_agrees_with_stats),
+		cmocka_unit_test(test_blocks_lead_back),
+		cmocka_unit_test(test_memory_bounded),
+		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_bad_arguments),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
