@@ -84,10 +84,17 @@ EV_API void ev_view_index_free(ev_view_index *ix);
 EV_API int ev_view_index_add(ev_view_index *ix, const ev_event *ev);
 
 /**
+ * Reads `r`'s header (EV_OK, or the reader's failure) and records where
+ * its events start (ev_view_data_offset): before the first
+ * ev_view_index_add of a caller that feeds the events itself.
+ */
+EV_API int ev_view_index_begin(ev_view_index *ix, ev_reader *r);
+
+/**
  * Adds every event `r` has left, to its end (EV_END, EV_ETRUNCATED when
  * the input ends before the data end: a later call goes on when it has
- * grown), or the reader's or the index's failure. Records, the first
- * time, where the events start (ev_view_data_offset).
+ * grown), or the reader's or the index's failure; begins (as
+ * ev_view_index_begin) the first time.
  */
 EV_API int ev_view_index_read(ev_view_index *ix, ev_reader *r);
 

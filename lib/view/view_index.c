@@ -301,18 +301,27 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	}
 }
 
+int ev_view_index_begin(ev_view_index *ix, ev_reader *r)
+{
+	int rc = ev_reader_read_header(r);
+
+	if (rc < 0)
+		return rc;
+	ix->data_offset = ev_reader_offset(r);
+	ix->global.block = ix->data_offset;
+	for (size_t i = 0; i < ix->n_rows; i++)
+		ix->rows[i].block = ix->data_offset;
+	ix->have_data_offset = 1;
+	return EV_OK;
+}
+
 int ev_view_index_read(ev_view_index *ix, ev_reader *r)
 {
 	ev_event ev;
 	int rc;
 
-	if (!ix->have_data_offset) {
-		if ((rc = ev_reader_read_header(r)) < 0)
-			return rc;
-		ix->data_offset = ev_reader_offset(r);
-		ix->global.block = ix->data_offset;
-		ix->have_data_offset = 1;
-	}
+	if (!ix->have_data_offset && (rc = ev_view_index_begin(ix, r)) < 0)
+		return rc;
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		if ((rc = ev_view_index_add(ix, &ev)) < 0)
 			return rc;

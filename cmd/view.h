@@ -1,0 +1,63 @@
+/*
+ * evtool view: a local web viewer of a log's timeline. view.c is the
+ * command (the input, the index, the loop); view_api.c answers the page's
+ * JSON API (doc/view-api.md) from the index and, for exact events, from
+ * the log's blocks; view_params.c parses the API's query parameters, with
+ * no I/O, so that fuzz_http feeds it any bytes.
+ */
+#ifndef EVTOOL_CMD_VIEW_H
+#define EVTOOL_CMD_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evtool/evtool.h"
+#include "http.h"
+
+/* The widest tile, in pixels. */
+#define VIEW_MAX_WIDTH 8192u
+/* Events in one page of /api/events. */
+#define VIEW_MAX_EVENTS 1000u
+/* Hits of one /api/search. */
+#define VIEW_MAX_HITS 500u
+/* Bytes of the log /api/events reads for one page at most; past them it
+ * answers with what it found and where to go on. */
+#define VIEW_MAX_SCAN (32u << 20)
+
+/* A request's parameters, as view_params_parse found them. */
+typedef struct view_params {
+	uint64_t from, to;  /* the range, ns; to > from */
+	int have_range;
+	size_t width;       /* tiles: 1..VIEW_MAX_WIDTH */
+	int have_cap;
+	uint16_t cap;       /* EV_NO_CAP: the global buffer */
+	size_t limit;       /* events: 1..VIEW_MAX_EVENTS */
+	uint64_t skip;      /* events at `from` already given */
+	const char *query;  /* search text, borrowed */
+} view_params;
+
+/* Gives the value of a parameter (NULL: absent). */
+typedef const char *(*view_arg_fn)(void *ctx, const char *key);
+
+/* Parses the parameters `arg` gives. Returns 0, or -1 with *why naming
+ * the parameter and what is wrong (static text). */
+int view_params_parse(view_arg_fn arg, void *ctx, view_params *out,
+		      const char **why);
+
+/* The server's state: the log, its index and the header to show with. */
+typedef struct view_state {
+	const char *name;     /* as given, for the page */
+	int fd;               /* the plain log (a spooled copy for gzip) */
+	ev_reader *reader;    /* the indexing reader; its header is kept */
+	ev_view_index *index;
+	ev_show *show;        /* `evtool show`'s text of an event */
+	int complete;         /* the index reached the data end */
+	int live;             /* the log may still grow */
+	int waiting;          /* at its end for now: look again later */
+} view_state;
+
+/* The routes of the page and API, served with a view_state. */
+extern const http_route view_routes[];
+extern const size_t view_n_routes;
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * evtool view's JSON API (doc/view-api.md) and its page: every answer is
+ * computed from the index (view_state) in time bounded by the request's
+ * own bounds (a tile's width, a page of events, the hits of a search),
+ * never by the log's size.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "view.h"
+
+extern const unsigned char view_page[];
+extern const size_t view_page_len;
+
+static const char *arg_of(void *ctx, const char *key)
+{
+	return http_request_arg(ctx, key);
+}
+
+/* The request's parameters, or a 400 with its message in `body`. */
+static int params(const http_request *req, FILE *body, view_params *p)
+{
+	const char *why;
+
+	if (view_params_parse(arg_of, (void *)req, p, &why) == 0)
+		return 0;
+	*req->status = 400;
+	fprintf(body, "bad parameter: %s\n", why);
+	return -1;
+}
+
+static const char *bad(const http_request *req, FILE *body, const char *why)
+{
+	*req->status = 400;
+	fprintf(body, "%s\n", why);
+	return "text/plain; charset=utf-8";
+}
+
+/* The run's range when the request names none. */
+static void default_range(const view_state *v, view_params *p)
+{
+	if (p->have_range)
+		return;
+	p->from = ev_view_start(v->index);
+	p->to = ev_view_end(v->index) > p->from ? ev_view_end(v->index)
+						: p->from + 1;
+}
+
+/* ---- /api/meta ---- */
+
+static const char *meta(void *ctx, const http_request *req, FILE *body)
+{
+	const view_state *v = ctx;
+	json_out j;
+
+	(void)req;
+	json_init_compact(&j, body);
+	json_begin_object(&j, NULL);
+	json_cstring(&j, "file", v->name);
+	json_uint(&j, "start_ns", ev_view_start(v->index));
+	json_uint(&j, "end_ns", ev_view_end(v->index));
+	json_uint(&j, "bucket_ns", ev_view_bucket_ns(v->index));
+	json_uint(&j, "capabilities", ev_view_cap_count(v->index));
+	json_uint(&j, "texts", ev_view_text_count(v->index));
+	json_uint(&j, "texts_dropped", ev_view_texts_dropped(v->index));
+	json_uint(&j, "index_bytes", ev_view_memory(v->index));
+	json_uint(&j, "log_bytes", ev_reader_offset(v->reader));
+	json_bool(&j, "complete", v->complete);
+	json_bool(&j, "live", v->live);
+	json_end_object(&j);
+	return "application/json";
+}
+
+/* ---- /api/tiles ---- */
+
+static void write_row(json_out *j, const ev_view_cell *c, size_t n,
+		      const char *key, size_t field)
+{
+	json_begin_array(j, key);
+	for (size_t i = 0; i < n; i++) {
+		const uint64_t f[4] = { c[i].run_ns, c[i].gc_ns, c[i].idle_ns,
+					c[i].tid };
+		json_uint(j, NULL, f[field]);
+	}
+	json_end_array(j);
+}
+
+/* The texts of [from, to), at most `max`. */
+static void write_texts(json_out *j, const view_state *v, uint64_t from,
+			uint64_t to, size_t max)
+{
+	static const char *const kinds[] = { "marker", "message", "label" };
+	size_t n = 0;
+
+	json_begin_array(j, "texts");
+	for (size_t i = 0; i < ev_view_text_count(v->index) && n < max; i++) {
+		const ev_view_text *t = ev_view_text_at(v->index, i);
+		if (t->time < from || t->time >= to)
+			continue;
+		json_begin_object(j, NULL);
+		json_uint(j, "time", t->time);
+		if (t->cap == EV_NO_CAP)
+			json_null(j, "cap");
+		else
+			json_uint(j, "cap", t->cap);
+		json_cstring(j, "kind", kinds[t->kind]);
+		if (t->kind == EV_VIEW_LABEL)
+			json_uint(j, "tid", t->tid);
+		json_cstring(j, "text", t->text);
+		json_end_object(j);
+		n++;
+	}
+	json_end_array(j);
+}
+
+static const char *tiles(void *ctx, const http_request *req, FILE *body)
+{
+	const view_state *v = ctx;
+	size_t caps = ev_view_cap_count(v->index);
+	view_params p;
+	ev_view_cell *cells;
+	json_out j;
+
+	if (params(req, body, &p) < 0)
+		return "text/plain; charset=utf-8";
+	default_range(v, &p);
+	if (!(cells = calloc(p.width, sizeof *cells)))
+		return NULL;
+	json_init_compact(&j, body);
+	json_begin_object(&j, NULL);
+	json_uint(&j, "from", p.from);
+	json_uint(&j, "to", p.to);
+	json_uint(&j, "width", p.width);
+	json_uint(&j, "bucket_ns", ev_view_bucket_ns(v->index));
+	json_begin_array(&j, "caps");
+	for (size_t cap = 0; cap < caps; cap++) {
+		ev_view_tile(v->index, (uint16_t)cap, p.from, p.to, p.width,
+			     cells);
+		json_begin_object(&j, NULL);
+		json_uint(&j, "cap", cap);
+		write_row(&j, cells, p.width, "run_ns", 0);
+		write_row(&j, cells, p.width, "gc_ns", 1);
+		write_row(&j, cells, p.width, "idle_ns", 2);
+		write_row(&j, cells, p.width, "tid", 3);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	write_texts(&j, v, p.from, p.to, 2 * p.width);
+	json_end_object(&j);
+	free(cells);
+	return "application/json";
+}
+
+/* ---- /api/window ---- */
+
+static const char *window(void *ctx, const http_request *req, FILE *body)
+{
+	const view_state *v = ctx;
+	view_params p;
+	ev_view_cell c;
+	json_out j;
+
+	if (params(req, body, &p) < 0)
+		return "text/plain; charset=utf-8";
+	default_range(v, &p);
+	json_init_compact(&j, body);
+	json_begin_object(&j, NULL);
+	json_uint(&j, "from", p.from);
+	json_uint(&j, "to", p.to);
+	json_begin_array(&j, "caps");
+	for (size_t cap = 0; cap < ev_view_cap_count(v->index); cap++) {
+		ev_view_tile(v->index, (uint16_t)cap, p.from, p.to, 1, &c);
+		json_begin_object(&j, NULL);
+		json_uint(&j, "cap", cap);
+		json_uint(&j, "mutator_ns", c.run_ns);
+		json_uint(&j, "gc_ns", c.gc_ns);
+		json_uint(&j, "idle_ns", c.idle_ns);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	return "application/json";
+}
+
+/* ---- /api/events ---- */
+
+/* One event of the page: its time, cap, offset and `show` line. */
+static void write_event(json_out *j, const view_state *v, const ev_event *ev,
+			uint64_t offset, ev_text *line)
+{
+	line->len = 0;
+	ev_show_event(v->show, ev, line);
+	while (line->len && line->data[line->len - 1] == '\n')
+		line->len--;
+	json_begin_object(j, NULL);
+	json_uint(j, "time", ev->time);
+	json_uint(j, "offset", offset);
+	json_uint(j, "type", ev->type);
+	json_string(j, "show", line->data ? line->data : "", line->len);
+	json_end_object(j);
+}
+
+/* Reads `p.cap`'s events of [from, to) from its block at `from`: the
+ * first `skip` at `from` passed over, then up to `limit`. The cursor of
+ * the next page goes in *next_from and *next_skip (the events at
+ * *next_from given so far); *more says there is one. */
+static int scan_events(const view_state *v, const view_params *p,
+		       json_out *j, uint64_t *next_from, uint64_t *next_skip,
+		       int *more)
+{
+	uint64_t at = ev_view_block_at(v->index, p->cap, p->from);
+	ev_view_source src = { v->fd, ev_view_data_offset(v->index), at, 0 };
+	uint64_t header = src.header_len, skipped = 0, shown = 0;
+	uint64_t last = p->from, same = p->skip;
+	ev_text line = EV_TEXT_INIT;
+	ev_reader *r;
+	ev_event ev;
+
+	*more = 0;
+	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
+			      EV_READER_RAW) < 0)
+		return -1;
+	while (ev_reader_next(r, &ev) == EV_OK) {
+		if (ev.offset - header > VIEW_MAX_SCAN) {
+			*more = 1;
+			break;
+		}
+		if (ev.type == EV_BLOCK_MARKER || ev.cap != p->cap ||
+		    ev.time < p->from)
+			continue;
+		if (ev.time >= p->to)
+			break;
+		if (ev.time == p->from && skipped < p->skip) {
+			skipped++;
+			continue;
+		}
+		if (shown == p->limit) {
+			*more = 1;
+			break;
+		}
+		write_event(j, v, &ev, at + (ev.offset - header), &line);
+		same = ev.time == last ? same + 1 : 1;
+		last = ev.time;
+		shown++;
+	}
+	*next_from = last;
+	*next_skip = same;
+	ev_text_free(&line);
+	ev_reader_free(r);
+	return 0;
+}
+
+static const char *events(void *ctx, const http_request *req, FILE *body)
+{
+	const view_state *v = ctx;
+	view_params p;
+	uint64_t next_from, next_skip;
+	int more;
+	json_out j;
+
+	if (params(req, body, &p) < 0)
+		return "text/plain; charset=utf-8";
+	if (!p.have_cap)
+		return bad(req, body, "bad parameter: cap: needed");
+	default_range(v, &p);
+	json_init_compact(&j, body);
+	json_begin_object(&j, NULL);
+	json_begin_array(&j, "events");
+	if (scan_events(v, &p, &j, &next_from, &next_skip, &more) < 0)
+		return NULL;
+	json_end_array(&j);
+	if (more) {
+		json_begin_object(&j, "next");
+		json_uint(&j, "from", next_from);
+		json_uint(&j, "skip", next_skip);
+		json_end_object(&j);
+	} else {
+		json_null(&j, "next");
+	}
+	json_end_object(&j);
+	return "application/json";
+}
+
+/* ---- /api/search ---- */
+
+/* Whether `needle` is in `hay`, ASCII letters in either case. */
+static int contains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++) {
+		size_t i = 0;
+		while (i < n && hay[i] &&
+		       tolower((unsigned char)hay[i]) ==
+			       tolower((unsigned char)needle[i]))
+			i++;
+		if (i == n)
+			return 1;
+	}
+	return 0;
+}
+
+static const char *search(void *ctx, const http_request *req, FILE *body)
+{
+	static const char *const kinds[] = { "marker", "message", "label" };
+	const view_state *v = ctx;
+	view_params p;
+	size_t hits = 0;
+	json_out j;
+
+	if (params(req, body, &p) < 0)
+		return "text/plain; charset=utf-8";
+	if (!p.query)
+		return bad(req, body, "bad parameter: q: needed");
+	json_init_compact(&j, body);
+	json_begin_object(&j, NULL);
+	json_begin_array(&j, "hits");
+	for (size_t i = 0; i < ev_view_text_count(v->index); i++) {
+		const ev_view_text *t = ev_view_text_at(v->index, i);
+		if (!contains(t->text, p.query))
+			continue;
+		if (hits++ == VIEW_MAX_HITS)
+			break;
+		json_begin_object(&j, NULL);
+		json_uint(&j, "time", t->time);
+		json_cstring(&j, "kind", kinds[t->kind]);
+		json_uint(&j, "tid", t->tid);
+		json_cstring(&j, "text", t->text);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_bool(&j, "more", hits > VIEW_MAX_HITS);
+	json_end_object(&j);
+	return "application/json";
+}
+
+/* ---- the page ---- */
+
+static const char *page(void *ctx, const http_request *req, FILE *body)
+{
+	(void)ctx;
+	(void)req;
+	fwrite(view_page, 1, view_page_len, body);
+	return "text/html; charset=utf-8";
+}
+
+const http_route view_routes[] = {
+	{ "/", page },
+	{ "/api/meta", meta },
+	{ "/api/tiles", tiles },
+	{ "/api/window", window },
+	{ "/api/events", events },
+	{ "/api/search", search },
+};
+const size_t view_n_routes = sizeof view_routes / sizeof view_routes[0];
