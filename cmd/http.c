@@ -78,10 +78,13 @@ static int token_matches(const char *token, const char *given)
 static int has_token(const http_server *s, struct MHD_Connection *c,
 		     int *in_query)
 {
-	*in_query = token_matches(s->token, MHD_lookup_connection_value(
-			c, MHD_GET_ARGUMENT_KIND, "token"));
-	return *in_query ||
-	       token_matches(s->token, MHD_lookup_connection_value(
+	const char *query = MHD_lookup_connection_value(
+		c, MHD_GET_ARGUMENT_KIND, "token");
+
+	/* A token in the query is the one that counts. */
+	if (query)
+		return *in_query = token_matches(s->token, query);
+	return token_matches(s->token, MHD_lookup_connection_value(
 			c, MHD_COOKIE_KIND, TOKEN_COOKIE));
 }
 

@@ -32,7 +32,9 @@ typedef struct view_params {
 	int have_cap;
 	uint16_t cap;       /* EV_NO_CAP: the global buffer */
 	size_t limit;       /* events: 1..VIEW_MAX_EVENTS */
-	uint64_t skip;      /* events at `from` already given */
+	int have_cursor;    /* events: go on after a page */
+	uint64_t block;     /* the block of the page's last event */
+	uint64_t after;     /* its offset: the events up to it are given */
 	const char *query;  /* search text, borrowed */
 } view_params;
 

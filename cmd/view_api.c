@@ -69,6 +69,7 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "log_bytes", ev_reader_offset(v->reader));
 	json_bool(&j, "complete", v->complete);
 	json_bool(&j, "live", v->live);
+	json_bool(&j, "at_end", v->complete || v->waiting);
 	json_end_object(&j);
 	return "application/json";
 }
@@ -202,19 +203,19 @@ static void write_event(json_out *j, const view_state *v, const ev_event *ev,
 	json_end_object(j);
 }
 
-/* Reads `p.cap`'s events of [from, to) from its block at `from`: the
- * first `skip` at `from` passed over, then up to `limit`. The cursor of
- * the next page goes in *next_from and *next_skip (the events at
- * *next_from given so far); *more says there is one. */
+/* Reads `p.cap`'s events of [from, to) in the log's order, from its
+ * block at `from` or, for a later page, from the cursor's block after its
+ * event; up to `limit`. The next page's cursor goes in *next (its block
+ * and last event, as file offsets); *more says there is one. */
 static int scan_events(const view_state *v, const view_params *p,
-		       json_out *j, uint64_t *next_from, uint64_t *next_skip,
-		       int *more)
+		       json_out *j, uint64_t next[2], int *more)
 {
-	uint64_t at = ev_view_block_at(v->index, p->cap, p->from);
+	uint64_t at = p->have_cursor ? p->block
+				     : ev_view_block_at(v->index, p->cap, p->from);
 	ev_view_source src = { v->fd, ev_view_data_offset(v->index), at, 0 };
-	uint64_t header = src.header_len, skipped = 0, shown = 0;
-	uint64_t last = p->from, same = p->skip;
+	uint64_t header = src.header_len, shown = 0;
 	ev_text line = EV_TEXT_INIT;
+	ev_block block = { 0, 0, 0, 0, 0 };
 	ev_reader *r;
 	ev_event ev;
 
@@ -223,30 +224,27 @@ static int scan_events(const view_state *v, const view_params *p,
 			      EV_READER_RAW) < 0)
 		return -1;
 	while (ev_reader_next(r, &ev) == EV_OK) {
+		uint64_t offset = at + (ev.offset - header);
 		if (ev.offset - header > VIEW_MAX_SCAN) {
-			*more = 1;
+			*more = shown > 0;
 			break;
 		}
 		if (ev.type == EV_BLOCK_MARKER || ev.cap != p->cap ||
-		    ev.time < p->from)
+		    ev.time < p->from ||
+		    (p->have_cursor && offset <= p->after))
 			continue;
 		if (ev.time >= p->to)
 			break;
-		if (ev.time == p->from && skipped < p->skip) {
-			skipped++;
-			continue;
-		}
 		if (shown == p->limit) {
 			*more = 1;
 			break;
 		}
-		write_event(j, v, &ev, at + (ev.offset - header), &line);
-		same = ev.time == last ? same + 1 : 1;
-		last = ev.time;
+		write_event(j, v, &ev, offset, &line);
+		ev_reader_block(r, &block);
+		next[0] = at + (block.offset - header);
+		next[1] = offset;
 		shown++;
 	}
-	*next_from = last;
-	*next_skip = same;
 	ev_text_free(&line);
 	ev_reader_free(r);
 	return 0;
@@ -256,7 +254,7 @@ static const char *events(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
 	view_params p;
-	uint64_t next_from, next_skip;
+	uint64_t next[2] = { 0, 0 };
 	int more;
 	json_out j;
 
@@ -268,13 +266,13 @@ static const char *events(void *ctx, const http_request *req, FILE *body)
 	json_init_compact(&j, body);
 	json_begin_object(&j, NULL);
 	json_begin_array(&j, "events");
-	if (scan_events(v, &p, &j, &next_from, &next_skip, &more) < 0)
+	if (scan_events(v, &p, &j, next, &more) < 0)
 		return NULL;
 	json_end_array(&j);
 	if (more) {
 		json_begin_object(&j, "next");
-		json_uint(&j, "from", next_from);
-		json_uint(&j, "skip", next_skip);
+		json_uint(&j, "block", next[0]);
+		json_uint(&j, "after", next[1]);
 		json_end_object(&j);
 	} else {
 		json_null(&j, "next");

@@ -65,9 +65,9 @@ static int parse_cap(view_arg_fn arg, void *ctx, view_params *p,
 int view_params_parse(view_arg_fn arg, void *ctx, view_params *out,
 		      const char **why)
 {
-	view_params p = { 0, 0, 0, 1, 0, 0, 100, 0, NULL };
+	view_params p = { 0, 0, 0, 1, 0, 0, 100, 0, 0, 0, NULL };
 	uint64_t width = 1, limit = 100;
-	int have_from, have_to;
+	int have_from, have_to, have_block, have_after;
 
 	if (number(arg, ctx, "from", 0, UINT64_MAX / 2, &p.from, &have_from,
 		   why) < 0 ||
@@ -77,8 +77,16 @@ int view_params_parse(view_arg_fn arg, void *ctx, view_params *out,
 		   why) < 0 ||
 	    number(arg, ctx, "limit", 1, VIEW_MAX_EVENTS, &limit, NULL,
 		   why) < 0 ||
-	    number(arg, ctx, "skip", 0, 1000000, &p.skip, NULL, why) < 0)
+	    number(arg, ctx, "block", 0, UINT64_MAX / 2, &p.block,
+		   &have_block, why) < 0 ||
+	    number(arg, ctx, "after", 0, UINT64_MAX / 2, &p.after,
+		   &have_after, why) < 0)
 		return -1;
+	if (have_block != have_after || (have_block && p.after < p.block)) {
+		*why = "block and after: both or neither, after >= block";
+		return -1;
+	}
+	p.have_cursor = have_block;
 	if (have_from != have_to) {
 		*why = "from and to: both or neither";
 		return -1;
