@@ -101,8 +101,9 @@ EV_API int ev_view_index_read(ev_view_index *ix, ev_reader *r);
 /** What went wrong last. */
 EV_API const ev_diag *ev_view_index_diag(const ev_view_index *ix);
 
-/** The first and last event times seen (0, 0 before any event). */
+/** The first event time seen (0 before any event). */
 EV_API uint64_t ev_view_start(const ev_view_index *ix);
+/** The last event time seen (0 before any event). */
 EV_API uint64_t ev_view_end(const ev_view_index *ix);
 
 /** Capabilities: 1 + the highest cap number that posted an event. */
@@ -135,8 +136,9 @@ EV_API uint64_t ev_view_block_at(const ev_view_index *ix, uint16_t cap,
 /** Where the events start: the offset after the header. */
 EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);
 
-/** Texts kept, in log order; text `i`, or NULL out of range. */
+/** Texts kept, in log order. */
 EV_API size_t ev_view_text_count(const ev_view_index *ix);
+/** Text `i`, or NULL out of range; owned by the index. */
 EV_API const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i);
 /** Texts not kept, past EV_VIEW_MAX_TEXTS. */
 EV_API uint64_t ev_view_texts_dropped(const ev_view_index *ix);
