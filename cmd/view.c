@@ -6,9 +6,7 @@
  * being written) is followed. One thread: a poll over the server.
  *
  * The index goes back to a time's exact events by offset, so the log
- * must be a plain file it can read at any offset: a gzip log or standard
- * input is first inflated or copied into an unnamed temporary file
- * ($TMPDIR), never beside the user's log.
+ * must be a plain file it can read at any offset (view_input.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,8 +18,6 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <zlib.h>
 
 #include "commands.h"
 #include "view.h"
@@ -68,67 +64,34 @@ static void catch_interrupts(void)
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
-/* ---- the input ---- */
+/* ---- indexing ---- */
 
-/* Copies what gzread gives of `fd` (gzip inflated, anything else as it
- * is) into an unnamed temporary file; its descriptor, or -1. */
-static int spool(int fd, const char *name)
+/* Opens the reader and the index's start once the log's header is there
+ * (a FIFO's may come later): EXIT_OK, v->waiting while it has not. */
+static int begin(view_state *v)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	char buf[1 << 16];
-	int out, n;
-	gzFile gz;
+	int rc;
 
-	snprintf(path, sizeof path, "%s/evtool-view-XXXXXX",
-		 dir && *dir ? dir : "/tmp");
-	if ((out = mkstemp(path)) < 0)
-		return cli_error(EXIT_SYSTEM, "cannot make a temporary file in "
-				 "%s: %s", dir && *dir ? dir : "/tmp",
-				 strerror(errno)), -1;
-	unlink(path);
-	if (!(gz = gzdopen(dup(fd), "rb"))) {
-		close(out);
-		return cli_error(EXIT_SYSTEM, "out of memory"), -1;
+	if (!v->reader) {
+		if (v->src_fd >= 0 && (!v->src_known || v->src_gzip))
+			return v->waiting = 1, EXIT_OK;
+		if (ev_reader_open_fd(&v->reader, v->fd, v->name,
+				      EV_READER_RAW) < 0)
+			return cli_error(EXIT_SYSTEM, "out of memory");
 	}
-	while ((n = gzread(gz, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			n = -2;
-			break;
-		}
-	gzclose(gz);
-	if (n < 0) {
-		close(out);
-		return cli_error(EXIT_SYSTEM, "%s: cannot copy it to a temporary "
-				 "file (%s)", name, n == -2 ? strerror(errno) :
-				 "damaged gzip input"), -1;
-	}
-	lseek(out, 0, SEEK_SET);
-	return out;
-}
-
-/* The plain log of `path` ("-": standard input), read-only. */
-static int open_log(const char *path, view_state *v)
-{
-	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO)
-					: open(path, O_RDONLY | O_CLOEXEC);
-	unsigned char magic[2] = { 0, 0 };
-	struct stat st;
-
-	if (fd < 0)
-		return cli_error(EXIT_SYSTEM, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    pread(fd, magic, 2, 0) >= 0 && !(magic[0] == 0x1f && magic[1] == 0x8b)) {
-		v->fd = fd;
-		v->live = 1;
+	if ((rc = ev_view_index_begin(v->index, v->reader)) == EV_ETRUNCATED) {
+		v->waiting = 1;
+		if (!v->live)
+			return cli_reader_error(v->reader);
 		return EXIT_OK;
 	}
-	v->fd = spool(fd, cli_input_name(path));
-	close(fd);
-	return v->fd < 0 ? EXIT_SYSTEM : EXIT_OK;
+	if (rc < 0)
+		return cli_reader_error(v->reader);
+	if (ev_show_new(&v->show, ev_reader_header(v->reader), EV_SHOW_TEXT,
+			0) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	return EXIT_OK;
 }
-
-/* ---- indexing ---- */
 
 /* Indexes up to INDEX_SLICE more events. EXIT_OK while more may come. */
 static int index_some(view_state *v)
@@ -138,6 +101,8 @@ static int index_some(view_state *v)
 
 	if (v->complete)
 		return EXIT_OK;
+	if (!v->show && ((rc = begin(v)) != EXIT_OK || !v->show))
+		return rc;
 	for (unsigned n = 0; n < INDEX_SLICE; n++) {
 		if ((rc = ev_reader_next(v->reader, &ev)) != EV_OK)
 			break;
@@ -146,28 +111,12 @@ static int index_some(view_state *v)
 						v->name);
 	}
 	v->waiting = rc == EV_ETRUNCATED;
-	/* A spooled copy does not grow: its end is the log's. */
+	/* A log that cannot grow any more ends here. */
 	if (rc == EV_END || (v->waiting && !v->live))
 		v->complete = 1;
 	else if (rc < 0 && rc != EV_ETRUNCATED)
 		return cli_reader_error(v->reader);
 	return EXIT_OK;
-}
-
-static int start_index(view_state *v)
-{
-	int rc;
-
-	if (ev_reader_open_fd(&v->reader, v->fd, v->name, EV_READER_RAW) < 0)
-		return cli_error(EXIT_SYSTEM, "out of memory");
-	if ((rc = ev_reader_read_header(v->reader)) < 0)
-		return cli_reader_error(v->reader);
-	if (ev_view_index_new(&v->index, 0) < 0 ||
-	    ev_show_new(&v->show, ev_reader_header(v->reader), EV_SHOW_TEXT,
-			0) < 0)
-		return cli_error(EXIT_SYSTEM, "out of memory");
-	return ev_view_index_begin(v->index, v->reader) < 0
-		       ? cli_reader_error(v->reader) : EXIT_OK;
 }
 
 /* ---- serving ---- */
@@ -224,18 +173,21 @@ static int serve(view_state *v, const http_listen *l, int open_it)
 	announce(l, http_server_port(server), token, open_it);
 	signal(SIGCHLD, SIG_IGN);
 	while (rc == EXIT_OK && !interrupted) {
-		struct pollfd pfd = { http_server_fd(server), POLLIN, 0 };
+		struct pollfd pfd[2] = { { http_server_fd(server), POLLIN, 0 },
+					 { v->src_fd, POLLIN, 0 } };
 		int busy = !v->complete && !v->waiting;
 		int timeout = busy ? 0 : http_server_timeout_ms(server);
+		int ready;
 
 		if (!busy && (timeout < 0 || timeout > TICK_MS))
 			timeout = TICK_MS;
-		int ready = poll(&pfd, 1, timeout);
-
+		ready = poll(pfd, v->src_fd >= 0 ? 2 : 1, timeout);
 		if (ready < 0 && errno != EINTR)
 			rc = cli_error(EXIT_SYSTEM, "poll: %s", strerror(errno));
 		http_server_run(server);
-		if (ready == 0)
+		if (rc == EXIT_OK && v->src_fd >= 0 && pfd[1].revents)
+			rc = view_input_pump(v);
+		if (ready == 0 || pfd[1].revents)
 			v->waiting = 0; /* look again at a log that grows */
 		if (rc == EXIT_OK && !v->waiting)
 			rc = index_some(v);
@@ -256,20 +208,22 @@ int cmd_view(const cli_args *args)
 	int rc;
 
 	memset(&v, 0, sizeof v);
+	v.fd = v.src_fd = v.write_fd = -1;
 	if (http_listen_parse(addr ? addr : "127.0.0.1:0", &listen, &why) != 0)
 		return cli_usage_error(args->cmd, "--listen %s: %s", addr, why);
 	if (args->n_positional > 1)
 		return cli_usage_error(args->cmd, "one log at a time");
 	v.name = cli_input_name(path);
-	if ((rc = open_log(path, &v)) == EXIT_OK &&
-	    (rc = start_index(&v)) == EXIT_OK) {
+	if (ev_view_index_new(&v.index, 0) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	if ((rc = view_input_open(&v, path)) == EXIT_OK &&
+	    (rc = index_some(&v)) == EXIT_OK) {
 		catch_interrupts();
 		rc = serve(&v, &listen, cli_flag(args, VIEW_OPT_OPEN));
 	}
 	ev_show_free(v.show);
 	ev_view_index_free(v.index);
 	ev_reader_free(v.reader);
-	if (v.fd > 0)
-		close(v.fd);
+	view_input_close(&v);
 	return rc;
 }

@@ -49,7 +49,12 @@ int view_params_parse(view_arg_fn arg, void *ctx, view_params *out,
 /* The server's state: the log, its index and the header to show with. */
 typedef struct view_state {
 	const char *name;     /* as given, for the page */
-	int fd;               /* the plain log (a spooled copy for gzip) */
+	int fd;               /* the plain log, read by the index and pread */
+	int src_fd;           /* a FIFO or pipe still copied into it, or -1 */
+	int write_fd;         /* the copy's end for writing, or -1 */
+	uint64_t copied;      /* bytes copied from src_fd */
+	int src_known;        /* its first bytes are in: ... */
+	int src_gzip;         /* ... and are gzip's magic */
 	ev_reader *reader;    /* the indexing reader; its header is kept */
 	ev_view_index *index;
 	ev_show *show;        /* `evtool show`'s text of an event */
@@ -57,6 +62,20 @@ typedef struct view_state {
 	int live;             /* the log may still grow */
 	int waiting;          /* at its end for now: look again later */
 } view_state;
+
+/* Opens the log at `path` ("-": standard input) read-only as a plain
+ * file in v->fd: a regular plain file as it is (v->live: it may grow); a
+ * gzip file inflated into an unnamed temporary file ($TMPDIR, never
+ * beside the log); a FIFO or pipe copied into one as its bytes come
+ * (view_input_pump; a gzip stream inflated once it has ended). */
+int view_input_open(view_state *v, const char *path);
+
+/* Copies what the FIFO or pipe has now; at its end, closes it and the
+ * log stops growing (v->live = 0). */
+int view_input_pump(view_state *v);
+
+/* Closes the descriptors (the temporary file goes with them). */
+void view_input_close(view_state *v);
 
 /* The routes of the page and API, served with a view_state. */
 extern const http_route view_routes[];

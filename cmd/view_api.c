@@ -66,7 +66,7 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "texts", ev_view_text_count(v->index));
 	json_uint(&j, "texts_dropped", ev_view_texts_dropped(v->index));
 	json_uint(&j, "index_bytes", ev_view_memory(v->index));
-	json_uint(&j, "log_bytes", ev_reader_offset(v->reader));
+	json_uint(&j, "log_bytes", v->reader ? ev_reader_offset(v->reader) : 0);
 	json_bool(&j, "complete", v->complete);
 	json_bool(&j, "live", v->live);
 	json_bool(&j, "at_end", v->complete || v->waiting);
@@ -262,6 +262,11 @@ static const char *events(void *ctx, const http_request *req, FILE *body)
 		return "text/plain; charset=utf-8";
 	if (!p.have_cap)
 		return bad(req, body, "bad parameter: cap: needed");
+	if (!v->show) {
+		*req->status = 503;
+		fputs("the log's header has not arrived yet\n", body);
+		return "text/plain; charset=utf-8";
+	}
 	default_range(v, &p);
 	json_init_compact(&j, body);
 	json_begin_object(&j, NULL);
