@@ -12,8 +12,9 @@
  * sums of the buckets, so a range's figures are exact at every width a
  * multiple of the bucket's.
  *
- * Beside the rows it keeps the first EV_VIEW_MAX_TEXTS markers, user
- * messages and thread labels (cut to EV_VIEW_TEXT_MAX bytes) for search.
+ * Beside the rows it keeps the first EV_VIEW_MAX_TEXTS markers, the
+ * first EV_VIEW_MAX_TEXTS user messages and the first EV_VIEW_MAX_TEXTS
+ * thread labels (cut to EV_VIEW_TEXT_MAX bytes) for search.
  *
  *     ev_view_index *ix;
  *     ev_view_index_new(&ix, 0);
@@ -36,7 +37,8 @@ extern "C" {
 #define EV_VIEW_DEFAULT_CELLS (1u << 20)
 /** The fewest buckets a capability's row is given, whatever the budget. */
 #define EV_VIEW_MIN_ROW 64u
-/** Markers, messages and labels kept for search; later ones are counted. */
+/** Markers kept for search, and messages, and labels; later ones are
+ *  counted. */
 #define EV_VIEW_MAX_TEXTS 65536u
 /** Bytes of a text kept (cut at a UTF-8 character boundary). */
 #define EV_VIEW_TEXT_MAX 128u
@@ -140,7 +142,7 @@ EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);
 EV_API size_t ev_view_text_count(const ev_view_index *ix);
 /** Text `i`, or NULL out of range; owned by the index. */
 EV_API const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i);
-/** Texts not kept, past EV_VIEW_MAX_TEXTS. */
+/** Texts not kept, past EV_VIEW_MAX_TEXTS of their kind. */
 EV_API uint64_t ev_view_texts_dropped(const ev_view_index *ix);
 
 

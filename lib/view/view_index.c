@@ -236,7 +236,8 @@ static int on_text(ev_view_index *ix, const ev_event *ev, uint8_t kind)
 
 	if (ev->size < skip)
 		return fail(ix, EV_EFORMAT, ev, "a thread label without its thread");
-	if (ix->n_texts >= EV_VIEW_MAX_TEXTS) {
+	/* A budget per kind: a flood of messages leaves room for markers. */
+	if (ix->kind_count[kind] >= EV_VIEW_MAX_TEXTS) {
 		ix->texts_dropped++;
 		return EV_OK;
 	}
@@ -255,6 +256,7 @@ static int on_text(ev_view_index *ix, const ev_event *ev, uint8_t kind)
 	if (!(t->text = evi_text_copy(p, len, EV_VIEW_TEXT_MAX, NULL)))
 		return fail(ix, EV_ENOMEM, ev, "out of memory");
 	ix->n_texts++;
+	ix->kind_count[kind]++;
 	ix->text_bytes += len < EV_VIEW_TEXT_MAX ? len + 1 : EV_VIEW_TEXT_MAX + 1;
 	return EV_OK;
 }

@@ -46,6 +46,7 @@ struct ev_view_index {
 	uint64_t data_offset;
 	ev_view_text *texts;
 	size_t n_texts, texts_cap, text_bytes;
+	size_t kind_count[3]; /* texts kept of each ev_view_text_kind */
 	uint64_t texts_dropped;
 	ev_diag diag;
 };
