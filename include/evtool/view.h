@@ -33,8 +33,9 @@
 extern "C" {
 #endif
 
-/** Buckets of all capabilities together when the caller says 0: 32 MiB. */
-#define EV_VIEW_DEFAULT_CELLS (1u << 20)
+/** Buckets of all capabilities together when the caller says 0 (64
+ *  bytes each: 32 MiB). */
+#define EV_VIEW_DEFAULT_CELLS (1u << 19)
 /** The fewest buckets a capability's row is given, whatever the budget. */
 #define EV_VIEW_MIN_ROW 64u
 /** Markers kept for search, and messages, and labels; later ones are
@@ -134,6 +135,18 @@ EV_API int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
  */
 EV_API uint64_t ev_view_block_at(const ev_view_index *ix, uint16_t cap,
 				 uint64_t time);
+
+/**
+ * What `cap` did in `width` equal spans of [from, to), exactly, from its
+ * events: `r` reads the log from ev_view_block_at(ix, cap, from) (an
+ * ev_view_source), and is read up to the cap's first event at or after
+ * `to`. A run or GC still open there counts up to `to`. For ranges of a
+ * few buckets, where ev_view_tile can only share a bucket out in
+ * proportion. EV_OK, EV_EINVAL as ev_view_tile, or the reader's failure.
+ */
+EV_API int ev_view_tile_exact(const ev_view_index *ix, ev_reader *r,
+			      uint16_t cap, uint64_t from, uint64_t to,
+			      size_t width, ev_view_cell *cells);
 
 /** Where the events start: the offset after the header. */
 EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);

@@ -77,6 +77,7 @@ static void coarsen_row(view_row *r, size_t nb)
 		m->run_ns = a.run_ns + b.run_ns;
 		m->gc_ns = a.gc_ns + b.gc_ns;
 		m->block = a.block;
+		m->open = a.open;
 		if (a.tid == b.tid) {
 			m->tid = a.tid;
 			m->tid_ns = a.tid_ns + b.tid_ns;
@@ -193,9 +194,12 @@ static int on_block(ev_view_index *ix, const ev_event *ev)
 	reach(ix, ev->time);
 	uint64_t first_after = (ev->time + ((uint64_t)1 << ix->shift) - 1) >>
 			       ix->shift;
-	for (; r->filled < first_after && r->filled < ix->nb; r->filled++)
+	for (; r->filled < first_after && r->filled < ix->nb; r->filled++) {
 		r->b[r->filled].block = r->block;
+		r->b[r->filled].open = r->block_open;
+	}
 	r->block = ev->offset;
+	r->block_open = r->now;
 	return EV_OK;
 }
 
@@ -205,27 +209,29 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 		return fail(ix, EV_EFORMAT, ev,
 			    "a thread event too short for its thread id");
 	uint32_t tid = ev_load32(ev->payload);
+	view_open *o = &r->now;
 	if (ev->type == EV_RUN_THREAD) {
-		r->running = 1;
-		r->tid = tid;
-		r->run_start = ev->time;
-	} else if (r->running && r->tid == tid) {
-		add_span(ix, r, r->run_start, ev->time, tid ? tid : UINT32_MAX);
-		r->running = 0;
+		o->running = 1;
+		o->tid = tid;
+		o->run_start = ev->time;
+	} else if (o->running && o->tid == tid) {
+		add_span(ix, r, o->run_start, ev->time, tid ? tid : UINT32_MAX);
+		o->running = 0;
 	}
 	return EV_OK;
 }
 
 static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
 {
+	view_open *o = &r->now;
 	if (ev->type == EV_GC_START) {
-		r->in_gc = 1;
-		r->gc_start = ev->time;
+		o->in_gc = 1;
+		o->gc_start = ev->time;
 		return;
 	}
-	if (r->in_gc)
-		add_span(ix, r, r->gc_start, ev->time, 0);
-	r->in_gc = 0;
+	if (o->in_gc)
+		add_span(ix, r, o->gc_start, ev->time, 0);
+	o->in_gc = 0;
 }
 
 /* A marker, message or label, kept while there is room. */

@@ -10,11 +10,19 @@
 
 #include "evtool/view.h"
 
+/* The run and the GC open on a capability, at some point of its events. */
+typedef struct view_open {
+	uint64_t run_start, gc_start;
+	uint32_t tid;
+	uint8_t running, in_gc;
+} view_open;
+
 /* One bucket of a row: 2^shift ns from bucket index << shift. */
 typedef struct view_bucket {
 	uint64_t run_ns;
 	uint64_t gc_ns;
-	uint64_t block;  /* the block to read its events from */
+	uint64_t block;  /* the block to read its events from ... */
+	view_open open;  /* ... and what was open at that block's start */
 	uint64_t tid_ns; /* how long `tid` ran in it */
 	uint32_t tid;    /* the thread that ran longest in it, so far */
 } view_bucket;
@@ -24,12 +32,16 @@ typedef struct view_bucket {
 typedef struct view_row {
 	view_bucket *b;  /* nb buckets */
 	size_t filled;   /* buckets whose block is set */
-	uint64_t block;  /* the row's last block marker */
+	uint64_t block;  /* the row's last block marker ... */
+	view_open block_open; /* ... and what was open at it */
 	int seen;        /* it posted an event */
-	int running, in_gc;
-	uint32_t tid;
-	uint64_t run_start, gc_start;
+	view_open now;   /* what is open now */
 } view_row;
+
+/* What was open on `cap` at the start of the block ev_view_block_at
+ * gives for `time`. */
+view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
+			   uint64_t time);
 
 struct ev_view_index {
 	size_t max_cells;

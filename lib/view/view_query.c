@@ -91,14 +91,32 @@ int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
 	return EV_OK;
 }
 
-uint64_t ev_view_block_at(const ev_view_index *ix, uint16_t cap,
-			  uint64_t time)
+static const view_row *row_of(const ev_view_index *ix, uint16_t cap)
 {
 	const view_row *r = cap == EV_NO_CAP ? &ix->global
 			    : cap < ix->n_rows ? &ix->rows[cap] : NULL;
+	return r && r->b ? r : NULL;
+}
+
+uint64_t ev_view_block_at(const ev_view_index *ix, uint16_t cap,
+			  uint64_t time)
+{
+	const view_row *r = row_of(ix, cap);
 	uint64_t b = time >> ix->shift;
 
-	if (!r || !r->b)
+	if (!r)
 		return ix->data_offset;
 	return b < r->filled ? r->b[b].block : r->block;
+}
+
+view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
+			   uint64_t time)
+{
+	const view_row *r = row_of(ix, cap);
+	uint64_t b = time >> ix->shift;
+	view_open none = { 0, 0, 0, 0, 0 };
+
+	if (!r)
+		return none;
+	return b < r->filled ? r->b[b].open : r->block_open;
 }

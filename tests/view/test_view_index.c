@@ -219,7 +219,7 @@ static void test_memory_bounded(void **state)
 	assert_int_equal(ev_view_cap_count(ix), 4);
 	/* 4 caps and the global row at the smallest row length. */
 	assert_true(ev_view_memory(ix) < 5 * EV_VIEW_MIN_ROW * 64 + 65536);
-	assert_true(ev_view_memory(big) <= (size_t)EV_VIEW_DEFAULT_CELLS * 48);
+	assert_true(ev_view_memory(big) <= (size_t)EV_VIEW_DEFAULT_CELLS * 72);
 	for (uint16_t cap = 0; cap < 4; cap++) {
 		assert_int_equal(whole(ix, cap, 1).run_ns,
 				 whole(big, cap, 1).run_ns);
@@ -251,6 +251,188 @@ static void test_texts(void **state)
 	free(path);
 }
 
+/* ---- exact tiles against a replay of the whole log ---- */
+
+#define SPANS 7
+
+typedef struct reference {
+	uint64_t from, to;
+	ev_view_cell cells[SPANS];
+	int running, in_gc;
+	uint32_t tid;
+	uint64_t run_start, gc_start;
+} reference;
+
+static uint64_t ref_edge(const reference *f, size_t i)
+{
+	return f->from + (f->to - f->from) * i / SPANS;
+}
+
+static void ref_add(reference *f, uint64_t a, uint64_t b, int gc)
+{
+	for (size_t i = 0; i < SPANS; i++) {
+		uint64_t lo = ref_edge(f, i), hi = ref_edge(f, i + 1);
+		uint64_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+		if (y > x)
+			*(gc ? &f->cells[i].gc_ns : &f->cells[i].run_ns) += y - x;
+	}
+}
+
+/* `cap`'s runs and GCs clipped to [from, to) in SPANS spans, from every
+ * event of the log (written from the rules, sharing no code with the
+ * index); what is open at the end counts up to `to`. */
+static void reference_of(const char *path, uint16_t cap, reference *f)
+{
+	ev_reader *r;
+	ev_event ev;
+
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	while (ev_reader_next(r, &ev) == EV_OK) {
+		if (ev.cap != cap || ev.type == EV_BLOCK_MARKER)
+			continue;
+		if (ev.type == EV_RUN_THREAD) {
+			f->running = 1;
+			f->tid = ev_load32(ev.payload);
+			f->run_start = ev.time;
+		} else if (ev.type == EV_STOP_THREAD && f->running &&
+			   f->tid == ev_load32(ev.payload)) {
+			ref_add(f, f->run_start, ev.time, 0);
+			f->running = 0;
+		} else if (ev.type == EV_GC_START) {
+			f->in_gc = 1;
+			f->gc_start = ev.time;
+		} else if (ev.type == EV_GC_END) {
+			if (f->in_gc)
+				ref_add(f, f->gc_start, ev.time, 1);
+			f->in_gc = 0;
+		}
+	}
+	if (f->running)
+		ref_add(f, f->run_start, f->to, 0);
+	if (f->in_gc)
+		ref_add(f, f->gc_start, f->to, 1);
+	ev_reader_free(r);
+}
+
+/* Checks ev_view_tile_exact over [from, to) of `cap` against the replay. */
+static void exact_range(const char *path, const ev_view_index *ix, int fd,
+			uint16_t cap, uint64_t from, uint64_t to)
+{
+	reference f;
+	ev_view_cell got[SPANS];
+	ev_view_source src = { fd, ev_view_data_offset(ix),
+			       ev_view_block_at(ix, cap, from), 0 };
+	ev_reader *r;
+
+	memset(&f, 0, sizeof f);
+	f.from = from;
+	f.to = to;
+	reference_of(path, cap, &f);
+	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
+					   "log", EV_READER_RAW), EV_OK);
+	assert_int_equal(ev_view_tile_exact(ix, r, cap, from, to, SPANS, got),
+			 EV_OK);
+	ev_reader_free(r);
+	for (size_t i = 0; i < SPANS; i++)
+		if (got[i].run_ns != f.cells[i].run_ns ||
+		    got[i].gc_ns != f.cells[i].gc_ns)
+			fail_msg("%s cap %u [%llu, %llu) span %zu: exact "
+				 "%llu/%llu, replay %llu/%llu", path, cap,
+				 (unsigned long long)from,
+				 (unsigned long long)to, i,
+				 (unsigned long long)got[i].run_ns,
+				 (unsigned long long)got[i].gc_ns,
+				 (unsigned long long)f.cells[i].run_ns,
+				 (unsigned long long)f.cells[i].gc_ns);
+}
+
+/* The exact tiles of ranges of every size, at odd places and at bucket
+ * starts (where a block's open run is most often still open), equal the
+ * replay of the whole log. */
+static void exact_agrees(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *ix = index_log(path, 0);
+	int fd;
+
+	if (!ix || ev_view_end(ix) <= ev_view_start(ix)) {
+		ev_view_index_free(ix);
+		return;
+	}
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	for (uint16_t cap = 0; cap < ev_view_cap_count(ix); cap++) {
+		uint64_t len = ev_view_end(ix) - ev_view_start(ix);
+		uint64_t w = ev_view_bucket_ns(ix);
+		for (unsigned k = 0; k < 6; k++) {
+			uint64_t from = ev_view_start(ix) + len / 7 * k + 12345;
+			exact_range(path, ix, fd, cap, from,
+				    from + (len >> (2 * k)) + 777);
+		}
+		for (unsigned k = 0; k < 40; k++) {
+			uint64_t from = (ev_view_start(ix) + len / 40 * k) / w * w;
+			exact_range(path, ix, fd, cap, from, from + 5 * w);
+		}
+		n->caps++;
+	}
+	n->logs++;
+	close(fd);
+	ev_view_index_free(ix);
+}
+
+/* `name` of testdata re-blocked into blocks of at most `max` bytes, in
+ * `dir`: many blocks, with runs and GCs open across their starts. */
+static char *reblocked(const char *dir, const char *name, uint32_t max)
+{
+	char *in = ts_path(EVTOOL_TESTDATA, name), *out = ts_path(dir, name);
+	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
+	ev_reader *r;
+	ev_sink *sink;
+	ev_writer *w;
+	ev_event ev;
+
+	opts.mode = EV_WRITE_REBLOCK;
+	opts.max_block_size = max;
+	assert_int_equal(ev_reader_open_path(&r, in, 0), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	assert_int_equal(ev_sink_open_path(&sink, out), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), &opts),
+			 EV_OK);
+	while (ev_reader_next(r, &ev) == EV_OK)
+		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
+	assert_int_equal(ev_writer_finish(w), EV_OK);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	ev_writer_free(w);
+	ev_sink_free(sink);
+	ev_reader_free(r);
+	free(in);
+	return out;
+}
+
+static void test_exact_tiles(void **state)
+{
+	static const char *const names[] = { "threads-n2.eventlog",
+					      "gc-n2.eventlog",
+					      "sparks-n2.eventlog" };
+	counts n = { 0, 0 };
+	char *dir = ts_temp_dir();
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, exact_agrees, &n);
+	assert_true(n.logs >= 10);
+	ts_for_each_log(EVTOOL_CORPUS, exact_agrees, &n);
+	/* Blocks of 600 bytes: what is open at a block's start matters. */
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char *path = reblocked(dir, names[i], 600);
+		counts m = { 0, 0 };
+		exact_agrees(path, &m);
+		blocks_lead_back(path, &m);
+		assert_int_equal(m.logs, 2);
+		free(path);
+	}
+	ts_remove_dir(dir);
+	free(dir);
+}
+
 static void test_bad_arguments(void **state)
 {
 	ev_view_index *ix;
@@ -273,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_corpus_agrees_with_stats),
 		cmocka_unit_test(test_blocks_lead_back),
 		cmocka_unit_test(test_memory_bounded),
+		cmocka_unit_test(test_exact_tiles),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bad_arguments),
 	};
