@@ -74,6 +74,29 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	return "application/json";
 }
 
+/* `cap`'s figures in `width` spans of [from, to), from its events. */
+static int exact_cells(const view_state *v, uint16_t cap, uint64_t from,
+		       uint64_t to, size_t width, ev_view_cell *cells)
+{
+	ev_view_source src = { v->fd, ev_view_data_offset(v->index),
+			       ev_view_block_at(v->index, cap, from), 0 };
+	ev_reader *r;
+	int rc;
+
+	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
+			      EV_READER_RAW) < 0)
+		return EV_ENOMEM;
+	rc = ev_view_tile_exact(v->index, r, cap, from, to, width, cells);
+	ev_reader_free(r);
+	return rc;
+}
+
+/* Whether [from, to) is short enough to be drawn from its events. */
+static int is_short(const view_state *v, uint64_t from, uint64_t to)
+{
+	return to - from <= VIEW_EXACT_BUCKETS * ev_view_bucket_ns(v->index);
+}
+
 /* ---- /api/tiles ---- */
 
 static void write_row(json_out *j, const ev_view_cell *c, size_t n,
@@ -135,10 +158,14 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "to", p.to);
 	json_uint(&j, "width", p.width);
 	json_uint(&j, "bucket_ns", ev_view_bucket_ns(v->index));
+	json_bool(&j, "exact", is_short(v, p.from, p.to));
 	json_begin_array(&j, "caps");
 	for (size_t cap = 0; cap < caps; cap++) {
-		ev_view_tile(v->index, (uint16_t)cap, p.from, p.to, p.width,
-			     cells);
+		if (!is_short(v, p.from, p.to) ||
+		    exact_cells(v, (uint16_t)cap, p.from, p.to, p.width,
+				cells) < 0)
+			ev_view_tile(v->index, (uint16_t)cap, p.from, p.to,
+				     p.width, cells);
 		json_begin_object(&j, NULL);
 		json_uint(&j, "cap", cap);
 		write_row(&j, cells, p.width, "run_ns", 0);
@@ -156,6 +183,39 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 
 /* ---- /api/window ---- */
 
+static void add_cell(ev_view_cell *sum, const ev_view_cell *c)
+{
+	sum->run_ns += c->run_ns;
+	sum->gc_ns += c->gc_ns;
+}
+
+/* `cap`'s figures in [from, to): the whole buckets from the index, the
+ * parts at either end from the events. */
+static void window_cell(const view_state *v, uint16_t cap, uint64_t from,
+			uint64_t to, ev_view_cell *c)
+{
+	uint64_t w = ev_view_bucket_ns(v->index);
+	uint64_t a = (from + w - 1) / w * w, b = to / w * w;
+	uint64_t lo = from > ev_view_start(v->index) ? from
+						     : ev_view_start(v->index);
+	uint64_t hi = to < ev_view_end(v->index) ? to : ev_view_end(v->index);
+	ev_view_cell part;
+
+	memset(c, 0, sizeof *c);
+	if (is_short(v, from, to) || b <= a) {
+		if (exact_cells(v, cap, from, to, 1, c) < 0)
+			ev_view_tile(v->index, cap, from, to, 1, c);
+		return;
+	}
+	ev_view_tile(v->index, cap, a, b, 1, c);
+	if (from < a && exact_cells(v, cap, from, a, 1, &part) == 0)
+		add_cell(c, &part);
+	if (b < to && exact_cells(v, cap, b, to, 1, &part) == 0)
+		add_cell(c, &part);
+	c->idle_ns = hi > lo && hi - lo > c->run_ns + c->gc_ns
+			     ? hi - lo - c->run_ns - c->gc_ns : 0;
+}
+
 static const char *window(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
@@ -172,7 +232,7 @@ static const char *window(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "to", p.to);
 	json_begin_array(&j, "caps");
 	for (size_t cap = 0; cap < ev_view_cap_count(v->index); cap++) {
-		ev_view_tile(v->index, (uint16_t)cap, p.from, p.to, 1, &c);
+		window_cell(v, (uint16_t)cap, p.from, p.to, &c);
 		json_begin_object(&j, NULL);
 		json_uint(&j, "cap", cap);
 		json_uint(&j, "mutator_ns", c.run_ns);
