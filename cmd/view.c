@@ -43,27 +43,6 @@ const cli_option view_options[VIEW_N_OPTIONS + 1] = {
 /* Milliseconds between looks at a log that may still grow. */
 #define TICK_MS 200
 
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-static void catch_interrupts(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_interrupt;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-}
-
 /* ---- indexing ---- */
 
 /* Opens the reader and the index's start once the log's header is there
@@ -172,7 +151,7 @@ static int serve(view_state *v, const http_listen *l, int open_it)
 	http_server_require_token(server, token);
 	announce(l, http_server_port(server), token, open_it);
 	signal(SIGCHLD, SIG_IGN);
-	while (rc == EXIT_OK && !interrupted) {
+	while (rc == EXIT_OK && !cli_interrupted) {
 		struct pollfd pfd[2] = { { http_server_fd(server), POLLIN, 0 },
 					 { v->src_fd, POLLIN, 0 } };
 		int busy = !v->complete && !v->waiting;
@@ -218,7 +197,8 @@ int cmd_view(const cli_args *args)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	if ((rc = view_input_open(&v, path)) == EXIT_OK &&
 	    (rc = index_some(&v)) == EXIT_OK) {
-		catch_interrupts();
+		cli_catch_interrupts();
+		signal(SIGPIPE, SIG_IGN);
 		rc = serve(&v, &listen, cli_flag(args, VIEW_OPT_OPEN));
 	}
 	ev_show_free(v.show);
