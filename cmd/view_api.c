@@ -139,6 +139,30 @@ static void write_texts(json_out *j, const view_state *v, uint64_t from,
 	json_end_array(j);
 }
 
+/* The heap's size, live bytes and allocation in the tile's spans. */
+static void write_heap(json_out *j, const view_state *v, const view_params *p)
+{
+	ev_view_heap_cell *h = calloc(p->width, sizeof *h);
+
+	json_begin_object(j, "heap");
+	if (h && ev_view_heap(v->index, p->from, p->to, p->width, h) == EV_OK) {
+		json_begin_array(j, "size_bytes");
+		for (size_t i = 0; i < p->width; i++)
+			json_uint(j, NULL, h[i].size_bytes);
+		json_end_array(j);
+		json_begin_array(j, "live_bytes");
+		for (size_t i = 0; i < p->width; i++)
+			json_uint(j, NULL, h[i].live_bytes);
+		json_end_array(j);
+		json_begin_array(j, "allocated_bytes");
+		for (size_t i = 0; i < p->width; i++)
+			json_uint(j, NULL, h[i].allocated_bytes);
+		json_end_array(j);
+	}
+	json_end_object(j);
+	free(h);
+}
+
 static const char *tiles(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
@@ -175,6 +199,7 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	write_heap(&j, v, &p);
 	write_texts(&j, v, p.from, p.to, 2 * p.width);
 	json_end_object(&j);
 	free(cells);

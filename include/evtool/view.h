@@ -55,6 +55,13 @@ typedef struct ev_view_cell {
 	uint32_t tid;     /**< the thread that ran longest in it, 0: none */
 } ev_view_cell;
 
+/** The heap within one span of time. */
+typedef struct ev_view_heap_cell {
+	uint64_t size_bytes;      /**< the largest HEAP_SIZE in it, 0: none */
+	uint64_t live_bytes;      /**< the largest HEAP_LIVE in it, 0: none */
+	uint64_t allocated_bytes; /**< allocated in it (HEAP_ALLOCATED) */
+} ev_view_heap_cell;
+
 /** What a kept text is. */
 typedef enum ev_view_text_kind {
 	EV_VIEW_MARKER = 0,  /**< USER_MARKER (58) */
@@ -126,6 +133,16 @@ EV_API size_t ev_view_memory(const ev_view_index *ix);
  */
 EV_API int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
 			uint64_t to, size_t width, ev_view_cell *cells);
+
+/**
+ * The heap in `width` equal spans of [from, to), from the buckets: the
+ * largest size and live bytes of the buckets a span touches, and the
+ * bytes allocated in them (in proportion for a bucket cut by the span).
+ * Their sum over the whole run is `evtool stats`' bytes allocated.
+ * EV_OK; EV_EINVAL as ev_view_tile.
+ */
+EV_API int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
+			size_t width, ev_view_heap_cell *cells);
 
 /**
  * The offset of a block marker of `cap` (EV_NO_CAP: the global buffer)

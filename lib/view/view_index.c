@@ -43,7 +43,9 @@ int ev_view_index_new(ev_view_index **out, size_t max_cells)
 	while (ix->nb > EV_VIEW_MIN_ROW && ix->nb > ix->max_cells / 2)
 		ix->nb /= 2;
 	ix->shift = FIRST_SHIFT;
-	if (!(ix->global.b = calloc(ix->nb, sizeof *ix->global.b))) {
+	if (!(ix->global.b = calloc(ix->nb, sizeof *ix->global.b)) ||
+	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap))) {
+		free(ix->global.b);
 		free(ix);
 		return EV_ENOMEM;
 	}
@@ -59,6 +61,7 @@ void ev_view_index_free(ev_view_index *ix)
 		free(ix->rows[i].b);
 	free(ix->rows);
 	free(ix->global.b);
+	free(ix->heap);
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
@@ -91,8 +94,20 @@ static void coarsen_row(view_row *r, size_t nb)
 	r->filled = (r->filled + 1) / 2;
 }
 
+static void coarsen_heap(view_heap *h, size_t nb)
+{
+	for (size_t i = 0; i < nb / 2; i++) {
+		view_heap a = h[2 * i], b = h[2 * i + 1];
+		h[i].size = a.size > b.size ? a.size : b.size;
+		h[i].live = a.live > b.live ? a.live : b.live;
+		h[i].alloc = a.alloc + b.alloc;
+	}
+	memset(h + nb / 2, 0, nb / 2 * sizeof *h);
+}
+
 static void coarsen(ev_view_index *ix)
 {
+	coarsen_heap(ix->heap, ix->nb);
 	for (size_t i = 0; i < ix->n_rows; i++)
 		if (ix->rows[i].b)
 			coarsen_row(&ix->rows[i], ix->nb);
@@ -122,6 +137,9 @@ static int fit_rows(ev_view_index *ix, size_t rows)
 		view_bucket *g = realloc(ix->global.b, ix->nb * sizeof *g);
 		if (g)
 			ix->global.b = g;
+		view_heap *h = realloc(ix->heap, ix->nb * sizeof *h);
+		if (h)
+			ix->heap = h;
 	}
 	return EV_OK;
 }
@@ -234,6 +252,32 @@ static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
 	o->in_gc = 0;
 }
 
+/* HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE: capset u32, bytes u64. */
+static int on_heap(ev_view_index *ix, const ev_event *ev)
+{
+	view_heap *h;
+	uint64_t bytes;
+	view_row *r;
+
+	if (ev->size < 12)
+		return fail(ix, EV_EFORMAT, ev, "a heap event too short for its bytes");
+	bytes = ev_load64(ev->payload + 4);
+	reach(ix, ev->time);
+	h = &ix->heap[ev->time >> ix->shift];
+	if (ev->type == EV_HEAP_SIZE) {
+		h->size = bytes > h->size ? bytes : h->size;
+	} else if (ev->type == EV_HEAP_LIVE) {
+		h->live = bytes > h->live ? bytes : h->live;
+	} else if (ev->cap != EV_NO_CAP) {
+		if (!(r = row_get(ix, ev->cap, ev)))
+			return ix->diag.status;
+		if (bytes >= r->allocated)
+			ix->heap[ev->time >> ix->shift].alloc += bytes - r->allocated;
+		r->allocated = bytes;
+	}
+	return EV_OK;
+}
+
 /* A marker, message or label, kept while there is room. */
 static int on_text(ev_view_index *ix, const ev_event *ev, uint8_t kind)
 {
@@ -290,6 +334,10 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 		return on_text(ix, ev, EV_VIEW_MESSAGE);
 	case EV_THREAD_LABEL:
 		return on_text(ix, ev, EV_VIEW_LABEL);
+	case EV_HEAP_ALLOCATED:
+	case EV_HEAP_SIZE:
+	case EV_HEAP_LIVE:
+		return on_heap(ix, ev);
 	default:
 		break;
 	}

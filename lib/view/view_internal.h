@@ -27,6 +27,13 @@ typedef struct view_bucket {
 	uint32_t tid;    /* the thread that ran longest in it, so far */
 } view_bucket;
 
+/* The heap in one bucket: HEAP_SIZE (50) and HEAP_LIVE (51) at their
+ * largest, and the bytes allocated (HEAP_ALLOCATED (49) carries a
+ * capability's running total: the growth since its last one). */
+typedef struct view_heap {
+	uint64_t size, live, alloc;
+} view_heap;
+
 /* A capability's row (or the global buffer's: blocks only), and the run
  * and GC open on it. */
 typedef struct view_row {
@@ -36,6 +43,7 @@ typedef struct view_row {
 	view_open block_open; /* ... and what was open at it */
 	int seen;        /* it posted an event */
 	view_open now;   /* what is open now */
+	uint64_t allocated; /* its last HEAP_ALLOCATED */
 } view_row;
 
 /* What was open on `cap` at the start of the block ev_view_block_at
@@ -52,6 +60,7 @@ struct ev_view_index {
 	size_t n_used;      /* with buckets */
 	size_t n_caps;      /* 1 + the highest cap with buckets */
 	view_row global;
+	view_heap *heap;    /* nb buckets */
 	int any;
 	uint64_t start, end;
 	int have_data_offset;

@@ -27,7 +27,7 @@ const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i)
 
 size_t ev_view_memory(const ev_view_index *ix)
 {
-	return sizeof *ix + (ix->n_used + 1) * ix->nb * sizeof(view_bucket) +
+	return sizeof *ix + ix->nb * sizeof(view_heap) + (ix->n_used + 1) * ix->nb * sizeof(view_bucket) +
 	       ix->n_rows * sizeof(view_row) +
 	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes;
 }
@@ -96,6 +96,35 @@ static const view_row *row_of(const ev_view_index *ix, uint16_t cap)
 	const view_row *r = cap == EV_NO_CAP ? &ix->global
 			    : cap < ix->n_rows ? &ix->rows[cap] : NULL;
 	return r && r->b ? r : NULL;
+}
+
+int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
+		 size_t width, ev_view_heap_cell *cells)
+{
+	uint64_t w = (uint64_t)1 << ix->shift, end = (uint64_t)ix->nb << ix->shift;
+
+	if (from >= to || !width)
+		return EV_EINVAL;
+	memset(cells, 0, width * sizeof *cells);
+	for (size_t i = 0; i < width; i++) {
+		uint64_t lo = from + share(to - from, i, width);
+		uint64_t hi = from + share(to - from, i + 1, width);
+		ev_view_heap_cell *c = &cells[i];
+
+		if (hi > end)
+			hi = end;
+		for (uint64_t b = lo >> ix->shift; lo < hi && b <= (hi - 1) >> ix->shift; b++) {
+			const view_heap *h = &ix->heap[b];
+			uint64_t b0 = b << ix->shift, b1 = b0 + w;
+			uint64_t part = (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+
+			c->size_bytes = h->size > c->size_bytes ? h->size : c->size_bytes;
+			c->live_bytes = h->live > c->live_bytes ? h->live : c->live_bytes;
+			c->allocated_bytes += part == w ? h->alloc
+							: share(h->alloc, part, w);
+		}
+	}
+	return EV_OK;
 }
 
 uint64_t ev_view_block_at(const ev_view_index *ix, uint16_t cap,

@@ -81,6 +81,38 @@ static ev_view_cell whole(const ev_view_index *ix, uint16_t cap, size_t width)
 	return sum;
 }
 
+/* The heap's bytes allocated over the run and its largest live bytes
+ * are the accumulator's; its largest size (HEAP_SIZE's) is at most the
+ * accumulator's, which MEM_RETURN may raise. */
+static void heap_agrees(const char *path, const ev_view_index *ix,
+			const ev_stats *st)
+{
+	uint64_t allocated = 0, live = 0, mem = 0;
+	ev_view_heap_cell cells[16], sum = { 0, 0, 0 };
+
+	for (size_t i = 0; i < ev_stats_process_count(st); i++) {
+		const ev_stats_process *p = ev_stats_process_at(st, i);
+		allocated += p->allocated_bytes;
+		live = p->max_live_bytes > live ? p->max_live_bytes : live;
+		mem = p->max_mem_bytes > mem ? p->max_mem_bytes : mem;
+	}
+	assert_int_equal(ev_view_heap(ix, 0, aligned_end(ix, 16), 16, cells),
+			 EV_OK);
+	for (size_t i = 0; i < 16; i++) {
+		sum.allocated_bytes += cells[i].allocated_bytes;
+		if (cells[i].live_bytes > sum.live_bytes)
+			sum.live_bytes = cells[i].live_bytes;
+		if (cells[i].size_bytes > sum.size_bytes)
+			sum.size_bytes = cells[i].size_bytes;
+	}
+	if (sum.allocated_bytes != allocated)
+		fail_msg("%s: allocated %llu, stats %llu", path,
+			 (unsigned long long)sum.allocated_bytes,
+			 (unsigned long long)allocated);
+	assert_int_equal(sum.live_bytes, live);
+	assert_true(sum.size_bytes <= mem);
+}
+
 typedef struct counts {
 	size_t logs, caps;
 } counts;
@@ -122,6 +154,8 @@ static void agrees_with_stats(const char *path, void *ctx)
 				 ev_view_end(fine) - ev_view_start(fine));
 		n->caps++;
 	}
+	heap_agrees(path, fine, st);
+	heap_agrees(path, coarse, st);
 	n->logs++;
 	ev_stats_free(st);
 	ev_view_index_free(fine);

@@ -59,7 +59,7 @@ async function checkPixels(page, file) {
     const cv = document.getElementById('tl');
     const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
     const rows = [];
-    for (let cap = 0; (TOP + cap * ROW + ROW) <= cv.height - 20; cap++) {
+    for (let cap = 0; cap < window.tilesCaps; cap++) {
       const y0 = TOP + cap * ROW, h = ROW - 6, n = { run: 0, gc: 0, idle: 0, all: 0 };
       for (let y = y0; y < y0 + h; y++)
         for (let x = LABEL; x < cv.width; x++) {
