@@ -6,8 +6,9 @@ usage: bench/view.py EVTOOL LOG [N]
 Prints the time of `evtool info LOG`; the time from starting `evtool view
 LOG` to its first whole-run tile (the server is ready) and to the index's
 completion; the server's peak memory (VmHWM); and the p50/p99/max time of
-N (default 1000) /api/tiles (width 1500) and /api/events (limit 100)
-requests at random viewports, measured on the client over loopback (so
+N (default 1000) /api/tiles (width 1500) at random viewports, N at random
+deep zooms (at most 64 buckets) and N /api/events
+(limit 100) requests, measured on the client over loopback (so
 an upper bound of the server's time)."""
 import json
 import random
@@ -44,11 +45,16 @@ while True:
     time.sleep(0.05)
 index_s = time.time() - t0
 random.seed(1)
-lat = {"tiles": [], "events": []}
+lat = {"tiles": [], "zoomed": [], "events": []}
 for i in range(n):
     a = random.randint(meta["start_ns"], meta["end_ns"] - 1)
     b = random.randint(a + 1, meta["end_ns"])
+    # A deep zoom: at most 64 buckets (drawn from the events themselves
+    # when their blocks span at most 4 MiB).
+    z = random.randint(1000, 64 * meta["bucket_ns"])
+    za = random.randint(meta["start_ns"], max(meta["start_ns"], meta["end_ns"] - z))
     for kind, path in (("tiles", "/api/tiles?from=%d&to=%d&width=1500" % (a, b)),
+                       ("zoomed", "/api/tiles?from=%d&to=%d&width=1500" % (za, za + z)),
                        ("events", "/api/events?cap=%d&from=%d&to=%d&limit=100"
                         % (random.randrange(meta["capabilities"]), a, b))):
         t = time.perf_counter()

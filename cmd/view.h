@@ -20,8 +20,9 @@
 #define VIEW_MAX_EVENTS 1000u
 /* Hits of one /api/search. */
 #define VIEW_MAX_HITS 500u
-/* A range of at most this many buckets is drawn from its events. */
-#define VIEW_EXACT_BUCKETS 64u
+/* A range whose events lie within this many bytes of the log, for every
+ * capability (by the index's block offsets), is drawn from its events. */
+#define VIEW_EXACT_BYTES (4u << 20)
 /* Bytes of the log /api/events reads for one page at most; past them it
  * answers with what it found and where to go on. */
 #define VIEW_MAX_SCAN (32u << 20)

@@ -91,10 +91,18 @@ static int exact_cells(const view_state *v, uint16_t cap, uint64_t from,
 	return rc;
 }
 
-/* Whether [from, to) is short enough to be drawn from its events. */
+/* Whether [from, to) is short enough to be drawn from its events: the
+ * blocks that hold them span at most VIEW_EXACT_BYTES for every cap (the
+ * time a request takes is that of reading them). */
 static int is_short(const view_state *v, uint64_t from, uint64_t to)
 {
-	return to - from <= VIEW_EXACT_BUCKETS * ev_view_bucket_ns(v->index);
+	for (size_t cap = 0; cap < ev_view_cap_count(v->index); cap++) {
+		uint64_t a = ev_view_block_at(v->index, (uint16_t)cap, from);
+		uint64_t b = ev_view_block_at(v->index, (uint16_t)cap, to);
+		if (b > a && b - a > VIEW_EXACT_BYTES)
+			return 0;
+	}
+	return 1;
 }
 
 /* ---- /api/tiles ---- */
