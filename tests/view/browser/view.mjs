@@ -96,6 +96,8 @@ try {
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(outDir, 'whole.png') });
 
+  // The time of drawing one frame, for bench/README.md (not a check).
+  console.log('frame drawn in ' + (await page.evaluate(() => window.frameMs(20))).toFixed(1) + ' ms (mean of 20)');
   await checkPixels(page, log);
   for (const other of pixelLogs) {
     const v = await startView(other);
