@@ -175,8 +175,9 @@ const cli_command cli_commands[] = {
 	  "example: evtool validate --strict bench.eventlog || exit 1",
 	  validate_options, 0, -1 },
 	{ "view", cmd_view, "the timeline of a log of any size, in the browser",
-	  "LOG [--listen ADDR] [--open]",
-	  "Indexes LOG (plain or gzip; - reads standard input, spooled) in one\n"
+	  "LOG... [--listen ADDR] [--open]",
+	  "Indexes LOG (plain or gzip; - reads standard input, spooled; a FIFO\n"
+	  "as it is written; several logs merged as merge aligns them) in one\n"
 	  "streaming pass, in bounded memory, and serves its timeline to a\n"
 	  "browser until interrupted: one row per capability showing who ran\n"
 	  "(a colour per thread), GC and idle, with markers and messages;\n"

@@ -88,11 +88,17 @@ static int index_some(view_state *v)
 		if (ev_view_index_add(v->index, &ev) < 0)
 			return cli_read_failure(ev_view_index_diag(v->index),
 						v->name);
+		/* Its failures (a bad wall clock, too many capsets) leave the
+		 * list usable: the page names fewer processes. */
+		(void)ev_process_list_add(v->procs, &ev);
 	}
 	v->waiting = rc == EV_ETRUNCATED;
 	/* A log that cannot grow any more ends here. */
-	if (rc == EV_END || (v->waiting && !v->live))
+	if (rc == EV_END || (v->waiting && !v->live)) {
 		v->complete = 1;
+		if (ev_process_list_finish(v->procs) < 0)
+			return cli_error(EXIT_SYSTEM, "out of memory");
+	}
 	else if (rc < 0 && rc != EV_ETRUNCATED)
 		return cli_reader_error(v->reader);
 	return EXIT_OK;
@@ -190,12 +196,16 @@ int cmd_view(const cli_args *args)
 	v.fd = v.src_fd = v.write_fd = -1;
 	if (http_listen_parse(addr ? addr : "127.0.0.1:0", &listen, &why) != 0)
 		return cli_usage_error(args->cmd, "--listen %s: %s", addr, why);
-	if (args->n_positional > 1)
-		return cli_usage_error(args->cmd, "one log at a time");
-	v.name = cli_input_name(path);
-	if (ev_view_index_new(&v.index, 0) < 0)
+	v.name = args->n_positional > 1 ? "merged logs" : cli_input_name(path);
+	if (ev_view_index_new(&v.index, 0) < 0 ||
+	    ev_process_list_new(&v.procs) < 0) {
+		ev_view_index_free(v.index);
 		return cli_error(EXIT_SYSTEM, "out of memory");
-	if ((rc = view_input_open(&v, path)) == EXIT_OK &&
+	}
+	rc = args->n_positional > 1
+		     ? view_input_merge(&v, args->positional, args->n_positional)
+		     : view_input_open(&v, path);
+	if (rc == EXIT_OK &&
 	    (rc = index_some(&v)) == EXIT_OK) {
 		cli_catch_interrupts();
 		signal(SIGPIPE, SIG_IGN);
@@ -203,6 +213,7 @@ int cmd_view(const cli_args *args)
 	}
 	ev_show_free(v.show);
 	ev_view_index_free(v.index);
+	ev_process_list_free(v.procs);
 	ev_reader_free(v.reader);
 	view_input_close(&v);
 	return rc;

@@ -61,6 +61,7 @@ typedef struct view_state {
 	ev_reader *reader;    /* the indexing reader; its header is kept */
 	ev_view_index *index;
 	ev_show *show;        /* `evtool show`'s text of an event */
+	ev_process_list *procs; /* the processes, by capset, once complete */
 	int complete;         /* the index reached the data end */
 	int live;             /* the log may still grow */
 	int waiting;          /* at its end for now: look again later */
@@ -72,6 +73,10 @@ typedef struct view_state {
  * beside the log); a FIFO or pipe copied into one as its bytes come
  * (view_input_pump; a gzip stream inflated once it has ended). */
 int view_input_open(view_state *v, const char *path);
+
+/* Merges the logs `paths` (`n`, as `evtool merge` aligns them: by wall
+ * clock, leniently) into an unnamed temporary file, which becomes v->fd. */
+int view_input_merge(view_state *v, const char *const *paths, int n);
 
 /* Copies what the FIFO or pipe has now; at its end, closes it and the
  * log stops growing (v->live = 0). */

@@ -50,6 +50,35 @@ static void default_range(const view_state *v, view_params *p)
 
 /* ---- /api/meta ---- */
 
+/* The processes (once the index is complete): pid, program and caps. */
+static void write_processes(json_out *j, const view_state *v)
+{
+	size_t n = v->complete ? ev_process_list_count(v->procs) : 0;
+
+	json_begin_array(j, "processes");
+	for (size_t i = 0; i < n; i++) {
+		const ev_process *p = ev_process_list_at(v->procs, i);
+		size_t len = 0;
+
+		json_begin_object(j, NULL);
+		json_uint(j, "capset", p->capset);
+		if (p->have_pid)
+			json_uint(j, "pid", p->pid);
+		else
+			json_null(j, "pid");
+		/* The program: the first argument (NUL-separated). */
+		while (p->args && len < p->args_len && p->args[len])
+			len++;
+		json_string(j, "program", p->args ? p->args : "", len);
+		json_begin_array(j, "caps");
+		for (size_t c = 0; c < p->n_caps; c++)
+			json_uint(j, NULL, p->caps[c]);
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 static const char *meta(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
@@ -70,6 +99,7 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_bool(&j, "complete", v->complete);
 	json_bool(&j, "live", v->live);
 	json_bool(&j, "at_end", v->complete || v->waiting);
+	write_processes(&j, v);
 	json_end_object(&j);
 	return "application/json";
 }

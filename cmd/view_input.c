@@ -163,6 +163,37 @@ int view_input_pump(view_state *v)
 	return EXIT_OK;
 }
 
+int view_input_merge(view_state *v, const char *const *paths, int n)
+{
+	static const cli_failure_files named = { NULL, 0, NULL,
+						 CLI_FAILURE_NAMED, NULL, NULL };
+	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
+	ev_merge *m = NULL;
+	ev_sink *sink = NULL;
+	int rc, wr;
+
+	opts.flags |= EV_MERGE_LENIENT;
+	if ((rc = make_temp(&v->fd, &wr)) != EXIT_OK)
+		return rc;
+	if (ev_merge_new(&m, &opts) < 0 || ev_sink_open_fd(&sink, wr, "merge") < 0)
+		rc = cli_error(EXIT_SYSTEM, "out of memory");
+	for (int i = 0; rc == EXIT_OK && i < n; i++) {
+		ev_input *in;
+		if ((rc = cli_open_log_input(paths[i], &in)) == EXIT_OK &&
+		    ev_merge_add(m, in) < 0)
+			rc = cli_failure(ev_merge_diag(m), &named);
+	}
+	if (rc == EXIT_OK && (ev_merge_plan(m) < 0 || ev_merge_run(m, sink) < 0))
+		rc = cli_failure(ev_merge_diag(m), &named);
+	if (rc == EXIT_OK && ev_sink_commit(sink) < 0)
+		rc = cli_error(EXIT_SYSTEM, "cannot write a temporary file: %s",
+			       ev_sink_diag(sink)->message);
+	ev_sink_free(sink);
+	ev_merge_free(m);
+	close(wr);
+	return rc;
+}
+
 void view_input_close(view_state *v)
 {
 	if (v->fd >= 0)

@@ -43,8 +43,8 @@ def check(ok, what):
 
 
 class Server:
-    def __init__(self, log):
-        self.proc = subprocess.Popen([EVTOOL, "view", log],
+    def __init__(self, *logs):
+        self.proc = subprocess.Popen([EVTOOL, "view", *logs],
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
         url = self.proc.stdout.readline().strip()
@@ -201,6 +201,21 @@ for i, log in enumerate(LOGS):
             refusals(s)
     finally:
         s.stop()
+
+# Several logs are one timeline, as `evtool merge` aligns them.
+a, b = (os.path.join(sys.argv[2], n) for n in ("merge-a.eventlog",
+                                               "merge-b.eventlog"))
+merged = "/tmp/evtool-view-api-%d.eventlog" % os.getpid()
+subprocess.run([EVTOOL, "merge", a, b, "-o", merged], check=True)
+s = Server(a, b)
+try:
+    meta = wait_complete(s)
+    tiles_agree(s, merged, meta)
+    check([p["pid"] is not None and p["program"] for p in meta["processes"]]
+          == ["./worker", "./worker"], "two processes: %s" % meta["processes"])
+finally:
+    s.stop()
+    os.unlink(merged)
 
 print("%d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)
