@@ -18,6 +18,8 @@
 #define VIEW_MAX_WIDTH 8192u
 /* Events in one page of /api/events. */
 #define VIEW_MAX_EVENTS 1000u
+/* Events of one thread listed by /api/thread. */
+#define VIEW_MAX_LIFE 500u
 /* Hits of one /api/search. */
 #define VIEW_MAX_HITS 500u
 /* A range whose events lie within this many bytes of the log, for every
@@ -39,6 +41,8 @@ typedef struct view_params {
 	uint64_t block;     /* the block of the page's last event */
 	uint64_t after;     /* its offset: the events up to it are given */
 	const char *query;  /* search text, borrowed */
+	int have_tid;
+	uint32_t tid;       /* a thread: 1..2^32-1 */
 } view_params;
 
 /* Gives the value of a parameter (NULL: absent). */

@@ -409,6 +409,108 @@ static const char *events(void *ctx, const http_request *req, FILE *body)
 	return "application/json";
 }
 
+/* ---- /api/thread ---- */
+
+static void json_time(json_out *j, const char *key, uint64_t ns)
+{
+	if (ns == UINT64_MAX)
+		json_null(j, key);
+	else
+		json_uint(j, key, ns);
+}
+
+/* Whether `ev` is about thread `tid`: a thread event (CREATE, RUN, STOP,
+ * RUNNABLE, MIGRATE, WAKEUP, LABEL) whose first field is its id. */
+static int about_thread(const ev_event *ev, uint32_t tid)
+{
+	switch (ev->type) {
+	case EV_CREATE_THREAD:
+	case EV_RUN_THREAD:
+	case EV_STOP_THREAD:
+	case EV_THREAD_RUNNABLE:
+	case EV_MIGRATE_THREAD:
+	case EV_THREAD_WAKEUP:
+	case EV_THREAD_LABEL:
+		return ev->size >= 4 && ev_load32(ev->payload) == tid;
+	default:
+		return 0;
+	}
+}
+
+/* The events of thread `p.tid` in [from, to) on `cap`, at most `room`,
+ * read from the cap's block at `from` (at most VIEW_MAX_SCAN bytes). */
+static size_t thread_events(const view_state *v, const view_params *p,
+			    uint16_t cap, json_out *j, size_t room,
+			    ev_text *line)
+{
+	ev_view_source src = { v->fd, ev_view_data_offset(v->index),
+			       ev_view_block_at(v->index, cap, p->from), 0 };
+	ev_reader *r;
+	ev_event ev;
+	size_t n = 0;
+
+	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
+			      EV_READER_RAW) < 0)
+		return 0;
+	while (n < room && ev_reader_next(r, &ev) == EV_OK &&
+	       ev.offset - src.header_len <= VIEW_MAX_SCAN) {
+		if (ev.type == EV_BLOCK_MARKER || ev.cap != cap ||
+		    ev.time < p->from || !about_thread(&ev, p->tid))
+			continue;
+		if (ev.time >= p->to)
+			break;
+		write_event(j, v, &ev, src.at + (ev.offset - src.header_len),
+			    line);
+		n++;
+	}
+	ev_reader_free(r);
+	return n;
+}
+
+static const char *thread(void *ctx, const http_request *req, FILE *body)
+{
+	const view_state *v = ctx;
+	const ev_view_thread *t;
+	ev_text line = EV_TEXT_INIT;
+	view_params p;
+	size_t room = VIEW_MAX_LIFE;
+	json_out j;
+
+	if (params(req, body, &p) < 0)
+		return "text/plain; charset=utf-8";
+	if (!p.have_tid)
+		return bad(req, body, "bad parameter: tid: needed");
+	if (!(t = ev_view_thread_of(v->index, p.tid))) {
+		*req->status = 404;
+		fputs("no such thread (or past the threads kept)\n", body);
+		return "text/plain; charset=utf-8";
+	}
+	default_range(v, &p);
+	json_init_compact(&j, body);
+	json_begin_object(&j, NULL);
+	json_uint(&j, "tid", t->tid);
+	if (t->label)
+		json_cstring(&j, "label", t->label);
+	else
+		json_null(&j, "label");
+	json_time(&j, "created_ns", t->created_ns);
+	json_time(&j, "first_run_ns", t->first_run_ns);
+	json_time(&j, "last_stop_ns", t->last_stop_ns);
+	json_time(&j, "finished_ns", t->finished_ns);
+	json_uint(&j, "runs", t->runs);
+	json_uint(&j, "run_ns", t->run_ns);
+	json_uint(&j, "migrations", t->migrations);
+	/* Its events in the range, cap by cap (the page sorts them). */
+	json_begin_array(&j, "events");
+	for (size_t cap = 0; v->show && cap < ev_view_cap_count(v->index) &&
+			     room > 0; cap++)
+		room -= thread_events(v, &p, (uint16_t)cap, &j, room, &line);
+	json_end_array(&j);
+	json_end_object(&j);
+	ev_text_free(&line);
+	return "application/json";
+}
+
 /* ---- /api/search ---- */
 
 /* Whether `needle` is in `hay`, ASCII letters in either case. */
@@ -479,5 +581,6 @@ const http_route view_routes[] = {
 	{ "/api/window", window },
 	{ "/api/events", events },
 	{ "/api/search", search },
+	{ "/api/thread", thread },
 };
 const size_t view_n_routes = sizeof view_routes / sizeof view_routes[0];

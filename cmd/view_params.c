@@ -65,8 +65,8 @@ static int parse_cap(view_arg_fn arg, void *ctx, view_params *p,
 int view_params_parse(view_arg_fn arg, void *ctx, view_params *out,
 		      const char **why)
 {
-	view_params p = { 0, 0, 0, 1, 0, 0, 100, 0, 0, 0, NULL };
-	uint64_t width = 1, limit = 100;
+	view_params p = { 0, 0, 0, 1, 0, 0, 100, 0, 0, 0, NULL, 0, 0 };
+	uint64_t width = 1, limit = 100, tid = 0;
 	int have_from, have_to, have_block, have_after;
 
 	if (number(arg, ctx, "from", 0, UINT64_MAX / 2, &p.from, &have_from,
@@ -80,8 +80,11 @@ int view_params_parse(view_arg_fn arg, void *ctx, view_params *out,
 	    number(arg, ctx, "block", 0, UINT64_MAX / 2, &p.block,
 		   &have_block, why) < 0 ||
 	    number(arg, ctx, "after", 0, UINT64_MAX / 2, &p.after,
-		   &have_after, why) < 0)
+		   &have_after, why) < 0 ||
+	    number(arg, ctx, "tid", 1, UINT32_MAX, &tid, &p.have_tid,
+		   why) < 0)
 		return -1;
+	p.tid = (uint32_t)tid;
 	if (have_block != have_after || (have_block && p.after < p.block)) {
 		*why = "block and after: both or neither, after >= block";
 		return -1;

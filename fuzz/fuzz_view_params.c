@@ -51,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(!vp.have_range || vp.to > vp.from);
 		FUZZ_ASSERT(vp.width >= 1 && vp.width <= VIEW_MAX_WIDTH);
 		FUZZ_ASSERT(vp.limit >= 1 && vp.limit <= VIEW_MAX_EVENTS);
+		FUZZ_ASSERT(!vp.have_tid || vp.tid >= 1);
 		FUZZ_ASSERT(!vp.query ||
 			    (*vp.query && strlen(vp.query) <= EV_VIEW_TEXT_MAX));
 	} else {

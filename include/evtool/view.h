@@ -69,6 +69,23 @@ typedef enum ev_view_text_kind {
 	EV_VIEW_LABEL = 2    /**< THREAD_LABEL (44) */
 } ev_view_text_kind;
 
+/** Threads summarised one by one; later ones are counted only. */
+#define EV_VIEW_MAX_THREADS 65536u
+
+/** A Haskell thread's life, as far as the log tells it. */
+typedef struct ev_view_thread {
+	uint32_t tid;
+	uint64_t created_ns;   /**< CREATE_THREAD (0); UINT64_MAX: not seen */
+	uint64_t first_run_ns; /**< its first RUN_THREAD; UINT64_MAX: none */
+	uint64_t last_stop_ns; /**< its last STOP_THREAD; UINT64_MAX: none */
+	uint64_t finished_ns;  /**< the stop that finished it; UINT64_MAX: none */
+	uint64_t runs;         /**< RUN_THREAD events */
+	uint64_t run_ns;       /**< time between its runs and their stops */
+	uint64_t migrations;   /**< MIGRATE_THREAD (4) events */
+	uint16_t last_cap;     /**< where it last ran */
+	const char *label;     /**< its last THREAD_LABEL kept, or NULL */
+} ev_view_thread;
+
 /** A marker, message or thread label. */
 typedef struct ev_view_text {
 	uint64_t time;
@@ -167,6 +184,17 @@ EV_API int ev_view_tile_exact(const ev_view_index *ix, ev_reader *r,
 
 /** Where the events start: the offset after the header. */
 EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);
+
+/** The summary of thread `tid`, or NULL when it was not seen or not kept
+ *  (past EV_VIEW_MAX_THREADS); owned by the index, valid until its next
+ *  ev_view_index_add. */
+EV_API const ev_view_thread *ev_view_thread_of(const ev_view_index *ix,
+					       uint32_t tid);
+
+/** Threads summarised, and those seen past EV_VIEW_MAX_THREADS. */
+EV_API size_t ev_view_thread_count(const ev_view_index *ix);
+/** Threads seen but not summarised. */
+EV_API uint64_t ev_view_threads_dropped(const ev_view_index *ix);
 
 /** Texts kept, in log order. */
 EV_API size_t ev_view_text_count(const ev_view_index *ix);

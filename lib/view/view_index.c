@@ -65,6 +65,8 @@ void ev_view_index_free(ev_view_index *ix)
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
+	free(ix->threads);
+	evi_idmap_free(&ix->thread_ids);
 	free(ix);
 }
 
@@ -199,6 +201,68 @@ static void add_span(ev_view_index *ix, view_row *r, uint64_t from,
 	}
 }
 
+/* The summary of `tid`, created on first sight; NULL past the bound (or
+ * out of memory, which the caller reports through ix->diag). */
+static ev_view_thread *thread_get(ev_view_index *ix, uint32_t tid,
+				  const ev_event *ev)
+{
+	size_t i = evi_idmap_index(&ix->thread_ids, tid);
+	ev_view_thread *t;
+	int rc;
+
+	if (i != SIZE_MAX)
+		return &ix->threads[i];
+	if (ix->thread_ids.count >= EV_VIEW_MAX_THREADS) {
+		ix->threads_dropped++;
+		return NULL;
+	}
+	if (evi_grow(&ix->threads, &ix->threads_cap, ix->thread_ids.count + 1,
+		     sizeof *ix->threads) < 0 ||
+	    (rc = evi_idmap_add(&ix->thread_ids, tid, 0, EV_VIEW_MAX_THREADS,
+				NULL)) < 0) {
+		fail(ix, EV_ENOMEM, ev, "out of memory");
+		return NULL;
+	}
+	t = &ix->threads[ix->thread_ids.count - 1];
+	memset(t, 0, sizeof *t);
+	t->tid = tid;
+	t->created_ns = t->first_run_ns = t->last_stop_ns = t->finished_ns =
+		UINT64_MAX;
+	return t;
+}
+
+/* What a thread event (its tid first in the payload) tells of its
+ * thread's life. */
+static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns)
+{
+	ev_view_thread *t = thread_get(ix, ev_load32(ev->payload), ev);
+
+	if (!t)
+		return ix->diag.status < 0 ? ix->diag.status : EV_OK;
+	switch (ev->type) {
+	case EV_CREATE_THREAD:
+		t->created_ns = ev->time;
+		break;
+	case EV_RUN_THREAD:
+		t->runs++;
+		if (t->first_run_ns == UINT64_MAX)
+			t->first_run_ns = ev->time;
+		t->last_cap = ev->cap;
+		break;
+	case EV_STOP_THREAD:
+		t->last_stop_ns = ev->time;
+		t->run_ns += run_ns;
+		if (evi_stop_status(ev_load16(ev->payload + 4), ix->quirks) ==
+		    EVI_STOP_FINISHED)
+			t->finished_ns = ev->time;
+		break;
+	default:
+		t->migrations++;
+		break;
+	}
+	return EV_OK;
+}
+
 /* A block marker (payload: u32 size, u64 end time, u16 cap): the buckets
  * before its start read from the row's previous block, the later ones
  * from this one. */
@@ -228,15 +292,17 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 			    "a thread event too short for its thread id");
 	uint32_t tid = ev_load32(ev->payload);
 	view_open *o = &r->now;
+	uint64_t run_ns = 0;
 	if (ev->type == EV_RUN_THREAD) {
 		o->running = 1;
 		o->tid = tid;
 		o->run_start = ev->time;
 	} else if (o->running && o->tid == tid) {
 		add_span(ix, r, o->run_start, ev->time, tid ? tid : UINT32_MAX);
+		run_ns = ev->time >= o->run_start ? ev->time - o->run_start : 0;
 		o->running = 0;
 	}
-	return EV_OK;
+	return on_life(ix, ev, run_ns);
 }
 
 static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -307,6 +373,11 @@ static int on_text(ev_view_index *ix, const ev_event *ev, uint8_t kind)
 		return fail(ix, EV_ENOMEM, ev, "out of memory");
 	ix->n_texts++;
 	ix->kind_count[kind]++;
+	if (kind == EV_VIEW_LABEL) {
+		ev_view_thread *th = thread_get(ix, t->tid, ev);
+		if (th)
+			th->label = t->text;
+	}
 	ix->text_bytes += len < EV_VIEW_TEXT_MAX ? len + 1 : EV_VIEW_TEXT_MAX + 1;
 	return EV_OK;
 }
@@ -348,6 +419,12 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	case EV_RUN_THREAD:
 	case EV_STOP_THREAD:
 		return on_thread(ix, r, ev);
+	case EV_CREATE_THREAD:
+	case EV_MIGRATE_THREAD:
+		if (ev->size < 4)
+			return fail(ix, EV_EFORMAT, ev,
+				    "a thread event too short for its thread id");
+		return on_life(ix, ev, 0);
 	case EV_GC_START:
 	case EV_GC_END:
 		on_gc(ix, r, ev);
@@ -364,6 +441,7 @@ int ev_view_index_begin(ev_view_index *ix, ev_reader *r)
 	if (rc < 0)
 		return rc;
 	ix->data_offset = ev_reader_offset(r);
+	ix->quirks = ev_header_quirks(ev_reader_header(r));
 	ix->global.block = ix->data_offset;
 	for (size_t i = 0; i < ix->n_rows; i++)
 		ix->rows[i].block = ix->data_offset;

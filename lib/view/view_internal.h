@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "evtool/view.h"
+#include "idmap.h"
 
 /* The run and the GC open on a capability, at some point of its events. */
 typedef struct view_open {
@@ -65,6 +66,11 @@ struct ev_view_index {
 	uint64_t start, end;
 	int have_data_offset;
 	uint64_t data_offset;
+	unsigned quirks;       /* the header's (STOP_THREAD numbering) */
+	evi_idmap thread_ids;  /* tid -> index in threads */
+	ev_view_thread *threads;
+	size_t threads_cap;
+	uint64_t threads_dropped;
 	ev_view_text *texts;
 	size_t n_texts, texts_cap, text_bytes;
 	size_t kind_count[3]; /* texts kept of each ev_view_text_kind */

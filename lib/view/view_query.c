@@ -25,11 +25,30 @@ const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i)
 	return i < ix->n_texts ? &ix->texts[i] : NULL;
 }
 
+const ev_view_thread *ev_view_thread_of(const ev_view_index *ix, uint32_t tid)
+{
+	size_t i = evi_idmap_index(&ix->thread_ids, tid);
+	return i == SIZE_MAX ? NULL : &ix->threads[i];
+}
+
+size_t ev_view_thread_count(const ev_view_index *ix)
+{
+	return ix->thread_ids.count;
+}
+
+uint64_t ev_view_threads_dropped(const ev_view_index *ix)
+{
+	return ix->threads_dropped;
+}
+
 size_t ev_view_memory(const ev_view_index *ix)
 {
 	return sizeof *ix + ix->nb * sizeof(view_heap) + (ix->n_used + 1) * ix->nb * sizeof(view_bucket) +
 	       ix->n_rows * sizeof(view_row) +
-	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes;
+	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes +
+	       ix->threads_cap * sizeof *ix->threads +
+	       ix->thread_ids.n_slots * sizeof *ix->thread_ids.slots +
+	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys;
 }
 
 /* `ns` scaled by part/whole without overflow (whole > 0). */

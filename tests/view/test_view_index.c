@@ -467,6 +467,63 @@ static void test_exact_tiles(void **state)
 	free(dir);
 }
 
+/* Each thread's runs, run time, migrations and label are those of the
+ * stats accumulator (`evtool stats --threads`). */
+static void threads_agree(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *ix = index_log(path, 0);
+	ev_reader *r;
+	ev_stats *st;
+
+	if (!ix)
+		return;
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
+	ev_stats_read(st, r);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	for (size_t i = 0; i < ev_stats_thread_count(st); i++) {
+		const ev_stats_thread *want = ev_stats_thread_at(st, i);
+		const ev_view_thread *got = ev_view_thread_of(ix, want->tid);
+
+		assert_non_null(got);
+		if (got->runs != want->runs || got->run_ns != want->run_ns ||
+		    got->migrations != want->migrations)
+			fail_msg("%s thread %u: %llu runs %llu ns %llu migrations, "
+				 "stats %llu %llu %llu", path, want->tid,
+				 (unsigned long long)got->runs,
+				 (unsigned long long)got->run_ns,
+				 (unsigned long long)got->migrations,
+				 (unsigned long long)want->runs,
+				 (unsigned long long)want->run_ns,
+				 (unsigned long long)want->migrations);
+		if (want->label)
+			assert_true(got->label &&
+				    strncmp(got->label, want->label,
+					    strlen(got->label)) == 0);
+		if (want->stops_by_reason[EV_STATS_STOP_FINISHED])
+			assert_true(got->finished_ns != UINT64_MAX);
+		n->caps++;
+	}
+	assert_int_equal(ev_view_thread_count(ix), ev_stats_thread_count(st));
+	n->logs++;
+	ev_stats_free(st);
+	ev_reader_free(r);
+	ev_view_index_free(ix);
+}
+
+static void test_threads(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, threads_agree, &n);
+	assert_true(n.logs >= 10);
+	assert_true(n.caps >= 50);
+	ts_for_each_log(EVTOOL_CORPUS, threads_agree, &n);
+}
+
 static void test_bad_arguments(void **state)
 {
 	ev_view_index *ix;
@@ -490,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_lead_back),
 		cmocka_unit_test(test_memory_bounded),
 		cmocka_unit_test(test_exact_tiles),
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bad_arguments),
 	};

@@ -9,6 +9,7 @@
 // 2. Zoomed by URL near one RUN_THREAD event of `evtool show`, then by the
 //    wheel over it down to about a microsecond: the tooltip of that event
 //    is show's line for it.
+//    A click there lists that thread's life, the event among it.
 // 3. A range selected by shift-drag: its figures (mutator and GC per
 //    capability) are those of `evtool filter --from --to | evtool stats
 //    --json`, within two of the index's buckets (its resolution).
@@ -142,6 +143,17 @@ try {
   await page.screenshot({ path: path.join(outDir, 'event.png') });
   const shown = await page.evaluate(() => document.getElementById('tip').dataset.show);
   check(shown === line, `tooltip at ${t}: ${JSON.stringify(shown)}, show: ${JSON.stringify(line)}`);
+
+  // A click just after the event, inside its run: the thread is
+  // highlighted and its life listed, that event among them.
+  const tid = Number(/running thread (\d+)$/.exec(line)[1]);
+  await page.mouse.click(x + 3, yCap0);
+  await page.waitForFunction(() => window.lastThread, null, { timeout: 10000 })
+    .catch(() => errors.push('no thread listed'));
+  const life = await page.evaluate(() => window.lastThread);
+  check(life && life.tid === tid && life.events.some(ev => ev.show === line),
+        `click: thread ${life && life.tid} (want ${tid}), ${life ? life.events.length : 0} events listed`);
+  await page.screenshot({ path: path.join(outDir, 'thread.png') });
 
   // 3. A range selected with shift-drag over the whole run's view.
   await page.keyboard.press('0');
