@@ -177,7 +177,8 @@ const cli_command cli_commands[] = {
 	{ "view", cmd_view, "the timeline of a log of any size, in the browser",
 	  "LOG... [--listen ADDR] [--open]",
 	  "Indexes LOG (plain or gzip; - reads standard input, spooled; a FIFO\n"
-	  "as it is written; several logs merged as merge aligns them) in one\n"
+	  "or unix:PATH as it is written; several logs merged as merge aligns\n"
+	  "them) in one\n"
 	  "streaming pass, in bounded memory, and serves its timeline to a\n"
 	  "browser until interrupted: one row per capability showing who ran\n"
 	  "(a colour per thread), GC and idle, with markers and messages;\n"

@@ -2,15 +2,18 @@
  * The log that evtool view reads (view.h): a plain file it can read at
  * any offset, since the index goes back to a time's events by offset. A
  * gzip file is inflated into an unnamed temporary file in $TMPDIR, never
- * beside the user's log; a FIFO or pipe (standard input, a program's
- * +RTS -ol FIFO) is copied into one as its bytes come, so the page grows
+ * beside the user's log; a FIFO, pipe or socket (standard input, a
+ * program's +RTS -ol FIFO, unix:PATH of eventlog-socket) is copied into
+ * one as its bytes come, so the page grows
  * while the program runs.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -82,10 +85,36 @@ static int inflate_copy(view_state *v, int fd)
 	return EXIT_OK;
 }
 
+/* A connection to the Unix socket of unix:PATH (a program instrumented
+ * with eventlog-socket), or -1 with errno. */
+static int connect_unix(const char *path)
+{
+	struct sockaddr_un addr;
+	int fd;
+
+	memset(&addr, 0, sizeof addr);
+	addr.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof addr.sun_path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(addr.sun_path, path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	if (connect(fd, (const struct sockaddr *)&addr, sizeof addr) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 int view_input_open(view_state *v, const char *path)
 {
 	int fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO)
-					: open(path, O_RDONLY | O_CLOEXEC);
+		 : strncmp(path, "unix:", 5) == 0 ? connect_unix(path + 5)
+		 : open(path, O_RDONLY | O_CLOEXEC);
 	unsigned char magic[2] = { 0, 0 };
 	struct stat st;
 	int rc;

@@ -217,5 +217,46 @@ finally:
     s.stop()
     os.unlink(merged)
 
+# unix:PATH, the socket of a program using eventlog-socket: a log sent
+# in pieces grows on the server, then its tiles are stats --caps'.
+import socket
+import threading
+import time
+
+sock_path = "/tmp/evtool-view-api-%d.sock" % os.getpid()
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+listener.bind(sock_path)
+listener.listen(1)
+log = os.path.join(sys.argv[2], "gc-n2.eventlog")
+data = open(log, "rb").read()
+
+
+def send_in_pieces():
+    conn, _ = listener.accept()
+    for at in range(0, len(data), 20000):
+        conn.sendall(data[at:at + 20000])
+        time.sleep(0.1)
+    conn.close()
+
+
+threading.Thread(target=send_in_pieces, daemon=True).start()
+s = Server("unix:" + sock_path)
+try:
+    ends = []
+    for _ in range(100):
+        meta = s.json("/api/meta")
+        if not ends or meta["end_ns"] != ends[-1]:
+            ends.append(meta["end_ns"])
+        if meta["complete"]:
+            break
+        time.sleep(0.05)
+    check(meta["complete"] and len(ends) >= 3,
+          "unix: socket: the run grew %s and completed" % ends)
+    tiles_agree(s, log, meta)
+finally:
+    s.stop()
+    listener.close()
+    os.unlink(sock_path)
+
 print("%d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)
