@@ -13,6 +13,7 @@
 // 3. A range selected by shift-drag: its figures (mutator and GC per
 //    capability) are those of `evtool filter --from --to | evtool stats
 //    --json`, within two of the index's buckets (its resolution).
+// 4. A message typed into the search box: the view is centred on it.
 // Prints "N passed, N failed"; exits 1 on a failure.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -174,6 +175,19 @@ try {
     const ok = Math.abs(c.mutator_ns - s.mutator_ns) <= 2 * meta.bucket_ns &&
                Math.abs(c.gc_ns - s.gc_ns) <= 2 * meta.bucket_ns;
     check(ok, `window [${w.from}, ${w.to}) cap ${c.cap}: mutator ${c.mutator_ns} GC ${c.gc_ns}; filter | stats ${s.mutator_ns} ${s.gc_ns}`);
+  }
+  // 4. Search: a user message or marker of show's, typed in; the view is
+  //    centred on it.
+  const said = run(['show', log]).toString().split('\n')
+    .map(l => /^(\d+): cap \d+: (?:marker: )?(worker b start)$/.exec(l)).find(m => m);
+  check(!!said, 'show has the message "worker b start"');
+  if (said) {
+    await page.fill('#q', said[2]);
+    await page.press('#q', 'Enter');
+    await page.waitForTimeout(700);
+    const range = await page.evaluate(() => /from=(\d+)&to=(\d+)/.exec(location.hash).slice(1).map(Number));
+    const at = Number(said[1]);
+    check(range[0] <= at && at < range[1], `search ${JSON.stringify(said[2])} at ${at}: view ${range}`);
   }
   check(errors.length === 0, 'no page errors: ' + errors.join('; '));
 } finally {
