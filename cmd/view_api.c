@@ -177,6 +177,30 @@ static void write_texts(json_out *j, const view_state *v, uint64_t from,
 	json_end_array(j);
 }
 
+/* `cap`'s sparks in the tile's spans: created, converted, pool size
+ * (null where no count fell). */
+static void write_sparks(json_out *j, const view_state *v, uint16_t cap,
+			 const view_params *p, ev_view_spark_cell *sp)
+{
+	if (ev_view_sparks(v->index, cap, p->from, p->to, p->width, sp) < 0)
+		return;
+	json_begin_array(j, "sparks_created");
+	for (size_t i = 0; i < p->width; i++)
+		json_uint(j, NULL, sp[i].created);
+	json_end_array(j);
+	json_begin_array(j, "sparks_converted");
+	for (size_t i = 0; i < p->width; i++)
+		json_uint(j, NULL, sp[i].converted);
+	json_end_array(j);
+	json_begin_array(j, "spark_pool");
+	for (size_t i = 0; i < p->width; i++)
+		if (sp[i].pool == UINT64_MAX)
+			json_null(j, NULL);
+		else
+			json_uint(j, NULL, sp[i].pool);
+	json_end_array(j);
+}
+
 /* The heap's size, live bytes and allocation in the tile's spans. */
 static void write_heap(json_out *j, const view_state *v, const view_params *p)
 {
@@ -207,13 +231,19 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 	size_t caps = ev_view_cap_count(v->index);
 	view_params p;
 	ev_view_cell *cells;
+	ev_view_spark_cell *sp;
 	json_out j;
 
 	if (params(req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
 	default_range(v, &p);
-	if (!(cells = calloc(p.width, sizeof *cells)))
+	cells = calloc(p.width, sizeof *cells);
+	sp = calloc(p.width, sizeof *sp);
+	if (!cells || !sp) {
+		free(cells);
+		free(sp);
 		return NULL;
+	}
 	json_init_compact(&j, body);
 	json_begin_object(&j, NULL);
 	json_uint(&j, "from", p.from);
@@ -234,6 +264,7 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 		write_row(&j, cells, p.width, "gc_ns", 1);
 		write_row(&j, cells, p.width, "idle_ns", 2);
 		write_row(&j, cells, p.width, "tid", 3);
+		write_sparks(&j, v, (uint16_t)cap, &p, sp);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
@@ -241,6 +272,7 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 	write_texts(&j, v, p.from, p.to, 2 * p.width);
 	json_end_object(&j);
 	free(cells);
+	free(sp);
 	return "application/json";
 }
 

@@ -62,6 +62,14 @@ typedef struct ev_view_heap_cell {
 	uint64_t allocated_bytes; /**< allocated in it (HEAP_ALLOCATED) */
 } ev_view_heap_cell;
 
+/** A capability's sparks within one span of time (SPARK_COUNTERS). */
+typedef struct ev_view_spark_cell {
+	uint64_t created;   /**< sparks created in it */
+	uint64_t converted; /**< sparks converted in it */
+	uint64_t pool;      /**< the pool's size at its last count;
+			         UINT64_MAX: no count in it */
+} ev_view_spark_cell;
+
 /** What a kept text is. */
 typedef enum ev_view_text_kind {
 	EV_VIEW_MARKER = 0,  /**< USER_MARKER (58) */
@@ -160,6 +168,16 @@ EV_API int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
  */
 EV_API int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
 			size_t width, ev_view_heap_cell *cells);
+
+/**
+ * `cap`'s sparks in `width` equal spans of [from, to), from the buckets
+ * (created and converted in proportion for a bucket cut by the span).
+ * Their sums over the whole run are `evtool stats`' sparks created and
+ * converted. EV_OK; EV_EINVAL as ev_view_tile.
+ */
+EV_API int ev_view_sparks(const ev_view_index *ix, uint16_t cap,
+			  uint64_t from, uint64_t to, size_t width,
+			  ev_view_spark_cell *cells);
 
 /**
  * The offset of a block marker of `cap` (EV_NO_CAP: the global buffer)

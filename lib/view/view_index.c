@@ -83,6 +83,9 @@ static void coarsen_row(view_row *r, size_t nb)
 		m->gc_ns = a.gc_ns + b.gc_ns;
 		m->block = a.block;
 		m->open = a.open;
+		m->sparks_created = a.sparks_created + b.sparks_created;
+		m->sparks_converted = a.sparks_converted + b.sparks_converted;
+		m->pool = b.pool ? b.pool : a.pool;
 		if (a.tid == b.tid) {
 			m->tid = a.tid;
 			m->tid_ns = a.tid_ns + b.tid_ns;
@@ -318,6 +321,29 @@ static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
 	o->in_gc = 0;
 }
 
+/* SPARK_COUNTERS: created, dud, overflowed, converted, GC'd, fizzled,
+ * remaining (u64 each), the cap's totals so far. */
+static int on_sparks(ev_view_index *ix, view_row *r, const ev_event *ev)
+{
+	uint64_t created, converted;
+	view_bucket *k;
+
+	if (ev->size < 56)
+		return fail(ix, EV_EFORMAT, ev, "spark counters too short for their fields");
+	created = ev_load64(ev->payload);
+	converted = ev_load64(ev->payload + 24);
+	reach(ix, ev->time);
+	k = &r->b[ev->time >> ix->shift];
+	if (created >= r->created)
+		k->sparks_created += created - r->created;
+	if (converted >= r->converted)
+		k->sparks_converted += converted - r->converted;
+	k->pool = ev_load64(ev->payload + 48) + 1;
+	r->created = created;
+	r->converted = converted;
+	return EV_OK;
+}
+
 /* HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE: capset u32, bytes u64. */
 static int on_heap(ev_view_index *ix, const ev_event *ev)
 {
@@ -419,6 +445,8 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	case EV_RUN_THREAD:
 	case EV_STOP_THREAD:
 		return on_thread(ix, r, ev);
+	case EV_SPARK_COUNTERS:
+		return on_sparks(ix, r, ev);
 	case EV_CREATE_THREAD:
 	case EV_MIGRATE_THREAD:
 		if (ev->size < 4)

@@ -26,6 +26,10 @@ typedef struct view_bucket {
 	view_open open;  /* ... and what was open at that block's start */
 	uint64_t tid_ns; /* how long `tid` ran in it */
 	uint32_t tid;    /* the thread that ran longest in it, so far */
+	/* SPARK_COUNTERS (34) carries the cap's running totals: the sparks
+	 * created and converted since the last, and the pool's size at the
+	 * last one in the bucket, plus one (0: none). */
+	uint64_t sparks_created, sparks_converted, pool;
 } view_bucket;
 
 /* The heap in one bucket: HEAP_SIZE (50) and HEAP_LIVE (51) at their
@@ -45,6 +49,7 @@ typedef struct view_row {
 	int seen;        /* it posted an event */
 	view_open now;   /* what is open now */
 	uint64_t allocated; /* its last HEAP_ALLOCATED */
+	uint64_t created, converted; /* its last SPARK_COUNTERS totals */
 } view_row;
 
 /* What was open on `cap` at the start of the block ev_view_block_at

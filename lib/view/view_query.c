@@ -146,6 +146,41 @@ int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
 	return EV_OK;
 }
 
+int ev_view_sparks(const ev_view_index *ix, uint16_t cap, uint64_t from,
+		   uint64_t to, size_t width, ev_view_spark_cell *cells)
+{
+	const view_row *r = cap < ix->n_rows && ix->rows[cap].b ? &ix->rows[cap]
+								 : NULL;
+	uint64_t w = (uint64_t)1 << ix->shift, end = (uint64_t)ix->nb << ix->shift;
+
+	if (from >= to || !width)
+		return EV_EINVAL;
+	for (size_t i = 0; i < width; i++) {
+		uint64_t lo = from + share(to - from, i, width);
+		uint64_t hi = from + share(to - from, i + 1, width);
+		ev_view_spark_cell *c = &cells[i];
+
+		c->created = c->converted = 0;
+		c->pool = UINT64_MAX;
+		if (hi > end)
+			hi = end;
+		for (uint64_t b = lo >> ix->shift;
+		     r && lo < hi && b <= (hi - 1) >> ix->shift; b++) {
+			const view_bucket *k = &r->b[b];
+			uint64_t b0 = b << ix->shift, b1 = b0 + w;
+			uint64_t part = (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+
+			c->created += part == w ? k->sparks_created
+						: share(k->sparks_created, part, w);
+			c->converted += part == w ? k->sparks_converted
+						  : share(k->sparks_converted, part, w);
+			if (k->pool)
+				c->pool = k->pool - 1;
+		}
+	}
+	return EV_OK;
+}
+
 uint64_t ev_view_block_at(const ev_view_index *ix, uint16_t cap,
 			  uint64_t time)
 {

@@ -113,6 +113,34 @@ static void heap_agrees(const char *path, const ev_view_index *ix,
 	assert_true(sum.size_bytes <= mem);
 }
 
+/* The sparks created and converted over the run, summed over the caps,
+ * are the accumulator's. */
+static void sparks_agree(const char *path, const ev_view_index *ix,
+			 const ev_stats *st)
+{
+	uint64_t created = 0, converted = 0, got_created = 0, got_converted = 0;
+	ev_view_spark_cell cells[16];
+
+	for (size_t i = 0; i < ev_stats_process_count(st); i++) {
+		created += ev_stats_process_at(st, i)->sparks.created;
+		converted += ev_stats_process_at(st, i)->sparks.converted;
+	}
+	for (uint16_t cap = 0; cap < ev_view_cap_count(ix); cap++) {
+		assert_int_equal(ev_view_sparks(ix, cap, 0, aligned_end(ix, 16),
+						16, cells), EV_OK);
+		for (size_t i = 0; i < 16; i++) {
+			got_created += cells[i].created;
+			got_converted += cells[i].converted;
+		}
+	}
+	if (got_created != created || got_converted != converted)
+		fail_msg("%s: sparks %llu created %llu converted, stats %llu %llu",
+			 path, (unsigned long long)got_created,
+			 (unsigned long long)got_converted,
+			 (unsigned long long)created,
+			 (unsigned long long)converted);
+}
+
 typedef struct counts {
 	size_t logs, caps;
 } counts;
@@ -156,6 +184,8 @@ static void agrees_with_stats(const char *path, void *ctx)
 	}
 	heap_agrees(path, fine, st);
 	heap_agrees(path, coarse, st);
+	sparks_agree(path, fine, st);
+	sparks_agree(path, coarse, st);
 	n->logs++;
 	ev_stats_free(st);
 	ev_view_index_free(fine);
