@@ -5,6 +5,7 @@
  * never by the log's size.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,15 +138,11 @@ static int is_short(const view_state *v, uint64_t from, uint64_t to)
 
 /* ---- /api/tiles ---- */
 
-static void write_row(json_out *j, const ev_view_cell *c, size_t n,
-		      const char *key, size_t field)
+static void write_tids(json_out *j, const ev_view_cell *c, size_t n)
 {
-	json_begin_array(j, key);
-	for (size_t i = 0; i < n; i++) {
-		const uint64_t f[4] = { c[i].run_ns, c[i].gc_ns, c[i].idle_ns,
-					c[i].tid };
-		json_uint(j, NULL, f[field]);
-	}
+	json_begin_array(j, "tid");
+	for (size_t i = 0; i < n; i++)
+		json_uint(j, NULL, c[i].tid);
 	json_end_array(j);
 }
 
@@ -177,49 +174,55 @@ static void write_texts(json_out *j, const view_state *v, uint64_t from,
 	json_end_array(j);
 }
 
+/* The array `key` of the uint64_t at `offset` in each of the `n` items of
+ * `size` bytes at `items` (UINT64_MAX as null). */
+static void write_field(json_out *j, const char *key, const void *items,
+			size_t size, size_t offset, size_t n)
+{
+	json_begin_array(j, key);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v;
+		memcpy(&v, (const char *)items + i * size + offset, sizeof v);
+		if (v == UINT64_MAX)
+			json_null(j, NULL);
+		else
+			json_uint(j, NULL, v);
+	}
+	json_end_array(j);
+}
+
 /* `cap`'s sparks in the tile's spans: created, converted, pool size
  * (null where no count fell). */
 static void write_sparks(json_out *j, const view_state *v, uint16_t cap,
 			 const view_params *p, ev_view_spark_cell *sp)
 {
+	const size_t size = sizeof *sp;
+
 	if (ev_view_sparks(v->index, cap, p->from, p->to, p->width, sp) < 0)
 		return;
-	json_begin_array(j, "sparks_created");
-	for (size_t i = 0; i < p->width; i++)
-		json_uint(j, NULL, sp[i].created);
-	json_end_array(j);
-	json_begin_array(j, "sparks_converted");
-	for (size_t i = 0; i < p->width; i++)
-		json_uint(j, NULL, sp[i].converted);
-	json_end_array(j);
-	json_begin_array(j, "spark_pool");
-	for (size_t i = 0; i < p->width; i++)
-		if (sp[i].pool == UINT64_MAX)
-			json_null(j, NULL);
-		else
-			json_uint(j, NULL, sp[i].pool);
-	json_end_array(j);
+	write_field(j, "sparks_created", sp, size,
+		    offsetof(ev_view_spark_cell, created), p->width);
+	write_field(j, "sparks_converted", sp, size,
+		    offsetof(ev_view_spark_cell, converted), p->width);
+	write_field(j, "spark_pool", sp, size,
+		    offsetof(ev_view_spark_cell, pool), p->width);
 }
 
 /* The heap's size, live bytes and allocation in the tile's spans. */
 static void write_heap(json_out *j, const view_state *v, const view_params *p)
 {
 	ev_view_heap_cell *h = calloc(p->width, sizeof *h);
+	const size_t size = sizeof *h;
 
 	json_begin_object(j, "heap");
 	if (h && ev_view_heap(v->index, p->from, p->to, p->width, h) == EV_OK) {
-		json_begin_array(j, "size_bytes");
-		for (size_t i = 0; i < p->width; i++)
-			json_uint(j, NULL, h[i].size_bytes);
-		json_end_array(j);
-		json_begin_array(j, "live_bytes");
-		for (size_t i = 0; i < p->width; i++)
-			json_uint(j, NULL, h[i].live_bytes);
-		json_end_array(j);
-		json_begin_array(j, "allocated_bytes");
-		for (size_t i = 0; i < p->width; i++)
-			json_uint(j, NULL, h[i].allocated_bytes);
-		json_end_array(j);
+		write_field(j, "size_bytes", h, size,
+			    offsetof(ev_view_heap_cell, size_bytes), p->width);
+		write_field(j, "live_bytes", h, size,
+			    offsetof(ev_view_heap_cell, live_bytes), p->width);
+		write_field(j, "allocated_bytes", h, size,
+			    offsetof(ev_view_heap_cell, allocated_bytes),
+			    p->width);
 	}
 	json_end_object(j);
 	free(h);
@@ -260,10 +263,13 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 				     p.width, cells);
 		json_begin_object(&j, NULL);
 		json_uint(&j, "cap", cap);
-		write_row(&j, cells, p.width, "run_ns", 0);
-		write_row(&j, cells, p.width, "gc_ns", 1);
-		write_row(&j, cells, p.width, "idle_ns", 2);
-		write_row(&j, cells, p.width, "tid", 3);
+		write_field(&j, "run_ns", cells, sizeof *cells,
+			    offsetof(ev_view_cell, run_ns), p.width);
+		write_field(&j, "gc_ns", cells, sizeof *cells,
+			    offsetof(ev_view_cell, gc_ns), p.width);
+		write_field(&j, "idle_ns", cells, sizeof *cells,
+			    offsetof(ev_view_cell, idle_ns), p.width);
+		write_tids(&j, cells, p.width);
 		write_sparks(&j, v, (uint16_t)cap, &p, sp);
 		json_end_object(&j);
 	}

@@ -57,6 +57,28 @@ static uint64_t share(uint64_t ns, uint64_t part, uint64_t whole)
 	return (uint64_t)((unsigned __int128)ns * part / whole);
 }
 
+/* Span `i` of `width` equal spans of [from, to): [*lo, *hi). */
+static void span_of(uint64_t from, uint64_t to, size_t width, size_t i,
+		    uint64_t *lo, uint64_t *hi)
+{
+	*lo = from + share(to - from, i, width);
+	*hi = from + share(to - from, i + 1, width);
+}
+
+/* How much of bucket `b` lies in [lo, hi). */
+static uint64_t part_of(const ev_view_index *ix, uint64_t b, uint64_t lo,
+			uint64_t hi)
+{
+	uint64_t b0 = b << ix->shift, b1 = b0 + ((uint64_t)1 << ix->shift);
+	return (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+}
+
+/* A bucket's `value` for `part` of its width `w`: in proportion. */
+static uint64_t scaled(uint64_t value, uint64_t part, uint64_t w)
+{
+	return part == w ? value : share(value, part, w);
+}
+
 /* Adds to `c` what the buckets of `r` hold of [lo, hi). */
 static void sum_span(const ev_view_index *ix, const view_row *r, uint64_t lo,
 		     uint64_t hi, ev_view_cell *c)
@@ -68,16 +90,10 @@ static void sum_span(const ev_view_index *ix, const view_row *r, uint64_t lo,
 		last = ix->nb - 1;
 	for (uint64_t b = lo >> ix->shift; b <= last; b++) {
 		const view_bucket *k = &r->b[b];
-		uint64_t b0 = b << ix->shift, b1 = b0 + width;
-		uint64_t part = (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+		uint64_t part = part_of(ix, b, lo, hi);
 
-		if (part == width) {
-			c->run_ns += k->run_ns;
-			c->gc_ns += k->gc_ns;
-		} else {
-			c->run_ns += share(k->run_ns, part, width);
-			c->gc_ns += share(k->gc_ns, part, width);
-		}
+		c->run_ns += scaled(k->run_ns, part, width);
+		c->gc_ns += scaled(k->gc_ns, part, width);
 		if (k->tid && k->tid_ns > best) {
 			best = k->tid_ns;
 			c->tid = k->tid;
@@ -94,12 +110,12 @@ int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
 		return EV_EINVAL;
 	memset(cells, 0, width * sizeof *cells);
 	for (size_t i = 0; i < width; i++) {
-		uint64_t lo = from + share(to - from, i, width);
-		uint64_t hi = from + share(to - from, i + 1, width);
+		uint64_t lo, hi, a, z;
 		ev_view_cell *c = &cells[i];
-		uint64_t a = lo > ix->start ? lo : ix->start;
-		uint64_t z = hi < ix->end ? hi : ix->end;
 
+		span_of(from, to, width, i, &lo, &hi);
+		a = lo > ix->start ? lo : ix->start;
+		z = hi < ix->end ? hi : ix->end;
 		if (hi <= lo)
 			continue;
 		if (r && r->b && lo < ((uint64_t)ix->nb << ix->shift))
@@ -126,21 +142,17 @@ int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
 		return EV_EINVAL;
 	memset(cells, 0, width * sizeof *cells);
 	for (size_t i = 0; i < width; i++) {
-		uint64_t lo = from + share(to - from, i, width);
-		uint64_t hi = from + share(to - from, i + 1, width);
+		uint64_t lo, hi;
 		ev_view_heap_cell *c = &cells[i];
 
-		if (hi > end)
-			hi = end;
+		span_of(from, to, width, i, &lo, &hi);
+		hi = hi < end ? hi : end;
 		for (uint64_t b = lo >> ix->shift; lo < hi && b <= (hi - 1) >> ix->shift; b++) {
 			const view_heap *h = &ix->heap[b];
-			uint64_t b0 = b << ix->shift, b1 = b0 + w;
-			uint64_t part = (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
 
 			c->size_bytes = h->size > c->size_bytes ? h->size : c->size_bytes;
 			c->live_bytes = h->live > c->live_bytes ? h->live : c->live_bytes;
-			c->allocated_bytes += part == w ? h->alloc
-							: share(h->alloc, part, w);
+			c->allocated_bytes += scaled(h->alloc, part_of(ix, b, lo, hi), w);
 		}
 	}
 	return EV_OK;
@@ -156,24 +168,20 @@ int ev_view_sparks(const ev_view_index *ix, uint16_t cap, uint64_t from,
 	if (from >= to || !width)
 		return EV_EINVAL;
 	for (size_t i = 0; i < width; i++) {
-		uint64_t lo = from + share(to - from, i, width);
-		uint64_t hi = from + share(to - from, i + 1, width);
+		uint64_t lo, hi;
 		ev_view_spark_cell *c = &cells[i];
 
 		c->created = c->converted = 0;
 		c->pool = UINT64_MAX;
-		if (hi > end)
-			hi = end;
+		span_of(from, to, width, i, &lo, &hi);
+		hi = hi < end ? hi : end;
 		for (uint64_t b = lo >> ix->shift;
 		     r && lo < hi && b <= (hi - 1) >> ix->shift; b++) {
 			const view_bucket *k = &r->b[b];
-			uint64_t b0 = b << ix->shift, b1 = b0 + w;
-			uint64_t part = (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+			uint64_t part = part_of(ix, b, lo, hi);
 
-			c->created += part == w ? k->sparks_created
-						: share(k->sparks_created, part, w);
-			c->converted += part == w ? k->sparks_converted
-						  : share(k->sparks_converted, part, w);
+			c->created += scaled(k->sparks_created, part, w);
+			c->converted += scaled(k->sparks_converted, part, w);
 			if (k->pool)
 				c->pool = k->pool - 1;
 		}
