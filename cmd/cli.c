@@ -668,6 +668,25 @@ static void on_fatal_signal(int sig)
 /* SIGPIPE is one of them: a reader that goes away (evtool show | head)
  * ends evtool as it ends cat, grep and gzip, silently, with the status of
  * that signal, which `set -o pipefail` scripts expect. */
+volatile sig_atomic_t cli_interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	cli_interrupted = 1;
+}
+
+void cli_catch_interrupts(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 void cli_install_signal_handlers(void)
 {
 	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,

@@ -6,6 +6,7 @@
 #ifndef EVTOOL_CMD_CLI_H
 #define EVTOOL_CMD_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include <evtool/evtool.h>
@@ -313,6 +314,14 @@ int cli_finish_failure(const ev_diag *d, const char *name);
 
 /* cli_origin_error for a failure of the sorter. */
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out);
+
+/* Set once SIGINT or SIGTERM arrived, after cli_catch_interrupts. */
+extern volatile sig_atomic_t cli_interrupted;
+
+/* SIGINT and SIGTERM set cli_interrupted, for a command that runs until
+ * interrupted and then ends cleanly; no SA_RESTART, so that a blocking
+ * open, poll or sleep returns at once. */
+void cli_catch_interrupts(void);
 
 /* Installs handlers that remove the temporary outputs on a fatal signal
  * (SIGPIPE too) and then die of it. */

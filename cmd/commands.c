@@ -176,6 +176,24 @@ const cli_command cli_commands[] = {
 	  "\n"
 	  "example: evtool validate --strict bench.eventlog || exit 1",
 	  validate_options, 0, -1, 0 },
+	{ "view", cmd_view, "the timeline of a log of any size, in the browser",
+	  "LOG... [--listen ADDR] [--open]",
+	  "Indexes LOG (plain or gzip; - reads standard input, spooled; a FIFO\n"
+	  "or unix:PATH as it is written; several logs merged as merge aligns\n"
+	  "them) in one\n"
+	  "streaming pass, in bounded memory, and serves its timeline to a\n"
+	  "browser until interrupted: one row per capability showing who ran\n"
+	  "(a colour per thread), GC and idle, with markers and messages;\n"
+	  "zoom and pan from the whole run to single events, hover to read an\n"
+	  "event as show prints it, select a range for its figures, search\n"
+	  "labels, markers and messages. The page appears while the log is\n"
+	  "still being indexed, and a log file still being written grows on\n"
+	  "screen. Prints the page's URL, which carries a random token that\n"
+	  "every request needs; serves loopback only unless --listen says\n"
+	  "otherwise. The API the page uses is in doc/view-api.md.\n"
+	  "\n"
+	  "example: evtool view run.eventlog --open",
+	  view_options, 1, -1, 1 },
 	{ "truncate", cmd_truncate, "repair a log cut short (a killed program); cut a log to a prefix",
 	  "[IN] [-o OUT] | IN --in-place",
 	  "Keeps every complete event of IN, fixes the size and end time of the\n"

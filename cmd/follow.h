@@ -28,11 +28,6 @@ typedef struct follow_visitor {
 /* The prefix of a Unix socket source. */
 #define FOLLOW_UNIX_PREFIX "unix:"
 
-/* Makes SIGINT and SIGTERM end following cleanly (no SA_RESTART: a
- * blocking call returns at once), and tells whether one came. */
-void follow_catch_interrupts(void);
-int follow_interrupted(void);
-
 /* Follows `in` ("-" for standard input, a path, or "unix:PATH") and
  * returns the exit code: EXIT_OK at the data end or on an interrupt,
  * EXIT_DROPPED when the writer went away before the data end, or the

@@ -28,7 +28,11 @@ struct http_server {
 	const http_route *routes;
 	size_t n_routes;
 	void *ctx;
+	const char *token; /* NULL: none needed */
 };
+
+/* The cookie that carries the token after the first request. */
+#define TOKEN_COOKIE "evtool_token"
 
 /* A static text answer with `status`. */
 static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned status,
@@ -49,14 +53,52 @@ static enum MHD_Result answer_text(struct MHD_Connection *c, unsigned status,
 	return rc;
 }
 
+const char *http_request_arg(const http_request *req, const char *key)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND,
+					   key);
+}
+
+/* Whether `given` is the token, in a time that does not tell how much of
+ * it matched. */
+static int token_matches(const char *token, const char *given)
+{
+	size_t n = strlen(token);
+	unsigned diff = 0;
+
+	if (!given || strlen(given) != n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		diff |= (unsigned char)token[i] ^ (unsigned char)given[i];
+	return diff == 0;
+}
+
+/* Whether the request carries the server's token; *in_query when it came
+ * in the query (the answer then sets the cookie). */
+static int has_token(const http_server *s, struct MHD_Connection *c,
+		     int *in_query)
+{
+	const char *query = MHD_lookup_connection_value(
+		c, MHD_GET_ARGUMENT_KIND, "token");
+
+	/* A token in the query is the one that counts. */
+	if (query)
+		return *in_query = token_matches(s->token, query);
+	return token_matches(s->token, MHD_lookup_connection_value(
+			c, MHD_COOKIE_KIND, TOKEN_COOKIE));
+}
+
 /* Renders the page of `route` and queues it (the buffer goes to
  * libmicrohttpd, which frees it once sent). */
 static enum MHD_Result answer_page(http_server *s, struct MHD_Connection *c,
-				   const http_route *route, const char *path)
+				   const http_route *route, const char *path,
+				   int set_cookie)
 {
 	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							 MHD_HTTP_HEADER_ACCEPT);
-	http_request req = { path, http_prefers_openmetrics(accept) };
+	unsigned status = MHD_HTTP_OK;
+	http_request req = { path, http_prefers_openmetrics(accept), c,
+			     &status };
 	char *body = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&body, &len);
@@ -80,7 +122,13 @@ static enum MHD_Result answer_page(http_server *s, struct MHD_Connection *c,
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+	if (set_cookie) {
+		char cookie[256];
+		snprintf(cookie, sizeof cookie, TOKEN_COOKIE "=%s; Path=/; "
+			 "HttpOnly; SameSite=Strict", s->token);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_SET_COOKIE, cookie);
+	}
+	rc = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return rc;
 }
@@ -105,7 +153,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	http_server *s = cls;
 	const char *paths[16];
 	size_t n = s->n_routes < 16 ? s->n_routes : 16;
-	int route;
+	int route, in_query = 0;
 
 	(void)version;
 	(void)upload;
@@ -118,6 +166,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 			       &s->listen))
 		return answer_text(c, MHD_HTTP_FORBIDDEN,
 				   "this server answers to localhost only\n");
+	if (s->token && !has_token(s, c, &in_query))
+		return answer_text(c, MHD_HTTP_FORBIDDEN,
+				   "this server needs its token: open the URL "
+				   "that evtool printed\n");
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return answer_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
@@ -130,7 +182,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	route = http_route_find(url, paths, n);
 	if (route < 0)
 		return answer_text(c, MHD_HTTP_NOT_FOUND, "not found\n");
-	return answer_page(s, c, &s->routes[route], url);
+	return answer_page(s, c, &s->routes[route], url, in_query);
 }
 
 /* The listening socket, bound to `l`, or -1 with a message. */
@@ -200,6 +252,11 @@ int http_server_start(http_server **out, const http_listen *l,
 	}
 	*out = s;
 	return EXIT_OK;
+}
+
+void http_server_require_token(http_server *s, const char *token)
+{
+	s->token = token;
 }
 
 int http_server_fd(const http_server *s)

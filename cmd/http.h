@@ -33,11 +33,16 @@
 typedef struct http_request {
 	const char *path;
 	int openmetrics; /* the Accept header prefers OpenMetrics */
+	void *conn;      /* the connection, for http_request_arg */
+	unsigned *status; /* 200; a handler may set a 4xx for its message */
 } http_request;
 
+/* The value of query parameter `key` of `req` (decoded), or NULL. */
+const char *http_request_arg(const http_request *req, const char *key);
+
 /* A page handler writes the page to `body` (a memory stream; its status
- * is 200) and returns its content type, or NULL when it could not render
- * it (500). */
+ * is 200 unless it sets *req->status) and returns its content type, or
+ * NULL when it could not render it (500). */
 typedef const char *(*http_page_fn)(void *ctx, const http_request *req,
 				    FILE *body);
 
@@ -53,6 +58,11 @@ typedef struct http_server http_server;
  * machines. Returns EXIT_OK, or an exit code with a message. */
 int http_server_start(http_server **out, const http_listen *l,
 		      const http_route *routes, size_t n, void *ctx);
+
+/* Makes every request need `token` (which must outlive the server), in
+ * the query (?token=..., answered with a cookie that carries it after)
+ * or in that cookie: 403 without it. */
+void http_server_require_token(http_server *s, const char *token);
 
 /* The descriptor to poll for reading (libmicrohttpd's epoll set). */
 int http_server_fd(const http_server *s);

@@ -66,7 +66,7 @@ static void catch_interrupts(void)
 {
 	struct sigaction sa;
 
-	follow_catch_interrupts();
+	cli_catch_interrupts();
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_IGN;
 	sigemptyset(&sa.sa_mask);
@@ -205,7 +205,7 @@ static int serve(monitor *m, const http_listen *listen)
 	if (!(fds = malloc((m->sources.max_sources + 1) * sizeof *fds)) ||
 	    !(owner = malloc((m->sources.max_sources + 1) * sizeof *owner)))
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
-	while (rc == EXIT_OK && !follow_interrupted()) {
+	while (rc == EXIT_OK && !cli_interrupted) {
 		double now = mon_now();
 		if (now >= next_tick) {
 			mon_sources_tick(&m->sources, m->keep_s);

@@ -2,7 +2,7 @@
 # `evtool help --dump-options`: do not edit; regenerate with
 # `cmake --build BUILD --target completions`.
 
-_evtool_commands='cat info show filter stats monitor report sort merge export validate truncate archive'
+_evtool_commands='cat info show filter stats monitor report sort merge export validate view truncate archive'
 
 # The options of command $1.
 _evtool_options() {
@@ -18,6 +18,7 @@ _evtool_options() {
     merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
     export) echo '--format -o --output --tmpdir -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
+    view) echo '-l --listen --open -h --help' ;;
     truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
     archive) echo '-o --output -c --stdout --level -T --threads --rm -k --keep -f --force -t --test -x --extract -d --decompress -v --verbose --no-progress -h --help' ;;
     esac
@@ -77,6 +78,7 @@ _evtool_value() {
     'validate --tolerance') echo 'text' ;;
     'validate --gc-end-tolerance') echo 'text' ;;
     'validate --max-errors') echo 'text' ;;
+    'view -l'|'view --listen') echo 'text' ;;
     'truncate -o'|'truncate --output') echo 'file' ;;
     'truncate --at') echo 'text' ;;
     'truncate --events') echo 'text' ;;

@@ -19,9 +19,10 @@ complete -c evtool -n __fish_use_subcommand -a sort -d 'put a log into one globa
 complete -c evtool -n __fish_use_subcommand -a merge -d 'merge the logs of several processes into one timeline'
 complete -c evtool -n __fish_use_subcommand -a export -d 'convert a log for perfetto, speedscope or hp2ps'
 complete -c evtool -n __fish_use_subcommand -a validate -d 'check that logs are what GHC writes (a CI gate)'
+complete -c evtool -n __fish_use_subcommand -a view -d 'the timeline of a log of any size, in the browser'
 complete -c evtool -n __fish_use_subcommand -a truncate -d 'repair a log cut short (a killed program); cut a log to a prefix'
 complete -c evtool -n __fish_use_subcommand -a archive -d 'gzip logs with their digest; test and extract archives'
-complete -c evtool -n '__fish_seen_subcommand_from help' -a 'cat info show filter stats monitor report sort merge export validate truncate archive'
+complete -c evtool -n '__fish_seen_subcommand_from help' -a 'cat info show filter stats monitor report sort merge export validate view truncate archive'
 
 complete -c evtool -n '__fish_seen_subcommand_from cat' -F
 complete -c evtool -n '__fish_seen_subcommand_from cat' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'
@@ -137,6 +138,11 @@ complete -c evtool -n '__fish_seen_subcommand_from validate' -l json -d 'print o
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l list-checks -d 'list the check ids and what they mean'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l no-progress -d 'no progress bar on standard error'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'show this help'
+
+complete -c evtool -n '__fish_seen_subcommand_from view' -F
+complete -c evtool -n '__fish_seen_subcommand_from view' -s l -l listen -x -d 'serve on ADDR: HOST:PORT, [IPv6]:PORT or a port (default 127.0.0.1 and a free port, loopback only)'
+complete -c evtool -n '__fish_seen_subcommand_from view' -l open -d 'open the page in the desktop\'s browser (xdg-open)'
+complete -c evtool -n '__fish_seen_subcommand_from view' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -F
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'

@@ -27,6 +27,7 @@
 #include "stats_spans.h"
 #include "writer.h"
 #include "validate.h"
+#include "view.h"
 #include "archive.h"
 
 #endif

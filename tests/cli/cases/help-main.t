@@ -23,6 +23,7 @@ commands:
   merge      merge the logs of several processes into one timeline
   export     convert a log for perfetto, speedscope or hp2ps
   validate   check that logs are what GHC writes (a CI gate)
+  view       the timeline of a log of any size, in the browser
   truncate   repair a log cut short (a killed program); cut a log to a prefix
   archive    gzip logs with their digest; test and extract archives
 
