@@ -283,6 +283,56 @@ static void check_against_rts(const char *name, int sorted)
 	ev_stats_free(st);
 }
 
+/* The log's metadata only: what +RTS -l writes when its event classes
+ * are all turned off (-l-au keeps user events only, -l-g drops the
+ * GC's): no scheduler or GC events on the capabilities. */
+static ev_stats *metadata_stats_of(const char *path)
+{
+	ev_reader *r = NULL;
+	ev_stats *st = NULL;
+	ev_event ev;
+	int rc;
+
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+		if (ev_type_is_metadata(ev.type))
+			assert_int_equal(ev_stats_add(st, &ev), EV_OK);
+	assert_int_equal(rc, EV_END);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	ev_reader_free(r);
+	return st;
+}
+
+/* A run logged with some event classes only still lasted from the RTS's
+ * start to its exit, which its CAPSET_DELETE marks: its total is the
+ * RTS's. Fails at 2fcf228, whose total ended at the capabilities' last
+ * event that is not metadata (0 s when there is none). */
+static void test_class_selection_total(void **state)
+{
+	static const char *const names[] = {
+		"gc-n2", "heap-n1", "nonmoving-n2", "sparks-n2", "threads-n1",
+		"threads-n2", "threads-n4", "user-n1", "merge-a",
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		char log[256], text[256];
+		rts_summary rts;
+		ev_stats *st;
+
+		snprintf(log, sizeof log, "%s/%s.eventlog", EVTOOL_TESTDATA,
+			 names[i]);
+		snprintf(text, sizeof text, "%s/%s.rts-s.txt", EVTOOL_TESTDATA,
+			 names[i]);
+		parse_rts_summary(text, &rts);
+		st = metadata_stats_of(log);
+		assert_int_equal(ev_stats_process_count(st), 1);
+		assert_true(fabs(secs(ev_stats_process_at(st, 0)->elapsed_ns) -
+				 rts.total) <= TOL_TOTAL);
+		ev_stats_free(st);
+	}
+}
+
 static void test_real_logs_match_rts(void **state)
 {
 	(void)state;
@@ -1129,6 +1179,7 @@ int main(void)
 		cmocka_unit_test(test_threads_not_kept),
 		cmocka_unit_test(test_pause_distribution),
 		cmocka_unit_test(test_figures),
+		cmocka_unit_test(test_class_selection_total),
 		cmocka_unit_test(test_conditions),
 		cmocka_unit_test(test_now),
 	};
