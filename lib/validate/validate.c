@@ -339,6 +339,24 @@ static uint64_t tolerance(const evv *v, uint16_t type)
 	return tol;
 }
 
+/* GHC stamps GC_END with the clock reading of its collection's end, then
+ * posts GC_GLOBAL_SYNC and GC_STATS_GHC, then GC_END (rts/Stats.c
+ * stat_endGC): these two may carry later times, and when posting one of
+ * them (or GC_END, or GC_START, likewise stamped before it is posted)
+ * fills the cap's buffer, the flush to the log's file (a slow disk, a
+ * FIFO whose reader lags: no bound) comes before the new block's start.
+ * GC_START and GC_END are checked against the cap's time before these
+ * two: `settled`. */
+static int posted_after_reading(uint16_t type)
+{
+	return type == EV_GC_GLOBAL_SYNC || type == EV_GC_STATS_GHC;
+}
+
+static int stamped_early(uint16_t type)
+{
+	return type == EV_GC_END || type == EV_GC_START;
+}
+
 /* The marker's own fields: size, times, and its place in its cap's
  * sequence of blocks (`cs`). */
 static void check_marker(evv *v, const ev_event *ev, uint32_t size,
@@ -413,8 +431,13 @@ static void crossing(evv *v, const ev_event *ev, uint64_t end)
 static int outside_window(evv *v, const ev_event *ev, uint8_t flags)
 {
 	uint64_t early = tolerance(v, ev->type), tol = v->o.tolerance_ns;
+	uint64_t start = v->blk_start_time;
 
-	if (ev->time + early >= v->blk_start_time &&
+	/* Only a collection's late events precede it in its block: the
+	 * block began with the flush that posting them caused. */
+	if (stamped_early(ev->type) && v->blk_cs->settled < start)
+		start = v->blk_cs->settled;
+	if (ev->time + early >= start &&
 	    ev->time <= v->blk_end_time + tol)
 		return 0;
 	evv_report(v, severity_for(flags), "block-time", ev, 0,
@@ -435,6 +458,8 @@ static void stepped_back(evv *v, const ev_event *ev, evv_cap *cs,
 {
 	uint64_t back = cs->hwm - ev->time;
 
+	if (stamped_early(ev->type))
+		back = cs->settled > ev->time ? cs->settled - ev->time : 0;
 	if (back <= tolerance(v, ev->type))
 		return;
 	evv_report(v, severity_for(flags), "time-order", ev, 0,
@@ -463,6 +488,8 @@ static inline void in_block(evv *v, const ev_event *ev, uint8_t flags)
 		cs->hwm = ev->time;
 	else
 		stepped_back(v, ev, cs, flags);
+	if (!posted_after_reading(ev->type))
+		cs->settled = cs->hwm;
 }
 
 /* The data end may sit where the last block ends (GHC <= 9.0) or be the

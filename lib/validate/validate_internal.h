@@ -63,6 +63,8 @@ typedef struct evv_where {
 /* One capability's stream (index EV_NO_CAP: the global buffer). */
 typedef struct evv_cap {
 	uint64_t hwm;            /* latest event time seen in its blocks */
+	uint64_t settled;        /* hwm but for the events a collection
+				    posts after its GC_END's clock reading */
 	uint64_t block_end_time; /* end time of its previous block */
 	uint8_t has_block;
 	uint8_t used;            /* named by a block or a payload */
