@@ -211,6 +211,8 @@ static uint8_t type_flags_of(const ev_header *h, uint16_t id)
 		f |= EVV_TF_OTHER;
 	if (id == EV_BLOCK_MARKER)
 		f |= EVV_TF_MARKER;
+	if (info && (id == EV_GC_GLOBAL_SYNC || id == EV_GC_STATS_GHC))
+		f |= EVV_TF_LATE;
 	if (info && has_cap_refs(id))
 		f |= EVV_TF_REFS;
 	return f;
@@ -340,21 +342,29 @@ static uint64_t tolerance(const evv *v, uint16_t type)
 }
 
 /* GHC stamps GC_END with the clock reading of its collection's end, then
- * posts GC_GLOBAL_SYNC and GC_STATS_GHC, then GC_END (rts/Stats.c
- * stat_endGC): these two may carry later times, and when posting one of
- * them (or GC_END, or GC_START, likewise stamped before it is posted)
- * fills the cap's buffer, the flush to the log's file (a slow disk, a
- * FIFO whose reader lags: no bound) comes before the new block's start.
- * GC_START and GC_END are checked against the cap's time before these
- * two: `settled`. */
-static int posted_after_reading(uint16_t type)
-{
-	return type == EV_GC_GLOBAL_SYNC || type == EV_GC_STATS_GHC;
-}
-
+ * posts GC_GLOBAL_SYNC and GC_STATS_GHC (EVV_TF_LATE), then GC_END
+ * (rts/Stats.c stat_endGC): these two may carry later times, and when
+ * posting one of them (or GC_END, or GC_START, likewise stamped before it
+ * is posted) fills the cap's buffer, the flush to the log's file (a slow
+ * disk, a FIFO whose reader lags: no bound) comes before the new block's
+ * start. GC_START and GC_END are checked against the cap's time before
+ * those two, when they are its latest events. */
 static int stamped_early(uint16_t type)
 {
 	return type == EV_GC_END || type == EV_GC_START;
+}
+
+/* The cap's time but for its latest EVV_TF_LATE events. */
+static uint64_t settled_time(const evv_cap *cs)
+{
+	return cs->late_top == cs->hwm ? cs->settled : cs->hwm;
+}
+
+/* An EVV_TF_LATE event, before it moves the cap's time. */
+static void late_event(evv_cap *cs, const ev_event *ev)
+{
+	cs->settled = settled_time(cs);
+	cs->late_top = ev->time > cs->hwm ? ev->time : cs->hwm;
 }
 
 /* The marker's own fields: size, times, and its place in its cap's
@@ -435,8 +445,8 @@ static int outside_window(evv *v, const ev_event *ev, uint8_t flags)
 
 	/* Only a collection's late events precede it in its block: the
 	 * block began with the flush that posting them caused. */
-	if (stamped_early(ev->type) && v->blk_cs->settled < start)
-		start = v->blk_cs->settled;
+	if (stamped_early(ev->type) && settled_time(v->blk_cs) < start)
+		start = settled_time(v->blk_cs);
 	if (ev->time + early >= start &&
 	    ev->time <= v->blk_end_time + tol)
 		return 0;
@@ -459,7 +469,8 @@ static void stepped_back(evv *v, const ev_event *ev, evv_cap *cs,
 	uint64_t back = cs->hwm - ev->time;
 
 	if (stamped_early(ev->type))
-		back = cs->settled > ev->time ? cs->settled - ev->time : 0;
+		back = settled_time(cs) > ev->time ? settled_time(cs) - ev->time
+						   : 0;
 	if (back <= tolerance(v, ev->type))
 		return;
 	evv_report(v, severity_for(flags), "time-order", ev, 0,
@@ -488,8 +499,6 @@ static inline void in_block(evv *v, const ev_event *ev, uint8_t flags)
 		cs->hwm = ev->time;
 	else
 		stepped_back(v, ev, cs, flags);
-	if (!posted_after_reading(ev->type))
-		cs->settled = cs->hwm;
 }
 
 /* The data end may sit where the last block ends (GHC <= 9.0) or be the
@@ -659,13 +668,24 @@ static void not_sorted(evv *v, const ev_event *ev)
 	v->global_hwm = ev->time;
 }
 
+/* An EVV_TF_LATE event of a block, before in_block sees it. */
+static void rare_late_event(evv *v, const ev_event *ev)
+{
+	if (v->in_block && ev->offset < v->blk_end)
+		late_event(v->blk_cs, ev);
+}
+
 static inline void on_event(evv *v, const ev_event *ev)
 {
 	uint8_t flags = type_flags(v, ev->type);
 
-	if ((flags & EVV_TF_MARKER) && ev->size >= EVI_BLOCK_PAYLOAD) {
-		block_marker(v, ev);
-		return;
+	if (flags & (EVV_TF_MARKER | EVV_TF_LATE)) { /* one test when neither */
+		if (!(flags & EVV_TF_MARKER))
+			rare_late_event(v, ev);
+		else if (ev->size >= EVI_BLOCK_PAYLOAD) {
+			block_marker(v, ev);
+			return;
+		}
 	}
 	/* Mirrors the reader: an event at or past the block's end is
 	 * outside it (doc/format.md section 2: events outside blocks exist). */

@@ -23,7 +23,8 @@ enum evv_type_flag {
 	EVV_TF_REFS = 1u << 3,    /* payload names a cap or capset */
 	EVV_TF_CREATE = 1u << 4,  /* creates a cap or capset (17, 25, 27, 45) */
 	EVV_TF_PAYLOAD = 1u << 5, /* known layout with a minimum length */
-	EVV_TF_SCHED = 1u << 6    /* handled by the semantic checks */
+	EVV_TF_SCHED = 1u << 6,   /* handled by the semantic checks */
+	EVV_TF_LATE = 1u << 7     /* posted after GC_END's clock reading */
 };
 
 /* The cap and capset fields of one small type's payloads. */
@@ -63,8 +64,9 @@ typedef struct evv_where {
 /* One capability's stream (index EV_NO_CAP: the global buffer). */
 typedef struct evv_cap {
 	uint64_t hwm;            /* latest event time seen in its blocks */
-	uint64_t settled;        /* hwm but for the events a collection
-				    posts after its GC_END's clock reading */
+	uint64_t settled;        /* hwm before the last run of EVV_TF_LATE
+				    events, valid while hwm == late_top */
+	uint64_t late_top;       /* hwm after that run */
 	uint64_t block_end_time; /* end time of its previous block */
 	uint8_t has_block;
 	uint8_t used;            /* named by a block or a payload */
