@@ -64,8 +64,8 @@ static const ev_check_info checks[] = {
 			 "it" },
 	{ "thread-two-caps", "a thread runs on two capabilities at once" },
 	{ "thread-migrate", "a thread is migrated while it runs" },
-	{ "thread-finished", "a thread runs, stops, migrates or wakes up "
-			     "after it finished (STOP_THREAD status 5)" },
+	{ "thread-finished", "a thread runs, stops or migrates after it "
+			     "finished (STOP_THREAD status 5)" },
 	{ "thread-create", "a thread is created twice, or runs before its "
 			   "creation (warning)" },
 	{ "gc-start", "GC_START while the capability is already in a GC" },
@@ -181,7 +181,6 @@ static uint8_t role_flags(uint16_t id)
 	case EV_RUN_THREAD:
 	case EV_STOP_THREAD:
 	case EV_MIGRATE_THREAD:
-	case EV_THREAD_WAKEUP:
 	case EV_GC_START:
 	case EV_GC_END:
 	case EV_TASK_CREATE:

@@ -829,6 +829,35 @@ static void test_thread_runs_after_finishing(void **state)
 	unload(&l);
 }
 
+/* A later THREAD_WAKEUP renamed to a thread that has finished, on its
+ * cap: clean. GHC posts such wakeups (a thread that blocked in an STM
+ * retry stays on its TVars' watch queues after it finished; rts/Threads.c
+ * tryWakeupThread posts before it looks), and --strict failed a -N4 run
+ * of GHC 9.0.2 for it, with a warning at 2fcf228. */
+static void test_finished_thread_woken_up(void **state)
+{
+	static run_span spans[4096];
+	real_log l;
+	size_t n, f, w;
+	outcome *o;
+
+	(void)state;
+	load(&l, "threads-n1.eventlog");
+	n = runs_of_cap(&l, 0, spans, ARRAY_LEN(spans));
+	for (f = 0; f < n && spans[f].status != 5; f++)
+		;
+	assert_true(f < n);
+	for (w = spans[f].stop; w < l.walk.count &&
+				l.walk.events[w].type != EV_THREAD_WAKEUP; w++)
+		;
+	assert_true(w < l.walk.count);
+	ev_store32(payload(&l, &l.walk.events[w]), spans[f].tid);
+	o = validate(l.bytes, l.len);
+	expect_clean(o);
+	free(o);
+	unload(&l);
+}
+
 /* The second GC_START of cap 0 made a GC_IDLE: the GC_END after it has no
  * start. */
 static void test_gc_end_without_start(void **state)
@@ -1712,6 +1741,7 @@ int main(void)
 		cmocka_unit_test(test_gc_end_before_flushed_block),
 		cmocka_unit_test(test_thread_on_two_caps),
 		cmocka_unit_test(test_thread_runs_after_finishing),
+		cmocka_unit_test(test_finished_thread_woken_up),
 		cmocka_unit_test(test_gc_end_without_start),
 		cmocka_unit_test(test_cuts_are_truncated),
 		cmocka_unit_test(test_garbage_after_data_end),
