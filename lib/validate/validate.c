@@ -356,14 +356,20 @@ static int stamped_early(uint16_t type)
 /* The cap's time but for its latest EVV_TF_LATE events. */
 static uint64_t settled_time(const evv_cap *cs)
 {
-	return cs->late_top == cs->hwm ? cs->settled : cs->hwm;
+	return cs->settled + cs->late_span == cs->hwm ? cs->settled : cs->hwm;
 }
 
 /* An EVV_TF_LATE event, before it moves the cap's time. */
 static void late_event(evv_cap *cs, const ev_event *ev)
 {
+	uint64_t top = ev->time > cs->hwm ? ev->time : cs->hwm;
+
 	cs->settled = settled_time(cs);
-	cs->late_top = ev->time > cs->hwm ? ev->time : cs->hwm;
+	/* a span past 32 bits (4.3 s) is not kept: the plain rule applies */
+	cs->late_span = top - cs->settled <= UINT32_MAX
+		? (uint32_t)(top - cs->settled) : 0;
+	if (top - cs->settled > UINT32_MAX)
+		cs->settled = top;
 }
 
 /* The marker's own fields: size, times, and its place in its cap's

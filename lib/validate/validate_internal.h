@@ -65,8 +65,8 @@ typedef struct evv_where {
 typedef struct evv_cap {
 	uint64_t hwm;            /* latest event time seen in its blocks */
 	uint64_t settled;        /* hwm before the last run of EVV_TF_LATE
-				    events, valid while hwm == late_top */
-	uint64_t late_top;       /* hwm after that run */
+				    events, valid while hwm is still
+				    settled + late_span, where it left */
 	uint64_t block_end_time; /* end time of its previous block */
 	uint8_t has_block;
 	uint8_t used;            /* named by a block or a payload */
@@ -77,6 +77,7 @@ typedef struct evv_cap {
 	uint8_t sample_state;    /* evv_state: inside a heap sample */
 	uint8_t seen;            /* evv_seen */
 	uint32_t running;        /* the running thread when ACTIVE */
+	uint32_t late_span;      /* (in a hole of the layout: 64K caps) */
 	uint64_t run_since;
 	void *running_entry;     /* its table entry, while running_gen holds */
 	uint32_t running_gen;
