@@ -88,6 +88,11 @@ static void print_times(const ev_stats_process *p)
 {
 	char num[32];
 
+	if (!p->have_heap) { /* no GC time: MUT, rate, productivity unknown */
+		printf("  Total   time  (%7.3fs elapsed)\n\n",
+		       seconds(p->elapsed_ns));
+		return;
+	}
 	printf("  MUT     time  (%7.3fs elapsed)  INIT and EXIT included\n",
 	       seconds(p->mut_elapsed_ns));
 	printf("  GC      time  (%7.3fs elapsed)\n", seconds(p->gc_elapsed_ns));

@@ -80,7 +80,9 @@ typedef struct ev_stats_process {
 
 	uint64_t start_ns;        /**< 0 (the RTS start) or its first event */
 	uint64_t end_ns;          /**< its capabilities' last event that is
-				       not metadata (0: none) */
+				       not metadata, or in a whole run
+				       without GC events its CAPSET_DELETE
+				       when later (0: none) */
 	uint64_t elapsed_ns;      /**< end - start */
 	uint64_t mut_elapsed_ns;  /**< elapsed - GC: includes INIT and EXIT */
 	double productivity;      /**< mut_elapsed / elapsed, 0 to 1 */

@@ -115,6 +115,19 @@ static int on_capset_create(ev_stats *st, const ev_event *ev)
 	return EV_OK;
 }
 
+/* The RTS deletes a process's capset in hs_exit, after its last
+ * collection: the end of its run, whatever event classes +RTS -l kept. */
+static int on_capset_delete(ev_stats *st, const ev_event *ev)
+{
+	evi_stats_proc *p = evi_stats_proc_get(st, ev_load32(ev->payload), 0);
+
+	if (p && p->os_process && (!p->have_deleted || ev->time > p->deleted_ns)) {
+		p->deleted_ns = ev->time;
+		p->have_deleted = 1;
+	}
+	return EV_OK;
+}
+
 static int on_capset_assign(ev_stats *st, const ev_event *ev)
 {
 	uint32_t capset = ev_load32(ev->payload);
@@ -312,6 +325,7 @@ static int reads_fields(uint16_t type)
 {
 	switch (type) {
 	case EV_CAPSET_CREATE:
+	case EV_CAPSET_DELETE:
 	case EV_CAPSET_ASSIGN_CAP:
 	case EV_OSPROCESS_PID:
 	case EV_HEAP_INFO_GHC:
@@ -353,6 +367,8 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 	switch (ev->type) {
 	case EV_CAPSET_CREATE:
 		return on_capset_create(st, ev);
+	case EV_CAPSET_DELETE:
+		return on_capset_delete(st, ev);
 	case EV_CAPSET_ASSIGN_CAP:
 		return on_capset_assign(st, ev);
 	case EV_OSPROCESS_PID:

@@ -148,6 +148,14 @@ static void derive(const evi_stats_proc *p, ev_stats_process *o,
 		o->start_ns = 0;
 	else if (p->have_created && (!o->caps || p->created_ns < o->start_ns))
 		o->start_ns = p->created_ns;
+	/* With the GC's events, a whole run's last event is the
+	 * HEAP_ALLOCATED that stat_exitReport posts right after the clock
+	 * reading of its total. A run logged without them (+RTS -l-g,
+	 * -l-au) still lasted until hs_exit, which deletes its capset some
+	 * 50 us later: that is its end when it comes later. */
+	if (!o->slice && !o->have_heap && p->have_deleted &&
+	    p->deleted_ns > o->end_ns)
+		o->end_ns = p->deleted_ns;
 	o->elapsed_ns = o->end_ns > o->start_ns ? o->end_ns - o->start_ns : 0;
 	o->mut_elapsed_ns = o->elapsed_ns > o->gc_elapsed_ns
 		? o->elapsed_ns - o->gc_elapsed_ns : 0;

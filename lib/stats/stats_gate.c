@@ -126,14 +126,19 @@ int ev_stats_figure_value(const ev_stats *st, size_t process, size_t figure,
 	case FIG_ELAPSED:
 		*out = (double)p->elapsed_ns;
 		break;
+	/* GC time, and so MUT and productivity, come from the GC's events:
+	 * a run logged without them (+RTS -l-g) does not have them. */
 	case FIG_MUT_TIME:
-		*out = (double)p->mut_elapsed_ns;
+		have = p->have_heap;
+		*out = have ? (double)p->mut_elapsed_ns : 0.0;
 		break;
 	case FIG_GC_TIME:
-		*out = (double)p->gc_elapsed_ns;
+		have = p->have_heap;
+		*out = have ? (double)p->gc_elapsed_ns : 0.0;
 		break;
 	case FIG_PRODUCTIVITY:
-		*out = p->productivity;
+		have = p->have_heap;
+		*out = have ? p->productivity : 0.0;
 		break;
 	case FIG_MAX_PAUSE:
 	case FIG_P50_PAUSE:

@@ -62,6 +62,8 @@ typedef struct evi_stats_proc {
 				    EV_STATS_MAX_PAUSE_PROCESSES */
 	int have_created;     /* its CAPSET_CREATE: the RTS's start */
 	uint64_t created_ns;
+	int have_deleted;     /* its CAPSET_DELETE: the RTS's exit */
+	uint64_t deleted_ns;
 } evi_stats_proc;
 
 struct ev_stats {

@@ -64,8 +64,8 @@ static const ev_check_info checks[] = {
 			 "it" },
 	{ "thread-two-caps", "a thread runs on two capabilities at once" },
 	{ "thread-migrate", "a thread is migrated while it runs" },
-	{ "thread-finished", "a thread runs, stops, migrates or wakes up "
-			     "after it finished (STOP_THREAD status 5)" },
+	{ "thread-finished", "a thread runs, stops or migrates after it "
+			     "finished (STOP_THREAD status 5)" },
 	{ "thread-create", "a thread is created twice, or runs before its "
 			   "creation (warning)" },
 	{ "gc-start", "GC_START while the capability is already in a GC" },
@@ -181,7 +181,6 @@ static uint8_t role_flags(uint16_t id)
 	case EV_RUN_THREAD:
 	case EV_STOP_THREAD:
 	case EV_MIGRATE_THREAD:
-	case EV_THREAD_WAKEUP:
 	case EV_GC_START:
 	case EV_GC_END:
 	case EV_TASK_CREATE:
@@ -211,6 +210,8 @@ static uint8_t type_flags_of(const ev_header *h, uint16_t id)
 		f |= EVV_TF_OTHER;
 	if (id == EV_BLOCK_MARKER)
 		f |= EVV_TF_MARKER;
+	if (info && (id == EV_GC_GLOBAL_SYNC || id == EV_GC_STATS_GHC))
+		f |= EVV_TF_LATE;
 	if (info && has_cap_refs(id))
 		f |= EVV_TF_REFS;
 	return f;
@@ -358,6 +359,38 @@ static uint64_t tolerance(const evv *v, uint16_t type)
 	return tol;
 }
 
+/* GHC stamps GC_END with the clock reading of its collection's end, then
+ * posts GC_GLOBAL_SYNC and GC_STATS_GHC (EVV_TF_LATE), then GC_END
+ * (rts/Stats.c stat_endGC): these two may carry later times, and when
+ * posting one of them (or GC_END, or GC_START, likewise stamped before it
+ * is posted) fills the cap's buffer, the flush to the log's file (a slow
+ * disk, a FIFO whose reader lags: no bound) comes before the new block's
+ * start. GC_START and GC_END are checked against the cap's time before
+ * those two, when they are its latest events. */
+static int stamped_early(uint16_t type)
+{
+	return type == EV_GC_END || type == EV_GC_START;
+}
+
+/* The cap's time but for its latest EVV_TF_LATE events. */
+static uint64_t settled_time(const evv_cap *cs)
+{
+	return cs->settled + cs->late_span == cs->hwm ? cs->settled : cs->hwm;
+}
+
+/* An EVV_TF_LATE event, before it moves the cap's time. */
+static void late_event(evv_cap *cs, const ev_event *ev)
+{
+	uint64_t top = ev->time > cs->hwm ? ev->time : cs->hwm;
+
+	cs->settled = settled_time(cs);
+	/* a span past 32 bits (4.3 s) is not kept: the plain rule applies */
+	cs->late_span = top - cs->settled <= UINT32_MAX
+		? (uint32_t)(top - cs->settled) : 0;
+	if (top - cs->settled > UINT32_MAX)
+		cs->settled = top;
+}
+
 /* The marker's own fields: size, times, and its place in its cap's
  * sequence of blocks (`cs`). */
 static void check_marker(evv *v, const ev_event *ev, uint32_t size,
@@ -432,8 +465,13 @@ static void crossing(evv *v, const ev_event *ev, uint64_t end)
 static int outside_window(evv *v, const ev_event *ev, uint8_t flags)
 {
 	uint64_t early = tolerance(v, ev->type), tol = v->o.tolerance_ns;
+	uint64_t start = v->blk_start_time;
 
-	if (ev->time + early >= v->blk_start_time &&
+	/* Only a collection's late events precede it in its block: the
+	 * block began with the flush that posting them caused. */
+	if (stamped_early(ev->type) && settled_time(v->blk_cs) < start)
+		start = settled_time(v->blk_cs);
+	if (ev->time + early >= start &&
 	    ev->time <= v->blk_end_time + tol)
 		return 0;
 	evv_report(v, severity_for(flags), "block-time", ev, 0,
@@ -454,6 +492,9 @@ static void stepped_back(evv *v, const ev_event *ev, evv_cap *cs,
 {
 	uint64_t back = cs->hwm - ev->time;
 
+	if (stamped_early(ev->type))
+		back = settled_time(cs) > ev->time ? settled_time(cs) - ev->time
+						   : 0;
 	if (back <= tolerance(v, ev->type))
 		return;
 	evv_report(v, severity_for(flags), "time-order", ev, 0,
@@ -651,13 +692,24 @@ static void not_sorted(evv *v, const ev_event *ev)
 	v->global_hwm = ev->time;
 }
 
+/* An EVV_TF_LATE event of a block, before in_block sees it. */
+static void rare_late_event(evv *v, const ev_event *ev)
+{
+	if (v->in_block && ev->offset < v->blk_end)
+		late_event(v->blk_cs, ev);
+}
+
 static inline void on_event(evv *v, const ev_event *ev)
 {
 	uint8_t flags = type_flags(v, ev->type);
 
-	if ((flags & EVV_TF_MARKER) && ev->size >= EVI_BLOCK_PAYLOAD) {
-		block_marker(v, ev);
-		return;
+	if (flags & (EVV_TF_MARKER | EVV_TF_LATE)) { /* one test when neither */
+		if (!(flags & EVV_TF_MARKER))
+			rare_late_event(v, ev);
+		else if (ev->size >= EVI_BLOCK_PAYLOAD) {
+			block_marker(v, ev);
+			return;
+		}
 	}
 	/* Mirrors the reader: an event at or past the block's end is
 	 * outside it (doc/format.md section 2: events outside blocks exist). */

@@ -372,11 +372,11 @@ def expected_texts(i, s):
     """Element id -> text, for process i with stats --json figures s."""
     p = 'p%d-' % i
     want = {p + 'capabilities': str(s['capabilities']),
-            p + 'elapsed_ns': secs(s['elapsed_ns']),
-            p + 'mut_elapsed_ns': secs(s['mut_elapsed_ns']),
-            p + 'gc_elapsed_ns': secs(s['gc_elapsed_ns']),
-            p + 'productivity': pct(s['productivity'])}
+            p + 'elapsed_ns': secs(s['elapsed_ns'])}
     if s['heap_statistics']:
+        want[p + 'mut_elapsed_ns'] = secs(s['mut_elapsed_ns'])
+        want[p + 'gc_elapsed_ns'] = secs(s['gc_elapsed_ns'])
+        want[p + 'productivity'] = pct(s['productivity'])
         for k in ('allocated_bytes', 'copied_bytes', 'max_live_bytes', 'max_slop_bytes',
                   'max_mem_in_use_bytes'):
             want[p + k] = commas(s[k]) + ' bytes'
@@ -605,6 +605,10 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
         for key, want in expected_texts(i, s).items():
             got = texts.texts.get(key)
             check(got == want, '%s: #%s shows %r, stats --json says %r' % (name, key, got, want))
+        if not s['heap_statistics']:  # no GC events: no GC time, MUT nor productivity
+            shown = [k for k in ('mut_elapsed_ns', 'gc_elapsed_ns', 'productivity')
+                     if 'p%d-%s' % (i, k) in texts.texts]
+            check(not shown, '%s: %s shown for a run without GC events' % (name, shown))
     if len(procs) == 1 and not info['args']:  # a log that lost its global block
         check(not any(k in texts.texts for k in ('p0-program', 'p0-rts', 'p0-pid')),
               name + ': no identity shown where the log has none')
