@@ -444,8 +444,7 @@ static int input_empty(ev_reader *r)
 
 static int header_truncated(ev_reader *r, size_t have)
 {
-	if (have == 0 && stream_offset(r) == 0 &&
-	    !evi_source_gzip_incomplete(r->source))
+	if (have == 0 && ev_reader_input_bytes(r) == 0)
 		return input_empty(r);
 	return fail(r, EV_ETRUNCATED, stream_offset(r),
 		    "the input ends inside the header (%zu bytes of it "
