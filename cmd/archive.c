@@ -271,7 +271,8 @@ static int validate_input(const archive_job *job, const input *in,
 	ev_reader_set_progress(r, progress_update, &bar);
 	verdict = check_log(r, &v);
 	progress_end(&bar);
-	if (ev_reader_diag(r)->reason == EV_REASON_EMPTY_INPUT) {
+	if (verdict == EV_EFORMAT &&
+	    ev_reader_diag(r)->reason == EV_REASON_EMPTY_INPUT) {
 		rc = cli_reader_error(r); /* no log, even with --force */
 		ev_reader_free(r);
 		return rc;
