@@ -232,6 +232,11 @@ static int validate_input(const archive_job *job, const input *in,
 	ev_archive_scan_fd(in->fd, in->name, job->force, progress_update, &bar,
 			   &scan);
 	progress_end(&bar);
+	if (scan.verdict.reason == EV_REASON_EMPTY_INPUT) {
+		/* no log, even with --force */
+		cli_failure_files files = { &in->name, 1, NULL, 0, NULL, NULL };
+		return cli_failure(&scan.verdict, &files);
+	}
 	switch (scan.verdict.status) {
 	case EV_OK: /* the log could not be opened */
 		return cli_status_failure(scan.read.status, in->name);

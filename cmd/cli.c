@@ -567,6 +567,13 @@ int cli_reader_error(const ev_reader *r)
 	return cli_failure(&d, &files);
 }
 
+int cli_header_pending(const ev_reader *r, int rc)
+{
+	return rc == EV_ETRUNCATED ||
+	       (rc == EV_EFORMAT &&
+		ev_reader_diag(r)->reason == EV_REASON_EMPTY_INPUT);
+}
+
 const char *cli_input_name(const char *path)
 {
 	return strcmp(path, "-") == 0 ? "<stdin>" : path;
@@ -590,14 +597,22 @@ static int open_failure(const char *path, int rc)
 	return EXIT_OK;
 }
 
+/* The one rule for an input that holds not one byte (a file, or a pipe
+ * that closed first; the reader's EV_REASON_EMPTY_INPUT): no eventlog,
+ * invalid input, whatever the command. */
+static int empty_failure(const char *in)
+{
+	return cli_error(EXIT_INVALID, "%s: the file is empty: it holds no "
+			 "eventlog", in);
+}
+
 int cli_refuse_empty(const char *path)
 {
 	struct stat st;
 
 	if (stat_operand(path, &st) == 0 && S_ISREG(st.st_mode) &&
 	    st.st_size == 0)
-		return cli_error(EXIT_INVALID, "%s: the file is empty: it "
-				 "holds no eventlog", cli_input_name(path));
+		return empty_failure(cli_input_name(path));
 	return EXIT_OK;
 }
 
@@ -1092,6 +1107,8 @@ int cli_failure(const ev_diag *d, const cli_failure_files *files)
 	if (d->status == EV_ETRUNCATED &&
 	    (files->flags & CLI_FAILURE_TRUNCATED_INVALID))
 		code = EXIT_INVALID;
+	if (d->reason == EV_REASON_EMPTY_INPUT)
+		return empty_failure(failure_input(d, files));
 	switch (d->origin) {
 	case EV_ORIGIN_INPUT:
 		return input_failure(d, code, files);

@@ -182,6 +182,12 @@ int cli_exit_for_status(int status);
  * returns the exit code for it. Truncation gets a repair hint. */
 int cli_reader_error(const ev_reader *r);
 
+/* Whether `rc`, from ev_reader_read_header(r), leaves the header still to
+ * come: a cut header, or an input with no byte yet (EV_REASON_EMPTY_INPUT:
+ * an error once the input is over, but a live log that has not begun to a
+ * follower). */
+int cli_header_pending(const ev_reader *r, int rc);
+
 /* The one label of standard input in messages: "<stdin>" for the
  * operand "-" (as the readers name it), any other path as it is. */
 const char *cli_input_name(const char *path);
@@ -191,7 +197,8 @@ const char *cli_output_name(const char *path);
 
 /* An empty input file (standard input too, when it is one) holds no
  * eventlog: every command refuses it the same way, "FILE: the file is
- * empty: it holds no eventlog", EXIT_INVALID (doc/evtool.1, EXIT STATUS).
+ * empty: it holds no eventlog", EXIT_INVALID (doc/evtool.1, EXIT STATUS),
+ * as cli_failure does a reader's EV_REASON_EMPTY_INPUT (an empty pipe).
  * EXIT_OK for any other input. The openers below call it. */
 int cli_refuse_empty(const char *path);
 

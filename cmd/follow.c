@@ -117,10 +117,11 @@ static int read_header(ev_reader *r, const follow_input *fi)
 {
 	int rc;
 
-	while ((rc = ev_reader_read_header(r)) == EV_ETRUNCATED)
+	while (cli_header_pending(r, rc = ev_reader_read_header(r)))
 		if (wait_for_input(fi))
 			break;
-	return rc;
+	/* Stopped by the user before the log began: as after a cut. */
+	return cli_interrupted && cli_header_pending(r, rc) ? EV_ETRUNCATED : rc;
 }
 
 /* Events in file order until the data end; an interrupt or a stream

@@ -177,12 +177,13 @@ static int ensure_file_limit(int n_inputs)
 
 /* ---- reporting ---- */
 
-/* The merge's messages name their inputs and output themselves; the
- * hints are the options that get past the failure. */
-static int merge_failed(const ev_merge *m)
+/* The merge's messages name their inputs and output themselves (the
+ * inputs name an empty one); the hints are the options that get past the
+ * failure. */
+static int merge_failed(const ev_merge *m, const cli_args *args)
 {
-	static const cli_failure_files named = { NULL, 0, NULL,
-						 CLI_FAILURE_NAMED, NULL, NULL };
+	const cli_failure_files named = { args->positional, args->n_positional,
+					  NULL, CLI_FAILURE_NAMED, NULL, NULL };
 	int code = cli_failure(ev_merge_diag(m), &named);
 
 	switch (ev_merge_diag(m)->reason) {
@@ -370,7 +371,7 @@ static int add_inputs(ev_merge *m, const cli_args *args)
 		if (rc != EXIT_OK)
 			return rc;
 		if (ev_merge_add(m, in) < 0)
-			return merge_failed(m);
+			return merge_failed(m, args);
 	}
 	return EXIT_OK;
 }
@@ -425,14 +426,14 @@ int cmd_merge(const cli_args *args)
 	if (rc == EXIT_OK)
 		ev_merge_set_progress(m, progress_update, &bar);
 	if (rc == EXIT_OK && ev_merge_plan(m) < 0)
-		rc = merge_failed(m);
+		rc = merge_failed(m, args);
 	if (rc == EXIT_OK) {
 		if (cli_flag(args, MERGE_OPT_VERBOSE))
 			print_plan(m, !cli_flag(args, MERGE_OPT_NO_RENUMBER));
 		dropped = warn_truncated(m);
 		warn_adjusted(m);
 		if (ev_merge_run(m, sink) < 0)
-			rc = merge_failed(m);
+			rc = merge_failed(m, args);
 		else
 			warn_written(m);
 	}

@@ -490,9 +490,9 @@ static int read_header(mon_sources *ms, mon_source *src, int hup)
 
 	if (rc == EV_OK)
 		return start_session(ms, src) == 0 ? 0 : -1;
-	if (rc == EV_ETRUNCATED && !gone(src, hup))
+	if (cli_header_pending(src->reader, rc) && !gone(src, hup))
 		return 1;
-	if (rc == EV_ETRUNCATED) {
+	if (cli_header_pending(src->reader, rc)) {
 		if (ev_reader_pending(src->reader) > 0) {
 			src->errors++;
 			report(src, "ended inside its header");

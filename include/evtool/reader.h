@@ -108,6 +108,9 @@ EV_API void ev_reader_free(ev_reader *r);
  * Parses the header. EV_OK once parsed (later calls return EV_OK at
  * once); EV_ETRUNCATED when the input ends inside it, in which case the
  * call can be repeated when more input has arrived; EV_EFORMAT etc.
+ * An input that ends before its first byte (an empty file or pipe) is
+ * no eventlog: EV_EFORMAT with reason EV_REASON_EMPTY_INPUT, after which
+ * the call can still be repeated (a followed log that has not begun).
  */
 EV_API int ev_reader_read_header(ev_reader *r);
 

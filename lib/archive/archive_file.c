@@ -31,6 +31,9 @@ int ev_archive_scan_fd(int fd, const char *name, int force,
 				   ev_strerror(rc));
 	ev_reader_set_progress(r, fn, ctx);
 	verdict = ev_archive_check_log(r, &out->verdict);
+	/* An empty input holds no log to archive, even with force. */
+	if (out->verdict.reason == EV_REASON_EMPTY_INPUT)
+		force = 0;
 	if (verdict == EV_END ||
 	    (force && (verdict == EV_ETRUNCATED || verdict == EV_EFORMAT))) {
 		if ((rc = ev_reader_digest(r, &out->digest)) < 0) {

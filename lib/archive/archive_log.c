@@ -39,6 +39,7 @@ int ev_archive_check_log(ev_reader *r, ev_diag *verdict)
 	if (rc < 0) {
 		verdict->status = rc;
 		verdict->offset = val ? ev_validator_diag(val)->offset : 0;
+		verdict->reason = val ? ev_validator_diag(val)->reason : 0;
 		snprintf(verdict->message, sizeof verdict->message, "%s",
 			 val ? ev_validator_diag(val)->message
 			     : ev_strerror(rc));

@@ -434,8 +434,19 @@ static int parse_header_bytes(header_cursor *c, ev_header *h)
 }
 
 
+/* Nothing at all was read: no eventlog. The reader stays at the header,
+ * so that a follower may retry (a live log that has not begun). */
+static int input_empty(ev_reader *r)
+{
+	fail(r, EV_EFORMAT, 0, "the file is empty: it holds no eventlog");
+	r->state = READ_HEADER;
+	return evi_because(&r->diag, EV_REASON_EMPTY_INPUT);
+}
+
 static int header_truncated(ev_reader *r, size_t have)
 {
+	if (have == 0 && ev_reader_input_bytes(r) == 0)
+		return input_empty(r);
 	return fail(r, EV_ETRUNCATED, stream_offset(r),
 		    "the input ends inside the header (%zu bytes of it "
 		    "read)%s", have,

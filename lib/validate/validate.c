@@ -921,6 +921,9 @@ static int run(evv *v)
 	int rc = ev_reader_read_header(v->r);
 
 	v->session_start = 0;
+	if (rc == EV_EFORMAT &&
+	    ev_reader_diag(v->r)->reason == EV_REASON_EMPTY_INPUT)
+		return rc; /* no log to judge: the caller's failure */
 	if (rc == EV_ETRUNCATED) {
 		truncated(v);
 		return EV_OK;

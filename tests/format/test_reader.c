@@ -759,7 +759,29 @@ static void test_short_input_prefix_of_magic(void **state)
 	expect_header_error("h", 1, EV_ETRUNCATED, 0, "inside the header", NULL);
 	expect_header_error("hdr", 3, EV_ETRUNCATED, 0, "inside the header",
 			    NULL);
-	expect_header_error("", 0, EV_ETRUNCATED, 0, "inside the header", NULL);
+}
+
+/* An input with no byte at all is no eventlog: EV_EFORMAT with a reason
+ * of its own, that every command maps to one message; but the reader is
+ * not failed, so that a follower may call again. */
+static void test_empty_input(void **state)
+{
+	ev_reader *r;
+	ev_event ev;
+
+	(void)state;
+	expect_header_error("", 0, EV_EFORMAT, 0, "empty", NULL);
+	r = open_memory("", 0);
+	assert_int_equal(ev_reader_read_header(r), EV_EFORMAT);
+	assert_int_equal(ev_reader_diag(r)->reason, EV_REASON_EMPTY_INPUT);
+	assert_int_equal(ev_reader_next(r, &ev), EV_EFORMAT);
+	assert_int_equal(ev_reader_diag(r)->reason, EV_REASON_EMPTY_INPUT);
+	ev_reader_free(r);
+	/* One byte is not empty: a header cut short. */
+	r = open_memory("h", 1);
+	assert_int_equal(ev_reader_read_header(r), EV_ETRUNCATED);
+	assert_int_equal(ev_reader_diag(r)->reason, EV_REASON_NONE);
+	ev_reader_free(r);
 }
 
 static void test_implausible_lengths(void **state)
@@ -1117,11 +1139,13 @@ static void check_every_prefix(const uint8_t *log, size_t len)
 		int rc = ev_reader_read_header(r);
 
 		if (cut < want.header_end) {
-			assert_int_equal(rc, EV_ETRUNCATED);
+			/* No byte at all: no eventlog (test_empty_input). */
+			int cut_rc = cut == 0 ? EV_EFORMAT : EV_ETRUNCATED;
+			assert_int_equal(rc, cut_rc);
 			assert_null(ev_reader_header(r));
 			assert_int_equal(ev_reader_offset(r), 0);
 			ev_event ev;
-			assert_int_equal(ev_reader_next(r, &ev), EV_ETRUNCATED);
+			assert_int_equal(ev_reader_next(r, &ev), cut_rc);
 			ev_reader_free(r);
 			continue;
 		}
@@ -1260,8 +1284,9 @@ static void follow_file(const char *name)
 	n_cuts = make_cuts(&want, len, cuts, ARRAY_LEN(cuts));
 	assert_true(ts_write_file(path, "", 0, "wb"));
 	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	/* Nothing there yet. */
-	assert_int_equal(ev_reader_read_header(r), EV_ETRUNCATED);
+	/* Nothing there yet: empty, but the reader waits for more. */
+	assert_int_equal(ev_reader_read_header(r), EV_EFORMAT);
+	assert_int_equal(ev_reader_diag(r)->reason, EV_REASON_EMPTY_INPUT);
 	for (size_t i = 0; i < n_cuts; i++) {
 		assert_true(ts_write_file(path, log + prev, cuts[i] - prev,
 					  "ab"));
@@ -2498,6 +2523,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_compression),
 		cmocka_unit_test(test_short_input_not_an_eventlog),
 		cmocka_unit_test(test_short_input_prefix_of_magic),
+		cmocka_unit_test(test_empty_input),
 		cmocka_unit_test(test_implausible_lengths),
 		cmocka_unit_test(test_extra_bytes_are_skipped),
 		cmocka_unit_test(test_duplicate_declaration),

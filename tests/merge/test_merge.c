@@ -1466,11 +1466,17 @@ static void test_merge_header_cut_input(void **state)
 			assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
 			assert_int_equal(ev_merge_diag(m)->origin,
 					 EV_ORIGIN_INPUT);
+			/* No byte at all: the reader's reason, kept. */
 			assert_int_equal(ev_merge_diag(m)->reason,
-					 EV_REASON_NONE);
-			snprintf(want, sizeof want, "cut.eventlog: offset 0: the "
-				 "input ends inside the header (%zu bytes",
-				 cuts[k]);
+					 cuts[k] == 0 ? EV_REASON_EMPTY_INPUT
+						      : EV_REASON_NONE);
+			if (cuts[k] == 0)
+				snprintf(want, sizeof want, "cut.eventlog: "
+					 "offset 0: the file is empty");
+			else
+				snprintf(want, sizeof want, "cut.eventlog: "
+					 "offset 0: the input ends inside the "
+					 "header (%zu bytes", cuts[k]);
 			assert_non_null(strstr(ev_merge_diag(m)->message,
 					       want));
 			assert_int_equal(ev_merge_diag(m)->status, EV_EFORMAT);
