@@ -224,6 +224,20 @@ static inline int evi_type_is_metadata(uint16_t id)
 		     >> (id & 63) & 1);
 }
 
+/* Whether events of type `id` leave a run's time alone: metadata, and a
+ * block marker (stamped as its block's first event, it frames events
+ * without being one). What stats and report time a run and a slice by is
+ * the other events. */
+static inline int evi_type_is_untimed(uint16_t id)
+{
+	if (id < EV_STARTUP)
+		return 0;
+	if (id < 64)
+		return (int)((EVI_METADATA_0_63 | EVI_BIT64(EV_BLOCK_MARKER)) >>
+			     id & 1);
+	return evi_type_is_metadata(id);
+}
+
 /* ---- STOP_THREAD statuses as ghc-events reads them (stop_status.c) ---- */
 
 /* The statuses ghc-events names: evi_stop_status gives 0 to 20. */

@@ -362,7 +362,7 @@ static int reads_fields(uint16_t type)
 	}
 }
 
-/* The events that untimed() passes. */
+/* The events that evi_type_is_untimed passes. */
 static int dispatch(ev_report *rep, const ev_event *ev)
 {
 	switch (ev->type) {
@@ -404,18 +404,7 @@ static int dispatch_metadata(ev_report *rep, const ev_event *ev)
  * neither widens the buckets nor moves a capability's clock: a slice
  * (filter --from) keeps the run's metadata from before its window, and
  * its charts draw the window, from its first event that is not metadata,
- * as stats times it. The common ids, below STARTUP (17), cost one
- * compare. */
-static int untimed(uint16_t type)
-{
-	if (type < EV_STARTUP)
-		return 0;
-	if (type < 64)
-		return (int)((EVI_METADATA_0_63 | EVI_BIT64(EV_BLOCK_MARKER)) >>
-			     type & 1);
-	return evi_type_is_metadata(type);
-}
-
+ * as stats times it (evi_type_is_untimed). */
 static int add_untimed(ev_report *rep, const ev_event *ev)
 {
 	int rc;
@@ -445,7 +434,7 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	if (reads_fields(ev->type) &&
 	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;
-	if (untimed(ev->type))
+	if (evi_type_is_untimed(ev->type))
 		return add_untimed(rep, ev);
 	/* The buckets first: a pause that ev_stats_add reports falls into
 	 * buckets that cover the event that ends it. */

@@ -351,7 +351,7 @@ static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
 	if (!c->seen || ev->time > c->last_time)
 		c->last_time = ev->time;
 	c->seen = 1;
-	if (ev->type != EV_BLOCK_MARKER && !evi_type_is_metadata(ev->type)) {
+	if (!evi_type_is_untimed(ev->type)) {
 		if (!c->have_work || ev->time < c->first_work)
 			c->first_work = ev->time;
 		if (!c->have_work || ev->time > c->last_work)
