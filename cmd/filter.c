@@ -215,7 +215,7 @@ static int run_filter(const cli_args *args, ev_filter *f)
 {
 	const char *in = args->positional[0];
 	const char *out = cli_value(args, FILTER_OPT_OUTPUT);
-	const ev_filter_stats *st = ev_filter_stats_of(f);
+	const ev_filter_stats *st = ev_filter_result(f);
 	ev_input *input = NULL;
 	ev_sink *sink;
 	cli_progress bar;

@@ -100,7 +100,7 @@ static int same_breakdown(const report_job *job)
 	ev_stats_heap_profile p[2];
 
 	for (int i = 0; i < 2; i++)
-		ev_stats_heap_profile_get(ev_report_stats(job[i].report), &p[i]);
+		ev_stats_profile(ev_report_stats(job[i].report), &p[i]);
 	if (!p[0].have || !p[1].have || p[0].breakdown == p[1].breakdown)
 		return EXIT_OK;
 	return cli_error(EXIT_INVALID, "%s and %s break their heap profiles "

@@ -189,7 +189,7 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 		const ev_diag *d = ev_sorter_diag(s);
 		cli_warn_at(cli_input_name(in), (int64_t)d->offset,
 			    "%s; sorted the %llu complete events", d->message,
-			    (unsigned long long)ev_sorter_stats(s)->events);
+			    (unsigned long long)ev_sorter_result(s)->events);
 		status = EV_OK;
 		rc = EXIT_DROPPED;
 	}
@@ -198,7 +198,7 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 	else if ((status = cli_commit_output(sink, out)) != EXIT_OK)
 		rc = status;
 	if (verbose && status >= 0)
-		report(ev_sorter_stats(s));
+		report(ev_sorter_result(s));
 	cli_close_output(sink);
 	ev_input_free(input);
 	ev_sorter_free(s);

@@ -230,7 +230,7 @@ static int repair(ev_repair_options *o, ev_input *input, ev_sink *sink,
 	ev_repair_set_progress(rp, progress_update, &bar);
 	rc = ev_repair_run(rp, input, sink);
 	progress_end(&bar);
-	s = ev_repair_summary_of(rp);
+	s = ev_repair_result(rp);
 	/* A log cut inside its header fails in the repair (nothing to
 	 * recover); one with a whole header but no complete event (killed
 	 * before its first block was flushed) becomes header + data end, a

@@ -518,7 +518,7 @@ static const char *thread(void *ctx, const http_request *req, FILE *body)
 		return "text/plain; charset=utf-8";
 	if (!p.have_tid)
 		return bad(req, body, "bad parameter: tid: needed");
-	if (!(t = ev_view_thread_of(v->index, p.tid))) {
+	if (!(t = ev_view_thread_find(v->index, p.tid))) {
 		*req->status = 404;
 		fputs("no such thread (or past the threads kept)\n", body);
 		return "text/plain; charset=utf-8";

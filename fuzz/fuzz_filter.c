@@ -138,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	configure(f, data);
 	rc = ev_filter_run(f, in, sink);
-	stats = ev_filter_stats_of(f);
+	stats = ev_filter_result(f);
 	FUZZ_CHECK_STATUS(rc);
 	if (rc == EV_OK || rc == EV_ETRUNCATED) {
 		size_t len;

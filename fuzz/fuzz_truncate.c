@@ -66,7 +66,7 @@ static void repair_once(const uint8_t *data, size_t size,
 	if (rc == EV_OK) {
 		size_t len;
 		const uint8_t *out = ev_sink_memory(sink, &len);
-		const ev_repair_summary *s = ev_repair_summary_of(rp);
+		const ev_repair_summary *s = ev_repair_result(rp);
 
 		FUZZ_ASSERT(s->output_bytes == len);
 		check_output(out, len, s);

@@ -441,8 +441,8 @@ static outcome run_repair(const bytes *log, unsigned flags)
 	sink = null_sink(&fd);
 	assert_int_equal(ev_repair_new(&rp, &opts), EV_OK);
 	o.status = ev_repair_run(rp, r, sink);
-	o.events = ev_repair_summary_of(rp)->events;
-	o.sessions = ev_repair_summary_of(rp)->sessions;
+	o.events = ev_repair_result(rp)->events;
+	o.sessions = ev_repair_result(rp)->sessions;
 	ev_repair_free(rp);
 	ev_sink_free(sink);
 	close(fd);
@@ -484,7 +484,7 @@ static outcome run_filter(const bytes *log, int process)
 	sink = null_sink(&fd);
 	assert_int_equal(ev_input_open(&in, path), EV_OK);
 	o.status = ev_filter_run(f, in, sink);
-	stats = ev_filter_stats_of(f);
+	stats = ev_filter_result(f);
 	o.events = stats->events_read;
 	o.sessions = stats->sessions;
 	ev_input_free(in);
@@ -590,8 +590,8 @@ static outcome run_sort(const bytes *log, ev_sort_method method)
 
 	sink = null_sink(&fd);
 	o.status = ev_sorter_run(s, t.in, sink);
-	o.events = ev_sorter_stats(s)->events;
-	o.sessions = ev_sorter_stats(s)->sessions;
+	o.events = ev_sorter_result(s)->events;
+	o.sessions = ev_sorter_result(s)->sessions;
 	ev_sorter_free(s);
 	ev_sink_free(sink);
 	close(fd);
@@ -664,8 +664,8 @@ static outcome run_show_as(const bytes *log, ev_show_format format,
 	o.status = ev_sorter_visit(s, t.in, &visitor, &sr);
 	show_end_session(&sr);
 	show_flush(&sr);
-	o.events = ev_sorter_stats(s)->events;
-	o.sessions = ev_sorter_stats(s)->sessions;
+	o.events = ev_sorter_result(s)->events;
+	o.sessions = ev_sorter_result(s)->sessions;
 	ev_sorter_free(s);
 	ev_text_free(&sr.text);
 	o.peak = measure_peak(base);
@@ -707,8 +707,8 @@ static outcome run_export(const bytes *log, ev_export_format format)
 		if (rc < 0)
 			o.status = rc;
 	}
-	o.events = ev_exporter_stats(x)->records;
-	o.sessions = ev_sorter_stats(s)->sessions;
+	o.events = ev_exporter_result(x)->records;
+	o.sessions = ev_sorter_result(s)->sessions;
 	ev_exporter_free(x);
 	ev_sink_free(sink);
 	close(fd);

@@ -136,7 +136,7 @@ EV_API const ev_consumer *ev_exporter_consumer(void);
 
 /** What the exporter did so far: it waits until the events handed over
  *  are formatted (they are, on a second thread, behind the caller). */
-EV_API const ev_export_stats *ev_exporter_stats(const ev_exporter *x);
+EV_API const ev_export_stats *ev_exporter_result(const ev_exporter *x);
 
 /** Details of the last failure. A malformed event is named by its byte
  *  offset; event_index is 0 (the formats run behind the caller, and only

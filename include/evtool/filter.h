@@ -22,7 +22,7 @@
  *             ... ev_filter_diag(f)->message
  *     if (ev_filter_run(f, in, sink) < 0)
  *             ... ev_filter_diag(f)
- *     ... ev_filter_stats_of(f)->events_written
+ *     ... ev_filter_result(f)->events_written
  *     ev_filter_free(f);
  */
 #ifndef EVTOOL_FILTER_H
@@ -172,7 +172,7 @@ EV_API void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx);
 
 /* ---- the whole pipeline ---- */
 
-/** What ev_filter_run() did (ev_filter_stats_of()). */
+/** What ev_filter_run() did (ev_filter_result()). */
 typedef struct ev_filter_stats {
 	unsigned sessions;
 	uint64_t events_read;     /**< input events, block markers not counted */
@@ -198,12 +198,12 @@ typedef struct ev_filter_stats {
  * complete and holds what the complete events gave); EV_EFORMAT when it
  * ends inside its first header (nothing is written); or an error, with
  * ev_filter_diag() saying what failed and what it concerns (its origin).
- * ev_filter_stats_of() says what the run did.
+ * ev_filter_result() says what the run did.
  */
 EV_API int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out);
 
 /** What the last ev_filter_run() did; owned by the filter. */
-EV_API const ev_filter_stats *ev_filter_stats_of(const ev_filter *f);
+EV_API const ev_filter_stats *ev_filter_result(const ev_filter *f);
 
 #ifdef __cplusplus
 }

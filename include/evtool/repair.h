@@ -30,7 +30,7 @@
  *     ev_repair *rp;
  *     ev_repair_new(&rp, &o);
  *     if (ev_repair_run(rp, in, sink) < 0) ... ev_repair_diag(rp)
- *     else if (ev_repair_summary_of(rp)->damaged) ... repaired
+ *     else if (ev_repair_result(rp)->damaged) ... repaired
  *     ev_sink_commit(sink);
  *     ev_repair_free(rp);
  */
@@ -211,7 +211,7 @@ EV_API void ev_repair_set_progress(ev_repair *rp, ev_progress_fn fn,
 EV_API int ev_repair_run(ev_repair *rp, ev_input *in, ev_sink *sink);
 
 /** The totals of the run so far; owned by the repair. */
-EV_API const ev_repair_summary *ev_repair_summary_of(const ev_repair *rp);
+EV_API const ev_repair_summary *ev_repair_result(const ev_repair *rp);
 
 /** Details of the last failure. */
 EV_API const ev_diag *ev_repair_diag(const ev_repair *rp);

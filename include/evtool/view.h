@@ -206,7 +206,7 @@ EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);
 /** The summary of thread `tid`, or NULL when it was not seen or not kept
  *  (past EV_VIEW_MAX_THREADS); owned by the index, valid until its next
  *  ev_view_index_add. */
-EV_API const ev_view_thread *ev_view_thread_of(const ev_view_index *ix,
+EV_API const ev_view_thread *ev_view_thread_find(const ev_view_index *ix,
 					       uint32_t tid);
 
 /** Threads summarised, and those seen past EV_VIEW_MAX_THREADS. */

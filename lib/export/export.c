@@ -119,7 +119,7 @@ const ev_consumer *ev_exporter_consumer(void)
 	return &consumer;
 }
 
-const ev_export_stats *ev_exporter_stats(const ev_exporter *x)
+const ev_export_stats *ev_exporter_result(const ev_exporter *x)
 {
 	/* The formats count, behind the caller: catch up with it (x is
 	 * never defined const; the pipe is its mutable part). */

@@ -307,7 +307,7 @@ int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out)
 	return rc;
 }
 
-const ev_filter_stats *ev_filter_stats_of(const ev_filter *f)
+const ev_filter_stats *ev_filter_result(const ev_filter *f)
 {
 	return &f->stats;
 }

@@ -292,7 +292,7 @@ int ev_info_read(ev_info *in, ev_reader *r)
 	return rc == EV_EINVAL ? EV_OK : rc; /* EV_EINVAL: no digest asked */
 }
 
-const ev_info_summary *ev_info_summary_of(const ev_info *in)
+const ev_info_summary *ev_info_result(const ev_info *in)
 {
 	return &in->sum;
 }
@@ -302,7 +302,7 @@ const ev_process_list *ev_info_processes(const ev_info *in)
 	return in->procs;
 }
 
-uint64_t ev_info_type_count(const ev_info *in, uint16_t id)
+uint64_t ev_info_type_events(const ev_info *in, uint16_t id)
 {
 	return in->per_type[id];
 }

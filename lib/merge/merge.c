@@ -144,7 +144,7 @@ void ev_merge_free(ev_merge *m)
 	free(m);
 }
 
-size_t ev_merge_count(const ev_merge *m)
+size_t ev_merge_input_count(const ev_merge *m)
 {
 	return m->n_inputs;
 }
@@ -154,7 +154,7 @@ const ev_diag *ev_merge_diag(const ev_merge *m)
 	return &m->diag;
 }
 
-const ev_merge_input *ev_merge_get_input(const ev_merge *m, size_t i)
+const ev_merge_input *ev_merge_input_at(const ev_merge *m, size_t i)
 {
 	return m->planned && i < m->n_inputs ? &m->inputs[i].info : NULL;
 }

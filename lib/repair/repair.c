@@ -214,7 +214,7 @@ void ev_repair_free(ev_repair *rp)
 	free(rp);
 }
 
-const ev_repair_summary *ev_repair_summary_of(const ev_repair *rp)
+const ev_repair_summary *ev_repair_result(const ev_repair *rp)
 {
 	return &rp->sum;
 }

@@ -133,7 +133,7 @@ void ev_sorter_free(ev_sorter *s)
 	free(s);
 }
 
-const ev_sort_stats *ev_sorter_stats(const ev_sorter *s)
+const ev_sort_stats *ev_sorter_result(const ev_sorter *s)
 {
 	return &s->stats;
 }

@@ -459,7 +459,7 @@ const ev_stats_process *ev_stats_process_at(const ev_stats *st, size_t i)
 	return i < st->n_out ? &st->out[i] : NULL;
 }
 
-void ev_stats_now_get(const ev_stats *st, ev_stats_now *out)
+void ev_stats_live_totals(const ev_stats *st, ev_stats_now *out)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < st->n_caps; i++) {

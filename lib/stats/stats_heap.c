@@ -198,7 +198,7 @@ void evi_bands_free(evi_bands *b)
 	free(b);
 }
 
-void ev_stats_heap_profile_get(const ev_stats *st, ev_stats_heap_profile *out)
+void ev_stats_profile(const ev_stats *st, ev_stats_heap_profile *out)
 {
 	memset(out, 0, sizeof *out);
 	if (st->bands)

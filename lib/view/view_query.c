@@ -25,7 +25,7 @@ const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i)
 	return i < ix->n_texts ? &ix->texts[i] : NULL;
 }
 
-const ev_view_thread *ev_view_thread_of(const ev_view_index *ix, uint32_t tid)
+const ev_view_thread *ev_view_thread_find(const ev_view_index *ix, uint32_t tid)
 {
 	size_t i = evi_idmap_index(&ix->thread_ids, tid);
 	return i == SIZE_MAX ? NULL : &ix->threads[i];

@@ -291,7 +291,7 @@ static void test_label_bound(void **state)
 		snprintf(text, sizeof text, "t%u", (unsigned)t);
 		label(&f, t, text);
 	}
-	assert_int_equal(ev_exporter_stats(f.x)->labels_dropped, 5);
+	assert_int_equal(ev_exporter_result(f.x)->labels_dropped, 5);
 	/* Every other thread finishes: the others keep their labels. */
 	for (uint32_t t = 1; t <= n; t += 2) {
 		run_thread(&f, 0, 10 + t, t);
@@ -304,7 +304,7 @@ static void test_label_bound(void **state)
 	label(&f, n + 1, "late");
 	run_thread(&f, 0, 200000, n + 1);
 	stop_thread(&f, 0, 200001, n + 1, 3);
-	assert_int_equal(ev_exporter_stats(f.x)->labels_dropped, 5);
+	assert_int_equal(ev_exporter_result(f.x)->labels_dropped, 5);
 	assert_int_equal(finish(&f), EV_OK);
 	assert_non_null(strstr(f.text, "\"name\":\"t200\""));
 	assert_non_null(strstr(f.text, "\"name\":\"t2\","));
@@ -344,7 +344,7 @@ static void test_processes(void **state)
 				       "\"tid\":3,\"args\":{\"name\":\"cap 2\"}}"));
 	assert_non_null(strstr(f.text, "\"name\":\"thread_name\",\"pid\":2,"
 				       "\"tid\":6,\"args\":{\"name\":\"cap 5\"}}"));
-	assert_int_equal(ev_exporter_stats(f.x)->processes, 1);
+	assert_int_equal(ev_exporter_result(f.x)->processes, 1);
 	stop(&f);
 }
 
@@ -570,7 +570,7 @@ static void test_speedscope_profiles(void **state)
 	assert_non_null(strstr(f.text, "{\"name\":\"Main.go\",\"file\":\"M.hs\","
 				       "\"line\":1,\"col\":1}"));
 	assert_non_null(strstr(f.text, "{\"name\":\"cost centre 9\"}"));
-	assert_int_equal(ev_exporter_stats(f.x)->profiles, 2);
+	assert_int_equal(ev_exporter_result(f.x)->profiles, 2);
 	stop(&f);
 }
 

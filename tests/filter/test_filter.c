@@ -165,7 +165,7 @@ static int filter_path(ev_filter *f, const char *path, ev_sink *sink,
 	assert_int_equal(ev_input_open(&in, path), EV_OK);
 	rc = ev_filter_run(f, in, sink);
 	if (stats)
-		*stats = *ev_filter_stats_of(f);
+		*stats = *ev_filter_result(f);
 	ev_input_free(in);
 	return rc;
 }
@@ -1174,8 +1174,8 @@ static void test_memory_input(void **state)
 	assert_string_equal(ev_input_name(in), "<memory>");
 	assert_int_equal(ev_sink_open_memory(&mem_sink), EV_OK);
 	assert_int_equal(ev_filter_run(f, in, mem_sink), EV_OK);
-	assert_int_equal(ev_filter_stats_of(f)->passes, 3);
-	assert_false(ev_filter_stats_of(f)->spilled);
+	assert_int_equal(ev_filter_result(f)->passes, 3);
+	assert_false(ev_filter_result(f)->spilled);
 	want = ev_sink_memory(file_sink, &want_len);
 	got = ev_sink_memory(mem_sink, &got_len);
 	assert_true(want_len > 0);
@@ -1823,7 +1823,7 @@ static void test_exclude_between_markers(void **state)
  * mapped forward through ev_merge_map. */
 static void merged_form(ev_merge *m, size_t i, const tev *e, tev *out)
 {
-	const ev_merge_input *in = ev_merge_get_input(m, i);
+	const ev_merge_input *in = ev_merge_input_at(m, i);
 	ev_ref refs[64];
 	size_t n;
 
@@ -1922,7 +1922,7 @@ static void test_process_of_a_real_merged_log(void **state)
 	/* excluding process b's capsets (its process and clock domain)
 	 * leaves the others' events: what names b's caps or capsets goes */
 	{
-		const ev_merge_input *b = ev_merge_get_input(m, 1);
+		const ev_merge_input *b = ev_merge_input_at(m, 1);
 		char list[32];
 		ev_filter *f;
 		size_t of_b = 0;

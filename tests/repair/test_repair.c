@@ -248,7 +248,7 @@ static void repair_buffer(const uint8_t *in, size_t len,
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
 	assert_int_equal(ev_repair_new(&rp, &o), EV_OK);
 	out->rc = ev_repair_run(rp, r, sink);
-	out->sum = *ev_repair_summary_of(rp);
+	out->sum = *ev_repair_result(rp);
 	out->diag = *ev_repair_diag(rp);
 	bytes = ev_sink_memory(sink, &out->len);
 	out->out = malloc(out->len + 1);
@@ -630,7 +630,7 @@ static void test_killed_logs(void **state)
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
 	assert_int_equal(ev_repair_new(&rp, &o), EV_OK);
 	assert_int_equal(ev_repair_run(rp, r, sink), EV_OK);
-	s = ev_repair_summary_of(rp);
+	s = ev_repair_result(rp);
 	assert_true(s->damaged);
 	assert_int_equal(s->tail_bytes, 0);
 	assert_int_equal(s->blocks_fixed, 0);

@@ -214,13 +214,13 @@ static void check_log(const char *name, unsigned buckets)
 	load(name, &l);
 	rep = report_of_memory(l.data, l.len, &opt);
 	st = stats_of_memory(l.data, l.len);
-	check_grid(ev_report_get_grid(rep), &l, buckets);
+	check_grid(ev_report_buckets(rep), &l, buckets);
 	assert_int_equal(ev_report_process_count(rep), 1);
 	assert_int_equal(ev_stats_process_count(st), 1);
 	check_caps(ev_report_process_at(rep, 0), ev_stats_process_at(st, 0), &l,
-		   ev_report_get_grid(rep));
+		   ev_report_buckets(rep));
 	check_heap(ev_report_process_at(rep, 0), ev_stats_process_at(st, 0),
-		   ev_report_get_grid(rep));
+		   ev_report_buckets(rep));
 	assert_int_equal(ev_report_process_at(rep, 0)->n_caps,
 			 ev_stats_process_at(st, 0)->caps);
 	ev_stats_free(st);
@@ -267,7 +267,7 @@ static void test_identity(void **state)
 	assert_string_equal(p->args, "./threads");
 	assert_true(has_arg(p, "-N1"));
 	assert_true(p->have_pid);
-	assert_null(ev_report_get_profile(rep));
+	assert_null(ev_report_heap_profile(rep));
 	ev_report_free(rep);
 	unload(&l);
 }
@@ -398,8 +398,8 @@ static void test_heap_profile(void **state)
 		ev_report *rep;
 		opt.buckets = n;
 		rep = report_of_memory(l.data, l.len, &opt);
-		check_profile(ev_report_get_profile(rep), w,
-			      ev_report_get_grid(rep));
+		check_profile(ev_report_heap_profile(rep), w,
+			      ev_report_buckets(rep));
 		ev_report_free(rep);
 	}
 	unload(&l);
@@ -435,8 +435,8 @@ static void test_cost_centre_profile(void **state)
 	}
 	assert_true(n_samples > 0 && entries > 0);
 	rep = report_of_memory(l.data, l.len, NULL);
-	pr = ev_report_get_profile(rep);
-	g = ev_report_get_grid(rep);
+	pr = ev_report_heap_profile(rep);
+	g = ev_report_buckets(rep);
 	assert_int_equal(pr->samples, n_samples);
 	assert_true(pr->labels > 0 && pr->n_bands > 0);
 	for (size_t b = 0; b < g->buckets; b++) {
@@ -534,8 +534,8 @@ static ev_report *two_caps(int order)
 static void test_out_of_order(void **state)
 {
 	ev_report *a = two_caps(0), *b = two_caps(1);
-	const ev_report_grid *ga = ev_report_get_grid(a),
-			     *gb = ev_report_get_grid(b);
+	const ev_report_grid *ga = ev_report_buckets(a),
+			     *gb = ev_report_buckets(b);
 	const ev_report_process *pa = ev_report_process_at(a, 0),
 				*pb = ev_report_process_at(b, 0);
 	uint64_t gc = 0, run = 0;
@@ -627,7 +627,7 @@ static void test_errors(void **state)
 	assert_int_equal(ev_report_add(rep, &ev), EV_ELIMIT);
 	assert_int_equal(ev_report_finish(rep), EV_OK);
 	assert_int_equal(ev_report_process_count(rep), 0);
-	assert_int_equal(ev_report_get_grid(rep)->buckets, 1);
+	assert_int_equal(ev_report_buckets(rep)->buckets, 1);
 	assert_int_equal(ev_report_finish(rep), EV_EINVAL);
 	ev.cap = 0;
 	assert_int_equal(ev_report_add(rep, &ev), EV_EINVAL);
@@ -690,7 +690,7 @@ static void test_extreme_times(void **state)
 	feed(rep, EV_RUN_THREAD, 1, UINT64_MAX);
 	feed(rep, EV_STOP_THREAD, 1, 0);
 	assert_int_equal(ev_report_finish(rep), EV_OK);
-	g = ev_report_get_grid(rep);
+	g = ev_report_buckets(rep);
 	assert_int_equal(g->first_ns, 0);
 	assert_int_equal(g->last_ns, UINT64_MAX);
 	for (size_t i = 0; i < g->buckets; i++)

@@ -475,7 +475,7 @@ static void visit(const char *path, ev_sort_method method, size_t memory,
 	ev_input_free(in);
 	for (size_t i = 0; i < out->n; i++)
 		markers += out->types[i] == EV_BLOCK_MARKER;
-	assert_int_equal(ev_sorter_stats(s)->events, out->n - markers);
+	assert_int_equal(ev_sorter_result(s)->events, out->n - markers);
 	ev_sorter_free(s);
 }
 

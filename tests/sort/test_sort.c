@@ -197,7 +197,7 @@ static int sort_to_memory(const char *path, const ev_sort_options *opts,
 	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
 	rc = sort_path(s, path, sink);
 	if (stats)
-		*stats = *ev_sorter_stats(s);
+		*stats = *ev_sorter_result(s);
 	sorted_origin = ev_sorter_diag(s)->origin;
 	data = ev_sink_memory(sink, len);
 	*bytes = malloc(*len ? *len : 1);
@@ -1057,7 +1057,7 @@ static void test_memory_input(void **state)
 	for (int run = 0; run < 2; run++) {
 		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
 		assert_int_equal(ev_sorter_run(s, in, sink), EV_OK);
-		assert_int_equal(ev_sorter_stats(s)->copied_input, run == 0);
+		assert_int_equal(ev_sorter_result(s)->copied_input, run == 0);
 		got = ev_sink_memory(sink, &got_len);
 		assert_int_equal(got_len, want_len);
 		assert_memory_equal(got, want, want_len);

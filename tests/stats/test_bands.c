@@ -97,7 +97,7 @@ static void check_band(const char *log, const char *label)
 	const ev_stats_band *b = band(st, label);
 
 	read_oracle(log, &o);
-	ev_stats_heap_profile_get(st, &p);
+	ev_stats_profile(st, &p);
 	assert_true(p.have);
 	assert_int_equal(p.breakdown, 7); /* closure type, -hT */
 	assert_string_equal(ev_stats_breakdown_flag(p.breakdown), "T");
@@ -146,7 +146,7 @@ static void no_profile(void **state)
 	ev_stats_heap_profile p;
 
 	(void)state;
-	ev_stats_heap_profile_get(st, &p);
+	ev_stats_profile(st, &p);
 	assert_false(p.have);
 	assert_int_equal(ev_stats_band_count(st), 0);
 	assert_null(ev_stats_breakdown_flag(0));

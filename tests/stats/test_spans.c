@@ -169,7 +169,7 @@ static void spans_pair_per_name_and_thread(void **state)
 	assert_int_equal(named(st, "orphan")->unmatched_stops, 1);
 	assert_int_equal(named(st, "orphan")->all.count, 0);
 	assert_int_equal(named(st, "leak")->unstopped, 1);
-	ev_stats_spans_summary_get(st, &sum);
+	ev_stats_span_totals(st, &sum);
 	assert_int_equal(sum.unmatched_stops, 1);
 	assert_int_equal(sum.unstopped, 1);
 	assert_int_equal(sum.spans, 17);
@@ -288,7 +288,7 @@ static void spans_within_their_limits(void **state)
 		assert_int_equal(add_message(st, text, i + 10), EV_OK);
 	}
 	assert_int_equal(ev_stats_finish(st), EV_OK);
-	ev_stats_spans_summary_get(st, &sum);
+	ev_stats_span_totals(st, &sum);
 	assert_int_equal(ev_stats_span_count(st), EV_STATS_MAX_SPAN_NAMES);
 	/* 44 names past the limit: their STARTs and STOPs. */
 	assert_int_equal(sum.dropped, 2 * 44);
@@ -305,7 +305,7 @@ static void spans_within_their_limits(void **state)
 		assert_int_equal(add_message(st, "START deep", 1000 + i), EV_OK);
 	assert_int_equal(add_message(st, "STOP deep", 200000), EV_OK);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
-	ev_stats_spans_summary_get(st, &sum);
+	ev_stats_span_totals(st, &sum);
 	assert_int_equal(sum.dropped, 5);
 	assert_int_equal(sum.spans, 1);
 	assert_int_equal(sum.unstopped, EV_STATS_MAX_OPEN_SPANS - 1);
@@ -388,7 +388,7 @@ static void stop_read_before_its_start(void **state)
 	assert_int_equal(y->all.count, 0);
 	assert_int_equal(y->unmatched_stops, 1);
 	assert_int_equal(y->unstopped, 1);
-	ev_stats_spans_summary_get(st, &sum);
+	ev_stats_span_totals(st, &sum);
 	assert_int_equal(sum.unmatched_stops, 1);
 	assert_int_equal(sum.unstopped, 1);
 	ev_stats_free(st);

@@ -1025,7 +1025,7 @@ static void test_pause_distribution(void **state)
 	put_process_last(&c, 1);
 	st = crafted_stats(&c);
 
-	all = ev_stats_pauses_of(st, 0, EV_STATS_ALL_GENS);
+	all = ev_stats_pauses_at(st, 0, EV_STATS_ALL_GENS);
 	assert_non_null(all);
 	assert_int_equal(all->count, 301);
 	assert_int_equal(all->min_ns, 1000);
@@ -1045,14 +1045,14 @@ static void test_pause_distribution(void **state)
 	assert_int_equal(q, 300000);
 	assert_int_equal(ev_stats_pause_quantile(st, 0, EV_STATS_ALL_GENS, 0.0,
 						 &q), EV_EINVAL);
-	g1 = ev_stats_pauses_of(st, 0, 1);
+	g1 = ev_stats_pauses_at(st, 0, 1);
 	assert_non_null(g1);
 	assert_int_equal(g1->count, 100); /* 3, 6, ..., 300 us */
 	assert_int_equal(g1->min_ns, 3000);
 	assert_int_equal(g1->longest[0].gen, 1);
-	assert_int_equal(ev_stats_pauses_of(st, 0, 0)->count, 201);
-	assert_null(ev_stats_pauses_of(st, 0, 2));
-	assert_null(ev_stats_pauses_of(st, 1, EV_STATS_ALL_GENS));
+	assert_int_equal(ev_stats_pauses_at(st, 0, 0)->count, 201);
+	assert_null(ev_stats_pauses_at(st, 0, 2));
+	assert_null(ev_stats_pauses_at(st, 1, EV_STATS_ALL_GENS));
 	ev_stats_free(st);
 }
 
@@ -1166,7 +1166,7 @@ static void test_now(void **state)
 		ev_store64(p + 4, in[i].bytes);
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
 	}
-	ev_stats_now_get(st, &now);
+	ev_stats_live_totals(st, &now);
 	assert_int_equal(now.time_ns, 60);
 	assert_int_equal(now.allocated_bytes, 350);
 	assert_int_equal(now.live_bytes, 5);
@@ -1206,22 +1206,22 @@ static void check_live_log(const char *name)
 			 EV_OK);
 	for (uint64_t i = 0; (rc = ev_reader_next(r, &ev)) == EV_OK; i++) {
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
-		if (i % 64 || ev_stats_live_count(st) != 1)
+		if (i % 64 || ev_stats_live_process_count(st) != 1)
 			continue;
-		assert_int_equal(ev_stats_live_process(st, 0, &live), EV_OK);
+		assert_int_equal(ev_stats_live_process_at(st, 0, &live), EV_OK);
 		check_live_monotone(&live, &before);
 		before = live;
 		checks++;
 	}
 	assert_int_equal(rc, EV_END);
 	assert_true(checks > 2);
-	assert_int_equal(ev_stats_live_process(st, 0, &live), EV_OK);
+	assert_int_equal(ev_stats_live_process_at(st, 0, &live), EV_OK);
 	for (size_t c = 0; c < ev_stats_live_cap_limit(st); c++)
-		if (ev_stats_live_capability(st, c, &cap) == EV_OK)
+		if (ev_stats_live_capability_at(st, c, &cap) == EV_OK)
 			caps[n_caps++] = cap;
 	assert_int_equal(ev_stats_finish(st), EV_OK);
-	assert_int_equal(ev_stats_live_count(st), 0);
-	assert_int_equal(ev_stats_live_process(st, 0, &before), EV_EINVAL);
+	assert_int_equal(ev_stats_live_process_count(st), 0);
+	assert_int_equal(ev_stats_live_process_at(st, 0, &before), EV_EINVAL);
 	before = *ev_stats_process_at(st, 0);
 	assert_int_equal(live.allocated_bytes, before.allocated_bytes);
 	assert_int_equal(live.collections, before.collections);
@@ -1260,15 +1260,15 @@ static void test_live_without_processes(void **state)
 	assert_int_equal(ev_reader_open_memory(&r, log, len / 3, "third", 0),
 			 EV_OK);
 	assert_int_equal(ev_stats_new(&st), EV_OK);
-	assert_int_equal(ev_stats_live_count(st), 0);
+	assert_int_equal(ev_stats_live_process_count(st), 0);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
 	assert_int_equal(rc, EV_ETRUNCATED);
-	assert_int_equal(ev_stats_live_count(st), 1);
-	assert_int_equal(ev_stats_live_process(st, 0, &live), EV_OK);
+	assert_int_equal(ev_stats_live_process_count(st), 1);
+	assert_int_equal(ev_stats_live_process_at(st, 0, &live), EV_OK);
 	assert_int_equal(live.capset, 0);
 	assert_false(live.have_pid);
-	assert_int_equal(ev_stats_live_process(st, 1, &live), EV_EINVAL);
+	assert_int_equal(ev_stats_live_process_at(st, 1, &live), EV_EINVAL);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	assert_int_equal(ev_stats_process_count(st), 1);
 	assert_int_equal(live.allocated_bytes,

@@ -515,7 +515,7 @@ static void threads_agree(const char *path, void *ctx)
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	for (size_t i = 0; i < ev_stats_thread_count(st); i++) {
 		const ev_stats_thread *want = ev_stats_thread_at(st, i);
-		const ev_view_thread *got = ev_view_thread_of(ix, want->tid);
+		const ev_view_thread *got = ev_view_thread_find(ix, want->tid);
 
 		assert_non_null(got);
 		if (got->runs != want->runs || got->run_ns != want->run_ns ||
