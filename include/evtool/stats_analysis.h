@@ -204,17 +204,17 @@ EV_API void ev_stats_live_totals(const ev_stats *st, ev_stats_now *out);
 EV_API size_t ev_stats_live_process_count(const ev_stats *st);
 
 /**
- * Fills `out` with the summary of process `i` (< ev_stats_live_process_count, in
- * capset order) as ev_stats_finish would compute it if the log ended
- * after the events added so far, leaving the accumulator as it is: for a
- * log still being read (evtool monitor). Its running totals only grow as
- * events are added; after the last event they equal ev_stats_finish's
- * but for collections whose GC_END never came (untimed at the finish).
- * out->gens points into `st`, valid until the next ev_stats_add. EV_OK,
- * or EV_EINVAL out of range or after ev_stats_finish.
+ * Fills `out` with the summary of process `i` (in capset order, below
+ * ev_stats_live_process_count) as ev_stats_finish would compute it if the
+ * log ended after the events added so far, leaving the accumulator as it
+ * is: for a log still being read (evtool monitor). Its running totals
+ * only grow as events are added; after the last event they equal
+ * ev_stats_finish's but for collections whose GC_END never came (untimed
+ * at the finish). out->gens points into `st`, valid until the next
+ * ev_stats_add. EV_OK, or EV_EINVAL out of range or after ev_stats_finish.
  */
 EV_API int ev_stats_live_process_at(ev_stats *st, size_t i,
-				 ev_stats_process *out);
+				    ev_stats_process *out);
 
 /** One more than the highest capability number that posted events so
  *  far, for ev_stats_live_capability_at. */
@@ -227,7 +227,7 @@ EV_API size_t ev_stats_live_cap_limit(const ev_stats *st);
  * EV_OK, or EV_EINVAL when `cap` posted nothing or after the finish.
  */
 EV_API int ev_stats_live_capability_at(ev_stats *st, size_t cap,
-				    ev_stats_capability *out);
+				       ev_stats_capability *out);
 
 /* ------------------------------------------------------------------------
  * Figures and conditions: a performance gate

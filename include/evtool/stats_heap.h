@@ -54,7 +54,7 @@ EV_API int ev_stats_keep_bands(ev_stats *st);
 
 /** The profile, after ev_stats_finish (have 0 without one). */
 EV_API void ev_stats_profile(const ev_stats *st,
-				      ev_stats_heap_profile *out);
+			     ev_stats_heap_profile *out);
 
 /** Bands, first seen first, "(other)" last when there is one; after
  *  ev_stats_finish. */

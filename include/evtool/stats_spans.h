@@ -109,7 +109,7 @@ EV_API long ev_stats_span_find(const ev_stats *st, const char *name,
 
 /** Fills `out` with what the spans could not keep; after ev_stats_finish. */
 EV_API void ev_stats_span_totals(const ev_stats *st,
-				       ev_stats_spans_summary *out);
+				 ev_stats_spans_summary *out);
 
 /** One span as it ends, for a time line of spans without keeping them. */
 typedef struct ev_stats_span_end {

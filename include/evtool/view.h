@@ -207,7 +207,7 @@ EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);
  *  (past EV_VIEW_MAX_THREADS); owned by the index, valid until its next
  *  ev_view_index_add. */
 EV_API const ev_view_thread *ev_view_thread_find(const ev_view_index *ix,
-					       uint32_t tid);
+						 uint32_t tid);
 
 /** Threads summarised, and those seen past EV_VIEW_MAX_THREADS. */
 EV_API size_t ev_view_thread_count(const ev_view_index *ix);

@@ -565,7 +565,7 @@ long ev_stats_span_find(const ev_stats *st, const char *name, size_t len,
 }
 
 void ev_stats_span_totals(const ev_stats *st,
-				ev_stats_spans_summary *out)
+			  ev_stats_spans_summary *out)
 {
 	memset(out, 0, sizeof *out);
 	if (st->spans)

@@ -353,7 +353,7 @@ size_t ev_stats_live_cap_limit(const ev_stats *st)
 }
 
 int ev_stats_live_capability_at(ev_stats *st, size_t cap,
-			     ev_stats_capability *out)
+				ev_stats_capability *out)
 {
 	if (st->finished || !cap_was_used(st, cap))
 		return EV_EINVAL;

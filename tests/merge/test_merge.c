@@ -1148,7 +1148,8 @@ static void test_merge_size_conflict(void **state)
 		for (size_t k = 0; k < out.n; k++) {
 			const tev *e = &out.ev[k];
 			const tev *o = first_of(&old_in, EV_GC_STATS_GHC);
-			uint32_t old_capset = ev_merge_input_at(m, order)->os_capset;
+			uint32_t old_capset =
+				ev_merge_input_at(m, order)->os_capset;
 			static const uint8_t zeros[8];
 			if (e->type != EV_GC_STATS_GHC ||
 			    ev_load32(e->payload) != old_capset || seen++)
