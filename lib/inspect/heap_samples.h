@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "evtool/show.h"
+#include "evtool/text.h"
 #include "internal.h"
 
 /* ---- cost centres (cost_centres.c): at most EV_EXPORT_MAX_COST_CENTRES
