@@ -12,7 +12,7 @@
  * slot again. With one thread there are no workers: chunks are
  * compressed in the caller's thread, into the same bytes.
  *
- * A spooled writer (evi_archive_writer_open_spooled) learns the digest
+ * A spooled writer (open_spooled, for the archive sink) learns the digest
  * only at the end: its members go to an unnamed temporary file with a
  * zero digest, and finishing copies them to the target, each header with
  * the digest put in, into the bytes an unspooled writer would write.
@@ -337,10 +337,14 @@ int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
 	return EV_OK;
 }
 
-int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
-				    const char *tmpdir,
-				    const ev_archive_options *opts,
-				    ev_diag *diag)
+/* An archive writer that does not know the log's digest beforehand: the
+ * compressed members wait in an unnamed temporary file in `tmpdir` (NULL:
+ * $TMPDIR, else /tmp) until ev_archive_writer_finish, which copies them
+ * to `target` (which stays the caller's), each member's header holding
+ * the digest of the bytes written. */
+static int open_spooled(ev_archive_writer **out, ev_sink *target,
+			const char *tmpdir, const ev_archive_options *opts,
+			ev_diag *diag)
 {
 	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
 	ev_archive_writer *w = calloc(1, sizeof *w);
@@ -564,8 +568,7 @@ int ev_sink_open_archive(ev_sink **out, ev_sink *target, const char *tmpdir,
 {
 	ev_archive_writer *w;
 	ev_diag diag;
-	int rc = evi_archive_writer_open_spooled(&w, target, tmpdir, opts,
-						 &diag);
+	int rc = open_spooled(&w, target, tmpdir, opts, &diag);
 
 	if (rc < 0) {
 		int saved = errno;

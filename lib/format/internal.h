@@ -78,19 +78,6 @@ typedef struct evi_sink_stage {
 int evi_sink_open_stage(ev_sink **out, ev_sink *target,
 			const evi_sink_stage *stage, void *ctx);
 
-typedef struct ev_archive_writer ev_archive_writer;
-typedef struct ev_archive_options ev_archive_options;
-
-/* An archive writer that does not know the log's digest beforehand: the
- * compressed members wait in an unnamed temporary file in `tmpdir` (NULL:
- * $TMPDIR, else /tmp) until ev_archive_writer_finish, which copies them
- * to `target` (which stays the caller's), each member's header holding
- * the digest of the bytes written. */
-int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
-				    const char *tmpdir,
-				    const ev_archive_options *opts,
-				    ev_diag *diag);
-
 /* The one way the library records a failure: fills all of `d` with what
  * it concerns (`origin`, `input` for an operation with several inputs),
  * the status, the position and a printf-style message, and clears its
