@@ -104,7 +104,7 @@ typedef struct ev_exporter ev_exporter;
  * bad options, EV_ENOMEM.
  */
 EV_API int ev_exporter_new(ev_exporter **out, const ev_export_options *opts,
-			   ev_sink *sink);
+			   ev_sink *sink, ev_diag *diag);
 
 /** Frees an exporter; NULL is fine. The events handed over are formatted
  *  (and written, as far as the output's chunks go) first. */

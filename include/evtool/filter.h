@@ -95,7 +95,8 @@ typedef struct ev_filter_options {
 
 /** Creates a filter that keeps everything; `opts` may be NULL for the
  *  defaults. EV_EINVAL for options of another version. */
-EV_API int ev_filter_new(ev_filter **out, const ev_filter_options *opts);
+EV_API int ev_filter_new(ev_filter **out, const ev_filter_options *opts,
+			 ev_diag *diag);
 
 /** Frees a filter; NULL is fine. */
 EV_API void ev_filter_free(ev_filter *f);

@@ -99,7 +99,8 @@ typedef struct ev_info_summary {
 
 /** A new analysis. EV_OK, EV_ENOMEM, or EV_EINVAL for an options version
  *  this library does not know; `opts` may be NULL (the defaults). */
-EV_API int ev_info_new(ev_info **out, const ev_info_options *opts);
+EV_API int ev_info_new(ev_info **out, const ev_info_options *opts,
+		       ev_diag *diag);
 
 /** Frees an analysis; NULL is fine. */
 EV_API void ev_info_free(ev_info *in);

@@ -186,7 +186,8 @@ typedef struct ev_merge_input {
 } ev_merge_input;
 
 /** Creates a merge; `opts` may be NULL for the defaults. */
-EV_API int ev_merge_new(ev_merge **out, const ev_merge_options *opts);
+EV_API int ev_merge_new(ev_merge **out, const ev_merge_options *opts,
+			ev_diag *diag);
 
 /** Frees a merge, closing its inputs and removing spools; NULL is fine. */
 EV_API void ev_merge_free(ev_merge *m);

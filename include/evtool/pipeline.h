@@ -38,12 +38,12 @@ typedef struct ev_input ev_input;
  * the free). The log starts where the descriptor stands. EV_EIO, with
  * errno set, when the file cannot be opened; EV_ENOMEM.
  */
-EV_API int ev_input_open(ev_input **out, const char *path);
+EV_API int ev_input_open(ev_input **out, const char *path, ev_diag *diag);
 
 /** An input of the `len` bytes at `data`, which must outlive it, named
  *  `name` (NULL: "<memory>"). EV_ENOMEM. */
 EV_API int ev_input_memory(ev_input **out, const void *data, size_t len,
-			   const char *name);
+			   const char *name, ev_diag *diag);
 
 /** Its name: the path, "<stdin>" for "-", or the memory's name. */
 EV_API const char *ev_input_name(const ev_input *in);

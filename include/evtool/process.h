@@ -55,7 +55,7 @@ typedef struct ev_process {
 } ev_process;
 
 /** A new, empty accumulator. EV_OK or EV_ENOMEM. */
-EV_API int ev_process_list_new(ev_process_list **out);
+EV_API int ev_process_list_new(ev_process_list **out, ev_diag *diag);
 
 /** Frees an accumulator; NULL is fine. */
 EV_API void ev_process_list_free(ev_process_list *pl);

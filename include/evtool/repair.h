@@ -189,7 +189,8 @@ typedef struct ev_repair_summary {
 } ev_repair_summary;
 
 /** Creates a repair; `opts` NULL means the defaults. */
-EV_API int ev_repair_new(ev_repair **out, const ev_repair_options *opts);
+EV_API int ev_repair_new(ev_repair **out, const ev_repair_options *opts,
+			 ev_diag *diag);
 
 /** Reports the progress of ev_repair_run() to `fn` (NULL: none): the
  *  stored bytes of the input read by the repair, out of its size (the

@@ -167,7 +167,8 @@ typedef struct ev_report_span_series {
  *  (ev_stats_keep_threads), spans of both kinds (ev_stats_keep_spans)
  *  and the heap profile's bands (ev_stats_keep_bands). `opt` NULL: the defaults. EV_EINVAL for
  *  options out of range, EV_ENOMEM. Free it with ev_report_free(). */
-EV_API int ev_report_new(ev_report **out, const ev_report_options *opt);
+EV_API int ev_report_new(ev_report **out, const ev_report_options *opt,
+			 ev_diag *diag);
 
 /** Frees an accumulator; NULL is fine. */
 EV_API void ev_report_free(ev_report *rep);

@@ -45,7 +45,7 @@ typedef struct ev_show ev_show;
 /** A renderer for the events of one session, whose header `h` must
  *  outlive it. EV_ENOMEM or EV_EINVAL (bad format). */
 EV_API int ev_show_new(ev_show **out, const ev_header *h, ev_show_format format,
-		       unsigned flags);
+		       unsigned flags, ev_diag *diag);
 
 /** Frees a renderer; NULL is fine. */
 EV_API void ev_show_free(ev_show *s);

@@ -94,7 +94,8 @@ typedef struct ev_sort_stats {
 typedef struct ev_sorter ev_sorter;
 
 /** Creates a sorter; `opts` may be NULL. EV_EINVAL for bad options. */
-EV_API int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts);
+EV_API int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts,
+			 ev_diag *diag);
 
 /** Frees a sorter; NULL is fine. */
 EV_API void ev_sorter_free(ev_sorter *s);

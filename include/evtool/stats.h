@@ -99,7 +99,7 @@ typedef struct ev_stats_process {
 } ev_stats_process;
 
 /** A new, empty accumulator. Free it with ev_stats_free(). */
-EV_API int ev_stats_new(ev_stats **out);
+EV_API int ev_stats_new(ev_stats **out, ev_diag *diag);
 
 /** Frees an accumulator; NULL is fine. */
 EV_API void ev_stats_free(ev_stats *st);

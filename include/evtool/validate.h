@@ -129,7 +129,7 @@ typedef struct ev_validator ev_validator;
 /** Creates a validator; `opts` may be NULL for the defaults. EV_EINVAL
  *  for options of another version. */
 EV_API int ev_validator_new(ev_validator **out,
-			    const ev_validate_options *opts);
+			    const ev_validate_options *opts, ev_diag *diag);
 
 /** Frees a validator; NULL is fine. */
 EV_API void ev_validator_free(ev_validator *v);

@@ -105,7 +105,8 @@ typedef struct ev_view_text {
 
 /** A new, empty index of at most `max_cells` buckets in all (0:
  *  EV_VIEW_DEFAULT_CELLS). EV_ENOMEM. */
-EV_API int ev_view_index_new(ev_view_index **out, size_t max_cells);
+EV_API int ev_view_index_new(ev_view_index **out, size_t max_cells,
+			     ev_diag *diag);
 
 /** Frees an index; NULL is fine. */
 EV_API void ev_view_index_free(ev_view_index *ix);

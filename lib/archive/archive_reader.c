@@ -156,7 +156,7 @@ static int need(ev_archive_reader *r, size_t n)
 }
 
 static int open_reader(ev_archive_reader **out, int fd, int close_fd,
-		       const char *name)
+		       const char *name, ev_diag *diag)
 {
 	ev_archive_reader *r = calloc(1, sizeof *r);
 
@@ -177,31 +177,33 @@ static int open_reader(ev_archive_reader **out, int fd, int close_fd,
 		ev_archive_reader_free(r);
 		if (close_fd)
 			close(fd);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	r->z_ready = 1;
 	*out = r;
 	return EV_OK;
 }
 
-int ev_archive_reader_open_path(ev_archive_reader **out, const char *path)
+int ev_archive_reader_open_path(ev_archive_reader **out, const char *path,
+				ev_diag *diag)
 {
 	int fd;
 
 	if (strcmp(path, "-") == 0)
-		return open_reader(out, STDIN_FILENO, 0, "<stdin>");
+		return open_reader(out, STDIN_FILENO, 0, "<stdin>", diag);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		*out = NULL;
-		return EV_EIO;
+		return evi_fail(diag, EV_EIO, 0, 0, "cannot open: %s",
+				strerror(errno));
 	}
-	return open_reader(out, fd, 1, path);
+	return open_reader(out, fd, 1, path, diag);
 }
 
 int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
-			      const char *name)
+			      const char *name, ev_diag *diag)
 {
-	return open_reader(out, fd, 0, name);
+	return open_reader(out, fd, 0, name, diag);
 }
 
 void ev_archive_reader_free(ev_archive_reader *r)

@@ -98,19 +98,28 @@ static int setup(ev_writer *w, const ev_header *header,
 }
 
 int ev_writer_open(ev_writer **out, ev_sink *sink, const ev_header *header,
-		   const ev_writer_options *opts)
+		   const ev_writer_options *opts, ev_diag *diag)
 {
 	ev_writer *w;
 	int rc;
 
 	*out = NULL;
 	if (opts && opts->version != EV_WRITER_OPTIONS_VERSION)
-		return EV_EINVAL;
+		return evi_options_failed(diag, "writer", opts->version,
+					  EV_WRITER_OPTIONS_VERSION);
 	if (!(w = calloc(1, sizeof *w)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	w->sink = sink;
 	w->mode = opts ? opts->mode : EV_WRITE_PRESERVE;
 	if ((rc = setup(w, header, opts)) < 0) {
+		/* the header's write failed in the sink, or the block size
+		 * or memory did */
+		if (rc == EV_EINVAL)
+			evi_fail_at(diag, EV_ORIGIN_OPTIONS, rc, 0, 0,
+				    "blocks of %u bytes hold no event",
+				    w->max_block);
+		else
+			evi_new_failed(diag, ev_sink_diag(sink), rc);
 		ev_writer_free(w);
 		return rc;
 	}

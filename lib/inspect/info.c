@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "evtool/decode.h"
+#include "internal.h"
 
 
 typedef struct cap_stats {
@@ -37,7 +38,7 @@ struct ev_info {
 	cap_stats per_cap[EV_ID_COUNT]; /* EV_NO_CAP: global or no block */
 };
 
-int ev_info_new(ev_info **out, const ev_info_options *opts)
+int ev_info_new(ev_info **out, const ev_info_options *opts, ev_diag *diag)
 {
 	ev_info_options defaults = EV_INFO_OPTIONS_INIT;
 	ev_info *in;
@@ -46,9 +47,10 @@ int ev_info_new(ev_info **out, const ev_info_options *opts)
 	if (!opts)
 		opts = &defaults;
 	if (opts->version != EV_INFO_OPTIONS_VERSION)
-		return EV_EINVAL;
+		return evi_options_failed(diag, "info", opts->version,
+					  EV_INFO_OPTIONS_VERSION);
 	if (!(in = calloc(1, sizeof *in)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	in->opts = *opts;
 	in->spans = calloc(opts->max_listed_sessions + 1u, sizeof *in->spans);
 	in->capsets = calloc(opts->max_listed_capsets + 1u,
@@ -56,7 +58,7 @@ int ev_info_new(ev_info **out, const ev_info_options *opts)
 	if (!in->spans || !in->capsets ||
 	    ev_process_list_new(&in->procs) < 0) {
 		ev_info_free(in);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	in->sum.capsets = in->capsets;
 	in->sum.session_list = in->spans;

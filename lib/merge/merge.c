@@ -86,7 +86,7 @@ static void find_ref_free_types(ev_merge *m)
 		m->ref_free[scanned[i]] = 0;
 }
 
-int ev_merge_new(ev_merge **out, const ev_merge_options *opts)
+int ev_merge_new(ev_merge **out, const ev_merge_options *opts, ev_diag *diag)
 {
 	ev_merge *m;
 	static const ev_merge_options defaults = EV_MERGE_OPTIONS_INIT;
@@ -94,19 +94,23 @@ int ev_merge_new(ev_merge **out, const ev_merge_options *opts)
 	*out = NULL;
 	if (opts && (opts->version != EV_MERGE_OPTIONS_VERSION ||
 		     opts->align > EV_MERGE_ALIGN_NONE))
-		return EV_EINVAL;
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "merge options of version %u (this "
+				   "library reads version %u) or an unknown "
+				   "alignment",
+				   opts->version, EV_MERGE_OPTIONS_VERSION);
 	if (!(m = calloc(1, sizeof *m)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	m->opts = opts ? *opts : defaults;
 	if (m->opts.spool_dir && !(m->spool_dir = strdup(m->opts.spool_dir))) {
 		free(m);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	m->opts.spool_dir = m->spool_dir;
 	m->type_slot = calloc(UINT16_MAX + 1u, sizeof *m->type_slot);
 	if (!m->type_slot) {
 		ev_merge_free(m);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	find_ref_free_types(m);
 	*out = m;

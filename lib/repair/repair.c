@@ -80,7 +80,7 @@ struct ev_repair {
 	void *progress_ctx;
 };
 
-int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
+int ev_repair_new(ev_repair **out, const ev_repair_options *opts, ev_diag *diag)
 {
 	ev_repair_options defaults = EV_REPAIR_OPTIONS_INIT;
 	ev_repair *rp;
@@ -88,14 +88,16 @@ int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
 	*out = NULL;
 	if (opts && opts->version != EV_REPAIR_OPTIONS_VERSION &&
 	    opts->version != 1)
-		return EV_EINVAL;
+		return evi_options_failed(diag, "repair", opts->version,
+					  EV_REPAIR_OPTIONS_VERSION);
 	if (opts && opts->version == 2 &&
 	    opts->time_base != EV_REPAIR_TIME_RELATIVE &&
 	    opts->time_base != EV_REPAIR_TIME_RAW &&
 	    opts->time_base != EV_REPAIR_TIME_WALL)
-		return EV_EINVAL;
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "unknown time base %u", opts->time_base);
 	if (!(rp = calloc(1, sizeof *rp)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	rp->opts = defaults;
 	/* A version 1 caller's struct ends before time_base. */
 	if (opts)

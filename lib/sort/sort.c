@@ -81,7 +81,7 @@ struct ev_sorter {
  * Life cycle
  * ---------------------------------------------------------------------- */
 
-int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts)
+int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts, ev_diag *diag)
 {
 	ev_sorter *s;
 
@@ -89,9 +89,14 @@ int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts)
 	if (opts && (opts->version != EV_SORT_OPTIONS_VERSION ||
 		     (opts->memory && opts->memory < EV_SORT_MIN_MEMORY) ||
 		     opts->method > EV_SORT_EXTERNAL))
-		return EV_EINVAL;
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "sort options of version %u (this library "
+				   "reads version %u), memory below %u bytes "
+				   "or an unknown method", opts->version,
+				   EV_SORT_OPTIONS_VERSION,
+				   (unsigned)EV_SORT_MIN_MEMORY);
 	if (!(s = calloc(1, sizeof *s)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	s->opts = (ev_sort_options)EV_SORT_OPTIONS_INIT;
 	if (opts)
 		s->opts = *opts;
@@ -100,7 +105,7 @@ int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts)
 	s->index.stream_of = malloc(N_CAPS * sizeof *s->index.stream_of);
 	if (!s->index.stream_of) {
 		free(s);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	memset(s->index.stream_of, 0xff, N_CAPS * sizeof *s->index.stream_of);
 	*out = s;

@@ -28,10 +28,10 @@
  * at 50 bytes, the catalogue's oldest form. */
 #define GC_STATS_BALANCED 58u
 
-int ev_stats_new(ev_stats **out)
+int ev_stats_new(ev_stats **out, ev_diag *diag)
 {
 	if (!(*out = calloc(1, sizeof **out)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	evi_need_table_init(&(*out)->need);
 	(*out)->procs.key_offset = offsetof(evi_stats_proc, pub.capset);
 	(*out)->procs.record_size = sizeof(evi_stats_proc);

@@ -31,13 +31,13 @@ static int fail(ev_view_index *ix, int status, const ev_event *ev,
 			ev ? ev->index : 0, "%s", what);
 }
 
-int ev_view_index_new(ev_view_index **out, size_t max_cells)
+int ev_view_index_new(ev_view_index **out, size_t max_cells, ev_diag *diag)
 {
 	ev_view_index *ix = calloc(1, sizeof *ix);
 
 	*out = NULL;
 	if (!ix)
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	ix->max_cells = max_cells ? max_cells : EV_VIEW_DEFAULT_CELLS;
 	ix->nb = MAX_ROW;
 	while (ix->nb > EV_VIEW_MIN_ROW && ix->nb > ix->max_cells / 2)
@@ -47,7 +47,7 @@ int ev_view_index_new(ev_view_index **out, size_t max_cells)
 	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap))) {
 		free(ix->global.b);
 		free(ix);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	*out = ix;
 	return EV_OK;
