@@ -532,7 +532,7 @@ static int extract_one(const archive_job *job, const char *path)
 	int rc = extract_name(job, path, &out);
 
 	if (rc == EXIT_OK && (rc = check_target(job, out)) == EXIT_OK &&
-	    ev_archive_reader_open_path(&r, path) < 0)
+	    ev_archive_reader_open_path(&r, path, NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "%s: cannot open: %s",
 			       cli_input_name(path), strerror(errno));
 	if (rc == EXIT_OK)

@@ -623,7 +623,7 @@ int cli_open_input(const char *path, unsigned flags, ev_reader **out)
 	*out = NULL;
 	if (rc != EXIT_OK)
 		return rc;
-	return open_failure(path, ev_reader_open_path(out, path, flags));
+	return open_failure(path, ev_reader_open_path(out, path, flags, NULL));
 }
 
 int cli_open_log_input(const char *path, ev_input **out)
@@ -633,7 +633,7 @@ int cli_open_log_input(const char *path, ev_input **out)
 	*out = NULL;
 	if (rc != EXIT_OK)
 		return rc;
-	return open_failure(path, ev_input_open(out, path));
+	return open_failure(path, ev_input_open(out, path, NULL));
 }
 
 /* ---- output files and signals ---- */
@@ -748,14 +748,14 @@ int cli_open_output(const char *path, const char *const *inputs,
 		if ((rc = cli_refuse_terminal()) != EXIT_OK ||
 		    (rc = cli_refuse_stdout_input(inputs, n_inputs)) != EXIT_OK)
 			return rc;
-		rc = ev_sink_open_fd(out, STDOUT_FILENO, "<stdout>");
+		rc = ev_sink_open_fd(out, STDOUT_FILENO, "<stdout>", NULL);
 		return rc < 0 ? cli_error(EXIT_SYSTEM, "out of memory") : EXIT_OK;
 	}
 	if (overwrite != CLI_REPLACE_INPUT && stat(path, &target) == 0)
 		for (int i = 0; i < n_inputs; i++)
 			if (same_file(inputs[i], &target))
 				return refuse_input_output(path, overwrite);
-	rc = ev_sink_open_path(out, path);
+	rc = ev_sink_open_path(out, path, NULL);
 	if (rc < 0)
 		return cli_error(EXIT_SYSTEM, "%s: cannot create: %s", path,
 				 strerror(errno));
@@ -817,7 +817,7 @@ int cli_open_log_output(const char *path, int gzip,
 		return rc;
 	untrack_temp(ev_sink_temp_path(target));
 	/* The archive sink owns the target now, even when it fails. */
-	if (ev_sink_open_archive(out, target, NULL, NULL) < 0) {
+	if (ev_sink_open_archive(out, target, NULL, NULL, NULL) < 0) {
 		*out = NULL;
 		return cli_error(EXIT_SYSTEM, "%s: cannot start compressing: %s",
 				 cli_output_name(path), strerror(errno));

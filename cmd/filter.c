@@ -261,7 +261,7 @@ int cmd_filter(const cli_args *args)
 	if (rc != EXIT_OK)
 		return rc;
 	opts.tmpdir = cli_value(args, FILTER_OPT_TMPDIR);
-	if (ev_filter_new(&f, &opts) < 0)
+	if (ev_filter_new(&f, &opts, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = build_filter(args, f);
 	if (rc == EXIT_OK)

@@ -43,7 +43,7 @@ static int collect(log_info *li, const char *path, ev_info **out)
 	*out = NULL;
 	if (rc != EXIT_OK)
 		return rc;
-	if (ev_info_new(out, NULL) < 0) {
+	if (ev_info_new(out, NULL, NULL) < 0) {
 		ev_reader_free(r);
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	}

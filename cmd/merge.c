@@ -397,7 +397,7 @@ static int make_merge(const cli_command *cmd, const cli_args *args,
 				     "only once");
 	if (rc == EXIT_OK)
 		rc = ensure_file_limit(args->n_positional);
-	if (rc == EXIT_OK && ev_merge_new(out, &opts) < 0)
+	if (rc == EXIT_OK && ev_merge_new(out, &opts, NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
 	if (rc == EXIT_OK)
 		rc = add_inputs(*out, args);

@@ -68,7 +68,7 @@ int mon_session_new(mon_session **out, const char *source,
 	mon_session *s = calloc(1, sizeof *s);
 
 	*out = NULL;
-	if (!s || ev_stats_new(&s->st) < 0) {
+	if (!s || ev_stats_new(&s->st, NULL) < 0) {
 		free(s);
 		return EV_ENOMEM;
 	}

@@ -132,7 +132,7 @@ int cmd_report(const cli_args *args)
 	if (rc == EXIT_OK)
 		rc = cli_open_output(out, in, n, CLI_REFUSE_INPUT, &sink);
 	for (int i = 0; i < n && readable(rc); i++) {
-		if (ev_report_new(&job[i].report, NULL) < 0)
+		if (ev_report_new(&job[i].report, NULL, NULL) < 0)
 			rc = cli_error(EXIT_SYSTEM, "out of memory");
 		else if ((wrc = collect(&job[i], in[i])) != EXIT_OK)
 			rc = wrc;

@@ -170,7 +170,7 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 	cli_progress bar;
 	int rc, status;
 
-	if (ev_sorter_new(&s, opts) < 0)
+	if (ev_sorter_new(&s, opts, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = cli_open_log_output(out, cli_flag(args, SORT_OPT_GZIP), &in, 1,
 				 CLI_REFUSE_INPUT, &sink);

@@ -372,7 +372,7 @@ int stats_file_start(stats_file *f, const char *path, unsigned parts)
 	f->path = path;
 	f->name = cli_input_name(path);
 	f->status = EV_END;
-	if (ev_stats_new(&f->st) < 0 ||
+	if (ev_stats_new(&f->st, NULL) < 0 ||
 	    ((parts & STATS_THREADS) && ev_stats_keep_threads(f->st) < 0) ||
 	    (stats_span_kinds(parts) &&
 	     ev_stats_keep_spans(f->st, stats_span_kinds(parts)) < 0) ||

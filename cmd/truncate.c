@@ -224,7 +224,7 @@ static int repair(ev_repair_options *o, ev_input *input, ev_sink *sink,
 
 	o->notify = print_notice;
 	o->notify_ctx = &rep;
-	if (ev_repair_new(&rp, o) < 0)
+	if (ev_repair_new(&rp, o, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	progress_start(&bar, "truncate", no_progress);
 	ev_repair_set_progress(rp, progress_update, &bar);

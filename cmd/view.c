@@ -55,7 +55,7 @@ static int begin(view_state *v)
 		if (v->src_fd >= 0 && (!v->src_known || v->src_gzip))
 			return v->waiting = 1, EXIT_OK;
 		if (ev_reader_open_fd(&v->reader, v->fd, v->name,
-				      EV_READER_RAW) < 0)
+				      EV_READER_RAW, NULL) < 0)
 			return cli_error(EXIT_SYSTEM, "out of memory");
 	}
 	if ((rc = ev_view_index_begin(v->index, v->reader)) == EV_ETRUNCATED) {
@@ -67,7 +67,7 @@ static int begin(view_state *v)
 	if (rc < 0)
 		return cli_reader_error(v->reader);
 	if (ev_show_new(&v->show, ev_reader_header(v->reader), EV_SHOW_TEXT,
-			0) < 0)
+			0, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	return EXIT_OK;
 }
@@ -197,8 +197,8 @@ int cmd_view(const cli_args *args)
 	if (http_listen_parse(addr ? addr : "127.0.0.1:0", &listen, &why) != 0)
 		return cli_usage_error(args->cmd, "--listen %s: %s", addr, why);
 	v.name = args->n_positional > 1 ? "merged logs" : cli_input_name(path);
-	if (ev_view_index_new(&v.index, 0) < 0 ||
-	    ev_process_list_new(&v.procs) < 0) {
+	if (ev_view_index_new(&v.index, 0, NULL) < 0 ||
+	    ev_process_list_new(&v.procs, NULL) < 0) {
 		ev_view_index_free(v.index);
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	}

@@ -115,7 +115,7 @@ static int exact_cells(const view_state *v, uint16_t cap, uint64_t from,
 	int rc;
 
 	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
+			      EV_READER_RAW, NULL) < 0)
 		return EV_ENOMEM;
 	rc = ev_view_tile_exact(v->index, r, cap, from, to, width, cells);
 	ev_reader_free(r);
@@ -382,7 +382,7 @@ static int scan_events(const view_state *v, const view_params *p,
 
 	*more = 0;
 	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
+			      EV_READER_RAW, NULL) < 0)
 		return -1;
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		uint64_t offset = at + (ev.offset - header);
@@ -488,7 +488,7 @@ static size_t thread_events(const view_state *v, const view_params *p,
 	size_t n = 0;
 
 	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
+			      EV_READER_RAW, NULL) < 0)
 		return 0;
 	while (n < room && ev_reader_next(r, &ev) == EV_OK &&
 	       ev.offset - src.header_len <= VIEW_MAX_SCAN) {

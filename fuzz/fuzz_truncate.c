@@ -31,7 +31,8 @@ static void check_output(const uint8_t *out, size_t len,
 	uint64_t events = 0;
 	int rc;
 
-	if (ev_reader_open_memory(&r, out, len, "repaired", EV_READER_RAW) < 0)
+	if (ev_reader_open_memory(&r, out, len, "repaired", EV_READER_RAW,
+				  NULL) < 0)
 		return;
 	for (;;) {
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
@@ -55,11 +56,11 @@ static void repair_once(const uint8_t *data, size_t size,
 	ev_repair *rp = NULL;
 	int rc;
 
-	if (ev_input_memory(&r, data, size, "fuzz") < 0)
+	if (ev_input_memory(&r, data, size, "fuzz", NULL) < 0)
 		return;
-	if (ev_sink_open_memory(&sink) < 0)
+	if (ev_sink_open_memory(&sink, NULL) < 0)
 		goto done;
-	if (ev_repair_new(&rp, o) < 0)
+	if (ev_repair_new(&rp, o, NULL) < 0)
 		goto done;
 	rc = ev_repair_run(rp, r, sink);
 	FUZZ_CHECK_STATUS(rc);

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: filter_gc IN OUT\n");
 		return 1;
 	}
-	if (ev_reader_open_path(&r, argv[1], 0) < 0 ||
+	if (ev_reader_open_path(&r, argv[1], 0, NULL) < 0 ||
 	    ev_reader_read_header(r) < 0) {
 		fprintf(stderr, "%s: %s\n", argv[1],
 			r ? ev_reader_diag(r)->message : "cannot open");
@@ -42,14 +42,14 @@ int main(int argc, char **argv)
 	}
 	/* The output appears only at ev_sink_commit(): a temporary file
 	 * beside OUT until then. */
-	if (ev_sink_open_path(&sink, argv[2]) < 0) {
+	if (ev_sink_open_path(&sink, argv[2], NULL) < 0) {
 		fprintf(stderr, "%s: cannot create\n", argv[2]);
 		ev_reader_free(r);
 		return 1;
 	}
 	/* Dropping events leaves the input's blocks wrong: make new ones. */
 	opts.mode = EV_WRITE_REBLOCK;
-	if (ev_writer_open(&w, sink, ev_reader_header(r), &opts) < 0) {
+	if (ev_writer_open(&w, sink, ev_reader_header(r), &opts, NULL) < 0) {
 		fprintf(stderr, "%s: %s\n", argv[2], ev_sink_diag(sink)->message);
 	} else {
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)

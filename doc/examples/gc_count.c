@@ -55,7 +55,7 @@ int main(void)
 	ev_reader *r = NULL;
 	int rc;
 
-	if (ev_reader_open_path(&r, "-", 0) < 0) {
+	if (ev_reader_open_path(&r, "-", 0, NULL) < 0) {
 		fprintf(stderr, "gc_count: cannot read standard input\n");
 		return 1;
 	}

@@ -22,7 +22,7 @@
  *     ev_exporter *x;
  *     ev_export_options o = EV_EXPORT_OPTIONS_INIT;
  *     o.format = EV_EXPORT_HP;
- *     ev_exporter_new(&x, &o, sink);
+ *     ev_exporter_new(&x, &o, sink, NULL);
  *     rc = ev_sorter_visit(sorter, in, ev_exporter_consumer(), x);
  *     if (rc >= 0 || rc == EV_ETRUNCATED) rc = ev_exporter_finish(x);
  *     rc EV_EXPORT_NOTHING: the log has nothing for the format; nothing

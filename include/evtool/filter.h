@@ -17,7 +17,7 @@
  * Typical use:
  *
  *     ev_filter *f;
- *     ev_filter_new(&f, NULL);
+ *     ev_filter_new(&f, NULL, NULL);
  *     if (ev_filter_add(f, EV_FILTER_CLASS, "gc,user", 0) < 0)
  *             ... ev_filter_diag(f)->message
  *     if (ev_filter_run(f, in, sink) < 0)

@@ -9,8 +9,8 @@
  *
  *     ev_info_options o = EV_INFO_OPTIONS_INIT;
  *     ev_info *in;
- *     ev_info_new(&in, &o);
- *     ev_reader_open_path(&r, path, EV_READER_DIGEST);
+ *     ev_info_new(&in, &o, NULL);
+ *     ev_reader_open_path(&r, path, EV_READER_DIGEST, NULL);
  *     if (ev_info_read(in, r) < 0) ... ev_reader_diag(r)
  *     use(ev_info_result(in)), ev_info_type_events(in, id), ...
  *     ev_info_free(in);

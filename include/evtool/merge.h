@@ -40,8 +40,8 @@
  *
  *     ev_merge *m;
  *     ev_input *in;
- *     ev_merge_new(&m, NULL);
- *     if (ev_input_open(&in, "client.eventlog") < 0 ||
+ *     ev_merge_new(&m, NULL, NULL);
+ *     if (ev_input_open(&in, "client.eventlog", NULL) < 0 ||
  *         ev_merge_add(m, in) < 0) ...
  *     ... the same for "server.eventlog"
  *     if (ev_merge_run(m, sink) < 0)

@@ -15,7 +15,7 @@
  * once, without copying it, is used up.
  *
  *     ev_input *in;
- *     if (ev_input_open(&in, "prog.eventlog") < 0) ... errno
+ *     if (ev_input_open(&in, "prog.eventlog", NULL) < 0) ... errno
  *     ev_sorter_run(s, in, sink);
  *     ev_input_free(in);
  */

@@ -10,7 +10,7 @@
  * one per session.
  *
  *     ev_process_list *pl;
- *     ev_process_list_new(&pl);
+ *     ev_process_list_new(&pl, NULL);
  *     for each event: ev_process_list_add(pl, &ev);
  *     at each new session: ev_process_list_next_session(pl);
  *     ev_process_list_finish(pl);

@@ -11,7 +11,7 @@
  *     ev_reader *r;
  *     ev_event ev;
  *     int rc;
- *     if (ev_reader_open_path(&r, path, 0) < 0) ...
+ *     if (ev_reader_open_path(&r, path, 0, NULL) < 0) ...
  *     if (ev_reader_read_header(r) < 0) ... ev_reader_diag(r)->message
  *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
  *             use(&ev);

@@ -28,7 +28,7 @@
  *
  *     ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
  *     ev_repair *rp;
- *     ev_repair_new(&rp, &o);
+ *     ev_repair_new(&rp, &o, NULL);
  *     if (ev_repair_run(rp, in, sink) < 0) ... ev_repair_diag(rp)
  *     else if (ev_repair_result(rp)->damaged) ... repaired
  *     ev_sink_commit(sink);

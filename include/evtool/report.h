@@ -18,7 +18,7 @@
  *
  *     ev_report *rep;
  *     ev_report_options o = EV_REPORT_OPTIONS_INIT;
- *     ev_report_new(&rep, &o);
+ *     ev_report_new(&rep, &o, NULL);
  *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
  *             if (ev_report_add(rep, &ev) < 0) ... ev_report_diag(rep)
  *     ev_report_finish(rep);

@@ -9,7 +9,7 @@
  *
  *     ev_show *s;
  *     ev_text out = EV_TEXT_INIT;
- *     ev_show_new(&s, header, EV_SHOW_TEXT, 0);
+ *     ev_show_new(&s, header, EV_SHOW_TEXT, 0, NULL);
  *     ev_show_header(s, &out);
  *     for each event: ev_show_event(s, &ev, &out); write and clear out
  *     ev_show_footer(s, &out);

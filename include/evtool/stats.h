@@ -12,7 +12,7 @@
  * capability, process and generation, whatever the log's size.
  *
  *     ev_stats *st;
- *     ev_stats_new(&st);
+ *     ev_stats_new(&st, NULL);
  *     rc = ev_reader_feed(reader, ev_stats_consumer(), st); // EV_END, ...
  *     ev_stats_finish(st);
  *     for (size_t i = 0; i < ev_stats_process_count(st); i++)

@@ -26,7 +26,7 @@
  *
  *     ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
  *     ev_validator *v;
- *     ev_validator_new(&v, &opts);
+ *     ev_validator_new(&v, &opts, NULL);
  *     ev_validator_set_findings(v, on_finding, ctx);
  *     if (ev_validator_run(v, in) < 0) ... ev_validator_diag(v)
  *     ev_validator_result(v)->verdict is EV_VERDICT_COMPLETE,

@@ -17,7 +17,7 @@
  * thread labels (cut to EV_VIEW_TEXT_MAX bytes) for search.
  *
  *     ev_view_index *ix;
- *     ev_view_index_new(&ix, 0);
+ *     ev_view_index_new(&ix, 0, NULL);
  *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
  *             if (ev_view_index_add(ix, &ev) < 0) ... ev_view_index_diag(ix)
  *     ev_view_index_finish(ix);

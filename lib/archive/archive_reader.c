@@ -747,7 +747,7 @@ int ev_archive_check_fd(int fd, const char *name, ev_archive_stats *stats,
 	ev_archive_reader *r;
 	ev_diag scratch;
 	ev_diag *d = diag ? diag : &scratch;
-	int rc = ev_archive_reader_open_fd(&r, fd, name);
+	int rc = ev_archive_reader_open_fd(&r, fd, name, NULL);
 
 	memset(d, 0, sizeof *d);
 	if (rc < 0)
@@ -770,13 +770,13 @@ int ev_archive_test_fd(int fd, const char *name, ev_archive_test *out)
 {
 	ev_archive_reader *ar;
 	ev_reader *r;
-	int rc = ev_archive_reader_open_fd(&ar, fd, name);
+	int rc = ev_archive_reader_open_fd(&ar, fd, name, NULL);
 
 	memset(out, 0, sizeof *out);
 	if (rc < 0)
 		return evi_fail(&out->archive, rc, 0, 0, "%s", ev_strerror(rc));
 	if ((rc = ev_reader_open_fn(&r, read_log, ar, name,
-				    EV_READER_RAW)) < 0) {
+				    EV_READER_RAW, NULL)) < 0) {
 		evi_fail(&out->log, rc, 0, 0, "%s", ev_strerror(rc));
 	} else {
 		ev_archive_check_log(r, &out->log);

@@ -168,7 +168,7 @@ int ev_header_add(ev_header *h, uint16_t id, int32_t size,
 
 int ev_header_copy(ev_header **out, const ev_header *src)
 {
-	int rc = ev_header_new(out);
+	int rc = ev_header_new(out, NULL);
 
 	for (size_t i = 0; rc == EV_OK && i < src->count; i++) {
 		const ev_type_decl *t = &src->types[i];

@@ -213,12 +213,12 @@ int evi_input_reader(ev_input *in, unsigned flags, ev_reader **r,
 
 	if (in->fd < 0)
 		return ev_reader_open_memory(r, in->data, in->len, in->name,
-					     flags);
+					     flags, NULL);
 	if ((rc = to_start(in, diag)) < 0) {
 		*r = NULL;
 		return rc;
 	}
-	return ev_reader_open_fd(r, in->fd, in->name, flags);
+	return ev_reader_open_fd(r, in->fd, in->name, flags, NULL);
 }
 
 /* Memory that must be a file (EVI_INPUT_INFLATE: read by offset) is

@@ -469,7 +469,7 @@ int ev_reader_read_header(ev_reader *r)
 		return r->diag.status;
 	if (r->state != READ_HEADER)
 		return EV_OK;
-	if ((rc = ev_header_new(&h)) < 0)
+	if ((rc = ev_header_new(&h, NULL)) < 0)
 		return fail(r, rc, stream_offset(r), "%s", ev_strerror(rc));
 	rc = parse_header_bytes(&c, h);
 	if (rc <= 0) {

@@ -37,7 +37,7 @@ static int declare_block_marker(ev_header **h)
 				     sizeof block_marker_desc - 1, NULL, 0);
 	if (t->size == (int32_t)EVI_BLOCK_PAYLOAD)
 		return EV_OK;
-	if ((rc = ev_header_new(&fixed)) < 0)
+	if ((rc = ev_header_new(&fixed, NULL)) < 0)
 		return rc;
 	for (size_t i = 0; rc == EV_OK && i < ev_header_count(*h); i++) {
 		t = ev_header_at(*h, i);

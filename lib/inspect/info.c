@@ -56,7 +56,7 @@ int ev_info_new(ev_info **out, const ev_info_options *opts, ev_diag *diag)
 	in->capsets = calloc(opts->max_listed_capsets + 1u,
 			     sizeof *in->capsets);
 	if (!in->spans || !in->capsets ||
-	    ev_process_list_new(&in->procs) < 0) {
+	    ev_process_list_new(&in->procs, NULL) < 0) {
 		ev_info_free(in);
 		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}

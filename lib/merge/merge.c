@@ -251,13 +251,13 @@ int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out)
 
 	if (in->fd < 0)
 		rc = ev_reader_open_memory(out, in->mem, in->mem_len, in->name,
-					   0);
+					   0, NULL);
 	else if (lseek(in->fd, (off_t)in->fd_start, SEEK_SET) < 0)
 		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_EIO,
 				      "%s: cannot rewind: %s", in->name,
 				      strerror(errno));
 	else
-		rc = ev_reader_open_fd(out, in->fd, in->name, 0);
+		rc = ev_reader_open_fd(out, in->fd, in->name, 0, NULL);
 	if (rc < 0)
 		return evi_merge_fail(m, EV_ORIGIN_INPUT, rc, "%s: %s",
 				      in->name, ev_strerror(rc));

@@ -809,7 +809,7 @@ static int write_header(ev_repair *rp)
 {
 	const ev_header *header = ev_reader_header(rp->r);
 	int rc = rp->w ? ev_writer_next_session(rp->w, header)
-		       : ev_writer_open(&rp->w, rp->sink, header, NULL);
+		       : ev_writer_open(&rp->w, rp->sink, header, NULL, NULL);
 
 	if (rc < 0)
 		return output_failed(rp, rc);

@@ -62,7 +62,7 @@ int ev_report_new(ev_report **out, const ev_report_options *opt, ev_diag *diag)
 				   EV_REPORT_MAX_BUCKETS, EV_REPORT_MAX_LABELS);
 	if (!(rep = calloc(1, sizeof *rep)))
 		return evi_new_failed(diag, NULL, EV_ENOMEM);
-	if (ev_stats_new(&rep->stats) < 0) {
+	if (ev_stats_new(&rep->stats, NULL) < 0) {
 		free(rep);
 		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}

@@ -550,7 +550,7 @@ static int open_input(sort_job *job)
 	if (rc < 0)
 		return fail_diag(job, in.temp_failed ? EV_ORIGIN_TEMP
 						     : EV_ORIGIN_INPUT, &d);
-	if ((rc = ev_reader_open_fd(&job->r, job->fd, job->name, 0)) < 0)
+	if ((rc = ev_reader_open_fd(&job->r, job->fd, job->name, 0, NULL)) < 0)
 		rc = fail_msg(job, EV_ORIGIN_INPUT, rc, "%s", ev_strerror(rc));
 	return rc;
 }
@@ -627,7 +627,7 @@ static int collect_again(sort_job *job, evi_runs *runs)
 				SEEK_SET) < 0)
 		return fail_msg(job, EV_ORIGIN_INPUT, EV_EIO, "cannot seek: %s",
 				strerror(errno));
-	if ((rc = ev_reader_open_fd(&r, job->fd, job->name, 0)) < 0)
+	if ((rc = ev_reader_open_fd(&r, job->fd, job->name, 0, NULL)) < 0)
 		rc = fail_msg(job, EV_ORIGIN_INPUT, rc, "%s", ev_strerror(rc));
 	while (rc == EV_OK && (rc = ev_reader_next(r, &ev)) == EV_OK)
 		if (!skips(job, &ev) && (rc = evi_runs_add(runs, &ev)) < 0)
@@ -811,7 +811,7 @@ static int start_output(sort_job *job, emit_ctx *emit)
 	if (job->writer)
 		rc = ev_writer_next_session(job->writer, h);
 	else
-		rc = ev_writer_open(&job->writer, job->out, h, &wo);
+		rc = ev_writer_open(&job->writer, job->out, h, &wo, NULL);
 	if (rc < 0)
 		return fail_msg(job, EV_ORIGIN_OUTPUT, rc, "%s",
 				ev_strerror(rc));

@@ -28,9 +28,9 @@ static ev_info *info_of(const uint8_t *bytes, size_t len,
 	ev_info *in;
 	ev_reader *r;
 
-	assert_int_equal(ev_info_new(&in, o), EV_OK);
+	assert_int_equal(ev_info_new(&in, o, NULL), EV_OK);
 	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "m",
-					       EV_READER_DIGEST), EV_OK);
+					       EV_READER_DIGEST, NULL), EV_OK);
 	assert_int_equal(ev_info_read(in, r), EV_OK);
 	assert_int_equal(ev_info_read(in, r), EV_EINVAL); /* once */
 	ev_reader_free(r);
@@ -145,8 +145,8 @@ static void test_cut_log(void **state)
 	assert_non_null(dir);
 	path = ts_path(dir, "cut.eventlog");
 	assert_true(ts_write_file(path, log, cut, "wb"));
-	assert_int_equal(ev_info_new(&in, NULL), EV_OK);
-	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST),
+	assert_int_equal(ev_info_new(&in, NULL, NULL), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST, NULL),
 			 EV_OK);
 	assert_int_equal(ev_info_read(in, r), EV_OK);
 	ev_reader_free(r);
@@ -199,7 +199,7 @@ static void test_two_sessions(void **state)
 	ev_info_free(in);
 
 	o.version = EV_INFO_OPTIONS_VERSION + 1;
-	assert_int_equal(ev_info_new(&in, &o), EV_EINVAL);
+	assert_int_equal(ev_info_new(&in, &o, NULL), EV_EINVAL);
 	assert_null(in);
 	free(two);
 	free(log);

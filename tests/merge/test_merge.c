@@ -83,7 +83,8 @@ static void load_log(const uint8_t *data, size_t len, tlog *out)
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0,
+					       NULL), EV_OK);
 	out->complete = 1;
 	for (;;) {
 		out->sessions++;
@@ -159,7 +160,7 @@ static ev_merge *new_merge(const ev_merge_options *opts, const tinput *in,
 {
 	ev_merge *m;
 
-	assert_int_equal(ev_merge_new(&m, opts), EV_OK);
+	assert_int_equal(ev_merge_new(&m, opts, NULL), EV_OK);
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(ev_merge_add(m, ts_memory_input(in[i].data,
 								 in[i].len,
@@ -175,7 +176,7 @@ static uint8_t *write_merge(ev_merge *m, size_t *len)
 	const uint8_t *bytes;
 	uint8_t *copy;
 
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	if (ev_merge_plan(m) < 0)
 		fail_msg("plan: %s", ev_merge_diag(m)->message);
 	if (ev_merge_run(m, sink) < 0)
@@ -1195,7 +1196,8 @@ static uint8_t *census_as_ghc_910(const uint8_t *data, size_t len,
 	size_t n_census = 0, n_markers = 0, o = 0, c = 0, b = 0;
 	uint8_t *out;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "in", 0,
+					       NULL), EV_OK);
 	while (ev_reader_next(r, &e) == EV_OK) {
 		if (e.type == EV_NONMOVING_HEAP_CENSUS) {
 			assert_int_equal(e.size, 13);
@@ -1368,7 +1370,8 @@ static uint64_t offset_of(const uint8_t *data, size_t len, uint16_t type,
 	uint64_t at = 0;
 	int found = 0;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0,
+					       NULL), EV_OK);
 	while (ev_reader_next(r, &e) == EV_OK) {
 		if (found) {
 			at = e.offset;
@@ -1659,7 +1662,7 @@ static uint8_t *merge_paths(const char *const *paths, size_t n, size_t *len)
 	ev_merge *m;
 	uint8_t *bytes;
 
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	for (size_t i = 0; i < n; i++)
 		if (ev_merge_add(m, ts_input(paths[i])) < 0)
 			fail_msg("%s", ev_merge_diag(m)->message);
@@ -1727,7 +1730,7 @@ static uint8_t *merge_files(const char *const *paths, size_t n,
 	uint8_t *bytes;
 
 	assert_non_null(data);
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	if (progress)
 		ev_merge_set_progress(m, note_progress, progress);
 	for (size_t i = 0; i < n; i++) {
@@ -2090,7 +2093,8 @@ static ev_validate_result validate_bytes(const uint8_t *bytes, size_t len,
 	unsigned printed = 0;
 	ev_reader *r;
 
-	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "merged", 0),
+	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "merged", 0,
+					       NULL),
 			 EV_OK);
 	ts_validate(r, NULL, print ? print_finding : NULL, &printed, &res);
 	ev_reader_free(r);
@@ -2262,13 +2266,13 @@ static void test_merge_huge_block(void **state)
 	ev_merge *m;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	assert_int_equal(ev_header_add(h, EV_USER_MSG, EV_SIZE_VARIABLE, desc,
 				       sizeof desc - 1, NULL, 0), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	wopts.mode = EV_WRITE_REBLOCK;
 	wopts.max_block_size = 16u << 20;
-	assert_int_equal(ev_writer_open(&w, sink, h, &wopts), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &wopts, NULL), EV_OK);
 	memset(text, 'x', sizeof text);
 	for (unsigned k = 0; k < 150; k++) {
 		ev_event e = { EV_USER_MSG, 0, sizeof text, 1000u * (k + 1),
@@ -2317,13 +2321,13 @@ static void test_merge_usage(void **state)
 
 	(void)state;
 	bad.version = 99;
-	assert_int_equal(ev_merge_new(&m, &bad), EV_EINVAL);
+	assert_int_equal(ev_merge_new(&m, &bad, NULL), EV_EINVAL);
 	assert_null(m);
 	ev_merge_free(NULL);
 
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_input_open(&in, "/nonexistent/x.eventlog"),
+	assert_int_equal(ev_input_open(&in, "/nonexistent/x.eventlog", NULL),
 			 EV_EIO);
 	assert_int_equal(errno, ENOENT);
 	assert_int_equal(ev_merge_add(m, ts_input("/")), EV_EIO);
@@ -2340,8 +2344,8 @@ static void test_merge_usage(void **state)
 	assert_null(ev_merge_input_at(m, 0));
 	ev_merge_free(m);
 
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	{
 		size_t len;
 		uint8_t *a = testdata("merge-a.eventlog", &len);

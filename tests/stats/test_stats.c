@@ -140,11 +140,12 @@ static ev_stats *stats_of(const char *path, const void *data, size_t len,
 	ev_stats *st = NULL;
 
 	if (data)
-		assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0),
+		assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0,
+						       NULL),
 				 EV_OK);
 	else
-		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+		assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
 	assert_int_equal(ev_reader_feed(r, ev_stats_consumer(), st), want_status);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -161,9 +162,9 @@ static ev_stats *sorted_stats_of(const char *path)
 	ev_input *in = NULL;
 	ev_stats *st = NULL;
 
-	assert_int_equal(ev_sorter_new(&sorter, NULL), EV_OK);
-	assert_int_equal(ev_input_open(&in, path), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_sorter_new(&sorter, NULL, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_sorter_visit(sorter, in, ev_stats_consumer(), st),
 			 EV_OK);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -293,8 +294,8 @@ static ev_stats *metadata_stats_of(const char *path)
 	ev_event ev;
 	int rc;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		if (ev_type_is_metadata(ev.type))
 			assert_int_equal(ev_stats_add(st, &ev), EV_OK);
@@ -410,7 +411,7 @@ static void crafted_open(crafted *c)
 	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
 
 	opts.mode = EV_WRITE_REBLOCK;
-	assert_int_equal(ev_header_new(&c->header), EV_OK);
+	assert_int_equal(ev_header_new(&c->header, NULL), EV_OK);
 	add_type(c->header, EV_GC_START, 0);
 	add_type(c->header, EV_GC_END, 0);
 	add_type(c->header, EV_BLOCK_MARKER, 14);
@@ -426,8 +427,9 @@ static void crafted_open(crafted *c)
 	add_type(c->header, EV_STOP_THREAD, 10);
 	add_type(c->header, EV_MIGRATE_THREAD, 6);
 	add_type(c->header, EV_THREAD_LABEL, -1);
-	assert_int_equal(ev_sink_open_memory(&c->sink), EV_OK);
-	assert_int_equal(ev_writer_open(&c->writer, c->sink, c->header, &opts),
+	assert_int_equal(ev_sink_open_memory(&c->sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&c->writer, c->sink, c->header, &opts,
+					NULL),
 			 EV_OK);
 }
 
@@ -700,7 +702,7 @@ static void test_short_event_is_an_error(void **state)
 	ev_event ev = { .type = EV_GC_STATS_GHC, .cap = 0, .time = 1,
 			.payload = p, .size = sizeof p, .offset = 77 };
 
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_add(st, &ev), EV_EFORMAT);
 	assert_int_equal(ev_stats_diag(st)->offset, 77);
 	assert_non_null(strstr(ev_stats_diag(st)->message, "GC_STATS_GHC"));
@@ -743,11 +745,11 @@ static void test_merged_processes(void **state)
 	const uint8_t *log;
 	size_t len;
 
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	assert_int_equal(ev_merge_add(m, ts_input(a)), EV_OK);
 	assert_int_equal(ev_merge_add(m, ts_input(b)), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	log = ev_sink_memory(sink, &len);
 	st = stats_of(NULL, log, len, EV_END);
@@ -992,7 +994,7 @@ static void test_threads_not_kept(void **state)
 			.payload = p, .size = sizeof p };
 	ev_stats *st;
 
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_add(st, &ev), EV_OK);
 	assert_int_equal(ev_stats_keep_threads(st), EV_EINVAL);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -1158,7 +1160,7 @@ static void test_now(void **state)
 		{ EV_HEAP_SIZE, 0, 50, 4096 }, { EV_HEAP_LIVE, 1, 60, 5 },
 	};
 
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	for (size_t i = 0; i < ARRAY_LEN(in); i++) {
 		ev.type = in[i].type;
 		ev.cap = in[i].cap;
@@ -1199,8 +1201,8 @@ static void check_live_log(const char *name)
 	ev_event ev;
 	int rc;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	assert_int_equal(ev_stats_consumer()->begin(st, 0, ev_reader_header(r)),
 			 EV_OK);
@@ -1257,9 +1259,10 @@ static void test_live_without_processes(void **state)
 
 	(void)state;
 	assert_non_null(log);
-	assert_int_equal(ev_reader_open_memory(&r, log, len / 3, "third", 0),
+	assert_int_equal(ev_reader_open_memory(&r, log, len / 3, "third", 0,
+					       NULL),
 			 EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_live_process_count(st), 0);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);

@@ -29,8 +29,8 @@ static ev_view_index *index_log(const char *path, size_t cells)
 	ev_view_index *ix;
 	int rc;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_view_index_new(&ix, cells), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_view_index_new(&ix, cells, NULL), EV_OK);
 	rc = ev_view_index_read(ix, r);
 	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
 	if (rc == EV_END && ev_reader_next_session(r) == EV_OK) {
@@ -47,8 +47,8 @@ static ev_stats *stats_of(const char *path)
 	ev_stats *st;
 	int rc;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	rc = ev_reader_feed(r, ev_stats_consumer(), st);
 	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -223,7 +223,7 @@ static uint64_t first_at(int fd, const ev_view_index *ix, uint64_t at,
 	uint64_t found = UINT64_MAX;
 
 	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
-					   "log", EV_READER_RAW), EV_OK);
+					   "log", EV_READER_RAW, NULL), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK)
 		if (ev.type != EV_BLOCK_MARKER && ev.cap == cap &&
 		    ev.time >= time) {
@@ -350,7 +350,7 @@ static void reference_of(const char *path, uint16_t cap, reference *f)
 	ev_reader *r;
 	ev_event ev;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		if (ev.cap != cap || ev.type == EV_BLOCK_MARKER)
 			continue;
@@ -393,7 +393,7 @@ static void exact_range(const char *path, const ev_view_index *ix, int fd,
 	f.to = to;
 	reference_of(path, cap, &f);
 	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
-					   "log", EV_READER_RAW), EV_OK);
+					   "log", EV_READER_RAW, NULL), EV_OK);
 	assert_int_equal(ev_view_tile_exact(ix, r, cap, from, to, SPANS, got),
 			 EV_OK);
 	ev_reader_free(r);
@@ -456,10 +456,11 @@ static char *reblocked(const char *dir, const char *name, uint32_t max)
 
 	opts.mode = EV_WRITE_REBLOCK;
 	opts.max_block_size = max;
-	assert_int_equal(ev_reader_open_path(&r, in, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, in, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_sink_open_path(&sink, out), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), &opts),
+	assert_int_equal(ev_sink_open_path(&sink, out, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), &opts,
+					NULL),
 			 EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK)
 		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
@@ -508,8 +509,8 @@ static void threads_agree(const char *path, void *ctx)
 
 	if (!ix)
 		return;
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
 	ev_reader_feed(r, ev_stats_consumer(), st);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -560,7 +561,7 @@ static void test_bad_arguments(void **state)
 	ev_view_cell c;
 
 	(void)state;
-	assert_int_equal(ev_view_index_new(&ix, 0), EV_OK);
+	assert_int_equal(ev_view_index_new(&ix, 0, NULL), EV_OK);
 	assert_int_equal(ev_view_tile(ix, 0, 5, 5, 1, &c), EV_EINVAL);
 	assert_int_equal(ev_view_tile(ix, 0, 0, 5, 0, &c), EV_EINVAL);
 	/* An empty index answers idle nothing, run nothing. */
