@@ -528,13 +528,14 @@ static int extract_one(const archive_job *job, const char *path)
 {
 	ev_archive_reader *r = NULL;
 	ev_sink *sink = NULL;
+	ev_diag diag;
 	char *out = NULL;
 	int rc = extract_name(job, path, &out);
 
 	if (rc == EXIT_OK && (rc = check_target(job, out)) == EXIT_OK &&
-	    ev_archive_reader_open_path(&r, path, NULL) < 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: cannot open: %s",
-			       cli_input_name(path), strerror(errno));
+	    ev_archive_reader_open_path(&r, path, &diag) < 0)
+		rc = cli_error(EXIT_SYSTEM, "%s: %s", cli_input_name(path),
+			       diag.message);
 	if (rc == EXIT_OK)
 		rc = cli_open_output(out, &path, 1, 0, &sink);
 	if (rc == EXIT_OK)

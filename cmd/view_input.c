@@ -204,9 +204,8 @@ int view_input_merge(view_state *v, const char *const *paths, int n)
 	opts.flags |= EV_MERGE_LENIENT;
 	if ((rc = make_temp(&v->fd, &wr)) != EXIT_OK)
 		return rc;
-	if (ev_merge_new(&m, &opts,
-			 NULL) < 0 || ev_sink_open_fd(&sink, wr, "merge",
-						      NULL) < 0)
+	if (ev_merge_new(&m, &opts, NULL) < 0 ||
+	    ev_sink_open_fd(&sink, wr, "merge", NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
 	for (int i = 0; rc == EXIT_OK && i < n; i++) {
 		ev_input *in;

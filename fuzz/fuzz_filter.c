@@ -133,8 +133,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* Small output blocks exercise the re-blocking. */
 	o.max_block_size = (data[1] & 0x80) ? 256 : 0;
-	if (ev_filter_new(&f, &o, NULL) < 0 || ev_sink_open_memory(&sink,
-								   NULL) < 0 ||
+	if (ev_filter_new(&f, &o, NULL) < 0 ||
+	    ev_sink_open_memory(&sink, NULL) < 0 ||
 	    ev_input_open(&in, path, NULL) < 0)
 		goto done;
 	configure(f, data);

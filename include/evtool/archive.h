@@ -164,8 +164,8 @@ typedef struct ev_archive_stats {
 	uint64_t content_digest; /**< xxh3-64 of every byte delivered */
 } ev_archive_stats;
 
-/** Opens `path` ("-" for standard input). EV_EIO with errno set when it
- *  cannot be opened. */
+/** Opens `path` ("-" for standard input). EV_EIO when it cannot be
+ *  opened, with `diag` (may be NULL) saying why. */
 EV_API int ev_archive_reader_open_path(ev_archive_reader **out,
 				       const char *path, ev_diag *diag);
 

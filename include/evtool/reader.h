@@ -9,9 +9,10 @@
  * Typical use:
  *
  *     ev_reader *r;
+ *     ev_diag why;
  *     ev_event ev;
  *     int rc;
- *     if (ev_reader_open_path(&r, path, 0, NULL) < 0) ...
+ *     if (ev_reader_open_path(&r, path, 0, &why) < 0) ... why.message
  *     if (ev_reader_read_header(r) < 0) ... ev_reader_diag(r)->message
  *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
  *             use(&ev);
@@ -72,7 +73,8 @@ enum ev_reader_flag {
 
 /**
  * Opens `path` for reading; "-" is standard input. The name used in
- * diagnostics is `path` ("<stdin>" for "-").
+ * diagnostics is `path` ("<stdin>" for "-"). EV_EIO when it cannot be
+ * opened, EV_ENOMEM; `diag` (may be NULL) says why.
  */
 EV_API int ev_reader_open_path(ev_reader **out, const char *path,
 			       unsigned flags, ev_diag *diag);

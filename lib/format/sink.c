@@ -99,6 +99,7 @@ int ev_sink_open_path(ev_sink **out, const char *path, ev_diag *diag)
 	ev_sink *s;
 	int rc = new_sink(&s, SINK_BUFFER);
 
+	*out = NULL;
 	if (rc < 0)
 		return evi_new_failed(diag, NULL, rc);
 	if (!(s->path = strdup(path)))
