@@ -138,14 +138,6 @@ EV_API int ev_filter_set_time(ev_filter *f, const char *from, const char *to,
 EV_API int ev_filter_set_markers(ev_filter *f, const char *start,
 				 const char *end, int exclude);
 
-/**
- * Parses "A,B" as ev_filter_set_markers(f, A, B, exclude): the text is
- * split at the first comma not preceded by a backslash, and "\," stands
- * for a comma.
- */
-EV_API int ev_filter_set_markers_text(ev_filter *f, const char *text,
-				      int exclude);
-
 /** Blanks program arguments and/or environment: a comma-separated list
  *  of "args" and "env". EV_EINVAL for another word. */
 EV_API int ev_filter_set_redact(ev_filter *f, const char *list);

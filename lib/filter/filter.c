@@ -360,29 +360,6 @@ int ev_filter_set_markers(ev_filter *f, const char *start, const char *end,
 	return EV_OK;
 }
 
-int ev_filter_set_markers_text(ev_filter *f, const char *text, int exclude)
-{
-	char *start = malloc(strlen(text) + 1), *to = start, *end = NULL;
-	int rc;
-
-	if (!start)
-		return EV_ENOMEM;
-	for (const char *p = text; *p; p++) {
-		if (p[0] == '\\' && p[1] == ',') {
-			*to++ = *++p;
-		} else if (*p == ',' && !end) {
-			*to++ = '\0';
-			end = to;
-		} else {
-			*to++ = *p;
-		}
-	}
-	*to = '\0';
-	rc = ev_filter_set_markers(f, start, end, exclude);
-	free(start);
-	return rc;
-}
-
 int ev_filter_set_redact(ev_filter *f, const char *list)
 {
 	char *copy = strdup(list ? list : ""), *item, *next;

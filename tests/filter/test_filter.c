@@ -1093,14 +1093,14 @@ static int keep_marked(const tev *ev, const void *ctx)
 	return ev->time >= w->from && ev->time <= w->to;
 }
 
-static void markers_run(const char *path, const char *text,
+static void markers_run(const char *path, const char *start, const char *end,
 			ev_filter_stats *st, tlog *out)
 {
 	ev_filter *f;
 
 	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
-	assert_int_equal(ev_filter_set_markers_text(f, text, 0), EV_OK);
+	assert_int_equal(ev_filter_set_markers(f, start, end, 0), EV_OK);
 	assert_int_equal(run(f, path, out, st), EV_OK);
 	ev_filter_free(f);
 }
@@ -1117,7 +1117,7 @@ static void test_between_markers(void **state)
 	w.from = marker_time(&in, "checkpoint 5");
 	w.to = marker_time(&in, "checkpoint 10");
 
-	markers_run(path, "checkpoint 5,checkpoint 10", &st, &out);
+	markers_run(path, "checkpoint 5", "checkpoint 10", &st, &out);
 	assert_selected(&in, &out, keep_marked, &w);
 	assert_int_equal(out.n, 7); /* both markers, 5 messages */
 	assert_int_equal(st.passes, 3);
@@ -1125,28 +1125,28 @@ static void test_between_markers(void **state)
 	tlog_free(&out);
 
 	/* globs; the end is the next match after the start */
-	markers_run(path, "check*5,checkpoint*", &st, &out);
+	markers_run(path, "check*5", "checkpoint*", &st, &out);
 	assert_selected(&in, &out, keep_marked, &w);
 	tlog_free(&out);
 
 	/* no end: to the end of the log */
 	w.to = UINT64_MAX;
-	markers_run(path, "checkpoint 5", &st, &out);
+	markers_run(path, "checkpoint 5", NULL, &st, &out);
 	assert_selected(&in, &out, keep_marked, &w);
 	tlog_free(&out);
-	markers_run(path, "checkpoint 5,no such marker", &st, &out);
+	markers_run(path, "checkpoint 5", "no such marker", &st, &out);
 	assert_selected(&in, &out, keep_marked, &w);
 	assert_int_equal(st.end_marker_missing, 1);
 	tlog_free(&out);
 
 	/* no start marker: an empty window */
-	markers_run(path, "no such marker,checkpoint 10", &st, &out);
+	markers_run(path, "no such marker", "checkpoint 10", &st, &out);
 	assert_int_equal(out.n, 0);
 	assert_int_equal(st.start_marker_missing, 1);
 	tlog_free(&out);
 
 	/* a substring is not a match */
-	markers_run(path, "checkpoint", &st, &out);
+	markers_run(path, "checkpoint", NULL, &st, &out);
 	assert_int_equal(out.n, 0);
 	tlog_free(&out);
 	tlog_free(&in);
@@ -1168,8 +1168,8 @@ static void test_memory_input(void **state)
 	(void)state;
 	assert_non_null(data);
 	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
-	assert_int_equal(ev_filter_set_markers_text(f, "checkpoint 5,"
-						     "checkpoint 10", 0), EV_OK);
+	assert_int_equal(ev_filter_set_markers(f, "checkpoint 5",
+					       "checkpoint 10", 0), EV_OK);
 	assert_int_equal(ev_sink_open_memory(&file_sink, NULL), EV_OK);
 	assert_int_equal(filter_path(f, path, file_sink, NULL), EV_OK);
 	assert_int_equal(ev_input_memory(&in, data, len, NULL, NULL), EV_OK);
@@ -1216,7 +1216,7 @@ static void test_markers_in_time_order(void **state)
 
 	(void)state;
 	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
-	assert_int_equal(ev_filter_set_markers_text(f, "go,stop\\, with*", 0),
+	assert_int_equal(ev_filter_set_markers(f, "go", "stop, with*", 0),
 			 EV_OK);
 	assert_int_equal(evi_filter_learning_passes(f), 2);
 	for (unsigned pass = 0; pass < 2; pass++) {
@@ -1809,9 +1809,8 @@ static void test_exclude_between_markers(void **state)
 	w.to = marker_time(&in, "checkpoint 10");
 	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
-	assert_int_equal(ev_filter_set_markers_text(f, "checkpoint 5,"
-						    "checkpoint 10", 1),
-			 EV_OK);
+	assert_int_equal(ev_filter_set_markers(f, "checkpoint 5",
+					       "checkpoint 10", 1), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_outside_marked, &w);
 	assert_int_equal(out.n, in.n - 7); /* both markers, 5 messages */
