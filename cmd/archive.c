@@ -541,14 +541,14 @@ static int extract_one(const archive_job *job, const char *path)
 	if (rc == EXIT_OK)
 		rc = inflate_to(r, sink, cli_input_name(path), out);
 	if (rc == EXIT_OK)
-		warn_digests(cli_input_name(path), ev_archive_reader_stats(r));
+		warn_digests(cli_input_name(path), ev_archive_reader_result(r));
 	if (rc == EXIT_OK)
 		rc = cli_commit_output(sink, out);
 	if (rc == EXIT_OK && job->verbose)
 		report(cli_input_name(path), cli_output_name(out),
-		       ev_archive_reader_stats(r)->log_bytes,
-		       ev_archive_reader_stats(r)->stored_bytes,
-		       ev_archive_reader_stats(r)->content_digest);
+		       ev_archive_reader_result(r)->log_bytes,
+		       ev_archive_reader_result(r)->stored_bytes,
+		       ev_archive_reader_result(r)->content_digest);
 	cli_close_output(sink);
 	ev_archive_reader_free(r);
 	free(out);

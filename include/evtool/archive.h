@@ -188,7 +188,7 @@ EV_API int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 /** Counters and digests so far: of the bytes read, or, while a large
  *  archive is read ahead in a thread, once reading has ended. */
 EV_API const ev_archive_stats *
-ev_archive_reader_stats(const ev_archive_reader *r);
+ev_archive_reader_result(const ev_archive_reader *r);
 
 /** Frees a reader; NULL is fine. */
 EV_API void ev_archive_reader_free(ev_archive_reader *r);

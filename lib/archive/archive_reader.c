@@ -711,7 +711,7 @@ int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 	return rc;
 }
 
-const ev_archive_stats *ev_archive_reader_stats(const ev_archive_reader *r)
+const ev_archive_stats *ev_archive_reader_result(const ev_archive_reader *r)
 {
 	return &r->stats;
 }
