@@ -18,7 +18,7 @@
  * the digest put in, into the bytes an unspooled writer would write.
  *
  * The archive sink (ev_sink_open_archive) is here too, a staged sink of
- * lib/format/sink.c: calls go one way, this file -> lib/format (sinks);
+ * lib/io/sink.c: calls go one way, this file -> lib/format (sinks);
  * the sink reaches the writer only through the evi_sink_stage pointers
  * given here.
  */
@@ -545,7 +545,7 @@ const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w)
 }
 
 /* ------------------------------------------------------------------------
- * The archive sink: a staged sink (lib/format/sink.c) whose stage is a
+ * The archive sink: a staged sink (lib/io/sink.c) whose stage is a
  * spooled archive writer.
  * ---------------------------------------------------------------------- */
 
