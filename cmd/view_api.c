@@ -284,37 +284,60 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 
 /* ---- /api/window ---- */
 
+/* `cap`'s whole runs and GCs that end in [from, to) and start at or after
+ * `since`, from its events (and the run open at `until`, the window's
+ * end, when to == until). */
+static int whole_exact(const view_state *v, uint16_t cap, uint64_t since,
+		       uint64_t from, uint64_t to, uint64_t until,
+		       ev_view_cell *c)
+{
+	ev_view_source src = { v->fd, ev_view_data_offset(v->index),
+			       ev_view_block_at(v->index, cap, from), 0 };
+	ev_reader *r;
+	int rc;
+
+	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
+			      EV_READER_RAW) < 0)
+		return EV_ENOMEM;
+	rc = ev_view_whole_exact(v->index, r, cap, since, from, to, until, c);
+	ev_reader_free(r);
+	return rc;
+}
+
 static void add_cell(ev_view_cell *sum, const ev_view_cell *c)
 {
 	sum->run_ns += c->run_ns;
 	sum->gc_ns += c->gc_ns;
 }
 
-/* `cap`'s figures in [from, to): the whole buckets from the index, the
- * parts at either end from the events. */
-static void window_cell(const view_state *v, uint16_t cap, uint64_t from,
-			uint64_t to, ev_view_cell *c)
+/* `cap`'s figures in [from, to) as `evtool stats` gives them for the
+ * slice `evtool filter --from --to` keeps (ev_view_whole): the whole
+ * buckets from the index, the parts at either end from the events. */
+static int window_cell(const view_state *v, uint16_t cap, uint64_t from,
+		       uint64_t to, ev_view_cell *c)
 {
 	uint64_t w = ev_view_bucket_ns(v->index);
-	uint64_t a = (from + w - 1) / w * w, b = to / w * w;
+	/* The last part is never empty: it ends the run open at `to`. */
+	uint64_t a = (from + w - 1) / w * w, b = (to - 1) / w * w;
 	uint64_t lo = from > ev_view_start(v->index) ? from
 						     : ev_view_start(v->index);
 	uint64_t hi = to < ev_view_end(v->index) ? to : ev_view_end(v->index);
 	ev_view_cell part;
+	int rc;
 
-	memset(c, 0, sizeof *c);
 	if (is_short(v, from, to) || b <= a) {
-		if (exact_cells(v, cap, from, to, 1, c) < 0)
-			ev_view_tile(v->index, cap, from, to, 1, c);
-		return;
+		rc = whole_exact(v, cap, from, from, to, to, c);
+	} else if ((rc = ev_view_whole(v->index, cap, from, a, b, c)) == 0 &&
+		   (from == a || (rc = whole_exact(v, cap, from, from, a, to,
+						   &part)) == 0)) {
+		if (from < a)
+			add_cell(c, &part);
+		if ((rc = whole_exact(v, cap, from, b, to, to, &part)) == 0)
+			add_cell(c, &part);
 	}
-	ev_view_tile(v->index, cap, a, b, 1, c);
-	if (from < a && exact_cells(v, cap, from, a, 1, &part) == 0)
-		add_cell(c, &part);
-	if (b < to && exact_cells(v, cap, b, to, 1, &part) == 0)
-		add_cell(c, &part);
 	c->idle_ns = hi > lo && hi - lo > c->run_ns + c->gc_ns
 			     ? hi - lo - c->run_ns - c->gc_ns : 0;
+	return rc;
 }
 
 static const char *window(void *ctx, const http_request *req, FILE *body)
@@ -333,7 +356,8 @@ static const char *window(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "to", p.to);
 	json_begin_array(&j, "caps");
 	for (size_t cap = 0; cap < ev_view_cap_count(v->index); cap++) {
-		window_cell(v, (uint16_t)cap, p.from, p.to, &c);
+		if (window_cell(v, (uint16_t)cap, p.from, p.to, &c) < 0)
+			return NULL;
 		json_begin_object(&j, NULL);
 		json_uint(&j, "cap", cap);
 		json_uint(&j, "mutator_ns", c.run_ns);

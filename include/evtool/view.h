@@ -33,8 +33,8 @@
 extern "C" {
 #endif
 
-/** Buckets of all capabilities together when the caller says 0 (64
- *  bytes each: 32 MiB). */
+/** Buckets of all capabilities together when the caller says 0
+ *  (ev_view_memory says their bytes). */
 #define EV_VIEW_DEFAULT_CELLS (1u << 19)
 /** The fewest buckets a capability's row is given, whatever the budget. */
 #define EV_VIEW_MIN_ROW 64u
@@ -199,6 +199,37 @@ EV_API uint64_t ev_view_block_at(const ev_view_index *ix, uint16_t cap,
 EV_API int ev_view_tile_exact(const ev_view_index *ix, ev_reader *r,
 			      uint16_t cap, uint64_t from, uint64_t to,
 			      size_t width, ev_view_cell *cells);
+
+/**
+ * What `cap` did in [from, to) as `evtool stats` counts it in a slice of
+ * the log that keeps only the events of [from, to) (`evtool filter --from
+ * --to`): the runs and GCs whose start and end events both lie inside,
+ * whole; one that crosses the start counts nothing, a run that crosses
+ * the end counts up to the cap's last event inside (ev_view_whole_exact
+ * of the window's last part says it). Here from the buckets:
+ * the runs and GCs that end in [from, to), multiples of
+ * ev_view_bucket_ns, and start at or after `since` (<= from); `c` gets
+ * run_ns and gc_ns. A window whose edges cut buckets adds the parts at
+ * either end from ev_view_whole_exact, with the same `since`. EV_OK;
+ * EV_EINVAL for from >= to, since > from or an edge off a bucket's.
+ */
+EV_API int ev_view_whole(const ev_view_index *ix, uint16_t cap,
+			 uint64_t since, uint64_t from, uint64_t to,
+			 ev_view_cell *c);
+
+/**
+ * As ev_view_whole, exactly from the events, for any [from, to) of the
+ * window [since, until): `r` reads the log from ev_view_block_at(ix, cap,
+ * from) (an ev_view_source) up to the cap's first event at or after
+ * `to`. When `to` is the window's end, a run still open there that began
+ * inside counts up to the cap's last event before it, as `evtool stats`
+ * ends a run still open at the end of what it reads (a GC, nothing).
+ * EV_OK, EV_EINVAL (from >= to, since > from, to > until), or the
+ * reader's failure.
+ */
+EV_API int ev_view_whole_exact(const ev_view_index *ix, ev_reader *r,
+			       uint16_t cap, uint64_t since, uint64_t from,
+			       uint64_t to, uint64_t until, ev_view_cell *c);
 
 /** Where the events start: the offset after the header. */
 EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);

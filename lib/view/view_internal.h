@@ -14,9 +14,19 @@
 /* The run and the GC open on a capability, at some point of its events. */
 typedef struct view_open {
 	uint64_t run_start, gc_start;
+	uint64_t last; /* the time of the cap's last event before it */
 	uint32_t tid;
 	uint8_t running, in_gc;
 } view_open;
+
+/* The runs (RUN_THREAD to STOP_THREAD) or GCs (GC_START to GC_END) that
+ * end in a bucket, whole: for a window's figures as `evtool stats` of
+ * the window's slice counts them (only what starts and ends inside). */
+typedef struct view_ends {
+	uint64_t ns;       /* their lengths, summed */
+	uint64_t first;    /* the start of the first to end, plus one (0: none) */
+	uint64_t first_ns; /* its length */
+} view_ends;
 
 /* One bucket of a row: 2^shift ns from bucket index << shift. */
 typedef struct view_bucket {
@@ -30,6 +40,7 @@ typedef struct view_bucket {
 	 * created and converted since the last, and the pool's size at the
 	 * last one in the bucket, plus one (0: none). */
 	uint64_t sparks_created, sparks_converted, pool;
+	view_ends run_ends, gc_ends;
 } view_bucket;
 
 /* The heap in one bucket: HEAP_SIZE (50) and HEAP_LIVE (51) at their

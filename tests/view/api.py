@@ -15,6 +15,7 @@ usage: api.py EVTOOL TESTDATA [CORPUS]
 import glob
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -140,6 +141,32 @@ def events_agree(s, log, meta, cap):
             ((a, b) for a, b in zip(got, want) if a != b), None),)))
 
 
+def windows_agree(s, log, meta, rng):
+    """/api/window at random ranges gives each capability's mutator and GC
+    time exactly as `evtool filter --from --to | evtool stats --caps` does:
+    the runs and GCs whose start and end both lie in the window."""
+    if meta["end_ns"] <= meta["start_ns"]:
+        return
+    for _ in range(4):
+        a = rng.randint(meta["start_ns"], meta["end_ns"] - 1)
+        b = rng.randint(a + 1, meta["end_ns"] + 1)
+        w = s.json("/api/window?from=%d&to=%d" % (a, b))
+        sliced = subprocess.run([EVTOOL, "filter", log, "--from", str(a),
+                                 "--to", str(b)], capture_output=True,
+                                check=True).stdout
+        out = subprocess.run([EVTOOL, "stats", "--caps", "--json", "-"],
+                             input=sliced, capture_output=True).stdout
+        files = json.loads(out)["files"] if out else []
+        want = {c["cap"]: c for c in files[0]["capabilities"]} if files else {}
+        for c in w["caps"]:
+            st = want.get(c["cap"], {"mutator_ns": 0, "gc_ns": 0})
+            check(c["mutator_ns"] == st["mutator_ns"] and
+                  c["gc_ns"] == st["gc_ns"],
+                  "%s window [%d, %d) cap %d: %d/%d, filter | stats %d/%d" % (
+                      log, a, b, c["cap"], c["mutator_ns"], c["gc_ns"],
+                      st["mutator_ns"], st["gc_ns"]))
+
+
 def refusals(s):
     status, _ = s.curl("/api/meta?token=")
     check(status == 403, "an empty token: %d" % status)
@@ -187,6 +214,7 @@ def search_finds_labels(s, log):
           "%s: search %r: %s" % (log, label, hits[:3]))
 
 
+rng = random.Random(25)
 for i, log in enumerate(LOGS):
     if not one_session(log):
         continue
@@ -197,6 +225,7 @@ for i, log in enumerate(LOGS):
         for cap in range(min(meta["capabilities"], 2)):
             events_agree(s, log, meta, cap)
         search_finds_labels(s, log)
+        windows_agree(s, log, meta, rng)
         if i == 0:
             refusals(s)
     finally:
