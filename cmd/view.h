@@ -20,14 +20,14 @@
 #define VIEW_MAX_EVENTS 1000u
 /* Events of one thread listed by /api/thread. */
 #define VIEW_MAX_LIFE 500u
+/* Events of one capability /api/thread reads at most, looking for a
+ * thread's. */
+#define VIEW_THREAD_SCAN (1u << 20)
 /* Hits of one /api/search. */
 #define VIEW_MAX_HITS 500u
 /* A range whose events lie within this many bytes of the log, for every
  * capability (by the index's block offsets), is drawn from its events. */
 #define VIEW_EXACT_BYTES (4u << 20)
-/* Bytes of the log /api/events reads for one page at most; past them it
- * answers with what it found and where to go on. */
-#define VIEW_MAX_SCAN (32u << 20)
 
 /* A request's parameters, as view_params_parse found them. */
 typedef struct view_params {

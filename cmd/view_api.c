@@ -388,6 +388,70 @@ static void write_event(json_out *j, const view_state *v, const ev_event *ev,
 	json_end_object(j);
 }
 
+/* One capability's events in the log's order, from one of its blocks on:
+ * a reader over the log from that block (ev_view_source), reopened past
+ * the other capabilities' blocks (ev_view_source_seek), so that finding
+ * the next event costs the markers hopped over, never the others' events. */
+typedef struct cap_events {
+	const view_state *v;
+	uint16_t cap;
+	ev_view_source src;
+	ev_reader *r;
+	uint64_t block; /* the block of the last event given */
+} cap_events;
+
+static int cap_events_at(cap_events *ce, uint64_t at)
+{
+	ev_reader_free(ce->r);
+	ce->r = NULL;
+	ce->src.pos = 0;
+	if (ev_view_source_seek(&ce->src, ce->cap, at, &ce->src.at) < 0)
+		return EV_EIO;
+	ce->block = ce->src.at;
+	return ev_reader_open_fn(&ce->r, ev_view_source_read, &ce->src,
+				 ce->v->name, EV_READER_RAW);
+}
+
+static int cap_events_open(cap_events *ce, const view_state *v,
+			   uint16_t cap, uint64_t at)
+{
+	ce->v = v;
+	ce->cap = cap;
+	ce->src = (ev_view_source){ v->fd, ev_view_data_offset(v->index), at,
+				    0 };
+	ce->r = NULL;
+	return cap_events_at(ce, at);
+}
+
+/* The next event of the capability and its offset in the log: EV_OK, or
+ * the reader's end or failure. */
+static int cap_events_next(cap_events *ce, ev_event *ev, uint64_t *offset)
+{
+	ev_block block;
+	int rc;
+
+	while ((rc = ev_reader_next(ce->r, ev)) == EV_OK) {
+		*offset = ce->src.at + (ev->offset - ce->src.header_len);
+		if (ev->type == EV_BLOCK_MARKER) {
+			if (!ev_reader_block(ce->r, &block) ||
+			    block.cap == ce->cap)
+				ce->block = *offset;
+			else if ((rc = cap_events_at(ce, *offset)) < 0)
+				return rc;
+			continue;
+		}
+		if (ev->cap == ce->cap)
+			return EV_OK;
+	}
+	return rc;
+}
+
+static void cap_events_close(cap_events *ce)
+{
+	ev_reader_free(ce->r);
+	ce->r = NULL;
+}
+
 /* Reads `p.cap`'s events of [from, to) in the log's order, from its
  * block at `from` or, for a later page, from the cursor's block after its
  * event; up to `limit`. The next page's cursor goes in *next (its block
@@ -397,26 +461,18 @@ static int scan_events(const view_state *v, const view_params *p,
 {
 	uint64_t at = p->have_cursor ? p->block
 				     : ev_view_block_at(v->index, p->cap, p->from);
-	ev_view_source src = { v->fd, ev_view_data_offset(v->index), at, 0 };
-	uint64_t header = src.header_len, shown = 0;
 	ev_text line = EV_TEXT_INIT;
-	ev_block block = { 0, 0, 0, 0, 0 };
-	ev_reader *r;
+	uint64_t shown = 0, offset;
+	cap_events ce;
 	ev_event ev;
 
 	*more = 0;
-	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
+	if (cap_events_open(&ce, v, p->cap, at) < 0) {
+		cap_events_close(&ce);
 		return -1;
-	while (ev_reader_next(r, &ev) == EV_OK) {
-		uint64_t offset = at + (ev.offset - header);
-		if (ev.offset - header > VIEW_MAX_SCAN) {
-			*more = shown > 0;
-			break;
-		}
-		if (ev.type == EV_BLOCK_MARKER || ev.cap != p->cap ||
-		    ev.time < p->from ||
-		    (p->have_cursor && offset <= p->after))
+	}
+	while (cap_events_next(&ce, &ev, &offset) == EV_OK) {
+		if (ev.time < p->from || (p->have_cursor && offset <= p->after))
 			continue;
 		if (ev.time >= p->to)
 			break;
@@ -425,13 +481,12 @@ static int scan_events(const view_state *v, const view_params *p,
 			break;
 		}
 		write_event(j, v, &ev, offset, &line);
-		ev_reader_block(r, &block);
-		next[0] = at + (block.offset - header);
+		next[0] = ce.block;
 		next[1] = offset;
 		shown++;
 	}
 	ev_text_free(&line);
-	ev_reader_free(r);
+	cap_events_close(&ce);
 	return 0;
 }
 
@@ -500,32 +555,29 @@ static int about_thread(const ev_event *ev, uint32_t tid)
 }
 
 /* The events of thread `p.tid` in [from, to) on `cap`, at most `room`,
- * read from the cap's block at `from` (at most VIEW_MAX_SCAN bytes). */
+ * read from the cap's block at `from` (at most VIEW_THREAD_SCAN of the
+ * cap's events). */
 static size_t thread_events(const view_state *v, const view_params *p,
 			    uint16_t cap, json_out *j, size_t room,
 			    ev_text *line)
 {
-	ev_view_source src = { v->fd, ev_view_data_offset(v->index),
-			       ev_view_block_at(v->index, cap, p->from), 0 };
-	ev_reader *r;
+	uint64_t offset;
+	cap_events ce;
 	ev_event ev;
-	size_t n = 0;
+	size_t n = 0, read = 0;
 
-	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
-		return 0;
-	while (n < room && ev_reader_next(r, &ev) == EV_OK &&
-	       ev.offset - src.header_len <= VIEW_MAX_SCAN) {
-		if (ev.type == EV_BLOCK_MARKER || ev.cap != cap ||
-		    ev.time < p->from || !about_thread(&ev, p->tid))
-			continue;
-		if (ev.time >= p->to)
-			break;
-		write_event(j, v, &ev, src.at + (ev.offset - src.header_len),
-			    line);
-		n++;
-	}
-	ev_reader_free(r);
+	if (cap_events_open(&ce, v, cap,
+			    ev_view_block_at(v->index, cap, p->from)) == 0)
+		while (n < room && read++ < VIEW_THREAD_SCAN &&
+		       cap_events_next(&ce, &ev, &offset) == EV_OK) {
+			if (ev.time < p->from || !about_thread(&ev, p->tid))
+				continue;
+			if (ev.time >= p->to)
+				break;
+			write_event(j, v, &ev, offset, line);
+			n++;
+		}
+	cap_events_close(&ce);
 	return n;
 }
 

@@ -270,6 +270,19 @@ typedef struct ev_view_source {
 /** An ev_read_fn over an ev_view_source. */
 EV_API int ev_view_source_read(void *ctx, void *dst, size_t cap, size_t *got);
 
+/**
+ * The first block of `cap` (EV_NO_CAP: the global buffer) at or after
+ * `at`, the offset of a block marker in the log of `s`: hops over the
+ * other capabilities' blocks by their declared sizes, reading only their
+ * markers, so that a capability's events are found past any amount of
+ * the others'. *out gets that block's offset, or the offset of the first
+ * bytes that are not a block marker (an event outside every block, the
+ * data end, a marker too short), from which a reader goes on as ever.
+ * EV_OK, EV_EIO.
+ */
+EV_API int ev_view_source_seek(const ev_view_source *s, uint16_t cap,
+			       uint64_t at, uint64_t *out);
+
 #ifdef __cplusplus
 }
 #endif
