@@ -23,6 +23,8 @@
 /* Events of one capability /api/thread reads at most, looking for a
  * thread's. */
 #define VIEW_THREAD_SCAN (1u << 20)
+/* Heap-profile bands drawn; the others are summed into one, "other". */
+#define VIEW_TOP_BANDS 15u
 /* Hits of one /api/search. */
 #define VIEW_MAX_HITS 500u
 /* A range whose events lie within this many bytes of the log, for every

@@ -95,6 +95,7 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "capabilities", ev_view_cap_count(v->index));
 	json_uint(&j, "texts", ev_view_text_count(v->index));
 	json_uint(&j, "texts_dropped", ev_view_texts_dropped(v->index));
+	json_uint(&j, "heap_samples", ev_view_samples_seen(v->index));
 	json_uint(&j, "index_bytes", ev_view_memory(v->index));
 	json_uint(&j, "log_bytes", v->reader ? ev_reader_offset(v->reader) : 0);
 	json_bool(&j, "complete", v->complete);
@@ -678,6 +679,93 @@ static const char *search(void *ctx, const http_request *req, FILE *body)
 	return "application/json";
 }
 
+/* ---- /api/bands ---- */
+
+/* The bands drawn: the VIEW_TOP_BANDS largest by their total over the
+ * run (as eventlog2html draws the top bands), largest first, in
+ * `order`; their number. */
+static size_t top_bands(const ev_view_index *ix, size_t *order)
+{
+	size_t n = ev_view_band_count(ix), top = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t at = top < VIEW_TOP_BANDS ? top++ : VIEW_TOP_BANDS;
+		uint64_t total = ev_view_band_total(ix, i);
+		/* an insertion into the sorted top; the smallest falls off */
+		while (at > 0 && ev_view_band_total(ix, order[at - 1]) < total) {
+			if (at < VIEW_TOP_BANDS)
+				order[at] = order[at - 1];
+			at--;
+		}
+		if (at < VIEW_TOP_BANDS)
+			order[at] = i;
+	}
+	return top;
+}
+
+/* One sample's bytes: the top bands', then the rest summed ("other"). */
+static void write_sample(json_out *j, const ev_view_index *ix, size_t k,
+			 const size_t *order, size_t top)
+{
+	uint64_t all = 0, shown = 0;
+
+	for (size_t i = 0; i < ev_view_band_count(ix); i++)
+		all += ev_view_sample_bytes(ix, k, i);
+	json_begin_array(j, NULL);
+	for (size_t i = 0; i < top; i++) {
+		uint64_t b = ev_view_sample_bytes(ix, k, order[i]);
+		json_uint(j, NULL, b);
+		shown += b;
+	}
+	json_uint(j, NULL, all - shown);
+	json_end_array(j);
+}
+
+static const char *bands(void *ctx, const http_request *req, FILE *body)
+{
+	const view_state *v = ctx;
+	const ev_view_index *ix = v->index;
+	size_t order[VIEW_TOP_BANDS], top = top_bands(ix, order);
+	size_t n = ev_view_sample_count(ix), first = 0, last, count;
+	const char *flag;
+	view_params p;
+	json_out j;
+
+	if (params(req, body, &p) < 0)
+		return "text/plain; charset=utf-8";
+	default_range(v, &p);
+	/* The samples of the range and the one before it (it covers the
+	 * range's start), at most `width` of them, evenly picked. */
+	while (first + 1 < n && ev_view_sample_time(ix, first + 1) <= p.from)
+		first++;
+	for (last = first; last < n && ev_view_sample_time(ix, last) < p.to;)
+		last++;
+	count = last - first;
+	flag = ev_stats_breakdown_flag(ev_view_band_breakdown(ix));
+	json_init_compact(&j, body);
+	json_begin_object(&j, NULL);
+	json_cstring(&j, "breakdown", flag ? flag : "");
+	json_uint(&j, "samples_seen", ev_view_samples_seen(ix));
+	json_uint(&j, "samples_kept", n);
+	json_begin_array(&j, "bands");
+	for (size_t i = 0; i < top; i++)
+		json_cstring(&j, NULL, ev_view_band_name(ix, order[i]));
+	json_cstring(&j, NULL, "other");
+	json_end_array(&j);
+	json_begin_array(&j, "times");
+	for (size_t i = 0; i < count && i < p.width; i++)
+		json_uint(&j, NULL, ev_view_sample_time(
+			ix, first + (count > p.width ? i * count / p.width : i)));
+	json_end_array(&j);
+	json_begin_array(&j, "bytes");
+	for (size_t i = 0; i < count && i < p.width; i++)
+		write_sample(&j, ix, first + (count > p.width ? i * count / p.width
+							      : i), order, top);
+	json_end_array(&j);
+	json_end_object(&j);
+	return "application/json";
+}
+
 /* ---- the page ---- */
 
 static const char *page(void *ctx, const http_request *req, FILE *body)
@@ -696,5 +784,6 @@ const http_route view_routes[] = {
 	{ "/api/events", events },
 	{ "/api/search", search },
 	{ "/api/thread", thread },
+	{ "/api/bands", bands },
 };
 const size_t view_n_routes = sizeof view_routes / sizeof view_routes[0];

@@ -44,6 +44,12 @@ extern "C" {
 /** Bytes of a text kept (cut at a UTF-8 character boundary). */
 #define EV_VIEW_TEXT_MAX 128u
 
+/** Heap-profile bands kept by name; the later ones are summed into one
+ *  more, "(other)". */
+#define EV_VIEW_MAX_BANDS 63u
+/** Heap-profile samples kept; past them, evenly thinned. */
+#define EV_VIEW_MAX_SAMPLES 4096u
+
 /** The index of one log (opaque). */
 typedef struct ev_view_index ev_view_index;
 
@@ -252,6 +258,32 @@ EV_API const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i);
 /** Texts not kept, past EV_VIEW_MAX_TEXTS of their kind. */
 EV_API uint64_t ev_view_texts_dropped(const ev_view_index *ix);
 
+
+/* ---- the heap profile (-hc, -hy, -hT, ...: HEAP_PROF_SAMPLE_*) ----
+ * The samples of the log's first heap profile, each band's bytes in it
+ * (its entries summed by band name, the name `evtool export --format hp`
+ * gives), kept evenly thinned to at most EV_VIEW_MAX_SAMPLES: the first
+ * EV_VIEW_MAX_BANDS bands by first sight, then "(other)". */
+
+/** Bands (0: no heap profile). */
+EV_API size_t ev_view_band_count(const ev_view_index *ix);
+/** Band `band`'s name, owned by the index; NULL out of range. */
+EV_API const char *ev_view_band_name(const ev_view_index *ix, size_t band);
+/** Band `band`'s bytes summed over every sample of the log (its rank). */
+EV_API uint64_t ev_view_band_total(const ev_view_index *ix, size_t band);
+/** The profile's breakdown, HEAP_PROF_BEGIN's (1: by cost centre, 2:
+ *  module, 3: description, 4: type, 5: retainer, 6: biography, 7:
+ *  closure type, ...; as ev_stats_breakdown_flag names them); 0: none. */
+EV_API uint32_t ev_view_band_breakdown(const ev_view_index *ix);
+/** Samples kept, in time order. */
+EV_API size_t ev_view_sample_count(const ev_view_index *ix);
+/** Samples in the log (kept or not). */
+EV_API uint64_t ev_view_samples_seen(const ev_view_index *ix);
+/** Sample `sample`'s time (its HEAP_PROF_SAMPLE_BEGIN's). */
+EV_API uint64_t ev_view_sample_time(const ev_view_index *ix, size_t sample);
+/** Band `band`'s bytes in sample `sample`; 0 out of range. */
+EV_API uint64_t ev_view_sample_bytes(const ev_view_index *ix, size_t sample,
+				     size_t band);
 
 /**
  * Reading a plain log on a descriptor from one of its blocks: the header

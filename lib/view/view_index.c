@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_samples.h"
 #include "internal.h"
 #include "text.h"
 #include "view_internal.h"
@@ -62,6 +63,7 @@ void ev_view_index_free(ev_view_index *ix)
 	free(ix->rows);
 	free(ix->global.b);
 	free(ix->heap);
+	evi_view_bands_free(ix->bands);
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
@@ -466,6 +468,8 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 		return on_block(ix, ev);
 	see_time(ix, ev->time);
 	see_last(ix, ev);
+	if (evi_heap_samples_type(ev->type))
+		return evi_view_bands_add(ix, ev);
 	switch (ev->type) {
 	case EV_USER_MARKER:
 		return on_text(ix, ev, EV_VIEW_MARKER);

@@ -63,6 +63,13 @@ typedef struct view_row {
 	uint64_t created, converted; /* its last SPARK_COUNTERS totals */
 } view_row;
 
+/* The heap profile's bands (view_bands.c); NULL until a heap-profile
+ * event comes. */
+typedef struct view_bands view_bands;
+int evi_view_bands_add(ev_view_index *ix, const ev_event *ev);
+void evi_view_bands_free(view_bands *b);
+size_t evi_view_bands_memory(const view_bands *b);
+
 /* What was open on `cap` at the start of the block ev_view_block_at
  * gives for `time`. */
 view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
@@ -91,6 +98,7 @@ struct ev_view_index {
 	size_t n_texts, texts_cap, text_bytes;
 	size_t kind_count[3]; /* texts kept of each ev_view_text_kind */
 	uint64_t texts_dropped;
+	view_bands *bands;
 	ev_diag diag;
 };
 

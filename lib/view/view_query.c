@@ -49,7 +49,8 @@ size_t ev_view_memory(const ev_view_index *ix)
 	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes +
 	       ix->threads_cap * sizeof *ix->threads +
 	       ix->thread_ids.n_slots * sizeof *ix->thread_ids.slots +
-	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys;
+	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys +
+	       evi_view_bands_memory(ix->bands);
 }
 
 /* `ns` scaled by part/whole without overflow (whole > 0). */

@@ -556,6 +556,55 @@ static void test_threads(void **state)
 	ts_for_each_log(EVTOOL_CORPUS, threads_agree, &n);
 }
 
+/* The heap profile's bands: each band's peak over the samples and its
+ * total / samples are `evtool stats --heap`'s peak and mean, band by
+ * band (the logs hold fewer than EV_VIEW_MAX_SAMPLES samples and
+ * EV_VIEW_MAX_BANDS bands: all kept). */
+static void test_bands(void **state)
+{
+	static const char *const logs[] = { "prof-n2.eventlog",
+					    "heapdiff-a-hy.eventlog",
+					    "hpt-n1.eventlog" };
+	(void)state;
+	for (size_t l = 0; l < sizeof logs / sizeof *logs; l++) {
+		char *path = ts_path(EVTOOL_TESTDATA, logs[l]);
+		ev_view_index *ix = index_log(path, 0);
+		ev_stats_heap_profile prof;
+		ev_reader *r;
+		ev_stats *st;
+
+		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+		assert_int_equal(ev_stats_new(&st), EV_OK);
+		assert_int_equal(ev_stats_keep_bands(st), EV_OK);
+		ev_reader_feed(r, ev_stats_consumer(), st);
+		assert_int_equal(ev_stats_finish(st), EV_OK);
+		ev_stats_heap_profile_get(st, &prof);
+		assert_true(prof.samples > 0);
+		assert_int_equal(ev_view_samples_seen(ix), prof.samples);
+		assert_int_equal(ev_view_sample_count(ix), prof.samples);
+		assert_int_equal(ev_view_band_count(ix), ev_stats_band_count(st));
+		for (size_t i = 0; i < ev_view_band_count(ix); i++) {
+			const char *name = ev_view_band_name(ix, i);
+			long k = ev_stats_band_find(st, name, strlen(name));
+			uint64_t peak = 0;
+			assert_true(k >= 0);
+			for (size_t s = 0; s < ev_view_sample_count(ix); s++)
+				if (ev_view_sample_bytes(ix, s, i) > peak)
+					peak = ev_view_sample_bytes(ix, s, i);
+			assert_int_equal(peak, ev_stats_band_at(st, (size_t)k)->peak_bytes);
+			assert_int_equal(ev_view_band_total(ix, i) / prof.samples,
+					 ev_stats_band_at(st, (size_t)k)->mean_bytes);
+		}
+		for (size_t s = 1; s < ev_view_sample_count(ix); s++)
+			assert_true(ev_view_sample_time(ix, s) >=
+				    ev_view_sample_time(ix, s - 1));
+		ev_stats_free(st);
+		ev_reader_free(r);
+		ev_view_index_free(ix);
+		free(path);
+	}
+}
+
 static void test_bad_arguments(void **state)
 {
 	ev_view_index *ix;
@@ -588,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_exact_tiles),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_bands),
 		cmocka_unit_test(test_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
