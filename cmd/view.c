@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -72,6 +73,24 @@ static int begin(view_state *v)
 	return EXIT_OK;
 }
 
+/* A log of several sessions, merged into one (view_input_sessions), is
+ * indexed anew. */
+static int restart(view_state *v)
+{
+	ev_view_index_free(v->index);
+	ev_process_list_free(v->procs);
+	ev_show_free(v->show);
+	ev_reader_free(v->reader);
+	v->index = NULL;
+	v->procs = NULL;
+	v->show = NULL;
+	v->reader = NULL;
+	if (ev_view_index_new(&v->index, 0) < 0 ||
+	    ev_process_list_new(&v->procs) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	return EXIT_OK;
+}
+
 /* Indexes up to INDEX_SLICE more events. EXIT_OK while more may come. */
 static int index_some(view_state *v)
 {
@@ -93,6 +112,11 @@ static int index_some(view_state *v)
 		(void)ev_process_list_add(v->procs, &ev);
 	}
 	v->waiting = rc == EV_ETRUNCATED;
+	if (rc == EV_END && !v->sessions) {
+		int merged, err = view_input_sessions(v, &merged);
+		if (err != EXIT_OK || merged)
+			return err != EXIT_OK ? err : restart(v);
+	}
 	/* A log that cannot grow any more ends here. */
 	if (rc == EV_END || (v->waiting && !v->live)) {
 		v->complete = 1;
@@ -119,7 +143,91 @@ static int make_token(char out[33])
 	return EXIT_OK;
 }
 
-/* The page's URL on standard output; --open hands it to xdg-open. */
+/* Runs one $BROWSER command on `url`, as xdg-open does: split at
+ * blanks, the URL put for its %s or else added as its last argument;
+ * waits for it. Whether it exited 0. */
+static int run_browser(char *command, const char *url)
+{
+	char *argv[64], *save = NULL, *word;
+	char words[64][512];
+	int argc = 0, has_url = 0, status;
+	pid_t pid;
+
+	for (word = strtok_r(command, " \t", &save); word && argc < 62;
+	     word = strtok_r(NULL, " \t", &save)) {
+		char *at = strstr(word, "%s");
+		if (at) {
+			snprintf(words[argc], sizeof words[argc], "%.*s%s%s",
+				 (int)(at - word), word, url, at + 2);
+			has_url = 1;
+		} else {
+			snprintf(words[argc], sizeof words[argc], "%s", word);
+		}
+		argv[argc] = words[argc];
+		argc++;
+	}
+	if (!argc)
+		return 0;
+	if (!has_url)
+		argv[argc++] = (char *)url;
+	argv[argc] = NULL;
+	if ((pid = fork()) == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Whether `name` is an executable in $PATH. */
+static int in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char dir[4096];
+
+	for (const char *p = path; p && *p;) {
+		size_t len = strcspn(p, ":");
+		snprintf(dir, sizeof dir, "%.*s/%s", (int)len, p, name);
+		if (len && access(dir, X_OK) == 0)
+			return 1;
+		p += len + (p[len] == ':');
+	}
+	return 0;
+}
+
+/* Opens `url` in the desktop's browser, by xdg-open's rules: each
+ * command of $BROWSER (colon-separated) in turn until one exits 0;
+ * without $BROWSER, xdg-open. In a child, so that the server never waits
+ * for a browser; its output goes to /dev/null. */
+static void open_browser(const char *url)
+{
+	const char *browser = getenv("BROWSER");
+
+	if ((!browser || !*browser) && !in_path("xdg-open")) {
+		cli_message_start();
+		fputs("--open: warning: no $BROWSER and no xdg-open: open "
+		      "the URL yourself\n", stderr);
+		return;
+	}
+	if (fork() != 0)
+		return;
+	int null = open("/dev/null", O_WRONLY);
+	dup2(null, STDOUT_FILENO);
+	dup2(null, STDERR_FILENO);
+	signal(SIGCHLD, SIG_DFL);
+	if (!browser || !*browser) {
+		execlp("xdg-open", "xdg-open", url, (char *)NULL);
+		_exit(127);
+	}
+	char *list = strdup(browser), *save = NULL;
+	for (char *cmd = list ? strtok_r(list, ":", &save) : NULL; cmd;
+	     cmd = strtok_r(NULL, ":", &save))
+		if (run_browser(cmd, url))
+			_exit(0);
+	_exit(1);
+}
+
+/* The page's URL on standard output; --open hands it to the browser. */
 static void announce(const http_listen *l, unsigned port, const char *token,
 		     int open_it)
 {
@@ -135,13 +243,8 @@ static void announce(const http_listen *l, unsigned port, const char *token,
 		 v6 ? "[" : "", host, v6 ? "]" : "", port, token);
 	printf("%s\n", url);
 	fflush(stdout);
-	if (open_it && fork() == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		execlp("xdg-open", "xdg-open", url, (char *)NULL);
-		_exit(127);
-	}
+	if (open_it)
+		open_browser(url);
 }
 
 static int serve(view_state *v, const http_listen *l, int open_it)

@@ -25,6 +25,8 @@
 #define VIEW_THREAD_SCAN (1u << 20)
 /* Heap-profile bands drawn; the others are summed into one, "other". */
 #define VIEW_TOP_BANDS 15u
+/* Sessions of one log shown. */
+#define VIEW_MAX_SESSIONS 64
 /* Hits of one /api/search. */
 #define VIEW_MAX_HITS 500u
 /* A range whose events lie within this many bytes of the log, for every
@@ -71,6 +73,7 @@ typedef struct view_state {
 	int complete;         /* the index reached the data end */
 	int live;             /* the log may still grow */
 	int waiting;          /* at its end for now: look again later */
+	unsigned sessions;    /* of the log, once its first has ended */
 } view_state;
 
 /* Opens the log at `path` ("-": standard input) read-only as a plain
@@ -83,6 +86,13 @@ int view_input_open(view_state *v, const char *path);
 /* Merges the logs `paths` (`n`, as `evtool merge` aligns them: by wall
  * clock, leniently) into an unnamed temporary file, which becomes v->fd. */
 int view_input_merge(view_state *v, const char *const *paths, int n);
+
+/* At the end of the first session of the log v->reader reads: counts
+ * its sessions (v->sessions) and, when there are several, merges them as
+ * several logs are merged (view_input_merge) into a temporary file that
+ * becomes v->fd (*merged: the caller indexes it anew), so that each
+ * session's processes are shown, aligned by their wall clocks. */
+int view_input_sessions(view_state *v, int *merged);
 
 /* Copies what the FIFO or pipe has now; at its end, closes it and the
  * log stops growing (v->live = 0). */

@@ -98,6 +98,7 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "heap_samples", ev_view_samples_seen(v->index));
 	json_uint(&j, "index_bytes", ev_view_memory(v->index));
 	json_uint(&j, "log_bytes", v->reader ? ev_reader_offset(v->reader) : 0);
+	json_uint(&j, "sessions", v->sessions ? v->sessions : 1);
 	json_bool(&j, "complete", v->complete);
 	json_bool(&j, "live", v->live);
 	json_bool(&j, "at_end", v->complete || v->waiting);

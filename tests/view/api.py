@@ -44,10 +44,11 @@ def check(ok, what):
 
 
 class Server:
-    def __init__(self, *logs):
-        self.proc = subprocess.Popen([EVTOOL, "view", *logs],
+    def __init__(self, *logs, options=(), env=None):
+        self.proc = subprocess.Popen([EVTOOL, "view", *options, *logs],
                                      stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True,
+                                     env=env)
         url = self.proc.stdout.readline().strip()
         m = re.match(r"(http://127\.0\.0\.1:\d+)/\?token=([0-9a-f]{32})$", url)
         if not m:
@@ -280,6 +281,77 @@ try:
 finally:
     s.stop()
     os.unlink(merged)
+
+# A log of two sessions (two logs concatenated, as a restarted eventlog
+# leaves them): both processes are shown, aligned as `evtool merge`
+# aligns the two logs, whose tiles are merge's stats --caps.
+both = "/tmp/evtool-view-api-sessions-%d.eventlog" % os.getpid()
+merged = "/tmp/evtool-view-api-%d.eventlog" % os.getpid()
+with open(both, "wb") as f:
+    f.write(open(a, "rb").read() + open(b, "rb").read())
+subprocess.run([EVTOOL, "merge", a, b, "-o", merged], check=True)
+s = Server(both)
+try:
+    meta = wait_complete(s)
+    check(meta["sessions"] == 2 and
+          [p["pid"] for p in meta["processes"]] == [8605, 8613],
+          "two sessions, two processes: %s %s" % (meta["sessions"],
+                                                  meta["processes"]))
+    tiles_agree(s, merged, meta)
+finally:
+    s.stop()
+    os.unlink(both)
+    os.unlink(merged)
+
+# --open starts the browser as xdg-open does: each command of $BROWSER
+# (colon-separated) until one succeeds, the URL for its %s or as its last
+# argument; without $BROWSER, xdg-open (here a script first in PATH).
+tmp = "/tmp/evtool-view-api-open-%d" % os.getpid()
+os.mkdir(tmp)
+record = os.path.join(tmp, "record")
+with open(record, "w") as f:
+    f.write("#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > \"" + tmp +
+            "/args-$(basename \"$0\")\"\n")
+os.chmod(record, 0o755)
+os.symlink(record, os.path.join(tmp, "xdg-open"))
+one = os.path.join(sys.argv[2], "merge-a.eventlog")
+
+
+def opened(browser, name):
+    """The arguments the browser command `name` got, and the URL."""
+    env = dict(os.environ, PATH=tmp + ":" + os.environ["PATH"])
+    env.pop("BROWSER", None)
+    if browser is not None:
+        env["BROWSER"] = browser
+    s = Server(one, options=("--open",), env=env)
+    try:
+        path = os.path.join(tmp, "args-" + name)
+        for _ in range(100):
+            if os.path.exists(path):
+                break
+            time.sleep(0.05)
+        args = open(path).read().split("\n")[1:-1] if os.path.exists(path) else None
+        status, _ = s.curl("/api/meta")
+        check(status == 200, "--open: still serving")
+        return args, s.base + "/?token=" + s.token
+    finally:
+        s.stop()
+        for f in os.listdir(tmp):
+            if f.startswith("args-"):
+                os.unlink(os.path.join(tmp, f))
+
+
+import time
+args, url = opened(record, "record")
+check(args == [url], "BROWSER=record: %s, want [%s]" % (args, url))
+args, url = opened("false:" + record + " --new-window %s", "record")
+check(args == ["--new-window", url], "BROWSER=false:record --new-window %%s: %s"
+      % args)
+args, url = opened(None, "xdg-open")
+check(args == [url], "no BROWSER, xdg-open: %s, want [%s]" % (args, url))
+for f in ("record", "xdg-open"):
+    os.unlink(os.path.join(tmp, f))
+os.rmdir(tmp)
 
 # unix:PATH, the socket of a program using eventlog-socket: a log sent
 # in pieces grows on the server, then its tiles are stats --caps'.
