@@ -26,6 +26,7 @@
 enum view_option {
 	VIEW_OPT_LISTEN,
 	VIEW_OPT_OPEN,
+	VIEW_OPT_CACHE,
 	VIEW_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(VIEW_N_OPTIONS);
@@ -36,7 +37,10 @@ const cli_option view_options[VIEW_N_OPTIONS + 1] = {
 	  "port (default 127.0.0.1 and a free port, loopback only)" },
 	[VIEW_OPT_OPEN] =
 	{ "open", 0, NULL, "open the page in the desktop's browser "
-	  "(xdg-open)" },
+	  "($BROWSER, else xdg-open)" },
+	[VIEW_OPT_CACHE] =
+	{ "cache", 0, "PATH", "keep the log's index in a file (in PATH when it "
+	  "is a folder, else PATH) and use it while the log is unchanged" },
 };
 
 /* Events indexed between two turns of the server. */
@@ -122,6 +126,7 @@ static int index_some(view_state *v)
 		v->complete = 1;
 		if (ev_process_list_finish(v->procs) < 0)
 			return cli_error(EXIT_SYSTEM, "out of memory");
+		view_cache_save(v);
 	}
 	else if (rc < 0 && rc != EV_ETRUNCATED)
 		return cli_reader_error(v->reader);
@@ -308,6 +313,11 @@ int cmd_view(const cli_args *args)
 	rc = args->n_positional > 1
 		     ? view_input_merge(&v, args->positional, args->n_positional)
 		     : view_input_open(&v, path);
+	if (rc == EXIT_OK && cli_value(args, VIEW_OPT_CACHE))
+		rc = args->n_positional > 1
+			     ? cli_usage_error(args->cmd, "--cache: one log only")
+			     : view_cache_open(&v, cli_value(args, VIEW_OPT_CACHE),
+					       path);
 	if (rc == EXIT_OK &&
 	    (rc = index_some(&v)) == EXIT_OK) {
 		cli_catch_interrupts();
@@ -319,5 +329,6 @@ int cmd_view(const cli_args *args)
 	ev_process_list_free(v.procs);
 	ev_reader_free(v.reader);
 	view_input_close(&v);
+	free(v.cache_path);
 	return rc;
 }

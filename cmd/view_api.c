@@ -97,7 +97,9 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "texts_dropped", ev_view_texts_dropped(v->index));
 	json_uint(&j, "heap_samples", ev_view_samples_seen(v->index));
 	json_uint(&j, "index_bytes", ev_view_memory(v->index));
-	json_uint(&j, "log_bytes", v->reader ? ev_reader_offset(v->reader) : 0);
+	json_uint(&j, "log_bytes", v->from_cache ? v->log_size
+			: v->reader ? ev_reader_offset(v->reader) : 0);
+	json_bool(&j, "from_cache", v->from_cache);
 	json_uint(&j, "sessions", v->sessions ? v->sessions : 1);
 	json_bool(&j, "complete", v->complete);
 	json_bool(&j, "live", v->live);
@@ -390,18 +392,6 @@ static void write_event(json_out *j, const view_state *v, const ev_event *ev,
 	json_end_object(j);
 }
 
-/* One capability's events in the log's order, from one of its blocks on:
- * a reader over the log from that block (ev_view_source), reopened past
- * the other capabilities' blocks (ev_view_source_seek), so that finding
- * the next event costs the markers hopped over, never the others' events. */
-typedef struct cap_events {
-	const view_state *v;
-	uint16_t cap;
-	ev_view_source src;
-	ev_reader *r;
-	uint64_t block; /* the block of the last event given */
-} cap_events;
-
 static int cap_events_at(cap_events *ce, uint64_t at)
 {
 	ev_reader_free(ce->r);
@@ -414,7 +404,7 @@ static int cap_events_at(cap_events *ce, uint64_t at)
 				 ce->v->name, EV_READER_RAW);
 }
 
-static int cap_events_open(cap_events *ce, const view_state *v,
+int cap_events_open(cap_events *ce, const view_state *v,
 			   uint16_t cap, uint64_t at)
 {
 	ce->v = v;
@@ -425,9 +415,7 @@ static int cap_events_open(cap_events *ce, const view_state *v,
 	return cap_events_at(ce, at);
 }
 
-/* The next event of the capability and its offset in the log: EV_OK, or
- * the reader's end or failure. */
-static int cap_events_next(cap_events *ce, ev_event *ev, uint64_t *offset)
+int cap_events_next(cap_events *ce, ev_event *ev, uint64_t *offset)
 {
 	ev_block block;
 	int rc;
@@ -448,7 +436,7 @@ static int cap_events_next(cap_events *ce, ev_event *ev, uint64_t *offset)
 	return rc;
 }
 
-static void cap_events_close(cap_events *ce)
+void cap_events_close(cap_events *ce)
 {
 	ev_reader_free(ce->r);
 	ce->r = NULL;

@@ -259,6 +259,37 @@ EV_API const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i);
 EV_API uint64_t ev_view_texts_dropped(const ev_view_index *ix);
 
 
+/* ---- a cache file ----
+ * A complete index saved to a file and loaded again instead of reading
+ * the log, while the log is what it was. */
+
+/** What a cache is checked against: the log's size, its modification
+ *  time (ns) and an xxh3-64 digest of its first and last MiB. */
+typedef struct ev_view_log_id {
+	uint64_t size;
+	uint64_t mtime_ns;
+	uint64_t digest;
+} ev_view_log_id;
+
+/** The identity of the log open on `fd` (read with pread). EV_OK,
+ *  EV_EIO. */
+EV_API int ev_view_log_id_of(int fd, ev_view_log_id *out);
+
+/**
+ * Writes the index (complete: every event added) to `fd`, with the log's
+ * `id`. EV_OK, EV_EIO (errno says why).
+ */
+EV_API int ev_view_index_save(const ev_view_index *ix, int fd,
+			      const ev_view_log_id *id);
+
+/**
+ * Reads an index ev_view_index_save wrote to `fd`: *out when it was
+ * written by this build for the log `id`; *out NULL (a stale, foreign or
+ * damaged file, to be replaced) otherwise. EV_OK; EV_EIO, EV_ENOMEM.
+ */
+EV_API int ev_view_index_load(ev_view_index **out, int fd,
+			      const ev_view_log_id *id);
+
 /* ---- the heap profile (-hc, -hy, -hT, ...: HEAP_PROF_SAMPLE_*) ----
  * The samples of the log's first heap profile, each band's bytes in it
  * (its entries summed by band name, the name `evtool export --format hp`

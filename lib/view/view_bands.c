@@ -13,6 +13,7 @@
  * Layering: called by view_index.c (events, the free); it calls
  * lib/inspect and lib/format.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,4 +193,67 @@ uint64_t ev_view_sample_bytes(const ev_view_index *ix, size_t sample,
 	if (sample >= ev_view_sample_count(ix) || band >= WIDTH)
 		return 0;
 	return ix->bands->values[sample * WIDTH + band];
+}
+
+/* ---- in a cache file (view_cache.c) ---- */
+
+void evi_view_bands_save(const view_bands *b, FILE *f)
+{
+	uint64_t head[5] = { b != NULL, b ? b->names.n : 0, b ? b->n : 0,
+			     b ? b->seen : 0, b ? b->stride : 0 };
+
+	fwrite(head, sizeof head, 1, f);
+	if (!b)
+		return;
+	fwrite(&b->breakdown, sizeof b->breakdown, 1, f);
+	fwrite(b->totals, sizeof b->totals, 1, f);
+	for (size_t i = 0; i < b->names.n; i++) {
+		uint64_t len = b->names.bands[i].len;
+		fwrite(&len, sizeof len, 1, f);
+		fwrite(b->names.bands[i].name, 1, (size_t)len, f);
+	}
+	fwrite(b->times, sizeof *b->times, b->n, f);
+	fwrite(b->values, sizeof *b->values * WIDTH, b->n, f);
+}
+
+static int load_names(view_bands *b, FILE *f, uint64_t n)
+{
+	char name[EVI_CCS_LENGTH + EV_VIEW_TEXT_MAX + 1024];
+
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t len;
+		if (fread(&len, sizeof len, 1, f) != 1 || len >= sizeof name ||
+		    fread(name, 1, (size_t)len, f) != len ||
+		    evi_band_names_get(&b->names, name, (size_t)len) != (long)i)
+			return -1;
+	}
+	return 0;
+}
+
+int evi_view_bands_load(view_bands **out, FILE *f)
+{
+	uint64_t head[5];
+	view_bands *b;
+
+	*out = NULL;
+	if (fread(head, sizeof head, 1, f) != 1 || head[0] > 1)
+		return -1;
+	if (!head[0])
+		return 0;
+	if (head[1] > WIDTH || head[2] > EV_VIEW_MAX_SAMPLES || !head[4] ||
+	    !(b = bands_new()))
+		return -1;
+	b->n = (size_t)head[2];
+	b->seen = head[3];
+	b->stride = head[4];
+	if (fread(&b->breakdown, sizeof b->breakdown, 1, f) != 1 ||
+	    fread(b->totals, sizeof b->totals, 1, f) != 1 ||
+	    load_names(b, f, head[1]) < 0 ||
+	    fread(b->times, sizeof *b->times, b->n, f) != b->n ||
+	    fread(b->values, sizeof *b->values * WIDTH, b->n, f) != b->n) {
+		evi_view_bands_free(b);
+		return -1;
+	}
+	*out = b;
+	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "evtool/view.h"
 #include "idmap.h"
@@ -69,6 +70,10 @@ typedef struct view_bands view_bands;
 int evi_view_bands_add(ev_view_index *ix, const ev_event *ev);
 void evi_view_bands_free(view_bands *b);
 size_t evi_view_bands_memory(const view_bands *b);
+/* The bands in a cache file (view_cache.c), as evi_view_bands_save
+ * wrote them; -1 for what it did not write. */
+void evi_view_bands_save(const view_bands *b, FILE *f);
+int evi_view_bands_load(view_bands **out, FILE *f);
 
 /* What was open on `cap` at the start of the block ev_view_block_at
  * gives for `time`. */

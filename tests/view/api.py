@@ -303,6 +303,89 @@ finally:
     os.unlink(both)
     os.unlink(merged)
 
+# --cache DIR|FILE: the index is written once the log is read, used again
+# while the log is unchanged (the answers are the same), made anew when its
+# modification time or bytes change or the file is damaged; nothing is
+# written beside the log; a log on standard input is not cached.
+import shutil as _shutil
+import tempfile
+
+work = tempfile.mkdtemp(prefix="evtool-view-api-cache-")
+cache_dir = os.path.join(work, "cache")
+os.mkdir(cache_dir)
+logdir = os.path.join(work, "logs")
+os.mkdir(logdir)
+log = os.path.join(logdir, "prof-n2.eventlog")
+_shutil.copy(os.path.join(sys.argv[2], "prof-n2.eventlog"), log)
+QUERIES = ("/api/tiles?from=0&to=1048576000&width=64", "/api/bands?width=50",
+           "/api/window?from=100000000&to=500000000",
+           "/api/events?cap=1&limit=1000", "/api/thread?tid=3",
+           "/api/search?q=main")
+
+
+def answers(where):
+    """/api/meta's from_cache and the answers of QUERIES."""
+    s = Server(log, options=("--cache", where))
+    try:
+        meta = wait_complete(s)
+        got = [s.curl(q) for q in QUERIES]
+        for _ in range(100):  # the cache is written once complete
+            if meta["complete"]:
+                break
+            time.sleep(0.05)
+            meta = s.json("/api/meta")
+        return meta["from_cache"], got
+    finally:
+        s.stop()
+
+
+import time
+fresh, first = answers(cache_dir)
+files = os.listdir(cache_dir)
+check(not fresh and len(files) == 1 and files[0].endswith(".cache"),
+      "--cache DIR: one cache file written: %s" % files)
+cached, again = answers(cache_dir)
+check(cached and again == first, "--cache DIR: used again, same answers "
+      "(%s)" % [q for q, a, b in zip(QUERIES, first, again) if a != b])
+os.utime(log, None)  # touched: another modification time
+cached, again = answers(cache_dir)
+check(not cached and again == first, "--cache: a touched log is read again")
+cached, _ = answers(cache_dir)
+check(cached, "--cache: and the new cache used after")
+# The same size and time, other bytes: the last bit of the timestamp (u64
+# after the u16 type) of cap 1's first event.
+at = json.loads(first[3][1])["events"][0]["offset"] + 2 + 7
+with open(log, "r+b") as f:
+    st = os.stat(log)
+    f.seek(at)
+    byte = f.read(1)
+    f.seek(at)
+    f.write(bytes([byte[0] ^ 1]))
+os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns))
+cached, _ = answers(cache_dir)
+check(not cached, "--cache: a log whose first MiB changed is read again")
+path = os.path.join(cache_dir, files[0])
+with open(path, "r+b") as f:  # damaged: cut in the middle
+    f.truncate(os.path.getsize(path) // 2)
+_shutil.copy(os.path.join(sys.argv[2], "prof-n2.eventlog"), log)
+cached, again = answers(cache_dir)
+check(not cached and again == first, "--cache: a damaged cache is made anew")
+one = os.path.join(work, "one.cache")
+answers(one)
+cached, again = answers(one)
+check(cached and again == first and os.path.exists(one),
+      "--cache FILE: written and used")
+check(os.listdir(logdir) == ["prof-n2.eventlog"],
+      "nothing beside the log: %s" % os.listdir(logdir))
+p = subprocess.Popen([EVTOOL, "view", "--cache", cache_dir, "-"],
+                     stdin=open(log, "rb"), stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+p.stdout.readline()
+p.terminate()
+err = p.communicate(timeout=10)[1]
+check("not a file: not cached" in err, "--cache with standard input: %r" % err)
+_shutil.rmtree(work)
+
 # --open starts the browser as xdg-open does: each command of $BROWSER
 # (colon-separated) until one succeeds, the URL for its %s or as its last
 # argument; without $BROWSER, xdg-open (here a script first in PATH).
