@@ -109,17 +109,25 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	return "application/json";
 }
 
+/* A reader of the log from `cap`'s block at `from` (over *src). */
+static int reader_at(const view_state *v, uint16_t cap, uint64_t from,
+		     ev_view_source *src, ev_reader **r)
+{
+	*src = (ev_view_source){ v->fd, ev_view_data_offset(v->index),
+				 ev_view_block_at(v->index, cap, from), 0 };
+	return ev_reader_open_fn(r, ev_view_source_read, src, v->name,
+				 EV_READER_RAW) < 0 ? EV_ENOMEM : EV_OK;
+}
+
 /* `cap`'s figures in `width` spans of [from, to), from its events. */
 static int exact_cells(const view_state *v, uint16_t cap, uint64_t from,
 		       uint64_t to, size_t width, ev_view_cell *cells)
 {
-	ev_view_source src = { v->fd, ev_view_data_offset(v->index),
-			       ev_view_block_at(v->index, cap, from), 0 };
+	ev_view_source src;
 	ev_reader *r;
 	int rc;
 
-	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
+	if (reader_at(v, cap, from, &src, &r) < 0)
 		return EV_ENOMEM;
 	rc = ev_view_tile_exact(v->index, r, cap, from, to, width, cells);
 	ev_reader_free(r);
@@ -295,13 +303,11 @@ static int whole_exact(const view_state *v, uint16_t cap, uint64_t since,
 		       uint64_t from, uint64_t to, uint64_t until,
 		       ev_view_cell *c)
 {
-	ev_view_source src = { v->fd, ev_view_data_offset(v->index),
-			       ev_view_block_at(v->index, cap, from), 0 };
+	ev_view_source src;
 	ev_reader *r;
 	int rc;
 
-	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
+	if (reader_at(v, cap, from, &src, &r) < 0)
 		return EV_ENOMEM;
 	rc = ev_view_whole_exact(v->index, r, cap, since, from, to, until, c);
 	ev_reader_free(r);
