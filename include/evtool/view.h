@@ -276,14 +276,16 @@ typedef struct ev_view_log_id {
 EV_API int ev_view_log_id_of(int fd, ev_view_log_id *out);
 
 /**
- * Writes the index (complete: every event added) to `fd`, with the log's
- * `id`. EV_OK, EV_EIO (errno says why).
+ * Writes the index (complete: every event added) to `fd` (a new file,
+ * from where it stands), with the log's `id`. EV_OK, EV_EIO (errno says
+ * why).
  */
 EV_API int ev_view_index_save(const ev_view_index *ix, int fd,
 			      const ev_view_log_id *id);
 
 /**
- * Reads an index ev_view_index_save wrote to `fd`: *out when it was
+ * Reads an index ev_view_index_save wrote to `fd` (from its start; the
+ * descriptor's offset moves): *out when it was
  * written by this build for the log `id`; *out NULL (a stale, foreign or
  * damaged file, to be replaced) otherwise. EV_OK; EV_EIO, EV_ENOMEM.
  */

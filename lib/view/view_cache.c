@@ -334,7 +334,8 @@ static int get_header(loader *l, const ev_view_log_id *id)
 int ev_view_index_load(ev_view_index **out, int fd, const ev_view_log_id *id)
 {
 	int copy = dup(fd);
-	loader l = { copy >= 0 ? fdopen(copy, "rb") : NULL, 0 };
+	loader l = { copy >= 0 && lseek(copy, 0, SEEK_SET) == 0
+			     ? fdopen(copy, "rb") : NULL, 0 };
 	ev_view_index *ix;
 	int rc;
 

@@ -605,6 +605,73 @@ static void test_bands(void **state)
 	}
 }
 
+/* A cache file: the index saved and loaded again answers as before; for
+ * another log state, a file cut anywhere, or a flipped byte anywhere, the
+ * load gives no index (or one whose answers are merely wrong), never a
+ * crash. */
+static void test_cache(void **state)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, "prof-n2.eventlog");
+	ev_view_index *ix = index_log(path, 0), *back;
+	ev_view_log_id id = { 170164, 7, 11 }, other = id;
+	FILE *f = tmpfile();
+	long size;
+	char *bytes;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(ev_view_index_save(ix, fileno(f), &id), EV_OK);
+	assert_int_equal(ev_view_index_load(&back, fileno(f), &id), EV_OK);
+	assert_non_null(back);
+	for (uint16_t cap = 0; cap < 2; cap++) {
+		assert_memory_equal(&(ev_view_cell[1]){ whole(ix, cap, 16) },
+				    &(ev_view_cell[1]){ whole(back, cap, 16) },
+				    sizeof(ev_view_cell));
+		assert_int_equal(ev_view_block_at(ix, cap, 500000000),
+				 ev_view_block_at(back, cap, 500000000));
+	}
+	assert_int_equal(ev_view_text_count(back), ev_view_text_count(ix));
+	assert_int_equal(ev_view_sample_count(back), ev_view_sample_count(ix));
+	assert_string_equal(ev_view_band_name(back, 0), ev_view_band_name(ix, 0));
+	assert_int_equal(ev_view_thread_count(back), ev_view_thread_count(ix));
+	ev_view_index_free(back);
+	other.mtime_ns++;
+	assert_int_equal(ev_view_index_load(&back, fileno(f), &other), EV_OK);
+	assert_null(back);
+	/* Cut, and flipped: read from memory copies of the file. */
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	assert_non_null(bytes = malloc((size_t)size));
+	assert_int_equal(pread(fileno(f), bytes, (size_t)size, 0), size);
+	for (long cut = 0; cut < size; cut += size / 97 + 1) {
+		FILE *g = tmpfile();
+		assert_int_equal(fwrite(bytes, 1, (size_t)cut, g), cut);
+		fflush(g);
+		assert_int_equal(ev_view_index_load(&back, fileno(g), &id), EV_OK);
+		assert_null(back);
+		fclose(g);
+	}
+	for (long at = 0; at < size; at += size / 61 + 1) {
+		FILE *g = tmpfile();
+		ev_view_cell c;
+		bytes[at] ^= 0x5a;
+		assert_int_equal(fwrite(bytes, 1, (size_t)size, g), size);
+		fflush(g);
+		bytes[at] ^= 0x5a;
+		assert_int_equal(ev_view_index_load(&back, fileno(g), &id), EV_OK);
+		if (back) {
+			assert_int_equal(ev_view_tile(back, 0, 0, 1u << 30, 1, &c), EV_OK);
+			(void)ev_view_block_at(back, 1, 1000);
+			ev_view_index_free(back);
+		}
+		fclose(g);
+	}
+	free(bytes);
+	fclose(f);
+	ev_view_index_free(ix);
+	free(path);
+}
+
 static void test_bad_arguments(void **state)
 {
 	ev_view_index *ix;
@@ -638,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bands),
+		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
