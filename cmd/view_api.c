@@ -109,13 +109,15 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	return "application/json";
 }
 
-/* A reader of the log from `cap`'s block at `from` (over *src). */
+/* A reader of `cap`'s blocks of the log from its block at `from` (over
+ * *src), the others' hopped over. */
 static int reader_at(const view_state *v, uint16_t cap, uint64_t from,
-		     ev_view_source *src, ev_reader **r)
+		     ev_view_cap_source *src, ev_reader **r)
 {
-	*src = (ev_view_source){ v->fd, ev_view_data_offset(v->index),
-				 ev_view_block_at(v->index, cap, from), 0 };
-	return ev_reader_open_fn(r, ev_view_source_read, src, v->name,
+	*src = (ev_view_cap_source){
+		{ v->fd, ev_view_data_offset(v->index),
+		  ev_view_block_at(v->index, cap, from), 0 }, cap, 0, 0 };
+	return ev_reader_open_fn(r, ev_view_cap_source_read, src, v->name,
 				 EV_READER_RAW) < 0 ? EV_ENOMEM : EV_OK;
 }
 
@@ -123,7 +125,7 @@ static int reader_at(const view_state *v, uint16_t cap, uint64_t from,
 static int exact_cells(const view_state *v, uint16_t cap, uint64_t from,
 		       uint64_t to, size_t width, ev_view_cell *cells)
 {
-	ev_view_source src;
+	ev_view_cap_source src;
 	ev_reader *r;
 	int rc;
 
@@ -303,7 +305,7 @@ static int whole_exact(const view_state *v, uint16_t cap, uint64_t since,
 		       uint64_t from, uint64_t to, uint64_t until,
 		       ev_view_cell *c)
 {
-	ev_view_source src;
+	ev_view_cap_source src;
 	ev_reader *r;
 	int rc;
 

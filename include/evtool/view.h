@@ -348,6 +348,26 @@ EV_API int ev_view_source_read(void *ctx, void *dst, size_t cap, size_t *got);
 EV_API int ev_view_source_seek(const ev_view_source *s, uint16_t cap,
 			       uint64_t at, uint64_t *out);
 
+/**
+ * One capability's blocks of a plain log, from one of them: the header,
+ * then the block at `src.at` and the capability's later blocks, the
+ * others' hopped over (ev_view_source_seek), so that a reader of one
+ * capability's events reads none of the others'. Bytes that are no block
+ * marker where a block should start (an event outside every block, the
+ * data end) are given with all that follows. The events' offsets are
+ * not the log's. Fill `src` as for ev_view_source_read, the rest 0.
+ */
+typedef struct ev_view_cap_source {
+	ev_view_source src;
+	uint16_t cap;  /**< the capability (EV_NO_CAP: the global buffer) */
+	uint64_t left; /**< bytes of the current block still to give */
+	int all;       /**< past the blocks: everything is given */
+} ev_view_cap_source;
+
+/** An ev_read_fn over an ev_view_cap_source. */
+EV_API int ev_view_cap_source_read(void *ctx, void *dst, size_t cap,
+				   size_t *got);
+
 #ifdef __cplusplus
 }
 #endif

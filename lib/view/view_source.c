@@ -70,3 +70,47 @@ int ev_view_source_seek(const ev_view_source *s, uint16_t cap, uint64_t at,
 	*out = at;
 	return EV_OK;
 }
+
+/* At a block's end (or the start): on to the capability's next block
+ * (c->left: its bytes), or to bytes that are no block marker, from which
+ * all is given (c->all). */
+static int next_block(ev_view_cap_source *c)
+{
+	ev_view_source *s = &c->src;
+	uint64_t here = s->at + (s->pos - s->header_len), next;
+	uint8_t marker[MARKER_BYTES];
+	ssize_t n;
+	int rc;
+
+	if ((rc = ev_view_source_seek(s, c->cap, here, &next)) < 0)
+		return rc;
+	do
+		n = pread(s->fd, marker, sizeof marker, (off_t)next);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return EV_EIO;
+	s->at += next - here; /* the bytes hopped over vanish */
+	if (n == MARKER_BYTES && ev_load16(marker) == EV_BLOCK_MARKER &&
+	    ev_load32(marker + 10) >= MARKER_BYTES)
+		c->left = ev_load32(marker + 10);
+	else
+		c->all = 1;
+	return EV_OK;
+}
+
+int ev_view_cap_source_read(void *ctx, void *dst, size_t cap, size_t *got)
+{
+	ev_view_cap_source *c = ctx;
+	int rc;
+
+	if (c->src.pos >= c->src.header_len && !c->all && !c->left &&
+	    (rc = next_block(c)) < 0)
+		return rc;
+	if (c->src.pos < c->src.header_len || c->all)
+		return ev_view_source_read(&c->src, dst, cap, got);
+	if (cap > c->left)
+		cap = (size_t)c->left;
+	if ((rc = ev_view_source_read(&c->src, dst, cap, got)) >= 0)
+		c->left -= *got;
+	return rc;
+}

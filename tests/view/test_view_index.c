@@ -234,8 +234,37 @@ static uint64_t first_at(int fd, const ev_view_index *ix, uint64_t at,
 	return found;
 }
 
+/* `cap`'s events from the block at `at` on (type, time, size, payload),
+ * folded into one number, and their count: read from the whole log, or
+ * through an ev_view_cap_source (the others' blocks hopped over). */
+static uint64_t cap_events_of(int fd, const ev_view_index *ix, uint64_t at,
+			      uint16_t cap, int hop, uint64_t *count)
+{
+	ev_view_cap_source src = { { fd, ev_view_data_offset(ix), at, 0 },
+				   cap, 0, 0 };
+	ev_reader *r;
+	ev_event ev;
+	uint64_t sum = 0;
+
+	*count = 0;
+	assert_int_equal(ev_reader_open_fn(&r, hop ? ev_view_cap_source_read
+						   : ev_view_source_read,
+					   hop ? (void *)&src : (void *)&src.src,
+					   "log", EV_READER_RAW), EV_OK);
+	while (ev_reader_next(r, &ev) == EV_OK)
+		if (ev.type != EV_BLOCK_MARKER && ev.cap == cap) {
+			sum = sum * 1000003u + ev.type * 7919u + ev.time + ev.size;
+			for (uint32_t i = 0; i < ev.size; i++)
+				sum = sum * 31u + ev.payload[i];
+			(*count)++;
+		}
+	ev_reader_free(r);
+	return sum;
+}
+
 /* From the block the index names for a time, a reader meets the same
- * first event of that time as a reader of the whole log. */
+ * first event of that time as a reader of the whole log; a reader of the
+ * capability's blocks only meets the same events. */
 static void blocks_lead_back(const char *path, void *ctx)
 {
 	counts *n = ctx;
@@ -253,8 +282,13 @@ static void blocks_lead_back(const char *path, void *ctx)
 			uint64_t want = first_at(fd, ix, ev_view_data_offset(ix),
 						 cap, t);
 
+			uint64_t all, hopped;
+
 			assert_true(at >= ev_view_data_offset(ix));
 			assert_int_equal(first_at(fd, ix, at, cap, t), want);
+			assert_int_equal(cap_events_of(fd, ix, at, cap, 0, &all),
+					 cap_events_of(fd, ix, at, cap, 1, &hopped));
+			assert_int_equal(all, hopped);
 			n->caps++;
 		}
 	n->logs++;
