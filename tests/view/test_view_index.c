@@ -639,6 +639,49 @@ static void test_bands(void **state)
 	}
 }
 
+/* Past EV_VIEW_MAX_SAMPLES samples, every other one is dropped: hpt-n1's
+ * events given 200 times over, each time later by the log's span (4200
+ * samples), keep 2100, evenly, in time order, and every band's total is
+ * 200 times its own. */
+static void test_bands_thinned(void **state)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, "hpt-n1.eventlog");
+	ev_view_index *once = index_log(path, 0), *ix;
+	uint64_t span = ev_view_end(once) + 1, seen = ev_view_samples_seen(once);
+
+	(void)state;
+	assert_int_equal(ev_view_index_new(&ix, 0), EV_OK);
+	for (unsigned pass = 0; pass < 200; pass++) {
+		ev_reader *r;
+		ev_event ev;
+		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+		if (pass == 0)
+			assert_int_equal(ev_view_index_begin(ix, r), EV_OK);
+		while (ev_reader_next(r, &ev) == EV_OK) {
+			ev.time += pass * span;
+			assert_int_equal(ev_view_index_add(ix, &ev), EV_OK);
+		}
+		ev_reader_free(r);
+	}
+	assert_int_equal(seen, 21);
+	assert_int_equal(ev_view_samples_seen(ix), 200 * seen);
+	assert_int_equal(ev_view_sample_count(ix), 100 * seen);
+	for (size_t k = 0; k < ev_view_sample_count(ix); k++) {
+		/* kept: samples 0, 2, 4 ... of 4200 */
+		size_t n = 2 * k, pass = n / seen, i = n % seen;
+		assert_int_equal(ev_view_sample_time(ix, k),
+				 ev_view_sample_time(once, i) + pass * span);
+		assert_int_equal(ev_view_sample_bytes(ix, k, 0),
+				 ev_view_sample_bytes(once, i, 0));
+	}
+	for (size_t b = 0; b < ev_view_band_count(once); b++)
+		assert_int_equal(ev_view_band_total(ix, b),
+				 200 * ev_view_band_total(once, b));
+	ev_view_index_free(ix);
+	ev_view_index_free(once);
+	free(path);
+}
+
 /* A cache file: the index saved and loaded again answers as before; for
  * another log state, a file cut anywhere, or a flipped byte anywhere, the
  * load gives no index (or one whose answers are merely wrong), never a
@@ -739,6 +782,7 @@ int main(void)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bands),
+		cmocka_unit_test(test_bands_thinned),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_bad_arguments),
 	};
