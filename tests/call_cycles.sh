@@ -6,8 +6,8 @@
 # - the layers hold: lib/common/ (the threading layer) calls nothing
 #   outside itself, lib/format/ nothing but lib/common/, and an
 #   operation's folder lib/common/, lib/format/ and itself only, but for
-#   the uses LAYERS below allows (lib/inspect/ holds what analyses share;
-#   report is built on stats); the same holds
+#   the uses LAYERS below allows (lib/inspect/ holds what analyses share,
+#   view's bands among them; report is built on stats); the same holds
 #   for which internal headers (lib/FOLDER/*.h) a file includes.
 #
 #     bash tests/call_cycles.sh OBJDIR [LIBDIR]
@@ -26,7 +26,7 @@
 # folder after a file moved) are ignored.
 set -euo pipefail
 
-LAYERS='format->common stats->inspect export->inspect report->inspect report->stats export->stats archive->validate'
+LAYERS='format->common stats->inspect export->inspect report->inspect view->inspect report->stats export->stats archive->validate'
 
 # symbols OBJDIR SRCDIR PREFIX: "D file symbol" for what each object
 # defines and "U file symbol" for what it uses, the file named PREFIX
