@@ -7,7 +7,8 @@
  * And the numbering of bands by name that stats and view share.
  *
  * Layering: lib/inspect, called by export_hp.c, report_profile.c,
- * stats_heap.c and view_bands.c; it calls cost_centres.c and lib/format.
+ * stats_heap.c and view_bands.c; it calls cost_centres.c,
+ * lib/common and lib/format.
  */
 #include <stdio.h>
 #include <string.h>

@@ -11,7 +11,7 @@
  * (kept or not) ranks it.
  *
  * Layering: called by view_index.c (events, the free); it calls
- * lib/inspect and lib/format.
+ * lib/inspect, lib/common and lib/format.
  */
 #include <stdio.h>
 #include <stdlib.h>
