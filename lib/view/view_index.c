@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_samples.h"
 #include "internal.h"
 #include "text.h"
 #include "view_internal.h"
@@ -62,6 +63,7 @@ void ev_view_index_free(ev_view_index *ix)
 	free(ix->rows);
 	free(ix->global.b);
 	free(ix->heap);
+	evi_view_bands_free(ix->bands);
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
@@ -71,6 +73,15 @@ void ev_view_index_free(ev_view_index *ix)
 }
 
 /* ---- the rows' resolution ---- */
+
+/* The whole runs (or GCs) that end in two neighbouring buckets. */
+static view_ends merge_ends(view_ends a, view_ends b)
+{
+	view_ends m = a.first ? a : b;
+
+	m.ns = a.ns + b.ns;
+	return m;
+}
 
 /* Sums bucket pairs into the lower half of `r`: the width doubles. */
 static void coarsen_row(view_row *r, size_t nb)
@@ -86,6 +97,8 @@ static void coarsen_row(view_row *r, size_t nb)
 		m->sparks_created = a.sparks_created + b.sparks_created;
 		m->sparks_converted = a.sparks_converted + b.sparks_converted;
 		m->pool = b.pool ? b.pool : a.pool;
+		m->run_ends = merge_ends(a.run_ends, b.run_ends);
+		m->gc_ends = merge_ends(a.gc_ends, b.gc_ends);
 		if (a.tid == b.tid) {
 			m->tid = a.tid;
 			m->tid_ns = a.tid_ns + b.tid_ns;
@@ -204,6 +217,25 @@ static void add_span(ev_view_index *ix, view_row *r, uint64_t from,
 	}
 }
 
+/* A whole run (or GC, `gc`) of [start, end) ends: it goes to the bucket
+ * of its end, as `evtool stats` of a slice that holds both its events
+ * would count it (nothing when it ends before it starts). */
+static void add_end(ev_view_index *ix, view_row *r, int gc, uint64_t start,
+		    uint64_t end)
+{
+	view_bucket *k;
+	view_ends *e;
+
+	reach(ix, end);
+	k = &r->b[end >> ix->shift];
+	e = gc ? &k->gc_ends : &k->run_ends;
+	e->ns += end >= start ? end - start : 0;
+	if (!e->first) {
+		e->first = start + 1;
+		e->first_ns = end >= start ? end - start : 0;
+	}
+}
+
 /* The summary of `tid`, created on first sight; NULL past the bound (or
  * out of memory, which the caller reports through ix->diag). */
 static ev_view_thread *thread_get(ev_view_index *ix, uint32_t tid,
@@ -302,6 +334,7 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 		o->run_start = ev->time;
 	} else if (o->running && o->tid == tid) {
 		add_span(ix, r, o->run_start, ev->time, tid ? tid : UINT32_MAX);
+		add_end(ix, r, 0, o->run_start, ev->time);
 		run_ns = ev->time >= o->run_start ? ev->time - o->run_start : 0;
 		o->running = 0;
 	}
@@ -316,8 +349,10 @@ static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
 		o->gc_start = ev->time;
 		return;
 	}
-	if (o->in_gc)
+	if (o->in_gc) {
 		add_span(ix, r, o->gc_start, ev->time, 0);
+		add_end(ix, r, 1, o->gc_start, ev->time);
+	}
 	o->in_gc = 0;
 }
 
@@ -417,6 +452,14 @@ static void see_time(ev_view_index *ix, uint64_t time)
 	ix->any = 1;
 }
 
+/* The time of the cap's last event, for a run open at a window's end
+ * (`evtool stats` ends it there). */
+static void see_last(ev_view_index *ix, const ev_event *ev)
+{
+	if (ev->cap != EV_NO_CAP && ev->cap < ix->n_rows && ix->rows[ev->cap].b)
+		ix->rows[ev->cap].now.last = ev->time;
+}
+
 int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 {
 	view_row *r;
@@ -424,6 +467,9 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	if (ev->type == EV_BLOCK_MARKER)
 		return on_block(ix, ev);
 	see_time(ix, ev->time);
+	see_last(ix, ev);
+	if (evi_heap_samples_type(ev->type))
+		return evi_view_bands_add(ix, ev);
 	switch (ev->type) {
 	case EV_USER_MARKER:
 		return on_text(ix, ev, EV_VIEW_MARKER);

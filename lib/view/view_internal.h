@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "evtool/view.h"
 #include "idmap.h"
@@ -14,9 +15,19 @@
 /* The run and the GC open on a capability, at some point of its events. */
 typedef struct view_open {
 	uint64_t run_start, gc_start;
+	uint64_t last; /* the time of the cap's last event before it */
 	uint32_t tid;
 	uint8_t running, in_gc;
 } view_open;
+
+/* The runs (RUN_THREAD to STOP_THREAD) or GCs (GC_START to GC_END) that
+ * end in a bucket, whole: for a window's figures as `evtool stats` of
+ * the window's slice counts them (only what starts and ends inside). */
+typedef struct view_ends {
+	uint64_t ns;       /* their lengths, summed */
+	uint64_t first;    /* the start of the first to end, plus one (0: none) */
+	uint64_t first_ns; /* its length */
+} view_ends;
 
 /* One bucket of a row: 2^shift ns from bucket index << shift. */
 typedef struct view_bucket {
@@ -30,6 +41,7 @@ typedef struct view_bucket {
 	 * created and converted since the last, and the pool's size at the
 	 * last one in the bucket, plus one (0: none). */
 	uint64_t sparks_created, sparks_converted, pool;
+	view_ends run_ends, gc_ends;
 } view_bucket;
 
 /* The heap in one bucket: HEAP_SIZE (50) and HEAP_LIVE (51) at their
@@ -51,6 +63,17 @@ typedef struct view_row {
 	uint64_t allocated; /* its last HEAP_ALLOCATED */
 	uint64_t created, converted; /* its last SPARK_COUNTERS totals */
 } view_row;
+
+/* The heap profile's bands (view_bands.c); NULL until a heap-profile
+ * event comes. */
+typedef struct view_bands view_bands;
+int evi_view_bands_add(ev_view_index *ix, const ev_event *ev);
+void evi_view_bands_free(view_bands *b);
+size_t evi_view_bands_memory(const view_bands *b);
+/* The bands in a cache file (view_cache.c), as evi_view_bands_save
+ * wrote them; -1 for what it did not write. */
+void evi_view_bands_save(const view_bands *b, FILE *f);
+int evi_view_bands_load(view_bands **out, FILE *f);
 
 /* What was open on `cap` at the start of the block ev_view_block_at
  * gives for `time`. */
@@ -80,6 +103,7 @@ struct ev_view_index {
 	size_t n_texts, texts_cap, text_bytes;
 	size_t kind_count[3]; /* texts kept of each ev_view_text_kind */
 	uint64_t texts_dropped;
+	view_bands *bands;
 	ev_diag diag;
 };
 

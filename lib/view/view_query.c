@@ -3,6 +3,7 @@
  * figures over equal spans of a range, the block to read a time's events
  * from, the texts kept. view_query.c -> view_index.c's structure only.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -48,7 +49,8 @@ size_t ev_view_memory(const ev_view_index *ix)
 	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes +
 	       ix->threads_cap * sizeof *ix->threads +
 	       ix->thread_ids.n_slots * sizeof *ix->thread_ids.slots +
-	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys;
+	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys +
+	       evi_view_bands_memory(ix->bands);
 }
 
 /* `ns` scaled by part/whole without overflow (whole > 0). */
@@ -205,9 +207,51 @@ view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
 {
 	const view_row *r = row_of(ix, cap);
 	uint64_t b = time >> ix->shift;
-	view_open none = { 0, 0, 0, 0, 0 };
+	view_open none = { 0, 0, 0, 0, 0, 0 };
 
 	if (!r)
 		return none;
 	return b < r->filled ? r->b[b].open : r->block_open;
+}
+
+/* The lengths of `which` (run_ends or gc_ends) of buckets [a, b) of `r`
+ * that start at or after `since`: only the first to end can start before
+ * `a` (a capability's whole runs do not overlap), so it alone is looked
+ * at. */
+static uint64_t ends_since(const view_row *r, size_t which, uint64_t since,
+			   uint64_t a, uint64_t b)
+{
+	uint64_t sum = 0;
+	int first = 1;
+
+	for (uint64_t k = a; k < b; k++) {
+		const view_ends *e =
+			(const view_ends *)((const char *)&r->b[k] + which);
+		sum += e->ns;
+		if (first && e->first) {
+			first = 0;
+			if (e->first - 1 < since)
+				sum -= e->first_ns;
+		}
+	}
+	return sum;
+}
+
+int ev_view_whole(const ev_view_index *ix, uint16_t cap, uint64_t since,
+		  uint64_t from, uint64_t to, ev_view_cell *c)
+{
+	const view_row *r = cap < ix->n_rows && ix->rows[cap].b ? &ix->rows[cap]
+								 : NULL;
+	uint64_t mask = ((uint64_t)1 << ix->shift) - 1;
+	uint64_t a = from >> ix->shift, b = to >> ix->shift;
+
+	if (from >= to || since > from || (from & mask) || (to & mask))
+		return EV_EINVAL;
+	memset(c, 0, sizeof *c);
+	if (!r || a >= ix->nb)
+		return EV_OK;
+	b = b < ix->nb ? b : ix->nb;
+	c->run_ns = ends_since(r, offsetof(view_bucket, run_ends), since, a, b);
+	c->gc_ns = ends_since(r, offsetof(view_bucket, gc_ends), since, a, b);
+	return EV_OK;
 }
