@@ -958,7 +958,8 @@ const ev_diag *ev_reader_diag(const ev_reader *r)
 	return &r->diag;
 }
 
-int ev_reader_feed(ev_reader *r, const ev_consumer *c, void *self)
+/* Every session of `r` to `c`, up to what stops it. */
+static int feed_sessions(ev_reader *r, const ev_consumer *c, void *self)
 {
 	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
 	ev_event ev;
@@ -981,4 +982,11 @@ int ev_reader_feed(ev_reader *r, const ev_consumer *c, void *self)
 		if ((rc = ev_reader_next_session(r)) != EV_OK)
 			return rc;
 	}
+}
+
+int ev_reader_feed(ev_reader *r, const ev_consumer *c, void *self)
+{
+	int rc = feed_sessions(r, c, self);
+
+	return c->finish ? c->finish(self, rc) : rc;
 }
