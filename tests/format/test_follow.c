@@ -173,19 +173,32 @@ static int follow(const char *source, watch *w, ev_follower **out)
 	return ev_follow_feed(*out, source, &watcher, w);
 }
 
+/* Follows the FIFO at f->path while a writer writes gc-n2 to it; the
+ * writer is done with when following is (told the rest never comes). */
+static int follow_fifo(const fixture *f, watch *w, ev_follower **fl)
+{
+	int go[2], rc, status;
+	pid_t pid;
+
+	assert_int_equal(mkfifo(f->path, 0600), 0);
+	assert_int_equal(pipe(go), 0);
+	w->go = go[1];
+	pid = start_writer(f, go);
+	rc = follow(f->path, w, fl);
+	close(go[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(go[0]);
+	return rc;
+}
+
 static void test_fifo(void **state)
 {
 	fixture *f = *state;
 	watch w = { 0 };
 	ev_follower *fl;
-	int go[2], status;
-	pid_t pid;
 
-	assert_int_equal(mkfifo(f->path, 0600), 0);
-	assert_int_equal(pipe(go), 0);
-	w.go = go[1];
-	pid = start_writer(f, go);
-	assert_int_equal(follow(f->path, &w, &fl), EV_END);
+	assert_int_equal(follow_fifo(f, &w, &fl), EV_END);
 	assert_true(w.idles >= 1);
 	assert_int_equal(w.begins, 1);
 	assert_int_equal(w.ends, 1);
@@ -195,10 +208,6 @@ static void test_fifo(void **state)
 	assert_false(ev_follower_stopped(fl));
 	assert_non_null(ev_follower_reader(fl));
 	ev_follower_free(fl);
-	close(go[0]);
-	close(go[1]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* Stopped while it waits for the rest: a cut, with every complete event
@@ -208,23 +217,15 @@ static void test_stop(void **state)
 	fixture *f = *state;
 	watch w = { 0 };
 	ev_follower *fl;
-	int go[2], status;
-	pid_t pid;
 
-	assert_int_equal(mkfifo(f->path, 0600), 0);
-	assert_int_equal(pipe(go), 0);
 	w.stop_when_idle = 1;
-	pid = start_writer(f, go);
-	assert_int_equal(follow(f->path, &w, &fl), EV_ETRUNCATED);
+	assert_int_equal(follow_fifo(f, &w, &fl), EV_ETRUNCATED);
 	assert_true(ev_follower_stopped(fl));
 	assert_int_equal(w.events, ts_complete_within(&f->want, FIRST_PART));
 	assert_int_equal(w.ends, 0);
 	assert_int_equal(w.finishes, 1);
 	assert_int_equal(w.finish_status, EV_ETRUNCATED);
 	ev_follower_free(fl);
-	close(go[1]); /* the writer reads the end: it stops */
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	close(go[0]);
 }
 
 /* A regular file that grows: the rest is appended while the follower
