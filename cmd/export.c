@@ -87,7 +87,8 @@ static int output_error(const export_run *run)
 	return cli_origin_error(&d, run->in, run->out);
 }
 
-/* Converts, then commits the output unless there was nothing to write. */
+/* Converts (the consumer's finish ends the output), then commits the
+ * output unless there was nothing to write. */
 static int convert(export_run *run, ev_sorter *s, ev_input *in,
 		   ev_export_format format)
 {
@@ -99,11 +100,9 @@ static int convert(export_run *run, ev_sorter *s, ev_input *in,
 			return output_error(run);
 		return cli_sorter_error(s, run->in, run->out);
 	}
-	if ((rc = ev_exporter_finish(run->x)) == EV_EXPORT_NOTHING)
+	if (status == EV_EXPORT_NOTHING)
 		return cli_error(EXIT_INVALID, "%s: %s", cli_input_name(run->in),
 				 missing[format]);
-	if (rc < 0)
-		return output_error(run);
 	if (run->out && (rc = cli_commit_output(run->sink, run->out)) != EXIT_OK)
 		return rc;
 	if (!run->out && ev_sink_commit(run->sink) < 0)

@@ -1,10 +1,8 @@
 /*
- * Following a log while it is written (show --follow, stats --follow):
- * a regular file that grows, standard input or a FIFO (`+RTS -l
- * -ol/path/to/fifo`), or a Unix socket that a program instrumented with
- * eventlog-socket streams to ("unix:/path/to.sock"). Events come in file
- * order, as they are written, until the data end, the writer going away
- * or an interrupt (SIGINT, SIGTERM).
+ * Following a log while it is written (show --follow, stats --follow),
+ * through the library's follower (evtool/follow.h): a regular file that
+ * grows, standard input or a FIFO, or a Unix socket ("unix:PATH"), until
+ * the data end, the writer going away or an interrupt (SIGINT, SIGTERM).
  */
 #ifndef EVTOOL_CMD_FOLLOW_H
 #define EVTOOL_CMD_FOLLOW_H
@@ -12,21 +10,18 @@
 #include <evtool/evtool.h>
 
 /* What a follower does with what arrives: the events go to `consumer`
- * (begin with the header, then each event in file order, block markers
- * when it asks for them), on `ctx`. Each callback returns EV_OK or an
- * error status, which stops following. */
+ * (consumer.h: begin with the header, then each event in file order,
+ * block markers when it asks for them, end, finish), on `ctx`. */
 typedef struct follow_visitor {
 	const ev_consumer *consumer;
-	/* Called before each wait for more input: flush what is shown. */
+	/* Called before each wait for more input: flush what is shown.
+	 * EV_OK, or a failure that stops following. */
 	int (*idle)(void *ctx);
-	/* Called once at the end with the final status (EV_END, EV_ETRUNCATED
-	 * or an error) before it is reported: the last output. Returns an
-	 * exit code, EXIT_OK or one it reported already. */
+	/* Called once after the consumer's finish, with the status that
+	 * returned, unless the source never opened: the last output. Returns
+	 * an exit code, EXIT_OK or one it reported already. */
 	int (*finish)(void *ctx, int status);
 } follow_visitor;
-
-/* The prefix of a Unix socket source. */
-#define FOLLOW_UNIX_PREFIX "unix:"
 
 /* Follows `in` ("-" for standard input, a path, or "unix:PATH") and
  * returns the exit code: EXIT_OK at the data end or on an interrupt,

@@ -569,7 +569,7 @@ static int add_source(mon_sources *ms, const char *label, mon_kind kind,
 	}
 	src->kind = kind;
 	src->path = src->label + (kind == MON_SOCKET
-				  ? strlen(FOLLOW_UNIX_PREFIX) : 0);
+				  ? strlen(EV_FOLLOW_UNIX_PREFIX) : 0);
 	src->from_dir = from_dir;
 	if (st) {
 		src->dev = st->st_dev;
@@ -592,12 +592,12 @@ static int full_or_no_memory(const mon_sources *ms)
 
 int mon_sources_add(mon_sources *ms, const char *spec)
 {
-	size_t prefix = strlen(FOLLOW_UNIX_PREFIX);
+	size_t prefix = strlen(EV_FOLLOW_UNIX_PREFIX);
 	struct sockaddr_un addr;
 	struct stat st;
 	char **grown;
 
-	if (strncmp(spec, FOLLOW_UNIX_PREFIX, prefix) == 0) {
+	if (strncmp(spec, EV_FOLLOW_UNIX_PREFIX, prefix) == 0) {
 		if (strlen(spec + prefix) >= sizeof addr.sun_path ||
 		    !spec[prefix])
 			return cli_error(EXIT_USAGE, "%s: a socket path of 1 "

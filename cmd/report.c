@@ -36,7 +36,7 @@ typedef struct report_job {
 	int truncated;
 } report_job;
 
-/* Reads the log into job->report and finishes it. EXIT_OK, EXIT_DROPPED
+/* Reads the log into job->report, which its consumer finishes. EXIT_OK, EXIT_DROPPED
  * for a truncated log (warned), or an error, reported. */
 static int collect(report_job *job, const char *path)
 {
@@ -58,10 +58,6 @@ static int collect(report_job *job, const char *path)
 		rc = cli_reader_error(r);
 	}
 	ev_reader_free(r);
-	if ((rc == EXIT_OK || rc == EXIT_DROPPED) &&
-	    ev_report_finish(job->report) < 0)
-		rc = cli_finish_failure(ev_report_diag(job->report),
-					job->name);
 	return rc;
 }
 

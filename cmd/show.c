@@ -90,17 +90,27 @@ static int on_event(void *ctx, const ev_event *ev)
 	return rc;
 }
 
-/* The text of every event, markers included (consumer.h): in time order
- * from the sorter, in file order when following. */
-static const ev_consumer show_consumer = { on_session, on_event, NULL,
-					   EV_CONSUME_MARKERS };
-
 /* Writes what is left, the final newline included. */
 static int finish_output(show_out *o)
 {
 	end_session(o);
 	return flush_text(o);
 }
+
+/* The text of the events given, cut log or not. */
+static int on_finish(void *ctx, int status)
+{
+	int rc;
+
+	if (status < 0 && status != EV_ETRUNCATED)
+		return status;
+	return (rc = finish_output(ctx)) < 0 ? rc : status;
+}
+
+/* The text of every event, markers included (consumer.h): in time order
+ * from the sorter, in file order when following. */
+static const ev_consumer show_consumer = { on_session, on_event, NULL,
+					   on_finish, EV_CONSUME_MARKERS };
 
 static void close_output(show_out *o)
 {
@@ -124,9 +134,7 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 		return rc;
 	}
 	status = ev_sorter_visit(s, input, &show_consumer, o);
-	if ((status >= 0 || status == EV_ETRUNCATED) && finish_output(o) < 0)
-		rc = cli_stdout_failure();
-	else if (status < 0 && ev_sorter_diag(s)->origin == EV_ORIGIN_OUTPUT)
+	if (status < 0 && ev_sorter_diag(s)->origin == EV_ORIGIN_OUTPUT)
 		rc = ev_sorter_diag(s)->status == EV_ENOMEM
 			     ? cli_error(EXIT_SYSTEM, "out of memory")
 			     : cli_stdout_failure();
@@ -146,6 +154,7 @@ static int follow_idle(void *ctx)
 	return flush_text(ctx) < 0 ? EV_EIO : EV_OK;
 }
 
+/* After the consumer's finish: a log that failed ends its text too. */
 static int follow_finish(void *ctx, int status)
 {
 	if (status == EV_EIO && ferror(stdout))

@@ -39,10 +39,10 @@ typedef struct stats_file {
  * EXIT_OK or an error, reported. */
 int stats_file_start(stats_file *f, const char *path, unsigned parts);
 
-/* Reports the failure of the accumulator or of reading `r` (status
- * f->status) and finishes the figures. EXIT_OK, EXIT_DROPPED for a
- * truncated log (the figures cover its complete events), or an error,
- * reported. */
+/* Reports the failure of the accumulator (its finish's too: the consumer
+ * finished the figures) or of reading `r` (status f->status). EXIT_OK,
+ * EXIT_DROPPED for a truncated log (the figures cover its complete
+ * events), or an error, reported. */
 int stats_file_end(stats_file *f, ev_reader *r);
 
 /* The text of a finished file: the summary of each process (`separate`:

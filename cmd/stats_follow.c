@@ -134,7 +134,7 @@ static int on_finish(void *ctx, int status)
 
 int stats_follow(const char *in, uint64_t every_ns, unsigned parts)
 {
-	static const ev_consumer consumer = { on_begin, on_event, NULL,
+	static const ev_consumer consumer = { on_begin, on_event, NULL, NULL,
 					      EV_CONSUME_MARKERS };
 	static const follow_visitor visitor = { &consumer, on_idle, on_finish };
 	monitor m = { { 0 }, parts, every_ns, every_ns, { 0 }, 0, NULL, 0 };

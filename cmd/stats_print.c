@@ -406,9 +406,6 @@ int stats_file_end(stats_file *f, ev_reader *r)
 			    f->diag.message);
 		rc = EXIT_DROPPED;
 	}
-	if ((rc == EXIT_OK || rc == EXIT_DROPPED) &&
-	    ev_stats_finish(f->st) < 0)
-		rc = cli_finish_failure(ev_stats_diag(f->st), f->name);
 	/* Nothing to summarise: a header alone, or a log cut before its
 	 * first event. An empty summary would read as a run that did
 	 * nothing. */

@@ -653,7 +653,7 @@ static int show_event(void *ctx, const ev_event *ev)
 static outcome run_show_as(const bytes *log, ev_show_format format,
 			   uint64_t *rendered)
 {
-	static const ev_consumer visitor = { show_session, show_event, NULL, EV_CONSUME_MARKERS };
+	static const ev_consumer visitor = { show_session, show_event, NULL, NULL, EV_CONSUME_MARKERS };
 	temp_log t = temp_log_write(log);
 	show_run sr = { format, NULL, EV_TEXT_INIT, 0 };
 	outcome o = { 0 };
@@ -695,18 +695,14 @@ static outcome run_export(const bytes *log, ev_export_format format)
 	double t0 = cpu_seconds();
 	ev_sorter *s = new_sorter(&t, EV_SORT_AUTO);
 	ev_exporter *x;
-	int fd, rc;
+	int fd;
 	ev_sink *sink = null_sink(&fd);
 
 	eo.format = format;
 	eo.tmpdir = t.dir;
 	assert_int_equal(ev_exporter_new(&x, &eo, sink, NULL), EV_OK);
+	/* The consumer's finish ends the output: its failure is returned. */
 	o.status = ev_sorter_visit(s, t.in, ev_exporter_consumer(), x);
-	if (o.status >= 0 || o.status == EV_ETRUNCATED) {
-		rc = ev_exporter_finish(x);
-		if (rc < 0)
-			o.status = rc;
-	}
 	o.events = ev_exporter_result(x)->records;
 	o.sessions = ev_sorter_result(s)->sessions;
 	ev_exporter_free(x);
@@ -738,13 +734,11 @@ static outcome run_stats_as(const bytes *log, int threads)
 	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	if (threads)
 		assert_int_equal(ev_stats_keep_threads(st), EV_OK);
+	/* The consumer's finish computes the summary: its failure is
+	 * returned. */
 	o.status = ev_reader_feed(r, ev_stats_consumer(), st);
-	if (o.status == EV_END || o.status == EV_ETRUNCATED) {
-		int rc = ev_stats_finish(st);
-		if (rc < 0)
-			o.status = rc;
+	if (o.status == EV_END || o.status == EV_ETRUNCATED)
 		o.events = ev_stats_process_count(st);
-	}
 	ev_stats_free(st);
 	ev_reader_free(r);
 	o.peak = measure_peak(base);
@@ -767,12 +761,8 @@ static outcome run_report(const bytes *log)
 					       0, NULL), EV_OK);
 	assert_int_equal(ev_report_new(&rep, NULL, NULL), EV_OK);
 	o.status = ev_reader_feed(r, ev_report_consumer(), rep);
-	if (o.status == EV_END || o.status == EV_ETRUNCATED) {
-		int rc = ev_report_finish(rep);
-		if (rc < 0)
-			o.status = rc;
+	if (o.status == EV_END || o.status == EV_ETRUNCATED)
 		o.events = ev_report_process_count(rep);
-	}
 	ev_report_free(rep);
 	ev_reader_free(r);
 	o.peak = measure_peak(base);

@@ -1,15 +1,17 @@
 /*
  * gc_count: counts the garbage collections of a running GHC program from
  * its live eventlog, through the event consumer protocol: a consumer
- * (begin, event, end) that a reader drives as the events arrive.
+ * (begin, event, end, finish) that the follower drives as the events
+ * arrive.
  *
  *     cc gc_count.c $(pkg-config --cflags --libs evtool) -o gc_count
- *     mkfifo run.fifo && ./gc_count < run.fifo &
+ *     mkfifo run.fifo && ./gc_count run.fifo &
  *     ./prog +RTS -l -olrun.fifo -RTS
  *
- * Prints the GC_START events of each session (one per capability that
- * took part in a collection) when it ends, then the total. Exit 0 when
- * the log was read to its end, 1 otherwise (with a message).
+ * Prints the GC_START events of the session (one per capability that
+ * took part in a collection) when it ends, then the total. SOURCE is a
+ * FIFO, a growing file, "unix:PATH" or "-" (the default, standard input).
+ * Exit 0 when the log was read to its end, 1 otherwise (with a message).
  */
 #include <stdio.h>
 
@@ -48,24 +50,33 @@ static int end(void *self, unsigned session)
 	return fflush(stdout) == 0 ? EV_OK : EV_EIO;
 }
 
-int main(void)
+/* Called once, last: the total of a log read to its end. */
+static int finish(void *self, int status)
 {
-	static const ev_consumer consumer = { begin, event, end, 0 };
+	const gc_count *c = self;
+
+	if (status != EV_END)
+		return status;
+	printf("%llu GC_START\n", c->total);
+	return fflush(stdout) == 0 ? status : EV_EIO;
+}
+
+int main(int argc, char **argv)
+{
+	static const ev_consumer consumer = { begin, event, end, finish, 0 };
 	gc_count count = { 0, 0 };
-	ev_reader *r = NULL;
+	ev_follower *f;
 	ev_diag why;
 	int rc;
 
-	if (ev_reader_open_path(&r, "-", 0, &why) < 0) {
+	if (ev_follower_new(&f, NULL, &why) < 0) {
 		fprintf(stderr, "gc_count: %s\n", why.message);
 		return 1;
 	}
-	rc = ev_reader_feed(r, &consumer, &count);
+	rc = ev_follow_feed(f, argc > 1 ? argv[1] : "-", &consumer, &count);
 	if (rc != EV_END)
-		fprintf(stderr, "gc_count: %s\n", ev_reader_diag(r)->status < 0
-			? ev_reader_diag(r)->message : ev_strerror(rc));
-	else
-		printf("%llu GC_START\n", count.total);
-	ev_reader_free(r);
+		fprintf(stderr, "gc_count: %s\n", ev_follower_diag(f)->status < 0
+			? ev_follower_diag(f)->message : ev_strerror(rc));
+	ev_follower_free(f);
 	return rc == EV_END ? 0 : 1;
 }

@@ -3,21 +3,23 @@
  *
  * One way to hand a log's events to whatever computes something from
  * them: a consumer is a table of callbacks (session begins, event,
- * session ends) and the object they are called on. Every accumulator of
- * the library implements it (ev_stats_consumer, ev_report_consumer,
- * ev_exporter_consumer), and every source drives it: a reader in file
- * order (ev_reader_feed, which a followed live log is too), the sorter in
- * time order (ev_sorter_visit).
+ * session ends, finish) and the object they are called on. Every
+ * accumulator of the library implements it (ev_stats_consumer,
+ * ev_report_consumer, ev_exporter_consumer), and every source drives
+ * it: a reader in file order (ev_reader_feed), the sorter in time order
+ * (ev_sorter_visit), the merged inputs in time order (ev_merge_visit), a
+ * live log as it is written (ev_follow_feed).
  *
  *     ev_stats *st;
  *     ev_stats_new(&st, NULL);
  *     rc = ev_reader_feed(reader, ev_stats_consumer(), st);
- *     ev_stats_finish(st);
+ *     (the figures are final: the consumer's finish completed them)
  *
  * A source calls begin once per session before its events, event once
  * per event in the source's order, then end (when not NULL) after the
- * session's last event. The first negative status a callback returns
- * stops the source, which returns it.
+ * session's last event, and finish (when not NULL) once, last, whatever
+ * stopped it. The first negative status a callback returns stops the
+ * source, which hands it to finish and returns what finish returns.
  */
 #ifndef EVTOOL_CONSUMER_H
 #define EVTOOL_CONSUMER_H
@@ -51,6 +53,13 @@ typedef struct ev_consumer {
 	/** The session's last event has been handed over (NULL: nothing to
 	 *  do). Negative stops the source. */
 	int (*end)(void *self, unsigned session);
+	/** The source has stopped, for good: called once, last, with the
+	 *  status it stopped with (0 or more: every session was handed over;
+	 *  EV_ETRUNCATED: the log was cut, every complete event was handed
+	 *  over; else the first failure, the source's or a callback's).
+	 *  Returns what the source returns: `status` to pass it on, or a
+	 *  failure of its own (NULL: the source returns `status`). */
+	int (*finish)(void *self, int status);
 	unsigned flags; /**< EV_CONSUME_* */
 } ev_consumer;
 
@@ -60,7 +69,7 @@ typedef struct ev_consumer {
  * EV_END at the end of the stream; else the reader's status (EV_ETRUNCATED
  * when the log ends early: every complete event was handed over; an
  * error, see ev_reader_diag) or the first negative status a callback
- * returned.
+ * returned; in every case as `c`'s finish passes it on.
  */
 EV_API int ev_reader_feed(ev_reader *r, const ev_consumer *c, void *self);
 

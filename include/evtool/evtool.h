@@ -12,6 +12,7 @@
 #include "decode.h"
 #include "export.h"
 #include "filter.h"
+#include "follow.h"
 #include "header.h"
 #include "info.h"
 #include "merge.h"

@@ -24,7 +24,7 @@
  *     o.format = EV_EXPORT_HP;
  *     ev_exporter_new(&x, &o, sink, NULL);
  *     rc = ev_sorter_visit(sorter, in, ev_exporter_consumer(), x);
- *     if (rc >= 0 || rc == EV_ETRUNCATED) rc = ev_exporter_finish(x);
+ *     (the consumer's finish ended the output: ev_exporter_finish)
  *     rc EV_EXPORT_NOTHING: the log has nothing for the format; nothing
  *     was written to the sink.
  *     ev_exporter_free(x);
@@ -131,7 +131,9 @@ EV_API int ev_exporter_finish(ev_exporter *x);
 
 /** The exporter as an event consumer (consumer.h), on an ev_exporter:
  *  a source in time order (ev_sorter_visit) drives it; block markers are
- *  not wanted. */
+ *  not wanted. Its finish calls ev_exporter_finish when the source ended
+ *  or was cut, and returns EV_EXPORT_NOTHING when that does, else the
+ *  source's status or the failure; after a failure it does nothing. */
 EV_API const ev_consumer *ev_exporter_consumer(void);
 
 /** What the exporter did so far: it waits until the events handed over

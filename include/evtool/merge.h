@@ -53,6 +53,7 @@
 
 #include "common.h"
 #include "catalog.h"
+#include "consumer.h"
 #include "header.h"
 #include "pipeline.h"
 #include "writer.h"
@@ -244,6 +245,21 @@ EV_API uint64_t ev_merge_map(const ev_merge *m, size_t i, ev_ref_kind kind,
  * Can be called once. EV_OK, or an error with ev_merge_diag().
  */
 EV_API int ev_merge_run(ev_merge *m, ev_sink *sink);
+
+/**
+ * The second pass as a source of the consumer protocol (consumer.h):
+ * drives `c` on `self` with the merged log's events (one session: begin
+ * with ev_merge_header, each event in the merged time order with the
+ * output's ids and times, block markers when `c` asks for them, end,
+ * then finish), as a reader of what ev_merge_run writes sees them,
+ * without storing the log: the pass runs on a thread of its own beside
+ * the caller, into a pipe the caller reads (the progress, if set, is
+ * reported from that thread). Plans first if that was not done; instead
+ * of ev_merge_run, once. EV_OK, or the merge's failure
+ * (ev_merge_diag(); EV_ORIGIN_OUTPUT for a consumer's), in every case as
+ * `c`'s finish passes it on.
+ */
+EV_API int ev_merge_visit(ev_merge *m, const ev_consumer *c, void *self);
 
 /** Events written by ev_merge_run (block markers not counted). */
 EV_API uint64_t ev_merge_events_written(const ev_merge *m);

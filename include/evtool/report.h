@@ -19,9 +19,9 @@
  *     ev_report *rep;
  *     ev_report_options o = EV_REPORT_OPTIONS_INIT;
  *     ev_report_new(&rep, &o, NULL);
- *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
- *             if (ev_report_add(rep, &ev) < 0) ... ev_report_diag(rep)
- *     ev_report_finish(rep);
+ *     rc = ev_reader_feed(r, ev_report_consumer(), rep);
+ *     if (rc < 0 && rc != EV_ETRUNCATED) ... ev_report_diag(rep)
+ *     (finished by the consumer's finish)
  *     const ev_stats *st = ev_report_stats(rep);
  *     const ev_report_grid *g = ev_report_buckets(rep);
  *     for (size_t i = 0; i < ev_report_process_count(rep); i++)
@@ -187,7 +187,9 @@ EV_API int ev_report_add(ev_report *rep, const ev_event *ev);
 /**
  * The report as an event consumer (consumer.h), on an ev_report: each
  * session's header goes to the report's ev_stats (ev_stats_consumer),
- * each event to ev_report_add, block markers included. A source returns
+ * each event to ev_report_add, block markers included; its finish calls
+ * ev_report_finish when the source ended or was cut, and nothing after
+ * a failure. A source returns
  * EV_END when the stream ended cleanly, EV_ETRUNCATED when it was cut
  * (the complete events were added), or the error of the source or of the
  * report (ev_report_diag; its status is then negative).
@@ -197,7 +199,8 @@ EV_API const ev_consumer *ev_report_consumer(void);
 /**
  * Closes the open intervals, gives every capability its process, picks
  * the heap-profile bands and finishes the report's ev_stats. Call it
- * once, after the last event; EV_OK, EV_ENOMEM, or EV_EINVAL when called
+ * once, after the last event (the consumer's finish does, for a
+ * source); EV_OK, EV_ENOMEM, or EV_EINVAL when called
  * again.
  */
 EV_API int ev_report_finish(ev_report *rep);

@@ -14,7 +14,7 @@
  *     ev_stats *st;
  *     ev_stats_new(&st, NULL);
  *     rc = ev_reader_feed(reader, ev_stats_consumer(), st); // EV_END, ...
- *     ev_stats_finish(st);
+ *     (finished by the consumer's finish: the figures are there)
  *     for (size_t i = 0; i < ev_stats_process_count(st); i++)
  *             use(ev_stats_process_at(st, i));
  *     ev_stats_free(st);
@@ -124,7 +124,9 @@ EV_API int ev_stats_add(ev_stats *st, const ev_event *ev);
  * session's header sets the numbering of the events that follow (GHC
  * 7.8.2 numbered STOP_THREAD statuses differently, EV_QUIRK_GHC782; a
  * caller of ev_stats_add alone gets the usual numbering); each event
- * goes to ev_stats_add, block markers included. A source returns
+ * goes to ev_stats_add, block markers included; its finish calls
+ * ev_stats_finish when the source ended or was cut (the figures of the
+ * events given), and nothing after a failure. A source returns
  * EV_END when the stream ended cleanly, EV_ETRUNCATED when it was cut
  * (the complete events were added), or the error of the source or of the
  * accumulator (ev_stats_diag).
@@ -133,7 +135,8 @@ EV_API const ev_consumer *ev_stats_consumer(void);
 
 /**
  * Computes the per-process summaries from what was added. Call it once,
- * after the last event; EV_OK, EV_ENOMEM, or EV_EINVAL when called again.
+ * after the last event (the consumer's finish does, for a source);
+ * EV_OK, EV_ENOMEM, or EV_EINVAL when called again.
  */
 EV_API int ev_stats_finish(ev_stats *st);
 

@@ -115,10 +115,23 @@ static int consume_event(void *self, const ev_event *ev)
 	return evi_pipe_event(self, ev);
 }
 
+/* The output of the events given, cut log or not (EV_EXPORT_NOTHING
+ * when they hold nothing the format shows): on a failure there is
+ * nothing to finish. */
+static int consume_finish(void *self, int status)
+{
+	int rc;
+
+	if (status < 0 && status != EV_ETRUNCATED)
+		return status;
+	rc = ev_exporter_finish(self);
+	return rc < 0 || rc == EV_EXPORT_NOTHING ? rc : status;
+}
+
 const ev_consumer *ev_exporter_consumer(void)
 {
 	static const ev_consumer consumer = { consume_begin, consume_event,
-					      NULL, 0 };
+					      NULL, consume_finish, 0 };
 
 	return &consumer;
 }

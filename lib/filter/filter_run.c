@@ -1,7 +1,8 @@
 /*
  * The filter pipeline (filter.h, ev_filter_run): learning passes when the
  * selectors need them, then reader -> evi_filter_apply -> re-blocking
- * writer, session by session.
+ * writer, session by session. Each pass is a consumer (consumer.h) that
+ * the input's reader drives (evi_feed, ev_reader_feed's loop inline).
  *
  * A learning pass reads the whole input, so the input is read again for
  * the next pass: made re-readable first by input.h (a regular file is
@@ -19,6 +20,8 @@
 #include <sys/stat.h>
 
 #include "evtool/catalog.h"
+#include "evtool/consumer.h"
+#include "feed.h"
 #include "filter_internal.h"
 #include "input.h"
 #include "internal.h"
@@ -33,6 +36,11 @@ typedef struct filter_run {
 	int truncated;
 	ev_diag truncation;
 	evi_progress progress; /* over every pass */
+	ev_reader *r;      /* the pass's */
+	unsigned pass, session;
+	int open;          /* a session's output is being written */
+	int failed;        /* a consumer's failure is recorded */
+	uint64_t written_before; /* the writer's count at the session's start */
 } filter_run;
 
 static int fail(filter_run *run, ev_origin origin, const ev_diag *d)
@@ -124,70 +132,71 @@ static uint64_t progress_total(const ev_input *in, unsigned passes)
 	return (uint64_t)st.st_size * passes;
 }
 
-/* The reader stopped at the end of a session (EV_END) or early: moves to
- * the next session. 1: there is one; 0: the input is done; <0: failed. */
-static int next_session(filter_run *run, ev_reader *r, int rc)
+/* ---- the passes, consumers (consumer.h) of the input's reader ---- */
+
+/* How a pass's reader ended (its consumer's finish): at the input's end;
+ * cut (not a failure: the passes take the complete events, the caller
+ * hears of it at the end); or failed, the consumer's failure recorded
+ * already, the reader's here. */
+static int pass_ended(filter_run *run, int status)
 {
-	if (rc == EV_END) {
-		rc = ev_reader_next_session(r);
-		if (rc == EV_OK)
-			return 1;
-		if (rc == EV_END)
-			return 0;
-	}
-	if (rc == EV_ETRUNCATED) {
+	if (status == EV_END)
+		return EV_OK;
+	if (status == EV_ETRUNCATED) {
 		run->truncated = 1;
-		run->truncation = *ev_reader_diag(r);
-		return 0;
+		run->truncation = *ev_reader_diag(run->r);
+		return EV_OK;
 	}
-	return fail_input(run, r);
+	return run->failed ? status : fail_input(run, run->r);
 }
 
 /* ---- learning ---- */
 
-static int learn_events(filter_run *run, ev_reader *r, unsigned pass)
+static int learn_begin(void *self, unsigned session, const ev_header *h)
 {
-	ev_event ev;
-	int rc;
+	filter_run *run = self;
 
-	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
-		int lr = evi_filter_learn(run->f, pass, ev_reader_session(r),
-					 &ev);
-		if (lr < 0) /* EV_EFORMAT: a fact the log states is wrong */
-			return fail(run, lr == EV_EFORMAT ? EV_ORIGIN_INPUT
-							  : EV_ORIGIN_OPTIONS,
-				    ev_filter_diag(run->f));
-	}
-	return rc == EV_END || rc == EV_ETRUNCATED ? rc : fail_input(run, r);
+	(void)h;
+	run->session = session;
+	return EV_OK;
 }
 
-static int learn_sessions(filter_run *run, ev_reader *r, unsigned pass)
+static int learn_event(void *self, const ev_event *ev)
 {
-	int rc, more = 1;
+	filter_run *run = self;
+	int lr = evi_filter_learn(run->f, run->pass, run->session, ev);
 
-	while (more > 0) {
-		if ((rc = ev_reader_read_header(r)) < 0)
-			return next_session(run, r, rc) < 0 ? rc : EV_OK;
-		rc = learn_events(run, r, pass);
-		if (rc != EV_END && rc != EV_ETRUNCATED)
-			return rc;
-		more = next_session(run, r, rc);
+	if (lr < 0) { /* EV_EFORMAT: a fact the log states is wrong */
+		run->failed = 1;
+		return fail(run, lr == EV_EFORMAT ? EV_ORIGIN_INPUT
+						  : EV_ORIGIN_OPTIONS,
+			    ev_filter_diag(run->f));
 	}
-	return more;
+	return EV_OK;
 }
+
+static int learn_finish(void *self, int status)
+{
+	return pass_ended(self, status);
+}
+
+/* Block markers too: the learning sees every event. */
+static const ev_consumer learner = { learn_begin, learn_event, NULL,
+				     learn_finish, EV_CONSUME_MARKERS };
 
 static int learn_pass(filter_run *run, unsigned pass)
 {
-	ev_reader *r = NULL;
 	int rc = EV_OK;
 
+	run->pass = pass;
 	if (pass == 0)
 		rc = make_rereadable(run);
 	if (rc == EV_OK)
-		rc = open_input(run, &r);
+		rc = open_input(run, &run->r);
 	if (rc == EV_OK)
-		rc = learn_sessions(run, r, pass);
-	ev_reader_free(r);
+		rc = evi_feed(run->r, &learner, run);
+	ev_reader_free(run->r);
+	run->r = NULL;
 	if (rc == EV_OK && (rc = evi_filter_end_learning(run->f, pass)) < 0)
 		rc = fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
 	return rc;
@@ -195,76 +204,101 @@ static int learn_pass(filter_run *run, unsigned pass)
 
 /* ---- filtering ---- */
 
-/* Returns EV_END or EV_ETRUNCATED when the session's events are done,
- * or a failure (reported). */
-static int filter_events(filter_run *run, ev_reader *r, ev_writer *w)
-{
-	unsigned session = ev_reader_session(r);
-	ev_event ev, kept;
-	int rc;
-
-	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
-		int decision;
-		if (ev.type == EV_BLOCK_MARKER)
-			continue;
-		run->stats->events_read++;
-		decision = evi_filter_apply(run->f, session, &ev, &kept);
-		if (decision < 0)
-			return fail(run, EV_ORIGIN_OPTIONS,
-				    ev_filter_diag(run->f));
-		if (decision && (rc = ev_writer_write(w, &kept)) < 0)
-			return fail_writer(run, w, rc);
-	}
-	return rc == EV_END || rc == EV_ETRUNCATED ? rc : fail_input(run, r);
-}
-
 /* Each session is written through the run's one writer, which keeps its
  * block buffer (up to 2 MiB) from session to session: a log of many tiny
  * sessions (a restarted eventlog, doc/format.md section 4) costs one. */
-static int filter_session(filter_run *run, ev_reader *r)
+static int filter_begin(void *self, unsigned session, const ev_header *h)
 {
+	filter_run *run = self;
 	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
-	ev_writer *w = run->writer;
-	uint64_t before = w ? ev_writer_events(w) : 0;
-	int rc, end;
+	int rc;
 
+	run->session = session;
+	run->stats->sessions++;
 	wo.mode = EV_WRITE_REBLOCK;
 	wo.max_block_size = run->f->opts.max_block_size;
-	if (w)
-		rc = ev_writer_next_session(w, ev_reader_header(r));
+	if (run->writer)
+		rc = ev_writer_next_session(run->writer, h);
 	else
-		rc = ev_writer_open(&run->writer, run->out,
-				    ev_reader_header(r), &wo, NULL);
-	if (rc < 0)
+		rc = ev_writer_open(&run->writer, run->out, h, &wo, NULL);
+	if (rc < 0) {
+		run->failed = 1;
 		return fail_status(run, EV_ORIGIN_OUTPUT, rc, "cannot write");
-	w = run->writer;
-	rc = end = filter_events(run, r, w);
-	if (end == EV_END || end == EV_ETRUNCATED)
-		rc = (rc = ev_writer_finish(w)) < 0 ? fail_writer(run, w, rc)
-						    : end;
-	run->stats->events_written += ev_writer_events(w) - before;
+	}
+	run->open = 1;
+	run->written_before = ev_writer_events(run->writer);
+	return EV_OK;
+}
+
+/* Inlined into evi_feed's loop, where the constant consumer below makes
+ * the call direct: the pass over every event pays no call for it (211.4 M
+ * instructions for filter --class gc on a 30 MB prefix, as the loop of
+ * its own it replaced; 240.1 M as a called function). */
+static inline __attribute__((always_inline)) int
+filter_event(void *self, const ev_event *ev)
+{
+	filter_run *run = self;
+	ev_event kept;
+	int decision, rc;
+
+	run->stats->events_read++;
+	decision = evi_filter_apply(run->f, run->session, ev, &kept);
+	if (decision < 0) {
+		run->failed = 1;
+		return fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
+	}
+	if (decision && (rc = ev_writer_write(run->writer, &kept)) < 0) {
+		run->failed = 1;
+		return fail_writer(run, run->writer, rc);
+	}
+	return EV_OK;
+}
+
+/* The session's output ends (`finish`: at its end or where the input
+ * was cut); what was written counts either way. */
+static int close_session(filter_run *run, int finish)
+{
+	int rc = EV_OK;
+
+	if (finish && (rc = ev_writer_finish(run->writer)) < 0) {
+		run->failed = 1;
+		rc = fail_writer(run, run->writer, rc);
+	}
+	run->stats->events_written += ev_writer_events(run->writer) -
+				      run->written_before;
+	run->open = 0;
 	return rc;
 }
 
+static int filter_end(void *self, unsigned session)
+{
+	(void)session;
+	return close_session(self, 1);
+}
+
+static int filter_finish(void *self, int status)
+{
+	filter_run *run = self;
+	int rc;
+
+	if (run->open &&
+	    (rc = close_session(run, status == EV_ETRUNCATED)) < 0)
+		return rc;
+	return pass_ended(run, status);
+}
+
+/* The kept events (block markers are rebuilt by the writer). */
+static const ev_consumer filterer = { filter_begin, filter_event,
+				      filter_end, filter_finish, 0 };
+
 static int filter_sessions(filter_run *run)
 {
-	ev_reader *r = NULL;
-	int rc = open_input(run, &r), more = 1;
+	int rc = open_input(run, &run->r);
 
-	while (rc == EV_OK && more > 0) {
-		if ((rc = ev_reader_read_header(r)) < 0) {
-			more = next_session(run, r, rc);
-			rc = more < 0 ? more : EV_OK;
-			break;
-		}
-		run->stats->sessions++;
-		rc = filter_session(run, r);
-		if (rc == EV_END || rc == EV_ETRUNCATED) {
-			more = next_session(run, r, rc);
-			rc = more < 0 ? more : EV_OK;
-		}
-	}
-	ev_reader_free(r);
+	if (rc == EV_OK)
+		rc = evi_feed(run->r, &filterer, run);
+	ev_reader_free(run->r);
+	run->r = NULL;
 	ev_writer_free(run->writer);
 	run->writer = NULL;
 	return rc;
@@ -280,7 +314,7 @@ int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out)
 {
 	filter_run run = { f, in, out, &f->stats, { -1, 0, 0, 0, 0, 0 }, NULL,
 			   0, { 0, EV_ORIGIN_NONE, EV_REASON_NONE, 0, 0, 0,
-				"" }, { NULL, NULL, 0, 0 } };
+				"" }, { NULL, NULL, 0, 0 }, NULL, 0, 0, 0, 0, 0 };
 	unsigned passes = evi_filter_learning_passes(f);
 	int rc = EV_OK;
 

@@ -21,6 +21,7 @@
 
 #include "evtool/catalog.h"
 #include "evtool/consumer.h"
+#include "feed.h"
 #include "gzip.h"
 #include "internal.h"
 #include "source.h"
@@ -965,25 +966,5 @@ const ev_diag *ev_reader_diag(const ev_reader *r)
 
 int ev_reader_feed(ev_reader *r, const ev_consumer *c, void *self)
 {
-	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
-	ev_event ev;
-	int rc;
-
-	for (;;) {
-		unsigned session = ev_reader_session(r);
-
-		if ((rc = ev_reader_read_header(r)) < 0 ||
-		    (rc = c->begin(self, session, r->header)) < 0)
-			return rc;
-		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-			if ((markers || ev.type != EV_BLOCK_MARKER) &&
-			    (rc = c->event(self, &ev)) < 0)
-				return rc;
-		if (rc != EV_END)
-			return rc;
-		if (c->end && (rc = c->end(self, session)) < 0)
-			return rc;
-		if ((rc = ev_reader_next_session(r)) != EV_OK)
-			return rc;
-	}
+	return evi_feed(r, c, self);
 }

@@ -475,10 +475,22 @@ static int consume_event(void *self, const ev_event *ev)
 	return ev_report_add(self, ev);
 }
 
+/* The report of the events given, cut log or not: on a failure there is
+ * nothing to finish. */
+static int consume_finish(void *self, int status)
+{
+	int rc;
+
+	if (status < 0 && status != EV_ETRUNCATED)
+		return status;
+	return (rc = ev_report_finish(self)) < 0 ? rc : status;
+}
+
 const ev_consumer *ev_report_consumer(void)
 {
 	static const ev_consumer consumer = { consume_begin, consume_event,
-					      NULL, EV_CONSUME_MARKERS };
+					      NULL, consume_finish,
+					      EV_CONSUME_MARKERS };
 
 	return &consumer;
 }

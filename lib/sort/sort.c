@@ -1002,6 +1002,7 @@ int ev_sorter_visit(ev_sorter *s, ev_input *in, const ev_consumer *v,
 		    void *ctx)
 {
 	sort_job job;
+	int status, rc;
 
 	if (!v || !v->begin || !v->event)
 		return EV_EINVAL;
@@ -1010,7 +1011,14 @@ int ev_sorter_visit(ev_sorter *s, ev_input *in, const ev_consumer *v,
 	job.in = in;
 	job.visit = v;
 	job.visit_ctx = ctx;
-	return run_job(&job);
+	status = run_job(&job);
+	if (!v->finish)
+		return status;
+	/* A failure of the consumer's own is the output's, as its event's. */
+	if ((rc = v->finish(ctx, status)) >= 0 || rc == status)
+		return rc;
+	return fail_msg(&job, EV_ORIGIN_OUTPUT, rc, "the consumer of the "
+			"sorted events stopped: %s", ev_strerror(rc));
 }
 
 void ev_sorter_set_progress(ev_sorter *s, ev_progress_fn fn, void *ctx)

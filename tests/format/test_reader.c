@@ -2243,8 +2243,10 @@ static void test_gzip_every_byte_changed(void **state)
 
 /* What ev_reader_feed hands a consumer (consumer.h). */
 typedef struct feed_log {
-	unsigned begins, ends;
+	unsigned begins, ends, finishes;
 	size_t events, markers, stop_at; /* stop_at: EV_EIO at that event */
+	int finish_status; /* what finish was given */
+	int finish_with;   /* not 0: what finish returns instead */
 } feed_log;
 
 static int feed_begin(void *self, unsigned session, const ev_header *h)
@@ -2273,21 +2275,32 @@ static int feed_end(void *self, unsigned session)
 	feed_log *f = self;
 
 	assert_int_equal(session, f->ends);
+	assert_int_equal(f->finishes, 0);
 	f->ends++;
 	return EV_OK;
 }
 
+static int feed_finish(void *self, int status)
+{
+	feed_log *f = self;
+
+	f->finishes++;
+	f->finish_status = status;
+	return f->finish_with ? f->finish_with : status;
+}
+
 /* Two sessions in file order: begin, the events (markers only when
- * asked), end, each once per session; a consumer's failure stops the
- * reader and is returned; a cut log ends without the session's end. */
+ * asked), end, each once per session, then finish once with the status;
+ * a consumer's failure stops the reader and is handed to finish; a cut
+ * log ends without the session's end; what finish returns is returned. */
 static void test_feed(void **state)
 {
 	(void)state;
 	size_t len, markers = 0;
 	uint8_t *log = load_testdata("merge-b.eventlog", &len);
 	uint8_t *twice = malloc(2 * len);
-	ev_consumer c = { feed_begin, feed_event, feed_end, 0 };
-	feed_log f = { 0, 0, 0, 0, 0 };
+	ev_consumer c = { feed_begin, feed_event, feed_end, feed_finish, 0 };
+	feed_log f = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	ts_log want;
 	ev_reader *r;
 
@@ -2303,6 +2316,8 @@ static void test_feed(void **state)
 	assert_int_equal(ev_reader_feed(r, &c, &f), EV_END);
 	assert_int_equal(f.begins, 2);
 	assert_int_equal(f.ends, 2);
+	assert_int_equal(f.finishes, 1);
+	assert_int_equal(f.finish_status, EV_END);
 	assert_int_equal(f.events, 2 * (want.count - markers));
 	assert_int_equal(f.markers, 0);
 	ev_reader_free(r);
@@ -2322,6 +2337,8 @@ static void test_feed(void **state)
 	assert_int_equal(f.events, want.count + 3);
 	assert_int_equal(f.begins, 2);
 	assert_int_equal(f.ends, 1);
+	assert_int_equal(f.finishes, 1);
+	assert_int_equal(f.finish_status, EV_EIO);
 	ev_reader_free(r);
 
 	memset(&f, 0, sizeof f);
@@ -2329,7 +2346,17 @@ static void test_feed(void **state)
 	assert_int_equal(ev_reader_feed(r, &c, &f), EV_ETRUNCATED);
 	assert_int_equal(f.begins, 2);
 	assert_int_equal(f.ends, 1);
+	assert_int_equal(f.finish_status, EV_ETRUNCATED);
 	assert_true(f.events > want.count && f.events < 2 * want.count);
+	ev_reader_free(r);
+
+	/* Finish's own failure is the feed's. */
+	memset(&f, 0, sizeof f);
+	f.finish_with = EV_ENOMEM;
+	r = open_memory(twice, 2 * len);
+	assert_int_equal(ev_reader_feed(r, &c, &f), EV_ENOMEM);
+	assert_int_equal(f.finish_status, EV_END);
+	assert_int_equal(f.finishes, 1);
 	ev_reader_free(r);
 	ts_log_free(&want);
 	free(twice);

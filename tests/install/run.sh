@@ -99,7 +99,7 @@ gcs=$("$work/prefix/bin/evtool" info --json "$gclog" |
       sed -n '/"name": "GC_START"/{n;s/^ *"count": \([0-9]*\)$/\1/p;}')
 mkfifo "$work/live"
 { head -c 4000 "$gclog"; sleep 0.3; tail -c +4001 "$gclog"; } >"$work/live" &
-counted=$("$work/gc_count" <"$work/live" | tail -n 1)
+counted=$("$work/gc_count" "$work/live" | tail -n 1)
 wait
 [ -n "$gcs" ] && [ "$gcs" -gt 1 ] && [ "$counted" = "$gcs GC_START" ]
 result "example-gc_count ($counted, info: $gcs)" $?

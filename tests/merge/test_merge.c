@@ -654,6 +654,149 @@ static void test_merge_three_processes(void **state)
 	merge_and_check(names, 3);
 }
 
+/* ------------------------------------------------------------------------
+ * The merged inputs as a source (ev_merge_visit)
+ * ---------------------------------------------------------------------- */
+
+/* What a visit hands over, as a tlog, and how the protocol went. */
+typedef struct visited {
+	tlog log;
+	unsigned begins, ends, finishes;
+	int finish_status;
+	size_t stop_at; /* not 0: EV_EIO at that event */
+	const ev_header *header;
+} visited;
+
+static int visit_begin(void *self, unsigned session, const ev_header *h)
+{
+	visited *v = self;
+
+	assert_int_equal(session, 0);
+	v->begins++;
+	v->header = h;
+	return EV_OK;
+}
+
+static int visit_event(void *self, const ev_event *ev)
+{
+	visited *v = self;
+
+	push_event(&v->log, ev);
+	return v->log.n == v->stop_at ? EV_EIO : EV_OK;
+}
+
+static int visit_end(void *self, unsigned session)
+{
+	visited *v = self;
+
+	assert_int_equal(session, 0);
+	v->ends++;
+	return EV_OK;
+}
+
+static int visit_finish(void *self, int status)
+{
+	visited *v = self;
+
+	v->finishes++;
+	v->finish_status = status;
+	return status;
+}
+
+static const ev_consumer visit_all = { visit_begin, visit_event, visit_end,
+				       visit_finish, EV_CONSUME_MARKERS };
+
+/* Every event of the merged log, markers included, exactly as a reader of
+ * ev_merge_run's output sees them; stats of the merged timeline equal
+ * those of the written log; a consumer that stops ends the visit with
+ * its status (the pass's thread ends too). */
+static void test_merge_visit(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog",
+					     "merge-c.eventlog" };
+	fixture f;
+	ev_merge *m;
+	tlog written;
+	visited v;
+	uint8_t *bytes;
+	size_t len;
+	ev_stats *want, *got;
+	ev_reader *r;
+
+	(void)state;
+	open_fixture(&f, names, 3);
+	m = new_merge(NULL, f.in, 3);
+	bytes = write_merge(m, &len);
+	ev_merge_free(m);
+	load_log(bytes, len, &written);
+
+	memset(&v, 0, sizeof v);
+	m = new_merge(NULL, f.in, 3);
+	if (ev_merge_visit(m, &visit_all, &v) != EV_OK)
+		fail_msg("visit: %s", ev_merge_diag(m)->message);
+	assert_int_equal(v.begins, 1);
+	assert_int_equal(v.ends, 1);
+	assert_int_equal(v.finishes, 1);
+	assert_int_equal(v.finish_status, EV_OK);
+	assert_int_equal(v.log.n, written.n);
+	for (size_t i = 0; i < written.n; i++) {
+		assert_int_equal(v.log.ev[i].type, written.ev[i].type);
+		assert_int_equal(v.log.ev[i].cap, written.ev[i].cap);
+		assert_true(v.log.ev[i].time == written.ev[i].time);
+		assert_int_equal(v.log.ev[i].size, written.ev[i].size);
+		assert_memory_equal(v.log.ev[i].payload, written.ev[i].payload,
+				    written.ev[i].size);
+	}
+	assert_int_equal(ev_merge_events_written(m),
+			 count_events(&written));
+	/* Once: the pass is spent. */
+	assert_int_equal(ev_merge_visit(m, &visit_all, &v), EV_EINVAL);
+	ev_merge_free(m);
+	free_log(&v.log);
+
+	assert_int_equal(ev_stats_new(&want, NULL), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "merged", 0,
+					       NULL),
+			 EV_OK);
+	assert_int_equal(ev_reader_feed(r, ev_stats_consumer(), want), EV_END);
+	ev_reader_free(r);
+	assert_int_equal(ev_stats_new(&got, NULL), EV_OK);
+	m = new_merge(NULL, f.in, 3);
+	assert_int_equal(ev_merge_visit(m, ev_stats_consumer(), got), EV_OK);
+	ev_merge_free(m);
+	assert_int_equal(ev_stats_process_count(got), 3);
+	assert_int_equal(ev_stats_process_count(got),
+			 ev_stats_process_count(want));
+	for (size_t i = 0; i < ev_stats_process_count(want); i++) {
+		const ev_stats_process *a = ev_stats_process_at(want, i);
+		const ev_stats_process *b = ev_stats_process_at(got, i);
+
+		assert_int_equal(b->capset, a->capset);
+		assert_int_equal(b->caps, a->caps);
+		assert_true(b->allocated_bytes == a->allocated_bytes &&
+			    a->allocated_bytes > 0);
+		assert_true(b->max_live_bytes == a->max_live_bytes);
+		assert_true(b->collections == a->collections);
+	}
+	ev_stats_free(want);
+	ev_stats_free(got);
+
+	memset(&v, 0, sizeof v);
+	v.stop_at = 10;
+	m = new_merge(NULL, f.in, 3);
+	assert_int_equal(ev_merge_visit(m, &visit_all, &v), EV_EIO);
+	assert_int_equal(v.log.n, 10);
+	assert_int_equal(v.finish_status, EV_EIO);
+	assert_int_equal(ev_merge_diag(m)->origin, EV_ORIGIN_OUTPUT);
+	ev_merge_free(m);
+	free_log(&v.log);
+
+	free(bytes);
+	free_log(&written);
+	close_fixture(&f);
+}
+
 /* The inputs in another order get other ids, and still map back. */
 static void test_merge_order_of_inputs(void **state)
 {
@@ -2365,6 +2508,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_two_processes),
+		cmocka_unit_test(test_merge_visit),
 		cmocka_unit_test(test_merge_three_processes),
 		cmocka_unit_test(test_merge_order_of_inputs),
 		cmocka_unit_test(test_merge_bases),

@@ -425,7 +425,8 @@ static void test_json_string(void **state)
  * ---------------------------------------------------------------------- */
 
 typedef struct visit_log {
-	unsigned sessions;
+	unsigned sessions, finishes;
+	int finish_status, finish_with; /* finish_with: not 0, returned */
 	size_t n, cap;
 	uint64_t *times;
 	uint16_t *types;
@@ -457,10 +458,20 @@ static int on_event(void *ctx, const ev_event *ev)
 	return EV_OK;
 }
 
+static int on_finish(void *ctx, int status)
+{
+	visit_log *v = ctx;
+
+	v->finishes++;
+	v->finish_status = status;
+	return v->finish_with ? v->finish_with : status;
+}
+
 static void visit(const char *path, ev_sort_method method, size_t memory,
 		  visit_log *out)
 {
-	static const ev_consumer visitor = { on_session, on_event, NULL, EV_CONSUME_MARKERS };
+	static const ev_consumer visitor = { on_session, on_event, NULL,
+					     on_finish, EV_CONSUME_MARKERS };
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	ev_input *in;
 	ev_sorter *s;
@@ -472,6 +483,8 @@ static void visit(const char *path, ev_sort_method method, size_t memory,
 	assert_int_equal(ev_sorter_new(&s, &opts, NULL), EV_OK);
 	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
 	assert_int_equal(ev_sorter_visit(s, in, &visitor, out), EV_OK);
+	assert_int_equal(out->finishes, 1);
+	assert_int_equal(out->finish_status, EV_OK);
 	ev_input_free(in);
 	for (size_t i = 0; i < out->n; i++)
 		markers += out->types[i] == EV_BLOCK_MARKER;
@@ -521,7 +534,7 @@ static int stop_at_first(void *ctx, const ev_event *ev)
 
 static void test_visit_stops(void **state)
 {
-	static const ev_consumer visitor = { on_session, stop_at_first, NULL, 0 };
+	static const ev_consumer visitor = { on_session, stop_at_first, NULL, NULL, 0 };
 	char *path = ts_path(EVTOOL_TESTDATA, "threads-n1.eventlog");
 	visit_log v;
 	ev_input *in;
@@ -536,6 +549,63 @@ static void test_visit_stops(void **state)
 	assert_int_equal(ev_sorter_visit(s, in, NULL, &v), EV_EINVAL);
 	ev_input_free(in);
 	ev_sorter_free(s);
+	free(path);
+}
+
+static void visit_reset(visit_log *v)
+{
+	free(v->times);
+	free(v->types);
+	memset(v, 0, sizeof *v);
+}
+
+/* Finish comes once, last, with the status: a cut log's, or the
+ * consumer's failure; a failure of finish's own is the visit's, and the
+ * output's (the consumer's side) as an event's is. */
+static void test_visit_finish(void **state)
+{
+	static const ev_consumer visitor = { on_session, on_event, NULL,
+					     on_finish, 0 };
+	static const ev_consumer stopper = { on_session, stop_at_first, NULL,
+					     on_finish, 0 };
+	char *path = ts_path(EVTOOL_TESTDATA, "threads-n1.eventlog");
+	size_t len;
+	uint8_t *data = ts_read_file(path, &len);
+	visit_log v;
+	ev_input *in;
+	ev_sorter *s;
+
+	(void)state;
+	assert_non_null(data);
+	assert_int_equal(ev_sorter_new(&s, NULL, NULL), EV_OK);
+
+	memset(&v, 0, sizeof v);
+	in = ts_memory_input(data, len / 2, "cut");
+	assert_int_equal(ev_sorter_visit(s, in, &visitor, &v), EV_ETRUNCATED);
+	assert_int_equal(v.finishes, 1);
+	assert_int_equal(v.finish_status, EV_ETRUNCATED);
+	assert_true(v.n > 0);
+	ev_input_free(in);
+
+	visit_reset(&v);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
+	assert_int_equal(ev_sorter_visit(s, in, &stopper, &v), EV_EIO);
+	assert_int_equal(v.finishes, 1);
+	assert_int_equal(v.finish_status, EV_EIO);
+	ev_input_free(in);
+
+	visit_reset(&v);
+	v.finish_with = EV_ENOMEM;
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
+	assert_int_equal(ev_sorter_visit(s, in, &visitor, &v), EV_ENOMEM);
+	assert_int_equal(v.finish_status, EV_OK);
+	assert_int_equal(ev_sorter_diag(s)->status, EV_ENOMEM);
+	assert_int_equal(ev_sorter_diag(s)->origin, EV_ORIGIN_OUTPUT);
+	ev_input_free(in);
+
+	visit_reset(&v);
+	ev_sorter_free(s);
+	free(data);
 	free(path);
 }
 
@@ -558,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_visit_order),
 		cmocka_unit_test(test_visit_stops),
+		cmocka_unit_test(test_visit_finish),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

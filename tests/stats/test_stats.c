@@ -148,7 +148,6 @@ static ev_stats *stats_of(const char *path, const void *data, size_t len,
 	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
 	assert_int_equal(ev_reader_feed(r, ev_stats_consumer(), st), want_status);
-	assert_int_equal(ev_stats_finish(st), EV_OK);
 	ev_reader_free(r);
 	return st;
 }
@@ -167,7 +166,6 @@ static ev_stats *sorted_stats_of(const char *path)
 	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_sorter_visit(sorter, in, ev_stats_consumer(), st),
 			 EV_OK);
-	assert_int_equal(ev_stats_finish(st), EV_OK);
 	ev_input_free(in);
 	ev_sorter_free(sorter);
 	return st;

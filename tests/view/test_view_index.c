@@ -51,7 +51,6 @@ static ev_stats *stats_of(const char *path)
 	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	rc = ev_reader_feed(r, ev_stats_consumer(), st);
 	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
-	assert_int_equal(ev_stats_finish(st), EV_OK);
 	ev_reader_free(r);
 	return st;
 }
@@ -542,14 +541,15 @@ static void threads_agree(const char *path, void *ctx)
 	ev_view_index *ix = index_log(path, 0);
 	ev_reader *r;
 	ev_stats *st;
+	int rc;
 
 	if (!ix)
 		return;
 	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
-	ev_reader_feed(r, ev_stats_consumer(), st);
-	assert_int_equal(ev_stats_finish(st), EV_OK);
+	rc = ev_reader_feed(r, ev_stats_consumer(), st); /* finished: cut or not */
+	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
 	for (size_t i = 0; i < ev_stats_thread_count(st); i++) {
 		const ev_stats_thread *want = ev_stats_thread_at(st, i);
 		const ev_view_thread *got = ev_view_thread_find(ix, want->tid);

@@ -1,0 +1,51 @@
+/*
+ * The loop of ev_reader_feed (consumer.h: a reader drives a consumer in
+ * file order), inline for the library's own consumers: where the
+ * consumer is a constant the compiler sees, its callbacks are called
+ * directly and inlined into the loop, so that a pass over every event
+ * (the filter's) pays no call per event for going through the protocol.
+ * ev_reader_feed is this loop for everyone else. Not installed.
+ */
+#ifndef EVTOOL_LIB_FEED_H
+#define EVTOOL_LIB_FEED_H
+
+#include "evtool/consumer.h"
+#include "evtool/reader.h"
+
+/* Every session of `r` to `c`, up to what stops it: EV_END at the end of
+ * the stream, else the reader's status or the callback's. */
+static inline int evi_feed_sessions(ev_reader *r, const ev_consumer *c,
+				    void *self)
+{
+	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
+	ev_event ev;
+	int rc;
+
+	for (;;) {
+		unsigned session = ev_reader_session(r);
+
+		if ((rc = ev_reader_read_header(r)) < 0 ||
+		    (rc = c->begin(self, session, ev_reader_header(r))) < 0)
+			return rc;
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			if ((markers || ev.type != EV_BLOCK_MARKER) &&
+			    (rc = c->event(self, &ev)) < 0)
+				return rc;
+		if (rc != EV_END)
+			return rc;
+		if (c->end && (rc = c->end(self, session)) < 0)
+			return rc;
+		if ((rc = ev_reader_next_session(r)) != EV_OK)
+			return rc;
+	}
+}
+
+/* ev_reader_feed: the sessions, then the consumer's finish. */
+static inline int evi_feed(ev_reader *r, const ev_consumer *c, void *self)
+{
+	int rc = evi_feed_sessions(r, c, self);
+
+	return c->finish ? c->finish(self, rc) : rc;
+}
+
+#endif
