@@ -65,19 +65,6 @@ static inline size_t evi_wire_put_head(uint8_t *out, uint16_t type,
 	return EVI_VAR_HEADER;
 }
 
-/* Rewrites the time in the head of the event at `out`. A big-endian u64
- * store in one instruction: GCC does not always see through ev_store64's
- * byte stores, and merge runs this for every event. */
-static inline void evi_wire_set_time(uint8_t *out, uint64_t time)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	time = __builtin_bswap64(time);
-	memcpy(out + 2, &time, sizeof time);
-#else
-	ev_store64(out + 2, time);
-#endif
-}
-
 /* Stores `ev` (head and payload) at `out`; returns the bytes used. */
 static inline size_t evi_wire_put_event(uint8_t *out, const ev_event *ev,
 					int variable)
