@@ -1529,6 +1529,72 @@ static void test_built_pieces(void **state)
 	}
 }
 
+/* A block begun behind a marker as read that a log declares variable-size
+ * (a u16 length after its time) with two bytes more than GHC's payload:
+ * written as read, the marker is the bytes given; restamped, only its
+ * start, size and end change, its head, cap and extra bytes stay. */
+static void test_built_marker_as_read(void **state)
+{
+	static const uint8_t extra[2] = { 0xab, 0xcd };
+	uint8_t payload[16], ev_payload[4] = { 1, 2, 3, 4 };
+	evi_wire_event marker = { payload, 100, sizeof payload,
+				  EV_BLOCK_MARKER, 1 };
+	evi_wire_event ev = { ev_payload, 150, sizeof ev_payload, 7, 0 };
+	ev_sink *sink;
+	ev_diag diag;
+	evi_block *b;
+	const uint8_t *out;
+	size_t len, block = 12 + 16 + 2 * (10 + 4);
+
+	(void)state;
+	memset(&diag, 0, sizeof diag);
+	payload[0] = 0; /* size, end time, cap: as a damaged log said */
+	payload[1] = 0;
+	payload[2] = 0x10;
+	payload[3] = 0;
+	memset(payload + 4, 0, 8);
+	payload[11] = 120;
+	payload[12] = 0;
+	payload[13] = 3;
+	memcpy(payload + 14, extra, 2);
+	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_non_null(b = evi_block_new(sink, &diag, 4096));
+	for (int restamp = 0; restamp < 2; restamp++) {
+		evi_block_begin_marker(b, &marker);
+		assert_int_equal(evi_block_bytes(b), 12 + 16);
+		assert_non_null(evi_block_add(b, &ev));
+		ev.time = 140;
+		assert_non_null(evi_block_add(b, &ev));
+		ev.time = 150;
+		assert_int_equal(evi_block_bytes(b), block);
+		assert_int_equal(evi_block_write(b, restamp, 90, 150), EV_OK);
+	}
+	out = ev_sink_memory(sink, &len);
+	assert_int_equal(len, 2 * block);
+	/* As read: head (type, time, length), then the payload given. */
+	assert_int_equal(be16(out), EV_BLOCK_MARKER);
+	assert_int_equal(be64(out + 2), 100);
+	assert_int_equal(be16(out + 10), 16);
+	assert_memory_equal(out + 12, payload, 16);
+	assert_int_equal(be16(out + 28), 7);
+	assert_int_equal(be64(out + 30), 150);
+	assert_memory_equal(out + 38, ev_payload, 4);
+	assert_int_equal(be64(out + 44), 140);
+	/* Restamped: the same bytes but for start, size and end. */
+	out += block;
+	assert_int_equal(be16(out), EV_BLOCK_MARKER);
+	assert_int_equal(be64(out + 2), 90);
+	assert_int_equal(be16(out + 10), 16);
+	assert_int_equal(be32(out + 12), block);
+	assert_int_equal(be64(out + 16), 150);
+	assert_int_equal(be16(out + 24), 3);
+	assert_memory_equal(out + 26, extra, 2);
+	assert_memory_equal(out + 28, ev_sink_memory(sink, &len) + 28,
+			    block - 28);
+	evi_block_free(b);
+	ev_sink_free(sink);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1553,6 +1619,7 @@ int main(void)
 		cmocka_unit_test(test_held_blocks_restamped),
 		cmocka_unit_test(test_built_whole_blocks),
 		cmocka_unit_test(test_built_pieces),
+		cmocka_unit_test(test_built_marker_as_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
