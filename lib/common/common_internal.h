@@ -52,7 +52,7 @@ int evi_options_failed(ev_diag *diag, const char *what, unsigned version,
  * payloads are mostly 4 to 32 bytes (doc/format.md section 5: thread and
  * GC events), where two fixed-size copies that may overlap each other cost
  * less than a call to memcpy; neither reads or writes outside the n bytes.
- * The writer, merge and export's pipe copy events with it. */
+ * The writer's block builder and export's pipe copy payloads with it. */
 static inline void evi_copy_short(uint8_t *dst, const uint8_t *src,
 				  size_t n)
 {

@@ -218,38 +218,7 @@ static inline void evi_ref_store(uint8_t *payload, const ev_ref *ref,
 	}
 }
 
-/* ---- for the sorter: copying runs of wire bytes, reading blocks whole ---- */
-
-typedef struct ev_writer ev_writer;
-typedef struct ev_event ev_event;
-
-/* A run of `n` consecutive events of capability `cap` in their wire form
- * (`len` bytes at `p`), stamped from `first` to `last`, each of a
- * fixed-size type below EVI_SMALL_IDS other than BLOCK_MARKER. `closes`:
- * the next event merged is another capability's, so a block that holds
- * this run ends with it. */
-typedef struct evi_run {
-	const uint8_t *p;
-	size_t len;
-	uint64_t n, first, last;
-	uint16_t cap;
-	int closes;
-} evi_run;
-
-/*
- * ev_writer_write for an event whose payload is preceded in memory by its
- * header as on the wire (type, time, [length]): a re-blocking writer
- * copies the wire bytes in one piece instead of encoding them. Every event
- * a sorter's cursor hands out is laid out so. Defined in writer.c.
- */
-int evi_writer_copy(ev_writer *w, const ev_event *ev);
-
-/* An evi_emit_run_fn for a re-blocking writer: appends the run to its
- * block as ev_writer_write would the events one by one (a run that
- * closes a block of its own goes with its marker straight to the sink);
- * 0 when that would need more than copying the bytes (the run does not
- * fit the block). */
-int evi_writer_copy_run(ev_writer *w, const evi_run *run);
+/* ---- for the sorter: reading blocks whole ---- */
 
 /*
  * Reading a block's events without decoding each (reader.c): the unread

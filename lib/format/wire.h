@@ -38,31 +38,31 @@ static inline int32_t evi_wire_size(const evi_wire_table *t, uint16_t type)
 	return d ? d->wire_size : EVI_UNDECLARED;
 }
 
+/* A big-endian u16 store in one instruction and a rotate: GCC stores
+ * ev_store16's two bytes one by one, and the head of every event written
+ * has one or two. */
+static inline void evi_wire_store16(uint8_t *out, uint16_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap16(v);
+	memcpy(out, &v, sizeof v);
+#else
+	ev_store16(out, v);
+#endif
+}
+
 /* Stores an event head at `out`: type, time and, if `variable`, the
  * payload length. Returns the bytes used. */
 static inline size_t evi_wire_put_head(uint8_t *out, uint16_t type,
 				       uint64_t time, int variable,
 				       uint32_t size)
 {
-	ev_store16(out, type);
+	evi_wire_store16(out, type);
 	ev_store64(out + 2, time);
 	if (!variable)
 		return EVI_EVENT_HEADER;
-	ev_store16(out + EVI_EVENT_HEADER, (uint16_t)size);
+	evi_wire_store16(out + EVI_EVENT_HEADER, (uint16_t)size);
 	return EVI_VAR_HEADER;
-}
-
-/* Rewrites the time in the head of the event at `out`. A big-endian u64
- * store in one instruction: GCC does not always see through ev_store64's
- * byte stores, and merge runs this for every event. */
-static inline void evi_wire_set_time(uint8_t *out, uint64_t time)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	time = __builtin_bswap64(time);
-	memcpy(out + 2, &time, sizeof time);
-#else
-	ev_store64(out + 2, time);
-#endif
 }
 
 /* Stores `ev` (head and payload) at `out`; returns the bytes used. */
@@ -75,6 +75,36 @@ static inline size_t evi_wire_put_event(uint8_t *out, const ev_event *ev,
 	if (ev->size)
 		memcpy(out + head, ev->payload, ev->size);
 	return head + ev->size;
+}
+
+/*
+ * An event as the writer's block builder takes it (writer_block.h): the
+ * fields of its head and where its payload is, all explicit, so that no
+ * caller relies on where a head sits in memory. `variable`: its type is
+ * variable-size in the output's header, so its head carries `size`
+ * (EVI_VAR_HEADER bytes rather than EVI_EVENT_HEADER).
+ */
+typedef struct evi_wire_event {
+	const uint8_t *payload;
+	uint64_t time;
+	uint32_t size;
+	uint16_t type;
+	uint8_t variable;
+} evi_wire_event;
+
+/* `ev` as a wire event of a `variable`-size type. */
+static inline evi_wire_event evi_wire_event_of(const ev_event *ev,
+					       int variable)
+{
+	evi_wire_event w = { ev->payload, ev->time, ev->size, ev->type,
+			     (uint8_t)variable };
+	return w;
+}
+
+/* The bytes `ev` takes on the wire, head included. */
+static inline size_t evi_wire_len(const evi_wire_event *ev)
+{
+	return (ev->variable ? EVI_VAR_HEADER : EVI_EVENT_HEADER) + ev->size;
 }
 
 /* Stores a BLOCK_MARKER event (EVI_BLOCK_EVENT bytes) at `out`: its start

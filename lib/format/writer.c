@@ -10,7 +10,18 @@
 #include "evtool/catalog.h"
 #include "internal.h"
 #include "wire.h"
-#include "writer_internal.h"
+#include "writer_block.h"
+
+struct ev_writer {
+	ev_sink *sink;
+	ev_header *header;
+	ev_write_mode mode;
+	evi_wire_table wire;
+	uint64_t events;      /* written directly (PRESERVE) */
+	ev_diag diag;
+	evi_block *block;     /* REBLOCK: the block being built */
+	evi_block *blocks;    /* every builder of this writer, `block` too */
+};
 
 static const char block_marker_desc[] = "Block marker";
 
@@ -71,7 +82,7 @@ static int write_header(ev_writer *w)
 	return rc;
 }
 
-/* Copies the session's header and writes it; the block buffer is made
+/* Copies the session's header and writes it; the block builder is made
  * once, for the first session. */
 static int setup(ev_writer *w, const ev_header *header,
 		 const ev_writer_options *opts)
@@ -83,12 +94,12 @@ static int setup(ev_writer *w, const ev_header *header,
 	rc = ev_header_copy(&w->header, header);
 	if (rc == EV_OK && w->mode == EV_WRITE_REBLOCK) {
 		if (!w->block) {
-			w->max_block = opts && opts->max_block_size
+			uint32_t max = opts && opts->max_block_size
 					       ? opts->max_block_size
 					       : EV_MAX_BLOCK_SIZE;
-			if (w->max_block <= EVI_BLOCK_EVENT)
+			if (max <= EVI_BLOCK_EVENT)
 				return EV_EINVAL;
-			w->block = malloc(w->max_block);
+			w->block = evi_writer_new_block(w, max);
 		}
 		rc = w->block ? declare_block_marker(&w->header) : EV_ENOMEM;
 	}
@@ -117,7 +128,7 @@ int ev_writer_open(ev_writer **out, ev_sink *sink, const ev_header *header,
 		if (rc == EV_EINVAL)
 			evi_fail_at(diag, EV_ORIGIN_OPTIONS, rc, 0, 0,
 				    "blocks of %u bytes hold no event",
-				    w->max_block);
+				    opts ? opts->max_block_size : 0);
 		else
 			evi_new_failed(diag, ev_sink_diag(sink), rc);
 		ev_writer_free(w);
@@ -129,29 +140,38 @@ int ev_writer_open(ev_writer **out, ev_sink *sink, const ev_header *header,
 
 int ev_writer_next_session(ev_writer *w, const ev_header *header)
 {
-	w->block_open = 0;
-	w->block_len = 0;
+	if (w->block)
+		evi_block_begin(w->block, EV_NO_CAP);
 	return setup(w, header, NULL);
 }
 
-/* What writer_slot.c made: the slots and the held block. */
-static void free_slots(ev_writer *w)
+evi_block *evi_writer_new_block(ev_writer *w, uint32_t max_block)
 {
-	for (unsigned i = 0; i < EVI_WRITER_SLOTS; i++) {
-		if (w->slots[i])
-			free(w->slots[i]->buf);
-		free(w->slots[i]);
+	evi_block *b = evi_block_new(w->sink, &w->diag, max_block);
+
+	if (b) {
+		b->next = w->blocks;
+		w->blocks = b;
 	}
-	free(w->hold.bytes);
+	return b;
+}
+
+evi_block *evi_writer_block(ev_writer *w)
+{
+	return w->block;
 }
 
 void ev_writer_free(ev_writer *w)
 {
+	evi_block *b, *next;
+
 	if (!w)
 		return;
 	ev_header_free(w->header);
-	free(w->block);
-	free_slots(w);
+	for (b = w->blocks; b; b = next) {
+		next = b->next;
+		evi_block_free(b);
+	}
 	free(w);
 }
 
@@ -173,117 +193,27 @@ static int check_event(ev_writer *w, const ev_event *ev, int32_t wire)
 
 static int sink_failed(ev_writer *w, int rc)
 {
-	w->diag = *ev_sink_diag(w->sink);
-	w->diag.status = rc;
-	return rc;
-}
-
-int evi_writer_sink_failed(ev_writer *w, int rc)
-{
-	return sink_failed(w, rc);
+	return evi_sink_failed(&w->diag, w->sink, rc);
 }
 
 /* Encodes the event straight into the sink's buffer: one copy. */
-static int write_direct(ev_writer *w, const ev_event *ev, int variable)
+static int write_direct(ev_writer *w, const evi_wire_event *ev)
 {
-	size_t head = variable ? EVI_VAR_HEADER : EVI_EVENT_HEADER;
-	uint8_t *at = evi_sink_reserve(w->sink, head + ev->size);
+	uint8_t *at = evi_sink_reserve(w->sink, evi_wire_len(ev));
 
 	if (!at)
 		return sink_failed(w, ev_sink_diag(w->sink)->status);
-	evi_wire_put_head(at, ev->type, ev->time, variable, ev->size);
+	at += evi_wire_put_head(at, ev->type, ev->time, ev->variable,
+				ev->size);
 	if (ev->size)
-		memcpy(at + head, ev->payload, ev->size);
-	return EV_OK;
-}
-
-static int write_marker(ev_writer *w, uint16_t cap, uint64_t first,
-			uint64_t last, size_t size)
-{
-	uint8_t marker[EVI_BLOCK_EVENT];
-	int rc;
-
-	evi_wire_put_marker(marker, first, (uint32_t)size, last, cap);
-	rc = ev_sink_write(w->sink, marker, sizeof marker);
-	return rc < 0 ? sink_failed(w, rc) : EV_OK;
-}
-
-int evi_writer_marker(ev_writer *w, uint16_t cap, uint64_t first,
-		      uint64_t last, size_t size)
-{
-	return write_marker(w, cap, first, last, size);
-}
-
-/* Writes the open block: its marker (size including the marker itself,
- * stamped with the earliest time, ending at the latest), then its events.
- * A small block (in sorted output, blocks of a few events are the rule)
- * is encoded straight into the sink's buffer, marker and all. */
-static int flush_block(ev_writer *w)
-{
-	size_t size = w->block_len + EVI_BLOCK_EVENT;
-	uint8_t *at;
-	int rc;
-
-	if (!w->block_open)
-		return EV_OK;
-	w->block_open = 0;
-	w->block_len = 0;
-	if (size <= EVI_SINK_RESERVE_MAX) {
-		if (!(at = evi_sink_reserve(w->sink, size)))
-			return sink_failed(w, ev_sink_diag(w->sink)->status);
-		evi_wire_put_marker(at, w->block_first, (uint32_t)size,
-				    w->block_last, w->block_cap);
-		memcpy(at + EVI_BLOCK_EVENT, w->block, size - EVI_BLOCK_EVENT);
-		return EV_OK;
-	}
-	rc = write_marker(w, w->block_cap, w->block_first, w->block_last,
-			  size);
-	if (rc == EV_OK)
-		rc = ev_sink_write(w->sink, w->block, size - EVI_BLOCK_EVENT);
-	return rc < 0 ? sink_failed(w, rc) : EV_OK;
-}
-
-static void open_block(ev_writer *w, const ev_event *ev)
-{
-	w->block_open = 1;
-	w->block_cap = ev->cap;
-	w->block_first = ev->time;
-	w->block_last = ev->time;
-}
-
-static int write_blocked(ev_writer *w, const ev_event *ev, int variable)
-{
-	size_t bytes = (variable ? EVI_VAR_HEADER : EVI_EVENT_HEADER) + ev->size;
-	int rc;
-
-	if (w->block_open && (ev->cap != w->block_cap ||
-			      EVI_BLOCK_EVENT + w->block_len + bytes >
-				      w->max_block))
-		if ((rc = flush_block(w)) < 0)
-			return rc;
-	if (EVI_BLOCK_EVENT + bytes > w->max_block) {
-		/* Larger than the block size asked for: a block of its own. */
-		rc = write_marker(w, ev->cap, ev->time, ev->time,
-				  EVI_BLOCK_EVENT + bytes);
-		return rc < 0 ? rc : write_direct(w, ev, variable);
-	}
-	if (!w->block_open)
-		open_block(w, ev);
-	if (ev->time < w->block_first)
-		w->block_first = ev->time;
-	if (ev->time > w->block_last)
-		w->block_last = ev->time;
-	w->block_len += evi_wire_put_head(w->block + w->block_len, ev->type,
-					  ev->time, variable, ev->size);
-	if (ev->size)
-		memcpy(w->block + w->block_len, ev->payload, ev->size);
-	w->block_len += ev->size;
+		memcpy(at, ev->payload, ev->size);
 	return EV_OK;
 }
 
 int ev_writer_write(ev_writer *w, const ev_event *ev)
 {
 	int32_t wire = wire_size(w, ev->type);
+	evi_wire_event out;
 	int rc;
 
 	/* Re-blocking drops the input's markers before checking them: their
@@ -292,128 +222,19 @@ int ev_writer_write(ev_writer *w, const ev_event *ev)
 		return EV_OK;
 	if ((rc = check_event(w, ev, wire)) < 0)
 		return rc;
-	if (w->mode == EV_WRITE_REBLOCK) {
-		rc = write_blocked(w, ev, wire == EV_SIZE_VARIABLE);
-	} else {
-		rc = write_direct(w, ev, wire == EV_SIZE_VARIABLE);
-	}
-	if (rc == EV_OK && ev->type != EV_BLOCK_MARKER)
+	out = evi_wire_event_of(ev, wire == EV_SIZE_VARIABLE);
+	if (w->mode == EV_WRITE_REBLOCK)
+		return evi_block_put(w->block, ev->cap, &out);
+	if ((rc = write_direct(w, &out)) == EV_OK &&
+	    ev->type != EV_BLOCK_MARKER)
 		w->events++; /* markers are framing, not events */
 	return rc;
-}
-
-/* evi_writer_copy when the event may not go at the end of the open block
- * as it is: no block open, another capability's, full, a variable size,
- * a type that needs checking. */
-static __attribute__((noinline)) int copy_slow(ev_writer *w,
-					       const ev_event *ev)
-{
-	int32_t wire = wire_size(w, ev->type);
-	size_t head = wire == EV_SIZE_VARIABLE ? EVI_VAR_HEADER
-					       : EVI_EVENT_HEADER;
-	size_t bytes = head + ev->size;
-
-	if (w->mode != EV_WRITE_REBLOCK || ev->type == EV_BLOCK_MARKER ||
-	    wire == EVI_UNDECLARED ||
-	    (wire != EV_SIZE_VARIABLE && ev->size != (uint32_t)wire) ||
-	    EVI_BLOCK_EVENT + bytes > w->max_block)
-		return ev_writer_write(w, ev);
-	if (w->block_open && (ev->cap != w->block_cap ||
-			      EVI_BLOCK_EVENT + w->block_len + bytes >
-				      w->max_block)) {
-		int rc = flush_block(w);
-		if (rc < 0)
-			return rc;
-	}
-	if (!w->block_open) {
-		open_block(w, ev);
-	} else {
-		if (ev->time < w->block_first)
-			w->block_first = ev->time;
-		if (ev->time > w->block_last)
-			w->block_last = ev->time;
-	}
-	memcpy(w->block + w->block_len, ev->payload - head, bytes);
-	w->block_len += bytes;
-	w->events++;
-	return EV_OK;
-}
-
-int evi_writer_copy(ev_writer *w, const ev_event *ev)
-{
-	size_t bytes = EVI_EVENT_HEADER + ev->size;
-
-	if (ev->type >= EVI_SMALL_IDS || w->wire.small[ev->type] < 0 ||
-	    ev->size != (uint32_t)w->wire.small[ev->type] ||
-	    ev->type == EV_BLOCK_MARKER || !w->block_open ||
-	    ev->cap != w->block_cap ||
-	    EVI_BLOCK_EVENT + w->block_len + bytes > w->max_block ||
-	    w->mode != EV_WRITE_REBLOCK)
-		return copy_slow(w, ev);
-	if (ev->time < w->block_first)
-		w->block_first = ev->time;
-	if (ev->time > w->block_last)
-		w->block_last = ev->time;
-	evi_copy_short(w->block + w->block_len, ev->payload - EVI_EVENT_HEADER,
-		   bytes);
-	w->block_len += bytes;
-	w->events++;
-	return EV_OK;
-}
-
-int evi_writer_copy_run(ev_writer *w, const evi_run *run)
-{
-	size_t size = EVI_BLOCK_EVENT + run->len;
-	uint8_t *at;
-	int rc;
-
-	if (w->mode != EV_WRITE_REBLOCK)
-		return 0;
-	if (w->block_open && (run->cap != w->block_cap ||
-			      EVI_BLOCK_EVENT + w->block_len + run->len >
-				      w->max_block)) {
-		/* The same capability's block would fill up inside the run:
-		 * only event by event says where it is cut. */
-		if (run->cap == w->block_cap)
-			return 0;
-		if ((rc = flush_block(w)) < 0)
-			return rc;
-	}
-	if (size > w->max_block)
-		return 0;
-	if (!w->block_open && run->closes && size <= EVI_SINK_RESERVE_MAX) {
-		/* A whole block (in sorted output of capabilities taking
-		 * turns, most are): the bytes flush_block would write, with
-		 * one copy. */
-		if (!(at = evi_sink_reserve(w->sink, size)))
-			return sink_failed(w, ev_sink_diag(w->sink)->status);
-		evi_wire_put_marker(at, run->first, (uint32_t)size, run->last,
-				    run->cap);
-		memcpy(at + EVI_BLOCK_EVENT, run->p, run->len);
-		w->events += run->n;
-		return 1;
-	}
-	if (!w->block_open) {
-		w->block_open = 1;
-		w->block_cap = run->cap;
-		w->block_first = run->first;
-		w->block_last = run->last;
-	} else {
-		if (run->first < w->block_first)
-			w->block_first = run->first;
-		if (run->last > w->block_last)
-			w->block_last = run->last;
-	}
-	memcpy(w->block + w->block_len, run->p, run->len);
-	w->block_len += run->len;
-	w->events += run->n;
-	return 1;
 }
 
 int ev_writer_finish(ev_writer *w)
 {
 	uint8_t end[2];
-	int rc = flush_block(w);
+	int rc = w->block ? evi_block_close(w->block) : EV_OK;
 
 	if (rc < 0)
 		return rc;
@@ -423,7 +244,11 @@ int ev_writer_finish(ev_writer *w)
 
 uint64_t ev_writer_events(const ev_writer *w)
 {
-	return w->events;
+	uint64_t n = w->events;
+
+	for (const evi_block *b = w->blocks; b; b = b->next)
+		n += b->count;
+	return n;
 }
 
 const ev_diag *ev_writer_diag(const ev_writer *w)

@@ -123,9 +123,11 @@ struct ev_merge {
 	evi_wire_table out_wire; /* the output header's wire sizes */
 
 	/* Second pass (merge_write.c). */
-	/* The output writer's slots (writer_internal.h), while writing. */
-	struct evi_slot *cap_block;    /* the block being copied */
-	struct evi_slot *global_block; /* the global events merged */
+	/* The output writer and two of its block builders (writer_block.h),
+	 * while writing. */
+	ev_writer *writer;
+	struct evi_block *cap_block;    /* the block being copied */
+	struct evi_block *global_block; /* the global events merged */
 	size_t *heap;          /* inputs by the time of what they read ahead */
 	size_t heap_len;
 	size_t unresolved;     /* inputs in the heap at a capability block */

@@ -12,11 +12,11 @@
  * but every input has a global buffer and the output has only one. So:
  *
  * - a capability's block is copied whole (cap renumbered, times shifted,
- *   marker times kept) into one of the output writer's slots
- *   (writer_internal.h) and written with its exact size;
+ *   marker times kept) through one of the output writer's block builders
+ *   (writer_block.h) and written with its exact size;
  * - the events of the inputs' global buffers, and events outside any
  *   block, are merged one by one by aligned time into fresh global
- *   blocks (start and end: their first and last event) in the other slot.
+ *   blocks (start and end: their first and last event) through the other.
  *
  * Each input reads one unit ahead: its next synthesised event, block
  * marker or global event. A heap orders the inputs by that unit's aligned
@@ -26,8 +26,8 @@
  * still hold an earlier one; inputs that have not are first advanced,
  * copying the capability blocks on the way. Before a capability block is
  * written the pending global block is, so each input's events keep their
- * file order in the output. Memory: the readers, the writer's two slots
- * and the heap, whatever the sizes of the logs.
+ * file order in the output. Memory: the readers, the writer's two block
+ * builders and the heap, whatever the sizes of the logs.
  *
  * Some global events are one unit over several events, which the RTS
  * posts back to back: a heap census (HEAP_PROF_SAMPLE_BEGIN 162 or
@@ -63,14 +63,14 @@
 #include "internal.h"
 #include "merge_internal.h"
 #include "wire.h"
-#include "writer_internal.h"
+#include "writer_block.h"
 
 #define MAX_REFS 264
 
 /* Output failures come from the writer (its sink). */
-static int output_failed(ev_merge *m, const ev_writer *w)
+static int output_failed(ev_merge *m)
 {
-	const ev_diag *d = ev_writer_diag(w);
+	const ev_diag *d = ev_writer_diag(m->writer);
 	return evi_merge_fail(m, EV_ORIGIN_OUTPUT, d->status, "%s",
 			      d->message[0] ? d->message
 					    : ev_strerror(d->status));
@@ -84,9 +84,8 @@ static uint64_t shifted(const evi_merge_input *in, uint64_t t)
 /* Writes the pending global block, if it has events. */
 static int flush_global(ev_merge *m)
 {
-	evi_slot *g = m->global_block;
-
-	return evi_slot_close(g) < 0 ? output_failed(m, g->w) : EV_OK;
+	return evi_block_close(m->global_block) < 0 ? output_failed(m)
+						    : EV_OK;
 }
 
 /* Every identifier field the catalogue finds in `from`, mapped
@@ -107,18 +106,17 @@ static void renumber(const ev_merge *m, const evi_merge_input *in,
 					       refs[k].width));
 }
 
-/* Encodes one input event into `b`: shifted, renumbered, and zero-filled
- * to the output's size when that is larger (widening). An event of the
- * output's size is copied with its head in one piece: the reader hands
- * out payloads in place, right after their type, time and length
- * (doc/format.md section 1), then the time is patched. */
-static int append_event(ev_merge *m, evi_merge_input *in, evi_slot *b,
+/* Adds one input event to `b`: shifted, renumbered, and zero-filled to
+ * the output's size when that is larger (widening). */
+static int append_event(ev_merge *m, evi_merge_input *in, evi_block *b,
 			const ev_event *ev, uint64_t time)
 {
 	int32_t wire = evi_merge_out_wire(m, ev->type);
 	int variable = wire == EV_SIZE_VARIABLE;
 	uint32_t size = variable ? ev->size : (uint32_t)wire;
-	size_t head = variable ? EVI_VAR_HEADER : EVI_EVENT_HEADER;
+	evi_wire_event out = { ev->payload, time, size, ev->type,
+			       (uint8_t)variable };
+	int widen;
 	uint8_t *p;
 
 	if (wire == EVI_UNDECLARED || ev->size > size)
@@ -126,14 +124,12 @@ static int append_event(ev_merge *m, evi_merge_input *in, evi_slot *b,
 				      "%s: offset %llu: event type %u does not "
 				      "fit the merged header", in->name,
 				      (unsigned long long)ev->offset, ev->type);
-	if (evi_slot_reserve(b, head + size) < 0)
-		return output_failed(m, b->w);
-	p = evi_slot_end(b);
-	if (size == ev->size) {
-		evi_copy_short(p, ev->payload - head, head + size);
-		evi_wire_set_time(p, time);
-	} else if (evi_merge_widen_kind(ev->type, (int32_t)ev->size,
-					(int32_t)size) == EVI_WIDEN_CENSUS) {
+	widen = size != ev->size;
+	p = widen ? evi_block_add_zeros(b, &out) : evi_block_add(b, &out);
+	if (!p)
+		return output_failed(m);
+	if (widen && evi_merge_widen_kind(ev->type, (int32_t)ev->size,
+					  (int32_t)size) == EVI_WIDEN_CENSUS) {
 		/* NONMOVING_HEAP_CENSUS before GHC 9.10: log2 u8, then active,
 		 * filled, live u32; from 9.10 blk size u16 = 1 << log2, then
 		 * the same three (doc/format.md section 5). */
@@ -148,19 +144,14 @@ static int append_event(ev_merge *m, evi_merge_input *in, evi_slot *b,
 					      in->name,
 					      (unsigned long long)ev->offset,
 					      log2);
-		evi_wire_put_head(p, ev->type, time, 0, 0);
-		ev_store16(p + head, (uint16_t)(1u << log2));
-		memcpy(p + head + 2, ev->payload + 1, 12);
-		memset(p + head + 14, 0, size - 14);
-	} else {
+		ev_store16(p, (uint16_t)(1u << log2));
+		memcpy(p + 2, ev->payload + 1, 12);
+	} else if (widen) {
 		/* a prefix of the output's form (merge_plan.c) */
-		evi_wire_put_head(p, ev->type, time, 0, 0);
-		memcpy(p + head, ev->payload, ev->size);
-		memset(p + head + ev->size, 0, size - ev->size);
+		memcpy(p, ev->payload, ev->size);
 	}
 	if (!in->identity && !evi_merge_ref_free(m, ev->type))
-		renumber(m, in, ev->type, ev->payload, ev->size, p + head);
-	evi_slot_commit(b, head + size, time);
+		renumber(m, in, ev->type, ev->payload, ev->size, p);
 	m->events_written++;
 	return EV_OK;
 }
@@ -219,10 +210,16 @@ static uint64_t synth_time(const evi_merge_input *in)
 	return ev_load64(in->synth + in->synth_pos + 2);
 }
 
-static size_t synth_size(const ev_merge *m, const evi_merge_input *in)
+/* The synthesised event at synth_pos (merge_plan.c's put_synth: a head,
+ * then a payload of the output's size), stamped `time`. */
+static evi_wire_event synth_event(const ev_merge *m,
+				  const evi_merge_input *in, uint64_t time)
 {
-	uint16_t type = ev_load16(in->synth + in->synth_pos);
-	return EVI_EVENT_HEADER + (size_t)evi_merge_out_wire(m, type);
+	const uint8_t *p = in->synth + in->synth_pos;
+	uint16_t type = ev_load16(p);
+	evi_wire_event ev = { p + EVI_EVENT_HEADER, time,
+			      (uint32_t)evi_merge_out_wire(m, type), type, 0 };
+	return ev;
 }
 
 /* ---- units ---- */
@@ -232,17 +229,17 @@ static size_t synth_size(const ev_merge *m, const evi_merge_input *in)
  * times shifted) and the events the reader places inside it. */
 static int copy_block(ev_merge *m, evi_merge_input *in)
 {
-	evi_slot *b = m->cap_block;
+	evi_block *b = m->cap_block;
 	ev_block block;
 	int rc = flush_global(m);
 
 	if (rc < 0)
 		return rc;
 	ev_reader_block(in->reader, &block);
-	evi_slot_begin(b, (uint16_t)evi_merge_map_id(m, in, EV_REF_CAP,
-						     block.cap, 2),
-		       1, shifted(in, block.start_time),
-		       shifted(in, block.end_time));
+	evi_block_begin_times(b, (uint16_t)evi_merge_map_id(m, in, EV_REF_CAP,
+							    block.cap, 2),
+			      shifted(in, block.start_time),
+			      shifted(in, block.end_time));
 	while ((rc = fetch(m, in)) == EV_OK &&
 	       in->next_kind == EVI_UNIT_IN_BLOCK)
 		if ((rc = append_event(m, in, b, &in->next,
@@ -250,7 +247,7 @@ static int copy_block(ev_merge *m, evi_merge_input *in)
 			return rc;
 	if (rc < 0)
 		return rc;
-	return evi_slot_close(b) < 0 ? output_failed(m, b->w) : EV_OK;
+	return evi_block_close(b) < 0 ? output_failed(m) : EV_OK;
 }
 
 /* The time a global event of `in` stamped `t` (aligned) is written at:
@@ -361,7 +358,7 @@ static int copy_group(ev_merge *m, evi_merge_input *in, enum group_kind g)
 			return EV_OK;
 		if ((rc = append_global(m, in)) < 0)
 			return rc;
-		m->held_until = evi_slot_latest(m->global_block);
+		m->held_until = evi_block_latest(m->global_block);
 		if (place == GROUP_LAST)
 			return EV_OK;
 	}
@@ -379,15 +376,13 @@ static int copy_group(ev_merge *m, evi_merge_input *in, enum group_kind g)
 static int end_census(ev_merge *m, evi_merge_input *in, uint64_t era,
 		      uint64_t last)
 {
-	evi_slot *g = m->global_block;
-	uint8_t *p;
+	uint8_t payload[CENSUS_END_SIZE];
+	evi_wire_event end = { payload, last, CENSUS_END_SIZE,
+			       EV_HEAP_PROF_SAMPLE_END, 0 };
 
-	if (evi_slot_reserve(g, EVI_EVENT_HEADER + CENSUS_END_SIZE) < 0)
-		return output_failed(m, g->w);
-	p = evi_slot_end(g);
-	evi_wire_put_head(p, EV_HEAP_PROF_SAMPLE_END, last, 0, 0);
-	ev_store64(p + EVI_EVENT_HEADER, era);
-	evi_slot_commit(g, EVI_EVENT_HEADER + CENSUS_END_SIZE, last);
+	ev_store64(payload, era);
+	if (!evi_block_add(m->global_block, &end))
+		return output_failed(m);
 	m->events_written++;
 	m->held_until = last;
 	in->info.censuses_ended++;
@@ -410,11 +405,9 @@ static int census_to_end(const ev_merge *m, const evi_merge_input *in,
  * first event brings the whole group. */
 static int copy_global(ev_merge *m, evi_merge_input *in)
 {
-	evi_slot *g = m->global_block;
+	evi_block *g = m->global_block;
 	enum group_kind group;
-	uint64_t t;
-	size_t size;
-	uint8_t *p;
+	evi_wire_event synth;
 	int rc;
 
 	if (in->next_kind != EVI_UNIT_SYNTH) {
@@ -425,23 +418,18 @@ static int copy_global(ev_merge *m, evi_merge_input *in)
 		if ((rc = append_global(m, in)) < 0 ||
 		    group == GROUP_NONE)
 			return rc;
-		begun = evi_slot_latest(g);
+		begun = evi_block_latest(g);
 		if ((rc = copy_group(m, in, group)) < 0 || !to_end)
 			return rc;
 		return end_census(m, in, era,
 				  m->held_until > begun ? m->held_until
 							: begun);
 	}
-	size = synth_size(m, in);
-	if (evi_slot_reserve(g, size) < 0)
-		return output_failed(m, g->w);
-	p = evi_slot_end(g);
-	memcpy(p, in->synth + in->synth_pos, size);
-	t = global_time(m, in, synth_time(in));
-	evi_wire_set_time(p, t);
-	evi_slot_commit(g, size, t);
+	synth = synth_event(m, in, global_time(m, in, synth_time(in)));
+	if (!evi_block_add(g, &synth))
+		return output_failed(m);
 	m->events_written++;
-	if ((in->synth_pos += size) < in->synth_len)
+	if ((in->synth_pos += evi_wire_len(&synth)) < in->synth_len)
 		return EV_OK;
 	return fetch(m, in);
 }
@@ -588,19 +576,20 @@ static int merge_inputs(ev_merge *m)
 }
 
 /* The output: the header as planned, written as it is (PRESERVE), the
- * blocks in the writer's two slots, the data end. */
+ * blocks through two of the writer's builders, the data end. */
 static int write_output(ev_merge *m, ev_writer *w)
 {
 	int rc;
 
-	m->cap_block = evi_writer_slot(w, 0, EV_MERGE_MAX_BLOCK);
-	m->global_block = evi_writer_slot(w, 1, EV_MERGE_MAX_BLOCK);
+	m->writer = w;
+	m->cap_block = evi_writer_new_block(w, EV_MERGE_MAX_BLOCK);
+	m->global_block = evi_writer_new_block(w, EV_MERGE_MAX_BLOCK);
 	if (!m->cap_block || !m->global_block)
 		return evi_merge_fail(m, EV_ORIGIN_OUTPUT, EV_ENOMEM,
 				      "out of memory");
 	if ((rc = merge_inputs(m)) < 0)
 		return rc;
-	return ev_writer_finish(w) < 0 ? output_failed(m, w) : EV_OK;
+	return ev_writer_finish(w) < 0 ? output_failed(m) : EV_OK;
 }
 
 int ev_merge_run(ev_merge *m, ev_sink *sink)
@@ -628,6 +617,7 @@ int ev_merge_run(ev_merge *m, ev_sink *sink)
 	rc = write_output(m, w);
 	m->cap_block = NULL;
 	m->global_block = NULL;
+	m->writer = NULL;
 	ev_writer_free(w);
 	return rc;
 }

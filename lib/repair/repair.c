@@ -8,8 +8,8 @@
  * afterwards, which needs a seekable output (not standard output, not a
  * pipe, and not a sink that is not a file), or hold the block back until
  * it is known to be complete. This file holds it back: the marker and the
- * block's events are encoded into the output writer's held block
- * (writer_internal.h, evi_writer_hold_open), and written when the events
+ * block's events go into a block builder of the output writer
+ * (writer_block.h, evi_block_begin_marker), written when the events
  * end exactly at the block's declared size (or at the data end, for the
  * last block of GHC >= 9.2, whose size covers that marker). A complete,
  * untouched block goes out byte for byte; one that was cut, or lost
@@ -32,7 +32,7 @@
 #include "input.h"
 #include "internal.h"
 #include "wire.h"
-#include "writer_internal.h"
+#include "writer_block.h"
 
 #define HOLD_MAX EV_MAX_BLOCK_SIZE
 
@@ -67,6 +67,7 @@ struct ev_repair {
 	ev_reader *r;
 	ev_sink *sink;
 	ev_writer *w;      /* on sink, from the first header written */
+	evi_block *held;   /* w's builder of the block held back */
 	held_block hold;
 	unsigned session;  /* 1-based, the session being read */
 	int writing;       /* it is written to the sink */
@@ -290,19 +291,6 @@ static void damaged(ev_repair *rp)
 
 /* ---- output ---- */
 
-/* Encodes an event as it was on the wire: type, time, [length], payload.
- * `wire` is its size in the input, which tells a variable-size event. */
-static size_t encode_event(uint8_t *out, const ev_event *ev, size_t wire)
-{
-	size_t head = wire - ev->size;
-
-	evi_wire_put_head(out, ev->type, ev->time, head == EVI_VAR_HEADER,
-			  ev->size);
-	if (ev->size)
-		memcpy(out + head, ev->payload, ev->size);
-	return wire;
-}
-
 static void count_event(ev_repair *rp, const ev_event *ev, size_t wire)
 {
 	rp->sum.events++;
@@ -366,7 +354,7 @@ static void report_fixed(ev_repair *rp, const held_block *h)
 			       h->declared, 0, 0, NULL };
 	char cap[32];
 
-	n.new_size = (uint32_t)evi_writer_hold_len(rp->w);
+	n.new_size = (uint32_t)evi_block_bytes(rp->held);
 	n.new_end_time = new_end(h);
 	notify(rp, &n, "%s cut from %u to %u bytes, end time %llu ns "
 	       "(declared %llu)",
@@ -388,7 +376,7 @@ static int write_held(ev_repair *rp, int at_data_end)
 	if (!h->open)
 		return EV_OK;
 	h->open = 0;
-	len = evi_writer_hold_len(rp->w);
+	len = evi_block_bytes(rp->held);
 	if (h->events == 0 &&
 	    (h->piece || cut_by_time(rp, h->declared.start_time)))
 		return EV_OK;
@@ -400,7 +388,7 @@ static int write_held(ev_repair *rp, int at_data_end)
 		if (!h->piece && !h->splitting)
 			report_fixed(rp, h);
 	}
-	rc = evi_writer_hold_close(rp->w, !exact, new_start(h), new_end(h));
+	rc = evi_block_write(rp->held, !exact, new_start(h), new_end(h));
 	if (rc < 0)
 		return output_failed(rp, rc);
 	rp->sum.blocks++;
@@ -491,7 +479,8 @@ static void drop_event(ev_repair *rp, const ev_event *ev, size_t wire,
 static int hold_event(ev_repair *rp, const ev_event *ev, size_t wire)
 {
 	held_block *h = &rp->hold;
-	ev_writer *w = rp->w;
+	evi_wire_event out = evi_wire_event_of(ev, wire - ev->size ==
+							EVI_VAR_HEADER);
 	const char *why;
 	int rc;
 
@@ -505,10 +494,10 @@ static int hold_event(ev_repair *rp, const ev_event *ev, size_t wire)
 		rp->sum.cut_events++;
 		return EV_OK;
 	}
-	if (!evi_writer_hold_fits(w, wire) && (rc = split_held(rp)) < 0)
+	if (!evi_block_fits(rp->held, wire) && (rc = split_held(rp)) < 0)
 		return rc;
-	evi_writer_hold_commit(w, encode_event(evi_writer_hold_reserve(w), ev,
-					       wire));
+	if (!evi_block_add(rp->held, &out))
+		return output_failed(rp, ev_writer_diag(rp->w)->status);
 	if (!h->events || ev->time < h->min_time)
 		h->min_time = ev->time;
 	if (!h->events || ev->time > h->max_time)
@@ -524,8 +513,13 @@ static int open_held(ev_repair *rp, const ev_event *ev, size_t wire)
 {
 	held_block *h = &rp->hold;
 
-	if (evi_writer_hold_open(rp->w, ev, wire) < 0)
+	evi_wire_event marker = evi_wire_event_of(ev, wire - ev->size ==
+							   EVI_VAR_HEADER);
+
+	if (!rp->held &&
+	    !(rp->held = evi_writer_new_block(rp->w, HOLD_MAX)))
 		return fail(rp, EV_ENOMEM, ev->offset, "out of memory");
+	evi_block_begin_marker(rp->held, &marker);
 	memset(&h->declared, 0, sizeof h->declared);
 	h->declared.offset = ev->offset;
 	h->declared.size = ev_load32(ev->payload);

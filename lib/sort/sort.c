@@ -686,6 +686,8 @@ static const char *plan_merge(ev_sorter *s, size_t *buffers)
 /* Where sorted events go: a writer, or the caller's consumer. */
 typedef struct emit_ctx {
 	ev_writer *w;
+	evi_block *block;             /* the writer's (re-blocking) */
+	const evi_wire_table *wire;   /* the session's */
 	const ev_consumer *visit;
 	void *visit_ctx;
 	uint64_t visited; /* events handed to the consumer, markers not counted */
@@ -696,7 +698,9 @@ typedef struct emit_ctx {
 static int emit_event(void *ctx, const ev_event *ev)
 {
 	emit_ctx *e = ctx;
-	int rc = evi_writer_copy(e->w, ev);
+	evi_wire_event out = evi_wire_event_of(
+		ev, evi_wire_size(e->wire, ev->type) == EV_SIZE_VARIABLE);
+	int rc = evi_block_put(e->block, ev->cap, &out);
 
 	e->failed = rc < 0;
 	return rc;
@@ -717,7 +721,7 @@ static int visit_event(void *ctx, const ev_event *ev)
 static int emit_run(void *ctx, const evi_run *run)
 {
 	emit_ctx *e = ctx;
-	int rc = evi_writer_copy_run(e->w, run);
+	int rc = evi_block_put_run(e->block, run);
 
 	e->failed = rc < 0;
 	return rc;
@@ -816,6 +820,8 @@ static int start_output(sort_job *job, emit_ctx *emit)
 		return fail_msg(job, EV_ORIGIN_OUTPUT, rc, "%s",
 				ev_strerror(rc));
 	emit->w = job->writer;
+	emit->block = evi_writer_block(job->writer);
+	emit->wire = &job->wire;
 	emit->events_before = ev_writer_events(job->writer);
 	return EV_OK;
 }
@@ -830,7 +836,7 @@ static int output_failed(sort_job *job, const emit_ctx *emit, int rc)
 
 static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
 {
-	emit_ctx emit = { NULL, NULL, NULL, 0, 0, 0 };
+	emit_ctx emit = { NULL, NULL, NULL, NULL, NULL, 0, 0, 0 };
 	int rc;
 
 	if ((rc = start_output(job, &emit)) < 0)

@@ -14,6 +14,7 @@
 
 #include "pool.h"
 #include "wire.h"
+#include "writer_block.h" /* evi_run */
 
 /* A byte range of a file: a run of consecutive events of one
  * capability in the input (a block's events), or one sorted run. */

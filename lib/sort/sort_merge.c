@@ -232,20 +232,15 @@ void evi_cursor_free(evi_cursor *c)
 	free(c);
 }
 
-/* Copies waiting events out of the buffer before it is overwritten: the
- * wire header with the payload, which stays preceded by it (what
- * evi_writer_copy relies on). */
+/* Copies the payloads of waiting events out of the buffer before it is
+ * overwritten. */
 static int protect_window(evi_cursor *c)
 {
 	for (uint32_t i = 0; i < c->heap_n; i++) {
 		slot *s = &c->slots[c->pending[c->first + i]];
-		size_t head = evi_wire_size(c->spec.wire, s->ev.type) ==
-					      EV_SIZE_VARIABLE
-				      ? EVI_VAR_HEADER
-				      : EVI_EVENT_HEADER;
-		size_t bytes = head + s->ev.size;
-		const uint8_t *p = s->ev.payload - head;
-		if (p < c->buf || p >= c->buf + c->buf_cap)
+		const uint8_t *p = s->ev.payload;
+		size_t bytes = s->ev.size ? s->ev.size : 1;
+		if (p < c->buf || p > c->buf + c->buf_cap)
 			continue;
 		if (s->own_cap < bytes) {
 			uint8_t *grown = realloc(s->own, bytes);
@@ -255,8 +250,8 @@ static int protect_window(evi_cursor *c)
 			s->own = grown;
 			s->own_cap = (uint32_t)bytes;
 		}
-		memcpy(s->own, p, bytes);
-		s->ev.payload = s->own + head;
+		memcpy(s->own, p, s->ev.size);
+		s->ev.payload = s->own;
 	}
 	return EV_OK;
 }
@@ -625,7 +620,7 @@ static int take_run(evi_cursor *c, const heap_entry *next,
 		at += len;
 		n++;
 	}
-	r.p = ev->payload - EVI_EVENT_HEADER;
+	r.p = c->buf + (size_t)(ev->offset - c->buf_off); /* where decoded */
 	r.len = (size_t)(c->buf + at - r.p);
 	r.n = n;
 	r.first = first;

@@ -1,5 +1,5 @@
 /* Unit tests for the writer and the sinks (lib/format/writer.c,
- * lib/format/writer_slot.c, lib/io/sink.c).
+ * lib/format/writer_block.c, lib/io/sink.c).
  *
  * Output is checked byte for byte against the input (PRESERVE), against
  * bytes written by hand, or walked with ts_walk() (tests/support.c), a
@@ -25,7 +25,7 @@
 #include "evtool/validate.h"
 #include "evtool/writer.h"
 #include "support.h"
-#include "writer_internal.h" /* the blocks filled in place */
+#include "writer_block.h" /* the block builder */
 
 #ifndef EVTOOL_TESTDATA
 #define EVTOOL_TESTDATA "testdata"
@@ -1154,8 +1154,9 @@ static void test_memory_sink(void **state)
 }
 
 /* ------------------------------------------------------------------------
- * Blocks filled in place (lib/format/writer_slot.c): the held block that
- * repair fills and the slots that merge fills, on real logs
+ * The block builder (lib/format/writer_block.c): blocks held back behind
+ * their marker as read, as repair writes them, and blocks framed afresh,
+ * as merge writes them, on real logs
  * ---------------------------------------------------------------------- */
 
 /* Logs of testdata that validate with no finding. */
@@ -1225,7 +1226,7 @@ static void assert_same_events(const uint8_t *in, size_t in_len,
 	ev_reader_free(b);
 }
 
-/* What copy_held and copy_slots made. */
+/* What copy_held and copy_built made. */
 typedef struct copied {
 	uint8_t *out;
 	size_t len;
@@ -1240,6 +1241,13 @@ static size_t wire_of(const ev_reader *r, const ev_event *ev)
 	return (size_t)(ev_reader_offset(r) - ev->offset);
 }
 
+/* `ev` as the builder takes it, of the form it had on the wire. */
+static evi_wire_event wire_event(const ev_reader *r, const ev_event *ev)
+{
+	return evi_wire_event_of(ev, wire_of(r, ev) - ev->size ==
+					     EVI_VAR_HEADER);
+}
+
 /* Copies the one-session `log` as repair does: each block is held from
  * its marker to the next marker or the data end and then written. With
  * `drop`, the HEAP_ALLOCATED events (which no check of ev_validate
@@ -1251,9 +1259,10 @@ static void copy_held(const uint8_t *log, size_t len, int drop, copied *c)
 	ev_reader *r;
 	ev_sink *sink;
 	ev_writer *w;
+	evi_block *b;
 	ev_event ev;
 	int held = 0, drop_here = 0, rc;
-	uint64_t start = 0, latest = 0;
+	uint64_t start = 0, latest = 0, written = 0;
 
 	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0,
 					       NULL), EV_OK);
@@ -1262,23 +1271,25 @@ static void copy_held(const uint8_t *log, size_t len, int drop, copied *c)
 	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL,
 					NULL),
 			 EV_OK);
+	assert_non_null(b = evi_writer_new_block(w, EV_MAX_BLOCK_SIZE));
 	c->n_dropped = 0;
 	c->blocks = 0;
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 		size_t wire = wire_of(r, &ev);
+		evi_wire_event we = wire_event(r, &ev);
 		if (ev.type == EV_BLOCK_MARKER) {
 			if (held)
-				assert_int_equal(evi_writer_hold_close(
-							 w, drop, start, latest),
+				assert_int_equal(evi_block_write(b, drop, start,
+								 latest),
 						 EV_OK);
-			assert_int_equal(evi_writer_hold_open(w, &ev, wire),
-					 EV_OK);
-			assert_int_equal(evi_writer_hold_len(w), wire);
+			evi_block_begin_marker(b, &we);
+			assert_int_equal(evi_block_bytes(b), wire);
 			held = 1;
 			drop_here = drop && c->blocks++ % 2 == 0;
 			start = latest = ev.time;
 			continue;
 		}
+		written++;
 		if (!held) {
 			assert_int_equal(ev_writer_write(w, &ev), EV_OK);
 			continue;
@@ -1286,19 +1297,20 @@ static void copy_held(const uint8_t *log, size_t len, int drop, copied *c)
 		if (drop_here && ev.type == EV_HEAP_ALLOCATED) {
 			assert_true(c->n_dropped < ARRAY_LEN(c->dropped));
 			c->dropped[c->n_dropped++] = ev.offset;
+			written--;
 			continue;
 		}
-		assert_true(evi_writer_hold_fits(w, wire));
-		memcpy(evi_writer_hold_reserve(w), ev.payload - (wire - ev.size),
-		       wire);
-		evi_writer_hold_commit(w, wire);
+		assert_true(evi_block_fits(b, wire));
+		assert_non_null(evi_block_add(b, &we));
 		if (ev.time > latest)
 			latest = ev.time;
 	}
 	assert_int_equal(rc, EV_END);
 	if (held)
-		assert_int_equal(evi_writer_hold_close(w, drop, start, latest),
+		assert_int_equal(evi_block_write(b, drop, start, latest),
 				 EV_OK);
+	/* Every event written, held or not; the markers not counted. */
+	assert_int_equal(ev_writer_events(w), written);
 	assert_int_equal(ev_writer_finish(w), EV_OK);
 	c->out = sink_copy(sink, &c->len);
 	ev_writer_free(w);
@@ -1388,16 +1400,16 @@ static void test_held_blocks_restamped(void **state)
 }
 
 /* Copies the one-session `log` as merge does: each capability's block
- * through slot 0 with its marker's times, the global block's events
- * through slot 1, which frames them afresh; blocks of at most
+ * through one builder with its marker's times, the global block's events
+ * through another, which frames them afresh; blocks of at most
  * `max_block` bytes. */
-static void copy_slots(const uint8_t *log, size_t len, uint32_t max_block,
+static void copy_built(const uint8_t *log, size_t len, uint32_t max_block,
 		       copied *c)
 {
 	ev_reader *r;
 	ev_sink *sink;
 	ev_writer *w;
-	evi_slot *cap, *global, *s = NULL;
+	evi_block *cap, *global, *s = NULL;
 	ev_event ev;
 	int rc;
 
@@ -1408,40 +1420,36 @@ static void copy_slots(const uint8_t *log, size_t len, uint32_t max_block,
 	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL,
 					NULL),
 			 EV_OK);
-	cap = evi_writer_slot(w, 0, max_block);
-	global = evi_writer_slot(w, 1, max_block);
+	cap = evi_writer_new_block(w, max_block);
+	global = evi_writer_new_block(w, max_block);
 	assert_non_null(cap);
 	assert_non_null(global);
-	assert_ptr_equal(evi_writer_slot(w, 0, max_block), cap);
+	assert_null(evi_writer_block(w)); /* PRESERVE builds none itself */
 	c->n_dropped = 0;
 	c->blocks = 0;
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
-		size_t wire = wire_of(r, &ev);
-		uint8_t *p;
+		evi_wire_event we = wire_event(r, &ev);
 		if (ev.type == EV_BLOCK_MARKER) {
 			ev_block b;
 			if (s)
-				assert_int_equal(evi_slot_close(s), EV_OK);
+				assert_int_equal(evi_block_close(s), EV_OK);
 			ev_reader_block(r, &b);
 			c->blocks++;
 			s = b.cap == EV_NO_CAP ? global : cap;
 			if (s == cap)
-				evi_slot_begin(cap, b.cap, 1, b.start_time,
-					       b.end_time);
+				evi_block_begin_times(cap, b.cap, b.start_time,
+						      b.end_time);
 			continue;
 		}
 		if (!s) {
 			assert_int_equal(ev_writer_write(w, &ev), EV_OK);
 			continue;
 		}
-		assert_int_equal(evi_slot_reserve(s, wire), EV_OK);
-		p = evi_slot_end(s);
-		memcpy(p, ev.payload - (wire - ev.size), wire);
-		evi_slot_commit(s, wire, ev.time);
+		assert_non_null(evi_block_add(s, &we));
 	}
 	assert_int_equal(rc, EV_END);
 	if (s)
-		assert_int_equal(evi_slot_close(s), EV_OK);
+		assert_int_equal(evi_block_close(s), EV_OK);
 	assert_int_equal(ev_writer_finish(w), EV_OK);
 	c->out = sink_copy(sink, &c->len);
 	ev_writer_free(w);
@@ -1449,9 +1457,9 @@ static void copy_slots(const uint8_t *log, size_t len, uint32_t max_block,
 	ev_reader_free(r);
 }
 
-/* Slots with room for whole blocks: the output validates with as many
+/* Builders with room for whole blocks: the output validates with as many
  * blocks, exact markers and the same events. */
-static void test_slots_whole_blocks(void **state)
+static void test_built_whole_blocks(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < ARRAY_LEN(clean_logs); i++) {
@@ -1464,7 +1472,7 @@ static void test_slots_whole_blocks(void **state)
 		assert_non_null(log);
 		assert_non_null(c);
 		validate_clean(log, len, &in_res);
-		copy_slots(log, len, EV_MAX_BLOCK_SIZE, c);
+		copy_built(log, len, EV_MAX_BLOCK_SIZE, c);
 		validate_clean(c->out, c->len, &res);
 		assert_int_equal(res.blocks, in_res.blocks);
 		assert_int_equal(res.events, in_res.events);
@@ -1478,10 +1486,10 @@ static void test_slots_whole_blocks(void **state)
 	}
 }
 
-/* Small slots cut blocks into pieces of at most 4 KiB, each with its own
+/* Small builders cut blocks into pieces of at most 4 KiB, each with its own
  * marker; a capability block's first piece starts at its marker's start
  * time, its last ends at its end time. */
-static void test_slots_pieces(void **state)
+static void test_built_pieces(void **state)
 {
 	(void)state;
 	const uint32_t max = 4096;
@@ -1496,7 +1504,7 @@ static void test_slots_pieces(void **state)
 		assert_non_null(log);
 		assert_non_null(c);
 		validate_clean(log, len, &in_res);
-		copy_slots(log, len, max, c);
+		copy_built(log, len, max, c);
 		validate_clean(c->out, c->len, &res);
 		assert_true(res.blocks > in_res.blocks);
 		assert_int_equal(res.events, in_res.events);
@@ -1537,6 +1545,72 @@ static void test_slots_pieces(void **state)
 	}
 }
 
+/* A block begun behind a marker as read that a log declares variable-size
+ * (a u16 length after its time) with two bytes more than GHC's payload:
+ * written as read, the marker is the bytes given; restamped, only its
+ * start, size and end change, its head, cap and extra bytes stay. */
+static void test_built_marker_as_read(void **state)
+{
+	static const uint8_t extra[2] = { 0xab, 0xcd };
+	uint8_t payload[16], ev_payload[4] = { 1, 2, 3, 4 };
+	evi_wire_event marker = { payload, 100, sizeof payload,
+				  EV_BLOCK_MARKER, 1 };
+	evi_wire_event ev = { ev_payload, 150, sizeof ev_payload, 7, 0 };
+	ev_sink *sink;
+	ev_diag diag;
+	evi_block *b;
+	const uint8_t *out;
+	size_t len, block = 12 + 16 + 2 * (10 + 4);
+
+	(void)state;
+	memset(&diag, 0, sizeof diag);
+	payload[0] = 0; /* size, end time, cap: as a damaged log said */
+	payload[1] = 0;
+	payload[2] = 0x10;
+	payload[3] = 0;
+	memset(payload + 4, 0, 8);
+	payload[11] = 120;
+	payload[12] = 0;
+	payload[13] = 3;
+	memcpy(payload + 14, extra, 2);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_non_null(b = evi_block_new(sink, &diag, 4096));
+	for (int restamp = 0; restamp < 2; restamp++) {
+		evi_block_begin_marker(b, &marker);
+		assert_int_equal(evi_block_bytes(b), 12 + 16);
+		assert_non_null(evi_block_add(b, &ev));
+		ev.time = 140;
+		assert_non_null(evi_block_add(b, &ev));
+		ev.time = 150;
+		assert_int_equal(evi_block_bytes(b), block);
+		assert_int_equal(evi_block_write(b, restamp, 90, 150), EV_OK);
+	}
+	out = ev_sink_memory(sink, &len);
+	assert_int_equal(len, 2 * block);
+	/* As read: head (type, time, length), then the payload given. */
+	assert_int_equal(be16(out), EV_BLOCK_MARKER);
+	assert_int_equal(be64(out + 2), 100);
+	assert_int_equal(be16(out + 10), 16);
+	assert_memory_equal(out + 12, payload, 16);
+	assert_int_equal(be16(out + 28), 7);
+	assert_int_equal(be64(out + 30), 150);
+	assert_memory_equal(out + 38, ev_payload, 4);
+	assert_int_equal(be64(out + 44), 140);
+	/* Restamped: the same bytes but for start, size and end. */
+	out += block;
+	assert_int_equal(be16(out), EV_BLOCK_MARKER);
+	assert_int_equal(be64(out + 2), 90);
+	assert_int_equal(be16(out + 10), 16);
+	assert_int_equal(be32(out + 12), block);
+	assert_int_equal(be64(out + 16), 150);
+	assert_int_equal(be16(out + 24), 3);
+	assert_memory_equal(out + 26, extra, 2);
+	assert_memory_equal(out + 28, ev_sink_memory(sink, &len) + 28,
+			    block - 28);
+	evi_block_free(b);
+	ev_sink_free(sink);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1559,8 +1633,9 @@ int main(void)
 		cmocka_unit_test(test_memory_sink),
 		cmocka_unit_test(test_held_blocks_as_held),
 		cmocka_unit_test(test_held_blocks_restamped),
-		cmocka_unit_test(test_slots_whole_blocks),
-		cmocka_unit_test(test_slots_pieces),
+		cmocka_unit_test(test_built_whole_blocks),
+		cmocka_unit_test(test_built_pieces),
+		cmocka_unit_test(test_built_marker_as_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
