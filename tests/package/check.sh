@@ -113,7 +113,9 @@ result "pkg-config --cflags --libs evtool: '$flags'" $?
 
 cc -Wall -Wextra -Werror -o "$work/filter_gc" "$src/doc/examples/filter_gc.c" $flags
 result "doc/examples/filter_gc.c builds against the installed library" $?
-ldd "$work/filter_gc" | grep -Eq 'libevtool\.so\.0 => (/usr)?/lib/'
+# grep reads ldd's whole output: with -q in a pipe it may stop early, and
+# ldd's SIGPIPE would fail the pipe (pipefail).
+grep -Eq 'libevtool\.so\.0 => (/usr)?/lib/' <<<"$(ldd "$work/filter_gc")"
 result "filter_gc runs with the installed libevtool.so.0" $?
 "$work/filter_gc" "$src/testdata/gc-n2.eventlog" "$work/gc.eventlog" >/dev/null &&
     evtool validate "$work/gc.eventlog" >/dev/null
