@@ -191,6 +191,22 @@ static void write_field(json_out *j, const char *key, const void *items,
 	json_end_array(j);
 }
 
+/* The GC's time in the tile's spans by phase, as ThreadScope draws them
+ * (ev_view_gc_phase): they add up to gc_ns. */
+static void write_gc_phases(json_out *j, const ev_view_cell *cells,
+			    size_t width)
+{
+	static const char *const keys[EV_VIEW_GC_PHASES] = {
+		"gc_sync_ns", "gc_work_ns", "gc_idle_ns", "gc_done_ns"
+	};
+
+	for (unsigned k = 0; k < EV_VIEW_GC_PHASES; k++)
+		write_field(j, keys[k], cells, sizeof *cells,
+			    offsetof(ev_view_cell, gc_phase_ns) +
+				    k * sizeof cells->gc_phase_ns[0],
+			    width);
+}
+
 /* `cap`'s sparks in the tile's spans: created, converted, pool size
  * (null where no count fell). */
 static void write_sparks(json_out *j, const view_state *v, uint16_t cap,
@@ -270,6 +286,7 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 		write_field(&j, "idle_ns", cells, sizeof *cells,
 			    offsetof(ev_view_cell, idle_ns), p.width);
 		write_tids(&j, cells, p.width);
+		write_gc_phases(&j, cells, p.width);
 		write_sparks(&j, v, (uint16_t)cap, &p, sp);
 		json_end_object(&j);
 	}

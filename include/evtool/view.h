@@ -33,8 +33,8 @@
 extern "C" {
 #endif
 
-/** Buckets of all capabilities together when the caller says 0 (64
- *  bytes each: 32 MiB). */
+/** Buckets of all capabilities together when the caller says 0 (120
+ *  bytes each: 60 MiB). */
 #define EV_VIEW_DEFAULT_CELLS (1u << 19)
 /** The fewest buckets a capability's row is given, whatever the budget. */
 #define EV_VIEW_MIN_ROW 64u
@@ -47,12 +47,25 @@ extern "C" {
 /** The index of one log (opaque). */
 typedef struct ev_view_index ev_view_index;
 
+/** The phases of a GC on a capability, as ThreadScope draws them: sync
+ *  (GC_START to the first GC_WORK, GC_IDLE or GC_DONE), work, idle and
+ *  done (each from its event to the next other one, or GC_END). */
+enum ev_view_gc_phase {
+	EV_VIEW_GC_SYNC = 0,
+	EV_VIEW_GC_WORK = 1,
+	EV_VIEW_GC_IDLE = 2,
+	EV_VIEW_GC_DONE = 3,
+	EV_VIEW_GC_PHASES = 4
+};
+
 /** What a capability did within one span of time. */
 typedef struct ev_view_cell {
 	uint64_t run_ns;  /**< running Haskell threads */
 	uint64_t gc_ns;   /**< between its GC_START and GC_END */
 	uint64_t idle_ns; /**< the rest of the span inside the run's time */
 	uint32_t tid;     /**< the thread that ran longest in it, 0: none */
+	/** gc_ns by phase (ev_view_gc_phase): they add up to gc_ns. */
+	uint64_t gc_phase_ns[EV_VIEW_GC_PHASES];
 } ev_view_cell;
 
 /** The heap within one span of time. */

@@ -86,6 +86,8 @@ static void coarsen_row(view_row *r, size_t nb)
 		m->sparks_created = a.sparks_created + b.sparks_created;
 		m->sparks_converted = a.sparks_converted + b.sparks_converted;
 		m->pool = b.pool ? b.pool : a.pool;
+		for (size_t k = 0; k < EV_VIEW_GC_PHASES - 1; k++)
+			m->gc_phase_ns[k] = a.gc_phase_ns[k] + b.gc_phase_ns[k];
 		if (a.tid == b.tid) {
 			m->tid = a.tid;
 			m->tid_ns = a.tid_ns + b.tid_ns;
@@ -321,6 +323,22 @@ static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
 	o->in_gc = 0;
 }
 
+/* A GC phase that ended (view_gc.c) added to the buckets it covers: work,
+ * idle and done; sync is the rest of the GC's time. */
+static void on_gc_phase(ev_view_index *ix, view_row *r, const ev_event *ev)
+{
+	view_piece p;
+
+	if (!evi_view_gc_phase(&r->now, ev, &p) || p.phase == EV_VIEW_GC_SYNC)
+		return;
+	reach(ix, p.to - 1);
+	for (uint64_t b = p.from >> ix->shift; b <= (p.to - 1) >> ix->shift; b++) {
+		uint64_t lo = b << ix->shift, hi = (b + 1) << ix->shift;
+		r->b[b].gc_phase_ns[p.phase - 1] += (p.to < hi ? p.to : hi) -
+						    (p.from > lo ? p.from : lo);
+	}
+}
+
 /* SPARK_COUNTERS: created, dud, overflowed, converted, GC'd, fizzled,
  * remaining (u64 each), the cap's totals so far. */
 static int on_sparks(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -441,6 +459,7 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	if (ev->cap == EV_NO_CAP || !(r = row_get(ix, ev->cap, ev)))
 		return ev->cap == EV_NO_CAP ? EV_OK : ix->diag.status;
 	r->seen = 1;
+	on_gc_phase(ix, r, ev);
 	switch (ev->type) {
 	case EV_RUN_THREAD:
 	case EV_STOP_THREAD:

@@ -16,7 +16,23 @@ typedef struct view_open {
 	uint64_t run_start, gc_start;
 	uint32_t tid;
 	uint8_t running, in_gc;
+	uint8_t gc_phase;     /* 1 + ev_view_gc_phase; 0: none (view_gc.c) */
+	uint64_t phase_start; /* since when */
 } view_open;
+
+/* A GC phase that ended: [from, to) in `phase` (ev_view_gc_phase). */
+typedef struct view_piece {
+	uint64_t from, to;
+	unsigned phase;
+} view_piece;
+
+/* Moves `o`'s GC phase on by `ev` (of its capability); 1 with the phase
+ * that ended in *out, else 0 (view_gc.c). */
+int evi_view_gc_phase(view_open *o, const ev_event *ev, view_piece *out);
+
+/* Sets `c`'s sync phase to the rest of its GC time once its other phases
+ * are in (view_gc.c). */
+void evi_view_cell_sync(ev_view_cell *c);
 
 /* One bucket of a row: 2^shift ns from bucket index << shift. */
 typedef struct view_bucket {
@@ -30,6 +46,9 @@ typedef struct view_bucket {
 	 * created and converted since the last, and the pool's size at the
 	 * last one in the bucket, plus one (0: none). */
 	uint64_t sparks_created, sparks_converted, pool;
+	/* The GC's work, idle and done phases (view_gc.c) in it; its sync
+	 * phase is the rest of gc_ns. */
+	uint64_t gc_phase_ns[EV_VIEW_GC_PHASES - 1];
 } view_bucket;
 
 /* The heap in one bucket: HEAP_SIZE (50) and HEAP_LIVE (51) at their

@@ -94,6 +94,9 @@ static void sum_span(const ev_view_index *ix, const view_row *r, uint64_t lo,
 
 		c->run_ns += scaled(k->run_ns, part, width);
 		c->gc_ns += scaled(k->gc_ns, part, width);
+		for (unsigned ph = EV_VIEW_GC_WORK; ph < EV_VIEW_GC_PHASES; ph++)
+			c->gc_phase_ns[ph] += scaled(k->gc_phase_ns[ph - 1],
+						     part, width);
 		if (k->tid && k->tid_ns > best) {
 			best = k->tid_ns;
 			c->tid = k->tid;
@@ -120,6 +123,7 @@ int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
 			continue;
 		if (r && r->b && lo < ((uint64_t)ix->nb << ix->shift))
 			sum_span(ix, r, lo, hi, c);
+		evi_view_cell_sync(c);
 		if (z > a && z - a > c->run_ns + c->gc_ns)
 			c->idle_ns = z - a - c->run_ns - c->gc_ns;
 	}
@@ -205,8 +209,9 @@ view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
 {
 	const view_row *r = row_of(ix, cap);
 	uint64_t b = time >> ix->shift;
-	view_open none = { 0, 0, 0, 0, 0 };
+	view_open none;
 
+	memset(&none, 0, sizeof none);
 	if (!r)
 		return none;
 	return b < r->filled ? r->b[b].open : r->block_open;

@@ -282,8 +282,9 @@ static void test_memory_bounded(void **state)
 	(void)state;
 	assert_int_equal(ev_view_cap_count(ix), 4);
 	/* 4 caps and the global row at the smallest row length. */
-	assert_true(ev_view_memory(ix) < 5 * EV_VIEW_MIN_ROW * 64 + 65536);
-	assert_true(ev_view_memory(big) <= (size_t)EV_VIEW_DEFAULT_CELLS * 72);
+	assert_true(ev_view_memory(ix) < 5 * EV_VIEW_MIN_ROW * 128 + 65536);
+	/* A bucket is 120 bytes (with its GC phases). */
+	assert_true(ev_view_memory(big) <= (size_t)EV_VIEW_DEFAULT_CELLS * 128);
 	for (uint16_t cap = 0; cap < 4; cap++) {
 		assert_int_equal(whole(ix, cap, 1).run_ns,
 				 whole(big, cap, 1).run_ns);
@@ -325,6 +326,8 @@ typedef struct reference {
 	int running, in_gc;
 	uint32_t tid;
 	uint64_t run_start, gc_start;
+	int phase;            /* ThreadScope's GC phase, -1: none */
+	uint64_t phase_start;
 } reference;
 
 static uint64_t ref_edge(const reference *f, size_t i)
@@ -332,14 +335,51 @@ static uint64_t ref_edge(const reference *f, size_t i)
 	return f->from + (f->to - f->from) * i / SPANS;
 }
 
+/* Adds [a, b) to each span's run (gc 0), GC (1) or GC phase (2 + the
+ * phase) time. */
 static void ref_add(reference *f, uint64_t a, uint64_t b, int gc)
 {
 	for (size_t i = 0; i < SPANS; i++) {
 		uint64_t lo = ref_edge(f, i), hi = ref_edge(f, i + 1);
 		uint64_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+		ev_view_cell *c = &f->cells[i];
 		if (y > x)
-			*(gc ? &f->cells[i].gc_ns : &f->cells[i].run_ns) += y - x;
+			*(gc > 1 ? &c->gc_phase_ns[gc - 2]
+			  : gc ? &c->gc_ns : &c->run_ns) += y - x;
 	}
+}
+
+/* ThreadScope's GC phases (Events/EventDuration.hs: gcStart, gcWork,
+ * gcIdle, gcDone): GC_START opens sync; GC_WORK, GC_IDLE and GC_DONE
+ * each end the phase open (unless it is their own) and open theirs;
+ * GC_END ends it; a RUN_THREAD, STOP_THREAD or SPARK_COUNTERS turns it
+ * into sync from its start. */
+static void ref_phase(reference *f, const ev_event *ev)
+{
+	int next;
+
+	switch (ev->type) {
+	case EV_GC_START:
+		f->phase = EV_VIEW_GC_SYNC;
+		f->phase_start = ev->time;
+		return;
+	case EV_RUN_THREAD:
+	case EV_STOP_THREAD:
+	case EV_SPARK_COUNTERS:
+		if (f->phase >= 0)
+			f->phase = EV_VIEW_GC_SYNC;
+		return;
+	case EV_GC_WORK: next = EV_VIEW_GC_WORK; break;
+	case EV_GC_IDLE: next = EV_VIEW_GC_IDLE; break;
+	case EV_GC_DONE: next = EV_VIEW_GC_DONE; break;
+	case EV_GC_END: next = -1; break;
+	default: return;
+	}
+	if (f->phase < 0 || f->phase == next)
+		return;
+	ref_add(f, f->phase_start, ev->time, 2 + f->phase);
+	f->phase = next;
+	f->phase_start = ev->time;
 }
 
 /* `cap`'s runs and GCs clipped to [from, to) in SPANS spans, from every
@@ -354,6 +394,7 @@ static void reference_of(const char *path, uint16_t cap, reference *f)
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		if (ev.cap != cap || ev.type == EV_BLOCK_MARKER)
 			continue;
+		ref_phase(f, &ev);
 		if (ev.type == EV_RUN_THREAD) {
 			f->running = 1;
 			f->tid = ev_load32(ev.payload);
@@ -375,7 +416,22 @@ static void reference_of(const char *path, uint16_t cap, reference *f)
 		ref_add(f, f->run_start, f->to, 0);
 	if (f->in_gc)
 		ref_add(f, f->gc_start, f->to, 1);
+	if (f->in_gc && f->phase >= 0)
+		ref_add(f, f->phase_start, f->to, 2 + f->phase);
 	ev_reader_free(r);
+}
+
+/* Whether `a`'s GC phases are those of `b`, and add up to its GC time. */
+static int same_phases(const ev_view_cell *a, const ev_view_cell *b)
+{
+	uint64_t sum = 0;
+
+	for (unsigned k = 0; k < EV_VIEW_GC_PHASES; k++) {
+		if (a->gc_phase_ns[k] != b->gc_phase_ns[k])
+			return 0;
+		sum += a->gc_phase_ns[k];
+	}
+	return sum == a->gc_ns;
 }
 
 /* Checks ev_view_tile_exact over [from, to) of `cap` against the replay. */
@@ -391,6 +447,7 @@ static void exact_range(const char *path, const ev_view_index *ix, int fd,
 	memset(&f, 0, sizeof f);
 	f.from = from;
 	f.to = to;
+	f.phase = -1;
 	reference_of(path, cap, &f);
 	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
 					   "log", EV_READER_RAW), EV_OK);
@@ -399,15 +456,47 @@ static void exact_range(const char *path, const ev_view_index *ix, int fd,
 	ev_reader_free(r);
 	for (size_t i = 0; i < SPANS; i++)
 		if (got[i].run_ns != f.cells[i].run_ns ||
-		    got[i].gc_ns != f.cells[i].gc_ns)
+		    got[i].gc_ns != f.cells[i].gc_ns ||
+		    !same_phases(&got[i], &f.cells[i]))
 			fail_msg("%s cap %u [%llu, %llu) span %zu: exact "
-				 "%llu/%llu, replay %llu/%llu", path, cap,
+				 "%llu/%llu, replay %llu/%llu (or GC phases)",
+				 path, cap,
 				 (unsigned long long)from,
 				 (unsigned long long)to, i,
 				 (unsigned long long)got[i].run_ns,
 				 (unsigned long long)got[i].gc_ns,
 				 (unsigned long long)f.cells[i].run_ns,
 				 (unsigned long long)f.cells[i].gc_ns);
+}
+
+/* The index's GC phases over the whole run, in SPANS spans of whole
+ * buckets, are the replay's: exact, and they add up to the GC time. */
+static void index_phases_agree(const char *path, const ev_view_index *ix,
+			       uint16_t cap)
+{
+	reference f;
+	ev_view_cell got[SPANS];
+
+	memset(&f, 0, sizeof f);
+	f.to = aligned_end(ix, SPANS);
+	f.phase = -1;
+	reference_of(path, cap, &f);
+	assert_int_equal(ev_view_tile(ix, cap, 0, f.to, SPANS, got), EV_OK);
+	for (size_t i = 0; i < SPANS; i++)
+		if (got[i].gc_ns != f.cells[i].gc_ns ||
+		    !same_phases(&got[i], &f.cells[i]))
+			fail_msg("%s cap %u span %zu: index GC %llu in phases "
+				 "%llu %llu %llu %llu, replay %llu %llu %llu "
+				 "%llu", path, cap, i,
+				 (unsigned long long)got[i].gc_ns,
+				 (unsigned long long)got[i].gc_phase_ns[0],
+				 (unsigned long long)got[i].gc_phase_ns[1],
+				 (unsigned long long)got[i].gc_phase_ns[2],
+				 (unsigned long long)got[i].gc_phase_ns[3],
+				 (unsigned long long)f.cells[i].gc_phase_ns[0],
+				 (unsigned long long)f.cells[i].gc_phase_ns[1],
+				 (unsigned long long)f.cells[i].gc_phase_ns[2],
+				 (unsigned long long)f.cells[i].gc_phase_ns[3]);
 }
 
 /* The exact tiles of ranges of every size, at odd places and at bucket
@@ -427,6 +516,7 @@ static void exact_agrees(const char *path, void *ctx)
 	for (uint16_t cap = 0; cap < ev_view_cap_count(ix); cap++) {
 		uint64_t len = ev_view_end(ix) - ev_view_start(ix);
 		uint64_t w = ev_view_bucket_ns(ix);
+		index_phases_agree(path, ix, cap);
 		for (unsigned k = 0; k < 6; k++) {
 			uint64_t from = ev_view_start(ix) + len / 7 * k + 12345;
 			exact_range(path, ix, fd, cap, from,
