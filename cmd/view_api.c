@@ -80,6 +80,16 @@ static void write_processes(json_out *j, const view_state *v)
 	json_end_array(j);
 }
 
+/* The names of the user's spans, in the order of their name_index. */
+static void write_span_names(json_out *j, const view_state *v)
+{
+	json_begin_array(j, "span_names");
+	for (size_t i = 0; i < ev_view_span_name_count(v->index); i++)
+		json_cstring(j, NULL, ev_view_span_name(v->index, i));
+	json_end_array(j);
+	json_uint(j, "spans_dropped", ev_view_spans_dropped(v->index));
+}
+
 static const char *meta(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
@@ -101,6 +111,7 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_bool(&j, "live", v->live);
 	json_bool(&j, "at_end", v->complete || v->waiting);
 	write_processes(&j, v);
+	write_span_names(&j, v);
 	json_end_object(&j);
 	return "application/json";
 }
@@ -189,6 +200,58 @@ static void write_field(json_out *j, const char *key, const void *items,
 			json_uint(j, NULL, v);
 	}
 	json_end_array(j);
+}
+
+/* A span that overlaps a tile, by its index. */
+typedef struct span_pick {
+	size_t i;
+	uint64_t duration;
+} span_pick;
+
+static int longer_first(const void *a, const void *b)
+{
+	const span_pick *x = a, *y = b;
+	return x->duration < y->duration ? 1 : x->duration > y->duration ? -1 : 0;
+}
+
+static int earlier_index(const void *a, const void *b)
+{
+	const span_pick *x = a, *y = b;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The user's spans that overlap [from, to): all of them when they are at
+ * most `max`, else the `max` longest (the others counted in spans_more),
+ * in the order they ended. */
+static void write_spans(json_out *j, const view_state *v, uint64_t from,
+			uint64_t to, size_t max)
+{
+	size_t n = 0, total = ev_view_span_count(v->index);
+	span_pick *keep = calloc(total ? total : 1, sizeof *keep);
+	ev_view_span s;
+
+	for (size_t i = 0; keep && i < total; i++)
+		if (ev_view_span_at(v->index, i, &s) == EV_OK &&
+		    s.start_ns < to && s.start_ns + s.duration_ns >= from)
+			keep[n++] = (span_pick){ i, s.duration_ns };
+	if (keep && n > max) {
+		qsort(keep, n, sizeof *keep, longer_first);
+		qsort(keep, max, sizeof *keep, earlier_index);
+	}
+	json_begin_array(j, "spans");
+	for (size_t k = 0; keep && k < n && k < max; k++) {
+		ev_view_span_at(v->index, keep[k].i, &s);
+		json_begin_object(j, NULL);
+		json_uint(j, "name", s.name_index);
+		json_uint(j, "tid", s.tid);
+		json_uint(j, "cap", s.cap);
+		json_uint(j, "start_ns", s.start_ns);
+		json_uint(j, "duration_ns", s.duration_ns);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_uint(j, "spans_more", n > max ? n - max : 0);
+	free(keep);
 }
 
 /* The GC's time in the tile's spans by phase, as ThreadScope draws them
@@ -293,6 +356,7 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 	json_end_array(&j);
 	write_heap(&j, v, &p);
 	write_texts(&j, v, p.from, p.to, 2 * p.width);
+	write_spans(&j, v, p.from, p.to, 2 * p.width);
 	json_end_object(&j);
 	free(cells);
 	free(sp);

@@ -26,7 +26,7 @@
 # folder after a file moved) are ignored.
 set -euo pipefail
 
-LAYERS='format->common stats->inspect export->inspect report->inspect report->stats export->stats archive->validate'
+LAYERS='format->common stats->inspect export->inspect report->inspect report->stats export->stats archive->validate view->stats'
 
 # symbols OBJDIR SRCDIR PREFIX: "D file symbol" for what each object
 # defines and "U file symbol" for what it uses, the file named PREFIX

@@ -116,6 +116,20 @@ typedef struct ev_view_text {
 	const char *text;   /**< NUL-terminated, owned by the index */
 } ev_view_text;
 
+/** The user's spans kept; later ones are counted. */
+#define EV_VIEW_MAX_SPANS 65536u
+
+/** A user's span: a START/STOP pair of USER_MSG of one name on one
+ *  Haskell thread, as `evtool stats --spans` pairs them
+ *  (include/evtool/stats_spans.h). */
+typedef struct ev_view_span {
+	uint64_t start_ns, duration_ns;
+	uint32_t tid;        /**< the thread, 0: none ran */
+	uint16_t cap;        /**< the capability of its STOP */
+	uint32_t name_index; /**< its name's, first seen first, from 0 */
+	const char *name;    /**< owned by the index */
+} ev_view_span;
+
 /** A new, empty index of at most `max_cells` buckets in all (0:
  *  EV_VIEW_DEFAULT_CELLS). EV_ENOMEM. */
 EV_API int ev_view_index_new(ev_view_index **out, size_t max_cells);
@@ -233,6 +247,18 @@ EV_API size_t ev_view_text_count(const ev_view_index *ix);
 EV_API const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i);
 /** Texts not kept, past EV_VIEW_MAX_TEXTS of their kind. */
 EV_API uint64_t ev_view_texts_dropped(const ev_view_index *ix);
+
+/** The user's spans kept, in the order they ended. */
+EV_API size_t ev_view_span_count(const ev_view_index *ix);
+/** Spans that ended past EV_VIEW_MAX_SPANS (not kept). */
+EV_API uint64_t ev_view_spans_dropped(const ev_view_index *ix);
+/** Fills `out` with span `i`: EV_OK, or EV_EINVAL out of range. */
+EV_API int ev_view_span_at(const ev_view_index *ix, size_t i,
+			   ev_view_span *out);
+/** Names of spans seen (a span's name_index is below it). */
+EV_API size_t ev_view_span_name_count(const ev_view_index *ix);
+/** Name `i`, or NULL out of range; owned by the index. */
+EV_API const char *ev_view_span_name(const ev_view_index *ix, size_t i);
 
 
 /**

@@ -44,9 +44,9 @@ int ev_view_index_new(ev_view_index **out, size_t max_cells)
 		ix->nb /= 2;
 	ix->shift = FIRST_SHIFT;
 	if (!(ix->global.b = calloc(ix->nb, sizeof *ix->global.b)) ||
-	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap))) {
-		free(ix->global.b);
-		free(ix);
+	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap)) ||
+	    evi_view_spans_new(ix) < 0) {
+		ev_view_index_free(ix);
 		return EV_ENOMEM;
 	}
 	*out = ix;
@@ -65,6 +65,7 @@ void ev_view_index_free(ev_view_index *ix)
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
+	evi_view_spans_free(ix);
 	free(ix->threads);
 	evi_idmap_free(&ix->thread_ids);
 	free(ix);
@@ -446,6 +447,8 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	case EV_USER_MARKER:
 		return on_text(ix, ev, EV_VIEW_MARKER);
 	case EV_USER_MSG:
+		if (evi_view_spans_add(ix, ev) < 0)
+			return ix->diag.status;
 		return on_text(ix, ev, EV_VIEW_MESSAGE);
 	case EV_THREAD_LABEL:
 		return on_text(ix, ev, EV_VIEW_LABEL);
@@ -463,6 +466,8 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	switch (ev->type) {
 	case EV_RUN_THREAD:
 	case EV_STOP_THREAD:
+		if (evi_view_spans_add(ix, ev) < 0)
+			return ix->diag.status;
 		return on_thread(ix, r, ev);
 	case EV_SPARK_COUNTERS:
 		return on_sparks(ix, r, ev);

@@ -76,6 +76,19 @@ typedef struct view_row {
 view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
 			   uint64_t time);
 
+/* A user's span (view_spans.c): its name by index in span_stats. */
+typedef struct view_span {
+	uint64_t start, duration;
+	uint32_t tid, name;
+	uint16_t cap;
+} view_span;
+
+/* The spans' pairing: an ev_stats of the index (view_spans.c). */
+int evi_view_spans_new(ev_view_index *ix);
+void evi_view_spans_free(ev_view_index *ix);
+/* RUN_THREAD, STOP_THREAD and USER_MSG go to the pairing. */
+int evi_view_spans_add(ev_view_index *ix, const ev_event *ev);
+
 struct ev_view_index {
 	size_t max_cells;
 	size_t nb;          /* buckets per row, a power of two */
@@ -99,6 +112,10 @@ struct ev_view_index {
 	size_t n_texts, texts_cap, text_bytes;
 	size_t kind_count[3]; /* texts kept of each ev_view_text_kind */
 	uint64_t texts_dropped;
+	struct ev_stats *span_stats; /* pairs the spans (view_spans.c) */
+	view_span *spans;
+	size_t n_spans, spans_cap;
+	uint64_t spans_dropped;
 	ev_diag diag;
 };
 

@@ -47,6 +47,7 @@ size_t ev_view_memory(const ev_view_index *ix)
 	       ix->n_rows * sizeof(view_row) +
 	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes +
 	       ix->threads_cap * sizeof *ix->threads +
+	       ix->spans_cap * sizeof *ix->spans +
 	       ix->thread_ids.n_slots * sizeof *ix->thread_ids.slots +
 	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys;
 }

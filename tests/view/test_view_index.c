@@ -644,6 +644,71 @@ static void test_threads(void **state)
 	ts_for_each_log(EVTOOL_CORPUS, threads_agree, &n);
 }
 
+/* The spans kept, per name, are those `stats --spans` measures: the
+ * same count, total and first start. */
+static void spans_agree(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *ix = index_log(path, 0);
+	ev_reader *r;
+	ev_stats *st;
+	ev_view_span s;
+	int rc;
+
+	if (!ix)
+		return;
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
+	rc = ev_reader_feed(r, ev_stats_consumer(), st);
+	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	assert_int_equal(ev_view_span_name_count(ix), ev_stats_span_count(st));
+	for (size_t k = 0; k < ev_stats_span_count(st); k++) {
+		const ev_stats_span *want = ev_stats_span_at(st, k);
+		uint64_t count = 0, total = 0, first = UINT64_MAX;
+
+		assert_string_equal(ev_view_span_name(ix, k), want->name);
+		for (size_t i = 0; i < ev_view_span_count(ix); i++) {
+			assert_int_equal(ev_view_span_at(ix, i, &s), EV_OK);
+			if (s.name_index != k)
+				continue;
+			assert_string_equal(s.name, want->name);
+			count++;
+			total += s.duration_ns;
+			first = s.start_ns < first ? s.start_ns : first;
+		}
+		if (count != want->all.count || total != want->all.total_ns ||
+		    (count && first != want->first_ns))
+			fail_msg("%s span %s: %llu spans, %llu ns from %llu; "
+				 "stats %llu, %llu ns from %llu", path,
+				 want->name, (unsigned long long)count,
+				 (unsigned long long)total,
+				 (unsigned long long)first,
+				 (unsigned long long)want->all.count,
+				 (unsigned long long)want->all.total_ns,
+				 (unsigned long long)want->first_ns);
+		n->caps += count;
+	}
+	assert_int_equal(ev_view_span_at(ix, ev_view_span_count(ix), &s),
+			 EV_EINVAL);
+	n->logs++;
+	ev_stats_free(st);
+	ev_reader_free(r);
+	ev_view_index_free(ix);
+}
+
+static void test_spans(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, spans_agree, &n);
+	ts_for_each_log(EVTOOL_CORPUS, spans_agree, &n);
+	assert_true(n.logs >= 10);
+	assert_true(n.caps >= 30); /* spans-a and spans-b have 17 each */
+}
+
 static void test_bad_arguments(void **state)
 {
 	ev_view_index *ix;
@@ -669,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_exact_tiles),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
