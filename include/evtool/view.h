@@ -130,6 +130,25 @@ typedef struct ev_view_span {
 	const char *name;    /**< owned by the index */
 } ev_view_span;
 
+/** Threads given a row of states, the first seen first. */
+#define EV_VIEW_MAX_THREAD_ROWS 4096u
+/** Buckets of all thread rows together (40 bytes each: 10 MiB), or half
+ *  the index's budget when that is less. */
+#define EV_VIEW_THREAD_CELLS (1u << 18)
+/** Thread events held to be taken in time order (24 bytes each), or an
+ *  eighth of the index's budget when that is less (at least 64). */
+#define EV_VIEW_REORDER 65536u
+
+/** What a thread did within one span of time. */
+typedef struct ev_view_thread_cell {
+	uint64_t run_ns;      /**< running (its runs, as stats --threads) */
+	uint64_t runnable_ns; /**< created, yielded, woken: waiting to run */
+	uint64_t blocked_ns;  /**< stopped for a blocking reason */
+	/** The STOP_THREAD status (as ghc-events numbers them, 0 to 20)
+	 *  that blocked it longest in the span; 0 when none did. */
+	uint8_t reason;
+} ev_view_thread_cell;
+
 /** A new, empty index of at most `max_cells` buckets in all (0:
  *  EV_VIEW_DEFAULT_CELLS). EV_ENOMEM. */
 EV_API int ev_view_index_new(ev_view_index **out, size_t max_cells);
@@ -240,6 +259,34 @@ EV_API const ev_view_thread *ev_view_thread_of(const ev_view_index *ix,
 EV_API size_t ev_view_thread_count(const ev_view_index *ix);
 /** Threads seen but not summarised. */
 EV_API uint64_t ev_view_threads_dropped(const ev_view_index *ix);
+
+/** The width of a thread row's bucket (a power of two ns, at least
+ *  ev_view_bucket_ns). */
+EV_API uint64_t ev_view_thread_bucket_ns(const ev_view_index *ix);
+
+/** Threads with a row (the first EV_VIEW_MAX_THREAD_ROWS). */
+EV_API size_t ev_view_thread_rows(const ev_view_index *ix);
+
+/**
+ * What thread `tid` did in `width` equal spans of [from, to), from its
+ * row: running (its runs, which add up to its run_ns), runnable and
+ * blocked (from its events in time order: created or woken is runnable,
+ * a STOP_THREAD leaves it runnable, blocked or finished by its status)
+ * and the reason that blocked it longest. A bucket that a span covers in
+ * part counts in proportion. The thread events are taken in time order
+ * through a heap of EV_VIEW_REORDER: the states of those still in it come
+ * in with ev_view_index_finish. EV_OK; EV_EINVAL
+ * as ev_view_tile, or for a thread without a row.
+ */
+EV_API int ev_view_thread_tile(const ev_view_index *ix, uint32_t tid,
+			       uint64_t from, uint64_t to, size_t width,
+			       ev_view_thread_cell *cells);
+
+/**
+ * Ends the index of a log that has ended: the thread events still held
+ * for their order are taken in (ev_view_index_read does it at EV_END).
+ */
+EV_API void ev_view_index_finish(ev_view_index *ix);
 
 /** Texts kept, in log order. */
 EV_API size_t ev_view_text_count(const ev_view_index *ix);

@@ -66,6 +66,7 @@ void ev_view_index_free(ev_view_index *ix)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
 	evi_view_spans_free(ix);
+	evi_view_threads_free(ix);
 	free(ix->threads);
 	evi_idmap_free(&ix->thread_ids);
 	free(ix);
@@ -120,6 +121,7 @@ static void coarsen(ev_view_index *ix)
 		if (ix->rows[i].b)
 			coarsen_row(&ix->rows[i], ix->nb);
 	coarsen_row(&ix->global, ix->nb);
+	evi_view_threads_coarsen(ix);
 	ix->shift++;
 }
 
@@ -148,6 +150,7 @@ static int fit_rows(ev_view_index *ix, size_t rows)
 		view_heap *h = realloc(ix->heap, ix->nb * sizeof *h);
 		if (h)
 			ix->heap = h;
+		evi_view_threads_fit(ix);
 	}
 	return EV_OK;
 }
@@ -291,6 +294,14 @@ static int on_block(ev_view_index *ix, const ev_event *ev)
 	return EV_OK;
 }
 
+/* A thread event (its id first, checked) for the thread rows, in the
+ * buckets' reach. */
+static int on_thread_state(ev_view_index *ix, const ev_event *ev)
+{
+	reach(ix, ev->time);
+	return evi_view_threads_event(ix, ev);
+}
+
 static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 {
 	if (ev->size < (ev->type == EV_STOP_THREAD ? 6u : 4u))
@@ -308,7 +319,10 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 		run_ns = ev->time >= o->run_start ? ev->time - o->run_start : 0;
 		o->running = 0;
 	}
-	return on_life(ix, ev, run_ns);
+	int rc = on_life(ix, ev, run_ns);
+	if (rc == EV_OK && run_ns)
+		evi_view_threads_run(ix, tid, o->run_start, ev->time);
+	return rc < 0 ? rc : on_thread_state(ix, ev);
 }
 
 static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -476,7 +490,16 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 		if (ev->size < 4)
 			return fail(ix, EV_EFORMAT, ev,
 				    "a thread event too short for its thread id");
-		return on_life(ix, ev, 0);
+		if (on_life(ix, ev, 0) < 0)
+			return ix->diag.status;
+		return ev->type == EV_CREATE_THREAD ? on_thread_state(ix, ev)
+						    : EV_OK;
+	case EV_THREAD_RUNNABLE:
+	case EV_THREAD_WAKEUP:
+		if (ev->size < 4)
+			return fail(ix, EV_EFORMAT, ev,
+				    "a thread event too short for its thread id");
+		return on_thread_state(ix, ev);
 	case EV_GC_START:
 	case EV_GC_END:
 		on_gc(ix, r, ev);
@@ -511,7 +534,16 @@ int ev_view_index_read(ev_view_index *ix, ev_reader *r)
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		if ((rc = ev_view_index_add(ix, &ev)) < 0)
 			return rc;
+	if (rc == EV_END)
+		ev_view_index_finish(ix);
 	return rc;
+}
+
+void ev_view_index_finish(ev_view_index *ix)
+{
+	if (ix->any)
+		reach(ix, ix->end);
+	evi_view_threads_finish(ix);
 }
 
 const ev_diag *ev_view_index_diag(const ev_view_index *ix)

@@ -89,6 +89,43 @@ void evi_view_spans_free(ev_view_index *ix);
 /* RUN_THREAD, STOP_THREAD and USER_MSG go to the pairing. */
 int evi_view_spans_add(ev_view_index *ix, const ev_event *ev);
 
+/* A thread's row (view_threads.c): its buckets and its state now. */
+typedef struct view_tbucket {
+	uint64_t ns[3];     /* running, runnable, blocked */
+	uint64_t reason_ns; /* how long `reason` blocked it */
+	uint8_t reason;     /* the longest blocking reason (a stop status) */
+} view_tbucket;
+
+typedef struct view_trow {
+	view_tbucket *b;    /* NULL: no row yet */
+	uint64_t since;
+	uint8_t state, reason;
+} view_trow;
+
+/* A thread event waiting to be taken in time order. */
+typedef struct view_tev {
+	uint64_t time, seq;
+	uint32_t tid;
+	uint16_t type, status;
+} view_tev;
+
+/* Thread rows (view_threads.c): events, runs, and the rows following the
+ * capabilities' coarsening (after it) and shrinking (after nb halves). */
+int evi_view_threads_event(ev_view_index *ix, const ev_event *ev);
+void evi_view_threads_run(ev_view_index *ix, uint32_t tid, uint64_t from,
+			  uint64_t to);
+void evi_view_threads_coarsen(ev_view_index *ix);
+void evi_view_threads_fit(ev_view_index *ix);
+void evi_view_threads_finish(ev_view_index *ix);
+void evi_view_threads_free(ev_view_index *ix);
+
+/* Proportions of buckets (view_query.c). */
+void evi_view_span_of(uint64_t from, uint64_t to, size_t width, size_t i,
+		      uint64_t *lo, uint64_t *hi);
+uint64_t evi_view_part_of(uint64_t b, unsigned shift, uint64_t lo,
+			  uint64_t hi);
+uint64_t evi_view_scaled(uint64_t value, uint64_t part, uint64_t w);
+
 struct ev_view_index {
 	size_t max_cells;
 	size_t nb;          /* buckets per row, a power of two */
@@ -116,6 +153,12 @@ struct ev_view_index {
 	view_span *spans;
 	size_t n_spans, spans_cap;
 	uint64_t spans_dropped;
+	view_trow *trows;      /* by thread summary index (view_threads.c) */
+	size_t trows_cap, n_trows;
+	unsigned tgap;         /* a thread bucket is 2^tgap cap buckets */
+	view_tev *reorder;     /* a min-heap of reorder_cap */
+	size_t n_reorder, reorder_cap;
+	uint64_t reorder_seq;
 	ev_diag diag;
 };
 

@@ -48,6 +48,9 @@ size_t ev_view_memory(const ev_view_index *ix)
 	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes +
 	       ix->threads_cap * sizeof *ix->threads +
 	       ix->spans_cap * sizeof *ix->spans +
+	       ix->n_trows * (ix->nb >> ix->tgap) * sizeof(view_tbucket) +
+	       ix->trows_cap * sizeof *ix->trows +
+	       ix->reorder_cap * sizeof *ix->reorder +
 	       ix->thread_ids.n_slots * sizeof *ix->thread_ids.slots +
 	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys;
 }
@@ -70,8 +73,7 @@ static void span_of(uint64_t from, uint64_t to, size_t width, size_t i,
 static uint64_t part_of(const ev_view_index *ix, uint64_t b, uint64_t lo,
 			uint64_t hi)
 {
-	uint64_t b0 = b << ix->shift, b1 = b0 + ((uint64_t)1 << ix->shift);
-	return (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+	return evi_view_part_of(b, ix->shift, lo, hi);
 }
 
 /* A bucket's `value` for `part` of its width `w`: in proportion. */
@@ -216,4 +218,24 @@ view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
 	if (!r)
 		return none;
 	return b < r->filled ? r->b[b].open : r->block_open;
+}
+
+/* ---- the proportions, for the thread rows (view_threads.c) ---- */
+
+void evi_view_span_of(uint64_t from, uint64_t to, size_t width, size_t i,
+		      uint64_t *lo, uint64_t *hi)
+{
+	span_of(from, to, width, i, lo, hi);
+}
+
+uint64_t evi_view_part_of(uint64_t b, unsigned shift, uint64_t lo,
+			  uint64_t hi)
+{
+	uint64_t b0 = b << shift, b1 = b0 + ((uint64_t)1 << shift);
+	return (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+}
+
+uint64_t evi_view_scaled(uint64_t value, uint64_t part, uint64_t w)
+{
+	return scaled(value, part, w);
 }
