@@ -20,6 +20,8 @@
 #define VIEW_MAX_EVENTS 1000u
 /* Events of one thread listed by /api/thread. */
 #define VIEW_MAX_LIFE 500u
+/* Thread rows of one /api/threads. */
+#define VIEW_MAX_THREAD_ROWS 64u
 /* Hits of one /api/search. */
 #define VIEW_MAX_HITS 500u
 /* A range whose events lie within this many bytes of the log, for every

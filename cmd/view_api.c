@@ -287,23 +287,50 @@ static void write_sparks(json_out *j, const view_state *v, uint16_t cap,
 		    offsetof(ev_view_spark_cell, pool), p->width);
 }
 
+/* The arrays of a heap's size, live bytes and allocation per span. */
+static void write_heap_cells(json_out *j, const ev_view_heap_cell *h,
+			     size_t width)
+{
+	const size_t size = sizeof *h;
+
+	write_field(j, "size_bytes", h, size,
+		    offsetof(ev_view_heap_cell, size_bytes), width);
+	write_field(j, "live_bytes", h, size,
+		    offsetof(ev_view_heap_cell, live_bytes), width);
+	write_field(j, "allocated_bytes", h, size,
+		    offsetof(ev_view_heap_cell, allocated_bytes), width);
+}
+
 /* The heap's size, live bytes and allocation in the tile's spans. */
 static void write_heap(json_out *j, const view_state *v, const view_params *p)
 {
 	ev_view_heap_cell *h = calloc(p->width, sizeof *h);
-	const size_t size = sizeof *h;
 
 	json_begin_object(j, "heap");
-	if (h && ev_view_heap(v->index, p->from, p->to, p->width, h) == EV_OK) {
-		write_field(j, "size_bytes", h, size,
-			    offsetof(ev_view_heap_cell, size_bytes), p->width);
-		write_field(j, "live_bytes", h, size,
-			    offsetof(ev_view_heap_cell, live_bytes), p->width);
-		write_field(j, "allocated_bytes", h, size,
-			    offsetof(ev_view_heap_cell, allocated_bytes),
-			    p->width);
-	}
+	if (h && ev_view_heap(v->index, p->from, p->to, p->width, h) == EV_OK)
+		write_heap_cells(j, h, p->width);
 	json_end_object(j);
+	free(h);
+}
+
+/* Each process's heap apart, by the capset its heap events name. */
+static void write_proc_heaps(json_out *j, const view_state *v,
+			     const view_params *p)
+{
+	ev_view_heap_cell *h = calloc(p->width, sizeof *h);
+
+	json_begin_array(j, "heaps");
+	for (size_t i = 0; h && i < ev_view_heap_count(v->index); i++) {
+		uint32_t capset = ev_view_heap_capset(v->index, i);
+		if (ev_view_heap_of(v->index, capset, p->from, p->to, p->width,
+				    h) != EV_OK)
+			continue;
+		json_begin_object(j, NULL);
+		json_uint(j, "capset", capset);
+		write_heap_cells(j, h, p->width);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	free(h);
 }
 
@@ -355,6 +382,7 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 	}
 	json_end_array(&j);
 	write_heap(&j, v, &p);
+	write_proc_heaps(&j, v, &p);
 	write_texts(&j, v, p.from, p.to, 2 * p.width);
 	write_spans(&j, v, p.from, p.to, 2 * p.width);
 	json_end_object(&j);
@@ -630,6 +658,117 @@ static const char *thread(void *ctx, const http_request *req, FILE *body)
 	return "application/json";
 }
 
+/* ---- /api/threads ---- */
+
+/* A thread with a row, by its running time in the range. */
+typedef struct thread_pick {
+	uint32_t tid;
+	uint64_t run_ns;
+} thread_pick;
+
+static int busier_first(const void *a, const void *b)
+{
+	const thread_pick *x = a, *y = b;
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The threads with rows, the asked one (`p->tid`) first, then by their
+ * running time in the range; *n of them. */
+static thread_pick *pick_threads(const view_state *v, const view_params *p,
+				 size_t *n)
+{
+	size_t rows = ev_view_thread_rows(v->index);
+	thread_pick *t = calloc(rows ? rows : 1, sizeof *t);
+	ev_view_thread_cell c;
+
+	*n = 0;
+	for (size_t i = 0; t && i < rows; i++) {
+		const ev_view_thread *th = ev_view_thread_at(v->index, i);
+		if (!th || ev_view_thread_tile(v->index, th->tid, p->from, p->to,
+					       1, &c) != EV_OK)
+			continue;
+		t[(*n)++] = (thread_pick){ th->tid, c.run_ns };
+		if (p->have_tid && th->tid == p->tid)
+			t[*n - 1].run_ns = UINT64_MAX;
+	}
+	if (t)
+		qsort(t, *n, sizeof *t, busier_first);
+	return t;
+}
+
+/* One thread's row: per span its running, runnable and blocked time and
+ * the reason that blocked it longest. */
+static void write_thread_row(json_out *j, const view_state *v, uint32_t tid,
+			     const view_params *p, ev_view_thread_cell *cells)
+{
+	const ev_view_thread *th = ev_view_thread_of(v->index, tid);
+	const size_t size = sizeof *cells;
+
+	ev_view_thread_tile(v->index, tid, p->from, p->to, p->width, cells);
+	json_begin_object(j, NULL);
+	json_uint(j, "tid", tid);
+	if (th && th->label)
+		json_cstring(j, "label", th->label);
+	else
+		json_null(j, "label");
+	write_field(j, "run_ns", cells, size,
+		    offsetof(ev_view_thread_cell, run_ns), p->width);
+	write_field(j, "runnable_ns", cells, size,
+		    offsetof(ev_view_thread_cell, runnable_ns), p->width);
+	write_field(j, "blocked_ns", cells, size,
+		    offsetof(ev_view_thread_cell, blocked_ns), p->width);
+	json_begin_array(j, "reason");
+	for (size_t i = 0; i < p->width; i++)
+		json_uint(j, NULL, cells[i].reason);
+	json_end_array(j);
+	json_end_object(j);
+}
+
+static const char *threads(void *ctx, const http_request *req, FILE *body)
+{
+	const view_state *v = ctx;
+	ev_view_thread_cell *cells;
+	thread_pick *picks;
+	view_params p;
+	size_t n;
+	json_out j;
+
+	if (params(req, body, &p) < 0)
+		return "text/plain; charset=utf-8";
+	default_range(v, &p);
+	cells = calloc(p.width, sizeof *cells);
+	picks = pick_threads(v, &p, &n);
+	if (!cells || !picks) {
+		free(cells);
+		free(picks);
+		return NULL;
+	}
+	json_init_compact(&j, body);
+	json_begin_object(&j, NULL);
+	json_uint(&j, "from", p.from);
+	json_uint(&j, "to", p.to);
+	json_uint(&j, "width", p.width);
+	json_uint(&j, "bucket_ns", ev_view_thread_bucket_ns(v->index));
+	json_uint(&j, "rows", n);
+	json_uint(&j, "threads_without_rows",
+		  ev_view_thread_count(v->index) - n +
+			  ev_view_threads_dropped(v->index));
+	json_begin_array(&j, "reasons");
+	for (unsigned k = 0; k < EV_STATS_STOP_REASONS; k++)
+		json_cstring(&j, NULL, ev_stats_stop_reason_name(k));
+	json_end_array(&j);
+	json_begin_array(&j, "threads");
+	for (size_t i = 0; i < n && i < p.limit && i < VIEW_MAX_THREAD_ROWS; i++)
+		write_thread_row(&j, v, picks[i].tid, &p, cells);
+	json_end_array(&j);
+	json_end_object(&j);
+	free(cells);
+	free(picks);
+	return "application/json";
+}
+
 /* ---- /api/search ---- */
 
 /* Whether `needle` is in `hay`, ASCII letters in either case. */
@@ -701,5 +840,6 @@ const http_route view_routes[] = {
 	{ "/api/events", events },
 	{ "/api/search", search },
 	{ "/api/thread", thread },
+	{ "/api/threads", threads },
 };
 const size_t view_n_routes = sizeof view_routes / sizeof view_routes[0];

@@ -130,6 +130,10 @@ typedef struct ev_view_span {
 	const char *name;    /**< owned by the index */
 } ev_view_span;
 
+/** Processes (heap capsets) whose heap is kept apart; the heap events of
+ *  further ones count in ev_view_heap only. */
+#define EV_VIEW_MAX_HEAP_PROCS 8u
+
 /** Threads given a row of states, the first seen first. */
 #define EV_VIEW_MAX_THREAD_ROWS 4096u
 /** Buckets of all thread rows together (40 bytes each: 10 MiB), or half
@@ -216,6 +220,20 @@ EV_API int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
 			size_t width, ev_view_heap_cell *cells);
 
 /**
+ * The heap of one process, as ev_view_heap: its heap events name
+ * `capset` (the process's OS-process capset). EV_OK; EV_EINVAL as
+ * ev_view_tile or for a capset with no heap events kept.
+ */
+EV_API int ev_view_heap_of(const ev_view_index *ix, uint32_t capset,
+			   uint64_t from, uint64_t to, size_t width,
+			   ev_view_heap_cell *cells);
+
+/** Capsets whose heap is kept apart (ev_view_heap_of), and capset `i`
+ *  of them (first seen first; UINT32_MAX out of range). */
+EV_API size_t ev_view_heap_count(const ev_view_index *ix);
+EV_API uint32_t ev_view_heap_capset(const ev_view_index *ix, size_t i);
+
+/**
  * `cap`'s sparks in `width` equal spans of [from, to), from the buckets
  * (created and converted in proportion for a bucket cut by the span).
  * Their sums over the whole run are `evtool stats`' sparks created and
@@ -254,6 +272,12 @@ EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);
  *  ev_view_index_add. */
 EV_API const ev_view_thread *ev_view_thread_of(const ev_view_index *ix,
 					       uint32_t tid);
+
+/** Thread summary `i` (< ev_view_thread_count), first seen first, or NULL
+ *  out of range; the first EV_VIEW_MAX_THREAD_ROWS have rows. Owned by the
+ *  index, valid until its next ev_view_index_add. */
+EV_API const ev_view_thread *ev_view_thread_at(const ev_view_index *ix,
+					       size_t i);
 
 /** Threads summarised, and those seen past EV_VIEW_MAX_THREADS. */
 EV_API size_t ev_view_thread_count(const ev_view_index *ix);

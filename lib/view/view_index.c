@@ -62,6 +62,9 @@ void ev_view_index_free(ev_view_index *ix)
 	free(ix->rows);
 	free(ix->global.b);
 	free(ix->heap);
+	for (size_t i = 0; i < ix->n_heaps; i++)
+		free(ix->heaps[i].h);
+	free(ix->heaps);
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
@@ -117,6 +120,8 @@ static void coarsen_heap(view_heap *h, size_t nb)
 static void coarsen(ev_view_index *ix)
 {
 	coarsen_heap(ix->heap, ix->nb);
+	for (size_t i = 0; i < ix->n_heaps; i++)
+		coarsen_heap(ix->heaps[i].h, ix->nb);
 	for (size_t i = 0; i < ix->n_rows; i++)
 		if (ix->rows[i].b)
 			coarsen_row(&ix->rows[i], ix->nb);
@@ -150,6 +155,9 @@ static int fit_rows(ev_view_index *ix, size_t rows)
 		view_heap *h = realloc(ix->heap, ix->nb * sizeof *h);
 		if (h)
 			ix->heap = h;
+		for (size_t i = 0; i < ix->n_heaps; i++)
+			if ((h = realloc(ix->heaps[i].h, ix->nb * sizeof *h)))
+				ix->heaps[i].h = h;
 		evi_view_threads_fit(ix);
 	}
 	return EV_OK;
@@ -377,29 +385,65 @@ static int on_sparks(ev_view_index *ix, view_row *r, const ev_event *ev)
 	return EV_OK;
 }
 
+/* The buckets of the heap of `capset`, made on first sight; NULL past
+ * EV_VIEW_MAX_HEAP_PROCS (or out of memory: that process's heap is then
+ * only in the whole's). */
+static view_heap *proc_heap(ev_view_index *ix, uint32_t capset)
+{
+	view_proc_heap *p;
+
+	for (size_t i = 0; i < ix->n_heaps; i++)
+		if (ix->heaps[i].capset == capset)
+			return ix->heaps[i].h;
+	if (ix->n_heaps >= EV_VIEW_MAX_HEAP_PROCS)
+		return NULL;
+	if (!ix->heaps && !(ix->heaps = calloc(EV_VIEW_MAX_HEAP_PROCS,
+					       sizeof *ix->heaps)))
+		return NULL;
+	p = &ix->heaps[ix->n_heaps];
+	if (!(p->h = calloc(ix->nb, sizeof *p->h)))
+		return NULL;
+	p->capset = capset;
+	ix->n_heaps++;
+	return p->h;
+}
+
+/* Adds a heap event's figure to bucket `b` of `h`: the largest size and
+ * live bytes, the bytes allocated. */
+static void heap_put(view_heap *h, uint16_t type, uint64_t bytes,
+		     uint64_t allocated)
+{
+	if (type == EV_HEAP_SIZE)
+		h->size = bytes > h->size ? bytes : h->size;
+	else if (type == EV_HEAP_LIVE)
+		h->live = bytes > h->live ? bytes : h->live;
+	else
+		h->alloc += allocated;
+}
+
 /* HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE: capset u32, bytes u64. */
 static int on_heap(ev_view_index *ix, const ev_event *ev)
 {
-	view_heap *h;
-	uint64_t bytes;
+	uint64_t bytes, allocated = 0;
+	view_heap *p;
 	view_row *r;
 
 	if (ev->size < 12)
 		return fail(ix, EV_EFORMAT, ev, "a heap event too short for its bytes");
 	bytes = ev_load64(ev->payload + 4);
-	reach(ix, ev->time);
-	h = &ix->heap[ev->time >> ix->shift];
-	if (ev->type == EV_HEAP_SIZE) {
-		h->size = bytes > h->size ? bytes : h->size;
-	} else if (ev->type == EV_HEAP_LIVE) {
-		h->live = bytes > h->live ? bytes : h->live;
-	} else if (ev->cap != EV_NO_CAP) {
+	if (ev->type == EV_HEAP_ALLOCATED) {
+		if (ev->cap == EV_NO_CAP)
+			return EV_OK;
 		if (!(r = row_get(ix, ev->cap, ev)))
 			return ix->diag.status;
-		if (bytes >= r->allocated)
-			ix->heap[ev->time >> ix->shift].alloc += bytes - r->allocated;
+		allocated = bytes >= r->allocated ? bytes - r->allocated : 0;
 		r->allocated = bytes;
 	}
+	/* After row_get, which may have coarsened the buckets. */
+	reach(ix, ev->time);
+	heap_put(&ix->heap[ev->time >> ix->shift], ev->type, bytes, allocated);
+	if ((p = proc_heap(ix, ev_load32(ev->payload))))
+		heap_put(&p[ev->time >> ix->shift], ev->type, bytes, allocated);
 	return EV_OK;
 }
 

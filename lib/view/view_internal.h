@@ -126,6 +126,13 @@ uint64_t evi_view_part_of(uint64_t b, unsigned shift, uint64_t lo,
 			  uint64_t hi);
 uint64_t evi_view_scaled(uint64_t value, uint64_t part, uint64_t w);
 
+/* The heap of one process (its OS-process capset, which heap events
+ * name). */
+typedef struct view_proc_heap {
+	uint32_t capset;
+	view_heap *h; /* nb buckets */
+} view_proc_heap;
+
 struct ev_view_index {
 	size_t max_cells;
 	size_t nb;          /* buckets per row, a power of two */
@@ -136,6 +143,8 @@ struct ev_view_index {
 	size_t n_caps;      /* 1 + the highest cap with buckets */
 	view_row global;
 	view_heap *heap;    /* nb buckets */
+	view_proc_heap *heaps; /* per capset, EV_VIEW_MAX_HEAP_PROCS */
+	size_t n_heaps;
 	int any;
 	uint64_t start, end;
 	int have_data_offset;

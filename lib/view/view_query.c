@@ -43,7 +43,7 @@ uint64_t ev_view_threads_dropped(const ev_view_index *ix)
 
 size_t ev_view_memory(const ev_view_index *ix)
 {
-	return sizeof *ix + ix->nb * sizeof(view_heap) + (ix->n_used + 1) * ix->nb * sizeof(view_bucket) +
+	return sizeof *ix + (ix->n_heaps + 1) * ix->nb * sizeof(view_heap) + (ix->n_used + 1) * ix->nb * sizeof(view_bucket) +
 	       ix->n_rows * sizeof(view_row) +
 	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes +
 	       ix->threads_cap * sizeof *ix->threads +
@@ -140,8 +140,10 @@ static const view_row *row_of(const ev_view_index *ix, uint16_t cap)
 	return r && r->b ? r : NULL;
 }
 
-int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
-		 size_t width, ev_view_heap_cell *cells)
+/* The heap cells of buckets `heap`. */
+static int heap_cells(const ev_view_index *ix, const view_heap *heap,
+		      uint64_t from, uint64_t to, size_t width,
+		      ev_view_heap_cell *cells)
 {
 	uint64_t w = (uint64_t)1 << ix->shift, end = (uint64_t)ix->nb << ix->shift;
 
@@ -155,7 +157,7 @@ int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
 		span_of(from, to, width, i, &lo, &hi);
 		hi = hi < end ? hi : end;
 		for (uint64_t b = lo >> ix->shift; lo < hi && b <= (hi - 1) >> ix->shift; b++) {
-			const view_heap *h = &ix->heap[b];
+			const view_heap *h = &heap[b];
 
 			c->size_bytes = h->size > c->size_bytes ? h->size : c->size_bytes;
 			c->live_bytes = h->live > c->live_bytes ? h->live : c->live_bytes;
@@ -163,6 +165,32 @@ int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
 		}
 	}
 	return EV_OK;
+}
+
+int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
+		 size_t width, ev_view_heap_cell *cells)
+{
+	return heap_cells(ix, ix->heap, from, to, width, cells);
+}
+
+int ev_view_heap_of(const ev_view_index *ix, uint32_t capset, uint64_t from,
+		    uint64_t to, size_t width, ev_view_heap_cell *cells)
+{
+	for (size_t i = 0; i < ix->n_heaps; i++)
+		if (ix->heaps[i].capset == capset)
+			return heap_cells(ix, ix->heaps[i].h, from, to, width,
+					  cells);
+	return EV_EINVAL;
+}
+
+size_t ev_view_heap_count(const ev_view_index *ix)
+{
+	return ix->n_heaps;
+}
+
+uint32_t ev_view_heap_capset(const ev_view_index *ix, size_t i)
+{
+	return i < ix->n_heaps ? ix->heaps[i].capset : UINT32_MAX;
 }
 
 int ev_view_sparks(const ev_view_index *ix, uint16_t cap, uint64_t from,

@@ -317,6 +317,11 @@ uint64_t ev_view_thread_bucket_ns(const ev_view_index *ix)
 	return (uint64_t)1 << tshift(ix);
 }
 
+const ev_view_thread *ev_view_thread_at(const ev_view_index *ix, size_t i)
+{
+	return i < ix->thread_ids.count ? &ix->threads[i] : NULL;
+}
+
 size_t ev_view_thread_rows(const ev_view_index *ix)
 {
 	return ix->n_trows;

@@ -83,6 +83,38 @@ static ev_view_cell whole(const ev_view_index *ix, uint16_t cap, size_t width)
 	return sum;
 }
 
+/* Each process's heap apart (ev_view_heap_of, by its capset): its bytes
+ * allocated and largest live bytes are the accumulator's for it. */
+static void procs_heap_agree(const char *path, const ev_view_index *ix,
+			     const ev_stats *st)
+{
+	for (size_t i = 0; i < ev_stats_process_count(st); i++) {
+		const ev_stats_process *p = ev_stats_process_at(st, i);
+		ev_view_heap_cell cells[4], sum = { 0, 0, 0 };
+
+		if (!p->have_heap || !p->allocated_bytes)
+			continue;
+		assert_int_equal(ev_view_heap_of(ix, p->capset, 0,
+						 aligned_end(ix, 4), 4, cells),
+				 EV_OK);
+		for (size_t k = 0; k < 4; k++) {
+			sum.allocated_bytes += cells[k].allocated_bytes;
+			if (cells[k].live_bytes > sum.live_bytes)
+				sum.live_bytes = cells[k].live_bytes;
+		}
+		if (sum.allocated_bytes != p->allocated_bytes ||
+		    sum.live_bytes != p->max_live_bytes)
+			fail_msg("%s capset %u: allocated %llu live %llu, stats "
+				 "%llu %llu", path, p->capset,
+				 (unsigned long long)sum.allocated_bytes,
+				 (unsigned long long)sum.live_bytes,
+				 (unsigned long long)p->allocated_bytes,
+				 (unsigned long long)p->max_live_bytes);
+	}
+	assert_int_equal(ev_view_heap_of(ix, UINT32_MAX - 1, 0, 1, 1, NULL),
+			 EV_EINVAL);
+}
+
 /* The heap's bytes allocated over the run and its largest live bytes
  * are the accumulator's; its largest size (HEAP_SIZE's) is at most the
  * accumulator's, which MEM_RETURN may raise. */
@@ -113,6 +145,7 @@ static void heap_agrees(const char *path, const ev_view_index *ix,
 			 (unsigned long long)allocated);
 	assert_int_equal(sum.live_bytes, live);
 	assert_true(sum.size_bytes <= mem);
+	procs_heap_agree(path, ix, st);
 }
 
 /* The sparks created and converted over the run, summed over the caps,
