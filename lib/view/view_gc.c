@@ -5,15 +5,16 @@
  * GC_IDLE (20) or GC_DONE (22); each of those begins its phase ("work",
  * "idle", "done"; a repeat of the phase's own event changes nothing) until
  * the next other one, and GC_END (10) ends the last. ThreadScope also
- * turns the phase open at a STOP_THREAD (2), RUN_THREAD (1) or
- * SPARK_COUNTERS (34) back into "sync" from its start (its `_other ->
- * gcStart t0`): so does this.
+ * turns the phase open at a STOP_THREAD (2) or SPARK_COUNTERS (34) back
+ * into "sync" from its start (its `_other -> gcStart t0`): so does this.
  *
  * Where ThreadScope and `evtool stats --caps` part, the phases follow
  * stats, so that they share out its GC time exactly: a GC lasts from its
- * GC_START to its GC_END (a RUN_THREAD inside it does not end it), and a
- * second GC_START inside a GC starts it again (a phase open then is
- * dropped, as stats drops the time before).
+ * GC_START to its GC_END (a RUN_THREAD inside it, where ThreadScope ends
+ * the GC, turns the phase into sync as the events above do), and a second
+ * GC_START inside a GC starts it again (a phase open then is dropped, as
+ * stats drops the time before; the phases that ended before it stay, so
+ * sync, the rest of the GC's time, may then come out short).
  *
  * Called by view_index.c (the buckets) and view_replay.c (a short range
  * again from its events); it calls nothing.
