@@ -139,9 +139,10 @@ typedef struct ev_view_span {
 /** Buckets of all thread rows together (40 bytes each: 10 MiB), or half
  *  the index's budget when that is less. */
 #define EV_VIEW_THREAD_CELLS (1u << 18)
-/** Thread events held to be taken in time order (24 bytes each), or an
- *  eighth of the index's budget when that is less (at least 64). */
-#define EV_VIEW_REORDER 65536u
+/** Thread events held to be taken in time order (24 bytes each, 12 MiB;
+ *  up to twice that while queues grow), or the index's budget of buckets
+ *  when that is less (at least 64). */
+#define EV_VIEW_REORDER (1u << 19)
 
 /** What a thread did within one span of time. */
 typedef struct ev_view_thread_cell {
@@ -298,8 +299,8 @@ EV_API size_t ev_view_thread_rows(const ev_view_index *ix);
  * a STOP_THREAD leaves it runnable, blocked or finished by its status)
  * and the reason that blocked it longest. A bucket that a span covers in
  * part counts in proportion. The thread events are taken in time order
- * through a heap of EV_VIEW_REORDER: the states of those still in it come
- * in with ev_view_index_finish. EV_OK; EV_EINVAL
+ * through queues of EV_VIEW_REORDER: the states of those still in them
+ * come in with ev_view_index_finish. EV_OK; EV_EINVAL
  * as ev_view_tile, or for a thread without a row.
  */
 EV_API int ev_view_thread_tile(const ev_view_index *ix, uint32_t tid,

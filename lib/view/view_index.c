@@ -254,6 +254,7 @@ static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns)
 {
 	ev_view_thread *t = thread_get(ix, ev_load32(ev->payload), ev);
 
+	ix->life_thread = t ? (size_t)(t - ix->threads) : SIZE_MAX;
 	if (!t)
 		return ix->diag.status < 0 ? ix->diag.status : EV_OK;
 	switch (ev->type) {
@@ -302,12 +303,13 @@ static int on_block(ev_view_index *ix, const ev_event *ev)
 	return EV_OK;
 }
 
-/* A thread event (its id first, checked) for the thread rows, in the
- * buckets' reach. */
-static int on_thread_state(ev_view_index *ix, const ev_event *ev)
+/* A thread event (its id first, checked) of thread summary `thread` for
+ * the thread rows, in the buckets' reach. */
+static int on_thread_state(ev_view_index *ix, const ev_event *ev,
+			   size_t thread)
 {
 	reach(ix, ev->time);
-	return evi_view_threads_event(ix, ev);
+	return evi_view_threads_event(ix, ev, thread);
 }
 
 static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -329,8 +331,8 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 	}
 	int rc = on_life(ix, ev, run_ns);
 	if (rc == EV_OK && run_ns)
-		evi_view_threads_run(ix, tid, o->run_start, ev->time);
-	return rc < 0 ? rc : on_thread_state(ix, ev);
+		evi_view_threads_run(ix, ix->life_thread, o->run_start, ev->time);
+	return rc < 0 ? rc : on_thread_state(ix, ev, ix->life_thread);
 }
 
 static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -505,7 +507,9 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	case EV_USER_MARKER:
 		return on_text(ix, ev, EV_VIEW_MARKER);
 	case EV_USER_MSG:
-		if (evi_view_spans_add(ix, ev) < 0)
+		if (evi_view_spans_message(ix, ev, ev->cap < ix->n_rows &&
+						   ix->rows[ev->cap].b
+					   ? &ix->rows[ev->cap].now : NULL) < 0)
 			return ix->diag.status;
 		return on_text(ix, ev, EV_VIEW_MESSAGE);
 	case EV_THREAD_LABEL:
@@ -524,8 +528,6 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	switch (ev->type) {
 	case EV_RUN_THREAD:
 	case EV_STOP_THREAD:
-		if (evi_view_spans_add(ix, ev) < 0)
-			return ix->diag.status;
 		return on_thread(ix, r, ev);
 	case EV_SPARK_COUNTERS:
 		return on_sparks(ix, r, ev);
@@ -536,14 +538,15 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 				    "a thread event too short for its thread id");
 		if (on_life(ix, ev, 0) < 0)
 			return ix->diag.status;
-		return ev->type == EV_CREATE_THREAD ? on_thread_state(ix, ev)
-						    : EV_OK;
+		return ev->type == EV_CREATE_THREAD
+			? on_thread_state(ix, ev, ix->life_thread) : EV_OK;
 	case EV_THREAD_RUNNABLE:
 	case EV_THREAD_WAKEUP:
 		if (ev->size < 4)
 			return fail(ix, EV_EFORMAT, ev,
 				    "a thread event too short for its thread id");
-		return on_thread_state(ix, ev);
+		/* Its thread's summary may come later in the file. */
+		return on_thread_state(ix, ev, SIZE_MAX - 1);
 	case EV_GC_START:
 	case EV_GC_END:
 		on_gc(ix, r, ev);

@@ -86,8 +86,10 @@ typedef struct view_span {
 /* The spans' pairing: an ev_stats of the index (view_spans.c). */
 int evi_view_spans_new(ev_view_index *ix);
 void evi_view_spans_free(ev_view_index *ix);
-/* RUN_THREAD, STOP_THREAD and USER_MSG go to the pairing. */
-int evi_view_spans_add(ev_view_index *ix, const ev_event *ev);
+/* A USER_MSG to the pairing, told first of the run open on its cap now
+ * (`now`: the cap's; NULL: none seen). */
+int evi_view_spans_message(ev_view_index *ix, const ev_event *ev,
+			   const view_open *now);
 
 /* A thread's row (view_threads.c): its buckets and its state now. */
 typedef struct view_tbucket {
@@ -102,17 +104,30 @@ typedef struct view_trow {
 	uint8_t state, reason;
 } view_trow;
 
-/* A thread event waiting to be taken in time order. */
+/* A thread event waiting to be taken in time order: its type and its
+ * STOP_THREAD status (255: larger). */
 typedef struct view_tev {
-	uint64_t time, seq;
-	uint32_t tid;
-	uint16_t type, status;
+	uint64_t time;
+	uint32_t thread; /* its summary's index, or its tid when by_tid */
+	uint32_t seq;    /* the order it came in (wrapping): ties by it */
+	uint8_t type, status;
+	uint8_t by_tid;  /* a wake-up may come before the thread's summary */
 } view_tev;
+
+/* The thread events of one capability waiting, in time order:
+ * e[head..tail). */
+typedef struct view_tq {
+	view_tev *e;
+	size_t head, tail, alloc;
+} view_tq;
 
 /* Thread rows (view_threads.c): events, runs, and the rows following the
  * capabilities' coarsening (after it) and shrinking (after nb halves). */
-int evi_view_threads_event(ev_view_index *ix, const ev_event *ev);
-void evi_view_threads_run(ev_view_index *ix, uint32_t tid, uint64_t from,
+/* `thread`: the event's thread's summary index (SIZE_MAX: not kept), or
+ * SIZE_MAX - 1 to find it by its id when the event is taken. */
+int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
+			   size_t thread);
+void evi_view_threads_run(ev_view_index *ix, size_t thread, uint64_t from,
 			  uint64_t to);
 void evi_view_threads_coarsen(ev_view_index *ix);
 void evi_view_threads_fit(ev_view_index *ix);
@@ -162,12 +177,16 @@ struct ev_view_index {
 	view_span *spans;
 	size_t n_spans, spans_cap;
 	uint64_t spans_dropped;
+	uint32_t *told;        /* by cap: 1 + the thread the pairing knows
+				  running there, 0: none (view_spans.c) */
+	size_t n_told;
 	view_trow *trows;      /* by thread summary index (view_threads.c) */
 	size_t trows_cap, n_trows;
 	unsigned tgap;         /* a thread bucket is 2^tgap cap buckets */
-	view_tev *reorder;     /* a min-heap of reorder_cap */
-	size_t n_reorder, reorder_cap;
-	uint64_t reorder_seq;
+	view_tq *queues;       /* by cap (view_threads.c) */
+	size_t n_queues, queued;
+	uint32_t queue_seq;
+	size_t life_thread;    /* the summary on_life saw last, or SIZE_MAX */
 	ev_diag diag;
 };
 

@@ -41,6 +41,16 @@ uint64_t ev_view_threads_dropped(const ev_view_index *ix)
 	return ix->threads_dropped;
 }
 
+/* The thread events waiting for their order (view_threads.c). */
+static size_t queues_bytes(const ev_view_index *ix)
+{
+	size_t n = ix->n_queues * sizeof *ix->queues;
+
+	for (size_t i = 0; i < ix->n_queues; i++)
+		n += ix->queues[i].alloc * sizeof *ix->queues[i].e;
+	return n;
+}
+
 size_t ev_view_memory(const ev_view_index *ix)
 {
 	return sizeof *ix + (ix->n_heaps + 1) * ix->nb * sizeof(view_heap) + (ix->n_used + 1) * ix->nb * sizeof(view_bucket) +
@@ -50,7 +60,7 @@ size_t ev_view_memory(const ev_view_index *ix)
 	       ix->spans_cap * sizeof *ix->spans +
 	       ix->n_trows * (ix->nb >> ix->tgap) * sizeof(view_tbucket) +
 	       ix->trows_cap * sizeof *ix->trows +
-	       ix->reorder_cap * sizeof *ix->reorder +
+	       queues_bytes(ix) +
 	       ix->thread_ids.n_slots * sizeof *ix->thread_ids.slots +
 	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys;
 }

@@ -2,9 +2,16 @@
  * The user's spans in `evtool view`'s index (include/evtool/view.h): the
  * index's ev_stats pairs the START/STOP user messages as `evtool stats
  * --spans` does (lib/stats/stats_spans.c, the one pairing of the
- * library; it is given the events it needs, RUN_THREAD, STOP_THREAD and
- * USER_MSG, as export's slices give it) and calls back as each span ends;
- * the first EV_VIEW_MAX_SPANS are kept, later ones counted.
+ * library) and calls back as each span ends; the first EV_VIEW_MAX_SPANS
+ * are kept, later ones counted.
+ *
+ * The pairing needs the thread running on a message's capability, which
+ * stats learns from RUN_THREAD and STOP_THREAD by the same rule as the
+ * index (view_index.c: a run from RUN_THREAD to the same thread's
+ * STOP_THREAD). Rather than every run (the most frequent events of a
+ * log), it is told, before each message, what changed on that capability
+ * since the last: a RUN_THREAD of the thread the index has running there,
+ * or a STOP_THREAD of the one it was told of when none runs.
  *
  * Layering: called by view_index.c (events, new, free) and the queries
  * below; it calls stats' public API (the view->stats use of call_cycles).
@@ -55,15 +62,57 @@ void evi_view_spans_free(ev_view_index *ix)
 {
 	ev_stats_free(ix->span_stats);
 	free(ix->spans);
+	free(ix->told);
 }
 
-int evi_view_spans_add(ev_view_index *ix, const ev_event *ev)
+static int feed(ev_view_index *ix, const ev_event *ev)
 {
 	if (ev_stats_add(ix->span_stats, ev) < 0)
 		return evi_fail(&ix->diag, ev_stats_diag(ix->span_stats)->status,
 				ev->offset, ev->index, "%s",
 				ev_stats_diag(ix->span_stats)->message);
 	return EV_OK;
+}
+
+/* Tells the pairing that `tid` runs on the message's cap (RUN_THREAD) or
+ * that `tid` stopped (STOP_THREAD, status 0), at the message's time. */
+static int tell(ev_view_index *ix, const ev_event *msg, uint16_t type,
+		uint32_t tid)
+{
+	uint8_t payload[6] = { 0 };
+	ev_event ev = *msg;
+
+	ev_store32(payload, tid);
+	ev.type = type;
+	ev.payload = payload;
+	ev.size = type == EV_STOP_THREAD ? 6 : 4;
+	return feed(ix, &ev);
+}
+
+int evi_view_spans_message(ev_view_index *ix, const ev_event *ev,
+			   const view_open *now)
+{
+	uint32_t *told;
+	int rc;
+
+	if (ev->cap == EV_NO_CAP)
+		return feed(ix, ev);
+	if (ev->cap >= ix->n_told && evi_grow_zeroed(&ix->diag, &ix->told,
+						     &ix->n_told, ev->cap,
+						     sizeof *ix->told) < 0)
+		return ix->diag.status;
+	told = &ix->told[ev->cap];
+	/* told: 1 + the thread stats has running there, 0: none. */
+	if (now && now->running && *told != (uint64_t)now->tid + 1) {
+		if ((rc = tell(ix, ev, EV_RUN_THREAD, now->tid)) < 0)
+			return rc;
+		*told = now->tid + 1;
+	} else if ((!now || !now->running) && *told) {
+		if ((rc = tell(ix, ev, EV_STOP_THREAD, *told - 1)) < 0)
+			return rc;
+		*told = 0;
+	}
+	return feed(ix, ev);
 }
 
 size_t ev_view_span_count(const ev_view_index *ix)

@@ -19,12 +19,13 @@
  * capabilities' blocks among themselves: a thread that migrates has its
  * events out of order in the file, as far apart as a block's span (a
  * small log's blocks hold the whole run: GHC writes them at its end).
- * They pass through a heap of at most EV_VIEW_REORDER events, the oldest
- * taken out, in time order, when it is full and the rest at the end
+ * They wait in a queue per capability (each in time order), at most
+ * EV_VIEW_REORDER in all; when full, the oldest quarter of them is taken
+ * in, merged in time order, and the rest at the end
  * (ev_view_index_finish): exact for a log of fewer thread events, and for
- * a larger one as long as no event comes more than that many thread
- * events late (one that does, older than its thread's last state, is
- * left out).
+ * a larger one as long as no event comes more than some EV_VIEW_REORDER
+ * * 3/4 thread events late (one that does, older than its thread's last
+ * state, is left out).
  *
  * The rows share the capabilities' time origin at a coarser width, 2^tgap
  * buckets of a capability's row in one, so that they fit
@@ -57,11 +58,11 @@ static size_t thread_cells(const ev_view_index *ix)
 							: EV_VIEW_THREAD_CELLS;
 }
 
-/* Events the reorder heap holds: EV_VIEW_REORDER, fewer (not below 64)
- * for a small budget. */
+/* Events the queues hold: EV_VIEW_REORDER, fewer (not below 64) for a
+ * small budget. */
 static size_t reorder_cap(const ev_view_index *ix)
 {
-	size_t n = ix->max_cells / 8;
+	size_t n = ix->max_cells;
 	return n < 64 ? 64 : n > EV_VIEW_REORDER ? EV_VIEW_REORDER : n;
 }
 
@@ -75,7 +76,9 @@ void evi_view_threads_free(ev_view_index *ix)
 	for (size_t i = 0; i < ix->trows_cap; i++)
 		free(ix->trows[i].b);
 	free(ix->trows);
-	free(ix->reorder);
+	for (size_t i = 0; i < ix->n_queues; i++)
+		free(ix->queues[i].e);
+	free(ix->queues);
 }
 
 /* Sums bucket pairs of every row into its lower half (`len` buckets). */
@@ -118,11 +121,10 @@ void evi_view_threads_fit(ev_view_index *ix)
 	shrink_trows(ix);
 }
 
-/* The row of thread `tid` (its summary's index), given its buckets on
- * first use; NULL past the threads kept or the rows' bound. */
-static view_trow *trow_get(ev_view_index *ix, uint32_t tid)
+/* The row of thread summary `i`, given its buckets on first use; NULL
+ * past the threads kept (SIZE_MAX) or the rows' bound. */
+static view_trow *trow_get(ev_view_index *ix, size_t i)
 {
-	size_t i = evi_idmap_index(&ix->thread_ids, tid);
 	view_trow *t;
 
 	if (i == SIZE_MAX || i >= EV_VIEW_MAX_THREAD_ROWS)
@@ -172,10 +174,10 @@ static void add_state(ev_view_index *ix, view_trow *t, uint64_t from,
 	}
 }
 
-void evi_view_threads_run(ev_view_index *ix, uint32_t tid, uint64_t from,
+void evi_view_threads_run(ev_view_index *ix, size_t thread, uint64_t from,
 			  uint64_t to)
 {
-	view_trow *t = trow_get(ix, tid);
+	view_trow *t = trow_get(ix, thread);
 
 	if (t)
 		add_state(ix, t, from, to, T_RUNNING, 0);
@@ -202,7 +204,9 @@ static unsigned after_stop(unsigned status)
 /* One thread event, in time order. */
 static void apply(ev_view_index *ix, const view_tev *e)
 {
-	view_trow *t = trow_get(ix, e->tid);
+	view_trow *t = trow_get(ix, e->by_tid ? evi_idmap_index(&ix->thread_ids,
+								e->thread)
+					      : e->thread);
 	unsigned next;
 
 	if (!t || e->time < t->since)
@@ -234,80 +238,89 @@ static void apply(ev_view_index *ix, const view_tev *e)
 	t->since = e->time;
 }
 
-/* The reorder heap: a min-heap by (time, seq). */
+/* ---- the capabilities' queues, merged by time ---- */
+
+/* The queue of `cap`, grown on first sight. */
+static view_tq *queue_of(ev_view_index *ix, uint16_t cap)
+{
+	if (cap >= ix->n_queues && evi_grow_zeroed(&ix->diag, &ix->queues,
+						   &ix->n_queues, cap,
+						   sizeof *ix->queues) < 0)
+		return NULL;
+	return &ix->queues[cap];
+}
+
+static int push(ev_view_index *ix, view_tq *q, const view_tev *e)
+{
+	/* Moved down once half of it is taken: amortised, each event once. */
+	if (q->tail == q->alloc && q->head >= q->alloc / 2) {
+		memmove(q->e, q->e + q->head, (q->tail - q->head) * sizeof *q->e);
+		q->tail -= q->head;
+		q->head = 0;
+	}
+	if (q->tail == q->alloc &&
+	    evi_grow(&q->e, &q->alloc, q->tail + 1, sizeof *q->e) < 0)
+		return evi_fail(&ix->diag, EV_ENOMEM, 0, 0, "out of memory");
+	q->e[q->tail++] = *e;
+	ix->queued++;
+	return EV_OK;
+}
+
+/* Whether `a` comes before `b`: by time, then in the order they came
+ * (the file's, as `evtool show` orders ties). */
 static int before(const view_tev *a, const view_tev *b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	return a->time < b->time ||
+	       (a->time == b->time && (int32_t)(a->seq - b->seq) < 0);
 }
 
-static void heap_pop(ev_view_index *ix, view_tev *out)
+/* Takes the oldest queued event (the earliest head) into its thread's
+ * row. */
+static void pop_oldest(ev_view_index *ix)
 {
-	view_tev *h = ix->reorder;
-	size_t n = --ix->n_reorder, i = 0;
+	view_tq *best = NULL;
 
-	*out = h[0];
-	h[0] = h[n];
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		if (l < n && before(&h[l], &h[m]))
-			m = l;
-		if (l + 1 < n && before(&h[l + 1], &h[m]))
-			m = l + 1;
-		if (m == i)
-			break;
-		view_tev tmp = h[i];
-		h[i] = h[m];
-		h[m] = tmp;
-		i = m;
+	for (size_t c = 0; c < ix->n_queues; c++) {
+		view_tq *q = &ix->queues[c];
+		if (q->head < q->tail &&
+		    (!best || before(&q->e[q->head], &best->e[best->head])))
+			best = q;
 	}
+	apply(ix, &best->e[best->head++]);
+	if (best->head == best->tail)
+		best->head = best->tail = 0;
+	ix->queued--;
 }
 
-static void heap_push(ev_view_index *ix, const view_tev *e)
+int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
+			   size_t thread)
 {
-	view_tev *h = ix->reorder;
-	size_t i = ix->n_reorder++;
-
-	h[i] = *e;
-	while (i > 0 && before(&h[i], &h[(i - 1) / 2])) {
-		view_tev tmp = h[i];
-		h[i] = h[(i - 1) / 2];
-		h[(i - 1) / 2] = tmp;
-		i = (i - 1) / 2;
-	}
-}
-
-int evi_view_threads_event(ev_view_index *ix, const ev_event *ev)
-{
+	view_tq *q = queue_of(ix, ev->cap);
 	view_tev e;
 
-	if (!ix->reorder) {
-		if (!(ix->reorder = malloc(reorder_cap(ix) * sizeof *ix->reorder)))
-			return evi_fail(&ix->diag, EV_ENOMEM, ev->offset,
-					ev->index, "out of memory");
-		ix->reorder_cap = reorder_cap(ix);
-	}
+	if (!q)
+		return ix->diag.status;
+	e.by_tid = thread == SIZE_MAX - 1;
+	if (!e.by_tid && thread >= EV_VIEW_MAX_THREAD_ROWS)
+		return EV_OK; /* no row */
 	e.time = ev->time;
-	e.seq = ix->reorder_seq++;
-	e.tid = ev_load32(ev->payload);
-	e.type = ev->type;
-	e.status = ev->type == EV_STOP_THREAD ? ev_load16(ev->payload + 4) : 0;
-	if (ix->n_reorder == ix->reorder_cap) {
-		view_tev oldest;
-		heap_pop(ix, &oldest);
-		apply(ix, &oldest);
-	}
-	heap_push(ix, &e);
-	return EV_OK;
+	e.thread = e.by_tid ? ev_load32(ev->payload) : (uint32_t)thread;
+	e.seq = ix->queue_seq++;
+	e.type = (uint8_t)ev->type;
+	e.status = ev->type == EV_STOP_THREAD
+		? (uint8_t)(ev_load16(ev->payload + 4) < 255
+			    ? ev_load16(ev->payload + 4) : 255) : 0;
+	/* Full: the oldest quarter goes in, in one go. */
+	if (ix->queued >= reorder_cap(ix))
+		for (size_t n = reorder_cap(ix) / 4; n > 0; n--)
+			pop_oldest(ix);
+	return push(ix, q, &e);
 }
 
 void evi_view_threads_finish(ev_view_index *ix)
 {
-	view_tev e;
-
-	while (ix->n_reorder > 0) {
-		heap_pop(ix, &e);
-		apply(ix, &e);
-	}
+	while (ix->queued > 0)
+		pop_oldest(ix);
 }
 
 /* ---- queries ---- */
