@@ -7,8 +7,8 @@ Prints the time of `evtool info LOG`; the time from starting `evtool view
 LOG` to its first whole-run tile (the server is ready) and to the index's
 completion; the server's peak memory (VmHWM); and the p50/p99/max time of
 N (default 1000) /api/tiles (width 1500) at random viewports, N at random
-deep zooms (at most 64 buckets) and N /api/events
-(limit 100) requests, measured on the client over loopback (so
+deep zooms (at most 64 buckets), N /api/events
+(limit 100) and N /api/threads (width 1500, 32 rows) requests, measured on the client over loopback (so
 an upper bound of the server's time)."""
 import json
 import random
@@ -45,7 +45,7 @@ while True:
     time.sleep(0.05)
 index_s = time.time() - t0
 random.seed(1)
-lat = {"tiles": [], "zoomed": [], "events": []}
+lat = {"tiles": [], "zoomed": [], "events": [], "threads": []}
 for i in range(n):
     a = random.randint(meta["start_ns"], meta["end_ns"] - 1)
     b = random.randint(a + 1, meta["end_ns"])
@@ -56,7 +56,9 @@ for i in range(n):
     for kind, path in (("tiles", "/api/tiles?from=%d&to=%d&width=1500" % (a, b)),
                        ("zoomed", "/api/tiles?from=%d&to=%d&width=1500" % (za, za + z)),
                        ("events", "/api/events?cap=%d&from=%d&to=%d&limit=100"
-                        % (random.randrange(meta["capabilities"]), a, b))):
+                        % (random.randrange(meta["capabilities"]), a, b)),
+                       ("threads", "/api/threads?from=%d&to=%d&width=1500&limit=32"
+                        % (a, b))):
         t = time.perf_counter()
         get(path)
         lat[kind].append((time.perf_counter() - t) * 1000)
