@@ -149,6 +149,19 @@ static int is_short(const view_state *v, uint64_t from, uint64_t to)
 
 /* ---- /api/tiles ---- */
 
+/* The start of an answer of `p->width` spans of the range (tiles, thread
+ * rows): the range, the width and the buckets' width. */
+static void begin_spans_answer(json_out *j, FILE *body, const view_params *p,
+			       uint64_t bucket_ns)
+{
+	json_init_compact(j, body);
+	json_begin_object(j, NULL);
+	json_uint(j, "from", p->from);
+	json_uint(j, "to", p->to);
+	json_uint(j, "width", p->width);
+	json_uint(j, "bucket_ns", bucket_ns);
+}
+
 static void write_tids(json_out *j, const ev_view_cell *c, size_t n)
 {
 	json_begin_array(j, "tid");
@@ -202,22 +215,25 @@ static void write_field(json_out *j, const char *key, const void *items,
 	json_end_array(j);
 }
 
-/* A span that overlaps a tile, by its index. */
-typedef struct span_pick {
-	size_t i;
-	uint64_t duration;
-} span_pick;
+/* Something listed by its weight (a span by its duration, a thread by
+ * its running time), `id` its index or thread id. */
+typedef struct pick {
+	uint64_t id, weight;
+} pick;
 
-static int longer_first(const void *a, const void *b)
+/* The heaviest first, then the lowest id. */
+static int heavier_first(const void *a, const void *b)
 {
-	const span_pick *x = a, *y = b;
-	return x->duration < y->duration ? 1 : x->duration > y->duration ? -1 : 0;
+	const pick *x = a, *y = b;
+	if (x->weight != y->weight)
+		return x->weight < y->weight ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static int earlier_index(const void *a, const void *b)
+static int lower_id(const void *a, const void *b)
 {
-	const span_pick *x = a, *y = b;
-	return x->i < y->i ? -1 : x->i > y->i;
+	const pick *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* The user's spans that overlap [from, to): all of them when they are at
@@ -227,20 +243,20 @@ static void write_spans(json_out *j, const view_state *v, uint64_t from,
 			uint64_t to, size_t max)
 {
 	size_t n = 0, total = ev_view_span_count(v->index);
-	span_pick *keep = calloc(total ? total : 1, sizeof *keep);
+	pick *keep = calloc(total ? total : 1, sizeof *keep);
 	ev_view_span s;
 
 	for (size_t i = 0; keep && i < total; i++)
 		if (ev_view_span_at(v->index, i, &s) == EV_OK &&
 		    s.start_ns < to && s.start_ns + s.duration_ns >= from)
-			keep[n++] = (span_pick){ i, s.duration_ns };
+			keep[n++] = (pick){ i, s.duration_ns };
 	if (keep && n > max) {
-		qsort(keep, n, sizeof *keep, longer_first);
-		qsort(keep, max, sizeof *keep, earlier_index);
+		qsort(keep, n, sizeof *keep, heavier_first);
+		qsort(keep, max, sizeof *keep, lower_id);
 	}
 	json_begin_array(j, "spans");
 	for (size_t k = 0; keep && k < n && k < max; k++) {
-		ev_view_span_at(v->index, keep[k].i, &s);
+		ev_view_span_at(v->index, keep[k].id, &s);
 		json_begin_object(j, NULL);
 		json_uint(j, "name", s.name_index);
 		json_uint(j, "tid", s.tid);
@@ -353,12 +369,7 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 		free(sp);
 		return NULL;
 	}
-	json_init_compact(&j, body);
-	json_begin_object(&j, NULL);
-	json_uint(&j, "from", p.from);
-	json_uint(&j, "to", p.to);
-	json_uint(&j, "width", p.width);
-	json_uint(&j, "bucket_ns", ev_view_bucket_ns(v->index));
+	begin_spans_answer(&j, body, &p, ev_view_bucket_ns(v->index));
 	json_bool(&j, "exact", is_short(v, p.from, p.to));
 	json_begin_array(&j, "caps");
 	for (size_t cap = 0; cap < caps; cap++) {
@@ -660,27 +671,13 @@ static const char *thread(void *ctx, const http_request *req, FILE *body)
 
 /* ---- /api/threads ---- */
 
-/* A thread with a row, by its running time in the range. */
-typedef struct thread_pick {
-	uint32_t tid;
-	uint64_t run_ns;
-} thread_pick;
-
-static int busier_first(const void *a, const void *b)
-{
-	const thread_pick *x = a, *y = b;
-	if (x->run_ns != y->run_ns)
-		return x->run_ns < y->run_ns ? 1 : -1;
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
 /* The threads with rows, the asked one (`p->tid`) first, then by their
  * running time in the range; *n of them. */
-static thread_pick *pick_threads(const view_state *v, const view_params *p,
-				 size_t *n)
+static pick *pick_threads(const view_state *v, const view_params *p,
+			  size_t *n)
 {
 	size_t rows = ev_view_thread_rows(v->index);
-	thread_pick *t = calloc(rows ? rows : 1, sizeof *t);
+	pick *t = calloc(rows ? rows : 1, sizeof *t);
 	ev_view_thread_cell c;
 
 	*n = 0;
@@ -689,12 +686,12 @@ static thread_pick *pick_threads(const view_state *v, const view_params *p,
 		if (!th || ev_view_thread_tile(v->index, th->tid, p->from, p->to,
 					       1, &c) != EV_OK)
 			continue;
-		t[(*n)++] = (thread_pick){ th->tid, c.run_ns };
+		t[(*n)++] = (pick){ th->tid, c.run_ns };
 		if (p->have_tid && th->tid == p->tid)
-			t[*n - 1].run_ns = UINT64_MAX;
+			t[*n - 1].weight = UINT64_MAX;
 	}
 	if (t)
-		qsort(t, *n, sizeof *t, busier_first);
+		qsort(t, *n, sizeof *t, heavier_first);
 	return t;
 }
 
@@ -730,7 +727,7 @@ static const char *threads(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
 	ev_view_thread_cell *cells;
-	thread_pick *picks;
+	pick *picks;
 	view_params p;
 	size_t n;
 	json_out j;
@@ -745,12 +742,7 @@ static const char *threads(void *ctx, const http_request *req, FILE *body)
 		free(picks);
 		return NULL;
 	}
-	json_init_compact(&j, body);
-	json_begin_object(&j, NULL);
-	json_uint(&j, "from", p.from);
-	json_uint(&j, "to", p.to);
-	json_uint(&j, "width", p.width);
-	json_uint(&j, "bucket_ns", ev_view_thread_bucket_ns(v->index));
+	begin_spans_answer(&j, body, &p, ev_view_thread_bucket_ns(v->index));
 	json_uint(&j, "rows", n);
 	json_uint(&j, "threads_without_rows",
 		  ev_view_thread_count(v->index) - n +
@@ -761,7 +753,7 @@ static const char *threads(void *ctx, const http_request *req, FILE *body)
 	json_end_array(&j);
 	json_begin_array(&j, "threads");
 	for (size_t i = 0; i < n && i < p.limit && i < VIEW_MAX_THREAD_ROWS; i++)
-		write_thread_row(&j, v, picks[i].tid, &p, cells);
+		write_thread_row(&j, v, (uint32_t)picks[i].id, &p, cells);
 	json_end_array(&j);
 	json_end_object(&j);
 	free(cells);

@@ -43,6 +43,27 @@ static ev_view_index *index_log(const char *path, size_t cells)
 	return ix;
 }
 
+/* The accumulator of `path`, finished, keeping its threads and (kinds
+ * != 0) its spans. */
+static ev_stats *stats_kept(const char *path, int threads, unsigned spans)
+{
+	ev_reader *r;
+	ev_stats *st;
+	int rc;
+
+	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_stats_new(&st), EV_OK);
+	if (threads)
+		assert_int_equal(ev_stats_keep_threads(st), EV_OK);
+	if (spans)
+		assert_int_equal(ev_stats_keep_spans(st, spans), EV_OK);
+	rc = ev_reader_feed(r, ev_stats_consumer(), st);
+	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	ev_reader_free(r);
+	return st;
+}
+
 static ev_stats *stats_of(const char *path)
 {
 	ev_reader *r;
@@ -764,7 +785,6 @@ static void thread_rows_agree(const char *path, void *ctx)
 	ev_view_index *ix = index_log(path, 0);
 	ev_view_index *coarse = index_log(path, 4 * EV_VIEW_MIN_ROW);
 	ev_stats *st;
-	ev_reader *r;
 	uint32_t max_tid;
 	tstate *want;
 
@@ -772,11 +792,7 @@ static void thread_rows_agree(const char *path, void *ctx)
 		ev_view_index_free(coarse);
 		return;
 	}
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
-	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
-	ev_reader_feed(r, ev_stats_consumer(), st);
-	assert_int_equal(ev_stats_finish(st), EV_OK);
+	st = stats_kept(path, 1, 0);
 	want = states_of(path, &max_tid);
 	for (size_t i = 0; i < ev_stats_thread_count(st); i++) {
 		const ev_stats_thread *t = ev_stats_thread_at(st, i);
@@ -815,7 +831,6 @@ static void thread_rows_agree(const char *path, void *ctx)
 	n->logs++;
 	free(want);
 	ev_stats_free(st);
-	ev_reader_free(r);
 	ev_view_index_free(ix);
 	ev_view_index_free(coarse);
 }
@@ -847,19 +862,12 @@ static void spans_agree(const char *path, void *ctx)
 {
 	counts *n = ctx;
 	ev_view_index *ix = index_log(path, 0);
-	ev_reader *r;
 	ev_stats *st;
 	ev_view_span s;
-	int rc;
 
 	if (!ix)
 		return;
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
-	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
-	rc = ev_reader_feed(r, ev_stats_consumer(), st);
-	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
-	assert_int_equal(ev_stats_finish(st), EV_OK);
+	st = stats_kept(path, 0, EV_STATS_SPANS_EVENTS);
 	assert_int_equal(ev_view_span_name_count(ix), ev_stats_span_count(st));
 	for (size_t k = 0; k < ev_stats_span_count(st); k++) {
 		const ev_stats_span *want = ev_stats_span_at(st, k);
@@ -891,7 +899,6 @@ static void spans_agree(const char *path, void *ctx)
 			 EV_EINVAL);
 	n->logs++;
 	ev_stats_free(st);
-	ev_reader_free(r);
 	ev_view_index_free(ix);
 }
 
