@@ -253,7 +253,7 @@ static view_tq *queue_of(ev_view_index *ix, uint16_t cap)
 static int push(ev_view_index *ix, view_tq *q, const view_tev *e)
 {
 	/* Moved down once half of it is taken: amortised, each event once. */
-	if (q->tail == q->alloc && q->head >= q->alloc / 2) {
+	if (q->tail == q->alloc && q->head > 0 && q->head >= q->alloc / 2) {
 		memmove(q->e, q->e + q->head, (q->tail - q->head) * sizeof *q->e);
 		q->tail -= q->head;
 		q->head = 0;

@@ -745,7 +745,8 @@ static tstate *states_of(const char *path, uint32_t *max_tid)
 		n++;
 	}
 	ev_reader_free(r);
-	qsort(evs, n, sizeof *evs, tev_order);
+	if (n)
+		qsort(evs, n, sizeof *evs, tev_order);
 	assert_non_null(ts = calloc(*max_tid + 1, sizeof *ts));
 	for (size_t i = 0; i < n; i++) {
 		tstate *t = &ts[evs[i].tid];
