@@ -229,9 +229,9 @@ EV_API int ev_view_heap_of(const ev_view_index *ix, uint32_t capset,
 			   uint64_t from, uint64_t to, size_t width,
 			   ev_view_heap_cell *cells);
 
-/** Capsets whose heap is kept apart (ev_view_heap_of), and capset `i`
- *  of them (first seen first; UINT32_MAX out of range). */
+/** Capsets whose heap is kept apart (ev_view_heap_of). */
 EV_API size_t ev_view_heap_count(const ev_view_index *ix);
+/** Capset `i` of them, first seen first; UINT32_MAX out of range. */
 EV_API uint32_t ev_view_heap_capset(const ev_view_index *ix, size_t i);
 
 /**
