@@ -7,9 +7,12 @@ Prints the time of `evtool info LOG`; the time from starting `evtool view
 LOG` to its first whole-run tile (the server is ready) and to the index's
 completion; the server's peak memory (VmHWM); and the p50/p99/max time of
 N (default 1000) /api/tiles (width 1500) at random viewports, N at random
-deep zooms (at most 64 buckets), N /api/events
-(limit 100) and N /api/threads (width 1500, 32 rows) requests, measured on the client over loopback (so
-an upper bound of the server's time)."""
+deep zooms (at most 64 buckets), N /api/events (limit 100), N
+/api/threads (width 1500, 32 rows), N /api/window (the figures of
+filter | stats, at random ranges) and N /api/bands requests, measured
+on the client over loopback (so an upper bound of the server's time).
+With --cache DIR, the server keeps its index there: run twice, the
+second start reads the cache."""
 import json
 import random
 import re
@@ -18,14 +21,21 @@ import sys
 import time
 import urllib.request
 
-evtool, log = sys.argv[1], sys.argv[2]
-n = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+args = sys.argv[1:]
+cache = []
+if "--cache" in args:
+    i = args.index("--cache")
+    cache = ["--cache", args[i + 1]]
+    del args[i:i + 2]
+evtool, log = args[0], args[1]
+n = int(args[2]) if len(args) > 2 else 1000
 t0 = time.time()
 subprocess.run([evtool, "info", log], stdout=subprocess.DEVNULL, check=True)
 info_s = time.time() - t0
 
 t0 = time.time()
-p = subprocess.Popen([evtool, "view", log], stdout=subprocess.PIPE, text=True)
+p = subprocess.Popen([evtool, "view", *cache, log], stdout=subprocess.PIPE,
+                     text=True)
 url = p.stdout.readline().strip()
 base, token = re.match(r"(http://[^/]+)/\?token=(\w+)", url).groups()
 
@@ -45,7 +55,7 @@ while True:
     time.sleep(0.05)
 index_s = time.time() - t0
 random.seed(1)
-lat = {"tiles": [], "zoomed": [], "events": [], "threads": []}
+lat = {"tiles": [], "zoomed": [], "events": [], "threads": [], "window": [], "bands": []}
 for i in range(n):
     a = random.randint(meta["start_ns"], meta["end_ns"] - 1)
     b = random.randint(a + 1, meta["end_ns"])
@@ -58,7 +68,9 @@ for i in range(n):
                        ("events", "/api/events?cap=%d&from=%d&to=%d&limit=100"
                         % (random.randrange(meta["capabilities"]), a, b)),
                        ("threads", "/api/threads?from=%d&to=%d&width=1500&limit=32"
-                        % (a, b))):
+                        % (a, b)),
+                       ("window", "/api/window?from=%d&to=%d" % (a, b)),
+                       ("bands", "/api/bands?from=%d&to=%d&width=1500" % (a, b))):
         t = time.perf_counter()
         get(path)
         lat[kind].append((time.perf_counter() - t) * 1000)
@@ -69,7 +81,8 @@ print("log %s: %.0f MB, %d capabilities, bucket %d ns" % (
     log, meta["log_bytes"] / 1e6, meta["capabilities"], meta["bucket_ns"]))
 print("evtool info            %.2f s" % info_s)
 print("view: first whole tile %.2f s (target %.2f s)" % (ready_s, 1.5 * info_s + 1))
-print("view: index complete   %.2f s" % index_s)
+print("view: index complete   %.2f s%s" % (
+    index_s, " (from the cache)" if meta.get("from_cache") else ""))
 print("view: peak memory      %.1f MB (target 128 MB)" % (hwm / 1024))
 for kind, v in lat.items():
     v.sort()

@@ -528,26 +528,27 @@ static int extract_one(const archive_job *job, const char *path)
 {
 	ev_archive_reader *r = NULL;
 	ev_sink *sink = NULL;
+	ev_diag diag;
 	char *out = NULL;
 	int rc = extract_name(job, path, &out);
 
 	if (rc == EXIT_OK && (rc = check_target(job, out)) == EXIT_OK &&
-	    ev_archive_reader_open_path(&r, path) < 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: cannot open: %s",
-			       cli_input_name(path), strerror(errno));
+	    ev_archive_reader_open_path(&r, path, &diag) < 0)
+		rc = cli_error(EXIT_SYSTEM, "%s: %s", cli_input_name(path),
+			       diag.message);
 	if (rc == EXIT_OK)
 		rc = cli_open_output(out, &path, 1, 0, &sink);
 	if (rc == EXIT_OK)
 		rc = inflate_to(r, sink, cli_input_name(path), out);
 	if (rc == EXIT_OK)
-		warn_digests(cli_input_name(path), ev_archive_reader_stats(r));
+		warn_digests(cli_input_name(path), ev_archive_reader_result(r));
 	if (rc == EXIT_OK)
 		rc = cli_commit_output(sink, out);
 	if (rc == EXIT_OK && job->verbose)
 		report(cli_input_name(path), cli_output_name(out),
-		       ev_archive_reader_stats(r)->log_bytes,
-		       ev_archive_reader_stats(r)->stored_bytes,
-		       ev_archive_reader_stats(r)->content_digest);
+		       ev_archive_reader_result(r)->log_bytes,
+		       ev_archive_reader_result(r)->stored_bytes,
+		       ev_archive_reader_result(r)->content_digest);
 	cli_close_output(sink);
 	ev_archive_reader_free(r);
 	free(out);

@@ -52,7 +52,7 @@ static int copy_session(cat_job *job, ev_reader *r, const char *out)
 	ev_writer *w;
 	ev_event ev;
 	int rc = ev_writer_open(&w, job->sink, ev_reader_header(r),
-				&job->options);
+				&job->options, NULL);
 
 	if (rc < 0) {
 		ev_diag d = { .status = rc, .origin = EV_ORIGIN_OUTPUT };

@@ -584,16 +584,13 @@ const char *cli_output_name(const char *path)
 	return !path || strcmp(path, "-") == 0 ? "<stdout>" : path;
 }
 
-/* Reports why the input `path` could not be opened (status `rc`, errno
- * for EV_EIO); EXIT_OK when it was. */
-static int open_failure(const char *path, int rc)
+/* Reports why the input `path` could not be opened (status `rc`, the
+ * constructor's `diag` saying why); EXIT_OK when it was. */
+static int open_failure(const char *path, int rc, const ev_diag *diag)
 {
-	if (rc == EV_EIO)
-		return cli_error(EXIT_SYSTEM, "%s: cannot open: %s",
-				 cli_input_name(path), strerror(errno));
 	if (rc < 0)
 		return cli_error(cli_exit_for_status(rc), "%s: %s",
-				 cli_input_name(path), ev_strerror(rc));
+				 cli_input_name(path), diag->message);
 	return EXIT_OK;
 }
 
@@ -619,21 +616,24 @@ int cli_refuse_empty(const char *path)
 int cli_open_input(const char *path, unsigned flags, ev_reader **out)
 {
 	int rc = cli_refuse_empty(path);
+	ev_diag diag;
 
 	*out = NULL;
 	if (rc != EXIT_OK)
 		return rc;
-	return open_failure(path, ev_reader_open_path(out, path, flags));
+	rc = ev_reader_open_path(out, path, flags, &diag);
+	return open_failure(path, rc, &diag);
 }
 
 int cli_open_log_input(const char *path, ev_input **out)
 {
 	int rc = cli_refuse_empty(path);
+	ev_diag diag;
 
 	*out = NULL;
 	if (rc != EXIT_OK)
 		return rc;
-	return open_failure(path, ev_input_open(out, path));
+	return open_failure(path, ev_input_open(out, path, &diag), &diag);
 }
 
 /* ---- output files and signals ---- */
@@ -741,6 +741,7 @@ int cli_open_output(const char *path, const char *const *inputs,
 		    int n_inputs, cli_overwrite overwrite, ev_sink **out)
 {
 	struct stat target;
+	ev_diag diag;
 	int rc;
 
 	*out = NULL;
@@ -748,17 +749,16 @@ int cli_open_output(const char *path, const char *const *inputs,
 		if ((rc = cli_refuse_terminal()) != EXIT_OK ||
 		    (rc = cli_refuse_stdout_input(inputs, n_inputs)) != EXIT_OK)
 			return rc;
-		rc = ev_sink_open_fd(out, STDOUT_FILENO, "<stdout>");
+		rc = ev_sink_open_fd(out, STDOUT_FILENO, "<stdout>", NULL);
 		return rc < 0 ? cli_error(EXIT_SYSTEM, "out of memory") : EXIT_OK;
 	}
 	if (overwrite != CLI_REPLACE_INPUT && stat(path, &target) == 0)
 		for (int i = 0; i < n_inputs; i++)
 			if (same_file(inputs[i], &target))
 				return refuse_input_output(path, overwrite);
-	rc = ev_sink_open_path(out, path);
+	rc = ev_sink_open_path(out, path, &diag);
 	if (rc < 0)
-		return cli_error(EXIT_SYSTEM, "%s: cannot create: %s", path,
-				 strerror(errno));
+		return cli_error(EXIT_SYSTEM, "%s: %s", path, diag.message);
 	track_temp(ev_sink_temp_path(*out));
 	return EXIT_OK;
 }
@@ -810,6 +810,7 @@ int cli_open_log_output(const char *path, int gzip,
 			cli_overwrite overwrite, ev_sink **out)
 {
 	ev_sink *target;
+	ev_diag diag;
 	int rc = cli_open_output(path, inputs, n_inputs, overwrite, &target);
 
 	*out = target;
@@ -817,11 +818,9 @@ int cli_open_log_output(const char *path, int gzip,
 		return rc;
 	untrack_temp(ev_sink_temp_path(target));
 	/* The archive sink owns the target now, even when it fails. */
-	if (ev_sink_open_archive(out, target, NULL, NULL) < 0) {
-		*out = NULL;
+	if (ev_sink_open_archive(out, target, NULL, NULL, &diag) < 0)
 		return cli_error(EXIT_SYSTEM, "%s: cannot start compressing: %s",
-				 cli_output_name(path), strerror(errno));
-	}
+				 cli_output_name(path), diag.message);
 	track_temp(ev_sink_temp_path(*out));
 	return EXIT_OK;
 }

@@ -59,7 +59,7 @@ static int open_output(export_run *run)
 	int rc = cli_refuse_stdout_input(&run->in, 1);
 	if (rc != EXIT_OK)
 		return rc;
-	if (ev_sink_open_fd(&run->sink, STDOUT_FILENO, "<stdout>") < 0)
+	if (ev_sink_open_fd(&run->sink, STDOUT_FILENO, "<stdout>", NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	return EXIT_OK;
 }
@@ -132,8 +132,8 @@ int cmd_export(const cli_args *args)
 	opts.tmpdir = sort.tmpdir = cli_value(args, EXPORT_OPT_TMPDIR);
 	if ((rc = open_output(&run)) != EXIT_OK)
 		return rc;
-	if (ev_exporter_new(&run.x, &opts, run.sink) < 0 ||
-	    ev_sorter_new(&s, &sort) < 0)
+	if (ev_exporter_new(&run.x, &opts, run.sink, NULL) < 0 ||
+	    ev_sorter_new(&s, &sort, NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
 	else if ((rc = cli_open_log_input(run.in, &in)) == EXIT_OK)
 		rc = convert(&run, s, in, opts.format);

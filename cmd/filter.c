@@ -153,6 +153,31 @@ static int add_lists(const cli_args *args, ev_filter *f)
 	return EXIT_OK;
 }
 
+/* --between-markers A,B: split at the first comma not preceded by a
+ * backslash, "\," standing for a comma. */
+static int set_markers(ev_filter *f, const char *text, int exclude)
+{
+	char *start = malloc(strlen(text) + 1), *to = start, *end = NULL;
+	int rc;
+
+	if (!start)
+		return EV_ENOMEM;
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '\\' && p[1] == ',') {
+			*to++ = *++p;
+		} else if (*p == ',' && !end) {
+			*to++ = '\0';
+			end = to;
+		} else {
+			*to++ = *p;
+		}
+	}
+	*to = '\0';
+	rc = ev_filter_set_markers(f, start, end, exclude);
+	free(start);
+	return rc;
+}
+
 static int add_window(const cli_args *args, ev_filter *f, int exclude)
 {
 	enum filter_option from_opt = exclude ? FILTER_OPT_EXCLUDE_FROM
@@ -176,7 +201,7 @@ static int add_window(const cli_args *args, ev_filter *f, int exclude)
 	if ((from || to) &&
 	    (rc = ev_filter_set_time(f, from, to, exclude)) < 0)
 		return selector_error(args, f, from ? from_opt : to_opt, rc);
-	if (marks && (rc = ev_filter_set_markers_text(f, marks, exclude)) < 0)
+	if (marks && (rc = set_markers(f, marks, exclude)) < 0)
 		return selector_error(args, f, marks_opt, rc);
 	return EXIT_OK;
 }
@@ -215,7 +240,7 @@ static int run_filter(const cli_args *args, ev_filter *f)
 {
 	const char *in = args->positional[0];
 	const char *out = cli_value(args, FILTER_OPT_OUTPUT);
-	const ev_filter_stats *st = ev_filter_stats_of(f);
+	const ev_filter_stats *st = ev_filter_result(f);
 	ev_input *input = NULL;
 	ev_sink *sink;
 	cli_progress bar;
@@ -261,7 +286,7 @@ int cmd_filter(const cli_args *args)
 	if (rc != EXIT_OK)
 		return rc;
 	opts.tmpdir = cli_value(args, FILTER_OPT_TMPDIR);
-	if (ev_filter_new(&f, &opts) < 0)
+	if (ev_filter_new(&f, &opts, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = build_filter(args, f);
 	if (rc == EXIT_OK)

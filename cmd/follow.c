@@ -173,7 +173,7 @@ int follow_run(const char *in, const follow_visitor *v, void *ctx)
 			close(fi.fd);
 		return rc;
 	}
-	status = ev_reader_open_fd(&r, fi.fd, fi.name, 0);
+	status = ev_reader_open_fd(&r, fi.fd, fi.name, 0, NULL);
 	if (status == EV_OK)
 		status = follow_events(r, &fi, v, ctx);
 	finished = v->finish(ctx, status);

@@ -43,13 +43,13 @@ static int collect(log_info *li, const char *path, ev_info **out)
 	*out = NULL;
 	if (rc != EXIT_OK)
 		return rc;
-	if (ev_info_new(out, NULL) < 0) {
+	if (ev_info_new(out, NULL, NULL) < 0) {
 		ev_reader_free(r);
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	}
 	li->path = cli_input_name(path);
 	li->in = *out;
-	li->sum = ev_info_summary_of(*out);
+	li->sum = ev_info_result(*out);
 	li->procs = ev_info_processes(*out);
 	rc = ev_info_read(*out, r);
 	if (rc == EV_OK && li->sum->status == EV_EFORMAT &&
@@ -204,7 +204,7 @@ static void print_counts(const log_info *li)
 	}
 	printf("\n  by type\n");
 	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
-		uint64_t n = ev_info_type_count(li->in, (uint16_t)id);
+		uint64_t n = ev_info_type_events(li->in, (uint16_t)id);
 		if (n)
 			printf("    %-32s %5u %12" PRIu64 "\n",
 			       ev_info_type_name(li->in, (uint16_t)id), id, n);
@@ -390,7 +390,7 @@ static void json_counts(json_out *j, const log_info *li)
 	json_end_object(j);
 	json_begin_array(j, "events_by_type");
 	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
-		uint64_t n = ev_info_type_count(li->in, (uint16_t)id);
+		uint64_t n = ev_info_type_events(li->in, (uint16_t)id);
 		if (n) {
 			json_begin_object(j, NULL);
 			json_uint(j, "id", id);

@@ -265,8 +265,8 @@ static void print_synthesised(const ev_merge_input *in)
 /* One line per input: what it holds and how it is renumbered. */
 static void print_plan(const ev_merge *m, int renumber)
 {
-	for (size_t i = 0; i < ev_merge_count(m); i++) {
-		const ev_merge_input *in = ev_merge_get_input(m, i);
+	for (size_t i = 0; i < ev_merge_input_count(m); i++) {
+		const ev_merge_input *in = ev_merge_input_at(m, i);
 		fprintf(stderr, "input %zu %s: %" PRIu64 " events, ", i + 1,
 			in->name, in->events);
 		print_shift(in->shift);
@@ -297,8 +297,8 @@ static int warn_truncated(const ev_merge *m)
 {
 	int dropped = 0;
 
-	for (size_t i = 0; i < ev_merge_count(m); i++) {
-		const ev_merge_input *in = ev_merge_get_input(m, i);
+	for (size_t i = 0; i < ev_merge_input_count(m); i++) {
+		const ev_merge_input *in = ev_merge_input_at(m, i);
 		if (!in->truncated)
 			continue;
 		cli_warn_at(in->name, (int64_t)in->truncation.offset,
@@ -315,8 +315,8 @@ static int warn_truncated(const ev_merge *m)
  * moved past another input's heap or ticky sample. */
 static void warn_adjusted(const ev_merge *m)
 {
-	for (size_t i = 0; i < ev_merge_count(m); i++) {
-		const ev_merge_input *in = ev_merge_get_input(m, i);
+	for (size_t i = 0; i < ev_merge_input_count(m); i++) {
+		const ev_merge_input *in = ev_merge_input_at(m, i);
 		char types[96] = "";
 		size_t len = 0;
 
@@ -342,8 +342,8 @@ static void warn_adjusted(const ev_merge *m)
  * whole, and censuses ended for the output's header. */
 static void warn_written(const ev_merge *m)
 {
-	for (size_t i = 0; i < ev_merge_count(m); i++) {
-		const ev_merge_input *in = ev_merge_get_input(m, i);
+	for (size_t i = 0; i < ev_merge_input_count(m); i++) {
+		const ev_merge_input *in = ev_merge_input_at(m, i);
 		if (in->restamped)
 			cli_warn_at(in->name, -1, "%" PRIu64 " global event%s "
 				    "stamped inside another input's heap or "
@@ -397,7 +397,7 @@ static int make_merge(const cli_command *cmd, const cli_args *args,
 				     "only once");
 	if (rc == EXIT_OK)
 		rc = ensure_file_limit(args->n_positional);
-	if (rc == EXIT_OK && ev_merge_new(out, &opts) < 0)
+	if (rc == EXIT_OK && ev_merge_new(out, &opts, NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
 	if (rc == EXIT_OK)
 		rc = add_inputs(*out, args);
@@ -442,7 +442,7 @@ int cmd_merge(const cli_args *args)
 		rc = cli_commit_output(sink, out);
 	if (rc == EXIT_OK && cli_flag(args, MERGE_OPT_VERBOSE))
 		fprintf(stderr, "merged %zu inputs: %" PRIu64 " events\n",
-			ev_merge_count(m), ev_merge_events_written(m));
+			ev_merge_input_count(m), ev_merge_events_written(m));
 	cli_close_output(sink);
 	ev_merge_free(m);
 	return rc == EXIT_OK && dropped ? EXIT_DROPPED : rc;

@@ -212,7 +212,7 @@ static int add_session(writer *w, mon_session *s, size_t *alloc)
 	size_t n = mon_session_process_count(s);
 	ev_stats_now now;
 
-	ev_stats_now_get(s->st, &now);
+	ev_stats_live_totals(s->st, &now);
 	for (size_t i = 0; i < n; i++) {
 		view *v;
 		if (w->n_views == *alloc) {
@@ -292,7 +292,7 @@ static void put_caps(const writer *w, const family *f, view *v)
 		ev_stats_capability c;
 		if (s->finished)
 			c = *ev_stats_capability_at(s->st, i);
-		else if (ev_stats_live_capability(s->st, i, &c) < 0)
+		else if (ev_stats_live_capability_at(s->st, i, &c) < 0)
 			continue;
 		fprintf(w->out, "%s{%s,capability=\"%u\",usage=\"mutator\"} ",
 			f->name, v->labels, c.cap);

@@ -1,7 +1,7 @@
 /*
  * One session of a live log as evtool monitor counts it (monitor.h): the
  * stats accumulator (include/evtool/stats.h) computes every figure that
- * `evtool stats` prints, live through ev_stats_live_process and finally
+ * `evtool stats` prints, live through ev_stats_live_process_at and finally
  * through ev_stats_finish, so that the metrics of an ended log are the
  * figures of `evtool stats --json`. What stats does not count is counted
  * here: the pause histogram (ev_stats_on_pause gives each pause), threads
@@ -68,7 +68,7 @@ int mon_session_new(mon_session **out, const char *source,
 	mon_session *s = calloc(1, sizeof *s);
 
 	*out = NULL;
-	if (!s || ev_stats_new(&s->st) < 0) {
+	if (!s || ev_stats_new(&s->st, NULL) < 0) {
 		free(s);
 		return EV_ENOMEM;
 	}
@@ -187,7 +187,7 @@ void mon_session_free(mon_session *s)
 size_t mon_session_process_count(const mon_session *s)
 {
 	return s->finished ? ev_stats_process_count(s->st)
-			   : ev_stats_live_count(s->st);
+			   : ev_stats_live_process_count(s->st);
 }
 
 const mon_proc *mon_session_process(mon_session *s, size_t i,
@@ -195,7 +195,7 @@ const mon_proc *mon_session_process(mon_session *s, size_t i,
 {
 	if (s->finished)
 		*out = *ev_stats_process_at(s->st, i);
-	else if (ev_stats_live_process(s->st, i, out) < 0)
+	else if (ev_stats_live_process_at(s->st, i, out) < 0)
 		memset(out, 0, sizeof *out);
 	for (size_t k = 0; k < s->n_procs; k++)
 		if (s->procs[k].capset == out->capset)

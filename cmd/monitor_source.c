@@ -517,7 +517,7 @@ void mon_source_pump(mon_sources *ms, size_t i, short revents)
 	}
 	if (!src->reader &&
 	    ev_reader_open_fd(&src->reader, src->fd, src->label,
-			      EV_READER_SMALL_WINDOW) < 0) {
+			      EV_READER_SMALL_WINDOW, NULL) < 0) {
 		report(src, "out of memory");
 		give_up(src);
 		return;

@@ -100,7 +100,7 @@ static int same_breakdown(const report_job *job)
 	ev_stats_heap_profile p[2];
 
 	for (int i = 0; i < 2; i++)
-		ev_stats_heap_profile_get(ev_report_stats(job[i].report), &p[i]);
+		ev_stats_profile(ev_report_stats(job[i].report), &p[i]);
 	if (!p[0].have || !p[1].have || p[0].breakdown == p[1].breakdown)
 		return EXIT_OK;
 	return cli_error(EXIT_INVALID, "%s and %s break their heap profiles "
@@ -132,7 +132,7 @@ int cmd_report(const cli_args *args)
 	if (rc == EXIT_OK)
 		rc = cli_open_output(out, in, n, CLI_REFUSE_INPUT, &sink);
 	for (int i = 0; i < n && readable(rc); i++) {
-		if (ev_report_new(&job[i].report, NULL) < 0)
+		if (ev_report_new(&job[i].report, NULL, NULL) < 0)
 			rc = cli_error(EXIT_SYSTEM, "out of memory");
 		else if ((wrc = collect(&job[i], in[i])) != EXIT_OK)
 			rc = wrc;

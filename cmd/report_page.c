@@ -180,7 +180,7 @@ static void json_pause_quantiles(json_out *j, const ev_stats *st, long proc)
 static void json_process(json_out *j, const report_page *page,
 			 const ev_report_process *p)
 {
-	const ev_report_grid *g = ev_report_get_grid(page->report);
+	const ev_report_grid *g = ev_report_buckets(page->report);
 	const ev_stats *st = ev_report_stats(page->report);
 	long si = p->known ? stats_index(st, p->capset) : -1;
 
@@ -293,16 +293,16 @@ static int json_page(json_out *j, const report_page *page)
 	json_cstring(j, "generator", "evtool " EV_VERSION_STRING);
 	json_cstring(j, "file", page->file);
 	json_cstring(j, "status", page->truncated ? "truncated" : "complete");
-	json_grid(j, ev_report_get_grid(rep));
+	json_grid(j, ev_report_buckets(rep));
 	json_begin_array(j, "processes");
 	for (size_t i = 0; i < ev_report_process_count(rep); i++)
 		json_process(j, page, ev_report_process_at(rep, i));
 	json_end_array(j);
-	json_profile(j, ev_report_get_profile(rep),
-		     ev_report_get_grid(rep)->buckets);
+	json_profile(j, ev_report_heap_profile(rep),
+		     ev_report_buckets(rep)->buckets);
 	rc = json_threads(j, ev_report_stats(rep));
 	stats_json_spans(j, ev_report_stats(rep));
-	json_span_series(j, rep, ev_report_get_grid(rep)->buckets);
+	json_span_series(j, rep, ev_report_buckets(rep)->buckets);
 	json_end_object(j);
 	return rc;
 }
@@ -358,8 +358,8 @@ static void json_diff_figures(json_out *j, const ev_stats *a,
 static void json_diff_grid(json_out *j, const ev_report *a,
 			   const ev_report *b)
 {
-	const ev_report_grid *ga = ev_report_get_grid(a);
-	const ev_report_grid *gb = ev_report_get_grid(b);
+	const ev_report_grid *ga = ev_report_buckets(a);
+	const ev_report_grid *gb = ev_report_buckets(b);
 	ev_report_grid g = { 0, ga->width_ns > gb->width_ns ? ga->width_ns
 							    : gb->width_ns,
 			     0, ga->first_ns < gb->first_ns ? ga->first_ns
@@ -377,8 +377,8 @@ static int json_diff(json_out *j, const report_diff *d)
 	ev_stats_heap_profile pa, pb;
 	int rc = 0;
 
-	ev_stats_heap_profile_get(sa, &pa);
-	ev_stats_heap_profile_get(sb, &pb);
+	ev_stats_profile(sa, &pa);
+	ev_stats_profile(sb, &pb);
 	json_begin_object(j, NULL);
 	json_uint(j, "schema_version", REPORT_SCHEMA_VERSION);
 	json_cstring(j, "generator", "evtool " EV_VERSION_STRING);
@@ -388,9 +388,9 @@ static int json_diff(json_out *j, const report_diff *d)
 	for (int i = 0; i < 2; i++) {
 		json_begin_object(j, NULL);
 		json_cstring(j, "file", d->files[i]);
-		json_grid(j, ev_report_get_grid(d->reports[i]));
-		json_profile(j, ev_report_get_profile(d->reports[i]),
-			     ev_report_get_grid(d->reports[i])->buckets);
+		json_grid(j, ev_report_buckets(d->reports[i]));
+		json_profile(j, ev_report_heap_profile(d->reports[i]),
+			     ev_report_buckets(d->reports[i])->buckets);
 		json_end_object(j);
 	}
 	json_end_array(j);

@@ -75,7 +75,7 @@ static int on_session(void *ctx, unsigned session, const ev_header *h)
 
 	(void)session;
 	end_session(o);
-	if ((rc = ev_show_new(&o->show, h, o->format, o->flags)) < 0)
+	if ((rc = ev_show_new(&o->show, h, o->format, o->flags, NULL)) < 0)
 		return rc;
 	return ev_show_header(o->show, &o->text);
 }
@@ -117,7 +117,7 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 	int status, rc = EXIT_OK;
 
 	opts.tmpdir = tmpdir;
-	if (ev_sorter_new(&s, &opts) < 0)
+	if (ev_sorter_new(&s, &opts, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	if ((rc = cli_open_log_input(in, &input)) != EXIT_OK) {
 		ev_sorter_free(s);

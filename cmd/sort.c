@@ -170,7 +170,7 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 	cli_progress bar;
 	int rc, status;
 
-	if (ev_sorter_new(&s, opts) < 0)
+	if (ev_sorter_new(&s, opts, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	rc = cli_open_log_output(out, cli_flag(args, SORT_OPT_GZIP), &in, 1,
 				 CLI_REFUSE_INPUT, &sink);
@@ -189,7 +189,7 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 		const ev_diag *d = ev_sorter_diag(s);
 		cli_warn_at(cli_input_name(in), (int64_t)d->offset,
 			    "%s; sorted the %llu complete events", d->message,
-			    (unsigned long long)ev_sorter_stats(s)->events);
+			    (unsigned long long)ev_sorter_result(s)->events);
 		status = EV_OK;
 		rc = EXIT_DROPPED;
 	}
@@ -198,7 +198,7 @@ static int sort_log(const cli_args *args, const ev_sort_options *opts)
 	else if ((status = cli_commit_output(sink, out)) != EXIT_OK)
 		rc = status;
 	if (verbose && status >= 0)
-		report(ev_sorter_stats(s));
+		report(ev_sorter_result(s));
 	cli_close_output(sink);
 	ev_input_free(input);
 	ev_sorter_free(s);

@@ -61,7 +61,7 @@ static void print_line(monitor *m, uint64_t end_ns)
 	uint64_t span = end_ns > m->last.time_ns ? end_ns - m->last.time_ns : 0;
 	double alloc;
 
-	ev_stats_now_get(m->f.st, &now);
+	ev_stats_live_totals(m->f.st, &now);
 	alloc = now.allocated_bytes > m->last.allocated_bytes
 		? (double)(now.allocated_bytes - m->last.allocated_bytes) : 0;
 	if (m->lines++ == 0)
@@ -123,7 +123,7 @@ static int on_finish(void *ctx, int status)
 		return cli_read_failure(d, m->f.name);
 	if (status != EV_END && status != EV_ETRUNCATED)
 		return EXIT_OK; /* follow_run reports it */
-	ev_stats_now_get(m->f.st, &now);
+	ev_stats_live_totals(m->f.st, &now);
 	if (now.time_ns > m->last.time_ns)
 		print_line(m, now.time_ns);
 	if (ev_stats_finish(m->f.st) < 0)

@@ -173,7 +173,7 @@ int stats_json_bands(json_out *j, const ev_stats *a, const ev_stats *b,
 
 	if (!p)
 		return -1;
-	ev_stats_heap_profile_get(a, &pa);
+	ev_stats_profile(a, &pa);
 	shown = n < top ? n : top;
 	sum_rest(p, n, shown, &ra, &rb);
 	json_bands(j, p, n, shown, pa.breakdown, &ra, &rb);
@@ -220,8 +220,8 @@ int stats_compare_bands(const stats_file *a, const stats_file *b, size_t top,
 {
 	ev_stats_heap_profile pa, pb;
 
-	ev_stats_heap_profile_get(a->st, &pa);
-	ev_stats_heap_profile_get(b->st, &pb);
+	ev_stats_profile(a->st, &pa);
+	ev_stats_profile(b->st, &pb);
 	if (!pa.have && !pb.have)
 		return EXIT_OK;
 	if (!pa.have || !pb.have) {

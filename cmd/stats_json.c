@@ -88,7 +88,7 @@ static void json_pause_fields(json_out *j, const ev_stats_pauses *s)
 static void json_pauses(json_out *j, const ev_stats *st, size_t process)
 {
 	const ev_stats_pauses *all =
-		ev_stats_pauses_of(st, process, EV_STATS_ALL_GENS);
+		ev_stats_pauses_at(st, process, EV_STATS_ALL_GENS);
 	const ev_stats_process *p = ev_stats_process_at(st, process);
 
 	if (!all) {
@@ -101,7 +101,7 @@ static void json_pauses(json_out *j, const ev_stats *st, size_t process)
 	json_end_object(j);
 	json_begin_array(j, "generations");
 	for (unsigned g = 0; g < p->n_gens; g++) {
-		const ev_stats_pauses *s = ev_stats_pauses_of(st, process, g);
+		const ev_stats_pauses *s = ev_stats_pauses_at(st, process, g);
 		if (!s)
 			continue;
 		json_begin_object(j, NULL);

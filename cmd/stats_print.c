@@ -151,7 +151,7 @@ static void print_pause_row(const char *what, const ev_stats_pauses *s)
 static void print_pauses(const ev_stats *st, size_t process)
 {
 	const ev_stats_pauses *all =
-		ev_stats_pauses_of(st, process, EV_STATS_ALL_GENS);
+		ev_stats_pauses_at(st, process, EV_STATS_ALL_GENS);
 	const ev_stats_process *p = ev_stats_process_at(st, process);
 	char what[16], d[16];
 
@@ -160,7 +160,7 @@ static void print_pauses(const ev_stats *st, size_t process)
 	puts("\n  GC pauses   count       p50       p90       p99       max");
 	print_pause_row("all", all);
 	for (unsigned g = 0; g < p->n_gens; g++) {
-		const ev_stats_pauses *s = ev_stats_pauses_of(st, process, g);
+		const ev_stats_pauses *s = ev_stats_pauses_at(st, process, g);
 		snprintf(what, sizeof what, "Gen %u", g);
 		if (s)
 			print_pause_row(what, s);
@@ -372,7 +372,7 @@ int stats_file_start(stats_file *f, const char *path, unsigned parts)
 	f->path = path;
 	f->name = cli_input_name(path);
 	f->status = EV_END;
-	if (ev_stats_new(&f->st) < 0 ||
+	if (ev_stats_new(&f->st, NULL) < 0 ||
 	    ((parts & STATS_THREADS) && ev_stats_keep_threads(f->st) < 0) ||
 	    (stats_span_kinds(parts) &&
 	     ev_stats_keep_spans(f->st, stats_span_kinds(parts)) < 0) ||

@@ -114,7 +114,7 @@ void stats_print_spans(const stats_file *f)
 	ev_stats_spans_summary sum;
 	uint64_t whole = run_ns(f->st);
 
-	ev_stats_spans_summary_get(f->st, &sum);
+	ev_stats_span_totals(f->st, &sum);
 	printf("\n  Spans: %" PRIu64 " measured\n\n  %-22s %8s "
 	       "%9s %7s %9s %9s %9s %9s %9s\n", sum.spans, "name", "count",
 	       "total", "share", "mean", "p50", "p90", "p99", "max");
@@ -177,7 +177,7 @@ void stats_json_spans(json_out *j, const ev_stats *st)
 	ev_stats_spans_summary sum;
 	uint64_t whole = run_ns(st);
 
-	ev_stats_spans_summary_get(st, &sum);
+	ev_stats_span_totals(st, &sum);
 	json_begin_object(j, "spans");
 	json_uint(j, "run_ns", whole);
 	json_uint(j, "measured", sum.spans);

@@ -224,13 +224,13 @@ static int repair(ev_repair_options *o, ev_input *input, ev_sink *sink,
 
 	o->notify = print_notice;
 	o->notify_ctx = &rep;
-	if (ev_repair_new(&rp, o) < 0)
+	if (ev_repair_new(&rp, o, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	progress_start(&bar, "truncate", no_progress);
 	ev_repair_set_progress(rp, progress_update, &bar);
 	rc = ev_repair_run(rp, input, sink);
 	progress_end(&bar);
-	s = ev_repair_summary_of(rp);
+	s = ev_repair_result(rp);
 	/* A log cut inside its header fails in the repair (nothing to
 	 * recover); one with a whole header but no complete event (killed
 	 * before its first block was flushed) becomes header + data end, a

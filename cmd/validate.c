@@ -348,7 +348,7 @@ int cmd_validate(const cli_args *args)
 	}
 	if ((rc = parse_options(cmd, args, &job)) != EXIT_OK)
 		return rc;
-	if (ev_validator_new(&v, &job.options) < 0)
+	if (ev_validator_new(&v, &job.options, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	ev_validator_set_findings(v, on_finding, &job);
 	json_init(&job.json, stdout);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -25,6 +26,7 @@
 enum view_option {
 	VIEW_OPT_LISTEN,
 	VIEW_OPT_OPEN,
+	VIEW_OPT_CACHE,
 	VIEW_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(VIEW_N_OPTIONS);
@@ -35,7 +37,10 @@ const cli_option view_options[VIEW_N_OPTIONS + 1] = {
 	  "port (default 127.0.0.1 and a free port, loopback only)" },
 	[VIEW_OPT_OPEN] =
 	{ "open", 0, NULL, "open the page in the desktop's browser "
-	  "(xdg-open)" },
+	  "($BROWSER, else xdg-open)" },
+	[VIEW_OPT_CACHE] =
+	{ "cache", 0, "PATH", "keep the log's index in a file (in PATH when it "
+	  "is a folder, else PATH) and use it while the log is unchanged" },
 };
 
 /* Events indexed between two turns of the server. */
@@ -55,7 +60,7 @@ static int begin(view_state *v)
 		if (v->src_fd >= 0 && (!v->src_known || v->src_gzip))
 			return v->waiting = 1, EXIT_OK;
 		if (ev_reader_open_fd(&v->reader, v->fd, v->name,
-				      EV_READER_RAW) < 0)
+				      EV_READER_RAW, NULL) < 0)
 			return cli_error(EXIT_SYSTEM, "out of memory");
 	}
 	if ((rc = ev_view_index_begin(v->index, v->reader)) == EV_ETRUNCATED) {
@@ -67,7 +72,25 @@ static int begin(view_state *v)
 	if (rc < 0)
 		return cli_reader_error(v->reader);
 	if (ev_show_new(&v->show, ev_reader_header(v->reader), EV_SHOW_TEXT,
-			0) < 0)
+			0, NULL) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	return EXIT_OK;
+}
+
+/* A log of several sessions, merged into one (view_input_sessions), is
+ * indexed anew. */
+static int restart(view_state *v)
+{
+	ev_view_index_free(v->index);
+	ev_process_list_free(v->procs);
+	ev_show_free(v->show);
+	ev_reader_free(v->reader);
+	v->index = NULL;
+	v->procs = NULL;
+	v->show = NULL;
+	v->reader = NULL;
+	if (ev_view_index_new(&v->index, 0, NULL) < 0 ||
+	    ev_process_list_new(&v->procs, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	return EXIT_OK;
 }
@@ -93,12 +116,18 @@ static int index_some(view_state *v)
 		(void)ev_process_list_add(v->procs, &ev);
 	}
 	v->waiting = rc == EV_ETRUNCATED;
+	if (rc == EV_END && !v->sessions) {
+		int merged, err = view_input_sessions(v, &merged);
+		if (err != EXIT_OK || merged)
+			return err != EXIT_OK ? err : restart(v);
+	}
 	/* A log that cannot grow any more ends here. */
 	if (rc == EV_END || (v->waiting && !v->live)) {
 		v->complete = 1;
 		ev_view_index_finish(v->index);
 		if (ev_process_list_finish(v->procs) < 0)
 			return cli_error(EXIT_SYSTEM, "out of memory");
+		view_cache_save(v);
 	}
 	else if (rc < 0 && rc != EV_ETRUNCATED)
 		return cli_reader_error(v->reader);
@@ -120,7 +149,91 @@ static int make_token(char out[33])
 	return EXIT_OK;
 }
 
-/* The page's URL on standard output; --open hands it to xdg-open. */
+/* Runs one $BROWSER command on `url`, as xdg-open does: split at
+ * blanks, the URL put for its %s or else added as its last argument;
+ * waits for it. Whether it exited 0. */
+static int run_browser(char *command, const char *url)
+{
+	char *argv[64], *save = NULL, *word;
+	char words[64][512];
+	int argc = 0, has_url = 0, status;
+	pid_t pid;
+
+	for (word = strtok_r(command, " \t", &save); word && argc < 62;
+	     word = strtok_r(NULL, " \t", &save)) {
+		char *at = strstr(word, "%s");
+		if (at) {
+			snprintf(words[argc], sizeof words[argc], "%.*s%s%s",
+				 (int)(at - word), word, url, at + 2);
+			has_url = 1;
+		} else {
+			snprintf(words[argc], sizeof words[argc], "%s", word);
+		}
+		argv[argc] = words[argc];
+		argc++;
+	}
+	if (!argc)
+		return 0;
+	if (!has_url)
+		argv[argc++] = (char *)url;
+	argv[argc] = NULL;
+	if ((pid = fork()) == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Whether `name` is an executable in $PATH. */
+static int in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char dir[4096];
+
+	for (const char *p = path; p && *p;) {
+		size_t len = strcspn(p, ":");
+		snprintf(dir, sizeof dir, "%.*s/%s", (int)len, p, name);
+		if (len && access(dir, X_OK) == 0)
+			return 1;
+		p += len + (p[len] == ':');
+	}
+	return 0;
+}
+
+/* Opens `url` in the desktop's browser, by xdg-open's rules: each
+ * command of $BROWSER (colon-separated) in turn until one exits 0;
+ * without $BROWSER, xdg-open. In a child, so that the server never waits
+ * for a browser; its output goes to /dev/null. */
+static void open_browser(const char *url)
+{
+	const char *browser = getenv("BROWSER");
+
+	if ((!browser || !*browser) && !in_path("xdg-open")) {
+		cli_message_start();
+		fputs("--open: warning: no $BROWSER and no xdg-open: open "
+		      "the URL yourself\n", stderr);
+		return;
+	}
+	if (fork() != 0)
+		return;
+	int null = open("/dev/null", O_WRONLY);
+	dup2(null, STDOUT_FILENO);
+	dup2(null, STDERR_FILENO);
+	signal(SIGCHLD, SIG_DFL);
+	if (!browser || !*browser) {
+		execlp("xdg-open", "xdg-open", url, (char *)NULL);
+		_exit(127);
+	}
+	char *list = strdup(browser), *save = NULL;
+	for (char *cmd = list ? strtok_r(list, ":", &save) : NULL; cmd;
+	     cmd = strtok_r(NULL, ":", &save))
+		if (run_browser(cmd, url))
+			_exit(0);
+	_exit(1);
+}
+
+/* The page's URL on standard output; --open hands it to the browser. */
 static void announce(const http_listen *l, unsigned port, const char *token,
 		     int open_it)
 {
@@ -136,13 +249,8 @@ static void announce(const http_listen *l, unsigned port, const char *token,
 		 v6 ? "[" : "", host, v6 ? "]" : "", port, token);
 	printf("%s\n", url);
 	fflush(stdout);
-	if (open_it && fork() == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		execlp("xdg-open", "xdg-open", url, (char *)NULL);
-		_exit(127);
-	}
+	if (open_it)
+		open_browser(url);
 }
 
 static int serve(view_state *v, const http_listen *l, int open_it)
@@ -198,14 +306,19 @@ int cmd_view(const cli_args *args)
 	if (http_listen_parse(addr ? addr : "127.0.0.1:0", &listen, &why) != 0)
 		return cli_usage_error(args->cmd, "--listen %s: %s", addr, why);
 	v.name = args->n_positional > 1 ? "merged logs" : cli_input_name(path);
-	if (ev_view_index_new(&v.index, 0) < 0 ||
-	    ev_process_list_new(&v.procs) < 0) {
+	if (ev_view_index_new(&v.index, 0, NULL) < 0 ||
+	    ev_process_list_new(&v.procs, NULL) < 0) {
 		ev_view_index_free(v.index);
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	}
 	rc = args->n_positional > 1
 		     ? view_input_merge(&v, args->positional, args->n_positional)
 		     : view_input_open(&v, path);
+	if (rc == EXIT_OK && cli_value(args, VIEW_OPT_CACHE))
+		rc = args->n_positional > 1
+			     ? cli_usage_error(args->cmd, "--cache: one log only")
+			     : view_cache_open(&v, cli_value(args, VIEW_OPT_CACHE),
+					       path);
 	if (rc == EXIT_OK &&
 	    (rc = index_some(&v)) == EXIT_OK) {
 		cli_catch_interrupts();
@@ -217,5 +330,6 @@ int cmd_view(const cli_args *args)
 	ev_process_list_free(v.procs);
 	ev_reader_free(v.reader);
 	view_input_close(&v);
+	free(v.cache_path);
 	return rc;
 }

@@ -22,14 +22,18 @@
 #define VIEW_MAX_LIFE 500u
 /* Thread rows of one /api/threads. */
 #define VIEW_MAX_THREAD_ROWS 64u
+/* Events of one capability /api/thread reads at most, looking for a
+ * thread's. */
+#define VIEW_THREAD_SCAN (1u << 20)
+/* Heap-profile bands drawn; the others are summed into one, "other". */
+#define VIEW_TOP_BANDS 15u
+/* Sessions of one log shown. */
+#define VIEW_MAX_SESSIONS 64
 /* Hits of one /api/search. */
 #define VIEW_MAX_HITS 500u
 /* A range whose events lie within this many bytes of the log, for every
  * capability (by the index's block offsets), is drawn from its events. */
 #define VIEW_EXACT_BYTES (4u << 20)
-/* Bytes of the log /api/events reads for one page at most; past them it
- * answers with what it found and where to go on. */
-#define VIEW_MAX_SCAN (32u << 20)
 
 /* A request's parameters, as view_params_parse found them. */
 typedef struct view_params {
@@ -71,6 +75,11 @@ typedef struct view_state {
 	int complete;         /* the index reached the data end */
 	int live;             /* the log may still grow */
 	int waiting;          /* at its end for now: look again later */
+	unsigned sessions;    /* of the log, once its first has ended */
+	char *cache_path;     /* --cache: the file to write, or NULL */
+	ev_view_log_id log_id; /* the log's, for the cache */
+	int from_cache;       /* the index was loaded from it */
+	uint64_t log_size;    /* the log's bytes, when from the cache */
 } view_state;
 
 /* Opens the log at `path` ("-": standard input) read-only as a plain
@@ -84,12 +93,53 @@ int view_input_open(view_state *v, const char *path);
  * clock, leniently) into an unnamed temporary file, which becomes v->fd. */
 int view_input_merge(view_state *v, const char *const *paths, int n);
 
+/* At the end of the first session of the log v->reader reads: counts
+ * its sessions (v->sessions) and, when there are several, merges them as
+ * several logs are merged (view_input_merge) into a temporary file that
+ * becomes v->fd (*merged: the caller indexes it anew), so that each
+ * session's processes are shown, aligned by their wall clocks. */
+int view_input_sessions(view_state *v, int *merged);
+
 /* Copies what the FIFO or pipe has now; at its end, closes it and the
  * log stops growing (v->live = 0). */
 int view_input_pump(view_state *v);
 
 /* Closes the descriptors (the temporary file goes with them). */
 void view_input_close(view_state *v);
+
+/* One capability's events in the log's order, from one of its blocks on:
+ * a reader over the log from that block (ev_view_source), reopened past
+ * the other capabilities' blocks (ev_view_source_seek), so that finding
+ * the next event costs the markers hopped over, never the others' events
+ * (view_api.c). */
+typedef struct cap_events {
+	const view_state *v;
+	uint16_t cap;
+	ev_view_source src;
+	ev_reader *r;
+	uint64_t block; /* the block of the last event given */
+} cap_events;
+
+/* From the block at `at` (EV_NO_CAP: the global buffer's events, and
+ * those outside every block). EV_OK, or a failure; close it either way. */
+int cap_events_open(cap_events *ce, const view_state *v, uint16_t cap,
+		    uint64_t at);
+/* The next event of the capability and its offset in the log: EV_OK, or
+ * the reader's end or failure. */
+int cap_events_next(cap_events *ce, ev_event *ev, uint64_t *offset);
+void cap_events_close(cap_events *ce);
+
+/* evtool view --cache (view_cache.c): the cache file of the log at
+ * `path`, in `where` (a folder, or else the file itself), is loaded into
+ * v->index when it was made from the log as it is now (v->complete);
+ * else its path is kept for view_cache_save. A log that is not a file
+ * (standard input, a FIFO, a socket) gets a warning and no cache. */
+int view_cache_open(view_state *v, const char *where, const char *path);
+
+/* Writes the complete index to the cache file (a temporary file renamed
+ * into place), unless it came from there or the log had several
+ * sessions; a failure is a warning. */
+void view_cache_save(view_state *v);
 
 /* The routes of the page and API, served with a view_state. */
 extern const http_route view_routes[];

@@ -105,8 +105,12 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "capabilities", ev_view_cap_count(v->index));
 	json_uint(&j, "texts", ev_view_text_count(v->index));
 	json_uint(&j, "texts_dropped", ev_view_texts_dropped(v->index));
+	json_uint(&j, "heap_samples", ev_view_samples_seen(v->index));
 	json_uint(&j, "index_bytes", ev_view_memory(v->index));
-	json_uint(&j, "log_bytes", v->reader ? ev_reader_offset(v->reader) : 0);
+	json_uint(&j, "log_bytes", v->from_cache ? v->log_size
+			: v->reader ? ev_reader_offset(v->reader) : 0);
+	json_bool(&j, "from_cache", v->from_cache);
+	json_uint(&j, "sessions", v->sessions ? v->sessions : 1);
 	json_bool(&j, "complete", v->complete);
 	json_bool(&j, "live", v->live);
 	json_bool(&j, "at_end", v->complete || v->waiting);
@@ -116,17 +120,27 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	return "application/json";
 }
 
+/* A reader of `cap`'s blocks of the log from its block at `from` (over
+ * *src), the others' hopped over. */
+static int reader_at(const view_state *v, uint16_t cap, uint64_t from,
+		     ev_view_cap_source *src, ev_reader **r)
+{
+	*src = (ev_view_cap_source){
+		{ v->fd, ev_view_data_offset(v->index),
+		  ev_view_block_at(v->index, cap, from), 0 }, cap, 0, 0 };
+	return ev_reader_open_fn(r, ev_view_cap_source_read, src, v->name,
+				 EV_READER_RAW, NULL) < 0 ? EV_ENOMEM : EV_OK;
+}
+
 /* `cap`'s figures in `width` spans of [from, to), from its events. */
 static int exact_cells(const view_state *v, uint16_t cap, uint64_t from,
 		       uint64_t to, size_t width, ev_view_cell *cells)
 {
-	ev_view_source src = { v->fd, ev_view_data_offset(v->index),
-			       ev_view_block_at(v->index, cap, from), 0 };
+	ev_view_cap_source src;
 	ev_reader *r;
 	int rc;
 
-	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
+	if (reader_at(v, cap, from, &src, &r) < 0)
 		return EV_ENOMEM;
 	rc = ev_view_tile_exact(v->index, r, cap, from, to, width, cells);
 	ev_reader_free(r);
@@ -404,37 +418,58 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 
 /* ---- /api/window ---- */
 
+/* `cap`'s whole runs and GCs that end in [from, to) and start at or after
+ * `since`, from its events (and the run open at `until`, the window's
+ * end, when to == until). */
+static int whole_exact(const view_state *v, uint16_t cap, uint64_t since,
+		       uint64_t from, uint64_t to, uint64_t until,
+		       ev_view_cell *c)
+{
+	ev_view_cap_source src;
+	ev_reader *r;
+	int rc;
+
+	if (reader_at(v, cap, from, &src, &r) < 0)
+		return EV_ENOMEM;
+	rc = ev_view_whole_exact(v->index, r, cap, since, from, to, until, c);
+	ev_reader_free(r);
+	return rc;
+}
+
 static void add_cell(ev_view_cell *sum, const ev_view_cell *c)
 {
 	sum->run_ns += c->run_ns;
 	sum->gc_ns += c->gc_ns;
 }
 
-/* `cap`'s figures in [from, to): the whole buckets from the index, the
- * parts at either end from the events. */
-static void window_cell(const view_state *v, uint16_t cap, uint64_t from,
-			uint64_t to, ev_view_cell *c)
+/* `cap`'s figures in [from, to) as `evtool stats` gives them for the
+ * slice `evtool filter --from --to` keeps (ev_view_whole): the whole
+ * buckets from the index, the parts at either end from the events. */
+static int window_cell(const view_state *v, uint16_t cap, uint64_t from,
+		       uint64_t to, ev_view_cell *c)
 {
 	uint64_t w = ev_view_bucket_ns(v->index);
-	uint64_t a = (from + w - 1) / w * w, b = to / w * w;
+	/* The last part is never empty: it ends the run open at `to`. */
+	uint64_t a = (from + w - 1) / w * w, b = (to - 1) / w * w;
 	uint64_t lo = from > ev_view_start(v->index) ? from
 						     : ev_view_start(v->index);
 	uint64_t hi = to < ev_view_end(v->index) ? to : ev_view_end(v->index);
 	ev_view_cell part;
+	int rc;
 
-	memset(c, 0, sizeof *c);
 	if (is_short(v, from, to) || b <= a) {
-		if (exact_cells(v, cap, from, to, 1, c) < 0)
-			ev_view_tile(v->index, cap, from, to, 1, c);
-		return;
+		rc = whole_exact(v, cap, from, from, to, to, c);
+	} else if ((rc = ev_view_whole(v->index, cap, from, a, b, c)) == 0 &&
+		   (from == a || (rc = whole_exact(v, cap, from, from, a, to,
+						   &part)) == 0)) {
+		if (from < a)
+			add_cell(c, &part);
+		if ((rc = whole_exact(v, cap, from, b, to, to, &part)) == 0)
+			add_cell(c, &part);
 	}
-	ev_view_tile(v->index, cap, a, b, 1, c);
-	if (from < a && exact_cells(v, cap, from, a, 1, &part) == 0)
-		add_cell(c, &part);
-	if (b < to && exact_cells(v, cap, b, to, 1, &part) == 0)
-		add_cell(c, &part);
 	c->idle_ns = hi > lo && hi - lo > c->run_ns + c->gc_ns
 			     ? hi - lo - c->run_ns - c->gc_ns : 0;
+	return rc;
 }
 
 static const char *window(void *ctx, const http_request *req, FILE *body)
@@ -453,7 +488,8 @@ static const char *window(void *ctx, const http_request *req, FILE *body)
 	json_uint(&j, "to", p.to);
 	json_begin_array(&j, "caps");
 	for (size_t cap = 0; cap < ev_view_cap_count(v->index); cap++) {
-		window_cell(v, (uint16_t)cap, p.from, p.to, &c);
+		if (window_cell(v, (uint16_t)cap, p.from, p.to, &c) < 0)
+			return NULL;
 		json_begin_object(&j, NULL);
 		json_uint(&j, "cap", cap);
 		json_uint(&j, "mutator_ns", c.run_ns);
@@ -484,6 +520,56 @@ static void write_event(json_out *j, const view_state *v, const ev_event *ev,
 	json_end_object(j);
 }
 
+static int cap_events_at(cap_events *ce, uint64_t at)
+{
+	ev_reader_free(ce->r);
+	ce->r = NULL;
+	ce->src.pos = 0;
+	if (ev_view_source_seek(&ce->src, ce->cap, at, &ce->src.at) < 0)
+		return EV_EIO;
+	ce->block = ce->src.at;
+	return ev_reader_open_fn(&ce->r, ev_view_source_read, &ce->src,
+				 ce->v->name, EV_READER_RAW, NULL);
+}
+
+int cap_events_open(cap_events *ce, const view_state *v,
+			   uint16_t cap, uint64_t at)
+{
+	ce->v = v;
+	ce->cap = cap;
+	ce->src = (ev_view_source){ v->fd, ev_view_data_offset(v->index), at,
+				    0 };
+	ce->r = NULL;
+	return cap_events_at(ce, at);
+}
+
+int cap_events_next(cap_events *ce, ev_event *ev, uint64_t *offset)
+{
+	ev_block block;
+	int rc;
+
+	while ((rc = ev_reader_next(ce->r, ev)) == EV_OK) {
+		*offset = ce->src.at + (ev->offset - ce->src.header_len);
+		if (ev->type == EV_BLOCK_MARKER) {
+			if (!ev_reader_block(ce->r, &block) ||
+			    block.cap == ce->cap)
+				ce->block = *offset;
+			else if ((rc = cap_events_at(ce, *offset)) < 0)
+				return rc;
+			continue;
+		}
+		if (ev->cap == ce->cap)
+			return EV_OK;
+	}
+	return rc;
+}
+
+void cap_events_close(cap_events *ce)
+{
+	ev_reader_free(ce->r);
+	ce->r = NULL;
+}
+
 /* Reads `p.cap`'s events of [from, to) in the log's order, from its
  * block at `from` or, for a later page, from the cursor's block after its
  * event; up to `limit`. The next page's cursor goes in *next (its block
@@ -493,26 +579,18 @@ static int scan_events(const view_state *v, const view_params *p,
 {
 	uint64_t at = p->have_cursor ? p->block
 				     : ev_view_block_at(v->index, p->cap, p->from);
-	ev_view_source src = { v->fd, ev_view_data_offset(v->index), at, 0 };
-	uint64_t header = src.header_len, shown = 0;
 	ev_text line = EV_TEXT_INIT;
-	ev_block block = { 0, 0, 0, 0, 0 };
-	ev_reader *r;
+	uint64_t shown = 0, offset;
+	cap_events ce;
 	ev_event ev;
 
 	*more = 0;
-	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
+	if (cap_events_open(&ce, v, p->cap, at) < 0) {
+		cap_events_close(&ce);
 		return -1;
-	while (ev_reader_next(r, &ev) == EV_OK) {
-		uint64_t offset = at + (ev.offset - header);
-		if (ev.offset - header > VIEW_MAX_SCAN) {
-			*more = shown > 0;
-			break;
-		}
-		if (ev.type == EV_BLOCK_MARKER || ev.cap != p->cap ||
-		    ev.time < p->from ||
-		    (p->have_cursor && offset <= p->after))
+	}
+	while (cap_events_next(&ce, &ev, &offset) == EV_OK) {
+		if (ev.time < p->from || (p->have_cursor && offset <= p->after))
 			continue;
 		if (ev.time >= p->to)
 			break;
@@ -521,13 +599,12 @@ static int scan_events(const view_state *v, const view_params *p,
 			break;
 		}
 		write_event(j, v, &ev, offset, &line);
-		ev_reader_block(r, &block);
-		next[0] = at + (block.offset - header);
+		next[0] = ce.block;
 		next[1] = offset;
 		shown++;
 	}
 	ev_text_free(&line);
-	ev_reader_free(r);
+	cap_events_close(&ce);
 	return 0;
 }
 
@@ -596,32 +673,29 @@ static int about_thread(const ev_event *ev, uint32_t tid)
 }
 
 /* The events of thread `p.tid` in [from, to) on `cap`, at most `room`,
- * read from the cap's block at `from` (at most VIEW_MAX_SCAN bytes). */
+ * read from the cap's block at `from` (at most VIEW_THREAD_SCAN of the
+ * cap's events). */
 static size_t thread_events(const view_state *v, const view_params *p,
 			    uint16_t cap, json_out *j, size_t room,
 			    ev_text *line)
 {
-	ev_view_source src = { v->fd, ev_view_data_offset(v->index),
-			       ev_view_block_at(v->index, cap, p->from), 0 };
-	ev_reader *r;
+	uint64_t offset;
+	cap_events ce;
 	ev_event ev;
-	size_t n = 0;
+	size_t n = 0, read = 0;
 
-	if (ev_reader_open_fn(&r, ev_view_source_read, &src, v->name,
-			      EV_READER_RAW) < 0)
-		return 0;
-	while (n < room && ev_reader_next(r, &ev) == EV_OK &&
-	       ev.offset - src.header_len <= VIEW_MAX_SCAN) {
-		if (ev.type == EV_BLOCK_MARKER || ev.cap != cap ||
-		    ev.time < p->from || !about_thread(&ev, p->tid))
-			continue;
-		if (ev.time >= p->to)
-			break;
-		write_event(j, v, &ev, src.at + (ev.offset - src.header_len),
-			    line);
-		n++;
-	}
-	ev_reader_free(r);
+	if (cap_events_open(&ce, v, cap,
+			    ev_view_block_at(v->index, cap, p->from)) == 0)
+		while (n < room && read++ < VIEW_THREAD_SCAN &&
+		       cap_events_next(&ce, &ev, &offset) == EV_OK) {
+			if (ev.time < p->from || !about_thread(&ev, p->tid))
+				continue;
+			if (ev.time >= p->to)
+				break;
+			write_event(j, v, &ev, offset, line);
+			n++;
+		}
+	cap_events_close(&ce);
 	return n;
 }
 
@@ -638,7 +712,7 @@ static const char *thread(void *ctx, const http_request *req, FILE *body)
 		return "text/plain; charset=utf-8";
 	if (!p.have_tid)
 		return bad(req, body, "bad parameter: tid: needed");
-	if (!(t = ev_view_thread_of(v->index, p.tid))) {
+	if (!(t = ev_view_thread_find(v->index, p.tid))) {
 		*req->status = 404;
 		fputs("no such thread (or past the threads kept)\n", body);
 		return "text/plain; charset=utf-8";
@@ -700,7 +774,7 @@ static pick *pick_threads(const view_state *v, const view_params *p,
 static void write_thread_row(json_out *j, const view_state *v, uint32_t tid,
 			     const view_params *p, ev_view_thread_cell *cells)
 {
-	const ev_view_thread *th = ev_view_thread_of(v->index, tid);
+	const ev_view_thread *th = ev_view_thread_find(v->index, tid);
 	const size_t size = sizeof *cells;
 
 	ev_view_thread_tile(v->index, tid, p->from, p->to, p->width, cells);
@@ -814,6 +888,93 @@ static const char *search(void *ctx, const http_request *req, FILE *body)
 	return "application/json";
 }
 
+/* ---- /api/bands ---- */
+
+/* The bands drawn: the VIEW_TOP_BANDS largest by their total over the
+ * run (as eventlog2html draws the top bands), largest first, in
+ * `order`; their number. */
+static size_t top_bands(const ev_view_index *ix, size_t *order)
+{
+	size_t n = ev_view_band_count(ix), top = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t at = top < VIEW_TOP_BANDS ? top++ : VIEW_TOP_BANDS;
+		uint64_t total = ev_view_band_total(ix, i);
+		/* an insertion into the sorted top; the smallest falls off */
+		while (at > 0 && ev_view_band_total(ix, order[at - 1]) < total) {
+			if (at < VIEW_TOP_BANDS)
+				order[at] = order[at - 1];
+			at--;
+		}
+		if (at < VIEW_TOP_BANDS)
+			order[at] = i;
+	}
+	return top;
+}
+
+/* One sample's bytes: the top bands', then the rest summed ("other"). */
+static void write_sample(json_out *j, const ev_view_index *ix, size_t k,
+			 const size_t *order, size_t top)
+{
+	uint64_t all = 0, shown = 0;
+
+	for (size_t i = 0; i < ev_view_band_count(ix); i++)
+		all += ev_view_sample_bytes(ix, k, i);
+	json_begin_array(j, NULL);
+	for (size_t i = 0; i < top; i++) {
+		uint64_t b = ev_view_sample_bytes(ix, k, order[i]);
+		json_uint(j, NULL, b);
+		shown += b;
+	}
+	json_uint(j, NULL, all - shown);
+	json_end_array(j);
+}
+
+static const char *bands(void *ctx, const http_request *req, FILE *body)
+{
+	const view_state *v = ctx;
+	const ev_view_index *ix = v->index;
+	size_t order[VIEW_TOP_BANDS], top = top_bands(ix, order);
+	size_t n = ev_view_sample_count(ix), first = 0, last, count;
+	const char *flag;
+	view_params p;
+	json_out j;
+
+	if (params(req, body, &p) < 0)
+		return "text/plain; charset=utf-8";
+	default_range(v, &p);
+	/* The samples of the range and the one before it (it covers the
+	 * range's start), at most `width` of them, evenly picked. */
+	while (first + 1 < n && ev_view_sample_time(ix, first + 1) <= p.from)
+		first++;
+	for (last = first; last < n && ev_view_sample_time(ix, last) < p.to;)
+		last++;
+	count = last - first;
+	flag = ev_stats_breakdown_flag(ev_view_band_breakdown(ix));
+	json_init_compact(&j, body);
+	json_begin_object(&j, NULL);
+	json_cstring(&j, "breakdown", flag ? flag : "");
+	json_uint(&j, "samples_seen", ev_view_samples_seen(ix));
+	json_uint(&j, "samples_kept", n);
+	json_begin_array(&j, "bands");
+	for (size_t i = 0; i < top; i++)
+		json_cstring(&j, NULL, ev_view_band_name(ix, order[i]));
+	json_cstring(&j, NULL, "other");
+	json_end_array(&j);
+	json_begin_array(&j, "times");
+	for (size_t i = 0; i < count && i < p.width; i++)
+		json_uint(&j, NULL, ev_view_sample_time(
+			ix, first + (count > p.width ? i * count / p.width : i)));
+	json_end_array(&j);
+	json_begin_array(&j, "bytes");
+	for (size_t i = 0; i < count && i < p.width; i++)
+		write_sample(&j, ix, first + (count > p.width ? i * count / p.width
+							      : i), order, top);
+	json_end_array(&j);
+	json_end_object(&j);
+	return "application/json";
+}
+
 /* ---- the page ---- */
 
 static const char *page(void *ctx, const http_request *req, FILE *body)
@@ -833,5 +994,6 @@ const http_route view_routes[] = {
 	{ "/api/search", search },
 	{ "/api/thread", thread },
 	{ "/api/threads", threads },
+	{ "/api/bands", bands },
 };
 const size_t view_n_routes = sizeof view_routes / sizeof view_routes[0];

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -192,26 +193,26 @@ int view_input_pump(view_state *v)
 	return EXIT_OK;
 }
 
-int view_input_merge(view_state *v, const char *const *paths, int n)
+/* Merges `inputs` (`n`, freed here) as `evtool merge` aligns them (by
+ * wall clock, leniently) into a temporary file, which becomes v->fd. */
+static int merge_into_temp(view_state *v, ev_input **inputs, int n)
 {
 	static const cli_failure_files named = { NULL, 0, NULL,
 						 CLI_FAILURE_NAMED, NULL, NULL };
 	ev_merge_options opts = EV_MERGE_OPTIONS_INIT;
 	ev_merge *m = NULL;
 	ev_sink *sink = NULL;
-	int rc, wr;
+	int rc, wr, i = 0;
 
 	opts.flags |= EV_MERGE_LENIENT;
 	if ((rc = make_temp(&v->fd, &wr)) != EXIT_OK)
-		return rc;
-	if (ev_merge_new(&m, &opts) < 0 || ev_sink_open_fd(&sink, wr, "merge") < 0)
+		goto done;
+	if (ev_merge_new(&m, &opts, NULL) < 0 ||
+	    ev_sink_open_fd(&sink, wr, "merge", NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
-	for (int i = 0; rc == EXIT_OK && i < n; i++) {
-		ev_input *in;
-		if ((rc = cli_open_log_input(paths[i], &in)) == EXIT_OK &&
-		    ev_merge_add(m, in) < 0)
+	for (; rc == EXIT_OK && i < n; i++)
+		if (ev_merge_add(m, inputs[i]) < 0)
 			rc = cli_failure(ev_merge_diag(m), &named);
-	}
 	if (rc == EXIT_OK && (ev_merge_plan(m) < 0 || ev_merge_run(m, sink) < 0))
 		rc = cli_failure(ev_merge_diag(m), &named);
 	if (rc == EXIT_OK && ev_sink_commit(sink) < 0)
@@ -220,6 +221,84 @@ int view_input_merge(view_state *v, const char *const *paths, int n)
 	ev_sink_free(sink);
 	ev_merge_free(m);
 	close(wr);
+done:
+	for (; i < n; i++) /* the inputs the merge did not take */
+		ev_input_free(inputs[i]);
+	return rc;
+}
+
+int view_input_merge(view_state *v, const char *const *paths, int n)
+{
+	ev_input **inputs = calloc((size_t)n, sizeof *inputs);
+	int rc = inputs ? EXIT_OK : cli_error(EXIT_SYSTEM, "out of memory");
+	int k = 0;
+
+	for (; rc == EXIT_OK && k < n; k++)
+		if ((rc = cli_open_log_input(paths[k], &inputs[k])) != EXIT_OK)
+			break;
+	if (rc == EXIT_OK)
+		rc = merge_into_temp(v, inputs, n);
+	else
+		while (k-- > 0)
+			ev_input_free(inputs[k]);
+	free(inputs);
+	return rc;
+}
+
+/* Where the sessions of the log `r` reads end, from the first's end on
+ * (r at it): ends[i] is the offset after session i's data end (or where
+ * it was cut); their number, at most VIEW_MAX_SESSIONS (the later ones
+ * are not shown). */
+static int session_ends(ev_reader *r, uint64_t *ends)
+{
+	ev_event ev;
+	int n = 1, rc;
+
+	ends[0] = ev_reader_offset(r);
+	while (n < VIEW_MAX_SESSIONS && ev_reader_next_session(r) == EV_OK) {
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			;
+		ends[n++] = ev_reader_offset(r);
+		if (rc != EV_END)
+			break;
+	}
+	return n;
+}
+
+int view_input_sessions(view_state *v, int *merged)
+{
+	uint64_t ends[VIEW_MAX_SESSIONS];
+	ev_input *inputs[VIEW_MAX_SESSIONS];
+	int n = v->src_fd >= 0 ? 1 : session_ends(v->reader, ends);
+	int k, rc = EXIT_OK, old = v->fd;
+	void *map;
+
+	*merged = 0;
+	v->sessions = (unsigned)n;
+	if (n < 2 || v->src_fd >= 0) /* a stream still arriving: its first */
+		return EXIT_OK;
+	map = mmap(NULL, (size_t)ends[n - 1], PROT_READ, MAP_PRIVATE, old, 0);
+	if (map == MAP_FAILED)
+		return cli_error(EXIT_SYSTEM, "cannot map %s: %s", v->name,
+				 strerror(errno));
+	for (k = 0; k < n; k++) {
+		uint64_t from = k ? ends[k - 1] : 0;
+		if (ev_input_memory(&inputs[k], (const char *)map + from,
+				    (size_t)(ends[k] - from), v->name,
+				    NULL) < 0) {
+			rc = cli_error(EXIT_SYSTEM, "out of memory");
+			break;
+		}
+	}
+	if (rc != EXIT_OK) {
+		while (k-- > 0)
+			ev_input_free(inputs[k]);
+	} else if ((rc = merge_into_temp(v, inputs, n)) == EXIT_OK) {
+		close(old);
+		v->live = 0;
+		*merged = 1;
+	}
+	munmap(map, (size_t)ends[n - 1]);
 	return rc;
 }
 

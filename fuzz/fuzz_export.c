@@ -35,13 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ev_event ev;
 	int rc, live = 1;
 
-	if (ev_reader_open_memory(&r, data, size, "fuzz", 0) < 0)
+	if (ev_reader_open_memory(&r, data, size, "fuzz", 0, NULL) < 0)
 		return 0;
 	for (int f = 0; f < FORMATS; f++) {
 		ev_export_options o = EV_EXPORT_OPTIONS_INIT;
 		o.format = (ev_export_format)f;
-		FUZZ_ASSERT(ev_sink_open_memory(&sink[f]) == EV_OK);
-		FUZZ_ASSERT(ev_exporter_new(&x[f], &o, sink[f]) == EV_OK);
+		FUZZ_ASSERT(ev_sink_open_memory(&sink[f], NULL) == EV_OK);
+		FUZZ_ASSERT(ev_exporter_new(&x[f], &o, sink[f], NULL) == EV_OK);
 	}
 	for (unsigned session = 0; live; session++) {
 		if (ev_reader_read_header(r) != EV_OK)

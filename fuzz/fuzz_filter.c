@@ -133,12 +133,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* Small output blocks exercise the re-blocking. */
 	o.max_block_size = (data[1] & 0x80) ? 256 : 0;
-	if (ev_filter_new(&f, &o) < 0 || ev_sink_open_memory(&sink) < 0 ||
-	    ev_input_open(&in, path) < 0)
+	if (ev_filter_new(&f, &o, NULL) < 0 ||
+	    ev_sink_open_memory(&sink, NULL) < 0 ||
+	    ev_input_open(&in, path, NULL) < 0)
 		goto done;
 	configure(f, data);
 	rc = ev_filter_run(f, in, sink);
-	stats = ev_filter_stats_of(f);
+	stats = ev_filter_result(f);
 	FUZZ_CHECK_STATUS(rc);
 	if (rc == EV_OK || rc == EV_ETRUNCATED) {
 		size_t len;
@@ -149,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		FUZZ_ASSERT(stats->events_written <= stats->events_read);
 		if (ev_reader_open_memory(&r, out, len, "filtered",
-					  EV_READER_RAW) == EV_OK) {
+					  EV_READER_RAW, NULL) == EV_OK) {
 			for (;;) {
 				while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 					if (!fuzz_is_marker(ev.type, ev.size))

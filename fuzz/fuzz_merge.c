@@ -38,11 +38,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	b = a + a_len;
 	b_len = size - 5 - a_len;
 
-	if (ev_merge_new(&m, &o) < 0)
+	if (ev_merge_new(&m, &o, NULL) < 0)
 		return 0;
-	if (ev_input_memory(&in_a, a, a_len, "a") < 0 ||
+	if (ev_input_memory(&in_a, a, a_len, "a", NULL) < 0 ||
 	    ev_merge_add(m, in_a) < 0 ||
-	    ev_input_memory(&in_b, b, b_len, "b") < 0 ||
+	    ev_input_memory(&in_b, b, b_len, "b", NULL) < 0 ||
 	    ev_merge_add(m, in_b) < 0)
 		goto done;
 	if (data[0] & 16)
@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	}
 	FUZZ_ASSERT(ev_merge_header(m) != NULL);
-	if (ev_sink_open_memory(&sink) < 0)
+	if (ev_sink_open_memory(&sink, NULL) < 0)
 		goto done;
 	rc = ev_merge_run(m, sink);
 	FUZZ_CHECK_STATUS(rc);
@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t events = 0;
 
 		if (ev_reader_open_memory(&r, out, len, "merged",
-					  EV_READER_RAW) == EV_OK) {
+					  EV_READER_RAW, NULL) == EV_OK) {
 			while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 				if (!fuzz_is_marker(ev.type, ev.size))
 					events++;

@@ -26,9 +26,9 @@ static int validate(const uint8_t *log, size_t len, ev_validate_result *res)
 	ev_input *in;
 	int rc;
 
-	if (ev_input_memory(&in, log, len, "log") < 0)
+	if (ev_input_memory(&in, log, len, "log", NULL) < 0)
 		return 0;
-	if (ev_validator_new(&v, NULL) < 0) {
+	if (ev_validator_new(&v, NULL, NULL) < 0) {
 		ev_input_free(in);
 		return 0;
 	}
@@ -52,14 +52,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!validate(data, size, &res) || res.errors > 0 || res.events == 0)
 		return 0;
-	if (ev_merge_new(&m, NULL) < 0)
+	if (ev_merge_new(&m, NULL, NULL) < 0)
 		return 0;
-	if (ev_input_memory(&a, data, size, "a") < 0 ||
+	if (ev_input_memory(&a, data, size, "a", NULL) < 0 ||
 	    ev_merge_add(m, a) < 0 ||
-	    ev_input_memory(&b, data, size, "b") < 0 ||
+	    ev_input_memory(&b, data, size, "b", NULL) < 0 ||
 	    ev_merge_add(m, b) < 0 ||
 	    ev_merge_shift(m, 1, shifts[size & 3]) < 0 ||
-	    ev_sink_open_memory(&sink) < 0)
+	    ev_sink_open_memory(&sink, NULL) < 0)
 		goto done;
 	rc = ev_merge_run(m, sink);
 	FUZZ_CHECK_STATUS(rc);

@@ -33,7 +33,7 @@ static void read_all(const uint8_t *data, size_t size, unsigned flags,
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	rc = ev_reader_open_memory(&r, data, size, "fuzz", flags);
+	rc = ev_reader_open_memory(&r, data, size, "fuzz", flags, NULL);
 	FUZZ_CHECK_STATUS(rc);
 	if (rc < 0) {
 		out->status = rc;

@@ -31,7 +31,8 @@ static void check_output(const uint8_t *out, size_t len,
 	uint64_t events = 0;
 	int rc;
 
-	if (ev_reader_open_memory(&r, out, len, "repaired", EV_READER_RAW) < 0)
+	if (ev_reader_open_memory(&r, out, len, "repaired", EV_READER_RAW,
+				  NULL) < 0)
 		return;
 	for (;;) {
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
@@ -55,18 +56,18 @@ static void repair_once(const uint8_t *data, size_t size,
 	ev_repair *rp = NULL;
 	int rc;
 
-	if (ev_input_memory(&r, data, size, "fuzz") < 0)
+	if (ev_input_memory(&r, data, size, "fuzz", NULL) < 0)
 		return;
-	if (ev_sink_open_memory(&sink) < 0)
+	if (ev_sink_open_memory(&sink, NULL) < 0)
 		goto done;
-	if (ev_repair_new(&rp, o) < 0)
+	if (ev_repair_new(&rp, o, NULL) < 0)
 		goto done;
 	rc = ev_repair_run(rp, r, sink);
 	FUZZ_CHECK_STATUS(rc);
 	if (rc == EV_OK) {
 		size_t len;
 		const uint8_t *out = ev_sink_memory(sink, &len);
-		const ev_repair_summary *s = ev_repair_summary_of(rp);
+		const ev_repair_summary *s = ev_repair_result(rp);
 
 		FUZZ_ASSERT(s->output_bytes == len);
 		check_output(out, len, s);

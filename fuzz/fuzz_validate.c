@@ -38,9 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	o.sorted = (int)(size & 1);
 	o.max_threads = (size & 2) ? 4 : 0;
-	if (ev_input_memory(&in, data, size, "fuzz") < 0)
+	if (ev_input_memory(&in, data, size, "fuzz", NULL) < 0)
 		return 0;
-	if (ev_validator_new(&v, &o) < 0) {
+	if (ev_validator_new(&v, &o, NULL) < 0) {
 		ev_input_free(in);
 		return 0;
 	}

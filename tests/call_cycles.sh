@@ -8,8 +8,8 @@
 #   (sources, sinks, gzip, temporary files, read-ahead) nothing but
 #   lib/common/, lib/format/ nothing but those two, and an operation's
 #   folder those three and itself only, but for
-#   the uses LAYERS below allows (lib/inspect/ holds what analyses share;
-#   report is built on stats); the same holds
+#   the uses LAYERS below allows (lib/inspect/ holds what analyses share,
+#   view's bands among them; report is built on stats); the same holds
 #   for which internal headers (lib/FOLDER/*.h) a file includes.
 #
 #     bash tests/call_cycles.sh OBJDIR [LIBDIR]
@@ -28,7 +28,7 @@
 # folder after a file moved) are ignored.
 set -euo pipefail
 
-LAYERS='stats->inspect export->inspect report->inspect report->stats export->stats archive->validate view->stats'
+LAYERS='stats->inspect export->inspect report->inspect view->inspect report->stats export->stats archive->validate view->stats'
 
 # symbols OBJDIR SRCDIR PREFIX: "D file symbol" for what each object
 # defines and "U file symbol" for what it uses, the file named PREFIX

@@ -299,7 +299,7 @@ ev_input *ts_input(const char *path)
 {
 	ev_input *in;
 
-	if (ev_input_open(&in, path) < 0) {
+	if (ev_input_open(&in, path, NULL) < 0) {
 		fprintf(stderr, "cannot open %s\n", path);
 		abort();
 	}
@@ -310,7 +310,7 @@ ev_input *ts_memory_input(const void *data, size_t len, const char *name)
 {
 	ev_input *in;
 
-	if (ev_input_memory(&in, data, len, name) < 0)
+	if (ev_input_memory(&in, data, len, name, NULL) < 0)
 		abort();
 	return in;
 }
@@ -319,7 +319,7 @@ int ts_validate(ev_reader *r, const ev_validate_options *opts,
 		ev_finding_fn fn, void *ctx, ev_validate_result *res)
 {
 	ev_validator *v;
-	int rc = ev_validator_new(&v, opts);
+	int rc = ev_validator_new(&v, opts, NULL);
 
 	if (rc < 0)
 		return rc;

@@ -375,7 +375,7 @@ static outcome run_reader(const bytes *log)
 	int rc;
 
 	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
-					       0), EV_OK);
+					       0, NULL), EV_OK);
 	for (;;) {
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 			o.events++;
@@ -403,7 +403,7 @@ static outcome run_validate(const bytes *log)
 	ev_reader *r;
 
 	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
-					       0), EV_OK);
+					       0, NULL), EV_OK);
 	o.status = ts_validate(r, &opts, NULL, NULL, &res);
 	o.events = res.events;
 	o.sessions = res.sessions;
@@ -420,7 +420,7 @@ static ev_sink *null_sink(int *fd)
 
 	*fd = open("/dev/null", O_WRONLY);
 	assert_true(*fd >= 0);
-	assert_int_equal(ev_sink_open_fd(&s, *fd, "/dev/null"), EV_OK);
+	assert_int_equal(ev_sink_open_fd(&s, *fd, "/dev/null", NULL), EV_OK);
 	return s;
 }
 
@@ -436,13 +436,13 @@ static outcome run_repair(const bytes *log, unsigned flags)
 	int fd;
 
 	opts.flags = flags;
-	assert_int_equal(ev_input_memory(&r, log->p, log->n, "hostile"),
+	assert_int_equal(ev_input_memory(&r, log->p, log->n, "hostile", NULL),
 			 EV_OK);
 	sink = null_sink(&fd);
-	assert_int_equal(ev_repair_new(&rp, &opts), EV_OK);
+	assert_int_equal(ev_repair_new(&rp, &opts, NULL), EV_OK);
 	o.status = ev_repair_run(rp, r, sink);
-	o.events = ev_repair_summary_of(rp)->events;
-	o.sessions = ev_repair_summary_of(rp)->sessions;
+	o.events = ev_repair_result(rp)->events;
+	o.sessions = ev_repair_result(rp)->sessions;
 	ev_repair_free(rp);
 	ev_sink_free(sink);
 	close(fd);
@@ -474,7 +474,7 @@ static outcome run_filter(const bytes *log, int process)
 	assert_true(ts_write_file(path, log->p, log->n, "wb"));
 	base = measure_start();
 	t0 = cpu_seconds();
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	if (process)
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CAPSET, "0-3", 0),
 				 EV_OK);
@@ -482,9 +482,9 @@ static outcome run_filter(const bytes *log, int process)
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "s,u", 0),
 				 EV_OK);
 	sink = null_sink(&fd);
-	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
 	o.status = ev_filter_run(f, in, sink);
-	stats = ev_filter_stats_of(f);
+	stats = ev_filter_result(f);
 	o.events = stats->events_read;
 	o.sessions = stats->sessions;
 	ev_input_free(in);
@@ -512,7 +512,7 @@ static outcome run_merge(const bytes *log)
 	int fd;
 
 	opts.align = EV_MERGE_ALIGN_NONE;
-	assert_int_equal(ev_merge_new(&m, &opts), EV_OK);
+	assert_int_equal(ev_merge_new(&m, &opts, NULL), EV_OK);
 	assert_int_equal(ev_merge_add(m, ts_memory_input(log->p, log->n, "a")),
 			 EV_OK);
 	assert_int_equal(ev_merge_add(m, ts_memory_input(log->p, log->n, "b")),
@@ -553,7 +553,7 @@ static temp_log temp_log_write(const bytes *log)
 	assert_non_null(t.dir);
 	t.path = ts_path(t.dir, "hostile.eventlog");
 	assert_true(ts_write_file(t.path, log->p, log->n, "wb"));
-	assert_int_equal(ev_input_open(&t.in, t.path), EV_OK);
+	assert_int_equal(ev_input_open(&t.in, t.path, NULL), EV_OK);
 	return t;
 }
 
@@ -573,7 +573,7 @@ static ev_sorter *new_sorter(const temp_log *t, ev_sort_method method)
 	opts.memory = SORT_MEMORY;
 	opts.tmpdir = t->dir;
 	opts.method = method;
-	assert_int_equal(ev_sorter_new(&s, &opts), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, &opts, NULL), EV_OK);
 	return s;
 }
 
@@ -590,8 +590,8 @@ static outcome run_sort(const bytes *log, ev_sort_method method)
 
 	sink = null_sink(&fd);
 	o.status = ev_sorter_run(s, t.in, sink);
-	o.events = ev_sorter_stats(s)->events;
-	o.sessions = ev_sorter_stats(s)->sessions;
+	o.events = ev_sorter_result(s)->events;
+	o.sessions = ev_sorter_result(s)->sessions;
 	ev_sorter_free(s);
 	ev_sink_free(sink);
 	close(fd);
@@ -635,7 +635,7 @@ static int show_session(void *ctx, unsigned session, const ev_header *h)
 
 	(void)session;
 	show_end_session(sr);
-	if ((rc = ev_show_new(&sr->show, h, sr->format, 0)) < 0)
+	if ((rc = ev_show_new(&sr->show, h, sr->format, 0, NULL)) < 0)
 		return rc;
 	return ev_show_header(sr->show, &sr->text);
 }
@@ -664,8 +664,8 @@ static outcome run_show_as(const bytes *log, ev_show_format format,
 	o.status = ev_sorter_visit(s, t.in, &visitor, &sr);
 	show_end_session(&sr);
 	show_flush(&sr);
-	o.events = ev_sorter_stats(s)->events;
-	o.sessions = ev_sorter_stats(s)->sessions;
+	o.events = ev_sorter_result(s)->events;
+	o.sessions = ev_sorter_result(s)->sessions;
 	ev_sorter_free(s);
 	ev_text_free(&sr.text);
 	o.peak = measure_peak(base);
@@ -700,15 +700,15 @@ static outcome run_export(const bytes *log, ev_export_format format)
 
 	eo.format = format;
 	eo.tmpdir = t.dir;
-	assert_int_equal(ev_exporter_new(&x, &eo, sink), EV_OK);
+	assert_int_equal(ev_exporter_new(&x, &eo, sink, NULL), EV_OK);
 	o.status = ev_sorter_visit(s, t.in, ev_exporter_consumer(), x);
 	if (o.status >= 0 || o.status == EV_ETRUNCATED) {
 		rc = ev_exporter_finish(x);
 		if (rc < 0)
 			o.status = rc;
 	}
-	o.events = ev_exporter_stats(x)->records;
-	o.sessions = ev_sorter_stats(s)->sessions;
+	o.events = ev_exporter_result(x)->records;
+	o.sessions = ev_sorter_result(s)->sessions;
 	ev_exporter_free(x);
 	ev_sink_free(sink);
 	close(fd);
@@ -734,8 +734,8 @@ static outcome run_stats_as(const bytes *log, int threads)
 	ev_stats *st;
 
 	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
-					       0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+					       0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	if (threads)
 		assert_int_equal(ev_stats_keep_threads(st), EV_OK);
 	o.status = ev_reader_feed(r, ev_stats_consumer(), st);
@@ -764,8 +764,8 @@ static outcome run_report(const bytes *log)
 	ev_report *rep;
 
 	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
-					       0), EV_OK);
-	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+					       0, NULL), EV_OK);
+	assert_int_equal(ev_report_new(&rep, NULL, NULL), EV_OK);
 	o.status = ev_reader_feed(r, ev_report_consumer(), rep);
 	if (o.status == EV_END || o.status == EV_ETRUNCATED) {
 		int rc = ev_report_finish(rep);

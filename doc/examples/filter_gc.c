@@ -26,6 +26,7 @@ int main(int argc, char **argv)
 	ev_reader *r = NULL;
 	ev_sink *sink = NULL;
 	ev_writer *w = NULL;
+	ev_diag why; /* a constructor's failure */
 	ev_event ev;
 	int rc, ok = 0;
 
@@ -33,24 +34,27 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: filter_gc IN OUT\n");
 		return 1;
 	}
-	if (ev_reader_open_path(&r, argv[1], 0) < 0 ||
-	    ev_reader_read_header(r) < 0) {
+	if (ev_reader_open_path(&r, argv[1], 0, &why) < 0) {
+		fprintf(stderr, "%s: %s\n", argv[1], why.message);
+		return 1;
+	}
+	if (ev_reader_read_header(r) < 0) {
 		fprintf(stderr, "%s: %s\n", argv[1],
-			r ? ev_reader_diag(r)->message : "cannot open");
+			ev_reader_diag(r)->message);
 		ev_reader_free(r);
 		return 1;
 	}
 	/* The output appears only at ev_sink_commit(): a temporary file
 	 * beside OUT until then. */
-	if (ev_sink_open_path(&sink, argv[2]) < 0) {
-		fprintf(stderr, "%s: cannot create\n", argv[2]);
+	if (ev_sink_open_path(&sink, argv[2], &why) < 0) {
+		fprintf(stderr, "%s: %s\n", argv[2], why.message);
 		ev_reader_free(r);
 		return 1;
 	}
 	/* Dropping events leaves the input's blocks wrong: make new ones. */
 	opts.mode = EV_WRITE_REBLOCK;
-	if (ev_writer_open(&w, sink, ev_reader_header(r), &opts) < 0) {
-		fprintf(stderr, "%s: %s\n", argv[2], ev_sink_diag(sink)->message);
+	if (ev_writer_open(&w, sink, ev_reader_header(r), &opts, &why) < 0) {
+		fprintf(stderr, "%s: %s\n", argv[2], why.message);
 	} else {
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 			if (keep(&ev) && ev_writer_write(w, &ev) < 0)

@@ -53,10 +53,11 @@ int main(void)
 	static const ev_consumer consumer = { begin, event, end, 0 };
 	gc_count count = { 0, 0 };
 	ev_reader *r = NULL;
+	ev_diag why;
 	int rc;
 
-	if (ev_reader_open_path(&r, "-", 0) < 0) {
-		fprintf(stderr, "gc_count: cannot read standard input\n");
+	if (ev_reader_open_path(&r, "-", 0, &why) < 0) {
+		fprintf(stderr, "gc_count: %s\n", why.message);
 		return 1;
 	}
 	rc = ev_reader_feed(r, &consumer, &count);

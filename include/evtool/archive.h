@@ -83,7 +83,8 @@ typedef struct ev_archive_writer ev_archive_writer;
  */
 EV_API int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
 				  uint64_t digest,
-				  const ev_archive_options *opts);
+				  const ev_archive_options *opts,
+				  ev_diag *diag);
 
 /** Compresses `len` more bytes of the log. */
 EV_API int ev_archive_writer_write(ev_archive_writer *w, const void *data,
@@ -121,7 +122,7 @@ EV_API const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w);
  */
 EV_API int ev_sink_open_archive(ev_sink **out, ev_sink *target,
 				const char *tmpdir,
-				const ev_archive_options *opts);
+				const ev_archive_options *opts, ev_diag *diag);
 
 /** What a gzip member header says. */
 typedef struct ev_archive_header {
@@ -163,14 +164,14 @@ typedef struct ev_archive_stats {
 	uint64_t content_digest; /**< xxh3-64 of every byte delivered */
 } ev_archive_stats;
 
-/** Opens `path` ("-" for standard input). EV_EIO with errno set when it
- *  cannot be opened. */
+/** Opens `path` ("-" for standard input). EV_EIO when it cannot be
+ *  opened, with `diag` (may be NULL) saying why. */
 EV_API int ev_archive_reader_open_path(ev_archive_reader **out,
-				       const char *path);
+				       const char *path, ev_diag *diag);
 
 /** Reads from `fd`, which stays the caller's; `name` is for messages. */
 EV_API int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
-				     const char *name);
+				     const char *name, ev_diag *diag);
 
 /**
  * Reads up to `cap` bytes of the log into `dst`. EV_OK: *got > 0 bytes.
@@ -187,7 +188,7 @@ EV_API int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 /** Counters and digests so far: of the bytes read, or, while a large
  *  archive is read ahead in a thread, once reading has ended. */
 EV_API const ev_archive_stats *
-ev_archive_reader_stats(const ev_archive_reader *r);
+ev_archive_reader_result(const ev_archive_reader *r);
 
 /** Frees a reader; NULL is fine. */
 EV_API void ev_archive_reader_free(ev_archive_reader *r);

@@ -10,7 +10,7 @@
  * time order (ev_sorter_visit).
  *
  *     ev_stats *st;
- *     ev_stats_new(&st);
+ *     ev_stats_new(&st, NULL);
  *     rc = ev_reader_feed(reader, ev_stats_consumer(), st);
  *     ev_stats_finish(st);
  *

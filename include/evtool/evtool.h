@@ -21,6 +21,7 @@
 #include "report.h"
 #include "show.h"
 #include "sort.h"
+#include "text.h"
 #include "stats.h"
 #include "stats_analysis.h"
 #include "stats_heap.h"

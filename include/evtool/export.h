@@ -22,7 +22,7 @@
  *     ev_exporter *x;
  *     ev_export_options o = EV_EXPORT_OPTIONS_INIT;
  *     o.format = EV_EXPORT_HP;
- *     ev_exporter_new(&x, &o, sink);
+ *     ev_exporter_new(&x, &o, sink, NULL);
  *     rc = ev_sorter_visit(sorter, in, ev_exporter_consumer(), x);
  *     if (rc >= 0 || rc == EV_ETRUNCATED) rc = ev_exporter_finish(x);
  *     rc EV_EXPORT_NOTHING: the log has nothing for the format; nothing
@@ -104,7 +104,7 @@ typedef struct ev_exporter ev_exporter;
  * bad options, EV_ENOMEM.
  */
 EV_API int ev_exporter_new(ev_exporter **out, const ev_export_options *opts,
-			   ev_sink *sink);
+			   ev_sink *sink, ev_diag *diag);
 
 /** Frees an exporter; NULL is fine. The events handed over are formatted
  *  (and written, as far as the output's chunks go) first. */
@@ -136,7 +136,7 @@ EV_API const ev_consumer *ev_exporter_consumer(void);
 
 /** What the exporter did so far: it waits until the events handed over
  *  are formatted (they are, on a second thread, behind the caller). */
-EV_API const ev_export_stats *ev_exporter_stats(const ev_exporter *x);
+EV_API const ev_export_stats *ev_exporter_result(const ev_exporter *x);
 
 /** Details of the last failure. A malformed event is named by its byte
  *  offset; event_index is 0 (the formats run behind the caller, and only

@@ -17,12 +17,12 @@
  * Typical use:
  *
  *     ev_filter *f;
- *     ev_filter_new(&f, NULL);
+ *     ev_filter_new(&f, NULL, NULL);
  *     if (ev_filter_add(f, EV_FILTER_CLASS, "gc,user", 0) < 0)
  *             ... ev_filter_diag(f)->message
  *     if (ev_filter_run(f, in, sink) < 0)
  *             ... ev_filter_diag(f)
- *     ... ev_filter_stats_of(f)->events_written
+ *     ... ev_filter_result(f)->events_written
  *     ev_filter_free(f);
  */
 #ifndef EVTOOL_FILTER_H
@@ -95,7 +95,8 @@ typedef struct ev_filter_options {
 
 /** Creates a filter that keeps everything; `opts` may be NULL for the
  *  defaults. EV_EINVAL for options of another version. */
-EV_API int ev_filter_new(ev_filter **out, const ev_filter_options *opts);
+EV_API int ev_filter_new(ev_filter **out, const ev_filter_options *opts,
+			 ev_diag *diag);
 
 /** Frees a filter; NULL is fine. */
 EV_API void ev_filter_free(ev_filter *f);
@@ -137,14 +138,6 @@ EV_API int ev_filter_set_time(ev_filter *f, const char *from, const char *to,
 EV_API int ev_filter_set_markers(ev_filter *f, const char *start,
 				 const char *end, int exclude);
 
-/**
- * Parses "A,B" as ev_filter_set_markers(f, A, B, exclude): the text is
- * split at the first comma not preceded by a backslash, and "\," stands
- * for a comma.
- */
-EV_API int ev_filter_set_markers_text(ev_filter *f, const char *text,
-				      int exclude);
-
 /** Blanks program arguments and/or environment: a comma-separated list
  *  of "args" and "env". EV_EINVAL for another word. */
 EV_API int ev_filter_set_redact(ev_filter *f, const char *list);
@@ -172,7 +165,7 @@ EV_API void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx);
 
 /* ---- the whole pipeline ---- */
 
-/** What ev_filter_run() did (ev_filter_stats_of()). */
+/** What ev_filter_run() did (ev_filter_result()). */
 typedef struct ev_filter_stats {
 	unsigned sessions;
 	uint64_t events_read;     /**< input events, block markers not counted */
@@ -198,12 +191,12 @@ typedef struct ev_filter_stats {
  * complete and holds what the complete events gave); EV_EFORMAT when it
  * ends inside its first header (nothing is written); or an error, with
  * ev_filter_diag() saying what failed and what it concerns (its origin).
- * ev_filter_stats_of() says what the run did.
+ * ev_filter_result() says what the run did.
  */
 EV_API int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out);
 
 /** What the last ev_filter_run() did; owned by the filter. */
-EV_API const ev_filter_stats *ev_filter_stats_of(const ev_filter *f);
+EV_API const ev_filter_stats *ev_filter_result(const ev_filter *f);
 
 #ifdef __cplusplus
 }

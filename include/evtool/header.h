@@ -43,7 +43,7 @@ enum ev_header_quirk {
 };
 
 /** Creates an empty header. Free it with ev_header_free(). */
-EV_API int ev_header_new(ev_header **out);
+EV_API int ev_header_new(ev_header **out, ev_diag *diag);
 
 /** Deep copy of `src`. */
 EV_API int ev_header_copy(ev_header **out, const ev_header *src);

@@ -9,10 +9,10 @@
  *
  *     ev_info_options o = EV_INFO_OPTIONS_INIT;
  *     ev_info *in;
- *     ev_info_new(&in, &o);
- *     ev_reader_open_path(&r, path, EV_READER_DIGEST);
+ *     ev_info_new(&in, &o, NULL);
+ *     ev_reader_open_path(&r, path, EV_READER_DIGEST, NULL);
  *     if (ev_info_read(in, r) < 0) ... ev_reader_diag(r)
- *     use(ev_info_summary_of(in)), ev_info_type_count(in, id), ...
+ *     use(ev_info_result(in)), ev_info_type_events(in, id), ...
  *     ev_info_free(in);
  */
 #ifndef EVTOOL_INFO_H
@@ -99,7 +99,8 @@ typedef struct ev_info_summary {
 
 /** A new analysis. EV_OK, EV_ENOMEM, or EV_EINVAL for an options version
  *  this library does not know; `opts` may be NULL (the defaults). */
-EV_API int ev_info_new(ev_info **out, const ev_info_options *opts);
+EV_API int ev_info_new(ev_info **out, const ev_info_options *opts,
+		       ev_diag *diag);
 
 /** Frees an analysis; NULL is fine. */
 EV_API void ev_info_free(ev_info *in);
@@ -116,14 +117,14 @@ EV_API void ev_info_free(ev_info *in);
 EV_API int ev_info_read(ev_info *in, ev_reader *r);
 
 /** What was found; valid until ev_info_free. */
-EV_API const ev_info_summary *ev_info_summary_of(const ev_info *in);
+EV_API const ev_info_summary *ev_info_result(const ev_info *in);
 
 /** The log's processes (finished; see process.h); owned by `in`. */
 EV_API const ev_process_list *ev_info_processes(const ev_info *in);
 
 /** Events of type `id`. A type the header declares with another meaning
  *  than GHC's is counted under its id too (see ev_info_type_name). */
-EV_API uint64_t ev_info_type_count(const ev_info *in, uint16_t id);
+EV_API uint64_t ev_info_type_events(const ev_info *in, uint16_t id);
 
 /** GHC's name of type `id`, or "UNKNOWN" when GHC has none or the log's
  *  header declares the id with another meaning (another program reusing

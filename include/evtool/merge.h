@@ -40,8 +40,8 @@
  *
  *     ev_merge *m;
  *     ev_input *in;
- *     ev_merge_new(&m, NULL);
- *     if (ev_input_open(&in, "client.eventlog") < 0 ||
+ *     ev_merge_new(&m, NULL, NULL);
+ *     if (ev_input_open(&in, "client.eventlog", NULL) < 0 ||
  *         ev_merge_add(m, in) < 0) ...
  *     ... the same for "server.eventlog"
  *     if (ev_merge_run(m, sink) < 0)
@@ -186,7 +186,8 @@ typedef struct ev_merge_input {
 } ev_merge_input;
 
 /** Creates a merge; `opts` may be NULL for the defaults. */
-EV_API int ev_merge_new(ev_merge **out, const ev_merge_options *opts);
+EV_API int ev_merge_new(ev_merge **out, const ev_merge_options *opts,
+			ev_diag *diag);
 
 /** Frees a merge, closing its inputs and removing spools; NULL is fine. */
 EV_API void ev_merge_free(ev_merge *m);
@@ -206,7 +207,7 @@ EV_API void ev_merge_set_progress(ev_merge *m, ev_progress_fn fn, void *ctx);
 EV_API int ev_merge_add(ev_merge *m, ev_input *in);
 
 /** Number of inputs added. */
-EV_API size_t ev_merge_count(const ev_merge *m);
+EV_API size_t ev_merge_input_count(const ev_merge *m);
 
 /**
  * Moves input `i` (0-based) by `ns` nanoseconds relative to the others,
@@ -224,7 +225,7 @@ EV_API int ev_merge_shift(ev_merge *m, size_t i, int64_t ns);
 EV_API int ev_merge_plan(ev_merge *m);
 
 /** Input `i` after ev_merge_plan, or NULL. Owned by the merge. */
-EV_API const ev_merge_input *ev_merge_get_input(const ev_merge *m, size_t i);
+EV_API const ev_merge_input *ev_merge_input_at(const ev_merge *m, size_t i);
 
 /** The output header after ev_merge_plan, or NULL. Owned by the merge. */
 EV_API const ev_header *ev_merge_header(const ev_merge *m);

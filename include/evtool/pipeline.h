@@ -15,7 +15,8 @@
  * once, without copying it, is used up.
  *
  *     ev_input *in;
- *     if (ev_input_open(&in, "prog.eventlog") < 0) ... errno
+ *     ev_diag why;
+ *     if (ev_input_open(&in, "prog.eventlog", &why) < 0) ... why.message
  *     ev_sorter_run(s, in, sink);
  *     ev_input_free(in);
  */
@@ -35,15 +36,16 @@ typedef struct ev_input ev_input;
 
 /**
  * Opens the log at `path` ("-": standard input, which stays open after
- * the free). The log starts where the descriptor stands. EV_EIO, with
- * errno set, when the file cannot be opened; EV_ENOMEM.
+ * the free). The log starts where the descriptor stands. EV_EIO when the
+ * file cannot be opened (`diag`, which may be NULL: "cannot open: " and
+ * the system's reason, origin EV_ORIGIN_INPUT); EV_ENOMEM.
  */
-EV_API int ev_input_open(ev_input **out, const char *path);
+EV_API int ev_input_open(ev_input **out, const char *path, ev_diag *diag);
 
 /** An input of the `len` bytes at `data`, which must outlive it, named
  *  `name` (NULL: "<memory>"). EV_ENOMEM. */
 EV_API int ev_input_memory(ev_input **out, const void *data, size_t len,
-			   const char *name);
+			   const char *name, ev_diag *diag);
 
 /** Its name: the path, "<stdin>" for "-", or the memory's name. */
 EV_API const char *ev_input_name(const ev_input *in);

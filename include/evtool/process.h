@@ -10,7 +10,7 @@
  * one per session.
  *
  *     ev_process_list *pl;
- *     ev_process_list_new(&pl);
+ *     ev_process_list_new(&pl, NULL);
  *     for each event: ev_process_list_add(pl, &ev);
  *     at each new session: ev_process_list_next_session(pl);
  *     ev_process_list_finish(pl);
@@ -55,7 +55,7 @@ typedef struct ev_process {
 } ev_process;
 
 /** A new, empty accumulator. EV_OK or EV_ENOMEM. */
-EV_API int ev_process_list_new(ev_process_list **out);
+EV_API int ev_process_list_new(ev_process_list **out, ev_diag *diag);
 
 /** Frees an accumulator; NULL is fine. */
 EV_API void ev_process_list_free(ev_process_list *pl);

@@ -9,9 +9,10 @@
  * Typical use:
  *
  *     ev_reader *r;
+ *     ev_diag why;
  *     ev_event ev;
  *     int rc;
- *     if (ev_reader_open_path(&r, path, 0) < 0) ...
+ *     if (ev_reader_open_path(&r, path, 0, &why) < 0) ... why.message
  *     if (ev_reader_read_header(r) < 0) ... ev_reader_diag(r)->message
  *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
  *             use(&ev);
@@ -72,18 +73,20 @@ enum ev_reader_flag {
 
 /**
  * Opens `path` for reading; "-" is standard input. The name used in
- * diagnostics is `path` ("<stdin>" for "-").
+ * diagnostics is `path` ("<stdin>" for "-"). EV_EIO when it cannot be
+ * opened, EV_ENOMEM; `diag` (may be NULL) says why.
  */
 EV_API int ev_reader_open_path(ev_reader **out, const char *path,
-			       unsigned flags);
+			       unsigned flags, ev_diag *diag);
 
 /** Reads from `fd`, which stays the caller's (it is not closed). */
 EV_API int ev_reader_open_fd(ev_reader **out, int fd, const char *name,
-			     unsigned flags);
+			     unsigned flags, ev_diag *diag);
 
 /** Reads `len` bytes at `data`, which must outlive the reader. */
 EV_API int ev_reader_open_memory(ev_reader **out, const void *data, size_t len,
-				 const char *name, unsigned flags);
+				 const char *name, unsigned flags,
+				 ev_diag *diag);
 
 /**
  * Gives input bytes: up to `cap` of them into `dst`, their number in
@@ -99,7 +102,7 @@ typedef int (*ev_read_fn)(void *ctx, void *dst, size_t cap, size_t *got);
  * inflated again). `name` is used in diagnostics.
  */
 EV_API int ev_reader_open_fn(ev_reader **out, ev_read_fn fn, void *ctx,
-			     const char *name, unsigned flags);
+			     const char *name, unsigned flags, ev_diag *diag);
 
 /** Frees a reader; NULL is fine. */
 EV_API void ev_reader_free(ev_reader *r);

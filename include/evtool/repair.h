@@ -28,9 +28,9 @@
  *
  *     ev_repair_options o = EV_REPAIR_OPTIONS_INIT;
  *     ev_repair *rp;
- *     ev_repair_new(&rp, &o);
+ *     ev_repair_new(&rp, &o, NULL);
  *     if (ev_repair_run(rp, in, sink) < 0) ... ev_repair_diag(rp)
- *     else if (ev_repair_summary_of(rp)->damaged) ... repaired
+ *     else if (ev_repair_result(rp)->damaged) ... repaired
  *     ev_sink_commit(sink);
  *     ev_repair_free(rp);
  */
@@ -189,7 +189,8 @@ typedef struct ev_repair_summary {
 } ev_repair_summary;
 
 /** Creates a repair; `opts` NULL means the defaults. */
-EV_API int ev_repair_new(ev_repair **out, const ev_repair_options *opts);
+EV_API int ev_repair_new(ev_repair **out, const ev_repair_options *opts,
+			 ev_diag *diag);
 
 /** Reports the progress of ev_repair_run() to `fn` (NULL: none): the
  *  stored bytes of the input read by the repair, out of its size (the
@@ -211,7 +212,7 @@ EV_API void ev_repair_set_progress(ev_repair *rp, ev_progress_fn fn,
 EV_API int ev_repair_run(ev_repair *rp, ev_input *in, ev_sink *sink);
 
 /** The totals of the run so far; owned by the repair. */
-EV_API const ev_repair_summary *ev_repair_summary_of(const ev_repair *rp);
+EV_API const ev_repair_summary *ev_repair_result(const ev_repair *rp);
 
 /** Details of the last failure. */
 EV_API const ev_diag *ev_repair_diag(const ev_repair *rp);

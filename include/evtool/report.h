@@ -18,12 +18,12 @@
  *
  *     ev_report *rep;
  *     ev_report_options o = EV_REPORT_OPTIONS_INIT;
- *     ev_report_new(&rep, &o);
+ *     ev_report_new(&rep, &o, NULL);
  *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
  *             if (ev_report_add(rep, &ev) < 0) ... ev_report_diag(rep)
  *     ev_report_finish(rep);
  *     const ev_stats *st = ev_report_stats(rep);
- *     const ev_report_grid *g = ev_report_get_grid(rep);
+ *     const ev_report_grid *g = ev_report_buckets(rep);
  *     for (size_t i = 0; i < ev_report_process_count(rep); i++)
  *             draw(g, ev_report_process_at(rep, i));
  *     ev_report_free(rep);
@@ -167,7 +167,8 @@ typedef struct ev_report_span_series {
  *  (ev_stats_keep_threads), spans of both kinds (ev_stats_keep_spans)
  *  and the heap profile's bands (ev_stats_keep_bands). `opt` NULL: the defaults. EV_EINVAL for
  *  options out of range, EV_ENOMEM. Free it with ev_report_free(). */
-EV_API int ev_report_new(ev_report **out, const ev_report_options *opt);
+EV_API int ev_report_new(ev_report **out, const ev_report_options *opt,
+			 ev_diag *diag);
 
 /** Frees an accumulator; NULL is fine. */
 EV_API void ev_report_free(ev_report *rep);
@@ -208,7 +209,7 @@ EV_API const ev_stats *ev_report_stats(const ev_report *rep);
 
 /** The buckets after ev_report_finish (0 of them for a log without
  *  timed events). Owned by `rep`. */
-EV_API const ev_report_grid *ev_report_get_grid(const ev_report *rep);
+EV_API const ev_report_grid *ev_report_buckets(const ev_report *rep);
 
 /** Number of processes after ev_report_finish, in capset order; caps
  *  of no known process come last, as one process with `known` 0. */
@@ -219,7 +220,7 @@ EV_API const ev_report_process *ev_report_process_at(const ev_report *rep,
 						     size_t i);
 
 /** The heap profile, or NULL when the log has no sample. Owned by `rep`. */
-EV_API const ev_report_profile *ev_report_get_profile(const ev_report *rep);
+EV_API const ev_report_profile *ev_report_heap_profile(const ev_report *rep);
 
 /** Span series after ev_stats_finish: up to EV_REPORT_MAX_SPAN_SERIES. */
 EV_API size_t ev_report_span_series_count(const ev_report *rep);

@@ -9,7 +9,7 @@
  *
  *     ev_show *s;
  *     ev_text out = EV_TEXT_INIT;
- *     ev_show_new(&s, header, EV_SHOW_TEXT, 0);
+ *     ev_show_new(&s, header, EV_SHOW_TEXT, 0, NULL);
  *     ev_show_header(s, &out);
  *     for each event: ev_show_event(s, &ev, &out); write and clear out
  *     ev_show_footer(s, &out);
@@ -20,24 +20,11 @@
 
 #include "header.h"
 #include "reader.h"
+#include "text.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** A growable byte buffer that rendering appends to. */
-typedef struct ev_text {
-	char *data;   /**< len bytes (not NUL-terminated); owned */
-	size_t len;
-	size_t cap;
-	int failed;   /**< an allocation failed; data holds what fitted */
-} ev_text;
-
-/** An empty ev_text, ready to append to (it owns nothing yet). */
-#define EV_TEXT_INIT { NULL, 0, 0, 0 }
-
-/** Frees the buffer's memory and empties it. */
-EV_API void ev_text_free(ev_text *t);
 
 /** What to render. */
 typedef enum ev_show_format {
@@ -58,7 +45,7 @@ typedef struct ev_show ev_show;
 /** A renderer for the events of one session, whose header `h` must
  *  outlive it. EV_ENOMEM or EV_EINVAL (bad format). */
 EV_API int ev_show_new(ev_show **out, const ev_header *h, ev_show_format format,
-		       unsigned flags);
+		       unsigned flags, ev_diag *diag);
 
 /** Frees a renderer; NULL is fine. */
 EV_API void ev_show_free(ev_show *s);
@@ -75,19 +62,6 @@ EV_API int ev_show_event(const ev_show *s, const ev_event *ev, ev_text *out);
 /** Appends what comes after the events: for text, the newline with which
  *  ghc-events' putStrLn ends the output; nothing for NDJSON. */
 EV_API int ev_show_footer(const ev_show *s, ev_text *out);
-
-/**
- * Appends `len` bytes of text at `s` as one JSON string literal, quotes
- * included: the writer of every JSON string evtool prints (NDJSON and the
- * commands' --json). Valid UTF-8 is copied; each byte that is not part of
- * a valid UTF-8 sequence (a cut sequence, an overlong form, a surrogate)
- * becomes U+FFFD, as ghc-events decodes text, so the output is valid
- * UTF-8 JSON whatever the bytes. A quote and a backslash are escaped,
- * control characters written as `\n`, `\t`, `\r` or `\u00XX`. EV_OK;
- * EV_EINVAL for a NULL `out` (or NULL `s` with a length); EV_ENOMEM
- * (`out` then holds what fitted and has `failed` set).
- */
-EV_API int ev_json_string(ev_text *out, const void *s, size_t len);
 
 #ifdef __cplusplus
 }

@@ -94,7 +94,8 @@ typedef struct ev_sort_stats {
 typedef struct ev_sorter ev_sorter;
 
 /** Creates a sorter; `opts` may be NULL. EV_EINVAL for bad options. */
-EV_API int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts);
+EV_API int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts,
+			 ev_diag *diag);
 
 /** Frees a sorter; NULL is fine. */
 EV_API void ev_sorter_free(ev_sorter *s);
@@ -105,7 +106,7 @@ EV_API void ev_sorter_free(ev_sorter *s);
  * file, which `in` keeps (pipeline.h). EV_OK; EV_ETRUNCATED when the
  * input ended early (the output is complete and holds its complete
  * events); or an error, see ev_sorter_diag() (its origin says what it
- * concerns). ev_sorter_stats() says what the run did.
+ * concerns). ev_sorter_result() says what the run did.
  */
 EV_API int ev_sorter_run(ev_sorter *s, ev_input *in, ev_sink *out);
 
@@ -130,7 +131,7 @@ EV_API int ev_sorter_visit(ev_sorter *s, ev_input *in,
 			   const ev_consumer *v, void *ctx);
 
 /** What the last run did. */
-EV_API const ev_sort_stats *ev_sorter_stats(const ev_sorter *s);
+EV_API const ev_sort_stats *ev_sorter_result(const ev_sorter *s);
 
 /** Details of the last failure or truncation. */
 EV_API const ev_diag *ev_sorter_diag(const ev_sorter *s);

@@ -12,7 +12,7 @@
  * capability, process and generation, whatever the log's size.
  *
  *     ev_stats *st;
- *     ev_stats_new(&st);
+ *     ev_stats_new(&st, NULL);
  *     rc = ev_reader_feed(reader, ev_stats_consumer(), st); // EV_END, ...
  *     ev_stats_finish(st);
  *     for (size_t i = 0; i < ev_stats_process_count(st); i++)
@@ -99,7 +99,7 @@ typedef struct ev_stats_process {
 } ev_stats_process;
 
 /** A new, empty accumulator. Free it with ev_stats_free(). */
-EV_API int ev_stats_new(ev_stats **out);
+EV_API int ev_stats_new(ev_stats **out, ev_diag *diag);
 
 /** Frees an accumulator; NULL is fine. */
 EV_API void ev_stats_free(ev_stats *st);

@@ -20,7 +20,7 @@
  *     ev_stats_finish(st);
  *     for (size_t i = 0; i < ev_stats_thread_count(st); i++)
  *             use(ev_stats_thread_at(st, i));
- *     const ev_stats_pauses *all = ev_stats_pauses_of(st, 0,
+ *     const ev_stats_pauses *all = ev_stats_pauses_at(st, 0,
  *                                                      EV_STATS_ALL_GENS);
  */
 #ifndef EVTOOL_STATS_ANALYSIS_H
@@ -125,10 +125,10 @@ EV_API const ev_stats_capability *ev_stats_capability_at(const ev_stats *st,
 
 /** How many of the longest pauses are kept. */
 #define EV_STATS_LONGEST_PAUSES 10u
-/** The `gen` of ev_stats_pauses_of() for every generation together. */
+/** The `gen` of ev_stats_pauses_at() for every generation together. */
 #define EV_STATS_ALL_GENS 0xffffu
 /** Processes whose pauses are analysed; a further process's pauses are
- *  still in its ev_stats_process figures but ev_stats_pauses_of() gives
+ *  still in its ev_stats_process figures but ev_stats_pauses_at() gives
  *  NULL for it. About 10 KB per process and generation. */
 #define EV_STATS_MAX_PAUSE_PROCESSES 64u
 
@@ -161,7 +161,7 @@ typedef struct ev_stats_pauses {
  * NULL when the process or generation has no timed collection, or the
  * process is past EV_STATS_MAX_PAUSE_PROCESSES. Owned by `st`.
  */
-EV_API const ev_stats_pauses *ev_stats_pauses_of(const ev_stats *st,
+EV_API const ev_stats_pauses *ev_stats_pauses_at(const ev_stats *st,
 						 size_t process, unsigned gen);
 
 /**
@@ -195,29 +195,29 @@ typedef struct ev_stats_now {
 } ev_stats_now;
 
 /** Fills `out` with the totals so far; usable before ev_stats_finish. */
-EV_API void ev_stats_now_get(const ev_stats *st, ev_stats_now *out);
+EV_API void ev_stats_live_totals(const ev_stats *st, ev_stats_now *out);
 
 /**
  * Processes known so far, before ev_stats_finish (0 after it): a live
- * log's, for ev_stats_live_process.
+ * log's, for ev_stats_live_process_at.
  */
-EV_API size_t ev_stats_live_count(const ev_stats *st);
+EV_API size_t ev_stats_live_process_count(const ev_stats *st);
 
 /**
- * Fills `out` with the summary of process `i` (< ev_stats_live_count, in
- * capset order) as ev_stats_finish would compute it if the log ended
- * after the events added so far, leaving the accumulator as it is: for a
- * log still being read (evtool monitor). Its running totals only grow as
- * events are added; after the last event they equal ev_stats_finish's
- * but for collections whose GC_END never came (untimed at the finish).
- * out->gens points into `st`, valid until the next ev_stats_add. EV_OK,
- * or EV_EINVAL out of range or after ev_stats_finish.
+ * Fills `out` with the summary of process `i` (in capset order, below
+ * ev_stats_live_process_count) as ev_stats_finish would compute it if the
+ * log ended after the events added so far, leaving the accumulator as it
+ * is: for a log still being read (evtool monitor). Its running totals
+ * only grow as events are added; after the last event they equal
+ * ev_stats_finish's but for collections whose GC_END never came (untimed
+ * at the finish). out->gens points into `st`, valid until the next
+ * ev_stats_add. EV_OK, or EV_EINVAL out of range or after ev_stats_finish.
  */
-EV_API int ev_stats_live_process(ev_stats *st, size_t i,
-				 ev_stats_process *out);
+EV_API int ev_stats_live_process_at(ev_stats *st, size_t i,
+				    ev_stats_process *out);
 
 /** One more than the highest capability number that posted events so
- *  far, for ev_stats_live_capability. */
+ *  far, for ev_stats_live_capability_at. */
 EV_API size_t ev_stats_live_cap_limit(const ev_stats *st);
 
 /**
@@ -226,8 +226,8 @@ EV_API size_t ev_stats_live_cap_limit(const ev_stats *st);
  * the collections that have ended, span_ns its own first to last event.
  * EV_OK, or EV_EINVAL when `cap` posted nothing or after the finish.
  */
-EV_API int ev_stats_live_capability(ev_stats *st, size_t cap,
-				    ev_stats_capability *out);
+EV_API int ev_stats_live_capability_at(ev_stats *st, size_t cap,
+				       ev_stats_capability *out);
 
 /* ------------------------------------------------------------------------
  * Figures and conditions: a performance gate

@@ -12,7 +12,7 @@
  *     ev_stats_keep_bands(st);              // before the first event
  *     ev_reader_feed(reader, ev_stats_consumer(), st);
  *     ev_stats_finish(st);
- *     ev_stats_heap_profile_get(st, &profile);
+ *     ev_stats_profile(st, &profile);
  *     for (size_t i = 0; i < ev_stats_band_count(st); i++)
  *             use(ev_stats_band_at(st, i));
  */
@@ -53,8 +53,8 @@ typedef struct ev_stats_band {
 EV_API int ev_stats_keep_bands(ev_stats *st);
 
 /** The profile, after ev_stats_finish (have 0 without one). */
-EV_API void ev_stats_heap_profile_get(const ev_stats *st,
-				      ev_stats_heap_profile *out);
+EV_API void ev_stats_profile(const ev_stats *st,
+			     ev_stats_heap_profile *out);
 
 /** Bands, first seen first, "(other)" last when there is one; after
  *  ev_stats_finish. */

@@ -108,8 +108,8 @@ EV_API long ev_stats_span_find(const ev_stats *st, const char *name,
 			       size_t len, unsigned kind);
 
 /** Fills `out` with what the spans could not keep; after ev_stats_finish. */
-EV_API void ev_stats_spans_summary_get(const ev_stats *st,
-				       ev_stats_spans_summary *out);
+EV_API void ev_stats_span_totals(const ev_stats *st,
+				 ev_stats_spans_summary *out);
 
 /** One span as it ends, for a time line of spans without keeping them. */
 typedef struct ev_stats_span_end {

@@ -26,7 +26,7 @@
  *
  *     ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
  *     ev_validator *v;
- *     ev_validator_new(&v, &opts);
+ *     ev_validator_new(&v, &opts, NULL);
  *     ev_validator_set_findings(v, on_finding, ctx);
  *     if (ev_validator_run(v, in) < 0) ... ev_validator_diag(v)
  *     ev_validator_result(v)->verdict is EV_VERDICT_COMPLETE,
@@ -129,7 +129,7 @@ typedef struct ev_validator ev_validator;
 /** Creates a validator; `opts` may be NULL for the defaults. EV_EINVAL
  *  for options of another version. */
 EV_API int ev_validator_new(ev_validator **out,
-			    const ev_validate_options *opts);
+			    const ev_validate_options *opts, ev_diag *diag);
 
 /** Frees a validator; NULL is fine. */
 EV_API void ev_validator_free(ev_validator *v);

@@ -17,7 +17,7 @@
  * thread labels (cut to EV_VIEW_TEXT_MAX bytes) for search.
  *
  *     ev_view_index *ix;
- *     ev_view_index_new(&ix, 0);
+ *     ev_view_index_new(&ix, 0, NULL);
  *     while ((rc = ev_reader_next(r, &ev)) == EV_OK)
  *             if (ev_view_index_add(ix, &ev) < 0) ... ev_view_index_diag(ix)
  *     ev_view_index_finish(ix);
@@ -33,8 +33,8 @@
 extern "C" {
 #endif
 
-/** Buckets of all capabilities together when the caller says 0 (120
- *  bytes each: 60 MiB). */
+/** Buckets of all capabilities together when the caller says 0
+ *  (ev_view_memory says their bytes). */
 #define EV_VIEW_DEFAULT_CELLS (1u << 19)
 /** The fewest buckets a capability's row is given, whatever the budget. */
 #define EV_VIEW_MIN_ROW 64u
@@ -43,6 +43,12 @@ extern "C" {
 #define EV_VIEW_MAX_TEXTS 65536u
 /** Bytes of a text kept (cut at a UTF-8 character boundary). */
 #define EV_VIEW_TEXT_MAX 128u
+
+/** Heap-profile bands kept by name; the later ones are summed into one
+ *  more, "(other)". */
+#define EV_VIEW_MAX_BANDS 63u
+/** Heap-profile samples kept; past them, evenly thinned. */
+#define EV_VIEW_MAX_SAMPLES 4096u
 
 /** The index of one log (opaque). */
 typedef struct ev_view_index ev_view_index;
@@ -156,7 +162,8 @@ typedef struct ev_view_thread_cell {
 
 /** A new, empty index of at most `max_cells` buckets in all (0:
  *  EV_VIEW_DEFAULT_CELLS). EV_ENOMEM. */
-EV_API int ev_view_index_new(ev_view_index **out, size_t max_cells);
+EV_API int ev_view_index_new(ev_view_index **out, size_t max_cells,
+			     ev_diag *diag);
 
 /** Frees an index; NULL is fine. */
 EV_API void ev_view_index_free(ev_view_index *ix);
@@ -265,14 +272,45 @@ EV_API int ev_view_tile_exact(const ev_view_index *ix, ev_reader *r,
 			      uint16_t cap, uint64_t from, uint64_t to,
 			      size_t width, ev_view_cell *cells);
 
+/**
+ * What `cap` did in [from, to) as `evtool stats` counts it in a slice of
+ * the log that keeps only the events of [from, to) (`evtool filter --from
+ * --to`): the runs and GCs whose start and end events both lie inside,
+ * whole; one that crosses the start counts nothing, a run that crosses
+ * the end counts up to the cap's last event inside (ev_view_whole_exact
+ * of the window's last part says it). Here from the buckets:
+ * the runs and GCs that end in [from, to), multiples of
+ * ev_view_bucket_ns, and start at or after `since` (<= from); `c` gets
+ * run_ns and gc_ns. A window whose edges cut buckets adds the parts at
+ * either end from ev_view_whole_exact, with the same `since`. EV_OK;
+ * EV_EINVAL for from >= to, since > from or an edge off a bucket's.
+ */
+EV_API int ev_view_whole(const ev_view_index *ix, uint16_t cap,
+			 uint64_t since, uint64_t from, uint64_t to,
+			 ev_view_cell *c);
+
+/**
+ * As ev_view_whole, exactly from the events, for any [from, to) of the
+ * window [since, until): `r` reads the log from ev_view_block_at(ix, cap,
+ * from) (an ev_view_source) up to the cap's first event at or after
+ * `to`. When `to` is the window's end, a run still open there that began
+ * inside counts up to the cap's last event before it, as `evtool stats`
+ * ends a run still open at the end of what it reads (a GC, nothing).
+ * EV_OK, EV_EINVAL (from >= to, since > from, to > until), or the
+ * reader's failure.
+ */
+EV_API int ev_view_whole_exact(const ev_view_index *ix, ev_reader *r,
+			       uint16_t cap, uint64_t since, uint64_t from,
+			       uint64_t to, uint64_t until, ev_view_cell *c);
+
 /** Where the events start: the offset after the header. */
 EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);
 
 /** The summary of thread `tid`, or NULL when it was not seen or not kept
  *  (past EV_VIEW_MAX_THREADS); owned by the index, valid until its next
  *  ev_view_index_add. */
-EV_API const ev_view_thread *ev_view_thread_of(const ev_view_index *ix,
-					       uint32_t tid);
+EV_API const ev_view_thread *ev_view_thread_find(const ev_view_index *ix,
+						 uint32_t tid);
 
 /** Thread summary `i` (< ev_view_thread_count), first seen first, or NULL
  *  out of range; the first EV_VIEW_MAX_THREAD_ROWS have rows. Owned by the
@@ -333,6 +371,65 @@ EV_API size_t ev_view_span_name_count(const ev_view_index *ix);
 EV_API const char *ev_view_span_name(const ev_view_index *ix, size_t i);
 
 
+/* ---- a cache file ----
+ * A complete index saved to a file and loaded again instead of reading
+ * the log, while the log is what it was. */
+
+/** What a cache is checked against: the log's size, its modification
+ *  time (ns) and an xxh3-64 digest of its first and last MiB. */
+typedef struct ev_view_log_id {
+	uint64_t size;
+	uint64_t mtime_ns;
+	uint64_t digest;
+} ev_view_log_id;
+
+/** The identity of the log open on `fd` (read with pread). EV_OK,
+ *  EV_EIO. */
+EV_API int ev_view_log_id_of(int fd, ev_view_log_id *out);
+
+/**
+ * Writes the index (complete: every event added) to `fd` (a new file,
+ * from where it stands), with the log's `id`. EV_OK, EV_EIO (errno says
+ * why).
+ */
+EV_API int ev_view_index_save(const ev_view_index *ix, int fd,
+			      const ev_view_log_id *id);
+
+/**
+ * Reads an index ev_view_index_save wrote to `fd` (from its start; the
+ * descriptor's offset moves): *out when it was
+ * written by this build for the log `id`; *out NULL (a stale, foreign or
+ * damaged file, to be replaced) otherwise. EV_OK; EV_EIO, EV_ENOMEM.
+ */
+EV_API int ev_view_index_load(ev_view_index **out, int fd,
+			      const ev_view_log_id *id);
+
+/* ---- the heap profile (-hc, -hy, -hT, ...: HEAP_PROF_SAMPLE_*) ----
+ * The samples of the log's first heap profile, each band's bytes in it
+ * (its entries summed by band name, the name `evtool export --format hp`
+ * gives), kept evenly thinned to at most EV_VIEW_MAX_SAMPLES: the first
+ * EV_VIEW_MAX_BANDS bands by first sight, then "(other)". */
+
+/** Bands (0: no heap profile). */
+EV_API size_t ev_view_band_count(const ev_view_index *ix);
+/** Band `band`'s name, owned by the index; NULL out of range. */
+EV_API const char *ev_view_band_name(const ev_view_index *ix, size_t band);
+/** Band `band`'s bytes summed over every sample of the log (its rank). */
+EV_API uint64_t ev_view_band_total(const ev_view_index *ix, size_t band);
+/** The profile's breakdown, HEAP_PROF_BEGIN's (1: by cost centre, 2:
+ *  module, 3: description, 4: type, 5: retainer, 6: biography, 7:
+ *  closure type, ...; as ev_stats_breakdown_flag names them); 0: none. */
+EV_API uint32_t ev_view_band_breakdown(const ev_view_index *ix);
+/** Samples kept, in time order. */
+EV_API size_t ev_view_sample_count(const ev_view_index *ix);
+/** Samples in the log (kept or not). */
+EV_API uint64_t ev_view_samples_seen(const ev_view_index *ix);
+/** Sample `sample`'s time (its HEAP_PROF_SAMPLE_BEGIN's). */
+EV_API uint64_t ev_view_sample_time(const ev_view_index *ix, size_t sample);
+/** Band `band`'s bytes in sample `sample`; 0 out of range. */
+EV_API uint64_t ev_view_sample_bytes(const ev_view_index *ix, size_t sample,
+				     size_t band);
+
 /**
  * Reading a plain log on a descriptor from one of its blocks: the header
  * (the bytes before ev_view_data_offset), then the log from `at`, so that
@@ -349,6 +446,39 @@ typedef struct ev_view_source {
 
 /** An ev_read_fn over an ev_view_source. */
 EV_API int ev_view_source_read(void *ctx, void *dst, size_t cap, size_t *got);
+
+/**
+ * The first block of `cap` (EV_NO_CAP: the global buffer) at or after
+ * `at`, the offset of a block marker in the log of `s`: hops over the
+ * other capabilities' blocks by their declared sizes, reading only their
+ * markers, so that a capability's events are found past any amount of
+ * the others'. *out gets that block's offset, or the offset of the first
+ * bytes that are not a block marker (an event outside every block, the
+ * data end, a marker too short), from which a reader goes on as ever.
+ * EV_OK, EV_EIO.
+ */
+EV_API int ev_view_source_seek(const ev_view_source *s, uint16_t cap,
+			       uint64_t at, uint64_t *out);
+
+/**
+ * One capability's blocks of a plain log, from one of them: the header,
+ * then the block at `src.at` and the capability's later blocks, the
+ * others' hopped over (ev_view_source_seek), so that a reader of one
+ * capability's events reads none of the others'. Bytes that are no block
+ * marker where a block should start (an event outside every block, the
+ * data end) are given with all that follows. The events' offsets are
+ * not the log's. Fill `src` as for ev_view_source_read, the rest 0.
+ */
+typedef struct ev_view_cap_source {
+	ev_view_source src;
+	uint16_t cap;  /**< the capability (EV_NO_CAP: the global buffer) */
+	uint64_t left; /**< bytes of the current block still to give */
+	int all;       /**< past the blocks: everything is given */
+} ev_view_cap_source;
+
+/** An ev_read_fn over an ev_view_cap_source. */
+EV_API int ev_view_cap_source_read(void *ctx, void *dst, size_t cap,
+				   size_t *got);
 
 #ifdef __cplusplus
 }

@@ -28,13 +28,14 @@ typedef struct ev_sink ev_sink;
  * exists and is neither a regular file nor a folder (/dev/null, a FIFO)
  * is opened and written directly instead, so the device stays itself.
  */
-EV_API int ev_sink_open_path(ev_sink **out, const char *path);
+EV_API int ev_sink_open_path(ev_sink **out, const char *path, ev_diag *diag);
 
 /** A sink writing to `fd`, which stays the caller's. */
-EV_API int ev_sink_open_fd(ev_sink **out, int fd, const char *name);
+EV_API int ev_sink_open_fd(ev_sink **out, int fd, const char *name,
+			   ev_diag *diag);
 
 /** A sink collecting bytes in memory; see ev_sink_memory(). */
-EV_API int ev_sink_open_memory(ev_sink **out);
+EV_API int ev_sink_open_memory(ev_sink **out, ev_diag *diag);
 
 /** Appends `len` bytes. */
 EV_API int ev_sink_write(ev_sink *s, const void *data, size_t len);
@@ -91,7 +92,7 @@ typedef struct ev_writer_options {
  */
 EV_API int ev_writer_open(ev_writer **out, ev_sink *sink,
 			  const ev_header *header,
-			  const ev_writer_options *opts);
+			  const ev_writer_options *opts, ev_diag *diag);
 
 /**
  * Writes one event. Its type must be declared in the header and a fixed

@@ -25,7 +25,8 @@ int ev_archive_scan_fd(int fd, const char *name, int force,
 	int rc, verdict;
 
 	memset(out, 0, sizeof *out);
-	rc = ev_reader_open_fd(&r, fd, name, EV_READER_DIGEST | EV_READER_RAW);
+	rc = ev_reader_open_fd(&r, fd, name, EV_READER_DIGEST | EV_READER_RAW,
+			       NULL);
 	if (rc < 0)
 		return evi_fail_at(&out->read, EV_ORIGIN_INPUT, rc, 0, 0, "%s",
 				   ev_strerror(rc));
@@ -102,7 +103,7 @@ int ev_archive_compress_fd(int fd, ev_sink *sink, uint64_t digest,
 {
 	ev_archive_writer *w;
 	uint8_t *buf = malloc(COPY_BUFFER);
-	int rc = buf ? ev_archive_writer_open(&w, sink, digest, opts)
+	int rc = buf ? ev_archive_writer_open(&w, sink, digest, opts, NULL)
 		     : EV_ENOMEM;
 
 	memset(diag, 0, sizeof *diag);

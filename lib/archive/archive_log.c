@@ -32,7 +32,7 @@ int ev_archive_check_log(ev_reader *r, ev_diag *verdict)
 
 	memset(verdict, 0, sizeof *verdict);
 	verdict->status = EV_END;
-	if ((rc = ev_validator_new(&val, NULL)) == EV_OK) {
+	if ((rc = ev_validator_new(&val, NULL, NULL)) == EV_OK) {
 		ev_validator_set_findings(val, first_error, verdict);
 		rc = ev_validator_run_reader(val, r);
 	}

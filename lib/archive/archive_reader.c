@@ -156,7 +156,7 @@ static int need(ev_archive_reader *r, size_t n)
 }
 
 static int open_reader(ev_archive_reader **out, int fd, int close_fd,
-		       const char *name)
+		       const char *name, ev_diag *diag)
 {
 	ev_archive_reader *r = calloc(1, sizeof *r);
 
@@ -177,31 +177,33 @@ static int open_reader(ev_archive_reader **out, int fd, int close_fd,
 		ev_archive_reader_free(r);
 		if (close_fd)
 			close(fd);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	r->z_ready = 1;
 	*out = r;
 	return EV_OK;
 }
 
-int ev_archive_reader_open_path(ev_archive_reader **out, const char *path)
+int ev_archive_reader_open_path(ev_archive_reader **out, const char *path,
+				ev_diag *diag)
 {
 	int fd;
 
 	if (strcmp(path, "-") == 0)
-		return open_reader(out, STDIN_FILENO, 0, "<stdin>");
+		return open_reader(out, STDIN_FILENO, 0, "<stdin>", diag);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		*out = NULL;
-		return EV_EIO;
+		return evi_fail(diag, EV_EIO, 0, 0, "cannot open: %s",
+				strerror(errno));
 	}
-	return open_reader(out, fd, 1, path);
+	return open_reader(out, fd, 1, path, diag);
 }
 
 int ev_archive_reader_open_fd(ev_archive_reader **out, int fd,
-			      const char *name)
+			      const char *name, ev_diag *diag)
 {
-	return open_reader(out, fd, 0, name);
+	return open_reader(out, fd, 0, name, diag);
 }
 
 void ev_archive_reader_free(ev_archive_reader *r)
@@ -709,7 +711,7 @@ int ev_archive_reader_read(ev_archive_reader *r, void *dst, size_t cap,
 	return rc;
 }
 
-const ev_archive_stats *ev_archive_reader_stats(const ev_archive_reader *r)
+const ev_archive_stats *ev_archive_reader_result(const ev_archive_reader *r)
 {
 	return &r->stats;
 }
@@ -745,7 +747,7 @@ int ev_archive_check_fd(int fd, const char *name, ev_archive_stats *stats,
 	ev_archive_reader *r;
 	ev_diag scratch;
 	ev_diag *d = diag ? diag : &scratch;
-	int rc = ev_archive_reader_open_fd(&r, fd, name);
+	int rc = ev_archive_reader_open_fd(&r, fd, name, NULL);
 
 	memset(d, 0, sizeof *d);
 	if (rc < 0)
@@ -768,13 +770,13 @@ int ev_archive_test_fd(int fd, const char *name, ev_archive_test *out)
 {
 	ev_archive_reader *ar;
 	ev_reader *r;
-	int rc = ev_archive_reader_open_fd(&ar, fd, name);
+	int rc = ev_archive_reader_open_fd(&ar, fd, name, NULL);
 
 	memset(out, 0, sizeof *out);
 	if (rc < 0)
 		return evi_fail(&out->archive, rc, 0, 0, "%s", ev_strerror(rc));
 	if ((rc = ev_reader_open_fn(&r, read_log, ar, name,
-				    EV_READER_RAW)) < 0) {
+				    EV_READER_RAW, NULL)) < 0) {
 		evi_fail(&out->log, rc, 0, 0, "%s", ev_strerror(rc));
 	} else {
 		ev_archive_check_log(r, &out->log);

@@ -12,7 +12,7 @@
  * slot again. With one thread there are no workers: chunks are
  * compressed in the caller's thread, into the same bytes.
  *
- * A spooled writer (open_spooled) learns the digest
+ * A spooled writer (open_spooled, for the archive sink) learns the digest
  * only at the end: its members go to an unnamed temporary file with a
  * zero digest, and finishing copies them to the target, each header with
  * the digest put in, into the bytes an unspooled writer would write.
@@ -316,8 +316,18 @@ static int setup(ev_archive_writer *w, const ev_archive_options *opts)
 	return start_chunk(w);
 }
 
+/* A constructor's failure in setup(), into the caller's `diag`. */
+static int setup_failed(ev_diag *diag, int rc)
+{
+	if (rc == EV_EINVAL)
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, rc, 0, 0,
+				   "bad archive options");
+	return evi_new_failed(diag, NULL, rc);
+}
+
 int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
-			   uint64_t digest, const ev_archive_options *opts)
+			   uint64_t digest, const ev_archive_options *opts,
+			   ev_diag *diag)
 {
 	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
 	ev_archive_writer *w = calloc(1, sizeof *w);
@@ -325,18 +335,23 @@ int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
 
 	*out = NULL;
 	if (!w)
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	w->sink = sink;
 	w->spool_fd = -1;
 	w->digest = digest;
 	if ((rc = setup(w, opts ? opts : &defaults)) < 0) {
 		ev_archive_writer_free(w);
-		return rc;
+		return setup_failed(diag, rc);
 	}
 	*out = w;
 	return EV_OK;
 }
 
+/* An archive writer that does not know the log's digest beforehand: the
+ * compressed members wait in an unnamed temporary file in `tmpdir` (NULL:
+ * $TMPDIR, else /tmp) until ev_archive_writer_finish, which copies them
+ * to `target` (which stays the caller's), each member's header holding
+ * the digest of the bytes written. */
 static int open_spooled(ev_archive_writer **out, ev_sink *target,
 			const char *tmpdir, const ev_archive_options *opts,
 			ev_diag *diag)
@@ -347,17 +362,17 @@ static int open_spooled(ev_archive_writer **out, ev_sink *target,
 
 	*out = NULL;
 	if (!w)
-		return evi_fail(diag, EV_ENOMEM, 0, 0, "out of memory");
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	w->target = target;
 	if ((rc = evi_temp_open(tmpdir, &w->spool_fd, diag)) < 0) {
 		free(w);
 		return rc;
 	}
-	if ((rc = ev_sink_open_fd(&w->sink, w->spool_fd, "<spool>")) < 0 ||
+	if ((rc = ev_sink_open_fd(&w->sink, w->spool_fd, "<spool>",
+				  NULL)) < 0 ||
 	    (rc = setup(w, opts ? opts : &defaults)) < 0) {
 		ev_archive_writer_free(w);
-		return evi_fail(diag, rc, 0, 0, "%s", rc == EV_EINVAL
-				? "bad archive options" : ev_strerror(rc));
+		return setup_failed(diag, rc);
 	}
 	*out = w;
 	return EV_OK;
@@ -559,19 +574,19 @@ static const evi_sink_stage archive_stage = {
 };
 
 int ev_sink_open_archive(ev_sink **out, ev_sink *target, const char *tmpdir,
-			 const ev_archive_options *opts)
+			 const ev_archive_options *opts, ev_diag *diag)
 {
 	ev_archive_writer *w;
-	ev_diag diag;
-	int rc = open_spooled(&w, target, tmpdir, opts,
-						 &diag);
+	int rc = open_spooled(&w, target, tmpdir, opts, diag);
 
 	if (rc < 0) {
 		int saved = errno;
 
+		*out = NULL;
 		ev_sink_free(target);
 		errno = saved;
 		return rc;
 	}
-	return evi_sink_open_stage(out, target, &archive_stage, w);
+	rc = evi_sink_open_stage(out, target, &archive_stage, w);
+	return rc < 0 ? evi_new_failed(diag, NULL, rc) : rc;
 }

@@ -39,6 +39,8 @@ const char *ev_version(void)
 int evi_vfail(ev_diag *d, ev_origin origin, unsigned input, int status,
 	      uint64_t offset, uint64_t index, const char *fmt, va_list ap)
 {
+	if (!d) /* a constructor's caller that wants no details */
+		return status;
 	d->status = status;
 	d->origin = origin;
 	d->reason = EV_REASON_NONE;
@@ -75,6 +77,25 @@ int evi_because(ev_diag *d, ev_reason why)
 {
 	d->reason = why;
 	return d->status;
+}
+
+int evi_new_failed(ev_diag *diag, const ev_diag *from, int status)
+{
+	if (!diag)
+		return status;
+	if (from && from->status == status)
+		*diag = *from;
+	else
+		evi_fail(diag, status, 0, 0, "%s", ev_strerror(status));
+	return status;
+}
+
+int evi_options_failed(ev_diag *diag, const char *what, unsigned version,
+		       unsigned known)
+{
+	return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+			   "%s options of version %u: this library reads "
+			   "version %u", what, version, known);
 }
 
 void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len)

@@ -35,6 +35,19 @@ int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
  * the evi_fail* call or the handle's failure helper. Returns d->status. */
 int evi_because(ev_diag *d, ev_reason why);
 
+/*
+ * Constructors (ev_*_new, ev_*_open*) report a failure through the
+ * caller's `diag`, which may be NULL (doc/library.md): every evi_fail*
+ * above takes a NULL `d` and only returns the status. evi_new_failed
+ * passes on what the handle being built (`from`, may be NULL) recorded
+ * for `status`, or else names the status (EV_ENOMEM: "out of memory");
+ * evi_options_failed is EV_EINVAL for options of another version than
+ * `known`. Both return the status.
+ */
+int evi_new_failed(ev_diag *diag, const ev_diag *from, int status);
+int evi_options_failed(ev_diag *diag, const char *what, unsigned version,
+		       unsigned known);
+
 /* Copies `n` bytes between buffers that do not overlap. Events and their
  * payloads are mostly 4 to 32 bytes (doc/format.md section 5: thread and
  * GC events), where two fixed-size copies that may overlap each other cost

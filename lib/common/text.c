@@ -1,7 +1,7 @@
 /*
  * The text primitives every renderer writes with (text.h): the growable
- * ev_text buffer (its type is public, in show.h), decimal and hexadecimal
- * numbers, lenient UTF-8 (each invalid byte as U+FFFD, as ghc-events
+ * ev_text buffer (its type is public, in evtool/text.h), decimal and
+ * hexadecimal numbers, lenient UTF-8 (each invalid byte as U+FFFD, as ghc-events
  * decodes text) and the one JSON string writer (ev_json_string). show,
  * export and the commands' --json all write through these.
  */

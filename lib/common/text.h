@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "evtool/show.h" /* ev_text, ev_json_string */
+#include "evtool/text.h"
 
 /* Makes room for `n` more bytes; 0 (and t->failed) when out of memory. */
 int evi_text_room(ev_text *t, size_t n);

@@ -31,7 +31,7 @@ static const evi_export_ops *ops_for(ev_export_format format)
 }
 
 int ev_exporter_new(ev_exporter **out, const ev_export_options *opts,
-		    ev_sink *sink)
+		    ev_sink *sink, ev_diag *diag)
 {
 	static const ev_export_options defaults = EV_EXPORT_OPTIONS_INIT;
 	ev_exporter *x;
@@ -42,20 +42,24 @@ int ev_exporter_new(ev_exporter **out, const ev_export_options *opts,
 		opts = &defaults;
 	if (opts->version != EV_EXPORT_OPTIONS_VERSION || !ops_for(opts->format)
 	    || !sink)
-		return EV_EINVAL;
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "export options of version %u (this "
+				   "library reads version %u), an unknown "
+				   "format or no sink", opts->version,
+				   EV_EXPORT_OPTIONS_VERSION);
 	if (!(x = calloc(1, sizeof *x)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	x->opts = *opts;
 	x->ops = ops_for(opts->format);
 	x->sink = sink;
 	if ((rc = evi_pipe_new(x)) < 0) {
 		free(x);
-		return rc;
+		return evi_new_failed(diag, NULL, rc);
 	}
 	if ((rc = x->ops->open(x, &x->state)) < 0) {
 		evi_pipe_free(x);
 		free(x);
-		return rc;
+		return evi_new_failed(diag, NULL, rc);
 	}
 	*out = x;
 	return EV_OK;
@@ -119,7 +123,7 @@ const ev_consumer *ev_exporter_consumer(void)
 	return &consumer;
 }
 
-const ev_export_stats *ev_exporter_stats(const ev_exporter *x)
+const ev_export_stats *ev_exporter_result(const ev_exporter *x)
 {
 	/* The formats count, behind the caller: catch up with it (x is
 	 * never defined const; the pipe is its mutable part). */

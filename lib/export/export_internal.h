@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "evtool/export.h"
-#include "evtool/show.h"
 #include "heap_samples.h"
 #include "text.h"
 

@@ -1021,7 +1021,7 @@ static int tef_open(ev_exporter *x, void **state)
 
 	if (!st)
 		return EV_ENOMEM;
-	if (ev_stats_new(&st->spans) < 0 ||
+	if (ev_stats_new(&st->spans, NULL) < 0 ||
 	    ev_stats_keep_spans(st->spans, EV_STATS_SPANS_EVENTS) < 0) {
 		ev_stats_free(st->spans);
 		free(st);

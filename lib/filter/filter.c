@@ -49,15 +49,16 @@ static int ascii_equal_nocase(const char *a, const char *b)
  * Life cycle
  * ---------------------------------------------------------------------- */
 
-int ev_filter_new(ev_filter **out, const ev_filter_options *opts)
+int ev_filter_new(ev_filter **out, const ev_filter_options *opts, ev_diag *diag)
 {
 	ev_filter *f;
 
 	*out = NULL;
 	if (opts && opts->version != EV_FILTER_OPTIONS_VERSION)
-		return EV_EINVAL;
+		return evi_options_failed(diag, "filter", opts->version,
+					  EV_FILTER_OPTIONS_VERSION);
 	if (!(f = calloc(1, sizeof *f)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	if (opts)
 		f->opts = *opts;
 	else
@@ -67,7 +68,7 @@ int ev_filter_new(ev_filter **out, const ev_filter_options *opts)
 	f->text = malloc(EVI_FILTER_MAX_PAYLOAD + 1);
 	if (!f->scratch || !f->text) {
 		ev_filter_free(f);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	*out = f;
 	return EV_OK;
@@ -357,29 +358,6 @@ int ev_filter_set_markers(ev_filter *f, const char *start, const char *end,
 	free(m->end);
 	*m = next;
 	return EV_OK;
-}
-
-int ev_filter_set_markers_text(ev_filter *f, const char *text, int exclude)
-{
-	char *start = malloc(strlen(text) + 1), *to = start, *end = NULL;
-	int rc;
-
-	if (!start)
-		return EV_ENOMEM;
-	for (const char *p = text; *p; p++) {
-		if (p[0] == '\\' && p[1] == ',') {
-			*to++ = *++p;
-		} else if (*p == ',' && !end) {
-			*to++ = '\0';
-			end = to;
-		} else {
-			*to++ = *p;
-		}
-	}
-	*to = '\0';
-	rc = ev_filter_set_markers(f, start, end, exclude);
-	free(start);
-	return rc;
 }
 
 int ev_filter_set_redact(ev_filter *f, const char *list)

@@ -84,7 +84,7 @@ static int open_input(filter_run *run, ev_reader **r)
 						   : EV_ORIGIN_INPUT, &d);
 	else
 		rc = ev_reader_open_fd(r, run->input.fd,
-				       ev_input_name(run->in), 0);
+				       ev_input_name(run->in), 0, NULL);
 	if (rc < 0)
 		return fail_status(run, EV_ORIGIN_INPUT, rc, "cannot open");
 	run->stats->passes++;
@@ -234,7 +234,7 @@ static int filter_session(filter_run *run, ev_reader *r)
 		rc = ev_writer_next_session(w, ev_reader_header(r));
 	else
 		rc = ev_writer_open(&run->writer, run->out,
-				    ev_reader_header(r), &wo);
+				    ev_reader_header(r), &wo, NULL);
 	if (rc < 0)
 		return fail_status(run, EV_ORIGIN_OUTPUT, rc, "cannot write");
 	w = run->writer;
@@ -307,7 +307,7 @@ int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out)
 	return rc;
 }
 
-const ev_filter_stats *ev_filter_stats_of(const ev_filter *f)
+const ev_filter_stats *ev_filter_result(const ev_filter *f)
 {
 	return &f->stats;
 }

@@ -34,10 +34,10 @@ static const uint16_t ghc612_thread_events[] = {
 #define GHC612_DECLARED_CREATE_THREAD 8
 #define GHC612_STARTUP_WIRE_SIZE 2
 
-int ev_header_new(ev_header **out)
+int ev_header_new(ev_header **out, ev_diag *diag)
 {
 	*out = calloc(1, sizeof **out);
-	return *out ? EV_OK : EV_ENOMEM;
+	return *out ? EV_OK : evi_new_failed(diag, NULL, EV_ENOMEM);
 }
 
 void ev_header_free(ev_header *h)
@@ -168,7 +168,7 @@ int ev_header_add(ev_header *h, uint16_t id, int32_t size,
 
 int ev_header_copy(ev_header **out, const ev_header *src)
 {
-	int rc = ev_header_new(out);
+	int rc = ev_header_new(out, NULL);
 
 	for (size_t i = 0; rc == EV_OK && i < src->count; i++) {
 		const ev_type_decl *t = &src->types[i];

@@ -142,7 +142,7 @@ static int new_input(ev_input **out, const char *name)
 	return EV_OK;
 }
 
-int ev_input_open(ev_input **out, const char *path)
+int ev_input_open(ev_input **out, const char *path, ev_diag *diag)
 {
 	int is_stdin = strcmp(path, "-") == 0;
 	int fd = STDIN_FILENO, rc;
@@ -150,12 +150,13 @@ int ev_input_open(ev_input **out, const char *path)
 
 	if (!is_stdin && (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		*out = NULL;
-		return EV_EIO;
+		return evi_fail_at(diag, EV_ORIGIN_INPUT, EV_EIO, 0, 0,
+				   "cannot open: %s", strerror(errno));
 	}
 	if ((rc = new_input(out, is_stdin ? "<stdin>" : path)) < 0) {
 		if (!is_stdin)
 			close(fd);
-		return rc;
+		return evi_new_failed(diag, NULL, rc);
 	}
 	(*out)->fd = fd;
 	(*out)->owns_fd = !is_stdin;
@@ -166,15 +167,15 @@ int ev_input_open(ev_input **out, const char *path)
 }
 
 int ev_input_memory(ev_input **out, const void *data, size_t len,
-		    const char *name)
+		    const char *name, ev_diag *diag)
 {
 	int rc = new_input(out, name ? name : "<memory>");
 
-	if (rc == EV_OK) {
-		(*out)->data = data;
-		(*out)->len = len;
-	}
-	return rc;
+	if (rc < 0)
+		return evi_new_failed(diag, NULL, rc);
+	(*out)->data = data;
+	(*out)->len = len;
+	return EV_OK;
 }
 
 const char *ev_input_name(const ev_input *in)
@@ -212,12 +213,12 @@ int evi_input_reader(ev_input *in, unsigned flags, ev_reader **r,
 
 	if (in->fd < 0)
 		return ev_reader_open_memory(r, in->data, in->len, in->name,
-					     flags);
+					     flags, NULL);
 	if ((rc = to_start(in, diag)) < 0) {
 		*r = NULL;
 		return rc;
 	}
-	return ev_reader_open_fd(r, in->fd, in->name, flags);
+	return ev_reader_open_fd(r, in->fd, in->name, flags, NULL);
 }
 
 /* Memory that must be a file (EVI_INPUT_INFLATE: read by offset) is

@@ -202,7 +202,8 @@ static size_t window_size(int fd, unsigned flags)
  * gives (when not NULL). */
 static int open_reader(ev_reader **out, int fd, int close_fd,
 		       const uint8_t *mem, size_t len, ev_read_fn fn,
-		       void *ctx, const char *name, unsigned flags)
+		       void *ctx, const char *name, unsigned flags,
+		       ev_diag *diag)
 {
 	ev_reader *r = calloc(1, sizeof *r);
 	int rc;
@@ -210,7 +211,7 @@ static int open_reader(ev_reader **out, int fd, int close_fd,
 	*out = NULL;
 	if (!r || !(r->name = strdup(name ? name : "<input>"))) {
 		free(r);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	if (fn)
 		rc = evi_source_open_fn(&r->source, fn, ctx,
@@ -231,6 +232,7 @@ static int open_reader(ev_reader **out, int fd, int close_fd,
 	if (rc < 0) {
 		if (close_fd)
 			close(fd);
+		evi_new_failed(diag, &r->diag, rc);
 		ev_reader_free(r);
 		return rc;
 	}
@@ -238,41 +240,44 @@ static int open_reader(ev_reader **out, int fd, int close_fd,
 	return EV_OK;
 }
 
-int ev_reader_open_path(ev_reader **out, const char *path, unsigned flags)
+int ev_reader_open_path(ev_reader **out, const char *path, unsigned flags,
+			ev_diag *diag)
 {
 	int fd;
 
 	if (strcmp(path, "-") == 0)
 		return open_reader(out, STDIN_FILENO, 0, NULL, 0, NULL, NULL,
-				   "<stdin>", flags);
+				   "<stdin>", flags, diag);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		*out = NULL;
-		return EV_EIO;
+		return evi_fail(diag, EV_EIO, 0, 0, "cannot open: %s",
+				strerror(errno));
 	}
-	return open_reader(out, fd, 1, NULL, 0, NULL, NULL, path, flags);
+	return open_reader(out, fd, 1, NULL, 0, NULL, NULL, path, flags, diag);
 }
 
 int ev_reader_open_fd(ev_reader **out, int fd, const char *name,
-		      unsigned flags)
+		      unsigned flags, ev_diag *diag)
 {
-	return open_reader(out, fd, 0, NULL, 0, NULL, NULL, name, flags);
+	return open_reader(out, fd, 0, NULL, 0, NULL, NULL, name, flags, diag);
 }
 
 int ev_reader_open_memory(ev_reader **out, const void *data, size_t len,
-			  const char *name, unsigned flags)
+			  const char *name, unsigned flags, ev_diag *diag)
 {
-	return open_reader(out, -1, 0, data, len, NULL, NULL, name, flags);
+	return open_reader(out, -1, 0, data, len, NULL, NULL, name, flags,
+			   diag);
 }
 
 int ev_reader_open_fn(ev_reader **out, ev_read_fn fn, void *ctx,
-		      const char *name, unsigned flags)
+		      const char *name, unsigned flags, ev_diag *diag)
 {
 	if (!fn) {
 		*out = NULL;
-		return EV_EINVAL;
+		return evi_fail(diag, EV_EINVAL, 0, 0, "no read function");
 	}
-	return open_reader(out, -1, 0, NULL, 0, fn, ctx, name, flags);
+	return open_reader(out, -1, 0, NULL, 0, fn, ctx, name, flags, diag);
 }
 
 void ev_reader_free(ev_reader *r)
@@ -464,7 +469,7 @@ int ev_reader_read_header(ev_reader *r)
 		return r->diag.status;
 	if (r->state != READ_HEADER)
 		return EV_OK;
-	if ((rc = ev_header_new(&h)) < 0)
+	if ((rc = ev_header_new(&h, NULL)) < 0)
 		return fail(r, rc, stream_offset(r), "%s", ev_strerror(rc));
 	rc = parse_header_bytes(&c, h);
 	if (rc <= 0) {

@@ -37,7 +37,7 @@ static int declare_block_marker(ev_header **h)
 				     sizeof block_marker_desc - 1, NULL, 0);
 	if (t->size == (int32_t)EVI_BLOCK_PAYLOAD)
 		return EV_OK;
-	if ((rc = ev_header_new(&fixed)) < 0)
+	if ((rc = ev_header_new(&fixed, NULL)) < 0)
 		return rc;
 	for (size_t i = 0; rc == EV_OK && i < ev_header_count(*h); i++) {
 		t = ev_header_at(*h, i);
@@ -98,19 +98,28 @@ static int setup(ev_writer *w, const ev_header *header,
 }
 
 int ev_writer_open(ev_writer **out, ev_sink *sink, const ev_header *header,
-		   const ev_writer_options *opts)
+		   const ev_writer_options *opts, ev_diag *diag)
 {
 	ev_writer *w;
 	int rc;
 
 	*out = NULL;
 	if (opts && opts->version != EV_WRITER_OPTIONS_VERSION)
-		return EV_EINVAL;
+		return evi_options_failed(diag, "writer", opts->version,
+					  EV_WRITER_OPTIONS_VERSION);
 	if (!(w = calloc(1, sizeof *w)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	w->sink = sink;
 	w->mode = opts ? opts->mode : EV_WRITE_PRESERVE;
 	if ((rc = setup(w, header, opts)) < 0) {
+		/* the header's write failed in the sink, or the block size
+		 * or memory did */
+		if (rc == EV_EINVAL)
+			evi_fail_at(diag, EV_ORIGIN_OPTIONS, rc, 0, 0,
+				    "blocks of %u bytes hold no event",
+				    w->max_block);
+		else
+			evi_new_failed(diag, ev_sink_diag(sink), rc);
 		ev_writer_free(w);
 		return rc;
 	}

@@ -4,13 +4,19 @@
  * and the name of its band. Export's hp format and the report both read
  * samples through it.
  *
- * Layering: lib/inspect, called by export_hp.c and report_profile.c; it
- * calls cost_centres.c and lib/format.
+ * And the numbering of bands by name that stats and view share.
+ *
+ * Layering: lib/inspect, called by export_hp.c, report_profile.c,
+ * stats_heap.c and view_bands.c; it calls cost_centres.c,
+ * lib/common and lib/format.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "evtool/catalog.h"
+#include "hash.h"
 #include "heap_samples.h"
 #include "text.h"
 
@@ -153,4 +159,68 @@ void evi_heap_band_name(const evi_heap_samples *h, unsigned session,
 		evi_put(t, e->label, e->label_len);
 	else
 		put_ccs(t, h, session, e->ccs, e->depth);
+}
+
+/* ---- the bands of a profile, by name ---- */
+
+void evi_band_names_init(evi_band_names *t, size_t max)
+{
+	memset(t, 0, sizeof *t);
+	t->max = max;
+}
+
+void evi_band_names_free(evi_band_names *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->bands[i].name);
+	free(t->bands);
+	evi_idmap_free(&t->index);
+	memset(t, 0, sizeof *t);
+}
+
+static uint64_t name_hash(const char *name, size_t len)
+{
+	return evi_hash_bytes(name, len, 0);
+}
+
+long evi_band_names_find(const evi_band_names *t, const char *name,
+			 size_t len)
+{
+	uint64_t first;
+
+	if (evi_idmap_get(&t->index, name_hash(name, len), &first) &&
+	    t->bands[first].len == len &&
+	    memcmp(t->bands[first].name, name, len) == 0)
+		return (long)first;
+	for (size_t i = 0; i < t->n; i++) /* another name of that hash */
+		if (t->bands[i].len == len &&
+		    memcmp(t->bands[i].name, name, len) == 0)
+			return (long)i;
+	return -1;
+}
+
+long evi_band_names_get(evi_band_names *t, const char *name, size_t len)
+{
+	long i = evi_band_names_find(t, name, len);
+	evi_band_name *b;
+
+	if (i >= 0)
+		return i;
+	if (t->n >= t->max) {
+		name = EVI_OTHER_BAND;
+		len = strlen(EVI_OTHER_BAND);
+		if ((i = evi_band_names_find(t, name, len)) >= 0)
+			return i;
+	}
+	if (evi_grow(&t->bands, &t->alloc, t->n + 1, sizeof *t->bands) < 0)
+		return -1;
+	b = &t->bands[t->n];
+	if (!(b->name = evi_text_copy(name, len, len, &b->len)))
+		return -1;
+	if (evi_idmap_add(&t->index, name_hash(name, len), t->n, SIZE_MAX,
+			  NULL) < 0) {
+		free(b->name);
+		return -1;
+	}
+	return (long)t->n++;
 }

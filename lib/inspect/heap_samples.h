@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "evtool/show.h"
+#include "evtool/text.h"
+#include "idmap.h"
 #include "internal.h"
 
 /* ---- cost centres (cost_centres.c): at most EV_EXPORT_MAX_COST_CENTRES
@@ -114,5 +115,34 @@ int evi_heap_samples_event(evi_heap_samples *h, unsigned session,
  * 21 bytes and "...". */
 void evi_heap_band_name(const evi_heap_samples *h, unsigned session,
 			const evi_heap_entry *e, ev_text *t);
+
+/* ---- the bands of a profile, by name (heap_samples.c) ----
+ *
+ * A band's number from its name, given in order of first sight up to
+ * `max` bands; later names share one band more, EVI_OTHER_BAND. stats
+ * (its peaks and means) and view (its band series) number their bands
+ * here. */
+
+#define EVI_OTHER_BAND "(other)"
+
+typedef struct evi_band_name {
+	char *name;      /* NUL-terminated, owned; stable while it lives */
+	size_t len;
+} evi_band_name;
+
+typedef struct evi_band_names {
+	evi_band_name *bands;
+	size_t n, alloc, max;
+	evi_idmap index; /* hash of a name -> its first band */
+} evi_band_names;
+
+void evi_band_names_init(evi_band_names *t, size_t max);
+void evi_band_names_free(evi_band_names *t);
+/* The band named `name`, or -1. */
+long evi_band_names_find(const evi_band_names *t, const char *name,
+			 size_t len);
+/* The band named `name`, added on first sight (past `max`, the
+ * EVI_OTHER_BAND band's); -1 out of memory. */
+long evi_band_names_get(evi_band_names *t, const char *name, size_t len);
 
 #endif

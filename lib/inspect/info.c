@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "evtool/decode.h"
+#include "internal.h"
 
 
 typedef struct cap_stats {
@@ -37,7 +38,7 @@ struct ev_info {
 	cap_stats per_cap[EV_ID_COUNT]; /* EV_NO_CAP: global or no block */
 };
 
-int ev_info_new(ev_info **out, const ev_info_options *opts)
+int ev_info_new(ev_info **out, const ev_info_options *opts, ev_diag *diag)
 {
 	ev_info_options defaults = EV_INFO_OPTIONS_INIT;
 	ev_info *in;
@@ -46,17 +47,18 @@ int ev_info_new(ev_info **out, const ev_info_options *opts)
 	if (!opts)
 		opts = &defaults;
 	if (opts->version != EV_INFO_OPTIONS_VERSION)
-		return EV_EINVAL;
+		return evi_options_failed(diag, "info", opts->version,
+					  EV_INFO_OPTIONS_VERSION);
 	if (!(in = calloc(1, sizeof *in)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	in->opts = *opts;
 	in->spans = calloc(opts->max_listed_sessions + 1u, sizeof *in->spans);
 	in->capsets = calloc(opts->max_listed_capsets + 1u,
 			     sizeof *in->capsets);
 	if (!in->spans || !in->capsets ||
-	    ev_process_list_new(&in->procs) < 0) {
+	    ev_process_list_new(&in->procs, NULL) < 0) {
 		ev_info_free(in);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	in->sum.capsets = in->capsets;
 	in->sum.session_list = in->spans;
@@ -292,7 +294,7 @@ int ev_info_read(ev_info *in, ev_reader *r)
 	return rc == EV_EINVAL ? EV_OK : rc; /* EV_EINVAL: no digest asked */
 }
 
-const ev_info_summary *ev_info_summary_of(const ev_info *in)
+const ev_info_summary *ev_info_result(const ev_info *in)
 {
 	return &in->sum;
 }
@@ -302,7 +304,7 @@ const ev_process_list *ev_info_processes(const ev_info *in)
 	return in->procs;
 }
 
-uint64_t ev_info_type_count(const ev_info *in, uint16_t id)
+uint64_t ev_info_type_events(const ev_info *in, uint16_t id)
 {
 	return in->per_type[id];
 }

@@ -36,10 +36,10 @@ struct ev_process_list {
 	ev_diag diag;         /* the last EV_EFORMAT of ev_process_list_add */
 };
 
-int ev_process_list_new(ev_process_list **out)
+int ev_process_list_new(ev_process_list **out, ev_diag *diag)
 {
 	*out = calloc(1, sizeof **out);
-	return *out ? EV_OK : EV_ENOMEM;
+	return *out ? EV_OK : evi_new_failed(diag, NULL, EV_ENOMEM);
 }
 
 void ev_process_list_free(ev_process_list *pl)

@@ -95,13 +95,14 @@ static int open_temp(ev_sink *s)
 	return fchmod(s->fd, target_mode(s->path)) != 0 ? EV_EIO : EV_OK;
 }
 
-int ev_sink_open_path(ev_sink **out, const char *path)
+int ev_sink_open_path(ev_sink **out, const char *path, ev_diag *diag)
 {
 	ev_sink *s;
 	int rc = new_sink(&s, SINK_BUFFER);
 
+	*out = NULL;
 	if (rc < 0)
-		return rc;
+		return evi_new_failed(diag, NULL, rc);
 	if (!(s->path = strdup(path)))
 		rc = EV_ENOMEM;
 	else
@@ -109,6 +110,11 @@ int ev_sink_open_path(ev_sink **out, const char *path)
 	if (rc < 0) {
 		int saved = errno;
 
+		if (rc == EV_EIO)
+			evi_fail_at(diag, EV_ORIGIN_OUTPUT, rc, 0, 0,
+				    "cannot create: %s", strerror(saved));
+		else
+			evi_new_failed(diag, NULL, rc);
 		ev_sink_free(s);
 		errno = saved;
 		return rc;
@@ -117,23 +123,25 @@ int ev_sink_open_path(ev_sink **out, const char *path)
 	return EV_OK;
 }
 
-int ev_sink_open_fd(ev_sink **out, int fd, const char *name)
+int ev_sink_open_fd(ev_sink **out, int fd, const char *name, ev_diag *diag)
 {
 	int rc = new_sink(out, SINK_BUFFER);
 
 	(void)name;
-	if (rc == EV_OK)
-		(*out)->fd = fd;
-	return rc;
+	if (rc < 0)
+		return evi_new_failed(diag, NULL, rc);
+	(*out)->fd = fd;
+	return EV_OK;
 }
 
-int ev_sink_open_memory(ev_sink **out)
+int ev_sink_open_memory(ev_sink **out, ev_diag *diag)
 {
 	int rc = new_sink(out, 4096);
 
-	if (rc == EV_OK)
-		(*out)->memory = 1;
-	return rc;
+	if (rc < 0)
+		return evi_new_failed(diag, NULL, rc);
+	(*out)->memory = 1;
+	return EV_OK;
 }
 
 static int write_all(ev_sink *s, const uint8_t *p, size_t n)

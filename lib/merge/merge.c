@@ -86,7 +86,7 @@ static void find_ref_free_types(ev_merge *m)
 		m->ref_free[scanned[i]] = 0;
 }
 
-int ev_merge_new(ev_merge **out, const ev_merge_options *opts)
+int ev_merge_new(ev_merge **out, const ev_merge_options *opts, ev_diag *diag)
 {
 	ev_merge *m;
 	static const ev_merge_options defaults = EV_MERGE_OPTIONS_INIT;
@@ -94,19 +94,23 @@ int ev_merge_new(ev_merge **out, const ev_merge_options *opts)
 	*out = NULL;
 	if (opts && (opts->version != EV_MERGE_OPTIONS_VERSION ||
 		     opts->align > EV_MERGE_ALIGN_NONE))
-		return EV_EINVAL;
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "merge options of version %u (this "
+				   "library reads version %u) or an unknown "
+				   "alignment",
+				   opts->version, EV_MERGE_OPTIONS_VERSION);
 	if (!(m = calloc(1, sizeof *m)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	m->opts = opts ? *opts : defaults;
 	if (m->opts.spool_dir && !(m->spool_dir = strdup(m->opts.spool_dir))) {
 		free(m);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	m->opts.spool_dir = m->spool_dir;
 	m->type_slot = calloc(UINT16_MAX + 1u, sizeof *m->type_slot);
 	if (!m->type_slot) {
 		ev_merge_free(m);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	find_ref_free_types(m);
 	*out = m;
@@ -144,7 +148,7 @@ void ev_merge_free(ev_merge *m)
 	free(m);
 }
 
-size_t ev_merge_count(const ev_merge *m)
+size_t ev_merge_input_count(const ev_merge *m)
 {
 	return m->n_inputs;
 }
@@ -154,7 +158,7 @@ const ev_diag *ev_merge_diag(const ev_merge *m)
 	return &m->diag;
 }
 
-const ev_merge_input *ev_merge_get_input(const ev_merge *m, size_t i)
+const ev_merge_input *ev_merge_input_at(const ev_merge *m, size_t i)
 {
 	return m->planned && i < m->n_inputs ? &m->inputs[i].info : NULL;
 }
@@ -247,13 +251,13 @@ int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out)
 
 	if (in->fd < 0)
 		rc = ev_reader_open_memory(out, in->mem, in->mem_len, in->name,
-					   0);
+					   0, NULL);
 	else if (lseek(in->fd, (off_t)in->fd_start, SEEK_SET) < 0)
 		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_EIO,
 				      "%s: cannot rewind: %s", in->name,
 				      strerror(errno));
 	else
-		rc = ev_reader_open_fd(out, in->fd, in->name, 0);
+		rc = ev_reader_open_fd(out, in->fd, in->name, 0, NULL);
 	if (rc < 0)
 		return evi_merge_fail(m, EV_ORIGIN_INPUT, rc, "%s: %s",
 				      in->name, ev_strerror(rc));

@@ -289,7 +289,7 @@ static int compare_types(const void *a, const void *b)
 static int build_header(ev_merge *m)
 {
 	const evi_union_type **sorted = malloc(m->n_types * sizeof *sorted);
-	int rc = ev_header_new(&m->header);
+	int rc = ev_header_new(&m->header, NULL);
 
 	if (!sorted || rc < 0) {
 		free(sorted);

@@ -618,7 +618,7 @@ int ev_merge_run(ev_merge *m, ev_sink *sink)
 	if (!m->heap)
 		return evi_merge_fail(m, EV_ORIGIN_OUTPUT, EV_ENOMEM,
 				      "out of memory");
-	if ((rc = ev_writer_open(&w, sink, m->header, NULL)) < 0) {
+	if ((rc = ev_writer_open(&w, sink, m->header, NULL, NULL)) < 0) {
 		const ev_diag *d = ev_sink_diag(sink);
 		return evi_merge_fail(m, EV_ORIGIN_OUTPUT, rc, "%s",
 				      d->message[0] && rc != EV_ENOMEM

@@ -80,7 +80,7 @@ struct ev_repair {
 	void *progress_ctx;
 };
 
-int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
+int ev_repair_new(ev_repair **out, const ev_repair_options *opts, ev_diag *diag)
 {
 	ev_repair_options defaults = EV_REPAIR_OPTIONS_INIT;
 	ev_repair *rp;
@@ -88,14 +88,16 @@ int ev_repair_new(ev_repair **out, const ev_repair_options *opts)
 	*out = NULL;
 	if (opts && opts->version != EV_REPAIR_OPTIONS_VERSION &&
 	    opts->version != 1)
-		return EV_EINVAL;
+		return evi_options_failed(diag, "repair", opts->version,
+					  EV_REPAIR_OPTIONS_VERSION);
 	if (opts && opts->version == 2 &&
 	    opts->time_base != EV_REPAIR_TIME_RELATIVE &&
 	    opts->time_base != EV_REPAIR_TIME_RAW &&
 	    opts->time_base != EV_REPAIR_TIME_WALL)
-		return EV_EINVAL;
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "unknown time base %u", opts->time_base);
 	if (!(rp = calloc(1, sizeof *rp)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	rp->opts = defaults;
 	/* A version 1 caller's struct ends before time_base. */
 	if (opts)
@@ -214,7 +216,7 @@ void ev_repair_free(ev_repair *rp)
 	free(rp);
 }
 
-const ev_repair_summary *ev_repair_summary_of(const ev_repair *rp)
+const ev_repair_summary *ev_repair_result(const ev_repair *rp)
 {
 	return &rp->sum;
 }
@@ -807,7 +809,7 @@ static int write_header(ev_repair *rp)
 {
 	const ev_header *header = ev_reader_header(rp->r);
 	int rc = rp->w ? ev_writer_next_session(rp->w, header)
-		       : ev_writer_open(&rp->w, rp->sink, header, NULL);
+		       : ev_writer_open(&rp->w, rp->sink, header, NULL, NULL);
 
 	if (rc < 0)
 		return output_failed(rp, rc);

@@ -43,7 +43,7 @@ static void on_pause(void *ctx, uint32_t capset, const ev_stats_pause *pause)
 		h->max_pause_ns = pause->duration_ns;
 }
 
-int ev_report_new(ev_report **out, const ev_report_options *opt)
+int ev_report_new(ev_report **out, const ev_report_options *opt, ev_diag *diag)
 {
 	ev_report_options def = EV_REPORT_OPTIONS_INIT;
 	ev_report *rep;
@@ -54,29 +54,34 @@ int ev_report_new(ev_report **out, const ev_report_options *opt)
 	if (opt->version != EV_REPORT_OPTIONS_VERSION || opt->buckets < 16 ||
 	    opt->buckets > EV_REPORT_MAX_BUCKETS ||
 	    opt->bands > EV_REPORT_MAX_LABELS)
-		return EV_EINVAL;
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "report options of version %u (this "
+				   "library reads version %u), buckets "
+				   "outside 16..%u or bands above %u",
+				   opt->version, EV_REPORT_OPTIONS_VERSION,
+				   EV_REPORT_MAX_BUCKETS, EV_REPORT_MAX_LABELS);
 	if (!(rep = calloc(1, sizeof *rep)))
-		return EV_ENOMEM;
-	if (ev_stats_new(&rep->stats) < 0) {
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
+	if (ev_stats_new(&rep->stats, NULL) < 0) {
 		free(rep);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	if (evi_heap_samples_init(&rep->profile.heap) < 0) {
 		ev_stats_free(rep->stats);
 		free(rep);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	ev_stats_keep_threads(rep->stats);
 	ev_stats_on_pause(rep->stats, on_pause, rep);
 	if (ev_stats_keep_spans(rep->stats, EV_STATS_SPANS_EVENTS |
 					    EV_STATS_SPANS_MARKERS) < 0) {
 		ev_report_free(rep);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	ev_stats_on_span(rep->stats, evi_report_on_span, rep);
 	if (ev_stats_keep_bands(rep->stats) < 0) {
 		ev_report_free(rep);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	rep->opt = *opt;
 	rep->grid.n = opt->buckets;

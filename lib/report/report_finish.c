@@ -186,7 +186,7 @@ int ev_report_finish(ev_report *rep)
 	return evi_report_profile_finish(rep, first, count);
 }
 
-const ev_report_grid *ev_report_get_grid(const ev_report *rep)
+const ev_report_grid *ev_report_buckets(const ev_report *rep)
 {
 	return &rep->out_grid;
 }
@@ -201,7 +201,7 @@ const ev_report_process *ev_report_process_at(const ev_report *rep, size_t i)
 	return rep->finished && i < rep->n_out ? &rep->out[i] : NULL;
 }
 
-const ev_report_profile *ev_report_get_profile(const ev_report *rep)
+const ev_report_profile *ev_report_heap_profile(const ev_report *rep)
 {
 	return rep->finished && rep->out_sampled ? &rep->out_profile : NULL;
 }

@@ -461,15 +461,16 @@ static void put_text_event(const ev_show *s, const ev_event *ev,
  * ---------------------------------------------------------------------- */
 
 int ev_show_new(ev_show **out, const ev_header *h, ev_show_format format,
-		unsigned flags)
+		unsigned flags, ev_diag *diag)
 {
 	ev_show *s;
 
 	*out = NULL;
 	if (format != EV_SHOW_TEXT && format != EV_SHOW_NDJSON)
-		return EV_EINVAL;
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "unknown show format %d", (int)format);
 	if (!(s = calloc(1, sizeof *s)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	s->header = h;
 	s->format = format;
 	s->flags = flags;

@@ -81,7 +81,7 @@ struct ev_sorter {
  * Life cycle
  * ---------------------------------------------------------------------- */
 
-int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts)
+int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts, ev_diag *diag)
 {
 	ev_sorter *s;
 
@@ -89,9 +89,14 @@ int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts)
 	if (opts && (opts->version != EV_SORT_OPTIONS_VERSION ||
 		     (opts->memory && opts->memory < EV_SORT_MIN_MEMORY) ||
 		     opts->method > EV_SORT_EXTERNAL))
-		return EV_EINVAL;
+		return evi_fail_at(diag, EV_ORIGIN_OPTIONS, EV_EINVAL, 0, 0,
+				   "sort options of version %u (this library "
+				   "reads version %u), memory below %u bytes "
+				   "or an unknown method", opts->version,
+				   EV_SORT_OPTIONS_VERSION,
+				   (unsigned)EV_SORT_MIN_MEMORY);
 	if (!(s = calloc(1, sizeof *s)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	s->opts = (ev_sort_options)EV_SORT_OPTIONS_INIT;
 	if (opts)
 		s->opts = *opts;
@@ -100,7 +105,7 @@ int ev_sorter_new(ev_sorter **out, const ev_sort_options *opts)
 	s->index.stream_of = malloc(N_CAPS * sizeof *s->index.stream_of);
 	if (!s->index.stream_of) {
 		free(s);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	memset(s->index.stream_of, 0xff, N_CAPS * sizeof *s->index.stream_of);
 	*out = s;
@@ -133,7 +138,7 @@ void ev_sorter_free(ev_sorter *s)
 	free(s);
 }
 
-const ev_sort_stats *ev_sorter_stats(const ev_sorter *s)
+const ev_sort_stats *ev_sorter_result(const ev_sorter *s)
 {
 	return &s->stats;
 }
@@ -545,7 +550,7 @@ static int open_input(sort_job *job)
 	if (rc < 0)
 		return fail_diag(job, in.temp_failed ? EV_ORIGIN_TEMP
 						     : EV_ORIGIN_INPUT, &d);
-	if ((rc = ev_reader_open_fd(&job->r, job->fd, job->name, 0)) < 0)
+	if ((rc = ev_reader_open_fd(&job->r, job->fd, job->name, 0, NULL)) < 0)
 		rc = fail_msg(job, EV_ORIGIN_INPUT, rc, "%s", ev_strerror(rc));
 	return rc;
 }
@@ -622,7 +627,7 @@ static int collect_again(sort_job *job, evi_runs *runs)
 				SEEK_SET) < 0)
 		return fail_msg(job, EV_ORIGIN_INPUT, EV_EIO, "cannot seek: %s",
 				strerror(errno));
-	if ((rc = ev_reader_open_fd(&r, job->fd, job->name, 0)) < 0)
+	if ((rc = ev_reader_open_fd(&r, job->fd, job->name, 0, NULL)) < 0)
 		rc = fail_msg(job, EV_ORIGIN_INPUT, rc, "%s", ev_strerror(rc));
 	while (rc == EV_OK && (rc = ev_reader_next(r, &ev)) == EV_OK)
 		if (!skips(job, &ev) && (rc = evi_runs_add(runs, &ev)) < 0)
@@ -806,7 +811,7 @@ static int start_output(sort_job *job, emit_ctx *emit)
 	if (job->writer)
 		rc = ev_writer_next_session(job->writer, h);
 	else
-		rc = ev_writer_open(&job->writer, job->out, h, &wo);
+		rc = ev_writer_open(&job->writer, job->out, h, &wo, NULL);
 	if (rc < 0)
 		return fail_msg(job, EV_ORIGIN_OUTPUT, rc, "%s",
 				ev_strerror(rc));

@@ -28,10 +28,10 @@
  * at 50 bytes, the catalogue's oldest form. */
 #define GC_STATS_BALANCED 58u
 
-int ev_stats_new(ev_stats **out)
+int ev_stats_new(ev_stats **out, ev_diag *diag)
 {
 	if (!(*out = calloc(1, sizeof **out)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	evi_need_table_init(&(*out)->need);
 	(*out)->procs.key_offset = offsetof(evi_stats_proc, pub.capset);
 	(*out)->procs.record_size = sizeof(evi_stats_proc);
@@ -459,7 +459,7 @@ const ev_stats_process *ev_stats_process_at(const ev_stats *st, size_t i)
 	return i < st->n_out ? &st->out[i] : NULL;
 }
 
-void ev_stats_now_get(const ev_stats *st, ev_stats_now *out)
+void ev_stats_live_totals(const ev_stats *st, ev_stats_now *out)
 {
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < st->n_caps; i++) {

@@ -201,7 +201,7 @@ static int any_cap_seen(const ev_stats *st)
 	return 0;
 }
 
-size_t ev_stats_live_count(const ev_stats *st)
+size_t ev_stats_live_process_count(const ev_stats *st)
 {
 	if (st->finished)
 		return 0;
@@ -211,12 +211,12 @@ size_t ev_stats_live_count(const ev_stats *st)
 /* ev_stats_finish's summary of one process, on a copy: the caps it owns
  * given to it and the figures derived, the accumulator left as it is. A
  * log without processes yet is the one that ensure_a_process makes. */
-int ev_stats_live_process(ev_stats *st, size_t i, ev_stats_process *out)
+int ev_stats_live_process_at(ev_stats *st, size_t i, ev_stats_process *out)
 {
 	evi_stats_proc none;
 	const evi_stats_proc *p = &none;
 
-	if (i >= ev_stats_live_count(st))
+	if (i >= ev_stats_live_process_count(st))
 		return EV_EINVAL;
 	memset(&none, 0, sizeof none);
 	if (st->procs.n)

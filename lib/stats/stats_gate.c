@@ -79,7 +79,7 @@ static uint64_t pause_figure(const ev_stats *st, size_t process, int id,
 			     int *have)
 {
 	const ev_stats_pauses *s =
-		ev_stats_pauses_of(st, process, EV_STATS_ALL_GENS);
+		ev_stats_pauses_at(st, process, EV_STATS_ALL_GENS);
 
 	*have = s != NULL;
 	if (!s)

@@ -18,11 +18,8 @@
 #include "stats_internal.h"
 #include "text.h"
 
-#define OTHER_BAND "(other)"
-
 typedef struct band {
-	ev_stats_band pub;
-	size_t name_len;
+	ev_stats_band pub;   /* its name is the name table's */
 	uint64_t sum;        /* over the samples */
 	uint64_t in_sample;  /* in the sample being read */
 	uint64_t seen_in;    /* the sample it was last seen in (from 1) */
@@ -32,10 +29,9 @@ struct evi_bands {
 	evi_heap_samples heap;
 	ev_stats_heap_profile profile;
 	ev_text name;        /* the band name of an entry */
-	band *bands;         /* EV_STATS_MAX_BANDS, then "(other)" */
+	evi_band_names names; /* EV_STATS_MAX_BANDS, then "(other)" */
+	band *bands;         /* by their number in names */
 	size_t n, alloc;
-	int have_other;
-	evi_idmap index;     /* hash of a name -> its first band */
 	ev_stats_band *out;  /* ev_stats_finish's list */
 	size_t n_out;
 };
@@ -47,8 +43,9 @@ int ev_stats_keep_bands(ev_stats *st)
 				"ev_stats_keep_bands: before the first event");
 	if (st->bands)
 		return EV_OK;
-	if (!(st->bands = calloc(1, sizeof *st->bands)) ||
-	    evi_heap_samples_init(&st->bands->heap) < 0) {
+	if ((st->bands = calloc(1, sizeof *st->bands)))
+		evi_band_names_init(&st->bands->names, EV_STATS_MAX_BANDS);
+	if (!st->bands || evi_heap_samples_init(&st->bands->heap) < 0) {
 		free(st->bands);
 		st->bands = NULL;
 		return evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
@@ -56,59 +53,23 @@ int ev_stats_keep_bands(ev_stats *st)
 	return EV_OK;
 }
 
-static uint64_t text_hash(const char *text, size_t len)
-{
-	return evi_hash_bytes(text, len, 0);
-}
-
-static long find_band(const evi_bands *b, const char *name, size_t len)
-{
-	uint64_t first;
-
-	if (evi_idmap_get(&b->index, text_hash(name, len), &first) &&
-	    b->bands[first].name_len == len &&
-	    memcmp(b->bands[first].pub.name, name, len) == 0)
-		return (long)first;
-	for (size_t i = 0; i < b->n; i++) /* another name of that hash */
-		if (b->bands[i].name_len == len &&
-		    memcmp(b->bands[i].pub.name, name, len) == 0)
-			return (long)i;
-	return -1;
-}
-
 /* The band named `name`, added on first sight; past EV_STATS_MAX_BANDS
  * "(other)". NULL out of memory (st->diag). */
 static band *band_get(ev_stats *st, const char *name, size_t len)
 {
 	evi_bands *b = st->bands;
-	long i = find_band(b, name, len);
-	band *n;
+	long i = evi_band_names_get(&b->names, name, len);
 
-	if (i >= 0)
-		return &b->bands[i];
-	if (b->n == EV_STATS_MAX_BANDS) {
-		if ((i = find_band(b, OTHER_BAND, strlen(OTHER_BAND))) >= 0)
-			return &b->bands[i];
-		name = OTHER_BAND;
-		len = strlen(OTHER_BAND);
-		b->have_other = 1;
+	if (i < 0 || evi_grow(&b->bands, &b->alloc, b->names.n,
+			      sizeof *b->bands) < 0) {
+		evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
+		return NULL;
 	}
-	if (evi_grow(&b->bands, &b->alloc, b->n + 1, sizeof *b->bands) < 0)
-		goto nomem;
-	n = &b->bands[b->n];
-	memset(n, 0, sizeof *n);
-	if (!(n->pub.name = evi_text_copy(name, len, len, &n->name_len)))
-		goto nomem;
-	if (evi_idmap_add(&b->index, text_hash(name, len), b->n, SIZE_MAX,
-			  NULL) < 0) {
-		free((char *)n->pub.name);
-		goto nomem;
+	for (; b->n < b->names.n; b->n++) {
+		memset(&b->bands[b->n], 0, sizeof *b->bands);
+		b->bands[b->n].pub.name = b->names.bands[b->n].name;
 	}
-	b->n++;
-	return n;
-nomem:
-	evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
-	return NULL;
+	return &b->bands[i];
 }
 
 static int on_entry(ev_stats *st, const evi_heap_entry *e)
@@ -188,17 +149,15 @@ void evi_bands_free(evi_bands *b)
 {
 	if (!b)
 		return;
-	for (size_t i = 0; i < b->n; i++)
-		free((char *)b->bands[i].pub.name);
+	evi_band_names_free(&b->names);
 	evi_heap_samples_free(&b->heap);
 	free(b->name.data);
 	free(b->bands);
 	free(b->out);
-	evi_idmap_free(&b->index);
 	free(b);
 }
 
-void ev_stats_heap_profile_get(const ev_stats *st, ev_stats_heap_profile *out)
+void ev_stats_profile(const ev_stats *st, ev_stats_heap_profile *out)
 {
 	memset(out, 0, sizeof *out);
 	if (st->bands)
@@ -217,8 +176,9 @@ const ev_stats_band *ev_stats_band_at(const ev_stats *st, size_t i)
 
 long ev_stats_band_find(const ev_stats *st, const char *name, size_t len)
 {
-	return st->bands && st->bands->out ? find_band(st->bands, name, len)
-					   : -1;
+	return st->bands && st->bands->out
+		       ? evi_band_names_find(&st->bands->names, name, len)
+		       : -1;
 }
 
 const char *ev_stats_breakdown_flag(uint32_t b)

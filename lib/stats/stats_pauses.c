@@ -277,7 +277,7 @@ static const evi_pause_set *find_set(const ev_stats *st, size_t process,
 	return set && set->pub.count ? set : NULL;
 }
 
-const ev_stats_pauses *ev_stats_pauses_of(const ev_stats *st, size_t process,
+const ev_stats_pauses *ev_stats_pauses_at(const ev_stats *st, size_t process,
 					  unsigned gen)
 {
 	const evi_pause_set *set = find_set(st, process, gen);

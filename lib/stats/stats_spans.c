@@ -564,8 +564,8 @@ long ev_stats_span_find(const ev_stats *st, const char *name, size_t len,
 				  EV_STATS_SPANS_MARKERS);
 }
 
-void ev_stats_spans_summary_get(const ev_stats *st,
-				ev_stats_spans_summary *out)
+void ev_stats_span_totals(const ev_stats *st,
+			  ev_stats_spans_summary *out)
 {
 	memset(out, 0, sizeof *out);
 	if (st->spans)

@@ -352,8 +352,8 @@ size_t ev_stats_live_cap_limit(const ev_stats *st)
 	return st->an.n_uses > st->n_caps ? st->an.n_uses : st->n_caps;
 }
 
-int ev_stats_live_capability(ev_stats *st, size_t cap,
-			     ev_stats_capability *out)
+int ev_stats_live_capability_at(ev_stats *st, size_t cap,
+				ev_stats_capability *out)
 {
 	if (st->finished || !cap_was_used(st, cap))
 		return EV_EINVAL;

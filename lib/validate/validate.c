@@ -1002,16 +1002,18 @@ struct ev_validator {
 	ev_diag diag;
 };
 
-int ev_validator_new(ev_validator **out, const ev_validate_options *opts)
+int ev_validator_new(ev_validator **out, const ev_validate_options *opts,
+		     ev_diag *diag)
 {
 	ev_validate_options defaults = EV_VALIDATE_OPTIONS_INIT;
 	ev_validator *v;
 
 	*out = NULL;
 	if (opts && opts->version != EV_VALIDATE_OPTIONS_VERSION)
-		return EV_EINVAL;
+		return evi_options_failed(diag, "validate", opts->version,
+					  EV_VALIDATE_OPTIONS_VERSION);
 	if (!(v = calloc(1, sizeof *v)))
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	v->opts = opts ? *opts : defaults;
 	*out = v;
 	return EV_OK;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_samples.h"
 #include "internal.h"
 #include "text.h"
 #include "view_internal.h"
@@ -31,13 +32,13 @@ static int fail(ev_view_index *ix, int status, const ev_event *ev,
 			ev ? ev->index : 0, "%s", what);
 }
 
-int ev_view_index_new(ev_view_index **out, size_t max_cells)
+int ev_view_index_new(ev_view_index **out, size_t max_cells, ev_diag *diag)
 {
 	ev_view_index *ix = calloc(1, sizeof *ix);
 
 	*out = NULL;
 	if (!ix)
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	ix->max_cells = max_cells ? max_cells : EV_VIEW_DEFAULT_CELLS;
 	ix->nb = MAX_ROW;
 	while (ix->nb > EV_VIEW_MIN_ROW && ix->nb > ix->max_cells / 2)
@@ -47,7 +48,7 @@ int ev_view_index_new(ev_view_index **out, size_t max_cells)
 	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap)) ||
 	    evi_view_spans_new(ix) < 0) {
 		ev_view_index_free(ix);
-		return EV_ENOMEM;
+		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	*out = ix;
 	return EV_OK;
@@ -65,6 +66,7 @@ void ev_view_index_free(ev_view_index *ix)
 	for (size_t i = 0; i < ix->n_heaps; i++)
 		free(ix->heaps[i].h);
 	free(ix->heaps);
+	evi_view_bands_free(ix->bands);
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
@@ -76,6 +78,15 @@ void ev_view_index_free(ev_view_index *ix)
 }
 
 /* ---- the rows' resolution ---- */
+
+/* The whole runs (or GCs) that end in two neighbouring buckets. */
+static view_ends merge_ends(view_ends a, view_ends b)
+{
+	view_ends m = a.first ? a : b;
+
+	m.ns = a.ns + b.ns;
+	return m;
+}
 
 /* Sums bucket pairs into the lower half of `r`: the width doubles. */
 static void coarsen_row(view_row *r, size_t nb)
@@ -93,6 +104,8 @@ static void coarsen_row(view_row *r, size_t nb)
 		m->pool = b.pool ? b.pool : a.pool;
 		for (size_t k = 0; k < EV_VIEW_GC_PHASES - 1; k++)
 			m->gc_phase_ns[k] = a.gc_phase_ns[k] + b.gc_phase_ns[k];
+		m->run_ends = merge_ends(a.run_ends, b.run_ends);
+		m->gc_ends = merge_ends(a.gc_ends, b.gc_ends);
 		if (a.tid == b.tid) {
 			m->tid = a.tid;
 			m->tid_ns = a.tid_ns + b.tid_ns;
@@ -218,6 +231,25 @@ static void add_span(ev_view_index *ix, view_row *r, uint64_t from,
 	}
 }
 
+/* A whole run (or GC, `gc`) of [start, end) ends: it goes to the bucket
+ * of its end, as `evtool stats` of a slice that holds both its events
+ * would count it (nothing when it ends before it starts). */
+static void add_end(ev_view_index *ix, view_row *r, int gc, uint64_t start,
+		    uint64_t end)
+{
+	view_bucket *k;
+	view_ends *e;
+
+	reach(ix, end);
+	k = &r->b[end >> ix->shift];
+	e = gc ? &k->gc_ends : &k->run_ends;
+	e->ns += end >= start ? end - start : 0;
+	if (!e->first) {
+		e->first = start + 1;
+		e->first_ns = end >= start ? end - start : 0;
+	}
+}
+
 /* The summary of `tid`, created on first sight; NULL past the bound (or
  * out of memory, which the caller reports through ix->diag). */
 static ev_view_thread *thread_get(ev_view_index *ix, uint32_t tid,
@@ -326,6 +358,7 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 		o->run_start = ev->time;
 	} else if (o->running && o->tid == tid) {
 		add_span(ix, r, o->run_start, ev->time, tid ? tid : UINT32_MAX);
+		add_end(ix, r, 0, o->run_start, ev->time);
 		run_ns = ev->time >= o->run_start ? ev->time - o->run_start : 0;
 		o->running = 0;
 	}
@@ -343,8 +376,10 @@ static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
 		o->gc_start = ev->time;
 		return;
 	}
-	if (o->in_gc)
+	if (o->in_gc) {
 		add_span(ix, r, o->gc_start, ev->time, 0);
+		add_end(ix, r, 1, o->gc_start, ev->time);
+	}
 	o->in_gc = 0;
 }
 
@@ -496,6 +531,14 @@ static void see_time(ev_view_index *ix, uint64_t time)
 	ix->any = 1;
 }
 
+/* The time of the cap's last event, for a run open at a window's end
+ * (`evtool stats` ends it there). */
+static void see_last(ev_view_index *ix, const ev_event *ev)
+{
+	if (ev->cap != EV_NO_CAP && ev->cap < ix->n_rows && ix->rows[ev->cap].b)
+		ix->rows[ev->cap].now.last = ev->time;
+}
+
 int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 {
 	view_row *r;
@@ -503,6 +546,9 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	if (ev->type == EV_BLOCK_MARKER)
 		return on_block(ix, ev);
 	see_time(ix, ev->time);
+	see_last(ix, ev);
+	if (evi_heap_samples_type(ev->type))
+		return evi_view_bands_add(ix, ev);
 	switch (ev->type) {
 	case EV_USER_MARKER:
 		return on_text(ix, ev, EV_VIEW_MARKER);

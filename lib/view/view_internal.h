@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "evtool/view.h"
 #include "idmap.h"
@@ -14,6 +15,7 @@
 /* The run and the GC open on a capability, at some point of its events. */
 typedef struct view_open {
 	uint64_t run_start, gc_start;
+	uint64_t last; /* the time of the cap's last event before it */
 	uint32_t tid;
 	uint8_t running, in_gc;
 	uint8_t gc_phase;     /* 1 + ev_view_gc_phase; 0: none (view_gc.c) */
@@ -33,6 +35,14 @@ int evi_view_gc_phase(view_open *o, const ev_event *ev, view_piece *out);
 /* Sets `c`'s sync phase to the rest of its GC time once its other phases
  * are in (view_gc.c). */
 void evi_view_cell_sync(ev_view_cell *c);
+/* The runs (RUN_THREAD to STOP_THREAD) or GCs (GC_START to GC_END) that
+ * end in a bucket, whole: for a window's figures as `evtool stats` of
+ * the window's slice counts them (only what starts and ends inside). */
+typedef struct view_ends {
+	uint64_t ns;       /* their lengths, summed */
+	uint64_t first;    /* the start of the first to end, plus one (0: none) */
+	uint64_t first_ns; /* its length */
+} view_ends;
 
 /* One bucket of a row: 2^shift ns from bucket index << shift. */
 typedef struct view_bucket {
@@ -49,6 +59,7 @@ typedef struct view_bucket {
 	/* The GC's work, idle and done phases (view_gc.c) in it; its sync
 	 * phase is the rest of gc_ns. */
 	uint64_t gc_phase_ns[EV_VIEW_GC_PHASES - 1];
+	view_ends run_ends, gc_ends;
 } view_bucket;
 
 /* The heap in one bucket: HEAP_SIZE (50) and HEAP_LIVE (51) at their
@@ -70,6 +81,17 @@ typedef struct view_row {
 	uint64_t allocated; /* its last HEAP_ALLOCATED */
 	uint64_t created, converted; /* its last SPARK_COUNTERS totals */
 } view_row;
+
+/* The heap profile's bands (view_bands.c); NULL until a heap-profile
+ * event comes. */
+typedef struct view_bands view_bands;
+int evi_view_bands_add(ev_view_index *ix, const ev_event *ev);
+void evi_view_bands_free(view_bands *b);
+size_t evi_view_bands_memory(const view_bands *b);
+/* The bands in a cache file (view_cache.c), as evi_view_bands_save
+ * wrote them; -1 for what it did not write. */
+void evi_view_bands_save(const view_bands *b, FILE *f);
+int evi_view_bands_load(view_bands **out, FILE *f);
 
 /* What was open on `cap` at the start of the block ev_view_block_at
  * gives for `time`. */
@@ -187,6 +209,7 @@ struct ev_view_index {
 	size_t n_queues, queued;
 	uint32_t queue_seq;
 	size_t life_thread;    /* the summary on_life saw last, or SIZE_MAX */
+	view_bands *bands;
 	ev_diag diag;
 };
 

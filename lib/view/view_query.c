@@ -3,6 +3,7 @@
  * figures over equal spans of a range, the block to read a time's events
  * from, the texts kept. view_query.c -> view_index.c's structure only.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -25,7 +26,7 @@ const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i)
 	return i < ix->n_texts ? &ix->texts[i] : NULL;
 }
 
-const ev_view_thread *ev_view_thread_of(const ev_view_index *ix, uint32_t tid)
+const ev_view_thread *ev_view_thread_find(const ev_view_index *ix, uint32_t tid)
 {
 	size_t i = evi_idmap_index(&ix->thread_ids, tid);
 	return i == SIZE_MAX ? NULL : &ix->threads[i];
@@ -62,7 +63,8 @@ size_t ev_view_memory(const ev_view_index *ix)
 	       ix->trows_cap * sizeof *ix->trows +
 	       queues_bytes(ix) +
 	       ix->thread_ids.n_slots * sizeof *ix->thread_ids.slots +
-	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys;
+	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys +
+	       evi_view_bands_memory(ix->bands);
 }
 
 /* `ns` scaled by part/whole without overflow (whole > 0). */
@@ -276,4 +278,46 @@ uint64_t evi_view_part_of(uint64_t b, unsigned shift, uint64_t lo,
 uint64_t evi_view_scaled(uint64_t value, uint64_t part, uint64_t w)
 {
 	return scaled(value, part, w);
+}
+
+/* The lengths of `which` (run_ends or gc_ends) of buckets [a, b) of `r`
+ * that start at or after `since`: only the first to end can start before
+ * `a` (a capability's whole runs do not overlap), so it alone is looked
+ * at. */
+static uint64_t ends_since(const view_row *r, size_t which, uint64_t since,
+			   uint64_t a, uint64_t b)
+{
+	uint64_t sum = 0;
+	int first = 1;
+
+	for (uint64_t k = a; k < b; k++) {
+		const view_ends *e =
+			(const view_ends *)((const char *)&r->b[k] + which);
+		sum += e->ns;
+		if (first && e->first) {
+			first = 0;
+			if (e->first - 1 < since)
+				sum -= e->first_ns;
+		}
+	}
+	return sum;
+}
+
+int ev_view_whole(const ev_view_index *ix, uint16_t cap, uint64_t since,
+		  uint64_t from, uint64_t to, ev_view_cell *c)
+{
+	const view_row *r = cap < ix->n_rows && ix->rows[cap].b ? &ix->rows[cap]
+								 : NULL;
+	uint64_t mask = ((uint64_t)1 << ix->shift) - 1;
+	uint64_t a = from >> ix->shift, b = to >> ix->shift;
+
+	if (from >= to || since > from || (from & mask) || (to & mask))
+		return EV_EINVAL;
+	memset(c, 0, sizeof *c);
+	if (!r || a >= ix->nb)
+		return EV_OK;
+	b = b < ix->nb ? b : ix->nb;
+	c->run_ns = ends_since(r, offsetof(view_bucket, run_ends), since, a, b);
+	c->gc_ns = ends_since(r, offsetof(view_bucket, gc_ends), since, a, b);
+	return EV_OK;
 }

@@ -74,43 +74,64 @@ static void add_phase(replay *rp, uint64_t a, uint64_t b, unsigned phase)
 	}
 }
 
+/* What an event of the capability ends, as view_index.c counts runs and
+ * GCs. */
+enum ended { ENDS_NOTHING, ENDS_RUN, ENDS_GC };
+
+/* Moves `o` on by one event of its capability; what it ends began at
+ * *start (and, a run, was of thread *tid). */
+static enum ended step(view_open *o, const ev_event *ev, uint64_t *start,
+		       uint32_t *tid)
+{
+	o->last = ev->time;
+	switch (ev->type) {
+	case EV_RUN_THREAD:
+		if (ev->size < 4)
+			return ENDS_NOTHING;
+		o->running = 1;
+		o->tid = ev_load32(ev->payload);
+		o->run_start = ev->time;
+		return ENDS_NOTHING;
+	case EV_STOP_THREAD:
+		if (ev->size < 6 || !o->running ||
+		    o->tid != ev_load32(ev->payload))
+			return ENDS_NOTHING;
+		o->running = 0;
+		*start = o->run_start;
+		*tid = o->tid;
+		return ENDS_RUN;
+	case EV_GC_START:
+		o->in_gc = 1;
+		o->gc_start = ev->time;
+		return ENDS_NOTHING;
+	case EV_GC_END:
+		if (!o->in_gc)
+			return ENDS_NOTHING;
+		o->in_gc = 0;
+		*start = o->gc_start;
+		return ENDS_GC;
+	default:
+		return ENDS_NOTHING;
+	}
+}
+
 static void apply(replay *rp, view_open *o, const ev_event *ev)
 {
 	view_piece piece;
+	uint64_t start;
 	uint32_t tid;
 
 	if (evi_view_gc_phase(o, ev, &piece))
 		add_phase(rp, piece.from, piece.to, piece.phase);
-
-	switch (ev->type) {
-	case EV_RUN_THREAD:
-		if (ev->size < 4)
-			return;
-		o->running = 1;
-		o->tid = ev_load32(ev->payload);
-		o->run_start = ev->time;
-		return;
-	case EV_STOP_THREAD:
-		if (ev->size < 6)
-			return;
-		tid = ev_load32(ev->payload);
-		if (o->running && o->tid == tid) {
-			add_piece(rp, o->run_start, ev->time,
-				  tid ? tid : UINT32_MAX);
-			o->running = 0;
-		}
-		return;
-	case EV_GC_START:
-		o->in_gc = 1;
-		o->gc_start = ev->time;
-		return;
-	case EV_GC_END:
-		if (o->in_gc)
-			add_piece(rp, o->gc_start, ev->time, 0);
-		o->in_gc = 0;
-		return;
+	switch (step(o, ev, &start, &tid)) {
+	case ENDS_RUN:
+		add_piece(rp, start, ev->time, tid ? tid : UINT32_MAX);
+		break;
+	case ENDS_GC:
+		add_piece(rp, start, ev->time, 0);
+		break;
 	default:
-		return;
+		break;
 	}
 }
 
@@ -151,5 +172,45 @@ int ev_view_tile_exact(const ev_view_index *ix, ev_reader *r, uint16_t cap,
 			cells[i].idle_ns = z - a - busy;
 	}
 	free(rp.best);
+	return rc < 0 && rc != EV_ETRUNCATED ? rc : EV_OK;
+}
+
+/* A whole run or GC of [start, end) counts when it ends in [from, to) and
+ * starts at or after `since`. */
+static void whole_end(uint64_t since, uint64_t from, uint64_t to,
+		      uint64_t start, uint64_t end, uint64_t *sum)
+{
+	if (end >= from && end < to && start >= since && end >= start)
+		*sum += end - start;
+}
+
+int ev_view_whole_exact(const ev_view_index *ix, ev_reader *r, uint16_t cap,
+			uint64_t since, uint64_t from, uint64_t to,
+			uint64_t until, ev_view_cell *c)
+{
+	view_open o = evi_view_open_at(ix, cap, from);
+	enum ended what;
+	uint64_t start;
+	uint32_t tid;
+	ev_event ev;
+	int rc;
+
+	if (from >= to || since > from || to > until)
+		return EV_EINVAL;
+	memset(c, 0, sizeof *c);
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+		if (ev.type == EV_BLOCK_MARKER || ev.cap != cap)
+			continue;
+		if (ev.time >= to)
+			break;
+		if ((what = step(&o, &ev, &start, &tid)) != ENDS_NOTHING)
+			whole_end(since, from, to, start, ev.time,
+				  what == ENDS_RUN ? &c->run_ns : &c->gc_ns);
+	}
+	/* `evtool stats` ends a run still open at the slice's end at its
+	 * cap's last event (evi_threads_finish); a GC, nowhere. */
+	if (to == until && o.running && o.run_start >= since &&
+	    o.last >= o.run_start)
+		c->run_ns += o.last - o.run_start;
 	return rc < 0 && rc != EV_ETRUNCATED ? rc : EV_OK;
 }

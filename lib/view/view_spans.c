@@ -51,7 +51,7 @@ static void on_span(void *ctx, const ev_stats_span_end *s)
 
 int evi_view_spans_new(ev_view_index *ix)
 {
-	if (ev_stats_new(&ix->span_stats) < 0 ||
+	if (ev_stats_new(&ix->span_stats, NULL) < 0 ||
 	    ev_stats_keep_spans(ix->span_stats, EV_STATS_SPANS_EVENTS) < 0)
 		return EV_ENOMEM;
 	ev_stats_on_span(ix->span_stats, on_span, ix);

@@ -52,9 +52,10 @@ static uint8_t *archive_pieces(const uint8_t *log, size_t len,
 	o.level = c->level;
 	o.threads = c->threads;
 	o.chunk_size = c->chunk;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_archive_writer_open(&w, sink,
-						XXH3_64bits(log, len), &o),
+						XXH3_64bits(log, len), &o,
+						NULL),
 			 EV_OK);
 	for (size_t at = 0; at < len;) {
 		size_t n = piece && piece < len - at ? piece : len - at;
@@ -140,7 +141,8 @@ static int reader_verdict(const uint8_t *data, size_t len)
 	ev_event ev;
 	int rc;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "t", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "t", 0,
+					       NULL), EV_OK);
 	for (;;) {
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 			;
@@ -419,9 +421,9 @@ static void test_mtime_option(void **state)
 	(void)state;
 	o.mtime = 1700000000u;
 	o.threads = 1;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_archive_writer_open(&w, sink, XXH3_64bits("", 0),
-						&o), EV_OK);
+						&o, NULL), EV_OK);
 	assert_int_equal(ev_archive_writer_finish(w), EV_OK);
 	gz = ev_sink_memory(sink, &len);
 	assert_int_equal(ev_archive_parse_header(&h, gz, len, NULL), EV_OK);
@@ -622,7 +624,7 @@ static void test_scan_and_compress(void **state)
 	assert_int_equal(scan.read.status, EV_OK);
 	assert_int_equal(scan.log_bytes, len);
 	assert_int_equal(scan.digest, XXH3_64bits(log, len));
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_archive_compress_fd(fileno(f), sink, scan.digest,
 						NULL, NULL, NULL, &d), EV_OK);
 	gz = ev_sink_memory(sink, &gz_len);
@@ -632,7 +634,7 @@ static void test_scan_and_compress(void **state)
 	assert_int_equal(st.log_bytes, len);
 	ev_sink_free(sink);
 
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_archive_compress_fd(fileno(f), sink,
 						scan.digest ^ 1, NULL, NULL,
 						NULL, &d), EV_EIO);
@@ -1146,7 +1148,8 @@ static void test_reader_streams_then_fails(void **state)
 	assert_int_equal(fwrite(gz, 1, gz_len - 100, f), gz_len - 100);
 	fflush(f);
 	rewind(f);
-	assert_int_equal(ev_archive_reader_open_fd(&r, fileno(f), "cut.gz"),
+	assert_int_equal(ev_archive_reader_open_fd(&r, fileno(f), "cut.gz",
+						   NULL),
 			 EV_OK);
 	while ((rc = ev_archive_reader_read(r, buf, sizeof buf, &got)) ==
 	       EV_OK) {
@@ -1155,7 +1158,7 @@ static void test_reader_streams_then_fails(void **state)
 	}
 	assert_int_equal(rc, EV_ETRUNCATED);
 	assert_true(total > len / 2 && total < len);
-	assert_int_equal(ev_archive_reader_stats(r)->log_bytes, total);
+	assert_int_equal(ev_archive_reader_result(r)->log_bytes, total);
 	assert_int_equal(ev_archive_reader_read(r, buf, sizeof buf, &got),
 			 EV_ETRUNCATED);
 	assert_int_equal(ev_archive_reader_diag(r)->status, EV_ETRUNCATED);
@@ -1177,8 +1180,8 @@ static void test_digest_must_match(void **state)
 
 	(void)state;
 	o.threads = 2;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_archive_writer_open(&w, sink, 42, &o), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_archive_writer_open(&w, sink, 42, &o, NULL), EV_OK);
 	assert_int_equal(ev_archive_writer_write(w, "abc", 3), EV_OK);
 	assert_int_equal(ev_archive_writer_finish(w), EV_EINVAL);
 	assert_non_null(strstr(ev_archive_writer_diag(w)->message,
@@ -1204,16 +1207,17 @@ static void test_bad_options(void **state)
 	ev_sink *sink;
 
 	(void)state;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		assert_int_equal(ev_archive_writer_open(&w, sink, 0, &bad[i]),
+		assert_int_equal(ev_archive_writer_open(&w, sink, 0, &bad[i],
+							NULL),
 				 EV_EINVAL);
 		assert_null(w);
 	}
 	assert_int_equal(ev_sink_bytes(sink), 0);
 	/* NULL options are the defaults. */
 	assert_int_equal(ev_archive_writer_open(&w, sink, XXH3_64bits("", 0),
-						NULL), EV_OK);
+						NULL, NULL), EV_OK);
 	assert_int_equal(ev_archive_writer_finish(w), EV_OK);
 	ev_archive_writer_free(w);
 	ev_archive_writer_free(NULL);
@@ -1235,8 +1239,8 @@ static void test_free_unfinished(void **state)
 	(void)state;
 	o.threads = 4;
 	o.chunk_size = SMALL_CHUNK;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_archive_writer_open(&w, sink, 0, &o), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_archive_writer_open(&w, sink, 0, &o, NULL), EV_OK);
 	assert_int_equal(ev_archive_writer_write(w, log, len), EV_OK);
 	ev_archive_writer_free(w);
 	ev_sink_free(sink);
@@ -1261,8 +1265,9 @@ static uint8_t *sink_archive(const uint8_t *log, size_t len, const config *c,
 	o.level = c->level;
 	o.threads = c->threads;
 	o.chunk_size = c->chunk;
-	assert_int_equal(ev_sink_open_memory(&target), EV_OK);
-	assert_int_equal(ev_sink_open_archive(&sink, target, NULL, &o), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&target, NULL), EV_OK);
+	assert_int_equal(ev_sink_open_archive(&sink, target, NULL, &o,
+					      NULL), EV_OK);
 	assert_null(ev_sink_temp_path(sink));
 	for (size_t at = 0; at < len;) {
 		size_t n = piece < len - at ? piece : len - at;
@@ -1319,20 +1324,21 @@ static void test_archive_sink_failures(void **state)
 	ev_sink *target, *sink;
 
 	(void)state;
-	assert_int_equal(ev_sink_open_memory(&target), EV_OK);
-	assert_int_equal(ev_sink_open_archive(&sink, target, NULL, NULL),
+	assert_int_equal(ev_sink_open_memory(&target, NULL), EV_OK);
+	assert_int_equal(ev_sink_open_archive(&sink, target, NULL, NULL, NULL),
 			 EV_OK);
 	assert_int_equal(ev_sink_write(sink, "hdrb", 4), EV_OK);
 	ev_sink_free(sink);
 
-	assert_int_equal(ev_sink_open_memory(&target), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&target, NULL), EV_OK);
 	assert_int_equal(ev_sink_open_archive(&sink, target,
-					      "/nonexistent/evtool", NULL),
+					      "/nonexistent/evtool", NULL,
+					      NULL),
 			 EV_EIO);
 
 	bad.level = 10;
-	assert_int_equal(ev_sink_open_memory(&target), EV_OK);
-	assert_int_equal(ev_sink_open_archive(&sink, target, NULL, &bad),
+	assert_int_equal(ev_sink_open_memory(&target, NULL), EV_OK);
+	assert_int_equal(ev_sink_open_archive(&sink, target, NULL, &bad, NULL),
 			 EV_EINVAL);
 }
 

@@ -195,12 +195,13 @@ static void test_show_round_trip(void **state)
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	assert_int_equal(ev_show_new(&plain, ev_reader_header(r), EV_SHOW_TEXT,
-				     0), EV_OK);
+				     0, NULL), EV_OK);
 	assert_int_equal(ev_show_new(&pretty, ev_reader_header(r),
-				     EV_SHOW_TEXT, EV_SHOW_PRETTY_TIME), EV_OK);
+				     EV_SHOW_TEXT, EV_SHOW_PRETTY_TIME,
+				     NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 		expect_shown(plain, pretty, &ev);
 		if (n++ == 0)

@@ -49,8 +49,8 @@ static void start(fixture *f, ev_export_format format)
 
 	memset(f, 0, sizeof *f);
 	o.format = format;
-	assert_int_equal(ev_sink_open_memory(&f->sink), EV_OK);
-	assert_int_equal(ev_exporter_new(&f->x, &o, f->sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&f->sink, NULL), EV_OK);
+	assert_int_equal(ev_exporter_new(&f->x, &o, f->sink, NULL), EV_OK);
 	assert_int_equal(ev_exporter_session(f->x, 0, NULL), EV_OK);
 }
 
@@ -136,15 +136,15 @@ static void test_bad_options(void **state)
 	ev_sink *sink;
 
 	(void)state;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	o.version = 99;
-	assert_int_equal(ev_exporter_new(&x, &o, sink), EV_EINVAL);
+	assert_int_equal(ev_exporter_new(&x, &o, sink, NULL), EV_EINVAL);
 	o.version = EV_EXPORT_OPTIONS_VERSION;
 	o.format = (ev_export_format)7;
-	assert_int_equal(ev_exporter_new(&x, &o, sink), EV_EINVAL);
+	assert_int_equal(ev_exporter_new(&x, &o, sink, NULL), EV_EINVAL);
 	o.format = EV_EXPORT_HP;
-	assert_int_equal(ev_exporter_new(&x, &o, NULL), EV_EINVAL);
-	assert_int_equal(ev_exporter_new(&x, NULL, sink), EV_OK);
+	assert_int_equal(ev_exporter_new(&x, &o, NULL, NULL), EV_EINVAL);
+	assert_int_equal(ev_exporter_new(&x, NULL, sink, NULL), EV_OK);
 	ev_exporter_free(x);
 	ev_sink_free(sink);
 }
@@ -192,7 +192,7 @@ static void test_ghc782_stop_status(void **state)
 	fixture f;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h782), EV_OK);
+	assert_int_equal(ev_header_new(&h782, NULL), EV_OK);
 	assert_int_equal(ev_header_add(h782, EV_USER_MARKER, EV_SIZE_VARIABLE,
 				       "", 0, NULL, 0), EV_OK);
 	assert_true(ev_header_quirks(h782) & EV_QUIRK_GHC782);
@@ -291,7 +291,7 @@ static void test_label_bound(void **state)
 		snprintf(text, sizeof text, "t%u", (unsigned)t);
 		label(&f, t, text);
 	}
-	assert_int_equal(ev_exporter_stats(f.x)->labels_dropped, 5);
+	assert_int_equal(ev_exporter_result(f.x)->labels_dropped, 5);
 	/* Every other thread finishes: the others keep their labels. */
 	for (uint32_t t = 1; t <= n; t += 2) {
 		run_thread(&f, 0, 10 + t, t);
@@ -304,7 +304,7 @@ static void test_label_bound(void **state)
 	label(&f, n + 1, "late");
 	run_thread(&f, 0, 200000, n + 1);
 	stop_thread(&f, 0, 200001, n + 1, 3);
-	assert_int_equal(ev_exporter_stats(f.x)->labels_dropped, 5);
+	assert_int_equal(ev_exporter_result(f.x)->labels_dropped, 5);
 	assert_int_equal(finish(&f), EV_OK);
 	assert_non_null(strstr(f.text, "\"name\":\"t200\""));
 	assert_non_null(strstr(f.text, "\"name\":\"t2\","));
@@ -344,7 +344,7 @@ static void test_processes(void **state)
 				       "\"tid\":3,\"args\":{\"name\":\"cap 2\"}}"));
 	assert_non_null(strstr(f.text, "\"name\":\"thread_name\",\"pid\":2,"
 				       "\"tid\":6,\"args\":{\"name\":\"cap 5\"}}"));
-	assert_int_equal(ev_exporter_stats(f.x)->processes, 1);
+	assert_int_equal(ev_exporter_result(f.x)->processes, 1);
 	stop(&f);
 }
 
@@ -570,7 +570,7 @@ static void test_speedscope_profiles(void **state)
 	assert_non_null(strstr(f.text, "{\"name\":\"Main.go\",\"file\":\"M.hs\","
 				       "\"line\":1,\"col\":1}"));
 	assert_non_null(strstr(f.text, "{\"name\":\"cost centre 9\"}"));
-	assert_int_equal(ev_exporter_stats(f.x)->profiles, 2);
+	assert_int_equal(ev_exporter_result(f.x)->profiles, 2);
 	stop(&f);
 }
 
@@ -640,10 +640,11 @@ static void test_failing_output(void **state)
 
 	(void)state;
 	assert_non_null(file);
-	assert_int_equal(ev_sink_open_fd(&sink, fileno(file), "small"), EV_OK);
-	assert_int_equal(ev_exporter_new(&f.x, NULL, sink), EV_OK);
-	assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
-	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_sink_open_fd(&sink, fileno(file), "small",
+					 NULL), EV_OK);
+	assert_int_equal(ev_exporter_new(&f.x, NULL, sink, NULL), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, NULL, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
 	assert_int_equal(ev_sorter_visit(s, in, &counter, &per_pass), EV_OK);
 	ev_input_free(in);
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
@@ -652,7 +653,7 @@ static void test_failing_output(void **state)
 	old_xfsz = signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
 	while (rc == EV_OK && passes++ < PASSES) {
-		assert_int_equal(ev_input_open(&in, path), EV_OK);
+		assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
 		rc = ev_sorter_visit(s, in, &visitor, &f);
 		ev_input_free(in);
 	}

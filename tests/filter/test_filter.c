@@ -132,7 +132,7 @@ static void load_path(const char *path, tlog *out)
 {
 	ev_reader *r;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	load_reader(r, out);
 	ev_reader_free(r);
 }
@@ -141,7 +141,8 @@ static void load_memory(const uint8_t *data, size_t len, tlog *out)
 {
 	ev_reader *r;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "out", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "out", 0,
+					       NULL), EV_OK);
 	load_reader(r, out);
 	ev_reader_free(r);
 }
@@ -162,10 +163,10 @@ static int filter_path(ev_filter *f, const char *path, ev_sink *sink,
 	ev_input *in;
 	int rc;
 
-	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
 	rc = ev_filter_run(f, in, sink);
 	if (stats)
-		*stats = *ev_filter_stats_of(f);
+		*stats = *ev_filter_result(f);
 	ev_input_free(in);
 	return rc;
 }
@@ -179,7 +180,7 @@ static int run(ev_filter *f, const char *path, tlog *out,
 	size_t len;
 	int rc;
 
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	rc = filter_path(f, path, sink, stats);
 	bytes = ev_sink_memory(sink, &len);
 	load_memory(bytes, len, out);
@@ -196,7 +197,7 @@ static void run_named(const char *name, void (*setup)(ev_filter *f),
 
 	load_path(path, in);
 	assert_int_equal(in->status, EV_END);
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	setup(f);
 	assert_int_equal(run(f, path, out, NULL), EV_OK);
 	assert_int_equal(out->status, EV_END);
@@ -271,7 +272,7 @@ static void identity_of(const char *path, void *ctx)
 		tlog_free(&in);
 		return;
 	}
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	rc = run(f, path, &out, &st);
 	assert_int_equal(rc, in.status == EV_END ? EV_OK : EV_ETRUNCATED);
 	assert_int_equal(st.truncated, in.status != EV_END);
@@ -310,9 +311,9 @@ static void test_output_is_reblocked(void **state)
 	tlog out;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CAP, "1,3", 0), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(filter_path(f, path, sink, NULL), EV_OK);
 	data = (uint8_t *)ev_sink_memory(sink, &len);
 	assert_int_equal(ts_walk(data, len, &walk), 1);
@@ -389,9 +390,9 @@ static void assert_same_output(const char *name, ev_filter_kind kind,
 		ev_sink *sink;
 		const uint8_t *bytes;
 		size_t len;
-		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(f, kind, lists[i], 0), EV_OK);
-		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+		assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 		assert_int_equal(filter_path(f, path, sink, NULL),
 				 EV_OK);
 		bytes = ev_sink_memory(sink, &len);
@@ -462,7 +463,7 @@ static void test_type_names_ids_and_ranges_agree(void **state)
 	(void)state;
 	assert_same_output("threads-n2.eventlog", EV_FILTER_TYPE, lists, 4);
 	load_path(path, &in);
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_TYPE, "1-2", 0), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	for (size_t i = 0, j = 0; i < in.n; i++)
@@ -647,7 +648,7 @@ static void test_process_and_capset(void **state)
 	snprintf(other, sizeof other, "%u", pid_of(&in) + 1);
 
 	/* the log's own process: everything */
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, pid, 0), EV_OK);
 	assert_int_equal(evi_filter_learning_passes(f), 1);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
@@ -656,7 +657,7 @@ static void test_process_and_capset(void **state)
 	tlog_free(&out);
 
 	/* by its capset, the same */
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CAPSET, "0", 0), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_all, NULL);
@@ -664,7 +665,7 @@ static void test_process_and_capset(void **state)
 	tlog_free(&out);
 
 	/* another process: nothing, not even metadata */
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, other, 0), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_int_equal(out.n, 0);
@@ -672,7 +673,7 @@ static void test_process_and_capset(void **state)
 	tlog_free(&out);
 
 	/* excluding the process leaves nothing either */
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, pid, 1), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_int_equal(out.n, 0);
@@ -792,7 +793,7 @@ static void check_two_processes(const char *list, ev_filter_kind kind,
 	ev_filter *f;
 	ev_event ev, out;
 
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, kind, list, exclude), EV_OK);
 	assert_int_equal(evi_filter_learning_passes(f), 1);
 	for (size_t i = 0; i < ARRAY_LEN(two_processes); i++) {
@@ -872,7 +873,7 @@ static void window_run(const char *path, const char *from, const char *to,
 {
 	ev_filter *f;
 
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
 	assert_int_equal(ev_filter_set_time(f, from, to, 0), EV_OK);
 	assert_int_equal(run(f, path, out, NULL), EV_OK);
@@ -974,7 +975,7 @@ static void test_time_window_drops_later_metadata(void **state)
 	w.to = first_time(&in) + 7000000;
 	assert_true(count(&in, is_label_after, &w) > 0);
 	assert_int_equal(count(&in, is_capset_delete, NULL), 2);
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_time(f, "+2ms", "+7ms", 0), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_window_and_context, &w);
@@ -1002,7 +1003,7 @@ static void test_exclude_time_window(void **state)
 	load_path(path, &in);
 	w.from = first_time(&in) + 5000000;
 	w.to = first_time(&in) + 25000000;
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_time(f, "+5ms", "+25ms", 1), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_outside_window, &w);
@@ -1022,7 +1023,7 @@ static void test_wall_clock_needs_a_wall_clock(void **state)
 
 	(void)state;
 	/* a log without events has nothing to place: fine */
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_time(f, "2024-01-01T00:00:00Z", NULL,
 					    0), EV_OK);
 	assert_int_equal(run(f, path, &out, &st), EV_ETRUNCATED);
@@ -1040,11 +1041,12 @@ static void test_wall_clock_needs_a_wall_clock(void **state)
 		ev_filter *strip;
 		ev_sink *sink;
 		path = data_path("user-n1.eventlog");
-		assert_int_equal(ev_filter_new(&strip, NULL), EV_OK);
+		assert_int_equal(ev_filter_new(&strip, NULL, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(strip, EV_FILTER_CAP, "global",
 					       1), EV_OK);
 		ev_filter_set_metadata(strip, 0);
-		assert_int_equal(ev_sink_open_path(&sink, noclock), EV_OK);
+		assert_int_equal(ev_sink_open_path(&sink, noclock,
+						   NULL), EV_OK);
 		assert_int_equal(filter_path(strip, path, sink, NULL),
 				 EV_OK);
 		assert_int_equal(ev_sink_commit(sink), EV_OK);
@@ -1052,7 +1054,7 @@ static void test_wall_clock_needs_a_wall_clock(void **state)
 		ev_filter_free(strip);
 		free(path);
 	}
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_time(f, "2024-01-01T00:00:00Z", NULL,
 					    0), EV_OK);
 	assert_int_equal(run(f, noclock, &out, &st), EV_EINVAL);
@@ -1091,14 +1093,14 @@ static int keep_marked(const tev *ev, const void *ctx)
 	return ev->time >= w->from && ev->time <= w->to;
 }
 
-static void markers_run(const char *path, const char *text,
+static void markers_run(const char *path, const char *start, const char *end,
 			ev_filter_stats *st, tlog *out)
 {
 	ev_filter *f;
 
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
-	assert_int_equal(ev_filter_set_markers_text(f, text, 0), EV_OK);
+	assert_int_equal(ev_filter_set_markers(f, start, end, 0), EV_OK);
 	assert_int_equal(run(f, path, out, st), EV_OK);
 	ev_filter_free(f);
 }
@@ -1115,7 +1117,7 @@ static void test_between_markers(void **state)
 	w.from = marker_time(&in, "checkpoint 5");
 	w.to = marker_time(&in, "checkpoint 10");
 
-	markers_run(path, "checkpoint 5,checkpoint 10", &st, &out);
+	markers_run(path, "checkpoint 5", "checkpoint 10", &st, &out);
 	assert_selected(&in, &out, keep_marked, &w);
 	assert_int_equal(out.n, 7); /* both markers, 5 messages */
 	assert_int_equal(st.passes, 3);
@@ -1123,28 +1125,28 @@ static void test_between_markers(void **state)
 	tlog_free(&out);
 
 	/* globs; the end is the next match after the start */
-	markers_run(path, "check*5,checkpoint*", &st, &out);
+	markers_run(path, "check*5", "checkpoint*", &st, &out);
 	assert_selected(&in, &out, keep_marked, &w);
 	tlog_free(&out);
 
 	/* no end: to the end of the log */
 	w.to = UINT64_MAX;
-	markers_run(path, "checkpoint 5", &st, &out);
+	markers_run(path, "checkpoint 5", NULL, &st, &out);
 	assert_selected(&in, &out, keep_marked, &w);
 	tlog_free(&out);
-	markers_run(path, "checkpoint 5,no such marker", &st, &out);
+	markers_run(path, "checkpoint 5", "no such marker", &st, &out);
 	assert_selected(&in, &out, keep_marked, &w);
 	assert_int_equal(st.end_marker_missing, 1);
 	tlog_free(&out);
 
 	/* no start marker: an empty window */
-	markers_run(path, "no such marker,checkpoint 10", &st, &out);
+	markers_run(path, "no such marker", "checkpoint 10", &st, &out);
 	assert_int_equal(out.n, 0);
 	assert_int_equal(st.start_marker_missing, 1);
 	tlog_free(&out);
 
 	/* a substring is not a match */
-	markers_run(path, "checkpoint", &st, &out);
+	markers_run(path, "checkpoint", NULL, &st, &out);
 	assert_int_equal(out.n, 0);
 	tlog_free(&out);
 	tlog_free(&in);
@@ -1165,17 +1167,17 @@ static void test_memory_input(void **state)
 
 	(void)state;
 	assert_non_null(data);
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
-	assert_int_equal(ev_filter_set_markers_text(f, "checkpoint 5,"
-						     "checkpoint 10", 0), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&file_sink), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
+	assert_int_equal(ev_filter_set_markers(f, "checkpoint 5",
+					       "checkpoint 10", 0), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&file_sink, NULL), EV_OK);
 	assert_int_equal(filter_path(f, path, file_sink, NULL), EV_OK);
-	assert_int_equal(ev_input_memory(&in, data, len, NULL), EV_OK);
+	assert_int_equal(ev_input_memory(&in, data, len, NULL, NULL), EV_OK);
 	assert_string_equal(ev_input_name(in), "<memory>");
-	assert_int_equal(ev_sink_open_memory(&mem_sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&mem_sink, NULL), EV_OK);
 	assert_int_equal(ev_filter_run(f, in, mem_sink), EV_OK);
-	assert_int_equal(ev_filter_stats_of(f)->passes, 3);
-	assert_false(ev_filter_stats_of(f)->spilled);
+	assert_int_equal(ev_filter_result(f)->passes, 3);
+	assert_false(ev_filter_result(f)->spilled);
 	want = ev_sink_memory(file_sink, &want_len);
 	got = ev_sink_memory(mem_sink, &got_len);
 	assert_true(want_len > 0);
@@ -1213,8 +1215,8 @@ static void test_markers_in_time_order(void **state)
 	ev_event out;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
-	assert_int_equal(ev_filter_set_markers_text(f, "go,stop\\, with*", 0),
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
+	assert_int_equal(ev_filter_set_markers(f, "go", "stop, with*", 0),
 			 EV_OK);
 	assert_int_equal(evi_filter_learning_passes(f), 2);
 	for (unsigned pass = 0; pass < 2; pass++) {
@@ -1289,10 +1291,10 @@ static void test_empty_selection_is_a_valid_log(void **state)
 	tlog out;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "ticky", 0), EV_OK);
 	ev_filter_set_metadata(f, 0);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(filter_path(f, path, sink, NULL), EV_OK);
 	bytes = ev_sink_memory(sink, &len);
 	/* header, no events, data end: well formed and complete */
@@ -1342,7 +1344,7 @@ static void test_redaction(void **state)
 	int found = 0;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_set_redact(f, "args,env"), EV_OK);
 	apply_strings(f, EV_PROGRAM_ARGS, args, sizeof args - 1, args_want,
 		      sizeof args_want - 1);
@@ -1390,7 +1392,7 @@ static void test_bad_selectors_are_named(void **state)
 	ev_filter *f;
 
 	(void)state;
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_rejected(ev_filter_add(f, EV_FILTER_CLASS, "gc,gcc", 0), f,
 			"'gcc'");
 	assert_rejected(ev_filter_add(f, EV_FILTER_CLASS, "sgx", 0), f, "sgx");
@@ -1476,7 +1478,7 @@ static void filter_standard_input(int from_pipe)
 	else
 		assert_int_equal(dup2(fd, STDIN_FILENO), STDIN_FILENO);
 	close(fd);
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
 	assert_int_equal(ev_filter_set_time(f, "+3ms", NULL, 0), EV_OK);
 	assert_int_equal(run(f, "-", &out, &st), EV_OK);
@@ -1529,7 +1531,7 @@ static void test_truncated_input(void **state)
 	fclose(fp);
 	load_path(cut, &in);
 	assert_int_equal(in.status, EV_ETRUNCATED);
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "gc", 0), EV_OK);
 	assert_int_equal(ev_filter_set_time(f, "+1ms", NULL, 0), EV_OK);
 	assert_int_equal(run(f, cut, &out, &st), EV_ETRUNCATED);
@@ -1568,10 +1570,10 @@ static void test_header_cut_input(void **state)
 		size_t out_len;
 
 		assert_true(ts_write_file(cut, data, cuts[i], "wb"));
-		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, "u", 0),
 				 EV_OK);
-		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+		assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 		assert_int_equal(filter_path(f, cut, sink, &st),
 				 EV_EFORMAT);
 		assert_int_equal(ev_filter_diag(f)->status, EV_EFORMAT);
@@ -1639,7 +1641,7 @@ static void check_class(const char *path, const char *list,
 	int rc;
 
 	load_path(path, &in);
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, EV_FILTER_CLASS, list, 0), EV_OK);
 	rc = run(f, path, &out, &st);
 	assert_int_equal(rc, in.status == EV_END ? EV_OK : in.status);
@@ -1751,7 +1753,7 @@ static void run_one(const char *name, ev_filter_kind kind, const char *list,
 	ev_filter *f;
 
 	load_path(path, in);
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(ev_filter_add(f, kind, list, exclude), EV_OK);
 	assert_int_equal(run(f, path, out, NULL), EV_OK);
 	assert_int_equal(out->status, EV_END);
@@ -1805,11 +1807,10 @@ static void test_exclude_between_markers(void **state)
 	load_path(path, &in);
 	w.from = marker_time(&in, "checkpoint 5");
 	w.to = marker_time(&in, "checkpoint 10");
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	ev_filter_set_metadata(f, 0);
-	assert_int_equal(ev_filter_set_markers_text(f, "checkpoint 5,"
-						    "checkpoint 10", 1),
-			 EV_OK);
+	assert_int_equal(ev_filter_set_markers(f, "checkpoint 5",
+					       "checkpoint 10", 1), EV_OK);
 	assert_int_equal(run(f, path, &out, NULL), EV_OK);
 	assert_selected(&in, &out, keep_outside_marked, &w);
 	assert_int_equal(out.n, in.n - 7); /* both markers, 5 messages */
@@ -1823,7 +1824,7 @@ static void test_exclude_between_markers(void **state)
  * mapped forward through ev_merge_map. */
 static void merged_form(ev_merge *m, size_t i, const tev *e, tev *out)
 {
-	const ev_merge_input *in = ev_merge_get_input(m, i);
+	const ev_merge_input *in = ev_merge_input_at(m, i);
 	ev_ref refs[64];
 	size_t n;
 
@@ -1874,14 +1875,14 @@ static void test_process_of_a_real_merged_log(void **state)
 	tlog in[3], out, all;
 
 	(void)state;
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	for (size_t i = 0; i < 3; i++) {
 		char *path = data_path(names[i]);
 		load_path(path, &in[i]);
 		assert_int_equal(ev_merge_add(m, ts_input(path)), EV_OK);
 		free(path);
 	}
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
 	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	assert_int_equal(ev_sink_commit(sink), EV_OK);
@@ -1898,7 +1899,7 @@ static void test_process_of_a_real_merged_log(void **state)
 
 		assert_non_null(want);
 		snprintf(pid, sizeof pid, "%u", pid_of(&in[i]));
-		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(f, EV_FILTER_PROCESS, pid, 0),
 				 EV_OK);
 		assert_int_equal(run(f, merged, &out, NULL), EV_OK);
@@ -1922,13 +1923,13 @@ static void test_process_of_a_real_merged_log(void **state)
 	/* excluding process b's capsets (its process and clock domain)
 	 * leaves the others' events: what names b's caps or capsets goes */
 	{
-		const ev_merge_input *b = ev_merge_get_input(m, 1);
+		const ev_merge_input *b = ev_merge_input_at(m, 1);
 		char list[32];
 		ev_filter *f;
 		size_t of_b = 0;
 		snprintf(list, sizeof list, "%u,%u", b->os_capset,
 			 b->clock_capset);
-		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 		assert_int_equal(ev_filter_add(f, EV_FILTER_CAPSET, list, 1),
 				 EV_OK);
 		assert_int_equal(run(f, merged, &out, NULL), EV_OK);
@@ -1983,7 +1984,7 @@ static void test_sessions_share_one_writer(void **state)
 	}
 	load_path(path, &in);
 	assert_int_equal(in.sessions, 3);
-	assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+	assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 	assert_int_equal(run(f, path, &out, &st), EV_OK);
 	assert_int_equal(out.status, EV_END);
 	assert_int_equal(out.sessions, 3);

@@ -63,10 +63,12 @@ typedef struct input {
 static void open_input(const input *in, ev_reader **r)
 {
 	if (in->path)
-		assert_int_equal(ev_reader_open_path(r, in->path, 0), EV_OK);
+		assert_int_equal(ev_reader_open_path(r, in->path, 0,
+						     NULL), EV_OK);
 	else
 		assert_int_equal(ev_reader_open_memory(r, in->data, in->len,
-						       "memory", 0), EV_OK);
+						       "memory", 0,
+						       NULL), EV_OK);
 }
 
 /* The allocations made while reading events after the header: the first
@@ -181,17 +183,18 @@ static uint8_t *big_log(unsigned copies, size_t *len)
 	uint64_t shift = 0, last = 0;
 
 	opts.mode = EV_WRITE_REBLOCK;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	for (unsigned i = 0; i < copies; i++) {
 		ev_reader *r;
 		ev_event ev;
 		int rc;
-		assert_int_equal(ev_reader_open_path(&r, real_log(), 0), EV_OK);
+		assert_int_equal(ev_reader_open_path(&r, real_log(), 0,
+						     NULL), EV_OK);
 		assert_int_equal(ev_reader_read_header(r), EV_OK);
 		if (i == 0)
 			assert_int_equal(ev_writer_open(&w, sink,
 							ev_reader_header(r),
-							&opts), EV_OK);
+							&opts, NULL), EV_OK);
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 			if (ev.type == EV_BLOCK_MARKER)
 				continue;
@@ -251,7 +254,7 @@ static void test_decode(void **state)
 	int rc;
 
 	(void)state;
-	assert_int_equal(ev_reader_open_path(&r, real_log(), 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, real_log(), 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	before = allocations;
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
@@ -271,7 +274,7 @@ static void test_counter_counts(void **state)
 	ev_header *h;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	assert_true(allocations > before);
 	ev_header_free(h);
 }

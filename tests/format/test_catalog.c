@@ -963,7 +963,7 @@ static void test_header_type_info_shapes(void **state)
 	ev_header *h;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	for (size_t i = 0; i < sizeof decls / sizeof decls[0]; i++)
 		assert_int_equal(ev_header_add(h, decls[i].id, decls[i].size,
 					       decls[i].desc,
@@ -991,7 +991,7 @@ static void check_real_header(const char *path, void *ctx)
 	const ev_header *h;
 
 	(void)ctx;
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	h = ev_reader_header(r);
 	for (size_t i = 0; i < ev_header_count(h); i++) {

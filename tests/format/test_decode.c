@@ -75,7 +75,8 @@ static void unload(fixture *fx)
 /* The library's reading of the event at the walker's offset. */
 static void read_wall(const fixture *fx, ev_reader **r, ev_event *ev)
 {
-	assert_int_equal(ev_reader_open_memory(r, fx->log, fx->len, "m", 0),
+	assert_int_equal(ev_reader_open_memory(r, fx->log, fx->len, "m", 0,
+					       NULL),
 			 EV_OK);
 	assert_int_equal(ev_reader_read_header(*r), EV_OK);
 	while (ev_reader_next(*r, ev) == EV_OK)
@@ -220,8 +221,9 @@ static void test_process_list_rejects(void **state)
 
 	load(&fx);
 	damage(&fx, be64(ts_payload(fx.log, fx.wall) + 4), 1000000000u);
-	assert_int_equal(ev_process_list_new(&pl), EV_OK);
-	assert_int_equal(ev_reader_open_memory(&r, fx.log, fx.len, "m", 0),
+	assert_int_equal(ev_process_list_new(&pl, NULL), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, fx.log, fx.len, "m", 0,
+					       NULL),
 			 EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {

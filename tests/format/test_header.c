@@ -28,7 +28,7 @@ static ev_header *new_header(void)
 {
 	ev_header *h = NULL;
 
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	assert_non_null(h);
 	return h;
 }
@@ -510,7 +510,8 @@ static void test_encoded_header_reads_back(void **state)
 	ev_header_encode(h, bytes);
 	bytes[len] = 0xff; /* data end */
 	bytes[len + 1] = 0xff;
-	assert_int_equal(ev_reader_open_memory(&r, bytes, len + 2, "mem", 0),
+	assert_int_equal(ev_reader_open_memory(&r, bytes, len + 2, "mem", 0,
+					       NULL),
 			 EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	const ev_header *back = ev_reader_header(r);
@@ -550,7 +551,8 @@ static void check_reencode(const char *path, void *ctx)
 	assert_non_null(log);
 	assert_true(ts_walk(log, len, &walk));
 	assert_true(walk.header_end > 0);
-	assert_int_equal(ev_reader_open_memory(&r, log, len, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, log, len, path, 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	const ev_header *h = ev_reader_header(r);
 	assert_int_equal(ev_header_encoded_size(h), walk.header_end);

@@ -265,7 +265,8 @@ static ev_reader *open_memory(const void *data, size_t len)
 {
 	ev_reader *r = NULL;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0,
+					       NULL), EV_OK);
 	assert_non_null(r);
 	return r;
 }
@@ -585,7 +586,7 @@ static void test_declared_sizes_rule(void **state)
 	ev_event ev;
 	size_t i = 0;
 	int rc;
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		expect_built(r, &b, i++, &ev);
 	assert_int_equal(rc, EV_END);
@@ -807,7 +808,7 @@ static void test_implausible_lengths(void **state)
 	char *path = ts_path(dir, "huge-desc.eventlog");
 	assert_true(ts_write_file(path, b.bytes, b.len, "wb"));
 	ev_reader *r = NULL;
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_EFORMAT);
 	assert_int_equal(ev_reader_diag(r)->offset, entry);
 	ev_reader_free(r);
@@ -817,7 +818,7 @@ static void test_implausible_lengths(void **state)
 	set_u32(b.bytes + entry + 12 + 12, 0x80000000u);
 	expect_header_error(b.bytes, b.len, EV_EFORMAT, entry, "extra", NULL);
 	assert_true(ts_write_file(path, b.bytes, b.len, "wb"));
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_EFORMAT);
 	ev_reader_free(r);
 	ts_remove_dir(dir);
@@ -878,7 +879,8 @@ static void test_open_missing_file(void **state)
 	(void)state;
 	ev_reader *r = (ev_reader *)&r;
 
-	assert_int_equal(ev_reader_open_path(&r, "/nonexistent/x.eventlog", 0),
+	assert_int_equal(ev_reader_open_path(&r, "/nonexistent/x.eventlog", 0,
+					     NULL),
 			 EV_EIO);
 	assert_null(r);
 	ev_reader_free(NULL);
@@ -957,7 +959,7 @@ static void check_real_log(const char *path, void *ctx)
 
 	assert_non_null(log);
 	walk(log, len, &want);
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	int rc = drain(r, &want, log, 0, &next);
 	assert_int_equal(next, want.count);
 	if (want.complete) {
@@ -1283,7 +1285,7 @@ static void follow_file(const char *name)
 	walk(log, len, &want);
 	n_cuts = make_cuts(&want, len, cuts, ARRAY_LEN(cuts));
 	assert_true(ts_write_file(path, "", 0, "wb"));
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	/* Nothing there yet: empty, but the reader waits for more. */
 	assert_int_equal(ev_reader_read_header(r), EV_EFORMAT);
 	assert_int_equal(ev_reader_diag(r)->reason, EV_REASON_EMPTY_INPUT);
@@ -1340,7 +1342,7 @@ static void test_pipe_in_pieces(void **state)
 	assert_true(len < 65536); /* fits the pipe buffer */
 	n_cuts = make_cuts(&want, len, cuts, ARRAY_LEN(cuts));
 	assert_int_equal(pipe(fds), 0);
-	assert_int_equal(ev_reader_open_fd(&r, fds[0], "pipe", 0), EV_OK);
+	assert_int_equal(ev_reader_open_fd(&r, fds[0], "pipe", 0, NULL), EV_OK);
 	for (size_t i = 0; i < n_cuts; i++) {
 		write_all(fds[1], log + prev, cuts[i] - prev);
 		prev = cuts[i];
@@ -1372,7 +1374,7 @@ static void test_pipe_in_pieces(void **state)
 	assert_int_equal(pipe(fds), 0);
 	write_all(fds[1], log, cut);
 	close(fds[1]);
-	assert_int_equal(ev_reader_open_fd(&r, fds[0], "pipe", 0), EV_OK);
+	assert_int_equal(ev_reader_open_fd(&r, fds[0], "pipe", 0, NULL), EV_OK);
 	next = 0;
 	assert_int_equal(drain(r, &want, log, 0, &next), EV_ETRUNCATED);
 	assert_int_equal(next, 50);
@@ -1426,7 +1428,7 @@ static void test_read_function(void **state)
 
 	walk(log, len, &want);
 	piece_feed f = { log, len, 0, 7, want.events[100].offset + 5, 0, 0 };
-	assert_int_equal(ev_reader_open_fn(&r, feed_pieces, &f, "fed", 0),
+	assert_int_equal(ev_reader_open_fn(&r, feed_pieces, &f, "fed", 0, NULL),
 			 EV_OK);
 	assert_int_equal(drain(r, &want, log, 0, &next), EV_ETRUNCATED);
 	assert_int_equal(next, 100);
@@ -1440,14 +1442,15 @@ static void test_read_function(void **state)
 	/* A failure after the first 100 events' bytes and a little more. */
 	piece_feed bad = { log, want.events[100].offset + 5, 0, 4096, 0, 1,
 			   EV_EIO };
-	assert_int_equal(ev_reader_open_fn(&r, feed_pieces, &bad, "bad", 0),
+	assert_int_equal(ev_reader_open_fn(&r, feed_pieces, &bad, "bad", 0,
+					   NULL),
 			 EV_OK);
 	next = 0;
 	assert_int_equal(drain(r, &want, log, 0, &next), EV_EIO);
 	assert_int_equal(next, 100);
 	assert_non_null(strstr(ev_reader_diag(r)->message, "reading failed"));
 	ev_reader_free(r);
-	assert_int_equal(ev_reader_open_fn(&r, NULL, NULL, "none", 0),
+	assert_int_equal(ev_reader_open_fn(&r, NULL, NULL, "none", 0, NULL),
 			 EV_EINVAL);
 	assert_null(r);
 	ts_log_free(&want);
@@ -1473,7 +1476,7 @@ static void test_nonblocking_pipe_follow(void **state)
 	n_cuts = make_cuts(&want, len, cuts, ARRAY_LEN(cuts));
 	assert_int_equal(pipe(fds), 0);
 	assert_int_equal(fcntl(fds[0], F_SETFL, O_NONBLOCK), 0);
-	assert_int_equal(ev_reader_open_fd(&r, fds[0], "pipe", 0), EV_OK);
+	assert_int_equal(ev_reader_open_fd(&r, fds[0], "pipe", 0, NULL), EV_OK);
 	/* The same steps as expect_progress(), stopping at the first
 	 * difference so that the test can clean up before failing. */
 	for (size_t i = 0; i < n_cuts; i++) {
@@ -1576,7 +1579,7 @@ static void test_gzip_memory_and_file(void **state)
 	char *dir = ts_temp_dir();
 	char *path = ts_path(dir, "log.eventlog.gz");
 	assert_true(ts_write_file(path, gz, gz_len, "wb"));
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	next = 0;
 	assert_int_equal(drain(r, &want, log, 0, &next), EV_END);
 	assert_int_equal(next, want.count);
@@ -1584,7 +1587,8 @@ static void test_gzip_memory_and_file(void **state)
 	ev_reader_free(r);
 
 	/* EV_READER_RAW: the gzip bytes are not an eventlog. */
-	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_RAW), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_RAW,
+					     NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_EFORMAT);
 	assert_non_null(strstr(ev_reader_diag(r)->message, "not a GHC eventlog"));
 	assert_false(ev_reader_is_gzip(r));
@@ -1694,7 +1698,7 @@ static void test_gzip_follow_growing_file(void **state)
 	walk(log, len, &want);
 	assert_true(ts_write_file(path, gz, 1, "wb"));
 	prev = 1;
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_next(r, &ev), EV_ETRUNCATED);
 	size_t cuts[] = { 2, 11, 500, gz_len / 2, gz_len * 3 / 4, gz_len };
 	for (size_t i = 0; i < ARRAY_LEN(cuts); i++) {
@@ -1760,7 +1764,7 @@ static void test_gzip_large_inflated_ahead(void **state)
 		if (damaged == 2)
 			copy[100 * one_len + one_len / 2] ^= 0x01;
 		assert_true(ts_write_file(path, copy, gz_len, "wb"));
-		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+		assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 		do {
 			next = 0;
 			rc = ev_reader_read_header(r);
@@ -1855,7 +1859,7 @@ static void test_gzip_large_member_like_memory(void **state)
 		if (k >= 1 && k <= 4)
 			copy[gz_len * (size_t)k / 5] ^= 0xff;
 		assert_true(ts_write_file(path, copy, n, "wb"));
-		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+		assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 		file_rc = read_sessions(r, &file_sessions, &file_events);
 		file_diag = *ev_reader_diag(r);
 		ev_reader_free(r);
@@ -1939,11 +1943,11 @@ static void test_gzip_archive_inflated_ahead(void **state)
 	for (size_t i = 0; i < COPIES; i++)
 		memcpy(copies + i * len, log, len);
 	o.level = 1;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_archive_writer_open(&w, sink,
 						XXH3_64bits(copies,
 							    COPIES * len),
-						&o),
+						&o, NULL),
 			 EV_OK);
 	assert_int_equal(ev_archive_writer_write(w, copies, COPIES * len),
 			 EV_OK);
@@ -1952,7 +1956,7 @@ static void test_gzip_archive_inflated_ahead(void **state)
 	gz = ev_sink_memory(sink, &gz_len);
 	assert_true(gz_len >= 8u * 1024u * 1024u);
 	assert_true(ts_write_file(path, gz, gz_len, "wb"));
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	do {
 		size_t next = 0;
 		rc = ev_reader_read_header(r);
@@ -2372,7 +2376,7 @@ static void test_two_sessions(void **state)
 	char *dir = ts_temp_dir();
 	char *path = ts_path(dir, "twice.eventlog");
 	assert_true(ts_write_file(path, twice, 2 * len, "wb"));
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	next = 0;
 	assert_int_equal(drain(r, &want, log, 0, &next), EV_END);
 	assert_int_equal(ev_reader_next_session(r), EV_OK);
@@ -2453,7 +2457,8 @@ static void test_digest(void **state)
 	uint64_t digest = 0;
 
 	/* Straight away. */
-	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST,
+					     NULL), EV_OK);
 	assert_int_equal(ev_reader_digest(r, &digest), EV_OK);
 	assert_int_equal(digest, XXH3_64bits(log, len));
 	assert_int_equal(ev_reader_next(r, &ev), EV_END);
@@ -2461,7 +2466,8 @@ static void test_digest(void **state)
 
 	/* After reading part of the log. */
 	digest = 0;
-	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST,
+					     NULL), EV_OK);
 	for (int i = 0; i < 1000; i++)
 		assert_int_equal(ev_reader_next(r, &ev), EV_OK);
 	assert_int_equal(ev_reader_digest(r, &digest), EV_OK);
@@ -2470,7 +2476,8 @@ static void test_digest(void **state)
 
 	/* After reading all of it. */
 	digest = 0;
-	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST,
+					     NULL), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK)
 		;
 	assert_int_equal(ev_reader_digest(r, &digest), EV_OK);
@@ -2480,7 +2487,7 @@ static void test_digest(void **state)
 	/* From memory. */
 	digest = 0;
 	assert_int_equal(ev_reader_open_memory(&r, log, len, "m",
-					       EV_READER_DIGEST),
+					       EV_READER_DIGEST, NULL),
 			 EV_OK);
 	assert_int_equal(ev_reader_next(r, &ev), EV_OK);
 	assert_int_equal(ev_reader_digest(r, &digest), EV_OK);
@@ -2490,7 +2497,7 @@ static void test_digest(void **state)
 	/* Of gzip input: the stored (compressed) bytes. */
 	digest = 0;
 	assert_int_equal(ev_reader_open_memory(&r, gz, gz_len, "gz",
-					       EV_READER_DIGEST),
+					       EV_READER_DIGEST, NULL),
 			 EV_OK);
 	for (int i = 0; i < 10; i++)
 		assert_int_equal(ev_reader_next(r, &ev), EV_OK);
@@ -2500,7 +2507,7 @@ static void test_digest(void **state)
 	ev_reader_free(r);
 
 	/* Without EV_READER_DIGEST there is none. */
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_digest(r, &digest), EV_EINVAL);
 	ev_reader_free(r);
 

@@ -92,10 +92,12 @@ static uint8_t *rewrite(const uint8_t *log, size_t len, ev_write_mode mode,
 
 	opts.mode = mode;
 	opts.max_block_size = max_block;
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), &opts),
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), &opts,
+					NULL),
 			 EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
@@ -200,12 +202,14 @@ static void test_preserve_to_fd(void **state)
 	assert_non_null(log);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	assert_true(fd >= 0);
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_sink_open_fd(&sink, fd, "copy"), EV_OK);
+	assert_int_equal(ev_sink_open_fd(&sink, fd, "copy", NULL), EV_OK);
 	assert_null(ev_sink_temp_path(sink));
 	assert_null(ev_sink_memory(sink, &got_len));
-	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL),
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL,
+					NULL),
 			 EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
@@ -388,7 +392,8 @@ static void check_reader_agrees(const uint8_t *out, size_t out_len,
 	size_t i = 0;
 	int rc;
 
-	assert_int_equal(ev_reader_open_memory(&r, out, out_len, "out", 0),
+	assert_int_equal(ev_reader_open_memory(&r, out, out_len, "out", 0,
+					       NULL),
 			 EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 		assert_true(i < walk->count);
@@ -478,20 +483,20 @@ static void test_reblock_max_block_limits(void **state)
 	ev_writer *w = NULL;
 	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
 
-	assert_int_equal(ev_header_new(&h), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	opts.mode = EV_WRITE_REBLOCK;
 	/* A block must hold more than its marker. */
 	opts.max_block_size = MARKER_BYTES;
 	w = (ev_writer *)&w;
-	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_EINVAL);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts, NULL), EV_EINVAL);
 	assert_null(w);
 	opts.max_block_size = 25;
-	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts, NULL), EV_OK);
 	ev_writer_free(w);
 	/* An unknown options version. */
 	opts.version = 99;
-	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_EINVAL);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts, NULL), EV_EINVAL);
 	assert_null(w);
 	ev_sink_free(sink);
 	ev_header_free(h);
@@ -579,7 +584,7 @@ static void test_reblock_exact_bytes(void **state)
 
 	for (size_t i = 0; i < sizeof text; i++)
 		text[i] = (uint8_t)('a' + i % 26);
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_GC_END, 0, "Finished GC");
 	add_type(h, EV_BLOCK_MARKER, 14, "Block marker");
@@ -589,8 +594,8 @@ static void test_reblock_exact_bytes(void **state)
 
 	opts.mode = EV_WRITE_REBLOCK;
 	opts.max_block_size = 64;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts, NULL), EV_OK);
 	/* cap 0: two events (14 + 10 bytes: 24 + 24 = 48 <= 64), the second
 	 * earlier than the first (GC_END steps back). */
 	ev_event evs[] = {
@@ -653,14 +658,14 @@ static void test_reblock_oversized_event(void **state)
 	ts_log walk;
 
 	assert_non_null(big);
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_BLOCK_MARKER, 14, "Block marker");
 	add_type(h, EV_USER_MSG, VAR, "User message");
 	opts.mode = EV_WRITE_REBLOCK;
 	opts.max_block_size = 1000;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts, NULL), EV_OK);
 	ev_event a = event(EV_RUN_THREAD, 3, 10, "\0\0\0\x01", 4);
 	ev_event b = event(EV_USER_MSG, 3, 20, big, 65535);
 	ev_event c = event(EV_RUN_THREAD, 3, 30, "\0\0\0\x02", 4);
@@ -705,13 +710,13 @@ static void test_reblock_redeclares_bad_block_marker(void **state)
 	ev_event ev;
 	size_t len;
 
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_BLOCK_MARKER, 6, "Block marker");
 	add_type(h, EV_USER_MSG, VAR, "User message");
 	opts.mode = EV_WRITE_REBLOCK;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts, NULL), EV_OK);
 	ev_event bad = event(EV_BLOCK_MARKER, 0, 5, "abcdef", 6);
 	ev_event a = event(EV_RUN_THREAD, 1, 10, "\0\0\0\x05", 4);
 	assert_int_equal(ev_writer_write(w, &bad), EV_OK);
@@ -720,7 +725,8 @@ static void test_reblock_redeclares_bad_block_marker(void **state)
 	assert_int_equal(ev_writer_events(w), 1);
 	const uint8_t *out = ev_sink_memory(sink, &len);
 
-	assert_int_equal(ev_reader_open_memory(&r, out, len, "out", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, out, len, "out", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	const ev_header *back = ev_reader_header(r);
 	assert_int_equal(ev_header_count(back), 3);
@@ -753,12 +759,12 @@ static void test_reblock_declares_block_marker(void **state)
 	ev_event ev;
 	size_t len;
 
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_USER_MSG, VAR, "User message");
 	opts.mode = EV_WRITE_REBLOCK;
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &opts, NULL), EV_OK);
 	/* The caller's header is not changed. */
 	assert_null(ev_header_find(h, EV_BLOCK_MARKER));
 	ev_event a = event(EV_RUN_THREAD, 2, 10, "\0\0\0\x05", 4);
@@ -766,7 +772,8 @@ static void test_reblock_declares_block_marker(void **state)
 	assert_int_equal(ev_writer_finish(w), EV_OK);
 	const uint8_t *out = ev_sink_memory(sink, &len);
 
-	assert_int_equal(ev_reader_open_memory(&r, out, len, "out", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, out, len, "out", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	const ev_header *back = ev_reader_header(r);
 	assert_int_equal(ev_header_count(back), 3);
@@ -793,8 +800,8 @@ static void test_reblock_declares_block_marker(void **state)
 	size_t n = ev_header_encoded_size(h);
 	assert_true(n <= sizeof encoded);
 	ev_header_encode(h, encoded);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, h, NULL), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, NULL, NULL), EV_OK);
 	assert_int_equal(ev_writer_write(w, &a), EV_OK);
 	assert_int_equal(ev_writer_finish(w), EV_OK);
 	out = ev_sink_memory(sink, &len);
@@ -815,7 +822,7 @@ static void test_invalid_events(void **state)
 	uint8_t *big = calloc(1, 70000);
 
 	assert_non_null(big);
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_BLOCK_MARKER, 14, "Block marker");
 	add_type(h, EV_USER_MSG, VAR, "User message");
@@ -823,8 +830,9 @@ static void test_invalid_events(void **state)
 
 	for (int mode = 0; mode < 2; mode++) {
 		opts.mode = mode ? EV_WRITE_REBLOCK : EV_WRITE_PRESERVE;
-		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-		assert_int_equal(ev_writer_open(&w, sink, h, &opts), EV_OK);
+		assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+		assert_int_equal(ev_writer_open(&w, sink, h, &opts,
+						NULL), EV_OK);
 		uint64_t before = ev_sink_bytes(sink);
 
 		ev_event undeclared = event(EV_CREATE_THREAD, 0, 1, "\0\0\0\1", 4);
@@ -915,7 +923,7 @@ static void test_path_sink_device_written_in_place(void **state)
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	reader = open(fifo, O_RDONLY | O_NONBLOCK);
 	assert_true(reader >= 0);
-	assert_int_equal(ev_sink_open_path(&s, fifo), EV_OK);
+	assert_int_equal(ev_sink_open_path(&s, fifo, NULL), EV_OK);
 	assert_null(ev_sink_temp_path(s));
 	assert_int_equal(ev_sink_write(s, text, sizeof text - 1), EV_OK);
 	assert_int_equal(ev_sink_commit(s), EV_OK);
@@ -941,7 +949,7 @@ static void test_path_sink_commit(void **state)
 	ev_sink *s = NULL;
 
 	assert_non_null(dir);
-	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
+	assert_int_equal(ev_sink_open_path(&s, target, NULL), EV_OK);
 	const char *temp = ev_sink_temp_path(s);
 	assert_non_null(temp);
 	char *temp_copy = strdup(temp);
@@ -992,7 +1000,7 @@ static void test_path_sink_uncommitted(void **state)
 	ev_sink *s = NULL;
 
 	assert_non_null(dir);
-	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
+	assert_int_equal(ev_sink_open_path(&s, target, NULL), EV_OK);
 	assert_int_equal(ev_sink_write(s, bytes, 400 * 1024), EV_OK);
 	assert_int_equal(files_in(dir), 1);
 	ev_sink_free(s);
@@ -1001,7 +1009,7 @@ static void test_path_sink_uncommitted(void **state)
 
 	/* An existing target is left as it was. */
 	assert_true(ts_write_file(target, "old", 3, "wb"));
-	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
+	assert_int_equal(ev_sink_open_path(&s, target, NULL), EV_OK);
 	assert_int_equal(ev_sink_write(s, bytes, 1000), EV_OK);
 	ev_sink_free(s);
 	assert_int_equal(files_in(dir), 1);
@@ -1014,7 +1022,7 @@ static void test_path_sink_uncommitted(void **state)
 	/* A folder that does not exist. */
 	char *missing = ts_path(dir, "no/such/dir.eventlog");
 	s = NULL;
-	assert_int_equal(ev_sink_open_path(&s, missing), EV_EIO);
+	assert_int_equal(ev_sink_open_path(&s, missing, NULL), EV_EIO);
 	free(missing);
 
 	free(bytes);
@@ -1032,7 +1040,7 @@ static void replace_keeps_mode(const char *dir, mode_t mode)
 
 	assert_true(ts_write_file(target, "previous contents", 17, "wb"));
 	assert_int_equal(chmod(target, mode), 0);
-	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
+	assert_int_equal(ev_sink_open_path(&s, target, NULL), EV_OK);
 	assert_int_equal(ev_sink_write(s, "new", 3), EV_OK);
 	/* Not replaced before the commit. */
 	uint8_t *got = ts_read_file(target, &len);
@@ -1066,7 +1074,7 @@ static void test_path_sink_permissions(void **state)
 	replace_keeps_mode(dir, 0604);
 
 	/* A new file: 0666 less the umask. */
-	assert_int_equal(ev_sink_open_path(&s, fresh), EV_OK);
+	assert_int_equal(ev_sink_open_path(&s, fresh, NULL), EV_OK);
 	assert_int_equal(ev_sink_commit(s), EV_OK);
 	ev_sink_free(s);
 	assert_int_equal(stat(fresh, &st), 0);
@@ -1094,10 +1102,11 @@ static void test_writer_to_path_sink(void **state)
 	int rc;
 
 	assert_non_null(log);
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_sink_open_path(&s, target), EV_OK);
-	assert_int_equal(ev_writer_open(&w, s, ev_reader_header(r), NULL),
+	assert_int_equal(ev_sink_open_path(&s, target, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, s, ev_reader_header(r), NULL, NULL),
 			 EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
@@ -1125,7 +1134,7 @@ static void test_memory_sink(void **state)
 	size_t len = 1;
 	uint8_t *bytes = pattern(100000);
 
-	assert_int_equal(ev_sink_open_memory(&s), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&s, NULL), EV_OK);
 	assert_non_null(ev_sink_memory(s, &len));
 	assert_int_equal(len, 0);
 	assert_null(ev_sink_temp_path(s));
@@ -1162,7 +1171,8 @@ static void validate_clean(const uint8_t *log, size_t len,
 	ev_validate_options opts = EV_VALIDATE_OPTIONS_INIT;
 	ev_reader *r;
 
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "out", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "out", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ts_validate(r, &opts, NULL, NULL, res), EV_OK);
 	ev_reader_free(r);
 	assert_int_equal(res->verdict, EV_VERDICT_COMPLETE);
@@ -1182,8 +1192,10 @@ static void assert_same_events(const uint8_t *in, size_t in_len,
 	uint64_t compared = 0;
 	int ra, rb;
 
-	assert_int_equal(ev_reader_open_memory(&a, in, in_len, "in", 0), EV_OK);
-	assert_int_equal(ev_reader_open_memory(&b, out, out_len, "out", 0),
+	assert_int_equal(ev_reader_open_memory(&a, in, in_len, "in", 0,
+					       NULL), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&b, out, out_len, "out", 0,
+					       NULL),
 			 EV_OK);
 	assert_int_equal(ev_reader_read_header(a), EV_OK);
 	assert_int_equal(ev_reader_read_header(b), EV_OK);
@@ -1243,10 +1255,12 @@ static void copy_held(const uint8_t *log, size_t len, int drop, copied *c)
 	int held = 0, drop_here = 0, rc;
 	uint64_t start = 0, latest = 0;
 
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL),
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL,
+					NULL),
 			 EV_OK);
 	c->n_dropped = 0;
 	c->blocks = 0;
@@ -1387,10 +1401,12 @@ static void copy_slots(const uint8_t *log, size_t len, uint32_t max_block,
 	ev_event ev;
 	int rc;
 
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "in", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL),
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), NULL,
+					NULL),
 			 EV_OK);
 	cap = evi_writer_slot(w, 0, max_block);
 	global = evi_writer_slot(w, 1, max_block);

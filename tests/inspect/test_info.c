@@ -28,9 +28,9 @@ static ev_info *info_of(const uint8_t *bytes, size_t len,
 	ev_info *in;
 	ev_reader *r;
 
-	assert_int_equal(ev_info_new(&in, o), EV_OK);
+	assert_int_equal(ev_info_new(&in, o, NULL), EV_OK);
 	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "m",
-					       EV_READER_DIGEST), EV_OK);
+					       EV_READER_DIGEST, NULL), EV_OK);
 	assert_int_equal(ev_info_read(in, r), EV_OK);
 	assert_int_equal(ev_info_read(in, r), EV_EINVAL); /* once */
 	ev_reader_free(r);
@@ -69,7 +69,7 @@ static void check_log(const char *path, void *ctx)
 		last = e->time > last ? e->time : last;
 	}
 	in = info_of(log, len, NULL);
-	s = ev_info_summary_of(in);
+	s = ev_info_result(in);
 	assert_int_equal(s->status, walk.complete ? EV_END : EV_ETRUNCATED);
 	assert_int_equal(s->events, events);
 	assert_int_equal(s->blocks, blocks);
@@ -82,7 +82,7 @@ static void check_log(const char *path, void *ctx)
 		assert_int_equal(s->last_time, last);
 	}
 	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
-		assert_int_equal(ev_info_type_count(in, (uint16_t)id),
+		assert_int_equal(ev_info_type_events(in, (uint16_t)id),
 				 per_type[id]);
 		assert_int_equal(ev_info_cap_events(in, (uint16_t)id),
 				 per_cap[id]);
@@ -114,7 +114,7 @@ static void test_classes_add_up(void **state)
 	in = info_of(log, len, NULL);
 	for (unsigned bit = 0; bit < 15; bit++)
 		sum += ev_info_class_events(in, (ev_class)(1u << bit));
-	assert_int_equal(sum, ev_info_summary_of(in)->events);
+	assert_int_equal(sum, ev_info_result(in)->events);
 	assert_true(ev_info_class_events(in, EV_CLASS_GC) > 0);
 	assert_string_equal(ev_info_type_name(in, EV_GC_START), "GC_START");
 	assert_string_equal(ev_info_type_name(in, 999), "UNKNOWN");
@@ -145,12 +145,12 @@ static void test_cut_log(void **state)
 	assert_non_null(dir);
 	path = ts_path(dir, "cut.eventlog");
 	assert_true(ts_write_file(path, log, cut, "wb"));
-	assert_int_equal(ev_info_new(&in, NULL), EV_OK);
-	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST),
+	assert_int_equal(ev_info_new(&in, NULL, NULL), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST, NULL),
 			 EV_OK);
 	assert_int_equal(ev_info_read(in, r), EV_OK);
 	ev_reader_free(r);
-	s = ev_info_summary_of(in);
+	s = ev_info_result(in);
 	assert_int_equal(s->status, EV_ETRUNCATED);
 	assert_int_equal(s->log_bytes, walk.end);
 	assert_int_equal(s->stored_bytes, cut);
@@ -179,7 +179,7 @@ static void test_two_sessions(void **state)
 	memcpy(two, log, len);
 	memcpy(two + len, log, len);
 	in = info_of(two, 2 * len, &o);
-	s = ev_info_summary_of(in);
+	s = ev_info_result(in);
 	assert_int_equal(s->status, EV_END);
 	assert_int_equal(s->sessions, 2);
 	assert_int_equal(s->n_listed_sessions, 2);
@@ -194,12 +194,12 @@ static void test_two_sessions(void **state)
 
 	o.max_listed_sessions = 1;
 	in = info_of(two, 2 * len, &o);
-	assert_int_equal(ev_info_summary_of(in)->sessions, 2);
-	assert_int_equal(ev_info_summary_of(in)->n_listed_sessions, 1);
+	assert_int_equal(ev_info_result(in)->sessions, 2);
+	assert_int_equal(ev_info_result(in)->n_listed_sessions, 1);
 	ev_info_free(in);
 
 	o.version = EV_INFO_OPTIONS_VERSION + 1;
-	assert_int_equal(ev_info_new(&in, &o), EV_EINVAL);
+	assert_int_equal(ev_info_new(&in, &o, NULL), EV_EINVAL);
 	assert_null(in);
 	free(two);
 	free(log);

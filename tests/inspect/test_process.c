@@ -51,8 +51,9 @@ static ev_process_list *list_of(const uint8_t *bytes, size_t len)
 	ev_event ev;
 	int rc;
 
-	assert_int_equal(ev_process_list_new(&pl), EV_OK);
-	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "m", 0), EV_OK);
+	assert_int_equal(ev_process_list_new(&pl, NULL), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "m", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	for (;;) {
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)

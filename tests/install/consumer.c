@@ -12,7 +12,7 @@ int main(int argc, char **argv)
 	unsigned long long events = 0;
 	int rc;
 
-	if (argc != 2 || ev_reader_open_path(&r, argv[1], 0) != EV_OK)
+	if (argc != 2 || ev_reader_open_path(&r, argv[1], 0, NULL) != EV_OK)
 		return 2;
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		events += ev.type != EV_BLOCK_MARKER;

@@ -83,7 +83,8 @@ static void load_log(const uint8_t *data, size_t len, tlog *out)
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0,
+					       NULL), EV_OK);
 	out->complete = 1;
 	for (;;) {
 		out->sessions++;
@@ -159,7 +160,7 @@ static ev_merge *new_merge(const ev_merge_options *opts, const tinput *in,
 {
 	ev_merge *m;
 
-	assert_int_equal(ev_merge_new(&m, opts), EV_OK);
+	assert_int_equal(ev_merge_new(&m, opts, NULL), EV_OK);
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(ev_merge_add(m, ts_memory_input(in[i].data,
 								 in[i].len,
@@ -175,7 +176,7 @@ static uint8_t *write_merge(ev_merge *m, size_t *len)
 	const uint8_t *bytes;
 	uint8_t *copy;
 
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	if (ev_merge_plan(m) < 0)
 		fail_msg("plan: %s", ev_merge_diag(m)->message);
 	if (ev_merge_run(m, sink) < 0)
@@ -234,7 +235,7 @@ static void make_plan(tplan *p, ev_merge *m, const tlog *inputs, size_t n)
 	memset(p, 0, sizeof *p);
 	p->n = n;
 	for (size_t i = 0; i < n; i++) {
-		p->in[i] = ev_merge_get_input(m, i);
+		p->in[i] = ev_merge_input_at(m, i);
 		assert_non_null(p->in[i]);
 		p->shift[i] = p->in[i]->shift;
 		for (size_t k = 0; k < inputs[i].n; k++) {
@@ -678,9 +679,9 @@ static void test_merge_bases(void **state)
 	open_fixture(&f, names, 3);
 	m = new_merge(NULL, f.in, 3);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
-	a = ev_merge_get_input(m, 0);
-	b = ev_merge_get_input(m, 1);
-	c = ev_merge_get_input(m, 2);
+	a = ev_merge_input_at(m, 0);
+	b = ev_merge_input_at(m, 1);
+	c = ev_merge_input_at(m, 2);
 	/* -N1, -N2, -N3: caps 0 | 1-2 | 3-5 */
 	assert_int_equal(a->ids[EV_REF_CAP].base, 0);
 	assert_int_equal(a->ids[EV_REF_CAP].max, 0);
@@ -737,11 +738,11 @@ static void test_merge_alignment(void **state)
 	m = new_merge(NULL, f.in, 3);
 	bytes = write_merge(m, &len);
 	for (size_t i = 0; i < 3; i++)
-		assert_int_equal(ev_merge_get_input(m, i)->shift,
+		assert_int_equal(ev_merge_input_at(m, i)->shift,
 				 origin[i] - earliest);
-	assert_int_equal(ev_merge_get_input(m, 1)->shift, 0);
-	assert_in_range(ev_merge_get_input(m, 2)->shift, 40000000, 60000000);
-	assert_in_range(ev_merge_get_input(m, 0)->shift, 90000000, 115000000);
+	assert_int_equal(ev_merge_input_at(m, 1)->shift, 0);
+	assert_in_range(ev_merge_input_at(m, 2)->shift, 40000000, 60000000);
+	assert_in_range(ev_merge_input_at(m, 0)->shift, 90000000, 115000000);
 	load_log(bytes, len, &out);
 	for (size_t k = 0; k < out.n; k++) {
 		const tev *e = &out.ev[k];
@@ -793,15 +794,15 @@ static void test_merge_align_modes(void **state)
 	m = new_merge(&opts, f.in, 2);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
 	for (size_t i = 0; i < 2; i++)
-		assert_int_equal(ev_merge_get_input(m, i)->shift,
+		assert_int_equal(ev_merge_input_at(m, i)->shift,
 				 -first_time(&f.log[i]));
 	ev_merge_free(m);
 
 	opts.align = EV_MERGE_ALIGN_NONE;
 	m = new_merge(&opts, f.in, 2);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
-	assert_int_equal(ev_merge_get_input(m, 0)->shift, 0);
-	assert_int_equal(ev_merge_get_input(m, 1)->shift, 0);
+	assert_int_equal(ev_merge_input_at(m, 0)->shift, 0);
+	assert_int_equal(ev_merge_input_at(m, 1)->shift, 0);
 	ev_merge_free(m);
 
 	/* +15 ms on b: on top of the wall-clock shift */
@@ -809,18 +810,18 @@ static void test_merge_align_modes(void **state)
 	assert_int_equal(ev_merge_shift(m, 1, 15000000), EV_OK);
 	assert_int_equal(ev_merge_shift(m, 2, 1), EV_EINVAL);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
-	assert_int_equal(ev_merge_get_input(m, 0)->shift, 0);
-	assert_int_equal(ev_merge_get_input(m, 1)->shift, wall + 15000000);
+	assert_int_equal(ev_merge_input_at(m, 0)->shift, 0);
+	assert_int_equal(ev_merge_input_at(m, 1)->shift, wall + 15000000);
 	ev_merge_free(m);
 
 	/* -1 s on a would put it before 0: both move later together */
 	m = new_merge(NULL, f.in, 2);
 	assert_int_equal(ev_merge_shift(m, 0, -NS_PER_SEC), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
-	assert_int_equal(ev_merge_get_input(m, 0)->shift + first_time(&f.log[0]),
+	assert_int_equal(ev_merge_input_at(m, 0)->shift + first_time(&f.log[0]),
 			 0);
-	assert_int_equal(ev_merge_get_input(m, 1)->shift -
-				 ev_merge_get_input(m, 0)->shift,
+	assert_int_equal(ev_merge_input_at(m, 1)->shift -
+				 ev_merge_input_at(m, 0)->shift,
 			 wall + NS_PER_SEC);
 	ev_merge_free(m);
 	close_fixture(&f);
@@ -1002,8 +1003,8 @@ static void test_merge_blocked_on_thread(void **state)
 	m = new_merge(NULL, f.in, 2);
 	bytes = write_merge(m, &len);
 	load_log(bytes, len, &out);
-	base = ev_merge_get_input(m, 1)->ids[EV_REF_THREAD].base;
-	assert_int_equal(ev_merge_get_input(m, 1)->ids[EV_REF_CAP].base, 2);
+	base = ev_merge_input_at(m, 1)->ids[EV_REF_THREAD].base;
+	assert_int_equal(ev_merge_input_at(m, 1)->ids[EV_REF_CAP].base, 2);
 	assert_true(base >= want[0].tid);
 	for (size_t k = 0; k < out.n; k++) {
 		const tev *e = &out.ev[k];
@@ -1136,10 +1137,10 @@ static void test_merge_size_conflict(void **state)
 		assert_non_null(t);
 		assert_int_equal(t->size, 58);
 		/* the old input is the one widened, in GC_STATS_GHC only */
-		assert_int_equal(ev_merge_get_input(m, order)->n_widened, 1);
-		assert_int_equal(ev_merge_get_input(m, order)->widened[0],
+		assert_int_equal(ev_merge_input_at(m, order)->n_widened, 1);
+		assert_int_equal(ev_merge_input_at(m, order)->widened[0],
 				 EV_GC_STATS_GHC);
-		assert_int_equal(ev_merge_get_input(m, !order)->n_widened, 0);
+		assert_int_equal(ev_merge_input_at(m, !order)->n_widened, 0);
 		load_log(bytes, len, &out);
 		load_log(old_log, old_len, &old_in);
 		/* 8.2.2's events: their 50 bytes (capset renumbered when it
@@ -1148,7 +1149,8 @@ static void test_merge_size_conflict(void **state)
 		for (size_t k = 0; k < out.n; k++) {
 			const tev *e = &out.ev[k];
 			const tev *o = first_of(&old_in, EV_GC_STATS_GHC);
-			uint32_t old_capset = ev_merge_get_input(m, order)->os_capset;
+			uint32_t old_capset =
+				ev_merge_input_at(m, order)->os_capset;
 			static const uint8_t zeros[8];
 			if (e->type != EV_GC_STATS_GHC ||
 			    ev_load32(e->payload) != old_capset || seen++)
@@ -1194,7 +1196,8 @@ static uint8_t *census_as_ghc_910(const uint8_t *data, size_t len,
 	size_t n_census = 0, n_markers = 0, o = 0, c = 0, b = 0;
 	uint8_t *out;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "in", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "in", 0,
+					       NULL), EV_OK);
 	while (ev_reader_next(r, &e) == EV_OK) {
 		if (e.type == EV_NONMOVING_HEAP_CENSUS) {
 			assert_int_equal(e.size, 13);
@@ -1305,10 +1308,10 @@ static void test_merge_widen_census(void **state)
 	assert_int_equal(ev_header_find(ev_merge_header(m),
 					EV_NONMOVING_HEAP_CENSUS)->size, 14);
 	/* the 9.0 input is the one widened, in the census only */
-	assert_int_equal(ev_merge_get_input(m, 0)->n_widened, 1);
-	assert_int_equal(ev_merge_get_input(m, 0)->widened[0],
+	assert_int_equal(ev_merge_input_at(m, 0)->n_widened, 1);
+	assert_int_equal(ev_merge_input_at(m, 0)->widened[0],
 			 EV_NONMOVING_HEAP_CENSUS);
-	assert_int_equal(ev_merge_get_input(m, 1)->n_widened, 0);
+	assert_int_equal(ev_merge_input_at(m, 1)->n_widened, 0);
 	load_log(bytes, len, &out);
 	/* Both inputs are one process at one wall clock: their census
 	 * events tie and come in input order, each a 14-byte census with
@@ -1367,7 +1370,8 @@ static uint64_t offset_of(const uint8_t *data, size_t len, uint16_t type,
 	uint64_t at = 0;
 	int found = 0;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "log", 0,
+					       NULL), EV_OK);
 	while (ev_reader_next(r, &e) == EV_OK) {
 		if (found) {
 			at = e.offset;
@@ -1571,7 +1575,7 @@ static void test_merge_missing_wall_clock(void **state)
 	opts.align = EV_MERGE_ALIGN_START;
 	m = new_merge(&opts, f.in, 2);
 	bytes = write_merge(m, &len);
-	b = ev_merge_get_input(m, 1);
+	b = ev_merge_input_at(m, 1);
 	assert_true(b->truncated);
 	assert_int_equal(b->synthesised,
 			 EV_MERGE_SYNTH_OS_CAPSET | EV_MERGE_SYNTH_CLOCK_CAPSET |
@@ -1580,7 +1584,7 @@ static void test_merge_missing_wall_clock(void **state)
 	assert_int_equal(b->synthesised_events, 8);
 	assert_int_equal(b->os_capset, 2);
 	assert_int_equal(b->clock_capset, 3);
-	assert_int_equal(ev_merge_get_input(m, 0)->synthesised, 0);
+	assert_int_equal(ev_merge_input_at(m, 0)->synthesised, 0);
 	load_log(bytes, len, &out);
 	check_blocks(&out);
 	for (size_t k = 0; k < out.n; k++) {
@@ -1614,10 +1618,10 @@ static void test_merge_missing_wall_clock(void **state)
 	opts.flags = EV_MERGE_START_FALLBACK;
 	m = new_merge(&opts, f.in, 2);
 	bytes = write_merge(m, &len);
-	b = ev_merge_get_input(m, 1);
-	assert_false(ev_merge_get_input(m, 0)->aligned_by_start);
-	assert_true(ev_merge_get_input(m, 0)->has_wall_clock);
-	assert_int_equal(ev_merge_get_input(m, 0)->shift, 0);
+	b = ev_merge_input_at(m, 1);
+	assert_false(ev_merge_input_at(m, 0)->aligned_by_start);
+	assert_true(ev_merge_input_at(m, 0)->has_wall_clock);
+	assert_int_equal(ev_merge_input_at(m, 0)->shift, 0);
 	assert_true(b->aligned_by_start);
 	assert_int_equal(b->shift, -(int64_t)b->first_time);
 	load_log(bytes, len, &out);
@@ -1658,7 +1662,7 @@ static uint8_t *merge_paths(const char *const *paths, size_t n, size_t *len)
 	ev_merge *m;
 	uint8_t *bytes;
 
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	for (size_t i = 0; i < n; i++)
 		if (ev_merge_add(m, ts_input(paths[i])) < 0)
 			fail_msg("%s", ev_merge_diag(m)->message);
@@ -1726,7 +1730,7 @@ static uint8_t *merge_files(const char *const *paths, size_t n,
 	uint8_t *bytes;
 
 	assert_non_null(data);
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	if (progress)
 		ev_merge_set_progress(m, note_progress, progress);
 	for (size_t i = 0; i < n; i++) {
@@ -2089,7 +2093,8 @@ static ev_validate_result validate_bytes(const uint8_t *bytes, size_t len,
 	unsigned printed = 0;
 	ev_reader *r;
 
-	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "merged", 0),
+	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "merged", 0,
+					       NULL),
 			 EV_OK);
 	ts_validate(r, NULL, print ? print_finding : NULL, &printed, &res);
 	ev_reader_free(r);
@@ -2261,13 +2266,13 @@ static void test_merge_huge_block(void **state)
 	ev_merge *m;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	assert_int_equal(ev_header_add(h, EV_USER_MSG, EV_SIZE_VARIABLE, desc,
 				       sizeof desc - 1, NULL, 0), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	wopts.mode = EV_WRITE_REBLOCK;
 	wopts.max_block_size = 16u << 20;
-	assert_int_equal(ev_writer_open(&w, sink, h, &wopts), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &wopts, NULL), EV_OK);
 	memset(text, 'x', sizeof text);
 	for (unsigned k = 0; k < 150; k++) {
 		ev_event e = { EV_USER_MSG, 0, sizeof text, 1000u * (k + 1),
@@ -2316,18 +2321,18 @@ static void test_merge_usage(void **state)
 
 	(void)state;
 	bad.version = 99;
-	assert_int_equal(ev_merge_new(&m, &bad), EV_EINVAL);
+	assert_int_equal(ev_merge_new(&m, &bad, NULL), EV_EINVAL);
 	assert_null(m);
 	ev_merge_free(NULL);
 
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
-	assert_int_equal(ev_input_open(&in, "/nonexistent/x.eventlog"),
+	assert_int_equal(ev_input_open(&in, "/nonexistent/x.eventlog", NULL),
 			 EV_EIO);
 	assert_int_equal(errno, ENOENT);
 	assert_int_equal(ev_merge_add(m, ts_input("/")), EV_EIO);
 	assert_non_null(strstr(ev_merge_diag(m)->message, "directory"));
-	assert_int_equal(ev_merge_count(m), 0);
+	assert_int_equal(ev_merge_input_count(m), 0);
 	assert_int_equal(ev_merge_add(m, ts_memory_input(junk, sizeof junk,
 							 "junk")),
 			 EV_OK);
@@ -2336,11 +2341,11 @@ static void test_merge_usage(void **state)
 	assert_int_equal(ev_merge_diag(m)->input, 0);
 	assert_non_null(strstr(ev_merge_diag(m)->message,
 			       "junk: offset 0: expected header begin"));
-	assert_null(ev_merge_get_input(m, 0));
+	assert_null(ev_merge_input_at(m, 0));
 	ev_merge_free(m);
 
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	{
 		size_t len;
 		uint8_t *a = testdata("merge-a.eventlog", &len);

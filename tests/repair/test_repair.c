@@ -73,7 +73,8 @@ static evlist read_all(const uint8_t *buf, size_t len)
 	ev_event ev;
 	int rc;
 
-	assert_int_equal(ev_reader_open_memory(&r, buf, len, "buf", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, buf, len, "buf", 0,
+					       NULL), EV_OK);
 	rc = ev_reader_read_header(r);
 	l.header_end = ev_reader_offset(r);
 	while (rc == EV_OK) {
@@ -153,7 +154,8 @@ static void assert_well_blocked(const uint8_t *buf, size_t len, int loose_ok)
 	uint64_t block_end = 0, end_time = 0, block_at = 0;
 	int open = 0, rc;
 
-	assert_int_equal(ev_reader_open_memory(&r, buf, len, "out", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, buf, len, "out", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	for (;;) {
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
@@ -244,11 +246,11 @@ static void repair_buffer(const uint8_t *in, size_t len,
 		o = *opts;
 	o.notify = collect_notice;
 	o.notify_ctx = out;
-	assert_int_equal(ev_input_memory(&r, in, len, "in"), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_repair_new(&rp, &o), EV_OK);
+	assert_int_equal(ev_input_memory(&r, in, len, "in", NULL), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_repair_new(&rp, &o, NULL), EV_OK);
 	out->rc = ev_repair_run(rp, r, sink);
-	out->sum = *ev_repair_summary_of(rp);
+	out->sum = *ev_repair_result(rp);
 	out->diag = *ev_repair_diag(rp);
 	bytes = ev_sink_memory(sink, &out->len);
 	out->out = malloc(out->len + 1);
@@ -372,7 +374,8 @@ static void assert_validates(const uint8_t *log, size_t len, uint64_t cut,
 	findings fs = { "", 0, cut < creations_end(all) };
 	ev_reader *r;
 
-	assert_int_equal(ev_reader_open_memory(&r, log, len, "repaired", 0),
+	assert_int_equal(ev_reader_open_memory(&r, log, len, "repaired", 0,
+					       NULL),
 			 EV_OK);
 	assert_int_equal(ts_validate(r, &opts, note_finding, &fs, &res),
 			 EV_OK);
@@ -623,14 +626,14 @@ static void test_killed_logs(void **state)
 	run hr;
 
 	(void)state;
-	if (ev_input_open(&r, path) != EV_OK) {
+	if (ev_input_open(&r, path, NULL) != EV_OK) {
 		free(path);
 		skip();
 	}
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
-	assert_int_equal(ev_repair_new(&rp, &o), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_repair_new(&rp, &o, NULL), EV_OK);
 	assert_int_equal(ev_repair_run(rp, r, sink), EV_OK);
-	s = ev_repair_summary_of(rp);
+	s = ev_repair_result(rp);
 	assert_true(s->damaged);
 	assert_int_equal(s->tail_bytes, 0);
 	assert_int_equal(s->blocks_fixed, 0);
@@ -983,7 +986,8 @@ static void test_reader_resync(void **state)
 	assert_non_null(bad);
 
 	/* Before a header: nothing to resynchronise with. */
-	assert_int_equal(ev_reader_open_memory(&r, full, len, "x", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, full, len, "x", 0,
+					       NULL), EV_OK);
 	assert_int_equal(ev_reader_resync(r, &from, &skipped), EV_EINVAL);
 
 	/* Disowning an event: the scan starts just after it. */
@@ -1005,7 +1009,8 @@ static void test_reader_resync(void **state)
 	/* After a format error: the skipped range starts at the error. */
 	memcpy(bad, full, len);
 	memset(bad + all.v[m1 + 5].offset, 0xee, 40);
-	assert_int_equal(ev_reader_open_memory(&r, bad, len, "x", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, bad, len, "x", 0,
+					       NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		;
 	assert_int_equal(rc, EV_EFORMAT);
@@ -1019,7 +1024,8 @@ static void test_reader_resync(void **state)
 	/* No marker after the damage: skipped to the end of the input. */
 	memcpy(bad, full, len);
 	memset(bad + all.v[m1 + 5].offset, 0xee, len - all.v[m1 + 5].offset);
-	assert_int_equal(ev_reader_open_memory(&r, bad, len, "x", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, bad, len, "x", 0,
+					       NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		;
 	assert_int_equal(rc, EV_EFORMAT);
@@ -1031,7 +1037,7 @@ static void test_reader_resync(void **state)
 
 	/* ev_reader_pending: the incomplete tail of a cut log. */
 	assert_int_equal(ev_reader_open_memory(&r, full, all.v[m1].end + 5, "x",
-					       0), EV_OK);
+					       0, NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		;
 	assert_int_equal(rc, EV_ETRUNCATED);
@@ -1070,7 +1076,7 @@ static void test_reader_resync_large_gap(void **state)
 	assert_true(ts_write_file(path, garbage, gap, "ab"));
 	assert_true(ts_write_file(path, full + all.v[m2].offset,
 				  len - all.v[m2].offset, "ab"));
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		;
 	assert_int_equal(rc, EV_EFORMAT);
@@ -1412,12 +1418,12 @@ static void test_options_and_reuse(void **state)
 
 	(void)state;
 	o.version = 99;
-	assert_int_equal(ev_repair_new(&rp, &o), EV_EINVAL);
+	assert_int_equal(ev_repair_new(&rp, &o, NULL), EV_EINVAL);
 	assert_null(rp);
 	ev_repair_free(NULL);
-	assert_int_equal(ev_repair_new(&rp, NULL), EV_OK);
-	assert_int_equal(ev_input_memory(&r, log, len, "x"), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_repair_new(&rp, NULL, NULL), EV_OK);
+	assert_int_equal(ev_input_memory(&r, log, len, "x", NULL), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_repair_run(rp, r, sink), EV_OK);
 	assert_int_equal(ev_repair_run(rp, r, sink), EV_EINVAL);
 	ev_sink_free(sink);
@@ -1478,7 +1484,7 @@ static void test_time_forms(void **state)
 	o.time_base = 7;
 	{
 		ev_repair *rp;
-		assert_int_equal(ev_repair_new(&rp, &o), EV_EINVAL);
+		assert_int_equal(ev_repair_new(&rp, &o, NULL), EV_EINVAL);
 	}
 	free(log);
 }

@@ -26,8 +26,9 @@ static ev_report *report_of_memory(const void *data, size_t len,
 	ev_event ev;
 	int rc;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0), EV_OK);
-	assert_int_equal(ev_report_new(&rep, opt), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0,
+					       NULL), EV_OK);
+	assert_int_equal(ev_report_new(&rep, opt, NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		assert_int_equal(ev_report_add(rep, &ev), EV_OK);
 	assert_int_equal(rc, EV_END);
@@ -41,8 +42,9 @@ static ev_stats *stats_of_memory(const void *data, size_t len)
 	ev_reader *r;
 	ev_stats *st;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0,
+					       NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_reader_feed(r, ev_stats_consumer(), st), EV_END);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	ev_reader_free(r);
@@ -214,13 +216,13 @@ static void check_log(const char *name, unsigned buckets)
 	load(name, &l);
 	rep = report_of_memory(l.data, l.len, &opt);
 	st = stats_of_memory(l.data, l.len);
-	check_grid(ev_report_get_grid(rep), &l, buckets);
+	check_grid(ev_report_buckets(rep), &l, buckets);
 	assert_int_equal(ev_report_process_count(rep), 1);
 	assert_int_equal(ev_stats_process_count(st), 1);
 	check_caps(ev_report_process_at(rep, 0), ev_stats_process_at(st, 0), &l,
-		   ev_report_get_grid(rep));
+		   ev_report_buckets(rep));
 	check_heap(ev_report_process_at(rep, 0), ev_stats_process_at(st, 0),
-		   ev_report_get_grid(rep));
+		   ev_report_buckets(rep));
 	assert_int_equal(ev_report_process_at(rep, 0)->n_caps,
 			 ev_stats_process_at(st, 0)->caps);
 	ev_stats_free(st);
@@ -267,7 +269,7 @@ static void test_identity(void **state)
 	assert_string_equal(p->args, "./threads");
 	assert_true(has_arg(p, "-N1"));
 	assert_true(p->have_pid);
-	assert_null(ev_report_get_profile(rep));
+	assert_null(ev_report_heap_profile(rep));
 	ev_report_free(rep);
 	unload(&l);
 }
@@ -398,8 +400,8 @@ static void test_heap_profile(void **state)
 		ev_report *rep;
 		opt.buckets = n;
 		rep = report_of_memory(l.data, l.len, &opt);
-		check_profile(ev_report_get_profile(rep), w,
-			      ev_report_get_grid(rep));
+		check_profile(ev_report_heap_profile(rep), w,
+			      ev_report_buckets(rep));
 		ev_report_free(rep);
 	}
 	unload(&l);
@@ -435,8 +437,8 @@ static void test_cost_centre_profile(void **state)
 	}
 	assert_true(n_samples > 0 && entries > 0);
 	rep = report_of_memory(l.data, l.len, NULL);
-	pr = ev_report_get_profile(rep);
-	g = ev_report_get_grid(rep);
+	pr = ev_report_heap_profile(rep);
+	g = ev_report_buckets(rep);
 	assert_int_equal(pr->samples, n_samples);
 	assert_true(pr->labels > 0 && pr->n_bands > 0);
 	for (size_t b = 0; b < g->buckets; b++) {
@@ -465,11 +467,11 @@ static void test_merged(void **state)
 	char *b = ts_path(EVTOOL_TESTDATA, "merge-b.eventlog");
 
 	(void)state;
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	assert_int_equal(ev_merge_add(m, ts_input(a)), EV_OK);
 	assert_int_equal(ev_merge_add(m, ts_input(b)), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	assert_int_equal(ev_sink_commit(sink), EV_OK);
 	data = ev_sink_memory(sink, &len);
@@ -513,7 +515,7 @@ static ev_report *two_caps(int order)
 	ev_report *rep;
 
 	opt.buckets = 64;
-	assert_int_equal(ev_report_new(&rep, &opt), EV_OK);
+	assert_int_equal(ev_report_new(&rep, &opt, NULL), EV_OK);
 	for (int k = 0; k < 2; k++) {
 		if ((k == 0) == (order == 0)) {
 			feed(rep, EV_RUN_THREAD, 0, 1000);
@@ -534,8 +536,8 @@ static ev_report *two_caps(int order)
 static void test_out_of_order(void **state)
 {
 	ev_report *a = two_caps(0), *b = two_caps(1);
-	const ev_report_grid *ga = ev_report_get_grid(a),
-			     *gb = ev_report_get_grid(b);
+	const ev_report_grid *ga = ev_report_buckets(a),
+			     *gb = ev_report_buckets(b);
 	const ev_report_process *pa = ev_report_process_at(a, 0),
 				*pb = ev_report_process_at(b, 0);
 	uint64_t gc = 0, run = 0;
@@ -583,7 +585,7 @@ static void test_long_texts(void **state)
 	memset(args, 0, 4); /* capset 0 */
 	args[at_args] = 0xc3;
 	args[at_args + 1] = 0xa9;
-	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+	assert_int_equal(ev_report_new(&rep, NULL, NULL), EV_OK);
 	assert_int_equal(ev_report_add(rep, &a), EV_OK);
 	assert_int_equal(ev_report_add(rep, &m), EV_OK);
 	feed(rep, EV_RUN_THREAD, 0, 30);
@@ -611,12 +613,12 @@ static void test_errors(void **state)
 
 	(void)state;
 	opt.buckets = 8;
-	assert_int_equal(ev_report_new(&rep, &opt), EV_EINVAL);
+	assert_int_equal(ev_report_new(&rep, &opt, NULL), EV_EINVAL);
 	assert_null(rep);
 	opt.buckets = 1024;
 	opt.version = 99;
-	assert_int_equal(ev_report_new(&rep, &opt), EV_EINVAL);
-	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+	assert_int_equal(ev_report_new(&rep, &opt, NULL), EV_EINVAL);
+	assert_int_equal(ev_report_new(&rep, NULL, NULL), EV_OK);
 	assert_int_equal(ev_report_add(rep, &ev), EV_EFORMAT);
 	assert_int_equal(ev_report_diag(rep)->offset, 4096);
 	assert_int_equal(ev_report_diag(rep)->event_index, 7);
@@ -627,7 +629,7 @@ static void test_errors(void **state)
 	assert_int_equal(ev_report_add(rep, &ev), EV_ELIMIT);
 	assert_int_equal(ev_report_finish(rep), EV_OK);
 	assert_int_equal(ev_report_process_count(rep), 0);
-	assert_int_equal(ev_report_get_grid(rep)->buckets, 1);
+	assert_int_equal(ev_report_buckets(rep)->buckets, 1);
 	assert_int_equal(ev_report_finish(rep), EV_EINVAL);
 	ev.cap = 0;
 	assert_int_equal(ev_report_add(rep, &ev), EV_EINVAL);
@@ -647,7 +649,7 @@ static void test_caps_by_heap_capset(void **state)
 	size_t found = 0;
 
 	(void)state;
-	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+	assert_int_equal(ev_report_new(&rep, NULL, NULL), EV_OK);
 	for (uint16_t cap = 0; cap < 2; cap++) {
 		ev_event r = { EV_RUN_THREAD, cap, sizeof run, 10, run, 0, 0 };
 		ev_event h = { EV_HEAP_ALLOCATED, cap, sizeof heap, 20 + cap,
@@ -684,13 +686,13 @@ static void test_extreme_times(void **state)
 	uint64_t run = 0;
 
 	(void)state;
-	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
+	assert_int_equal(ev_report_new(&rep, NULL, NULL), EV_OK);
 	feed(rep, EV_RUN_THREAD, 0, 5);
 	feed(rep, EV_STOP_THREAD, 0, UINT64_MAX - 1);
 	feed(rep, EV_RUN_THREAD, 1, UINT64_MAX);
 	feed(rep, EV_STOP_THREAD, 1, 0);
 	assert_int_equal(ev_report_finish(rep), EV_OK);
-	g = ev_report_get_grid(rep);
+	g = ev_report_buckets(rep);
 	assert_int_equal(g->first_ns, 0);
 	assert_int_equal(g->last_ns, UINT64_MAX);
 	for (size_t i = 0; i < g->buckets; i++)

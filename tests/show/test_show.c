@@ -40,7 +40,7 @@ static ev_header *modern_header(void)
 	};
 	ev_header *h;
 
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
 		assert_int_equal(ev_header_add(h, types[i].id, types[i].size,
 					       types[i].desc,
@@ -71,7 +71,7 @@ static void expect_line(const ev_header *h, unsigned flags,
 	ev_show *s;
 	ev_text out = EV_TEXT_INIT;
 
-	assert_int_equal(ev_show_new(&s, h, EV_SHOW_TEXT, flags), EV_OK);
+	assert_int_equal(ev_show_new(&s, h, EV_SHOW_TEXT, flags, NULL), EV_OK);
 	assert_int_equal(ev_show_event(s, ev, &out), EV_OK);
 	assert_int_equal(out.len, strlen(want));
 	assert_memory_equal(out.data, want, out.len);
@@ -85,7 +85,7 @@ static void expect_json(const ev_event *ev, const char *want)
 	ev_show *s;
 	ev_text out = EV_TEXT_INIT;
 
-	assert_int_equal(ev_show_new(&s, h, EV_SHOW_NDJSON, 0), EV_OK);
+	assert_int_equal(ev_show_new(&s, h, EV_SHOW_NDJSON, 0, NULL), EV_OK);
 	assert_int_equal(ev_show_event(s, ev, &out), EV_OK);
 	assert_int_equal(out.len, strlen(want));
 	assert_memory_equal(out.data, want, out.len);
@@ -198,7 +198,7 @@ static void test_header_text(void **state)
 		"250: Something new (size 3)\n\nEvents:\n\n";
 
 	(void)state;
-	assert_int_equal(ev_show_new(&s, h, EV_SHOW_TEXT, 0), EV_OK);
+	assert_int_equal(ev_show_new(&s, h, EV_SHOW_TEXT, 0, NULL), EV_OK);
 	assert_int_equal(ev_show_header(s, &out), EV_OK);
 	assert_int_equal(ev_show_footer(s, &out), EV_OK);
 	assert_int_equal(out.len, strlen(want));
@@ -245,7 +245,7 @@ static void test_stop_thread_ghc782(void **state)
 	ev_event ev = event(EV_STOP_THREAD, 5, 0, p, sizeof p);
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	assert_int_equal(ev_header_add(h, 2, 10, "Stop thread", 11, NULL, 0),
 			 EV_OK);
 	assert_int_equal(ev_header_add(h, 58, -1, "User marker", 11, NULL,
@@ -469,13 +469,13 @@ static void visit(const char *path, ev_sort_method method, size_t memory,
 	opts.method = method;
 	opts.memory = memory;
 	memset(out, 0, sizeof *out);
-	assert_int_equal(ev_sorter_new(&s, &opts), EV_OK);
-	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, &opts, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
 	assert_int_equal(ev_sorter_visit(s, in, &visitor, out), EV_OK);
 	ev_input_free(in);
 	for (size_t i = 0; i < out->n; i++)
 		markers += out->types[i] == EV_BLOCK_MARKER;
-	assert_int_equal(ev_sorter_stats(s)->events, out->n - markers);
+	assert_int_equal(ev_sorter_result(s)->events, out->n - markers);
 	ev_sorter_free(s);
 }
 
@@ -529,8 +529,8 @@ static void test_visit_stops(void **state)
 
 	(void)state;
 	memset(&v, 0, sizeof v);
-	assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
-	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, NULL, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
 	assert_int_equal(ev_sorter_visit(s, in, &visitor, &v), EV_EIO);
 	assert_int_equal(ev_sorter_diag(s)->origin, EV_ORIGIN_OUTPUT);
 	assert_int_equal(ev_sorter_visit(s, in, NULL, &v), EV_EINVAL);

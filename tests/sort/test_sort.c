@@ -105,7 +105,8 @@ static void load_memory(const uint8_t *data, size_t len, tlog *out)
 {
 	ev_reader *r;
 
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0,
+					       NULL), EV_OK);
 	load_reader(r, out);
 	ev_reader_free(r);
 }
@@ -114,7 +115,7 @@ static void load_path(const char *path, tlog *out)
 {
 	ev_reader *r;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	load_reader(r, out);
 	ev_reader_free(r);
 }
@@ -178,7 +179,7 @@ static int sort_path(ev_sorter *s, const char *path, ev_sink *sink)
 	ev_input *in;
 	int rc;
 
-	assert_int_equal(ev_input_open(&in, path), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
 	rc = ev_sorter_run(s, in, sink);
 	ev_input_free(in);
 	return rc;
@@ -193,11 +194,11 @@ static int sort_to_memory(const char *path, const ev_sort_options *opts,
 	const uint8_t *data;
 	int rc;
 
-	assert_int_equal(ev_sorter_new(&s, opts), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, opts, NULL), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	rc = sort_path(s, path, sink);
 	if (stats)
-		*stats = *ev_sorter_stats(s);
+		*stats = *ev_sorter_result(s);
 	sorted_origin = ev_sorter_diag(s)->origin;
 	data = ev_sink_memory(sink, len);
 	*bytes = malloc(*len ? *len : 1);
@@ -375,7 +376,7 @@ static void test_sorting_sorted_log_changes_nothing(void **state)
 				 EV_OK);
 		assert_int_equal(alen, blen);
 		assert_memory_equal(a, b, alen);
-		assert_int_equal(ev_reader_open_path(&r, once, 0), EV_OK);
+		assert_int_equal(ev_reader_open_path(&r, once, 0, NULL), EV_OK);
 		assert_int_equal(ev_sort_check(r, &inv), 0);
 		ev_reader_free(r);
 		free(a);
@@ -447,7 +448,7 @@ static void reshape(const char *path, size_t per_block, int swap_first,
 	const ev_header *h;
 	size_t nb[3] = { 0, 0, 0 };
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	load_reader(r, &l);
 	/* events of one cap in file order, cut every per_block */
 	for (size_t i = 0; i < l.n;) {
@@ -463,10 +464,10 @@ static void reshape(const char *path, size_t per_block, int swap_first,
 		i = j;
 	}
 	assert_true(nb[0] >= 2);
-	assert_int_equal(ev_sink_open_path(&sink, out), EV_OK);
+	assert_int_equal(ev_sink_open_path(&sink, out, NULL), EV_OK);
 	/* the reader is still open: its header is valid */
 	h = ev_reader_header(r);
-	assert_int_equal(ev_writer_open(&w, sink, h, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, NULL, NULL), EV_OK);
 	if (swap_first) {
 		write_block(w, h, &l, blocks[0][1].from, blocks[0][1].n);
 		write_block(w, h, &l, blocks[0][0].from, blocks[0][0].n);
@@ -587,7 +588,7 @@ static void step_back(const char *path, size_t every, size_t by,
 	ev_writer *w;
 	const ev_header *h;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	load_reader(r, &l);
 	for (size_t i = every; i < l.n; i += every) {
 		size_t j = i;
@@ -597,9 +598,9 @@ static void step_back(const char *path, size_t every, size_t by,
 		memmove(&l.ev[j + 1], &l.ev[j], (i - j) * sizeof *l.ev);
 		l.ev[j] = moved;
 	}
-	assert_int_equal(ev_sink_open_path(&sink, out), EV_OK);
+	assert_int_equal(ev_sink_open_path(&sink, out, NULL), EV_OK);
 	h = ev_reader_header(r);
-	assert_int_equal(ev_writer_open(&w, sink, h, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, NULL, NULL), EV_OK);
 	for (size_t i = 0; i < l.n;) {
 		size_t j = i;
 		while (j < l.n && l.ev[j].cap == l.ev[i].cap)
@@ -669,7 +670,7 @@ static ev_header *message_header(void)
 {
 	ev_header *h;
 
-	assert_int_equal(ev_header_new(&h), EV_OK);
+	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
 	assert_int_equal(ev_header_add(h, EV_BLOCK_MARKER, 14, "Block marker",
 				       12, NULL, 0), EV_OK);
 	assert_int_equal(ev_header_add(h, EV_USER_MSG, EV_SIZE_VARIABLE,
@@ -708,8 +709,8 @@ static void test_large_events_across_buffers(void **state)
 	(void)state;
 	memset(text, 'x', sizeof text - 1);
 	wo.mode = EV_WRITE_REBLOCK;
-	assert_int_equal(ev_sink_open_path(&sink, path), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, h, &wo), EV_OK);
+	assert_int_equal(ev_sink_open_path(&sink, path, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &wo, NULL), EV_OK);
 	for (uint64_t i = 0; i < 400; i++) {
 		seed = seed * 1103515245u + 12345u;
 		text[(seed >> 8) % 30000 + 1] = '\0';
@@ -761,8 +762,8 @@ static void test_ties_keep_file_order(void **state)
 
 	(void)state;
 	wo.mode = EV_WRITE_REBLOCK;
-	assert_int_equal(ev_sink_open_path(&sink, path), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, h, &wo), EV_OK);
+	assert_int_equal(ev_sink_open_path(&sink, path, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, h, &wo, NULL), EV_OK);
 	for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
 		write_message(w, events[i].cap, events[i].time, events[i].text);
 	assert_int_equal(ev_writer_finish(w), EV_OK);
@@ -855,8 +856,8 @@ static void test_header_cut_input(void **state)
 		char want[64];
 
 		write_file(cut, data, cuts[k]);
-		assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
-		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+		assert_int_equal(ev_sorter_new(&s, NULL, NULL), EV_OK);
+		assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 		assert_int_equal(sort_path(s, cut, sink), EV_EFORMAT);
 		assert_int_equal(ev_sorter_diag(s)->status, EV_EFORMAT);
 		assert_int_equal(ev_sorter_diag(s)->origin, EV_ORIGIN_INPUT);
@@ -1021,12 +1022,12 @@ static void test_options_are_checked(void **state)
 
 	(void)state;
 	opts.memory = 1000;
-	assert_int_equal(ev_sorter_new(&s, &opts), EV_EINVAL);
+	assert_int_equal(ev_sorter_new(&s, &opts, NULL), EV_EINVAL);
 	assert_null(s);
 	opts.memory = 0;
 	opts.version = 99;
-	assert_int_equal(ev_sorter_new(&s, &opts), EV_EINVAL);
-	assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, &opts, NULL), EV_EINVAL);
+	assert_int_equal(ev_sorter_new(&s, NULL, NULL), EV_OK);
 	ev_sorter_free(s);
 	ev_sorter_free(NULL);
 }
@@ -1051,13 +1052,13 @@ static void test_memory_input(void **state)
 	assert_false(st.copied_input);
 	data = ts_read_file(path, &len);
 	assert_non_null(data);
-	assert_int_equal(ev_input_memory(&in, data, len, "mem"), EV_OK);
+	assert_int_equal(ev_input_memory(&in, data, len, "mem", NULL), EV_OK);
 	assert_string_equal(ev_input_name(in), "mem");
-	assert_int_equal(ev_sorter_new(&s, NULL), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, NULL, NULL), EV_OK);
 	for (int run = 0; run < 2; run++) {
-		assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+		assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 		assert_int_equal(ev_sorter_run(s, in, sink), EV_OK);
-		assert_int_equal(ev_sorter_stats(s)->copied_input, run == 0);
+		assert_int_equal(ev_sorter_result(s)->copied_input, run == 0);
 		got = ev_sink_memory(sink, &got_len);
 		assert_int_equal(got_len, want_len);
 		assert_memory_equal(got, want, want_len);
@@ -1076,7 +1077,7 @@ static void test_missing_input(void **state)
 
 	(void)state;
 	errno = 0;
-	assert_int_equal(ev_input_open(&in, "/nonexistent/x.eventlog"),
+	assert_int_equal(ev_input_open(&in, "/nonexistent/x.eventlog", NULL),
 			 EV_EIO);
 	assert_int_equal(errno, ENOENT);
 	assert_null(in);
@@ -1108,7 +1109,7 @@ static void test_check_names_first_inversion(void **state)
 		prev = e;
 	}
 	assert_true(i < walk.count);
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_sort_check(r, &inv), 1);
 	assert_int_equal(inv.offset, walk.events[i].offset);
 	assert_int_equal(inv.index, i);

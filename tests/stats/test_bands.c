@@ -44,7 +44,7 @@ static void read_oracle(const char *log, oracle *o)
 	ev_reader *r;
 	ev_event ev;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		if (ev.type == EV_HEAP_PROF_SAMPLE_BEGIN) {
@@ -71,9 +71,9 @@ static ev_stats *read_bands(const char *log)
 	ev_reader *r;
 	ev_stats *st;
 
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_bands(st), EV_OK);
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_feed(r, ev_stats_consumer(), st), EV_END);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	ev_reader_free(r);
@@ -97,7 +97,7 @@ static void check_band(const char *log, const char *label)
 	const ev_stats_band *b = band(st, label);
 
 	read_oracle(log, &o);
-	ev_stats_heap_profile_get(st, &p);
+	ev_stats_profile(st, &p);
 	assert_true(p.have);
 	assert_int_equal(p.breakdown, 7); /* closure type, -hT */
 	assert_string_equal(ev_stats_breakdown_flag(p.breakdown), "T");
@@ -146,7 +146,7 @@ static void no_profile(void **state)
 	ev_stats_heap_profile p;
 
 	(void)state;
-	ev_stats_heap_profile_get(st, &p);
+	ev_stats_profile(st, &p);
 	assert_false(p.have);
 	assert_int_equal(ev_stats_band_count(st), 0);
 	assert_null(ev_stats_breakdown_flag(0));

@@ -57,10 +57,10 @@ static ev_stats *read_spans(const char *log, unsigned kinds, span_list *l)
 	ev_stats *st;
 
 	memset(l, 0, sizeof *l);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_spans(st, kinds), EV_OK);
 	ev_stats_on_span(st, on_span, l);
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_feed(r, ev_stats_consumer(), st), EV_END);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	ev_reader_free(r);
@@ -76,7 +76,7 @@ static void read_measured(const char *log, span_list *l)
 	ev_event ev;
 
 	memset(l, 0, sizeof *l);
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		char text[64];
@@ -169,7 +169,7 @@ static void spans_pair_per_name_and_thread(void **state)
 	assert_int_equal(named(st, "orphan")->unmatched_stops, 1);
 	assert_int_equal(named(st, "orphan")->all.count, 0);
 	assert_int_equal(named(st, "leak")->unstopped, 1);
-	ev_stats_spans_summary_get(st, &sum);
+	ev_stats_span_totals(st, &sum);
 	assert_int_equal(sum.unmatched_stops, 1);
 	assert_int_equal(sum.unstopped, 1);
 	assert_int_equal(sum.spans, 17);
@@ -245,7 +245,7 @@ static void keep_spans_before_events_only(void **state)
 	ev_event ev = { 0 };
 
 	(void)state;
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_spans(st, 0), EV_EINVAL);
 	ev.type = EV_GC_START;
 	ev.cap = 0;
@@ -279,7 +279,7 @@ static void spans_within_their_limits(void **state)
 	unsigned names = EV_STATS_MAX_SPAN_NAMES + 44;
 
 	(void)state;
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
 	for (unsigned i = 0; i < names; i++) {
 		snprintf(text, sizeof text, "START name %u", i);
@@ -288,7 +288,7 @@ static void spans_within_their_limits(void **state)
 		assert_int_equal(add_message(st, text, i + 10), EV_OK);
 	}
 	assert_int_equal(ev_stats_finish(st), EV_OK);
-	ev_stats_spans_summary_get(st, &sum);
+	ev_stats_span_totals(st, &sum);
 	assert_int_equal(ev_stats_span_count(st), EV_STATS_MAX_SPAN_NAMES);
 	/* 44 names past the limit: their STARTs and STOPs. */
 	assert_int_equal(sum.dropped, 2 * 44);
@@ -299,13 +299,13 @@ static void spans_within_their_limits(void **state)
 
 	/* STARTs never stopped: past EV_STATS_MAX_OPEN_SPANS, dropped; a
 	 * STOP closes the latest kept one. */
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
 	for (unsigned i = 0; i < EV_STATS_MAX_OPEN_SPANS + 5; i++)
 		assert_int_equal(add_message(st, "START deep", 1000 + i), EV_OK);
 	assert_int_equal(add_message(st, "STOP deep", 200000), EV_OK);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
-	ev_stats_spans_summary_get(st, &sum);
+	ev_stats_span_totals(st, &sum);
 	assert_int_equal(sum.dropped, 5);
 	assert_int_equal(sum.spans, 1);
 	assert_int_equal(sum.unstopped, EV_STATS_MAX_OPEN_SPANS - 1);
@@ -339,7 +339,7 @@ static void spans_of_many_threads(void **state)
 	unsigned threads = 6000;
 
 	(void)state;
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
 	for (unsigned t = 1; t <= threads; t++) {
 		run_thread(st, t, 100 * t);
@@ -371,7 +371,7 @@ static void stop_read_before_its_start(void **state)
 	const ev_stats_span *x, *y;
 
 	(void)state;
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_spans(st, EV_STATS_SPANS_EVENTS), EV_OK);
 	run_thread(st, 7, 10);
 	assert_int_equal(add_message(st, "STOP x", 100), EV_OK);
@@ -388,7 +388,7 @@ static void stop_read_before_its_start(void **state)
 	assert_int_equal(y->all.count, 0);
 	assert_int_equal(y->unmatched_stops, 1);
 	assert_int_equal(y->unstopped, 1);
-	ev_stats_spans_summary_get(st, &sum);
+	ev_stats_span_totals(st, &sum);
 	assert_int_equal(sum.unmatched_stops, 1);
 	assert_int_equal(sum.unstopped, 1);
 	ev_stats_free(st);

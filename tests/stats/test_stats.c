@@ -140,11 +140,12 @@ static ev_stats *stats_of(const char *path, const void *data, size_t len,
 	ev_stats *st = NULL;
 
 	if (data)
-		assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0),
+		assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0,
+						       NULL),
 				 EV_OK);
 	else
-		assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+		assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
 	assert_int_equal(ev_reader_feed(r, ev_stats_consumer(), st), want_status);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -161,9 +162,9 @@ static ev_stats *sorted_stats_of(const char *path)
 	ev_input *in = NULL;
 	ev_stats *st = NULL;
 
-	assert_int_equal(ev_sorter_new(&sorter, NULL), EV_OK);
-	assert_int_equal(ev_input_open(&in, path), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_sorter_new(&sorter, NULL, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_sorter_visit(sorter, in, ev_stats_consumer(), st),
 			 EV_OK);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -293,8 +294,8 @@ static ev_stats *metadata_stats_of(const char *path)
 	ev_event ev;
 	int rc;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		if (ev_type_is_metadata(ev.type))
 			assert_int_equal(ev_stats_add(st, &ev), EV_OK);
@@ -410,7 +411,7 @@ static void crafted_open(crafted *c)
 	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
 
 	opts.mode = EV_WRITE_REBLOCK;
-	assert_int_equal(ev_header_new(&c->header), EV_OK);
+	assert_int_equal(ev_header_new(&c->header, NULL), EV_OK);
 	add_type(c->header, EV_GC_START, 0);
 	add_type(c->header, EV_GC_END, 0);
 	add_type(c->header, EV_BLOCK_MARKER, 14);
@@ -426,8 +427,9 @@ static void crafted_open(crafted *c)
 	add_type(c->header, EV_STOP_THREAD, 10);
 	add_type(c->header, EV_MIGRATE_THREAD, 6);
 	add_type(c->header, EV_THREAD_LABEL, -1);
-	assert_int_equal(ev_sink_open_memory(&c->sink), EV_OK);
-	assert_int_equal(ev_writer_open(&c->writer, c->sink, c->header, &opts),
+	assert_int_equal(ev_sink_open_memory(&c->sink, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&c->writer, c->sink, c->header, &opts,
+					NULL),
 			 EV_OK);
 }
 
@@ -700,7 +702,7 @@ static void test_short_event_is_an_error(void **state)
 	ev_event ev = { .type = EV_GC_STATS_GHC, .cap = 0, .time = 1,
 			.payload = p, .size = sizeof p, .offset = 77 };
 
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_add(st, &ev), EV_EFORMAT);
 	assert_int_equal(ev_stats_diag(st)->offset, 77);
 	assert_non_null(strstr(ev_stats_diag(st)->message, "GC_STATS_GHC"));
@@ -743,11 +745,11 @@ static void test_merged_processes(void **state)
 	const uint8_t *log;
 	size_t len;
 
-	assert_int_equal(ev_merge_new(&m, NULL), EV_OK);
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
 	assert_int_equal(ev_merge_add(m, ts_input(a)), EV_OK);
 	assert_int_equal(ev_merge_add(m, ts_input(b)), EV_OK);
 	assert_int_equal(ev_merge_plan(m), EV_OK);
-	assert_int_equal(ev_sink_open_memory(&sink), EV_OK);
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	log = ev_sink_memory(sink, &len);
 	st = stats_of(NULL, log, len, EV_END);
@@ -992,7 +994,7 @@ static void test_threads_not_kept(void **state)
 			.payload = p, .size = sizeof p };
 	ev_stats *st;
 
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_add(st, &ev), EV_OK);
 	assert_int_equal(ev_stats_keep_threads(st), EV_EINVAL);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -1025,7 +1027,7 @@ static void test_pause_distribution(void **state)
 	put_process_last(&c, 1);
 	st = crafted_stats(&c);
 
-	all = ev_stats_pauses_of(st, 0, EV_STATS_ALL_GENS);
+	all = ev_stats_pauses_at(st, 0, EV_STATS_ALL_GENS);
 	assert_non_null(all);
 	assert_int_equal(all->count, 301);
 	assert_int_equal(all->min_ns, 1000);
@@ -1045,14 +1047,14 @@ static void test_pause_distribution(void **state)
 	assert_int_equal(q, 300000);
 	assert_int_equal(ev_stats_pause_quantile(st, 0, EV_STATS_ALL_GENS, 0.0,
 						 &q), EV_EINVAL);
-	g1 = ev_stats_pauses_of(st, 0, 1);
+	g1 = ev_stats_pauses_at(st, 0, 1);
 	assert_non_null(g1);
 	assert_int_equal(g1->count, 100); /* 3, 6, ..., 300 us */
 	assert_int_equal(g1->min_ns, 3000);
 	assert_int_equal(g1->longest[0].gen, 1);
-	assert_int_equal(ev_stats_pauses_of(st, 0, 0)->count, 201);
-	assert_null(ev_stats_pauses_of(st, 0, 2));
-	assert_null(ev_stats_pauses_of(st, 1, EV_STATS_ALL_GENS));
+	assert_int_equal(ev_stats_pauses_at(st, 0, 0)->count, 201);
+	assert_null(ev_stats_pauses_at(st, 0, 2));
+	assert_null(ev_stats_pauses_at(st, 1, EV_STATS_ALL_GENS));
 	ev_stats_free(st);
 }
 
@@ -1158,7 +1160,7 @@ static void test_now(void **state)
 		{ EV_HEAP_SIZE, 0, 50, 4096 }, { EV_HEAP_LIVE, 1, 60, 5 },
 	};
 
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	for (size_t i = 0; i < ARRAY_LEN(in); i++) {
 		ev.type = in[i].type;
 		ev.cap = in[i].cap;
@@ -1166,7 +1168,7 @@ static void test_now(void **state)
 		ev_store64(p + 4, in[i].bytes);
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
 	}
-	ev_stats_now_get(st, &now);
+	ev_stats_live_totals(st, &now);
 	assert_int_equal(now.time_ns, 60);
 	assert_int_equal(now.allocated_bytes, 350);
 	assert_int_equal(now.live_bytes, 5);
@@ -1199,29 +1201,29 @@ static void check_live_log(const char *name)
 	ev_event ev;
 	int rc;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	assert_int_equal(ev_stats_consumer()->begin(st, 0, ev_reader_header(r)),
 			 EV_OK);
 	for (uint64_t i = 0; (rc = ev_reader_next(r, &ev)) == EV_OK; i++) {
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
-		if (i % 64 || ev_stats_live_count(st) != 1)
+		if (i % 64 || ev_stats_live_process_count(st) != 1)
 			continue;
-		assert_int_equal(ev_stats_live_process(st, 0, &live), EV_OK);
+		assert_int_equal(ev_stats_live_process_at(st, 0, &live), EV_OK);
 		check_live_monotone(&live, &before);
 		before = live;
 		checks++;
 	}
 	assert_int_equal(rc, EV_END);
 	assert_true(checks > 2);
-	assert_int_equal(ev_stats_live_process(st, 0, &live), EV_OK);
+	assert_int_equal(ev_stats_live_process_at(st, 0, &live), EV_OK);
 	for (size_t c = 0; c < ev_stats_live_cap_limit(st); c++)
-		if (ev_stats_live_capability(st, c, &cap) == EV_OK)
+		if (ev_stats_live_capability_at(st, c, &cap) == EV_OK)
 			caps[n_caps++] = cap;
 	assert_int_equal(ev_stats_finish(st), EV_OK);
-	assert_int_equal(ev_stats_live_count(st), 0);
-	assert_int_equal(ev_stats_live_process(st, 0, &before), EV_EINVAL);
+	assert_int_equal(ev_stats_live_process_count(st), 0);
+	assert_int_equal(ev_stats_live_process_at(st, 0, &before), EV_EINVAL);
 	before = *ev_stats_process_at(st, 0);
 	assert_int_equal(live.allocated_bytes, before.allocated_bytes);
 	assert_int_equal(live.collections, before.collections);
@@ -1257,18 +1259,19 @@ static void test_live_without_processes(void **state)
 
 	(void)state;
 	assert_non_null(log);
-	assert_int_equal(ev_reader_open_memory(&r, log, len / 3, "third", 0),
+	assert_int_equal(ev_reader_open_memory(&r, log, len / 3, "third", 0,
+					       NULL),
 			 EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
-	assert_int_equal(ev_stats_live_count(st), 0);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
+	assert_int_equal(ev_stats_live_process_count(st), 0);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
 	assert_int_equal(rc, EV_ETRUNCATED);
-	assert_int_equal(ev_stats_live_count(st), 1);
-	assert_int_equal(ev_stats_live_process(st, 0, &live), EV_OK);
+	assert_int_equal(ev_stats_live_process_count(st), 1);
+	assert_int_equal(ev_stats_live_process_at(st, 0, &live), EV_OK);
 	assert_int_equal(live.capset, 0);
 	assert_false(live.have_pid);
-	assert_int_equal(ev_stats_live_process(st, 1, &live), EV_EINVAL);
+	assert_int_equal(ev_stats_live_process_at(st, 1, &live), EV_EINVAL);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	assert_int_equal(ev_stats_process_count(st), 1);
 	assert_int_equal(live.allocated_bytes,

@@ -65,7 +65,7 @@ static void learn(ev_filter *f, const char *path, unsigned pass)
 	ev_reader *r;
 	ev_event ev;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK)
 		assert_int_equal(evi_filter_learn(f, pass, 0, &ev), EV_OK);
@@ -83,15 +83,15 @@ static ev_stats *slice(const char *from, const char *to, expected *x)
 	ev_event ev, kept;
 
 	memset(x, 0, sizeof *x);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	if (from) {
-		assert_int_equal(ev_filter_new(&f, NULL), EV_OK);
+		assert_int_equal(ev_filter_new(&f, NULL, NULL), EV_OK);
 		assert_int_equal(ev_filter_set_time(f, from, to, 0), EV_OK);
 		for (unsigned pass = 0; pass < evi_filter_learning_passes(f);
 		     pass++)
 			learn(f, path, pass);
 	}
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		if (f && evi_filter_apply(f, 0, &ev, &kept) != 1)

@@ -77,7 +77,8 @@ static outcome *validate_with(const uint8_t *data, size_t len,
 	ev_reader *r;
 
 	assert_non_null(o);
-	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0,
+					       NULL), EV_OK);
 	o->rc = ts_validate(r, opts, collect, o, &o->res);
 	ev_reader_free(r);
 	return o;
@@ -1684,7 +1685,8 @@ static void test_callback_stops(void **state)
 	load(&l, "threads-n2.eventlog");
 	opts.sorted = 1; /* many findings */
 	o->stop_after = 2;
-	assert_int_equal(ev_reader_open_memory(&r, l.bytes, l.len, "m", 0),
+	assert_int_equal(ev_reader_open_memory(&r, l.bytes, l.len, "m", 0,
+					       NULL),
 			 EV_OK);
 	assert_int_equal(ts_validate(r, &opts, collect, o, &o->res), EV_OK);
 	assert_int_equal(o->total, 2);
@@ -1706,14 +1708,15 @@ static void test_api_arguments(void **state)
 	(void)state;
 	load(&l, "user-n1.eventlog");
 	opts.version = 99;
-	assert_int_equal(ev_validator_new(&v, &opts), EV_EINVAL);
+	assert_int_equal(ev_validator_new(&v, &opts, NULL), EV_EINVAL);
 	assert_null(v);
 	ev_validator_free(NULL);
 	/* NULL options are the defaults; no findings callback is fine. */
-	assert_int_equal(ev_validator_new(&v, NULL), EV_OK);
+	assert_int_equal(ev_validator_new(&v, NULL, NULL), EV_OK);
 	assert_int_equal(ev_validator_run_reader(v, NULL), EV_EINVAL);
 	assert_int_equal(ev_validator_diag(v)->status, EV_EINVAL);
-	assert_int_equal(ev_input_memory(&in, l.bytes, l.len, "m"), EV_OK);
+	assert_int_equal(ev_input_memory(&in, l.bytes, l.len, "m",
+					 NULL), EV_OK);
 	assert_int_equal(ev_validator_run(v, in), EV_OK);
 	res = *ev_validator_result(v);
 	ev_input_free(in);

@@ -15,6 +15,7 @@ usage: api.py EVTOOL TESTDATA [CORPUS]
 import glob
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -43,10 +44,11 @@ def check(ok, what):
 
 
 class Server:
-    def __init__(self, *logs):
-        self.proc = subprocess.Popen([EVTOOL, "view", *logs],
+    def __init__(self, *logs, options=(), env=None):
+        self.proc = subprocess.Popen([EVTOOL, "view", *options, *logs],
                                      stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True,
+                                     env=env)
         url = self.proc.stdout.readline().strip()
         m = re.match(r"(http://127\.0\.0\.1:\d+)/\?token=([0-9a-f]{32})$", url)
         if not m:
@@ -228,6 +230,10 @@ def spans_agree(s, log):
 def show_lines(log, cap):
     out = subprocess.run([EVTOOL, "show", log], capture_output=True,
                          text=True).stdout
+    if cap == "global":  # the events without a cap
+        out = out[out.index("\nEvents:\n"):]
+        return [l for l in out.splitlines()
+                if re.match(r"\d+: (?!cap \d+: )", l) and "event block" not in l]
     mark = ": cap %d: " % cap
     return [l for l in out.splitlines()
             if mark in l and "event block" not in l]
@@ -236,7 +242,7 @@ def show_lines(log, cap):
 def events_agree(s, log, meta, cap):
     got, cursor = [], "from=0&to=%d" % (meta["end_ns"] + 1)
     for _ in range(10000):
-        page = s.json("/api/events?cap=%d&limit=1000&%s" % (cap, cursor))
+        page = s.json("/api/events?cap=%s&limit=1000&%s" % (cap, cursor))
         got += [(e["time"], e["show"]) for e in page["events"]]
         if page["next"] is None:
             break
@@ -245,10 +251,36 @@ def events_agree(s, log, meta, cap):
     # show sorts by time, stably: the API gives the log's order.
     got = [line for _, line in sorted(got, key=lambda e: e[0])]
     want = show_lines(log, cap)
-    check(got == want, "%s cap %d: %d events from the API, %d from show%s" % (
+    check(got == want, "%s cap %s: %d events from the API, %d from show%s" % (
         log, cap, len(got), len(want),
         "" if got == want else ": first difference %r" % (next(
             ((a, b) for a, b in zip(got, want) if a != b), None),)))
+
+
+def windows_agree(s, log, meta, rng):
+    """/api/window at random ranges gives each capability's mutator and GC
+    time exactly as `evtool filter --from --to | evtool stats --caps` does:
+    the runs and GCs whose start and end both lie in the window."""
+    if meta["end_ns"] <= meta["start_ns"]:
+        return
+    for _ in range(4):
+        a = rng.randint(meta["start_ns"], meta["end_ns"] - 1)
+        b = rng.randint(a + 1, meta["end_ns"] + 1)
+        w = s.json("/api/window?from=%d&to=%d" % (a, b))
+        sliced = subprocess.run([EVTOOL, "filter", log, "--from", str(a),
+                                 "--to", str(b)], capture_output=True,
+                                check=True).stdout
+        out = subprocess.run([EVTOOL, "stats", "--caps", "--json", "-"],
+                             input=sliced, capture_output=True).stdout
+        files = json.loads(out)["files"] if out else []
+        want = {c["cap"]: c for c in files[0]["capabilities"]} if files else {}
+        for c in w["caps"]:
+            st = want.get(c["cap"], {"mutator_ns": 0, "gc_ns": 0})
+            check(c["mutator_ns"] == st["mutator_ns"] and
+                  c["gc_ns"] == st["gc_ns"],
+                  "%s window [%d, %d) cap %d: %d/%d, filter | stats %d/%d" % (
+                      log, a, b, c["cap"], c["mutator_ns"], c["gc_ns"],
+                      st["mutator_ns"], st["gc_ns"]))
 
 
 def refusals(s):
@@ -298,6 +330,7 @@ def search_finds_labels(s, log):
           "%s: search %r: %s" % (log, label, hits[:3]))
 
 
+rng = random.Random(25)
 for i, log in enumerate(LOGS):
     if not one_session(log):
         continue
@@ -311,10 +344,42 @@ for i, log in enumerate(LOGS):
         for cap in range(min(meta["capabilities"], 2)):
             events_agree(s, log, meta, cap)
         search_finds_labels(s, log)
+        windows_agree(s, log, meta, rng)
         if i == 0:
             refusals(s)
     finally:
         s.stop()
+
+# /api/events never gives up: gc-n2 has one block per capability and
+# one global block; copies of its cap 0 block (events repeated, times as
+# they were) are put before cap 1's until 34 MB of cap 0's events lie
+# between the data start and cap 1's block. Paged through, cap 1's and
+# the global buffer's events are still show's.
+import struct
+
+data = open(os.path.join(sys.argv[2], "gc-n2.eventlog"), "rb").read()
+at = data.index(b"hdredatb") + 8
+blocks = []
+while data[at:at + 2] == b"\x00\x12":  # BLOCK_MARKER: size u32 at 10
+    size = struct.unpack(">I", data[at + 10:at + 14])[0]
+    blocks.append(data[at:at + size])
+    at += size
+padded = "/tmp/evtool-view-api-padded-%d.eventlog" % os.getpid()
+with open(padded, "wb") as f:
+    f.write(data[:data.index(b"hdredatb") + 8])
+    f.write(blocks[0] * (34000000 // len(blocks[0]) + 1))
+    f.write(b"".join(blocks[1:]) + data[at:])
+s = Server(padded)
+try:
+    meta = wait_complete(s)
+    check(os.path.getsize(padded) > 34000000 and len(blocks) == 3,
+          "the padded log: %d bytes, %d blocks" % (os.path.getsize(padded),
+                                                   len(blocks)))
+    events_agree(s, padded, meta, 1)
+    events_agree(s, padded, meta, "global")
+finally:
+    s.stop()
+    os.unlink(padded)
 
 # Several logs are one timeline, as `evtool merge` aligns them.
 a, b = (os.path.join(sys.argv[2], n) for n in ("merge-a.eventlog",
@@ -345,6 +410,160 @@ try:
 finally:
     s.stop()
     os.unlink(merged)
+
+# A log of two sessions (two logs concatenated, as a restarted eventlog
+# leaves them): both processes are shown, aligned as `evtool merge`
+# aligns the two logs, whose tiles are merge's stats --caps.
+both = "/tmp/evtool-view-api-sessions-%d.eventlog" % os.getpid()
+merged = "/tmp/evtool-view-api-%d.eventlog" % os.getpid()
+with open(both, "wb") as f:
+    f.write(open(a, "rb").read() + open(b, "rb").read())
+subprocess.run([EVTOOL, "merge", a, b, "-o", merged], check=True)
+s = Server(both)
+try:
+    meta = wait_complete(s)
+    check(meta["sessions"] == 2 and
+          [p["pid"] for p in meta["processes"]] == [8605, 8613],
+          "two sessions, two processes: %s %s" % (meta["sessions"],
+                                                  meta["processes"]))
+    tiles_agree(s, merged, meta)
+finally:
+    s.stop()
+    os.unlink(both)
+    os.unlink(merged)
+
+# --cache DIR|FILE: the index is written once the log is read, used again
+# while the log is unchanged (the answers are the same), made anew when its
+# modification time or bytes change or the file is damaged; nothing is
+# written beside the log; a log on standard input is not cached.
+import shutil as _shutil
+import tempfile
+
+work = tempfile.mkdtemp(prefix="evtool-view-api-cache-")
+cache_dir = os.path.join(work, "cache")
+os.mkdir(cache_dir)
+logdir = os.path.join(work, "logs")
+os.mkdir(logdir)
+log = os.path.join(logdir, "prof-n2.eventlog")
+_shutil.copy(os.path.join(sys.argv[2], "prof-n2.eventlog"), log)
+QUERIES = ("/api/tiles?from=0&to=1048576000&width=64", "/api/bands?width=50",
+           "/api/window?from=100000000&to=500000000",
+           "/api/events?cap=1&limit=1000", "/api/thread?tid=3",
+           "/api/search?q=main")
+
+
+def answers(where):
+    """/api/meta's from_cache and the answers of QUERIES."""
+    s = Server(log, options=("--cache", where))
+    try:
+        meta = wait_complete(s)
+        got = [s.curl(q) for q in QUERIES]
+        for _ in range(100):  # the cache is written once complete
+            if meta["complete"]:
+                break
+            time.sleep(0.05)
+            meta = s.json("/api/meta")
+        return meta["from_cache"], got
+    finally:
+        s.stop()
+
+
+import time
+fresh, first = answers(cache_dir)
+files = os.listdir(cache_dir)
+check(not fresh and len(files) == 1 and files[0].endswith(".cache"),
+      "--cache DIR: one cache file written: %s" % files)
+cached, again = answers(cache_dir)
+check(cached and again == first, "--cache DIR: used again, same answers "
+      "(%s)" % [q for q, a, b in zip(QUERIES, first, again) if a != b])
+os.utime(log, None)  # touched: another modification time
+cached, again = answers(cache_dir)
+check(not cached and again == first, "--cache: a touched log is read again")
+cached, _ = answers(cache_dir)
+check(cached, "--cache: and the new cache used after")
+# The same size and time, other bytes: the last bit of the timestamp (u64
+# after the u16 type) of cap 1's first event.
+at = json.loads(first[3][1])["events"][0]["offset"] + 2 + 7
+with open(log, "r+b") as f:
+    st = os.stat(log)
+    f.seek(at)
+    byte = f.read(1)
+    f.seek(at)
+    f.write(bytes([byte[0] ^ 1]))
+os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns))
+cached, _ = answers(cache_dir)
+check(not cached, "--cache: a log whose first MiB changed is read again")
+path = os.path.join(cache_dir, files[0])
+with open(path, "r+b") as f:  # damaged: cut in the middle
+    f.truncate(os.path.getsize(path) // 2)
+_shutil.copy(os.path.join(sys.argv[2], "prof-n2.eventlog"), log)
+cached, again = answers(cache_dir)
+check(not cached and again == first, "--cache: a damaged cache is made anew")
+one = os.path.join(work, "one.cache")
+answers(one)
+cached, again = answers(one)
+check(cached and again == first and os.path.exists(one),
+      "--cache FILE: written and used")
+check(os.listdir(logdir) == ["prof-n2.eventlog"],
+      "nothing beside the log: %s" % os.listdir(logdir))
+p = subprocess.Popen([EVTOOL, "view", "--cache", cache_dir, "-"],
+                     stdin=open(log, "rb"), stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+p.stdout.readline()
+p.terminate()
+err = p.communicate(timeout=10)[1]
+check("not a file: not cached" in err, "--cache with standard input: %r" % err)
+_shutil.rmtree(work)
+
+# --open starts the browser as xdg-open does: each command of $BROWSER
+# (colon-separated) until one succeeds, the URL for its %s or as its last
+# argument; without $BROWSER, xdg-open (here a script first in PATH).
+tmp = "/tmp/evtool-view-api-open-%d" % os.getpid()
+os.mkdir(tmp)
+record = os.path.join(tmp, "record")
+with open(record, "w") as f:
+    f.write("#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > \"" + tmp +
+            "/args-$(basename \"$0\")\"\n")
+os.chmod(record, 0o755)
+os.symlink(record, os.path.join(tmp, "xdg-open"))
+one = os.path.join(sys.argv[2], "merge-a.eventlog")
+
+
+def opened(browser, name):
+    """The arguments the browser command `name` got, and the URL."""
+    env = dict(os.environ, PATH=tmp + ":" + os.environ["PATH"])
+    env.pop("BROWSER", None)
+    if browser is not None:
+        env["BROWSER"] = browser
+    s = Server(one, options=("--open",), env=env)
+    try:
+        path = os.path.join(tmp, "args-" + name)
+        for _ in range(100):
+            if os.path.exists(path):
+                break
+            time.sleep(0.05)
+        args = open(path).read().split("\n")[1:-1] if os.path.exists(path) else None
+        status, _ = s.curl("/api/meta")
+        check(status == 200, "--open: still serving")
+        return args, s.base + "/?token=" + s.token
+    finally:
+        s.stop()
+        for f in os.listdir(tmp):
+            if f.startswith("args-"):
+                os.unlink(os.path.join(tmp, f))
+
+
+import time
+args, url = opened(record, "record")
+check(args == [url], "BROWSER=record: %s, want [%s]" % (args, url))
+args, url = opened("false:" + record + " --new-window %s", "record")
+check(args == ["--new-window", url], "BROWSER=false:record --new-window %%s: %s"
+      % args)
+args, url = opened(None, "xdg-open")
+check(args == [url], "no BROWSER, xdg-open: %s, want [%s]" % (args, url))
+for f in ("record", "xdg-open"):
+    os.unlink(os.path.join(tmp, f))
+os.rmdir(tmp)
 
 # unix:PATH, the socket of a program using eventlog-socket: a log sent
 # in pieces grows on the server, then its tiles are stats --caps'.

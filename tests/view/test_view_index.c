@@ -29,8 +29,8 @@ static ev_view_index *index_log(const char *path, size_t cells)
 	ev_view_index *ix;
 	int rc;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_view_index_new(&ix, cells), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_view_index_new(&ix, cells, NULL), EV_OK);
 	rc = ev_view_index_read(ix, r);
 	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
 	if (rc == EV_ETRUNCATED) /* a file that will not grow: it ends */
@@ -51,8 +51,8 @@ static ev_stats *stats_kept(const char *path, int threads, unsigned spans)
 	ev_stats *st;
 	int rc;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	if (threads)
 		assert_int_equal(ev_stats_keep_threads(st), EV_OK);
 	if (spans)
@@ -70,8 +70,8 @@ static ev_stats *stats_of(const char *path)
 	ev_stats *st;
 	int rc;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	rc = ev_reader_feed(r, ev_stats_consumer(), st);
 	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -279,7 +279,7 @@ static uint64_t first_at(int fd, const ev_view_index *ix, uint64_t at,
 	uint64_t found = UINT64_MAX;
 
 	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
-					   "log", EV_READER_RAW), EV_OK);
+					   "log", EV_READER_RAW, NULL), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK)
 		if (ev.type != EV_BLOCK_MARKER && ev.cap == cap &&
 		    ev.time >= time) {
@@ -290,8 +290,37 @@ static uint64_t first_at(int fd, const ev_view_index *ix, uint64_t at,
 	return found;
 }
 
+/* `cap`'s events from the block at `at` on (type, time, size, payload),
+ * folded into one number, and their count: read from the whole log, or
+ * through an ev_view_cap_source (the others' blocks hopped over). */
+static uint64_t cap_events_of(int fd, const ev_view_index *ix, uint64_t at,
+			      uint16_t cap, int hop, uint64_t *count)
+{
+	ev_view_cap_source src = { { fd, ev_view_data_offset(ix), at, 0 },
+				   cap, 0, 0 };
+	ev_reader *r;
+	ev_event ev;
+	uint64_t sum = 0;
+
+	*count = 0;
+	assert_int_equal(ev_reader_open_fn(&r, hop ? ev_view_cap_source_read
+						   : ev_view_source_read,
+					   hop ? (void *)&src : (void *)&src.src,
+					   "log", EV_READER_RAW, NULL), EV_OK);
+	while (ev_reader_next(r, &ev) == EV_OK)
+		if (ev.type != EV_BLOCK_MARKER && ev.cap == cap) {
+			sum = sum * 1000003u + ev.type * 7919u + ev.time + ev.size;
+			for (uint32_t i = 0; i < ev.size; i++)
+				sum = sum * 31u + ev.payload[i];
+			(*count)++;
+		}
+	ev_reader_free(r);
+	return sum;
+}
+
 /* From the block the index names for a time, a reader meets the same
- * first event of that time as a reader of the whole log. */
+ * first event of that time as a reader of the whole log; a reader of the
+ * capability's blocks only meets the same events. */
 static void blocks_lead_back(const char *path, void *ctx)
 {
 	counts *n = ctx;
@@ -309,8 +338,13 @@ static void blocks_lead_back(const char *path, void *ctx)
 			uint64_t want = first_at(fd, ix, ev_view_data_offset(ix),
 						 cap, t);
 
+			uint64_t all, hopped;
+
 			assert_true(at >= ev_view_data_offset(ix));
 			assert_int_equal(first_at(fd, ix, at, cap, t), want);
+			assert_int_equal(cap_events_of(fd, ix, at, cap, 0, &all),
+					 cap_events_of(fd, ix, at, cap, 1, &hopped));
+			assert_int_equal(all, hopped);
 			n->caps++;
 		}
 	n->logs++;
@@ -338,9 +372,11 @@ static void test_memory_bounded(void **state)
 	(void)state;
 	assert_int_equal(ev_view_cap_count(ix), 4);
 	/* 4 caps and the global row at the smallest row length. */
-	assert_true(ev_view_memory(ix) < 5 * EV_VIEW_MIN_ROW * 128 + 65536);
-	/* A bucket is 120 bytes (with its GC phases). */
-	assert_true(ev_view_memory(big) <= (size_t)EV_VIEW_DEFAULT_CELLS * 128);
+	/* A bucket is 168 bytes (with its GC phases, and the runs and GCs
+	 * ending in it, for the window figures): the budget of cells bounds
+	 * the bytes. */
+	assert_true(ev_view_memory(ix) < 5 * EV_VIEW_MIN_ROW * 168 + 65536);
+	assert_true(ev_view_memory(big) <= (size_t)EV_VIEW_DEFAULT_CELLS * 168);
 	for (uint16_t cap = 0; cap < 4; cap++) {
 		assert_int_equal(whole(ix, cap, 1).run_ns,
 				 whole(big, cap, 1).run_ns);
@@ -446,7 +482,7 @@ static void reference_of(const char *path, uint16_t cap, reference *f)
 	ev_reader *r;
 	ev_event ev;
 
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		if (ev.cap != cap || ev.type == EV_BLOCK_MARKER)
 			continue;
@@ -506,7 +542,7 @@ static void exact_range(const char *path, const ev_view_index *ix, int fd,
 	f.phase = -1;
 	reference_of(path, cap, &f);
 	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
-					   "log", EV_READER_RAW), EV_OK);
+					   "log", EV_READER_RAW, NULL), EV_OK);
 	assert_int_equal(ev_view_tile_exact(ix, r, cap, from, to, SPANS, got),
 			 EV_OK);
 	ev_reader_free(r);
@@ -602,10 +638,11 @@ static char *reblocked(const char *dir, const char *name, uint32_t max)
 
 	opts.mode = EV_WRITE_REBLOCK;
 	opts.max_block_size = max;
-	assert_int_equal(ev_reader_open_path(&r, in, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, in, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_sink_open_path(&sink, out), EV_OK);
-	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), &opts),
+	assert_int_equal(ev_sink_open_path(&sink, out, NULL), EV_OK);
+	assert_int_equal(ev_writer_open(&w, sink, ev_reader_header(r), &opts,
+					NULL),
 			 EV_OK);
 	while (ev_reader_next(r, &ev) == EV_OK)
 		assert_int_equal(ev_writer_write(w, &ev), EV_OK);
@@ -654,14 +691,14 @@ static void threads_agree(const char *path, void *ctx)
 
 	if (!ix)
 		return;
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	assert_int_equal(ev_stats_new(&st), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_stats_keep_threads(st), EV_OK);
 	ev_reader_feed(r, ev_stats_consumer(), st);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	for (size_t i = 0; i < ev_stats_thread_count(st); i++) {
 		const ev_stats_thread *want = ev_stats_thread_at(st, i);
-		const ev_view_thread *got = ev_view_thread_of(ix, want->tid);
+		const ev_view_thread *got = ev_view_thread_find(ix, want->tid);
 
 		assert_non_null(got);
 		if (got->runs != want->runs || got->run_ns != want->run_ns ||
@@ -725,7 +762,7 @@ static tstate *states_of(const char *path, uint32_t *max_tid)
 	unsigned quirks;
 
 	*max_tid = 0;
-	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	quirks = ev_header_quirks(ev_reader_header(r));
 	while (ev_reader_next(r, &ev) == EV_OK) {
@@ -914,18 +951,188 @@ static void test_spans(void **state)
 	assert_true(n.caps >= 30); /* spans-a and spans-b have 17 each */
 }
 
+/* The heap profile's bands: each band's peak over the samples and its
+ * total / samples are `evtool stats --heap`'s peak and mean, band by
+ * band (the logs hold fewer than EV_VIEW_MAX_SAMPLES samples and
+ * EV_VIEW_MAX_BANDS bands: all kept). */
+static void test_bands(void **state)
+{
+	static const char *const logs[] = { "prof-n2.eventlog",
+					    "heapdiff-a-hy.eventlog",
+					    "hpt-n1.eventlog" };
+	(void)state;
+	for (size_t l = 0; l < sizeof logs / sizeof *logs; l++) {
+		char *path = ts_path(EVTOOL_TESTDATA, logs[l]);
+		ev_view_index *ix = index_log(path, 0);
+		ev_stats_heap_profile prof;
+		ev_reader *r;
+		ev_stats *st;
+
+		assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+		assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
+		assert_int_equal(ev_stats_keep_bands(st), EV_OK);
+		ev_reader_feed(r, ev_stats_consumer(), st);
+		assert_int_equal(ev_stats_finish(st), EV_OK);
+		ev_stats_profile(st, &prof);
+		assert_true(prof.samples > 0);
+		assert_int_equal(ev_view_samples_seen(ix), prof.samples);
+		assert_int_equal(ev_view_sample_count(ix), prof.samples);
+		assert_int_equal(ev_view_band_count(ix), ev_stats_band_count(st));
+		for (size_t i = 0; i < ev_view_band_count(ix); i++) {
+			const char *name = ev_view_band_name(ix, i);
+			long k = ev_stats_band_find(st, name, strlen(name));
+			uint64_t peak = 0;
+			assert_true(k >= 0);
+			for (size_t s = 0; s < ev_view_sample_count(ix); s++)
+				if (ev_view_sample_bytes(ix, s, i) > peak)
+					peak = ev_view_sample_bytes(ix, s, i);
+			assert_int_equal(peak, ev_stats_band_at(st, (size_t)k)->peak_bytes);
+			assert_int_equal(ev_view_band_total(ix, i) / prof.samples,
+					 ev_stats_band_at(st, (size_t)k)->mean_bytes);
+		}
+		for (size_t s = 1; s < ev_view_sample_count(ix); s++)
+			assert_true(ev_view_sample_time(ix, s) >=
+				    ev_view_sample_time(ix, s - 1));
+		ev_stats_free(st);
+		ev_reader_free(r);
+		ev_view_index_free(ix);
+		free(path);
+	}
+}
+
+/* Past EV_VIEW_MAX_SAMPLES samples, every other one is dropped: hpt-n1's
+ * events given 200 times over, each time later by the log's span (4200
+ * samples), keep 2100, evenly, in time order, and every band's total is
+ * 200 times its own. */
+static void test_bands_thinned(void **state)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, "hpt-n1.eventlog");
+	ev_view_index *once = index_log(path, 0), *ix;
+	uint64_t span = ev_view_end(once) + 1, seen = ev_view_samples_seen(once);
+
+	(void)state;
+	assert_int_equal(ev_view_index_new(&ix, 0, NULL), EV_OK);
+	for (unsigned pass = 0; pass < 200; pass++) {
+		ev_reader *r;
+		ev_event ev;
+		assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+		if (pass == 0)
+			assert_int_equal(ev_view_index_begin(ix, r), EV_OK);
+		while (ev_reader_next(r, &ev) == EV_OK) {
+			ev.time += pass * span;
+			assert_int_equal(ev_view_index_add(ix, &ev), EV_OK);
+		}
+		ev_reader_free(r);
+	}
+	assert_int_equal(seen, 21);
+	assert_int_equal(ev_view_samples_seen(ix), 200 * seen);
+	assert_int_equal(ev_view_sample_count(ix), 100 * seen);
+	for (size_t k = 0; k < ev_view_sample_count(ix); k++) {
+		/* kept: samples 0, 2, 4 ... of 4200 */
+		size_t n = 2 * k, pass = n / seen, i = n % seen;
+		assert_int_equal(ev_view_sample_time(ix, k),
+				 ev_view_sample_time(once, i) + pass * span);
+		assert_int_equal(ev_view_sample_bytes(ix, k, 0),
+				 ev_view_sample_bytes(once, i, 0));
+	}
+	for (size_t b = 0; b < ev_view_band_count(once); b++)
+		assert_int_equal(ev_view_band_total(ix, b),
+				 200 * ev_view_band_total(once, b));
+	ev_view_index_free(ix);
+	ev_view_index_free(once);
+	free(path);
+}
+
+/* A cache file: the index saved and loaded again answers as before; for
+ * another log state, a file cut anywhere, or a flipped byte anywhere, the
+ * load gives no index (or one whose answers are merely wrong), never a
+ * crash. */
+static void test_cache(void **state)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, "prof-n2.eventlog");
+	ev_view_index *ix = index_log(path, 0), *back;
+	ev_view_log_id id = { 170164, 7, 11 }, other = id;
+	FILE *f = tmpfile();
+	long size;
+	char *bytes;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(ev_view_index_save(ix, fileno(f), &id), EV_OK);
+	assert_int_equal(ev_view_index_load(&back, fileno(f), &id), EV_OK);
+	assert_non_null(back);
+	for (uint16_t cap = 0; cap < 2; cap++) {
+		ev_view_cell a = whole(ix, cap, 16), b = whole(back, cap, 16);
+		assert_int_equal(a.run_ns, b.run_ns);
+		assert_int_equal(a.gc_ns, b.gc_ns);
+		assert_int_equal(a.idle_ns, b.idle_ns);
+		assert_int_equal(a.tid, b.tid);
+		assert_memory_equal(a.gc_phase_ns, b.gc_phase_ns,
+				    sizeof a.gc_phase_ns);
+		assert_int_equal(ev_view_block_at(ix, cap, 500000000),
+				 ev_view_block_at(back, cap, 500000000));
+	}
+	assert_int_equal(ev_view_text_count(back), ev_view_text_count(ix));
+	assert_int_equal(ev_view_sample_count(back), ev_view_sample_count(ix));
+	assert_string_equal(ev_view_band_name(back, 0), ev_view_band_name(ix, 0));
+	assert_int_equal(ev_view_thread_count(back), ev_view_thread_count(ix));
+	ev_view_index_free(back);
+	other.mtime_ns++;
+	assert_int_equal(ev_view_index_load(&back, fileno(f), &other), EV_OK);
+	assert_null(back);
+	/* Cut, and flipped: read from memory copies of the file. */
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	assert_non_null(bytes = malloc((size_t)size));
+	assert_int_equal(pread(fileno(f), bytes, (size_t)size, 0), size);
+	for (long cut = 0; cut < size; cut += size / 97 + 1) {
+		FILE *g = tmpfile();
+		assert_int_equal(fwrite(bytes, 1, (size_t)cut, g), cut);
+		fflush(g);
+		assert_int_equal(ev_view_index_load(&back, fileno(g), &id), EV_OK);
+		assert_null(back);
+		fclose(g);
+	}
+	for (long at = 0; at < size; at += size / 61 + 1) {
+		FILE *g = tmpfile();
+		ev_view_cell c;
+		bytes[at] ^= 0x5a;
+		assert_int_equal(fwrite(bytes, 1, (size_t)size, g), size);
+		fflush(g);
+		bytes[at] ^= 0x5a;
+		assert_int_equal(ev_view_index_load(&back, fileno(g), &id), EV_OK);
+		if (back) {
+			assert_int_equal(ev_view_tile(back, 0, 0, 1u << 30, 1, &c), EV_OK);
+			(void)ev_view_block_at(back, 1, 1000);
+			ev_view_index_free(back);
+		}
+		fclose(g);
+	}
+	free(bytes);
+	fclose(f);
+	ev_view_index_free(ix);
+	free(path);
+}
+
 static void test_bad_arguments(void **state)
 {
 	ev_view_index *ix;
 	ev_view_cell c;
 
 	(void)state;
-	assert_int_equal(ev_view_index_new(&ix, 0), EV_OK);
+	assert_int_equal(ev_view_index_new(&ix, 0, NULL), EV_OK);
 	assert_int_equal(ev_view_tile(ix, 0, 5, 5, 1, &c), EV_EINVAL);
 	assert_int_equal(ev_view_tile(ix, 0, 0, 5, 0, &c), EV_EINVAL);
 	/* An empty index answers idle nothing, run nothing. */
 	assert_int_equal(ev_view_tile(ix, 7, 0, 5, 1, &c), EV_OK);
 	assert_int_equal(c.run_ns + c.gc_ns + c.idle_ns, 0);
+	/* Window figures: edges on the buckets' (1024 ns at first), since at
+	 * or before the start. */
+	assert_int_equal(ev_view_whole(ix, 0, 0, 1024, 2048, &c), EV_OK);
+	assert_int_equal(c.run_ns + c.gc_ns, 0);
+	assert_int_equal(ev_view_whole(ix, 0, 0, 1000, 2048, &c), EV_EINVAL);
+	assert_int_equal(ev_view_whole(ix, 0, 2000, 1024, 2048, &c), EV_EINVAL);
+	assert_int_equal(ev_view_whole(ix, 0, 0, 2048, 2048, &c), EV_EINVAL);
 	ev_view_index_free(ix);
 }
 
@@ -941,6 +1148,9 @@ int main(void)
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_thread_rows),
+		cmocka_unit_test(test_bands),
+		cmocka_unit_test(test_bands_thinned),
+		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

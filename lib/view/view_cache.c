@@ -1,0 +1,367 @@
+/*
+ * A complete index of `evtool view` kept in a file (include/evtool/
+ * view.h, ev_view_index_save / _load), so that a log opened again is not
+ * read again: the index's rows, heap, threads, texts and bands as they
+ * are in memory (native byte order: a cache is this machine's), after a
+ * header naming the build's layout and the log it was made from (its
+ * size, modification time and a digest of its first and last bytes). A
+ * file made by another build or from another state of the log is not
+ * used; a damaged one is refused by the bounds every count is checked
+ * against, never trusted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hash.h"
+#include "internal.h"
+#include "view_internal.h"
+
+#define MAGIC "EVVIEW\0\1"
+#define ORDER 0x01020304u
+/* Bytes of the log's start and end the digest covers. */
+#define DIGEST_BYTES (1u << 20)
+
+/* ---- the log's identity ---- */
+
+static uint64_t digest_at(int fd, uint64_t at, uint64_t len, uint64_t seed,
+			  int *failed)
+{
+	uint8_t buf[65536];
+
+	while (len > 0) {
+		size_t want = len < sizeof buf ? (size_t)len : sizeof buf;
+		ssize_t n = pread(fd, buf, want, (off_t)at);
+		if (n <= 0) {
+			*failed = 1;
+			return seed;
+		}
+		seed = evi_hash_bytes(buf, (size_t)n, seed);
+		at += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	return seed;
+}
+
+int ev_view_log_id_of(int fd, ev_view_log_id *out)
+{
+	struct stat st;
+	uint64_t size, head, tail;
+	int failed = 0;
+
+	memset(out, 0, sizeof *out);
+	if (fstat(fd, &st) != 0)
+		return EV_EIO;
+	size = (uint64_t)st.st_size;
+	head = size < DIGEST_BYTES ? size : DIGEST_BYTES;
+	out->size = size;
+	out->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+			(uint64_t)st.st_mtim.tv_nsec;
+	tail = size - head < DIGEST_BYTES ? size - head : DIGEST_BYTES;
+	out->digest = digest_at(fd, 0, head, size, &failed);
+	out->digest = digest_at(fd, size - tail, tail, out->digest, &failed);
+	return failed ? EV_EIO : EV_OK;
+}
+
+/* ---- writing ---- */
+
+static void put(FILE *f, const void *p, size_t len)
+{
+	if (len)
+		fwrite(p, 1, len, f);
+}
+
+static void put64(FILE *f, uint64_t v)
+{
+	put(f, &v, sizeof v);
+}
+
+/* A row: its state, then its buckets up to the log's last time (the
+ * later ones are empty). */
+static void put_row(FILE *f, const view_row *r, size_t used)
+{
+	view_row copy = *r;
+
+	copy.b = NULL;
+	put64(f, r->b != NULL);
+	put(f, &copy, sizeof copy);
+	if (r->b)
+		put(f, r->b, used * sizeof *r->b);
+}
+
+static void put_threads(FILE *f, const ev_view_index *ix)
+{
+	put64(f, ix->thread_ids.count);
+	put64(f, ix->threads_dropped);
+	for (size_t i = 0; i < ix->thread_ids.count; i++) {
+		ev_view_thread t = ix->threads[i];
+		uint64_t label = UINT64_MAX;
+		for (size_t k = 0; t.label && k < ix->n_texts; k++)
+			if (ix->texts[k].text == t.label)
+				label = k;
+		t.label = NULL;
+		put(f, &t, sizeof t);
+		put64(f, label);
+	}
+}
+
+static void put_texts(FILE *f, const ev_view_index *ix)
+{
+	put64(f, ix->n_texts);
+	put64(f, ix->texts_dropped);
+	for (size_t i = 0; i < ix->n_texts; i++) {
+		const ev_view_text *t = &ix->texts[i];
+		uint64_t len = strlen(t->text);
+		put64(f, t->time);
+		put64(f, (uint64_t)t->cap << 40 | (uint64_t)t->kind << 32 |
+				 t->tid);
+		put64(f, len);
+		put(f, t->text, len);
+	}
+}
+
+int ev_view_index_save(const ev_view_index *ix, int fd,
+		       const ev_view_log_id *id)
+{
+	int copy = dup(fd);
+	FILE *f = copy >= 0 ? fdopen(copy, "wb") : NULL;
+	uint32_t layout[4] = { ORDER, sizeof(view_bucket), sizeof(view_row),
+			       sizeof(ev_view_thread) };
+	uint64_t scalars[8] = { ix->nb, ix->shift, ix->n_rows, ix->n_used,
+				ix->n_caps, ix->any, ix->start, ix->end };
+	/* Buckets past the one of the last time are empty (a block marker
+	 * fills one more). */
+	size_t used = (ix->end >> ix->shift) + 2 < ix->nb
+			      ? (size_t)(ix->end >> ix->shift) + 2 : ix->nb;
+	int bad;
+
+	if (!f) {
+		if (copy >= 0)
+			close(copy);
+		return EV_EIO;
+	}
+	put(f, MAGIC, 8);
+	put(f, layout, sizeof layout);
+	put(f, id, sizeof *id);
+	put(f, scalars, sizeof scalars);
+	put64(f, ix->data_offset);
+	put64(f, ix->quirks);
+	put64(f, used);
+	put_row(f, &ix->global, used);
+	for (size_t i = 0; i < ix->n_rows; i++)
+		put_row(f, &ix->rows[i], used);
+	put(f, ix->heap, used * sizeof *ix->heap);
+	put_texts(f, ix);
+	put_threads(f, ix);
+	evi_view_bands_save(ix->bands, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return EV_EIO;
+	return EV_OK;
+}
+
+/* ---- reading ---- */
+
+typedef struct loader {
+	FILE *f;
+	int bad;
+} loader;
+
+static void get(loader *l, void *p, size_t len)
+{
+	if (!l->bad && len && fread(p, 1, len, l->f) != len)
+		l->bad = 1;
+}
+
+static uint64_t get64(loader *l)
+{
+	uint64_t v = 0;
+
+	get(l, &v, sizeof v);
+	return l->bad ? 0 : v;
+}
+
+/* A count read, or `bad` set when it is past `max`. */
+static uint64_t get_count(loader *l, uint64_t max)
+{
+	uint64_t v = get64(l);
+
+	if (v > max)
+		l->bad = 1;
+	return l->bad ? 0 : v;
+}
+
+static void get_row(loader *l, view_row *r, size_t nb, size_t used)
+{
+	uint64_t has = get_count(l, 1);
+
+	get(l, r, sizeof *r);
+	r->b = NULL;
+	if (l->bad || !has)
+		return;
+	if (r->filled > nb || !(r->b = calloc(nb, sizeof *r->b))) {
+		l->bad = 1;
+		return;
+	}
+	get(l, r->b, used * sizeof *r->b);
+}
+
+static void get_texts(loader *l, ev_view_index *ix)
+{
+	size_t n = (size_t)get_count(l, 3 * (uint64_t)EV_VIEW_MAX_TEXTS);
+
+	ix->texts_dropped = get64(l);
+	if (l->bad || (n && !(ix->texts = calloc(n, sizeof *ix->texts)))) {
+		l->bad = 1;
+		return;
+	}
+	ix->texts_cap = n;
+	for (size_t i = 0; i < n && !l->bad; i++) {
+		ev_view_text *t = &ix->texts[i];
+		uint64_t packed, len;
+		char *text;
+		t->time = get64(l);
+		packed = get64(l);
+		len = get_count(l, EV_VIEW_TEXT_MAX);
+		t->cap = (uint16_t)(packed >> 40);
+		t->kind = (uint8_t)(packed >> 32 & 0xff);
+		t->tid = (uint32_t)packed;
+		if (l->bad || t->kind > EV_VIEW_LABEL ||
+		    !(text = calloc(1, (size_t)len + 1))) {
+			l->bad = 1;
+			return;
+		}
+		get(l, text, (size_t)len);
+		t->text = text;
+		ix->n_texts++;
+		ix->kind_count[t->kind]++;
+		ix->text_bytes += (size_t)len + 1;
+	}
+}
+
+static void get_threads(loader *l, ev_view_index *ix)
+{
+	size_t n = (size_t)get_count(l, EV_VIEW_MAX_THREADS);
+
+	ix->threads_dropped = get64(l);
+	if (l->bad || (n && !(ix->threads = calloc(n, sizeof *ix->threads)))) {
+		l->bad = 1;
+		return;
+	}
+	ix->threads_cap = n;
+	for (size_t i = 0; i < n && !l->bad; i++) {
+		ev_view_thread *t = &ix->threads[i];
+		uint64_t label;
+		int added = 0;
+		get(l, t, sizeof *t);
+		label = get64(l);
+		t->label = label < ix->n_texts ? ix->texts[label].text : NULL;
+		if (l->bad || evi_idmap_add(&ix->thread_ids, t->tid, 0,
+					    EV_VIEW_MAX_THREADS, &added) < 0 ||
+		    !added)
+			l->bad = 1;
+	}
+}
+
+static int shape_ok(const ev_view_index *ix)
+{
+	return ix->nb >= EV_VIEW_MIN_ROW && ix->nb <= (1u << 16) &&
+	       (ix->nb & (ix->nb - 1)) == 0 && ix->shift < 63 &&
+	       ix->n_rows <= EV_NO_CAP && ix->n_caps <= ix->n_rows &&
+	       ix->n_used <= ix->n_rows;
+}
+
+static void get_index(loader *l, ev_view_index *ix)
+{
+	uint64_t scalars[8];
+	size_t rows, used;
+
+	get(l, scalars, sizeof scalars);
+	ix->nb = (size_t)scalars[0];
+	ix->shift = (unsigned)scalars[1];
+	ix->n_rows = rows = (size_t)scalars[2];
+	ix->n_used = (size_t)scalars[3];
+	ix->n_caps = (size_t)scalars[4];
+	ix->any = scalars[5] != 0;
+	ix->start = scalars[6];
+	ix->end = scalars[7];
+	ix->data_offset = get64(l);
+	ix->quirks = (unsigned)get64(l);
+	ix->have_data_offset = 1;
+	used = (size_t)get_count(l, ix->nb);
+	if (l->bad || !shape_ok(ix)) {
+		l->bad = 1;
+		return;
+	}
+	ix->n_rows = 0; /* until they are there, for the free */
+	get_row(l, &ix->global, ix->nb, used);
+	if (!(ix->rows = calloc(rows ? rows : 1, sizeof *ix->rows)) ||
+	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap))) {
+		l->bad = 1;
+		return;
+	}
+	ix->n_rows = rows;
+	for (size_t i = 0; i < ix->n_rows && !l->bad; i++)
+		get_row(l, &ix->rows[i], ix->nb, used);
+	get(l, ix->heap, used * sizeof *ix->heap);
+	get_texts(l, ix);
+	get_threads(l, ix);
+	if (!l->bad && evi_view_bands_load(&ix->bands, l->f) < 0)
+		l->bad = 1;
+}
+
+/* Whether the header names this build's layout and the log `id`. */
+static int get_header(loader *l, const ev_view_log_id *id)
+{
+	uint32_t layout[4], want[4] = { ORDER, sizeof(view_bucket),
+					sizeof(view_row),
+					sizeof(ev_view_thread) };
+	char magic[8];
+	ev_view_log_id was;
+
+	get(l, magic, sizeof magic);
+	get(l, layout, sizeof layout);
+	get(l, &was, sizeof was);
+	if (l->bad || memcmp(magic, MAGIC, 8) != 0 ||
+	    memcmp(layout, want, sizeof want) != 0 ||
+	    memcmp(&was, id, sizeof was) != 0)
+		return 0;
+	return 1;
+}
+
+int ev_view_index_load(ev_view_index **out, int fd, const ev_view_log_id *id)
+{
+	int copy = dup(fd);
+	loader l = { copy >= 0 && lseek(copy, 0, SEEK_SET) == 0
+			     ? fdopen(copy, "rb") : NULL, 0 };
+	ev_view_index *ix;
+	int rc;
+
+	*out = NULL;
+	if (!l.f) {
+		if (copy >= 0)
+			close(copy);
+		return EV_EIO;
+	}
+	if (!get_header(&l, id)) {
+		fclose(l.f);
+		return EV_OK;
+	}
+	if (!(ix = calloc(1, sizeof *ix))) {
+		fclose(l.f);
+		return EV_ENOMEM;
+	}
+	ix->max_cells = EV_VIEW_DEFAULT_CELLS;
+	get_index(&l, ix);
+	/* the file must end here */
+	rc = l.bad || fgetc(l.f) != EOF || evi_view_spans_new(ix) < 0;
+	fclose(l.f);
+	if (rc) {
+		ev_view_index_free(ix);
+		return EV_OK;
+	}
+	*out = ix;
+	return EV_OK;
+}
