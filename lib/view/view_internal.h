@@ -113,6 +113,10 @@ void evi_view_spans_free(ev_view_index *ix);
 int evi_view_spans_message(ev_view_index *ix, const ev_event *ev,
 			   const view_open *now);
 
+/* Gives the pairing span name `name` (events' kind) as the next of its
+ * names: a cached index's names, in their order (view_cache.c). */
+int evi_view_spans_name(ev_view_index *ix, const char *name);
+
 /* A thread's row (view_threads.c): its buckets and its state now. */
 typedef struct view_tbucket {
 	uint64_t ns[3];     /* running, runnable, blocked */

@@ -115,6 +115,23 @@ int evi_view_spans_message(ev_view_index *ix, const ev_event *ev,
 	return feed(ix, ev);
 }
 
+int evi_view_spans_name(ev_view_index *ix, const char *name)
+{
+	size_t len = strlen(name);
+	uint8_t text[5 + EV_STATS_MAX_SPAN_NAME];
+	ev_event ev = { 0 };
+
+	if (len > EV_STATS_MAX_SPAN_NAME)
+		return EV_EINVAL;
+	memcpy(text, "STOP ", 5);
+	memcpy(text + 5, name, len);
+	ev.type = EV_USER_MSG;
+	ev.cap = EV_NO_CAP;
+	ev.payload = text;
+	ev.size = (uint32_t)(5 + len);
+	return feed(ix, &ev);
+}
+
 size_t ev_view_span_count(const ev_view_index *ix)
 {
 	return ix->n_spans;

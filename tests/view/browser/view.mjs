@@ -254,7 +254,7 @@ try {
     check(range[0] <= at && at < range[1], `search ${JSON.stringify(said[2])} at ${at}: view ${range}`);
   }
   // 5. The rows of the timeline, on the merged log and the further ones.
-  const counts = await rowsChecks({ page, url, startView, run, check, outDir, meta,
+  const counts = await rowsChecks({ page, url, startView, run, check, outDir,
     logs: { merged: log, threads: pixelLogs.find(f => /threads-n2/.test(f)), spans: spansLog } });
   check(counts.threads > 0 && counts.spans > 0 && counts.headers === 2,
         `rows checked: ${counts.threads} thread rows, ${counts.spans} span names, ${counts.headers} process headers`);
