@@ -1047,6 +1047,85 @@ static void test_bands_thinned(void **state)
  * another log state, a file cut anywhere, or a flipped byte anywhere, the
  * load gives no index (or one whose answers are merely wrong), never a
  * crash. */
+/* `back` (a cache of `ix`) has `ix`'s spans, thread rows and heaps of
+ * each process: the same answers over the whole run. */
+static void same_rows(const ev_view_index *ix, const ev_view_index *back)
+{
+	uint64_t to = ev_view_end(ix) + 1;
+	ev_view_thread_cell a[16], b[16];
+	ev_view_heap_cell ha[16], hb[16];
+	ev_view_span sa, sb;
+
+	assert_int_equal(ev_view_span_count(back), ev_view_span_count(ix));
+	assert_int_equal(ev_view_spans_dropped(back), ev_view_spans_dropped(ix));
+	assert_int_equal(ev_view_span_name_count(back),
+			 ev_view_span_name_count(ix));
+	for (size_t i = 0; i < ev_view_span_name_count(ix); i++)
+		assert_string_equal(ev_view_span_name(back, i),
+				    ev_view_span_name(ix, i));
+	for (size_t i = 0; i < ev_view_span_count(ix); i++) {
+		assert_int_equal(ev_view_span_at(ix, i, &sa), EV_OK);
+		assert_int_equal(ev_view_span_at(back, i, &sb), EV_OK);
+		assert_int_equal(sb.start_ns, sa.start_ns);
+		assert_int_equal(sb.duration_ns, sa.duration_ns);
+		assert_int_equal(sb.tid, sa.tid);
+		assert_int_equal(sb.cap, sa.cap);
+		assert_int_equal(sb.name_index, sa.name_index);
+		assert_string_equal(sb.name, sa.name);
+	}
+	assert_int_equal(ev_view_thread_rows(back), ev_view_thread_rows(ix));
+	assert_int_equal(ev_view_thread_bucket_ns(back),
+			 ev_view_thread_bucket_ns(ix));
+	for (size_t i = 0; i < ev_view_thread_count(ix); i++) {
+		uint32_t tid = ev_view_thread_at(ix, i)->tid;
+		int rc = ev_view_thread_tile(ix, tid, 0, to, 16, a);
+		assert_int_equal(ev_view_thread_tile(back, tid, 0, to, 16, b), rc);
+		assert_memory_equal(a, b, sizeof a);
+	}
+	assert_int_equal(ev_view_heap_count(back), ev_view_heap_count(ix));
+	for (size_t i = 0; i < ev_view_heap_count(ix); i++) {
+		uint32_t capset = ev_view_heap_capset(ix, i);
+		assert_int_equal(ev_view_heap_capset(back, i), capset);
+		assert_int_equal(ev_view_heap_of(ix, capset, 0, to, 16, ha), EV_OK);
+		assert_int_equal(ev_view_heap_of(back, capset, 0, to, 16, hb),
+				 EV_OK);
+		assert_memory_equal(ha, hb, sizeof ha);
+	}
+}
+
+/* The spans, thread rows and process heaps of logs that have them, kept
+ * by a cache (spans-a: spans; threads-n4: thread rows; every log with
+ * heap events: one process's heap). */
+static void test_cache_rows(void **state)
+{
+	static const char *const logs[] = { "spans-a.eventlog",
+					    "threads-n4.eventlog",
+					    "prof-n2.eventlog" };
+	ev_view_log_id id = { 1, 2, 3 };
+	size_t spans = 0, rows = 0, heaps = 0;
+
+	(void)state;
+	for (size_t l = 0; l < sizeof logs / sizeof *logs; l++) {
+		char *path = ts_path(EVTOOL_TESTDATA, logs[l]);
+		ev_view_index *ix = index_log(path, 0), *back;
+		FILE *f = tmpfile();
+
+		assert_non_null(f);
+		assert_int_equal(ev_view_index_save(ix, fileno(f), &id), EV_OK);
+		assert_int_equal(ev_view_index_load(&back, fileno(f), &id), EV_OK);
+		assert_non_null(back);
+		same_rows(ix, back);
+		spans += ev_view_span_count(ix);
+		rows += ev_view_thread_rows(ix);
+		heaps += ev_view_heap_count(ix);
+		ev_view_index_free(back);
+		ev_view_index_free(ix);
+		fclose(f);
+		free(path);
+	}
+	assert_true(spans > 0 && rows > 0 && heaps > 0);
+}
+
 static void test_cache(void **state)
 {
 	char *path = ts_path(EVTOOL_TESTDATA, "prof-n2.eventlog");
@@ -1151,6 +1230,7 @@ int main(void)
 		cmocka_unit_test(test_bands),
 		cmocka_unit_test(test_bands_thinned),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_rows),
 		cmocka_unit_test(test_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
