@@ -259,6 +259,9 @@ try {
   check(counts.threads > 0 && counts.spans > 0 && counts.headers === 2,
         `rows checked: ${counts.threads} thread rows, ${counts.spans} span names, ${counts.headers} process headers`);
   // 6. Heap-profile bands (the page is taller: they are at its bottom).
+  //    Off the last rows page first: its server is gone, and a resize
+  //    there would fetch from it.
+  await page.goto('about:blank');
   await page.setViewportSize({ width: 1200, height: 480 });
   for (const name of ['prof-n2.eventlog', 'heapdiff-a-hy.eventlog', 'hpt-n1.eventlog']) {
     const file = path.join(path.dirname(pixelLogs[0]), name);
