@@ -253,6 +253,16 @@ static uint64_t get_count(loader *l, uint64_t max)
 	return l->bad ? 0 : v;
 }
 
+/* `n` zeroed entries of `size` bytes (NULL for none), or `bad` set. */
+static void *get_array(loader *l, size_t n, size_t size)
+{
+	void *p = NULL;
+
+	if (!l->bad && n && !(p = calloc(n, size)))
+		l->bad = 1;
+	return p;
+}
+
 static void get_row(loader *l, view_row *r, size_t nb, size_t used)
 {
 	uint64_t has = get_count(l, 1);
@@ -273,10 +283,9 @@ static void get_texts(loader *l, ev_view_index *ix)
 	size_t n = (size_t)get_count(l, 3 * (uint64_t)EV_VIEW_MAX_TEXTS);
 
 	ix->texts_dropped = get64(l);
-	if (l->bad || (n && !(ix->texts = calloc(n, sizeof *ix->texts)))) {
-		l->bad = 1;
+	ix->texts = get_array(l, n, sizeof *ix->texts);
+	if (l->bad)
 		return;
-	}
 	ix->texts_cap = n;
 	for (size_t i = 0; i < n && !l->bad; i++) {
 		ev_view_text *t = &ix->texts[i];
@@ -306,10 +315,9 @@ static void get_threads(loader *l, ev_view_index *ix)
 	size_t n = (size_t)get_count(l, EV_VIEW_MAX_THREADS);
 
 	ix->threads_dropped = get64(l);
-	if (l->bad || (n && !(ix->threads = calloc(n, sizeof *ix->threads)))) {
-		l->bad = 1;
+	ix->threads = get_array(l, n, sizeof *ix->threads);
+	if (l->bad)
 		return;
-	}
 	ix->threads_cap = n;
 	for (size_t i = 0; i < n && !l->bad; i++) {
 		ev_view_thread *t = &ix->threads[i];
@@ -329,11 +337,10 @@ static void get_heaps(loader *l, ev_view_index *ix, size_t used)
 {
 	size_t n = (size_t)get_count(l, EV_VIEW_MAX_HEAP_PROCS);
 
-	if (l->bad || (n && !(ix->heaps = calloc(EV_VIEW_MAX_HEAP_PROCS,
-						 sizeof *ix->heaps)))) {
-		l->bad = 1;
+	ix->heaps = get_array(l, n ? EV_VIEW_MAX_HEAP_PROCS : 0,
+			      sizeof *ix->heaps);
+	if (l->bad)
 		return;
-	}
 	for (size_t i = 0; i < n && !l->bad; i++) {
 		view_proc_heap *p = &ix->heaps[i];
 		p->capset = (uint32_t)get_count(l, UINT32_MAX);
@@ -356,11 +363,10 @@ static void get_trows(loader *l, ev_view_index *ix)
 	n = (size_t)get_count(l, EV_VIEW_MAX_THREAD_ROWS);
 	len = ix->nb >> ix->tgap;
 	used = used_of(ix, ix->shift + ix->tgap, len);
-	if (l->bad || !len ||
-	    (n && !(ix->trows = calloc(n, sizeof *ix->trows)))) {
-		l->bad = 1;
+	l->bad |= !len;
+	ix->trows = get_array(l, n, sizeof *ix->trows);
+	if (l->bad)
 		return;
-	}
 	ix->trows_cap = n;
 	for (size_t i = 0; i < n && !l->bad; i++) {
 		view_trow *t = &ix->trows[i];
@@ -403,10 +409,9 @@ static void get_spans(loader *l, ev_view_index *ix)
 	}
 	n = (size_t)get_count(l, EV_VIEW_MAX_SPANS);
 	ix->spans_dropped = get64(l);
-	if (l->bad || (n && !(ix->spans = calloc(n, sizeof *ix->spans)))) {
-		l->bad = 1;
+	ix->spans = get_array(l, n, sizeof *ix->spans);
+	if (l->bad)
 		return;
-	}
 	ix->spans_cap = n;
 	for (size_t i = 0; i < n && !l->bad; i++) {
 		view_span *k = &ix->spans[i];
