@@ -454,11 +454,10 @@ static void get_index(loader *l, ev_view_index *ix)
 	ix->quirks = (unsigned)get64(l);
 	ix->have_data_offset = 1;
 	used = (size_t)get_count(l, ix->nb);
-	if (l->bad || !shape_ok(ix)) {
-		l->bad = 1;
-		return;
-	}
+	l->bad |= !shape_ok(ix);
 	ix->n_rows = 0; /* until they are there, for the free */
+	if (l->bad)
+		return;
 	get_row(l, &ix->global, ix->nb, used);
 	if (!(ix->rows = calloc(rows ? rows : 1, sizeof *ix->rows)) ||
 	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap))) {

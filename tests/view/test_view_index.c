@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -1109,16 +1110,25 @@ static void test_cache_rows(void **state)
 		char *path = ts_path(EVTOOL_TESTDATA, logs[l]);
 		ev_view_index *ix = index_log(path, 0), *back;
 		FILE *f = tmpfile();
+		struct stat st;
 
 		assert_non_null(f);
 		assert_int_equal(ev_view_index_save(ix, fileno(f), &id), EV_OK);
 		assert_int_equal(ev_view_index_load(&back, fileno(f), &id), EV_OK);
 		assert_non_null(back);
 		same_rows(ix, back);
+		ev_view_index_free(back);
+		/* Cut anywhere (in the spans' names too): refused. */
+		assert_int_equal(fstat(fileno(f), &st), 0);
+		for (off_t cut = st.st_size - 1; cut > 0; cut -= cut / 37 + 1) {
+			assert_int_equal(ftruncate(fileno(f), cut), 0);
+			assert_int_equal(ev_view_index_load(&back, fileno(f), &id),
+					 EV_OK);
+			assert_null(back);
+		}
 		spans += ev_view_span_count(ix);
 		rows += ev_view_thread_rows(ix);
 		heaps += ev_view_heap_count(ix);
-		ev_view_index_free(back);
 		ev_view_index_free(ix);
 		fclose(f);
 		free(path);
