@@ -8,10 +8,11 @@ LOG` to its first whole-run tile (the server is ready) and to the index's
 completion; the server's peak memory (VmHWM); and the p50/p99/max time of
 N (default 1000) /api/tiles (width 1500) at random viewports, N at random
 deep zooms (at most 64 buckets), N /api/events (limit 100), N
-/api/window (the figures of filter | stats, at random ranges) and N
-/api/bands requests, measured on the client over loopback (so an upper
-bound of the server's time). With --cache DIR, the server keeps its
-index there: run twice, the second start reads the cache."""
+/api/threads (width 1500, 32 rows), N /api/window (the figures of
+filter | stats, at random ranges) and N /api/bands requests, measured
+on the client over loopback (so an upper bound of the server's time).
+With --cache DIR, the server keeps its index there: run twice, the
+second start reads the cache."""
 import json
 import random
 import re
@@ -54,7 +55,7 @@ while True:
     time.sleep(0.05)
 index_s = time.time() - t0
 random.seed(1)
-lat = {"tiles": [], "zoomed": [], "events": [], "window": [], "bands": []}
+lat = {"tiles": [], "zoomed": [], "events": [], "threads": [], "window": [], "bands": []}
 for i in range(n):
     a = random.randint(meta["start_ns"], meta["end_ns"] - 1)
     b = random.randint(a + 1, meta["end_ns"])
@@ -66,6 +67,8 @@ for i in range(n):
                        ("zoomed", "/api/tiles?from=%d&to=%d&width=1500" % (za, za + z)),
                        ("events", "/api/events?cap=%d&from=%d&to=%d&limit=100"
                         % (random.randrange(meta["capabilities"]), a, b)),
+                       ("threads", "/api/threads?from=%d&to=%d&width=1500&limit=32"
+                        % (a, b)),
                        ("window", "/api/window?from=%d&to=%d" % (a, b)),
                        ("bands", "/api/bands?from=%d&to=%d&width=1500" % (a, b))):
         t = time.perf_counter()

@@ -124,6 +124,7 @@ static int index_some(view_state *v)
 	/* A log that cannot grow any more ends here. */
 	if (rc == EV_END || (v->waiting && !v->live)) {
 		v->complete = 1;
+		ev_view_index_finish(v->index);
 		if (ev_process_list_finish(v->procs) < 0)
 			return cli_error(EXIT_SYSTEM, "out of memory");
 		view_cache_save(v);

@@ -20,6 +20,8 @@
 #define VIEW_MAX_EVENTS 1000u
 /* Events of one thread listed by /api/thread. */
 #define VIEW_MAX_LIFE 500u
+/* Thread rows of one /api/threads. */
+#define VIEW_MAX_THREAD_ROWS 64u
 /* Events of one capability /api/thread reads at most, looking for a
  * thread's. */
 #define VIEW_THREAD_SCAN (1u << 20)

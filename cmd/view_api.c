@@ -80,6 +80,16 @@ static void write_processes(json_out *j, const view_state *v)
 	json_end_array(j);
 }
 
+/* The names of the user's spans, in the order of their name_index. */
+static void write_span_names(json_out *j, const view_state *v)
+{
+	json_begin_array(j, "span_names");
+	for (size_t i = 0; i < ev_view_span_name_count(v->index); i++)
+		json_cstring(j, NULL, ev_view_span_name(v->index, i));
+	json_end_array(j);
+	json_uint(j, "spans_dropped", ev_view_spans_dropped(v->index));
+}
+
 static const char *meta(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
@@ -105,6 +115,7 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_bool(&j, "live", v->live);
 	json_bool(&j, "at_end", v->complete || v->waiting);
 	write_processes(&j, v);
+	write_span_names(&j, v);
 	json_end_object(&j);
 	return "application/json";
 }
@@ -151,6 +162,19 @@ static int is_short(const view_state *v, uint64_t from, uint64_t to)
 }
 
 /* ---- /api/tiles ---- */
+
+/* The start of an answer of `p->width` spans of the range (tiles, thread
+ * rows): the range, the width and the buckets' width. */
+static void begin_spans_answer(json_out *j, FILE *body, const view_params *p,
+			       uint64_t bucket_ns)
+{
+	json_init_compact(j, body);
+	json_begin_object(j, NULL);
+	json_uint(j, "from", p->from);
+	json_uint(j, "to", p->to);
+	json_uint(j, "width", p->width);
+	json_uint(j, "bucket_ns", bucket_ns);
+}
 
 static void write_tids(json_out *j, const ev_view_cell *c, size_t n)
 {
@@ -205,6 +229,77 @@ static void write_field(json_out *j, const char *key, const void *items,
 	json_end_array(j);
 }
 
+/* Something listed by its weight (a span by its duration, a thread by
+ * its running time), `id` its index or thread id. */
+typedef struct pick {
+	uint64_t id, weight;
+} pick;
+
+/* The heaviest first, then the lowest id. */
+static int heavier_first(const void *a, const void *b)
+{
+	const pick *x = a, *y = b;
+	if (x->weight != y->weight)
+		return x->weight < y->weight ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int lower_id(const void *a, const void *b)
+{
+	const pick *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The user's spans that overlap [from, to): all of them when they are at
+ * most `max`, else the `max` longest (the others counted in spans_more),
+ * in the order they ended. */
+static void write_spans(json_out *j, const view_state *v, uint64_t from,
+			uint64_t to, size_t max)
+{
+	size_t n = 0, total = ev_view_span_count(v->index);
+	pick *keep = calloc(total ? total : 1, sizeof *keep);
+	ev_view_span s;
+
+	for (size_t i = 0; keep && i < total; i++)
+		if (ev_view_span_at(v->index, i, &s) == EV_OK &&
+		    s.start_ns < to && s.start_ns + s.duration_ns >= from)
+			keep[n++] = (pick){ i, s.duration_ns };
+	if (keep && n > max) {
+		qsort(keep, n, sizeof *keep, heavier_first);
+		qsort(keep, max, sizeof *keep, lower_id);
+	}
+	json_begin_array(j, "spans");
+	for (size_t k = 0; keep && k < n && k < max; k++) {
+		ev_view_span_at(v->index, keep[k].id, &s);
+		json_begin_object(j, NULL);
+		json_uint(j, "name", s.name_index);
+		json_uint(j, "tid", s.tid);
+		json_uint(j, "cap", s.cap);
+		json_uint(j, "start_ns", s.start_ns);
+		json_uint(j, "duration_ns", s.duration_ns);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_uint(j, "spans_more", n > max ? n - max : 0);
+	free(keep);
+}
+
+/* The GC's time in the tile's spans by phase, as ThreadScope draws them
+ * (ev_view_gc_phase): they add up to gc_ns. */
+static void write_gc_phases(json_out *j, const ev_view_cell *cells,
+			    size_t width)
+{
+	static const char *const keys[EV_VIEW_GC_PHASES] = {
+		"gc_sync_ns", "gc_work_ns", "gc_idle_ns", "gc_done_ns"
+	};
+
+	for (unsigned k = 0; k < EV_VIEW_GC_PHASES; k++)
+		write_field(j, keys[k], cells, sizeof *cells,
+			    offsetof(ev_view_cell, gc_phase_ns) +
+				    k * sizeof cells->gc_phase_ns[0],
+			    width);
+}
+
 /* `cap`'s sparks in the tile's spans: created, converted, pool size
  * (null where no count fell). */
 static void write_sparks(json_out *j, const view_state *v, uint16_t cap,
@@ -222,23 +317,50 @@ static void write_sparks(json_out *j, const view_state *v, uint16_t cap,
 		    offsetof(ev_view_spark_cell, pool), p->width);
 }
 
+/* The arrays of a heap's size, live bytes and allocation per span. */
+static void write_heap_cells(json_out *j, const ev_view_heap_cell *h,
+			     size_t width)
+{
+	const size_t size = sizeof *h;
+
+	write_field(j, "size_bytes", h, size,
+		    offsetof(ev_view_heap_cell, size_bytes), width);
+	write_field(j, "live_bytes", h, size,
+		    offsetof(ev_view_heap_cell, live_bytes), width);
+	write_field(j, "allocated_bytes", h, size,
+		    offsetof(ev_view_heap_cell, allocated_bytes), width);
+}
+
 /* The heap's size, live bytes and allocation in the tile's spans. */
 static void write_heap(json_out *j, const view_state *v, const view_params *p)
 {
 	ev_view_heap_cell *h = calloc(p->width, sizeof *h);
-	const size_t size = sizeof *h;
 
 	json_begin_object(j, "heap");
-	if (h && ev_view_heap(v->index, p->from, p->to, p->width, h) == EV_OK) {
-		write_field(j, "size_bytes", h, size,
-			    offsetof(ev_view_heap_cell, size_bytes), p->width);
-		write_field(j, "live_bytes", h, size,
-			    offsetof(ev_view_heap_cell, live_bytes), p->width);
-		write_field(j, "allocated_bytes", h, size,
-			    offsetof(ev_view_heap_cell, allocated_bytes),
-			    p->width);
-	}
+	if (h && ev_view_heap(v->index, p->from, p->to, p->width, h) == EV_OK)
+		write_heap_cells(j, h, p->width);
 	json_end_object(j);
+	free(h);
+}
+
+/* Each process's heap apart, by the capset its heap events name. */
+static void write_proc_heaps(json_out *j, const view_state *v,
+			     const view_params *p)
+{
+	ev_view_heap_cell *h = calloc(p->width, sizeof *h);
+
+	json_begin_array(j, "heaps");
+	for (size_t i = 0; h && i < ev_view_heap_count(v->index); i++) {
+		uint32_t capset = ev_view_heap_capset(v->index, i);
+		if (ev_view_heap_of(v->index, capset, p->from, p->to, p->width,
+				    h) != EV_OK)
+			continue;
+		json_begin_object(j, NULL);
+		json_uint(j, "capset", capset);
+		write_heap_cells(j, h, p->width);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	free(h);
 }
 
@@ -261,12 +383,7 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 		free(sp);
 		return NULL;
 	}
-	json_init_compact(&j, body);
-	json_begin_object(&j, NULL);
-	json_uint(&j, "from", p.from);
-	json_uint(&j, "to", p.to);
-	json_uint(&j, "width", p.width);
-	json_uint(&j, "bucket_ns", ev_view_bucket_ns(v->index));
+	begin_spans_answer(&j, body, &p, ev_view_bucket_ns(v->index));
 	json_bool(&j, "exact", is_short(v, p.from, p.to));
 	json_begin_array(&j, "caps");
 	for (size_t cap = 0; cap < caps; cap++) {
@@ -284,12 +401,15 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 		write_field(&j, "idle_ns", cells, sizeof *cells,
 			    offsetof(ev_view_cell, idle_ns), p.width);
 		write_tids(&j, cells, p.width);
+		write_gc_phases(&j, cells, p.width);
 		write_sparks(&j, v, (uint16_t)cap, &p, sp);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
 	write_heap(&j, v, &p);
+	write_proc_heaps(&j, v, &p);
 	write_texts(&j, v, p.from, p.to, 2 * p.width);
+	write_spans(&j, v, p.from, p.to, 2 * p.width);
 	json_end_object(&j);
 	free(cells);
 	free(sp);
@@ -623,6 +743,98 @@ static const char *thread(void *ctx, const http_request *req, FILE *body)
 	return "application/json";
 }
 
+/* ---- /api/threads ---- */
+
+/* The threads with rows, the asked one (`p->tid`) first, then by their
+ * running time in the range; *n of them. */
+static pick *pick_threads(const view_state *v, const view_params *p,
+			  size_t *n)
+{
+	size_t rows = ev_view_thread_rows(v->index);
+	pick *t = calloc(rows ? rows : 1, sizeof *t);
+	ev_view_thread_cell c;
+
+	*n = 0;
+	for (size_t i = 0; t && i < rows; i++) {
+		const ev_view_thread *th = ev_view_thread_at(v->index, i);
+		if (!th || ev_view_thread_tile(v->index, th->tid, p->from, p->to,
+					       1, &c) != EV_OK)
+			continue;
+		t[(*n)++] = (pick){ th->tid, c.run_ns };
+		if (p->have_tid && th->tid == p->tid)
+			t[*n - 1].weight = UINT64_MAX;
+	}
+	if (t)
+		qsort(t, *n, sizeof *t, heavier_first);
+	return t;
+}
+
+/* One thread's row: per span its running, runnable and blocked time and
+ * the reason that blocked it longest. */
+static void write_thread_row(json_out *j, const view_state *v, uint32_t tid,
+			     const view_params *p, ev_view_thread_cell *cells)
+{
+	const ev_view_thread *th = ev_view_thread_find(v->index, tid);
+	const size_t size = sizeof *cells;
+
+	ev_view_thread_tile(v->index, tid, p->from, p->to, p->width, cells);
+	json_begin_object(j, NULL);
+	json_uint(j, "tid", tid);
+	if (th && th->label)
+		json_cstring(j, "label", th->label);
+	else
+		json_null(j, "label");
+	write_field(j, "run_ns", cells, size,
+		    offsetof(ev_view_thread_cell, run_ns), p->width);
+	write_field(j, "runnable_ns", cells, size,
+		    offsetof(ev_view_thread_cell, runnable_ns), p->width);
+	write_field(j, "blocked_ns", cells, size,
+		    offsetof(ev_view_thread_cell, blocked_ns), p->width);
+	json_begin_array(j, "reason");
+	for (size_t i = 0; i < p->width; i++)
+		json_uint(j, NULL, cells[i].reason);
+	json_end_array(j);
+	json_end_object(j);
+}
+
+static const char *threads(void *ctx, const http_request *req, FILE *body)
+{
+	const view_state *v = ctx;
+	ev_view_thread_cell *cells;
+	pick *picks;
+	view_params p;
+	size_t n;
+	json_out j;
+
+	if (params(req, body, &p) < 0)
+		return "text/plain; charset=utf-8";
+	default_range(v, &p);
+	cells = calloc(p.width, sizeof *cells);
+	picks = pick_threads(v, &p, &n);
+	if (!cells || !picks) {
+		free(cells);
+		free(picks);
+		return NULL;
+	}
+	begin_spans_answer(&j, body, &p, ev_view_thread_bucket_ns(v->index));
+	json_uint(&j, "rows", n);
+	json_uint(&j, "threads_without_rows",
+		  ev_view_thread_count(v->index) - n +
+			  ev_view_threads_dropped(v->index));
+	json_begin_array(&j, "reasons");
+	for (unsigned k = 0; k < EV_STATS_STOP_REASONS; k++)
+		json_cstring(&j, NULL, ev_stats_stop_reason_name(k));
+	json_end_array(&j);
+	json_begin_array(&j, "threads");
+	for (size_t i = 0; i < n && i < p.limit && i < VIEW_MAX_THREAD_ROWS; i++)
+		write_thread_row(&j, v, (uint32_t)picks[i].id, &p, cells);
+	json_end_array(&j);
+	json_end_object(&j);
+	free(cells);
+	free(picks);
+	return "application/json";
+}
+
 /* ---- /api/search ---- */
 
 /* Whether `needle` is in `hay`, ASCII letters in either case. */
@@ -781,6 +993,7 @@ const http_route view_routes[] = {
 	{ "/api/events", events },
 	{ "/api/search", search },
 	{ "/api/thread", thread },
+	{ "/api/threads", threads },
 	{ "/api/bands", bands },
 };
 const size_t view_n_routes = sizeof view_routes / sizeof view_routes[0];

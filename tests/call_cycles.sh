@@ -28,7 +28,7 @@
 # folder after a file moved) are ignored.
 set -euo pipefail
 
-LAYERS='stats->inspect export->inspect report->inspect view->inspect report->stats export->stats archive->validate'
+LAYERS='stats->inspect export->inspect report->inspect view->inspect report->stats export->stats archive->validate view->stats'
 
 # symbols OBJDIR SRCDIR PREFIX: "D file symbol" for what each object
 # defines and "U file symbol" for what it uses, the file named PREFIX

@@ -53,12 +53,25 @@ extern "C" {
 /** The index of one log (opaque). */
 typedef struct ev_view_index ev_view_index;
 
+/** The phases of a GC on a capability, as ThreadScope draws them: sync
+ *  (GC_START to the first GC_WORK, GC_IDLE or GC_DONE), work, idle and
+ *  done (each from its event to the next other one, or GC_END). */
+enum ev_view_gc_phase {
+	EV_VIEW_GC_SYNC = 0,
+	EV_VIEW_GC_WORK = 1,
+	EV_VIEW_GC_IDLE = 2,
+	EV_VIEW_GC_DONE = 3,
+	EV_VIEW_GC_PHASES = 4
+};
+
 /** What a capability did within one span of time. */
 typedef struct ev_view_cell {
 	uint64_t run_ns;  /**< running Haskell threads */
 	uint64_t gc_ns;   /**< between its GC_START and GC_END */
 	uint64_t idle_ns; /**< the rest of the span inside the run's time */
 	uint32_t tid;     /**< the thread that ran longest in it, 0: none */
+	/** gc_ns by phase (ev_view_gc_phase): they add up to gc_ns. */
+	uint64_t gc_phase_ns[EV_VIEW_GC_PHASES];
 } ev_view_cell;
 
 /** The heap within one span of time. */
@@ -108,6 +121,44 @@ typedef struct ev_view_text {
 	uint32_t tid;       /**< the labelled thread (EV_VIEW_LABEL) */
 	const char *text;   /**< NUL-terminated, owned by the index */
 } ev_view_text;
+
+/** The user's spans kept; later ones are counted. */
+#define EV_VIEW_MAX_SPANS 65536u
+
+/** A user's span: a START/STOP pair of USER_MSG of one name on one
+ *  Haskell thread, as `evtool stats --spans` pairs them
+ *  (include/evtool/stats_spans.h). */
+typedef struct ev_view_span {
+	uint64_t start_ns, duration_ns;
+	uint32_t tid;        /**< the thread, 0: none ran */
+	uint16_t cap;        /**< the capability of its STOP */
+	uint32_t name_index; /**< its name's, first seen first, from 0 */
+	const char *name;    /**< owned by the index */
+} ev_view_span;
+
+/** Processes (heap capsets) whose heap is kept apart; the heap events of
+ *  further ones count in ev_view_heap only. */
+#define EV_VIEW_MAX_HEAP_PROCS 8u
+
+/** Threads given a row of states, the first seen first. */
+#define EV_VIEW_MAX_THREAD_ROWS 4096u
+/** Buckets of all thread rows together (40 bytes each: 10 MiB), or half
+ *  the index's budget when that is less. */
+#define EV_VIEW_THREAD_CELLS (1u << 18)
+/** Thread events held to be taken in time order (24 bytes each, 12 MiB;
+ *  up to twice that while queues grow), or the index's budget of buckets
+ *  when that is less (at least 64). */
+#define EV_VIEW_REORDER (1u << 19)
+
+/** What a thread did within one span of time. */
+typedef struct ev_view_thread_cell {
+	uint64_t run_ns;      /**< running (its runs, as stats --threads) */
+	uint64_t runnable_ns; /**< created, yielded, woken: waiting to run */
+	uint64_t blocked_ns;  /**< stopped for a blocking reason */
+	/** The STOP_THREAD status (as ghc-events numbers them, 0 to 20)
+	 *  that blocked it longest in the span; 0 when none did. */
+	uint8_t reason;
+} ev_view_thread_cell;
 
 /** A new, empty index of at most `max_cells` buckets in all (0:
  *  EV_VIEW_DEFAULT_CELLS). EV_ENOMEM. */
@@ -175,6 +226,20 @@ EV_API int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
  */
 EV_API int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
 			size_t width, ev_view_heap_cell *cells);
+
+/**
+ * The heap of one process, as ev_view_heap: its heap events name
+ * `capset` (the process's OS-process capset). EV_OK; EV_EINVAL as
+ * ev_view_tile or for a capset with no heap events kept.
+ */
+EV_API int ev_view_heap_of(const ev_view_index *ix, uint32_t capset,
+			   uint64_t from, uint64_t to, size_t width,
+			   ev_view_heap_cell *cells);
+
+/** Capsets whose heap is kept apart (ev_view_heap_of). */
+EV_API size_t ev_view_heap_count(const ev_view_index *ix);
+/** Capset `i` of them, first seen first; UINT32_MAX out of range. */
+EV_API uint32_t ev_view_heap_capset(const ev_view_index *ix, size_t i);
 
 /**
  * `cap`'s sparks in `width` equal spans of [from, to), from the buckets
@@ -247,10 +312,44 @@ EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);
 EV_API const ev_view_thread *ev_view_thread_find(const ev_view_index *ix,
 						 uint32_t tid);
 
+/** Thread summary `i` (< ev_view_thread_count), first seen first, or NULL
+ *  out of range; the first EV_VIEW_MAX_THREAD_ROWS have rows. Owned by the
+ *  index, valid until its next ev_view_index_add. */
+EV_API const ev_view_thread *ev_view_thread_at(const ev_view_index *ix,
+					       size_t i);
+
 /** Threads summarised, and those seen past EV_VIEW_MAX_THREADS. */
 EV_API size_t ev_view_thread_count(const ev_view_index *ix);
 /** Threads seen but not summarised. */
 EV_API uint64_t ev_view_threads_dropped(const ev_view_index *ix);
+
+/** The width of a thread row's bucket (a power of two ns, at least
+ *  ev_view_bucket_ns). */
+EV_API uint64_t ev_view_thread_bucket_ns(const ev_view_index *ix);
+
+/** Threads with a row (the first EV_VIEW_MAX_THREAD_ROWS). */
+EV_API size_t ev_view_thread_rows(const ev_view_index *ix);
+
+/**
+ * What thread `tid` did in `width` equal spans of [from, to), from its
+ * row: running (its runs, which add up to its run_ns), runnable and
+ * blocked (from its events in time order: created or woken is runnable,
+ * a STOP_THREAD leaves it runnable, blocked or finished by its status)
+ * and the reason that blocked it longest. A bucket that a span covers in
+ * part counts in proportion. The thread events are taken in time order
+ * through queues of EV_VIEW_REORDER: the states of those still in them
+ * come in with ev_view_index_finish. EV_OK; EV_EINVAL
+ * as ev_view_tile, or for a thread without a row.
+ */
+EV_API int ev_view_thread_tile(const ev_view_index *ix, uint32_t tid,
+			       uint64_t from, uint64_t to, size_t width,
+			       ev_view_thread_cell *cells);
+
+/**
+ * Ends the index of a log that has ended: the thread events still held
+ * for their order are taken in (ev_view_index_read does it at EV_END).
+ */
+EV_API void ev_view_index_finish(ev_view_index *ix);
 
 /** Texts kept, in log order. */
 EV_API size_t ev_view_text_count(const ev_view_index *ix);
@@ -258,6 +357,18 @@ EV_API size_t ev_view_text_count(const ev_view_index *ix);
 EV_API const ev_view_text *ev_view_text_at(const ev_view_index *ix, size_t i);
 /** Texts not kept, past EV_VIEW_MAX_TEXTS of their kind. */
 EV_API uint64_t ev_view_texts_dropped(const ev_view_index *ix);
+
+/** The user's spans kept, in the order they ended. */
+EV_API size_t ev_view_span_count(const ev_view_index *ix);
+/** Spans that ended past EV_VIEW_MAX_SPANS (not kept). */
+EV_API uint64_t ev_view_spans_dropped(const ev_view_index *ix);
+/** Fills `out` with span `i`: EV_OK, or EV_EINVAL out of range. */
+EV_API int ev_view_span_at(const ev_view_index *ix, size_t i,
+			   ev_view_span *out);
+/** Names of spans seen (a span's name_index is below it). */
+EV_API size_t ev_view_span_name_count(const ev_view_index *ix);
+/** Name `i`, or NULL out of range; owned by the index. */
+EV_API const char *ev_view_span_name(const ev_view_index *ix, size_t i);
 
 
 /* ---- a cache file ----

@@ -1,8 +1,8 @@
 /*
  * A complete index of `evtool view` kept in a file (include/evtool/
  * view.h, ev_view_index_save / _load), so that a log opened again is not
- * read again: the index's rows, heap, threads, texts and bands as they
- * are in memory (native byte order: a cache is this machine's), after a
+ * read again: the index's rows, heaps (the whole's and each process's),
+ * threads, texts, thread rows, spans and bands as they are in memory (native byte order: a cache is this machine's), after a
  * header naming the build's layout and the log it was made from (its
  * size, modification time and a digest of its first and last bytes). A
  * file made by another build or from another state of the log is not
@@ -15,11 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "evtool/stats_spans.h"
 #include "hash.h"
 #include "internal.h"
 #include "view_internal.h"
 
-#define MAGIC "EVVIEW\0\1"
+#define MAGIC "EVVIEW\0\2"
 #define ORDER 0x01020304u
 /* Bytes of the log's start and end the digest covers. */
 #define DIGEST_BYTES (1u << 20)
@@ -122,19 +123,75 @@ static void put_texts(FILE *f, const ev_view_index *ix)
 	}
 }
 
+/* The buckets of a row of `len` up to the log's last time (`shift`: a
+ * bucket's width; a block marker fills one more). */
+static size_t used_of(const ev_view_index *ix, unsigned shift, size_t len)
+{
+	uint64_t last = ix->end >> shift;
+
+	return last + 2 < len ? (size_t)last + 2 : len;
+}
+
+/* Each process's heap: its capset and its buckets. */
+static void put_heaps(FILE *f, const ev_view_index *ix, size_t used)
+{
+	put64(f, ix->n_heaps);
+	for (size_t i = 0; i < ix->n_heaps; i++) {
+		put64(f, ix->heaps[i].capset);
+		put(f, ix->heaps[i].h, used * sizeof *ix->heaps[i].h);
+	}
+}
+
+/* The thread rows: their width, then each row's state and buckets. */
+static void put_trows(FILE *f, const ev_view_index *ix)
+{
+	size_t used = used_of(ix, ix->shift + ix->tgap, ix->nb >> ix->tgap);
+
+	put64(f, ix->tgap);
+	put64(f, ix->trows_cap);
+	for (size_t i = 0; i < ix->trows_cap; i++) {
+		const view_trow *t = &ix->trows[i];
+		put64(f, t->b != NULL);
+		put64(f, t->since);
+		put64(f, (uint64_t)t->state << 8 | t->reason);
+		if (t->b)
+			put(f, t->b, used * sizeof *t->b);
+	}
+}
+
+/* The spans' names, in the pairing's order, then the spans. */
+static void put_spans(FILE *f, const ev_view_index *ix)
+{
+	size_t names = ev_view_span_name_count(ix);
+
+	put64(f, names);
+	for (size_t i = 0; i < names; i++) {
+		const char *name = ev_view_span_name(ix, i);
+		put64(f, strlen(name));
+		put(f, name, strlen(name));
+	}
+	put64(f, ix->n_spans);
+	put64(f, ix->spans_dropped);
+	for (size_t i = 0; i < ix->n_spans; i++) {
+		const view_span *k = &ix->spans[i];
+		put64(f, k->start);
+		put64(f, k->duration);
+		put64(f, (uint64_t)k->tid << 32 | k->name);
+		put64(f, k->cap);
+	}
+}
+
 int ev_view_index_save(const ev_view_index *ix, int fd,
 		       const ev_view_log_id *id)
 {
 	int copy = dup(fd);
 	FILE *f = copy >= 0 ? fdopen(copy, "wb") : NULL;
-	uint32_t layout[4] = { ORDER, sizeof(view_bucket), sizeof(view_row),
-			       sizeof(ev_view_thread) };
+	uint32_t layout[5] = { ORDER, sizeof(view_bucket), sizeof(view_row),
+			       sizeof(ev_view_thread), sizeof(view_tbucket) };
 	uint64_t scalars[8] = { ix->nb, ix->shift, ix->n_rows, ix->n_used,
 				ix->n_caps, ix->any, ix->start, ix->end };
-	/* Buckets past the one of the last time are empty (a block marker
-	 * fills one more). */
-	size_t used = (ix->end >> ix->shift) + 2 < ix->nb
-			      ? (size_t)(ix->end >> ix->shift) + 2 : ix->nb;
+	/* Buckets past the one of the last time are empty. */
+	size_t used = used_of(ix, ix->shift, ix->nb);
 	int bad;
 
 	if (!f) {
@@ -153,8 +210,11 @@ int ev_view_index_save(const ev_view_index *ix, int fd,
 	for (size_t i = 0; i < ix->n_rows; i++)
 		put_row(f, &ix->rows[i], used);
 	put(f, ix->heap, used * sizeof *ix->heap);
+	put_heaps(f, ix, used);
 	put_texts(f, ix);
 	put_threads(f, ix);
+	put_trows(f, ix);
+	put_spans(f, ix);
 	evi_view_bands_save(ix->bands, f);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
@@ -193,6 +253,16 @@ static uint64_t get_count(loader *l, uint64_t max)
 	return l->bad ? 0 : v;
 }
 
+/* `n` zeroed entries of `size` bytes (NULL for none), or `bad` set. */
+static void *get_array(loader *l, size_t n, size_t size)
+{
+	void *p = NULL;
+
+	if (!l->bad && n && !(p = calloc(n, size)))
+		l->bad = 1;
+	return p;
+}
+
 static void get_row(loader *l, view_row *r, size_t nb, size_t used)
 {
 	uint64_t has = get_count(l, 1);
@@ -213,10 +283,9 @@ static void get_texts(loader *l, ev_view_index *ix)
 	size_t n = (size_t)get_count(l, 3 * (uint64_t)EV_VIEW_MAX_TEXTS);
 
 	ix->texts_dropped = get64(l);
-	if (l->bad || (n && !(ix->texts = calloc(n, sizeof *ix->texts)))) {
-		l->bad = 1;
+	ix->texts = get_array(l, n, sizeof *ix->texts);
+	if (l->bad)
 		return;
-	}
 	ix->texts_cap = n;
 	for (size_t i = 0; i < n && !l->bad; i++) {
 		ev_view_text *t = &ix->texts[i];
@@ -246,10 +315,9 @@ static void get_threads(loader *l, ev_view_index *ix)
 	size_t n = (size_t)get_count(l, EV_VIEW_MAX_THREADS);
 
 	ix->threads_dropped = get64(l);
-	if (l->bad || (n && !(ix->threads = calloc(n, sizeof *ix->threads)))) {
-		l->bad = 1;
+	ix->threads = get_array(l, n, sizeof *ix->threads);
+	if (l->bad)
 		return;
-	}
 	ix->threads_cap = n;
 	for (size_t i = 0; i < n && !l->bad; i++) {
 		ev_view_thread *t = &ix->threads[i];
@@ -262,6 +330,101 @@ static void get_threads(loader *l, ev_view_index *ix)
 					    EV_VIEW_MAX_THREADS, &added) < 0 ||
 		    !added)
 			l->bad = 1;
+	}
+}
+
+static void get_heaps(loader *l, ev_view_index *ix, size_t used)
+{
+	size_t n = (size_t)get_count(l, EV_VIEW_MAX_HEAP_PROCS);
+
+	ix->heaps = get_array(l, n ? EV_VIEW_MAX_HEAP_PROCS : 0,
+			      sizeof *ix->heaps);
+	if (l->bad)
+		return;
+	for (size_t i = 0; i < n && !l->bad; i++) {
+		view_proc_heap *p = &ix->heaps[i];
+		p->capset = (uint32_t)get_count(l, UINT32_MAX);
+		if (l->bad || !(p->h = calloc(ix->nb, sizeof *p->h))) {
+			l->bad = 1;
+			return;
+		}
+		ix->n_heaps++;
+		get(l, p->h, used * sizeof *p->h);
+	}
+}
+
+/* The thread rows, no more buckets in all than the rows' budget
+ * (view_threads.c keeps them within it). */
+static void get_trows(loader *l, ev_view_index *ix)
+{
+	size_t len, used, n;
+
+	ix->tgap = (unsigned)get_count(l, 16);
+	n = (size_t)get_count(l, EV_VIEW_MAX_THREAD_ROWS);
+	len = ix->nb >> ix->tgap;
+	used = used_of(ix, ix->shift + ix->tgap, len);
+	l->bad |= !len;
+	ix->trows = get_array(l, n, sizeof *ix->trows);
+	if (l->bad)
+		return;
+	ix->trows_cap = n;
+	for (size_t i = 0; i < n && !l->bad; i++) {
+		view_trow *t = &ix->trows[i];
+		uint64_t has = get_count(l, 1), packed;
+		t->since = get64(l);
+		packed = get_count(l, 0xffff);
+		t->state = (uint8_t)(packed >> 8);
+		t->reason = (uint8_t)packed;
+		if (l->bad || !has)
+			continue;
+		if ((ix->n_trows + 1) * len > EV_VIEW_THREAD_CELLS ||
+		    !(t->b = calloc(len, sizeof *t->b))) {
+			l->bad = 1;
+			return;
+		}
+		ix->n_trows++;
+		get(l, t->b, used * sizeof *t->b);
+	}
+}
+
+/* The spans' names, given to a new pairing in their order, then the
+ * spans, each of a name read. */
+static void get_spans(loader *l, ev_view_index *ix)
+{
+	size_t names = (size_t)get_count(l, EV_STATS_MAX_SPAN_NAMES), n;
+	char name[EV_STATS_MAX_SPAN_NAME + 1];
+
+	if (l->bad || evi_view_spans_new(ix) < 0) {
+		l->bad = 1;
+		return;
+	}
+	for (size_t i = 0; i < names && !l->bad; i++) {
+		size_t len = (size_t)get_count(l, EV_STATS_MAX_SPAN_NAME);
+		get(l, name, len);
+		name[len] = '\0';
+		if (l->bad || strlen(name) != len ||
+		    evi_view_spans_name(ix, name) < 0 ||
+		    ev_view_span_name_count(ix) != i + 1)
+			l->bad = 1;
+	}
+	n = (size_t)get_count(l, EV_VIEW_MAX_SPANS);
+	ix->spans_dropped = get64(l);
+	ix->spans = get_array(l, n, sizeof *ix->spans);
+	if (l->bad)
+		return;
+	ix->spans_cap = n;
+	for (size_t i = 0; i < n && !l->bad; i++) {
+		view_span *k = &ix->spans[i];
+		uint64_t packed;
+		k->start = get64(l);
+		k->duration = get64(l);
+		packed = get64(l);
+		k->cap = (uint16_t)get_count(l, EV_NO_CAP);
+		k->tid = (uint32_t)(packed >> 32);
+		k->name = (uint32_t)packed;
+		if (!l->bad && k->name >= names)
+			l->bad = 1;
+		ix->n_spans += !l->bad;
 	}
 }
 
@@ -291,11 +454,10 @@ static void get_index(loader *l, ev_view_index *ix)
 	ix->quirks = (unsigned)get64(l);
 	ix->have_data_offset = 1;
 	used = (size_t)get_count(l, ix->nb);
-	if (l->bad || !shape_ok(ix)) {
-		l->bad = 1;
-		return;
-	}
+	l->bad |= !shape_ok(ix);
 	ix->n_rows = 0; /* until they are there, for the free */
+	if (l->bad)
+		return;
 	get_row(l, &ix->global, ix->nb, used);
 	if (!(ix->rows = calloc(rows ? rows : 1, sizeof *ix->rows)) ||
 	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap))) {
@@ -306,8 +468,11 @@ static void get_index(loader *l, ev_view_index *ix)
 	for (size_t i = 0; i < ix->n_rows && !l->bad; i++)
 		get_row(l, &ix->rows[i], ix->nb, used);
 	get(l, ix->heap, used * sizeof *ix->heap);
+	get_heaps(l, ix, used);
 	get_texts(l, ix);
 	get_threads(l, ix);
+	get_trows(l, ix);
+	get_spans(l, ix);
 	if (!l->bad && evi_view_bands_load(&ix->bands, l->f) < 0)
 		l->bad = 1;
 }
@@ -315,9 +480,10 @@ static void get_index(loader *l, ev_view_index *ix)
 /* Whether the header names this build's layout and the log `id`. */
 static int get_header(loader *l, const ev_view_log_id *id)
 {
-	uint32_t layout[4], want[4] = { ORDER, sizeof(view_bucket),
+	uint32_t layout[5], want[5] = { ORDER, sizeof(view_bucket),
 					sizeof(view_row),
-					sizeof(ev_view_thread) };
+					sizeof(ev_view_thread),
+					sizeof(view_tbucket) };
 	char magic[8];
 	ev_view_log_id was;
 

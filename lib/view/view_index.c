@@ -45,9 +45,9 @@ int ev_view_index_new(ev_view_index **out, size_t max_cells, ev_diag *diag)
 		ix->nb /= 2;
 	ix->shift = FIRST_SHIFT;
 	if (!(ix->global.b = calloc(ix->nb, sizeof *ix->global.b)) ||
-	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap))) {
-		free(ix->global.b);
-		free(ix);
+	    !(ix->heap = calloc(ix->nb, sizeof *ix->heap)) ||
+	    evi_view_spans_new(ix) < 0) {
+		ev_view_index_free(ix);
 		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	}
 	*out = ix;
@@ -63,10 +63,15 @@ void ev_view_index_free(ev_view_index *ix)
 	free(ix->rows);
 	free(ix->global.b);
 	free(ix->heap);
+	for (size_t i = 0; i < ix->n_heaps; i++)
+		free(ix->heaps[i].h);
+	free(ix->heaps);
 	evi_view_bands_free(ix->bands);
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
+	evi_view_spans_free(ix);
+	evi_view_threads_free(ix);
 	free(ix->threads);
 	evi_idmap_free(&ix->thread_ids);
 	free(ix);
@@ -97,6 +102,8 @@ static void coarsen_row(view_row *r, size_t nb)
 		m->sparks_created = a.sparks_created + b.sparks_created;
 		m->sparks_converted = a.sparks_converted + b.sparks_converted;
 		m->pool = b.pool ? b.pool : a.pool;
+		for (size_t k = 0; k < EV_VIEW_GC_PHASES - 1; k++)
+			m->gc_phase_ns[k] = a.gc_phase_ns[k] + b.gc_phase_ns[k];
 		m->run_ends = merge_ends(a.run_ends, b.run_ends);
 		m->gc_ends = merge_ends(a.gc_ends, b.gc_ends);
 		if (a.tid == b.tid) {
@@ -126,10 +133,13 @@ static void coarsen_heap(view_heap *h, size_t nb)
 static void coarsen(ev_view_index *ix)
 {
 	coarsen_heap(ix->heap, ix->nb);
+	for (size_t i = 0; i < ix->n_heaps; i++)
+		coarsen_heap(ix->heaps[i].h, ix->nb);
 	for (size_t i = 0; i < ix->n_rows; i++)
 		if (ix->rows[i].b)
 			coarsen_row(&ix->rows[i], ix->nb);
 	coarsen_row(&ix->global, ix->nb);
+	evi_view_threads_coarsen(ix);
 	ix->shift++;
 }
 
@@ -158,6 +168,10 @@ static int fit_rows(ev_view_index *ix, size_t rows)
 		view_heap *h = realloc(ix->heap, ix->nb * sizeof *h);
 		if (h)
 			ix->heap = h;
+		for (size_t i = 0; i < ix->n_heaps; i++)
+			if ((h = realloc(ix->heaps[i].h, ix->nb * sizeof *h)))
+				ix->heaps[i].h = h;
+		evi_view_threads_fit(ix);
 	}
 	return EV_OK;
 }
@@ -272,6 +286,7 @@ static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns)
 {
 	ev_view_thread *t = thread_get(ix, ev_load32(ev->payload), ev);
 
+	ix->life_thread = t ? (size_t)(t - ix->threads) : SIZE_MAX;
 	if (!t)
 		return ix->diag.status < 0 ? ix->diag.status : EV_OK;
 	switch (ev->type) {
@@ -320,6 +335,15 @@ static int on_block(ev_view_index *ix, const ev_event *ev)
 	return EV_OK;
 }
 
+/* A thread event (its id first, checked) of thread summary `thread` for
+ * the thread rows, in the buckets' reach. */
+static int on_thread_state(ev_view_index *ix, const ev_event *ev,
+			   size_t thread)
+{
+	reach(ix, ev->time);
+	return evi_view_threads_event(ix, ev, thread);
+}
+
 static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 {
 	if (ev->size < (ev->type == EV_STOP_THREAD ? 6u : 4u))
@@ -338,7 +362,10 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 		run_ns = ev->time >= o->run_start ? ev->time - o->run_start : 0;
 		o->running = 0;
 	}
-	return on_life(ix, ev, run_ns);
+	int rc = on_life(ix, ev, run_ns);
+	if (rc == EV_OK && run_ns)
+		evi_view_threads_run(ix, ix->life_thread, o->run_start, ev->time);
+	return rc < 0 ? rc : on_thread_state(ix, ev, ix->life_thread);
 }
 
 static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -354,6 +381,22 @@ static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
 		add_end(ix, r, 1, o->gc_start, ev->time);
 	}
 	o->in_gc = 0;
+}
+
+/* A GC phase that ended (view_gc.c) added to the buckets it covers: work,
+ * idle and done; sync is the rest of the GC's time. */
+static void on_gc_phase(ev_view_index *ix, view_row *r, const ev_event *ev)
+{
+	view_piece p;
+
+	if (!evi_view_gc_phase(&r->now, ev, &p) || p.phase == EV_VIEW_GC_SYNC)
+		return;
+	reach(ix, p.to - 1);
+	for (uint64_t b = p.from >> ix->shift; b <= (p.to - 1) >> ix->shift; b++) {
+		uint64_t lo = b << ix->shift, hi = (b + 1) << ix->shift;
+		r->b[b].gc_phase_ns[p.phase - 1] += (p.to < hi ? p.to : hi) -
+						    (p.from > lo ? p.from : lo);
+	}
 }
 
 /* SPARK_COUNTERS: created, dud, overflowed, converted, GC'd, fizzled,
@@ -379,29 +422,65 @@ static int on_sparks(ev_view_index *ix, view_row *r, const ev_event *ev)
 	return EV_OK;
 }
 
+/* The buckets of the heap of `capset`, made on first sight; NULL past
+ * EV_VIEW_MAX_HEAP_PROCS (or out of memory: that process's heap is then
+ * only in the whole's). */
+static view_heap *proc_heap(ev_view_index *ix, uint32_t capset)
+{
+	view_proc_heap *p;
+
+	for (size_t i = 0; i < ix->n_heaps; i++)
+		if (ix->heaps[i].capset == capset)
+			return ix->heaps[i].h;
+	if (ix->n_heaps >= EV_VIEW_MAX_HEAP_PROCS)
+		return NULL;
+	if (!ix->heaps && !(ix->heaps = calloc(EV_VIEW_MAX_HEAP_PROCS,
+					       sizeof *ix->heaps)))
+		return NULL;
+	p = &ix->heaps[ix->n_heaps];
+	if (!(p->h = calloc(ix->nb, sizeof *p->h)))
+		return NULL;
+	p->capset = capset;
+	ix->n_heaps++;
+	return p->h;
+}
+
+/* Adds a heap event's figure to bucket `b` of `h`: the largest size and
+ * live bytes, the bytes allocated. */
+static void heap_put(view_heap *h, uint16_t type, uint64_t bytes,
+		     uint64_t allocated)
+{
+	if (type == EV_HEAP_SIZE)
+		h->size = bytes > h->size ? bytes : h->size;
+	else if (type == EV_HEAP_LIVE)
+		h->live = bytes > h->live ? bytes : h->live;
+	else
+		h->alloc += allocated;
+}
+
 /* HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE: capset u32, bytes u64. */
 static int on_heap(ev_view_index *ix, const ev_event *ev)
 {
-	view_heap *h;
-	uint64_t bytes;
+	uint64_t bytes, allocated = 0;
+	view_heap *p;
 	view_row *r;
 
 	if (ev->size < 12)
 		return fail(ix, EV_EFORMAT, ev, "a heap event too short for its bytes");
 	bytes = ev_load64(ev->payload + 4);
-	reach(ix, ev->time);
-	h = &ix->heap[ev->time >> ix->shift];
-	if (ev->type == EV_HEAP_SIZE) {
-		h->size = bytes > h->size ? bytes : h->size;
-	} else if (ev->type == EV_HEAP_LIVE) {
-		h->live = bytes > h->live ? bytes : h->live;
-	} else if (ev->cap != EV_NO_CAP) {
+	if (ev->type == EV_HEAP_ALLOCATED) {
+		if (ev->cap == EV_NO_CAP)
+			return EV_OK;
 		if (!(r = row_get(ix, ev->cap, ev)))
 			return ix->diag.status;
-		if (bytes >= r->allocated)
-			ix->heap[ev->time >> ix->shift].alloc += bytes - r->allocated;
+		allocated = bytes >= r->allocated ? bytes - r->allocated : 0;
 		r->allocated = bytes;
 	}
+	/* After row_get, which may have coarsened the buckets. */
+	reach(ix, ev->time);
+	heap_put(&ix->heap[ev->time >> ix->shift], ev->type, bytes, allocated);
+	if ((p = proc_heap(ix, ev_load32(ev->payload))))
+		heap_put(&p[ev->time >> ix->shift], ev->type, bytes, allocated);
 	return EV_OK;
 }
 
@@ -474,6 +553,10 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	case EV_USER_MARKER:
 		return on_text(ix, ev, EV_VIEW_MARKER);
 	case EV_USER_MSG:
+		if (evi_view_spans_message(ix, ev, ev->cap < ix->n_rows &&
+						   ix->rows[ev->cap].b
+					   ? &ix->rows[ev->cap].now : NULL) < 0)
+			return ix->diag.status;
 		return on_text(ix, ev, EV_VIEW_MESSAGE);
 	case EV_THREAD_LABEL:
 		return on_text(ix, ev, EV_VIEW_LABEL);
@@ -487,6 +570,7 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	if (ev->cap == EV_NO_CAP || !(r = row_get(ix, ev->cap, ev)))
 		return ev->cap == EV_NO_CAP ? EV_OK : ix->diag.status;
 	r->seen = 1;
+	on_gc_phase(ix, r, ev);
 	switch (ev->type) {
 	case EV_RUN_THREAD:
 	case EV_STOP_THREAD:
@@ -498,7 +582,17 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 		if (ev->size < 4)
 			return fail(ix, EV_EFORMAT, ev,
 				    "a thread event too short for its thread id");
-		return on_life(ix, ev, 0);
+		if (on_life(ix, ev, 0) < 0)
+			return ix->diag.status;
+		return ev->type == EV_CREATE_THREAD
+			? on_thread_state(ix, ev, ix->life_thread) : EV_OK;
+	case EV_THREAD_RUNNABLE:
+	case EV_THREAD_WAKEUP:
+		if (ev->size < 4)
+			return fail(ix, EV_EFORMAT, ev,
+				    "a thread event too short for its thread id");
+		/* Its thread's summary may come later in the file. */
+		return on_thread_state(ix, ev, SIZE_MAX - 1);
 	case EV_GC_START:
 	case EV_GC_END:
 		on_gc(ix, r, ev);
@@ -533,7 +627,16 @@ int ev_view_index_read(ev_view_index *ix, ev_reader *r)
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
 		if ((rc = ev_view_index_add(ix, &ev)) < 0)
 			return rc;
+	if (rc == EV_END)
+		ev_view_index_finish(ix);
 	return rc;
+}
+
+void ev_view_index_finish(ev_view_index *ix)
+{
+	if (ix->any)
+		reach(ix, ix->end);
+	evi_view_threads_finish(ix);
 }
 
 const ev_diag *ev_view_index_diag(const ev_view_index *ix)

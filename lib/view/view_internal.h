@@ -18,8 +18,23 @@ typedef struct view_open {
 	uint64_t last; /* the time of the cap's last event before it */
 	uint32_t tid;
 	uint8_t running, in_gc;
+	uint8_t gc_phase;     /* 1 + ev_view_gc_phase; 0: none (view_gc.c) */
+	uint64_t phase_start; /* since when */
 } view_open;
 
+/* A GC phase that ended: [from, to) in `phase` (ev_view_gc_phase). */
+typedef struct view_piece {
+	uint64_t from, to;
+	unsigned phase;
+} view_piece;
+
+/* Moves `o`'s GC phase on by `ev` (of its capability); 1 with the phase
+ * that ended in *out, else 0 (view_gc.c). */
+int evi_view_gc_phase(view_open *o, const ev_event *ev, view_piece *out);
+
+/* Sets `c`'s sync phase to the rest of its GC time once its other phases
+ * are in (view_gc.c). */
+void evi_view_cell_sync(ev_view_cell *c);
 /* The runs (RUN_THREAD to STOP_THREAD) or GCs (GC_START to GC_END) that
  * end in a bucket, whole: for a window's figures as `evtool stats` of
  * the window's slice counts them (only what starts and ends inside). */
@@ -41,6 +56,9 @@ typedef struct view_bucket {
 	 * created and converted since the last, and the pool's size at the
 	 * last one in the bucket, plus one (0: none). */
 	uint64_t sparks_created, sparks_converted, pool;
+	/* The GC's work, idle and done phases (view_gc.c) in it; its sync
+	 * phase is the rest of gc_ns. */
+	uint64_t gc_phase_ns[EV_VIEW_GC_PHASES - 1];
 	view_ends run_ends, gc_ends;
 } view_bucket;
 
@@ -80,6 +98,82 @@ int evi_view_bands_load(view_bands **out, FILE *f);
 view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
 			   uint64_t time);
 
+/* A user's span (view_spans.c): its name by index in span_stats. */
+typedef struct view_span {
+	uint64_t start, duration;
+	uint32_t tid, name;
+	uint16_t cap;
+} view_span;
+
+/* The spans' pairing: an ev_stats of the index (view_spans.c). */
+int evi_view_spans_new(ev_view_index *ix);
+void evi_view_spans_free(ev_view_index *ix);
+/* A USER_MSG to the pairing, told first of the run open on its cap now
+ * (`now`: the cap's; NULL: none seen). */
+int evi_view_spans_message(ev_view_index *ix, const ev_event *ev,
+			   const view_open *now);
+
+/* Gives the pairing span name `name` (events' kind) as the next of its
+ * names: a cached index's names, in their order (view_cache.c). */
+int evi_view_spans_name(ev_view_index *ix, const char *name);
+
+/* A thread's row (view_threads.c): its buckets and its state now. */
+typedef struct view_tbucket {
+	uint64_t ns[3];     /* running, runnable, blocked */
+	uint64_t reason_ns; /* how long `reason` blocked it */
+	uint8_t reason;     /* the longest blocking reason (a stop status) */
+} view_tbucket;
+
+typedef struct view_trow {
+	view_tbucket *b;    /* NULL: no row yet */
+	uint64_t since;
+	uint8_t state, reason;
+} view_trow;
+
+/* A thread event waiting to be taken in time order: its type and its
+ * STOP_THREAD status (255: larger). */
+typedef struct view_tev {
+	uint64_t time;
+	uint32_t thread; /* its summary's index, or its tid when by_tid */
+	uint32_t seq;    /* the order it came in (wrapping): ties by it */
+	uint8_t type, status;
+	uint8_t by_tid;  /* a wake-up may come before the thread's summary */
+} view_tev;
+
+/* The thread events of one capability waiting, in time order:
+ * e[head..tail). */
+typedef struct view_tq {
+	view_tev *e;
+	size_t head, tail, alloc;
+} view_tq;
+
+/* Thread rows (view_threads.c): events, runs, and the rows following the
+ * capabilities' coarsening (after it) and shrinking (after nb halves). */
+/* `thread`: the event's thread's summary index (SIZE_MAX: not kept), or
+ * SIZE_MAX - 1 to find it by its id when the event is taken. */
+int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
+			   size_t thread);
+void evi_view_threads_run(ev_view_index *ix, size_t thread, uint64_t from,
+			  uint64_t to);
+void evi_view_threads_coarsen(ev_view_index *ix);
+void evi_view_threads_fit(ev_view_index *ix);
+void evi_view_threads_finish(ev_view_index *ix);
+void evi_view_threads_free(ev_view_index *ix);
+
+/* Proportions of buckets (view_query.c). */
+void evi_view_span_of(uint64_t from, uint64_t to, size_t width, size_t i,
+		      uint64_t *lo, uint64_t *hi);
+uint64_t evi_view_part_of(uint64_t b, unsigned shift, uint64_t lo,
+			  uint64_t hi);
+uint64_t evi_view_scaled(uint64_t value, uint64_t part, uint64_t w);
+
+/* The heap of one process (its OS-process capset, which heap events
+ * name). */
+typedef struct view_proc_heap {
+	uint32_t capset;
+	view_heap *h; /* nb buckets */
+} view_proc_heap;
+
 struct ev_view_index {
 	size_t max_cells;
 	size_t nb;          /* buckets per row, a power of two */
@@ -90,6 +184,8 @@ struct ev_view_index {
 	size_t n_caps;      /* 1 + the highest cap with buckets */
 	view_row global;
 	view_heap *heap;    /* nb buckets */
+	view_proc_heap *heaps; /* per capset, EV_VIEW_MAX_HEAP_PROCS */
+	size_t n_heaps;
 	int any;
 	uint64_t start, end;
 	int have_data_offset;
@@ -103,6 +199,20 @@ struct ev_view_index {
 	size_t n_texts, texts_cap, text_bytes;
 	size_t kind_count[3]; /* texts kept of each ev_view_text_kind */
 	uint64_t texts_dropped;
+	struct ev_stats *span_stats; /* pairs the spans (view_spans.c) */
+	view_span *spans;
+	size_t n_spans, spans_cap;
+	uint64_t spans_dropped;
+	uint32_t *told;        /* by cap: 1 + the thread the pairing knows
+				  running there, 0: none (view_spans.c) */
+	size_t n_told;
+	view_trow *trows;      /* by thread summary index (view_threads.c) */
+	size_t trows_cap, n_trows;
+	unsigned tgap;         /* a thread bucket is 2^tgap cap buckets */
+	view_tq *queues;       /* by cap (view_threads.c) */
+	size_t n_queues, queued;
+	uint32_t queue_seq;
+	size_t life_thread;    /* the summary on_life saw last, or SIZE_MAX */
 	view_bands *bands;
 	ev_diag diag;
 };

@@ -42,12 +42,26 @@ uint64_t ev_view_threads_dropped(const ev_view_index *ix)
 	return ix->threads_dropped;
 }
 
+/* The thread events waiting for their order (view_threads.c). */
+static size_t queues_bytes(const ev_view_index *ix)
+{
+	size_t n = ix->n_queues * sizeof *ix->queues;
+
+	for (size_t i = 0; i < ix->n_queues; i++)
+		n += ix->queues[i].alloc * sizeof *ix->queues[i].e;
+	return n;
+}
+
 size_t ev_view_memory(const ev_view_index *ix)
 {
-	return sizeof *ix + ix->nb * sizeof(view_heap) + (ix->n_used + 1) * ix->nb * sizeof(view_bucket) +
+	return sizeof *ix + (ix->n_heaps + 1) * ix->nb * sizeof(view_heap) + (ix->n_used + 1) * ix->nb * sizeof(view_bucket) +
 	       ix->n_rows * sizeof(view_row) +
 	       ix->texts_cap * sizeof *ix->texts + ix->text_bytes +
 	       ix->threads_cap * sizeof *ix->threads +
+	       ix->spans_cap * sizeof *ix->spans +
+	       ix->n_trows * (ix->nb >> ix->tgap) * sizeof(view_tbucket) +
+	       ix->trows_cap * sizeof *ix->trows +
+	       queues_bytes(ix) +
 	       ix->thread_ids.n_slots * sizeof *ix->thread_ids.slots +
 	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys +
 	       evi_view_bands_memory(ix->bands);
@@ -71,8 +85,7 @@ static void span_of(uint64_t from, uint64_t to, size_t width, size_t i,
 static uint64_t part_of(const ev_view_index *ix, uint64_t b, uint64_t lo,
 			uint64_t hi)
 {
-	uint64_t b0 = b << ix->shift, b1 = b0 + ((uint64_t)1 << ix->shift);
-	return (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+	return evi_view_part_of(b, ix->shift, lo, hi);
 }
 
 /* A bucket's `value` for `part` of its width `w`: in proportion. */
@@ -96,6 +109,9 @@ static void sum_span(const ev_view_index *ix, const view_row *r, uint64_t lo,
 
 		c->run_ns += scaled(k->run_ns, part, width);
 		c->gc_ns += scaled(k->gc_ns, part, width);
+		for (unsigned ph = EV_VIEW_GC_WORK; ph < EV_VIEW_GC_PHASES; ph++)
+			c->gc_phase_ns[ph] += scaled(k->gc_phase_ns[ph - 1],
+						     part, width);
 		if (k->tid && k->tid_ns > best) {
 			best = k->tid_ns;
 			c->tid = k->tid;
@@ -122,6 +138,7 @@ int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
 			continue;
 		if (r && r->b && lo < ((uint64_t)ix->nb << ix->shift))
 			sum_span(ix, r, lo, hi, c);
+		evi_view_cell_sync(c);
 		if (z > a && z - a > c->run_ns + c->gc_ns)
 			c->idle_ns = z - a - c->run_ns - c->gc_ns;
 	}
@@ -135,8 +152,10 @@ static const view_row *row_of(const ev_view_index *ix, uint16_t cap)
 	return r && r->b ? r : NULL;
 }
 
-int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
-		 size_t width, ev_view_heap_cell *cells)
+/* The heap cells of buckets `heap`. */
+static int heap_cells(const ev_view_index *ix, const view_heap *heap,
+		      uint64_t from, uint64_t to, size_t width,
+		      ev_view_heap_cell *cells)
 {
 	uint64_t w = (uint64_t)1 << ix->shift, end = (uint64_t)ix->nb << ix->shift;
 
@@ -150,7 +169,7 @@ int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
 		span_of(from, to, width, i, &lo, &hi);
 		hi = hi < end ? hi : end;
 		for (uint64_t b = lo >> ix->shift; lo < hi && b <= (hi - 1) >> ix->shift; b++) {
-			const view_heap *h = &ix->heap[b];
+			const view_heap *h = &heap[b];
 
 			c->size_bytes = h->size > c->size_bytes ? h->size : c->size_bytes;
 			c->live_bytes = h->live > c->live_bytes ? h->live : c->live_bytes;
@@ -158,6 +177,32 @@ int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
 		}
 	}
 	return EV_OK;
+}
+
+int ev_view_heap(const ev_view_index *ix, uint64_t from, uint64_t to,
+		 size_t width, ev_view_heap_cell *cells)
+{
+	return heap_cells(ix, ix->heap, from, to, width, cells);
+}
+
+int ev_view_heap_of(const ev_view_index *ix, uint32_t capset, uint64_t from,
+		    uint64_t to, size_t width, ev_view_heap_cell *cells)
+{
+	for (size_t i = 0; i < ix->n_heaps; i++)
+		if (ix->heaps[i].capset == capset)
+			return heap_cells(ix, ix->heaps[i].h, from, to, width,
+					  cells);
+	return EV_EINVAL;
+}
+
+size_t ev_view_heap_count(const ev_view_index *ix)
+{
+	return ix->n_heaps;
+}
+
+uint32_t ev_view_heap_capset(const ev_view_index *ix, size_t i)
+{
+	return i < ix->n_heaps ? ix->heaps[i].capset : UINT32_MAX;
 }
 
 int ev_view_sparks(const ev_view_index *ix, uint16_t cap, uint64_t from,
@@ -207,11 +252,32 @@ view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
 {
 	const view_row *r = row_of(ix, cap);
 	uint64_t b = time >> ix->shift;
-	view_open none = { 0, 0, 0, 0, 0, 0 };
+	view_open none;
 
+	memset(&none, 0, sizeof none);
 	if (!r)
 		return none;
 	return b < r->filled ? r->b[b].open : r->block_open;
+}
+
+/* ---- the proportions, for the thread rows (view_threads.c) ---- */
+
+void evi_view_span_of(uint64_t from, uint64_t to, size_t width, size_t i,
+		      uint64_t *lo, uint64_t *hi)
+{
+	span_of(from, to, width, i, lo, hi);
+}
+
+uint64_t evi_view_part_of(uint64_t b, unsigned shift, uint64_t lo,
+			  uint64_t hi)
+{
+	uint64_t b0 = b << shift, b1 = b0 + ((uint64_t)1 << shift);
+	return (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+}
+
+uint64_t evi_view_scaled(uint64_t value, uint64_t part, uint64_t w)
+{
+	return scaled(value, part, w);
 }
 
 /* The lengths of `which` (run_ends or gc_ends) of buckets [a, b) of `r`

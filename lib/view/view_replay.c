@@ -56,6 +56,24 @@ static void add_piece(replay *rp, uint64_t a, uint64_t b, uint32_t tid)
 	}
 }
 
+/* Adds [a, b) of GC phase `phase` (not sync: the rest of the GC) to the
+ * spans it covers. */
+static void add_phase(replay *rp, uint64_t a, uint64_t b, unsigned phase)
+{
+	a = a > rp->from ? a : rp->from;
+	b = b < rp->to ? b : rp->to;
+	if (b <= a || phase == EV_VIEW_GC_SYNC)
+		return;
+	for (size_t i = (size_t)((unsigned __int128)(a - rp->from) * rp->width /
+				 (rp->to - rp->from));
+	     i < rp->width && span_start(rp, i) < b; i++) {
+		uint64_t lo = span_start(rp, i), hi = span_start(rp, i + 1);
+		if (hi > a)
+			rp->cells[i].gc_phase_ns[phase] +=
+				(b < hi ? b : hi) - (a > lo ? a : lo);
+	}
+}
+
 /* What an event of the capability ends, as view_index.c counts runs and
  * GCs. */
 enum ended { ENDS_NOTHING, ENDS_RUN, ENDS_GC };
@@ -99,9 +117,12 @@ static enum ended step(view_open *o, const ev_event *ev, uint64_t *start,
 
 static void apply(replay *rp, view_open *o, const ev_event *ev)
 {
+	view_piece piece;
 	uint64_t start;
 	uint32_t tid;
 
+	if (evi_view_gc_phase(o, ev, &piece))
+		add_phase(rp, piece.from, piece.to, piece.phase);
 	switch (step(o, ev, &start, &tid)) {
 	case ENDS_RUN:
 		add_piece(rp, start, ev->time, tid ? tid : UINT32_MAX);
@@ -139,11 +160,14 @@ int ev_view_tile_exact(const ev_view_index *ix, ev_reader *r, uint16_t cap,
 		add_piece(&rp, o.run_start, to, o.tid ? o.tid : UINT32_MAX);
 	if (o.in_gc)
 		add_piece(&rp, o.gc_start, to, 0);
+	if (o.in_gc && o.gc_phase)
+		add_phase(&rp, o.phase_start, to, o.gc_phase - 1u);
 	for (size_t i = 0; i < width; i++) {
 		uint64_t lo = span_start(&rp, i), hi = span_start(&rp, i + 1);
 		uint64_t a = lo > ix->start ? lo : ix->start;
 		uint64_t z = hi < ix->end ? hi : ix->end;
 		uint64_t busy = cells[i].run_ns + cells[i].gc_ns;
+		evi_view_cell_sync(&cells[i]);
 		if (z > a && z - a > busy)
 			cells[i].idle_ns = z - a - busy;
 	}

@@ -116,6 +116,117 @@ def tiles_agree(s, log, meta):
                       c["mutator_ns"], c["gc_ns"]))
 
 
+def phases_of_show(log, to):
+    """Each cap's GC phases over [0, to), from show's lines, by
+    ThreadScope's rules (Events/EventDuration.hs): starting GC opens sync;
+    GC working, GC idle and GC done each end the phase open unless it is
+    their own and open theirs; finished GC ends it; a running/stopping
+    thread or spark stats line turns the open phase into sync from its
+    start. A GC lasts from its start to its end, as stats counts it."""
+    out = subprocess.run([EVTOOL, "show", log], capture_output=True,
+                         text=True).stdout
+    names = {"GC working": 1, "GC idle": 2, "GC done": 3, "finished GC": -1}
+    state, phases = {}, {}
+    for line in out.splitlines():
+        m = re.match(r"(\d+): cap (\d+): (.*)$", line)
+        if not m:
+            continue
+        t, cap, what = int(m.group(1)), int(m.group(2)), m.group(3)
+        ph, since = state.get(cap, (None, 0))
+        acc = phases.setdefault(cap, [0, 0, 0, 0])
+        if what == "starting GC":
+            state[cap] = (0, t)
+        elif what in names and ph is not None and ph != names[what]:
+            acc[ph] += t - since
+            state[cap] = (None if names[what] < 0 else names[what], t)
+        elif ph is not None and (what.startswith("running thread") or
+                                 what.startswith("stopping thread") or
+                                 what.startswith("spark stats")):
+            state[cap] = (0, since)
+    for cap, (ph, since) in state.items():
+        if ph is not None:  # open at the end: counts nothing, as stats
+            pass
+    return phases
+
+
+PHASES = ("gc_sync_ns", "gc_work_ns", "gc_idle_ns", "gc_done_ns")
+
+
+def phases_agree(s, log, meta):
+    """The tiles' GC phases add up to stats --caps' GC time and are those
+    of show's events by ThreadScope's rules."""
+    stats = json.loads(subprocess.run(
+        [EVTOOL, "stats", "--caps", "--json", log], capture_output=True,
+        text=True).stdout)
+    if not stats["files"]:
+        return
+    w = meta["bucket_ns"] * 16
+    to = (meta["end_ns"] // w + 1) * w
+    want = phases_of_show(log, to)
+    for width in (1, 16):
+        rows = {r["cap"]: r for r in s.json(
+            "/api/tiles?from=0&to=%d&width=%d" % (to, width))["caps"]}
+        for c in stats["files"][0]["capabilities"]:
+            r = rows[c["cap"]]
+            got = [sum(r[k]) for k in PHASES]
+            check(sum(got) == c["gc_ns"] and
+                  got == want.get(c["cap"], [0, 0, 0, 0]),
+                  "%s cap %d width %d: GC phases %s (sum %d), stats --caps "
+                  "GC %d, show's events %s" % (log, c["cap"], width, got,
+                                               sum(got), c["gc_ns"],
+                                               want.get(c["cap"])))
+
+
+def threads_agree(s, log, meta):
+    """Each thread row's running time over the run is stats --threads'."""
+    stats = json.loads(subprocess.run(
+        [EVTOOL, "stats", "--threads", "--json", log], capture_output=True,
+        text=True).stdout)
+    if not stats["files"]:
+        return
+    want = {t["thread"]: t["run_ns"] for t in
+            stats["files"][0]["threads"]["list"]}
+    # Spans of whole thread buckets: exact.
+    w = s.json("/api/threads?limit=1")["bucket_ns"] * 4
+    t = s.json("/api/threads?from=0&to=%d&width=4&limit=64"
+               % ((meta["end_ns"] // w + 1) * w))
+    got = {r["tid"]: sum(r["run_ns"]) for r in t["threads"]}
+    check(len(got) == min(64, len(want)) and
+          all(want.get(tid) == ns for tid, ns in got.items()),
+          "%s: thread rows' run time %s, stats --threads %s" % (
+              log, sorted(got.items())[:5], sorted(want.items())[:5]))
+    # The rows come busiest first; an asked thread comes first.
+    runs = [sum(r["run_ns"]) for r in t["threads"]]
+    check(runs == sorted(runs, reverse=True), "%s: rows by run time" % log)
+    if want:
+        last = min(want, key=lambda k: want[k])
+        first = s.json("/api/threads?tid=%d&limit=1" % last)["threads"]
+        check([r["tid"] for r in first] == [last],
+              "%s: thread %d asked for comes first: %s" % (
+                  log, last, [r["tid"] for r in first]))
+
+
+def spans_agree(s, log):
+    """The spans of the whole run, per name, are stats --spans': count,
+    total and first start."""
+    stats = json.loads(subprocess.run(
+        [EVTOOL, "stats", "--spans", "--json", log], capture_output=True,
+        text=True).stdout)
+    if not stats["files"]:
+        return
+    names = s.json("/api/meta")["span_names"]
+    spans = s.json("/api/tiles?width=8192")["spans"]
+    for want in stats["files"][0]["spans"]["list"]:
+        mine = [x for x in spans if names[x["name"]] == want["name"]]
+        got = (len(mine), sum(x["duration_ns"] for x in mine),
+               min([x["start_ns"] for x in mine], default=None))
+        check(got == (want["count"], want["total_ns"],
+                      want["first_ns"] if want["count"] else None),
+              "%s span %s: %s, stats --spans %s" % (
+                  log, want["name"], got,
+                  (want["count"], want["total_ns"], want["first_ns"])))
+
+
 def show_lines(log, cap):
     out = subprocess.run([EVTOOL, "show", log], capture_output=True,
                          text=True).stdout
@@ -227,6 +338,9 @@ for i, log in enumerate(LOGS):
     try:
         meta = wait_complete(s)
         tiles_agree(s, log, meta)
+        phases_agree(s, log, meta)
+        threads_agree(s, log, meta)
+        spans_agree(s, log)
         for cap in range(min(meta["capabilities"], 2)):
             events_agree(s, log, meta, cap)
         search_finds_labels(s, log)
@@ -278,6 +392,21 @@ try:
     tiles_agree(s, merged, meta)
     check([p["pid"] is not None and p["program"] for p in meta["processes"]]
           == ["./worker", "./worker"], "two processes: %s" % meta["processes"])
+    # Each process's heap apart: its bytes allocated and largest live
+    # bytes are stats' for that process.
+    procs = json.loads(subprocess.run(
+        [EVTOOL, "stats", "--json", merged], capture_output=True,
+        text=True).stdout)["files"][0]["processes"]
+    heaps = {h["capset"]: h for h in s.json("/api/tiles?width=64")["heaps"]}
+    for p, mp in zip(procs, meta["processes"]):
+        h = heaps.get(mp["capset"])
+        check(h is not None and p["pid"] == mp["pid"] and
+              sum(h["allocated_bytes"]) == p["allocated_bytes"] and
+              max(h["live_bytes"]) == p["max_live_bytes"],
+              "process %s: heap %s, stats %d allocated %d live" % (
+                  mp["pid"], h and (sum(h["allocated_bytes"]),
+                                    max(h["live_bytes"])),
+                  p["allocated_bytes"], p["max_live_bytes"]))
 finally:
     s.stop()
     os.unlink(merged)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -33,12 +34,35 @@ static ev_view_index *index_log(const char *path, size_t cells)
 	assert_int_equal(ev_view_index_new(&ix, cells, NULL), EV_OK);
 	rc = ev_view_index_read(ix, r);
 	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
+	if (rc == EV_ETRUNCATED) /* a file that will not grow: it ends */
+		ev_view_index_finish(ix);
 	if (rc == EV_END && ev_reader_next_session(r) == EV_OK) {
 		ev_view_index_free(ix);
 		ix = NULL;
 	}
 	ev_reader_free(r);
 	return ix;
+}
+
+/* The accumulator of `path`, finished, keeping its threads and (kinds
+ * != 0) its spans. */
+static ev_stats *stats_kept(const char *path, int threads, unsigned spans)
+{
+	ev_reader *r;
+	ev_stats *st;
+	int rc;
+
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
+	if (threads)
+		assert_int_equal(ev_stats_keep_threads(st), EV_OK);
+	if (spans)
+		assert_int_equal(ev_stats_keep_spans(st, spans), EV_OK);
+	rc = ev_reader_feed(r, ev_stats_consumer(), st);
+	assert_true(rc == EV_END || rc == EV_ETRUNCATED);
+	assert_int_equal(ev_stats_finish(st), EV_OK);
+	ev_reader_free(r);
+	return st;
 }
 
 static ev_stats *stats_of(const char *path)
@@ -80,6 +104,38 @@ static ev_view_cell whole(const ev_view_index *ix, uint16_t cap, size_t width)
 	return sum;
 }
 
+/* Each process's heap apart (ev_view_heap_of, by its capset): its bytes
+ * allocated and largest live bytes are the accumulator's for it. */
+static void procs_heap_agree(const char *path, const ev_view_index *ix,
+			     const ev_stats *st)
+{
+	for (size_t i = 0; i < ev_stats_process_count(st); i++) {
+		const ev_stats_process *p = ev_stats_process_at(st, i);
+		ev_view_heap_cell cells[4], sum = { 0, 0, 0 };
+
+		if (!p->have_heap || !p->allocated_bytes)
+			continue;
+		assert_int_equal(ev_view_heap_of(ix, p->capset, 0,
+						 aligned_end(ix, 4), 4, cells),
+				 EV_OK);
+		for (size_t k = 0; k < 4; k++) {
+			sum.allocated_bytes += cells[k].allocated_bytes;
+			if (cells[k].live_bytes > sum.live_bytes)
+				sum.live_bytes = cells[k].live_bytes;
+		}
+		if (sum.allocated_bytes != p->allocated_bytes ||
+		    sum.live_bytes != p->max_live_bytes)
+			fail_msg("%s capset %u: allocated %llu live %llu, stats "
+				 "%llu %llu", path, p->capset,
+				 (unsigned long long)sum.allocated_bytes,
+				 (unsigned long long)sum.live_bytes,
+				 (unsigned long long)p->allocated_bytes,
+				 (unsigned long long)p->max_live_bytes);
+	}
+	assert_int_equal(ev_view_heap_of(ix, UINT32_MAX - 1, 0, 1, 1, NULL),
+			 EV_EINVAL);
+}
+
 /* The heap's bytes allocated over the run and its largest live bytes
  * are the accumulator's; its largest size (HEAP_SIZE's) is at most the
  * accumulator's, which MEM_RETURN may raise. */
@@ -110,6 +166,7 @@ static void heap_agrees(const char *path, const ev_view_index *ix,
 			 (unsigned long long)allocated);
 	assert_int_equal(sum.live_bytes, live);
 	assert_true(sum.size_bytes <= mem);
+	procs_heap_agree(path, ix, st);
 }
 
 /* The sparks created and converted over the run, summed over the caps,
@@ -315,10 +372,11 @@ static void test_memory_bounded(void **state)
 	(void)state;
 	assert_int_equal(ev_view_cap_count(ix), 4);
 	/* 4 caps and the global row at the smallest row length. */
-	/* A bucket is 144 bytes (with the runs and GCs ending in it, for
-	 * the window figures): the budget of cells bounds the bytes. */
-	assert_true(ev_view_memory(ix) < 5 * EV_VIEW_MIN_ROW * 144 + 65536);
-	assert_true(ev_view_memory(big) <= (size_t)EV_VIEW_DEFAULT_CELLS * 144);
+	/* A bucket is 168 bytes (with its GC phases, and the runs and GCs
+	 * ending in it, for the window figures): the budget of cells bounds
+	 * the bytes. */
+	assert_true(ev_view_memory(ix) < 5 * EV_VIEW_MIN_ROW * 168 + 65536);
+	assert_true(ev_view_memory(big) <= (size_t)EV_VIEW_DEFAULT_CELLS * 168);
 	for (uint16_t cap = 0; cap < 4; cap++) {
 		assert_int_equal(whole(ix, cap, 1).run_ns,
 				 whole(big, cap, 1).run_ns);
@@ -360,6 +418,8 @@ typedef struct reference {
 	int running, in_gc;
 	uint32_t tid;
 	uint64_t run_start, gc_start;
+	int phase;            /* ThreadScope's GC phase, -1: none */
+	uint64_t phase_start;
 } reference;
 
 static uint64_t ref_edge(const reference *f, size_t i)
@@ -367,14 +427,51 @@ static uint64_t ref_edge(const reference *f, size_t i)
 	return f->from + (f->to - f->from) * i / SPANS;
 }
 
+/* Adds [a, b) to each span's run (gc 0), GC (1) or GC phase (2 + the
+ * phase) time. */
 static void ref_add(reference *f, uint64_t a, uint64_t b, int gc)
 {
 	for (size_t i = 0; i < SPANS; i++) {
 		uint64_t lo = ref_edge(f, i), hi = ref_edge(f, i + 1);
 		uint64_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+		ev_view_cell *c = &f->cells[i];
 		if (y > x)
-			*(gc ? &f->cells[i].gc_ns : &f->cells[i].run_ns) += y - x;
+			*(gc > 1 ? &c->gc_phase_ns[gc - 2]
+			  : gc ? &c->gc_ns : &c->run_ns) += y - x;
 	}
+}
+
+/* ThreadScope's GC phases (Events/EventDuration.hs: gcStart, gcWork,
+ * gcIdle, gcDone): GC_START opens sync; GC_WORK, GC_IDLE and GC_DONE
+ * each end the phase open (unless it is their own) and open theirs;
+ * GC_END ends it; a RUN_THREAD, STOP_THREAD or SPARK_COUNTERS turns it
+ * into sync from its start. */
+static void ref_phase(reference *f, const ev_event *ev)
+{
+	int next;
+
+	switch (ev->type) {
+	case EV_GC_START:
+		f->phase = EV_VIEW_GC_SYNC;
+		f->phase_start = ev->time;
+		return;
+	case EV_RUN_THREAD:
+	case EV_STOP_THREAD:
+	case EV_SPARK_COUNTERS:
+		if (f->phase >= 0)
+			f->phase = EV_VIEW_GC_SYNC;
+		return;
+	case EV_GC_WORK: next = EV_VIEW_GC_WORK; break;
+	case EV_GC_IDLE: next = EV_VIEW_GC_IDLE; break;
+	case EV_GC_DONE: next = EV_VIEW_GC_DONE; break;
+	case EV_GC_END: next = -1; break;
+	default: return;
+	}
+	if (f->phase < 0 || f->phase == next)
+		return;
+	ref_add(f, f->phase_start, ev->time, 2 + f->phase);
+	f->phase = next;
+	f->phase_start = ev->time;
 }
 
 /* `cap`'s runs and GCs clipped to [from, to) in SPANS spans, from every
@@ -389,6 +486,7 @@ static void reference_of(const char *path, uint16_t cap, reference *f)
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		if (ev.cap != cap || ev.type == EV_BLOCK_MARKER)
 			continue;
+		ref_phase(f, &ev);
 		if (ev.type == EV_RUN_THREAD) {
 			f->running = 1;
 			f->tid = ev_load32(ev.payload);
@@ -410,7 +508,22 @@ static void reference_of(const char *path, uint16_t cap, reference *f)
 		ref_add(f, f->run_start, f->to, 0);
 	if (f->in_gc)
 		ref_add(f, f->gc_start, f->to, 1);
+	if (f->in_gc && f->phase >= 0)
+		ref_add(f, f->phase_start, f->to, 2 + f->phase);
 	ev_reader_free(r);
+}
+
+/* Whether `a`'s GC phases are those of `b`, and add up to its GC time. */
+static int same_phases(const ev_view_cell *a, const ev_view_cell *b)
+{
+	uint64_t sum = 0;
+
+	for (unsigned k = 0; k < EV_VIEW_GC_PHASES; k++) {
+		if (a->gc_phase_ns[k] != b->gc_phase_ns[k])
+			return 0;
+		sum += a->gc_phase_ns[k];
+	}
+	return sum == a->gc_ns;
 }
 
 /* Checks ev_view_tile_exact over [from, to) of `cap` against the replay. */
@@ -426,6 +539,7 @@ static void exact_range(const char *path, const ev_view_index *ix, int fd,
 	memset(&f, 0, sizeof f);
 	f.from = from;
 	f.to = to;
+	f.phase = -1;
 	reference_of(path, cap, &f);
 	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
 					   "log", EV_READER_RAW, NULL), EV_OK);
@@ -434,15 +548,47 @@ static void exact_range(const char *path, const ev_view_index *ix, int fd,
 	ev_reader_free(r);
 	for (size_t i = 0; i < SPANS; i++)
 		if (got[i].run_ns != f.cells[i].run_ns ||
-		    got[i].gc_ns != f.cells[i].gc_ns)
+		    got[i].gc_ns != f.cells[i].gc_ns ||
+		    !same_phases(&got[i], &f.cells[i]))
 			fail_msg("%s cap %u [%llu, %llu) span %zu: exact "
-				 "%llu/%llu, replay %llu/%llu", path, cap,
+				 "%llu/%llu, replay %llu/%llu (or GC phases)",
+				 path, cap,
 				 (unsigned long long)from,
 				 (unsigned long long)to, i,
 				 (unsigned long long)got[i].run_ns,
 				 (unsigned long long)got[i].gc_ns,
 				 (unsigned long long)f.cells[i].run_ns,
 				 (unsigned long long)f.cells[i].gc_ns);
+}
+
+/* The index's GC phases over the whole run, in SPANS spans of whole
+ * buckets, are the replay's: exact, and they add up to the GC time. */
+static void index_phases_agree(const char *path, const ev_view_index *ix,
+			       uint16_t cap)
+{
+	reference f;
+	ev_view_cell got[SPANS];
+
+	memset(&f, 0, sizeof f);
+	f.to = aligned_end(ix, SPANS);
+	f.phase = -1;
+	reference_of(path, cap, &f);
+	assert_int_equal(ev_view_tile(ix, cap, 0, f.to, SPANS, got), EV_OK);
+	for (size_t i = 0; i < SPANS; i++)
+		if (got[i].gc_ns != f.cells[i].gc_ns ||
+		    !same_phases(&got[i], &f.cells[i]))
+			fail_msg("%s cap %u span %zu: index GC %llu in phases "
+				 "%llu %llu %llu %llu, replay %llu %llu %llu "
+				 "%llu", path, cap, i,
+				 (unsigned long long)got[i].gc_ns,
+				 (unsigned long long)got[i].gc_phase_ns[0],
+				 (unsigned long long)got[i].gc_phase_ns[1],
+				 (unsigned long long)got[i].gc_phase_ns[2],
+				 (unsigned long long)got[i].gc_phase_ns[3],
+				 (unsigned long long)f.cells[i].gc_phase_ns[0],
+				 (unsigned long long)f.cells[i].gc_phase_ns[1],
+				 (unsigned long long)f.cells[i].gc_phase_ns[2],
+				 (unsigned long long)f.cells[i].gc_phase_ns[3]);
 }
 
 /* The exact tiles of ranges of every size, at odd places and at bucket
@@ -462,6 +608,7 @@ static void exact_agrees(const char *path, void *ctx)
 	for (uint16_t cap = 0; cap < ev_view_cap_count(ix); cap++) {
 		uint64_t len = ev_view_end(ix) - ev_view_start(ix);
 		uint64_t w = ev_view_bucket_ns(ix);
+		index_phases_agree(path, ix, cap);
 		for (unsigned k = 0; k < 6; k++) {
 			uint64_t from = ev_view_start(ix) + len / 7 * k + 12345;
 			exact_range(path, ix, fd, cap, from,
@@ -580,6 +727,163 @@ static void threads_agree(const char *path, void *ctx)
 	ev_view_index_free(ix);
 }
 
+/* ---- thread rows against the thread events in time order ---- */
+
+typedef struct tev {
+	uint64_t time, seq;
+	uint32_t tid;
+	uint16_t type, status;
+} tev;
+
+static int tev_order(const void *a, const void *b)
+{
+	const tev *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+typedef struct tstate {
+	int state; /* 0 none, 1 running, 2 runnable, 3 blocked */
+	uint64_t since, runnable_ns, blocked_ns;
+} tstate;
+
+/* Every thread's runnable and blocked time, from its events sorted by
+ * time (ties in file order), written from the rules without the index's
+ * code: created, woken or made runnable, and stopped by overflow,
+ * yielding or migrating is runnable; stopped otherwise is blocked (but
+ * finished); running ends it. */
+static tstate *states_of(const char *path, uint32_t *max_tid)
+{
+	ev_reader *r;
+	ev_event ev;
+	tev *evs = NULL;
+	size_t n = 0, cap = 0;
+	tstate *ts;
+	unsigned quirks;
+
+	*max_tid = 0;
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_reader_read_header(r), EV_OK);
+	quirks = ev_header_quirks(ev_reader_header(r));
+	while (ev_reader_next(r, &ev) == EV_OK) {
+		if (ev.cap == EV_NO_CAP || ev.size < 4 ||
+		    !(ev.type <= EV_THREAD_RUNNABLE ||
+		      ev.type == EV_THREAD_WAKEUP))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			assert_non_null(evs = realloc(evs, cap * sizeof *evs));
+		}
+		evs[n] = (tev){ ev.time, n, ev_load32(ev.payload), ev.type,
+				ev.type == EV_STOP_THREAD ? ev_load16(ev.payload + 4)
+							  : 0 };
+		if (evs[n].tid > *max_tid)
+			*max_tid = evs[n].tid;
+		n++;
+	}
+	ev_reader_free(r);
+	if (n)
+		qsort(evs, n, sizeof *evs, tev_order);
+	assert_non_null(ts = calloc(*max_tid + 1, sizeof *ts));
+	for (size_t i = 0; i < n; i++) {
+		tstate *t = &ts[evs[i].tid];
+		int next;
+		unsigned st = evs[i].status;
+
+		if (quirks & EV_QUIRK_GHC782) /* 7.8.2 inserted 8 */
+			st = st == 8 ? 20 : st > 8 && st < 15 ? st - 1
+			     : st >= 16 && st <= 19 ? st - 2 : st == 15 ? 0 : st;
+		switch (evs[i].type) {
+		case EV_CREATE_THREAD: next = t->state ? -1 : 2; break;
+		case EV_RUN_THREAD: next = 1; break;
+		case EV_STOP_THREAD:
+			next = st == 5 ? 0 : (st >= 1 && st <= 3) || st == 17
+						     ? 2 : 3;
+			break;
+		default: next = t->state == 3 ? 2 : -1; break;
+		}
+		if (next < 0)
+			continue;
+		if (t->state == 2)
+			t->runnable_ns += evs[i].time - t->since;
+		else if (t->state == 3)
+			t->blocked_ns += evs[i].time - t->since;
+		t->state = next;
+		t->since = evs[i].time;
+	}
+	free(evs);
+	return ts;
+}
+
+/* The thread rows over the whole run: running is stats --threads' run
+ * time, runnable and blocked those of the thread's events in time order. */
+static void thread_rows_agree(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *ix = index_log(path, 0);
+	ev_view_index *coarse = index_log(path, 4 * EV_VIEW_MIN_ROW);
+	ev_stats *st;
+	uint32_t max_tid;
+	tstate *want;
+
+	if (!ix) {
+		ev_view_index_free(coarse);
+		return;
+	}
+	st = stats_kept(path, 1, 0);
+	want = states_of(path, &max_tid);
+	for (size_t i = 0; i < ev_stats_thread_count(st); i++) {
+		const ev_stats_thread *t = ev_stats_thread_at(st, i);
+		uint64_t w = ev_view_thread_bucket_ns(ix);
+		ev_view_thread_cell c[3], sum = { 0, 0, 0, 0 };
+
+		if (i >= EV_VIEW_MAX_THREAD_ROWS)
+			break;
+		assert_int_equal(ev_view_thread_tile(ix, t->tid, 0,
+						     (ev_view_end(ix) / (3 * w) + 1) * 3 * w,
+						     3, c), EV_OK);
+		for (int k = 0; k < 3; k++) {
+			sum.run_ns += c[k].run_ns;
+			sum.runnable_ns += c[k].runnable_ns;
+			sum.blocked_ns += c[k].blocked_ns;
+		}
+		/* A small budget: coarse rows, and a heap of 64 events. */
+		assert_int_equal(ev_view_thread_tile(coarse, t->tid, 0,
+						     aligned_end(coarse, 1) * 2,
+						     1, c), EV_OK);
+		assert_int_equal(c[0].run_ns, t->run_ns);
+		assert_true(ev_view_thread_bucket_ns(coarse) >= w);
+		if (sum.run_ns != t->run_ns || t->tid > max_tid ||
+		    sum.runnable_ns != want[t->tid].runnable_ns ||
+		    sum.blocked_ns != want[t->tid].blocked_ns)
+			fail_msg("%s thread %u: row %llu running %llu runnable "
+				 "%llu blocked; stats %llu, events %llu %llu",
+				 path, t->tid, (unsigned long long)sum.run_ns,
+				 (unsigned long long)sum.runnable_ns,
+				 (unsigned long long)sum.blocked_ns,
+				 (unsigned long long)t->run_ns,
+				 (unsigned long long)want[t->tid].runnable_ns,
+				 (unsigned long long)want[t->tid].blocked_ns);
+		n->caps++;
+	}
+	n->logs++;
+	free(want);
+	ev_stats_free(st);
+	ev_view_index_free(ix);
+	ev_view_index_free(coarse);
+}
+
+static void test_thread_rows(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, thread_rows_agree, &n);
+	assert_true(n.logs >= 10);
+	ts_for_each_log(EVTOOL_CORPUS, thread_rows_agree, &n);
+}
+
 static void test_threads(void **state)
 {
 	counts n = { 0, 0 };
@@ -589,6 +893,63 @@ static void test_threads(void **state)
 	assert_true(n.logs >= 10);
 	assert_true(n.caps >= 50);
 	ts_for_each_log(EVTOOL_CORPUS, threads_agree, &n);
+}
+
+/* The spans kept, per name, are those `stats --spans` measures: the
+ * same count, total and first start. */
+static void spans_agree(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *ix = index_log(path, 0);
+	ev_stats *st;
+	ev_view_span s;
+
+	if (!ix)
+		return;
+	st = stats_kept(path, 0, EV_STATS_SPANS_EVENTS);
+	assert_int_equal(ev_view_span_name_count(ix), ev_stats_span_count(st));
+	for (size_t k = 0; k < ev_stats_span_count(st); k++) {
+		const ev_stats_span *want = ev_stats_span_at(st, k);
+		uint64_t count = 0, total = 0, first = UINT64_MAX;
+
+		assert_string_equal(ev_view_span_name(ix, k), want->name);
+		for (size_t i = 0; i < ev_view_span_count(ix); i++) {
+			assert_int_equal(ev_view_span_at(ix, i, &s), EV_OK);
+			if (s.name_index != k)
+				continue;
+			assert_string_equal(s.name, want->name);
+			count++;
+			total += s.duration_ns;
+			first = s.start_ns < first ? s.start_ns : first;
+		}
+		if (count != want->all.count || total != want->all.total_ns ||
+		    (count && first != want->first_ns))
+			fail_msg("%s span %s: %llu spans, %llu ns from %llu; "
+				 "stats %llu, %llu ns from %llu", path,
+				 want->name, (unsigned long long)count,
+				 (unsigned long long)total,
+				 (unsigned long long)first,
+				 (unsigned long long)want->all.count,
+				 (unsigned long long)want->all.total_ns,
+				 (unsigned long long)want->first_ns);
+		n->caps += count;
+	}
+	assert_int_equal(ev_view_span_at(ix, ev_view_span_count(ix), &s),
+			 EV_EINVAL);
+	n->logs++;
+	ev_stats_free(st);
+	ev_view_index_free(ix);
+}
+
+static void test_spans(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, spans_agree, &n);
+	ts_for_each_log(EVTOOL_CORPUS, spans_agree, &n);
+	assert_true(n.logs >= 10);
+	assert_true(n.caps >= 30); /* spans-a and spans-b have 17 each */
 }
 
 /* The heap profile's bands: each band's peak over the samples and its
@@ -688,6 +1049,94 @@ static void test_bands_thinned(void **state)
  * another log state, a file cut anywhere, or a flipped byte anywhere, the
  * load gives no index (or one whose answers are merely wrong), never a
  * crash. */
+/* `back` (a cache of `ix`) has `ix`'s spans, thread rows and heaps of
+ * each process: the same answers over the whole run. */
+static void same_rows(const ev_view_index *ix, const ev_view_index *back)
+{
+	uint64_t to = ev_view_end(ix) + 1;
+	ev_view_thread_cell a[16], b[16];
+	ev_view_heap_cell ha[16], hb[16];
+	ev_view_span sa, sb;
+
+	assert_int_equal(ev_view_span_count(back), ev_view_span_count(ix));
+	assert_int_equal(ev_view_spans_dropped(back), ev_view_spans_dropped(ix));
+	assert_int_equal(ev_view_span_name_count(back),
+			 ev_view_span_name_count(ix));
+	for (size_t i = 0; i < ev_view_span_name_count(ix); i++)
+		assert_string_equal(ev_view_span_name(back, i),
+				    ev_view_span_name(ix, i));
+	for (size_t i = 0; i < ev_view_span_count(ix); i++) {
+		assert_int_equal(ev_view_span_at(ix, i, &sa), EV_OK);
+		assert_int_equal(ev_view_span_at(back, i, &sb), EV_OK);
+		assert_int_equal(sb.start_ns, sa.start_ns);
+		assert_int_equal(sb.duration_ns, sa.duration_ns);
+		assert_int_equal(sb.tid, sa.tid);
+		assert_int_equal(sb.cap, sa.cap);
+		assert_int_equal(sb.name_index, sa.name_index);
+		assert_string_equal(sb.name, sa.name);
+	}
+	assert_int_equal(ev_view_thread_rows(back), ev_view_thread_rows(ix));
+	assert_int_equal(ev_view_thread_bucket_ns(back),
+			 ev_view_thread_bucket_ns(ix));
+	for (size_t i = 0; i < ev_view_thread_count(ix); i++) {
+		uint32_t tid = ev_view_thread_at(ix, i)->tid;
+		int rc = ev_view_thread_tile(ix, tid, 0, to, 16, a);
+		assert_int_equal(ev_view_thread_tile(back, tid, 0, to, 16, b), rc);
+		assert_memory_equal(a, b, sizeof a);
+	}
+	assert_int_equal(ev_view_heap_count(back), ev_view_heap_count(ix));
+	for (size_t i = 0; i < ev_view_heap_count(ix); i++) {
+		uint32_t capset = ev_view_heap_capset(ix, i);
+		assert_int_equal(ev_view_heap_capset(back, i), capset);
+		assert_int_equal(ev_view_heap_of(ix, capset, 0, to, 16, ha), EV_OK);
+		assert_int_equal(ev_view_heap_of(back, capset, 0, to, 16, hb),
+				 EV_OK);
+		assert_memory_equal(ha, hb, sizeof ha);
+	}
+}
+
+/* The spans, thread rows and process heaps of logs that have them, kept
+ * by a cache (spans-a: spans; threads-n4: thread rows; every log with
+ * heap events: one process's heap). */
+static void test_cache_rows(void **state)
+{
+	static const char *const logs[] = { "spans-a.eventlog",
+					    "threads-n4.eventlog",
+					    "prof-n2.eventlog" };
+	ev_view_log_id id = { 1, 2, 3 };
+	size_t spans = 0, rows = 0, heaps = 0;
+
+	(void)state;
+	for (size_t l = 0; l < sizeof logs / sizeof *logs; l++) {
+		char *path = ts_path(EVTOOL_TESTDATA, logs[l]);
+		ev_view_index *ix = index_log(path, 0), *back;
+		FILE *f = tmpfile();
+		struct stat st;
+
+		assert_non_null(f);
+		assert_int_equal(ev_view_index_save(ix, fileno(f), &id), EV_OK);
+		assert_int_equal(ev_view_index_load(&back, fileno(f), &id), EV_OK);
+		assert_non_null(back);
+		same_rows(ix, back);
+		ev_view_index_free(back);
+		/* Cut anywhere (in the spans' names too): refused. */
+		assert_int_equal(fstat(fileno(f), &st), 0);
+		for (off_t cut = st.st_size - 1; cut > 0; cut -= cut / 37 + 1) {
+			assert_int_equal(ftruncate(fileno(f), cut), 0);
+			assert_int_equal(ev_view_index_load(&back, fileno(f), &id),
+					 EV_OK);
+			assert_null(back);
+		}
+		spans += ev_view_span_count(ix);
+		rows += ev_view_thread_rows(ix);
+		heaps += ev_view_heap_count(ix);
+		ev_view_index_free(ix);
+		fclose(f);
+		free(path);
+	}
+	assert_true(spans > 0 && rows > 0 && heaps > 0);
+}
+
 static void test_cache(void **state)
 {
 	char *path = ts_path(EVTOOL_TESTDATA, "prof-n2.eventlog");
@@ -703,9 +1152,13 @@ static void test_cache(void **state)
 	assert_int_equal(ev_view_index_load(&back, fileno(f), &id), EV_OK);
 	assert_non_null(back);
 	for (uint16_t cap = 0; cap < 2; cap++) {
-		assert_memory_equal(&(ev_view_cell[1]){ whole(ix, cap, 16) },
-				    &(ev_view_cell[1]){ whole(back, cap, 16) },
-				    sizeof(ev_view_cell));
+		ev_view_cell a = whole(ix, cap, 16), b = whole(back, cap, 16);
+		assert_int_equal(a.run_ns, b.run_ns);
+		assert_int_equal(a.gc_ns, b.gc_ns);
+		assert_int_equal(a.idle_ns, b.idle_ns);
+		assert_int_equal(a.tid, b.tid);
+		assert_memory_equal(a.gc_phase_ns, b.gc_phase_ns,
+				    sizeof a.gc_phase_ns);
 		assert_int_equal(ev_view_block_at(ix, cap, 500000000),
 				 ev_view_block_at(back, cap, 500000000));
 	}
@@ -783,9 +1236,12 @@ int main(void)
 		cmocka_unit_test(test_exact_tiles),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_spans),
+		cmocka_unit_test(test_thread_rows),
 		cmocka_unit_test(test_bands),
 		cmocka_unit_test(test_bands_thinned),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_rows),
 		cmocka_unit_test(test_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
 # opens a merged two-process log, checks the canvas's pixels against
 # stats --caps, zooms by URL and by wheel to one RUN_THREAD event, hovers
 # it and compares the tooltip with show's line, and selects a range whose
-# figures it compares with filter --from --to | stats --json.
+# figures it compares with filter --from --to | stats --json; rows.mjs
+# checks the GC phases, thread rows, span bars and process headers.
 #
 #   run.sh EVTOOL TESTDATA WORK
 #
@@ -21,4 +22,5 @@ out=$work/shots
 rm -rf "$out"; mkdir -p "$out"
 "$evtool" merge "$data/merge-a.eventlog" "$data/merge-b.eventlog" -o "$out/merged.eventlog"
 node "$here/view.mjs" "$modules" "$chromium" "$evtool" "$out/merged.eventlog" "$out" \
-  "$data/gc-n2.eventlog" "$data/threads-n4.eventlog" "$data/sparks-n2.eventlog"
+  "$data/spans-a.eventlog" \
+  "$data/gc-n2.eventlog" "$data/threads-n4.eventlog" "$data/sparks-n2.eventlog" "$data/threads-n2.eventlog"

@@ -1,6 +1,6 @@
 // evtool view's page in headless Chromium, on a real log (run.sh).
 //
-//   node view.mjs NODE_MODULES CHROMIUM EVTOOL LOG OUT_DIR [LOG...]
+//   node view.mjs NODE_MODULES CHROMIUM EVTOOL LOG OUT_DIR SPANS_LOG [LOG...]
 //
 // 1. The whole run: each capability row's pixels that are running (a
 //    thread's colour), GC (red) and idle (grey) cover the shares that
@@ -14,7 +14,13 @@
 //    capability) are those of `evtool filter --from --to | evtool stats
 //    --json`, exactly (the runs and GCs inside the window, whole).
 // 4. A message typed into the search box: the view is centred on it.
-// 5. The heap profile's bands of logs with one (-hc, -hy, -hT): each
+// 5. The timeline's rows (rows.mjs): the GC phase colours of each cap row
+//    cover the shares that show's events give by ThreadScope's rules; the
+//    thread rows' running, runnable and blocked colours those of
+//    stats --threads and of the thread events in time order; the span
+//    bars start where stats --spans puts them; the merged log has one
+//    header per process (program, pid) and a heap chart for each.
+// 6. The heap profile's bands of logs with one (-hc, -hy, -hT): each
 //    band's share of the band pixels is its share of the census bytes
 //    over the run, each sample held until the next (as the page draws
 //    them), from `evtool export --format hp` (within 1%).
@@ -23,8 +29,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { gcPhasesOfShow, threadStatesOfShow, rowsChecks } from './rows.mjs';
 
-const [modules, chromiumPath, evtool, log, outDir, ...pixelLogs] = process.argv.slice(2);
+const [modules, chromiumPath, evtool, log, outDir, spansLog, ...pixelLogs] = process.argv.slice(2);
 const require = createRequire(path.join(path.resolve(modules), 'x.js'));
 const { chromium } = require('playwright-core');
 let passed = 0, failed = 0;
@@ -61,22 +68,23 @@ const browser = await chromium.launchPersistentContext(userDir, {
 async function checkPixels(page, file) {
   const meta = await page.evaluate(() => fetch('/api/meta').then(r => r.json()));
   const shares = await page.evaluate(() => {
-    const { LABEL, ROW, TOP } = window.viewLayout;
+    const { LABEL, ROW, capY } = window.viewLayout, { PHASE_RGB } = window.viewColours;
     const cv = document.getElementById('tl');
     const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
     const rows = [];
     for (let cap = 0; cap < window.tilesCaps; cap++) {
-      const y0 = TOP + cap * ROW, h = ROW - 6, n = { run: 0, gc: 0, idle: 0, all: 0 };
+      const y0 = capY(cap), h = ROW - 6, n = { run: 0, gc: 0, idle: 0, all: 0, phases: [0, 0, 0, 0] };
       for (let y = y0; y < y0 + h; y++)
         for (let x = LABEL; x < cv.width; x++) {
           const i = 4 * (y * cv.width + x), r = px[i], g = px[i + 1], b = px[i + 2];
           if (r === 85 && g === 85 && b === 85) continue; // a marker's line
           n.all++;
-          if (r === 229 && g === 57 && b === 53) n.gc++;
+          const k = PHASE_RGB.findIndex(c => c[0] === r && c[1] === g && c[2] === b);
+          if (k >= 0) { n.gc++; n.phases[k]++; }
           else if (r === 224 && g === 224 && b === 224) n.idle++;
           else if (!(r === 250 && g === 250 && b === 250)) n.run++;
         }
-      rows.push({ run: n.run / n.all, gc: n.gc / n.all, idle: n.idle / n.all });
+      rows.push({ run: n.run / n.all, gc: n.gc / n.all, idle: n.idle / n.all, phases: n.phases.map(v => v / n.all) });
     }
     return rows;
   });
@@ -88,6 +96,14 @@ async function checkPixels(page, file) {
     const got = shares[cap];
     const ok = got && ['run', 'gc', 'idle'].every(k => Math.abs(got[k] - want[k]) <= 0.005);
     check(ok, `${path.basename(file)} cap ${cap} pixels: running ${got && got.run.toFixed(3)} GC ${got && got.gc.toFixed(3)} idle ${got && got.idle.toFixed(3)}; stats --caps ${want.run.toFixed(3)} ${want.gc.toFixed(3)} ${want.idle.toFixed(3)}`);
+  }
+  // The GC's phases: each colour's share is its time by ThreadScope's
+  // rules over show's events.
+  const phases = gcPhasesOfShow(run(['show', file]).toString());
+  for (const cap of Object.keys(whole)) {
+    const want = (phases[cap] || [0, 0, 0, 0]).map(ns => ns / span), got = shares[cap];
+    const ok = got && want.every((v, k) => Math.abs(got.phases[k] - v) <= 0.005);
+    check(ok, `${path.basename(file)} cap ${cap} GC phase pixels (sync work idle done): ${got && got.phases.map(v => v.toFixed(3))}; show's events ${want.map(v => v.toFixed(3))}`);
   }
 
 }
@@ -176,7 +192,7 @@ try {
     const m = /from=(\d+)&to=(\d+)/.exec(location.hash);
     return cv.getBoundingClientRect().left + LABEL + (tt - Number(m[1])) / (Number(m[2]) - Number(m[1])) * (cv.width - LABEL);
   }, t);
-  const yCap0 = box.y + 20 + 11;
+  const yCap0 = box.y + await page.evaluate(() => window.viewLayout.capY(0)) + 11;
   for (let i = 0; i < 60; i++) {
     const span = await page.evaluate(() => { const m = /from=(\d+)&to=(\d+)/.exec(location.hash); return m ? Number(m[2]) - Number(m[1]) : 1e18; });
     if (span <= 2000) break;
@@ -237,7 +253,15 @@ try {
     const at = Number(said[1]);
     check(range[0] <= at && at < range[1], `search ${JSON.stringify(said[2])} at ${at}: view ${range}`);
   }
-  // 5. Heap-profile bands (the page is taller: they are at its bottom).
+  // 5. The rows of the timeline, on the merged log and the further ones.
+  const counts = await rowsChecks({ page, url, startView, run, check, outDir,
+    logs: { merged: log, threads: pixelLogs.find(f => /threads-n2/.test(f)), spans: spansLog } });
+  check(counts.threads > 0 && counts.spans > 0 && counts.headers === 2,
+        `rows checked: ${counts.threads} thread rows, ${counts.spans} span names, ${counts.headers} process headers`);
+  // 6. Heap-profile bands (the page is taller: they are at its bottom).
+  //    Off the last rows page first: its server is gone, and a resize
+  //    there would fetch from it.
+  await page.goto('about:blank');
   await page.setViewportSize({ width: 1200, height: 480 });
   for (const name of ['prof-n2.eventlog', 'heapdiff-a-hy.eventlog', 'hpt-n1.eventlog']) {
     const file = path.join(path.dirname(pixelLogs[0]), name);
