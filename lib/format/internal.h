@@ -52,6 +52,11 @@ void evi_reader_progress(ev_reader *r, evi_progress *p);
  * many readers open at once. */
 void evi_reader_limit_window(ev_reader *r, size_t cap);
 
+/* The file descriptor `r` reads, when it has read nothing yet (no header
+ * either); -1 otherwise (memory, a read function, a reader under way).
+ * *digest: whether `r` was opened with EV_READER_DIGEST. */
+int evi_reader_unread_fd(const ev_reader *r, int *digest);
+
 /* The stored bytes `r` will read to the end of its file; 0 if unknown. */
 uint64_t evi_reader_stored_size(const ev_reader *r);
 

@@ -902,6 +902,13 @@ void evi_reader_limit_window(ev_reader *r, size_t cap)
 	r->store_cap = cap;
 }
 
+int evi_reader_unread_fd(const ev_reader *r, int *digest)
+{
+	if (r->in_place || r->state != READ_HEADER || r->base || r->end)
+		return -1;
+	return evi_source_unread_fd(r->source, digest);
+}
+
 uint64_t evi_reader_stored_size(const ev_reader *r)
 {
 	return r->in_place ? 0 : evi_source_stored_size(r->source);

@@ -697,6 +697,19 @@ int evi_source_read(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 		       : read_plain(s, dst, cap, got);
 }
 
+int evi_source_unread_fd(const evi_source *s, int *digest)
+{
+	if (s->fn || s->fd < 0 || s->kind_known || s->stored_bytes)
+		return -1;
+	*digest = s->digest != NULL;
+	return s->fd;
+}
+
+uint64_t evi_digest_of(const void *data, size_t len)
+{
+	return XXH3_64bits(data, len);
+}
+
 int evi_source_memory(const evi_source *s, const uint8_t **data,
 		      size_t *len)
 {

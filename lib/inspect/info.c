@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "evtool/decode.h"
+#include "info_blocks.h"
 
 
 typedef struct cap_stats {
@@ -31,6 +32,7 @@ struct ev_info {
 	int procs_failed;        /* EV_ENOMEM while collecting them */
 	ev_diag wall_problem;    /* a WALL_CLOCK_TIME that is no clock */
 	int read;                /* ev_info_read was called */
+	unsigned threads;        /* ev_info_set_threads */
 	uint8_t cap_seen[EV_ID_COUNT / 8];
 	uint8_t foreign[EV_ID_COUNT / 8]; /* declared with another meaning */
 	uint64_t per_type[EV_ID_COUNT];
@@ -170,6 +172,20 @@ static void note_process(ev_info *in, const ev_event *ev)
 		in->wall_problem = *ev_process_list_diag(in->procs);
 }
 
+/* The types note_metadata and note_process decode: the parallel pass
+ * lists where they are. */
+static void note_types(uint8_t *bits)
+{
+	static const uint16_t noted[] = {
+		EV_CAPSET_CREATE, EV_CAP_CREATE, EV_STARTUP,
+		EV_CAPSET_ASSIGN_CAP, EV_OSPROCESS_PID, EV_OSPROCESS_PPID,
+		EV_RTS_IDENTIFIER, EV_PROGRAM_ARGS, EV_WALL_CLOCK_TIME
+	};
+
+	for (size_t i = 0; i < sizeof noted / sizeof noted[0]; i++)
+		bits[noted[i] / 8] |= (uint8_t)(1u << (noted[i] % 8));
+}
+
 static void count_event(ev_info *in, const ev_event *ev)
 {
 	ev_info_summary *s = &in->sum;
@@ -262,6 +278,127 @@ static void sum_inversions(ev_info *in)
 		in->sum.caps_seen += ev_info_cap_seen(in, (uint16_t)cap) ? 1 : 0;
 }
 
+/* ---- the parallel path: blocks counted by workers ---- */
+
+/* One block's figures, added as count_event adds its events one by one. */
+static void add_block(ev_info *in, uint16_t cap, const evi_info_block *f)
+{
+	ev_info_summary *s = &in->sum;
+	cap_stats *c = &in->per_cap[cap];
+
+	s->blocks++;
+	mark_cap(in, cap);
+	if (!f->events)
+		return;
+	s->events += f->events;
+	if (!s->have_time || f->min_time < s->first_time)
+		s->first_time = f->min_time;
+	if (!s->have_time || f->max_time > s->last_time)
+		s->last_time = f->max_time;
+	s->have_time = 1;
+	if (c->session == s->sessions && f->first_time < c->last_time) {
+		c->inversions++;
+		if (f->first_type == EV_GC_END)
+			c->gc_end_inversions++;
+	}
+	c->inversions += f->inversions;
+	c->gc_end_inversions += f->gc_end_inversions;
+	c->events += f->events;
+	c->session = s->sessions;
+	c->last_time = f->last_time;
+}
+
+/* The events the pass noted, decoded in file order. */
+static void replay_noted(ev_info *in, const evi_info_pass *pass)
+{
+	const evi_blocks *b = pass->b;
+	uint64_t first_index = 0;
+	size_t block = 0;
+
+	for (size_t i = 0; i < pass->n_noted; i++) {
+		const evi_info_noted *n = &pass->noted[i];
+		evi_block_cursor c;
+		ev_event ev;
+
+		for (; b->spans[block].offset + b->spans[block].size <= n->offset;
+		     block++)
+			first_index += pass->blocks[block].events + 1;
+		evi_block_cursor_init(&c, b, block);
+		c.pos = n->offset;
+		c.index = n->index;
+		if (evi_block_next(&c, &ev) != 1)
+			continue; /* the pass read it: cannot be */
+		ev.index += first_index;
+		note_metadata(in, &ev);
+		note_process(in, &ev);
+	}
+}
+
+/* The summary of a log the workers read, as read_sequentially makes it. */
+static void add_pass(ev_info *in, const evi_info_pass *pass)
+{
+	const evi_blocks *b = pass->b;
+	ev_info_summary *s = &in->sum;
+
+	s->sessions = 1;
+	note_foreign_types(in, b->header);
+	for (size_t i = 0; i < b->n; i++)
+		add_block(in, b->spans[i].cap, &pass->blocks[i]);
+	memcpy(in->per_type, pass->per_type, sizeof in->per_type);
+	replay_noted(in, pass);
+	note_session(in, 0, b->data_end + 2, s->events, EV_END);
+	s->status = EV_END;
+	s->log_bytes = b->data_end + 2;
+	s->stored_bytes = b->len;
+	s->digest = pass->digest;
+	s->have_digest = b->digest_wanted;
+}
+
+/* EV_OK when the workers read the log; EV_END when it is the sequential
+ * path's (ev_info_read had better read it: nothing of `in` changed). */
+static int read_in_parallel(ev_info *in, ev_reader *r)
+{
+	uint8_t noted[EV_ID_COUNT / 8] = { 0 };
+	evi_info_pass pass = { 0 };
+	evi_blocks *b;
+	int rc = evi_blocks_open(&b, r);
+
+	if (rc != EV_OK)
+		return rc;
+	note_types(noted);
+	pass.b = b;
+	pass.noted_types = noted;
+	rc = evi_info_scan(&pass, in->threads);
+	if (rc == EV_OK)
+		add_pass(in, &pass);
+	evi_info_pass_free(&pass);
+	evi_blocks_free(b);
+	return rc == EV_EFORMAT ? EV_END : rc;
+}
+
+void ev_info_set_threads(ev_info *in, unsigned threads)
+{
+	in->threads = threads;
+}
+
+/* What both paths finish with: the processes, the totals, a bad wall
+ * clock. */
+static int finish(ev_info *in)
+{
+	ev_info_summary *s = &in->sum;
+
+	if (ev_process_list_finish(in->procs) < 0 || in->procs_failed)
+		return EV_ENOMEM;
+	sum_inversions(in);
+	/* Read to its end, but invalid: as merge, filter and truncate say. */
+	if ((s->status == EV_END || s->status == EV_ETRUNCATED) &&
+	    in->wall_problem.status) {
+		s->status = in->wall_problem.status;
+		s->diag = in->wall_problem;
+	}
+	return EV_OK;
+}
+
 int ev_info_read(ev_info *in, ev_reader *r)
 {
 	ev_info_summary *s = &in->sum;
@@ -270,22 +407,20 @@ int ev_info_read(ev_info *in, ev_reader *r)
 	if (in->read)
 		return EV_EINVAL;
 	in->read = 1;
+	if (in->threads > 1) {
+		rc = read_in_parallel(in, r);
+		if (rc != EV_END)
+			return rc < 0 ? rc : finish(in);
+	}
 	rc = ev_reader_read_header(r);
 	s->gzip = ev_reader_is_gzip(r); /* known once bytes were read */
 	s->status = rc < 0 ? rc : scan_sessions(in, r);
-	if (ev_process_list_finish(in->procs) < 0 || in->procs_failed)
-		return EV_ENOMEM;
-	sum_inversions(in);
 	s->diag = *ev_reader_diag(r);
 	s->log_bytes = ev_reader_offset(r);
 	if (s->status == EV_ETRUNCATED && s->diag.offset < s->log_bytes)
 		s->log_bytes = s->diag.offset;
-	/* Read to its end, but invalid: as merge, filter and truncate say. */
-	if ((s->status == EV_END || s->status == EV_ETRUNCATED) &&
-	    in->wall_problem.status) {
-		s->status = in->wall_problem.status;
-		s->diag = in->wall_problem;
-	}
+	if ((rc = finish(in)) < 0)
+		return rc;
 	rc = ev_reader_digest(r, &s->digest);
 	s->have_digest = rc == EV_OK;
 	s->stored_bytes = ev_reader_input_bytes(r);

@@ -1,0 +1,207 @@
+/*
+ * The parallel front end's first pass and its workers (blocks.h): maps a
+ * plain log, finds its blocks by their markers, and runs a pass over the
+ * blocks on the threading layer.
+ *
+ * Layering: blocks.c -> reader.c (the header, the unread descriptor),
+ * wire.c, lib/common/pool.c.
+ */
+#include "blocks.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "evtool/catalog.h"
+#include "internal.h"
+#include "pool.h"
+#include "source.h"
+
+void evi_blocks_free(evi_blocks *b)
+{
+	if (!b)
+		return;
+	ev_reader_free(b->header_reader);
+	if (b->map)
+		munmap((void *)b->map, b->len);
+	free(b->spans);
+	free(b);
+}
+
+/* Maps the regular file `fd` whole, from its start; 0 when it is no such
+ * file (or empty, or not at its start). */
+static int map_file(evi_blocks *b, int fd)
+{
+	struct stat st;
+	void *map;
+
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX ||
+	    lseek(fd, 0, SEEK_CUR) != 0)
+		return 0;
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return 0;
+	b->map = map;
+	b->len = (size_t)st.st_size;
+	posix_madvise(map, b->len, POSIX_MADV_WILLNEED);
+	return 1;
+}
+
+/* A plain log whose header parses (gzip and bad headers are the
+ * sequential path's): the header, and the offset where events start. */
+static int read_header(evi_blocks *b, const char *name, uint64_t *start)
+{
+	if (b->len >= 2 && b->map[0] == 0x1f && b->map[1] == 0x8b)
+		return 0;
+	if (ev_reader_open_memory(&b->header_reader, b->map, b->len, name,
+				  EV_READER_RAW) < 0 ||
+	    ev_reader_read_header(b->header_reader) < 0)
+		return 0;
+	b->header = ev_reader_header(b->header_reader);
+	evi_wire_table_init(&b->wire, b->header);
+	*start = ev_reader_offset(b->header_reader);
+	return evi_wire_size(&b->wire, EV_BLOCK_MARKER) ==
+	       (int32_t)EVI_BLOCK_PAYLOAD;
+}
+
+static int add_span(evi_blocks *b, size_t *cap, uint64_t at)
+{
+	const uint8_t *p = b->map + at;
+
+	if (evi_grow((void **)&b->spans, cap, b->n + 1, sizeof *b->spans) < 0)
+		return EV_ENOMEM;
+	b->spans[b->n].offset = at;
+	b->spans[b->n].size = ev_load32(p + EVI_EVENT_HEADER);
+	b->spans[b->n].cap = ev_load16(p + EVI_EVENT_HEADER + 12);
+	b->n++;
+	return EV_OK;
+}
+
+/* Hops from marker to marker: EV_OK when they tile the data up to a
+ * data-end marker that ends the file, EV_END when they do not. */
+static int find_blocks(evi_blocks *b, uint64_t at)
+{
+	size_t cap = 0;
+	int rc;
+
+	while (b->len - at >= 2) {
+		uint16_t type = ev_load16(b->map + at);
+		uint32_t size;
+
+		if (type == EVI_DATA_END) {
+			b->data_end = at;
+			return at + 2 == b->len ? EV_OK : EV_END;
+		}
+		if (type != EV_BLOCK_MARKER || b->len - at < EVI_BLOCK_EVENT)
+			return EV_END;
+		size = ev_load32(b->map + at + EVI_EVENT_HEADER);
+		if (size < EVI_BLOCK_EVENT || size > b->len - at)
+			return EV_END;
+		if ((rc = add_span(b, &cap, at)) < 0)
+			return rc;
+		at += size;
+	}
+	return EV_END;
+}
+
+int evi_blocks_open(evi_blocks **out, ev_reader *r)
+{
+	evi_blocks *b = calloc(1, sizeof *b);
+	uint64_t start;
+	int rc = EV_END;
+
+	*out = NULL;
+	if (!b)
+		return EV_ENOMEM;
+	if (map_file(b, evi_reader_unread_fd(r, &b->digest_wanted)) &&
+	    read_header(b, ev_reader_name(r), &start))
+		rc = find_blocks(b, start);
+	if (rc != EV_OK) {
+		evi_blocks_free(b);
+		return rc;
+	}
+	*out = b;
+	return EV_OK;
+}
+
+uint64_t evi_blocks_digest(const evi_blocks *b)
+{
+	return evi_digest_of(b->map, b->len);
+}
+
+size_t evi_blocks_at(const evi_blocks *b, uint64_t offset)
+{
+	size_t lo = 0, hi = b->n;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->spans[mid].offset <= offset)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* ---- the pass over the blocks ---- */
+
+typedef struct blocks_pass {
+	const evi_blocks *b;
+	int (*work)(void *ctx, size_t block, unsigned worker);
+	void *ctx;
+	atomic_size_t next;
+	atomic_int stop;
+} blocks_pass;
+
+/* One worker: the next block not taken, until none is left or a block
+ * failed. */
+static int take_blocks(void *ctx, unsigned slot, unsigned worker)
+{
+	blocks_pass *pass = ctx;
+	size_t i;
+	int rc;
+
+	(void)worker; /* the pool's; the job's own index is `slot` */
+	while (!atomic_load_explicit(&pass->stop, memory_order_relaxed) &&
+	       (i = atomic_fetch_add(&pass->next, 1)) < pass->b->n)
+		if ((rc = pass->work(pass->ctx, i, slot)) < 0) {
+			atomic_store(&pass->stop, 1);
+			return rc;
+		}
+	return EV_OK;
+}
+
+int evi_blocks_run(const evi_blocks *b, unsigned threads,
+		   int (*work)(void *ctx, size_t block, unsigned worker),
+		   void *ctx, int (*alongside)(void *, unsigned, unsigned),
+		   void *alongside_ctx)
+{
+	blocks_pass pass = { b, work, ctx, 0, 0 };
+	evi_job *jobs;
+	evi_pool *pool;
+	unsigned n = threads ? threads : 1, extra = alongside ? 1 : 0;
+	int rc = EV_OK, one;
+
+	if (!(jobs = calloc(n + extra, sizeof *jobs)))
+		return EV_ENOMEM;
+	if (evi_pool_new(&pool, n + extra) < 0) {
+		free(jobs);
+		return EV_ENOMEM;
+	}
+	for (unsigned i = 0; i < n + extra; i++) {
+		int side = alongside && i == 0;
+		jobs[i].work = side ? alongside : take_blocks;
+		jobs[i].ctx = side ? alongside_ctx : &pass;
+		jobs[i].slot = side ? 0 : i - extra;
+		evi_pool_submit(pool, &jobs[i]);
+	}
+	for (unsigned i = 0; i < n + extra; i++)
+		if ((one = evi_pool_wait(pool, &jobs[i])) < 0 && rc == EV_OK)
+			rc = one;
+	evi_pool_free(pool);
+	free(jobs);
+	return rc;
+}
