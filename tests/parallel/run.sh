@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The commands that read in parallel say, byte for byte and with the same
+# exit code, what they say with --threads 1 (the sequential path): on
+# every testdata and corpus log, on every file of the fuzz corpus (damaged
+# logs), and on damaged copies of real logs made here: a byte of an
+# event's time, type or size changed inside a block, a block marker's size
+# changed, a cut copy.
+#
+#   bash tests/parallel/run.sh EVTOOL TESTDATA [CORPUS] [FUZZ_CORPUS]
+set -euo pipefail
+evtool=$1 testdata=$2 corpus=${3:-} fuzz=${4:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The commands, each with the options after which -T N is given.
+commands=(
+	"info"
+	"info --json"
+)
+
+logs=("$testdata"/*.eventlog "$testdata"/*.eventlog.gz)
+[ -n "$corpus" ] && [ -d "$corpus" ] && logs+=("$corpus"/*.eventlog)
+[ -n "$fuzz" ] && [ -d "$fuzz" ] && while IFS= read -r f; do logs+=("$f"); done \
+	< <(find "$fuzz" -type f | sort)
+
+# damage SRC OFFSET HEXBYTE NAME: a copy of SRC with one byte replaced.
+damage() {
+	cp "$1" "$work/$4"
+	printf "\\x$3" | dd of="$work/$4" bs=1 seek="$2" conv=notrunc status=none
+	logs+=("$work/$4")
+}
+for src in "$testdata"/threads-n2.eventlog "$testdata"/gc-n2.eventlog; do
+	name=$(basename "$src" .eventlog)
+	size=$(stat -c %s "$src")
+	# Offsets in the middle of the log land inside a block; each byte of
+	# an event head (type, time, size) at some of them.
+	for frac in 3 5 7; do
+		at=$((size * frac / 10))
+		for k in 0 1 2 5 9 11; do
+			damage "$src" $((at + k)) ff "$name-$frac-$k-ff.eventlog"
+			damage "$src" $((at + k)) 00 "$name-$frac-$k-00.eventlog"
+		done
+	done
+	head -c $((size * 2 / 3)) "$src" > "$work/$name-cut.eventlog"
+	logs+=("$work/$name-cut.eventlog")
+	# The first block marker's size (u32 at +10 of the marker after the
+	# header's "datb"), its low byte changed: the markers no longer
+	# tile the log.
+	first=$(($(grep -obUa datb "$src" | head -n 1 | cut -d: -f1) + 4))
+	damage "$src" $((first + 13)) 01 "$name-marker-size.eventlog"
+done
+
+compared=0 parallel=0 bad=0
+for log in "${logs[@]}"; do
+	for cmd in "${commands[@]}"; do
+		# shellcheck disable=SC2086
+		want=$("$evtool" $cmd -T 1 "$log" 2>&1; echo "exit $?")
+		for t in 2 3; do
+			# shellcheck disable=SC2086
+			got=$("$evtool" $cmd -T "$t" "$log" 2>&1; echo "exit $?")
+			compared=$((compared + 1))
+			if [ "$want" != "$got" ]; then
+				echo "FAIL: $cmd -T $t $log differs from -T 1:"
+				diff <(echo "$want") <(echo "$got") | head -10
+				bad=$((bad + 1))
+			fi
+		done
+	done
+done
+echo "parallel: ${#logs[@]} logs, ${#commands[@]} commands, $compared comparisons, $bad differ"
+[ "$bad" -eq 0 ]
