@@ -32,6 +32,7 @@ complete -c evtool -n '__fish_seen_subcommand_from cat' -s h -l help -d 'show th
 
 complete -c evtool -n '__fish_seen_subcommand_from info' -F
 complete -c evtool -n '__fish_seen_subcommand_from info' -l json -d 'print one JSON object (schema_version 1)'
+complete -c evtool -n '__fish_seen_subcommand_from info' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from info' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from show' -F
