@@ -6,6 +6,7 @@
  * Layering: blocks.c -> reader.c (the header, the unread descriptor),
  * wire.c, lib/common/pool.c.
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include "blocks.h"
 
 #include <stdatomic.h>
@@ -127,23 +128,26 @@ int evi_blocks_open(evi_blocks **out, ev_reader *r)
 	return EV_OK;
 }
 
-uint64_t evi_blocks_digest(const evi_blocks *b)
+/* Lets the mapped pages wholly inside [p, p + n) go: read once, they
+ * would otherwise stay in the process's memory (its resident size) to
+ * the end, whatever the log's size. The page cache keeps them. */
+static void release(void *ctx, const uint8_t *p, size_t n)
 {
-	return evi_digest_of(b->map, b->len);
+	const evi_blocks *b = ctx;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
+
+	if (to > from && (const uint8_t *)from >= b->map)
+		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
-size_t evi_blocks_at(const evi_blocks *b, uint64_t offset)
-{
-	size_t lo = 0, hi = b->n;
+#define DIGEST_CHUNK (4u << 20)
 
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (b->spans[mid].offset <= offset)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+int evi_blocks_digest(const evi_blocks *b, uint64_t *out)
+{
+	return evi_digest_of(b->map, b->len, DIGEST_CHUNK, release, (void *)b,
+			     out);
 }
 
 /* ---- the pass over the blocks ---- */
@@ -166,11 +170,14 @@ static int take_blocks(void *ctx, unsigned slot, unsigned worker)
 
 	(void)worker; /* the pool's; the job's own index is `slot` */
 	while (!atomic_load_explicit(&pass->stop, memory_order_relaxed) &&
-	       (i = atomic_fetch_add(&pass->next, 1)) < pass->b->n)
+	       (i = atomic_fetch_add(&pass->next, 1)) < pass->b->n) {
 		if ((rc = pass->work(pass->ctx, i, slot)) < 0) {
 			atomic_store(&pass->stop, 1);
 			return rc;
 		}
+		release((void *)pass->b, pass->b->map +
+			pass->b->spans[i].offset, pass->b->spans[i].size);
+	}
 	return EV_OK;
 }
 
@@ -187,7 +194,9 @@ int evi_blocks_run(const evi_blocks *b, unsigned threads,
 
 	if (!(jobs = calloc(n + extra, sizeof *jobs)))
 		return EV_ENOMEM;
-	if (evi_pool_new(&pool, n + extra) < 0) {
+	/* `threads` in all: the one that hashes alongside takes blocks
+	 * once it is done. */
+	if (evi_pool_new(&pool, n) < 0) {
 		free(jobs);
 		return EV_ENOMEM;
 	}

@@ -122,19 +122,18 @@ static inline int evi_block_next(evi_block_cursor *c, ev_event *ev)
 	return 1;
 }
 
-/* The xxh3-64 of the whole log, as ev_reader_digest gives it (the reader
- * is left unread, for the sequential path). */
-uint64_t evi_blocks_digest(const evi_blocks *b);
-
-/* The block holding `offset` (an event's), by bisection. */
-size_t evi_blocks_at(const evi_blocks *b, uint64_t offset);
+/* The xxh3-64 of the whole log in *out, as ev_reader_digest gives it
+ * (the reader is left unread, for the sequential path). EV_OK or
+ * EV_ENOMEM. */
+int evi_blocks_digest(const evi_blocks *b, uint64_t *out);
 
 /*
  * Runs work(ctx, block, worker) on every block, on `threads` workers of a
  * pool (`worker` 0 .. threads - 1, for per-worker state), each taking the
- * next block not yet taken; `alongside`, when not NULL, runs as one
- * more job at the same time (alongside(alongside_ctx, 0, worker)), for a
- * pass of its own over the input (a digest). EV_OK, or the first negative
+ * next block not yet taken (and letting its mapped pages go after it);
+ * `alongside`, when not NULL, runs first as one more job on the same
+ * workers (alongside(alongside_ctx, 0, worker)), for a pass of its own
+ * over the input (a digest). EV_OK, or the first negative
  * status a job returned (a block's EV_EFORMAT: read sequentially).
  */
 int evi_blocks_run(const evi_blocks *b, unsigned threads,

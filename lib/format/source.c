@@ -705,9 +705,24 @@ int evi_source_unread_fd(const evi_source *s, int *digest)
 	return s->fd;
 }
 
-uint64_t evi_digest_of(const void *data, size_t len)
+int evi_digest_of(const uint8_t *data, size_t len, size_t chunk,
+		  void (*done)(void *ctx, const uint8_t *p, size_t n),
+		  void *ctx, uint64_t *out)
 {
-	return XXH3_64bits(data, len);
+	XXH3_state_t *st = XXH3_createState();
+
+	if (!st || XXH3_64bits_reset(st) != XXH_OK) {
+		XXH3_freeState(st);
+		return EV_ENOMEM;
+	}
+	for (size_t at = 0; at < len; at += chunk) {
+		size_t n = len - at < chunk ? len - at : chunk;
+		XXH3_64bits_update(st, data + at, n);
+		done(ctx, data + at, n);
+	}
+	*out = XXH3_64bits_digest(st);
+	XXH3_freeState(st);
+	return EV_OK;
 }
 
 int evi_source_memory(const evi_source *s, const uint8_t **data,

@@ -89,8 +89,7 @@ static int hash_log(void *ctx, unsigned slot, unsigned worker)
 
 	(void)slot;
 	(void)worker;
-	pass->digest = evi_blocks_digest(pass->b);
-	return EV_OK;
+	return evi_blocks_digest(pass->b, &pass->digest);
 }
 
 static int by_offset(const void *a, const void *b)
