@@ -33,6 +33,8 @@ typedef struct filter_run {
 	int truncated;
 	ev_diag truncation;
 	evi_progress progress; /* over every pass */
+	evi_blocks *blocks; /* read in parallel (blocks.h); NULL: not */
+	int blocks_read;    /* the workers have had their turn */
 } filter_run;
 
 static int fail(filter_run *run, ev_origin origin, const ev_diag *d)
@@ -104,6 +106,11 @@ static int make_rereadable(filter_run *run)
 		return fail(run, run->input.temp_failed ? EV_ORIGIN_TEMP
 							: EV_ORIGIN_INPUT, &d);
 	return EV_OK;
+}
+
+void ev_filter_set_threads(ev_filter *f, unsigned threads)
+{
+	f->threads = threads;
 }
 
 void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx)
@@ -197,32 +204,76 @@ static int learn_pass(filter_run *run, unsigned pass)
 
 /* Returns EV_END or EV_ETRUNCATED when the session's events are done,
  * or a failure (reported). */
+/* Decides one event and writes it when kept. */
+static int decide(filter_run *run, unsigned session, const ev_event *ev,
+		  ev_writer *w)
+{
+	ev_event kept;
+	int decision = evi_filter_apply(run->f, session, ev, &kept), rc;
+
+	if (decision < 0)
+		return fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
+	if (decision && (rc = ev_writer_write(w, &kept)) < 0)
+		return fail_writer(run, w, rc);
+	return EV_OK;
+}
+
 static int filter_events(filter_run *run, ev_reader *r, ev_writer *w)
 {
 	unsigned session = ev_reader_session(r);
-	ev_event ev, kept;
+	ev_event ev;
 	int rc;
 
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
-		int decision;
 		if (ev.type == EV_BLOCK_MARKER)
 			continue;
 		run->stats->events_read++;
-		decision = evi_filter_apply(run->f, session, &ev, &kept);
-		if (decision < 0)
-			return fail(run, EV_ORIGIN_OPTIONS,
-				    ev_filter_diag(run->f));
-		if (decision && (rc = ev_writer_write(w, &kept)) < 0)
-			return fail_writer(run, w, rc);
+		if ((rc = decide(run, session, &ev, w)) < 0)
+			return rc;
 	}
 	return rc == EV_END || rc == EV_ETRUNCATED ? rc : fail_input(run, r);
+}
+
+/* The first session read in parallel: the events the workers did not
+ * drop decided in file order, then the rest of the log read on
+ * sequentially from where they stopped (the data end, or a block they
+ * would not take), *r the reader that does. */
+static int filter_blocks(filter_run *run, ev_reader **r, ev_writer *w)
+{
+	const uint8_t *rules = evi_filter_rules(run->f);
+	evi_filter_scan *scan = NULL;
+	ev_reader *rest = NULL;
+	ev_event ev;
+	int rc = EV_OK, next;
+
+	run->blocks_read = 1;
+	if (!rules)
+		return fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
+	next = evi_filter_scan_open(&scan, run->blocks, rules,
+				    run->f->threads);
+	while (next == EV_OK &&
+	       (next = evi_filter_scan_next(scan, &ev, &rest,
+					    &run->stats->events_read)) == 1 &&
+	       (rc = decide(run, 0, &ev, w)) == EV_OK)
+		next = EV_OK;
+	evi_filter_scan_free(scan);
+	if (rc == EV_OK && next < 0)
+		rc = fail_status(run, EV_ORIGIN_INPUT, next, "cannot read");
+	if (rc < 0) {
+		ev_reader_free(rest);
+		return rc;
+	}
+	ev_reader_free(*r);
+	*r = rest;
+	return filter_events(run, rest, w);
 }
 
 /* Each session is written through the run's one writer, which keeps its
  * block buffer (up to 2 MiB) from session to session: a log of many tiny
  * sessions (a restarted eventlog, doc/format.md section 4) costs one. */
-static int filter_session(filter_run *run, ev_reader *r)
+static int filter_session(filter_run *run, ev_reader **rp)
 {
+	ev_reader *r = *rp;
 	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
 	ev_writer *w = run->writer;
 	uint64_t before = w ? ev_writer_events(w) : 0;
@@ -238,7 +289,10 @@ static int filter_session(filter_run *run, ev_reader *r)
 	if (rc < 0)
 		return fail_status(run, EV_ORIGIN_OUTPUT, rc, "cannot write");
 	w = run->writer;
-	rc = end = filter_events(run, r, w);
+	if (run->blocks && !run->blocks_read)
+		rc = end = filter_blocks(run, rp, w);
+	else
+		rc = end = filter_events(run, r, w);
 	if (end == EV_END || end == EV_ETRUNCATED)
 		rc = (rc = ev_writer_finish(w)) < 0 ? fail_writer(run, w, rc)
 						    : end;
@@ -246,10 +300,14 @@ static int filter_session(filter_run *run, ev_reader *r)
 	return rc;
 }
 
-static int filter_sessions(filter_run *run)
+static int filter_sessions(filter_run *run, unsigned passes)
 {
 	ev_reader *r = NULL;
 	int rc = open_input(run, &r), more = 1;
+
+	if (rc == EV_OK && run->f->threads > 1 && passes == 0 &&
+	    evi_blocks_open(&run->blocks, r) != EV_OK)
+		run->blocks = NULL; /* read sequentially */
 
 	while (rc == EV_OK && more > 0) {
 		if ((rc = ev_reader_read_header(r)) < 0) {
@@ -258,13 +316,14 @@ static int filter_sessions(filter_run *run)
 			break;
 		}
 		run->stats->sessions++;
-		rc = filter_session(run, r);
+		rc = filter_session(run, &r);
 		if (rc == EV_END || rc == EV_ETRUNCATED) {
 			more = next_session(run, r, rc);
 			rc = more < 0 ? more : EV_OK;
 		}
 	}
 	ev_reader_free(r);
+	evi_blocks_free(run->blocks);
 	ev_writer_free(run->writer);
 	run->writer = NULL;
 	return rc;
@@ -280,7 +339,7 @@ int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out)
 {
 	filter_run run = { f, in, out, &f->stats, { -1, 0, 0, 0, 0, 0 }, NULL,
 			   0, { 0, EV_ORIGIN_NONE, EV_REASON_NONE, 0, 0, 0,
-				"" }, { NULL, NULL, 0, 0 } };
+				"" }, { NULL, NULL, 0, 0 }, NULL, 0 };
 	unsigned passes = evi_filter_learning_passes(f);
 	int rc = EV_OK;
 
@@ -292,7 +351,7 @@ int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out)
 		rc = learn_pass(&run, pass);
 	if (rc == EV_OK) {
 		report_markers(&run);
-		rc = filter_sessions(&run);
+		rc = filter_sessions(&run, passes);
 	}
 	evi_input_close(&run.input);
 	if (rc == EV_OK && run.truncated) {

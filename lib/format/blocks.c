@@ -150,6 +150,29 @@ int evi_blocks_digest(const evi_blocks *b, uint64_t *out)
 			     out);
 }
 
+int evi_blocks_resume(const evi_blocks *b, size_t block, uint64_t index,
+		      ev_reader **out)
+{
+	uint64_t at = block < b->n ? b->spans[block].offset : b->data_end;
+	int rc = ev_reader_open_memory(out, b->map, b->len,
+				       ev_reader_name(b->header_reader),
+				       EV_READER_RAW);
+
+	if (rc == EV_OK && (rc = ev_reader_read_header(*out)) == EV_OK)
+		rc = evi_reader_resume_at(*out, at, index, block);
+	if (rc < 0) {
+		ev_reader_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+void evi_blocks_release(const evi_blocks *b, size_t block)
+{
+	release((void *)b, b->map + b->spans[block].offset,
+		b->spans[block].size);
+}
+
 /* ---- the pass over the blocks ---- */
 
 typedef struct blocks_pass {
@@ -175,8 +198,7 @@ static int take_blocks(void *ctx, unsigned slot, unsigned worker)
 			atomic_store(&pass->stop, 1);
 			return rc;
 		}
-		release((void *)pass->b, pass->b->map +
-			pass->b->spans[i].offset, pass->b->spans[i].size);
+		evi_blocks_release(pass->b, i);
 	}
 	return EV_OK;
 }

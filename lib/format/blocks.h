@@ -128,6 +128,21 @@ static inline int evi_block_next(evi_block_cursor *c, ev_event *ev)
 int evi_blocks_digest(const evi_blocks *b, uint64_t *out);
 
 /*
+ * A reader over the mapped log, at the marker of `block` (at the data end
+ * for b->n) as if it had read the `index` events before it (markers
+ * included): the sequential path reads on from there, whatever it finds
+ * (a block the cursor refused; the data end, and what follows for a
+ * reader of sessions). EV_OK and *out, or EV_ENOMEM. The reader reads
+ * the map: free it before `b`.
+ */
+int evi_blocks_resume(const evi_blocks *b, size_t block, uint64_t index,
+		      ev_reader **out);
+
+/* Lets the mapped pages of `block` go (the page cache keeps them): a
+ * block read once need not stay in the process's memory. */
+void evi_blocks_release(const evi_blocks *b, size_t block);
+
+/*
  * Runs work(ctx, block, worker) on every block, on `threads` workers of a
  * pool (`worker` 0 .. threads - 1, for per-worker state), each taking the
  * next block not yet taken (and letting its mapped pages go after it);

@@ -57,6 +57,14 @@ void evi_reader_limit_window(ev_reader *r, size_t cap);
  * *digest: whether `r` was opened with EV_READER_DIGEST. */
 int evi_reader_unread_fd(const ev_reader *r, int *digest);
 
+/* Moves `r`, a reader over memory that has read its header, to
+ * `offset`, as if it had read the `index` events (block markers
+ * included) and the `blocks` block markers before it, to read on from
+ * there: the parallel front end hands a log back to the sequential path
+ * at the start of a block (blocks.h). EV_EINVAL otherwise. */
+int evi_reader_resume_at(ev_reader *r, uint64_t offset, uint64_t index,
+			 uint64_t blocks);
+
 /* The stored bytes `r` will read to the end of its file; 0 if unknown. */
 uint64_t evi_reader_stored_size(const ev_reader *r);
 

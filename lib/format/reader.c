@@ -909,6 +909,19 @@ int evi_reader_unread_fd(const ev_reader *r, int *digest)
 	return evi_source_unread_fd(r->source, digest);
 }
 
+int evi_reader_resume_at(ev_reader *r, uint64_t offset, uint64_t index,
+			 uint64_t blocks)
+{
+	if (!r->in_place || r->state != READ_EVENTS || offset > r->end)
+		return EV_EINVAL;
+	r->pos = (size_t)offset;
+	r->index = index;
+	r->blocks = blocks;
+	r->in_block = 0;
+	r->last_start = offset;
+	return EV_OK;
+}
+
 uint64_t evi_reader_stored_size(const ev_reader *r)
 {
 	return r->in_place ? 0 : evi_source_stored_size(r->source);

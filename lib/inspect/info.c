@@ -186,6 +186,29 @@ static void note_types(uint8_t *bits)
 		bits[noted[i] / 8] |= (uint8_t)(1u << (noted[i] % 8));
 }
 
+/* Times from `lo` to `hi` seen. */
+static void note_span(ev_info_summary *s, uint64_t lo, uint64_t hi)
+{
+	if (!s->have_time || lo < s->first_time)
+		s->first_time = lo;
+	if (!s->have_time || hi > s->last_time)
+		s->last_time = hi;
+	s->have_time = 1;
+}
+
+/* Per capability, time should not go back (doc/format.md section 3),
+ * except the GC_END that the RTS stamps early: does the event of `type`
+ * at `time` go back from the cap's last one in this session? */
+static void follow_cap(cap_stats *c, unsigned session, uint64_t time,
+		       uint16_t type)
+{
+	if (c->session == session && time < c->last_time) {
+		c->inversions++;
+		if (type == EV_GC_END)
+			c->gc_end_inversions++;
+	}
+}
+
 static void count_event(ev_info *in, const ev_event *ev)
 {
 	ev_info_summary *s = &in->sum;
@@ -198,18 +221,8 @@ static void count_event(ev_info *in, const ev_event *ev)
 	}
 	s->events++;
 	in->per_type[ev->type]++;
-	if (!s->have_time || ev->time < s->first_time)
-		s->first_time = ev->time;
-	if (!s->have_time || ev->time > s->last_time)
-		s->last_time = ev->time;
-	s->have_time = 1;
-	/* Per capability, time should not go back (doc/format.md section 3),
-	 * except the GC_END that the RTS stamps early. */
-	if (c->session == s->sessions && ev->time < c->last_time) {
-		c->inversions++;
-		if (ev->type == EV_GC_END)
-			c->gc_end_inversions++;
-	}
+	note_span(s, ev->time, ev->time);
+	follow_cap(c, s->sessions, ev->time, ev->type);
 	c->events++;
 	c->session = s->sessions; /* clocks restart with each session */
 	c->last_time = ev->time;
@@ -291,16 +304,8 @@ static void add_block(ev_info *in, uint16_t cap, const evi_info_block *f)
 	if (!f->events)
 		return;
 	s->events += f->events;
-	if (!s->have_time || f->min_time < s->first_time)
-		s->first_time = f->min_time;
-	if (!s->have_time || f->max_time > s->last_time)
-		s->last_time = f->max_time;
-	s->have_time = 1;
-	if (c->session == s->sessions && f->first_time < c->last_time) {
-		c->inversions++;
-		if (f->first_type == EV_GC_END)
-			c->gc_end_inversions++;
-	}
+	note_span(s, f->min_time, f->max_time);
+	follow_cap(c, s->sessions, f->first_time, f->first_type);
 	c->inversions += f->inversions;
 	c->gc_end_inversions += f->gc_end_inversions;
 	c->events += f->events;

@@ -2,9 +2,10 @@
 # The commands that read in parallel say, byte for byte and with the same
 # exit code, what they say with --threads 1 (the sequential path): on
 # every testdata and corpus log, on every file of the fuzz corpus (damaged
-# logs), and on damaged copies of real logs made here: a byte of an
-# event's time, type or size changed inside a block, a block marker's size
-# changed, a cut copy.
+# logs), and on damaged copies of real logs made here: bytes changed in
+# the middle of the log (inside a block: times, types, sizes, payloads), a
+# block marker's size changed, an undeclared type in the second block, a
+# cut copy.
 #
 #   bash tests/parallel/run.sh EVTOOL TESTDATA [CORPUS] [FUZZ_CORPUS]
 set -euo pipefail
@@ -12,10 +13,15 @@ evtool=$1 testdata=$2 corpus=${3:-} fuzz=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The commands, each with the options after which -T N is given.
+# The commands, each with the options after which -T N is given; what
+# they write to standard output is compared by its digest (filter writes
+# a log), what they write to standard error as text.
 commands=(
 	"info"
 	"info --json"
+	"filter --class gc -o -"
+	"filter --class scheduler --exclude-cap 1 -o -"
+	"filter --type RUN_THREAD,GC_END -o -"
 )
 
 logs=("$testdata"/*.eventlog "$testdata"/*.eventlog.gz)
@@ -48,16 +54,31 @@ for src in "$testdata"/threads-n2.eventlog "$testdata"/gc-n2.eventlog; do
 	# tile the log.
 	first=$(($(grep -obUa datb "$src" | head -n 1 | cut -d: -f1) + 4))
 	damage "$src" $((first + 13)) 01 "$name-marker-size.eventlog"
+	# The type of the second block's first event (24 bytes after its
+	# marker), 0xff.. (undeclared): the workers refuse the block and the
+	# sequential reader reads on from it, to the same failure.
+	size=$(od -An -tu1 -j $((first + 10)) -N4 "$src" |
+		awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+	damage "$src" $((first + size + 24)) ff "$name-undeclared.eventlog"
 done
 
-compared=0 parallel=0 bad=0
+# run "CMD" T LOG: the digest of CMD's standard output, its standard
+# error and its exit code
+run() {
+	local rc=0
+	# shellcheck disable=SC2086
+	"$evtool" $1 -T "$2" "$3" > "$work/out" 2> "$work/err" || rc=$?
+	sha256sum < "$work/out"
+	cat "$work/err"
+	echo "exit $rc"
+}
+
+compared=0 bad=0
 for log in "${logs[@]}"; do
 	for cmd in "${commands[@]}"; do
-		# shellcheck disable=SC2086
-		want=$("$evtool" $cmd -T 1 "$log" 2>&1; echo "exit $?")
+		want=$(run "$cmd" 1 "$log")
 		for t in 2 3; do
-			# shellcheck disable=SC2086
-			got=$("$evtool" $cmd -T "$t" "$log" 2>&1; echo "exit $?")
+			got=$(run "$cmd" "$t" "$log")
 			compared=$((compared + 1))
 			if [ "$want" != "$got" ]; then
 				echo "FAIL: $cmd -T $t $log differs from -T 1:"
