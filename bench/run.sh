@@ -154,7 +154,7 @@ threads_rows() {
             return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
         END { one = median(wall, 1); if (one < 0.005) one = 0.005
               for (i = 1; i <= k; i++) { t = order[i]; w = median(wall, t); if (w < 0.005) w = 0.005
-                  printf "  %-22s -T %-3s %7.3f s %8.1f Mev/s  x%.2f of -T 1  cpu %6.3f s  %7.1f MB peak  (median of %d)\n",
+                  printf "  %-26s -T %-3s %7.3f s %8.1f Mev/s  x%.2f of -T 1  cpu %6.3f s  %7.1f MB peak  (median of %d)\n",
                          name, t, w, e / w / 1e6, one / w, median(cpu, t), rss[t] / 1024, n[t] } }'
 }
 
@@ -168,6 +168,7 @@ trap 'printf "load average at the end: %s\n" "$(cut -d" " -f1-3 /proc/loadavg)";
 parallel_rows() {
     printf 'reading in parallel (%s rounds, interleaved):\n' "${THREAD_RUNS:-7}"
     threads_rows "evtool info" info
+    threads_rows "evtool filter --class gc" filter --class gc -o /dev/null
 }
 if [ "${THREADS_ONLY:-0}" = 1 ]; then
     parallel_rows

@@ -10,7 +10,7 @@ _evtool_options() {
     cat) echo '-o --output --gzip --reblock --block-size --in-place -h --help' ;;
     info) echo '--json -T --threads -h --help' ;;
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
-    filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
+    filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -T --threads -h --help' ;;
     stats) echo '--json --threads --caps --fail-if -f --follow --every -h --help' ;;
     report) echo '-o --output -h --help' ;;
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
@@ -53,6 +53,7 @@ _evtool_value() {
     'filter --redact') echo 'list:args env' ;;
     'filter --block-size') echo 'text' ;;
     'filter --tmpdir') echo 'dir' ;;
+    'filter -T'|'filter --threads') echo 'text' ;;
     'stats --fail-if') echo 'text' ;;
     'stats --every') echo 'text' ;;
     'report -o'|'report --output') echo 'file' ;;

@@ -68,6 +68,7 @@ complete -c evtool -n '__fish_seen_subcommand_from filter' -l no-metadata -d 'se
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l block-size -x -d 'largest output block (default 2M)'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l no-progress -d 'no progress bar on standard error'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l tmpdir -x -a '(__fish_complete_directories)' -d 'where standard input is copied when it must be read twice'
+complete -c evtool -n '__fish_seen_subcommand_from filter' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from stats' -F

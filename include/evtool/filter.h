@@ -167,8 +167,8 @@ EV_API void ev_filter_set_metadata(ev_filter *f, int keep);
 /**
  * Reads with `threads` workers (0 and 1: one, the caller's thread): a
  * plain log in a regular file is read block by block in parallel when the
- * filter needs no learning pass (no marker window, no wall-clock or
- * process-relative times), each event decided in file order as before;
+ * filter needs no learning pass (no marker window, no process selector,
+ * no relative or wall-clock time), each event decided in file order as before;
  * any other log, and the rest of a log from a block the workers would
  * not take (a damaged one), is read sequentially. The output does not
  * depend on `threads`.
