@@ -35,9 +35,25 @@ struct ev_info {
 	unsigned threads;        /* ev_info_set_threads */
 	uint8_t cap_seen[EV_ID_COUNT / 8];
 	uint8_t foreign[EV_ID_COUNT / 8]; /* declared with another meaning */
+	uint8_t noted[EV_ID_COUNT / 8];   /* decoded: note_types */
 	uint64_t per_type[EV_ID_COUNT];
 	cap_stats per_cap[EV_ID_COUNT]; /* EV_NO_CAP: global or no block */
 };
+
+/* The types note_metadata and note_process decode (the others pass them
+ * by), in a bit set: count_event calls them for these only, and the
+ * parallel pass lists where they are. */
+static void note_types(uint8_t *bits)
+{
+	static const uint16_t noted[] = {
+		EV_CAPSET_CREATE, EV_CAP_CREATE, EV_STARTUP,
+		EV_CAPSET_ASSIGN_CAP, EV_OSPROCESS_PID, EV_OSPROCESS_PPID,
+		EV_RTS_IDENTIFIER, EV_PROGRAM_ARGS, EV_WALL_CLOCK_TIME
+	};
+
+	for (size_t i = 0; i < sizeof noted / sizeof noted[0]; i++)
+		bits[noted[i] / 8] |= (uint8_t)(1u << (noted[i] % 8));
+}
 
 int ev_info_new(ev_info **out, const ev_info_options *opts)
 {
@@ -52,6 +68,7 @@ int ev_info_new(ev_info **out, const ev_info_options *opts)
 	if (!(in = calloc(1, sizeof *in)))
 		return EV_ENOMEM;
 	in->opts = *opts;
+	note_types(in->noted);
 	in->spans = calloc(opts->max_listed_sessions + 1u, sizeof *in->spans);
 	in->capsets = calloc(opts->max_listed_capsets + 1u,
 			     sizeof *in->capsets);
@@ -172,20 +189,6 @@ static void note_process(ev_info *in, const ev_event *ev)
 		in->wall_problem = *ev_process_list_diag(in->procs);
 }
 
-/* The types note_metadata and note_process decode: the parallel pass
- * lists where they are. */
-static void note_types(uint8_t *bits)
-{
-	static const uint16_t noted[] = {
-		EV_CAPSET_CREATE, EV_CAP_CREATE, EV_STARTUP,
-		EV_CAPSET_ASSIGN_CAP, EV_OSPROCESS_PID, EV_OSPROCESS_PPID,
-		EV_RTS_IDENTIFIER, EV_PROGRAM_ARGS, EV_WALL_CLOCK_TIME
-	};
-
-	for (size_t i = 0; i < sizeof noted / sizeof noted[0]; i++)
-		bits[noted[i] / 8] |= (uint8_t)(1u << (noted[i] % 8));
-}
-
 /* Times from `lo` to `hi` seen. */
 static void note_span(ev_info_summary *s, uint64_t lo, uint64_t hi)
 {
@@ -226,8 +229,10 @@ static void count_event(ev_info *in, const ev_event *ev)
 	c->events++;
 	c->session = s->sessions; /* clocks restart with each session */
 	c->last_time = ev->time;
-	note_metadata(in, ev);
-	note_process(in, ev);
+	if (in->noted[ev->type / 8] & (1u << (ev->type % 8))) {
+		note_metadata(in, ev);
+		note_process(in, ev);
+	}
 }
 
 static void note_session(ev_info *in, uint64_t start, uint64_t end,
@@ -363,16 +368,14 @@ static void add_pass(ev_info *in, const evi_info_pass *pass)
  * path's (ev_info_read had better read it: nothing of `in` changed). */
 static int read_in_parallel(ev_info *in, ev_reader *r)
 {
-	uint8_t noted[EV_ID_COUNT / 8] = { 0 };
 	evi_info_pass pass = { 0 };
 	evi_blocks *b;
 	int rc = evi_blocks_open(&b, r);
 
 	if (rc != EV_OK)
 		return rc;
-	note_types(noted);
 	pass.b = b;
-	pass.noted_types = noted;
+	pass.noted_types = in->noted;
 	rc = evi_info_scan(&pass, in->threads);
 	if (rc == EV_OK)
 		add_pass(in, &pass);

@@ -112,8 +112,9 @@ static int gather(evi_info_pass *pass, info_worker **workers, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		for (size_t t = 0; t < EV_ID_COUNT; t++)
 			pass->per_type[t] += workers[i]->per_type[t];
-		memcpy(pass->noted + pass->n_noted, workers[i]->noted,
-		       workers[i]->n_noted * sizeof *pass->noted);
+		if (workers[i]->n_noted)
+			memcpy(pass->noted + pass->n_noted, workers[i]->noted,
+			       workers[i]->n_noted * sizeof *pass->noted);
 		pass->n_noted += workers[i]->n_noted;
 	}
 	qsort(pass->noted, pass->n_noted, sizeof *pass->noted, by_offset);
