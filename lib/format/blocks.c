@@ -68,6 +68,31 @@ static int read_header(evi_blocks *b, const char *name, uint64_t *start)
 	       (int32_t)EVI_BLOCK_PAYLOAD;
 }
 
+/* Linux maps up to this much of a file around each page fault (its
+ * fault_around_bytes): reading a block maps some of its neighbours'. */
+#define FAULT_AROUND (64u * 1024u)
+
+/* Lets the mapped pages of [p, p + n), and those the kernel mapped
+ * around them, go: read once, they would otherwise stay in the process's
+ * memory (its resident size) to the end, whatever the log's size. The
+ * page cache keeps them; a worker still reading one faults it in again. */
+static void release(void *ctx, const uint8_t *p, size_t n)
+{
+	const evi_blocks *b = ctx;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	size_t at = (size_t)(p - b->map), end = at + n;
+	uintptr_t from, to;
+
+	at = at > FAULT_AROUND ? at - FAULT_AROUND : 0;
+	end = b->len - end > FAULT_AROUND ? end + FAULT_AROUND : b->len;
+	from = ((uintptr_t)b->map + at) & ~(page - 1); /* the map is aligned */
+	to = ((uintptr_t)b->map + end) & ~(page - 1);
+	if (end == b->len)
+		to = ((uintptr_t)b->map + end + page - 1) & ~(page - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 static int add_span(evi_blocks *b, size_t *cap, uint64_t at)
 {
 	const uint8_t *p = b->map + at;
@@ -103,6 +128,7 @@ static int find_blocks(evi_blocks *b, uint64_t at)
 			return EV_END;
 		if ((rc = add_span(b, &cap, at)) < 0)
 			return rc;
+		release(b, b->map + at, EVI_BLOCK_EVENT);
 		at += size;
 	}
 	return EV_END;
@@ -126,20 +152,6 @@ int evi_blocks_open(evi_blocks **out, ev_reader *r)
 	}
 	*out = b;
 	return EV_OK;
-}
-
-/* Lets the mapped pages wholly inside [p, p + n) go: read once, they
- * would otherwise stay in the process's memory (its resident size) to
- * the end, whatever the log's size. The page cache keeps them. */
-static void release(void *ctx, const uint8_t *p, size_t n)
-{
-	const evi_blocks *b = ctx;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
-
-	if (to > from && (const uint8_t *)from >= b->map)
-		madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
 #define DIGEST_CHUNK (4u << 20)
