@@ -143,7 +143,8 @@ int evi_blocks_open(evi_blocks **out, ev_reader *r)
 	*out = NULL;
 	if (!b)
 		return EV_ENOMEM;
-	if (map_file(b, evi_reader_unread_fd(r, &b->digest_wanted)) &&
+	b->fd = evi_reader_unread_fd(r, &b->digest_wanted);
+	if (map_file(b, b->fd) &&
 	    read_header(b, ev_reader_name(r), &start))
 		rc = find_blocks(b, start);
 	if (rc != EV_OK) {
@@ -154,12 +155,11 @@ int evi_blocks_open(evi_blocks **out, ev_reader *r)
 	return EV_OK;
 }
 
-#define DIGEST_CHUNK (4u << 20)
-
+/* Read by offset, not through the map: the workers fault each page in
+ * once, and the hash costs no fault. */
 int evi_blocks_digest(const evi_blocks *b, uint64_t *out)
 {
-	return evi_digest_of(b->map, b->len, DIGEST_CHUNK, release, (void *)b,
-			     out);
+	return evi_digest_file(b->fd, b->len, out);
 }
 
 int evi_blocks_resume(const evi_blocks *b, size_t block, uint64_t index,

@@ -48,6 +48,7 @@ typedef struct evi_blocks {
 	size_t n;
 	uint64_t data_end; /* offset of the data-end marker */
 	int digest_wanted; /* the reader was opened with EV_READER_DIGEST */
+	int fd;            /* the reader's (not read: pread only) */
 } evi_blocks;
 
 /*
@@ -124,7 +125,7 @@ static inline int evi_block_next(evi_block_cursor *c, ev_event *ev)
 
 /* The xxh3-64 of the whole log in *out, as ev_reader_digest gives it
  * (the reader is left unread, for the sequential path). EV_OK or
- * EV_ENOMEM. */
+ * EV_ENOMEM or EV_EIO. */
 int evi_blocks_digest(const evi_blocks *b, uint64_t *out);
 
 /*

@@ -705,24 +705,29 @@ int evi_source_unread_fd(const evi_source *s, int *digest)
 	return s->fd;
 }
 
-int evi_digest_of(const uint8_t *data, size_t len, size_t chunk,
-		  void (*done)(void *ctx, const uint8_t *p, size_t n),
-		  void *ctx, uint64_t *out)
+int evi_digest_file(int fd, uint64_t len, uint64_t *out)
 {
+	enum { CHUNK = 1u << 20 };
 	XXH3_state_t *st = XXH3_createState();
+	uint8_t *buf = malloc(CHUNK);
+	int rc = st && buf && XXH3_64bits_reset(st) == XXH_OK ? EV_OK
+							      : EV_ENOMEM;
 
-	if (!st || XXH3_64bits_reset(st) != XXH_OK) {
-		XXH3_freeState(st);
-		return EV_ENOMEM;
+	for (uint64_t at = 0; rc == EV_OK && at < len;) {
+		ssize_t n = pread(fd, buf, len - at < CHUNK ? (size_t)(len - at)
+							    : CHUNK, (off_t)at);
+		if (n <= 0) {
+			rc = EV_EIO;
+			break;
+		}
+		XXH3_64bits_update(st, buf, (size_t)n);
+		at += (uint64_t)n;
 	}
-	for (size_t at = 0; at < len; at += chunk) {
-		size_t n = len - at < chunk ? len - at : chunk;
-		XXH3_64bits_update(st, data + at, n);
-		done(ctx, data + at, n);
-	}
-	*out = XXH3_64bits_digest(st);
+	if (rc == EV_OK)
+		*out = XXH3_64bits_digest(st);
 	XXH3_freeState(st);
-	return EV_OK;
+	free(buf);
+	return rc;
 }
 
 int evi_source_memory(const evi_source *s, const uint8_t **data,
