@@ -2,6 +2,11 @@
 # Write a large real GHC eventlog for benchmarks.
 #
 #   bash bench/make-large-log.sh OUT.eventlog [SIZE_MB]     (SIZE_MB default 600)
+#   PROGRAM=spanstorm bash bench/make-large-log.sh OUT [SIZE_MB]
+#
+# PROGRAM (default storm) is bench/src/PROGRAM.hs: spanstorm brackets its
+# rounds with the user's START/STOP messages and markers, for
+# `stats --spans` (about 580 bytes per iteration).
 #
 # Compiles bench/src/storm.hs in a temporary folder and runs it with
 # +RTS -N2 -l -ol<OUT>, scaling its iteration count so that OUT is at least
@@ -35,8 +40,10 @@ mkdir -p "$(dirname "$out")"
 work=$(mktemp -d "${TMPDIR:-/tmp}/evtool-storm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+program=${PROGRAM:-storm}
+[[ -f "$here/src/$program.hs" ]] || { echo "make-large-log.sh: no bench/src/$program.hs" >&2; exit 2; }
 ghc -O1 -threaded -rtsopts -eventlog -v0 -outputdir "$work" \
-    -o "$work/storm" "$here/src/storm.hs"
+    -o "$work/storm" "$here/src/$program.hs"
 
 filesize() { stat -c %s "$1"; }
 

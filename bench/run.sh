@@ -26,6 +26,9 @@
 # interleaved cat/sort/export ratios alone;
 # REPORT_ONLY=1 the report row alone; THREADS_ONLY=1 the parallel rows
 # alone (below).
+# SPANS_ONLY=1: stats against stats --spans (issue 27) alone, on a log of
+# the user's spans (default bench/work/spans.eventlog, 200 MB, made by
+# PROGRAM=spanstorm make-large-log.sh when missing).
 #
 # Reading in parallel (--threads, doc/evtool.1 "Reading in parallel"):
 # each command that reads in parallel runs with -T 1, 2, 4 and N (the
@@ -37,7 +40,14 @@
 # peak resident memory.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-log=${1:-$here/work/large.eventlog}
+if [ "${SPANS_ONLY:-0}" = 1 ]; then
+    log=${1:-$here/work/spans.eventlog}
+    if [ ! -f "$log" ]; then
+        mkdir -p "$(dirname "$log")"
+        PROGRAM=spanstorm bash "$here/make-large-log.sh" "$log" 200
+    fi
+fi
+log=${1:-${log:-$here/work/large.eventlog}}
 evtool=${2:-$here/../build/evtool}
 runs=${RUNS:-3}
 [ -x /usr/bin/time ] || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 1; }
@@ -163,6 +173,16 @@ printf 'machine: %s, %s cores, %s\n' "$(uname -m)" "$(nproc)" \
     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 printf 'load average at the start: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 trap 'printf "load average at the end: %s\n" "$(cut -d" " -f1-3 /proc/loadavg)"; rm -rf "$work"' EXIT
+# stats --spans (issue 27): pairing the user's START/STOP messages and
+# markers costs no more than the rest of stats; both interleaved.
+if [ "${SPANS_ONLY:-0}" = 1 ]; then
+    measure "evtool stats"               "$evtool" stats "$log"
+    measure "evtool stats --spans=all"   "$evtool" stats --spans=all "$log"
+    plain_stats() { "$evtool" stats "$log"; }
+    spans_stats() { "$evtool" stats --spans=all "$log"; }
+    duel "stats --spans=all" spans_stats "stats" plain_stats
+    exit 0
+fi
 # Floors: reading the file (dd, and plain cat to /dev/null), and copying it (page cache, no fsync; evtool
 # cat syncs its output before renaming it into place, so it pays the disk).
 parallel_rows() {

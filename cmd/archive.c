@@ -4,9 +4,11 @@
  * restore them (--extract).
  *
  * Archiving reads each input twice: once to validate it and hash it (the
- * digest goes in the gzip header, before the data), once to compress it.
- * A pipe or standard input is first copied to an unlinked temporary file
- * so that it can be read twice.
+ * digest goes in the gzip header, before the data), once to compress it
+ * (ev_archive_scan_fd, ev_archive_compress_fd); --test is
+ * ev_archive_test_fd. A pipe or standard input is first copied to an
+ * unlinked temporary file so that it can be read twice. This file opens
+ * the inputs and outputs and says what the library found.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -184,60 +186,14 @@ static int is_gzip(int fd)
 
 /* ---- validating ---- */
 
-/* What check_log found: the first error, if any. */
-typedef struct log_verdict {
-	int status;  /* EV_END valid, EV_ETRUNCATED, EV_EFORMAT, or an error
-		      * reading the log (EV_EIO, EV_ENOMEM) */
-	uint64_t offset;
-	char message[320];
-} log_verdict;
-
-static int first_error(const ev_finding *f, void *ctx)
-{
-	log_verdict *v = ctx;
-
-	if (f->severity != EV_SEVERITY_ERROR)
-		return 0;
-	v->status = strcmp(f->check, "truncated") == 0 ? EV_ETRUNCATED
-							: EV_EFORMAT;
-	v->offset = f->offset;
-	snprintf(v->message, sizeof v->message, "%s", f->message);
-	return 1; /* one error is enough to refuse */
-}
-
-/*
- * Whether the log `r` reads is valid as `evtool validate` sees it (its
- * default checks; warnings do not count), stopping at the first error.
- */
-static int check_log(ev_reader *r, log_verdict *v)
-{
-	ev_validator *val;
-	int rc;
-
-	memset(v, 0, sizeof *v);
-	v->status = EV_END;
-	if ((rc = ev_validator_new(&val, NULL)) == EV_OK) {
-		ev_validator_set_findings(val, first_error, v);
-		rc = ev_validator_run_reader(val, r);
-	}
-	if (rc < 0) {
-		v->status = rc;
-		v->offset = val ? ev_validator_diag(val)->offset : 0;
-		snprintf(v->message, sizeof v->message, "%s",
-			 val ? ev_validator_diag(val)->message
-			     : ev_strerror(rc));
-	}
-	ev_validator_free(val);
-	return v->status;
-}
-
-static int log_error(int code, const char *name, const log_verdict *v)
+/* The log's verdict (ev_archive_check_log) as a message. */
+static int log_error(int code, const char *name, const ev_diag *v)
 {
 	return cli_error(code, "%s: offset %" PRIu64 ": %s", name, v->offset,
 			 v->message);
 }
 
-static int refuse_input(const char *name, const log_verdict *v)
+static int refuse_input(const char *name, const ev_diag *v)
 {
 	if (v->status != EV_ETRUNCATED && v->status != EV_EFORMAT)
 		return log_error(cli_exit_for_status(v->status), name, v);
@@ -255,111 +211,71 @@ static int refuse_input(const char *name, const log_verdict *v)
 	return EXIT_INVALID;
 }
 
+/* A failure to read the log to its end, as cli_reader_error says it. */
+static int read_error(const char *name, const ev_diag *d)
+{
+	cli_failure_files files = { &name, 1, NULL,
+				    CLI_FAILURE_OFFSET_ALWAYS |
+				    CLI_FAILURE_TRUNCATED_INVALID, NULL, NULL };
+
+	return cli_failure(d, &files);
+}
+
 /* Validates the input and hashes it in the same pass. */
 static int validate_input(const archive_job *job, const input *in,
 			  uint64_t *digest, uint64_t *bytes)
 {
-	ev_reader *r;
-	log_verdict v;
+	ev_archive_scan scan;
 	cli_progress bar;
-	int rc = ev_reader_open_fd(&r, in->fd, in->name,
-				   EV_READER_DIGEST | EV_READER_RAW), verdict;
 
-	if (rc < 0)
-		return cli_status_failure(rc, in->name);
 	progress_start(&bar, "archive: validating", job->no_progress);
-	ev_reader_set_progress(r, progress_update, &bar);
-	verdict = check_log(r, &v);
+	ev_archive_scan_fd(in->fd, in->name, job->force, progress_update, &bar,
+			   &scan);
 	progress_end(&bar);
-	switch (verdict) {
+	if (scan.verdict.reason == EV_REASON_EMPTY_INPUT) {
+		/* no log, even with --force */
+		cli_failure_files files = { &in->name, 1, NULL, 0, NULL, NULL };
+		return cli_failure(&scan.verdict, &files);
+	}
+	switch (scan.verdict.status) {
+	case EV_OK: /* the log could not be opened */
+		return cli_status_failure(scan.read.status, in->name);
 	case EV_END:
 		break;
 	case EV_ETRUNCATED:
 	case EV_EFORMAT:
 		if (job->force) {
-			cli_warn_at(in->name, (int64_t)v.offset,
+			cli_warn_at(in->name, (int64_t)scan.verdict.offset,
 				    "%s; archiving it anyway (--force)",
-				    v.message);
+				    scan.verdict.message);
 			break;
 		}
 		/* fall through */
 	default:
-		ev_reader_free(r);
-		return refuse_input(in->name, &v);
+		return refuse_input(in->name, &scan.verdict);
 	}
-	rc = ev_reader_digest(r, digest) < 0 ? cli_reader_error(r) : EXIT_OK;
-	*bytes = ev_reader_input_bytes(r);
-	ev_reader_free(r);
-	return rc;
+	if (scan.read.status < 0)
+		return read_error(in->name, &scan.read);
+	*digest = scan.digest;
+	*bytes = scan.log_bytes;
+	return EXIT_OK;
 }
 
 /* ---- archiving ---- */
 
-static int read_some(int fd, uint8_t *buf, size_t cap, size_t *got)
-{
-	ssize_t n;
-
-	do
-		n = read(fd, buf, cap);
-	while (n < 0 && errno == EINTR);
-	*got = n > 0 ? (size_t)n : 0;
-	return n < 0 ? -1 : 0;
-}
-
-static int writer_error(const ev_archive_writer *w, const input *in,
-			const char *out)
-{
-	cli_failure_files files = { &in->name, 1, out, 0, NULL, NULL };
-	ev_diag d = *ev_archive_writer_diag(w);
-
-	/* The input's bytes did not match the digest of the first pass: it
-	 * changed under us, a system condition with no offset to name. */
-	if (d.origin == EV_ORIGIN_INPUT) {
-		d.status = EV_EIO;
-		d.offset = 0;
-	}
-	return cli_failure(&d, &files);
-}
-
 static int compress_input(const archive_job *job, const input *in,
 			  uint64_t digest, ev_sink *sink, const char *out)
 {
-	ev_archive_writer *w;
-	uint8_t *buf = malloc(COPY_BUFFER);
-	uint64_t done = 0, total = S_ISREG(in->st.st_mode)
-					  ? (uint64_t)in->st.st_size : 0;
+	cli_failure_files files = { &in->name, 1, out, 0, NULL, NULL };
 	cli_progress bar;
-	size_t got;
-	int rc = buf ? ev_archive_writer_open(&w, sink, digest, &job->options)
-		     : EV_ENOMEM;
+	ev_diag d;
+	int rc;
 
-	if (rc < 0) {
-		ev_diag d = { .status = rc, .origin = EV_ORIGIN_OUTPUT };
-		free(buf);
-		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
-		return cli_write_failure(&d, out);
-	}
-	if (lseek(in->fd, 0, SEEK_SET) != 0)
-		rc = cli_error(EXIT_SYSTEM, "%s: cannot rewind: %s", in->name,
-			       strerror(errno));
 	progress_start(&bar, "archive: compressing", job->no_progress);
-	while (rc == EXIT_OK) {
-		if (read_some(in->fd, buf, COPY_BUFFER, &got) < 0)
-			rc = cli_error(EXIT_SYSTEM, "%s: read failed: %s",
-				       in->name, strerror(errno));
-		else if (got == 0)
-			break;
-		else if (ev_archive_writer_write(w, buf, got) < 0)
-			rc = writer_error(w, in, out);
-		else
-			progress_update(&bar, done += got, total);
-	}
+	rc = ev_archive_compress_fd(in->fd, sink, digest, &job->options,
+				    progress_update, &bar, &d);
 	progress_end(&bar);
-	if (rc == EXIT_OK && ev_archive_writer_finish(w) < 0)
-		rc = writer_error(w, in, out);
-	ev_archive_writer_free(w);
-	free(buf);
-	return rc;
+	return rc < 0 ? cli_failure(&d, &files) : EXIT_OK;
 }
 
 /* The rename that committed the archive is durable only once its folder
@@ -516,7 +432,7 @@ static int archive_one(const archive_job *job, const char *path)
 
 /* ---- --test ---- */
 
-static int report_content(const input *in, const log_verdict *v)
+static int report_content(const input *in, const ev_diag *v)
 {
 	int rc = v->status;
 
@@ -542,98 +458,27 @@ static void warn_digests(const char *name, const ev_archive_stats *s)
 			    s->members - s->digested, s->members);
 }
 
-/* What the gzip checks of an archive found. */
-typedef struct archive_check {
-	ev_archive_stats stats;
-	ev_diag d;
-	int rc;
-} archive_check;
-
-/* The log's bytes for its validation, as the archive reader inflates and
- * checks them. */
-static int read_archive(void *ctx, void *dst, size_t cap, size_t *got)
-{
-	return ev_archive_reader_read(ctx, dst, cap, got);
-}
-
-/* The rest of the archive, after its log's verdict: every member is
- * checked whatever the log holds. */
-static int check_rest(ev_archive_reader *ar)
-{
-	uint8_t *buf = malloc(COPY_BUFFER);
-	size_t got;
-	int rc;
-
-	if (!buf)
-		return EV_ENOMEM;
-	while ((rc = ev_archive_reader_read(ar, buf, COPY_BUFFER, &got)) ==
-	       EV_OK)
-		;
-	free(buf);
-	return rc == EV_END ? EV_OK : rc;
-}
-
-static void check_failed(archive_check *c, int rc, const char *message)
-{
-	memset(&c->d, 0, sizeof c->d);
-	c->d.status = rc;
-	snprintf(c->d.message, sizeof c->d.message, "%s", message);
-	c->rc = rc;
-}
-
-/* Reads the archive once: the archive reader inflates and checks it (in
- * a thread of its own for a large file) while its log is validated from
- * the bytes it gives, then checks the rest. */
-static void check_archive(const input *in, archive_check *c, log_verdict *v)
-{
-	ev_archive_reader *ar;
-	ev_reader *r;
-	int rc = ev_archive_reader_open_fd(&ar, in->fd, in->name);
-
-	memset(v, 0, sizeof *v);
-	if (rc < 0) {
-		check_failed(c, rc, ev_strerror(rc));
-		return;
-	}
-	if ((rc = ev_reader_open_fn(&r, read_archive, ar, in->name,
-				    EV_READER_RAW)) < 0) {
-		v->status = rc;
-		snprintf(v->message, sizeof v->message, "%s", ev_strerror(rc));
-	} else {
-		check_log(r, v);
-		ev_reader_free(r);
-	}
-	c->rc = check_rest(ar);
-	if (c->rc == EV_ENOMEM && ev_archive_reader_diag(ar)->status != c->rc)
-		check_failed(c, c->rc, ev_strerror(c->rc));
-	else if (c->rc < 0)
-		c->d = *ev_archive_reader_diag(ar);
-	c->stats = *ev_archive_reader_stats(ar);
-	ev_archive_reader_free(ar);
-}
-
 /* The gzip checks speak first, and the log's verdict only for an intact
  * archive. */
 static int test_one(const char *path)
 {
 	input in = { 0 };
-	archive_check c = { 0 };
-	log_verdict v;
+	ev_archive_test t;
 	int rc = open_input(&in, path, 0);
 
 	if (rc != EXIT_OK)
 		return rc;
-	check_archive(&in, &c, &v);
-	if (c.rc < 0)
-		rc = archive_error(in.name, &c.d);
+	ev_archive_test_fd(in.fd, in.name, &t);
+	if (t.archive.status < 0)
+		rc = archive_error(in.name, &t.archive);
 	else
-		warn_digests(in.name, &c.stats);
+		warn_digests(in.name, &t.stats);
 	if (rc == EXIT_OK)
-		rc = report_content(&in, &v);
+		rc = report_content(&in, &t.log);
 	if (rc == EXIT_OK)
 		printf("%s: ok, %" PRIu64 " bytes of log, xxh3-64 %016" PRIx64
-		       "\n", in.name, c.stats.log_bytes,
-		       c.stats.content_digest);
+		       "\n", in.name, t.stats.log_bytes,
+		       t.stats.content_digest);
 	close_input(&in);
 	return rc;
 }

@@ -48,10 +48,15 @@ int cli_flag(const cli_args *args, int option)
 
 static void suggest_word(const char *typed, const char *words);
 
+int cli_optional_value(const cli_option *opt)
+{
+	return opt->value_name && opt->value_name[0] == '[';
+}
+
 int cli_choice(const cli_args *args, int option, int *out)
 {
 	const cli_command *cmd = args->cmd;
-	const char *text = args->value[option], *w;
+	const char *text = args->value[option], *w, *words;
 	char listed[256];
 	size_t len, used = 0;
 	int n = 0;
@@ -59,8 +64,10 @@ int cli_choice(const cli_args *args, int option, int *out)
 	if (!text)
 		return EXIT_OK;
 	len = strlen(text);
-	for (w = cmd->options[option].value_name; *w; n++) {
-		size_t wlen = strcspn(w, "|");
+	words = cmd->options[option].value_name +
+		(cli_optional_value(&cmd->options[option]) ? 2 : 0);
+	for (w = words; *w && *w != ']'; n++) {
+		size_t wlen = strcspn(w, "|]");
 		if (wlen == len && strncmp(w, text, len) == 0) {
 			*out = n;
 			return EXIT_OK;
@@ -69,8 +76,8 @@ int cli_choice(const cli_args *args, int option, int *out)
 	}
 	/* "a or b", "a, b or c": the words as the help texts write them. */
 	listed[0] = '\0';
-	for (w = cmd->options[option].value_name; *w && used < sizeof listed;) {
-		size_t wlen = strcspn(w, "|");
+	for (w = words; *w && *w != ']' && used < sizeof listed;) {
+		size_t wlen = strcspn(w, "|]");
 		const char *sep = w[wlen] != '|' ? "" : strchr(w + wlen + 1, '|')
 				  ? ", " : " or ";
 		used += (size_t)snprintf(listed + used, sizeof listed - used,
@@ -79,7 +86,7 @@ int cli_choice(const cli_args *args, int option, int *out)
 	}
 	cli_error(EXIT_USAGE, "--%s: '%s' is not %s",
 		  cli_option_name(args, option), text, listed);
-	suggest_word(text, cmd->options[option].value_name);
+	suggest_word(text, words);
 	fprintf(stderr, "Run 'evtool %s --help' for usage.\n", cmd->name);
 	return EXIT_USAGE;
 }
@@ -227,7 +234,7 @@ static void suggest_word(const char *typed, const char *words)
 	suggestion s = { typed, strlen(typed), NULL, SIZE_MAX };
 
 	snprintf(copy, sizeof copy, "%s", words);
-	for (char *w = strtok(copy, "|"); w; w = strtok(NULL, "|"))
+	for (char *w = strtok(copy, "|]"); w; w = strtok(NULL, "|]"))
 		consider(&s, w);
 	suggest(&s, "");
 }
@@ -334,6 +341,8 @@ static int take_option(const cli_command *cmd, const cli_option *opt,
 		       char **argv, int *i, cli_args *out)
 {
 	out->count[index]++;
+	if (cli_optional_value(opt) && !inline_value)
+		return EXIT_OK;
 	if (!opt->value_name) {
 		if (inline_value)
 			return cli_usage_error(cmd, "option --%s takes no value",
@@ -393,7 +402,7 @@ static int parse_short(const cli_command *cmd, int argc, char **argv, int *i,
 		}
 		if (!opt)
 			return cli_usage_error(cmd, "unknown option '-%c'", *p);
-		if (opt->value_name)
+		if (opt->value_name && !cli_optional_value(opt))
 			return take_option(cmd, opt, index, p[1] ? p + 1 : NULL,
 					   argc, argv, i, out);
 		out->count[index]++;
@@ -417,8 +426,9 @@ static int stat_operand(const char *path, struct stat *st)
 				      : stat(path, st);
 }
 
-/* Every operand is an input log; no command reads a directory, so one is
- * refused before the command starts (and prints anything). */
+/* Every operand of a command that reads logs is an input log; none reads
+ * a directory, so one is refused before the command starts (and prints
+ * anything). */
 static int refuse_directories(const cli_args *out)
 {
 	struct stat st;
@@ -444,6 +454,8 @@ static int check_operands(const cli_command *cmd, cli_args *out)
 	if (cmd->max_operands >= 0 && out->n_positional > cmd->max_operands)
 		return cli_usage_error(cmd, "too many operands (%s)",
 				       cmd->synopsis);
+	if (cmd->live_sources)
+		return EXIT_OK;
 	if ((rc = refuse_directories(out)) != EXIT_OK)
 		return rc;
 	/* A command without --output writes its results to standard
@@ -509,7 +521,7 @@ void cli_print_command_help(const cli_command *cmd, FILE *to)
 			 o->short_name ? "-" : "   ",
 			 o->short_name ? o->short_name : ' ',
 			 o->short_name ? ", " : "", o->name,
-			 o->value_name ? " " : "",
+			 o->value_name && !cli_optional_value(o) ? " " : "",
 			 o->value_name ? o->value_name : "");
 		/* A long left column (an option with its words) gets a line
 		 * of its own, so the help texts stay in one column. */
@@ -557,6 +569,13 @@ int cli_reader_error(const ev_reader *r)
 	return cli_failure(&d, &files);
 }
 
+int cli_header_pending(const ev_reader *r, int rc)
+{
+	return rc == EV_ETRUNCATED ||
+	       (rc == EV_EFORMAT &&
+		ev_reader_diag(r)->reason == EV_REASON_EMPTY_INPUT);
+}
+
 const char *cli_input_name(const char *path)
 {
 	return strcmp(path, "-") == 0 ? "<stdin>" : path;
@@ -580,14 +599,22 @@ static int open_failure(const char *path, int rc)
 	return EXIT_OK;
 }
 
+/* The one rule for an input that holds not one byte (a file, or a pipe
+ * that closed first; the reader's EV_REASON_EMPTY_INPUT): no eventlog,
+ * invalid input, whatever the command. */
+static int empty_failure(const char *in)
+{
+	return cli_error(EXIT_INVALID, "%s: the file is empty: it holds no "
+			 "eventlog", in);
+}
+
 int cli_refuse_empty(const char *path)
 {
 	struct stat st;
 
 	if (stat_operand(path, &st) == 0 && S_ISREG(st.st_mode) &&
 	    st.st_size == 0)
-		return cli_error(EXIT_INVALID, "%s: the file is empty: it "
-				 "holds no eventlog", cli_input_name(path));
+		return empty_failure(cli_input_name(path));
 	return EXIT_OK;
 }
 
@@ -658,6 +685,25 @@ static void on_fatal_signal(int sig)
 /* SIGPIPE is one of them: a reader that goes away (evtool show | head)
  * ends evtool as it ends cat, grep and gzip, silently, with the status of
  * that signal, which `set -o pipefail` scripts expect. */
+volatile sig_atomic_t cli_interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	cli_interrupted = 1;
+}
+
+void cli_catch_interrupts(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 void cli_install_signal_handlers(void)
 {
 	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
@@ -1088,6 +1134,8 @@ int cli_failure(const ev_diag *d, const cli_failure_files *files)
 	if (d->status == EV_ETRUNCATED &&
 	    (files->flags & CLI_FAILURE_TRUNCATED_INVALID))
 		code = EXIT_INVALID;
+	if (d->reason == EV_REASON_EMPTY_INPUT)
+		return empty_failure(failure_input(d, files));
 	switch (d->origin) {
 	case EV_ORIGIN_INPUT:
 		return input_failure(d, code, files);

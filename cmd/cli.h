@@ -6,6 +6,7 @@
 #ifndef EVTOOL_CMD_CLI_H
 #define EVTOOL_CMD_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include <evtool/evtool.h>
@@ -29,7 +30,9 @@ enum cli_exit {
  * them, so the three cannot disagree. Otherwise it names the value
  * ("FILE", "TIME"). It ends in ",..." when the value is a comma-separated
  * list ("args|env,...", "N=TIME,...", "CLASS,..."): such an option given
- * again adds to its list. */
+ * again adds to its list. In brackets, "[=W1|W2]", the value is optional
+ * and given only after "=" ("--spans" or "--spans=markers"): the option
+ * alone is a flag (cli_flag), its value NULL. */
 typedef struct cli_option {
 	const char *name;       /* long name without "--" */
 	char short_name;        /* 0 when none; '#': "-N" gives value N */
@@ -97,6 +100,10 @@ struct cli_command {
 	const cli_option *options; /* terminated by an entry with name NULL */
 	int min_operands;
 	int max_operands;     /* -1: no limit */
+	/* The operands are live sources (FIFOs, sockets, directories to
+	 * watch, files still empty), not logs: the checks of log operands
+	 * (no directory, standard input and output) do not apply. */
+	int live_sources;
 };
 
 /* The command table (main.c). */
@@ -130,6 +137,9 @@ int cli_flag(const cli_args *args, int option);
  * when the option was not given. Returns EXIT_OK, or EXIT_USAGE with a
  * message naming the words. */
 int cli_choice(const cli_args *args, int option, int *out);
+
+/* Whether `opt` takes an optional value, "[=W1|W2]" (cli_option). */
+int cli_optional_value(const cli_option *opt);
 
 void cli_print_command_help(const cli_command *cmd, FILE *to);
 
@@ -172,6 +182,12 @@ int cli_exit_for_status(int status);
  * returns the exit code for it. Truncation gets a repair hint. */
 int cli_reader_error(const ev_reader *r);
 
+/* Whether `rc`, from ev_reader_read_header(r), leaves the header still to
+ * come: a cut header, or an input with no byte yet (EV_REASON_EMPTY_INPUT:
+ * an error once the input is over, but a live log that has not begun to a
+ * follower). */
+int cli_header_pending(const ev_reader *r, int rc);
+
 /* The one label of standard input in messages: "<stdin>" for the
  * operand "-" (as the readers name it), any other path as it is. */
 const char *cli_input_name(const char *path);
@@ -181,7 +197,8 @@ const char *cli_output_name(const char *path);
 
 /* An empty input file (standard input too, when it is one) holds no
  * eventlog: every command refuses it the same way, "FILE: the file is
- * empty: it holds no eventlog", EXIT_INVALID (doc/evtool.1, EXIT STATUS).
+ * empty: it holds no eventlog", EXIT_INVALID (doc/evtool.1, EXIT STATUS),
+ * as cli_failure does a reader's EV_REASON_EMPTY_INPUT (an empty pipe).
  * EXIT_OK for any other input. The openers below call it. */
 int cli_refuse_empty(const char *path);
 
@@ -304,6 +321,14 @@ int cli_finish_failure(const ev_diag *d, const char *name);
 
 /* cli_origin_error for a failure of the sorter. */
 int cli_sorter_error(const ev_sorter *s, const char *in, const char *out);
+
+/* Set once SIGINT or SIGTERM arrived, after cli_catch_interrupts. */
+extern volatile sig_atomic_t cli_interrupted;
+
+/* SIGINT and SIGTERM set cli_interrupted, for a command that runs until
+ * interrupted and then ends cleanly; no SA_RESTART, so that a blocking
+ * open, poll or sleep returns at once. */
+void cli_catch_interrupts(void);
 
 /* Installs handlers that remove the temporary outputs on a fatal signal
  * (SIGPIPE too) and then die of it. */

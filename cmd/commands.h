@@ -14,8 +14,10 @@ int cmd_report(const cli_args *args);
 int cmd_sort(const cli_args *args);
 int cmd_stats(const cli_args *args);
 int cmd_merge(const cli_args *args);
+int cmd_monitor(const cli_args *args);
 int cmd_truncate(const cli_args *args);
 int cmd_validate(const cli_args *args);
+int cmd_view(const cli_args *args);
 
 extern const cli_option archive_options[];
 extern const cli_option cat_options[];
@@ -27,7 +29,9 @@ extern const cli_option report_options[];
 extern const cli_option sort_options[];
 extern const cli_option stats_options[];
 extern const cli_option merge_options[];
+extern const cli_option monitor_options[];
 extern const cli_option truncate_options[];
 extern const cli_option validate_options[];
+extern const cli_option view_options[];
 
 #endif

@@ -71,8 +71,8 @@ static void print_hint(const cli_option *o, FILE *to)
 	static const char *const files[] = { "OUT", "FILE", "IN", "LOG", NULL };
 	static const char *const dirs[] = { "DIR", NULL };
 
-	if (!o->value_name) {
-		fputs("-", to);
+	if (!o->value_name || cli_optional_value(o)) {
+		fputs("-", to); /* an optional value only after "=" */
 	} else if (print_words(o->value_name, to)) {
 		return;
 	} else if (strcmp(o->name, "class") == 0 ||

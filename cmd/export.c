@@ -91,7 +91,7 @@ static int output_error(const export_run *run)
 static int convert(export_run *run, ev_sorter *s, ev_input *in,
 		   ev_export_format format)
 {
-	int status = ev_sorter_visit(s, in, ev_exporter_visitor(), run->x);
+	int status = ev_sorter_visit(s, in, ev_exporter_consumer(), run->x);
 	int truncated = status == EV_ETRUNCATED, rc;
 
 	if (status < 0 && !truncated) {

@@ -20,27 +20,6 @@
  * is not there yet for its program. */
 #define FOLLOW_POLL_MS 100
 
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* SIGINT and SIGTERM end following cleanly; no SA_RESTART, so that a
- * blocking open or sleep returns at once. */
-static void catch_interrupts(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_interrupt;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 typedef struct follow_input {
 	const char *name; /* in messages (cli_input_name) */
 	int fd;
@@ -79,7 +58,7 @@ static int connect_unix(const char *path, follow_input *fi)
 		if (errno != ENOENT && errno != ECONNREFUSED && errno != EINTR)
 			return cli_error(EXIT_SYSTEM, "%s: cannot connect: %s",
 					 fi->name, strerror(errno));
-		if (interrupted)
+		if (cli_interrupted)
 			return EXIT_OK;
 		sleep_ms(FOLLOW_POLL_MS);
 	}
@@ -97,13 +76,13 @@ static int open_input(const char *in, follow_input *fi)
 	fi->fd = fi->owned ? -1 : STDIN_FILENO;
 	if (strncmp(in, FOLLOW_UNIX_PREFIX, prefix) == 0) {
 		if ((rc = connect_unix(in + prefix, fi)) != EXIT_OK ||
-		    interrupted)
+		    cli_interrupted)
 			return rc;
 	}
 	while (fi->owned && fi->fd < 0 &&
 	       (fi->fd = open(in, O_RDONLY | O_CLOEXEC)) < 0)
-		if (errno != EINTR || interrupted)
-			return interrupted ? EXIT_OK
+		if (errno != EINTR || cli_interrupted)
+			return cli_interrupted ? EXIT_OK
 					   : cli_error(EXIT_SYSTEM, "%s: cannot "
 						       "open: %s", in,
 						       strerror(errno));
@@ -122,26 +101,27 @@ static int wait_for_input(const follow_input *fi)
 {
 	struct pollfd p = { fi->fd, POLLIN, 0 };
 
-	if (interrupted)
+	if (cli_interrupted)
 		return 1;
 	if (fi->regular) {
 		sleep_ms(FOLLOW_POLL_MS);
-		return interrupted;
+		return cli_interrupted;
 	}
 	if (poll(&p, 1, FOLLOW_POLL_MS) > 0 && !(p.revents & POLLIN) &&
 	    (p.revents & (POLLHUP | POLLERR)))
 		return 1;
-	return interrupted;
+	return cli_interrupted;
 }
 
 static int read_header(ev_reader *r, const follow_input *fi)
 {
 	int rc;
 
-	while ((rc = ev_reader_read_header(r)) == EV_ETRUNCATED)
+	while (cli_header_pending(r, rc = ev_reader_read_header(r)))
 		if (wait_for_input(fi))
 			break;
-	return rc;
+	/* Stopped by the user before the log began: as after a cut. */
+	return cli_interrupted && cli_header_pending(r, rc) ? EV_ETRUNCATED : rc;
 }
 
 /* Events in file order until the data end; an interrupt or a stream
@@ -149,15 +129,17 @@ static int read_header(ev_reader *r, const follow_input *fi)
 static int follow_events(ev_reader *r, const follow_input *fi,
 			 const follow_visitor *v, void *ctx)
 {
+	const ev_consumer *c = v->consumer;
+	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
 	ev_event ev;
 	int rc = read_header(r, fi);
 
 	if (rc == EV_OK)
-		rc = v->header(ctx, ev_reader_header(r));
+		rc = c->begin(ctx, 0, ev_reader_header(r));
 	while (rc == EV_OK) {
 		rc = ev_reader_next(r, &ev);
-		if (rc == EV_OK)
-			rc = v->event(ctx, &ev);
+		if (rc == EV_OK && (markers || ev.type != EV_BLOCK_MARKER))
+			rc = c->event(ctx, &ev);
 		else if (rc == EV_ETRUNCATED &&
 			 (rc = v->idle(ctx)) == EV_OK && wait_for_input(fi))
 			rc = EV_ETRUNCATED;
@@ -170,7 +152,7 @@ static int report(int status, const follow_input *fi, const ev_reader *r)
 {
 	if (status == EV_END || status == EV_OK)
 		return EXIT_OK;
-	if (status == EV_ETRUNCATED && interrupted)
+	if (status == EV_ETRUNCATED && cli_interrupted)
 		return EXIT_OK; /* the user stopped following */
 	if (status == EV_ETRUNCATED)
 		return cli_read_failure(ev_reader_diag(r), fi->name);
@@ -185,8 +167,8 @@ int follow_run(const char *in, const follow_visitor *v, void *ctx)
 	ev_reader *r = NULL;
 	int rc, status, finished;
 
-	catch_interrupts();
-	if ((rc = open_input(in, &fi)) != EXIT_OK || interrupted) {
+	cli_catch_interrupts();
+	if ((rc = open_input(in, &fi)) != EXIT_OK || cli_interrupted) {
 		if (fi.owned && fi.fd >= 0)
 			close(fi.fd);
 		return rc;

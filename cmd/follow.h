@@ -11,11 +11,12 @@
 
 #include <evtool/evtool.h>
 
-/* What a follower does with what arrives. Each callback returns EV_OK or
- * an error status, which stops following. */
+/* What a follower does with what arrives: the events go to `consumer`
+ * (begin with the header, then each event in file order, block markers
+ * when it asks for them), on `ctx`. Each callback returns EV_OK or an
+ * error status, which stops following. */
 typedef struct follow_visitor {
-	int (*header)(void *ctx, const ev_header *h);
-	int (*event)(void *ctx, const ev_event *ev);
+	const ev_consumer *consumer;
 	/* Called before each wait for more input: flush what is shown. */
 	int (*idle)(void *ctx);
 	/* Called once at the end with the final status (EV_END, EV_ETRUNCATED

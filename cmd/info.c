@@ -58,9 +58,12 @@ static int collect(log_info *li, const char *path, unsigned threads,
 	li->sum = ev_info_summary_of(*out);
 	li->procs = ev_info_processes(*out);
 	rc = ev_info_read(*out, r);
+	if (rc == EV_OK && li->sum->status == EV_EFORMAT &&
+	    li->sum->diag.reason == EV_REASON_EMPTY_INPUT)
+		li->path = NULL; /* nothing to summarise, as if unopened */
 	if (rc == EV_ENOMEM)
 		rc = cli_error(EXIT_SYSTEM, "%s: out of memory", path);
-	else if (rc < 0)
+	else if (rc < 0 || !li->path)
 		rc = cli_reader_error(r);
 	else
 		rc = EXIT_OK;

@@ -177,12 +177,13 @@ static int ensure_file_limit(int n_inputs)
 
 /* ---- reporting ---- */
 
-/* The merge's messages name their inputs and output themselves; the
- * hints are the options that get past the failure. */
-static int merge_failed(const ev_merge *m)
+/* The merge's messages name their inputs and output themselves (the
+ * inputs name an empty one); the hints are the options that get past the
+ * failure. */
+static int merge_failed(const ev_merge *m, const cli_args *args)
 {
-	static const cli_failure_files named = { NULL, 0, NULL,
-						 CLI_FAILURE_NAMED, NULL, NULL };
+	const cli_failure_files named = { args->positional, args->n_positional,
+					  NULL, CLI_FAILURE_NAMED, NULL, NULL };
 	int code = cli_failure(ev_merge_diag(m), &named);
 
 	switch (ev_merge_diag(m)->reason) {
@@ -194,6 +195,11 @@ static int merge_failed(const ev_merge *m)
 	case EV_REASON_SIZE_DIFFERS:
 		fputs("hint: --widen declares the larger size and converts the "
 		      "shorter events\n", stderr);
+		break;
+	case EV_REASON_SESSIONS:
+		fputs("hint: evtool info lists the sessions; merge each one "
+		      "extracted with evtool truncate --session N as an "
+		      "input\n", stderr);
 		break;
 	default:
 		break;
@@ -332,8 +338,9 @@ static void warn_adjusted(const ev_merge *m)
 	}
 }
 
-/* Written after the merge: events that moved to keep samples whole. */
-static void warn_restamped(const ev_merge *m)
+/* Written after the merge, per input: events that moved to keep samples
+ * whole, and censuses ended for the output's header. */
+static void warn_written(const ev_merge *m)
 {
 	for (size_t i = 0; i < ev_merge_count(m); i++) {
 		const ev_merge_input *in = ev_merge_get_input(m, i);
@@ -344,6 +351,13 @@ static void warn_restamped(const ev_merge *m)
 				    PRIu64 " ns later", in->restamped,
 				    in->restamped == 1 ? "" : "s",
 				    in->restamp_max_ns);
+		if (in->censuses_ended)
+			cli_warn_at(in->name, -1, "%" PRIu64 " heap sample%s "
+				    "ended with a HEAP_PROF_SAMPLE_END (165), "
+				    "which its (older) runtime did not write and "
+				    "another input's did",
+				    in->censuses_ended,
+				    in->censuses_ended == 1 ? "" : "s");
 	}
 }
 
@@ -357,7 +371,7 @@ static int add_inputs(ev_merge *m, const cli_args *args)
 		if (rc != EXIT_OK)
 			return rc;
 		if (ev_merge_add(m, in) < 0)
-			return merge_failed(m);
+			return merge_failed(m, args);
 	}
 	return EXIT_OK;
 }
@@ -412,16 +426,16 @@ int cmd_merge(const cli_args *args)
 	if (rc == EXIT_OK)
 		ev_merge_set_progress(m, progress_update, &bar);
 	if (rc == EXIT_OK && ev_merge_plan(m) < 0)
-		rc = merge_failed(m);
+		rc = merge_failed(m, args);
 	if (rc == EXIT_OK) {
 		if (cli_flag(args, MERGE_OPT_VERBOSE))
 			print_plan(m, !cli_flag(args, MERGE_OPT_NO_RENUMBER));
 		dropped = warn_truncated(m);
 		warn_adjusted(m);
 		if (ev_merge_run(m, sink) < 0)
-			rc = merge_failed(m);
+			rc = merge_failed(m, args);
 		else
-			warn_restamped(m);
+			warn_written(m);
 	}
 	progress_end(&bar);
 	if (rc == EXIT_OK)

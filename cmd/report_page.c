@@ -11,6 +11,7 @@
 
 #include "json.h"
 #include "report_page.h"
+#include "stats_cli.h"
 #include "stats_json.h"
 
 /* Generated at build time from cmd/report_page.html and chart.min.js. */
@@ -254,6 +255,34 @@ static int json_threads(json_out *j, const ev_stats *st)
 	return 0;
 }
 
+/* ---- the user's spans: figures from ev_stats, series over time ---- */
+
+static void json_span_series(json_out *j, const ev_report *rep, size_t n)
+{
+	json_begin_array(j, "span_series");
+	for (size_t s = 0; s < ev_report_span_series_count(rep); s++) {
+		const ev_report_span_series *sr = ev_report_span_series_at(rep, s);
+		json_begin_object(j, NULL);
+		json_cstring(j, "name", sr->name);
+		json_cstring(j, "kind", sr->kind == EV_STATS_SPANS_MARKERS
+					? "marker" : "span");
+		json_begin_array(j, "count");
+		for (size_t i = 0; i < n; i++)
+			json_uint(j, NULL, sr->buckets[i].count);
+		json_end_array(j);
+		json_begin_array(j, "max_ns");
+		for (size_t i = 0; i < n; i++)
+			json_uint(j, NULL, sr->buckets[i].max_ns);
+		json_end_array(j);
+		json_begin_array(j, "total_ns");
+		for (size_t i = 0; i < n; i++)
+			json_uint(j, NULL, sr->buckets[i].total_ns);
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 static int json_page(json_out *j, const report_page *page)
 {
 	const ev_report *rep = page->report;
@@ -272,6 +301,8 @@ static int json_page(json_out *j, const report_page *page)
 	json_profile(j, ev_report_get_profile(rep),
 		     ev_report_get_grid(rep)->buckets);
 	rc = json_threads(j, ev_report_stats(rep));
+	stats_json_spans(j, ev_report_stats(rep));
+	json_span_series(j, rep, ev_report_get_grid(rep)->buckets);
 	json_end_object(j);
 	return rc;
 }
@@ -294,8 +325,89 @@ static void write_script_safe(FILE *f, const char *s, size_t len)
 	fwrite(s + from, 1, len - from, f);
 }
 
-/* The data as JSON in a memory buffer (malloc'd), for write_script_safe. */
-static char *data_json(const report_page *page, size_t *len)
+/* ---- two runs: report A B ---- */
+
+/* Each figure of process 0 of both runs, as stats A B prints it. */
+static void json_diff_figures(json_out *j, const ev_stats *a,
+			      const ev_stats *b)
+{
+	json_begin_array(j, "figures");
+	for (size_t fig = 0; fig < ev_stats_figure_count(); fig++) {
+		const ev_stats_figure *f = ev_stats_figure_at(fig);
+		char ta[48] = "-", tb[48] = "-", tc[24] = "";
+		double va, vb;
+		int ha = ev_stats_figure_value(a, 0, fig, &va) == EV_OK;
+		int hb = ev_stats_figure_value(b, 0, fig, &vb) == EV_OK;
+		if (ha)
+			stats_figure_text(f, va, ta, sizeof ta);
+		if (hb)
+			stats_figure_text(f, vb, tb, sizeof tb);
+		if (ha && hb && va != 0)
+			snprintf(tc, sizeof tc, "%+.1f%%", (vb - va) / va * 100);
+		json_begin_object(j, NULL);
+		json_cstring(j, "figure", f->name);
+		json_cstring(j, "base", ta);
+		json_cstring(j, "new", tb);
+		json_cstring(j, "change", tc);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* The time axis of both runs: each from its RTS's start. */
+static void json_diff_grid(json_out *j, const ev_report *a,
+			   const ev_report *b)
+{
+	const ev_report_grid *ga = ev_report_get_grid(a);
+	const ev_report_grid *gb = ev_report_get_grid(b);
+	ev_report_grid g = { 0, ga->width_ns > gb->width_ns ? ga->width_ns
+							    : gb->width_ns,
+			     0, ga->first_ns < gb->first_ns ? ga->first_ns
+							    : gb->first_ns,
+			     ga->last_ns > gb->last_ns ? ga->last_ns
+						       : gb->last_ns };
+
+	json_grid(j, &g);
+}
+
+static int json_diff(json_out *j, const report_diff *d)
+{
+	const ev_stats *sa = ev_report_stats(d->reports[0]);
+	const ev_stats *sb = ev_report_stats(d->reports[1]);
+	ev_stats_heap_profile pa, pb;
+	int rc = 0;
+
+	ev_stats_heap_profile_get(sa, &pa);
+	ev_stats_heap_profile_get(sb, &pb);
+	json_begin_object(j, NULL);
+	json_uint(j, "schema_version", REPORT_SCHEMA_VERSION);
+	json_cstring(j, "generator", "evtool " EV_VERSION_STRING);
+	json_diff_grid(j, d->reports[0], d->reports[1]);
+	json_begin_object(j, "diff");
+	json_begin_array(j, "runs");
+	for (int i = 0; i < 2; i++) {
+		json_begin_object(j, NULL);
+		json_cstring(j, "file", d->files[i]);
+		json_grid(j, ev_report_get_grid(d->reports[i]));
+		json_profile(j, ev_report_get_profile(d->reports[i]),
+			     ev_report_get_grid(d->reports[i])->buckets);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_diff_figures(j, sa, sb);
+	if (pa.have && pb.have && pa.breakdown == pb.breakdown)
+		rc = stats_json_bands(j, sa, sb, d->top);
+	else
+		json_null(j, "heap_bands");
+	json_end_object(j);
+	json_end_object(j);
+	return rc;
+}
+
+/* The data as JSON in a memory buffer (malloc'd), for write_script_safe:
+ * of `page`, or of `diff` when it is not NULL. */
+static char *data_json(const report_page *page, const report_diff *diff,
+		       size_t *len)
 {
 	char *buf = NULL;
 	FILE *mem = open_memstream(&buf, len);
@@ -305,7 +417,7 @@ static char *data_json(const report_page *page, size_t *len)
 	if (!mem)
 		return NULL;
 	json_init_compact(&j, mem);
-	bad = json_page(&j, page) < 0;
+	bad = (diff ? json_diff(&j, diff) : json_page(&j, page)) < 0;
 	if (fclose(mem) != 0) /* closed whatever json_page said */
 		bad = 1;
 	if (bad) {
@@ -315,7 +427,8 @@ static char *data_json(const report_page *page, size_t *len)
 	return buf;
 }
 
-int report_page_write(FILE *f, const report_page *page)
+static int write_template(FILE *f, const report_page *page,
+			  const report_diff *diff)
 {
 	const char *t = (const char *)report_template;
 	const char *js = strstr(t, MARK_CHARTJS);
@@ -327,7 +440,7 @@ int report_page_write(FILE *f, const report_page *page)
 		errno = EINVAL;
 		return -1;
 	}
-	if (!(json = data_json(page, &len)))
+	if (!(json = data_json(page, diff, &len)))
 		return -1;
 	fwrite(t, 1, (size_t)(js - t), f);
 	/* Chart.js has no "</script" in it (the build checks). */
@@ -339,4 +452,14 @@ int report_page_write(FILE *f, const report_page *page)
 	fwrite(data, 1, report_template_len - (size_t)(data - t), f);
 	free(json);
 	return ferror(f) ? -1 : 0;
+}
+
+int report_page_write(FILE *f, const report_page *page)
+{
+	return write_template(f, page, NULL);
+}
+
+int report_diff_write(FILE *f, const report_diff *diff)
+{
+	return write_template(f, NULL, diff);
 }

@@ -18,4 +18,16 @@ typedef struct report_page {
  * writing failed (errno tells). */
 int report_page_write(FILE *f, const report_page *page);
 
+/* What the page of two runs shows (evtool report A B): both runs' heap
+ * profiles on one time axis, their bands compared (the `top` whose peak
+ * changed most) and the figures of stats A B. */
+typedef struct report_diff {
+	const char *files[2];        /* base, new: names as messages give */
+	const ev_report *reports[2]; /* finished */
+	size_t top;
+} report_diff;
+
+/* Writes the page of two runs, as report_page_write. */
+int report_diff_write(FILE *f, const report_diff *diff);
+
 #endif

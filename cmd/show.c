@@ -90,6 +90,11 @@ static int on_event(void *ctx, const ev_event *ev)
 	return rc;
 }
 
+/* The text of every event, markers included (consumer.h): in time order
+ * from the sorter, in file order when following. */
+static const ev_consumer show_consumer = { on_session, on_event, NULL,
+					   EV_CONSUME_MARKERS };
+
 /* Writes what is left, the final newline included. */
 static int finish_output(show_out *o)
 {
@@ -106,8 +111,6 @@ static void close_output(show_out *o)
 /* Every event of every session in time order (ghc-events' stable sort). */
 static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 {
-	static const ev_sort_visitor visitor = { on_session, on_event,
-						 EV_SORT_VISIT_MARKERS };
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	ev_input *input;
 	ev_sorter *s;
@@ -120,7 +123,7 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 		ev_sorter_free(s);
 		return rc;
 	}
-	status = ev_sorter_visit(s, input, &visitor, o);
+	status = ev_sorter_visit(s, input, &show_consumer, o);
 	if ((status >= 0 || status == EV_ETRUNCATED) && finish_output(o) < 0)
 		rc = cli_stdout_failure();
 	else if (status < 0 && ev_sorter_diag(s)->origin == EV_ORIGIN_OUTPUT)
@@ -138,11 +141,6 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
  * --follow (follow.h)
  * ---------------------------------------------------------------------- */
 
-static int follow_header(void *ctx, const ev_header *h)
-{
-	return on_session(ctx, 0, h);
-}
-
 static int follow_idle(void *ctx)
 {
 	return flush_text(ctx) < 0 ? EV_EIO : EV_OK;
@@ -157,8 +155,8 @@ static int follow_finish(void *ctx, int status)
 
 static int show_following(const char *in, show_out *o)
 {
-	static const follow_visitor visitor = { follow_header, on_event,
-						follow_idle, follow_finish };
+	static const follow_visitor visitor = { &show_consumer, follow_idle,
+						follow_finish };
 
 	return follow_run(in, &visitor, o);
 }

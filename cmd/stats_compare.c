@@ -128,6 +128,40 @@ typedef struct verdict {
 	double value, base;
 } verdict;
 
+/* The figure `c` names in process `i` of `f` (a span's: of the whole
+ * log): 1 with *v when `f` has it. */
+static int condition_value(const ev_stats_condition *c, const stats_file *f,
+			   size_t i, double *v)
+{
+	if (c->subject == EV_STATS_OF_SPAN)
+		return stats_span_value(f, c, v);
+	if (c->subject == EV_STATS_OF_BAND)
+		return stats_band_value(f, c, v);
+	return value_of(f, i, c->figure, v);
+}
+
+/* The figure `c` names, for its value as text and in messages: `name`
+ * holds a span figure's name. */
+static ev_stats_figure figure_of(const ev_stats_condition *c, char *name,
+				 size_t len)
+{
+	ev_stats_figure fig = { name, EV_STATS_UNIT_NS, NULL };
+
+	if (c->subject == EV_STATS_OF_PROCESS)
+		return *ev_stats_figure_at(c->figure);
+	if (c->subject == EV_STATS_OF_BAND) {
+		snprintf(name, len, "band:%.*s.%s", (int)c->name_len, c->name,
+			 c->figure == 0 ? "peak" : "mean");
+		fig.unit = EV_STATS_UNIT_BYTES;
+		return fig;
+	}
+	snprintf(name, len, "span:%.*s.%s", (int)c->name_len, c->name,
+		 ev_stats_span_figure_name((unsigned)c->figure));
+	if (c->figure == EV_STATS_SPAN_COUNT)
+		fig.unit = EV_STATS_UNIT_COUNT;
+	return fig;
+}
+
 /* Condition `c` on process `i` of the new run `f` (base `b`, or NULL). A
  * figure the new run does not have fails: a gate that cannot measure
  * must not pass. */
@@ -136,8 +170,8 @@ static verdict check(const ev_stats_condition *c, const stats_file *f,
 {
 	verdict v = { 0, 0, 0, 0, 0 };
 
-	v.have_value = value_of(f, i, c->figure, &v.value);
-	v.have_base = b && value_of(b, i, c->figure, &v.base);
+	v.have_value = condition_value(c, f, i, &v.value);
+	v.have_base = b && condition_value(c, b, i, &v.base);
 	if (!v.have_value || (c->relative && !v.have_base))
 		v.failed = 1;
 	else
@@ -150,7 +184,9 @@ static void report_failure(const stats_file *f, const char *text,
 			   const ev_stats_condition *c, const verdict *v,
 			   size_t i, size_t pairs)
 {
-	const ev_stats_figure *fig = ev_stats_figure_at(c->figure);
+	char name[320];
+	ev_stats_figure figure = figure_of(c, name, sizeof name);
+	const ev_stats_figure *fig = &figure;
 	char value[48], base[48], where[48] = "";
 	double change;
 
@@ -206,6 +242,8 @@ static int run_gate(const stats_file *base, const stats_file *f,
 		json_begin_array(j, "conditions");
 	for (int k = 0; k < n_conds; k++)
 		for (size_t i = 0; i < pairs; i++) {
+			if (conds[k].subject != EV_STATS_OF_PROCESS && i > 0)
+				break; /* of the whole log: checked once */
 			verdict v = check(&conds[k], f, base, i);
 			if (j)
 				json_verdict(j, texts[k], i, &v);

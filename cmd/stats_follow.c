@@ -10,11 +10,13 @@
  * the lines are the same whether the log is read live or afterwards. The
  * RTS writes a capability's events a buffer at a time, so a line counts
  * the events that had arrived when it was printed; later ones count in
- * the next line.
+ * the next line. With --spans, each line is followed by one per name
+ * whose spans ended in the interval.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "follow.h"
@@ -27,6 +29,8 @@ typedef struct monitor {
 	uint64_t next_ns;   /* the end of the current interval */
 	ev_stats_now last;  /* the totals at the last line */
 	int lines;          /* printed so far */
+	uint64_t *span_counts; /* --spans: each name's count at the last line */
+	size_t n_span_counts;
 } monitor;
 
 /* "2.6 MiB": bytes for a line, in the largest unit below them. */
@@ -75,14 +79,16 @@ static void print_line(monitor *m, uint64_t end_ns)
 		      : 100.0);
 	m->last = now;
 	m->last.time_ns = end_ns;
+	if (m->parts & STATS_SPANS)
+		stats_follow_spans(m->f.st, &m->span_counts,
+				   &m->n_span_counts);
 }
 
-static int on_header(void *ctx, const ev_header *h)
+static int on_begin(void *ctx, unsigned session, const ev_header *h)
 {
 	monitor *m = ctx;
 
-	ev_stats_session(m->f.st, h);
-	return EV_OK;
+	return ev_stats_consumer()->begin(m->f.st, session, h);
 }
 
 /* Before the event is added: an event past the current interval ends it
@@ -128,13 +134,15 @@ static int on_finish(void *ctx, int status)
 
 int stats_follow(const char *in, uint64_t every_ns, unsigned parts)
 {
-	static const follow_visitor visitor = { on_header, on_event, on_idle,
-						on_finish };
-	monitor m = { { 0 }, parts, every_ns, every_ns, { 0 }, 0 };
+	static const ev_consumer consumer = { on_begin, on_event, NULL,
+					      EV_CONSUME_MARKERS };
+	static const follow_visitor visitor = { &consumer, on_idle, on_finish };
+	monitor m = { { 0 }, parts, every_ns, every_ns, { 0 }, 0, NULL, 0 };
 	int rc = stats_file_start(&m.f, in, parts);
 
 	if (rc == EXIT_OK)
 		rc = follow_run(in, &visitor, &m);
 	ev_stats_free(m.f.st);
+	free(m.span_counts);
 	return rc;
 }

@@ -22,4 +22,16 @@ void stats_json_thread(json_out *j, const char *key,
  * out of memory. */
 const ev_stats_thread **stats_threads_by_run_time(const ev_stats *st);
 
+/* The spans of `st` (finished), most total time first, as the member
+ * "spans" of the enclosing object: every figure, per thread too
+ * (cmd/stats_spans.c). */
+void stats_json_spans(json_out *j, const ev_stats *st);
+
+/* The heap-profile bands of two finished runs `a` (base) and `b` (new),
+ * both with a profile of one breakdown, as the member "heap_bands": the
+ * `top` bands whose peak changed most, then the rest summed
+ * (cmd/stats_heap.c). 0, or -1 out of memory. */
+int stats_json_bands(json_out *j, const ev_stats *a, const ev_stats *b,
+		     size_t top);
+
 #endif

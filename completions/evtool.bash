@@ -2,7 +2,7 @@
 # `evtool help --dump-options`: do not edit; regenerate with
 # `cmake --build BUILD --target completions`.
 
-_evtool_commands='cat info show filter stats report sort merge export validate truncate archive'
+_evtool_commands='cat info show filter stats monitor report sort merge export validate view truncate archive'
 
 # The options of command $1.
 _evtool_options() {
@@ -11,12 +11,14 @@ _evtool_options() {
     info) echo '--json -T --threads -h --help' ;;
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
     filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -T --threads -h --help' ;;
-    stats) echo '--json --threads --caps --fail-if -f --follow --every -h --help' ;;
-    report) echo '-o --output -h --help' ;;
+    stats) echo '--json --threads --caps --fail-if -f --follow --every --spans --top -h --help' ;;
+    monitor) echo '-l --listen --once --keep-ended --max-markers --stall --max-sources -h --help' ;;
+    report) echo '-o --output --top -h --help' ;;
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
     merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
     export) echo '--format -o --output --tmpdir -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
+    view) echo '-l --listen --open -h --help' ;;
     truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
     archive) echo '-o --output -c --stdout --level -T --threads --rm -k --keep -f --force -t --test -x --extract -d --decompress -v --verbose --no-progress -h --help' ;;
     esac
@@ -56,7 +58,14 @@ _evtool_value() {
     'filter -T'|'filter --threads') echo 'text' ;;
     'stats --fail-if') echo 'text' ;;
     'stats --every') echo 'text' ;;
+    'stats --top') echo 'text' ;;
+    'monitor -l'|'monitor --listen') echo 'text' ;;
+    'monitor --keep-ended') echo 'text' ;;
+    'monitor --max-markers') echo 'text' ;;
+    'monitor --stall') echo 'text' ;;
+    'monitor --max-sources') echo 'text' ;;
     'report -o'|'report --output') echo 'file' ;;
+    'report --top') echo 'text' ;;
     'sort -o'|'sort --output') echo 'file' ;;
     'sort --memory') echo 'text' ;;
     'sort --tmpdir') echo 'dir' ;;
@@ -71,6 +80,7 @@ _evtool_value() {
     'validate --tolerance') echo 'text' ;;
     'validate --gc-end-tolerance') echo 'text' ;;
     'validate --max-errors') echo 'text' ;;
+    'view -l'|'view --listen') echo 'text' ;;
     'truncate -o'|'truncate --output') echo 'file' ;;
     'truncate --at') echo 'text' ;;
     'truncate --events') echo 'text' ;;

@@ -13,14 +13,16 @@ complete -c evtool -n __fish_use_subcommand -a info -d 'summarise logs: GHC vers
 complete -c evtool -n __fish_use_subcommand -a show -d 'print the events as text, exactly as ghc-events show does'
 complete -c evtool -n __fish_use_subcommand -a filter -d 'keep some events: by class, type, cap, process, thread, time, markers'
 complete -c evtool -n __fish_use_subcommand -a stats -d 'the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live'
+complete -c evtool -n __fish_use_subcommand -a monitor -d 'serve the figures of running programs\' live logs to Prometheus'
 complete -c evtool -n __fish_use_subcommand -a report -d 'one self-contained HTML page about a run: timelines, GC, heap'
 complete -c evtool -n __fish_use_subcommand -a sort -d 'put a log into one global, stable time order'
 complete -c evtool -n __fish_use_subcommand -a merge -d 'merge the logs of several processes into one timeline'
 complete -c evtool -n __fish_use_subcommand -a export -d 'convert a log for perfetto, speedscope or hp2ps'
 complete -c evtool -n __fish_use_subcommand -a validate -d 'check that logs are what GHC writes (a CI gate)'
+complete -c evtool -n __fish_use_subcommand -a view -d 'the timeline of a log of any size, in the browser'
 complete -c evtool -n __fish_use_subcommand -a truncate -d 'repair a log cut short (a killed program); cut a log to a prefix'
 complete -c evtool -n __fish_use_subcommand -a archive -d 'gzip logs with their digest; test and extract archives'
-complete -c evtool -n '__fish_seen_subcommand_from help' -a 'cat info show filter stats report sort merge export validate truncate archive'
+complete -c evtool -n '__fish_seen_subcommand_from help' -a 'cat info show filter stats monitor report sort merge export validate view truncate archive'
 
 complete -c evtool -n '__fish_seen_subcommand_from cat' -F
 complete -c evtool -n '__fish_seen_subcommand_from cat' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'
@@ -78,10 +80,22 @@ complete -c evtool -n '__fish_seen_subcommand_from stats' -l caps -d 'per capabi
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l fail-if -x -d 'exit 1 when COND holds for the (new) run, as FIGURE<VALUE, >, <=, >=; VALUE absolute (50ms, 2GiB, 90%) or, with two logs, +N% or -N% of the base run; repeatable'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -s f -l follow -d 'follow a log still being written (a file, a FIFO, - or unix:SOCKET): a line per interval, the summary at the end'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l every -x -d 'the interval of --follow, in the log\'s time (default 1s)'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l spans -d 'the user\'s own spans, per name and thread: traceEventIO "START name" to "STOP name" (events, the default), or between consecutive traceMarkerIO markers of one name (markers), or both (all)'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -l top -x -d 'with two logs, the N heap-profile bands whose peak changed most (default 10); the rest summed'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -s h -l help -d 'show this help'
+
+complete -c evtool -n '__fish_seen_subcommand_from monitor' -F
+complete -c evtool -n '__fish_seen_subcommand_from monitor' -s l -l listen -x -d 'serve on ADDR: HOST:PORT, [IPv6]:PORT or a port (default 127.0.0.1:9464, loopback only)'
+complete -c evtool -n '__fish_seen_subcommand_from monitor' -l once -d 'print the metrics of the finished logs given and exit (a node_exporter textfile)'
+complete -c evtool -n '__fish_seen_subcommand_from monitor' -l keep-ended -x -d 'serve an ended process\'s final values this long (default 5m)'
+complete -c evtool -n '__fish_seen_subcommand_from monitor' -l max-markers -x -d 'user marker names counted one by one per process, the others as (other); 0 turns markers off (default 100)'
+complete -c evtool -n '__fish_seen_subcommand_from monitor' -l stall -x -d 'report a live log that sends nothing this long (default 1m)'
+complete -c evtool -n '__fish_seen_subcommand_from monitor' -l max-sources -x -d 'sources followed at most, those found in directories included (default 1000)'
+complete -c evtool -n '__fish_seen_subcommand_from monitor' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from report' -F
 complete -c evtool -n '__fish_seen_subcommand_from report' -s o -l output -r -F -d 'write the page to FILE (default, or -: standard output)'
+complete -c evtool -n '__fish_seen_subcommand_from report' -l top -x -d 'with two logs, the N heap-profile bands whose peak changed most (default 10)'
 complete -c evtool -n '__fish_seen_subcommand_from report' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from sort' -F
@@ -126,6 +140,11 @@ complete -c evtool -n '__fish_seen_subcommand_from validate' -l json -d 'print o
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l list-checks -d 'list the check ids and what they mean'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l no-progress -d 'no progress bar on standard error'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'show this help'
+
+complete -c evtool -n '__fish_seen_subcommand_from view' -F
+complete -c evtool -n '__fish_seen_subcommand_from view' -s l -l listen -x -d 'serve on ADDR: HOST:PORT, [IPv6]:PORT or a port (default 127.0.0.1 and a free port, loopback only)'
+complete -c evtool -n '__fish_seen_subcommand_from view' -l open -d 'open the page in the desktop\'s browser (xdg-open)'
+complete -c evtool -n '__fish_seen_subcommand_from view' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -F
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -s o -l output -r -F -d 'write to OUT, not standard output (*.gz: compressed)'

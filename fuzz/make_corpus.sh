@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the seed corpus of each fuzz target (fuzz/corpus/<target>/) from
 # the real logs in testdata/: small logs whole, large ones cut to a few KiB
-# (both cleanly with `evtool truncate --bytes` and raw mid-event), re-blocked
+# (both cleanly with `evtool truncate --bytes` and raw mid-event, or a time
+# window around what matters, such as a census holding ticks), re-blocked
 # into small blocks so that resync has markers to find, damaged in the
 # middle, gzip-compressed, and concatenated into two sessions. Merge seeds
 # pair two logs, filter seeds prefix control bytes (see fuzz_merge.c and
@@ -52,6 +53,15 @@ printf '\125%.0s' $(seq 64) | dd of="$logs/gc-n2-damaged" bs=1 seek=3100 conv=no
   tail -c +3501 "$logs/threads-n4-blocks300"; } >"$logs/threads-n4-inserted"
 # Two sessions in one stream (a restarted eventlog).
 cat "$logs/user-n1" "$logs/merge-a" >"$logs/two-sessions"
+# Two runs' logs concatenated (merge refuses it, see fuzz_merge_self.c).
+cat "$logs/merge-a" "$logs/merge-b" >"$logs/two-runs"
+# A -hc -p census holding time-profile ticks (prof-a's at 75 ms, with
+# the events around it) and a window of the other replica; the log with
+# the header Mercury's runtime writes (tests/cli/cases/redeclare.py).
+"$evtool" filter --no-progress --from 74ms --to 82ms "$td/prof-a.eventlog" -o "$logs/prof-a-census"
+"$evtool" filter --no-progress --from 74ms --to 82ms "$td/prof-b.eventlog" -o "$logs/prof-b-window"
+python3 "$root/tests/cli/cases/redeclare.py" --mercury "$logs/user-n1" "$logs/mercury-user-n1"
+python3 "$root/tests/cli/cases/redeclare.py" --mercury "$logs/prof-a-census" "$logs/mercury-prof-a-census"
 # gzip input.
 gzip -9 -n -c "$logs/user-n1" >"$logs/user-n1.gz"
 gzip -9 -n -c "$logs/threads-n4-cut" >"$logs/threads-n4-cut.gz"
@@ -66,7 +76,7 @@ for n in prof-p prof-hc hpt; do
 	"$evtool" truncate -q --bytes 14000 "$tmp/$n" -o "$profiles/$n" || [ $? -eq 3 ]
 done
 
-for t in reader validate truncate merge filter export; do
+for t in reader validate truncate merge merge_self filter export; do
 	mkdir -p "$out/$t"
 	find "$out/$t" -maxdepth 1 -type f ! -name 'found-*' -delete
 done
@@ -76,6 +86,7 @@ for f in "$logs"/*; do
 	cp "$f" "$out/validate/$n"
 	cp "$f" "$out/truncate/$n"
 	cp "$f" "$out/export/$n"
+	cp "$f" "$out/merge_self/$n"
 done
 cp "$profiles"/* "$out/export/"
 
@@ -95,6 +106,10 @@ merge_seed user-threads-norenumber 5 "$logs/user-n1" "$logs/threads-n2-prefix"
 merge_seed sparks-cut-shift 49 "$logs/sparks-n2" "$logs/threads-n4-cut"
 merge_seed gc-killed 1 "$logs/gc-n2-blocks400" "$logs/killed-sigkill"
 merge_seed gz-two-sessions 0 "$logs/user-n1.gz" "$logs/two-sessions"
+merge_seed prof-census-self 112 "$logs/prof-a-census" "$logs/prof-a-census"
+merge_seed prof-census-other 0 "$logs/prof-a-census" "$logs/prof-b-window"
+merge_seed mercury-self 0 "$logs/mercury-prof-a-census" "$logs/mercury-prof-a-census"
+merge_seed mercury-ghc 0 "$logs/mercury-user-n1" "$logs/user-n1"
 
 # filter: SEL EXCL CLASS/TYPE TYPE CAP THREAD TIME MARKERS, then the log
 filter_seed() { # name 8-bytes-as-hex log

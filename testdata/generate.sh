@@ -6,27 +6,31 @@
 #
 # NAMEs: threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
 # heap-pair (heap-a and heap-b always run together) hpt-n1 prof-n2
-# nonmoving-n2 killed-sigkill merge (merge-a, -b and -c always run together)
-# killed-blocks. Logs not named are left as they are.
+# prof-pair (prof-a and prof-b always run together) nonmoving-n2
+# killed-sigkill merge (merge-a, -b and -c always run together)
+# killed-blocks spans (spans-a and spans-b always run together) heapdiff
+# (the six heapdiff-{a,b}-{hT,hc,hy} logs always run together). Logs not
+# named are left as they are.
 #
 # The programs are compiled in a temporary folder (removed afterwards; set
 # KEEP_WORK=1 to keep it and print its path). Each run writes
 # testdata/NAME.eventlog (+RTS -l -olFILE) and the RTS's own summary
 # testdata/NAME.rts-s.txt (+RTS -sFILE); killed-blocks writes only
 # testdata/killed-blocks.eventlog.gz. The heap-profile runs hpt-n1 and
-# prof-n2 also keep the RTS's own heap profile as testdata/NAME.hp; prof-n2
-# is a profiled build (-prof -fprof-auto, needs ghc-prof).
+# prof-n2 also keep the RTS's own heap profile as testdata/NAME.hp; prof-n2,
+# prof-a and prof-b are profiled builds (-prof -fprof-auto, need ghc-prof).
 set -euo pipefail
 
 all_runs=(threads-n1 threads-n2 threads-n4 sparks-n2 gc-n2 user-n1 heap-n1
-          heap-pair hpt-n1 prof-n2 nonmoving-n2 killed-sigkill merge killed-blocks)
+          heap-pair hpt-n1 prof-n2 prof-pair nonmoving-n2 killed-sigkill merge
+          killed-blocks spans heapdiff)
 # program (testdata/src/PROG.hs) each run needs
 declare -A prog_of=(
   [threads-n1]=threads [threads-n2]=threads [threads-n4]=threads
   [sparks-n2]=sparks [gc-n2]=gc [user-n1]=user [heap-n1]=heap [heap-pair]=heap
-  [hpt-n1]=heap [prof-n2]=heap-prof
+  [hpt-n1]=heap [prof-n2]=heap-prof [prof-pair]=heap-prof
   [nonmoving-n2]=nonmoving [killed-sigkill]=sleeper [merge]=worker
-  [killed-blocks]=flooder
+  [killed-blocks]=flooder [spans]=spans [heapdiff]=heapdiff
 )
 declare -A wanted=()
 if [[ $# -eq 0 ]]; then
@@ -35,6 +39,9 @@ else
   for r in "$@"; do
     [[ "$r" == merge-[abc] ]] && r=merge
     [[ "$r" == heap-[ab] ]] && r=heap-pair
+    [[ "$r" == spans-[ab] ]] && r=spans
+    [[ "$r" == heapdiff-* ]] && r=heapdiff
+    [[ "$r" == prof-[ab] ]] && r=prof-pair
     [[ -n "${prog_of[$r]:-}" ]] || {
       echo "generate.sh: unknown run '$r' (known: ${all_runs[*]})" >&2; exit 2; }
     wanted[$r]=1
@@ -143,6 +150,34 @@ fi
 if want prof-n2; then
   run prof-n2 heap-prof -- -N2 -p -hc -i0.02 && save_hp prof-n2 heap-prof
 fi
+# Two profiled processes started together, each with a time profile and a
+# heap profile by cost-centre stack (-p -hc), as two replicas of a service
+# with the same -i. The profiling timer posts its PROF_SAMPLE_COST_CENTRE
+# (167) events into the global buffer while a census is being written, so
+# a census can hold ticks between its begin and end; the pair is kept only
+# when one of prof-a's does (src/heapoverlap.py --tick-inside): a merge of
+# prof-a with itself or with prof-b must keep that census whole, ticks
+# included, and apart from the other input's. A census takes ~10 us and a
+# tick comes every 1 ms, so about one run in six holds one; up to 60 tries
+# (without python3 the first pair is kept). Their samples rarely overlap
+# once aligned (unlike heap-a/heap-b, no overlap is waited for): the merge
+# tests shift copies of them so that samples coincide.
+if want prof-pair; then
+  for try in $(seq 1 60); do
+    run prof-a heap-prof -- -N2 -p -hc -i0.005 &
+    pa=$!
+    run prof-b heap-prof -- -N2 -p -hc -i0.005 &
+    pb=$!
+    wait "$pa"; wait "$pb"
+    command -v python3 >/dev/null || break
+    if python3 "$src/heapoverlap.py" --tick-inside "$out/prof-a.eventlog" \
+         "$out/prof-b.eventlog"; then
+      echo "prof-pair: a census with ticks inside after $try run(s)"
+      break
+    fi
+    (( try < 60 )) || { echo "generate.sh: no prof-a/prof-b pair in 60 runs" >&2; exit 1; }
+  done
+fi
 # The default -l classes already give the nonmoving events 200-206; -ln adds
 # class n: NONMOVING_HEAP_CENSUS (207) and the collector's LOG_MSGs (16).
 want nonmoving-n2 && run nonmoving-n2 nonmoving -- -N2 --nonmoving-gc -ln
@@ -171,6 +206,28 @@ if want merge; then
   run merge-c worker c -- -N3 &
   pc=$!
   wait "$pa"; wait "$pb"; wait "$pc"
+fi
+
+# The user's own phases (START/STOP user events and markers) around
+# sleeps of 20 ms (spans-a) and 30 ms (spans-b): the base and new run of a
+# gate on the spans (stats --spans, --fail-if 'span:sleep.p99>+10%').
+if want spans; then
+  run spans-a spans 20 -- -N1
+  run spans-b spans 30 -- -N1
+fi
+
+# Two versions of one program whose heaps differ in a known band (b also
+# keeps 20,000 boxed Doubles), profiled three ways: by closure type (-hT,
+# the plain build), by cost-centre stack (-hc) and by type (-hy, both the
+# profiled build): heapdiff-a-hT against heapdiff-b-hT, and so on.
+if want heapdiff; then
+  echo "compiling heapdiff.hs profiled"
+  compile heapdiff-prof
+  for v in a b; do
+    run "heapdiff-$v-hT" heapdiff "$v" -- -N1 -hT -i0.02
+    run "heapdiff-$v-hc" heapdiff-prof "$v" -- -N1 -hc -i0.02
+    run "heapdiff-$v-hy" heapdiff-prof "$v" -- -N1 -hy -i0.02
+  done
 fi
 
 # Killed with SIGKILL once whole blocks are on disk: flooder.hs fills the

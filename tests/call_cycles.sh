@@ -11,49 +11,45 @@
 #   for which internal headers (lib/FOLDER/*.h) a file includes.
 #
 #     bash tests/call_cycles.sh OBJDIR [LIBDIR]
+#     bash tests/call_cycles.sh --program OBJDIR [CMDDIR [LIBDIR]]
 #
 # OBJDIR: build/lib/CMakeFiles/evtool_objects.dir; LIBDIR: the sources
 # (lib/ beside this script by default; tests/call_cycles_test.sh gives
 # its own to show that each rule fails).
 #
+# --program checks the program instead (OBJDIR build/cmd/CMakeFiles/
+# evtool.dir, CMDDIR cmd/ by default): no two of its files call each other,
+# and none includes a header of lib/ (the program is built on the public
+# API only).
+#
 # Object files whose source no longer exists (left in an incremental build
 # folder after a file moved) are ignored.
 set -euo pipefail
 
-LAYERS='format->common stats->inspect export->inspect report->inspect report->stats'
+LAYERS='format->common stats->inspect export->inspect report->inspect report->stats export->stats archive->validate'
 
-dir=${1:?usage: call_cycles.sh OBJDIR [LIBDIR]}
-lib=$(cd "${2:-$(dirname "$0")/../lib}" && pwd)
-[ -d "$dir" ] || { echo "call_cycles: no folder $dir" >&2; exit 2; }
-
-# Internal headers included across the layers.
-bad_include=0
-for src in "$lib"/*/*.c "$lib"/*/*.h; do
-	from=${src#"$lib"/}
-	from=${from%%/*}
-	for h in $(sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$src"); do
-		owner=$(cd "$lib" && ls -d */"$h" 2>/dev/null | head -1)
-		to=${owner%%/*}
-		[ -n "$to" ] && [ "$to" != "$from" ] || continue
-		[ "$from" != common ] && [ "$from" != format ] &&
-			{ [ "$to" = format ] || [ "$to" = common ]; } && continue
-		case " $LAYERS " in *" $from->$to "*) continue ;; esac
-		echo "layers: lib/${src#"$lib"/} includes lib/$owner"
-		bad_include=1
+# symbols OBJDIR SRCDIR PREFIX: "D file symbol" for what each object
+# defines and "U file symbol" for what it uses, the file named PREFIX
+# and its path under SRCDIR.
+symbols() {
+	local objects o f
+	objects=$(find "$1" -name '*.o' | sort)
+	[ -n "$objects" ] || { echo "call_cycles: no object files in $1" >&2; exit 2; }
+	for o in $objects; do
+		f=${o#"$1"/}
+		f=${f%.o}
+		[ -f "$2/$f" ] || continue
+		nm "$o" | awk -v f="$3$f" '
+			$2 ~ /^[TDBR]$/ { print "D", f, $3 }
+			$1 == "U"       { print "U", f, $2 }'
 	done
-done
+}
 
-objects=$(find "$dir" -name '*.o' | sort)
-[ -n "$objects" ] || { echo "call_cycles: no object files in $dir" >&2; exit 2; }
-
-for o in $objects; do
-	f=${o#"$dir"/}
-	f=${f%.o}
-	[ -f "$lib/$f" ] || continue
-	nm "$o" | awk -v f="$f" '
-		$2 ~ /^[TDBR]$/ { print "D", f, $3 }
-		$1 == "U"       { print "U", f, $2 }'
-done | awk -v layers="$LAYERS" '
+# check_calls: reads symbols' lines; prints each pair of files that call
+# each other and each call across the layers otherwise than LAYERS allows;
+# fails if there is any.
+check_calls() {
+	awk -v layers="$LAYERS" '
 	function folder(path) { sub(/\/.*/, "", path); return path }
 	BEGIN {
 		n = split(layers, l, " ")
@@ -88,4 +84,51 @@ done | awk -v layers="$LAYERS" '
 			bad = 1
 		}
 		exit bad
-	}' && [ "$bad_include" = 0 ] && echo "call_cycles: no two files of lib/ call each other; the layers hold"
+	}'
+}
+
+program=
+if [ "${1:-}" = --program ]; then
+	program=1
+	shift
+fi
+dir=${1:?usage: call_cycles.sh [--program] OBJDIR [SRCDIR]}
+[ -d "$dir" ] || { echo "call_cycles: no folder $dir" >&2; exit 2; }
+if [ -n "$program" ]; then
+	src=$(cd "${2:-$(dirname "$0")/../cmd}" && pwd)
+	lib=$(cd "${3:-$(dirname "$0")/../lib}" && pwd)
+	bad_include=0
+	for f in "$src"/*.c "$src"/*.h; do
+		for h in $(sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$f"); do
+			[ -f "$src/$h" ] && continue
+			owner=$(cd "$lib" && ls -d */"$h" 2>/dev/null | head -1) || true
+			[ -n "$owner" ] || continue
+			echo "layers: cmd/${f#"$src"/} includes lib/$owner"
+			bad_include=1
+		done
+	done
+	symbols "$dir" "$src" cmd/ | check_calls && [ "$bad_include" = 0 ] &&
+		echo "call_cycles: no two files of cmd/ call each other; cmd/ includes no header of lib/"
+	exit
+fi
+lib=$(cd "${2:-$(dirname "$0")/../lib}" && pwd)
+
+# Internal headers included across the layers.
+bad_include=0
+for src in "$lib"/*/*.c "$lib"/*/*.h; do
+	from=${src#"$lib"/}
+	from=${from%%/*}
+	for h in $(sed -n 's/^#include "\([^"/]*\.h\)".*/\1/p' "$src"); do
+		owner=$(cd "$lib" && ls -d */"$h" 2>/dev/null | head -1)
+		to=${owner%%/*}
+		[ -n "$to" ] && [ "$to" != "$from" ] || continue
+		[ "$from" != common ] && [ "$from" != format ] &&
+			{ [ "$to" = format ] || [ "$to" = common ]; } && continue
+		case " $LAYERS " in *" $from->$to "*) continue ;; esac
+		echo "layers: lib/${src#"$lib"/} includes lib/$owner"
+		bad_include=1
+	done
+done
+
+symbols "$dir" "$lib" "" | check_calls && [ "$bad_include" = 0 ] &&
+	echo "call_cycles: no two files of lib/ call each other; the layers hold"

@@ -4,7 +4,9 @@
 #   - two files of one folder that call each other;
 #   - lib/format calling a function of an operation's folder;
 #   - lib/format including an operation's internal header;
-#   - lib/common (the threading layer) calling lib/format.
+#   - lib/common (the threading layer) calling lib/format;
+#   - two files of the program (cmd/) that call each other, and a file of
+#     cmd/ that includes an internal header of lib/ (--program).
 set -euo pipefail
 check=$(cd "$(dirname "$0")" && pwd)/call_cycles.sh
 work=$(mktemp -d)
@@ -59,5 +61,43 @@ expect header 1 'layers: lib/format/a.c includes lib/sort/sort_internal.h'
 tree common 'common/c.c:int a(void); int c(void) { return a(); }' \
 	'format/a.c:int a(void) { return 1; }'
 expect common 1 'layers: lib/common -> format is not allowed: common/c.c:a'
+
+# program NAME STATUS TEXT FILE...: as tree and expect for --program, the
+# files ("path:content") under $work/NAME/cmd (a path with a folder goes
+# under $work/NAME/lib).
+program() {
+	local name=$1 want=$2 text=$3 out status=0; shift 3
+	for spec in "$@"; do
+		case ${spec%%:*} in
+		*/*) mkdir -p "$(dirname "$work/$name/lib/${spec%%:*}")"
+		     printf '%s\n' "${spec#*:}" > "$work/$name/lib/${spec%%:*}" ;;
+		*)   mkdir -p "$work/$name/cmd"
+		     printf '%s\n' "${spec#*:}" > "$work/$name/cmd/${spec%%:*}" ;;
+		esac
+	done
+	mkdir -p "$work/$name/obj" "$work/$name/lib"
+	(cd "$work/$name/cmd" && for c in *.c; do
+		cc -c -I "$work/$name/lib/format" "$c" -o "$work/$name/obj/$c.o"
+	done)
+	out=$(bash "$check" --program "$work/$name/obj" "$work/$name/cmd" \
+		"$work/$name/lib" 2>&1) || status=$?
+	if [ "$status" -ne "$want" ] || ! grep -qF -- "$text" <<<"$out"; then
+		echo "FAIL $name: exit $status, want $want and '$text'; got:"; echo "$out"
+		fail=1
+	else
+		echo "ok   $name"
+	fi
+}
+
+program cmd_clean 0 'no two files of cmd/ call each other' \
+	'main.c:int b(void); int main(void) { return b(); }' \
+	'b.c:int b(void) { return 0; }'
+program cmd_cycle 1 'call cycle: cmd/a.c -> cmd/b.c: b' \
+	'a.c:int b(void); int a(void) { return b(); }' \
+	'b.c:int a(void); int b(void) { return a(); }'
+program cmd_header 1 'layers: cmd/a.c includes lib/format/wire.h' \
+	'a.c:#include "wire.h"
+int a(void) { return W; }' \
+	'format/wire.h:#define W 1'
 
 exit $fail

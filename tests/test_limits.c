@@ -653,8 +653,7 @@ static int show_event(void *ctx, const ev_event *ev)
 static outcome run_show_as(const bytes *log, ev_show_format format,
 			   uint64_t *rendered)
 {
-	static const ev_sort_visitor visitor = { show_session, show_event,
-						 EV_SORT_VISIT_MARKERS };
+	static const ev_consumer visitor = { show_session, show_event, NULL, EV_CONSUME_MARKERS };
 	temp_log t = temp_log_write(log);
 	show_run sr = { format, NULL, EV_TEXT_INIT, 0 };
 	outcome o = { 0 };
@@ -702,7 +701,7 @@ static outcome run_export(const bytes *log, ev_export_format format)
 	eo.format = format;
 	eo.tmpdir = t.dir;
 	assert_int_equal(ev_exporter_new(&x, &eo, sink), EV_OK);
-	o.status = ev_sorter_visit(s, t.in, ev_exporter_visitor(), x);
+	o.status = ev_sorter_visit(s, t.in, ev_exporter_consumer(), x);
 	if (o.status >= 0 || o.status == EV_ETRUNCATED) {
 		rc = ev_exporter_finish(x);
 		if (rc < 0)
@@ -739,7 +738,7 @@ static outcome run_stats_as(const bytes *log, int threads)
 	assert_int_equal(ev_stats_new(&st), EV_OK);
 	if (threads)
 		assert_int_equal(ev_stats_keep_threads(st), EV_OK);
-	o.status = ev_stats_read(st, r);
+	o.status = ev_reader_feed(r, ev_stats_consumer(), st);
 	if (o.status == EV_END || o.status == EV_ETRUNCATED) {
 		int rc = ev_stats_finish(st);
 		if (rc < 0)
@@ -767,7 +766,7 @@ static outcome run_report(const bytes *log)
 	assert_int_equal(ev_reader_open_memory(&r, log->p, log->n, "hostile",
 					       0), EV_OK);
 	assert_int_equal(ev_report_new(&rep, NULL), EV_OK);
-	o.status = ev_report_read(rep, r);
+	o.status = ev_reader_feed(r, ev_report_consumer(), rep);
 	if (o.status == EV_END || o.status == EV_ETRUNCATED) {
 		int rc = ev_report_finish(rep);
 		if (rc < 0)

@@ -29,6 +29,7 @@
 #define EVTOOL_ARCHIVE_H
 
 #include "common.h"
+#include "reader.h"
 #include "writer.h"
 
 #ifdef __cplusplus
@@ -203,6 +204,76 @@ EV_API const ev_diag *ev_archive_reader_diag(const ev_archive_reader *r);
  */
 EV_API int ev_archive_check_fd(int fd, const char *name,
 			       ev_archive_stats *stats, ev_diag *diag);
+
+/**
+ * Whether the log `r` reads (from its start) is one an archive should
+ * hold: valid as `evtool validate` sees it with its default checks
+ * (warnings do not count), stopping at the first error. Returns and
+ * sets verdict->status: EV_END when valid; EV_ETRUNCATED or EV_EFORMAT
+ * for the first error (verdict->offset and ->message say where and
+ * what); or the error of reading the log (EV_EIO, EV_ENOMEM, ...).
+ */
+EV_API int ev_archive_check_log(ev_reader *r, ev_diag *verdict);
+
+/** What ev_archive_scan_fd found. */
+typedef struct ev_archive_scan {
+	/** ev_archive_check_log's verdict; status EV_OK (0) when the log
+	 *  could not be opened */
+	ev_diag verdict;
+	/** a failure to open or to read the log to its end (origin
+	 *  EV_ORIGIN_INPUT); status EV_OK (0) when none */
+	ev_diag read;
+	uint64_t digest;    /**< xxh3-64 of every byte read, as stored */
+	uint64_t log_bytes; /**< how many bytes that is */
+} ev_archive_scan;
+
+/**
+ * The first pass of archiving the log on `fd` (which stays the caller's),
+ * from where it stands to its end: checks it with ev_archive_check_log
+ * and, when it is valid, or with `force` when its first error is a
+ * truncation or a malformed event, hashes all of it (the digest the
+ * archive's headers carry), reporting the stored bytes read to `fn`
+ * (NULL: none). Returns the verdict's status (EV_END: valid), or the
+ * negative status of a failure to open the log or to read it to its end
+ * (out->read).
+ */
+EV_API int ev_archive_scan_fd(int fd, const char *name, int force,
+			      ev_progress_fn fn, void *ctx,
+			      ev_archive_scan *out);
+
+/**
+ * The second pass: compresses all of `fd` (which stays the caller's; read
+ * from its start) into an archive in `sink` whose headers hold `digest`,
+ * reporting the bytes read, out of the file's size (0 for a pipe), to
+ * `fn` (NULL: none). EV_OK, or a failure described in *diag: of the
+ * input (EV_ORIGIN_INPUT, EV_EIO: it cannot be read, or its bytes no
+ * longer match `digest`: it changed since the first pass), or of the
+ * output (EV_ORIGIN_OUTPUT, as the writer reports it). `opts` as for
+ * ev_archive_writer_open.
+ */
+EV_API int ev_archive_compress_fd(int fd, ev_sink *sink, uint64_t digest,
+				  const ev_archive_options *opts,
+				  ev_progress_fn fn, void *ctx, ev_diag *diag);
+
+/** What ev_archive_test_fd found. */
+typedef struct ev_archive_test {
+	ev_archive_stats stats; /**< the members read */
+	/** the gzip checks: status EV_OK (0), or their failure */
+	ev_diag archive;
+	/** the log, as ev_archive_check_log's verdict: status EV_END when
+	 *  valid */
+	ev_diag log;
+} ev_archive_test;
+
+/**
+ * Tests the archive on `fd` (which stays the caller's) in one read: its
+ * members are inflated and checked as ev_archive_check_fd does while its
+ * log is checked by ev_archive_check_log from the bytes they give; the
+ * members after the log's verdict are checked too. Returns
+ * out->archive.status when the gzip checks failed, else out->log.status
+ * (EV_END: an intact archive of a valid log).
+ */
+EV_API int ev_archive_test_fd(int fd, const char *name, ev_archive_test *out);
 
 #ifdef __cplusplus
 }

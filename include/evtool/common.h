@@ -96,7 +96,16 @@ typedef enum ev_reason {
 	/** A merge's inputs declare an event type with sizes EV_MERGE_WIDEN
 	 *  cannot convert: fixed against variable size, or no exact
 	 *  conversion between the fixed sizes (EV_EINVAL). */
-	EV_REASON_NO_CONVERSION
+	EV_REASON_NO_CONVERSION,
+	/** A merge's input holds several sessions (a restarted eventlog,
+	 *  logs concatenated): merge takes one session per input
+	 *  (EV_EINVAL, offset at the second session's header). */
+	EV_REASON_SESSIONS,
+	/** The input ended before its first byte: it holds no eventlog
+	 *  (EV_EFORMAT from a reader's header, offset 0). The reader is not
+	 *  failed: a follower may call again, as a live log that has not
+	 *  begun yet may still come. */
+	EV_REASON_EMPTY_INPUT
 } ev_reason;
 
 /**

@@ -7,6 +7,7 @@
 
 #include "common.h"
 #include "pipeline.h"
+#include "consumer.h"
 #include "catalog.h"
 #include "decode.h"
 #include "export.h"
@@ -22,8 +23,11 @@
 #include "sort.h"
 #include "stats.h"
 #include "stats_analysis.h"
+#include "stats_heap.h"
+#include "stats_spans.h"
 #include "writer.h"
 #include "validate.h"
+#include "view.h"
 #include "archive.h"
 
 #endif

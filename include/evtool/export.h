@@ -2,7 +2,7 @@
  * evtool: a log converted for the viewers people already use.
  *
  * An exporter is fed a log's events in time order (the sorter's streaming
- * form, ev_sorter_visit, through ev_exporter_visitor()) and writes one of
+ * form, ev_sorter_visit, driving ev_exporter_consumer()) and writes one of
  * three formats to a sink:
  *
  * - EV_EXPORT_PERFETTO: the Trace Event Format JSON that ui.perfetto.dev,
@@ -23,7 +23,7 @@
  *     ev_export_options o = EV_EXPORT_OPTIONS_INIT;
  *     o.format = EV_EXPORT_HP;
  *     ev_exporter_new(&x, &o, sink);
- *     rc = ev_sorter_visit(sorter, in, ev_exporter_visitor(), x);
+ *     rc = ev_sorter_visit(sorter, in, ev_exporter_consumer(), x);
  *     if (rc >= 0 || rc == EV_ETRUNCATED) rc = ev_exporter_finish(x);
  *     rc EV_EXPORT_NOTHING: the log has nothing for the format; nothing
  *     was written to the sink.
@@ -129,9 +129,10 @@ EV_API int ev_exporter_event(ev_exporter *x, const ev_event *ev);
  */
 EV_API int ev_exporter_finish(ev_exporter *x);
 
-/** The visitor that feeds ev_sorter_visit's events to the exporter given
- *  as its context. */
-EV_API const ev_sort_visitor *ev_exporter_visitor(void);
+/** The exporter as an event consumer (consumer.h), on an ev_exporter:
+ *  a source in time order (ev_sorter_visit) drives it; block markers are
+ *  not wanted. */
+EV_API const ev_consumer *ev_exporter_consumer(void);
 
 /** What the exporter did so far: it waits until the events handed over
  *  are formatted (they are, on a second thread, behind the caller). */

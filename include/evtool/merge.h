@@ -148,7 +148,7 @@ typedef struct ev_merge_input {
 	/* found */
 	uint64_t events;           /**< events, block markers not counted */
 	uint64_t blocks;
-	unsigned sessions;
+	unsigned sessions;         /**< 1: see EV_REASON_SESSIONS */
 	int truncated;             /**< no data end: merged up to its last
 				        complete event, see `truncation` */
 	ev_diag truncation;
@@ -179,6 +179,10 @@ typedef struct ev_merge_input {
 	 *  (see "Output order"). */
 	uint64_t restamped;
 	uint64_t restamp_max_ns;   /**< the most one of them was moved */
+	/** Heap censuses closed with a HEAP_PROF_SAMPLE_END (165) written
+	 *  after them: its (older) runtime wrote none, and another input's
+	 *  header declares it, so the merged log's censuses must all end. */
+	uint64_t censuses_ended;
 } ev_merge_input;
 
 /** Creates a merge; `opts` may be NULL for the defaults. */
@@ -250,8 +254,9 @@ EV_API uint64_t ev_merge_events_written(const ev_merge *m);
  * are EV_ORIGIN_OPTIONS and EV_EINVAL with a reason:
  * EV_REASON_NO_WALL_CLOCK (EV_MERGE_START_FALLBACK or another alignment
  * gets past it), EV_REASON_SIZE_DIFFERS (EV_MERGE_WIDEN does) or
- * EV_REASON_NO_CONVERSION (nothing does). An input's read failure keeps
- * the reader's reason.
+ * EV_REASON_NO_CONVERSION (nothing does), and an input of several
+ * sessions EV_REASON_SESSIONS (each session extracted is an input). An
+ * input's read failure keeps the reader's reason.
  */
 EV_API const ev_diag *ev_merge_diag(const ev_merge *m);
 

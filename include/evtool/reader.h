@@ -63,7 +63,11 @@ enum ev_reader_flag {
 	 *  see ev_reader_digest(). */
 	EV_READER_DIGEST = 1u << 0,
 	/** Do not inflate gzip input even when it starts with gzip magic. */
-	EV_READER_RAW = 1u << 1
+	EV_READER_RAW = 1u << 1,
+	/** Start with a 64 KiB input window instead of 1 MiB (it grows when
+	 *  an event or header needs more): for many readers open at once,
+	 *  such as the live logs evtool monitor follows. */
+	EV_READER_SMALL_WINDOW = 1u << 2
 };
 
 /**
@@ -104,6 +108,9 @@ EV_API void ev_reader_free(ev_reader *r);
  * Parses the header. EV_OK once parsed (later calls return EV_OK at
  * once); EV_ETRUNCATED when the input ends inside it, in which case the
  * call can be repeated when more input has arrived; EV_EFORMAT etc.
+ * An input that ends before its first byte (an empty file or pipe) is
+ * no eventlog: EV_EFORMAT with reason EV_REASON_EMPTY_INPUT, after which
+ * the call can still be repeated (a followed log that has not begun).
  */
 EV_API int ev_reader_read_header(ev_reader *r);
 

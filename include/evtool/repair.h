@@ -203,7 +203,8 @@ EV_API void ev_repair_set_progress(ev_repair *rp, ev_progress_fn fn,
  * success. Returns EV_OK when a complete log was written (see the
  * summary for what changed), or an error with ev_repair_diag():
  * EV_ETRUNCATED when the input ends inside its first header (there is
- * nothing to recover), EV_EFORMAT for damage without EV_REPAIR_RESYNC,
+ * nothing to recover), EV_EFORMAT with EV_REASON_EMPTY_INPUT when it
+ * holds no byte, EV_EFORMAT for damage without EV_REPAIR_RESYNC,
  * EV_EINVAL when max_bytes cuts the first header or the session asked
  * for does not exist, EV_EIO, EV_ENOMEM. Run once per repair.
  */

@@ -145,8 +145,27 @@ typedef struct ev_report_profile {
 	uint64_t labels;          /**< distinct labels seen */
 } ev_report_profile;
 
+/** Span names given a series of buckets (the first ones seen). */
+#define EV_REPORT_MAX_SPAN_SERIES 16u
+
+/** The user's spans that ended in one bucket (stats_spans.h). */
+typedef struct ev_report_span_bucket {
+	uint64_t count;
+	uint64_t total_ns;
+	uint64_t max_ns;   /**< the longest of them */
+} ev_report_span_bucket;
+
+/** The spans of one name over time: the first EV_REPORT_MAX_SPAN_SERIES
+ *  names seen; their figures are in the report's ev_stats. */
+typedef struct ev_report_span_series {
+	const char *name;  /**< as ev_stats_span's, owned by the ev_stats */
+	unsigned kind;     /**< EV_STATS_SPANS_EVENTS or _MARKERS */
+	const ev_report_span_bucket *buckets; /**< grid.buckets entries */
+} ev_report_span_series;
+
 /** A new accumulator, with an ev_stats of its own that keeps threads
- *  (ev_stats_keep_threads). `opt` NULL: the defaults. EV_EINVAL for
+ *  (ev_stats_keep_threads), spans of both kinds (ev_stats_keep_spans)
+ *  and the heap profile's bands (ev_stats_keep_bands). `opt` NULL: the defaults. EV_EINVAL for
  *  options out of range, EV_ENOMEM. Free it with ev_report_free(). */
 EV_API int ev_report_new(ev_report **out, const ev_report_options *opt);
 
@@ -164,18 +183,15 @@ EV_API void ev_report_free(ev_report *rep);
  */
 EV_API int ev_report_add(ev_report *rep, const ev_event *ev);
 
-/** A session with header `h` starts (ev_stats_session for the report's
- *  ev_stats); ev_report_read calls it. */
-EV_API void ev_report_session(ev_report *rep, const ev_header *h);
-
 /**
- * Feeds every event of `r`, session after session, to ev_report_add.
- * Returns EV_END when the stream ended cleanly, EV_ETRUNCATED when it was
- * cut (the complete events were added; ev_reader_offset() says where), or
- * the error of the reader (ev_reader_diag) or of the report
- * (ev_report_diag; its status is then negative).
+ * The report as an event consumer (consumer.h), on an ev_report: each
+ * session's header goes to the report's ev_stats (ev_stats_consumer),
+ * each event to ev_report_add, block markers included. A source returns
+ * EV_END when the stream ended cleanly, EV_ETRUNCATED when it was cut
+ * (the complete events were added), or the error of the source or of the
+ * report (ev_report_diag; its status is then negative).
  */
-EV_API int ev_report_read(ev_report *rep, ev_reader *r);
+EV_API const ev_consumer *ev_report_consumer(void);
 
 /**
  * Closes the open intervals, gives every capability its process, picks
@@ -204,6 +220,13 @@ EV_API const ev_report_process *ev_report_process_at(const ev_report *rep,
 
 /** The heap profile, or NULL when the log has no sample. Owned by `rep`. */
 EV_API const ev_report_profile *ev_report_get_profile(const ev_report *rep);
+
+/** Span series after ev_stats_finish: up to EV_REPORT_MAX_SPAN_SERIES. */
+EV_API size_t ev_report_span_series_count(const ev_report *rep);
+
+/** Series `i`, or NULL out of range; owned by `rep`. */
+EV_API const ev_report_span_series *ev_report_span_series_at(
+	const ev_report *rep, size_t i);
 
 /** Details of the last failure. */
 EV_API const ev_diag *ev_report_diag(const ev_report *rep);

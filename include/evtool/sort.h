@@ -26,6 +26,7 @@
 #define EVTOOL_SORT_H
 
 #include "common.h"
+#include "consumer.h"
 #include "pipeline.h"
 #include "reader.h"
 #include "writer.h"
@@ -113,37 +114,20 @@ EV_API int ev_sorter_run(ev_sorter *s, ev_input *in, ev_sink *out);
  *  the input's size; writing the sorted output comes after 100%. */
 EV_API void ev_sorter_set_progress(ev_sorter *s, ev_progress_fn fn, void *ctx);
 
-/** Flags of an ev_sort_visitor. */
-enum ev_sort_visit_flag {
-	/** Hand over the BLOCK_MARKER events too, each ordered by its own
-	 *  timestamp (the block's start) at its file position among ties:
-	 *  the list `ghc-events show` prints. */
-	EV_SORT_VISIT_MARKERS = 1u << 0
-};
-
-/** Receives the events of ev_sorter_visit, session by session. */
-typedef struct ev_sort_visitor {
-	/** A session starts; its header `h` is valid until the session's
-	 *  last event has been handed over. Negative stops the run. */
-	int (*session)(void *ctx, unsigned session, const ev_header *h);
-	/** The next event in order. `ev` and its payload are valid during
-	 *  the call only; ev->offset is not meaningful (the event may come
-	 *  from a temporary file). Negative stops the run. */
-	int (*event)(void *ctx, const ev_event *ev);
-	unsigned flags; /**< EV_SORT_VISIT_* */
-} ev_sort_visitor;
-
 /**
- * Like ev_sorter_run, but hands the events in order to `v` instead of
- * writing a log: the streaming form of the sort, in the same bounded
- * memory. EV_OK; EV_ETRUNCATED when the input ended early (every complete
+ * Like ev_sorter_run, but drives the consumer `v` (consumer.h) on `ctx`
+ * with the events in time order instead of writing a log: the streaming
+ * form of the sort, in the same bounded memory. ev->offset is not
+ * meaningful (the event may come from a temporary file); block markers
+ * come with EV_CONSUME_MARKERS, each ordered by its own timestamp at its
+ * file position among ties. EV_OK; EV_ETRUNCATED when the input ended early (every complete
  * event was handed over); a negative status a callback returned, with
  * ev_sorter_diag()->origin EV_ORIGIN_OUTPUT; or an error as for
  * ev_sorter_run. stats->events counts the events handed over, block
  * markers not included.
  */
 EV_API int ev_sorter_visit(ev_sorter *s, ev_input *in,
-			   const ev_sort_visitor *v, void *ctx);
+			   const ev_consumer *v, void *ctx);
 
 /** What the last run did. */
 EV_API const ev_sort_stats *ev_sorter_stats(const ev_sorter *s);

@@ -13,7 +13,7 @@
  *
  *     ev_stats *st;
  *     ev_stats_new(&st);
- *     rc = ev_stats_read(st, reader);      // EV_END, EV_ETRUNCATED or error
+ *     rc = ev_reader_feed(reader, ev_stats_consumer(), st); // EV_END, ...
  *     ev_stats_finish(st);
  *     for (size_t i = 0; i < ev_stats_process_count(st); i++)
  *             use(ev_stats_process_at(st, i));
@@ -23,6 +23,7 @@
 #define EVTOOL_STATS_H
 
 #include "common.h"
+#include "consumer.h"
 #include "header.h"
 #include "reader.h"
 
@@ -79,7 +80,9 @@ typedef struct ev_stats_process {
 
 	uint64_t start_ns;        /**< 0 (the RTS start) or its first event */
 	uint64_t end_ns;          /**< its capabilities' last event that is
-				       not metadata (0: none) */
+				       not metadata, or in a whole run
+				       without GC events its CAPSET_DELETE
+				       when later (0: none) */
 	uint64_t elapsed_ns;      /**< end - start */
 	uint64_t mut_elapsed_ns;  /**< elapsed - GC: includes INIT and EXIT */
 	double productivity;      /**< mut_elapsed / elapsed, 0 to 1 */
@@ -102,8 +105,9 @@ EV_API int ev_stats_new(ev_stats **out);
 EV_API void ev_stats_free(ev_stats *st);
 
 /**
- * Adds one event. Feed every event of a log in file order, as
- * ev_reader_next returns them, or in time order (the sorter's, which
+ * Adds one event: what the consumer's event callback does, for a caller
+ * that hands events one by one. Feed every event of a log in file order,
+ * as ev_reader_next returns them, or in time order (the sorter's, which
  * keeps each capability's ties in file order): a collection's GC_END,
  * stamped before the GC_GLOBAL_SYNC and GC_STATS_GHC written ahead of
  * it, is paired with them either way. Block markers may be given or not
@@ -116,22 +120,16 @@ EV_API void ev_stats_free(ev_stats *st);
 EV_API int ev_stats_add(ev_stats *st, const ev_event *ev);
 
 /**
- * A session with header `h` starts: its events that follow are read in
- * the numbering its header gives (GHC 7.8.2 numbered STOP_THREAD
- * statuses differently, EV_QUIRK_GHC782). ev_stats_read calls it; a
- * caller of ev_stats_add calls it before each session's events (without
- * it, or with `h` NULL, the usual numbering).
+ * The accumulator as an event consumer (consumer.h), on an ev_stats: a
+ * session's header sets the numbering of the events that follow (GHC
+ * 7.8.2 numbered STOP_THREAD statuses differently, EV_QUIRK_GHC782; a
+ * caller of ev_stats_add alone gets the usual numbering); each event
+ * goes to ev_stats_add, block markers included. A source returns
+ * EV_END when the stream ended cleanly, EV_ETRUNCATED when it was cut
+ * (the complete events were added), or the error of the source or of the
+ * accumulator (ev_stats_diag).
  */
-EV_API void ev_stats_session(ev_stats *st, const ev_header *h);
-
-/**
- * Feeds every event of `r`, session after session, to ev_stats_add.
- * Returns EV_END when the stream ended cleanly, EV_ETRUNCATED when it was
- * cut (the complete events were added; ev_reader_offset() says where), or
- * the error of the reader (ev_reader_diag) or of the accumulator
- * (ev_stats_diag).
- */
-EV_API int ev_stats_read(ev_stats *st, ev_reader *r);
+EV_API const ev_consumer *ev_stats_consumer(void);
 
 /**
  * Computes the per-process summaries from what was added. Call it once,

@@ -16,7 +16,7 @@
  * EV_STATS_LONGEST_PAUSES longest.
  *
  *     ev_stats_keep_threads(st);          // before the first event
- *     ev_stats_read(st, reader);
+ *     ev_reader_feed(reader, ev_stats_consumer(), st);
  *     ev_stats_finish(st);
  *     for (size_t i = 0; i < ev_stats_thread_count(st); i++)
  *             use(ev_stats_thread_at(st, i));
@@ -40,6 +40,9 @@ extern "C" {
 /** STOP_THREAD (2) status codes counted, 0 to 20 (doc/format.md section 5);
  *  a larger code counts as 0, "no stop status". */
 #define EV_STATS_STOP_REASONS 21u
+/** The stop reason of a thread that finished ("thread finished"), in
+ *  stops_by_reason whatever numbering the log's header gives. */
+#define EV_STATS_STOP_FINISHED 5u
 /** Threads kept one by one; the ones first seen after them are summed
  *  into ev_stats_thread_others(). About 230 bytes each. */
 #define EV_STATS_MAX_THREADS 65536u
@@ -194,6 +197,38 @@ typedef struct ev_stats_now {
 /** Fills `out` with the totals so far; usable before ev_stats_finish. */
 EV_API void ev_stats_now_get(const ev_stats *st, ev_stats_now *out);
 
+/**
+ * Processes known so far, before ev_stats_finish (0 after it): a live
+ * log's, for ev_stats_live_process.
+ */
+EV_API size_t ev_stats_live_count(const ev_stats *st);
+
+/**
+ * Fills `out` with the summary of process `i` (< ev_stats_live_count, in
+ * capset order) as ev_stats_finish would compute it if the log ended
+ * after the events added so far, leaving the accumulator as it is: for a
+ * log still being read (evtool monitor). Its running totals only grow as
+ * events are added; after the last event they equal ev_stats_finish's
+ * but for collections whose GC_END never came (untimed at the finish).
+ * out->gens points into `st`, valid until the next ev_stats_add. EV_OK,
+ * or EV_EINVAL out of range or after ev_stats_finish.
+ */
+EV_API int ev_stats_live_process(ev_stats *st, size_t i,
+				 ev_stats_process *out);
+
+/** One more than the highest capability number that posted events so
+ *  far, for ev_stats_live_capability. */
+EV_API size_t ev_stats_live_cap_limit(const ev_stats *st);
+
+/**
+ * Fills `out` with capability `cap`'s figures so far, before
+ * ev_stats_finish: mutator_ns counts the runs that have stopped, gc_ns
+ * the collections that have ended, span_ns its own first to last event.
+ * EV_OK, or EV_EINVAL when `cap` posted nothing or after the finish.
+ */
+EV_API int ev_stats_live_capability(ev_stats *st, size_t cap,
+				    ev_stats_capability *out);
+
 /* ------------------------------------------------------------------------
  * Figures and conditions: a performance gate
  * ---------------------------------------------------------------------- */
@@ -240,9 +275,24 @@ typedef enum ev_stats_op {
 	EV_STATS_GE      /**< >= */
 } ev_stats_op;
 
+/** What a condition's figure belongs to. */
+typedef enum ev_stats_subject {
+	EV_STATS_OF_PROCESS = 0, /**< a process: ev_stats_figure_at(figure) */
+	EV_STATS_OF_SPAN,        /**< the spans `name` ("span:NAME.FIG",
+				      include/evtool/stats_spans.h):
+				      figure is an ev_stats_span_figure */
+	EV_STATS_OF_BAND         /**< the heap-profile band `name`
+				      ("band:NAME.FIG", stats_heap.h):
+				      figure 0 peak, 1 mean (bytes) */
+} ev_stats_subject;
+
 /** A parsed condition "FIGURE OP VALUE". */
 typedef struct ev_stats_condition {
-	size_t figure;  /**< index for ev_stats_figure_at */
+	size_t figure;  /**< index for ev_stats_figure_at, or see subject */
+	ev_stats_subject subject;
+	const char *name; /**< the span's or band's name, borrowed from the text
+			       parsed; NULL for a process figure */
+	size_t name_len;
 	ev_stats_op op;
 	int relative;   /**< VALUE was +N% or -N%: a change from the base */
 	double value;   /**< in the figure's base unit; relative: the
@@ -250,8 +300,11 @@ typedef struct ev_stats_condition {
 } ev_stats_condition;
 
 /**
- * Parses a condition: a figure name, an operator (< > <= >=) and a value
- * that is either absolute, a number with a unit the figure takes
+ * Parses a condition: a figure name (or "span:NAME.FIG", FIG one of
+ * ev_stats_span_figure_name(): count, total, mean, min, max, p50, p90,
+ * p99; or "band:NAME.peak" or "band:NAME.mean", a heap-profile band's
+ * residency; NAME runs to the last '.' before the operator), an operator
+ * (< > <= >=) and a value that is either absolute, a number with a unit the figure takes
  * ("50ms", "2GiB", "0.9" or "90%" for a ratio), or relative to a base
  * run: a signed percentage, "+10%" or "-5%". Spaces are allowed around
  * the operator. EV_OK, or EV_EINVAL with a message for the user in

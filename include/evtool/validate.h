@@ -147,7 +147,8 @@ EV_API void ev_validator_set_progress(ev_validator *v, ev_progress_fn fn,
  * Validates the log `in` (pipeline.h) from its start to its end. Returns
  * EV_OK once a verdict is reached (ev_validator_result()), even when the
  * log is invalid; a negative status when the input could not be read
- * (EV_EIO), memory ran out or an argument is invalid, with
+ * (EV_EIO), holds not one byte (EV_EFORMAT, reason EV_REASON_EMPTY_INPUT:
+ * no log to judge), memory ran out or an argument is invalid, with
  * ev_validator_diag() saying why (then the result holds the counts so
  * far and the verdict EV_VERDICT_INVALID). Findings come in file order,
  * except that those about references (cap-ref, cap-capset, capset-ref)

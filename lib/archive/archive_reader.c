@@ -756,3 +756,33 @@ int ev_archive_check_fd(int fd, const char *name, ev_archive_stats *stats,
 	ev_archive_reader_free(r);
 	return rc;
 }
+
+/* The log's bytes for its validation, as the archive reader inflates and
+ * checks them. */
+static int read_log(void *ctx, void *dst, size_t cap, size_t *got)
+{
+	return ev_archive_reader_read(ctx, dst, cap, got);
+}
+
+int ev_archive_test_fd(int fd, const char *name, ev_archive_test *out)
+{
+	ev_archive_reader *ar;
+	ev_reader *r;
+	int rc = ev_archive_reader_open_fd(&ar, fd, name);
+
+	memset(out, 0, sizeof *out);
+	if (rc < 0)
+		return evi_fail(&out->archive, rc, 0, 0, "%s", ev_strerror(rc));
+	if ((rc = ev_reader_open_fn(&r, read_log, ar, name,
+				    EV_READER_RAW)) < 0) {
+		evi_fail(&out->log, rc, 0, 0, "%s", ev_strerror(rc));
+	} else {
+		ev_archive_check_log(r, &out->log);
+		ev_reader_free(r);
+	}
+	/* Every member is checked, whatever the log holds. */
+	rc = drain(ar, &out->archive);
+	out->stats = ar->stats;
+	ev_archive_reader_free(ar);
+	return rc < 0 ? rc : out->log.status;
+}

@@ -101,21 +101,22 @@ int ev_exporter_finish(ev_exporter *x)
 	return evi_export_flush(x, 1);
 }
 
-static int visit_session(void *ctx, unsigned session, const ev_header *h)
+static int consume_begin(void *self, unsigned session, const ev_header *h)
 {
-	return ev_exporter_session(ctx, session, h);
+	return ev_exporter_session(self, session, h);
 }
 
-static int visit_event(void *ctx, const ev_event *ev)
+static int consume_event(void *self, const ev_event *ev)
 {
-	return evi_pipe_event(ctx, ev);
+	return evi_pipe_event(self, ev);
 }
 
-const ev_sort_visitor *ev_exporter_visitor(void)
+const ev_consumer *ev_exporter_consumer(void)
 {
-	static const ev_sort_visitor visitor = { visit_session, visit_event, 0 };
+	static const ev_consumer consumer = { consume_begin, consume_event,
+					      NULL, 0 };
 
-	return &visitor;
+	return &consumer;
 }
 
 const ev_export_stats *ev_exporter_stats(const ev_exporter *x)

@@ -15,6 +15,12 @@
  *   the GC_STATS_GHC fields (which GHC posts after GC_END) as arguments;
  *   GC requests and the global sync are instant events;
  * - user markers and messages are instant ("i") events;
+ * - the user's spans, "START name" to "STOP name" user messages of one
+ *   Haskell thread (paired by an ev_stats, include/evtool/stats_spans.h),
+ *   are complete slices "name" (category "span") on a track of that
+ *   thread and name, "thread N: name" (tid 65536 + a track number): the
+ *   spans of one name and thread nest or follow each other, those of
+ *   several names may overlap;
  * - HEAP_SIZE, HEAP_LIVE, the sum of the capabilities' HEAP_ALLOCATED and
  *   each capability's SPARK_COUNTERS are counter ("C") events.
  *
@@ -31,6 +37,7 @@
 
 #include "evtool/catalog.h"
 #include "evtool/decode.h"
+#include "evtool/stats_spans.h"
 #include "export_internal.h"
 #include "idmap.h"
 #include "internal.h"
@@ -74,6 +81,16 @@ typedef struct tef_cap {
 	char place[14u + 2u * EVI_U64_MAX];
 } tef_cap;
 
+/* A track of the user's spans: one Haskell thread and one name. */
+typedef struct tef_span_track {
+	uint32_t pid;
+	uint32_t thread;
+	const char *name;      /* the ev_stats's copy */
+} tef_span_track;
+
+/* The tids of span tracks: above every capability's (cap + 1). */
+#define SPAN_TID_BASE 65536u
+
 typedef struct tef_label {
 	uint32_t len;
 	char *json;            /* the label as a JSON string */
@@ -97,6 +114,12 @@ typedef struct tef_state {
 	uint64_t last_time;
 	unsigned quirks;       /* the session's header's: STOP_THREAD codes */
 	evi_need_table need;   /* the payload sizes tef_event checks */
+	ev_exporter *x;        /* for the spans' callback */
+	ev_stats *spans;       /* pairs START/STOP (RUN/STOP_THREAD, USER_MSG) */
+	evi_idmap span_names;  /* name text -> name number */
+	evi_idmap span_track_ids; /* name number << 32 | thread -> track */
+	tef_span_track *span_tracks;
+	size_t n_span_tracks, span_tracks_alloc;
 } tef_state;
 
 /* ------------------------------------------------------------------------
@@ -777,6 +800,71 @@ static int other_event(ev_exporter *x, tef_state *st, const ev_event *ev)
 	return EV_OK;
 }
 
+/* ------------------------------------------------------------------------
+ * The user's spans
+ * ---------------------------------------------------------------------- */
+
+/* The track of `thread` and `name`, added on first sight; its number,
+ * or -1 out of memory. */
+static long span_track(tef_state *st, uint32_t pid, uint32_t thread,
+		       const char *name)
+{
+	uint64_t name_no, track;
+	int added;
+
+	if (evi_idmap_add(&st->span_names, (uint64_t)(uintptr_t)name,
+			  st->span_names.count, SIZE_MAX, NULL) < 0)
+		return -1;
+	evi_idmap_get(&st->span_names, (uint64_t)(uintptr_t)name, &name_no);
+	if (evi_idmap_add(&st->span_track_ids, name_no << 32 | thread,
+			  st->n_span_tracks, SIZE_MAX, &added) < 0)
+		return -1;
+	evi_idmap_get(&st->span_track_ids, name_no << 32 | thread, &track);
+	if (!added)
+		return (long)track;
+	if (evi_grow(&st->span_tracks, &st->span_tracks_alloc,
+		     st->n_span_tracks + 1, sizeof *st->span_tracks) < 0)
+		return -1;
+	st->span_tracks[st->n_span_tracks++] =
+		(tef_span_track){ pid, thread, name };
+	return (long)track;
+}
+
+/* ev_stats_on_span: a slice on the track of its thread and name. */
+static void on_span(void *ctx, const ev_stats_span_end *s)
+{
+	tef_state *st = ctx;
+	ev_exporter *x = st->x;
+	uint32_t pid = pid_of_cap(st, s->cap);
+	long track = span_track(st, pid, s->tid, s->span->name);
+	char *p;
+
+	if (track < 0) {
+		evi_fail(&x->diag, EV_ENOMEM, 0, 0, "out of memory");
+		return;
+	}
+	record(x, st, 'X');
+	put_string(&x->out, s->span->name);
+	if (!(p = evi_out_room(&x->out, SLICE_MAX + 14u + EVI_U64_MAX)))
+		return;
+	p = evi_fmt_lit(p, ",\"cat\":\"span\",\"dur\":");
+	p = evi_fmt_us(p, s->duration_ns);
+	p = fmt_where(p, s->start_ns, pid, SPAN_TID_BASE + (uint32_t)track);
+	p = evi_fmt_lit(p, ",\"args\":{\"thread\":");
+	p = evi_fmt_u64(p, s->tid);
+	evi_out_end(&x->out, evi_fmt_lit(p, "}}"));
+}
+
+/* The events the spans need, to the ev_stats that pairs them. */
+static int span_event(ev_exporter *x, tef_state *st, const ev_event *ev)
+{
+	if (ev_stats_add(st->spans, ev) < 0) {
+		x->diag = *ev_stats_diag(st->spans);
+		return x->diag.status;
+	}
+	return x->diag.status < 0 ? x->diag.status : EV_OK;
+}
+
 static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
 {
 	tef_state *st = state;
@@ -784,6 +872,10 @@ static int tef_event(ev_exporter *x, void *state, const ev_event *ev)
 	int rc;
 
 	st->last_time = ev->time;
+	if ((ev->type == EV_RUN_THREAD || ev->type == EV_STOP_THREAD ||
+	     ev->type == EV_USER_MSG) &&
+	    (rc = span_event(x, st, ev)) < 0)
+		return rc;
 	if (ev->type >= TYPES || (take = takes[ev->type]) == SKIP)
 		return EV_OK;
 	if ((rc = evi_need_fast(&st->need, &x->diag, ev,
@@ -832,6 +924,25 @@ static void name_process(ev_exporter *x, tef_state *st, const tef_proc *p)
 	put_lit(&x->out, "}}");
 }
 
+static void name_span_tracks(ev_exporter *x, tef_state *st)
+{
+	char name[EV_STATS_MAX_SPAN_NAME + 32];
+
+	for (size_t i = 0; i < st->n_span_tracks; i++) {
+		const tef_span_track *k = &st->span_tracks[i];
+		int n = snprintf(name, sizeof name, "thread %u: %s",
+				 (unsigned)k->thread, k->name);
+		metadata(x, st, "thread_name", k->pid, 1,
+			 SPAN_TID_BASE + (uint32_t)i);
+		evi_put_json_string(&x->out, (const uint8_t *)name,
+				    (size_t)n < sizeof name ? (size_t)n
+							    : sizeof name - 1);
+		put_lit(&x->out, "}}");
+	}
+	st->n_span_tracks = 0;
+	evi_idmap_free(&st->span_track_ids);
+}
+
 /* Closes what is open and names the session's processes and tracks. */
 static void end_session(ev_exporter *x, tef_state *st)
 {
@@ -859,6 +970,7 @@ static void end_session(ev_exporter *x, tef_state *st)
 			 GLOBAL_TID);
 		put_lit(&x->out, "\"global\"}}");
 	}
+	name_span_tracks(x, st);
 	for (size_t i = 0; i < st->n_procs; i++)
 		free(st->procs[i].name);
 	st->n_procs = 0;
@@ -907,9 +1019,16 @@ static int tef_open(ev_exporter *x, void **state)
 {
 	tef_state *st = calloc(1, sizeof *st);
 
-	(void)x;
 	if (!st)
 		return EV_ENOMEM;
+	if (ev_stats_new(&st->spans) < 0 ||
+	    ev_stats_keep_spans(st->spans, EV_STATS_SPANS_EVENTS) < 0) {
+		ev_stats_free(st->spans);
+		free(st);
+		return EV_ENOMEM;
+	}
+	st->x = x;
+	ev_stats_on_span(st->spans, on_span, st);
 	evi_need_table_init(&st->need);
 	*state = st;
 	return EV_OK;
@@ -926,6 +1045,10 @@ static void tef_free(void *state)
 	evi_idmap_free(&st->proc_index);
 	free(st->procs);
 	free(st->caps);
+	ev_stats_free(st->spans);
+	evi_idmap_free(&st->span_names);
+	evi_idmap_free(&st->span_track_ids);
+	free(st->span_tracks);
 	free(st);
 }
 

@@ -68,15 +68,6 @@ int evi_reader_resume_at(ev_reader *r, uint64_t offset, uint64_t index,
 /* The stored bytes `r` will read to the end of its file; 0 if unknown. */
 uint64_t evi_reader_stored_size(const ev_reader *r);
 
-/* Hands every event of every session of `r` to add(ctx, event), in file
- * order, each session first announced with its header to session(ctx, h)
- * (NULL: not), stopping at the first negative status of either. EV_END
- * at the end of the stream; else the reader's status (EV_ETRUNCATED,
- * ...) or the callback's. */
-int evi_reader_each(ev_reader *r,
-		    int (*session)(void *ctx, const ev_header *h),
-		    int (*add)(void *ctx, const ev_event *ev), void *ctx);
-
 /* Room for `len` more bytes in the sink's buffer, counted as written: the
  * caller fills them before the next sink call. NULL on a write error (see
  * ev_sink_diag) or when `len` exceeds the buffer, which is never the case
@@ -244,6 +235,20 @@ static inline int evi_type_is_metadata(uint16_t id)
 		return 0;
 	return (int)((id < 192 ? EVI_METADATA_128_191 : EVI_METADATA_192_255)
 		     >> (id & 63) & 1);
+}
+
+/* Whether events of type `id` leave a run's time alone: metadata, and a
+ * block marker (stamped as its block's first event, it frames events
+ * without being one). What stats and report time a run and a slice by is
+ * the other events. */
+static inline int evi_type_is_untimed(uint16_t id)
+{
+	if (id < EV_STARTUP)
+		return 0;
+	if (id < 64)
+		return (int)((EVI_METADATA_0_63 | EVI_BIT64(EV_BLOCK_MARKER)) >>
+			     id & 1);
+	return evi_type_is_metadata(id);
 }
 
 /* ---- STOP_THREAD statuses as ghc-events reads them (stop_status.c) ---- */

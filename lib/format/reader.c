@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "evtool/catalog.h"
+#include "evtool/consumer.h"
 #include "gzip.h"
 #include "internal.h"
 #include "source.h"
@@ -180,13 +181,16 @@ static inline int need(ev_reader *r, size_t n)
 }
 
 /* The window: WINDOW_SIZE, or less for a small regular file, so that
- * opening many small logs at once (merge) stays cheap. It grows when an
- * event or a header needs more. */
-static size_t window_size(int fd)
+ * opening many small logs at once (merge) stays cheap; MIN_WINDOW_SIZE
+ * when asked (EV_READER_SMALL_WINDOW). It grows when an event or a header
+ * needs more. */
+static size_t window_size(int fd, unsigned flags)
 {
 	struct stat st;
 	size_t want;
 
+	if (flags & EV_READER_SMALL_WINDOW)
+		return MIN_WINDOW_SIZE;
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size >= (off_t)WINDOW_SIZE)
 		return WINDOW_SIZE;
@@ -219,7 +223,7 @@ static int open_reader(ev_reader **out, int fd, int close_fd,
 	if (rc == EV_OK && evi_source_memory(r->source, &r->buf, &r->end)) {
 		r->in_place = 1;
 	} else if (rc == EV_OK) {
-		r->store_cap = window_size(fd);
+		r->store_cap = window_size(fd, flags);
 		r->store = malloc(r->store_cap);
 		r->buf = r->store;
 		rc = r->store ? EV_OK : EV_ENOMEM;
@@ -430,8 +434,19 @@ static int parse_header_bytes(header_cursor *c, ev_header *h)
 }
 
 
+/* Nothing at all was read: no eventlog. The reader stays at the header,
+ * so that a follower may retry (a live log that has not begun). */
+static int input_empty(ev_reader *r)
+{
+	fail(r, EV_EFORMAT, 0, "the file is empty: it holds no eventlog");
+	r->state = READ_HEADER;
+	return evi_because(&r->diag, EV_REASON_EMPTY_INPUT);
+}
+
 static int header_truncated(ev_reader *r, size_t have)
 {
+	if (have == 0 && ev_reader_input_bytes(r) == 0)
+		return input_empty(r);
 	return fail(r, EV_ETRUNCATED, stream_offset(r),
 		    "the input ends inside the header (%zu bytes of it "
 		    "read)%s", have,
@@ -963,21 +978,25 @@ const ev_diag *ev_reader_diag(const ev_reader *r)
 	return &r->diag;
 }
 
-int evi_reader_each(ev_reader *r,
-		    int (*session)(void *ctx, const ev_header *h),
-		    int (*add)(void *ctx, const ev_event *ev), void *ctx)
+int ev_reader_feed(ev_reader *r, const ev_consumer *c, void *self)
 {
+	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
 	ev_event ev;
 	int rc;
 
 	for (;;) {
-		if (session && ((rc = ev_reader_read_header(r)) < 0 ||
-				(rc = session(ctx, r->header)) < 0))
+		unsigned session = ev_reader_session(r);
+
+		if ((rc = ev_reader_read_header(r)) < 0 ||
+		    (rc = c->begin(self, session, r->header)) < 0)
 			return rc;
 		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-			if ((rc = add(ctx, &ev)) < 0)
+			if ((markers || ev.type != EV_BLOCK_MARKER) &&
+			    (rc = c->event(self, &ev)) < 0)
 				return rc;
 		if (rc != EV_END)
+			return rc;
+		if (c->end && (rc = c->end(self, session)) < 0)
 			return rc;
 		if ((rc = ev_reader_next_session(r)) != EV_OK)
 			return rc;

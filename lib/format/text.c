@@ -183,16 +183,24 @@ void evi_put_text(ev_text *t, const uint8_t *p, size_t len)
 	evi_put(t, p + start, len - start);
 }
 
-char *evi_text_copy(const void *p, size_t len, size_t max, size_t *out_len)
+size_t evi_text_cut(const void *p, size_t len, size_t max)
 {
 	const uint8_t *s = p;
-	char *copy;
 
 	if (len > max) {
 		len = max;
 		while (len > 0 && (s[len] & 0xc0) == 0x80)
 			len--;
 	}
+	return len;
+}
+
+char *evi_text_copy(const void *p, size_t len, size_t max, size_t *out_len)
+{
+	const uint8_t *s = p;
+	char *copy;
+
+	len = evi_text_cut(p, len, max);
 	if (!(copy = malloc(len + 1)))
 		return NULL;
 	memcpy(copy, s, len);

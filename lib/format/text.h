@@ -58,6 +58,10 @@ int32_t evi_utf8_next(const uint8_t *p, size_t len, unsigned *bytes);
 /* Text as ghc-events decodes it: UTF-8, invalid bytes as U+FFFD. */
 void evi_put_text(ev_text *t, const uint8_t *p, size_t len);
 
+/* The length of the `len` bytes at `p` cut to at most `max` bytes at a
+ * UTF-8 character boundary, as evi_text_copy cuts them. */
+size_t evi_text_cut(const void *p, size_t len, size_t max);
+
 /* A NUL-terminated copy of the `len` bytes at `p`, cut to at most `max`
  * bytes at a UTF-8 character boundary; its length in *out_len (when not
  * NULL). NULL when out of memory. */

@@ -74,18 +74,28 @@ typedef struct evi_heap_entry {
 	unsigned depth;
 } evi_heap_entry;
 
+/* Whether events of `type` may be part of a heap profile: the ones
+ * evi_heap_samples_event reads (HEAP_PROF_BEGIN, _COST_CENTRE, the sample
+ * begins, its entries and its end). */
+static inline int evi_heap_samples_type(uint16_t type)
+{
+	switch (type) {
+	case EV_HEAP_PROF_BEGIN:
+	case EV_HEAP_PROF_COST_CENTRE:
+	case EV_HEAP_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_PROF_SAMPLE_STRING:
+	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
+	case EV_HEAP_PROF_SAMPLE_END:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* EV_OK or EV_ENOMEM. */
 int evi_heap_samples_init(evi_heap_samples *h);
 void evi_heap_samples_free(evi_heap_samples *h);
-
-/* Whether evi_heap_samples_event reads events of `type`: the heap
- * profile's, HEAP_PROF_BEGIN (160) to HEAP_BIO_PROF_SAMPLE_BEGIN (166);
- * it calls every other event EVI_HEAP_NONE. */
-static inline int evi_heap_samples_type(uint16_t type)
-{
-	return type >= EV_HEAP_PROF_BEGIN &&
-	       type <= EV_HEAP_BIO_PROF_SAMPLE_BEGIN;
-}
 
 /* What `ev` (of session `session`) is to the profile; *e filled for
  * EVI_HEAP_ENTRY. A negative error (diag set) when a cost-centre

@@ -8,6 +8,7 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -518,15 +519,30 @@ static int scan_header(ev_merge *m, size_t i, ev_reader *r)
 	return evi_merge_union_header(m, i, ev_reader_header(r));
 }
 
-/* After the data end: another session (a restarted eventlog), or the end. */
+/* After the data end: the end, or another session, which is refused. A
+ * session is a process of its own (its clock starts again, its
+ * capabilities and threads are numbered again), and merge plans one
+ * process per input: a restarted eventlog (or logs concatenated) merged
+ * as one process gave a log that validate rejects (blocks overlapping,
+ * threads running after they finished). `evtool truncate --session N`
+ * extracts each session as an input of its own. */
 static int scan_next_session(ev_merge *m, size_t i, ev_reader *r)
 {
 	evi_merge_input *in = &m->inputs[i];
+	uint64_t offset = ev_reader_offset(r);
 	int rc = ev_reader_next_session(r);
 
 	if (rc == EV_OK) {
-		in->info.sessions++;
-		return evi_merge_union_header(m, i, ev_reader_header(r));
+		rc = evi_merge_refuse(m, EV_REASON_SESSIONS,
+				      "%s: offset %" PRIu64 ": session 2 "
+				      "begins: merge takes one session per "
+				      "input (a restarted eventlog or logs "
+				      "concatenated); evtool truncate "
+				      "--session N extracts session N",
+				      in->name, offset);
+		m->diag.input = (unsigned)i;
+		m->diag.offset = offset;
+		return rc;
 	}
 	if (rc == EV_ETRUNCATED) {
 		in->info.truncated = 1;

@@ -110,6 +110,11 @@ struct ev_merge {
 	/* By small id: 1 when the catalogue names no identifier in that
 	 * type's events whatever their payload, so both passes skip it. */
 	uint8_t ref_free[256];
+	/* By small id: 1 when an input declares that type in another shape
+	 * than GHC's (ev_header_type_info: another producer's type of the
+	 * same id, as Mercury's runtime declares 39). Its events are copied
+	 * as they are: no identifier renumbered, no sample group opened. */
+	uint8_t foreign[256];
 	size_t cached_total;   /* bytes of small inputs held in memory */
 	uint8_t *arena;        /* their bytes, one mapping (merge.c) */
 	size_t arena_len;
@@ -160,7 +165,7 @@ void evi_merge_count_cached(ev_merge *m, const evi_merge_input *in);
 /* Opens a fresh reader over input `in` from its start. */
 int evi_merge_open_reader(ev_merge *m, evi_merge_input *in, ev_reader **out);
 
-/* Adds a session header of input `i` to the output header's union. */
+/* Adds the header of input `i` to the output header's union. */
 int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h);
 
 /* How --widen turns a type's shorter events into the output's size. */

@@ -120,22 +120,53 @@ enum evi_widen_kind evi_merge_widen_kind(uint16_t id, int32_t from,
  * largest so far). Fixed sizes differ between GHC versions (doc/format.md
  * section 6); --widen declares the larger size when every declared size
  * converts to it (evi_merge_widen_kind). */
-static int size_conflict(ev_merge *m, evi_union_type *u, size_t i,
-			 int32_t wire)
+/* How much of a description a message quotes. */
+static uint32_t short_desc(uint32_t len)
 {
-	int32_t wide;
+	return len < 60 ? len : 60;
+}
 
-	if (u->wire == EV_SIZE_VARIABLE || wire == EV_SIZE_VARIABLE) {
-		int u_var = u->first_wire == EV_SIZE_VARIABLE;
+/* One input declares a type variable-size, another fixed-size: for an
+ * id GHC gives one kind, one of them is another producer's type of that
+ * id (Mercury's runtime declares 39 variable-size), which the merged
+ * header cannot declare beside GHC's. `t` is input i's declaration. */
+static int kind_conflict(ev_merge *m, const evi_union_type *u, size_t i,
+			 const ev_type_decl *t)
+{
+	const ev_type_info *info = ev_catalog_find(u->id);
+	int u_var = u->first_wire == EV_SIZE_VARIABLE;
+	int u_foreign = info && (info->sizes[0] == EV_SIZE_VARIABLE) != u_var;
+	const char *kind = u_var ? "variable-size" : "fixed-size";
+	const char *other = u_var ? "fixed-size" : "variable-size";
+
+	if (!info)
 		return evi_merge_refuse(m, EV_REASON_NO_CONVERSION,
-					"event type %u (%s) is %s in %s but "
-					"%s in %s: these logs cannot be "
-					"merged", u->id, type_name(u->id),
-					u_var ? "variable-size" : "fixed-size",
-					input_name(m, u->input),
-					u_var ? "fixed-size" : "variable-size",
-					m->inputs[i].name);
-	}
+					"event type %u is %s in %s but %s in "
+					"%s: these logs cannot be merged",
+					u->id, kind, input_name(m, u->input),
+					other, m->inputs[i].name);
+	return evi_merge_refuse(m, EV_REASON_NO_CONVERSION,
+				"event type %u is another producer's %s type "
+				"in %s (\"%.*s\"), GHC's %s %s in %s: these "
+				"logs cannot be merged", u->id,
+				u_foreign ? kind : other,
+				u_foreign ? input_name(m, u->input)
+					  : m->inputs[i].name,
+				(int)(u_foreign ? short_desc(u->desc_len)
+						: short_desc(t->desc_len)),
+				u_foreign ? u->desc : t->desc,
+				u_foreign ? other : kind, info->name,
+				u_foreign ? m->inputs[i].name
+					  : input_name(m, u->input));
+}
+
+static int size_conflict(ev_merge *m, evi_union_type *u, size_t i,
+			 const ev_type_decl *t)
+{
+	int32_t wire = t->wire_size, wide;
+
+	if (u->wire == EV_SIZE_VARIABLE || wire == EV_SIZE_VARIABLE)
+		return kind_conflict(m, u, i, t);
 	if (!(m->opts.flags & EV_MERGE_WIDEN))
 		return evi_merge_refuse(m, EV_REASON_SIZE_DIFFERS,
 					"event type %u (%s) has %d-byte "
@@ -182,17 +213,30 @@ static void note_widenable(evi_merge_input *in, const ev_type_decl *t)
 			in->widenable_wire[w] = t->wire_size;
 }
 
+/* A type `h` declares in another shape than GHC's is another producer's
+ * (ev_header_type_info): the merge reads no identifier in its events
+ * (ref_free) and opens no sample group with them. A later input that
+ * declares the id in GHC's shape differs in size, which size_conflict
+ * refuses. */
+static void note_foreign(ev_merge *m, const ev_header *h,
+			 const ev_type_decl *t)
+{
+	if (t->id < 256 && ev_catalog_find(t->id) &&
+	    !ev_header_type_info(h, t->id))
+		m->foreign[t->id] = m->ref_free[t->id] = 1;
+}
+
 int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h)
 {
-	if (m->inputs[i].info.sessions <= 1)
-		for (size_t w = 0; w < 3; w++)
-			m->inputs[i].widenable_wire[w] = INT32_MAX;
+	for (size_t w = 0; w < 3; w++)
+		m->inputs[i].widenable_wire[w] = INT32_MAX;
 	for (size_t k = 0; k < ev_header_count(h); k++) {
 		const ev_type_decl *t = ev_header_at(h, k);
 		uint32_t slot = m->type_slot[t->id];
 		int rc;
 
 		note_widenable(&m->inputs[i], t);
+		note_foreign(m, h, t);
 
 		if (t->id == EV_BLOCK_MARKER && t->wire_size != 14)
 			return evi_merge_fail(m, EV_ORIGIN_INPUT,
@@ -207,8 +251,7 @@ int evi_merge_union_header(ev_merge *m, size_t i, const ev_header *h)
 		else if (m->types[slot - 1].wire == t->wire_size)
 			rc = EV_OK;
 		else
-			rc = size_conflict(m, &m->types[slot - 1], i,
-					   t->wire_size);
+			rc = size_conflict(m, &m->types[slot - 1], i, t);
 		if (rc < 0)
 			return rc;
 	}

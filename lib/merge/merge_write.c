@@ -39,15 +39,23 @@
  * id, renumbered); 162/165/166/212 carry none, so a group is copied whole
  * once its first event is due (copy_group): merged event by event, the
  * groups of processes sampled at the same time would interleave and no
- * reader could tell whose sample an event is. Every other global event
- * stands alone (IPE 169, PROF_SAMPLE_COST_CENTRE 167 with its cap, the
- * cost-centre and counter definitions 161 and 210). The global buffer
+ * reader could tell whose sample an event is. A census that ends with
+ * 165 runs from its begin to that end, with whatever else the input's
+ * global buffer holds in between: the profiling timer posts its
+ * PROF_SAMPLE_COST_CENTRE (167) events there while a census is written
+ * (-hc -p), so a group cut at them would let another input's census begin
+ * inside this one. Every other global event stands alone (IPE 169, 167
+ * outside a census, the cost-centre and counter definitions 161 and 210).
+ * The global buffer
  * must stay in time order, so an event of another input stamped inside a
  * group that was copied whole is written right after it, restamped with
  * the group's last time: by at most the group's length, which is some
  * microseconds for most of GHC's samples and a few milliseconds for a
  * slow one (testdata's heap-b has one of 2.9 ms), and counted in
- * ev_merge_input.restamped.
+ * ev_merge_input.restamped. Events of the same time keep the order of
+ * their inputs, and a group's first event is due at its own time even
+ * when another group ends then, so groups that touch at either end stay
+ * apart too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -199,9 +207,6 @@ static int fetch(ev_merge *m, evi_merge_input *in)
 				return EV_OK;
 			continue;
 		}
-		if (rc == EV_END &&
-		    (rc = ev_reader_next_session(in->reader)) == EV_OK)
-			continue;
 		if (rc == EV_END || rc == EV_ETRUNCATED)
 			return changed(m, in);
 		return evi_merge_reader_failed(m, in, in->reader);
@@ -251,8 +256,7 @@ static int copy_block(ev_merge *m, evi_merge_input *in)
 /* The time a global event of `in` stamped `t` (aligned) is written at:
  * not before the end of a group copied whole past it (see the top of this
  * file), which moves the events of a later group with it. Nothing else
- * moves: an input that steps back itself (a new session starts its clock
- * again) keeps its times. */
+ * moves: an input that steps back itself keeps its times. */
 static uint64_t global_time(ev_merge *m, evi_merge_input *in, uint64_t t)
 {
 	uint64_t late;
@@ -280,34 +284,62 @@ static int append_global(ev_merge *m, evi_merge_input *in)
 }
 
 /* Groups of global events copied whole (see the top of this file). */
-enum group_kind { GROUP_NONE, GROUP_HEAP_SAMPLE, GROUP_TICKY_SAMPLE };
+enum group_kind {
+	GROUP_NONE,
+	GROUP_HEAP_SAMPLE,    /* a census of a log without 165 (GHC < 8.4) */
+	GROUP_HEAP_BRACKETED, /* a census that ends with 165 */
+	GROUP_TICKY_SAMPLE
+};
 /* Where an event stands to an open group. */
 enum group_place { GROUP_OUT, GROUP_IN, GROUP_LAST };
 
-static enum group_kind group_opened_by(uint16_t type)
+/* The group the input's event read ahead opens, if any: a census is
+ * bracketed when the session's header declares its end (165). A type
+ * declared with another producer's layout opens none. */
+static enum group_kind group_opened_by(const ev_merge *m,
+				       const evi_merge_input *in)
 {
+	uint16_t type = in->next.type;
+
 	switch (type) {
 	case EV_HEAP_PROF_SAMPLE_BEGIN:
 	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-		return GROUP_HEAP_SAMPLE;
+		if (m->foreign[type])
+			return GROUP_NONE;
+		return ev_header_find(ev_reader_header(in->reader),
+				      EV_HEAP_PROF_SAMPLE_END)
+			       ? GROUP_HEAP_BRACKETED
+			       : GROUP_HEAP_SAMPLE;
 	case EV_TICKY_COUNTER_BEGIN_SAMPLE:
-		return GROUP_TICKY_SAMPLE;
+		return m->foreign[type] ? GROUP_NONE : GROUP_TICKY_SAMPLE;
 	default:
 		return GROUP_NONE;
 	}
 }
 
-/* Only the group's own events extend it, so a sample cut short (a killed
- * run, an RTS before HEAP_PROF_SAMPLE_END) ends at the first other event
- * and holds no other input back for long. */
+/* A bracketed census holds everything up to its end; the next census's
+ * begin closes one cut short (a killed run). Otherwise only the group's
+ * own events extend it, so a sample of an RTS before
+ * HEAP_PROF_SAMPLE_END ends at the first other event and holds no other
+ * input back for long. */
 static enum group_place group_place(enum group_kind g, uint16_t type)
 {
-	if (g == GROUP_TICKY_SAMPLE)
+	switch (g) {
+	case GROUP_TICKY_SAMPLE:
 		return type == EV_TICKY_COUNTER_SAMPLE ? GROUP_IN : GROUP_OUT;
-	if (type == EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
-	    type == EV_HEAP_PROF_SAMPLE_STRING)
-		return GROUP_IN;
-	return type == EV_HEAP_PROF_SAMPLE_END ? GROUP_LAST : GROUP_OUT;
+	case GROUP_HEAP_BRACKETED:
+		if (type == EV_HEAP_PROF_SAMPLE_END)
+			return GROUP_LAST;
+		return type == EV_HEAP_PROF_SAMPLE_BEGIN ||
+				       type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN
+			       ? GROUP_OUT
+			       : GROUP_IN;
+	default:
+		if (type == EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
+		    type == EV_HEAP_PROF_SAMPLE_STRING)
+			return GROUP_IN;
+		return type == EV_HEAP_PROF_SAMPLE_END ? GROUP_LAST : GROUP_OUT;
+	}
 }
 
 /* The rest of a group of `in` whose first event was just written: its
@@ -335,6 +367,45 @@ static int copy_group(ev_merge *m, evi_merge_input *in, enum group_kind g)
 	}
 }
 
+/* HEAP_PROF_SAMPLE_END (165): u64 era, that of its census's begin. */
+#define CENSUS_END_SIZE 8u
+
+/* Ends a census of an input whose (older) runtime wrote no
+ * HEAP_PROF_SAMPLE_END when the output declares it (another input's
+ * runtime wrote it): every census of the merged log then ends, as a
+ * reader of that header (and the validator) expects; unended, the next
+ * census of that input would begin inside this one. Stamped with the
+ * census's last time, `last`. */
+static int end_census(ev_merge *m, evi_merge_input *in, uint64_t era,
+		      uint64_t last)
+{
+	evi_slot *g = m->global_block;
+	uint8_t *p;
+
+	if (evi_slot_reserve(g, EVI_EVENT_HEADER + CENSUS_END_SIZE) < 0)
+		return output_failed(m, g->w);
+	p = evi_slot_end(g);
+	evi_wire_put_head(p, EV_HEAP_PROF_SAMPLE_END, last, 0, 0);
+	ev_store64(p + EVI_EVENT_HEADER, era);
+	evi_slot_commit(g, EVI_EVENT_HEADER + CENSUS_END_SIZE, last);
+	m->events_written++;
+	m->held_until = last;
+	in->info.censuses_ended++;
+	return EV_OK;
+}
+
+/* A census of `in` that begins with the event read ahead and that the
+ * output must end for it (end_census); its era in `era`. */
+static int census_to_end(const ev_merge *m, const evi_merge_input *in,
+			 enum group_kind g, uint64_t *era)
+{
+	if (g != GROUP_HEAP_SAMPLE || in->next.size < 8 ||
+	    evi_merge_out_wire(m, EV_HEAP_PROF_SAMPLE_END) != CENSUS_END_SIZE)
+		return 0;
+	*era = ev_load64(in->next.payload);
+	return 1;
+}
+
 /* One global event (or synthesised one) into the global block; a group's
  * first event brings the whole group. */
 static int copy_global(ev_merge *m, evi_merge_input *in)
@@ -347,11 +418,19 @@ static int copy_global(ev_merge *m, evi_merge_input *in)
 	int rc;
 
 	if (in->next_kind != EVI_UNIT_SYNTH) {
-		group = group_opened_by(in->next.type);
+		uint64_t era = 0, begun;
+		int to_end;
+		group = group_opened_by(m, in);
+		to_end = census_to_end(m, in, group, &era);
 		if ((rc = append_global(m, in)) < 0 ||
 		    group == GROUP_NONE)
 			return rc;
-		return copy_group(m, in, group);
+		begun = evi_slot_latest(g);
+		if ((rc = copy_group(m, in, group)) < 0 || !to_end)
+			return rc;
+		return end_census(m, in, era,
+				  m->held_until > begun ? m->held_until
+							: begun);
 	}
 	size = synth_size(m, in);
 	if (evi_slot_reserve(g, size) < 0)

@@ -68,6 +68,16 @@ int ev_report_new(ev_report **out, const ev_report_options *opt)
 	}
 	ev_stats_keep_threads(rep->stats);
 	ev_stats_on_pause(rep->stats, on_pause, rep);
+	if (ev_stats_keep_spans(rep->stats, EV_STATS_SPANS_EVENTS |
+					    EV_STATS_SPANS_MARKERS) < 0) {
+		ev_report_free(rep);
+		return EV_ENOMEM;
+	}
+	ev_stats_on_span(rep->stats, evi_report_on_span, rep);
+	if (ev_stats_keep_bands(rep->stats) < 0) {
+		ev_report_free(rep);
+		return EV_ENOMEM;
+	}
 	rep->opt = *opt;
 	rep->grid.n = opt->buckets;
 	rep->grid.width = 1;
@@ -93,6 +103,7 @@ void ev_report_free(ev_report *rep)
 	for (size_t i = 0; i < rep->n_markers; i++)
 		free(rep->markers[i].text);
 	evi_report_profile_free(&rep->profile);
+	evi_report_spans_free(&rep->spans);
 	free(rep->caps);
 	evi_capsets_free(&rep->procs);
 	free(rep->markers);
@@ -351,7 +362,7 @@ static int reads_fields(uint16_t type)
 	}
 }
 
-/* The events that untimed() passes. */
+/* The events that evi_type_is_untimed passes. */
 static int dispatch(ev_report *rep, const ev_event *ev)
 {
 	switch (ev->type) {
@@ -362,14 +373,9 @@ static int dispatch(ev_report *rep, const ev_event *ev)
 		return on_heap(rep, ev);
 	case EV_USER_MARKER:
 		return on_marker(rep, ev);
-	case EV_HEAP_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-	case EV_HEAP_PROF_SAMPLE_STRING:
-	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-	case EV_HEAP_PROF_SAMPLE_END:
-		return evi_report_profile_event(rep, ev);
 	default:
-		return EV_OK;
+		return evi_heap_samples_type(ev->type)
+			? evi_report_profile_event(rep, ev) : EV_OK;
 	}
 }
 
@@ -398,18 +404,7 @@ static int dispatch_metadata(ev_report *rep, const ev_event *ev)
  * neither widens the buckets nor moves a capability's clock: a slice
  * (filter --from) keeps the run's metadata from before its window, and
  * its charts draw the window, from its first event that is not metadata,
- * as stats times it. The common ids, below STARTUP (17), cost one
- * compare. */
-static int untimed(uint16_t type)
-{
-	if (type < EV_STARTUP)
-		return 0;
-	if (type < 64)
-		return (int)((EVI_METADATA_0_63 | EVI_BIT64(EV_BLOCK_MARKER)) >>
-			     type & 1);
-	return evi_type_is_metadata(type);
-}
-
+ * as stats times it (evi_type_is_untimed). */
 static int add_untimed(ev_report *rep, const ev_event *ev)
 {
 	int rc;
@@ -439,7 +434,7 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 	if (reads_fields(ev->type) &&
 	    (rc = evi_need_fields(&rep->diag, ev, "the report needs")) < 0)
 		return rc;
-	if (untimed(ev->type))
+	if (evi_type_is_untimed(ev->type))
 		return add_untimed(rep, ev);
 	/* The buckets first: a pause that ev_stats_add reports falls into
 	 * buckets that cover the event that ends it. */
@@ -449,7 +444,7 @@ int ev_report_add(ev_report *rep, const ev_event *ev)
 		rep->diag = *ev_stats_diag(rep->stats);
 		return rc;
 	}
-	if ((rc = rep->pause_status) < 0)
+	if ((rc = rep->pause_status) < 0 || (rc = rep->spans.status) < 0)
 		goto fail;
 	if (ev->cap != EV_NO_CAP && (rc = cap_event(rep, ev)) < 0)
 		goto fail;
@@ -462,26 +457,25 @@ fail:
 	return rc;
 }
 
-void ev_report_session(ev_report *rep, const ev_header *h)
+static int consume_begin(void *self, unsigned session, const ev_header *h)
 {
+	ev_report *rep = self;
+
 	rep->profile.sessions++;
-	ev_stats_session(rep->stats, h);
+	return ev_stats_consumer()->begin(rep->stats, session, h);
 }
 
-static int add_session(void *ctx, const ev_header *h)
+static int consume_event(void *self, const ev_event *ev)
 {
-	ev_report_session(ctx, h);
-	return EV_OK;
+	return ev_report_add(self, ev);
 }
 
-static int add_event(void *ctx, const ev_event *ev)
+const ev_consumer *ev_report_consumer(void)
 {
-	return ev_report_add(ctx, ev);
-}
+	static const ev_consumer consumer = { consume_begin, consume_event,
+					      NULL, EV_CONSUME_MARKERS };
 
-int ev_report_read(ev_report *rep, ev_reader *r)
-{
-	return evi_reader_each(r, add_session, add_event, rep);
+	return &consumer;
 }
 
 const ev_stats *ev_report_stats(const ev_report *rep)

@@ -182,6 +182,7 @@ int ev_report_finish(ev_report *rep)
 		fill_process(rep, rep->procs.n, &rep->out[n_out++], &caps,
 			     &markers, first);
 	rep->n_out = n_out;
+	evi_report_spans_finish(rep, first);
 	return evi_report_profile_finish(rep, first, count);
 }
 

@@ -57,6 +57,7 @@ static void remap_all(ev_report *rep, const evi_grid *to)
 			       rep->scratch, merge_heap);
 	}
 	evi_report_profile_remap(rep, to);
+	evi_report_spans_remap(rep, to);
 }
 
 /* The largest bucket element of any series: the scratch's element. */

@@ -7,6 +7,8 @@
 #define EVTOOL_LIB_REPORT_INTERNAL_H
 
 #include "evtool/report.h"
+#include "evtool/stats_heap.h"
+#include "evtool/stats_spans.h"
 #include "capsets.h"
 #include "heap_samples.h"
 
@@ -102,7 +104,7 @@ typedef struct evi_band {
 
 typedef struct evi_profile {
 	evi_heap_samples heap;     /* the reader of the samples */
-	unsigned sessions;         /* ev_report_session calls */
+	unsigned sessions;         /* sessions begun (the consumer) */
 	ev_text name;              /* the band name of an entry */
 	uint64_t samples;          /* also the current sample's seq */
 	uint64_t sample_time;
@@ -112,6 +114,32 @@ typedef struct evi_profile {
 	uint16_t slots[EVI_LABEL_SLOTS]; /* hash of labels: band + 1, 0 free */
 	uint64_t labels;           /* distinct labels, "(other)" ones too */
 } evi_profile;
+
+/* ---- the user's spans over time (report_spans.c) ---- */
+
+typedef struct evi_span_series {
+	const char *name;          /* the ev_stats's copy: stable */
+	unsigned kind;
+	ev_report_span_bucket *b;  /* grid n buckets */
+} evi_span_series;
+
+typedef struct evi_report_spans {
+	evi_span_series series[EV_REPORT_MAX_SPAN_SERIES];
+	size_t n;
+	int status;                /* a failure in the callback */
+	ev_report_span_series out[EV_REPORT_MAX_SPAN_SERIES];
+} evi_report_spans;
+
+/* The ev_stats_on_span callback of the report's ev_stats. */
+void evi_report_on_span(void *ctx, const ev_stats_span_end *end);
+
+/* Re-buckets the span series onto `to`. */
+void evi_report_spans_remap(ev_report *rep, const evi_grid *to);
+
+/* The output series, from bucket `first` (ev_report_finish). */
+int evi_report_spans_finish(ev_report *rep, size_t first);
+
+void evi_report_spans_free(evi_report_spans *rs);
 
 /* ---- the accumulator ---- */
 
@@ -130,6 +158,7 @@ struct ev_report {
 	size_t n_markers;
 	size_t markers_cap;
 	evi_profile profile;
+	evi_report_spans spans;
 
 	int finished;
 	ev_report_grid out_grid;

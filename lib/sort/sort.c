@@ -498,7 +498,7 @@ typedef struct sort_job {
 	int copied;       /* fd is a temporary copy (a pipe, gzip) */
 	ev_reader *r;
 	ev_sink *out;
-	const ev_sort_visitor *visit; /* instead of `out` (ev_sorter_visit) */
+	const ev_consumer *visit; /* instead of `out` (ev_sorter_visit) */
 	void *visit_ctx;
 	uint64_t session_start;
 	evi_wire_table wire;
@@ -564,12 +564,12 @@ static uint32_t wire_bytes(const sort_job *job, const ev_event *ev)
 	return ev_event_wire_size(ev, variable);
 }
 
-/* Block markers are not events to sort, except for a visitor that asked
+/* Block markers are not events to sort, except for a consumer that asked
  * for them. */
 static int skips(const sort_job *job, const ev_event *ev)
 {
 	return ev->type == EV_BLOCK_MARKER &&
-	       !(job->visit && (job->visit->flags & EV_SORT_VISIT_MARKERS));
+	       !(job->visit && (job->visit->flags & EV_CONSUME_MARKERS));
 }
 
 /* The first pass: indexes, or collects runs when the external sort was
@@ -678,12 +678,12 @@ static const char *plan_merge(ev_sorter *s, size_t *buffers)
 	return NULL;
 }
 
-/* Where sorted events go: a writer, or the caller's visitor. */
+/* Where sorted events go: a writer, or the caller's consumer. */
 typedef struct emit_ctx {
 	ev_writer *w;
-	const ev_sort_visitor *visit;
+	const ev_consumer *visit;
 	void *visit_ctx;
-	uint64_t visited; /* events handed to the visitor, markers not counted */
+	uint64_t visited; /* events handed to the consumer, markers not counted */
 	int failed;
 	uint64_t events_before; /* the writer's count at the session's start */
 } emit_ctx;
@@ -783,7 +783,7 @@ static void note_runs(ev_sorter *s, const evi_runs *runs)
 }
 
 /* Starts the session's output: a writer with the session's header, or
- * the visitor's session call. */
+ * the consumer's begin. */
 static int start_output(sort_job *job, emit_ctx *emit)
 {
 	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
@@ -793,8 +793,8 @@ static int start_output(sort_job *job, emit_ctx *emit)
 	if (job->visit) {
 		emit->visit = job->visit;
 		emit->visit_ctx = job->visit_ctx;
-		rc = job->visit->session(job->visit_ctx,
-					 job->s->stats.sessions - 1, h);
+		rc = job->visit->begin(job->visit_ctx,
+				       job->s->stats.sessions - 1, h);
 		return rc < 0 ? fail_msg(job, EV_ORIGIN_OUTPUT, rc, "%s",
 					 ev_strerror(rc))
 			      : EV_OK;
@@ -834,6 +834,10 @@ static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
 				    &emit)
 		  : merge_streams(job, buffers, &emit);
 	if (rc == EV_OK && emit.w && (rc = ev_writer_finish(emit.w)) < 0)
+		emit.failed = 1;
+	if (rc == EV_OK && emit.visit && emit.visit->end &&
+	    (rc = emit.visit->end(emit.visit_ctx,
+				  job->s->stats.sessions - 1)) < 0)
 		emit.failed = 1;
 	if (rc < 0 && emit.failed)
 		rc = output_failed(job, &emit, rc);
@@ -989,12 +993,12 @@ int ev_sorter_run(ev_sorter *s, ev_input *in, ev_sink *out)
 	return run_job(&job);
 }
 
-int ev_sorter_visit(ev_sorter *s, ev_input *in, const ev_sort_visitor *v,
+int ev_sorter_visit(ev_sorter *s, ev_input *in, const ev_consumer *v,
 		    void *ctx)
 {
 	sort_job job;
 
-	if (!v || !v->session || !v->event)
+	if (!v || !v->begin || !v->event)
 		return EV_EINVAL;
 	memset(&job, 0, sizeof job);
 	job.s = s;

@@ -641,7 +641,7 @@ static int take_run(evi_cursor *c, const heap_entry *next,
 	return 1;
 }
 
-/* What take_run is to a writer, for a consumer of events (the visitor):
+/* What take_run is to a writer, for a consumer of events (the consumer):
  * emits the head and then the buffered events after it that come before
  * `next`, each decoded in place into `decoded` as plain_next would, with
  * no window, slot or heap work between them. 1 when it took the head

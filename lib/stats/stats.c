@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_samples.h"
 #include "internal.h"
 #include "stats_internal.h"
 
@@ -43,6 +44,8 @@ void ev_stats_free(ev_stats *st)
 	if (!st)
 		return;
 	evi_threads_free(&st->an);
+	evi_spans_free(st->spans);
+	evi_bands_free(st->bands);
 	for (size_t i = 0; i < st->procs.n; i++) {
 		evi_pauses_free(evi_stats_proc_at(st, i));
 		free(evi_stats_proc_at(st, i)->gens);
@@ -109,6 +112,19 @@ static int on_capset_create(ev_stats *st, const ev_event *ev)
 	if (!p->have_created || ev->time < p->created_ns)
 		p->created_ns = ev->time;
 	p->have_created = 1;
+	return EV_OK;
+}
+
+/* The RTS deletes a process's capset in hs_exit, after its last
+ * collection: the end of its run, whatever event classes +RTS -l kept. */
+static int on_capset_delete(ev_stats *st, const ev_event *ev)
+{
+	evi_stats_proc *p = evi_stats_proc_get(st, ev_load32(ev->payload), 0);
+
+	if (p && p->os_process && (!p->have_deleted || ev->time > p->deleted_ns)) {
+		p->deleted_ns = ev->time;
+		p->have_deleted = 1;
+	}
 	return EV_OK;
 }
 
@@ -309,6 +325,7 @@ static int reads_fields(uint16_t type)
 {
 	switch (type) {
 	case EV_CAPSET_CREATE:
+	case EV_CAPSET_DELETE:
 	case EV_CAPSET_ASSIGN_CAP:
 	case EV_OSPROCESS_PID:
 	case EV_HEAP_INFO_GHC:
@@ -334,7 +351,7 @@ static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
 	if (!c->seen || ev->time > c->last_time)
 		c->last_time = ev->time;
 	c->seen = 1;
-	if (ev->type != EV_BLOCK_MARKER && !evi_type_is_metadata(ev->type)) {
+	if (!evi_type_is_untimed(ev->type)) {
 		if (!c->have_work || ev->time < c->first_work)
 			c->first_work = ev->time;
 		if (!c->have_work || ev->time > c->last_work)
@@ -350,6 +367,8 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 	switch (ev->type) {
 	case EV_CAPSET_CREATE:
 		return on_capset_create(st, ev);
+	case EV_CAPSET_DELETE:
+		return on_capset_delete(st, ev);
 	case EV_CAPSET_ASSIGN_CAP:
 		return on_capset_assign(st, ev);
 	case EV_OSPROCESS_PID:
@@ -370,8 +389,12 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		return on_heap_value(st, ev, c);
 	case EV_MEM_RETURN:
 		return on_mem_return(st, ev);
+	case EV_USER_MSG:
+	case EV_USER_MARKER:
+		return st->spans ? evi_spans_add(st, ev) : EV_OK;
 	default:
-		return EV_OK;
+		return st->bands && evi_heap_samples_type(ev->type)
+			? evi_bands_add(st, ev) : EV_OK;
 	}
 }
 
@@ -404,25 +427,26 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 	return rc;
 }
 
-void ev_stats_session(ev_stats *st, const ev_header *h)
+static int consume_begin(void *self, unsigned session, const ev_header *h)
 {
-	st->quirks = h ? ev_header_quirks(h) : 0;
-}
+	ev_stats *st = self;
 
-static int add_session(void *ctx, const ev_header *h)
-{
-	ev_stats_session(ctx, h);
+	(void)session;
+	st->quirks = h ? ev_header_quirks(h) : 0;
 	return EV_OK;
 }
 
-static int add_event(void *ctx, const ev_event *ev)
+static int consume_event(void *self, const ev_event *ev)
 {
-	return ev_stats_add(ctx, ev);
+	return ev_stats_add(self, ev);
 }
 
-int ev_stats_read(ev_stats *st, ev_reader *r)
+const ev_consumer *ev_stats_consumer(void)
 {
-	return evi_reader_each(r, add_session, add_event, st);
+	static const ev_consumer consumer = { consume_begin, consume_event,
+					      NULL, EV_CONSUME_MARKERS };
+
+	return &consumer;
 }
 
 size_t ev_stats_process_count(const ev_stats *st)

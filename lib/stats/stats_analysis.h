@@ -7,6 +7,8 @@
 #define EVTOOL_LIB_STATS_ANALYSIS_H
 
 #include "evtool/stats_analysis.h"
+#include "evtool/stats_heap.h"
+#include "evtool/stats_spans.h"
 #include "idmap.h"
 
 /* What one capability is doing, and what it did. */
@@ -71,5 +73,40 @@ int evi_pauses_add(struct ev_stats *st, struct evi_stats_proc *p,
 void evi_pauses_finish(struct ev_stats *st);
 
 void evi_pauses_free(struct evi_stats_proc *p);
+
+/* A set of durations in the pauses' histogram, for other durations than
+ * pauses (the spans, stats_spans.c): init (EV_OK or EV_ENOMEM), add,
+ * finish (sorts the longest, computes the percentiles), free. */
+int evi_duration_set_init(evi_pause_set *set);
+void evi_duration_set_add(evi_pause_set *set, const ev_stats_pause *d);
+void evi_duration_set_finish(evi_pause_set *set);
+void evi_duration_set_free(evi_pause_set *set);
+
+/* The spans of the user's code (stats_spans.c), NULL unless asked for. */
+typedef struct evi_spans evi_spans;
+
+/* A USER_MSG or USER_MARKER, when st->spans. EV_OK or EV_ENOMEM. */
+int evi_spans_add(struct ev_stats *st, const ev_event *ev);
+
+/* The names of the span figures, in ev_stats_span_figure order, NULL
+ * last (stats_gate.c, which parses them). */
+extern const char *const evi_span_figure_names[EV_STATS_SPAN_FIGURES + 1];
+
+/* Counts the spans never stopped, computes the percentiles. */
+int evi_spans_finish(struct ev_stats *st);
+
+void evi_spans_free(evi_spans *sp);
+
+/* The bands of the heap profile (stats_heap.c), NULL unless asked for. */
+typedef struct evi_bands evi_bands;
+
+/* A heap-profile event (HEAP_PROF_*), when st->bands. EV_OK, EV_ENOMEM,
+ * or a cost-centre definition's error. */
+int evi_bands_add(struct ev_stats *st, const ev_event *ev);
+
+/* Each band's mean; the list. */
+int evi_bands_finish(struct ev_stats *st);
+
+void evi_bands_free(evi_bands *b);
 
 #endif

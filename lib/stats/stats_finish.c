@@ -79,7 +79,8 @@ static void give_cap(ev_stats_process *p, const evi_stats_cap *c)
  * first event that is not metadata comes long after its start, its
  * CAPSET_CREATE (else the log's first event). Sets p->slice_start_ns to
  * that first event. */
-static void find_slice(ev_stats *st, evi_stats_proc *p)
+static void find_slice(ev_stats *st, const evi_stats_proc *p,
+		       ev_stats_process *o)
 {
 	uint64_t start = p->have_created ? p->created_ns : st->first_time;
 	uint64_t work = 0;
@@ -93,15 +94,16 @@ static void find_slice(ev_stats *st, evi_stats_proc *p)
 			work = c->first_work;
 		have_work = 1;
 	}
-	p->pub.slice = have_work && evi_is_slice(start, work);
-	if (p->pub.slice)
-		p->pub.slice_start_ns = work;
+	o->slice = have_work && evi_is_slice(start, work);
+	if (o->slice)
+		o->slice_start_ns = work;
 }
 
 static void attribute_caps(ev_stats *st)
 {
 	for (size_t i = 0; i < st->procs.n; i++)
-		find_slice(st, evi_stats_proc_at(st, i));
+		find_slice(st, evi_stats_proc_at(st, i),
+			   &evi_stats_proc_at(st, i)->pub);
 	for (size_t i = 0; i < st->n_caps; i++) {
 		evi_stats_cap *c = &st->caps[i];
 		evi_stats_proc *p;
@@ -116,9 +118,9 @@ static void attribute_caps(ev_stats *st)
 }
 
 /* The figures rts/Stats.c derives at exit, from the counted ones. */
-static void derive(evi_stats_proc *p, int one_process)
+static void derive(const evi_stats_proc *p, ev_stats_process *o,
+		   int one_process)
 {
-	ev_stats_process *o = &p->pub;
 	uint64_t mblock = p->mblock_size ? p->mblock_size : DEFAULT_MBLOCK_SIZE;
 
 	o->n_gens = p->gens_seen > p->info_gens ? p->gens_seen : p->info_gens;
@@ -146,6 +148,14 @@ static void derive(evi_stats_proc *p, int one_process)
 		o->start_ns = 0;
 	else if (p->have_created && (!o->caps || p->created_ns < o->start_ns))
 		o->start_ns = p->created_ns;
+	/* With the GC's events, a whole run's last event is the
+	 * HEAP_ALLOCATED that stat_exitReport posts right after the clock
+	 * reading of its total. A run logged without them (+RTS -l-g,
+	 * -l-au) still lasted until hs_exit, which deletes its capset some
+	 * 50 us later: that is its end when it comes later. */
+	if (!o->slice && !o->have_heap && p->have_deleted &&
+	    p->deleted_ns > o->end_ns)
+		o->end_ns = p->deleted_ns;
 	o->elapsed_ns = o->end_ns > o->start_ns ? o->end_ns - o->start_ns : 0;
 	o->mut_elapsed_ns = o->elapsed_ns > o->gc_elapsed_ns
 		? o->elapsed_ns - o->gc_elapsed_ns : 0;
@@ -170,9 +180,54 @@ int ev_stats_finish(ev_stats *st)
 	if (st->procs.n && !(st->out = calloc(st->procs.n, sizeof *st->out)))
 		return evi_fail(&st->diag, EV_ENOMEM, 0, 0, "out of memory");
 	for (size_t i = 0; i < st->procs.n; i++) {
-		derive(evi_stats_proc_at(st, i), st->procs.n == 1);
+		derive(evi_stats_proc_at(st, i),
+		       &evi_stats_proc_at(st, i)->pub, st->procs.n == 1);
 		st->out[st->n_out++] = evi_stats_proc_at(st, i)->pub;
 	}
 	evi_pauses_finish(st);
-	return evi_threads_finish(st);
+	if ((rc = evi_threads_finish(st)) < 0 ||
+	    (rc = evi_spans_finish(st)) < 0)
+		return rc;
+	return evi_bands_finish(st);
+}
+
+/* Whether a capability posted events: a log without processes is then
+ * one, capset 0 (ensure_a_process). */
+static int any_cap_seen(const ev_stats *st)
+{
+	for (size_t i = 0; i < st->n_caps; i++)
+		if (st->caps[i].seen)
+			return 1;
+	return 0;
+}
+
+size_t ev_stats_live_count(const ev_stats *st)
+{
+	if (st->finished)
+		return 0;
+	return st->procs.n ? st->procs.n : (size_t)any_cap_seen(st);
+}
+
+/* ev_stats_finish's summary of one process, on a copy: the caps it owns
+ * given to it and the figures derived, the accumulator left as it is. A
+ * log without processes yet is the one that ensure_a_process makes. */
+int ev_stats_live_process(ev_stats *st, size_t i, ev_stats_process *out)
+{
+	evi_stats_proc none;
+	const evi_stats_proc *p = &none;
+
+	if (i >= ev_stats_live_count(st))
+		return EV_EINVAL;
+	memset(&none, 0, sizeof none);
+	if (st->procs.n)
+		p = evi_stats_proc_at(st, i);
+	*out = p->pub;
+	find_slice(st, p, out);
+	for (size_t k = 0; k < st->n_caps; k++) {
+		const evi_stats_cap *c = &st->caps[k];
+		if (c->seen && (!st->procs.n || evi_stats_cap_owner(st, c) == p))
+			give_cap(out, c);
+	}
+	derive(p, out, st->procs.n <= 1);
+	return EV_OK;
 }

@@ -126,14 +126,19 @@ int ev_stats_figure_value(const ev_stats *st, size_t process, size_t figure,
 	case FIG_ELAPSED:
 		*out = (double)p->elapsed_ns;
 		break;
+	/* GC time, and so MUT and productivity, come from the GC's events:
+	 * a run logged without them (+RTS -l-g) does not have them. */
 	case FIG_MUT_TIME:
-		*out = (double)p->mut_elapsed_ns;
+		have = p->have_heap;
+		*out = have ? (double)p->mut_elapsed_ns : 0.0;
 		break;
 	case FIG_GC_TIME:
-		*out = (double)p->gc_elapsed_ns;
+		have = p->have_heap;
+		*out = have ? (double)p->gc_elapsed_ns : 0.0;
 		break;
 	case FIG_PRODUCTIVITY:
-		*out = p->productivity;
+		have = p->have_heap;
+		*out = have ? p->productivity : 0.0;
 		break;
 	case FIG_MAX_PAUSE:
 	case FIG_P50_PAUSE:
@@ -260,14 +265,113 @@ static const char *skip_spaces(const char *p)
 	return p;
 }
 
+/* A signed percentage at `p`, "+10%" or "-5%": a change from the base. */
+static int relative(const char *p, ev_stats_condition *out)
+{
+	const char *end;
+	double v;
+
+	if ((*p == '+' || *p == '-') && number(p + 1, &v, &end) &&
+	    strcmp(end, "%") == 0) {
+		out->relative = 1;
+		out->value = (*p == '-' ? -v : v) / 100.0;
+		return 1;
+	}
+	out->relative = 0;
+	return 0;
+}
+
+#define SPAN_PREFIX "span:"
+#define BAND_PREFIX "band:"
+
+/* The figures of a named subject (span:, band:). */
+typedef struct named_figures {
+	ev_stats_subject subject;
+	const char *prefix;
+	const char *const *names; /* NULL-terminated */
+	const char *listed;       /* for messages */
+} named_figures;
+
+const char *const evi_span_figure_names[] = {
+	"count", "total", "mean", "min", "max", "p50", "p90", "p99", NULL
+};
+static const char *const band_figure_names[] = { "peak", "mean", NULL };
+
+static const named_figures span_figures = {
+	EV_STATS_OF_SPAN, SPAN_PREFIX, evi_span_figure_names,
+	"count, total, mean, min, max, p50, p90, p99"
+};
+static const named_figures band_figures = {
+	EV_STATS_OF_BAND, BAND_PREFIX, band_figure_names, "peak, mean"
+};
+
+_Static_assert(sizeof evi_span_figure_names /
+	       sizeof evi_span_figure_names[0] == EV_STATS_SPAN_FIGURES + 1,
+	       "a name per span figure");
+
+/* The unit of figure `figure` of `nf`. */
+static ev_stats_unit named_unit(const named_figures *nf, size_t figure)
+{
+	if (nf->subject == EV_STATS_OF_BAND)
+		return EV_STATS_UNIT_BYTES;
+	return figure == EV_STATS_SPAN_COUNT ? EV_STATS_UNIT_COUNT
+					     : EV_STATS_UNIT_NS;
+}
+
+/* "span:NAME.FIG OP VALUE" (or band:): NAME runs to the last '.' before
+ * the operator, spaces before the operator trimmed. */
+static int parse_named(const char *text, const char *p,
+		       const named_figures *nf, ev_stats_condition *out,
+		       ev_diag *diag)
+{
+	const char *name = p + strlen(nf->prefix), *op = name, *end, *dot;
+	ev_stats_figure unit = { NULL, EV_STATS_UNIT_NS, NULL };
+	size_t op_len;
+
+	while (*op && *op != '<' && *op != '>')
+		op++;
+	for (end = op; end > name && end[-1] == ' '; end--)
+		;
+	for (dot = end; dot > name && dot[-1] != '.'; dot--)
+		;
+	if (!(op_len = parse_op(op, &out->op)) || dot <= name + 1)
+		return why(diag, "'%s': not %sNAME.FIGURE<VALUE (or >, <=, "
+			   ">=), FIGURE one of %s", text, nf->prefix,
+			   nf->listed);
+	out->subject = nf->subject;
+	out->name = name;
+	out->name_len = (size_t)(dot - 1 - name);
+	for (out->figure = 0; nf->names[out->figure]; out->figure++)
+		if (same_name(dot, (size_t)(end - dot),
+			      nf->names[out->figure]))
+			break;
+	if (!nf->names[out->figure])
+		return why(diag, "'%s': %s has no figure '%.*s' (%s)", text,
+			   nf->prefix, (int)(end - dot), dot, nf->listed);
+	p = skip_spaces(op + op_len);
+	if (relative(p, out))
+		return EV_OK;
+	unit.unit = named_unit(nf, out->figure);
+	if (!absolute(&unit, p, &out->value))
+		return why(diag, "'%s': the value is %s, or +N%% or -N%% of "
+			   "the base run", text, unit_forms[unit.unit]);
+	return EV_OK;
+}
+
 int ev_stats_condition_parse(const char *text, ev_stats_condition *out,
 			     ev_diag *diag)
 {
-	const char *p = skip_spaces(text), *name = p, *end;
+	const char *p = skip_spaces(text), *name = p;
 	size_t name_len, op_len;
 	int fig;
-	double v;
 
+	out->subject = EV_STATS_OF_PROCESS;
+	out->name = NULL;
+	out->name_len = 0;
+	if (strncmp(p, SPAN_PREFIX, strlen(SPAN_PREFIX)) == 0)
+		return parse_named(text, p, &span_figures, out, diag);
+	if (strncmp(p, BAND_PREFIX, strlen(BAND_PREFIX)) == 0)
+		return parse_named(text, p, &band_figures, out, diag);
 	while (*p && *p != '<' && *p != '>' && *p != ' ')
 		p++;
 	name_len = (size_t)(p - name);
@@ -281,13 +385,8 @@ int ev_stats_condition_parse(const char *text, ev_stats_condition *out,
 			   text, (int)name_len, name);
 	out->figure = (size_t)fig;
 	p = skip_spaces(p + op_len);
-	if ((*p == '+' || *p == '-') && number(p + 1, &v, &end) &&
-	    strcmp(end, "%") == 0) {
-		out->relative = 1;
-		out->value = (*p == '-' ? -v : v) / 100.0;
+	if (relative(p, out))
 		return EV_OK;
-	}
-	out->relative = 0;
 	if (!absolute(&figures[fig], p, &out->value))
 		return why(diag, "'%s': the value of %s is %s, or "
 			   "+N%% or -N%% of the base run", text,

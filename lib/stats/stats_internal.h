@@ -62,6 +62,8 @@ typedef struct evi_stats_proc {
 				    EV_STATS_MAX_PAUSE_PROCESSES */
 	int have_created;     /* its CAPSET_CREATE: the RTS's start */
 	uint64_t created_ns;
+	int have_deleted;     /* its CAPSET_DELETE: the RTS's exit */
+	uint64_t deleted_ns;
 } evi_stats_proc;
 
 struct ev_stats {
@@ -78,6 +80,8 @@ struct ev_stats {
 	evi_need_table need;   /* the payload sizes the handlers check */
 	ev_diag diag;
 	evi_analysis an;       /* threads, caps, pauses (stats_analysis.h) */
+	evi_spans *spans;      /* the user's spans, when asked (stats_spans.c) */
+	evi_bands *bands;      /* heap-profile bands, when asked (stats_heap.c) */
 };
 
 /* Process `i` of st->procs. */

@@ -17,13 +17,11 @@
 #define OCTAVES 40u                   /* 2^5 .. 2^45 ns */
 #define EVI_PAUSE_BUCKETS (SUB + OCTAVES * SUB)
 
+/* v > 0: one instruction, not a loop per bit (the spans add two
+ * durations per span). */
 static unsigned log2_floor(uint64_t v)
 {
-	unsigned e = 0;
-
-	while (v >>= 1)
-		e++;
-	return e;
+	return 63u - (unsigned)__builtin_clzll(v);
 }
 
 static size_t bucket_of(uint64_t ns)
@@ -302,4 +300,26 @@ void ev_stats_on_pause(ev_stats *st, ev_stats_pause_fn fn, void *ctx)
 {
 	st->an.on_pause = fn;
 	st->an.on_pause_ctx = ctx;
+}
+
+/* ---- sets of other durations (stats_spans.c) ---- */
+
+int evi_duration_set_init(evi_pause_set *set)
+{
+	return set_init(set);
+}
+
+void evi_duration_set_add(evi_pause_set *set, const ev_stats_pause *d)
+{
+	set_add(set, d);
+}
+
+void evi_duration_set_finish(evi_pause_set *set)
+{
+	set_finish(set);
+}
+
+void evi_duration_set_free(evi_pause_set *set)
+{
+	set_free(set);
 }

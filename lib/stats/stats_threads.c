@@ -116,6 +116,8 @@ static void end_run(ev_stats *st, evi_cap_use *u, ev_stats_thread *t,
 
 _Static_assert(EV_STATS_STOP_REASONS == EVI_STOP_STATUSES,
 	       "a count for every status evi_stop_status gives");
+_Static_assert(EV_STATS_STOP_FINISHED == EVI_STOP_FINISHED,
+	       "the public number of a finished thread");
 
 static int on_stop(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 {
@@ -343,4 +345,23 @@ const ev_stats_capability *ev_stats_capability_at(const ev_stats *st,
 						   size_t i)
 {
 	return i < st->an.n_caps ? &st->an.caps[i] : NULL;
+}
+
+size_t ev_stats_live_cap_limit(const ev_stats *st)
+{
+	return st->an.n_uses > st->n_caps ? st->an.n_uses : st->n_caps;
+}
+
+int ev_stats_live_capability(ev_stats *st, size_t cap,
+			     ev_stats_capability *out)
+{
+	if (st->finished || !cap_was_used(st, cap))
+		return EV_EINVAL;
+	fill_capability(st, cap, out);
+	/* Its process's elapsed time is known at the finish only. */
+	if (cap < st->n_caps && st->caps[cap].seen)
+		out->span_ns = st->caps[cap].last_time - st->caps[cap].first_time;
+	out->idle_ns = out->span_ns > out->mutator_ns + out->gc_ns
+		? out->span_ns - out->mutator_ns - out->gc_ns : 0;
+	return EV_OK;
 }

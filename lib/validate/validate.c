@@ -64,8 +64,8 @@ static const ev_check_info checks[] = {
 			 "it" },
 	{ "thread-two-caps", "a thread runs on two capabilities at once" },
 	{ "thread-migrate", "a thread is migrated while it runs" },
-	{ "thread-finished", "a thread runs, stops, migrates or wakes up "
-			     "after it finished (STOP_THREAD status 5)" },
+	{ "thread-finished", "a thread runs, stops or migrates after it "
+			     "finished (STOP_THREAD status 5)" },
 	{ "thread-create", "a thread is created twice, or runs before its "
 			   "creation (warning)" },
 	{ "gc-start", "GC_START while the capability is already in a GC" },
@@ -181,7 +181,6 @@ static uint8_t role_flags(uint16_t id)
 	case EV_RUN_THREAD:
 	case EV_STOP_THREAD:
 	case EV_MIGRATE_THREAD:
-	case EV_THREAD_WAKEUP:
 	case EV_GC_START:
 	case EV_GC_END:
 	case EV_TASK_CREATE:
@@ -211,6 +210,8 @@ static uint8_t type_flags_of(const ev_header *h, uint16_t id)
 		f |= EVV_TF_OTHER;
 	if (id == EV_BLOCK_MARKER)
 		f |= EVV_TF_MARKER;
+	if (info && (id == EV_GC_GLOBAL_SYNC || id == EV_GC_STATS_GHC))
+		f |= EVV_TF_LATE;
 	if (info && has_cap_refs(id))
 		f |= EVV_TF_REFS;
 	return f;
@@ -234,6 +235,14 @@ static int is_modern(const ev_header *h, unsigned quirks)
 	       (!stop || stop->wire_size >= 10);
 }
 
+/* A declaration of a GHC event id as variable-size where every GHC gave
+ * it a fixed size, or the reverse: another producer's type of that id. */
+static int other_kind(const ev_type_info *info, int size)
+{
+	return info && (info->sizes[0] == EV_SIZE_VARIABLE) !=
+			       (size == EV_SIZE_VARIABLE);
+}
+
 /* "type-size": doc/format.md section 5 lists the sizes GHC versions used.
  * Under the 6.12 quirk the size actually written is what counts. A size
  * above every known one may be a newer layout (fields are only ever
@@ -250,10 +259,12 @@ static void check_decl(evv *v, const ev_type_decl *d, uint64_t offset)
 		return;
 	sev = info->cls == EV_CLASS_OTHER ? EV_SEVERITY_WARNING
 					  : EV_SEVERITY_ERROR;
-	if (known_var != (size == EV_SIZE_VARIABLE)) {
+	if (other_kind(info, size)) {
 		evv_report(v, sev, "type-size", NULL, offset,
 			   "event type %u (%s) is declared %s, but GHC "
-			   "writes it with a %s size", d->id, info->name,
+			   "writes it with a %s size: another producer's "
+			   "type (as Mercury's 39), so findings about GHC's "
+			   "runtime are warnings", d->id, info->name,
 			   size == EV_SIZE_VARIABLE ? "variable-size"
 						    : "fixed-size",
 			   known_var ? "variable" : "fixed");
@@ -285,12 +296,21 @@ static void check_header(evv *v)
 	}
 }
 
-/* GHC declares its types in ascending id order (doc/format.md section 1). */
-static int ascending_ids(const ev_header *h)
+/* Whether GHC's runtime could have written header `h`: it declares every
+ * GHC id in the kind (fixed or variable size) GHC gives it (doc/format.md
+ * section 1). Another producer of the format declares ids of its own:
+ * Mercury's runtime declares 39 variable-size ("Register an id->string
+ * mapping"; GHC's 39 is SPARK_STEAL, 2 bytes). The rule looks at the
+ * declarations, not at their order, so that a merge, which writes the
+ * union of its inputs' declarations in ascending order, is judged as its
+ * inputs are. */
+static int ghc_header(const ev_header *h)
 {
-	for (size_t i = 1; i < ev_header_count(h); i++)
-		if (ev_header_at(h, i)->id <= ev_header_at(h, i - 1)->id)
+	for (size_t i = 0; i < ev_header_count(h); i++) {
+		const ev_type_decl *d = ev_header_at(h, i);
+		if (other_kind(ev_catalog_find(d->id), d->wire_size))
 			return 0;
+	}
 	return 1;
 }
 
@@ -302,7 +322,7 @@ static void begin_session(evv *v)
 	quirks = ev_header_quirks(v->h);
 	v->quirk612 = !!(quirks & EV_QUIRK_GHC612);
 	v->modern = is_modern(v->h, quirks);
-	v->ghc_writer = ascending_ids(v->h);
+	v->ghc_writer = ghc_header(v->h);
 	v->has_sample_end =
 		ev_header_find(v->h, EV_HEAP_PROF_SAMPLE_END) != NULL;
 	for (unsigned id = 0; id < EVV_SMALL_IDS; id++)
@@ -337,6 +357,38 @@ static uint64_t tolerance(const evv *v, uint16_t type)
 	    v->o.gc_end_tolerance_ns > tol)
 		tol = v->o.gc_end_tolerance_ns;
 	return tol;
+}
+
+/* GHC stamps GC_END with the clock reading of its collection's end, then
+ * posts GC_GLOBAL_SYNC and GC_STATS_GHC (EVV_TF_LATE), then GC_END
+ * (rts/Stats.c stat_endGC): these two may carry later times, and when
+ * posting one of them (or GC_END, or GC_START, likewise stamped before it
+ * is posted) fills the cap's buffer, the flush to the log's file (a slow
+ * disk, a FIFO whose reader lags: no bound) comes before the new block's
+ * start. GC_START and GC_END are checked against the cap's time before
+ * those two, when they are its latest events. */
+static int stamped_early(uint16_t type)
+{
+	return type == EV_GC_END || type == EV_GC_START;
+}
+
+/* The cap's time but for its latest EVV_TF_LATE events. */
+static uint64_t settled_time(const evv_cap *cs)
+{
+	return cs->settled + cs->late_span == cs->hwm ? cs->settled : cs->hwm;
+}
+
+/* An EVV_TF_LATE event, before it moves the cap's time. */
+static void late_event(evv_cap *cs, const ev_event *ev)
+{
+	uint64_t top = ev->time > cs->hwm ? ev->time : cs->hwm;
+
+	cs->settled = settled_time(cs);
+	/* a span past 32 bits (4.3 s) is not kept: the plain rule applies */
+	cs->late_span = top - cs->settled <= UINT32_MAX
+		? (uint32_t)(top - cs->settled) : 0;
+	if (top - cs->settled > UINT32_MAX)
+		cs->settled = top;
 }
 
 /* The marker's own fields: size, times, and its place in its cap's
@@ -413,8 +465,13 @@ static void crossing(evv *v, const ev_event *ev, uint64_t end)
 static int outside_window(evv *v, const ev_event *ev, uint8_t flags)
 {
 	uint64_t early = tolerance(v, ev->type), tol = v->o.tolerance_ns;
+	uint64_t start = v->blk_start_time;
 
-	if (ev->time + early >= v->blk_start_time &&
+	/* Only a collection's late events precede it in its block: the
+	 * block began with the flush that posting them caused. */
+	if (stamped_early(ev->type) && settled_time(v->blk_cs) < start)
+		start = settled_time(v->blk_cs);
+	if (ev->time + early >= start &&
 	    ev->time <= v->blk_end_time + tol)
 		return 0;
 	evv_report(v, severity_for(flags), "block-time", ev, 0,
@@ -435,6 +492,9 @@ static void stepped_back(evv *v, const ev_event *ev, evv_cap *cs,
 {
 	uint64_t back = cs->hwm - ev->time;
 
+	if (stamped_early(ev->type))
+		back = settled_time(cs) > ev->time ? settled_time(cs) - ev->time
+						   : 0;
 	if (back <= tolerance(v, ev->type))
 		return;
 	evv_report(v, severity_for(flags), "time-order", ev, 0,
@@ -632,13 +692,24 @@ static void not_sorted(evv *v, const ev_event *ev)
 	v->global_hwm = ev->time;
 }
 
+/* An EVV_TF_LATE event of a block, before in_block sees it. */
+static void rare_late_event(evv *v, const ev_event *ev)
+{
+	if (v->in_block && ev->offset < v->blk_end)
+		late_event(v->blk_cs, ev);
+}
+
 static inline void on_event(evv *v, const ev_event *ev)
 {
 	uint8_t flags = type_flags(v, ev->type);
 
-	if ((flags & EVV_TF_MARKER) && ev->size >= EVI_BLOCK_PAYLOAD) {
-		block_marker(v, ev);
-		return;
+	if (flags & (EVV_TF_MARKER | EVV_TF_LATE)) { /* one test when neither */
+		if (!(flags & EVV_TF_MARKER))
+			rare_late_event(v, ev);
+		else if (ev->size >= EVI_BLOCK_PAYLOAD) {
+			block_marker(v, ev);
+			return;
+		}
 	}
 	/* Mirrors the reader: an event at or past the block's end is
 	 * outside it (doc/format.md section 2: events outside blocks exist). */
@@ -850,6 +921,9 @@ static int run(evv *v)
 	int rc = ev_reader_read_header(v->r);
 
 	v->session_start = 0;
+	if (rc == EV_EFORMAT &&
+	    ev_reader_diag(v->r)->reason == EV_REASON_EMPTY_INPUT)
+		return rc; /* no log to judge: the caller's failure */
 	if (rc == EV_ETRUNCATED) {
 		truncated(v);
 		return EV_OK;

@@ -23,7 +23,8 @@ enum evv_type_flag {
 	EVV_TF_REFS = 1u << 3,    /* payload names a cap or capset */
 	EVV_TF_CREATE = 1u << 4,  /* creates a cap or capset (17, 25, 27, 45) */
 	EVV_TF_PAYLOAD = 1u << 5, /* known layout with a minimum length */
-	EVV_TF_SCHED = 1u << 6    /* handled by the semantic checks */
+	EVV_TF_SCHED = 1u << 6,   /* handled by the semantic checks */
+	EVV_TF_LATE = 1u << 7     /* posted after GC_END's clock reading */
 };
 
 /* The cap and capset fields of one small type's payloads. */
@@ -63,6 +64,9 @@ typedef struct evv_where {
 /* One capability's stream (index EV_NO_CAP: the global buffer). */
 typedef struct evv_cap {
 	uint64_t hwm;            /* latest event time seen in its blocks */
+	uint64_t settled;        /* hwm before the last run of EVV_TF_LATE
+				    events, valid while hwm is still
+				    settled + late_span, where it left */
 	uint64_t block_end_time; /* end time of its previous block */
 	uint8_t has_block;
 	uint8_t used;            /* named by a block or a payload */
@@ -73,6 +77,7 @@ typedef struct evv_cap {
 	uint8_t sample_state;    /* evv_state: inside a heap sample */
 	uint8_t seen;            /* evv_seen */
 	uint32_t running;        /* the running thread when ACTIVE */
+	uint32_t late_span;      /* (in a hole of the layout: 64K caps) */
 	uint64_t run_since;
 	void *running_entry;     /* its table entry, while running_gen holds */
 	uint32_t running_gen;
@@ -114,7 +119,7 @@ typedef struct evv {
 
 	/* What the header says about the writer. */
 	int modern;         /* GHC >= 7.8.3: precise scheduler events */
-	int ghc_writer;     /* ascending header: GHC's runtime wrote it */
+	int ghc_writer;     /* a header GHC's runtime could write */
 	int quirk612;
 	int has_sample_end; /* HEAP_PROF_SAMPLE_END declared */
 	uint8_t tf[EVV_SMALL_IDS];

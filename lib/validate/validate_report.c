@@ -49,9 +49,9 @@ static void deliver(evv *v, ev_finding *f, const char *fmt, va_list ap)
 
 	if (v->stop)
 		return;
-	/* The rest describe what GHC's runtime does; a log whose header is
-	 * not in GHC's ascending id order (Mercury's runtime writes the
-	 * format too) only gets warnings from them. */
+	/* The rest describe what GHC's runtime does; a log whose header GHC
+	 * would not write (a GHC id declared in the other kind: Mercury's
+	 * runtime writes the format too) only gets warnings from them. */
 	if (!v->ghc_writer && f->severity == EV_SEVERITY_ERROR &&
 	    !format_check(f->check))
 		f->severity = EV_SEVERITY_WARNING;

@@ -8,8 +8,10 @@
  * for a safe foreign call and RUN_THREAD on whatever cap it comes back
  * to. MIGRATE_THREAD moves a thread that is not running; THREAD_WAKEUP
  * may name a thread that is still running (it blocked, and was woken
- * before its cap posted the STOP), so wakeups are not checked against
- * the run state.
+ * before its cap posted the STOP), or one that has finished (a thread
+ * that blocked in an STM retry stays on its TVars' watch queues, and the
+ * RTS posts the wakeup before it looks at the thread's state:
+ * rts/Threads.c tryWakeupThread), so wakeups are not checked.
  *
  * A thread that returns ThreadFinished (STOP_THREAD status 5) is done:
  * the RTS frees it and never hands its id out again in that process
@@ -379,17 +381,6 @@ static void thread_migrate(evv *v, const ev_event *ev, evv_cap *cs)
 			   "cap %u", tid, ev_load16(ev->payload + 4), ev->cap);
 }
 
-/* THREAD_WAKEUP (u32 thread, u16 other cap) of a finished thread: a
- * warning, since the RTS posts the wakeup before it looks at the
- * thread's state (rts/Threads.c tryWakeupThread). */
-static void thread_wakeup(evv *v, const ev_event *ev)
-{
-	evv_thread *t = evv_table_find(&v->threads, ev_load32(ev->payload));
-
-	if (t)
-		check_finished(v, ev, t, EV_SEVERITY_WARNING, "is woken up");
-}
-
 /* ------------------------------------------------------------------------
  * GC, tasks, heap samples
  * ---------------------------------------------------------------------- */
@@ -512,7 +503,6 @@ static uint32_t needed(uint16_t type)
 	switch (type) {
 	case EV_CREATE_THREAD:
 	case EV_RUN_THREAD:
-	case EV_THREAD_WAKEUP:
 		return 4;
 	case EV_STOP_THREAD:
 	case EV_MIGRATE_THREAD:
@@ -547,10 +537,6 @@ void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs)
 	case EV_MIGRATE_THREAD:
 		if (on_cap)
 			thread_migrate(v, ev, cs);
-		break;
-	case EV_THREAD_WAKEUP:
-		if (on_cap)
-			thread_wakeup(v, ev);
 		break;
 	case EV_GC_START:
 		if (on_cap)

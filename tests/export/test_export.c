@@ -623,8 +623,8 @@ static int count_event(void *ctx, const ev_event *ev)
  * returns (nothing waits for a thread that stopped). */
 static void test_failing_output(void **state)
 {
-	static const ev_sort_visitor visitor = { feed_session, feed_event, 0 };
-	static const ev_sort_visitor counter = { count_session, count_event, 0 };
+	static const ev_consumer visitor = { feed_session, feed_event, NULL, 0 };
+	static const ev_consumer counter = { count_session, count_event, NULL, 0 };
 	char *path = ts_path(EVTOOL_TESTDATA, "gc-n2.eventlog");
 	struct rlimit old, small;
 	void (*old_xfsz)(int);

@@ -1575,8 +1575,13 @@ static void test_header_cut_input(void **state)
 		assert_int_equal(filter_path(f, cut, sink, &st),
 				 EV_EFORMAT);
 		assert_int_equal(ev_filter_diag(f)->status, EV_EFORMAT);
+		/* No byte at all is no eventlog, with a reason. */
 		assert_non_null(strstr(ev_filter_diag(f)->message,
-				       "inside the header"));
+				       cuts[i] == 0 ? "the file is empty"
+						    : "inside the header"));
+		assert_int_equal(ev_filter_diag(f)->reason,
+				 cuts[i] == 0 ? EV_REASON_EMPTY_INPUT
+					      : EV_REASON_NONE);
 		assert_int_equal(ev_filter_diag(f)->origin, EV_ORIGIN_INPUT);
 		assert_int_equal(st.sessions, 0);
 		(void)ev_sink_memory(sink, &out_len);

@@ -20,6 +20,7 @@
 
 #include "evtool/catalog.h"
 #include "evtool/archive.h"
+#include "evtool/consumer.h"
 #include "evtool/reader.h"
 #include "support.h"
 
@@ -758,7 +759,29 @@ static void test_short_input_prefix_of_magic(void **state)
 	expect_header_error("h", 1, EV_ETRUNCATED, 0, "inside the header", NULL);
 	expect_header_error("hdr", 3, EV_ETRUNCATED, 0, "inside the header",
 			    NULL);
-	expect_header_error("", 0, EV_ETRUNCATED, 0, "inside the header", NULL);
+}
+
+/* An input with no byte at all is no eventlog: EV_EFORMAT with a reason
+ * of its own, that every command maps to one message; but the reader is
+ * not failed, so that a follower may call again. */
+static void test_empty_input(void **state)
+{
+	ev_reader *r;
+	ev_event ev;
+
+	(void)state;
+	expect_header_error("", 0, EV_EFORMAT, 0, "empty", NULL);
+	r = open_memory("", 0);
+	assert_int_equal(ev_reader_read_header(r), EV_EFORMAT);
+	assert_int_equal(ev_reader_diag(r)->reason, EV_REASON_EMPTY_INPUT);
+	assert_int_equal(ev_reader_next(r, &ev), EV_EFORMAT);
+	assert_int_equal(ev_reader_diag(r)->reason, EV_REASON_EMPTY_INPUT);
+	ev_reader_free(r);
+	/* One byte is not empty: a header cut short. */
+	r = open_memory("h", 1);
+	assert_int_equal(ev_reader_read_header(r), EV_ETRUNCATED);
+	assert_int_equal(ev_reader_diag(r)->reason, EV_REASON_NONE);
+	ev_reader_free(r);
 }
 
 static void test_implausible_lengths(void **state)
@@ -971,8 +994,8 @@ static void test_real_testdata_logs(void **state)
 
 	assert_int_equal(ts_for_each_log(EVTOOL_TESTDATA, check_real_log,
 					 &check),
-			 16);
-	assert_int_equal(check.complete, 15);
+			 26);
+	assert_int_equal(check.complete, 25);
 	assert_true(check.events > 25000);
 }
 
@@ -1116,11 +1139,13 @@ static void check_every_prefix(const uint8_t *log, size_t len)
 		int rc = ev_reader_read_header(r);
 
 		if (cut < want.header_end) {
-			assert_int_equal(rc, EV_ETRUNCATED);
+			/* No byte at all: no eventlog (test_empty_input). */
+			int cut_rc = cut == 0 ? EV_EFORMAT : EV_ETRUNCATED;
+			assert_int_equal(rc, cut_rc);
 			assert_null(ev_reader_header(r));
 			assert_int_equal(ev_reader_offset(r), 0);
 			ev_event ev;
-			assert_int_equal(ev_reader_next(r, &ev), EV_ETRUNCATED);
+			assert_int_equal(ev_reader_next(r, &ev), cut_rc);
 			ev_reader_free(r);
 			continue;
 		}
@@ -1259,8 +1284,9 @@ static void follow_file(const char *name)
 	n_cuts = make_cuts(&want, len, cuts, ARRAY_LEN(cuts));
 	assert_true(ts_write_file(path, "", 0, "wb"));
 	assert_int_equal(ev_reader_open_path(&r, path, 0), EV_OK);
-	/* Nothing there yet. */
-	assert_int_equal(ev_reader_read_header(r), EV_ETRUNCATED);
+	/* Nothing there yet: empty, but the reader waits for more. */
+	assert_int_equal(ev_reader_read_header(r), EV_EFORMAT);
+	assert_int_equal(ev_reader_diag(r)->reason, EV_REASON_EMPTY_INPUT);
 	for (size_t i = 0; i < n_cuts; i++) {
 		assert_true(ts_write_file(path, log + prev, cuts[i] - prev,
 					  "ab"));
@@ -2211,6 +2237,101 @@ static void test_gzip_every_byte_changed(void **state)
  * Sessions
  * ---------------------------------------------------------------------- */
 
+/* What ev_reader_feed hands a consumer (consumer.h). */
+typedef struct feed_log {
+	unsigned begins, ends;
+	size_t events, markers, stop_at; /* stop_at: EV_EIO at that event */
+} feed_log;
+
+static int feed_begin(void *self, unsigned session, const ev_header *h)
+{
+	feed_log *f = self;
+
+	assert_non_null(h);
+	assert_int_equal(session, f->begins);
+	assert_int_equal(f->begins, f->ends);
+	f->begins++;
+	return EV_OK;
+}
+
+static int feed_event(void *self, const ev_event *ev)
+{
+	feed_log *f = self;
+
+	assert_int_equal(f->begins, f->ends + 1); /* inside a session */
+	f->events++;
+	f->markers += ev->type == EV_BLOCK_MARKER;
+	return f->events == f->stop_at ? EV_EIO : EV_OK;
+}
+
+static int feed_end(void *self, unsigned session)
+{
+	feed_log *f = self;
+
+	assert_int_equal(session, f->ends);
+	f->ends++;
+	return EV_OK;
+}
+
+/* Two sessions in file order: begin, the events (markers only when
+ * asked), end, each once per session; a consumer's failure stops the
+ * reader and is returned; a cut log ends without the session's end. */
+static void test_feed(void **state)
+{
+	(void)state;
+	size_t len, markers = 0;
+	uint8_t *log = load_testdata("merge-b.eventlog", &len);
+	uint8_t *twice = malloc(2 * len);
+	ev_consumer c = { feed_begin, feed_event, feed_end, 0 };
+	feed_log f = { 0, 0, 0, 0, 0 };
+	ts_log want;
+	ev_reader *r;
+
+	assert_non_null(twice);
+	memcpy(twice, log, len);
+	memcpy(twice + len, log, len);
+	walk(log, len, &want);
+	for (size_t i = 0; i < want.count; i++)
+		markers += want.events[i].type == EV_BLOCK_MARKER;
+	assert_true(markers > 0 && markers < want.count);
+
+	r = open_memory(twice, 2 * len);
+	assert_int_equal(ev_reader_feed(r, &c, &f), EV_END);
+	assert_int_equal(f.begins, 2);
+	assert_int_equal(f.ends, 2);
+	assert_int_equal(f.events, 2 * (want.count - markers));
+	assert_int_equal(f.markers, 0);
+	ev_reader_free(r);
+
+	c.flags = EV_CONSUME_MARKERS;
+	memset(&f, 0, sizeof f);
+	r = open_memory(twice, 2 * len);
+	assert_int_equal(ev_reader_feed(r, &c, &f), EV_END);
+	assert_int_equal(f.events, 2 * want.count);
+	assert_int_equal(f.markers, 2 * markers);
+	ev_reader_free(r);
+
+	memset(&f, 0, sizeof f);
+	f.stop_at = want.count + 3; /* in the second session */
+	r = open_memory(twice, 2 * len);
+	assert_int_equal(ev_reader_feed(r, &c, &f), EV_EIO);
+	assert_int_equal(f.events, want.count + 3);
+	assert_int_equal(f.begins, 2);
+	assert_int_equal(f.ends, 1);
+	ev_reader_free(r);
+
+	memset(&f, 0, sizeof f);
+	r = open_memory(twice, len + len / 2);
+	assert_int_equal(ev_reader_feed(r, &c, &f), EV_ETRUNCATED);
+	assert_int_equal(f.begins, 2);
+	assert_int_equal(f.ends, 1);
+	assert_true(f.events > want.count && f.events < 2 * want.count);
+	ev_reader_free(r);
+	ts_log_free(&want);
+	free(twice);
+	free(log);
+}
+
 static void test_two_sessions(void **state)
 {
 	(void)state;
@@ -2402,6 +2523,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_compression),
 		cmocka_unit_test(test_short_input_not_an_eventlog),
 		cmocka_unit_test(test_short_input_prefix_of_magic),
+		cmocka_unit_test(test_empty_input),
 		cmocka_unit_test(test_implausible_lengths),
 		cmocka_unit_test(test_extra_bytes_are_skipped),
 		cmocka_unit_test(test_duplicate_declaration),
@@ -2430,6 +2552,7 @@ int main(void)
 		cmocka_unit_test(test_failure_reasons),
 		cmocka_unit_test(test_gzip_every_byte_changed),
 		cmocka_unit_test(test_two_sessions),
+		cmocka_unit_test(test_feed),
 		cmocka_unit_test(test_after_data_end),
 		cmocka_unit_test(test_digest),
 	};

@@ -88,6 +88,26 @@ sed -n '/^<!-- doc\/examples\/filter_gc.c: begin/,/^<!-- doc\/examples\/filter_g
 diff -u "$src/doc/examples/filter_gc.c" "$work/from-doc.c"
 result library.md-has-the-example $?
 
+# The consumer example of doc/library.md: built against the installed
+# library, it counts GC_START from a live log (a FIFO that the log reaches
+# in two parts, 0.3 s apart), as many as evtool info counts; and the copy
+# in doc/library.md is the file.
+cc -std=c99 -pedantic -Wall -Wextra -Werror $(pkg-config --cflags evtool) \
+   -o "$work/gc_count" "$src/doc/examples/gc_count.c" $(pkg-config --libs evtool)
+gclog=$(dirname "$log")/gc-n2.eventlog
+gcs=$("$work/prefix/bin/evtool" info --json "$gclog" |
+      sed -n '/"name": "GC_START"/{n;s/^ *"count": \([0-9]*\)$/\1/p;}')
+mkfifo "$work/live"
+{ head -c 4000 "$gclog"; sleep 0.3; tail -c +4001 "$gclog"; } >"$work/live" &
+counted=$("$work/gc_count" <"$work/live" | tail -n 1)
+wait
+[ -n "$gcs" ] && [ "$gcs" -gt 1 ] && [ "$counted" = "$gcs GC_START" ]
+result "example-gc_count ($counted, info: $gcs)" $?
+sed -n '/^<!-- doc\/examples\/gc_count.c: begin/,/^<!-- doc\/examples\/gc_count.c: end/p' \
+    "$src/doc/library.md" | sed '1,2d;$d' | sed '$d' >"$work/gc-from-doc.c"
+diff -u "$src/doc/examples/gc_count.c" "$work/gc-from-doc.c"
+result library.md-has-the-consumer-example $?
+
 # The shell completions and the man page, where their shells look.
 for f in share/bash-completion/completions/evtool \
          share/zsh/site-functions/_evtool \

@@ -50,7 +50,12 @@
 #            validate` pass
 #   merge    EVTOOL merge of the merge-a/b/c processes (two and three), of
 #            a log with itself, of a log with a gzip input, of every
-#            complete testdata log, and of GHC 8.2.2 with 8.6.5 (--widen):
+#            complete testdata log, of prof-a with itself (shifted so that
+#            its censuses coincide) and with prof-b, of a log with the
+#            header Mercury's runtime writes with itself, of the two
+#            sessions of merge-a and merge-b concatenated, extracted with
+#            truncate --session (merge refuses the two-session log: exit 2,
+#            nothing written), and of GHC 8.2.2 with 8.6.5 (--widen):
 #            `evcheck count` of the output is the sum of the inputs',
 #            `evcheck caps` agrees, and `EVTOOL validate` passes it when the
 #            binary has that command
@@ -458,6 +463,37 @@ for log in "$td"/*.eventlog; do
   is_complete "$log" && all+=("$log")
 done
 check_merge "testdata (${#all[@]} logs)" -- "${all[@]}"
+# A -hc -p log whose census holds time-profile ticks, with itself shifted so
+# that the censuses coincide, and with the other replica; a log with the
+# header Mercury's runtime writes (39 its variable-size type), with itself.
+for shift in 0 1ns 1us -1us; do
+  check_merge "prof-a+prof-a --shift 2=$shift" --shift "2=$shift" -- \
+    "$td/prof-a.eventlog" "$td/prof-a.eventlog"
+done
+check_merge "prof-a+prof-b" -- "$td/prof-a.eventlog" "$td/prof-b.eventlog"
+# Two runs' logs concatenated (two sessions): merge refuses the log (exit
+# 2, nothing written); its sessions extracted merge like any two logs.
+check_merge_sessions() {
+  local both="$tmp/two-runs.eventlog" out="$tmp/m.eventlog" rc=0
+  cat "$td/merge-a.eventlog" "$td/merge-b.eventlog" >"$both"
+  rm -f "$out"
+  "$evtool" merge "$both" -o "$out" >"$tmp/evtool.txt" 2>&1 || rc=$?
+  if [ "$rc" -ne 2 ] || [ -e "$out" ]; then
+    fail merge "two-runs" "evtool merge exited $rc (not 2, or wrote a log): $(one_line "$tmp/evtool.txt")"
+    return
+  fi
+  pass merge "two-runs refused"
+  "$evtool" truncate -q --session 1 "$both" -o "$tmp/s1.eventlog"
+  "$evtool" truncate -q --session 2 "$both" -o "$tmp/s2.eventlog"
+  check_merge "two-runs sessions 1+2" -- "$tmp/s1.eventlog" "$tmp/s2.eventlog"
+}
+check_merge_sessions
+if command -v python3 >/dev/null 2>&1; then
+  python3 "$here/../cli/cases/redeclare.py" --mercury "$td/heap-a.eventlog" \
+    "$tmp/mercury-heap-a.eventlog"
+  check_merge "mercury-heap-a+itself" -- "$tmp/mercury-heap-a.eventlog" \
+    "$tmp/mercury-heap-a.eventlog"
+fi
 corpus=${EVTOOL_CORPUS:-$repo/../shared/corpus}
 if [ -f "$corpus/hello-ghc-8.2.2.eventlog" ] && [ -f "$corpus/hello-ghc-8.6.5.eventlog" ]; then
   check_merge "ghc-8.2.2+8.6.5 --widen" --widen -- \

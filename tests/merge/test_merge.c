@@ -1466,11 +1466,17 @@ static void test_merge_header_cut_input(void **state)
 			assert_int_equal(ev_merge_plan(m), EV_EFORMAT);
 			assert_int_equal(ev_merge_diag(m)->origin,
 					 EV_ORIGIN_INPUT);
+			/* No byte at all: the reader's reason, kept. */
 			assert_int_equal(ev_merge_diag(m)->reason,
-					 EV_REASON_NONE);
-			snprintf(want, sizeof want, "cut.eventlog: offset 0: the "
-				 "input ends inside the header (%zu bytes",
-				 cuts[k]);
+					 cuts[k] == 0 ? EV_REASON_EMPTY_INPUT
+						      : EV_REASON_NONE);
+			if (cuts[k] == 0)
+				snprintf(want, sizeof want, "cut.eventlog: "
+					 "offset 0: the file is empty");
+			else
+				snprintf(want, sizeof want, "cut.eventlog: "
+					 "offset 0: the input ends inside the "
+					 "header (%zu bytes", cuts[k]);
 			assert_non_null(strstr(ev_merge_diag(m)->message,
 					       want));
 			assert_int_equal(ev_merge_diag(m)->status, EV_EFORMAT);
@@ -1745,22 +1751,26 @@ static uint8_t *merge_files(const char *const *paths, size_t n,
 	return bytes;
 }
 
-/* Copies of merge-a, one restarted eventlog after another (one process of
- * many sessions), written to dir/name: as many as fit in `max` bytes, or
- * one more than that when `over`. */
-static char *write_sessions(const char *dir, const char *name, size_t max,
-			    int over, size_t *len)
+/* `copies` copies of prof-b merged into one log (one session), written
+ * to dir/name. */
+static char *write_copies(const char *dir, const char *name, size_t copies,
+			  size_t *len)
 {
-	size_t a_len;
-	uint8_t *a = testdata("merge-a.eventlog", &a_len);
+	tinput in[8];
+	size_t b_len;
+	uint8_t *b = testdata("prof-b.eventlog", &b_len), *bytes;
 	char *path = ts_path(dir, name);
-	size_t copies = max / a_len + (over ? 1 : 0);
+	ev_merge *m;
 
-	assert_true(ts_write_file(path, a, a_len, "wb"));
-	for (size_t i = 1; i < copies; i++)
-		assert_true(ts_write_file(path, a, a_len, "ab"));
-	*len = copies * a_len;
-	free(a);
+	assert_true(copies <= 8);
+	for (size_t i = 0; i < copies; i++)
+		in[i] = (tinput){ "prof-b", b, b_len };
+	m = new_merge(NULL, in, copies);
+	bytes = write_merge(m, len);
+	assert_true(ts_write_file(path, bytes, *len, "wb"));
+	ev_merge_free(m);
+	free(bytes);
+	free(b);
 	return path;
 }
 
@@ -1776,9 +1786,8 @@ static void test_merge_cached_inputs(void **state)
 	char *dir = make_temp_dir();
 	char *b = ts_path(EVTOOL_TESTDATA, "merge-b.eventlog");
 	size_t small_len, big_len, files_len, memory_len;
-	char *small = write_sessions(dir, "small.eventlog", MIB, 0,
-				     &small_len);
-	char *big = write_sessions(dir, "big.eventlog", MIB, 1, &big_len);
+	char *small = write_copies(dir, "small.eventlog", 4, &small_len);
+	char *big = write_copies(dir, "big.eventlog", 5, &big_len);
 	uint8_t *files, *memory;
 	tprogress progress = { 0, 0, 0 };
 
@@ -1852,46 +1861,6 @@ static void test_merge_ref_free_types(void **state)
 	}
 }
 
-/* A restarted eventlog (two sessions in one input) is one process. */
-static void test_merge_sessions(void **state)
-{
-	static const char *const names[] = { "merge-a.eventlog",
-					     "merge-b.eventlog" };
-	fixture f;
-	ev_merge *m;
-	tlog out;
-	tplan p;
-	uint8_t *twice, *bytes;
-	size_t len;
-
-	(void)state;
-	open_fixture(&f, names, 2);
-	twice = malloc(2 * f.len[0]);
-	assert_non_null(twice);
-	memcpy(twice, f.data[0], f.len[0]);
-	memcpy(twice + f.len[0], f.data[0], f.len[0]);
-	free_log(&f.log[0]);
-	load_log(twice, 2 * f.len[0], &f.log[0]);
-	assert_int_equal(f.log[0].sessions, 2);
-	f.in[0].data = twice;
-	f.in[0].len = 2 * f.len[0];
-	m = new_merge(NULL, f.in, 2);
-	bytes = write_merge(m, &len);
-	load_log(bytes, len, &out);
-	make_plan(&p, m, f.log, 2);
-	assert_int_equal(p.in[0]->sessions, 2);
-	assert_int_equal(p.in[0]->ids[EV_REF_CAP].max, 0);
-	assert_int_equal(p.in[1]->ids[EV_REF_CAP].base, 1);
-	p.shift[1] = clock_origin(&f.log[1]) - clock_origin(&f.log[0]);
-	check_inverse(&p, f.log, &out);
-	assert_int_equal(out.sessions, 1);
-	ev_merge_free(m);
-	free(bytes);
-	free(twice);
-	free_log(&out);
-	close_fixture(&f);
-}
-
 /* Cost-centre ids (HEAP_PROF_COST_CENTRE, the stacks of PROF_SAMPLE_
  * COST_CENTRE and HEAP_PROF_SAMPLE_COST_CENTRE), PROF_SAMPLE's u32 cap,
  * heap-profile ids and ticky counter ids are renumbered: corpus logs of
@@ -1954,6 +1923,323 @@ static void test_merge_ticky(void **state)
 {
 	(void)state;
 	merge_corpus_with_itself("ticky-ticky.eventlog", EV_REF_TICKY_COUNTER);
+}
+
+/* ------------------------------------------------------------------------
+ * Samples that coincide with their copies' (a property over real logs)
+ * ---------------------------------------------------------------------- */
+
+/* A bracketed group of the global buffer, as GHC posts it: a heap census
+ * (HEAP_PROF_SAMPLE_BEGIN 162 or HEAP_BIO_PROF_SAMPLE_BEGIN 166, to
+ * HEAP_PROF_SAMPLE_END 165 when the log has it, with whatever the buffer
+ * holds in between; before GHC 8.4 the begin and its 163/164 events) or a
+ * ticky sample (TICKY_COUNTER_BEGIN_SAMPLE 212 and its 211 events). Read
+ * here from the format, not from the merge's code. */
+#define COPIES 12          /* inputs of one merge: the log and 11 copies */
+#define MAX_SHIFTS 240     /* per log, the first ones found */
+
+typedef struct tgroups {
+	size_t *sizes;     /* events of each group, markers not counted */
+	size_t n;
+	int64_t shifts[MAX_SHIFTS];
+	size_t n_shifts;
+	int nested;        /* a census began inside an open bracketed one */
+} tgroups;
+
+static int opens_group(uint16_t type)
+{
+	return type == EV_HEAP_PROF_SAMPLE_BEGIN ||
+	       type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN ||
+	       type == EV_TICKY_COUNTER_BEGIN_SAMPLE;
+}
+
+/* Whether `type` belongs to a group opened by `opener`: a bracketed census
+ * holds everything but another begin. */
+static int in_group(uint16_t opener, int bracketed, uint16_t type)
+{
+	if (opener == EV_TICKY_COUNTER_BEGIN_SAMPLE)
+		return type == EV_TICKY_COUNTER_SAMPLE;
+	if (bracketed)
+		return !opens_group(type);
+	return type == EV_HEAP_PROF_SAMPLE_COST_CENTRE ||
+	       type == EV_HEAP_PROF_SAMPLE_STRING;
+}
+
+static void add_shift(tgroups *g, int64_t ns)
+{
+	if (ns == 0)
+		return;
+	for (size_t k = 0; k < g->n_shifts; k++)
+		if (g->shifts[k] == ns)
+			return;
+	if (g->n_shifts < MAX_SHIFTS)
+		g->shifts[g->n_shifts++] = ns;
+}
+
+/* The shifts that make a copy's group meet this one: begin on begin (1
+ * ns apart), a begin or end on the events between (the first and last
+ * of them and every one that is no sample entry, such as the -p timer's
+ * ticks), and either side of the group's length, both ways. */
+static void note_group_shifts(tgroups *g, const tev *const *ev, size_t n)
+{
+	int64_t len = (int64_t)(ev[n - 1]->time - ev[0]->time);
+
+	add_shift(g, 1);
+	for (int64_t d = -1; d <= 1; d++) {
+		add_shift(g, len + d);
+		add_shift(g, -(len + d));
+	}
+	for (size_t k = 1; k + 1 < n; k++) {
+		int64_t at = (int64_t)(ev[k]->time - ev[0]->time);
+		uint16_t t = ev[k]->type;
+		if (k == 1 || k + 2 == n ||
+		    (t != EV_HEAP_PROF_SAMPLE_COST_CENTRE &&
+		     t != EV_HEAP_PROF_SAMPLE_STRING &&
+		     t != EV_TICKY_COUNTER_SAMPLE)) {
+			add_shift(g, at);
+			add_shift(g, -at);
+		}
+	}
+}
+
+/* The groups of `l`'s global buffer, in file order. */
+static void find_groups(const tlog *l, tgroups *g)
+{
+	int bracketed = count_type(l, EV_HEAP_PROF_SAMPLE_END) > 0;
+	const tev **open = malloc(l->n * sizeof *open);
+	size_t n_open = 0;
+
+	assert_non_null(open);
+	memset(g, 0, sizeof *g);
+	g->sizes = malloc((l->n + 1) * sizeof *g->sizes);
+	assert_non_null(g->sizes);
+	for (size_t k = 0; k <= l->n; k++) {
+		const tev *e = k < l->n ? &l->ev[k] : NULL;
+		if (e && (e->cap != EV_NO_CAP || is_marker(e)))
+			continue;
+		if (n_open && e && in_group(open[0]->type, bracketed, e->type)) {
+			open[n_open++] = e;
+			if (e->type != EV_HEAP_PROF_SAMPLE_END)
+				continue;
+		} else if (n_open && e && bracketed &&
+			   open[0]->type != EV_TICKY_COUNTER_BEGIN_SAMPLE &&
+			   e->type != EV_TICKY_COUNTER_BEGIN_SAMPLE) {
+			g->nested = 1; /* a census begins inside one */
+		}
+		if (n_open) {
+			note_group_shifts(g, open, n_open);
+			g->sizes[g->n++] = n_open;
+			n_open = 0;
+			if (e && e->type == EV_HEAP_PROF_SAMPLE_END)
+				continue;
+		}
+		if (e && opens_group(e->type))
+			open[n_open++] = e;
+	}
+	free(open);
+}
+
+static int compare_sizes(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The merged log holds `copies` times each group of the input, each
+ * whole: as many events, none of another input's among them. */
+static void check_groups_kept(const tgroups *in, const tlog *out,
+			      size_t copies)
+{
+	tgroups got;
+	size_t *want = malloc(in->n * copies * sizeof *want);
+
+	assert_non_null(want);
+	for (size_t c = 0; c < copies; c++)
+		memcpy(want + c * in->n, in->sizes, in->n * sizeof *want);
+	find_groups(out, &got);
+	assert_false(got.nested);
+	assert_int_equal(got.n, in->n * copies);
+	qsort(want, got.n, sizeof *want, compare_sizes);
+	qsort(got.sizes, got.n, sizeof *got.sizes, compare_sizes);
+	for (size_t k = 0; k < got.n; k++)
+		if (want[k] != got.sizes[k])
+			fail_msg("a group of %zu events in the merge, where the "
+				 "inputs have one of %zu", got.sizes[k],
+				 want[k]);
+	free(got.sizes);
+	free(want);
+}
+
+/* Prints the first ten errors. */
+static int print_finding(const ev_finding *f, void *ctx)
+{
+	unsigned *printed = ctx;
+
+	if (f->severity == EV_SEVERITY_ERROR && (*printed)++ < 10)
+		print_message("  offset %llu: %s [%s]\n",
+			      (unsigned long long)f->offset, f->message,
+			      f->check);
+	return 0;
+}
+
+static ev_validate_result validate_bytes(const uint8_t *bytes, size_t len,
+					 int print)
+{
+	ev_validate_result res;
+	unsigned printed = 0;
+	ev_reader *r;
+
+	assert_int_equal(ev_reader_open_memory(&r, bytes, len, "merged", 0),
+			 EV_OK);
+	ts_validate(r, NULL, print ? print_finding : NULL, &printed, &res);
+	ev_reader_free(r);
+	return res;
+}
+
+/* Two runs' logs concatenated: a log of two sessions, which validate
+ * accepts. Merge refuses it as an input, alone, with itself or with
+ * another log (EV_REASON_SESSIONS, naming the input and the offset of the
+ * second session), and writes nothing: merged as one process it gave a
+ * log validate rejects (blocks overlapping, threads finished that run
+ * again). Its sessions taken apart are inputs like any other: their
+ * merge is valid and holds the events of both. */
+static void refuse_sessions(const tinput *in, size_t n, size_t which,
+			    uint64_t offset)
+{
+	ev_merge *m = new_merge(NULL, in, n);
+	const ev_diag *d = ev_merge_diag(m);
+
+	assert_int_equal(ev_merge_plan(m), EV_EINVAL);
+	assert_int_equal(d->reason, EV_REASON_SESSIONS);
+	assert_int_equal(d->input, which);
+	assert_int_equal(d->offset, offset);
+	assert_non_null(strstr(d->message, in[which].name));
+	assert_non_null(strstr(d->message, "session 2"));
+	ev_merge_free(m);
+}
+
+static void test_merge_refuses_sessions(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog" };
+	fixture f;
+	tinput two[3], apart[2];
+	tlog log;
+	uint8_t *both, *bytes;
+	size_t len;
+	ev_validate_result res, whole;
+	ev_merge *m;
+
+	(void)state;
+	open_fixture(&f, names, 2);
+	both = malloc(f.len[0] + f.len[1]);
+	assert_non_null(both);
+	memcpy(both, f.data[0], f.len[0]);
+	memcpy(both + f.len[0], f.data[1], f.len[1]);
+	load_log(both, f.len[0] + f.len[1], &log);
+	assert_int_equal(log.sessions, 2);
+	whole = validate_bytes(both, f.len[0] + f.len[1], 1);
+	assert_int_equal(whole.errors, 0);
+	assert_int_equal(whole.sessions, 2);
+
+	two[0] = two[1] = (tinput){ "two-runs", both, f.len[0] + f.len[1] };
+	two[2] = (tinput){ "merge-b", f.data[1], f.len[1] };
+	refuse_sessions(two, 1, 0, f.len[0]);
+	refuse_sessions(two, 2, 0, f.len[0]);
+	refuse_sessions(&two[1], 2, 0, f.len[0]);
+	apart[0] = two[2];
+	apart[1] = two[0];
+	refuse_sessions(apart, 2, 1, f.len[0]);
+
+	apart[0] = (tinput){ "session-1", both, f.len[0] };
+	apart[1] = (tinput){ "session-2", both + f.len[0], f.len[1] };
+	m = new_merge(NULL, apart, 2);
+	bytes = write_merge(m, &len);
+	res = validate_bytes(bytes, len, 1);
+	assert_int_equal(res.errors, 0);
+	assert_int_equal(res.events, whole.events);
+	assert_int_equal(ev_merge_events_written(m), whole.events);
+	ev_merge_free(m);
+	free(bytes);
+	free_log(&log);
+	free(both);
+	close_fixture(&f);
+}
+
+/* The log merged with the original and copies shifted by shifts[0..n). */
+static void merge_shifted(const char *path, const uint8_t *data, size_t len,
+			  const tgroups *groups, const int64_t *shifts,
+			  size_t n)
+{
+	tinput in[COPIES];
+	ev_validate_result res;
+	ev_merge *m;
+	uint8_t *bytes;
+	size_t out_len;
+	tlog out;
+
+	for (size_t i = 0; i < n + 2; i++)
+		in[i] = (tinput){ path, data, len };
+	m = new_merge(NULL, in, n + 2); /* the log twice, then the shifts */
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ev_merge_shift(m, i + 2, shifts[i]), EV_OK);
+	bytes = write_merge(m, &out_len);
+	res = validate_bytes(bytes, out_len, 0);
+	if (res.errors) {
+		print_message("%s merged with copies shifted by", path);
+		for (size_t i = 0; i < n; i++)
+			print_message(" %lld", (long long)shifts[i]);
+		print_message(" ns:\n");
+		validate_bytes(bytes, out_len, 1);
+		fail_msg("%llu errors", (unsigned long long)res.errors);
+	}
+	load_log(bytes, out_len, &out);
+	check_groups_kept(groups, &out, n + 2);
+	ev_merge_free(m);
+	free_log(&out);
+	free(bytes);
+}
+
+static void merge_with_coinciding_copies(const char *path, void *ctx)
+{
+	size_t len, *logs = ctx;
+	uint8_t *data = ts_read_file(path, &len);
+	ev_validate_result res;
+	tgroups g;
+	tlog l;
+
+	assert_non_null(data);
+	res = validate_bytes(data, len, 0);
+	load_log(data, len, &l);
+	find_groups(&l, &g);
+	if (g.n && res.verdict == EV_VERDICT_COMPLETE) {
+		(*logs)++;
+		for (size_t k = 0; k < g.n_shifts; k += COPIES - 2)
+			merge_shifted(path, data, len, &g, g.shifts + k,
+				      g.n_shifts - k < COPIES - 2
+					      ? g.n_shifts - k
+					      : COPIES - 2);
+	}
+	free(g.sizes);
+	free_log(&l);
+	free(data);
+}
+
+/* Every real log with heap, biographical or ticky samples, merged with
+ * itself and with copies of itself shifted so that each sample's begin,
+ * end and the events between them meet a copy's, at 0, 1 ns and either
+ * side of the sample's length (prof-a's census holds -p ticks; the corpus
+ * adds -hd, -hy and ticky logs): every output validates and holds every
+ * group whole. */
+static void test_merge_coinciding_samples(void **state)
+{
+	size_t logs = 0;
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, merge_with_coinciding_copies, &logs);
+	/* heap-a, -b, -n1, hpt-n1, prof-a, -b, -n2, heapdiff-{a,b}-{hT,hc,hy} */
+	assert_int_equal(logs, 13);
+	ts_for_each_log(EVTOOL_CORPUS, merge_with_coinciding_copies, &logs);
 }
 
 /* A block larger than EV_MERGE_MAX_BLOCK (GHC writes at most 2 MiB) is
@@ -2092,10 +2378,11 @@ int main(void)
 		cmocka_unit_test(test_merge_gzip_input),
 		cmocka_unit_test(test_merge_cached_inputs),
 		cmocka_unit_test(test_merge_ref_free_types),
-		cmocka_unit_test(test_merge_sessions),
+		cmocka_unit_test(test_merge_refuses_sessions),
 		cmocka_unit_test(test_merge_time_profile),
 		cmocka_unit_test(test_merge_heap_profile),
 		cmocka_unit_test(test_merge_ticky),
+		cmocka_unit_test(test_merge_coinciding_samples),
 		cmocka_unit_test(test_merge_huge_block),
 		cmocka_unit_test(test_merge_usage),
 	};

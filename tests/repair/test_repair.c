@@ -399,6 +399,12 @@ static void check_cut(const uint8_t *full, size_t full_len, const evlist *all,
 	run r;
 
 	repair_buffer(full, cut, NULL, &r);
+	if (cut == 0) { /* no byte at all: no eventlog, with its reason */
+		assert_int_equal(r.rc, EV_EFORMAT);
+		assert_int_equal(r.diag.reason, EV_REASON_EMPTY_INPUT);
+		free_run(&r);
+		return;
+	}
 	if (cut < all->header_end) {
 		assert_int_equal(r.rc, EV_ETRUNCATED);
 		assert_int_equal(r.diag.status, EV_ETRUNCATED);

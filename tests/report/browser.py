@@ -117,9 +117,26 @@ PROBE = r"""<script>
         elements += ch.getDatasetMeta(k).data.length;
         points += d.data.filter(v => v !== null && (typeof v !== 'object' || v.y !== null)).length;
       });
+      /* What a person sees: the pixels of each dataset's (or bar's)
+       * opaque colour, by its label. */
+      const colours = {};
+      if (ch) ch.data.datasets.forEach(d => {
+        const bg = d.backgroundColor, want = Array.isArray(bg)
+          ? bg.map((c, i) => [ch.data.labels[i], c]) : [[d.label, bg]];
+        for (const [label, c] of want) {
+          if (typeof c !== 'string' || !/^#[0-9a-f]{6}$/i.test(c)) continue;
+          const r = parseInt(c.slice(1, 3), 16), g = parseInt(c.slice(3, 5), 16),
+                b = parseInt(c.slice(5, 7), 16);
+          let n = 0;
+          for (let i = 0; i < px.length; i += 4)
+            if (px[i + 3] === 255 && Math.abs(px[i] - r) < 3 && Math.abs(px[i + 1] - g) < 3 &&
+                Math.abs(px[i + 2] - b) < 3) n++;
+          colours[label] = (colours[label] || 0) + n;
+        }
+      });
       const a = ch ? ch.chartArea : null;
       charts.push({ chart: !!ch, width: cv.width, height: cv.height, inked: inked,
-                    elements: elements, points: points,
+                    elements: elements, points: points, colours: colours,
                     plot: a ? { width: a.right - a.left, height: a.bottom - a.top } : null,
                     capability: capabilityShown(cv, ch),
                     section: cv.closest('section') ? cv.closest('section').id : null });
@@ -266,6 +283,48 @@ def oracle_threads(events):
     return threads
 
 
+def oracle_spans(events):
+    """name -> [durations]: each user message "START name" to the next
+    "STOP name" of the thread running on its capability (the latest open
+    one of that name and thread first)."""
+    running, opened, spans = {}, {}, {}
+    for e in events:
+        f = e.get('fields', {})
+        if e['type'] == 'RUN_THREAD':
+            running[e['cap']] = f['thread']
+        elif e['type'] == 'STOP_THREAD' and running.get(e['cap']) == f['thread']:
+            del running[e['cap']]
+        elif e['type'] == 'USER_MSG':
+            word, _, name = f['message'].partition(' ')
+            key = (name, running.get(e['cap'], 0))
+            if word == 'START':
+                opened.setdefault(key, []).append(e['time'])
+            elif word == 'STOP' and opened.get(key):
+                spans.setdefault(name, []).append(e['time'] - opened[key].pop())
+    return spans
+
+
+def check_spans(name, texts, stats, spans):
+    """The span table: each row as stats --spans=all --json says, in its
+    order, and the counts and totals of START/STOP spans as the events
+    give them."""
+    shown = [s for s in stats['spans']['list']
+             if s['count'] or s['unmatched_stops'] or s['unstopped']]
+    for k, s in enumerate(shown):
+        row = texts.rows.get('span-%d' % k)
+        want = [s['name'] + (' (marker)' if s['kind'] == 'marker' else ''),
+                commas(s['count']), ms(s['total_ns']), js_fixed(s['share'] * 100, 1) + '%',
+                ms(s['mean_ns']), ms(s['p50_ns']), ms(s['p90_ns']), ms(s['p99_ns']),
+                ms(s['max_ns'])]
+        check(row == want, '%s: span row %d %r, stats --spans %r' % (name, k, row, want))
+        if s['kind'] == 'span' and s['count']:
+            got = spans.get(s['name'], [])
+            check((len(got), sum(got)) == (s['count'], s['total_ns']),
+                  '%s: span %s: %d spans, %d ns in the events; stats %d, %d' %
+                  (name, s['name'], len(got), sum(got), s['count'], s['total_ns']))
+    check(texts.rows.get('span-%d' % len(shown)) is None, name + ': no more span rows')
+
+
 def oracle_pauses(events):
     """capset -> [(start, duration, gen, cap)]: GC_END - GC_START on the
     capability that posted the collection's GC_STATS_GHC."""
@@ -313,11 +372,11 @@ def expected_texts(i, s):
     """Element id -> text, for process i with stats --json figures s."""
     p = 'p%d-' % i
     want = {p + 'capabilities': str(s['capabilities']),
-            p + 'elapsed_ns': secs(s['elapsed_ns']),
-            p + 'mut_elapsed_ns': secs(s['mut_elapsed_ns']),
-            p + 'gc_elapsed_ns': secs(s['gc_elapsed_ns']),
-            p + 'productivity': pct(s['productivity'])}
+            p + 'elapsed_ns': secs(s['elapsed_ns'])}
     if s['heap_statistics']:
+        want[p + 'mut_elapsed_ns'] = secs(s['mut_elapsed_ns'])
+        want[p + 'gc_elapsed_ns'] = secs(s['gc_elapsed_ns'])
+        want[p + 'productivity'] = pct(s['productivity'])
         for k in ('allocated_bytes', 'copied_bytes', 'max_live_bytes', 'max_slop_bytes',
                   'max_mem_in_use_bytes'):
             want[p + k] = commas(s[k]) + ' bytes'
@@ -463,13 +522,10 @@ def run(cmd, ok=(0,), **kw):
     return r.stdout
 
 
-def check_page(browser, evtool, name, log, work, out, sections, truncated=False):
-    page = os.path.join(out, name + '.html')
-    ok = (3,) if truncated else (0,)  # exit 3: a truncated log
-    run([evtool, 'report', log, '-o', page], ok)
-    stats = json.loads(run([evtool, 'stats', '--json', '--threads', '--caps', log], ok))['files'][0]
-    info = json.loads(run([evtool, 'info', '--json', log], (0, 3)))['files'][0]
-
+def probe(browser, name, page, work):
+    """Opens `page` with the probe; (texts, probe result, console lines),
+    or None when the probe did not run. Checks that no error showed and
+    that the page's script ran to its end."""
     probed = os.path.join(work, name + '-probed.html')
     with open(page, encoding='utf-8') as f:
         text = f.read()
@@ -482,12 +538,25 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
     texts.feed(dom)
     check('browser-test' in texts.texts, name + ': the probe ran')
     if 'browser-test' not in texts.texts:
-        return
+        return None
     result = json.loads(texts.texts['browser-test'])
     check(result['errors'] == [], name + ': no console error: %s' % result['errors'])
     check(not [l for l in console if 'Uncaught' in l or 'ERROR' in l.split(':CONSOLE')[0]],
           name + ': no error in the browser log: %s' % console)
     check(result['rendered'] == 'yes', name + ': the page script ran to its end')
+    return texts, result
+
+
+def check_page(browser, evtool, name, log, work, out, sections, truncated=False):
+    page = os.path.join(out, name + '.html')
+    ok = (3,) if truncated else (0,)  # exit 3: a truncated log
+    run([evtool, 'report', log, '-o', page], ok)
+    stats = json.loads(run([evtool, 'stats', '--json', '--threads', '--caps', log], ok))['files'][0]
+    info = json.loads(run([evtool, 'info', '--json', log], (0, 3)))['files'][0]
+    probed = probe(browser, name, page, work)
+    if not probed:
+        return
+    texts, result = probed
     check(texts.texts.get('report-status', '').startswith('A truncated' if truncated else 'A complete'),
           name + ': status %r' % texts.texts.get('report-status'))
     check(len(result['charts']) > 0, name + ': it has charts')
@@ -536,6 +605,10 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
         for key, want in expected_texts(i, s).items():
             got = texts.texts.get(key)
             check(got == want, '%s: #%s shows %r, stats --json says %r' % (name, key, got, want))
+        if not s['heap_statistics']:  # no GC events: no GC time, MUT nor productivity
+            shown = [k for k in ('mut_elapsed_ns', 'gc_elapsed_ns', 'productivity')
+                     if 'p%d-%s' % (i, k) in texts.texts]
+            check(not shown, '%s: %s shown for a run without GC events' % (name, shown))
     if len(procs) == 1 and not info['args']:  # a log that lost its global block
         check(not any(k in texts.texts for k in ('p0-program', 'p0-rts', 'p0-pid')),
               name + ': no identity shown where the log has none')
@@ -555,6 +628,9 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
     events = events_in_file_order(evtool, log, work)
     check_capabilities(name, result['charts'], stats['capabilities'], events)
     check_threads(name, texts, oracle_threads(events))
+    if 'spans-section' in sections:
+        spans = json.loads(run([evtool, 'stats', '--json', '--spans=all', log], ok))['files'][0]
+        check_spans(name, texts, spans, oracle_spans(events))
     pauses = oracle_pauses(events)
     for i, s in enumerate(procs):
         check_pauses(name, i, texts, sorted(pauses.get(s['capset'], [])))
@@ -563,6 +639,47 @@ def check_page(browser, evtool, name, log, work, out, sections, truncated=False)
     browse(browser, page, ['--window-size=1200,2600', '--screenshot=' + shot], work)
     check(os.path.getsize(shot) > 10000, name + ': screenshot ' + shot)
     return shot
+
+
+def check_diff(browser, evtool, name, base, new, band, work, out):
+    """report BASE NEW: the figures of stats BASE NEW, both runs' bands
+    stacked in the same colour per band, and the band that differs seen
+    (its colour's pixels) in the new run's chart, not in the base's, and
+    as a bar of the change chart."""
+    page = os.path.join(out, name + '.html')
+    run([evtool, 'report', base, new, '-o', page])
+    cmp = json.loads(run([evtool, 'stats', '--json', base, new]))
+    probed = probe(browser, name, page, work)
+    if not probed:
+        return
+    texts, result = probed
+    for f in cmp['comparison'][0]['figures']:  # the figures, as stats A B
+        row = texts.rows.get('fig-' + f['figure'])
+        check(row is not None and row[0] == f['figure'], '%s: figure row %s' % (name, f['figure']))
+    want = cmp['heap_bands']['list']
+    for k, b in enumerate(want):
+        row = texts.rows.get('band-%d' % k)
+        check(row is not None and row[:2] == [b['band'], b['status']],
+              '%s: band row %d %r, stats %r' % (name, k, row, (b['band'], b['status'])))
+    charts = {c['section']: c for c in result['charts']}
+    for sect in ('diff-run-0', 'diff-run-1', 'diff-bands'):
+        c = charts.get(sect)
+        check(c is not None and c['inked'] > 0 and c['points'] > 0,
+              '%s: chart %s has drawn data: %s' % (name, sect, c))
+    if not all(s in charts for s in ('diff-run-0', 'diff-run-1', 'diff-bands')):
+        return
+    a, b, bars = charts['diff-run-0'], charts['diff-run-1'], charts['diff-bands']
+    check(band not in a['colours'] or a['colours'][band] == 0,
+          '%s: the base run has no %s band (%s px)' % (name, band, a['colours'].get(band)))
+    check(b['colours'].get(band, 0) > 200,
+          '%s: the new run shows its %s band: %s px' % (name, band, b['colours'].get(band)))
+    check(bars['colours'].get(band, 0) > 50,
+          '%s: the change chart shows %s as a bar: %s px' % (name, band, bars['colours'].get(band)))
+    shared = [l for l in a['colours'] if l in b['colours'] and l != '(other)']
+    check(len(shared) >= 3 and all(a['colours'][l] > 0 and b['colours'][l] > 0 for l in shared[:3]),
+          '%s: bands of both runs drawn in both charts, one colour each: %s' % (name, shared[:3]))
+    shot = os.path.join(out, name + '.png')
+    browse(browser, page, ['--window-size=1200,2400', '--screenshot=' + shot], work)
 
 
 def main():
@@ -585,6 +702,14 @@ def main():
         check_page(browser, evtool, 'heap-n1', td('heap-n1'), work, out,
                    ['process-0', 'heap-profile'])
         check_page(browser, evtool, 'user-n1', td('user-n1'), work, out, ['process-0', 'markers-0'])
+        check_page(browser, evtool, 'spans-a', td('spans-a'), work, out,
+                   ['process-0', 'spans-section', 'spans-summary'])
+        check_diff(browser, evtool, 'heapdiff-hT', td('heapdiff-a-hT'), td('heapdiff-b-hT'),
+                   'ghc-prim:GHC.Types.D#', work, out)
+        check_diff(browser, evtool, 'heapdiff-hy', td('heapdiff-a-hy'), td('heapdiff-b-hy'),
+                   'Double', work, out)
+        check_diff(browser, evtool, 'heapdiff-hc', td('heapdiff-a-hc'), td('heapdiff-b-hc'),
+                   'extraDoubles/main.ds/...', work, out)
         check_page(browser, evtool, 'merged', merged, work, out, ['process-0', 'process-1'])
         check_page(browser, evtool, 'killed', os.path.join(testdata, 'killed-blocks.eventlog.gz'),
                    work, out, ['process-0'], truncated=True)

@@ -43,7 +43,7 @@ static ev_stats *stats_of_memory(const void *data, size_t len)
 
 	assert_int_equal(ev_reader_open_memory(&r, data, len, "mem", 0), EV_OK);
 	assert_int_equal(ev_stats_new(&st), EV_OK);
-	assert_int_equal(ev_stats_read(st, r), EV_END);
+	assert_int_equal(ev_reader_feed(r, ev_stats_consumer(), st), EV_END);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
 	ev_reader_free(r);
 	return st;

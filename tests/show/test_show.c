@@ -460,8 +460,7 @@ static int on_event(void *ctx, const ev_event *ev)
 static void visit(const char *path, ev_sort_method method, size_t memory,
 		  visit_log *out)
 {
-	static const ev_sort_visitor visitor = { on_session, on_event,
-						 EV_SORT_VISIT_MARKERS };
+	static const ev_consumer visitor = { on_session, on_event, NULL, EV_CONSUME_MARKERS };
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	ev_input *in;
 	ev_sorter *s;
@@ -522,7 +521,7 @@ static int stop_at_first(void *ctx, const ev_event *ev)
 
 static void test_visit_stops(void **state)
 {
-	static const ev_sort_visitor visitor = { on_session, stop_at_first, 0 };
+	static const ev_consumer visitor = { on_session, stop_at_first, NULL, 0 };
 	char *path = ts_path(EVTOOL_TESTDATA, "threads-n1.eventlog");
 	visit_log v;
 	ev_input *in;

@@ -860,8 +860,11 @@ static void test_header_cut_input(void **state)
 		assert_int_equal(sort_path(s, cut, sink), EV_EFORMAT);
 		assert_int_equal(ev_sorter_diag(s)->status, EV_EFORMAT);
 		assert_int_equal(ev_sorter_diag(s)->origin, EV_ORIGIN_INPUT);
-		snprintf(want, sizeof want, "ends inside the header (%zu bytes",
-			 cuts[k]);
+		if (cuts[k] == 0) /* no byte at all: no eventlog */
+			snprintf(want, sizeof want, "the file is empty");
+		else
+			snprintf(want, sizeof want, "ends inside the header "
+				 "(%zu bytes", cuts[k]);
 		assert_non_null(strstr(ev_sorter_diag(s)->message, want));
 		ev_sink_memory(sink, &out_len);
 		assert_int_equal(out_len, 0);

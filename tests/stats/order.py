@@ -193,7 +193,8 @@ def expected_process(want, shift, cap_map, capset, start_delta):
     for times, elapsed, mut in ((want, "elapsed_ns", "mut_elapsed_ns"),
                                 (want["figures"], "elapsed", "mut-time")):
         times[elapsed] = max(0, times[elapsed] - start_delta)
-        times[mut] = max(0, times[elapsed] - want["gc_elapsed_ns"])
+        if times[mut] is not None:  # null: a run without GC events
+            times[mut] = max(0, times[elapsed] - want["gc_elapsed_ns"])
     return want
 
 

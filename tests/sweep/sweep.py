@@ -9,12 +9,22 @@ Runs each writing command (the columns below) on every log of TESTDATA
 (real logs of other GHC versions; --rows corpus: exit 77, skipped, when
 the folder is absent), and checks every log it writes with `evtool
 validate` (and `validate --sorted` after sort). The testdata rows add one
-damaged log made here from a real one (for truncate --resync). Each log is
+damaged log made here from a real one (for truncate --resync), and one log
+of two sessions (two runs' logs concatenated), which merge refuses as an
+input (exit 2, "session 2 begins": it takes one session per input). Each log is
 merged with itself, with a log of another GHC version (a corpus log for
 testdata's 9.0.2 logs, when the corpus is there; threads-n2 for a corpus
 log), and with its peer run (heap-a with heap-b, merge-a with merge-b);
 the merge with another version must say each conversion once, as a
-warning naming its input. A pipeline runs through files and another
+warning naming its input. Each log is also merged with copies of itself
+shifted so that its bracketed samples (heap censuses, ticky samples) meet
+their copies' at the begin, the end and the events between them (at 0, 1
+ns and either side of a sample's length): every sample must stay whole.
+Every row is run again as another producer of the format would write it:
+the log with its header declared as Mercury's runtime declares it
+(tests/cli/cases/redeclare.py --mercury: id 39 variable-size, the
+declarations in Mercury's order); its merge with a GHC log that declares
+39 as GHC does must be refused, naming the clash (exit 2). A pipeline runs through files and another
 through standard input and output; cat -o x.eventlog.gz must write gzip.
 The slice (filter of the middle third of a log's time) must describe its
 window: no event after it, and stats timing each process inside it.
@@ -25,7 +35,9 @@ the command keeps them all.
 A cell passes when the command wrote a log and the checks passed it, or
 when the command refused an input that is no log to work on (exit 1:
 `evtool validate` calls the input invalid too, or it holds a header and
-no event); a refusal of a log that validates fails. Prints a table of
+no event), or a Mercury row's merge with a GHC log (exit 2, "another
+producer's"), or a merge of the two-session row (exit 2, "session 2
+begins"); any other refusal of a log that validates fails. Prints a table of
 commands x logs with what each produced (ok, `refused`, `-` when the
 command does not apply, or FAIL and why, detailed below the table) and
 exits 1 when any cell failed, 77 when there is nothing to run.
@@ -41,6 +53,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'cli', 'cases'))
+import redeclare  # noqa: E402  (the Mercury header, shared with the cases)
+
 # Event classes of `filter --class` (lib/format/catalog.c's class names).
 CLASSES = ['scheduler', 'gc', 'sparks-sampled', 'sparks-full', 'user',
            'nonmoving', 'ticky', 'meta', 'cap', 'heap-profile',
@@ -51,6 +67,11 @@ CLASSES = ['scheduler', 'gc', 'sparks-sampled', 'sparks-full', 'user',
 # run of 20 ms). Only truncate --resync applies to it.
 DAMAGE_SOURCE = 'threads-n1.eventlog'
 DAMAGE_LEN = 40
+
+# The log of two sessions: two runs' logs concatenated (as a restarted
+# eventlog is). Merge refuses it (exit 2, "session 2 begins"): it takes
+# one session per input.
+TWO_RUNS = ['merge-a.eventlog', 'merge-b.eventlog']
 
 
 class Sweep:
@@ -97,12 +118,14 @@ def log_facts(sw, log):
     m = re.search(r'^  events +(\d+)', info, re.M)
     events = int(m.group(1)) if m else 0
     t = re.search(r'^  time +first (\d+) ns, last (\d+) ns', info, re.M)
+    s = re.search(r'^  events .*, (\d+) sessions?$', info, re.M)
     return {
         'valid': rc == 0,
         'events': events,
         'complete': re.search(r'^  status +complete$', info, re.M) is not None,
         'last_time': int(t.group(2)) if t else None,
         'rts': (re.search(r'^  rts +(\S+)', info, re.M) or [None, ''])[1],
+        'sessions': int(s.group(1)) if s else 1,
     }
 
 
@@ -210,6 +233,9 @@ def merge_other(sw, log, facts):
         return None
     out = sw.out('o.eventlog')
     rc, text = sw.run('merge', '--no-progress', log, other, '-o', out)
+    clash = [l for l in text.splitlines() if 'cannot be merged' in l]
+    if clash:
+        return rc, clash[0], out
     warnings = [l for l in text.splitlines() if ': warning: ' in l]
     for w in warnings:
         if warnings.count(w) > 1:
@@ -217,6 +243,94 @@ def merge_other(sw, log, facts):
         if not w.startswith('evtool merge: %s: ' % log) and \
                 not w.startswith('evtool merge: %s: ' % other):
             return 1, 'a warning naming no input: ' + w, None
+    return rc, first_line(text), out
+
+
+# ---- merges whose bracketed samples coincide ----
+
+OPENS = (162, 166, 212)  # HEAP_PROF_SAMPLE_BEGIN, HEAP_BIO_..., TICKY_BEGIN
+ENTRIES = (163, 164, 211)  # the samples' own entries
+SAMPLE_END = 165
+
+
+def global_events(sw, log):
+    """(id, time) of the global events of `log` in time order (the global
+    buffer's order but for equal times)."""
+    p = subprocess.run([sw.evtool, 'show', '--format', 'ndjson', log],
+                       stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL)
+    out = []
+    for line in p.stdout.decode('utf-8', 'replace').splitlines():
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if e.get('cap') is None and e.get('id') != 18:
+            out.append((e['id'], e['time']))
+    return out
+
+
+def sample_groups(events):
+    """Each bracketed group as the list of its (id, time): a census runs to
+    its end (165) when the log has one, with whatever lies between; before
+    GHC 8.4, and for ticky samples, a group is its begin and its entries."""
+    bracketed = any(t == SAMPLE_END for t, _ in events)
+    groups, cur = [], None
+    for t, time in events:
+        if cur is not None:
+            census = cur[0][0] != 212
+            if (census and bracketed and t not in OPENS) or \
+                    (t in ENTRIES and (t == 211) == (not census)):
+                cur.append((t, time))
+                if t != SAMPLE_END:
+                    continue
+                groups.append(cur)
+                cur = None
+                continue
+            groups.append(cur)
+            cur = None
+        if t in OPENS:
+            cur = [(t, time)]
+    if cur:
+        groups.append(cur)
+    return groups
+
+
+def sample_shifts(sw, log, most=14):
+    """Shifts that make a copy's samples meet the log's: 1 ns either way,
+    and for the longest sample, the one holding the most other events (a
+    -p tick) and the first: either side of its length, both ways, and the
+    offsets of the first event inside and of those other events."""
+    groups = sample_groups(global_events(sw, log))
+    shifts = [1, -1]
+    picked = []
+    if groups:
+        picked = [max(groups, key=lambda g: g[-1][1] - g[0][1]),
+                  max(groups, key=lambda g: sum(t not in ENTRIES
+                                                for t, _ in g[1:-1])),
+                  groups[0]]
+    for g in picked:
+        begin, length = g[0][1], g[-1][1] - g[0][1]
+        inside = [time - begin for t, time in g[1:-1] if t not in ENTRIES]
+        if len(g) > 2:
+            inside.insert(0, g[1][1] - begin)
+        for d in [length - 1, length, length + 1] + inside[:3]:
+            shifts += [d, -d]
+    seen = []
+    for d in shifts:
+        if d and d not in seen:
+            seen.append(d)
+    return seen[:most]
+
+
+def merge_near(sw, log, facts):
+    """The log merged with itself and copies shifted by sample_shifts."""
+    shifts = sample_shifts(sw, log)
+    sw.copies = 2 + len(shifts)
+    out = sw.out('o.eventlog')
+    spec = ','.join('%d=%dns' % (k + 3, d) for k, d in enumerate(shifts))
+    rc, text = sw.run('merge', '--no-progress', *([log] * sw.copies),
+                      '--shift', spec, '-o', out)
     return rc, first_line(text), out
 
 
@@ -250,9 +364,14 @@ PEERS = {'heap-a.eventlog': 'heap-b.eventlog',
 
 
 def merge_peer(sw, log, facts):
-    peer = PEERS.get(os.path.basename(log))
+    """The log merged with its peer run (a Mercury variant with its peer's
+    variant, made beside it)."""
+    name = os.path.basename(log)
+    prefix = 'mercury-' if name.startswith('mercury-') else ''
+    peer = PEERS.get(name[len(prefix):])
     if not peer:
         return None
+    peer = prefix + peer
     out = sw.out('o.eventlog')
     rc, text = sw.run('merge', '--no-progress', log,
                       os.path.join(os.path.dirname(log), peer), '-o', out)
@@ -288,6 +407,7 @@ COMMANDS = [
     ('merge-self', simple('merge', '--no-progress', '{IN}', '{IN}')),
     ('merge-other', merge_other),
     ('merge-peer', merge_peer),
+    ('merge-near', merge_near),
     ('archive', archive_extract),
     ('filter|sort|cut', lambda sw, log, facts: pipeline(sw, log, [
         ['filter', '--no-progress', '--exclude-class', 'user', '{IN}'],
@@ -309,7 +429,7 @@ COMMANDS = [
 # same sequence).
 KEEPS_ALL = {'reblock': 'same-per-cap', 'archive': 'same', 'sort': 'count',
              'redact': 'count', 'merge-self': 'double',
-             '-o x.gz': 'same'}
+             'merge-near': 'copies', '-o x.gz': 'same'}
 
 
 def check_output(sw, name, log, facts, rc, msg, out):
@@ -317,6 +437,12 @@ def check_output(sw, name, log, facts, rc, msg, out):
     if rc not in (0, 3):
         if rc == 1 and (not facts['valid'] or facts['events'] == 0):
             return None  # refused an input that is no log to work on
+        if rc == 2 and facts.get('foreign') and name == 'merge-other' and \
+                "another producer's" in msg:
+            return None  # another producer's 39 beside GHC's: refused
+        if rc == 2 and facts['sessions'] > 1 and name.startswith('merge') \
+                and 'session 2 begins' in msg:
+            return None  # merge takes one session per input: refused
         return 'exit %d: %s' % (rc, msg)
     if not out or not os.path.exists(out):
         return 'exit %d but no output' % rc
@@ -364,10 +490,12 @@ def check_ghc_events(sw, name, log, facts, out):
     want = facts['ghc_events']
     if how == 'count' and got != want:
         return 'ghc-events reads %d events, not %d' % (got, want)
-    # merged with itself: every event twice, and the creation events the
-    # merge synthesises for a log that lacks them
-    if how == 'double' and got < 2 * want:
-        return 'ghc-events reads %d events, fewer than 2 x %d' % (got, want)
+    # merged with itself (or its copies): every event once per copy, and
+    # the creation events the merge synthesises for a log that lacks them
+    copies = {'double': 2, 'copies': getattr(sw, 'copies', 0)}.get(how)
+    if copies and got < copies * want:
+        return 'ghc-events reads %d events, fewer than %d x %d' % (
+            got, copies, want)
     return ''
 
 
@@ -382,6 +510,44 @@ def damaged_log(sw, testdata):
     with open(path, 'wb') as f:
         f.write(data)
     return path, log_facts(sw, src)['last_time']
+
+
+def two_runs_log(sw, testdata):
+    """merge-a's and merge-b's logs concatenated: one log of two
+    sessions (two runs, each clock from 0), in the work folder."""
+    path = os.path.join(sw.work, 'two-runs.eventlog')
+    with open(path, 'wb') as f:
+        for name in TWO_RUNS:
+            with open(os.path.join(testdata, name), 'rb') as g:
+                f.write(g.read())
+    return path
+
+
+def mercury_log(sw, log):
+    """The log with the header Mercury's runtime would write (see
+    redeclare.py), in the work folder; None when its events cannot be
+    walked with its declared sizes."""
+    opener = gzip.open if log.endswith('.gz') else open
+    with opener(log, 'rb') as f:
+        data = f.read()
+    try:
+        data = redeclare.mercury(data)
+    except redeclare.CannotWalk:
+        return None
+    name = os.path.basename(log)
+    if name.endswith('.gz'):
+        name = name[:-3]
+    path = os.path.join(sw.work, 'mercury-' + name)
+    with open(path, 'wb') as f:
+        f.write(data)
+    return path
+
+
+def add_ghc_facts(sw, log, f):
+    """Whether ghc-events reads the log itself, and how many events."""
+    rc, text = sw.ghc_events('count', log) if sw.evcheck else (1, '')
+    f['ghc_reads'] = rc == 0
+    f['ghc_events'] = int(text.split()[0]) if rc == 0 else None
 
 
 def main():
@@ -425,9 +591,7 @@ def sweep(sw, a, logs, corpus):
              (logs if a.rows == 'testdata' else [])}
     for log, f in facts.items():
         # ghc-events checks apply to the logs ghc-events reads itself
-        rc, text = sw.ghc_events('count', log) if sw.evcheck else (1, '')
-        f['ghc_reads'] = rc == 0
-        f['ghc_events'] = int(text.split()[0]) if rc == 0 else None
+        add_ghc_facts(sw, log, f)
     # Another GHC version to merge with: a corpus log for testdata's 9.0.2
     # logs (6.12's, the oldest, when there), a testdata log for the
     # corpus's.
@@ -443,13 +607,25 @@ def sweep(sw, a, logs, corpus):
 
     if a.rows == 'corpus':
         rows = [(log, facts[log]) for log in corpus]
-        damaged = None
+        damaged = two_runs = None
     else:
         rows = [(log, facts[log]) for log in logs]
         damaged, source_last = damaged_log(sw, a.testdata)
         dfacts = log_facts(sw, damaged)
         dfacts['source_last_time'] = source_last
         rows.append((damaged, dfacts))
+        two_runs = two_runs_log(sw, a.testdata)
+        tfacts = log_facts(sw, two_runs)
+        add_ghc_facts(sw, two_runs, tfacts)
+        rows.append((two_runs, tfacts))
+    for log, f in list(rows):
+        mercury = mercury_log(sw, log) \
+            if log not in (damaged, two_runs) else None
+        if mercury:
+            mfacts = log_facts(sw, mercury)
+            mfacts['foreign'] = True
+            add_ghc_facts(sw, mercury, mfacts)
+            rows.append((mercury, mfacts))
 
     names = [os.path.basename(r[0]) for r in rows]
     width = max(len(n) for n in names)
@@ -498,8 +674,9 @@ def print_table(columns, table, width):
     column per command, each cell a short mark."""
     marks = {'ok': '.', 'refused': 'r', '-': ' ', 'FAIL': 'X'}
     print()
-    print('. ok (validates%s), r refused an invalid input, X FAIL, blank: '
-          'does not apply' % '')
+    print('. ok (validates), r refused (an invalid input; a Mercury log '
+          'with a GHC one; a log of two sessions in a merge), X FAIL, '
+          'blank: does not apply')
     for k, (name, _) in enumerate(columns):
         print('%*s %2d %s' % (width, '', k + 1, name))
     print('%*s  %s' % (width, '', ''.join('%-3d' % (k + 1)

@@ -17,11 +17,13 @@ commands:
   show       print the events as text, exactly as ghc-events show does
   filter     keep some events: by class, type, cap, process, thread, time, markers
   stats      the +RTS -s summary, GC pauses and threads of a run; compare, CI gate, live
+  monitor    serve the figures of running programs' live logs to Prometheus
   report     one self-contained HTML page about a run: timelines, GC, heap
   sort       put a log into one global, stable time order
   merge      merge the logs of several processes into one timeline
   export     convert a log for perfetto, speedscope or hp2ps
   validate   check that logs are what GHC writes (a CI gate)
+  view       the timeline of a log of any size, in the browser
   truncate   repair a log cut short (a killed program); cut a log to a prefix
   archive    gzip logs with their digest; test and extract archives
 

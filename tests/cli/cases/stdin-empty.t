@@ -1,4 +1,4 @@
-# no input named and standard input not a terminal: it is read, here empty (a usage error only on a terminal)
+# no input named and standard input not a terminal: it is read, here empty (a usage error only on a terminal), so no eventlog (exit 1, the one message of an empty input)
 cmd: evtool show < /dev/null; echo "show: $?"; evtool cat < /dev/null | wc -c; echo "cat: ${PIPESTATUS[0]}"
 exit: 0
 --- stdout
@@ -6,6 +6,5 @@ show: 1
 0
 cat: 1
 --- stderr
-evtool show: <stdin>: offset 0: the input ends inside the header (0 bytes of it read)
-evtool cat: <stdin>: offset 0: the input ends inside the header (0 bytes of it read)
-hint: 'evtool truncate' repairs a log whose program was killed; 'evtool cat --reblock' keeps its complete events
+evtool show: <stdin>: the file is empty: it holds no eventlog
+evtool cat: <stdin>: the file is empty: it holds no eventlog

@@ -22,7 +22,7 @@ thread-run       a thread starts running on a capability that is running another
 thread-stop      a thread stops on a capability that is not running it
 thread-two-caps  a thread runs on two capabilities at once
 thread-migrate   a thread is migrated while it runs
-thread-finished  a thread runs, stops, migrates or wakes up after it finished (STOP_THREAD status 5)
+thread-finished  a thread runs, stops or migrates after it finished (STOP_THREAD status 5)
 thread-create    a thread is created twice, or runs before its creation (warning)
 gc-start         GC_START while the capability is already in a GC
 gc-end           GC_END without a GC_START on the capability

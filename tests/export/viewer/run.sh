@@ -15,20 +15,9 @@
 set -euo pipefail
 evtool=$1 data=$2 work=$3
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-packages=(speedscope@1.25.0 playwright-core@1.65.1)
-
-skip() { echo "skipped: $*"; exit 77; }
-chromium=$(command -v chromium || command -v chromium-browser || true)
-[[ -n "$chromium" ]] || skip "no chromium (apt-get install chromium)"
-command -v node >/dev/null || skip "no node (apt-get install nodejs npm)"
-modules=${EVTOOL_VIEWER_MODULES:-$work/node_modules}
-if [[ ! -d "$modules/speedscope/dist/release" || ! -d "$modules/playwright-core" ]]; then
-  command -v npm >/dev/null || skip "no npm (apt-get install npm)"
-  mkdir -p "$work"
-  timeout 300 npm install --prefix "$work" --no-audit --no-fund --silent \
-    "${packages[@]}" >"$work/npm.log" 2>&1 || { cat "$work/npm.log"; skip "npm install failed"; }
-  modules=$work/node_modules
-fi
+# shellcheck source=../../browser.sh
+. "$here/../../browser.sh"
+browser_setup "$work" speedscope@1.25.0
 
 out=$work/shots
 rm -rf "$out"; mkdir -p "$out"

@@ -1,0 +1,27 @@
+# stats A B with heap profiles: per band, peak and mean residency in both
+# runs and their change, the largest change of peak first, --top of them
+# and the rest summed. heapdiff b keeps 20,000 boxed Doubles that a never
+# makes: a new band of 320,000 bytes (16 each) by closure type (D#) and
+# by type (Double), of 800,000 bytes (with the list's cells) by cost
+# centre (extraDoubles)
+cmd: for h in hT hy hc; do evtool stats @DATA@/heapdiff-a-$h.eventlog @DATA@/heapdiff-b-$h.eventlog --top 3 | sed -n '/heap profile/,$p' | cut -c1-72; done
+exit: 0
+--- stdout
+  heap profile by -hT: 36 bands, the 3 with the largest change of peak
+  band                                base peak     new peak   change   
+  ghc-prim:GHC.Types.:                1,816,368    2,428,056   +33.7%   
+  ghc-prim:GHC.Types.D#                       -      320,000      new   
+  containers-0.6.4.1:Data.Map.Inte    1,267,200    1,360,224    +7.3%   
+  (33 more bands)                       468,416      499,408    +6.6%   
+  heap profile by -hy: 33 bands, the 3 with the largest change of peak
+  band                                base peak     new peak   change   
+  Double                                      -      320,000      new   
+  Map                                 1,467,696    1,177,536   -19.8%   
+  Int                                   489,248      392,176   -19.8%   
+  (30 more bands)                     2,112,760    2,176,736    +3.0%   
+  heap profile by -hc: 12 bands, the 3 with the largest change of peak
+  band                                base peak     new peak   change   
+  buildMap.\/buildMap/m...            2,390,112    3,526,112   +47.5%   
+  extraDoubles/main.ds/...                    -      800,000      new   
+  PINNED                                      -       61,360      new   
+  (9 more bands)                         12,232       13,696   +12.0%   

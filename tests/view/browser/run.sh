@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# evtool view's page in real headless Chromium (Debian's chromium, driven
+# by the pinned playwright-core that tests/export/viewer uses): view.mjs
+# opens a merged two-process log, checks the canvas's pixels against
+# stats --caps, zooms by URL and by wheel to one RUN_THREAD event, hovers
+# it and compares the tooltip with show's line, and selects a range whose
+# figures it compares with filter --from --to | stats --json.
+#
+#   run.sh EVTOOL TESTDATA WORK
+#
+# playwright-core is installed into WORK/node_modules on first use, or
+# taken from $EVTOOL_VIEWER_MODULES. Exit 77 (skipped) without Chromium,
+# node or the package. Screenshots are left in WORK/shots.
+set -euo pipefail
+evtool=$1 data=$2 work=$3
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../../browser.sh
+. "$here/../../browser.sh"
+browser_setup "$work"
+out=$work/shots
+rm -rf "$out"; mkdir -p "$out"
+"$evtool" merge "$data/merge-a.eventlog" "$data/merge-b.eventlog" -o "$out/merged.eventlog"
+node "$here/view.mjs" "$modules" "$chromium" "$evtool" "$out/merged.eventlog" "$out" \
+  "$data/gc-n2.eventlog" "$data/threads-n4.eventlog" "$data/sparks-n2.eventlog"

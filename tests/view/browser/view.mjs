@@ -1,0 +1,199 @@
+// evtool view's page in headless Chromium, on a real log (run.sh).
+//
+//   node view.mjs NODE_MODULES CHROMIUM EVTOOL LOG OUT_DIR [LOG...]
+//
+// 1. The whole run: each capability row's pixels that are running (a
+//    thread's colour), GC (red) and idle (grey) cover the shares that
+//    `evtool stats --caps --json` gives for the visible range (within 0.5%);
+//    for the further LOGs too.
+// 2. Zoomed by URL near one RUN_THREAD event of `evtool show`, then by the
+//    wheel over it down to about a microsecond: the tooltip of that event
+//    is show's line for it.
+//    A click there lists that thread's life, the event among it.
+// 3. A range selected by shift-drag: its figures (mutator and GC per
+//    capability) are those of `evtool filter --from --to | evtool stats
+//    --json`, within two of the index's buckets (its resolution).
+// 4. A message typed into the search box: the view is centred on it.
+// Prints "N passed, N failed"; exits 1 on a failure.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const [modules, chromiumPath, evtool, log, outDir, ...pixelLogs] = process.argv.slice(2);
+const require = createRequire(path.join(path.resolve(modules), 'x.js'));
+const { chromium } = require('playwright-core');
+let passed = 0, failed = 0;
+function check(ok, what) {
+  if (ok) { passed++; console.log('ok ' + what); } else { failed++; console.log('FAIL ' + what); }
+}
+function run(args, input) {
+  return execFileSync(evtool, args, { input, maxBuffer: 1 << 28 });
+}
+function capsOf(stats) {
+  const out = {};
+  for (const c of JSON.parse(stats).files[0].capabilities) out[c.cap] = c;
+  return out;
+}
+
+async function startView(file) {
+  const proc = spawn(evtool, ['view', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    proc.stdout.on('data', d => { text += d; if (text.includes('\n')) resolve(text.split('\n')[0]); });
+    proc.on('exit', c => reject(new Error('evtool view exited ' + c)));
+  });
+  return { proc, url };
+}
+const { proc: server, url } = await startView(log);
+const userDir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'evtool-chromium-'));
+const browser = await chromium.launchPersistentContext(userDir, {
+  executablePath: chromiumPath, headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run',
+         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  viewport: { width: 1200, height: 300 },
+});
+// 1. The pixels of the whole run of `file` against stats --caps.
+async function checkPixels(page, file) {
+  const meta = await page.evaluate(() => fetch('/api/meta').then(r => r.json()));
+  const shares = await page.evaluate(() => {
+    const { LABEL, ROW, TOP } = window.viewLayout;
+    const cv = document.getElementById('tl');
+    const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+    const rows = [];
+    for (let cap = 0; cap < window.tilesCaps; cap++) {
+      const y0 = TOP + cap * ROW, h = ROW - 6, n = { run: 0, gc: 0, idle: 0, all: 0 };
+      for (let y = y0; y < y0 + h; y++)
+        for (let x = LABEL; x < cv.width; x++) {
+          const i = 4 * (y * cv.width + x), r = px[i], g = px[i + 1], b = px[i + 2];
+          if (r === 85 && g === 85 && b === 85) continue; // a marker's line
+          n.all++;
+          if (r === 229 && g === 57 && b === 53) n.gc++;
+          else if (r === 224 && g === 224 && b === 224) n.idle++;
+          else if (!(r === 250 && g === 250 && b === 250)) n.run++;
+        }
+      rows.push({ run: n.run / n.all, gc: n.gc / n.all, idle: n.idle / n.all });
+    }
+    return rows;
+  });
+  const whole = capsOf(run(['stats', '--caps', '--json', file]));
+  const span = meta.end_ns - meta.start_ns;
+  for (const [cap, c] of Object.entries(whole)) {
+    const want = { run: c.mutator_ns / span, gc: c.gc_ns / span };
+    want.idle = 1 - want.run - want.gc;
+    const got = shares[cap];
+    const ok = got && ['run', 'gc', 'idle'].every(k => Math.abs(got[k] - want[k]) <= 0.005);
+    check(ok, `${path.basename(file)} cap ${cap} pixels: running ${got && got.run.toFixed(3)} GC ${got && got.gc.toFixed(3)} idle ${got && got.idle.toFixed(3)}; stats --caps ${want.run.toFixed(3)} ${want.gc.toFixed(3)} ${want.idle.toFixed(3)}`);
+  }
+
+}
+
+const errors = [];
+try {
+  const page = await browser.newPage();
+  page.on('pageerror', e => errors.push(String(e)));
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(url);
+  await page.waitForFunction(() => window.drawn > 0, null, { timeout: 30000 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(outDir, 'whole.png') });
+
+  // The time of drawing one frame, for bench/README.md (not a check).
+  console.log('frame drawn in ' + (await page.evaluate(() => window.frameMs(20))).toFixed(1) + ' ms (mean of 20)');
+  await checkPixels(page, log);
+  for (const other of pixelLogs) {
+    const v = await startView(other);
+    try {
+      await page.goto(v.url);
+      await page.waitForFunction(() => window.drawn > 0, null, { timeout: 30000 });
+      await page.waitForTimeout(300);
+      await checkPixels(page, other);
+    } finally { v.proc.kill(); }
+  }
+  await page.goto(url);
+  await page.waitForFunction(() => window.drawn > 0, null, { timeout: 30000 });
+  const meta = await page.evaluate(() => fetch('/api/meta').then(r => r.json()));
+
+  // 2. One RUN_THREAD event of cap 0, from show, in the middle of the run.
+  const lines = run(['show', log]).toString().split('\n')
+    .filter(l => /^\d+: cap 0: running thread \d+$/.test(l));
+  const line = lines[Math.floor(lines.length / 2)];
+  const t = Number(line.split(':')[0]);
+  await page.goto(`${url}#from=${t - 1000000}&to=${t + 1000000}`);
+  await page.waitForFunction(() => window.drawn > 0, null, { timeout: 30000 });
+  const box = await page.locator('#tl').boundingBox();
+  const xOf = () => page.evaluate(tt => {
+    const { LABEL } = window.viewLayout, cv = document.getElementById('tl');
+    const m = /from=(\d+)&to=(\d+)/.exec(location.hash);
+    return cv.getBoundingClientRect().left + LABEL + (tt - Number(m[1])) / (Number(m[2]) - Number(m[1])) * (cv.width - LABEL);
+  }, t);
+  const yCap0 = box.y + 20 + 11;
+  for (let i = 0; i < 60; i++) {
+    const span = await page.evaluate(() => { const m = /from=(\d+)&to=(\d+)/.exec(location.hash); return m ? Number(m[2]) - Number(m[1]) : 1e18; });
+    if (span <= 2000) break;
+    await page.mouse.move(await xOf(), yCap0);
+    await page.mouse.wheel(0, -100);
+    await page.waitForTimeout(40);
+  }
+  await page.waitForTimeout(300);
+  const x = await xOf();
+  await page.mouse.move(x + 1, yCap0);
+  await page.mouse.move(x, yCap0);
+  await page.waitForFunction(() => document.getElementById('tip').style.display === 'block', null, { timeout: 10000 })
+    .catch(() => errors.push('no tooltip'));
+  await page.screenshot({ path: path.join(outDir, 'event.png') });
+  const shown = await page.evaluate(() => document.getElementById('tip').dataset.show);
+  check(shown === line, `tooltip at ${t}: ${JSON.stringify(shown)}, show: ${JSON.stringify(line)}`);
+
+  // A click just after the event, inside its run: the thread is
+  // highlighted and its life listed, that event among them.
+  const tid = Number(/running thread (\d+)$/.exec(line)[1]);
+  await page.mouse.click(x + 3, yCap0);
+  await page.waitForFunction(() => window.lastThread, null, { timeout: 10000 })
+    .catch(() => errors.push('no thread listed'));
+  const life = await page.evaluate(() => window.lastThread);
+  check(life && life.tid === tid && life.events.some(ev => ev.show === line),
+        `click: thread ${life && life.tid} (want ${tid}), ${life ? life.events.length : 0} events listed`);
+  await page.screenshot({ path: path.join(outDir, 'thread.png') });
+
+  // 3. A range selected with shift-drag over the whole run's view.
+  await page.keyboard.press('0');
+  await page.waitForTimeout(500);
+  await page.keyboard.down('Shift');
+  await page.mouse.move(box.x + 400, yCap0);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 700, yCap0, { steps: 5 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.waitForFunction(() => window.lastWindow, null, { timeout: 10000 });
+  await page.screenshot({ path: path.join(outDir, 'window.png') });
+  const w = await page.evaluate(() => window.lastWindow);
+  const slice = capsOf(run(['stats', '--caps', '--json', '-'],
+    run(['filter', log, '--from', String(w.from), '--to', String(w.to)])));
+  for (const c of w.caps) {
+    const s = slice[c.cap] || { mutator_ns: 0, gc_ns: 0 };
+    const ok = Math.abs(c.mutator_ns - s.mutator_ns) <= 2 * meta.bucket_ns &&
+               Math.abs(c.gc_ns - s.gc_ns) <= 2 * meta.bucket_ns;
+    check(ok, `window [${w.from}, ${w.to}) cap ${c.cap}: mutator ${c.mutator_ns} GC ${c.gc_ns}; filter | stats ${s.mutator_ns} ${s.gc_ns}`);
+  }
+  // 4. Search: a user message or marker of show's, typed in; the view is
+  //    centred on it.
+  const said = run(['show', log]).toString().split('\n')
+    .map(l => /^(\d+): cap \d+: (?:marker: )?(worker b start)$/.exec(l)).find(m => m);
+  check(!!said, 'show has the message "worker b start"');
+  if (said) {
+    await page.fill('#q', said[2]);
+    await page.press('#q', 'Enter');
+    await page.waitForTimeout(700);
+    const range = await page.evaluate(() => /from=(\d+)&to=(\d+)/.exec(location.hash).slice(1).map(Number));
+    const at = Number(said[1]);
+    check(range[0] <= at && at < range[1], `search ${JSON.stringify(said[2])} at ${at}: view ${range}`);
+  }
+  check(errors.length === 0, 'no page errors: ' + errors.join('; '));
+} finally {
+  await browser.close();
+  server.kill();
+  fs.rmSync(userDir, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
