@@ -102,6 +102,8 @@ static int add_span(evi_blocks *b, size_t *cap, uint64_t at)
 	b->spans[b->n].offset = at;
 	b->spans[b->n].size = ev_load32(p + EVI_EVENT_HEADER);
 	b->spans[b->n].cap = ev_load16(p + EVI_EVENT_HEADER + 12);
+	if (b->spans[b->n].size > b->max_block)
+		b->max_block = b->spans[b->n].size;
 	b->n++;
 	return EV_OK;
 }

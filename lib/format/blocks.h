@@ -49,6 +49,7 @@ typedef struct evi_blocks {
 	uint64_t data_end; /* offset of the data-end marker */
 	int digest_wanted; /* the reader was opened with EV_READER_DIGEST */
 	int fd;            /* the reader's (not read: pread only) */
+	uint32_t max_block; /* the largest block's size */
 } evi_blocks;
 
 /*
@@ -61,7 +62,8 @@ int evi_blocks_open(evi_blocks **out, ev_reader *r);
 
 void evi_blocks_free(evi_blocks *b);
 
-/* Walks one block's events, marker first. */
+/* Walks one block's events, marker first: `pos` and `end` are offsets in
+ * the file, the byte at offset `pos` is map[pos - base]. */
 typedef struct evi_block_cursor {
 	const uint8_t *map;
 	uint64_t pos;
@@ -69,8 +71,10 @@ typedef struct evi_block_cursor {
 	const evi_wire_table *wire;
 	uint16_t cap;
 	uint64_t index; /* counted from 0 at the block's marker */
+	uint64_t base;  /* the file offset of map[0] */
 } evi_block_cursor;
 
+/* Over the mapped log. */
 static inline void evi_block_cursor_init(evi_block_cursor *c,
 					 const evi_blocks *b, size_t block)
 {
@@ -80,6 +84,7 @@ static inline void evi_block_cursor_init(evi_block_cursor *c,
 	c->wire = &b->wire;
 	c->cap = b->spans[block].cap;
 	c->index = 0;
+	c->base = 0;
 }
 
 /* 1: `ev` is the block's next event (its index counted from the block's
@@ -87,7 +92,7 @@ static inline void evi_block_cursor_init(evi_block_cursor *c,
  * this block otherwise, and must. */
 static inline int evi_block_next(evi_block_cursor *c, ev_event *ev)
 {
-	const uint8_t *p = c->map + c->pos;
+	const uint8_t *p = c->map + (c->pos - c->base);
 	uint64_t left = c->end - c->pos;
 	uint32_t head = EVI_EVENT_HEADER, size;
 	uint16_t type;
@@ -156,5 +161,85 @@ int evi_blocks_run(const evi_blocks *b, unsigned threads,
 		   int (*work)(void *ctx, size_t block, unsigned worker),
 		   void *ctx, int (*alongside)(void *, unsigned, unsigned),
 		   void *alongside_ctx);
+
+/* ---- the scan: blocks read by offset, results in file order ----
+ *
+ * The shape every analysis that reads in parallel takes (info, filter,
+ * cat; doc/architecture.md "Reading in parallel"): the blocks are cut
+ * into chunks of consecutive blocks (about EVI_CHUNK_BYTES, at least one
+ * block), each read by a worker with pread into the buffer of one of the
+ * scan's slots (no mapping: no page faults), and worked on block by
+ * block by the caller's `work` on that worker; the caller then takes the
+ * chunks back one by one in file order (evi_blocks_scan_next), bytes and
+ * all, and adds up the workers' results: that, and the digest of the log
+ * when the reader was opened with EV_READER_DIGEST (hashed from the
+ * chunks as they come back), is the serial part.
+ *
+ * Memory: 2 x threads slots, each one chunk (EVI_CHUNK_BYTES, or the
+ * largest block when larger, at most EVI_CHUNK_MAX_BYTES), whatever the
+ * log's size; the caller keeps its per-chunk results by slot.
+ */
+
+#define EVI_CHUNK_BYTES (2u << 20)
+#define EVI_CHUNK_MAX_BYTES (16u << 20)
+
+/* A run of consecutive blocks read into a slot's buffer. */
+typedef struct evi_chunk {
+	size_t first;        /* its first block */
+	size_t n;            /* its blocks worked on */
+	int refused;         /* block first + n is the sequential reader's */
+	unsigned slot;       /* 0 .. evi_blocks_scan_slots() - 1 */
+	uint64_t offset;     /* the file offset of data[0]: first's marker */
+	size_t len;          /* the bytes of its blocks */
+	const uint8_t *data;
+} evi_chunk;
+
+/* The blocks' events, in a chunk's bytes. */
+static inline void evi_block_cursor_init_chunk(evi_block_cursor *c,
+					       const evi_blocks *b,
+					       const evi_chunk *chunk,
+					       size_t block)
+{
+	evi_block_cursor_init(c, b, block);
+	c->map = chunk->data;
+	c->base = chunk->offset;
+}
+
+/* The work on one block of `chunk`, on a worker (`worker` 0 .. threads -
+ * 1, for per-worker state; chunk->slot for per-chunk results): EV_OK;
+ * EV_EFORMAT when the cursor refused the block (the chunk ends before
+ * it: chunk->refused); another negative status fails the scan. */
+typedef int (*evi_block_fn)(void *ctx, const evi_chunk *chunk, size_t block,
+			    unsigned worker);
+
+typedef struct evi_blocks_scan evi_blocks_scan;
+
+/*
+ * A scan of `b`'s blocks on `threads` workers. EV_OK and *out; EV_END
+ * when a block is larger than EVI_CHUNK_MAX_BYTES (read sequentially);
+ * EV_ENOMEM.
+ */
+int evi_blocks_scan_open(evi_blocks_scan **out, const evi_blocks *b,
+			 unsigned threads, evi_block_fn work, void *ctx);
+
+/* The slots (2 x threads), for the caller's per-chunk results. */
+unsigned evi_blocks_scan_slots(const evi_blocks_scan *s);
+
+/*
+ * The next chunk in file order, its blocks worked on: 1 and *chunk, its
+ * bytes valid until the next call; after a chunk->refused, or when every
+ * block was taken, 0 (the caller reads on sequentially from block
+ * chunk->first + chunk->n, or from the data end: evi_blocks_resume);
+ * a negative status when the scan failed.
+ */
+int evi_blocks_scan_next(evi_blocks_scan *s, const evi_chunk **chunk);
+
+/* The xxh3-64 of the whole log (as ev_reader_digest gives it), once
+ * evi_blocks_scan_next returned 0 after the last block: EV_OK; EV_EINVAL
+ * when it was not wanted or the scan stopped early. */
+int evi_blocks_scan_digest(const evi_blocks_scan *s, uint64_t *out);
+
+/* Stops the workers and frees the scan; NULL is fine. */
+void evi_blocks_scan_free(evi_blocks_scan *s);
 
 #endif

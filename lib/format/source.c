@@ -29,13 +29,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 #include <zlib.h>
 #ifdef EVTOOL_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
 #endif
 
 #include "evtool/archive.h"
+#include "digest.h"
 #include "gzip.h"
 #include "internal.h"
 #include "read_ahead.h"
@@ -67,7 +67,7 @@ struct evi_source {
 	size_t mem_len;
 	size_t mem_pos;
 	ev_diag *diag;
-	XXH3_state_t *digest;
+	evi_digest *digest;
 	uint64_t stored_bytes;
 
 	int kind_known;
@@ -128,12 +128,9 @@ int evi_source_open(evi_source **out, int fd, int close_fd,
 	s->mem_len = len;
 	s->diag = diag;
 	s->raw = raw;
-	if (digest) {
-		s->digest = XXH3_createState();
-		if (!s->digest || XXH3_64bits_reset(s->digest) != XXH_OK) {
-			evi_source_free(s);
-			return EV_ENOMEM;
-		}
+	if (digest && evi_digest_new(&s->digest) < 0) {
+		evi_source_free(s);
+		return EV_ENOMEM;
 	}
 	*out = s;
 	return EV_OK;
@@ -175,8 +172,7 @@ void evi_source_free(evi_source *s)
 	free(s->out);
 	if (s->close_fd && s->fd >= 0)
 		close(s->fd);
-	if (s->digest)
-		XXH3_freeState(s->digest);
+	evi_digest_free(s->digest);
 	free(s->ahead);
 	free(s);
 }
@@ -222,7 +218,7 @@ static int read_stored(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 		*got = (size_t)n;
 	}
 	if (s->digest && *got)
-		XXH3_64bits_update(s->digest, dst, *got);
+		evi_digest_update(s->digest, dst, *got);
 	s->stored_bytes += *got;
 	return EV_OK;
 }
@@ -708,10 +704,9 @@ int evi_source_unread_fd(const evi_source *s, int *digest)
 int evi_digest_file(int fd, uint64_t len, uint64_t *out)
 {
 	enum { CHUNK = 1u << 20 };
-	XXH3_state_t *st = XXH3_createState();
+	evi_digest *st = NULL;
 	uint8_t *buf = malloc(CHUNK);
-	int rc = st && buf && XXH3_64bits_reset(st) == XXH_OK ? EV_OK
-							      : EV_ENOMEM;
+	int rc = buf && evi_digest_new(&st) == EV_OK ? EV_OK : EV_ENOMEM;
 
 	for (uint64_t at = 0; rc == EV_OK && at < len;) {
 		ssize_t n = pread(fd, buf, len - at < CHUNK ? (size_t)(len - at)
@@ -720,12 +715,12 @@ int evi_digest_file(int fd, uint64_t len, uint64_t *out)
 			rc = EV_EIO;
 			break;
 		}
-		XXH3_64bits_update(st, buf, (size_t)n);
+		evi_digest_update(st, buf, (size_t)n);
 		at += (uint64_t)n;
 	}
 	if (rc == EV_OK)
-		*out = XXH3_64bits_digest(st);
-	XXH3_freeState(st);
+		*out = evi_digest_value(st);
+	evi_digest_free(st);
 	free(buf);
 	return rc;
 }
@@ -796,6 +791,6 @@ int evi_source_digest(evi_source *s, uint64_t *out)
 		rc = read_stored(s, chunk, sizeof chunk, &got);
 	while (rc == EV_OK && got > 0);
 	if (rc == EV_OK)
-		*out = XXH3_64bits_digest(s->digest);
+		*out = evi_digest_value(s->digest);
 	return rc;
 }

@@ -321,23 +321,14 @@ static void add_block(ev_info *in, uint16_t cap, const evi_info_block *f)
 /* The events the pass noted, decoded in file order. */
 static void replay_noted(ev_info *in, const evi_info_pass *pass)
 {
-	const evi_blocks *b = pass->b;
 	uint64_t first_index = 0;
 	size_t block = 0;
 
 	for (size_t i = 0; i < pass->n_noted; i++) {
-		const evi_info_noted *n = &pass->noted[i];
-		evi_block_cursor c;
-		ev_event ev;
+		ev_event ev = pass->noted[i].ev;
 
-		for (; b->spans[block].offset + b->spans[block].size <= n->offset;
-		     block++)
+		for (; block < pass->noted[i].block; block++)
 			first_index += pass->blocks[block].events + 1;
-		evi_block_cursor_init(&c, b, block);
-		c.pos = n->offset;
-		c.index = n->index;
-		if (evi_block_next(&c, &ev) != 1)
-			continue; /* the pass read it: cannot be */
 		ev.index += first_index;
 		note_metadata(in, &ev);
 		note_process(in, &ev);

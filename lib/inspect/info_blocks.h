@@ -22,10 +22,13 @@ typedef struct evi_info_block {
 	uint16_t first_type;
 } evi_info_block;
 
-/* Where an event info decodes (note_metadata, the process list) is. */
+/* An event info decodes (note_metadata, the process list), copied: its
+ * payload is at `at` in the pass's bytes, its index counted from its
+ * block's marker. */
 typedef struct evi_info_noted {
-	uint64_t offset;
-	uint64_t index; /* counted from its block's marker */
+	ev_event ev;
+	size_t at;
+	size_t block;
 } evi_info_noted;
 
 typedef struct evi_info_pass {
@@ -36,13 +39,22 @@ typedef struct evi_info_pass {
 	evi_info_block *blocks;     /* one per block */
 	uint64_t *per_type;         /* EV_ID_COUNT, summed over workers */
 	evi_info_noted *noted;      /* in file order */
-	size_t n_noted;
+	size_t n_noted, cap_noted;
+	uint8_t *bytes;             /* their payloads */
+	size_t n_bytes, cap_bytes;
 	uint64_t digest;            /* of the whole log, when wanted */
 } evi_info_pass;
 
-/* Runs the pass on `threads` workers. EV_OK; EV_EFORMAT when a block is
- * not as the sequential reader would read it (read the log
- * sequentially); EV_ENOMEM. */
+/* The most payload bytes of noted events a pass keeps: a log of more
+ * (no real one) is read sequentially. */
+#define EVI_INFO_NOTED_BYTES (16u << 20)
+
+/* Runs the pass on `threads` workers (blocks.h's scan): the caller's
+ * thread takes the chunks back in file order, copies the noted events
+ * and hashes the log. EV_OK; EV_EFORMAT when a block is not as the
+ * sequential reader would read it, or the noted events are too many
+ * (read the log sequentially); EV_END when the blocks are too large for
+ * the scan (the same); EV_ENOMEM. */
 int evi_info_scan(evi_info_pass *pass, unsigned threads);
 
 void evi_info_pass_free(evi_info_pass *pass);
