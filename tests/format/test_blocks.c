@@ -4,7 +4,10 @@
  * On every testdata and corpus log, the cursor walking the blocks the
  * finder found hands out exactly the events ev_reader_next does (type,
  * time, size, payload bytes, offset, capability), block by block, and a
- * pass of evi_blocks_run on 3 workers visits every block once. Logs the
+ * pass of evi_blocks_run on 3 workers visits every block once; the scan
+ * (evi_blocks_scan_*) on 2 workers hands every block back once, in file
+ * order, with the file's bytes, and its digest is the sequential
+ * reader's. Logs the
  * sequential path must read (gzip, a cut copy, a marker whose size is
  * damaged, bytes after the data end) are not taken, and a block holding
  * an event across its end is refused by the cursor. */
@@ -70,6 +73,7 @@ static void same_events(const char *path, const evi_blocks *b)
 typedef struct visits {
 	atomic_uint *seen;
 	unsigned threads;
+	const void *seen_blocks; /* the scan's: the evi_blocks */
 } visits;
 
 static int visit(void *ctx, size_t block, unsigned worker)
@@ -83,12 +87,70 @@ static int visit(void *ctx, size_t block, unsigned worker)
 
 static void each_block_once(const evi_blocks *b)
 {
-	visits v = { calloc(b->n, sizeof *v.seen), 3 };
+	visits v = { calloc(b->n, sizeof *v.seen), 3, NULL };
 
 	assert_int_equal(evi_blocks_run(b, 3, visit, &v, NULL, NULL), EV_OK);
 	for (size_t i = 0; i < b->n; i++)
 		assert_int_equal(v.seen[i], 1);
 	free(v.seen);
+}
+
+/* The scan's work: each block's bytes in its chunk are the file's. */
+static int scan_visit(void *ctx, const evi_chunk *chunk, size_t block,
+		      unsigned worker)
+{
+	visits *v = ctx;
+	const evi_blocks *b = (const evi_blocks *)v->seen_blocks;
+	uint64_t at = b->spans[block].offset - chunk->offset;
+
+	assert_true(worker < v->threads);
+	assert_true(at + b->spans[block].size <= chunk->len);
+	assert_memory_equal(chunk->data + at, b->map + b->spans[block].offset,
+			    b->spans[block].size);
+	atomic_fetch_add(&v->seen[block], 1);
+	return EV_OK;
+}
+
+/* The scan of `path`'s blocks: each block once, the chunks back in file
+ * order, the digest as ev_reader_digest gives it. */
+static void scan_in_order(const char *path)
+{
+	ev_reader *r, *seq;
+	evi_blocks *b;
+	evi_blocks_scan *s;
+	const evi_chunk *chunk;
+	visits v = { NULL, 2, NULL };
+	uint64_t want, got;
+	size_t next = 0;
+	int rc;
+
+	assert_int_equal(ev_reader_open_path(&r, path, EV_READER_DIGEST),
+			 EV_OK);
+	assert_int_equal(evi_blocks_open(&b, r), EV_OK);
+	v.seen = calloc(b->n, sizeof *v.seen);
+	v.seen_blocks = b;
+	assert_int_equal(evi_blocks_scan_open(&s, b, 2, scan_visit, &v), EV_OK);
+	while ((rc = evi_blocks_scan_next(s, &chunk)) == 1) {
+		assert_int_equal(chunk->first, next);
+		assert_false(chunk->refused);
+		assert_true(chunk->n > 0);
+		assert_true(chunk->slot < evi_blocks_scan_slots(s));
+		next += chunk->n;
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(next, b->n);
+	for (size_t i = 0; i < b->n; i++)
+		assert_int_equal(v.seen[i], 1);
+	assert_int_equal(evi_blocks_scan_digest(s, &got), EV_OK);
+	assert_int_equal(ev_reader_open_path(&seq, path, EV_READER_DIGEST),
+			 EV_OK);
+	assert_int_equal(ev_reader_digest(seq, &want), EV_OK);
+	assert_int_equal(got, want);
+	ev_reader_free(seq);
+	evi_blocks_scan_free(s);
+	free(v.seen);
+	evi_blocks_free(b);
+	ev_reader_free(r);
 }
 
 static void check_log(const char *path, void *ctx)
@@ -104,6 +166,7 @@ static void check_log(const char *path, void *ctx)
 	(*taken)++;
 	same_events(path, b);
 	each_block_once(b);
+	scan_in_order(path);
 	/* The reader is left unread, for the sequential path. */
 	assert_int_equal(ev_reader_offset(r), 0);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
