@@ -181,7 +181,7 @@ int evi_blocks_run(const evi_blocks *b, unsigned threads,
  */
 
 #define EVI_CHUNK_BYTES (2u << 20)
-#define EVI_CHUNK_MAX_BYTES (16u << 20)
+#define EVI_CHUNK_MAX_BYTES (15u << 20)
 
 /* A run of consecutive blocks read into a slot's buffer. */
 typedef struct evi_chunk {
