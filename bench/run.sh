@@ -189,6 +189,7 @@ parallel_rows() {
     printf 'reading in parallel (%s rounds, interleaved):\n' "${THREAD_RUNS:-7}"
     threads_rows "evtool info" info
     threads_rows "evtool filter --class gc" filter --class gc -o /dev/null
+    threads_rows "evtool cat -o - >null" cat -o -
 }
 if [ "${THREADS_ONLY:-0}" = 1 ]; then
     parallel_rows

@@ -30,6 +30,7 @@ complete -c evtool -n '__fish_seen_subcommand_from cat' -l gzip -d 'compress as 
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l reblock -d 'group events into fresh blocks by capability'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l block-size -x -d 'largest block --reblock writes (default 2M)'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l in-place -d 'replace the one input with the result (safely, by rename)'
+complete -c evtool -n '__fish_seen_subcommand_from cat' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: sequentially)'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from info' -F

@@ -366,6 +366,16 @@ int evi_writer_copy(ev_writer *w, const ev_event *ev);
  * fit the block). */
 int evi_writer_copy_run(ev_writer *w, const evi_run *run);
 
+/* PRESERVE mode: `len` bytes of whole blocks holding `events` events
+ * (markers aside) that ev_writer_write would write event by event as
+ * they are (blocks_copy.c: blocks the cursor read), written at once. */
+int evi_writer_copy_bytes(ev_writer *w, const uint8_t *p, size_t len,
+			  uint64_t events);
+
+/* Calls done(ctx) when `r` is freed, after it: for a reader over memory
+ * that something else owns (blocks_copy.c: the mapped log). */
+void evi_reader_on_free(ev_reader *r, void (*done)(void *), void *ctx);
+
 /*
  * Reading a block's events without decoding each (reader.c): the unread
  * bytes of the block the reader is in that are in its window (0 outside

@@ -47,6 +47,8 @@ enum reader_state { READ_HEADER, READ_EVENTS, READ_END, READ_FAILED };
 
 struct ev_reader {
 	char *name;
+	void (*on_free)(void *); /* evi_reader_on_free */
+	void *on_free_ctx;
 	evi_source *source;
 	ev_diag diag;
 
@@ -283,7 +285,15 @@ void ev_reader_free(ev_reader *r)
 	ev_header_free(r->header);
 	free(r->store);
 	free(r->name);
+	if (r->on_free)
+		r->on_free(r->on_free_ctx);
 	free(r);
+}
+
+void evi_reader_on_free(ev_reader *r, void (*done)(void *), void *ctx)
+{
+	r->on_free = done;
+	r->on_free_ctx = ctx;
 }
 
 /* ---- header ---- */

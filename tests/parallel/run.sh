@@ -22,6 +22,7 @@ commands=(
 	"filter --class gc -o -"
 	"filter --class scheduler --exclude-cap 1 -o -"
 	"filter --type RUN_THREAD,GC_END -o -"
+	"cat -o -"
 )
 
 logs=("$testdata"/*.eventlog "$testdata"/*.eventlog.gz)
