@@ -17,9 +17,16 @@
  * several sessions, events outside blocks, damage between blocks) takes
  * the sequential path.
  *
+ * Two ways to run workers over the blocks: evi_blocks_run (each block
+ * walked in the mapping, results kept by block) and, for a new user, the
+ * scan (evi_blocks_scan_*, below: blocks read by offset into buffers of
+ * the workers, no page faults, results taken back in file order on the
+ * caller's thread), which info, filter and cat read with.
+ *
  * Layering: uses the reader (for the header), the wire table and
- * lib/common's pool; the analyses that read in parallel (lib/inspect's
- * info) call it.
+ * lib/common's pool and digest; the analyses that read in parallel
+ * (lib/inspect's info, lib/filter, the plain copy of blocks_copy.c) call
+ * it.
  */
 #ifndef EVTOOL_LIB_FORMAT_BLOCKS_H
 #define EVTOOL_LIB_FORMAT_BLOCKS_H

@@ -73,7 +73,7 @@ static void same_events(const char *path, const evi_blocks *b)
 typedef struct visits {
 	atomic_uint *seen;
 	unsigned threads;
-	const void *seen_blocks; /* the scan's: the evi_blocks */
+	const evi_blocks *b; /* the scan's */
 } visits;
 
 static int visit(void *ctx, size_t block, unsigned worker)
@@ -100,7 +100,7 @@ static int scan_visit(void *ctx, const evi_chunk *chunk, size_t block,
 		      unsigned worker)
 {
 	visits *v = ctx;
-	const evi_blocks *b = (const evi_blocks *)v->seen_blocks;
+	const evi_blocks *b = v->b;
 	uint64_t at = b->spans[block].offset - chunk->offset;
 
 	assert_true(worker < v->threads);
@@ -128,7 +128,7 @@ static void scan_in_order(const char *path)
 			 EV_OK);
 	assert_int_equal(evi_blocks_open(&b, r), EV_OK);
 	v.seen = calloc(b->n, sizeof *v.seen);
-	v.seen_blocks = b;
+	v.b = b;
 	assert_int_equal(evi_blocks_scan_open(&s, b, 2, scan_visit, &v), EV_OK);
 	while ((rc = evi_blocks_scan_next(s, &chunk)) == 1) {
 		assert_int_equal(chunk->first, next);
