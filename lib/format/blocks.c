@@ -157,13 +157,6 @@ int evi_blocks_open(evi_blocks **out, ev_reader *r)
 	return EV_OK;
 }
 
-/* Read by offset, not through the map: the workers fault each page in
- * once, and the hash costs no fault. */
-int evi_blocks_digest(const evi_blocks *b, uint64_t *out)
-{
-	return evi_digest_file(b->fd, b->len, out);
-}
-
 int evi_blocks_resume(const evi_blocks *b, size_t block, uint64_t index,
 		      ev_reader **out)
 {

@@ -135,11 +135,6 @@ static inline int evi_block_next(evi_block_cursor *c, ev_event *ev)
 	return 1;
 }
 
-/* The xxh3-64 of the whole log in *out, as ev_reader_digest gives it
- * (the reader is left unread, for the sequential path). EV_OK or
- * EV_ENOMEM or EV_EIO. */
-int evi_blocks_digest(const evi_blocks *b, uint64_t *out);
-
 /*
  * A reader over the mapped log, at the marker of `block` (at the data end
  * for b->n) as if it had read the `index` events before it (markers

@@ -701,30 +701,6 @@ int evi_source_unread_fd(const evi_source *s, int *digest)
 	return s->fd;
 }
 
-int evi_digest_file(int fd, uint64_t len, uint64_t *out)
-{
-	enum { CHUNK = 1u << 20 };
-	evi_digest *st = NULL;
-	uint8_t *buf = malloc(CHUNK);
-	int rc = buf && evi_digest_new(&st) == EV_OK ? EV_OK : EV_ENOMEM;
-
-	for (uint64_t at = 0; rc == EV_OK && at < len;) {
-		ssize_t n = pread(fd, buf, len - at < CHUNK ? (size_t)(len - at)
-							    : CHUNK, (off_t)at);
-		if (n <= 0) {
-			rc = EV_EIO;
-			break;
-		}
-		evi_digest_update(st, buf, (size_t)n);
-		at += (uint64_t)n;
-	}
-	if (rc == EV_OK)
-		*out = evi_digest_value(st);
-	evi_digest_free(st);
-	free(buf);
-	return rc;
-}
-
 int evi_source_memory(const evi_source *s, const uint8_t **data,
 		      size_t *len)
 {

@@ -39,11 +39,6 @@ int evi_source_memory(const evi_source *s, const uint8_t **data,
  * the source was asked for the digest. */
 int evi_source_unread_fd(const evi_source *s, int *digest);
 
-/* The xxh3-64 of the first `len` bytes of the file `fd` in *out, as
- * evi_source_digest gives it, read by offset (pread: the descriptor's
- * position stays). EV_OK, EV_ENOMEM or EV_EIO. */
-int evi_digest_file(int fd, uint64_t len, uint64_t *out);
-
 /* Nonzero once the input is known to be gzip. */
 int evi_source_is_gzip(const evi_source *s);
 
