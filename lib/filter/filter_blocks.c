@@ -59,38 +59,41 @@ static int keep(scan_slot *sl, const ev_event *ev, size_t block)
 }
 
 /* A worker's work on one block of a chunk. EV_EFORMAT when the cursor
- * refuses it (what it listed of the block is dropped). */
+ * refuses it (what it listed of the block is dropped). The slot is
+ * worked on in a copy: the slots share cache lines. */
 static int scan_block(void *ctx, const evi_chunk *chunk, size_t block,
 		      unsigned worker)
 {
 	evi_filter_scan *s = ctx;
-	scan_slot *sl = &s->slots[chunk->slot];
+	scan_slot sl = s->slots[chunk->slot];
 	size_t listed;
 	uint64_t events = 0;
 	evi_block_cursor c;
 	ev_event ev;
-	int rc;
+	int rc, kept = EV_OK;
 
 	(void)worker;
 	if (block == chunk->first)
-		sl->n = sl->events = sl->read = 0;
-	listed = sl->n;
+		sl.n = sl.events = sl.read = 0;
+	listed = sl.n;
 	evi_block_cursor_init_chunk(&c, s->b, chunk, block);
-	if (evi_block_next(&c, &ev) != 1)
-		return EV_EFORMAT;
-	while ((rc = evi_block_next(&c, &ev)) == 1) {
+	rc = evi_block_next(&c, &ev) == 1 ? 1 : -1; /* the marker */
+	while (rc == 1 && (rc = evi_block_next(&c, &ev)) == 1) {
 		events++;
 		if (s->rules[ev.type] != EVI_RULE_DROP &&
-		    keep(sl, &ev, block) < 0)
-			return EV_ENOMEM;
+		    (kept = keep(&sl, &ev, block)) < 0)
+			break;
 	}
-	if (rc != 0) {
-		sl->n = listed;
-		return EV_EFORMAT;
+	if (rc == 0 && kept == EV_OK) {
+		sl.events += events;
+		sl.read += events + 1;
+	} else {
+		sl.n = listed;
 	}
-	sl->events += events;
-	sl->read += events + 1;
-	return EV_OK;
+	s->slots[chunk->slot] = sl;
+	if (kept < 0)
+		return kept;
+	return rc == 0 ? EV_OK : EV_EFORMAT;
 }
 
 int evi_filter_scan_open(evi_filter_scan **out, const evi_blocks *b,

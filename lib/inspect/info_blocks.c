@@ -73,7 +73,8 @@ static int scan_block(void *ctx, const evi_chunk *chunk, size_t block,
 	evi_info_pass *pass = scan->pass;
 	info_worker *w = scan->workers[worker];
 	info_slot *sl = &scan->slots[chunk->slot];
-	evi_info_block *f = &pass->blocks[block];
+	evi_info_block f = { 0 }; /* here, not in pass->blocks: the workers'
+				   * blocks share cache lines there */
 	evi_block_cursor c;
 	ev_event ev;
 	int rc;
@@ -85,10 +86,11 @@ static int scan_block(void *ctx, const evi_chunk *chunk, size_t block,
 		return EV_EFORMAT; /* no marker: the finder saw one */
 	while ((rc = evi_block_next(&c, &ev)) == 1) {
 		w->per_type[ev.type]++;
-		count(f, &ev);
+		count(&f, &ev);
 		if (is_noted(pass, ev.type) && note(sl, &ev, block) < 0)
 			return EV_ENOMEM;
 	}
+	pass->blocks[block] = f;
 	return rc == 0 ? EV_OK : EV_EFORMAT;
 }
 
