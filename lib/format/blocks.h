@@ -180,6 +180,12 @@ int evi_blocks_run(const evi_blocks *b, unsigned threads,
  * Memory: 2 x threads slots, each one chunk (EVI_CHUNK_BYTES, or the
  * largest block when larger, at most EVI_CHUNK_MAX_BYTES), whatever the
  * log's size; the caller keeps its per-chunk results by slot.
+ *
+ * Speed: a work function counts into locals (or per-worker memory) and
+ * stores into arrays indexed by block or slot once per block: two
+ * workers on neighbouring blocks writing such an array at every event
+ * fight over the cache lines they share (info -T 2 ran at one core's
+ * speed that way).
  */
 
 #define EVI_CHUNK_BYTES (2u << 20)
