@@ -7,10 +7,10 @@ _evtool_commands='cat info show filter stats monitor report sort merge export va
 # The options of command $1.
 _evtool_options() {
     case $1 in
-    cat) echo '-o --output --gzip --reblock --block-size --in-place -h --help' ;;
-    info) echo '--json -h --help' ;;
+    cat) echo '-o --output --gzip --reblock --block-size --in-place -T --threads -h --help' ;;
+    info) echo '--json -T --threads -h --help' ;;
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
-    filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
+    filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -T --threads -h --help' ;;
     stats) echo '--json --threads --caps --fail-if -f --follow --every --spans --top -h --help' ;;
     monitor) echo '-l --listen --once --keep-ended --max-markers --stall --max-sources -h --help' ;;
     report) echo '-o --output --top -h --help' ;;
@@ -30,6 +30,8 @@ _evtool_value() {
     case "$1 $2" in
     'cat -o'|'cat --output') echo 'file' ;;
     'cat --block-size') echo 'text' ;;
+    'cat -T'|'cat --threads') echo 'text' ;;
+    'info -T'|'info --threads') echo 'text' ;;
     'show --format') echo 'words:text ndjson' ;;
     'show --tmpdir') echo 'dir' ;;
     'filter -o'|'filter --output') echo 'file' ;;
@@ -54,6 +56,7 @@ _evtool_value() {
     'filter --redact') echo 'list:args env' ;;
     'filter --block-size') echo 'text' ;;
     'filter --tmpdir') echo 'dir' ;;
+    'filter -T'|'filter --threads') echo 'text' ;;
     'stats --fail-if') echo 'text' ;;
     'stats --every') echo 'text' ;;
     'stats --top') echo 'text' ;;

@@ -30,10 +30,12 @@ complete -c evtool -n '__fish_seen_subcommand_from cat' -l gzip -d 'compress as 
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l reblock -d 'group events into fresh blocks by capability'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l block-size -x -d 'largest block --reblock writes (default 2M)'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l in-place -d 'replace the one input with the result (safely, by rename)'
+complete -c evtool -n '__fish_seen_subcommand_from cat' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: sequentially)'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from info' -F
 complete -c evtool -n '__fish_seen_subcommand_from info' -l json -d 'print one JSON object (schema_version 1)'
+complete -c evtool -n '__fish_seen_subcommand_from info' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from info' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from show' -F
@@ -69,6 +71,7 @@ complete -c evtool -n '__fish_seen_subcommand_from filter' -l no-metadata -d 'se
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l block-size -x -d 'largest output block (default 2M)'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l no-progress -d 'no progress bar on standard error'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l tmpdir -x -a '(__fish_complete_directories)' -d 'where standard input is copied when it must be read twice'
+complete -c evtool -n '__fish_seen_subcommand_from filter' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from stats' -F

@@ -410,6 +410,17 @@ int evi_writer_copy_run(ev_writer *w, const evi_run *run)
 	return 1;
 }
 
+int evi_writer_copy_bytes(ev_writer *w, const uint8_t *p, size_t len,
+			  uint64_t events)
+{
+	int rc = ev_sink_write(w->sink, p, len);
+
+	if (rc < 0)
+		return sink_failed(w, rc);
+	w->events += events;
+	return EV_OK;
+}
+
 int ev_writer_finish(ev_writer *w)
 {
 	uint8_t end[2];
