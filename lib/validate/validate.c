@@ -620,28 +620,86 @@ static void index_refs(evv *v, uint16_t id)
 			out->ref[out->n++] = refs[i];
 }
 
-static void check_refs(evv *v, const ev_event *ev)
+/* The cap and capset fields of `ev`'s type: the small ids' looked up
+ * when the validator started, the others found now (into `found`). */
+static inline size_t refs_of(const evv *v, const ev_event *ev,
+			     ev_ref found[8], const ev_ref **refs)
+{
+	if (ev->type < EVV_SMALL_IDS) {
+		*refs = v->refs[ev->type].ref;
+		return v->refs[ev->type].n;
+	}
+	*refs = found;
+	return ev_payload_refs(ev->type, ev->payload, ev->size, found, 8);
+}
+
+/* Hands each cap and capset `ev`'s payload names to cap() or capset():
+ * one walk of the fields for check_refs and the parallel path. */
+static inline __attribute__((always_inline)) void
+each_ref(const evv *v, const ev_event *ev,
+	 void (*cap)(void *, uint16_t, const ev_event *),
+	 void (*capset)(void *, uint32_t, const ev_event *), void *ctx)
 {
 	ev_ref found[8];
-	const ev_ref *refs = found;
-	size_t n;
+	const ev_ref *refs;
+	size_t n = refs_of(v, ev, found, &refs);
 
-	if (ev->type < EVV_SMALL_IDS) {
-		refs = v->refs[ev->type].ref;
-		n = v->refs[ev->type].n;
-	} else {
-		n = ev_payload_refs(ev->type, ev->payload, ev->size, found, 8);
-	}
 	for (size_t i = 0; i < n && i < 8; i++) {
 		uint64_t value;
 		if ((size_t)refs[i].offset + refs[i].width > ev->size)
 			continue;
 		value = ev_ref_get(ev->payload, &refs[i]);
 		if (refs[i].kind == EV_REF_CAP && value < EV_NO_CAP)
-			evv_use_cap(v, (uint16_t)value, ev);
+			cap(ctx, (uint16_t)value, ev);
 		else if (refs[i].kind == EV_REF_CAPSET)
-			use_capset(v, (uint32_t)value, ev);
+			capset(ctx, (uint32_t)value, ev);
 	}
+}
+
+static void cap_ref(void *v, uint16_t cap, const ev_event *ev)
+{
+	evv_use_cap(v, cap, ev);
+}
+
+static void capset_ref(void *v, uint32_t id, const ev_event *ev)
+{
+	use_capset(v, id, ev);
+}
+
+static void check_refs(evv *v, const ev_event *ev)
+{
+	each_ref(v, ev, cap_ref, capset_ref, v);
+}
+
+/* The parallel path's: which caps an event names, and whether capsets. */
+struct cap_refs {
+	void (*cap)(void *ctx, uint16_t cap);
+	void *ctx;
+	int capsets;
+};
+
+static void note_cap_ref(void *ctx, uint16_t cap, const ev_event *ev)
+{
+	struct cap_refs *refs = ctx;
+
+	(void)ev;
+	refs->cap(refs->ctx, cap);
+}
+
+static void note_capset_ref(void *ctx, uint32_t id, const ev_event *ev)
+{
+	(void)id;
+	(void)ev;
+	((struct cap_refs *)ctx)->capsets = 1;
+}
+
+int evv_cap_refs(const evv *v, const ev_event *ev,
+		 void (*cap)(void *ctx, uint16_t cap), void *ctx)
+{
+	struct cap_refs refs = { cap, ctx, 0 };
+
+	each_ref(v, ev, note_cap_ref, note_capset_ref, &refs);
+	return refs.capsets;
 }
 
 /* Creation events, wherever they are: STARTUP (17), CAPSET_CREATE (25),

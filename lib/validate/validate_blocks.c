@@ -63,6 +63,7 @@ typedef struct vb_thread {
 	vb_span spans[BLOCK_SPANS];
 	uint8_t n_spans;
 	uint8_t running;     /* its last RUN or STOP_THREAD was a RUN */
+	uint64_t gap;        /* a run this close to the last span joins it */
 	uint64_t min_run;    /* its earliest RUN_THREAD, or NO_TIME */
 	uint64_t created_at;
 	uint64_t named_at;   /* its latest RUN, STOP or MIGRATE_THREAD */
@@ -87,12 +88,18 @@ typedef struct vb_batch {
 	uint64_t *rare;       /* offsets of the events of evv_global_event */
 	uint32_t *rare_index; /* theirs, from the marker */
 	size_t n_rare, cap_rare;
+	uint16_t *caps_named; /* the caps payloads name */
+	size_t n_caps_named, cap_caps_named;
 } vb_batch;
 
 typedef struct vb_worker {
 	evv v;
 	ev_validate_result res;
 	evv_table threads;
+	vb_thread *last;      /* the thread of the last lookup ... */
+	uint32_t last_gen;    /* ... while the table's entries stay put */
+	uint8_t named[EVV_CAPS / 8]; /* batch->caps_named, a bit each */
+	int failed;           /* out of memory */
 	vb_batch *batch;      /* the one being worked on */
 } vb_worker;
 
@@ -146,7 +153,12 @@ static evv_cap *fresh_cap(evv *v, uint16_t cap)
 
 	v->touched[cap / 8] &= (uint8_t)~(1u << (cap % 8));
 	cs = evv_cap_state(v, cap);
+	/* Any state will do (the caller's replay compares it with the
+	 * real one); the likeliest is between GCs and heap samples, with
+	 * every pairing shown. */
 	cs->seen = SEEN_ALL;
+	cs->gc_state = EVV_IDLE;
+	cs->sample_state = EVV_IDLE;
 	v->in_block = 0;
 	return cs;
 }
@@ -161,8 +173,14 @@ static int machine_of(const evv *v, uint16_t type)
 	case EV_GC_START:
 	case EV_GC_END:
 		return 1;
-	default:
+	case EV_HEAP_PROF_SAMPLE_BEGIN:
+	case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
+	case EV_HEAP_PROF_SAMPLE_STRING:
+	case EV_HEAP_PROF_SAMPLE_END:
+	case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
 		return v->has_sample_end ? 2 : -1;
+	default:
+		return -1;
 	}
 }
 
@@ -187,22 +205,33 @@ static uint32_t thread_payload_needs(uint16_t type)
 	return type == EV_STOP_THREAD || type == EV_MIGRATE_THREAD ? 6 : 4;
 }
 
-/* Merges the two neighbouring spans with the smallest gap between them. */
-static void merge_closest(vb_thread *t)
+/* Joins the neighbouring spans closer than a gap that doubles until at
+ * most half are left: the long gaps (where the thread ran elsewhere)
+ * are the last to go; runs that close later join the last span. */
+static void coarsen(vb_thread *t)
 {
-	int best = 0;
+	uint8_t n;
 
-	for (int i = 1; i + 1 < t->n_spans; i++)
-		if (t->spans[i + 1].lo - t->spans[i].hi <
-		    t->spans[best + 1].lo - t->spans[best].hi)
-			best = i;
-	if (t->spans[best + 1].lo < t->spans[best].lo)
-		t->spans[best].lo = t->spans[best + 1].lo;
-	if (t->spans[best + 1].hi > t->spans[best].hi)
-		t->spans[best].hi = t->spans[best + 1].hi;
-	memmove(&t->spans[best + 1], &t->spans[best + 2],
-		(size_t)(t->n_spans - best - 2) * sizeof t->spans[0]);
-	t->n_spans--;
+	if (t->gap == 0)
+		t->gap = 1;
+	for (;;) {
+		n = 1;
+		for (int i = 1; i < t->n_spans; i++) {
+			vb_span *last = &t->spans[n - 1], *s = &t->spans[i];
+			if (s->lo <= last->hi || s->lo - last->hi <= t->gap) {
+				if (s->lo < last->lo)
+					last->lo = s->lo;
+				if (s->hi > last->hi)
+					last->hi = s->hi;
+			} else {
+				t->spans[n++] = *s;
+			}
+		}
+		t->n_spans = n;
+		if (n <= BLOCK_SPANS / 2)
+			return;
+		t->gap *= 2;
+	}
 }
 
 /* A RUN or STOP_THREAD at `time`: every run, from its RUN to its STOP,
@@ -211,18 +240,34 @@ static void run_time(vb_thread *t, uint64_t time, int run)
 {
 	vb_span *last = t->n_spans ? &t->spans[t->n_spans - 1] : NULL;
 
-	if (last && t->running) {
+	if (last && (t->running || time <= last->hi ||
+		     time - last->hi <= t->gap)) {
 		if (time < last->lo)
 			last->lo = time;
 		if (time > last->hi)
 			last->hi = time;
 	} else {
 		if (t->n_spans == BLOCK_SPANS)
-			merge_closest(t);
+			coarsen(t);
 		last = &t->spans[t->n_spans++];
 		last->lo = last->hi = time;
 	}
 	t->running = (uint8_t)run;
+}
+
+/* The block's note of thread `tid`, made when needed (NULL: too many). */
+static vb_thread *thread_of(vb_worker *w, uint32_t tid)
+{
+	vb_thread *t = w->last;
+
+	if (t && w->last_gen == w->threads.gen && t->slot.key == tid)
+		return t;
+	t = evv_table_find(&w->threads, tid);
+	if (!t && (t = evv_table_insert(&w->threads, tid)))
+		t->min_run = NO_TIME;
+	w->last = t;
+	w->last_gen = w->threads.gen;
+	return t;
 }
 
 /* What validate_sched.c's thread table would learn of `ev`, noted. */
@@ -233,11 +278,7 @@ static void note_thread(vb_worker *w, const ev_event *ev)
 
 	if (ev->cap == EV_NO_CAP || ev->size < thread_payload_needs(ev->type))
 		return;
-	t = evv_table_find(&w->threads, ev_load32(ev->payload));
-	if (!t && (t = evv_table_insert(&w->threads,
-					ev_load32(ev->payload)))) {
-		t->min_run = NO_TIME;
-	}
+	t = thread_of(w, ev_load32(ev->payload));
 	if (!t || (t->finished && ev->type != EV_CREATE_THREAD)) {
 		w->batch->gave_up = 1;
 		return;
@@ -295,6 +336,37 @@ static int keep_threads(vb_worker *w)
 	return EV_OK;
 }
 
+/* A cap a payload names (evv_cap_refs), noted once per block. */
+static void cap_named(void *ctx, uint16_t cap)
+{
+	vb_worker *w = ctx;
+	vb_batch *batch = w->batch;
+
+	if (w->named[cap / 8] & (1u << (cap % 8)))
+		return;
+	if (evi_grow((void **)&batch->caps_named, &batch->cap_caps_named,
+		     batch->n_caps_named + 1, sizeof *batch->caps_named) < 0) {
+		w->failed = 1;
+		return;
+	}
+	w->named[cap / 8] |= (uint8_t)(1u << (cap % 8));
+	batch->caps_named[batch->n_caps_named++] = cap;
+}
+
+/* Whether the caller checks `ev` in file order (evv_global_event):
+ * creations, tasks, and payloads that name capsets (caps it is told of
+ * in batch->caps_named). */
+static int is_global(vb_worker *w, const ev_event *ev, uint8_t flags,
+		     int sched)
+{
+	int capsets = (flags & EVV_TF_REFS) &&
+		      evv_cap_refs(&w->v, ev, cap_named, w);
+
+	return capsets || (flags & EVV_TF_CREATE) ||
+	       (sched && (ev->type == EV_TASK_CREATE ||
+			  ev->type == EV_TASK_DELETE));
+}
+
 static int check_event(vb_worker *w, const ev_event *ev)
 {
 	uint8_t flags = evv_cap_event(&w->v, ev);
@@ -303,10 +375,8 @@ static int check_event(vb_worker *w, const ev_event *ev)
 	if (flags & EVV_TF_MARKER)
 		return EV_OK;
 	w->batch->events++;
-	if (((flags & (EVV_TF_CREATE | EVV_TF_REFS)) ||
-	     (sched && (ev->type == EV_TASK_CREATE ||
-			ev->type == EV_TASK_DELETE))) &&
-	    add_rare(w->batch, ev) < 0)
+	if ((flags & (EVV_TF_CREATE | EVV_TF_REFS | EVV_TF_SCHED)) &&
+	    is_global(w, ev, flags, sched) && add_rare(w->batch, ev) < 0)
 		return EV_ENOMEM;
 	if (!sched)
 		return EV_OK;
@@ -332,15 +402,20 @@ static int check_block(void *ctx, unsigned slot, unsigned worker)
 	batch->events = 0;
 	batch->gave_up = batch->found = 0;
 	batch->n_rare = 0;
+	batch->n_caps_named = 0;
 	memset(batch->last_of, 0, sizeof batch->last_of);
 	evv_table_clear(&w->threads);
+	w->last = NULL;
 	evi_block_cursor_init(&c, run->b, batch->block);
 	fresh_cap(&w->v, c.cap);
-	while ((rc = evi_block_next(&c, &ev)) == 1)
-		if (check_event(w, &ev) < 0)
-			return EV_ENOMEM;
+	while ((rc = evi_block_next(&c, &ev)) == 1 && check_event(w, &ev) == 0)
+		;
+	for (size_t i = 0; i < batch->n_caps_named; i++)
+		w->named[batch->caps_named[i] / 8] = 0;
 	if (rc < 0)
 		return EV_EFORMAT;
+	if (rc == 1 || w->failed)
+		return EV_ENOMEM;
 	batch->end = *evv_cap_state(&w->v, c.cap);
 	return keep_threads(w);
 }
@@ -579,6 +654,8 @@ static int merge_block(vb_run *run, const vb_batch *batch)
 
 	if (batch->gave_up || replay(run, batch) || global_events(run, batch))
 		return 1;
+	for (size_t i = 0; i < batch->n_caps_named; i++)
+		evv_cap_state(&run->m, batch->caps_named[i])->used = 1;
 	for (size_t i = 0; i < batch->n_threads; i++)
 		if (merge_thread(run, &batch->threads[i], cap))
 			return 1;
@@ -677,6 +754,7 @@ static void finish(vb_run *run)
 		free(run->batches[i].threads);
 		free(run->batches[i].rare);
 		free(run->batches[i].rare_index);
+		free(run->batches[i].caps_named);
 	}
 	free(run->batches);
 	evv_table_each(&run->known, free_known, NULL);

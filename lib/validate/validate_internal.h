@@ -193,6 +193,11 @@ uint8_t evv_cap_event(evv *v, const ev_event *ev);
 void evv_global_event(evv *v, const ev_event *ev, uint8_t flags);
 uint8_t evv_type_flags(const evv *v, uint16_t type);
 
+/* The caps `ev`'s payload names (EVV_TF_REFS), each handed to cap(); 1
+ * when it names a capset too (evv_global_event notes those). */
+int evv_cap_refs(const evv *v, const ev_event *ev,
+		 void (*cap)(void *ctx, uint16_t cap), void *ctx);
+
 /* The scheduler machines of a cap. */
 enum evv_machine {
 	EVV_MACHINE_RUN = 1u << 0,    /* RUN, STOP, MIGRATE_THREAD */
