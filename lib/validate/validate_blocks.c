@@ -689,6 +689,7 @@ static int merge_blocks(vb_run *run, ev_progress_fn progress, void *ctx)
 			return rc;
 		if (merge_block(run, &run->batches[slot]))
 			return EV_END;
+		evi_blocks_release(run->b, i); /* read once: let it go */
 		if (progress)
 			progress(ctx, run->b->spans[i].offset +
 					      run->b->spans[i].size,
