@@ -544,48 +544,6 @@ static uint32_t needed(uint16_t type)
 	}
 }
 
-void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs)
-{
-	int on_cap = cs && ev->cap != EV_NO_CAP;
-
-	if (ev->size < needed(ev->type))
-		return;
-	switch (ev->type) {
-	case EV_CREATE_THREAD:
-		if (on_cap)
-			thread_created(v, ev);
-		break;
-	case EV_RUN_THREAD:
-		if (on_cap)
-			thread_run(v, ev, cs);
-		break;
-	case EV_STOP_THREAD:
-		if (on_cap)
-			thread_stop(v, ev, cs);
-		break;
-	case EV_MIGRATE_THREAD:
-		if (on_cap)
-			thread_migrate(v, ev, cs);
-		break;
-	case EV_GC_START:
-		if (on_cap)
-			gc_start(v, ev, cs);
-		break;
-	case EV_GC_END:
-		if (on_cap)
-			gc_end(v, ev, cs);
-		break;
-	case EV_TASK_CREATE:
-	case EV_TASK_DELETE:
-		task_event(v, ev);
-		break;
-	default:
-		if (cs && v->has_sample_end)
-			heap_sample(v, ev, cs);
-		break;
-	}
-}
-
 /* The cap's part of the thread events (the thread table is not used):
  * the checks of the cap's state, and its state after them. */
 static void thread_on_cap(evv *v, const ev_event *ev, evv_cap *cs)
@@ -604,7 +562,9 @@ static void thread_on_cap(evv *v, const ev_event *ev, evv_cap *cs)
 	}
 }
 
-void evv_sched_cap_event(evv *v, const ev_event *ev, evv_cap *cs)
+/* Every check of `ev`, or (`tables` 0) the cap's only. */
+static inline __attribute__((always_inline)) void
+sched_event(evv *v, const ev_event *ev, evv_cap *cs, int tables)
 {
 	int on_cap = cs && ev->cap != EV_NO_CAP;
 
@@ -612,14 +572,22 @@ void evv_sched_cap_event(evv *v, const ev_event *ev, evv_cap *cs)
 		return;
 	switch (ev->type) {
 	case EV_CREATE_THREAD:
-	case EV_TASK_CREATE:
-	case EV_TASK_DELETE:
+		if (on_cap && tables)
+			thread_created(v, ev);
 		break;
 	case EV_RUN_THREAD:
+		if (on_cap)
+			tables ? thread_run(v, ev, cs) : thread_on_cap(v, ev, cs);
+		break;
 	case EV_STOP_THREAD:
+		if (on_cap)
+			tables ? thread_stop(v, ev, cs)
+			       : thread_on_cap(v, ev, cs);
+		break;
 	case EV_MIGRATE_THREAD:
 		if (on_cap)
-			thread_on_cap(v, ev, cs);
+			tables ? thread_migrate(v, ev, cs)
+			       : thread_on_cap(v, ev, cs);
 		break;
 	case EV_GC_START:
 		if (on_cap)
@@ -629,11 +597,26 @@ void evv_sched_cap_event(evv *v, const ev_event *ev, evv_cap *cs)
 		if (on_cap)
 			gc_end(v, ev, cs);
 		break;
+	case EV_TASK_CREATE:
+	case EV_TASK_DELETE:
+		if (tables)
+			task_event(v, ev);
+		break;
 	default:
 		if (cs && v->has_sample_end)
 			heap_sample(v, ev, cs);
 		break;
 	}
+}
+
+void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs)
+{
+	sched_event(v, ev, cs, 1);
+}
+
+void evv_sched_cap_event(evv *v, const ev_event *ev, evv_cap *cs)
+{
+	sched_event(v, ev, cs, 0);
 }
 
 void evv_task_event(evv *v, const ev_event *ev)
