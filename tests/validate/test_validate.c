@@ -1271,9 +1271,20 @@ static size_t stretches(const real_log *l, stretch *out, size_t max)
 	return n;
 }
 
-/* Copies of `name` in which a run of one thread is given to another that
- * runs on another cap at the same time (thread-two-caps, and nothing the
- * caps themselves see), validated with 1 and 3 threads. */
+/* Whether runs[i] is its thread's last on its cap. */
+static int last_on_cap(const stretch *runs, size_t n, size_t i)
+{
+	for (size_t k = i + 1; k < n; k++)
+		if (runs[k].tid == runs[i].tid &&
+		    runs[k].run->cap == runs[i].run->cap)
+			return 0;
+	return 1;
+}
+
+/* Copies of threads-n4 in which a run of one thread is given to another
+ * that runs on another cap at the same time (thread-two-caps, and nothing
+ * the caps themselves see), or a thread finishes before it runs on
+ * another cap, validated with 1 and 3 threads. */
 static void test_threads_agree_on_two_caps(void **state)
 {
 	char *dir = ts_temp_dir(), *path;
@@ -1310,6 +1321,31 @@ static void test_threads_agree_on_two_caps(void **state)
 		}
 	}
 	assert_true(made >= 3);
+	/* a thread's last run on a cap made to finish it, the thread running
+	 * later on another cap (thread-finished) */
+	made = 0;
+	for (size_t i = 0; i < n && made < 6; i++) {
+		if (!last_on_cap(runs, n, i))
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			const stretch *a = &runs[i], *b = &runs[j];
+			uint8_t *copy;
+			if (b->tid != a->tid || b->run->cap == a->run->cap ||
+			    b->run->time <= a->stop->time)
+				continue;
+			copy = malloc(l.len);
+			memcpy(copy, l.bytes, l.len);
+			copy[a->stop->offset + 15] = 5;
+			assert_true(ts_write_file(path, copy, l.len, "wb"));
+			validate_file(path, 1, one);
+			validate_file(path, 3, many);
+			assert_same_outcome(one, many);
+			made += count(one, "thread-finished") > 0;
+			free(copy);
+			break;
+		}
+	}
+	assert_true(made >= 2);
 	unload(&l);
 	remove(path);
 	ts_remove_dir(dir);
