@@ -29,11 +29,13 @@
  *
  * Memory: per worker a validator's state (its caps' array, allocated,
  * touched only where used) and per batch (2 x workers) a block's noted
- * threads and rare events; the caller's spans of each thread, pruned
- * below the time every cap has passed.
+ * threads (at most MAX_BLOCK_THREADS) and rare events; the caller's spans
+ * of each thread (at most MAX_SPANS, pruned below the time every cap has
+ * passed). A block, the events of which each worker reads through the
+ * map, is let go once merged.
  *
- * Layering: validate.c -> this file -> validate.c's parts, validate_table.c,
- * lib/format's blocks, lib/common's ring.
+ * Layering: validator.c -> this file -> validate.c's parts,
+ * validate_table.c, lib/format's blocks, lib/common's ring.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +47,11 @@
 #define NO_TIME UINT64_MAX
 #define SEEN_ALL (EVV_SEEN_RUN | EVV_SEEN_STOP | EVV_SEEN_GC_START | \
 		  EVV_SEEN_GC_END | EVV_SEEN_SAMPLE_BEGIN | EVV_SEEN_SAMPLE_END)
-#define MAX_BLOCK_THREADS (1u << 20)
+/* Threads a block may name (more: one pass), a thread's spans kept per
+ * block, and per thread in all: with 2 batches per worker, a few MB. */
+#define MAX_BLOCK_THREADS 4096u
+#define BLOCK_SPANS 16
 #define MAX_SPANS 4096u
-#define BLOCK_SPANS 32 /* a thread's spans kept per block */
 
 /* A span of a thread's runs on a cap. */
 typedef struct vb_span {
@@ -58,8 +62,9 @@ typedef struct vb_span {
 /* A thread named in a block. */
 typedef struct vb_thread {
 	evv_slot slot;       /* key: the thread id */
-	/* its runs in the block, within at most BLOCK_SPANS spans (the
-	 * closest merged); the last one's hi NO_TIME: running at the end */
+	/* its runs in the block, within at most BLOCK_SPANS spans (runs
+	 * closer than `gap` joined); the last one's hi NO_TIME: running at
+	 * the end */
 	vb_span spans[BLOCK_SPANS];
 	uint8_t n_spans;
 	uint8_t running;     /* its last RUN or STOP_THREAD was a RUN */
