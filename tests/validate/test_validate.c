@@ -1188,6 +1188,18 @@ static void rename_run(const real_log *l, uint8_t *copy, const ts_event *e,
 		}
 }
 
+/* `log` written to `path` and validated with 1 and 3 threads, which
+ * agree; whether they found `check`. */
+static int agree_on(const char *path, const uint8_t *log, size_t len,
+		    outcome *one, outcome *many, const char *check)
+{
+	assert_true(ts_write_file(path, log, len, "wb"));
+	validate_file(path, 1, one);
+	validate_file(path, 3, many);
+	assert_same_outcome(one, many);
+	return count(one, check) > 0;
+}
+
 static size_t damage_and_compare(const char *name, const char *dir,
 				 uint32_t *seed, int rounds)
 {
@@ -1219,10 +1231,7 @@ static size_t damage_and_compare(const char *name, const char *dir,
 			at = at < 8 ? 2 + at : e->wire - e->size + (at - 8);
 			copy[e->offset + at] ^= (uint8_t)(1u << (*seed % 8));
 		}
-		assert_true(ts_write_file(path, copy, l.len, "wb"));
-		validate_file(path, 1, one);
-		validate_file(path, 3, many);
-		assert_same_outcome(one, many);
+		agree_on(path, copy, l.len, one, many, "");
 		invalid += one->res.verdict != EV_VERDICT_COMPLETE;
 		free(copy);
 	}
@@ -1323,11 +1332,8 @@ static void test_threads_agree_on_two_caps(void **state)
 			memcpy(copy, l.bytes, l.len);
 			copy[a->run->offset + 13] = (uint8_t)b->tid;
 			copy[a->stop->offset + 13] = (uint8_t)b->tid;
-			assert_true(ts_write_file(path, copy, l.len, "wb"));
-			validate_file(path, 1, one);
-			validate_file(path, 3, many);
-			assert_same_outcome(one, many);
-			made += count(one, "thread-two-caps") > 0;
+			made += agree_on(path, copy, l.len, one, many,
+					 "thread-two-caps");
 			free(copy);
 			break;
 		}
@@ -1350,11 +1356,8 @@ static void test_threads_agree_on_two_caps(void **state)
 			memcpy(copy, l.bytes, l.len);
 			copy[a->stop->offset + 15] = 5;
 			unname_migrations(&l, copy, a);
-			assert_true(ts_write_file(path, copy, l.len, "wb"));
-			validate_file(path, 1, one);
-			validate_file(path, 3, many);
-			assert_same_outcome(one, many);
-			made += count(one, "thread-finished") > 0;
+			made += agree_on(path, copy, l.len, one, many,
+					 "thread-finished");
 			free(copy);
 			break;
 		}
