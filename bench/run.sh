@@ -190,6 +190,9 @@ parallel_rows() {
     threads_rows "evtool info" info
     threads_rows "evtool filter --class gc" filter --class gc -o /dev/null
     threads_rows "evtool cat -o - >null" cat -o -
+    threads_rows "evtool validate" validate --no-progress
+    threads_rows "evtool validate --no-semantics" validate --no-progress \
+        --no-semantics
 }
 if [ "${THREADS_ONLY:-0}" = 1 ]; then
     parallel_rows
@@ -225,9 +228,10 @@ measure "evtool sort --method external" \
 rm -f "$work/sorted.eventlog"
 
 # validate (issue 3): every check, then structure and ordering alone; the
-# difference is what the thread, GC, task and heap-sample checks cost.
-measure "evtool validate"        "$evtool" validate "$log"
-measure "evtool validate (no sem.)" "$evtool" validate --no-semantics "$log"
+# difference is what the thread, GC, task and heap-sample checks cost (in
+# one thread: -T 1; the parallel rows above give the others).
+measure "evtool validate -T 1"   "$evtool" validate -T 1 "$log"
+measure "evtool validate (no sem.)" "$evtool" validate -T 1 --no-semantics "$log"
 
 # truncate: the log cut 1,000,000 bytes before its end, so that its last
 # 2 MiB block is partial (a killed program's log, or a copy cut short);
@@ -372,7 +376,7 @@ if command -v ghc >/dev/null 2>&1 &&
     pevents=$("$evtool" info --json "$pfx" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1)
     bytes=$pbytes events=$pevents runs=1 measure "ghc-events read" "$peer" read "$pfx"
     bytes=$pbytes events=$pevents measure "evtool info (reads all)" "$evtool" info "$pfx"
-    bytes=$pbytes events=$pevents measure "evtool validate" "$evtool" validate "$pfx"
+    bytes=$pbytes events=$pevents measure "evtool validate" "$evtool" validate -T 1 "$pfx"
     bytes=$pbytes events=$pevents runs=1 measure "ghc-events show" "$peer" show "$pfx"
     bytes=$pbytes events=$pevents measure "evtool show" "$evtool" show "$pfx"
     bytes=$((2 * pbytes)) events=$((2 * pevents)) runs=1 \

@@ -17,7 +17,7 @@ _evtool_options() {
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
     merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
     export) echo '--format -o --output --tmpdir -h --help' ;;
-    validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
+    validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -T --threads -h --help' ;;
     view) echo '-l --listen --open --cache -h --help' ;;
     truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
     archive) echo '-o --output -c --stdout --level -T --threads --rm -k --keep -f --force -t --test -x --extract -d --decompress -v --verbose --no-progress -h --help' ;;
@@ -81,6 +81,7 @@ _evtool_value() {
     'validate --tolerance') echo 'text' ;;
     'validate --gc-end-tolerance') echo 'text' ;;
     'validate --max-errors') echo 'text' ;;
+    'validate -T'|'validate --threads') echo 'text' ;;
     'view -l'|'view --listen') echo 'text' ;;
     'view --cache') echo 'text' ;;
     'truncate -o'|'truncate --output') echo 'file' ;;

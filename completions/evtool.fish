@@ -140,6 +140,7 @@ complete -c evtool -n '__fish_seen_subcommand_from validate' -s q -l quiet -d 'p
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l json -d 'print one JSON document (schema_version 2)'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l list-checks -d 'list the check ids and what they mean'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l no-progress -d 'no progress bar on standard error'
+complete -c evtool -n '__fish_seen_subcommand_from validate' -s T -l threads -x -d 'check with N threads (default, or 0: the cores available; 1: one pass)'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from view' -F

@@ -5,7 +5,9 @@
 # logs), and on damaged copies of real logs made here: bytes changed in
 # the middle of the log (inside a block: times, types, sizes, payloads), a
 # block marker's size changed, an undeclared type in the second block, a
-# cut copy.
+# cut copy; and, for validate, copies whose blocks stay readable but
+# whose threads, finishes and times are wrong (validate -T N says what it
+# says in one pass whenever the workers see anything to report).
 #
 #   bash tests/parallel/run.sh EVTOOL TESTDATA [CORPUS] [FUZZ_CORPUS]
 set -euo pipefail
@@ -23,6 +25,12 @@ commands=(
 	"filter --class scheduler --exclude-cap 1 -o -"
 	"filter --type RUN_THREAD,GC_END -o -"
 	"cat -o -"
+	"validate --no-progress"
+	"validate --no-progress --json"
+	"validate --no-progress --no-semantics"
+	"validate --no-progress --strict --tolerance 2us --gc-end-tolerance 20us"
+	"validate --no-progress --max-errors 1"
+	"validate --no-progress --sorted"
 )
 
 logs=("$testdata"/*.eventlog "$testdata"/*.eventlog.gz)
@@ -63,6 +71,33 @@ for src in "$testdata"/threads-n2.eventlog "$testdata"/gc-n2.eventlog; do
 	damage "$src" $((first + size + 24)) ff "$name-undeclared.eventlog"
 done
 
+# Damage that leaves the blocks readable but breaks what validate checks
+# (compared for validate only, in semantic_logs)
+# across blocks and caps: a RUN_THREAD's or STOP_THREAD's thread id (the
+# low byte of its u32 at +10) set to another thread's, a STOP_THREAD's
+# status (u16 at +14) set to ThreadFinished (5), an event's time (its
+# high-order bytes at +2) moved far back or forward; in logs of 2 and 4
+# caps, in their first, middle and last blocks.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+semantic_logs=()
+semantic() {
+	damage "$1" "$2" "$3" "$4.eventlog"
+	unset 'logs[-1]'
+	semantic_logs+=("$work/$4.eventlog")
+}
+for src in "$testdata"/threads-n2.eventlog "$testdata"/threads-n4.eventlog \
+	   "$testdata"/gc-n2.eventlog; do
+	name=$(basename "$src" .eventlog)
+	i=0
+	for at in $(python3 "$here/sched_offsets.py" "$src" 12 1 2); do
+		i=$((i + 1))
+		semantic "$src" $((at + 13)) 0$((i % 9 + 1)) "$name-tid-$i"
+		semantic "$src" $((at + 15)) 05 "$name-status-$i"
+		semantic "$src" $((at + 6)) 00 "$name-time-back-$i"
+		semantic "$src" $((at + 5)) 7f "$name-time-on-$i"
+	done
+done
+
 # run "CMD" T LOG: the digest of CMD's standard output, its standard
 # error and its exit code
 run() {
@@ -75,8 +110,11 @@ run() {
 }
 
 compared=0 bad=0
-for log in "${logs[@]}"; do
-	for cmd in "${commands[@]}"; do
+# compare LOG CMD...: each CMD with -T 2 and -T 3 against -T 1 on LOG
+compare() {
+	local log=$1 cmd want got t
+	shift
+	for cmd in "$@"; do
 		want=$(run "$cmd" 1 "$log")
 		for t in 2 3; do
 			got=$(run "$cmd" "$t" "$log")
@@ -88,6 +126,18 @@ for log in "${logs[@]}"; do
 			fi
 		done
 	done
+}
+validate_commands=()
+for cmd in "${commands[@]}"; do
+	[[ $cmd == validate* ]] && validate_commands+=("$cmd")
 done
-echo "parallel: ${#logs[@]} logs, ${#commands[@]} commands, $compared comparisons, $bad differ"
+for log in "${logs[@]}"; do
+	compare "$log" "${commands[@]}"
+done
+for log in "${semantic_logs[@]}"; do
+	compare "$log" "${validate_commands[@]}"
+done
+echo "parallel: ${#logs[@]} logs, ${#commands[@]} commands;" \
+	"${#semantic_logs[@]} more logs, ${#validate_commands[@]} validate" \
+	"commands; $compared comparisons, $bad differ"
 [ "$bad" -eq 0 ]
