@@ -5,7 +5,8 @@
 # logs), and on damaged copies of real logs made here: bytes changed in
 # the middle of the log (inside a block: times, types, sizes, payloads), a
 # block marker's size changed, an undeclared type in the second block, a
-# cut copy.
+# cut copy; and on copies of real logs re-blocked into blocks of 1 KiB, so
+# that runs, collections and spans cross many blocks' starts.
 #
 #   bash tests/parallel/run.sh EVTOOL TESTDATA [CORPUS] [FUZZ_CORPUS]
 set -euo pipefail
@@ -22,6 +23,9 @@ commands=(
 	"filter --class gc -o -"
 	"filter --class scheduler --exclude-cap 1 -o -"
 	"filter --type RUN_THREAD,GC_END -o -"
+	"stats --threads --caps --spans=all"
+	"stats --json --threads --caps --spans=all"
+	"stats --fail-if gc.elapsed>1ms"
 )
 
 logs=("$testdata"/*.eventlog "$testdata"/*.eventlog.gz)
@@ -60,6 +64,13 @@ for src in "$testdata"/threads-n2.eventlog "$testdata"/gc-n2.eventlog; do
 	size=$(od -An -tu1 -j $((first + 10)) -N4 "$src" |
 		awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
 	damage "$src" $((first + size + 24)) ff "$name-undeclared.eventlog"
+done
+
+# Real logs in many small blocks (cat --reblock: the same events).
+for src in threads-n2 threads-n4 gc-n2 spans-a heap-a prof-n2; do
+	"$evtool" cat --reblock --block-size 1K "$testdata/$src.eventlog" \
+		-o "$work/$src-1k.eventlog"
+	logs+=("$work/$src-1k.eventlog")
 done
 
 # run "CMD" T LOG: the digest of CMD's standard output, its standard
