@@ -362,16 +362,15 @@ static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
 		on_spark_counters(ev, c);
 }
 
-/* The thread running on the event's cap, as the spans pair by it:
- * `running` when a replay gives it (stats_blocks.c), else the cap's. */
-static uint32_t running_on(const ev_stats *st, const ev_event *ev,
-			   const uint32_t *running)
+/* The thread running on the event's cap, as the spans pair by it: the
+ * one a replay gives (evi_stats_replay), else the cap's. */
+static uint32_t running_on(const ev_stats *st, const ev_event *ev)
 {
-	return running ? *running : evi_running_thread(st, ev->cap);
+	return st->replay_running ? st->replay_tid
+				  : evi_running_thread(st, ev->cap);
 }
 
-static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c,
-		    const uint32_t *running)
+static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 {
 	switch (ev->type) {
 	case EV_CAPSET_CREATE:
@@ -400,8 +399,7 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c,
 		return on_mem_return(st, ev);
 	case EV_USER_MSG:
 	case EV_USER_MARKER:
-		return st->spans ? evi_spans_add(st, ev,
-						 running_on(st, ev, running))
+		return st->spans ? evi_spans_add(st, ev, running_on(st, ev))
 				 : EV_OK;
 	default:
 		return st->bands && evi_heap_samples_type(ev->type)
@@ -409,10 +407,7 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c,
 	}
 }
 
-/* ev_stats_add, with the thread running on the event's cap given by a
- * replay (or NULL: the cap's own state). */
-static inline int add(ev_stats *st, const ev_event *ev,
-		      const uint32_t *running)
+int ev_stats_add(ev_stats *st, const ev_event *ev)
 {
 	evi_stats_cap *c = NULL;
 	int rc;
@@ -431,7 +426,7 @@ static inline int add(ev_stats *st, const ev_event *ev,
 			return st->diag.status;
 		note_cap_event(c, ev);
 	}
-	rc = dispatch(st, ev, c, running);
+	rc = dispatch(st, ev, c);
 	if (rc == EV_OK)
 		rc = evi_threads_add(st, ev);
 	if (rc < 0) {
@@ -441,14 +436,15 @@ static inline int add(ev_stats *st, const ev_event *ev,
 	return rc;
 }
 
-int ev_stats_add(ev_stats *st, const ev_event *ev)
-{
-	return add(st, ev, NULL);
-}
-
 int evi_stats_replay(ev_stats *st, const ev_event *ev, uint32_t running)
 {
-	return add(st, ev, &running);
+	int rc;
+
+	st->replay_running = 1;
+	st->replay_tid = running;
+	rc = ev_stats_add(st, ev);
+	st->replay_running = 0;
+	return rc;
 }
 
 /* What reading in parallel must leave to evi_stats_replay: every type

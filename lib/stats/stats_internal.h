@@ -83,6 +83,8 @@ struct ev_stats {
 	evi_spans *spans;      /* the user's spans, when asked (stats_spans.c) */
 	evi_bands *bands;      /* heap-profile bands, when asked (stats_heap.c) */
 	unsigned threads;      /* ev_stats_set_threads (stats_blocks.c) */
+	int replay_running;    /* in evi_stats_replay: the spans' thread is */
+	uint32_t replay_tid;   /* ... this one, not the cap's */
 };
 
 /* Process `i` of st->procs. */
