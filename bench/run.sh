@@ -189,6 +189,8 @@ parallel_rows() {
     printf 'reading in parallel (%s rounds, interleaved):\n' "${THREAD_RUNS:-7}"
     threads_rows "evtool info" info
     threads_rows "evtool filter --class gc" filter --class gc -o /dev/null
+    threads_rows "evtool stats" stats
+    threads_rows "evtool stats --threads --caps" stats --threads --caps
 }
 if [ "${THREADS_ONLY:-0}" = 1 ]; then
     parallel_rows
