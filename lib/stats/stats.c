@@ -11,7 +11,8 @@
  * totals. Payload layouts are in doc/format.md section 5.
  *
  * Layering, calls going one way only: stats.c -> stats_threads.c ->
- * stats_procs.c, and stats_finish.c -> stats_threads.c, stats_procs.c.
+ * stats_procs.c, and stats_finish.c -> stats_threads.c, stats_procs.c;
+ * reading in parallel, stats_blocks.c -> stats.c, stats_threads.c.
  * This file calls down into stats_threads.c and stats_procs.c (the table
  * of processes, which the threads and the summaries use too); nothing
  * below calls up into it.
