@@ -255,8 +255,7 @@ static int sum_block(void *ctx, unsigned slot, unsigned worker)
 
 	(void)worker;
 	batch_reset(bt);
-	evi_block_cursor_init(&c, s->b, bt->block);
-	if (evi_block_next(&c, &ev) != 1)
+	if (evi_block_open(&c, s->b, bt->block) < 0)
 		return EV_EFORMAT;
 	while ((rc = evi_block_next(&c, &ev)) == 1) {
 		unsigned kind = kind_on(s, c.cap, ev.type);
@@ -317,14 +316,11 @@ static int replay(const stats_pass *s, ev_stats *st, const stats_batch *bt,
 {
 	for (size_t i = 0; i < bt->n_replay; i++) {
 		const replayed *r = &bt->replay[i];
-		evi_block_cursor c;
 		ev_event ev;
 		int rc;
 
-		evi_block_cursor_init(&c, s->b, bt->block);
-		c.pos = r->offset;
-		c.index = r->index;
-		if (evi_block_next(&c, &ev) != 1)
+		if (evi_block_event_at(s->b, bt->block, r->offset, r->index,
+				       &ev) < 0)
 			return EV_EINVAL; /* a worker read it: cannot be */
 		ev.index += s->index;
 		rc = evi_stats_replay(st, &ev, r->known ? r->running
