@@ -39,11 +39,15 @@
 #include "pool.h"
 #include "stats_internal.h"
 
-/* One thread's RUN_THREAD and STOP_THREAD events in a block. */
+/* One thread's RUN_THREAD and STOP_THREAD events in a block (a block of
+ * at most 4 GiB counts each in 32 bits: about 100 bytes a thread, so
+ * that a block naming a new thread in each event stays within a few
+ * megabytes). */
 typedef struct block_thread {
 	uint32_t tid;
-	uint64_t runs, stops, run_ns;
-	uint64_t stops_by_reason[EV_STATS_STOP_REASONS];
+	uint32_t runs, stops;
+	uint32_t stops_by_reason[EV_STATS_STOP_REASONS];
+	uint64_t run_ns;
 } block_thread;
 
 /* A STOP_THREAD before the block's first RUN_THREAD: it ends the run its
