@@ -5,6 +5,8 @@
 #   - lib/format calling a function of an operation's folder;
 #   - lib/format including an operation's internal header;
 #   - lib/common (the threading layer) calling lib/format;
+#   - lib/io (sources and sinks) calling lib/format, or including its
+#     internal header;
 #   - two files of the program (cmd/) that call each other, and a file of
 #     cmd/ that includes an internal header of lib/ (--program).
 set -euo pipefail
@@ -23,7 +25,7 @@ tree() {
 	done
 	(cd "$work/$name/lib" && for c in */*.c; do
 		mkdir -p "$work/$name/obj/$(dirname "$c")"
-		cc -c -I format -I sort "$c" -o "$work/$name/obj/$c.o"
+		cc -c -I format -I io -I sort "$c" -o "$work/$name/obj/$c.o"
 	done)
 }
 
@@ -39,7 +41,8 @@ expect() {
 	fi
 }
 
-tree clean 'format/a.c:int c(void); int a(void) { return c(); }' \
+tree clean 'format/a.c:int c(void); int s(void); int a(void) { return c() + s(); }' \
+	'io/s.c:int c(void); int s(void) { return c(); }' \
 	'common/c.c:int c(void) { return 3; }' \
 	'sort/b.c:int a(void); int c(void); int b(void) { return a() + c(); }'
 expect clean 0 'the layers hold'
@@ -61,6 +64,15 @@ expect header 1 'layers: lib/format/a.c includes lib/sort/sort_internal.h'
 tree common 'common/c.c:int a(void); int c(void) { return a(); }' \
 	'format/a.c:int a(void) { return 1; }'
 expect common 1 'layers: lib/common -> format is not allowed: common/c.c:a'
+
+tree io 'io/s.c:int a(void); int s(void) { return a(); }' \
+	'format/a.c:int a(void) { return 1; }'
+expect io 1 'layers: lib/io -> format is not allowed: io/s.c:a'
+
+tree io_header 'io/s.c:#include "internal.h"
+int s(void) { return F; }' \
+	'format/internal.h:#define F 2'
+expect io_header 1 'layers: lib/io/s.c includes lib/format/internal.h'
 
 # program NAME STATUS TEXT FILE...: as tree and expect for --program, the
 # files ("path:content") under $work/NAME/cmd (a path with a folder goes

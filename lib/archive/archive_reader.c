@@ -1,7 +1,7 @@
 /*
  * Reading archives: a reader that inflates member after member and checks
  * each member's CRC-32, length and digest. Member headers are parsed by
- * lib/format/gzip.c (ev_archive_parse_header), which every gzip input
+ * lib/io/gzip.c (ev_archive_parse_header), which every gzip input
  * shares.
  *
  * The deflate data is inflated raw and the trailer is checked here, so that a mismatch message can

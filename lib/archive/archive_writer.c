@@ -12,13 +12,13 @@
  * slot again. With one thread there are no workers: chunks are
  * compressed in the caller's thread, into the same bytes.
  *
- * A spooled writer (evi_archive_writer_open_spooled) learns the digest
+ * A spooled writer (open_spooled) learns the digest
  * only at the end: its members go to an unnamed temporary file with a
  * zero digest, and finishing copies them to the target, each header with
  * the digest put in, into the bytes an unspooled writer would write.
  *
  * The archive sink (ev_sink_open_archive) is here too, a staged sink of
- * lib/format/sink.c: calls go one way, this file -> lib/format (sinks);
+ * lib/io/sink.c: calls go one way, this file -> lib/format (sinks);
  * the sink reaches the writer only through the evi_sink_stage pointers
  * given here.
  */
@@ -337,10 +337,9 @@ int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
 	return EV_OK;
 }
 
-int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
-				    const char *tmpdir,
-				    const ev_archive_options *opts,
-				    ev_diag *diag)
+static int open_spooled(ev_archive_writer **out, ev_sink *target,
+			const char *tmpdir, const ev_archive_options *opts,
+			ev_diag *diag)
 {
 	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
 	ev_archive_writer *w = calloc(1, sizeof *w);
@@ -531,7 +530,7 @@ const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w)
 }
 
 /* ------------------------------------------------------------------------
- * The archive sink: a staged sink (lib/format/sink.c) whose stage is a
+ * The archive sink: a staged sink (lib/io/sink.c) whose stage is a
  * spooled archive writer.
  * ---------------------------------------------------------------------- */
 
@@ -564,7 +563,7 @@ int ev_sink_open_archive(ev_sink **out, ev_sink *target, const char *tmpdir,
 {
 	ev_archive_writer *w;
 	ev_diag diag;
-	int rc = evi_archive_writer_open_spooled(&w, target, tmpdir, opts,
+	int rc = open_spooled(&w, target, tmpdir, opts,
 						 &diag);
 
 	if (rc < 0) {

@@ -4,7 +4,7 @@
  * hands over, and a bounded ring of batches on a pool hands a caller's
  * batches over in order and gives them back in the same order. One lock,
  * one queue, one failure hand-off and one shutdown for every user: the
- * gzip and archive readers' read-ahead (lib/format/read_ahead.c),
+ * gzip and archive readers' read-ahead (lib/io/read_ahead.c),
  * export's formatting thread (lib/export/export_pipe.c), the archive
  * writer's compressors (lib/archive/archive_writer.c) and the sorter's
  * read-ahead (lib/sort/sort_merge.c).

@@ -1,15 +1,19 @@
 /*
- * Declarations shared by libevtool's source files; not installed.
+ * The format layer's declarations (lib/format), shared by the layers
+ * above it; not installed. It includes those of lib/common and lib/io,
+ * which every file above them uses.
  */
 #ifndef EVTOOL_LIB_INTERNAL_H
 #define EVTOOL_LIB_INTERNAL_H
 
-#include <stdarg.h>
 #include <string.h>
 
 #include "evtool/catalog.h"
 #include "evtool/common.h"
 #include "evtool/reader.h"
+
+#include "common_internal.h"
+#include "io_internal.h"
 
 /* The four-byte magic words of the header (doc/format.md section 1). */
 #define EVI_HEADER_BEGIN 0x68647262u     /* "hdrb" */
@@ -67,109 +71,6 @@ int evi_reader_resume_at(ev_reader *r, uint64_t offset, uint64_t index,
 
 /* The stored bytes `r` will read to the end of its file; 0 if unknown. */
 uint64_t evi_reader_stored_size(const ev_reader *r);
-
-/* Room for `len` more bytes in the sink's buffer, counted as written: the
- * caller fills them before the next sink call. NULL on a write error (see
- * ev_sink_diag) or when `len` exceeds the buffer, which is never the case
- * up to EVI_SINK_RESERVE_MAX bytes. */
-#define EVI_SINK_RESERVE_MAX (64u * 1024u)
-uint8_t *evi_sink_reserve(ev_sink *s, size_t len);
-
-/* What a staged sink passes its bytes through instead of writing them
- * (the archive sink): `write` and `finish` return EV_OK or a failure
- * described by `diag`; `free` releases `ctx`. */
-typedef struct evi_sink_stage {
-	int (*write)(void *ctx, const void *data, size_t len);
-	int (*finish)(void *ctx);
-	const ev_diag *(*diag)(const void *ctx);
-	void (*free)(void *ctx);
-} evi_sink_stage;
-
-/* A sink whose bytes go through `stage` (with `ctx`), which writes them
- * to `target`; committing finishes the stage, then commits `target`.
- * The sink owns `target` and `ctx`; on failure both are freed. */
-int evi_sink_open_stage(ev_sink **out, ev_sink *target,
-			const evi_sink_stage *stage, void *ctx);
-
-typedef struct ev_archive_writer ev_archive_writer;
-typedef struct ev_archive_options ev_archive_options;
-
-/* An archive writer that does not know the log's digest beforehand: the
- * compressed members wait in an unnamed temporary file in `tmpdir` (NULL:
- * $TMPDIR, else /tmp) until ev_archive_writer_finish, which copies them
- * to `target` (which stays the caller's), each member's header holding
- * the digest of the bytes written. */
-int evi_archive_writer_open_spooled(ev_archive_writer **out, ev_sink *target,
-				    const char *tmpdir,
-				    const ev_archive_options *opts,
-				    ev_diag *diag);
-
-/* The one way the library records a failure: fills all of `d` with what
- * it concerns (`origin`, `input` for an operation with several inputs),
- * the status, the position and a printf-style message, and clears its
- * reason; returns the status so that callers can `return evi_vfail(...)`.
- * Every failure helper of a handle ends here. */
-int evi_vfail(ev_diag *d, ev_origin origin, unsigned input, int status,
-	      uint64_t offset, uint64_t index, const char *fmt, va_list ap)
-	__attribute__((format(printf, 7, 0)));
-
-/* evi_vfail for a failure of what `d` belongs to: EV_ORIGIN_NONE. */
-int evi_fail(ev_diag *d, int status, uint64_t offset, uint64_t index,
-	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-/* evi_vfail with an origin, for helpers of one file and few arguments. */
-int evi_fail_at(ev_diag *d, ev_origin origin, int status, uint64_t offset,
-		uint64_t index, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-
-/* Says what was wrong with the failure just recorded in `d` (see
- * ev_reason), where it is recorded: `return evi_because(d, why)` after
- * the evi_fail* call or the handle's failure helper. Returns d->status. */
-int evi_because(ev_diag *d, ev_reason why);
-
-/* Copies `n` bytes between buffers that do not overlap. Events and their
- * payloads are mostly 4 to 32 bytes (doc/format.md section 5: thread and
- * GC events), where two fixed-size copies that may overlap each other cost
- * less than a call to memcpy; neither reads or writes outside the n bytes.
- * The writer, merge and export's pipe copy events with it. */
-static inline void evi_copy_short(uint8_t *dst, const uint8_t *src,
-				  size_t n)
-{
-	uint8_t a[16], b[16];
-
-	if (n >= 8 && n <= 16) {
-		memcpy(a, src, 8);
-		memcpy(b, src + n - 8, 8);
-		memcpy(dst, a, 8);
-		memcpy(dst + n - 8, b, 8);
-	} else if (n >= 4 && n < 8) {
-		memcpy(a, src, 4);
-		memcpy(b, src + n - 4, 4);
-		memcpy(dst, a, 4);
-		memcpy(dst + n - 4, b, 4);
-	} else if (n > 16 && n <= 32) {
-		memcpy(a, src, 16);
-		memcpy(b, src + n - 16, 16);
-		memcpy(dst, a, 16);
-		memcpy(dst + n - 16, b, 16);
-	} else if (n) {
-		memcpy(dst, src, n);
-	}
-}
-
-/* Makes room for `need` elements of `size` bytes in the array at *items
- * (a pointer to a T *) of *cap elements, as git's ALLOC_GROW: the count
- * doubles from 8 until it covers `need`. EV_OK, or EV_ENOMEM with the
- * array unchanged. The one way lib/ grows an array. */
-int evi_grow(void *items, size_t *cap, size_t need, size_t size);
-
-/* Grows the array at *items (a pointer to a T * whose *n elements have
- * `size` bytes each) so that index `i` is in it: the count doubles from 8
- * until it covers i, the new elements are zeroed. EV_OK, or EV_ENOMEM
- * recorded in `d` (the array unchanged). For tables indexed by a
- * capability or another small id that grow on first sight. */
-int evi_grow_zeroed(ev_diag *d, void *items, size_t *n, size_t i,
-		    size_t size);
 
 /* The bytes of the fixed-width fields of the oldest payload form of type
  * `id` (the catalogue's smallest layout, catalog_fields.c); 0 for a type
@@ -286,9 +187,6 @@ typedef struct evi_stop_name {
 /* The ThreadStopStatus constructor of status `status` (0 to 20, as
  * evi_stop_status gives it; NoStatus past 20). */
 const evi_stop_name *evi_stop_status_constructor(unsigned status);
-
-/* Printable rendering of four magic bytes, e.g. "hdrb" or "\x1f\x8b..". */
-void evi_quote_magic(const uint8_t *p, size_t n, char *out, size_t out_len);
 
 /* ev_ref_get and ev_ref_set, inline: merge calls them for every
  * identifier of every event, where a call costs as much as the work. */

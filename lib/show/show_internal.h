@@ -1,7 +1,7 @@
 /*
  * Shared by the renderers of show.h: the string conversions ghc-events
  * applies (show_strings.c) and the NDJSON rendering; the text primitives
- * are lib/format/text.h's, the STOP_THREAD statuses stop_status.c's.
+ * are lib/common/text.h's, the STOP_THREAD statuses stop_status.c's.
  */
 #ifndef EVTOOL_LIB_SHOW_INTERNAL_H
 #define EVTOOL_LIB_SHOW_INTERNAL_H

@@ -2,7 +2,7 @@
  * The string conversions the ghc-events library applies when it shows
  * events: Haskell's `show` of string lists and the printable form of
  * binary messages (the buffer, numbers, lenient UTF-8 and JSON strings
- * are lib/format/text.c's).
+ * are lib/common/text.c's).
  */
 #include "show_internal.h"
 

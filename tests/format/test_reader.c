@@ -1,4 +1,4 @@
-/* Unit tests for the streaming reader (lib/format/reader.c, lib/format/source.c).
+/* Unit tests for the streaming reader (lib/format/reader.c, lib/io/source.c).
  *
  * Expected results come from logs built byte by byte in this file and
  * from ts_walk() (tests/support.c), a decoder written from doc/format.md that

@@ -1,5 +1,5 @@
 /* Unit tests for the writer and the sinks (lib/format/writer.c,
- * lib/format/writer_slot.c, lib/format/sink.c).
+ * lib/format/writer_slot.c, lib/io/sink.c).
  *
  * Output is checked byte for byte against the input (PRESERVE), against
  * bytes written by hand, or walked with ts_walk() (tests/support.c), a

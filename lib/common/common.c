@@ -34,7 +34,7 @@ const char *ev_version(void)
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common_internal.h"
 
 int evi_vfail(ev_diag *d, ev_origin origin, unsigned input, int status,
 	      uint64_t offset, uint64_t index, const char *fmt, va_list ap)

@@ -18,7 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "common_internal.h"
+#include "io_internal.h"
 #include "tempfile.h"
 
 #define SINK_BUFFER (256u * 1024u)

@@ -37,7 +37,8 @@
 
 #include "evtool/archive.h"
 #include "gzip.h"
-#include "internal.h"
+#include "common_internal.h"
+#include "io_internal.h"
 #include "read_ahead.h"
 
 /* The stored buffer for gzip input; for evtool's archives, room for a

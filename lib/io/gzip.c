@@ -1,6 +1,6 @@
 /*
  * Gzip member headers (RFC 1952) as evtool reads them, with the digest
- * subfield of evtool's archives: every gzip input (lib/format/source.c) and
+ * subfield of evtool's archives: every gzip input (lib/io/source.c) and
  * the archive reader (lib/archive/) parse them here. The header is parsed
  * here rather than by zlib so that the extra field and every header
  * problem can be named.
@@ -11,7 +11,8 @@
 #include <zlib.h>
 
 #include "gzip.h"
-#include "internal.h"
+#include "common_internal.h"
+#include "io_internal.h"
 
 #define EVENTLOG_MAGIC "hdrb"
 

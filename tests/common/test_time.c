@@ -1,4 +1,4 @@
-/* Unit tests for the one time grammar of every option (lib/format/time.c:
+/* Unit tests for the one time grammar of every option (lib/common/time.c:
  * ev_time_parse, ev_duration_parse). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Unit tests for the idmap (lib/format/idmap.h): adding and removing keys
+/* Unit tests for the idmap (lib/common/idmap.h): adding and removing keys
  * in a pseudo-random order against a plain array of the keys that should
  * be present, so that removal's moves (the probe run shifted back, the
  * last entry moved into the hole) keep every key reachable. */

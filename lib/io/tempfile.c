@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "common_internal.h"
+#include "io_internal.h"
 
 const char *evi_temp_dir(const char *dir)
 {
