@@ -193,6 +193,8 @@ parallel_rows() {
     threads_rows "evtool validate" validate --no-progress
     threads_rows "evtool validate --no-semantics" validate --no-progress \
         --no-semantics
+    threads_rows "evtool stats" stats
+    threads_rows "evtool stats --threads --caps" stats --threads --caps
 }
 if [ "${THREADS_ONLY:-0}" = 1 ]; then
     parallel_rows

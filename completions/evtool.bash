@@ -11,7 +11,7 @@ _evtool_options() {
     info) echo '--json -T --threads -h --help' ;;
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
     filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -T --threads -h --help' ;;
-    stats) echo '--json --threads --caps --fail-if -f --follow --every --spans --top -h --help' ;;
+    stats) echo '--json --threads --caps --fail-if -f --follow --every --spans --top -T --jobs -h --help' ;;
     monitor) echo '-l --listen --once --keep-ended --max-markers --stall --max-sources -h --help' ;;
     report) echo '-o --output --top -h --help' ;;
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
@@ -60,6 +60,7 @@ _evtool_value() {
     'stats --fail-if') echo 'text' ;;
     'stats --every') echo 'text' ;;
     'stats --top') echo 'text' ;;
+    'stats -T'|'stats --jobs') echo 'text' ;;
     'monitor -l'|'monitor --listen') echo 'text' ;;
     'monitor --keep-ended') echo 'text' ;;
     'monitor --max-markers') echo 'text' ;;

@@ -83,6 +83,7 @@ complete -c evtool -n '__fish_seen_subcommand_from stats' -s f -l follow -d 'fol
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l every -x -d 'the interval of --follow, in the log\'s time (default 1s)'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l spans -d 'the user\'s own spans, per name and thread: traceEventIO "START name" to "STOP name" (events, the default), or between consecutive traceMarkerIO markers of one name (markers), or both (all)'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l top -x -d 'with two logs, the N heap-profile bands whose peak changed most (default 10); the rest summed'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -s T -l jobs -x -d 'read with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from monitor' -F

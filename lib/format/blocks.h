@@ -135,6 +135,31 @@ static inline int evi_block_next(evi_block_cursor *c, ev_event *ev)
 	return 1;
 }
 
+/* A cursor past the marker of `block`, for a worker that walks its
+ * events: EV_OK, or EV_EFORMAT (no marker: read sequentially). */
+static inline int evi_block_open(evi_block_cursor *c, const evi_blocks *b,
+				 size_t block)
+{
+	ev_event marker;
+
+	evi_block_cursor_init(c, b, block);
+	return evi_block_next(c, &marker) == 1 ? EV_OK : EV_EFORMAT;
+}
+
+/* The event a worker found in `block` at `offset`, its `index` counted
+ * from the block's marker, read again: 1, or -1 when it is not one. */
+static inline int evi_block_event_at(const evi_blocks *b, size_t block,
+				     uint64_t offset, uint64_t index,
+				     ev_event *ev)
+{
+	evi_block_cursor c;
+
+	evi_block_cursor_init(&c, b, block);
+	c.pos = offset;
+	c.index = index;
+	return evi_block_next(&c, ev) == 1 ? 1 : -1;
+}
+
 /*
  * A reader over the mapped log, at the marker of `block` (at the data end
  * for b->n) as if it had read the `index` events before it (markers

@@ -5,9 +5,11 @@
 # logs), and on damaged copies of real logs made here: bytes changed in
 # the middle of the log (inside a block: times, types, sizes, payloads), a
 # block marker's size changed, an undeclared type in the second block, a
-# cut copy; and, for validate, copies whose blocks stay readable but
+# cut copy; for validate, copies whose blocks stay readable but
 # whose threads, finishes and times are wrong (validate -T N says what it
-# says in one pass whenever the workers see anything to report).
+# says in one pass whenever the workers see anything to report); and
+# copies of real logs re-blocked into blocks of 1 KiB, so that runs,
+# collections and spans cross many blocks' starts.
 #
 #   bash tests/parallel/run.sh EVTOOL TESTDATA [CORPUS] [FUZZ_CORPUS]
 set -euo pipefail
@@ -31,6 +33,9 @@ commands=(
 	"validate --no-progress --strict --tolerance 2us --gc-end-tolerance 20us"
 	"validate --no-progress --max-errors 1"
 	"validate --no-progress --sorted"
+	"stats --threads --caps --spans=all"
+	"stats --json --threads --caps --spans=all"
+	"stats --fail-if gc.elapsed>1ms"
 )
 
 logs=("$testdata"/*.eventlog "$testdata"/*.eventlog.gz)
@@ -96,6 +101,13 @@ for src in "$testdata"/threads-n2.eventlog "$testdata"/threads-n4.eventlog \
 		semantic "$src" $((at + 6)) 00 "$name-time-back-$i"
 		semantic "$src" $((at + 5)) 7f "$name-time-on-$i"
 	done
+done
+
+# Real logs in many small blocks (cat --reblock: the same events).
+for src in threads-n2 threads-n4 gc-n2 spans-a heap-a prof-n2; do
+	"$evtool" cat --reblock --block-size 1K "$testdata/$src.eventlog" \
+		-o "$work/$src-1k.eventlog"
+	logs+=("$work/$src-1k.eventlog")
 done
 
 # run "CMD" T LOG: the digest of CMD's standard output, its standard
