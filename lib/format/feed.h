@@ -16,8 +16,8 @@
  * end, then the reader moved on to the next session. EV_OK when there is
  * one, else EV_END at the end of the stream, the reader's status or the
  * callback's. */
-static inline int evi_feed_rest(ev_reader *r, const ev_consumer *c,
-				void *self)
+static inline __attribute__((always_inline)) int
+evi_feed_rest(ev_reader *r, const ev_consumer *c, void *self)
 {
 	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
 	unsigned session = ev_reader_session(r);
