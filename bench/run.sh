@@ -24,10 +24,20 @@
 # and merge. PEERS_ONLY=1 runs those comparisons alone; SHOW_ONLY=1 the
 # show section alone; EXPORT_ONLY=1 the export rows, cat and the
 # interleaved cat/sort/export ratios alone;
-# REPORT_ONLY=1 the report row alone.
+# REPORT_ONLY=1 the report row alone; THREADS_ONLY=1 the parallel rows
+# alone (below).
 # SPANS_ONLY=1: stats against stats --spans (issue 27) alone, on a log of
 # the user's spans (default bench/work/spans.eventlog, 200 MB, made by
 # PROGRAM=spanstorm make-large-log.sh when missing).
+#
+# Reading in parallel (--threads, doc/evtool.1 "Reading in parallel"):
+# each command that reads in parallel runs with -T 1, 2, 4 and N (the
+# cores, as nproc counts them; those above N are left out), interleaved
+# (1, 2, 4, N, 1, 2, ...; THREAD_RUNS rounds, default 7) so that the
+# load of a shared machine weighs on each alike. Printed per thread
+# count: the median wall time, its speed-up over -T 1's median (the
+# target on 2 cores: x1.70), the median CPU time (user + system) and the
+# peak resident memory.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${SPANS_ONLY:-0}" = 1 ]; then
@@ -128,6 +138,36 @@ duel() {
                na, a, nb, b, b / a, n }'
 }
 
+# threads_rows NAME ARGS...: evtool ARGS -T t LOG for t in 1 2 4 N,
+# interleaved, THREAD_RUNS rounds; medians (see the head of this file)
+threads_rows() {
+    local name=$1 t counts="" n
+    shift
+    n=$(nproc)
+    for t in 1 2 4 "$n"; do
+        [ "$t" -le "$n" ] && case " $counts " in *" $t "*) ;; *) counts="$counts $t" ;; esac
+    done
+    : > "$work/threads"
+    for _ in $(seq "${THREAD_RUNS:-7}"); do
+        for t in $counts; do
+            /usr/bin/time -f "$t %e %U %S %M" -a -o "$work/threads" \
+                "$evtool" "$@" -T "$t" "$log" >/dev/null 2>&1 ||
+                [ $? -eq 3 ] || { echo "bench: evtool $* -T $t failed" >&2; return 1; }
+        done
+    done
+    grep -v '^Command' "$work/threads" | sort -k1,1n -k2,2n | awk -v name="$name" -v e="$events" '
+        { t = $1; wall[t, ++n[t]] = $2; cpu[t, n[t]] = $3 + $4
+          if ($5 > rss[t]) rss[t] = $5; if (!(t in seen)) { seen[t] = 1; order[++k] = t } }
+        function median(a, t,   m, i, j, x, v) {
+            m = n[t]; for (i = 1; i <= m; i++) v[i] = a[t, i]
+            for (i = 2; i <= m; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+            return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
+        END { one = median(wall, 1); if (one < 0.005) one = 0.005
+              for (i = 1; i <= k; i++) { t = order[i]; w = median(wall, t); if (w < 0.005) w = 0.005
+                  printf "  %-26s -T %-3s %7.3f s %8.1f Mev/s  x%.2f of -T 1  cpu %6.3f s  %7.1f MB peak  (median of %d)\n",
+                         name, t, w, e / w / 1e6, one / w, median(cpu, t), rss[t] / 1024, n[t] } }'
+}
+
 printf 'log: %s (%.1f MB, %s events)\n' "$log" "$(echo "$bytes / 1000000" | bc -l)" "$events"
 printf 'machine: %s, %s cores, %s\n' "$(uname -m)" "$(nproc)" \
     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
@@ -145,12 +185,28 @@ if [ "${SPANS_ONLY:-0}" = 1 ]; then
 fi
 # Floors: reading the file (dd, and plain cat to /dev/null), and copying it (page cache, no fsync; evtool
 # cat syncs its output before renaming it into place, so it pays the disk).
+parallel_rows() {
+    printf 'reading in parallel (%s rounds, interleaved):\n' "${THREAD_RUNS:-7}"
+    threads_rows "evtool info" info
+    threads_rows "evtool filter --class gc" filter --class gc -o /dev/null
+    threads_rows "evtool cat -o - >null" cat -o -
+    threads_rows "evtool validate" validate --no-progress
+    threads_rows "evtool validate --no-semantics" validate --no-progress \
+        --no-semantics
+    threads_rows "evtool stats" stats
+    threads_rows "evtool stats --threads --caps" stats --threads --caps
+}
+if [ "${THREADS_ONLY:-0}" = 1 ]; then
+    parallel_rows
+    exit 0
+fi
 if [ "${SHOW_ONLY:-0}" != 1 ] && [ "${PEERS_ONLY:-0}" != 1 ] &&
    [ "${EXPORT_ONLY:-0}" != 1 ] && [ "${REPORT_ONLY:-0}" != 1 ]; then
 measure "read floor (dd)"        dd if="$log" of=/dev/null bs=1M
 measure "plain cat >null"        cat "$log"
 measure "copy floor (cp)"        cp "$log" "$work/copy.eventlog"
-measure "evtool info"            "$evtool" info "$log"
+measure "evtool info -T 1"       "$evtool" info -T 1 "$log"
+parallel_rows
 measure "evtool cat -o - >null"  "$evtool" cat "$log" -o -
 measure "evtool cat -o FILE"     "$evtool" cat "$log" -o "$work/out.eventlog"
 measure "evtool cat --reblock"   "$evtool" cat --reblock "$log" -o -
@@ -174,9 +230,10 @@ measure "evtool sort --method external" \
 rm -f "$work/sorted.eventlog"
 
 # validate (issue 3): every check, then structure and ordering alone; the
-# difference is what the thread, GC, task and heap-sample checks cost.
-measure "evtool validate"        "$evtool" validate "$log"
-measure "evtool validate (no sem.)" "$evtool" validate --no-semantics "$log"
+# difference is what the thread, GC, task and heap-sample checks cost (in
+# one thread: -T 1; the parallel rows above give the others).
+measure "evtool validate -T 1"   "$evtool" validate -T 1 "$log"
+measure "evtool validate (no sem.)" "$evtool" validate -T 1 --no-semantics "$log"
 
 # truncate: the log cut 1,000,000 bytes before its end, so that its last
 # 2 MiB block is partial (a killed program's log, or a copy cut short);
@@ -321,7 +378,7 @@ if command -v ghc >/dev/null 2>&1 &&
     pevents=$("$evtool" info --json "$pfx" | sed -n 's/^ *"events": \([0-9]*\),$/\1/p' | head -n 1)
     bytes=$pbytes events=$pevents runs=1 measure "ghc-events read" "$peer" read "$pfx"
     bytes=$pbytes events=$pevents measure "evtool info (reads all)" "$evtool" info "$pfx"
-    bytes=$pbytes events=$pevents measure "evtool validate" "$evtool" validate "$pfx"
+    bytes=$pbytes events=$pevents measure "evtool validate" "$evtool" validate -T 1 "$pfx"
     bytes=$pbytes events=$pevents runs=1 measure "ghc-events show" "$peer" show "$pfx"
     bytes=$pbytes events=$pevents measure "evtool show" "$evtool" show "$pfx"
     bytes=$((2 * pbytes)) events=$((2 * pevents)) runs=1 \

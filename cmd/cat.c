@@ -13,6 +13,7 @@ enum cat_option {
 	CAT_OPT_REBLOCK,
 	CAT_OPT_BLOCK_SIZE,
 	CAT_OPT_IN_PLACE,
+	CAT_OPT_THREADS,
 	CAT_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(CAT_N_OPTIONS);
@@ -32,11 +33,15 @@ const cli_option cat_options[CAT_N_OPTIONS + 1] = {
 	[CAT_OPT_IN_PLACE] =
 	{ "in-place", 0, NULL,
 	  "replace the one input with the result (safely, by rename)" },
+	[CAT_OPT_THREADS] =
+	{ "threads", 'T', "N", "read with N threads (default, or 0: the "
+	  "cores available; 1: sequentially)" },
 };
 
 typedef struct cat_job {
 	ev_sink *sink;
 	ev_writer_options options;
+	unsigned threads;    /* -T */
 	int input_truncated; /* the current input ended early */
 	int dropped;         /* some input did */
 } cat_job;
@@ -46,25 +51,17 @@ static int writer_error(const ev_writer *w, const char *out)
 	return cli_write_failure(ev_writer_diag(w), out);
 }
 
-/* Copies one session: the reader is positioned before its first event. */
-static int copy_session(cat_job *job, ev_reader *r, const char *out)
+/* Copies the events of one session to `w`, the reader positioned
+ * before its next event, and finishes the session. */
+static int copy_events(cat_job *job, ev_reader *r, ev_writer *w,
+		       const char *out)
 {
-	ev_writer *w;
 	ev_event ev;
-	int rc = ev_writer_open(&w, job->sink, ev_reader_header(r),
-				&job->options, NULL);
+	int rc;
 
-	if (rc < 0) {
-		ev_diag d = { .status = rc, .origin = EV_ORIGIN_OUTPUT };
-		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
-		return cli_write_failure(&d, out);
-	}
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-		if (ev_writer_write(w, &ev) < 0) {
-			rc = writer_error(w, out);
-			ev_writer_free(w);
-			return rc;
-		}
+		if (ev_writer_write(w, &ev) < 0)
+			return writer_error(w, out);
 	if (rc == EV_ETRUNCATED && job->options.mode == EV_WRITE_REBLOCK) {
 		const ev_diag *d = ev_reader_diag(r);
 		cli_warn_at(ev_reader_name(r), (int64_t)d->offset,
@@ -75,9 +72,50 @@ static int copy_session(cat_job *job, ev_reader *r, const char *out)
 		rc = EV_END;
 	}
 	if (rc == EV_END)
-		rc = ev_writer_finish(w) < 0 ? writer_error(w, out) : EXIT_OK;
-	else
-		rc = cli_reader_error(r);
+		return ev_writer_finish(w) < 0 ? writer_error(w, out) : EXIT_OK;
+	return cli_reader_error(r);
+}
+
+/* Copies one session: the reader is positioned before its first event. */
+static int copy_session(cat_job *job, ev_reader *r, const char *out)
+{
+	ev_writer *w;
+	int rc = ev_writer_open(&w, job->sink, ev_reader_header(r),
+				&job->options, NULL);
+
+	if (rc < 0) {
+		ev_diag d = { .status = rc, .origin = EV_ORIGIN_OUTPUT };
+		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
+		return cli_write_failure(&d, out);
+	}
+	rc = copy_events(job, r, w, out);
+	ev_writer_free(w);
+	return rc;
+}
+
+/* A plain copy's first session with the blocks read in parallel
+ * (ev_writer_copy_blocks), the rest read on from *r: EXIT_OK or a
+ * failure; *done 0 when the log is not one read in parallel. */
+static int copy_in_parallel(cat_job *job, ev_reader **r, const char *out,
+			    int *done)
+{
+	ev_writer *w;
+	int rc;
+
+	*done = 0;
+	if (job->options.mode != EV_WRITE_PRESERVE)
+		return EXIT_OK;
+	rc = ev_writer_copy_blocks(&w, job->sink, r, job->threads);
+	if (rc == EV_END)
+		return EXIT_OK;
+	*done = 1;
+	if (rc < 0) {
+		ev_diag d = { .status = rc, .origin = EV_ORIGIN_OUTPUT };
+		snprintf(d.message, sizeof d.message, "%s", ev_strerror(rc));
+		rc = w ? writer_error(w, out) : cli_write_failure(&d, out);
+	} else {
+		rc = copy_events(job, *r, w, out);
+	}
 	ev_writer_free(w);
 	return rc;
 }
@@ -85,20 +123,27 @@ static int copy_session(cat_job *job, ev_reader *r, const char *out)
 static int copy_input(cat_job *job, const char *path, const char *out)
 {
 	ev_reader *r;
-	int rc = cli_open_input(path, 0, &r);
+	int rc = cli_open_input(path, 0, &r), first_done;
 
 	job->input_truncated = 0;
 	if (rc != EXIT_OK)
 		return rc;
-	if (ev_reader_read_header(r) < 0) {
+	if ((rc = copy_in_parallel(job, &r, out, &first_done)) != EXIT_OK) {
+		ev_reader_free(r);
+		return rc;
+	}
+	if (!first_done && ev_reader_read_header(r) < 0) {
 		rc = cli_reader_error(r);
 		ev_reader_free(r);
 		return rc;
 	}
 	for (;;) {
 		int more;
-		if ((rc = copy_session(job, r, out)) != EXIT_OK ||
-		    job->input_truncated)
+		if (first_done)
+			first_done = 0;
+		else if ((rc = copy_session(job, r, out)) != EXIT_OK)
+			break;
+		if (job->input_truncated)
 			break;
 		more = ev_reader_next_session(r);
 		if (more == EV_END)
@@ -133,7 +178,7 @@ int cmd_cat(const cli_args *args)
 {
 	const cli_command *cmd = args->cmd;
 	const char *out;
-	cat_job job = { NULL, EV_WRITER_OPTIONS_INIT, 0, 0 };
+	cat_job job = { NULL, EV_WRITER_OPTIONS_INIT, 1, 0, 0 };
 	int in_place, rc = choose_output(cmd, args, &out, &in_place);
 
 	if (cli_flag(args, CAT_OPT_REBLOCK))
@@ -141,6 +186,8 @@ int cmd_cat(const cli_args *args)
 	if (rc == EXIT_OK)
 		rc = cli_block_size(args, CAT_OPT_BLOCK_SIZE,
 				    &job.options.max_block_size);
+	if (rc == EXIT_OK)
+		rc = cli_threads(args, CAT_OPT_THREADS, &job.threads);
 	if (rc == EXIT_OK)
 		rc = cli_open_log_output(out, cli_flag(args, CAT_OPT_GZIP),
 					 args->positional, args->n_positional,

@@ -1,10 +1,12 @@
 /*
  * Argument parsing, messages, exit codes and safe output files.
  */
+#define _GNU_SOURCE /* sched_getaffinity: the cores nproc counts */
 #include "cli.h"
 #include "progress.h"
 
 #include <ctype.h>
+#include <sched.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -979,6 +981,31 @@ int cli_count(const cli_args *args, int option, uint64_t min, uint64_t max,
 	bounds(range, sizeof range, min, max, lo, hi);
 	return cli_usage_error(args->cmd, "--%s: '%s' is not a whole number%s",
 			       cli_option_name(args, option), text, range);
+}
+
+/* The cores this process may run on, as nproc says. */
+static unsigned available_cores(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+int cli_threads(const cli_args *args, int option, unsigned *out)
+{
+	uint64_t n = 0;
+	int rc = cli_count(args, option, 0, CLI_MAX_THREADS, &n);
+
+	if (rc != EXIT_OK)
+		return rc;
+	*out = n ? (unsigned)n : available_cores();
+	if (*out > CLI_MAX_THREADS)
+		*out = CLI_MAX_THREADS;
+	return EXIT_OK;
 }
 
 int cli_duration(const cli_args *args, int option, uint64_t *out)

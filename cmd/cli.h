@@ -354,6 +354,14 @@ int cli_block_size(const cli_args *args, int option, uint32_t *out);
 int cli_count(const cli_args *args, int option, uint64_t min, uint64_t max,
 	      uint64_t *out);
 
+/* The highest --threads a command that reads in parallel takes. */
+#define CLI_MAX_THREADS 256
+
+/* A --threads `option` of a command that reads in parallel (spelt as
+ * archive's -T): N workers, 1 for the sequential path; 0 or absent, the
+ * cores this process may run on (as nproc counts them). As cli_size. */
+int cli_threads(const cli_args *args, int option, unsigned *out);
+
 /* `option`'s value as a duration in ns, not negative (the time grammar
  * of ev_duration_parse: "1000", "1ms", "2.5 us"); as cli_size. */
 int cli_duration(const cli_args *args, int option, uint64_t *out);

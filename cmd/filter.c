@@ -37,6 +37,7 @@ enum filter_option {
 	FILTER_OPT_BLOCK_SIZE,
 	FILTER_OPT_NO_PROGRESS,
 	FILTER_OPT_TMPDIR,
+	FILTER_OPT_THREADS,
 	FILTER_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(FILTER_N_OPTIONS);
@@ -103,6 +104,9 @@ const cli_option filter_options[FILTER_N_OPTIONS + 1] = {
 	[FILTER_OPT_TMPDIR] =
 	{ "tmpdir", 0, "DIR", "where standard input is copied when it must be "
 	  "read twice" },
+	[FILTER_OPT_THREADS] =
+	{ "threads", 'T', "N", "read with N threads (default, or 0: the "
+	  "cores available; 1: one)" },
 };
 
 /* The list selectors: option, kind, direction. */
@@ -280,14 +284,17 @@ int cmd_filter(const cli_args *args)
 {
 	ev_filter_options opts = EV_FILTER_OPTIONS_INIT;
 	ev_filter *f;
+	unsigned threads;
 	int rc = cli_block_size(args, FILTER_OPT_BLOCK_SIZE,
 				&opts.max_block_size);
 
-	if (rc != EXIT_OK)
+	if (rc != EXIT_OK ||
+	    (rc = cli_threads(args, FILTER_OPT_THREADS, &threads)) != EXIT_OK)
 		return rc;
 	opts.tmpdir = cli_value(args, FILTER_OPT_TMPDIR);
 	if (ev_filter_new(&f, &opts, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
+	ev_filter_set_threads(f, threads);
 	rc = build_filter(args, f);
 	if (rc == EXIT_OK)
 		rc = run_filter(args, f);

@@ -15,6 +15,7 @@
 /* The options of evtool info, indexes in info_options. */
 enum info_option {
 	INFO_OPT_JSON,
+	INFO_OPT_THREADS,
 	INFO_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(INFO_N_OPTIONS);
@@ -22,6 +23,9 @@ CLI_CHECK_OPTIONS(INFO_N_OPTIONS);
 const cli_option info_options[INFO_N_OPTIONS + 1] = {
 	[INFO_OPT_JSON] =
 	{ "json", 0, NULL, "print one JSON object (schema_version 1)" },
+	[INFO_OPT_THREADS] =
+	{ "threads", 'T', "N", "read with N threads (default, or 0: the "
+	  "cores available; 1: one)" },
 };
 
 #define INFO_SCHEMA_VERSION 1
@@ -35,7 +39,8 @@ typedef struct log_info {
 } log_info;
 
 /* Analyses `path` into `*out` (NULL when it could not be opened). */
-static int collect(log_info *li, const char *path, ev_info **out)
+static int collect(log_info *li, const char *path, unsigned threads,
+		   ev_info **out)
 {
 	ev_reader *r;
 	int rc = cli_open_input(path, EV_READER_DIGEST, &r);
@@ -47,6 +52,7 @@ static int collect(log_info *li, const char *path, ev_info **out)
 		ev_reader_free(r);
 		return cli_error(EXIT_SYSTEM, "out of memory");
 	}
+	ev_info_set_threads(*out, threads);
 	li->path = cli_input_name(path);
 	li->in = *out;
 	li->sum = ev_info_result(*out);
@@ -452,10 +458,13 @@ static void json_file(json_out *j, const log_info *li)
 
 int cmd_info(const cli_args *args)
 {
-	int as_json = cli_flag(args, INFO_OPT_JSON), worst = EXIT_OK;
+	int as_json = cli_flag(args, INFO_OPT_JSON), worst;
+	unsigned threads;
 	log_info li;
 	json_out j;
 
+	if ((worst = cli_threads(args, INFO_OPT_THREADS, &threads)) != EXIT_OK)
+		return worst;
 	json_init(&j, stdout);
 	if (as_json) {
 		json_begin_object(&j, NULL);
@@ -466,7 +475,7 @@ int cmd_info(const cli_args *args)
 		ev_info *in;
 		int rc;
 		memset(&li, 0, sizeof li);
-		rc = collect(&li, args->positional[i], &in);
+		rc = collect(&li, args->positional[i], threads, &in);
 		if (rc == EXIT_OK && li.sum->status != EV_END &&
 		    li.sum->status != EV_ETRUNCATED)
 			rc = cli_error(EXIT_INVALID, "%s: offset %" PRIu64 ": %s",

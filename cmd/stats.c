@@ -27,6 +27,7 @@ enum stats_option {
 	STATS_OPT_EVERY,
 	STATS_OPT_SPANS,
 	STATS_OPT_TOP,
+	STATS_OPT_JOBS,
 	STATS_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(STATS_N_OPTIONS);
@@ -59,6 +60,11 @@ const cli_option stats_options[STATS_N_OPTIONS + 1] = {
 	[STATS_OPT_TOP] =
 	{ "top", 0, "N", "with two logs, the N heap-profile bands whose peak "
 	  "changed most (default 10); the rest summed" },
+	/* -T as on every command that reads in parallel; --threads is the
+	 * table of threads here. */
+	[STATS_OPT_JOBS] =
+	{ "jobs", 'T', "N", "read with N threads (default, or 0: the cores "
+	  "available; 1: one)" },
 };
 
 /* The heap-profile bands stats A B lists by default (--top). */
@@ -71,7 +77,8 @@ const cli_option stats_options[STATS_N_OPTIONS + 1] = {
 
 /* Reads one file into a new f->st. EXIT_OK, EXIT_DROPPED or an error,
  * reported. */
-static int collect(stats_file *f, const char *path, unsigned parts)
+static int collect(stats_file *f, const char *path, unsigned parts,
+		   unsigned threads)
 {
 	ev_reader *r;
 	int rc = stats_file_start(f, path, parts);
@@ -80,7 +87,8 @@ static int collect(stats_file *f, const char *path, unsigned parts)
 		rc = cli_open_input(path, 0, &r);
 	if (rc != EXIT_OK)
 		return rc;
-	f->status = ev_reader_feed(r, ev_stats_consumer(), f->st);
+	ev_stats_set_threads(f->st, threads);
+	f->status = ev_stats_read(f->st, r);
 	rc = stats_file_end(f, r);
 	ev_reader_free(r);
 	return rc;
@@ -92,13 +100,14 @@ static int readable(int rc)
 }
 
 /* One file after another, each with its summary. */
-static int stats_each(const cli_args *args, unsigned parts, json_out *j)
+static int stats_each(const cli_args *args, unsigned parts,
+		      unsigned threads, json_out *j)
 {
 	int worst = EXIT_OK;
 
 	for (int i = 0; i < args->n_positional; i++) {
 		stats_file f;
-		int rc = collect(&f, args->positional[i], parts);
+		int rc = collect(&f, args->positional[i], parts, threads);
 		if (readable(rc) && j)
 			stats_json_file(j, &f, parts);
 		else if (readable(rc))
@@ -112,7 +121,8 @@ static int stats_each(const cli_args *args, unsigned parts, json_out *j)
 
 /* One log with --fail-if, or two logs: the second (new) run against the
  * first (base). */
-static int stats_gate(const cli_args *args, unsigned parts, size_t top,
+static int stats_gate(const cli_args *args, unsigned parts,
+		      unsigned threads, size_t top,
 		      const ev_stats_condition *conds,
 		      const char *const *texts, int n_conds, json_out *j)
 {
@@ -121,7 +131,7 @@ static int stats_gate(const cli_args *args, unsigned parts, size_t top,
 
 	memset(f, 0, sizeof f);
 	for (int i = 0; i < n && readable(rc); i++) {
-		rc = collect(&f[i], args->positional[i], parts);
+		rc = collect(&f[i], args->positional[i], parts, threads);
 		if (rc > worst)
 			worst = rc;
 	}
@@ -225,8 +235,8 @@ static int parse_spans(const cli_args *args, unsigned *parts)
 }
 
 /* The logs of the command line, as one JSON document or as text. */
-static int stats_files(const cli_args *args, unsigned parts, size_t top,
-		       int as_json, const ev_stats_condition *conds,
+static int stats_files(const cli_args *args, unsigned parts,
+		       unsigned threads, size_t top, int as_json, const ev_stats_condition *conds,
 		       const char *const *texts, int n_conds)
 {
 	json_out j, *out = as_json ? &j : NULL;
@@ -239,9 +249,10 @@ static int stats_files(const cli_args *args, unsigned parts, size_t top,
 		json_begin_array(out, "files");
 	}
 	if (n_conds || args->n_positional == 2) {
-		rc = stats_gate(args, parts, top, conds, texts, n_conds, out);
+		rc = stats_gate(args, parts, threads, top, conds, texts,
+				n_conds, out);
 	} else {
-		rc = stats_each(args, parts, out);
+		rc = stats_each(args, parts, threads, out);
 		if (out)
 			json_end_array(out);
 	}
@@ -261,6 +272,7 @@ int cmd_stats(const cli_args *args)
 	ev_stats_condition *conds = calloc(most, sizeof *conds);
 	const char **texts = calloc(most, sizeof *texts);
 	uint64_t every_ns, top = DEFAULT_TOP;
+	unsigned threads;
 
 	if (!conds || !texts)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
@@ -269,14 +281,16 @@ int cmd_stats(const cli_args *args)
 					&parts)) != EXIT_OK ||
 		 (rc = parse_follow(cmd, args, as_json, &every_ns)) != EXIT_OK ||
 		 (rc = cli_count(args, STATS_OPT_TOP, 1, 1000000, &top)) !=
-			 EXIT_OK)
+			 EXIT_OK ||
+		 (rc = cli_threads(args, STATS_OPT_JOBS, &threads)) != EXIT_OK)
 		; /* reported */
 	else if (cli_flag(args, STATS_OPT_FOLLOW))
 		rc = stats_follow(args->positional[0], every_ns, parts);
 	else
 		rc = stats_files(args, parts | (args->n_positional == 2
 						? STATS_BANDS : 0),
-				 (size_t)top, as_json, conds, texts, n_conds);
+				 threads, (size_t)top, as_json, conds, texts,
+				 n_conds);
 	free(conds);
 	free(texts);
 	return rc;

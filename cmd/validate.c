@@ -24,6 +24,7 @@ enum validate_option {
 	VALIDATE_OPT_JSON,
 	VALIDATE_OPT_LIST_CHECKS,
 	VALIDATE_OPT_NO_PROGRESS,
+	VALIDATE_OPT_THREADS,
 	VALIDATE_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(VALIDATE_N_OPTIONS);
@@ -54,6 +55,9 @@ const cli_option validate_options[VALIDATE_N_OPTIONS + 1] = {
 	{ "list-checks", 0, NULL, "list the check ids and what they mean" },
 	[VALIDATE_OPT_NO_PROGRESS] =
 	{ "no-progress", 0, NULL, "no progress bar on standard error" },
+	[VALIDATE_OPT_THREADS] =
+	{ "threads", 'T', "N", "check with N threads (default, or 0: the "
+	  "cores available; 1: one pass)" },
 };
 
 /* 2: "events" without block markers, "session" 1-based */
@@ -340,16 +344,19 @@ int cmd_validate(const cli_args *args)
 	validate_job job = { EV_VALIDATE_OPTIONS_INIT, 0, 0, 0, 0,
 			     { NULL, 0, { 0 }, 0 }, NULL, 0, 0 };
 	ev_validator *v;
+	unsigned threads;
 	int worst = EXIT_OK, rc;
 
 	if (cli_flag(args, VALIDATE_OPT_LIST_CHECKS)) {
 		list_checks();
 		return EXIT_OK;
 	}
-	if ((rc = parse_options(cmd, args, &job)) != EXIT_OK)
+	if ((rc = parse_options(cmd, args, &job)) != EXIT_OK ||
+	    (rc = cli_threads(args, VALIDATE_OPT_THREADS, &threads)) != EXIT_OK)
 		return rc;
 	if (ev_validator_new(&v, &job.options, NULL) < 0)
 		return cli_error(EXIT_SYSTEM, "out of memory");
+	ev_validator_set_threads(v, threads);
 	ev_validator_set_findings(v, on_finding, &job);
 	json_init(&job.json, stdout);
 	if (job.as_json) {

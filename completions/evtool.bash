@@ -7,17 +7,17 @@ _evtool_commands='cat info show filter stats monitor report sort merge export va
 # The options of command $1.
 _evtool_options() {
     case $1 in
-    cat) echo '-o --output --gzip --reblock --block-size --in-place -h --help' ;;
-    info) echo '--json -h --help' ;;
+    cat) echo '-o --output --gzip --reblock --block-size --in-place -T --threads -h --help' ;;
+    info) echo '--json -T --threads -h --help' ;;
     show) echo '--format --pretty-time -f --follow --tmpdir -h --help' ;;
-    filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -h --help' ;;
-    stats) echo '--json --threads --caps --fail-if -f --follow --every --spans --top -h --help' ;;
+    filter) echo '-o --output --gzip --class --type --cap --process --capset --thread --from --to --between-markers --exclude-class --exclude-type --exclude-cap --exclude-process --exclude-capset --exclude-thread --exclude-from --exclude-to --exclude-between-markers --redact --no-metadata --block-size --no-progress --tmpdir -T --threads -h --help' ;;
+    stats) echo '--json --threads --caps --fail-if -f --follow --every --spans --top -T --jobs -h --help' ;;
     monitor) echo '-l --listen --once --keep-ended --max-markers --stall --max-sources -h --help' ;;
     report) echo '-o --output --top -h --help' ;;
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
     merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
     export) echo '--format -o --output --tmpdir -h --help' ;;
-    validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -h --help' ;;
+    validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -T --threads -h --help' ;;
     view) echo '-l --listen --open --cache -h --help' ;;
     truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
     archive) echo '-o --output -c --stdout --level -T --threads --rm -k --keep -f --force -t --test -x --extract -d --decompress -v --verbose --no-progress -h --help' ;;
@@ -30,6 +30,8 @@ _evtool_value() {
     case "$1 $2" in
     'cat -o'|'cat --output') echo 'file' ;;
     'cat --block-size') echo 'text' ;;
+    'cat -T'|'cat --threads') echo 'text' ;;
+    'info -T'|'info --threads') echo 'text' ;;
     'show --format') echo 'words:text ndjson' ;;
     'show --tmpdir') echo 'dir' ;;
     'filter -o'|'filter --output') echo 'file' ;;
@@ -54,9 +56,11 @@ _evtool_value() {
     'filter --redact') echo 'list:args env' ;;
     'filter --block-size') echo 'text' ;;
     'filter --tmpdir') echo 'dir' ;;
+    'filter -T'|'filter --threads') echo 'text' ;;
     'stats --fail-if') echo 'text' ;;
     'stats --every') echo 'text' ;;
     'stats --top') echo 'text' ;;
+    'stats -T'|'stats --jobs') echo 'text' ;;
     'monitor -l'|'monitor --listen') echo 'text' ;;
     'monitor --keep-ended') echo 'text' ;;
     'monitor --max-markers') echo 'text' ;;
@@ -78,6 +82,7 @@ _evtool_value() {
     'validate --tolerance') echo 'text' ;;
     'validate --gc-end-tolerance') echo 'text' ;;
     'validate --max-errors') echo 'text' ;;
+    'validate -T'|'validate --threads') echo 'text' ;;
     'view -l'|'view --listen') echo 'text' ;;
     'view --cache') echo 'text' ;;
     'truncate -o'|'truncate --output') echo 'file' ;;

@@ -30,10 +30,12 @@ complete -c evtool -n '__fish_seen_subcommand_from cat' -l gzip -d 'compress as 
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l reblock -d 'group events into fresh blocks by capability'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l block-size -x -d 'largest block --reblock writes (default 2M)'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -l in-place -d 'replace the one input with the result (safely, by rename)'
+complete -c evtool -n '__fish_seen_subcommand_from cat' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: sequentially)'
 complete -c evtool -n '__fish_seen_subcommand_from cat' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from info' -F
 complete -c evtool -n '__fish_seen_subcommand_from info' -l json -d 'print one JSON object (schema_version 1)'
+complete -c evtool -n '__fish_seen_subcommand_from info' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from info' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from show' -F
@@ -69,6 +71,7 @@ complete -c evtool -n '__fish_seen_subcommand_from filter' -l no-metadata -d 'se
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l block-size -x -d 'largest output block (default 2M)'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l no-progress -d 'no progress bar on standard error'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -l tmpdir -x -a '(__fish_complete_directories)' -d 'where standard input is copied when it must be read twice'
+complete -c evtool -n '__fish_seen_subcommand_from filter' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from filter' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from stats' -F
@@ -80,6 +83,7 @@ complete -c evtool -n '__fish_seen_subcommand_from stats' -s f -l follow -d 'fol
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l every -x -d 'the interval of --follow, in the log\'s time (default 1s)'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l spans -d 'the user\'s own spans, per name and thread: traceEventIO "START name" to "STOP name" (events, the default), or between consecutive traceMarkerIO markers of one name (markers), or both (all)'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -l top -x -d 'with two logs, the N heap-profile bands whose peak changed most (default 10); the rest summed'
+complete -c evtool -n '__fish_seen_subcommand_from stats' -s T -l jobs -x -d 'read with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from stats' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from monitor' -F
@@ -137,6 +141,7 @@ complete -c evtool -n '__fish_seen_subcommand_from validate' -s q -l quiet -d 'p
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l json -d 'print one JSON document (schema_version 2)'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l list-checks -d 'list the check ids and what they mean'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -l no-progress -d 'no progress bar on standard error'
+complete -c evtool -n '__fish_seen_subcommand_from validate' -s T -l threads -x -d 'check with N threads (default, or 0: the cores available; 1: one pass)'
 complete -c evtool -n '__fish_seen_subcommand_from validate' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from view' -F

@@ -157,6 +157,17 @@ EV_API int ev_filter_set_redact(ev_filter *f, const char *list);
  */
 EV_API void ev_filter_set_metadata(ev_filter *f, int keep);
 
+/**
+ * Reads with `threads` workers (0 and 1: one, the caller's thread): a
+ * plain log in a regular file is read block by block in parallel when the
+ * filter needs no learning pass (no marker window, no process selector,
+ * no relative or wall-clock time), each event decided in file order as before;
+ * any other log, and the rest of a log from a block the workers would
+ * not take (a damaged one), is read sequentially. The output does not
+ * depend on `threads`.
+ */
+EV_API void ev_filter_set_threads(ev_filter *f, unsigned threads);
+
 /** Reports the progress of each later ev_filter_run() to `fn` (NULL:
  *  none): the stored bytes read by all its passes, out of the input's
  *  size times the passes (one, two when a selector needs facts

@@ -106,6 +106,15 @@ EV_API int ev_info_new(ev_info **out, const ev_info_options *opts,
 EV_API void ev_info_free(ev_info *in);
 
 /**
+ * Reads with `threads` workers (ev_info_read; 0 and 1: one, the caller's
+ * thread). A plain log in a regular file, one session of blocks, is then
+ * read block by block in parallel (its digest hashed alongside); every
+ * other log (gzip, a pipe, several sessions, a damaged block) is read
+ * sequentially. Either way the analysis is the same.
+ */
+EV_API void ev_info_set_threads(ev_info *in, unsigned threads);
+
+/**
  * Reads every session of `r` (freshly opened) to its end and analyses it;
  * call once. A log that is cut or invalid is still analysed up to the
  * problem, which the summary's status and diag describe: EV_OK then.

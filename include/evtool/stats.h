@@ -134,6 +134,23 @@ EV_API int ev_stats_add(ev_stats *st, const ev_event *ev);
 EV_API const ev_consumer *ev_stats_consumer(void);
 
 /**
+ * Reads with `threads` workers (ev_stats_read; 0 and 1: one, the
+ * caller's thread). A plain log in a regular file, one session of
+ * blocks, is then read block by block in parallel; every other log (gzip,
+ * a pipe, several sessions) is read sequentially, and so is a damaged
+ * one, from its start. Either way the figures are the same. Not with a
+ * pause callback (ev_stats_on_pause), which reads sequentially.
+ */
+EV_API void ev_stats_set_threads(ev_stats *st, unsigned threads);
+
+/**
+ * Adds the events of the log `r` reads (nothing read yet) to `st` and
+ * finishes it, as ev_reader_feed(r, ev_stats_consumer(), st) does, and
+ * returns what it returns; in parallel as ev_stats_set_threads says.
+ */
+EV_API int ev_stats_read(ev_stats *st, ev_reader *r);
+
+/**
  * Computes the per-process summaries from what was added. Call it once,
  * after the last event (the consumer's finish does, for a source);
  * EV_OK, EV_ENOMEM, or EV_EINVAL when called again.

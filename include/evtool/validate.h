@@ -144,6 +144,16 @@ EV_API void ev_validator_set_progress(ev_validator *v, ev_progress_fn fn,
 				      void *ctx);
 
 /**
+ * Validates each later log with `threads` workers (0 and 1: one, the
+ * caller's): a plain log in a regular file, one session of blocks, is
+ * checked block by block in parallel, and whenever the workers find
+ * anything to report (or cannot read the log so) it is validated in one
+ * pass, as with one thread; the findings, their order, the result and
+ * the status never depend on `threads`. Without the sorted option.
+ */
+EV_API void ev_validator_set_threads(ev_validator *v, unsigned threads);
+
+/**
  * Validates the log `in` (pipeline.h) from its start to its end. Returns
  * EV_OK once a verdict is reached (ev_validator_result()), even when the
  * log is invalid; a negative status when the input could not be read

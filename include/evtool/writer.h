@@ -123,6 +123,25 @@ EV_API void ev_writer_free(ev_writer *w);
 /** Details of the last failure. */
 EV_API const ev_diag *ev_writer_diag(const ev_writer *w);
 
+/**
+ * Copies the first session of the log `*r` reads (nothing read from it
+ * yet) to `sink` with `threads` workers reading its blocks ahead, when it
+ * is a plain log of one session in a regular file (the man page's
+ * "Reading in parallel"): as ev_reader_read_header, ev_writer_open with
+ * its header in EV_WRITE_PRESERVE mode, and ev_writer_write of each event
+ * ev_reader_next gives would, up to the data end or to the first block
+ * the workers cannot read as ev_reader_next does.
+ *
+ * EV_OK: *w is that writer, open, and *r (the reader given is freed) a
+ * reader of the same log positioned where the workers stopped, its header
+ * read: read on from it and finish *w as after those calls. EV_END: the
+ * log is not one the workers read, or `threads` is below 2; nothing was
+ * read or written and *w is NULL. A negative status: writing failed
+ * (*w is the writer, for ev_writer_diag; free it) or no memory (*w NULL).
+ */
+EV_API int ev_writer_copy_blocks(ev_writer **w, ev_sink *sink, ev_reader **r,
+				 unsigned threads);
+
 #ifdef __cplusplus
 }
 #endif

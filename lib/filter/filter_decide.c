@@ -585,6 +585,13 @@ static int build_rules(ev_filter *f)
 	return EV_OK;
 }
 
+const uint8_t *evi_filter_rules(ev_filter *f)
+{
+	if (!f->rules && build_rules(f) < 0)
+		return NULL;
+	return f->rules;
+}
+
 /* The identifier fields of an event, computed once and only if needed. */
 typedef struct event_refs {
 	int done;

@@ -12,6 +12,7 @@
 
 #include "evtool/filter.h"
 #include "evtool/reader.h"
+#include "blocks.h"
 #include "idmap.h"
 
 typedef enum evi_time_kind {
@@ -161,6 +162,7 @@ struct ev_filter {
 	ev_filter_stats stats;   /* of the last ev_filter_run */
 	ev_progress_fn progress; /* ev_filter_set_progress */
 	void *progress_ctx;
+	unsigned threads;        /* ev_filter_set_threads */
 };
 
 static inline int evi_bit_get(const uint8_t *bits, unsigned i)
@@ -229,5 +231,32 @@ int evi_filter_end_learning(ev_filter *f, unsigned pass);
  */
 int evi_filter_apply(ev_filter *f, unsigned session, const ev_event *ev,
 			   ev_event *out);
+
+/* The rule (enum evi_type_rule) of every type id, as evi_filter_apply
+ * decides by them: an event whose rule is EVI_RULE_DROP is dropped
+ * whatever else it holds. NULL when there is no memory (ev_filter_diag
+ * says so). */
+const uint8_t *evi_filter_rules(ev_filter *f);
+
+/* ---- reading in parallel (filter_blocks.c) ---- */
+
+typedef struct evi_filter_scan evi_filter_scan;
+
+/* Workers on `threads` threads that read the blocks of `b` ahead, in
+ * order, and hand over the events that evi_filter_apply may keep (rule
+ * not EVI_RULE_DROP). EV_OK or EV_ENOMEM. */
+int evi_filter_scan_open(evi_filter_scan **out, const evi_blocks *b,
+			 const uint8_t *rules, unsigned threads);
+
+/* The next event the workers did not drop, in file order: 1 and *ev
+ * (valid until the next call); 0 when the scan stops, with *r a reader
+ * over the rest of the log (from the data end, or from a block the
+ * workers would not take), as the sequential reader would be there; a
+ * negative status (EV_ENOMEM). `*events` grows by the events read (block
+ * markers aside), as the sequential path counts them. */
+int evi_filter_scan_next(evi_filter_scan *s, ev_event *ev, ev_reader **r,
+			 uint64_t *events);
+
+void evi_filter_scan_free(evi_filter_scan *s);
 
 #endif

@@ -114,6 +114,11 @@ static int make_rereadable(filter_run *run)
 	return EV_OK;
 }
 
+void ev_filter_set_threads(ev_filter *f, unsigned threads)
+{
+	f->threads = threads;
+}
+
 void ev_filter_set_progress(ev_filter *f, ev_progress_fn fn, void *ctx)
 {
 	f->progress = fn;
@@ -230,18 +235,17 @@ static int filter_begin(void *self, unsigned session, const ev_header *h)
 	return EV_OK;
 }
 
-/* Inlined into evi_feed's loop, where the constant consumer below makes
- * the call direct: the pass over every event pays no call for it (211.4 M
- * instructions for filter --class gc on a 30 MB prefix, as the loop of
- * its own it replaced; 240.1 M as a called function). */
+/* Decides one event and writes it when kept. Inlined into evi_feed's
+ * loop, where the constant consumer below makes the call direct: the
+ * pass over every event pays no call for it (211.4 M instructions for
+ * filter --class gc on a 30 MB prefix, as the loop of its own it
+ * replaced; 240.1 M as a called function). */
 static inline __attribute__((always_inline)) int
-filter_event(void *self, const ev_event *ev)
+decide(filter_run *run, const ev_event *ev)
 {
-	filter_run *run = self;
 	ev_event kept;
 	int decision, rc;
 
-	run->stats->events_read++;
 	decision = evi_filter_apply(run->f, run->session, ev, &kept);
 	if (decision < 0) {
 		run->failed = 1;
@@ -252,6 +256,15 @@ filter_event(void *self, const ev_event *ev)
 		return fail_writer(run, run->writer, rc);
 	}
 	return EV_OK;
+}
+
+static inline __attribute__((always_inline)) int
+filter_event(void *self, const ev_event *ev)
+{
+	filter_run *run = self;
+
+	run->stats->events_read++;
+	return decide(run, ev);
 }
 
 /* The session's output ends (`finish`: at its end or where the input
@@ -291,14 +304,76 @@ static int filter_finish(void *self, int status)
 static const ev_consumer filterer = { filter_begin, filter_event,
 				      filter_end, filter_finish, 0 };
 
-static int filter_sessions(filter_run *run)
+/* ---- the first session read in parallel (blocks.h) ---- */
+
+/* The first session's header and the events the workers did not drop,
+ * handed to the consumer in file order as evi_feed would hand them
+ * (the scan counts the events read); then run->r is the reader that
+ * reads on from where the workers stopped (the data end, or a block
+ * they would not take), as the sequential reader would be there. */
+static int filter_blocks(filter_run *run, const evi_blocks *blocks)
 {
-	int rc = open_input(run, &run->r);
+	const uint8_t *rules = evi_filter_rules(run->f);
+	evi_filter_scan *scan = NULL;
+	ev_reader *rest = NULL;
+	ev_event ev;
+	int rc, next;
+
+	if (!rules) {
+		run->failed = 1;
+		return fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
+	}
+	if ((rc = ev_reader_read_header(run->r)) < 0 ||
+	    (rc = filter_begin(run, 0, ev_reader_header(run->r))) < 0)
+		return rc;
+	next = evi_filter_scan_open(&scan, blocks, rules, run->f->threads);
+	while (next == EV_OK &&
+	       (next = evi_filter_scan_next(scan, &ev, &rest,
+					    &run->stats->events_read)) == 1 &&
+	       (rc = decide(run, &ev)) == EV_OK)
+		next = EV_OK;
+	evi_filter_scan_free(scan);
+	if (rc == EV_OK && next < 0) {
+		run->failed = 1;
+		rc = fail_status(run, EV_ORIGIN_INPUT, next, "cannot read");
+	}
+	if (rc < 0) {
+		ev_reader_free(rest);
+		return rc;
+	}
+	ev_reader_free(run->r);
+	run->r = rest;
+	return EV_OK;
+}
+
+/* The filtering pass: the first session read in parallel when the
+ * blocks were found (evi_blocks_open), the rest of it and the sessions
+ * after it by the reader, all through the one consumer. */
+static int feed_blocks(filter_run *run, const evi_blocks *blocks)
+{
+	int rc = filter_blocks(run, blocks);
 
 	if (rc == EV_OK)
-		rc = evi_feed(run->r, &filterer, run);
-	ev_reader_free(run->r);
+		rc = evi_feed_rest(run->r, &filterer, run);
+	if (rc == EV_OK)
+		rc = evi_feed_sessions(run->r, &filterer, run);
+	return filter_finish(run, rc);
+}
+
+static int filter_sessions(filter_run *run, unsigned passes)
+{
+	evi_blocks *blocks = NULL;
+	int rc = open_input(run, &run->r);
+
+	if (rc == EV_OK && run->f->threads > 1 && passes == 0 &&
+	    evi_blocks_open(&blocks, run->r) != EV_OK)
+		blocks = NULL; /* read sequentially */
+	if (rc == EV_OK)
+		rc = blocks ? feed_blocks(run, blocks)
+			    : evi_feed(run->r, &filterer, run);
+	ev_reader_free(run->r); /* it may read the blocks' map */
 	run->r = NULL;
+	evi_blocks_free(blocks);
 	ev_writer_free(run->writer);
 	run->writer = NULL;
 	return rc;
@@ -326,7 +401,7 @@ int ev_filter_run(ev_filter *f, ev_input *in, ev_sink *out)
 		rc = learn_pass(&run, pass);
 	if (rc == EV_OK) {
 		report_markers(&run);
-		rc = filter_sessions(&run);
+		rc = filter_sessions(&run, passes);
 	}
 	evi_input_close(&run.input);
 	if (rc == EV_OK && run.truncated) {

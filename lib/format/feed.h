@@ -12,30 +12,42 @@
 #include "evtool/consumer.h"
 #include "evtool/reader.h"
 
+/* The rest of the session `r` is in, its begin called: its events, its
+ * end, then the reader moved on to the next session. EV_OK when there is
+ * one, else EV_END at the end of the stream, the reader's status or the
+ * callback's. */
+static inline __attribute__((always_inline)) int
+evi_feed_rest(ev_reader *r, const ev_consumer *c, void *self)
+{
+	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
+	unsigned session = ev_reader_session(r);
+	ev_event ev;
+	int rc;
+
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+		if ((markers || ev.type != EV_BLOCK_MARKER) &&
+		    (rc = c->event(self, &ev)) < 0)
+			return rc;
+	if (rc != EV_END)
+		return rc;
+	if (c->end && (rc = c->end(self, session)) < 0)
+		return rc;
+	return ev_reader_next_session(r);
+}
+
 /* Every session of `r` to `c`, up to what stops it: EV_END at the end of
  * the stream, else the reader's status or the callback's. */
 static inline int evi_feed_sessions(ev_reader *r, const ev_consumer *c,
 				    void *self)
 {
-	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
-	ev_event ev;
 	int rc;
 
 	for (;;) {
 		unsigned session = ev_reader_session(r);
 
 		if ((rc = ev_reader_read_header(r)) < 0 ||
-		    (rc = c->begin(self, session, ev_reader_header(r))) < 0)
-			return rc;
-		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-			if ((markers || ev.type != EV_BLOCK_MARKER) &&
-			    (rc = c->event(self, &ev)) < 0)
-				return rc;
-		if (rc != EV_END)
-			return rc;
-		if (c->end && (rc = c->end(self, session)) < 0)
-			return rc;
-		if ((rc = ev_reader_next_session(r)) != EV_OK)
+		    (rc = c->begin(self, session, ev_reader_header(r))) < 0 ||
+		    (rc = evi_feed_rest(r, c, self)) != EV_OK)
 			return rc;
 	}
 }

@@ -56,6 +56,19 @@ void evi_reader_progress(ev_reader *r, evi_progress *p);
  * many readers open at once. */
 void evi_reader_limit_window(ev_reader *r, size_t cap);
 
+/* The file descriptor `r` reads, when it has read nothing yet (no header
+ * either); -1 otherwise (memory, a read function, a reader under way).
+ * *digest: whether `r` was opened with EV_READER_DIGEST. */
+int evi_reader_unread_fd(const ev_reader *r, int *digest);
+
+/* Moves `r`, a reader over memory that has read its header, to
+ * `offset`, as if it had read the `index` events (block markers
+ * included) and the `blocks` block markers before it, to read on from
+ * there: the parallel front end hands a log back to the sequential path
+ * at the start of a block (blocks.h). EV_EINVAL otherwise. */
+int evi_reader_resume_at(ev_reader *r, uint64_t offset, uint64_t index,
+			 uint64_t blocks);
+
 /* The stored bytes `r` will read to the end of its file; 0 if unknown. */
 uint64_t evi_reader_stored_size(const ev_reader *r);
 
@@ -219,6 +232,16 @@ static inline void evi_ref_store(uint8_t *payload, const ev_ref *ref,
 }
 
 /* ---- for the sorter: reading blocks whole ---- */
+
+/* PRESERVE mode: `len` bytes of whole blocks holding `events` events
+ * (markers aside) that ev_writer_write would write event by event as
+ * they are (blocks_copy.c: blocks the cursor read), written at once. */
+int evi_writer_copy_bytes(ev_writer *w, const uint8_t *p, size_t len,
+			  uint64_t events);
+
+/* Calls done(ctx) when `r` is freed, after it: for a reader over memory
+ * that something else owns (blocks_copy.c: the mapped log). */
+void evi_reader_on_free(ev_reader *r, void (*done)(void *), void *ctx);
 
 /*
  * Reading a block's events without decoding each (reader.c): the unread

@@ -48,6 +48,8 @@ enum reader_state { READ_HEADER, READ_EVENTS, READ_END, READ_FAILED };
 
 struct ev_reader {
 	char *name;
+	void (*on_free)(void *); /* evi_reader_on_free */
+	void *on_free_ctx;
 	evi_source *source;
 	ev_diag diag;
 
@@ -289,7 +291,15 @@ void ev_reader_free(ev_reader *r)
 	ev_header_free(r->header);
 	free(r->store);
 	free(r->name);
+	if (r->on_free)
+		r->on_free(r->on_free_ctx);
 	free(r);
+}
+
+void evi_reader_on_free(ev_reader *r, void (*done)(void *), void *ctx)
+{
+	r->on_free = done;
+	r->on_free_ctx = ctx;
 }
 
 /* ---- header ---- */
@@ -921,6 +931,26 @@ void evi_reader_limit_window(ev_reader *r, size_t cap)
 	r->store = smaller;
 	r->buf = smaller;
 	r->store_cap = cap;
+}
+
+int evi_reader_unread_fd(const ev_reader *r, int *digest)
+{
+	if (r->in_place || r->state != READ_HEADER || r->base || r->end)
+		return -1;
+	return evi_source_unread_fd(r->source, digest);
+}
+
+int evi_reader_resume_at(ev_reader *r, uint64_t offset, uint64_t index,
+			 uint64_t blocks)
+{
+	if (!r->in_place || r->state != READ_EVENTS || offset > r->end)
+		return EV_EINVAL;
+	r->pos = (size_t)offset;
+	r->index = index;
+	r->blocks = blocks;
+	r->in_block = 0;
+	r->last_start = offset;
+	return EV_OK;
 }
 
 uint64_t evi_reader_stored_size(const ev_reader *r)

@@ -231,6 +231,17 @@ int ev_writer_write(ev_writer *w, const ev_event *ev)
 	return rc;
 }
 
+int evi_writer_copy_bytes(ev_writer *w, const uint8_t *p, size_t len,
+			  uint64_t events)
+{
+	int rc = ev_sink_write(w->sink, p, len);
+
+	if (rc < 0)
+		return sink_failed(w, rc);
+	w->events += events;
+	return EV_OK;
+}
+
 int ev_writer_finish(ev_writer *w)
 {
 	uint8_t end[2];

@@ -13,6 +13,7 @@
 
 #include "evtool/decode.h"
 #include "internal.h"
+#include "info_blocks.h"
 
 
 typedef struct cap_stats {
@@ -32,11 +33,28 @@ struct ev_info {
 	int procs_failed;        /* EV_ENOMEM while collecting them */
 	ev_diag wall_problem;    /* a WALL_CLOCK_TIME that is no clock */
 	int read;                /* ev_info_read was called */
+	unsigned threads;        /* ev_info_set_threads */
 	uint8_t cap_seen[EV_ID_COUNT / 8];
 	uint8_t foreign[EV_ID_COUNT / 8]; /* declared with another meaning */
+	uint8_t noted[EV_ID_COUNT / 8];   /* decoded: note_types */
 	uint64_t per_type[EV_ID_COUNT];
 	cap_stats per_cap[EV_ID_COUNT]; /* EV_NO_CAP: global or no block */
 };
+
+/* The types note_metadata and note_process decode (the others pass them
+ * by), in a bit set: count_event calls them for these only, and the
+ * parallel pass lists where they are. */
+static void note_types(uint8_t *bits)
+{
+	static const uint16_t noted[] = {
+		EV_CAPSET_CREATE, EV_CAP_CREATE, EV_STARTUP,
+		EV_CAPSET_ASSIGN_CAP, EV_OSPROCESS_PID, EV_OSPROCESS_PPID,
+		EV_RTS_IDENTIFIER, EV_PROGRAM_ARGS, EV_WALL_CLOCK_TIME
+	};
+
+	for (size_t i = 0; i < sizeof noted / sizeof noted[0]; i++)
+		bits[noted[i] / 8] |= (uint8_t)(1u << (noted[i] % 8));
+}
 
 int ev_info_new(ev_info **out, const ev_info_options *opts, ev_diag *diag)
 {
@@ -52,6 +70,7 @@ int ev_info_new(ev_info **out, const ev_info_options *opts, ev_diag *diag)
 	if (!(in = calloc(1, sizeof *in)))
 		return evi_new_failed(diag, NULL, EV_ENOMEM);
 	in->opts = *opts;
+	note_types(in->noted);
 	in->spans = calloc(opts->max_listed_sessions + 1u, sizeof *in->spans);
 	in->capsets = calloc(opts->max_listed_capsets + 1u,
 			     sizeof *in->capsets);
@@ -172,6 +191,29 @@ static void note_process(ev_info *in, const ev_event *ev)
 		in->wall_problem = *ev_process_list_diag(in->procs);
 }
 
+/* Times from `lo` to `hi` seen. */
+static void note_span(ev_info_summary *s, uint64_t lo, uint64_t hi)
+{
+	if (!s->have_time || lo < s->first_time)
+		s->first_time = lo;
+	if (!s->have_time || hi > s->last_time)
+		s->last_time = hi;
+	s->have_time = 1;
+}
+
+/* Per capability, time should not go back (doc/format.md section 3),
+ * except the GC_END that the RTS stamps early: does the event of `type`
+ * at `time` go back from the cap's last one in this session? */
+static void follow_cap(cap_stats *c, unsigned session, uint64_t time,
+		       uint16_t type)
+{
+	if (c->session == session && time < c->last_time) {
+		c->inversions++;
+		if (type == EV_GC_END)
+			c->gc_end_inversions++;
+	}
+}
+
 static void count_event(ev_info *in, const ev_event *ev)
 {
 	ev_info_summary *s = &in->sum;
@@ -184,23 +226,15 @@ static void count_event(ev_info *in, const ev_event *ev)
 	}
 	s->events++;
 	in->per_type[ev->type]++;
-	if (!s->have_time || ev->time < s->first_time)
-		s->first_time = ev->time;
-	if (!s->have_time || ev->time > s->last_time)
-		s->last_time = ev->time;
-	s->have_time = 1;
-	/* Per capability, time should not go back (doc/format.md section 3),
-	 * except the GC_END that the RTS stamps early. */
-	if (c->session == s->sessions && ev->time < c->last_time) {
-		c->inversions++;
-		if (ev->type == EV_GC_END)
-			c->gc_end_inversions++;
-	}
+	note_span(s, ev->time, ev->time);
+	follow_cap(c, s->sessions, ev->time, ev->type);
 	c->events++;
 	c->session = s->sessions; /* clocks restart with each session */
 	c->last_time = ev->time;
-	note_metadata(in, ev);
-	note_process(in, ev);
+	if (in->noted[ev->type / 8] & (1u << (ev->type % 8))) {
+		note_metadata(in, ev);
+		note_process(in, ev);
+	}
 }
 
 static void note_session(ev_info *in, uint64_t start, uint64_t end,
@@ -264,6 +298,108 @@ static void sum_inversions(ev_info *in)
 		in->sum.caps_seen += ev_info_cap_seen(in, (uint16_t)cap) ? 1 : 0;
 }
 
+/* ---- the parallel path: blocks counted by workers ---- */
+
+/* One block's figures, added as count_event adds its events one by one. */
+static void add_block(ev_info *in, uint16_t cap, const evi_info_block *f)
+{
+	ev_info_summary *s = &in->sum;
+	cap_stats *c = &in->per_cap[cap];
+
+	s->blocks++;
+	mark_cap(in, cap);
+	if (!f->events)
+		return;
+	s->events += f->events;
+	note_span(s, f->min_time, f->max_time);
+	follow_cap(c, s->sessions, f->first_time, f->first_type);
+	c->inversions += f->inversions;
+	c->gc_end_inversions += f->gc_end_inversions;
+	c->events += f->events;
+	c->session = s->sessions;
+	c->last_time = f->last_time;
+}
+
+/* The events the pass noted, decoded in file order. */
+static void replay_noted(ev_info *in, const evi_info_pass *pass)
+{
+	uint64_t first_index = 0;
+	size_t block = 0;
+
+	for (size_t i = 0; i < pass->n_noted; i++) {
+		ev_event ev = pass->noted[i].ev;
+
+		for (; block < pass->noted[i].block; block++)
+			first_index += pass->blocks[block].events + 1;
+		ev.index += first_index;
+		note_metadata(in, &ev);
+		note_process(in, &ev);
+	}
+}
+
+/* The summary of a log the workers read, as read_sequentially makes it. */
+static void add_pass(ev_info *in, const evi_info_pass *pass)
+{
+	const evi_blocks *b = pass->b;
+	ev_info_summary *s = &in->sum;
+
+	s->sessions = 1;
+	note_foreign_types(in, b->header);
+	for (size_t i = 0; i < b->n; i++)
+		add_block(in, b->spans[i].cap, &pass->blocks[i]);
+	memcpy(in->per_type, pass->per_type, sizeof in->per_type);
+	replay_noted(in, pass);
+	note_session(in, 0, b->data_end + 2, s->events, EV_END);
+	s->status = EV_END;
+	s->log_bytes = b->data_end + 2;
+	s->stored_bytes = b->len;
+	s->digest = pass->digest;
+	s->have_digest = b->digest_wanted;
+}
+
+/* EV_OK when the workers read the log; EV_END when it is the sequential
+ * path's (ev_info_read had better read it: nothing of `in` changed). */
+static int read_in_parallel(ev_info *in, ev_reader *r)
+{
+	evi_info_pass pass = { 0 };
+	evi_blocks *b;
+	int rc = evi_blocks_open(&b, r);
+
+	if (rc != EV_OK)
+		return rc;
+	pass.b = b;
+	pass.noted_types = in->noted;
+	rc = evi_info_scan(&pass, in->threads);
+	if (rc == EV_OK)
+		add_pass(in, &pass);
+	evi_info_pass_free(&pass);
+	evi_blocks_free(b);
+	return rc == EV_EFORMAT ? EV_END : rc;
+}
+
+void ev_info_set_threads(ev_info *in, unsigned threads)
+{
+	in->threads = threads;
+}
+
+/* What both paths finish with: the processes, the totals, a bad wall
+ * clock. */
+static int finish(ev_info *in)
+{
+	ev_info_summary *s = &in->sum;
+
+	if (ev_process_list_finish(in->procs) < 0 || in->procs_failed)
+		return EV_ENOMEM;
+	sum_inversions(in);
+	/* Read to its end, but invalid: as merge, filter and truncate say. */
+	if ((s->status == EV_END || s->status == EV_ETRUNCATED) &&
+	    in->wall_problem.status) {
+		s->status = in->wall_problem.status;
+		s->diag = in->wall_problem;
+	}
+	return EV_OK;
+}
+
 int ev_info_read(ev_info *in, ev_reader *r)
 {
 	ev_info_summary *s = &in->sum;
@@ -272,22 +408,20 @@ int ev_info_read(ev_info *in, ev_reader *r)
 	if (in->read)
 		return EV_EINVAL;
 	in->read = 1;
+	if (in->threads > 1) {
+		rc = read_in_parallel(in, r);
+		if (rc != EV_END)
+			return rc < 0 ? rc : finish(in);
+	}
 	rc = ev_reader_read_header(r);
 	s->gzip = ev_reader_is_gzip(r); /* known once bytes were read */
 	s->status = rc < 0 ? rc : scan_sessions(in, r);
-	if (ev_process_list_finish(in->procs) < 0 || in->procs_failed)
-		return EV_ENOMEM;
-	sum_inversions(in);
 	s->diag = *ev_reader_diag(r);
 	s->log_bytes = ev_reader_offset(r);
 	if (s->status == EV_ETRUNCATED && s->diag.offset < s->log_bytes)
 		s->log_bytes = s->diag.offset;
-	/* Read to its end, but invalid: as merge, filter and truncate say. */
-	if ((s->status == EV_END || s->status == EV_ETRUNCATED) &&
-	    in->wall_problem.status) {
-		s->status = in->wall_problem.status;
-		s->diag = in->wall_problem;
-	}
+	if ((rc = finish(in)) < 0)
+		return rc;
 	rc = ev_reader_digest(r, &s->digest);
 	s->have_digest = rc == EV_OK;
 	s->stored_bytes = ev_reader_input_bytes(r);

@@ -29,13 +29,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 #include <zlib.h>
 #ifdef EVTOOL_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
 #endif
 
 #include "evtool/archive.h"
+#include "digest.h"
 #include "gzip.h"
 #include "common_internal.h"
 #include "io_internal.h"
@@ -68,7 +68,7 @@ struct evi_source {
 	size_t mem_len;
 	size_t mem_pos;
 	ev_diag *diag;
-	XXH3_state_t *digest;
+	evi_digest *digest;
 	uint64_t stored_bytes;
 
 	int kind_known;
@@ -129,12 +129,9 @@ int evi_source_open(evi_source **out, int fd, int close_fd,
 	s->mem_len = len;
 	s->diag = diag;
 	s->raw = raw;
-	if (digest) {
-		s->digest = XXH3_createState();
-		if (!s->digest || XXH3_64bits_reset(s->digest) != XXH_OK) {
-			evi_source_free(s);
-			return EV_ENOMEM;
-		}
+	if (digest && evi_digest_new(&s->digest) < 0) {
+		evi_source_free(s);
+		return EV_ENOMEM;
 	}
 	*out = s;
 	return EV_OK;
@@ -176,8 +173,7 @@ void evi_source_free(evi_source *s)
 	free(s->out);
 	if (s->close_fd && s->fd >= 0)
 		close(s->fd);
-	if (s->digest)
-		XXH3_freeState(s->digest);
+	evi_digest_free(s->digest);
 	free(s->ahead);
 	free(s);
 }
@@ -223,7 +219,7 @@ static int read_stored(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 		*got = (size_t)n;
 	}
 	if (s->digest && *got)
-		XXH3_64bits_update(s->digest, dst, *got);
+		evi_digest_update(s->digest, dst, *got);
 	s->stored_bytes += *got;
 	return EV_OK;
 }
@@ -698,6 +694,14 @@ int evi_source_read(evi_source *s, uint8_t *dst, size_t cap, size_t *got)
 		       : read_plain(s, dst, cap, got);
 }
 
+int evi_source_unread_fd(const evi_source *s, int *digest)
+{
+	if (s->fn || s->fd < 0 || s->kind_known || s->stored_bytes)
+		return -1;
+	*digest = s->digest != NULL;
+	return s->fd;
+}
+
 int evi_source_memory(const evi_source *s, const uint8_t **data,
 		      size_t *len)
 {
@@ -764,6 +768,6 @@ int evi_source_digest(evi_source *s, uint64_t *out)
 		rc = read_stored(s, chunk, sizeof chunk, &got);
 	while (rc == EV_OK && got > 0);
 	if (rc == EV_OK)
-		*out = XXH3_64bits_digest(s->digest);
+		*out = evi_digest_value(s->digest);
 	return rc;
 }

@@ -34,6 +34,11 @@ int evi_source_read(evi_source *s, uint8_t *dst, size_t cap, size_t *got);
 int evi_source_memory(const evi_source *s, const uint8_t **data,
 		      size_t *len);
 
+/* The file descriptor of a source over one that has not read from it
+ * yet, else -1: for mapping a regular file (blocks.c). *digest: whether
+ * the source was asked for the digest. */
+int evi_source_unread_fd(const evi_source *s, int *digest);
+
 /* Nonzero once the input is known to be gzip. */
 int evi_source_is_gzip(const evi_source *s);
 

@@ -11,7 +11,8 @@
  * totals. Payload layouts are in doc/format.md section 5.
  *
  * Layering, calls going one way only: stats.c -> stats_threads.c ->
- * stats_procs.c, and stats_finish.c -> stats_threads.c, stats_procs.c.
+ * stats_procs.c, and stats_finish.c -> stats_threads.c, stats_procs.c;
+ * reading in parallel, stats_blocks.c -> stats.c, stats_threads.c.
  * This file calls down into stats_threads.c and stats_procs.c (the table
  * of processes, which the threads and the summaries use too); nothing
  * below calls up into it.
@@ -79,7 +80,7 @@ int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n)
 }
 
 /* The state of `cap`, grown on first sight; NULL when out of memory. */
-static evi_stats_cap *cap_get(ev_stats *st, uint16_t cap)
+evi_stats_cap *evi_stats_cap_get(ev_stats *st, uint16_t cap)
 {
 	if (cap >= st->n_caps &&
 	    evi_grow_zeroed(&st->diag, &st->caps, &st->n_caps, cap,
@@ -138,7 +139,7 @@ static int on_capset_assign(ev_stats *st, const ev_event *ev)
 	/* Caps join a clock-domain capset too; only the process counts. */
 	if (!p || !p->os_process || cap == EV_NO_CAP)
 		return EV_OK;
-	if (!(c = cap_get(st, cap)))
+	if (!(c = evi_stats_cap_get(st, cap)))
 		return st->diag.status;
 	c->claim.have_process = 1;
 	c->claim.process = capset;
@@ -362,6 +363,14 @@ static void note_cap_event(evi_stats_cap *c, const ev_event *ev)
 		on_spark_counters(ev, c);
 }
 
+/* The thread running on the event's cap, as the spans pair by it: the
+ * one a replay gives (evi_stats_replay), else the cap's. */
+static uint32_t running_on(const ev_stats *st, const ev_event *ev)
+{
+	return st->replay_running ? st->replay_tid
+				  : evi_running_thread(st, ev->cap);
+}
+
 static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 {
 	switch (ev->type) {
@@ -391,7 +400,8 @@ static int dispatch(ev_stats *st, const ev_event *ev, evi_stats_cap *c)
 		return on_mem_return(st, ev);
 	case EV_USER_MSG:
 	case EV_USER_MARKER:
-		return st->spans ? evi_spans_add(st, ev) : EV_OK;
+		return st->spans ? evi_spans_add(st, ev, running_on(st, ev))
+				 : EV_OK;
 	default:
 		return st->bands && evi_heap_samples_type(ev->type)
 			? evi_bands_add(st, ev) : EV_OK;
@@ -413,7 +423,7 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 		st->have_time = 1;
 	}
 	if (ev->cap != EV_NO_CAP && ev->type != EV_BLOCK_MARKER) {
-		if (!(c = cap_get(st, ev->cap)))
+		if (!(c = evi_stats_cap_get(st, ev->cap)))
 			return st->diag.status;
 		note_cap_event(c, ev);
 	}
@@ -425,6 +435,62 @@ int ev_stats_add(ev_stats *st, const ev_event *ev)
 		st->diag.event_index = ev->index;
 	}
 	return rc;
+}
+
+int evi_stats_replay(ev_stats *st, const ev_event *ev, uint32_t running)
+{
+	int rc;
+
+	st->replay_running = 1;
+	st->replay_tid = running;
+	rc = ev_stats_add(st, ev);
+	st->replay_running = 0;
+	return rc;
+}
+
+/* What reading in parallel must leave to evi_stats_replay: every type
+ * that dispatch or evi_threads_add reads beyond its time and cap, but
+ * RUN_THREAD and STOP_THREAD, which the workers sum (stats_blocks.c). */
+enum evi_stats_kind evi_stats_kind_of(const ev_stats *st, uint16_t type)
+{
+	switch (type) {
+	case EV_BLOCK_MARKER:
+		return EVI_STATS_MARKER;
+	case EV_RUN_THREAD:
+		return EVI_STATS_RUN;
+	case EV_STOP_THREAD:
+		return EVI_STATS_STOP;
+	case EV_MIGRATE_THREAD:
+	case EV_THREAD_LABEL:
+		return EVI_STATS_REPLAY_THREAD;
+	case EV_USER_MSG:
+	case EV_USER_MARKER:
+		return st->spans ? EVI_STATS_REPLAY : EVI_STATS_PLAIN;
+	default:
+		break;
+	}
+	if (reads_fields(type) || type == EV_GC_START || type == EV_GC_END ||
+	    (st->bands && evi_heap_samples_type(type)))
+		return EVI_STATS_REPLAY;
+	return EVI_STATS_PLAIN;
+}
+
+int evi_stats_new_like(ev_stats **out, const ev_stats *st)
+{
+	int rc = ev_stats_new(out, NULL);
+
+	if (rc == EV_OK && st->an.keep_threads)
+		rc = ev_stats_keep_threads(*out);
+	if (rc == EV_OK && st->spans)
+		rc = ev_stats_keep_spans(*out, evi_spans_kinds(st->spans));
+	if (rc == EV_OK && st->bands)
+		rc = ev_stats_keep_bands(*out);
+	if (rc < 0) {
+		ev_stats_free(*out);
+		*out = NULL;
+		return EV_ENOMEM;
+	}
+	return EV_OK;
 }
 
 static int consume_begin(void *self, unsigned session, const ev_header *h)

@@ -60,6 +60,18 @@ struct evi_stats_proc;
  * for its fields, or EV_ENOMEM (in st->diag). */
 int evi_threads_add(struct ev_stats *st, const ev_event *ev);
 
+/* The entry of thread `tid`, added on first sight (the "others" entry
+ * past EV_STATS_MAX_THREADS or when threads are not kept); NULL when out
+ * of memory (in st->diag). */
+ev_stats_thread *evi_thread_get(struct ev_stats *st, uint32_t tid);
+
+/* The use of `cap`, grown on first sight; NULL when out of memory. */
+evi_cap_use *evi_cap_use_get(struct ev_stats *st, uint16_t cap);
+
+/* The thread running on `cap` (RUN_THREAD without its STOP_THREAD yet),
+ * 0 for none (and for EV_NO_CAP). */
+uint32_t evi_running_thread(const struct ev_stats *st, uint16_t cap);
+
 /* Closes the runs still open at the end, fills the capabilities. */
 int evi_threads_finish(struct ev_stats *st);
 
@@ -85,8 +97,12 @@ void evi_duration_set_free(evi_pause_set *set);
 /* The spans of the user's code (stats_spans.c), NULL unless asked for. */
 typedef struct evi_spans evi_spans;
 
-/* A USER_MSG or USER_MARKER, when st->spans. EV_OK or EV_ENOMEM. */
-int evi_spans_add(struct ev_stats *st, const ev_event *ev);
+/* A USER_MSG or USER_MARKER, when st->spans, posted while `tid` ran on
+ * its cap (0: none). EV_OK or EV_ENOMEM. */
+int evi_spans_add(struct ev_stats *st, const ev_event *ev, uint32_t tid);
+
+/* The kinds of spans collected (ev_stats_keep_spans). */
+unsigned evi_spans_kinds(const evi_spans *sp);
 
 /* The names of the span figures, in ev_stats_span_figure order, NULL
  * last (stats_gate.c, which parses them). */

@@ -82,6 +82,9 @@ struct ev_stats {
 	evi_analysis an;       /* threads, caps, pauses (stats_analysis.h) */
 	evi_spans *spans;      /* the user's spans, when asked (stats_spans.c) */
 	evi_bands *bands;      /* heap-profile bands, when asked (stats_heap.c) */
+	unsigned threads;      /* ev_stats_set_threads (stats_blocks.c) */
+	int replay_running;    /* in evi_stats_replay: the spans' thread is */
+	uint32_t replay_tid;   /* ... this one, not the cap's */
 };
 
 /* Process `i` of st->procs. */
@@ -97,6 +100,38 @@ evi_stats_proc *evi_stats_proc_get(ev_stats *st, uint32_t capset,
 
 /* Makes room for generations 0..n-1 of `p`; EV_OK, EV_ELIMIT, EV_ENOMEM. */
 int evi_stats_reserve_gens(ev_stats *st, evi_stats_proc *p, unsigned n);
+
+/* The state of `cap`, grown on first sight; NULL when out of memory (in
+ * st->diag). */
+evi_stats_cap *evi_stats_cap_get(ev_stats *st, uint16_t cap);
+
+/* ---- reading in parallel (stats_blocks.c) ---- */
+
+/* What the workers do with an event of a type: its time alone (PLAIN:
+ * its cap's times, the log's first time), the block marker's nothing,
+ * RUN_THREAD and STOP_THREAD summed per thread and cap, and the rest
+ * replayed in file order by the caller through evi_stats_replay
+ * (REPLAY_THREAD: after its thread is counted as seen). */
+enum evi_stats_kind {
+	EVI_STATS_PLAIN,
+	EVI_STATS_MARKER,
+	EVI_STATS_RUN,
+	EVI_STATS_STOP,
+	EVI_STATS_REPLAY,
+	EVI_STATS_REPLAY_THREAD
+};
+
+/* The kind of `type` for an accumulator with st's options (spans, bands). */
+enum evi_stats_kind evi_stats_kind_of(const ev_stats *st, uint16_t type);
+
+/* ev_stats_add of an event the workers left to the caller, with the
+ * thread that was running on its cap when it came (`running`, 0 for
+ * none: the spans pair by it). */
+int evi_stats_replay(ev_stats *st, const ev_event *ev, uint32_t running);
+
+/* A new accumulator with st's options (threads kept, spans, bands) and
+ * nothing added: EV_OK or EV_ENOMEM. */
+int evi_stats_new_like(ev_stats **out, const ev_stats *st);
 
 /* The process a capability belongs to, or NULL (stats_procs.c). */
 evi_stats_proc *evi_stats_cap_owner(ev_stats *st, const evi_stats_cap *c);

@@ -6,8 +6,9 @@
  * catalogue lays them out (checked once, by ev_stats_keep_spans, against
  * ev_catalog_layout: decoding each event costed as much as the rest of
  * the spans); the thread is the one running on the event's
- * capability (stats_threads.c's RUN_THREAD/STOP_THREAD state), 0 when
- * none is.
+ * capability (stats_threads.c's RUN_THREAD/STOP_THREAD state, or the
+ * state a replay of reading in parallel gives), which stats.c passes in;
+ * 0 when none is.
  *
  * Open spans are stacks keyed by (name, thread) in an id map, their
  * entries in one pool with a free list; durations go into the pause
@@ -362,13 +363,6 @@ static int measured(ev_stats *st, long name, uint32_t tid, uint64_t start,
 
 /* ---- the events ---- */
 
-static uint32_t running_thread(const ev_stats *st, uint16_t cap)
-{
-	const evi_cap_use *u = cap < st->an.n_uses ? &st->an.uses[cap] : NULL;
-
-	return u && u->running ? u->tid : 0;
-}
-
 /* A user event's text (whole_payload_text). */
 typedef struct user_text {
 	const uint8_t *bytes;
@@ -435,16 +429,19 @@ static int on_marker(ev_stats *st, const user_text *text, uint32_t tid,
 	return push_open(st, key_of(name, tid), ev->time);
 }
 
-int evi_spans_add(ev_stats *st, const ev_event *ev)
+unsigned evi_spans_kinds(const evi_spans *sp)
+{
+	return sp->kinds;
+}
+
+int evi_spans_add(ev_stats *st, const ev_event *ev, uint32_t tid)
 {
 	unsigned kinds = st->spans->kinds;
 	user_text text = { ev->payload, ev->size };
-	uint32_t tid;
 
 	if (ev->type == EV_USER_MSG ? !(kinds & EV_STATS_SPANS_EVENTS)
 				    : !(kinds & EV_STATS_SPANS_MARKERS))
 		return EV_OK;
-	tid = ev->cap == EV_NO_CAP ? 0 : running_thread(st, ev->cap);
 	return ev->type == EV_USER_MSG ? on_message(st, &text, tid, ev)
 				       : on_marker(st, &text, tid, ev);
 }

@@ -42,9 +42,7 @@ static int grow_threads(evi_analysis *an)
 	return EV_OK;
 }
 
-/* The entry of `tid`, added on first sight; past EV_STATS_MAX_THREADS the
- * "others" entry. NULL when out of memory. */
-static ev_stats_thread *thread_get(ev_stats *st, uint32_t tid)
+ev_stats_thread *evi_thread_get(ev_stats *st, uint32_t tid)
 {
 	evi_analysis *an = &st->an;
 	ev_stats_thread *t = find_thread(an, tid);
@@ -69,8 +67,7 @@ static ev_stats_thread *thread_get(ev_stats *st, uint32_t tid)
 	return t;
 }
 
-/* The use of `cap`, grown on first sight; NULL when out of memory. */
-static evi_cap_use *use_get(ev_stats *st, uint16_t cap)
+evi_cap_use *evi_cap_use_get(ev_stats *st, uint16_t cap)
 {
 	evi_analysis *an = &st->an;
 
@@ -81,12 +78,20 @@ static evi_cap_use *use_get(ev_stats *st, uint16_t cap)
 	return &an->uses[cap];
 }
 
+uint32_t evi_running_thread(const ev_stats *st, uint16_t cap)
+{
+	const evi_cap_use *u = cap != EV_NO_CAP && cap < st->an.n_uses
+				       ? &st->an.uses[cap] : NULL;
+
+	return u && u->running ? u->tid : 0;
+}
+
 /* ---- the events ---- */
 
 static int on_run(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 {
 	uint32_t tid = ev_load32(ev->payload);
-	ev_stats_thread *t = thread_get(st, tid);
+	ev_stats_thread *t = evi_thread_get(st, tid);
 
 	if (!t)
 		return st->diag.status;
@@ -124,7 +129,7 @@ static int on_stop(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 	uint32_t tid = ev_load32(ev->payload);
 	unsigned status = evi_stop_status(ev_load16(ev->payload + 4),
 					  st->quirks);
-	ev_stats_thread *t = thread_get(st, tid);
+	ev_stats_thread *t = evi_thread_get(st, tid);
 
 	if (!t)
 		return st->diag.status;
@@ -139,7 +144,7 @@ static int on_stop(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 
 static int on_migrate(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 {
-	ev_stats_thread *t = thread_get(st, ev_load32(ev->payload));
+	ev_stats_thread *t = evi_thread_get(st, ev_load32(ev->payload));
 	uint16_t to = ev_load16(ev->payload + 4);
 	evi_cap_use *dest;
 
@@ -149,7 +154,7 @@ static int on_migrate(ev_stats *st, const ev_event *ev, evi_cap_use *u)
 	st->an.total.migrations++;
 	u->migrations_out++;
 	if (to != EV_NO_CAP) {
-		if (!(dest = use_get(st, to)))
+		if (!(dest = evi_cap_use_get(st, to)))
 			return st->diag.status;
 		dest->migrations_in++;
 	}
@@ -160,7 +165,7 @@ static int on_migrate(ev_stats *st, const ev_event *ev, evi_cap_use *u)
  * cut at a character boundary to EV_STATS_MAX_LABEL bytes. */
 static int on_label(ev_stats *st, const ev_event *ev)
 {
-	ev_stats_thread *t = thread_get(st, ev_load32(ev->payload));
+	ev_stats_thread *t = evi_thread_get(st, ev_load32(ev->payload));
 	const char *text = (const char *)ev->payload + LABEL_TEXT;
 	size_t len = ev->size - LABEL_TEXT;
 	char *copy;
@@ -213,7 +218,7 @@ int evi_threads_add(ev_stats *st, const ev_event *ev)
 	if ((rc = evi_need_fast(&st->need, &st->diag, ev,
 				"the thread figures need")) < 0)
 		return rc;
-	if (!(u = use_get(st, ev->cap)))
+	if (!(u = evi_cap_use_get(st, ev->cap)))
 		return st->diag.status;
 	switch (ev->type) {
 	case EV_RUN_THREAD:
@@ -277,7 +282,7 @@ int evi_threads_finish(ev_stats *st)
 	for (size_t i = 0; i < an->n_uses && i < st->n_caps; i++) {
 		evi_cap_use *u = &an->uses[i];
 		if (u->running)
-			end_run(st, u, thread_get(st, u->tid),
+			end_run(st, u, evi_thread_get(st, u->tid),
 				st->caps[i].last_time);
 	}
 	for (size_t i = 0; i < n; i++)

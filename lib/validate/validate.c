@@ -1,9 +1,11 @@
 /*
- * The validator: structure, ordering and references (doc/format.md sections
- * 1 to 4 and 6), and the driver that reads sessions and reaches a verdict.
- * The semantic checks live in validate_sched.c.
+ * The validator's checks: structure, ordering and references (doc/format.md
+ * sections 1 to 4 and 6), and the pass that reads sessions to their end.
+ * The semantic checks live in validate_sched.c; the validator object and
+ * the choice of path in validator.c.
  *
- * Layering, calls going one way only: this file -> validate_sched.c ->
+ * Layering, calls going one way only: validator.c -> validate_blocks.c ->
+ * this file -> validate_sched.c ->
  * validate_report.c and validate_table.c. This file calls down into
  * validate_sched.c (the semantic checks) and validate_report.c (findings,
  * per-cap state and type names, which both use); nothing below calls up
@@ -21,7 +23,6 @@
 
 #include "evtool/catalog.h"
 #include "evtool/header.h"
-#include "input.h"
 #include "validate_internal.h"
 
 /* ------------------------------------------------------------------------
@@ -314,7 +315,7 @@ static int ghc_header(const ev_header *h)
 	return 1;
 }
 
-static void begin_session(evv *v)
+void evv_begin_session(evv *v)
 {
 	unsigned quirks;
 
@@ -619,28 +620,86 @@ static void index_refs(evv *v, uint16_t id)
 			out->ref[out->n++] = refs[i];
 }
 
-static void check_refs(evv *v, const ev_event *ev)
+/* The cap and capset fields of `ev`'s type: the small ids' looked up
+ * when the validator started, the others found now (into `found`). */
+static inline size_t refs_of(const evv *v, const ev_event *ev,
+			     ev_ref found[8], const ev_ref **refs)
+{
+	if (ev->type < EVV_SMALL_IDS) {
+		*refs = v->refs[ev->type].ref;
+		return v->refs[ev->type].n;
+	}
+	*refs = found;
+	return ev_payload_refs(ev->type, ev->payload, ev->size, found, 8);
+}
+
+/* Hands each cap and capset `ev`'s payload names to cap() or capset():
+ * one walk of the fields for check_refs and the parallel path. */
+static inline __attribute__((always_inline)) void
+each_ref(const evv *v, const ev_event *ev,
+	 void (*cap)(void *, uint16_t, const ev_event *),
+	 void (*capset)(void *, uint32_t, const ev_event *), void *ctx)
 {
 	ev_ref found[8];
-	const ev_ref *refs = found;
-	size_t n;
+	const ev_ref *refs;
+	size_t n = refs_of(v, ev, found, &refs);
 
-	if (ev->type < EVV_SMALL_IDS) {
-		refs = v->refs[ev->type].ref;
-		n = v->refs[ev->type].n;
-	} else {
-		n = ev_payload_refs(ev->type, ev->payload, ev->size, found, 8);
-	}
 	for (size_t i = 0; i < n && i < 8; i++) {
 		uint64_t value;
 		if ((size_t)refs[i].offset + refs[i].width > ev->size)
 			continue;
 		value = ev_ref_get(ev->payload, &refs[i]);
 		if (refs[i].kind == EV_REF_CAP && value < EV_NO_CAP)
-			evv_use_cap(v, (uint16_t)value, ev);
+			cap(ctx, (uint16_t)value, ev);
 		else if (refs[i].kind == EV_REF_CAPSET)
-			use_capset(v, (uint32_t)value, ev);
+			capset(ctx, (uint32_t)value, ev);
 	}
+}
+
+static void cap_ref(void *v, uint16_t cap, const ev_event *ev)
+{
+	evv_use_cap(v, cap, ev);
+}
+
+static void capset_ref(void *v, uint32_t id, const ev_event *ev)
+{
+	use_capset(v, id, ev);
+}
+
+static void check_refs(evv *v, const ev_event *ev)
+{
+	each_ref(v, ev, cap_ref, capset_ref, v);
+}
+
+/* The parallel path's: which caps an event names, and whether capsets. */
+struct cap_refs {
+	void (*cap)(void *ctx, uint16_t cap);
+	void *ctx;
+	int capsets;
+};
+
+static void note_cap_ref(void *ctx, uint16_t cap, const ev_event *ev)
+{
+	struct cap_refs *refs = ctx;
+
+	(void)ev;
+	refs->cap(refs->ctx, cap);
+}
+
+static void note_capset_ref(void *ctx, uint32_t id, const ev_event *ev)
+{
+	(void)id;
+	(void)ev;
+	((struct cap_refs *)ctx)->capsets = 1;
+}
+
+int evv_cap_refs(const evv *v, const ev_event *ev,
+		 void (*cap)(void *ctx, uint16_t cap), void *ctx)
+{
+	struct cap_refs refs = { cap, ctx, 0 };
+
+	each_ref(v, ev, note_cap_ref, note_capset_ref, &refs);
+	return refs.capsets;
 }
 
 /* Creation events, wherever they are: STARTUP (17), CAPSET_CREATE (25),
@@ -729,6 +788,107 @@ static inline void on_event(evv *v, const ev_event *ev)
 }
 
 /* ------------------------------------------------------------------------
+ * The parallel path's parts (validate_blocks.c)
+ * ---------------------------------------------------------------------- */
+
+uint8_t evv_cap_event(evv *v, const ev_event *ev)
+{
+	uint8_t flags = type_flags(v, ev->type);
+
+	if (flags & (EVV_TF_MARKER | EVV_TF_LATE)) {
+		if (!(flags & EVV_TF_MARKER))
+			rare_late_event(v, ev);
+		else if (ev->size >= EVI_BLOCK_PAYLOAD) {
+			block_marker(v, ev);
+			return flags;
+		}
+	}
+	in_block(v, ev, flags);
+	if (flags & EVV_TF_PAYLOAD)
+		check_payload(v, ev);
+	if ((flags & EVV_TF_SCHED) && v->o.semantics)
+		evv_sched_cap_event(v, ev, v->blk_cs);
+	return flags;
+}
+
+void evv_global_event(evv *v, const ev_event *ev, uint8_t flags)
+{
+	if (flags & EVV_TF_CREATE)
+		note_creation(v, ev);
+	if (flags & EVV_TF_REFS)
+		check_refs(v, ev);
+	if ((ev->type == EV_TASK_CREATE || ev->type == EV_TASK_DELETE) &&
+	    (flags & EVV_TF_SCHED) && v->o.semantics)
+		evv_task_event(v, ev);
+}
+
+uint8_t evv_type_flags(const evv *v, uint16_t type)
+{
+	return type_flags(v, type);
+}
+
+/* Whether the cap's machines in `machines` (EVV_MACHINE_*) are in the same
+ * state in `a` and `b`, as far as any later event can tell (the times in
+ * messages aside): then the same events give the same findings. */
+int evv_cap_same(const evv_cap *a, const evv_cap *b, unsigned machines)
+{
+	if (a->hwm != b->hwm || settled_time(a) != settled_time(b) ||
+	    a->has_block != b->has_block ||
+	    a->block_end_time != b->block_end_time)
+		return 0;
+	if ((machines & EVV_MACHINE_RUN) &&
+	    (a->run_state != b->run_state ||
+	     (a->run_state == EVV_ACTIVE && a->running != b->running) ||
+	     ((a->seen ^ b->seen) & (EVV_SEEN_RUN | EVV_SEEN_STOP))))
+		return 0;
+	if ((machines & EVV_MACHINE_GC) &&
+	    (a->gc_state != b->gc_state ||
+	     ((a->seen ^ b->seen) & (EVV_SEEN_GC_START | EVV_SEEN_GC_END))))
+		return 0;
+	if ((machines & EVV_MACHINE_SAMPLE) &&
+	    (a->sample_state != b->sample_state ||
+	     (a->sample_state == EVV_ACTIVE &&
+	      a->sample_era != b->sample_era) ||
+	     ((a->seen ^ b->seen) &
+	      (EVV_SEEN_SAMPLE_BEGIN | EVV_SEEN_SAMPLE_END))))
+		return 0;
+	return 1;
+}
+
+void evv_cap_adopt(evv_cap *to, const evv_cap *from, unsigned machines)
+{
+	to->hwm = from->hwm;
+	to->settled = from->settled;
+	to->late_span = from->late_span;
+	to->has_block = from->has_block;
+	to->block_end_time = from->block_end_time;
+	if (machines & EVV_MACHINE_RUN) {
+		to->run_state = from->run_state;
+		to->running = from->running;
+		to->run_since = from->run_since;
+		to->seen = (uint8_t)((to->seen & ~(EVV_SEEN_RUN | EVV_SEEN_STOP)) |
+				     (from->seen & (EVV_SEEN_RUN | EVV_SEEN_STOP)));
+	}
+	if (machines & EVV_MACHINE_GC) {
+		to->gc_state = from->gc_state;
+		to->gc_since = from->gc_since;
+		to->seen = (uint8_t)((to->seen &
+				      ~(EVV_SEEN_GC_START | EVV_SEEN_GC_END)) |
+				     (from->seen &
+				      (EVV_SEEN_GC_START | EVV_SEEN_GC_END)));
+	}
+	if (machines & EVV_MACHINE_SAMPLE) {
+		to->sample_state = from->sample_state;
+		to->sample_era = from->sample_era;
+		to->sample_offset = from->sample_offset;
+		to->seen = (uint8_t)((to->seen & ~(EVV_SEEN_SAMPLE_BEGIN |
+						   EVV_SEEN_SAMPLE_END)) |
+				     (from->seen & (EVV_SEEN_SAMPLE_BEGIN |
+						    EVV_SEEN_SAMPLE_END)));
+	}
+}
+
+/* ------------------------------------------------------------------------
  * End of a session: references that needed the whole session
  * ---------------------------------------------------------------------- */
 
@@ -800,7 +960,7 @@ static void check_capsets(evv *v)
 
 /* Only for a session that reached its data end: a truncated one may have
  * lost its creation events (GHC <= 9.0 writes the global block last). */
-static void end_session(evv *v)
+void evv_end_session(evv *v)
 {
 	for (unsigned word = 0; word < EVV_CAPS / 8; word++) {
 		if (!v->touched[word])
@@ -822,7 +982,7 @@ static int read_session(evv *v)
 	ev_event ev;
 	int rc;
 
-	begin_session(v);
+	evv_begin_session(v);
 	while (!v->stop && (rc = ev_reader_next(v->r, &ev)) == EV_OK) {
 		/* Block markers are framing, not events (ghc-events does
 		 * not show them): counted in res->blocks only. */
@@ -912,11 +1072,11 @@ static int check_session(evv *v)
 		return read_failed(v, rc, failure_check(v, "input"));
 	data_end(v, ev_reader_offset(v->r) - 2);
 	v->session_ended = 1;
-	end_session(v);
+	evv_end_session(v);
 	return v->stop ? 0 : next_session(v);
 }
 
-static int run(evv *v)
+int evv_run_log(evv *v)
 {
 	int rc = ev_reader_read_header(v->r);
 
@@ -935,8 +1095,8 @@ static int run(evv *v)
 	return rc;
 }
 
-static int setup(evv *v, ev_reader *r, const ev_validate_options *opts,
-		 ev_finding_fn fn, void *ctx, ev_validate_result *out)
+int evv_setup(evv *v, ev_reader *r, const ev_validate_options *opts,
+	      ev_finding_fn fn, void *ctx, ev_validate_result *out)
 {
 	ev_validate_options defaults = EV_VALIDATE_OPTIONS_INIT;
 
@@ -961,123 +1121,11 @@ static int setup(evv *v, ev_reader *r, const ev_validate_options *opts,
 	return EV_OK;
 }
 
-static void verdict(ev_validate_result *out, int rc, int was_truncated)
+void evv_teardown(evv *v)
 {
-	uint64_t truncation = was_truncated ? 1 : 0;
-
-	if (rc < 0 || out->errors > truncation)
-		out->verdict = EV_VERDICT_INVALID;
-	else if (was_truncated)
-		out->verdict = EV_VERDICT_TRUNCATED;
-	else
-		out->verdict = EV_VERDICT_COMPLETE;
-}
-
-/* Validates the log `r` reads into `out`. */
-static int validate_log(ev_reader *r, const ev_validate_options *opts,
-			ev_finding_fn fn, void *ctx, ev_validate_result *out)
-{
-	evv v;
-	int rc = setup(&v, r, opts, fn, ctx, out);
-
-	if (rc == EV_OK)
-		rc = run(&v);
-	verdict(out, rc, v.session_ended == 2 && out->errors > 0);
-	free(v.caps);
-	evv_table_free(&v.threads);
-	evv_table_free(&v.tasks);
-	evv_table_free(&v.capsets);
-	return rc;
-}
-
-/* ---- the validator ---- */
-
-struct ev_validator {
-	ev_validate_options opts;
-	ev_finding_fn fn;
-	void *ctx;
-	ev_progress_fn progress;
-	void *progress_ctx;
-	ev_validate_result result;
-	ev_diag diag;
-};
-
-int ev_validator_new(ev_validator **out, const ev_validate_options *opts,
-		     ev_diag *diag)
-{
-	ev_validate_options defaults = EV_VALIDATE_OPTIONS_INIT;
-	ev_validator *v;
-
-	*out = NULL;
-	if (opts && opts->version != EV_VALIDATE_OPTIONS_VERSION)
-		return evi_options_failed(diag, "validate", opts->version,
-					  EV_VALIDATE_OPTIONS_VERSION);
-	if (!(v = calloc(1, sizeof *v)))
-		return evi_new_failed(diag, NULL, EV_ENOMEM);
-	v->opts = opts ? *opts : defaults;
-	*out = v;
-	return EV_OK;
-}
-
-void ev_validator_free(ev_validator *v)
-{
-	free(v);
-}
-
-void ev_validator_set_findings(ev_validator *v, ev_finding_fn fn, void *ctx)
-{
-	v->fn = fn;
-	v->ctx = ctx;
-}
-
-void ev_validator_set_progress(ev_validator *v, ev_progress_fn fn, void *ctx)
-{
-	v->progress = fn;
-	v->progress_ctx = ctx;
-}
-
-/* A failure to read: the reader says why, or the status does. */
-static int run_failed(ev_validator *v, const ev_reader *r, int rc)
-{
-	if (r && ev_reader_diag(r)->status == rc)
-		v->diag = *ev_reader_diag(r);
-	else
-		evi_fail(&v->diag, rc, 0, 0, "%s", ev_strerror(rc));
-	v->diag.origin = EV_ORIGIN_INPUT;
-	return rc;
-}
-
-int ev_validator_run_reader(ev_validator *v, ev_reader *r)
-{
-	int rc;
-
-	memset(&v->diag, 0, sizeof v->diag);
-	rc = validate_log(r, &v->opts, v->fn, v->ctx, &v->result);
-	return rc < 0 ? run_failed(v, r, rc) : rc;
-}
-
-int ev_validator_run(ev_validator *v, ev_input *in)
-{
-	ev_reader *r;
-	int rc = evi_input_reader(in, 0, &r, &v->diag);
-
-	if (rc < 0) {
-		memset(&v->result, 0, sizeof v->result);
-		v->result.verdict = EV_VERDICT_INVALID;
-		return run_failed(v, NULL, rc);
-	}
-	ev_reader_set_progress(r, v->progress, v->progress_ctx);
-	rc = ev_validator_run_reader(v, r);
-	ev_reader_free(r);
-	return rc;
-}
-
-const ev_validate_result *ev_validator_result(const ev_validator *v)
-{
-	return &v->result;
-}
-
-const ev_diag *ev_validator_diag(const ev_validator *v)
-{
-	return &v->diag;
+	free(v->caps);
+	v->caps = NULL;
+	evv_table_free(&v->threads);
+	evv_table_free(&v->tasks);
+	evv_table_free(&v->capsets);
 }

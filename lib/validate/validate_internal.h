@@ -168,6 +168,59 @@ const char *evv_type_name(uint16_t type);
 /* Notes that a block or payload names `cap` (for the reference check). */
 void evv_use_cap(evv *v, uint16_t cap, const ev_event *ev);
 
+/* Setting up a validator's state for the log `r` reads (EV_EINVAL for
+ * options of another version, EV_ENOMEM), and freeing it. */
+int evv_setup(evv *v, ev_reader *r, const ev_validate_options *opts,
+	      ev_finding_fn fn, void *ctx, ev_validate_result *out);
+void evv_teardown(evv *v);
+
+/* Validates the log v->r reads in one pass, from its header: EV_OK once
+ * a verdict is reached, or a failure to read (validate.h). */
+int evv_run_log(evv *v);
+
+/* A session's start (its header read: v->r's) and its end-of-session
+ * checks (references). */
+void evv_begin_session(evv *v);
+void evv_end_session(evv *v);
+
+/* The parallel path (validate_blocks.c) splits the checks of an event of
+ * a block in two: those of its cap's stream (structure, window, order,
+ * the cap's scheduler machines), which evv_cap_event makes and which
+ * need only the cap's state, and those of the whole log (creations,
+ * references, tasks), evv_global_event; the thread table's are the
+ * parallel path's own. evv_cap_event returns the type's flags. */
+uint8_t evv_cap_event(evv *v, const ev_event *ev);
+void evv_global_event(evv *v, const ev_event *ev, uint8_t flags);
+uint8_t evv_type_flags(const evv *v, uint16_t type);
+
+/* The caps `ev`'s payload names (EVV_TF_REFS), each handed to cap(); 1
+ * when it names a capset too (evv_global_event notes those). */
+int evv_cap_refs(const evv *v, const ev_event *ev,
+		 void (*cap)(void *ctx, uint16_t cap), void *ctx);
+
+/* The scheduler machines of a cap. */
+enum evv_machine {
+	EVV_MACHINE_RUN = 1u << 0,    /* RUN, STOP, MIGRATE_THREAD */
+	EVV_MACHINE_GC = 1u << 1,     /* GC_START, GC_END */
+	EVV_MACHINE_SAMPLE = 1u << 2  /* heap samples */
+};
+
+/* Whether `a` and `b` will judge any later events of their cap alike
+ * (their times, and the machines in `machines`), and copying that state
+ * (the stream's times, and the machines in `machines`) from `from`. */
+int evv_cap_same(const evv_cap *a, const evv_cap *b, unsigned machines);
+void evv_cap_adopt(evv_cap *to, const evv_cap *from, unsigned machines);
+
+/* ---- validate_blocks.c ---- */
+
+/* Validates the log v->r reads in parallel on `threads` workers: EV_OK
+ * with v->res filled when the log is a plain one-session log of blocks
+ * and nothing in it is a finding; EV_END when the sequential path must
+ * read it (anything else, or any finding: it says which, and where, as
+ * it always has; nothing of `v` is changed then); EV_ENOMEM. */
+int evv_run_blocks(evv *v, unsigned threads, ev_progress_fn progress,
+		   void *progress_ctx);
+
 /* ---- validate_sched.c ---- */
 
 /* Sets up the thread and task tables (freed with evv_table_free). */
@@ -176,6 +229,11 @@ void evv_sched_init(evv *v);
 /* The semantic checks of one event in a cap block (`cs` is its cap), or
  * of a global event when `cs` is NULL. */
 void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs);
+
+/* The part of evv_sched_event that reads and changes the cap's state
+ * only (no thread or task table), and the task checks. */
+void evv_sched_cap_event(evv *v, const ev_event *ev, evv_cap *cs);
+void evv_task_event(evv *v, const ev_event *ev);
 
 /* ---- validate_table.c ---- */
 

@@ -267,12 +267,10 @@ static void run_checks(evv *v, const ev_event *ev, evv_thread *t)
 	check_run_overlap(v, ev, t);
 }
 
-static void thread_run(evv *v, const ev_event *ev, evv_cap *cs)
+/* RUN_THREAD's checks of its cap's state (the cap's part). */
+static void run_on_cap(evv *v, const ev_event *ev, const evv_cap *cs,
+		       uint32_t tid)
 {
-	uint32_t tid = ev_load32(ev->payload);
-	evv_thread *t;
-	evv_run *r;
-
 	if (cs->run_state == EVV_ACTIVE && (cs->seen & EVV_SEEN_STOP)) {
 		if (v->modern && cs->running == tid)
 			evv_report(v, EV_SEVERITY_ERROR, "thread-run", ev, 0,
@@ -287,12 +285,26 @@ static void thread_run(evv *v, const ev_event *ev, evv_cap *cs)
 				   cs->running,
 				   (unsigned long long)cs->run_since);
 	}
-	if (cs->run_state == EVV_ACTIVE)
-		drop_open_runs(v, cs->running);
+}
+
+static void run_begins(evv_cap *cs, const ev_event *ev, uint32_t tid)
+{
 	cs->seen |= EVV_SEEN_RUN;
 	cs->run_state = EVV_ACTIVE;
 	cs->running = tid;
 	cs->run_since = ev->time;
+}
+
+static void thread_run(evv *v, const ev_event *ev, evv_cap *cs)
+{
+	uint32_t tid = ev_load32(ev->payload);
+	evv_thread *t;
+	evv_run *r;
+
+	run_on_cap(v, ev, cs, tid);
+	if (cs->run_state == EVV_ACTIVE)
+		drop_open_runs(v, cs->running);
+	run_begins(cs, ev, tid);
 	cs->running_entry = t = thread_entry(v, tid);
 	cs->running_gen = v->threads.gen;
 	if (!t)
@@ -308,8 +320,8 @@ static void thread_run(evv *v, const ev_event *ev, evv_cap *cs)
 
 /* STOP_THREAD of a thread the cap is not known to run. GHC >= 7.8.3 never
  * does that; older ones did when a thread came back from a foreign call. */
-static void stop_elsewhere(evv *v, const ev_event *ev, evv_cap *cs,
-			   uint32_t tid)
+static void stop_on_other_cap(evv *v, const ev_event *ev, const evv_cap *cs,
+			      uint32_t tid)
 {
 	if (v->modern && cs->run_state == EVV_ACTIVE)
 		evv_report(v, EV_SEVERITY_ERROR, "thread-stop", ev, 0,
@@ -321,6 +333,12 @@ static void stop_elsewhere(evv *v, const ev_event *ev, evv_cap *cs,
 		evv_report(v, EV_SEVERITY_ERROR, "thread-stop", ev, 0,
 			   "thread %u stops on cap %u, which runs no thread",
 			   tid, ev->cap);
+}
+
+static void stop_elsewhere(evv *v, const ev_event *ev, evv_cap *cs,
+			   uint32_t tid)
+{
+	stop_on_other_cap(v, ev, cs, tid);
 	if (cs->run_state == EVV_ACTIVE)
 		drop_open_runs(v, cs->running);
 	drop_open_runs(v, tid);
@@ -345,6 +363,12 @@ static void stop_finishes(evv *v, const ev_event *ev, uint32_t tid)
 	t->finished_cap = ev->cap;
 }
 
+static void stop_ends(evv_cap *cs)
+{
+	cs->run_state = EVV_IDLE;
+	cs->seen |= EVV_SEEN_STOP;
+}
+
 static void thread_stop(evv *v, const ev_event *ev, evv_cap *cs)
 {
 	uint32_t tid = ev_load32(ev->payload);
@@ -364,8 +388,16 @@ static void thread_stop(evv *v, const ev_event *ev, evv_cap *cs)
 	} else {
 		stop_elsewhere(v, ev, cs, tid);
 	}
-	cs->run_state = EVV_IDLE;
-	cs->seen |= EVV_SEEN_STOP;
+	stop_ends(cs);
+}
+
+static void migrate_on_cap(evv *v, const ev_event *ev, const evv_cap *cs,
+			   uint32_t tid)
+{
+	if (v->modern && cs->run_state == EVV_ACTIVE && cs->running == tid)
+		evv_report(v, EV_SEVERITY_ERROR, "thread-migrate", ev, 0,
+			   "thread %u is migrated to cap %u while it runs on "
+			   "cap %u", tid, ev_load16(ev->payload + 4), ev->cap);
 }
 
 static void thread_migrate(evv *v, const ev_event *ev, evv_cap *cs)
@@ -375,10 +407,7 @@ static void thread_migrate(evv *v, const ev_event *ev, evv_cap *cs)
 
 	if (t)
 		check_finished(v, ev, t, sched_severity(v), "is migrated");
-	if (v->modern && cs->run_state == EVV_ACTIVE && cs->running == tid)
-		evv_report(v, EV_SEVERITY_ERROR, "thread-migrate", ev, 0,
-			   "thread %u is migrated to cap %u while it runs on "
-			   "cap %u", tid, ev_load16(ev->payload + 4), ev->cap);
+	migrate_on_cap(v, ev, cs, tid);
 }
 
 /* ------------------------------------------------------------------------
@@ -515,7 +544,27 @@ static uint32_t needed(uint16_t type)
 	}
 }
 
-void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs)
+/* The cap's part of the thread events (the thread table is not used):
+ * the checks of the cap's state, and its state after them. */
+static void thread_on_cap(evv *v, const ev_event *ev, evv_cap *cs)
+{
+	uint32_t tid = ev_load32(ev->payload);
+
+	if (ev->type == EV_RUN_THREAD) {
+		run_on_cap(v, ev, cs, tid);
+		run_begins(cs, ev, tid);
+	} else if (ev->type == EV_STOP_THREAD) {
+		if (cs->run_state != EVV_ACTIVE || cs->running != tid)
+			stop_on_other_cap(v, ev, cs, tid);
+		stop_ends(cs);
+	} else if (ev->type == EV_MIGRATE_THREAD) {
+		migrate_on_cap(v, ev, cs, tid);
+	}
+}
+
+/* Every check of `ev`, or (`tables` 0) the cap's only. */
+static inline __attribute__((always_inline)) void
+sched_event(evv *v, const ev_event *ev, evv_cap *cs, int tables)
 {
 	int on_cap = cs && ev->cap != EV_NO_CAP;
 
@@ -523,20 +572,22 @@ void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs)
 		return;
 	switch (ev->type) {
 	case EV_CREATE_THREAD:
-		if (on_cap)
+		if (on_cap && tables)
 			thread_created(v, ev);
 		break;
 	case EV_RUN_THREAD:
 		if (on_cap)
-			thread_run(v, ev, cs);
+			tables ? thread_run(v, ev, cs) : thread_on_cap(v, ev, cs);
 		break;
 	case EV_STOP_THREAD:
 		if (on_cap)
-			thread_stop(v, ev, cs);
+			tables ? thread_stop(v, ev, cs)
+			       : thread_on_cap(v, ev, cs);
 		break;
 	case EV_MIGRATE_THREAD:
 		if (on_cap)
-			thread_migrate(v, ev, cs);
+			tables ? thread_migrate(v, ev, cs)
+			       : thread_on_cap(v, ev, cs);
 		break;
 	case EV_GC_START:
 		if (on_cap)
@@ -548,11 +599,28 @@ void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs)
 		break;
 	case EV_TASK_CREATE:
 	case EV_TASK_DELETE:
-		task_event(v, ev);
+		if (tables)
+			task_event(v, ev);
 		break;
 	default:
 		if (cs && v->has_sample_end)
 			heap_sample(v, ev, cs);
 		break;
 	}
+}
+
+void evv_sched_event(evv *v, const ev_event *ev, evv_cap *cs)
+{
+	sched_event(v, ev, cs, 1);
+}
+
+void evv_sched_cap_event(evv *v, const ev_event *ev, evv_cap *cs)
+{
+	sched_event(v, ev, cs, 0);
+}
+
+void evv_task_event(evv *v, const ev_event *ev)
+{
+	if (ev->size >= needed(ev->type))
+		task_event(v, ev);
 }

@@ -1134,6 +1134,262 @@ static void test_random_damage(void **state)
 	unload(&l);
 }
 
+/* The validator with several threads (validate_blocks.c) says what it
+ * says with one on real logs whose blocks stay readable but whose events
+ * are damaged: a bit flipped in the times and payloads of a few events
+ * (thread ids, statuses, caps, tasks), in the 4-cap and GC logs. */
+static void validate_file(const char *path, unsigned threads, outcome *o)
+{
+	ev_validator *v;
+	ev_input *in = ts_input(path);
+
+	memset(o, 0, sizeof *o);
+	assert_int_equal(ev_validator_new(&v, NULL, NULL), EV_OK);
+	ev_validator_set_findings(v, collect, o);
+	ev_validator_set_threads(v, threads);
+	o->rc = ev_validator_run(v, in);
+	o->res = *ev_validator_result(v);
+	ev_validator_free(v);
+	ev_input_free(in);
+}
+
+static void assert_same_outcome(const outcome *a, const outcome *b)
+{
+	assert_int_equal(a->rc, b->rc);
+	assert_memory_equal(&a->res, &b->res, sizeof a->res);
+	assert_int_equal(a->total, b->total);
+	for (size_t i = 0; i < a->total && i < MAX_SEEN; i++) {
+		assert_string_equal(a->f[i].check, b->f[i].check);
+		assert_string_equal(a->f[i].message, b->f[i].message);
+		assert_int_equal(a->f[i].offset, b->f[i].offset);
+		assert_int_equal(a->f[i].severity, b->f[i].severity);
+	}
+}
+
+/* A run given to another thread (RUN_THREAD and its STOP_THREAD on the
+ * cap, the low byte of their thread ids: it may run on two caps at once
+ * now), or a STOP_THREAD made ThreadFinished (it may run after that). */
+static void rename_run(const real_log *l, uint8_t *copy, const ts_event *e,
+		       uint32_t seed)
+{
+	const ts_event *end = l->walk.events + l->walk.count;
+	uint8_t tid = (uint8_t)(1 + (seed >> 3) % 12);
+
+	if (e->type == EV_STOP_THREAD) {
+		copy[e->offset + 15] = 5;
+		return;
+	}
+	copy[e->offset + 13] = tid;
+	for (const ts_event *s = e + 1; s < end; s++)
+		if (s->type == EV_STOP_THREAD && s->cap == e->cap &&
+		    memcmp(l->bytes + s->offset + 10, l->bytes + e->offset + 10,
+			   4) == 0) {
+			copy[s->offset + 13] = tid;
+			return;
+		}
+}
+
+/* `log` written to `path` and validated with 1 and 3 threads, which
+ * agree; whether they found `check`. */
+static int agree_on(const char *path, const uint8_t *log, size_t len,
+		    outcome *one, outcome *many, const char *check)
+{
+	assert_true(ts_write_file(path, log, len, "wb"));
+	validate_file(path, 1, one);
+	validate_file(path, 3, many);
+	assert_same_outcome(one, many);
+	return count(one, check) > 0;
+}
+
+static size_t damage_and_compare(const char *name, const char *dir,
+				 uint32_t *seed, int rounds)
+{
+	real_log l;
+	char *path = ts_path(dir, "damaged.eventlog");
+	outcome *one = malloc(sizeof *one), *many = malloc(sizeof *many);
+	size_t invalid = 0;
+
+	assert_non_null(one);
+	assert_non_null(many);
+	load(&l, name);
+	for (int round = 0; round < rounds; round++) {
+		uint8_t *copy = malloc(l.len);
+		memcpy(copy, l.bytes, l.len);
+		for (int k = 0; k <= round % 3; k++) {
+			const ts_event *e;
+			uint32_t at;
+			*seed = *seed * 1103515245u + 12345u;
+			e = &l.walk.events[(*seed >> 8) % l.walk.count];
+			if (e->type == EV_BLOCK_MARKER)
+				continue;
+			if ((e->type == EV_RUN_THREAD ||
+			     e->type == EV_STOP_THREAD) && (*seed & 1)) {
+				rename_run(&l, copy, e, *seed);
+				continue;
+			}
+			/* a bit of its time or payload (not its length) */
+			at = (*seed >> 4) % (8 + e->size);
+			at = at < 8 ? 2 + at : e->wire - e->size + (at - 8);
+			copy[e->offset + at] ^= (uint8_t)(1u << (*seed % 8));
+		}
+		agree_on(path, copy, l.len, one, many, "");
+		invalid += one->res.verdict != EV_VERDICT_COMPLETE;
+		free(copy);
+	}
+	remove(path);
+	free(path);
+	free(one);
+	free(many);
+	unload(&l);
+	return invalid;
+}
+
+/* A thread's run, from the walk: RUN_THREAD and its STOP_THREAD. */
+typedef struct stretch {
+	const ts_event *run, *stop;
+	uint32_t tid;
+} stretch;
+
+static uint32_t tid_of(const real_log *l, const ts_event *e)
+{
+	const uint8_t *p = l->bytes + e->offset + 10;
+
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The runs of the log, in file order of their RUN_THREAD. */
+static size_t stretches(const real_log *l, stretch *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->walk.count && n < max; i++) {
+		const ts_event *e = &l->walk.events[i];
+		if (e->type != EV_RUN_THREAD)
+			continue;
+		for (size_t j = i + 1; j < l->walk.count; j++) {
+			const ts_event *s = &l->walk.events[j];
+			if (s->cap != e->cap || (s->type != EV_RUN_THREAD &&
+						 s->type != EV_STOP_THREAD))
+				continue;
+			if (s->type == EV_STOP_THREAD &&
+			    tid_of(l, s) == tid_of(l, e))
+				out[n++] = (stretch){ e, s, tid_of(l, e) };
+			break;
+		}
+	}
+	return n;
+}
+
+/* Whether runs[i] is its thread's last on its cap. */
+static int last_on_cap(const stretch *runs, size_t n, size_t i)
+{
+	for (size_t k = i + 1; k < n; k++)
+		if (runs[k].tid == runs[i].tid &&
+		    runs[k].run->cap == runs[i].run->cap)
+			return 0;
+	return 1;
+}
+
+/* The MIGRATE_THREADs of the run's thread on its cap after it name
+ * thread 200 instead (none): the thread's next event is on another cap. */
+static void unname_migrations(const real_log *l, uint8_t *copy,
+			      const stretch *a)
+{
+	for (const ts_event *e = a->stop + 1;
+	     e < l->walk.events + l->walk.count; e++)
+		if (e->type == EV_MIGRATE_THREAD && e->cap == a->run->cap &&
+		    tid_of(l, e) == a->tid)
+			copy[e->offset + 13] = 200;
+}
+
+/* Copies of threads-n4 in which a run of one thread is given to another
+ * that runs on another cap at the same time (thread-two-caps, and nothing
+ * the caps themselves see), or a thread finishes before it runs on
+ * another cap, validated with 1 and 3 threads. */
+static void test_threads_agree_on_two_caps(void **state)
+{
+	char *dir = ts_temp_dir(), *path;
+	outcome *one = malloc(sizeof *one), *many = malloc(sizeof *many);
+	stretch *runs = malloc(4096 * sizeof *runs);
+	real_log l;
+	size_t n, made = 0;
+
+	(void)state;
+	assert_true(dir && one && many && runs);
+	path = ts_path(dir, "two-caps.eventlog");
+	load(&l, "threads-n4.eventlog");
+	n = stretches(&l, runs, 4096);
+	for (size_t i = 0; i < n && made < 12; i += 7) {
+		for (size_t j = 0; j < n; j++) {
+			const stretch *a = &runs[i], *b = &runs[j];
+			uint8_t *copy;
+			if (b->run->cap == a->run->cap || b->tid == a->tid ||
+			    b->tid > 255 || a->tid > 255 ||
+			    !(b->run->time < a->run->time &&
+			      a->run->time < b->stop->time))
+				continue;
+			copy = malloc(l.len);
+			memcpy(copy, l.bytes, l.len);
+			copy[a->run->offset + 13] = (uint8_t)b->tid;
+			copy[a->stop->offset + 13] = (uint8_t)b->tid;
+			made += agree_on(path, copy, l.len, one, many,
+					 "thread-two-caps");
+			free(copy);
+			break;
+		}
+	}
+	assert_true(made >= 3);
+	/* a thread's last run on a cap made to finish it (its migration
+	 * from there unnamed), the thread running later on another cap
+	 * (thread-finished) */
+	made = 0;
+	for (size_t i = 0; i < n && made < 6; i++) {
+		if (!last_on_cap(runs, n, i))
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			const stretch *a = &runs[i], *b = &runs[j];
+			uint8_t *copy;
+			if (b->tid != a->tid || b->run->cap == a->run->cap ||
+			    b->run->time <= a->stop->time)
+				continue;
+			copy = malloc(l.len);
+			memcpy(copy, l.bytes, l.len);
+			copy[a->stop->offset + 15] = 5;
+			unname_migrations(&l, copy, a);
+			made += agree_on(path, copy, l.len, one, many,
+					 "thread-finished");
+			free(copy);
+			break;
+		}
+	}
+	assert_true(made >= 2);
+	unload(&l);
+	remove(path);
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	free(one);
+	free(many);
+	free(runs);
+}
+
+static void test_threads_agree_on_damage(void **state)
+{
+	char *dir = ts_temp_dir();
+	uint32_t seed = 2028;
+	size_t invalid;
+
+	(void)state;
+	assert_non_null(dir);
+	invalid = damage_and_compare("threads-n4.eventlog", dir, &seed, 150) +
+		  damage_and_compare("gc-n2.eventlog", dir, &seed, 100);
+	/* the damage is found more often than not */
+	assert_true(invalid > 100);
+	ts_remove_dir(dir);
+	free(dir);
+}
+
 /* ------------------------------------------------------------------------
  * Logs built by hand
  * ---------------------------------------------------------------------- */
@@ -1787,6 +2043,8 @@ int main(void)
 		cmocka_unit_test(test_thread_limit),
 		cmocka_unit_test(test_semantics_off),
 		cmocka_unit_test(test_random_damage),
+		cmocka_unit_test(test_threads_agree_on_damage),
+		cmocka_unit_test(test_threads_agree_on_two_caps),
 		cmocka_unit_test(test_built_log_is_clean),
 		cmocka_unit_test(test_data_end_inside_last_block),
 		cmocka_unit_test(test_block_sizes),

@@ -18,6 +18,7 @@ options:
       --reblock              group events into fresh blocks by capability
       --block-size SIZE      largest block --reblock writes (default 2M)
       --in-place             replace the one input with the result (safely, by rename)
+  -T, --threads N            read with N threads (default, or 0: the cores available; 1: sequentially)
   -h, --help                 show this help
 
 exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error;

@@ -28,6 +28,7 @@ options:
       --json                 print one JSON document (schema_version 2)
       --list-checks          list the check ids and what they mean
       --no-progress          no progress bar on standard error
+  -T, --threads N            check with N threads (default, or 0: the cores available; 1: one pass)
   -h, --help                 show this help
 
 exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error;
