@@ -231,7 +231,9 @@ static inline void evi_ref_store(uint8_t *payload, const ev_ref *ref,
 	}
 }
 
-/* ---- for the sorter: reading blocks whole ---- */
+/* ---- for the sorter and cat's parallel copy: blocks whole ---- */
+
+typedef struct ev_writer ev_writer;
 
 /* PRESERVE mode: `len` bytes of whole blocks holding `events` events
  * (markers aside) that ev_writer_write would write event by event as
