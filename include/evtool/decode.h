@@ -2,7 +2,7 @@
  * evtool: decoding an event's payload into named fields.
  *
  * The catalogue says how each type's payload is laid out
- * (ev_catalog_layout); the decoder walks a payload along that layout and
+ * (evi_catalog_layout); the decoder walks a payload along that layout and
  * hands back one value per field, borrowing the payload's bytes. Both the
  * ghc-events text of `evtool show` and its NDJSON are built on it.
  */

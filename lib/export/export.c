@@ -84,7 +84,7 @@ int ev_exporter_session(ev_exporter *x, unsigned session, const ev_header *h)
 {
 	/* The formats run behind the caller, when h may be gone: what they
 	 * need of it goes with the session start. */
-	return evi_pipe_session(x, session, h ? ev_header_quirks(h) : 0);
+	return evi_pipe_session(x, session, h ? evi_header_quirks(h) : 0);
 }
 
 int ev_exporter_event(ev_exporter *x, const ev_event *ev)

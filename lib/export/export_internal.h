@@ -17,7 +17,7 @@
  * session, event and finish run on the pipe's thread or the caller's
  * (export_pipe.c), one at a time, in the order of the caller's calls; a
  * session's header is not handed on (the formats run behind the caller,
- * when it may be gone): only its quirks (ev_header_quirks) are. */
+ * when it may be gone): only its quirks (evi_header_quirks) are. */
 typedef struct evi_export_ops {
 	int (*open)(ev_exporter *x, void **state);
 	int (*session)(ev_exporter *x, void *state, unsigned session,

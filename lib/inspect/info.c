@@ -140,7 +140,7 @@ static int field_num(const ev_decoded *d, const char *name, uint64_t *out)
 }
 
 /* Capability and capset metadata, read through the catalogue's payload
- * layouts (field names as ev_catalog_layout gives them): a field that a
+ * layouts (field names as evi_catalog_layout gives them): a field that a
  * short payload does not reach is absent, and the event tells nothing.
  * The processes' own (pid, program, RTS, wall clock) are the process
  * list's. */

@@ -425,13 +425,13 @@ static int add_untimed(ev_report *rep, const ev_event *ev)
 	return rc;
 }
 
-int ev_report_add(ev_report *rep, const ev_event *ev)
+int evi_report_add(ev_report *rep, const ev_event *ev)
 {
 	int rc;
 
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
-				"event added after ev_report_finish");
+				"event added after evi_report_finish");
 	/* Block markers frame the events without being any: a re-blocked
 	 * or sorted copy has others, and the same page. */
 	if (ev->type == EV_BLOCK_MARKER)
@@ -472,7 +472,7 @@ static int consume_begin(void *self, unsigned session, const ev_header *h)
 
 static int consume_event(void *self, const ev_event *ev)
 {
-	return ev_report_add(self, ev);
+	return evi_report_add(self, ev);
 }
 
 /* The report of the events given, cut log or not: on a failure there is
@@ -483,7 +483,7 @@ static int consume_finish(void *self, int status)
 
 	if (status < 0 && status != EV_ETRUNCATED)
 		return status;
-	return (rc = ev_report_finish(self)) < 0 ? rc : status;
+	return (rc = evi_report_finish(self)) < 0 ? rc : status;
 }
 
 const ev_consumer *ev_report_consumer(void)

@@ -498,7 +498,7 @@ static int consume_begin(void *self, unsigned session, const ev_header *h)
 	ev_stats *st = self;
 
 	(void)session;
-	st->quirks = h ? ev_header_quirks(h) : 0;
+	st->quirks = h ? evi_header_quirks(h) : 0;
 	return EV_OK;
 }
 

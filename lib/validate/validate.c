@@ -152,8 +152,8 @@ void evv_use_cap(evv *v, uint16_t cap, const ev_event *ev)
 static int has_cap_refs(uint16_t id)
 {
 	static const uint8_t zeros[64];
-	ev_ref refs[8];
-	size_t n = ev_payload_refs(id, zeros, sizeof zeros, refs, 8);
+	evi_ref refs[8];
+	size_t n = evi_payload_refs(id, zeros, sizeof zeros, refs, 8);
 
 	for (size_t i = 0; i < n && i < 8; i++)
 		if (refs[i].kind == EV_REF_CAP || refs[i].kind == EV_REF_CAPSET)
@@ -231,7 +231,7 @@ static int is_modern(const ev_header *h, unsigned quirks)
 {
 	const ev_type_decl *stop = ev_header_find(h, EV_STOP_THREAD);
 
-	return !(quirks & EV_QUIRK_GHC612) &&
+	return !(quirks & EVI_QUIRK_GHC612) &&
 	       ev_header_find(h, EV_HACK_BUG_T9003) != NULL &&
 	       (!stop || stop->wire_size >= 10);
 }
@@ -271,7 +271,7 @@ static void check_decl(evv *v, const ev_type_decl *d, uint64_t offset)
 			   known_var ? "variable" : "fixed");
 		return;
 	}
-	if (known_var || ev_catalog_size_known(info, size))
+	if (known_var || evi_catalog_size_known(info, size))
 		return;
 	for (unsigned i = 0; i < info->n_sizes; i++)
 		if (info->sizes[i] > largest)
@@ -320,8 +320,8 @@ void evv_begin_session(evv *v)
 	unsigned quirks;
 
 	v->h = ev_reader_header(v->r);
-	quirks = ev_header_quirks(v->h);
-	v->quirk612 = !!(quirks & EV_QUIRK_GHC612);
+	quirks = evi_header_quirks(v->h);
+	v->quirk612 = !!(quirks & EVI_QUIRK_GHC612);
 	v->modern = is_modern(v->h, quirks);
 	v->ghc_writer = ghc_header(v->h);
 	v->has_sample_end =
@@ -609,8 +609,8 @@ static void use_capset(evv *v, uint32_t id, const ev_event *ev)
 static void index_refs(evv *v, uint16_t id)
 {
 	static const uint8_t zeros[64];
-	ev_ref refs[8];
-	size_t n = ev_payload_refs(id, zeros, sizeof zeros, refs, 8);
+	evi_ref refs[8];
+	size_t n = evi_payload_refs(id, zeros, sizeof zeros, refs, 8);
 	evv_refs *out = &v->refs[id];
 
 	out->n = 0;
@@ -623,14 +623,14 @@ static void index_refs(evv *v, uint16_t id)
 /* The cap and capset fields of `ev`'s type: the small ids' looked up
  * when the validator started, the others found now (into `found`). */
 static inline size_t refs_of(const evv *v, const ev_event *ev,
-			     ev_ref found[8], const ev_ref **refs)
+			     evi_ref found[8], const evi_ref **refs)
 {
 	if (ev->type < EVV_SMALL_IDS) {
 		*refs = v->refs[ev->type].ref;
 		return v->refs[ev->type].n;
 	}
 	*refs = found;
-	return ev_payload_refs(ev->type, ev->payload, ev->size, found, 8);
+	return evi_payload_refs(ev->type, ev->payload, ev->size, found, 8);
 }
 
 /* Hands each cap and capset `ev`'s payload names to cap() or capset():
@@ -640,15 +640,15 @@ each_ref(const evv *v, const ev_event *ev,
 	 void (*cap)(void *, uint16_t, const ev_event *),
 	 void (*capset)(void *, uint32_t, const ev_event *), void *ctx)
 {
-	ev_ref found[8];
-	const ev_ref *refs;
+	evi_ref found[8];
+	const evi_ref *refs;
 	size_t n = refs_of(v, ev, found, &refs);
 
 	for (size_t i = 0; i < n && i < 8; i++) {
 		uint64_t value;
 		if ((size_t)refs[i].offset + refs[i].width > ev->size)
 			continue;
-		value = ev_ref_get(ev->payload, &refs[i]);
+		value = evi_ref_load(ev->payload, &refs[i]);
 		if (refs[i].kind == EV_REF_CAP && value < EV_NO_CAP)
 			cap(ctx, (uint16_t)value, ev);
 		else if (refs[i].kind == EV_REF_CAPSET)

@@ -31,7 +31,7 @@ enum evv_type_flag {
 #define EVV_MAX_REFS 2
 typedef struct evv_refs {
 	uint8_t n;
-	ev_ref ref[EVV_MAX_REFS];
+	evi_ref ref[EVV_MAX_REFS];
 } evv_refs;
 
 /* State of a per-cap machine: not yet known (stream started mid-run, or

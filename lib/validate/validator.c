@@ -131,7 +131,7 @@ int ev_validator_run(ev_validator *v, ev_input *in)
 		v->result.verdict = EV_VERDICT_INVALID;
 		return run_failed(v, NULL, rc);
 	}
-	ev_reader_set_progress(r, v->progress, v->progress_ctx);
+	evi_reader_set_progress(r, v->progress, v->progress_ctx);
 	rc = ev_validator_run_reader(v, r);
 	ev_reader_free(r);
 	return rc;

@@ -27,6 +27,7 @@
 #include "evtool/pipeline.h"
 #include "evtool/sort.h"
 #include "evtool/writer.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -192,14 +193,14 @@ static void test_ghc782_stop_status(void **state)
 	fixture f;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h782, NULL), EV_OK);
-	assert_int_equal(ev_header_add(h782, EV_USER_MARKER, EV_SIZE_VARIABLE,
+	assert_int_equal(evi_header_new(&h782, NULL), EV_OK);
+	assert_int_equal(evi_header_add(h782, EV_USER_MARKER, EV_SIZE_VARIABLE,
 				       "", 0, NULL, 0), EV_OK);
-	assert_true(ev_header_quirks(h782) & EV_QUIRK_GHC782);
-	assert_int_equal(ev_header_copy(&h, h782), EV_OK);
-	assert_int_equal(ev_header_add(h, EV_HACK_BUG_T9003, 0, "", 0, NULL,
+	assert_true(evi_header_quirks(h782) & EVI_QUIRK_GHC782);
+	assert_int_equal(evi_header_copy(&h, h782), EV_OK);
+	assert_int_equal(evi_header_add(h, EV_HACK_BUG_T9003, 0, "", 0, NULL,
 				       0), EV_OK);
-	assert_false(ev_header_quirks(h) & EV_QUIRK_GHC782);
+	assert_false(evi_header_quirks(h) & EVI_QUIRK_GHC782);
 	start(&f, EV_EXPORT_PERFETTO);
 	assert_int_equal(ev_exporter_session(f.x, 0, h782), EV_OK);
 	run_thread(&f, 0, 1000, 7);
@@ -213,8 +214,8 @@ static void test_ghc782_stop_status(void **state)
 	assert_int_equal(count(f.text, "\"stop\":\"BlockedOnMVarRead\""), 1);
 	assert_int_equal(count(f.text, "\"stop\":\"BlockedOnBlackHole\""), 2);
 	stop(&f);
-	ev_header_free(h782);
-	ev_header_free(h);
+	evi_header_free(h782);
+	evi_header_free(h);
 }
 
 /* GC_STATS_GHC comes after GC_END (GHC posts it in stat_endGC): the GC
@@ -480,7 +481,7 @@ static uint32_t oldest_form(uint16_t type)
 {
 	uint32_t size = 0;
 
-	while (!ev_catalog_layout(type, size))
+	while (!evi_catalog_layout(type, size))
 		size++;
 	return size;
 }

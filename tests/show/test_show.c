@@ -14,6 +14,7 @@
 #include "evtool/decode.h"
 #include "evtool/show.h"
 #include "evtool/sort.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -40,9 +41,9 @@ static ev_header *modern_header(void)
 	};
 	ev_header *h;
 
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-		assert_int_equal(ev_header_add(h, types[i].id, types[i].size,
+		assert_int_equal(evi_header_add(h, types[i].id, types[i].size,
 					       types[i].desc,
 					       (uint32_t)strlen(types[i].desc),
 					       NULL, 0),
@@ -91,7 +92,7 @@ static void expect_json(const ev_event *ev, const char *want)
 	assert_memory_equal(out.data, want, out.len);
 	ev_show_free(s);
 	ev_text_free(&out);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -107,19 +108,19 @@ static void test_layout_forms(void **state)
 {
 	(void)state;
 	/* the form with the largest min_size not above the payload size */
-	assert_int_equal(ev_catalog_layout(EV_STOP_THREAD, 6)->n_fields, 2);
-	assert_int_equal(ev_catalog_layout(EV_STOP_THREAD, 10)->n_fields, 3);
-	assert_int_equal(ev_catalog_layout(EV_STOP_THREAD, 12)->n_fields, 3);
-	assert_null(ev_catalog_layout(EV_STOP_THREAD, 4));
-	assert_int_equal(ev_catalog_layout(EV_GC_STATS_GHC, 50)->n_fields, 8);
-	assert_int_equal(ev_catalog_layout(EV_GC_STATS_GHC, 58)->n_fields, 9);
-	assert_string_equal(ev_catalog_layout(EV_NONMOVING_HEAP_CENSUS, 13)
+	assert_int_equal(evi_catalog_layout(EV_STOP_THREAD, 6)->n_fields, 2);
+	assert_int_equal(evi_catalog_layout(EV_STOP_THREAD, 10)->n_fields, 3);
+	assert_int_equal(evi_catalog_layout(EV_STOP_THREAD, 12)->n_fields, 3);
+	assert_null(evi_catalog_layout(EV_STOP_THREAD, 4));
+	assert_int_equal(evi_catalog_layout(EV_GC_STATS_GHC, 50)->n_fields, 8);
+	assert_int_equal(evi_catalog_layout(EV_GC_STATS_GHC, 58)->n_fields, 9);
+	assert_string_equal(evi_catalog_layout(EV_NONMOVING_HEAP_CENSUS, 13)
 				    ->fields[0].name, "log2_block_size");
-	assert_string_equal(ev_catalog_layout(EV_NONMOVING_HEAP_CENSUS, 14)
+	assert_string_equal(evi_catalog_layout(EV_NONMOVING_HEAP_CENSUS, 14)
 				    ->fields[0].name, "block_size");
-	assert_null(ev_catalog_layout(250, 3));
-	assert_null(ev_catalog_layout(EV_INTERN_STRING, 10));
-	assert_non_null(ev_catalog_layout(EV_TICKY_COUNTER_BEGIN_SAMPLE, 0));
+	assert_null(evi_catalog_layout(250, 3));
+	assert_null(evi_catalog_layout(EV_INTERN_STRING, 10));
+	assert_non_null(evi_catalog_layout(EV_TICKY_COUNTER_BEGIN_SAMPLE, 0));
 }
 
 static void test_decode_fixed(void **state)
@@ -205,7 +206,7 @@ static void test_header_text(void **state)
 	assert_memory_equal(out.data, want, out.len);
 	ev_show_free(s);
 	ev_text_free(&out);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_stop_thread(void **state)
@@ -234,7 +235,7 @@ static void test_stop_thread(void **state)
 	ev_store16(p + 4, 8);
 	expect_line(h, 0, &ev, "5: cap 1: stopping thread 7 (blocked on a "
 		    "black hole)\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* GHC 7.8.2: USER_MARKER declared but not HACK_BUG_T9003. */
@@ -245,14 +246,14 @@ static void test_stop_thread_ghc782(void **state)
 	ev_event ev = event(EV_STOP_THREAD, 5, 0, p, sizeof p);
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
-	assert_int_equal(ev_header_add(h, 2, 10, "Stop thread", 11, NULL, 0),
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_add(h, 2, 10, "Stop thread", 11, NULL, 0),
 			 EV_OK);
-	assert_int_equal(ev_header_add(h, 58, -1, "User marker", 11, NULL,
+	assert_int_equal(evi_header_add(h, 58, -1, "User marker", 11, NULL,
 				       0), EV_OK);
 	expect_line(h, 0, &ev, "5: cap 0: stopping thread 1 (blocked reading "
 		    "an MVar)\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_haskell_show_of_args(void **state)
@@ -269,7 +270,7 @@ static void test_haskell_show_of_args(void **state)
 	(void)state;
 	expect_line(h, 0, &ev, "9: capset 0: args: [\"a\\\"b\\\\\",\"\\955\\&1\","
 		    "\"\\SO\\&H\\SOH\\DEL\",\"\\65533\"]\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_texts(void **state)
@@ -284,7 +285,7 @@ static void test_texts(void **state)
 	expect_line(h, 0, &ev, "1: cap 2: marker: m\xc3\xa9\xef\xbf\xbd!\n");
 	ev = event(EV_USER_BINARY_MSG, 1, 2, binary, sizeof binary);
 	expect_line(h, 0, &ev, "1: cap 2: binary message Hi..\xe2\x82\xac.\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_block_marker_and_unknown(void **state)
@@ -306,7 +307,7 @@ static void test_block_marker_and_unknown(void **state)
 	expect_line(h, 0, &ev, "7: cap 0: Something new\n");
 	ev = event(EV_HACK_BUG_T9003, 7, 0, p, 0);
 	expect_line(h, 0, &ev, "7: cap 0: Empty event for bug #9003\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_pretty_time(void **state)
@@ -321,7 +322,7 @@ static void test_pretty_time(void **state)
 	ev.time = 5007;
 	expect_line(h, EV_SHOW_PRETTY_TIME, &ev,
 		    "  0s   0ms   5.7  us: cap 0: starting GC\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_profiling_texts(void **state)
@@ -348,7 +349,7 @@ static void test_profiling_texts(void **state)
 		   sizeof census);
 	expect_line(h, 0, &ev, "1: nonmoving heap census 8: 1 active "
 		    "segments, 2 filled segments, 4 live blocks\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* ------------------------------------------------------------------------

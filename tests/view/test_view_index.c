@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "evtool/evtool.h"
+#include "internal.h"
 #include "support.h"
 
 /* Indexes the first session of `path` with a budget of `cells`; NULL for
@@ -765,7 +766,7 @@ static tstate *states_of(const char *path, uint32_t *max_tid)
 	*max_tid = 0;
 	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	quirks = ev_header_quirks(ev_reader_header(r));
+	quirks = evi_header_quirks(ev_reader_header(r));
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		if (ev.cap == EV_NO_CAP || ev.size < 4 ||
 		    !(ev.type <= EV_THREAD_RUNNABLE ||
@@ -791,7 +792,7 @@ static tstate *states_of(const char *path, uint32_t *max_tid)
 		int next;
 		unsigned st = evs[i].status;
 
-		if (quirks & EV_QUIRK_GHC782) /* 7.8.2 inserted 8 */
+		if (quirks & EVI_QUIRK_GHC782) /* 7.8.2 inserted 8 */
 			st = st == 8 ? 20 : st > 8 && st < 15 ? st - 1
 			     : st >= 16 && st <= 19 ? st - 2 : st == 15 ? 0 : st;
 		switch (evs[i].type) {
