@@ -235,7 +235,7 @@ static int json_threads(json_out *j, const ev_stats *st)
 {
 	size_t n = ev_stats_thread_count(st);
 	size_t shown = n < PAGE_THREADS ? n : PAGE_THREADS;
-	const ev_stats_thread **order = stats_threads_by_run_time(st);
+	const void **order = stats_threads_by_run_time(st);
 
 	if (!order)
 		return -1;

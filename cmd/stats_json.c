@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "stats_cli.h"
 #include "stats_json.h"
 
 static void json_generations(json_out *j, const ev_stats_process *p)
@@ -182,23 +183,21 @@ void stats_json_process(json_out *j, const char *key, const ev_stats *st,
 /* Most run time first, ties by thread id. */
 static int by_run_time(const void *a, const void *b)
 {
-	const ev_stats_thread *x = *(const ev_stats_thread *const *)a;
-	const ev_stats_thread *y = *(const ev_stats_thread *const *)b;
+	const ev_stats_thread *x = *(const void *const *)a;
+	const ev_stats_thread *y = *(const void *const *)b;
 
 	if (x->run_ns != y->run_ns)
 		return x->run_ns < y->run_ns ? 1 : -1;
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-const ev_stats_thread **stats_threads_by_run_time(const ev_stats *st)
+static const void *thread_at(const ev_stats *st, size_t i)
 {
-	size_t n = ev_stats_thread_count(st);
-	const ev_stats_thread **order = malloc((n ? n : 1) * sizeof *order);
+	return ev_stats_thread_at(st, i);
+}
 
-	if (!order)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		order[i] = ev_stats_thread_at(st, i);
-	qsort(order, n, sizeof *order, by_run_time);
-	return order;
+const void **stats_threads_by_run_time(const ev_stats *st)
+{
+	return stats_sorted(st, ev_stats_thread_count(st), thread_at,
+			    by_run_time);
 }

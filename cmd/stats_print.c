@@ -226,7 +226,7 @@ static void print_threads(const ev_stats *st)
 	const ev_stats_thread *total = ev_stats_thread_total(st);
 	const ev_stats_thread *others = ev_stats_thread_others(st);
 	size_t n = ev_stats_thread_count(st);
-	const ev_stats_thread **order = stats_threads_by_run_time(st);
+	const void **order = stats_threads_by_run_time(st);
 	char runs[32], stops[32], ns[16], what[16];
 
 	printf("\n  Threads: %zu, %s runs, %s running\n  Stops: %s: ", n,
@@ -240,8 +240,10 @@ static void print_threads(const ev_stats *st)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		snprintf(what, sizeof what, "%" PRIu32, order[i]->tid);
-		print_thread(order[i], what);
+		const ev_stats_thread *t = order[i];
+
+		snprintf(what, sizeof what, "%" PRIu32, t->tid);
+		print_thread(t, what);
 	}
 	if (others)
 		print_thread(others, "others");
@@ -297,7 +299,7 @@ void stats_print_text(const stats_file *f, int separate, unsigned parts)
 static void json_threads(json_out *j, const ev_stats *st)
 {
 	const ev_stats_thread *others = ev_stats_thread_others(st);
-	const ev_stats_thread **order = stats_threads_by_run_time(st);
+	const void **order = stats_threads_by_run_time(st);
 
 	json_begin_object(j, "threads");
 	json_uint(j, "count", ev_stats_thread_count(st));

@@ -49,6 +49,16 @@ static void default_range(const view_state *v, view_params *p)
 						: p->from + 1;
 }
 
+/* params(), the range the whole log when none is given. */
+static int range_params(const view_state *v, const http_request *req,
+			FILE *body, view_params *p)
+{
+	if (params(req, body, p) < 0)
+		return -1;
+	default_range(v, p);
+	return 0;
+}
+
 /* ---- /api/meta ---- */
 
 /* The processes (once the index is complete): pid, program and caps. */
@@ -71,10 +81,7 @@ static void write_processes(json_out *j, const view_state *v)
 		while (p->args && len < p->args_len && p->args[len])
 			len++;
 		json_string(j, "program", p->args ? p->args : "", len);
-		json_begin_array(j, "caps");
-		for (size_t c = 0; c < p->n_caps; c++)
-			json_uint(j, NULL, p->caps[c]);
-		json_end_array(j);
+		json_uint16_array(j, "caps", p->caps, p->n_caps);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -373,9 +380,8 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 	ev_view_spark_cell *sp;
 	json_out j;
 
-	if (params(req, body, &p) < 0)
+	if (range_params(v, req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
-	default_range(v, &p);
 	cells = calloc(p.width, sizeof *cells);
 	sp = calloc(p.width, sizeof *sp);
 	if (!cells || !sp) {
@@ -479,9 +485,8 @@ static const char *window(void *ctx, const http_request *req, FILE *body)
 	ev_view_cell c;
 	json_out j;
 
-	if (params(req, body, &p) < 0)
+	if (range_params(v, req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
-	default_range(v, &p);
 	json_init_compact(&j, body);
 	json_begin_object(&j, NULL);
 	json_uint(&j, "from", p.from);
@@ -806,9 +811,8 @@ static const char *threads(void *ctx, const http_request *req, FILE *body)
 	size_t n;
 	json_out j;
 
-	if (params(req, body, &p) < 0)
+	if (range_params(v, req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
-	default_range(v, &p);
 	cells = calloc(p.width, sizeof *cells);
 	picks = pick_threads(v, &p, &n);
 	if (!cells || !picks) {
@@ -940,9 +944,8 @@ static const char *bands(void *ctx, const http_request *req, FILE *body)
 	view_params p;
 	json_out j;
 
-	if (params(req, body, &p) < 0)
+	if (range_params(v, req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
-	default_range(v, &p);
 	/* The samples of the range and the one before it (it covers the
 	 * range's start), at most `width` of them, evenly picked. */
 	while (first + 1 < n && ev_view_sample_time(ix, first + 1) <= p.from)
