@@ -102,7 +102,7 @@ static int on_finish(void *ctx, int status)
 {
 	int rc;
 
-	if (status < 0 && status != EV_ETRUNCATED)
+	if (!ev_consumer_complete(status))
 		return status;
 	return (rc = finish_output(ctx)) < 0 ? rc : status;
 }

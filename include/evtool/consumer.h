@@ -64,6 +64,17 @@ typedef struct ev_consumer {
 } ev_consumer;
 
 /**
+ * Whether a finish called with `status` completes what its consumer
+ * computed: every session was handed over (0 or more) or every complete
+ * event of a cut log (EV_ETRUNCATED): the figures of the events given.
+ * Not after a failure, the source's or a callback's.
+ */
+static inline int ev_consumer_complete(int status)
+{
+	return status >= 0 || status == EV_ETRUNCATED;
+}
+
+/**
  * Drives `c` on `self` with every event of every session of `r`, in file
  * order, from where `r` stands (its header read here if it has not been).
  * EV_END at the end of the stream; else the reader's status (EV_ETRUNCATED

@@ -325,13 +325,26 @@ static int setup_failed(ev_diag *diag, int rc)
 	return evi_new_failed(diag, NULL, rc);
 }
 
+/* Sets `w` up from `opts` (NULL: the defaults) into *out, or frees it. */
+static int set_up(evi_archive_writer *w, const ev_archive_options *opts,
+		  evi_archive_writer **out, ev_diag *diag)
+{
+	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
+	int rc = setup(w, opts ? opts : &defaults);
+
+	if (rc < 0) {
+		evi_archive_writer_free(w);
+		return setup_failed(diag, rc);
+	}
+	*out = w;
+	return EV_OK;
+}
+
 int evi_archive_writer_open(evi_archive_writer **out, ev_sink *sink,
 			   uint64_t digest, const ev_archive_options *opts,
 			   ev_diag *diag)
 {
-	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
 	evi_archive_writer *w = calloc(1, sizeof *w);
-	int rc;
 
 	*out = NULL;
 	if (!w)
@@ -339,12 +352,7 @@ int evi_archive_writer_open(evi_archive_writer **out, ev_sink *sink,
 	w->sink = sink;
 	w->spool_fd = -1;
 	w->digest = digest;
-	if ((rc = setup(w, opts ? opts : &defaults)) < 0) {
-		evi_archive_writer_free(w);
-		return setup_failed(diag, rc);
-	}
-	*out = w;
-	return EV_OK;
+	return set_up(w, opts, out, diag);
 }
 
 /* An archive writer that does not know the log's digest beforehand: the
@@ -356,7 +364,6 @@ static int open_spooled(evi_archive_writer **out, ev_sink *target,
 			const char *tmpdir, const ev_archive_options *opts,
 			ev_diag *diag)
 {
-	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
 	evi_archive_writer *w = calloc(1, sizeof *w);
 	int rc;
 
@@ -369,13 +376,11 @@ static int open_spooled(evi_archive_writer **out, ev_sink *target,
 		return rc;
 	}
 	if ((rc = ev_sink_open_fd(&w->sink, w->spool_fd, "<spool>",
-				  NULL)) < 0 ||
-	    (rc = setup(w, opts ? opts : &defaults)) < 0) {
+				  NULL)) < 0) {
 		evi_archive_writer_free(w);
 		return setup_failed(diag, rc);
 	}
-	*out = w;
-	return EV_OK;
+	return set_up(w, opts, out, diag);
 }
 
 int evi_archive_writer_write(evi_archive_writer *w, const void *data,

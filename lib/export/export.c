@@ -122,7 +122,7 @@ static int consume_finish(void *self, int status)
 {
 	int rc;
 
-	if (status < 0 && status != EV_ETRUNCATED)
+	if (!ev_consumer_complete(status))
 		return status;
 	rc = ev_exporter_finish(self);
 	return rc < 0 || rc == EV_EXPORT_NOTHING ? rc : status;

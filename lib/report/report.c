@@ -481,7 +481,7 @@ static int consume_finish(void *self, int status)
 {
 	int rc;
 
-	if (status < 0 && status != EV_ETRUNCATED)
+	if (!ev_consumer_complete(status))
 		return status;
 	return (rc = evi_report_finish(self)) < 0 ? rc : status;
 }

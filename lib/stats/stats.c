@@ -513,7 +513,7 @@ static int consume_finish(void *self, int status)
 {
 	int rc;
 
-	if (status < 0 && status != EV_ETRUNCATED)
+	if (!ev_consumer_complete(status))
 		return status;
 	return (rc = ev_stats_finish(self)) < 0 ? rc : status;
 }
