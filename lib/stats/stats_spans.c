@@ -322,16 +322,16 @@ static span_set *thread_set(ev_stats *st, long name, uint32_t tid, int *rc)
 	return t;
 }
 
+/* The span's duration into its histogram, which counts the figures a
+ * reader sees as spans are added (stats --follow), as it does pauses'. */
 static void set_add(ev_stats_span_figures *f, evi_pause_set *hist,
 		    const ev_stats_pause *d)
 {
-	if (f->count == 0 || d->duration_ns < f->min_ns)
-		f->min_ns = d->duration_ns;
-	if (d->duration_ns > f->max_ns)
-		f->max_ns = d->duration_ns;
-	f->count++;
-	f->total_ns += d->duration_ns;
 	evi_duration_set_add(hist, d);
+	f->count = hist->pub.count;
+	f->total_ns = hist->pub.total_ns;
+	f->min_ns = hist->pub.min_ns;
+	f->max_ns = hist->pub.max_ns;
 }
 
 /* A span of name `name` on `tid` from `start` to ev->time (0 long when
