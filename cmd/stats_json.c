@@ -201,3 +201,33 @@ const void **stats_threads_by_run_time(const ev_stats *st)
 	return stats_sorted(st, ev_stats_thread_count(st), thread_at,
 			    by_run_time);
 }
+
+/* The threads in the text's order, which the order of the events does
+ * not change (the order of first sight does: a sorted log's differs). */
+int stats_json_threads(json_out *j, const ev_stats *st, size_t max)
+{
+	const ev_stats_thread *others = ev_stats_thread_others(st);
+	const void **order = stats_threads_by_run_time(st);
+	size_t n = ev_stats_thread_count(st);
+
+	json_begin_object(j, "threads");
+	json_uint(j, "count", n);
+	stats_json_thread(j, "total", ev_stats_thread_total(st));
+	if (others)
+		stats_json_thread(j, "others", others);
+	else
+		json_null(j, "others");
+	if (order) {
+		json_begin_array(j, "list");
+		for (size_t i = 0; i < n && i < max; i++)
+			stats_json_thread(j, NULL, order[i]);
+		json_end_array(j);
+	} else {
+		json_null(j, "list"); /* out of memory, as the text's "no list" */
+	}
+	json_end_object(j);
+	if (!order)
+		return -1;
+	free(order);
+	return 0;
+}
