@@ -43,8 +43,6 @@
 /* The fewest buckets of a thread's row the budget makes it. */
 #define MIN_TROW 16u
 
-enum { T_NONE = 0, T_RUNNING, T_RUNNABLE, T_BLOCKED };
-
 static size_t trow_len(const ev_view_index *ix)
 {
 	return ix->nb >> ix->tgap;
@@ -96,6 +94,8 @@ static void coarsen_trows(ev_view_index *ix, size_t len)
 								 : x.reason;
 			b[i].reason_ns = y.reason_ns > x.reason_ns ? y.reason_ns
 								   : x.reason_ns;
+			b[i].start_state = x.start_state;
+			b[i].start_reason = x.start_reason;
 		}
 		memset(b + len / 2, 0, len / 2 * sizeof *b);
 	}
@@ -201,40 +201,60 @@ static unsigned after_stop(unsigned status)
 	}
 }
 
+int evi_view_thread_next(unsigned state, unsigned type, unsigned status)
+{
+	switch (type) {
+	case EV_CREATE_THREAD:
+		return state == T_NONE ? T_RUNNABLE : -1;
+	case EV_RUN_THREAD:
+		return T_RUNNING;
+	case EV_STOP_THREAD:
+		return (int)after_stop(status);
+	case EV_THREAD_RUNNABLE:
+	case EV_THREAD_WAKEUP:
+		return state == T_BLOCKED ? T_RUNNABLE : -1;
+	default:
+		return -1;
+	}
+}
+
+/* The buckets of `t` that start in (t->since, to] start in its state. */
+static void mark_starts(const ev_view_index *ix, view_trow *t, uint64_t to)
+{
+	unsigned sh = tshift(ix);
+	uint64_t last = to >> sh;
+
+	if (t->state == T_NONE)
+		return;
+	if (last >= trow_len(ix))
+		last = trow_len(ix) - 1;
+	for (uint64_t b = (t->since >> sh) + 1; b <= last; b++) {
+		t->b[b].start_state = t->state;
+		t->b[b].start_reason = t->reason;
+	}
+}
+
 /* One thread event, in time order. */
 static void apply(ev_view_index *ix, const view_tev *e)
 {
 	view_trow *t = trow_get(ix, e->by_tid ? evi_idmap_index(&ix->thread_ids,
 								e->thread)
 					      : e->thread);
-	unsigned next;
+	unsigned status;
+	int next;
 
 	if (!t || e->time < t->since)
 		return;
-	switch (e->type) {
-	case EV_CREATE_THREAD:
-		if (t->state != T_NONE)
-			return;
-		next = T_RUNNABLE;
-		break;
-	case EV_RUN_THREAD:
-		next = T_RUNNING;
-		break;
-	case EV_STOP_THREAD:
-		next = after_stop(evi_stop_status(e->status, ix->quirks));
-		break;
-	default: /* THREAD_RUNNABLE, THREAD_WAKEUP */
-		if (t->state != T_BLOCKED)
-			return;
-		next = T_RUNNABLE;
-		break;
-	}
+	status = e->type == EV_STOP_THREAD
+		? evi_stop_status(e->status, ix->quirks) : 0;
+	if ((next = evi_view_thread_next(t->state, e->type, status)) < 0)
+		return;
 	/* Running is added by the runs themselves (stats' rule). */
 	if (t->state == T_RUNNABLE || t->state == T_BLOCKED)
 		add_state(ix, t, t->since, e->time, t->state, t->reason);
+	mark_starts(ix, t, e->time);
 	t->state = (uint8_t)next;
-	t->reason = e->type == EV_STOP_THREAD
-		? (uint8_t)evi_stop_status(e->status, ix->quirks) : 0;
+	t->reason = (uint8_t)status;
 	t->since = e->time;
 }
 
@@ -338,6 +358,30 @@ const ev_view_thread *ev_view_thread_at(const ev_view_index *ix, size_t i)
 size_t ev_view_thread_rows(const ev_view_index *ix)
 {
 	return ix->n_trows;
+}
+
+unsigned evi_view_thread_shift(const ev_view_index *ix)
+{
+	return tshift(ix);
+}
+
+int evi_view_thread_start(const ev_view_index *ix, size_t i, uint64_t b,
+			  uint8_t *state, uint8_t *reason, uint64_t *last)
+{
+	const view_trow *t = i < ix->trows_cap ? &ix->trows[i] : NULL;
+
+	if (!t || !t->b)
+		return -1;
+	*last = t->since;
+	/* Past its last event (or its row): the state it is in now. */
+	if (b >= trow_len(ix) || b << tshift(ix) > t->since) {
+		*state = t->state;
+		*reason = t->reason;
+	} else {
+		*state = t->b[b].start_state;
+		*reason = t->b[b].start_reason;
+	}
+	return 0;
 }
 
 int ev_view_thread_tile(const ev_view_index *ix, uint32_t tid, uint64_t from,

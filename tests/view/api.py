@@ -206,6 +206,87 @@ def threads_agree(s, log, meta):
                   log, last, [r["tid"] for r in first]))
 
 
+def thread_states_of_show(lines, tid):
+    """Thread `tid`'s states [from, to, state, why] from show's lines in
+    their (time) order, by the thread rows' rules: created is runnable
+    (when it had no state), running from its RUN, a stop leaves it
+    runnable (overflow, yielding, migrating), finished or blocked (why:
+    show's reason), woken or made runnable a blocked thread is runnable.
+    The state its last event begins is not counted (the rows count a state
+    from the event that begins it to the next)."""
+    out, state, since, why = [], None, 0, ""
+    for line in lines:
+        m = re.match(r"(\d+): cap \d+: (?:(creating|running) thread (\d+)$|"
+                     r"stopping thread (\d+) \((.*)\)$|thread (\d+) is "
+                     r"runnable$|waking up thread (\d+) on cap \d+$)", line)
+        if not m or tid not in (m.group(3), m.group(4), m.group(6),
+                                m.group(7)):
+            continue
+        t, nwhy = int(m.group(1)), ""
+        if m.group(2) == "creating":
+            nxt = "runnable" if state is None else "same"
+        elif m.group(2) == "running":
+            nxt = "running"
+        elif m.group(4):
+            nwhy = m.group(5)
+            nxt = ("runnable" if re.match(r"(heap overflow|stack overflow|"
+                                          r"thread yielding|thread migrating)",
+                                          nwhy) else
+                   None if nwhy.startswith("thread finished") else "blocked")
+        else:
+            nxt = "runnable" if state == "blocked" else "same"
+        if nxt == "same":
+            continue
+        if state is not None and t > since:
+            out.append((since, t, state, why))
+        state, since, why = nxt, t, nwhy
+    return out
+
+
+def thread_intervals_agree(s, log, meta, rng):
+    """Zoomed in (a range whose events the server reads again), each
+    thread row lists its states exactly as show's events give them (its
+    intervals, cut to the range), and its spans add them up."""
+    if meta["end_ns"] <= meta["start_ns"]:
+        return
+    lines = subprocess.run([EVTOOL, "show", log], capture_output=True,
+                           text=True).stdout.splitlines()
+    runs = [re.match(r"(\d+): cap \d+: running thread (\d+)$", l)
+            for l in lines]
+    runs = [(int(m.group(1)), m.group(2)) for m in runs if m]
+    if not runs:
+        return
+    reasons = s.json("/api/threads?limit=1")["reasons"]
+    for _ in range(3):
+        t, tid = runs[rng.randrange(len(runs))]
+        half = rng.choice((2000, 20000, 200000))
+        a, b = max(meta["start_ns"], t - half), t + half
+        want = [(max(x, a), min(y, b), st, why)
+                for x, y, st, why in thread_states_of_show(lines, tid)
+                if x < b and y > a]
+        r = s.json("/api/threads?from=%d&to=%d&width=7&limit=1&tid=%s"
+                   % (a, b, tid))
+        row = r["threads"][0] if r["threads"] else {}
+        got = [(i["from"], i["to"], i["state"], reasons[i["reason"]])
+               for i in row.get("intervals", [])]
+        ok = (r.get("exact") and row.get("tid") == int(tid) and
+              row.get("intervals_more") == 0 and len(got) == len(want) and
+              all(g[:3] == w[:3] and (g[2] != "blocked" or
+                                      w[3].startswith(g[3]))
+                  for g, w in zip(got, want)))
+        check(ok, "%s thread %s zoomed to [%d, %d): exact %s, intervals %s,"
+              " show's events %s" % (log, tid, a, b, r.get("exact"),
+                                     got[:4], want[:4]))
+        sums = {k: sum(y - x for x, y, st, _ in want if st == k)
+                for k in ("running", "runnable", "blocked")}
+        check(row and sum(row["run_ns"]) == sums["running"] and
+              sum(row["runnable_ns"]) == sums["runnable"] and
+              sum(row["blocked_ns"]) == sums["blocked"],
+              "%s thread %s [%d, %d): spans %s, show's events %s" % (
+                  log, tid, a, b, row and [sum(row[k]) for k in (
+                      "run_ns", "runnable_ns", "blocked_ns")], sums))
+
+
 def spans_agree(s, log):
     """The spans of the whole run, per name, are stats --spans': count,
     total and first start."""
@@ -340,6 +421,7 @@ for i, log in enumerate(LOGS):
         tiles_agree(s, log, meta)
         phases_agree(s, log, meta)
         threads_agree(s, log, meta)
+        thread_intervals_agree(s, log, meta, rng)
         spans_agree(s, log)
         for cap in range(min(meta["capabilities"], 2)):
             events_agree(s, log, meta, cap)
