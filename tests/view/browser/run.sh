@@ -5,7 +5,8 @@
 # stats --caps, zooms by URL and by wheel to one RUN_THREAD event, hovers
 # it and compares the tooltip with show's line, and selects a range whose
 # figures it compares with filter --from --to | stats --json; rows.mjs
-# checks the GC phases, thread rows, span bars and process headers.
+# checks the GC phases, thread rows (and one run of a thread zoomed in,
+# exact to the pixel, hovered), span bars and process headers.
 #
 #   run.sh EVTOOL TESTDATA WORK
 #
