@@ -148,29 +148,45 @@ static view_trow *trow_get(ev_view_index *ix, size_t i)
 	return t;
 }
 
-/* Adds [from, to) in `state` (and `reason`, blocked) to `t`'s buckets. */
+/* Adds `ns` in `state` (and `reason`, blocked) to bucket `k`. */
+static inline void add_ns(view_tbucket *k, uint64_t ns, unsigned state,
+			  unsigned reason)
+{
+	k->ns[state - T_RUNNING] += ns;
+	if (state != T_BLOCKED)
+		return;
+	if (k->reason == reason || !k->reason_ns)
+		k->reason_ns += ns, k->reason = (uint8_t)reason;
+	else if (ns > k->reason_ns)
+		k->reason_ns = ns, k->reason = (uint8_t)reason;
+}
+
+/* Adds [from, to) in `state` (and `reason`, blocked) to `t`'s buckets;
+ * those that start in (from, to] start in it (the events before their
+ * start left it so). */
 static void add_state(ev_view_index *ix, view_trow *t, uint64_t from,
 		      uint64_t to, unsigned state, unsigned reason)
 {
 	unsigned sh = tshift(ix);
-	uint64_t last = (to - 1) >> sh;
+	uint64_t b = from >> sh, last = to >> sh;
 
-	if (to <= from)
+	if (to <= from || b >= trow_len(ix))
 		return;
+	/* Most states begin and end in one bucket. */
+	if (b == last) {
+		add_ns(&t->b[b], to - from, state, reason);
+		return;
+	}
+	add_ns(&t->b[b], ((b + 1) << sh) - from, state, reason);
 	if (last >= trow_len(ix))
 		last = trow_len(ix) - 1;
-	for (uint64_t b = from >> sh; b <= last; b++) {
-		uint64_t lo = b << sh, hi = (b + 1) << sh;
-		uint64_t ns = (to < hi ? to : hi) - (from > lo ? from : lo);
+	while (++b <= last) {
+		uint64_t lo = b << sh, hi = lo + ((uint64_t)1 << sh);
 		view_tbucket *k = &t->b[b];
 
-		k->ns[state - T_RUNNING] += ns;
-		if (state != T_BLOCKED)
-			continue;
-		if (k->reason == reason || !k->reason_ns)
-			k->reason_ns += ns, k->reason = (uint8_t)reason;
-		else if (ns > k->reason_ns)
-			k->reason_ns = ns, k->reason = (uint8_t)reason;
+		add_ns(k, (to < hi ? to : hi) - lo, state, reason);
+		k->start_state = (uint8_t)state;
+		k->start_reason = (uint8_t)reason;
 	}
 }
 
@@ -201,7 +217,8 @@ static unsigned after_stop(unsigned status)
 	}
 }
 
-int evi_view_thread_next(unsigned state, unsigned type, unsigned status)
+/* evi_view_thread_next, inlined here: it is on the index's hot path. */
+static inline int thread_next(unsigned state, unsigned type, unsigned status)
 {
 	switch (type) {
 	case EV_CREATE_THREAD:
@@ -218,20 +235,17 @@ int evi_view_thread_next(unsigned state, unsigned type, unsigned status)
 	}
 }
 
-/* The buckets of `t` that start in (t->since, to] start in its state. */
-static void mark_starts(const ev_view_index *ix, view_trow *t, uint64_t to)
+int evi_view_thread_next(unsigned state, unsigned type, unsigned status)
 {
-	unsigned sh = tshift(ix);
-	uint64_t last = to >> sh;
+	return thread_next(state, type, status);
+}
 
-	if (t->state == T_NONE)
-		return;
-	if (last >= trow_len(ix))
-		last = trow_len(ix) - 1;
-	for (uint64_t b = (t->since >> sh) + 1; b <= last; b++) {
-		t->b[b].start_state = t->state;
-		t->b[b].start_reason = t->reason;
-	}
+/* The STOP_THREAD status of `e`, as evi_stop_status gives it; 0 for
+ * another event. */
+static unsigned status_of(const ev_view_index *ix, const view_tev *e)
+{
+	return e->type == EV_STOP_THREAD ? evi_stop_status(e->status, ix->quirks)
+					 : 0;
 }
 
 /* One thread event, in time order. */
@@ -240,21 +254,17 @@ static void apply(ev_view_index *ix, const view_tev *e)
 	view_trow *t = trow_get(ix, e->by_tid ? evi_idmap_index(&ix->thread_ids,
 								e->thread)
 					      : e->thread);
-	unsigned status;
 	int next;
 
 	if (!t || e->time < t->since)
 		return;
-	status = e->type == EV_STOP_THREAD
-		? evi_stop_status(e->status, ix->quirks) : 0;
-	if ((next = evi_view_thread_next(t->state, e->type, status)) < 0)
+	if ((next = thread_next(t->state, e->type, status_of(ix, e))) < 0)
 		return;
 	/* Running is added by the runs themselves (stats' rule). */
 	if (t->state == T_RUNNABLE || t->state == T_BLOCKED)
 		add_state(ix, t, t->since, e->time, t->state, t->reason);
-	mark_starts(ix, t, e->time);
 	t->state = (uint8_t)next;
-	t->reason = (uint8_t)status;
+	t->reason = (uint8_t)status_of(ix, e);
 	t->since = e->time;
 }
 
