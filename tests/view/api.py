@@ -9,6 +9,10 @@ each capability's events as `evtool show` prints them, in the same order;
 a search finds the thread labels show prints. Then the refusals: no
 token, a wrong token, a foreign Host, bad parameters, an unknown path, a
 method other than GET and HEAD; the server is still up after them.
+Zoomed in, each thread row's intervals are those of show's events. A
+gzip log and standard input give the plain log's tiles; the log is
+opened read-only; --listen serves the port named, and warns for an
+address other than loopback.
 
 usage: api.py EVTOOL TESTDATA [CORPUS]
 """
@@ -22,6 +26,7 @@ import sys
 import urllib.parse
 
 import shutil
+import socket
 
 if not shutil.which("curl"):
     print("0 passed, 0 failed, 1 skipped: no curl")
@@ -44,13 +49,14 @@ def check(ok, what):
 
 
 class Server:
-    def __init__(self, *logs, options=(), env=None):
+    def __init__(self, *logs, options=(), env=None, stdin=None,
+                 host=r"127\.0\.0\.1"):
         self.proc = subprocess.Popen([EVTOOL, "view", *options, *logs],
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True,
-                                     env=env)
+                                     env=env, stdin=stdin)
         url = self.proc.stdout.readline().strip()
-        m = re.match(r"(http://127\.0\.0\.1:\d+)/\?token=([0-9a-f]{32})$", url)
+        m = re.match(r"(http://%s:\d+)/\?token=([0-9a-f]{32})$" % host, url)
         if not m:
             self.stop()
             raise SystemExit("no URL from evtool view: %r %s"
@@ -513,6 +519,70 @@ finally:
     s.stop()
     os.unlink(both)
     os.unlink(merged)
+
+# The log's forms: gzip (inflated into an unnamed temporary file) and
+# standard input (`-`, spooled) give the plain log's tiles; a plain log is
+# opened read-only (its descriptors' access mode in /proc), and nothing is
+# written beside it.
+import gzip
+import tempfile as _tempfile
+
+plain = os.path.join(sys.argv[2], "threads-n2.eventlog")
+with _tempfile.TemporaryDirectory() as d:
+    gz = os.path.join(d, "threads-n2.eventlog.gz")
+    with open(plain, "rb") as f, gzip.open(gz, "wb") as g:
+        g.write(f.read())
+    for form, logs, stdin in (("gzip", (gz,), None),
+                              ("standard input", ("-",), open(plain, "rb"))):
+        s = Server(*logs, stdin=stdin)
+        try:
+            tiles_agree(s, plain, wait_complete(s))
+        finally:
+            s.stop()
+            if stdin:
+                stdin.close()
+    check(os.listdir(d) == ["threads-n2.eventlog.gz"],
+          "nothing beside the gzip log: %s" % os.listdir(d))
+s = Server(plain)
+try:
+    wait_complete(s)
+    modes = []
+    for fd in os.listdir("/proc/%d/fd" % s.proc.pid):
+        try:
+            target = os.readlink("/proc/%d/fd/%s" % (s.proc.pid, fd))
+        except OSError:
+            continue
+        if os.path.realpath(target) == os.path.realpath(plain):
+            info = open("/proc/%d/fdinfo/%s" % (s.proc.pid, fd)).read()
+            modes.append(int(re.search(r"flags:\s+(\d+)", info).group(1), 8)
+                         & 3)
+    check(modes and all(m == os.O_RDONLY for m in modes),
+          "the log opened read-only: access modes %s" % modes)
+finally:
+    s.stop()
+
+# --listen: a port named is the port served; an address other than
+# loopback is served, with a warning.
+probe = socket.socket()
+probe.bind(("127.0.0.1", 0))
+port = probe.getsockname()[1]
+probe.close()
+s = Server(plain, options=("--listen", "127.0.0.1:%d" % port))
+try:
+    check(s.base == "http://127.0.0.1:%d" % port,
+          "--listen 127.0.0.1:%d: served at %s" % (port, s.base))
+    check(s.curl("/api/meta")[0] == 200, "--listen: it answers")
+finally:
+    s.stop()
+s = Server(plain, options=("--listen", "0.0.0.0:0"), host=r"0\.0\.0\.0")
+try:
+    s.base = "http://127.0.0.1:" + s.base.rsplit(":", 1)[1]
+    check(s.curl("/api/meta")[0] == 200, "--listen 0.0.0.0: it answers")
+finally:
+    s.stop()
+warned = s.proc.stderr.read()
+check("warning: not a loopback address" in warned,
+      "--listen 0.0.0.0: the warning %r" % warned)
 
 # --cache DIR|FILE: the index is written once the log is read, used again
 # while the log is unchanged (the answers are the same), made anew when its
