@@ -14,6 +14,7 @@
 //    capability) are those of `evtool filter --from --to | evtool stats
 //    --json`, exactly (the runs and GCs inside the window, whole).
 // 4. A message typed into the search box: the view is centred on it.
+//    The W, S, A and D keys and a drag zoom and pan as they say.
 // 5. The timeline's rows (rows.mjs): the GC phase colours of each cap row
 //    cover the shares that show's events give by ThreadScope's rules; the
 //    thread rows' running, runnable and blocked colours those of
@@ -252,6 +253,39 @@ try {
     const range = await page.evaluate(() => /from=(\d+)&to=(\d+)/.exec(location.hash).slice(1).map(Number));
     const at = Number(said[1]);
     check(range[0] <= at && at < range[1], `search ${JSON.stringify(said[2])} at ${at}: view ${range}`);
+  }
+  // 4b. The keys and a drag: from the middle third of the run, W and S
+  //     zoom by 0.8 and 1.25 about the centre, A and D pan by a fifth of
+  //     the range, a drag of 100 pixels to the left pans by 100 pixels'
+  //     time; each shown in the URL.
+  {
+    const m = await page.evaluate(() => fetch('/api/meta').then(r => r.json()));
+    const third = Math.floor((m.end_ns - m.start_ns) / 3);
+    const range = () => page.evaluate(() => /from=(\d+)&to=(\d+)/.exec(location.hash).slice(1).map(Number));
+    // Keys go to the search box while it has the focus.
+    await page.evaluate(() => document.activeElement.blur());
+    await page.evaluate(([a, b]) => { location.hash = 'from=' + a + '&to=' + b; }, [m.start_ns + third, m.start_ns + 2 * third]);
+    await page.waitForTimeout(300);
+    let [a, b] = await range();
+    const near = (x, y) => Math.abs(x - y) <= 1;
+    for (const [key, f] of [['w', (p, q) => { const c = (p + q) / 2; return [c - (c - p) * 0.8, c + (q - c) * 0.8]; }],
+                            ['s', (p, q) => { const c = (p + q) / 2; return [c - (c - p) * 1.25, c + (q - c) * 1.25]; }],
+                            ['a', (p, q) => [p - (q - p) * 0.2, q - (q - p) * 0.2]],
+                            ['d', (p, q) => [p + (q - p) * 0.2, q + (q - p) * 0.2]]]) {
+      await page.keyboard.press(key);
+      await page.waitForTimeout(200);
+      const want = f(a, b), got = await range();
+      check(near(got[0], want[0]) && near(got[1], want[1]), `key ${key.toUpperCase()}: [${a}, ${b}) -> [${got}), want [${want.map(Math.round)})`);
+      [a, b] = got;
+    }
+    const w = await page.evaluate(() => document.getElementById('tl').width - window.viewLayout.LABEL);
+    await page.mouse.move(box.x + 700, yCap0);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 600, yCap0, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForTimeout(200);
+    const got = await range(), d = 100 / w * (b - a);
+    check(near(got[0], a + d) && near(got[1], b + d), `drag 100 px left: [${a}, ${b}) -> [${got}), want [${Math.round(a + d)}, ${Math.round(b + d)})`);
   }
   // 5. The rows of the timeline, on the merged log and the further ones.
   const counts = await rowsChecks({ page, url, startView, run, check, outDir,
