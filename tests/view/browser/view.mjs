@@ -12,7 +12,8 @@
 //    A click there lists that thread's life, the event among it.
 // 3. A range selected by shift-drag: its figures (mutator and GC per
 //    capability) are those of `evtool filter --from --to | evtool stats
-//    --json`, exactly (the runs and GCs inside the window, whole).
+//    --json`, exactly (the runs and GCs inside the window, whole); its
+//    events, paged, are show's lines of the range.
 // 4. A message typed into the search box: the view is centred on it.
 //    The W, S, A and D keys and a drag zoom and pan as they say.
 // 5. The timeline's rows (rows.mjs): the GC phase colours of each cap row
@@ -240,6 +241,35 @@ try {
     const s = slice[c.cap] || { mutator_ns: 0, gc_ns: 0 };
     const ok = c.mutator_ns === s.mutator_ns && c.gc_ns === s.gc_ns;
     check(ok, `window [${w.from}, ${w.to}) cap ${c.cap}: mutator ${c.mutator_ns} GC ${c.gc_ns}; filter | stats ${s.mutator_ns} ${s.gc_ns}`);
+  }
+  // ... and the events in it, 100 a page: selected over most of the run,
+  // paged through to the last, they are show's lines of the range, each
+  // page in time order.
+  await page.waitForFunction(() => window.lastEvents && window.lastEvents.page === 1, null, { timeout: 10000 });
+  await page.evaluate(() => { window.lastWindow = null; window.lastEvents = null; });
+  await page.keyboard.down('Shift');
+  await page.mouse.move(box.x + 100, yCap0);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 1150, yCap0, { steps: 5 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.waitForFunction(() => window.lastEvents && window.lastEvents.page === 1, null, { timeout: 10000 });
+  const wide = await page.evaluate(() => window.lastWindow);
+  const pages = [await page.evaluate(() => window.lastEvents)];
+  while (pages[pages.length - 1].more && pages.length < 50) {
+    await page.click('#next-events');
+    await page.waitForFunction(n => window.lastEvents.page === n, pages.length + 1, { timeout: 10000 });
+    pages.push(await page.evaluate(() => window.lastEvents));
+  }
+  {
+    const timeOf = l => Number(l.split(':')[0]);
+    const inRange = run(['show', log]).toString().split('\n')
+      .filter(l => /^\d+: /.test(l) && !l.includes('event block') && timeOf(l) >= wide.from && timeOf(l) < wide.to);
+    const got = pages.flatMap(p => p.lines);
+    const ordered = pages.every(p => p.lines.every((l, i) => i === 0 || timeOf(p.lines[i - 1]) <= timeOf(l)));
+    const full = pages.every((p, i) => p.lines.length === (i + 1 < pages.length ? 100 : p.lines.length));
+    check(pages.length > 1 && !pages[pages.length - 1].more && full && ordered && got.slice().sort().join('\n') === inRange.slice().sort().join('\n'),
+          `window [${wide.from}, ${wide.to}) events: pages of ${pages.map(p => p.lines.length)} lines, each in time order ${ordered}; show: ${inRange.length} in the range`);
   }
   // 4. Search: a user message or marker of show's, typed in; the view is
   //    centred on it.
