@@ -26,6 +26,8 @@
 //    band's share of the band pixels is its share of the census bytes
 //    over the run, each sample held until the next (as the page draws
 //    them), from `evtool export --format hp` (within 1%).
+// 7. A FIFO fed by a running GHC program ($EVTOOL_TICKER, run.sh builds
+//    it when ghc is there): the drawn range grows while it runs.
 // Prints "N passed, N failed"; exits 1 on a failure.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -336,6 +338,36 @@ try {
       await checkBands(page, file);
       await page.screenshot({ path: path.join(outDir, 'bands-' + name.replace('.eventlog', '.png')) });
     } finally { v.proc.kill(); }
+  }
+  // 7. A FIFO fed by a running GHC program (tests/view/ticker.hs, built
+  //    by run.sh when ghc is there): the range the page draws grows while
+  //    the program runs, and is the whole run once the log is complete.
+  if (process.env.EVTOOL_TICKER) {
+    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'evtool-fifo-'));
+    const fifo = path.join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const started = startView(fifo);
+    const prog = spawn(process.env.EVTOOL_TICKER, ['+RTS', '-l', '-ol' + fifo, '-RTS'], { stdio: 'ignore' });
+    const v = await started;
+    try {
+      await page.goto(v.url);
+      const seen = [];
+      while (prog.exitCode === null) {
+        const to = await page.evaluate(() => tiles ? tiles.to : 0);
+        if (!seen.length || to !== seen[seen.length - 1]) seen.push(to);
+        await page.waitForTimeout(100);
+      }
+      await page.waitForFunction(() => fetch('/api/meta').then(r => r.json()).then(m => m.complete), null, { timeout: 30000 });
+      await page.waitForTimeout(1000);
+      const end = await page.evaluate(() => fetch('/api/meta').then(r => r.json()).then(m => [m.end_ns, tiles.to]));
+      await page.screenshot({ path: path.join(outDir, 'live.png') });
+      const grew = seen.filter(t => t > 1); // 1: the empty log's range
+      check(grew.length >= 2 && grew.every((t, i) => i === 0 || t > grew[i - 1]),
+            `live FIFO: the drawn range's end grew while the program ran: ${grew}`);
+      check(end[0] === end[1], `live FIFO: complete, the whole run drawn: to ${end[1]}, meta end ${end[0]}`);
+    } finally { v.proc.kill(); prog.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
+  } else {
+    console.log('skip live FIFO: no ghc');
   }
   check(errors.length === 0, 'no page errors: ' + errors.join('; '));
 } finally {
