@@ -92,6 +92,33 @@ async function checkPixels(page, file) {
     }
     return rows;
   });
+  // Who ran: a column that a thread ran through whole is that thread's
+  // colour (one per thread id, the same on every row); the markers and
+  // messages are flags: a line at each one's time, down over the rows.
+  const who = await page.evaluate(() => {
+    const { LABEL, ROW, capY } = window.viewLayout, cv = document.getElementById('tl');
+    const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+    const at = (x, y) => { const i = 4 * (y * cv.width + x); return [px[i], px[i + 1], px[i + 2]].join(','); };
+    let full = 0, wrong = 0;
+    const tids = new Set(), flags = [];
+    tiles.caps.forEach((row, cap) => {
+      for (let x = 0; x < tiles.width; x++) {
+        const len = Math.floor((tiles.to - tiles.from) * (x + 1) / tiles.width) - Math.floor((tiles.to - tiles.from) * x / tiles.width);
+        if (!row.tid[x] || row.run_ns[x] !== len) continue;
+        full++; tids.add(row.tid[x]);
+        const want = window.rgbOf(row.tid[x]).join(',');
+        for (let y = capY(cap); y < capY(cap) + ROW - 6; y++) {
+          const got = at(LABEL + x, y);
+          if (got !== want && got !== '85,85,85') { wrong++; break; }
+        }
+      }
+    });
+    for (const m of tiles.texts.filter(t => t.kind !== 'label'))
+      flags.push(at(Math.round(window.xOf(m.time)), capY(0) + 3));
+    return { full, wrong, tids: tids.size, flags };
+  });
+  check(who.wrong === 0, `${path.basename(file)}: ${who.full} columns run through by one thread (${who.tids} threads), ${who.wrong} not in its colour`);
+  check(who.flags.every(c => c === '85,85,85'), `${path.basename(file)}: ${who.flags.length} markers and messages flagged: ${who.flags.filter(c => c !== '85,85,85').length} not`);
   const whole = capsOf(run(['stats', '--caps', '--json', file]));
   const span = meta.end_ns - meta.start_ns;
   for (const [cap, c] of Object.entries(whole)) {
@@ -162,6 +189,10 @@ const errors = [];
 try {
   const page = await browser.newPage();
   page.on('pageerror', e => errors.push(String(e)));
+  // The page and its script are in the binary: it asks nothing of any
+  // other host.
+  const foreign = [];
+  page.on('request', r => { if (!/^(http:\/\/127\.0\.0\.1:\d+\/|about:|data:)/.test(r.url())) foreign.push(r.url()); });
   page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(url);
   await page.waitForFunction(() => window.drawn > 0, null, { timeout: 30000 });
@@ -370,6 +401,7 @@ try {
     console.log('skip live FIFO: no ghc');
   }
   check(errors.length === 0, 'no page errors: ' + errors.join('; '));
+  check(foreign.length === 0, 'no request but to evtool view: ' + foreign.slice(0, 3).join(' '));
 } finally {
   await browser.close();
   server.kill();
