@@ -216,7 +216,8 @@ static int close_state(ev_view_thread_replay *rp, rp_thread *t, uint64_t end)
 
 int ev_view_thread_replay_finish(ev_view_thread_replay *rp)
 {
-	qsort(rp->e, rp->n_e, sizeof *rp->e, by_time);
+	if (rp->n_e) /* none taken: no array */
+		qsort(rp->e, rp->n_e, sizeof *rp->e, by_time);
 	for (size_t i = 0; i < rp->n_e; i++) {
 		const rp_event *e = &rp->e[i];
 		rp_thread *t = &rp->t[e->k];

@@ -257,14 +257,17 @@ try {
   await page.screenshot({ path: path.join(outDir, 'thread.png') });
 
   // 3. A range selected with shift-drag over the whole run's view.
+  const select = async (x0, x1) => {
+    await page.keyboard.down('Shift');
+    await page.mouse.move(box.x + x0, yCap0);
+    await page.mouse.down();
+    await page.mouse.move(box.x + x1, yCap0, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+  };
   await page.keyboard.press('0');
   await page.waitForTimeout(500);
-  await page.keyboard.down('Shift');
-  await page.mouse.move(box.x + 400, yCap0);
-  await page.mouse.down();
-  await page.mouse.move(box.x + 700, yCap0, { steps: 5 });
-  await page.mouse.up();
-  await page.keyboard.up('Shift');
+  await select(400, 700);
   await page.waitForFunction(() => window.lastWindow, null, { timeout: 10000 });
   await page.screenshot({ path: path.join(outDir, 'window.png') });
   const w = await page.evaluate(() => window.lastWindow);
@@ -280,12 +283,7 @@ try {
   // page in time order.
   await page.waitForFunction(() => window.lastEvents && window.lastEvents.page === 1, null, { timeout: 10000 });
   await page.evaluate(() => { window.lastWindow = null; window.lastEvents = null; });
-  await page.keyboard.down('Shift');
-  await page.mouse.move(box.x + 100, yCap0);
-  await page.mouse.down();
-  await page.mouse.move(box.x + 1150, yCap0, { steps: 5 });
-  await page.mouse.up();
-  await page.keyboard.up('Shift');
+  await select(100, 1150);
   await page.waitForFunction(() => window.lastEvents && window.lastEvents.page === 1, null, { timeout: 10000 });
   const wide = await page.evaluate(() => window.lastWindow);
   const pages = [await page.evaluate(() => window.lastEvents)];
