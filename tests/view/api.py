@@ -10,7 +10,8 @@ a search finds the thread labels show prints. Then the refusals: no
 token, a wrong token, a foreign Host, bad parameters, an unknown path, a
 method other than GET and HEAD; the server is still up after them.
 Zoomed in, each thread row's intervals are those of show's events. A
-gzip log and standard input give the plain log's tiles; the log is
+gzip log and standard input give the plain log's tiles, a growing file
+and a socket grow on the server; the log is
 opened read-only; --listen serves the port named, and warns for an
 address other than loopback.
 
@@ -757,6 +758,33 @@ finally:
     s.stop()
     listener.close()
     os.unlink(sock_path)
+
+# A log file still being written: its first 20 kB, then the rest in
+# pieces; the run grows on the server, then its tiles are stats --caps'.
+growing = "/tmp/evtool-view-api-growing-%d.eventlog" % os.getpid()
+with open(growing, "wb") as f:
+    f.write(data[:20000])
+s = Server(growing)
+try:
+    ends = []
+    for at in range(20000, len(data) + 20000, 20000):
+        meta = s.json("/api/meta")
+        if not ends or meta["end_ns"] != ends[-1]:
+            ends.append(meta["end_ns"])
+        with open(growing, "ab") as f:
+            f.write(data[at:at + 20000])
+        time.sleep(0.3)
+    for _ in range(100):
+        meta = s.json("/api/meta")
+        if meta["complete"]:
+            break
+        time.sleep(0.1)
+    check(meta["complete"] and len(ends) >= 3 and ends == sorted(ends),
+          "a growing file: the run grew %s and completed" % ends)
+    tiles_agree(s, log, meta)
+finally:
+    s.stop()
+    os.unlink(growing)
 
 print("%d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)
