@@ -255,6 +255,31 @@ try {
   check(life && life.tid === tid && life.events.some(ev => ev.show === line),
         `click: thread ${life && life.tid} (want ${tid}), ${life ? life.events.length : 0} events listed`);
   await page.screenshot({ path: path.join(outDir, 'thread.png') });
+  // Highlighted everywhere: on every cap row, a column that one thread ran
+  // through whole is in its colour if it is the clicked thread, else
+  // dimmed; here, and over the whole run (where the others ran).
+  const litColumns = () => page.evaluate(() => {
+    const { LABEL, ROW, capY } = window.viewLayout, cv = document.getElementById('tl');
+    const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+    let mine = 0, others = 0, wrong = 0;
+    tiles.caps.forEach((row, cap) => {
+      for (let x = 0; x < tiles.width; x++) {
+        const len = Math.floor((tiles.to - tiles.from) * (x + 1) / tiles.width) - Math.floor((tiles.to - tiles.from) * x / tiles.width);
+        if (!row.tid[x] || row.run_ns[x] !== len) continue;
+        const want = (row.tid[x] === highlight ? window.rgbOf(row.tid[x]) : dim(window.rgbOf(row.tid[x]))).join(',');
+        const i = 4 * ((capY(cap) + ROW - 8) * cv.width + LABEL + x);
+        if ([px[i], px[i + 1], px[i + 2]].join(',') !== want) wrong++;
+        else if (row.tid[x] === highlight) mine++; else others++;
+      }
+    });
+    return { mine, others, wrong };
+  });
+  const here = await litColumns();
+  await page.keyboard.press('0');
+  await page.waitForTimeout(500);
+  const all = await litColumns();
+  const lit = { mine: here.mine, others: all.others, wrong: here.wrong + all.wrong };
+  check(lit.mine > 0 && lit.others > 0 && lit.wrong === 0, `click: the thread's columns lit ${lit.mine}, others dimmed ${lit.others}, ${lit.wrong} wrong`);
 
   // 3. A range selected with shift-drag over the whole run's view.
   const select = async (x0, x1) => {
@@ -315,6 +340,20 @@ try {
     const at = Number(said[1]);
     check(range[0] <= at && at < range[1], `search ${JSON.stringify(said[2])} at ${at}: view ${range}`);
   }
+  // ... and n jumps to each next hit of a search of several.
+  await page.fill('#q', 'worker');
+  await page.press('#q', 'Enter');
+  await page.waitForTimeout(700);
+  await page.evaluate(() => document.activeElement.blur());
+  const times = await page.evaluate(() => hits.map(h => h.time));
+  let jumped = 0;
+  for (let k = 1; k < Math.min(times.length, 4); k++) {
+    await page.keyboard.press('n');
+    await page.waitForTimeout(300);
+    const r = await page.evaluate(() => /from=(\d+)&to=(\d+)/.exec(location.hash).slice(1).map(Number));
+    if (r[0] <= times[k] && times[k] < r[1]) jumped++;
+  }
+  check(times.length >= 2 && jumped === Math.min(times.length, 4) - 1, `search "worker": ${times.length} hits, n jumped to ${jumped} of the next`);
   // 4b. The keys and a drag: from the middle third of the run, W and S
   //     zoom by 0.8 and 1.25 about the centre, A and D pan by a fifth of
   //     the range, a drag of 100 pixels to the left pans by 100 pixels'
