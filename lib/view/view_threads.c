@@ -29,7 +29,10 @@
  *
  * The rows share the capabilities' time origin at a coarser width, 2^tgap
  * buckets of a capability's row in one, so that they fit
- * EV_VIEW_THREAD_CELLS buckets in all.
+ * EV_VIEW_THREAD_CELLS buckets in all. Each bucket also keeps the state
+ * its thread was in at its start (set as a state's time crosses into
+ * it), from which view_thread_replay.c follows a short range's events
+ * exactly.
  *
  * Layering: called by view_index.c (events, runs, coarsening) and the
  * API; it calls view_query.c's proportions.
