@@ -9,7 +9,9 @@
 # whose threads, finishes and times are wrong (validate -T N says what it
 # says in one pass whenever the workers see anything to report); and
 # copies of real logs re-blocked into blocks of 1 KiB, so that runs,
-# collections and spans cross many blocks' starts.
+# collections and spans cross many blocks' starts. export runs in every
+# format: speedscope and hp pick their events in parallel (perfetto is
+# sequential at every -T, and compared so that it stays so).
 #
 #   bash tests/parallel/run.sh EVTOOL TESTDATA [CORPUS] [FUZZ_CORPUS]
 set -euo pipefail
@@ -36,6 +38,9 @@ commands=(
 	"stats --threads --caps --spans=all"
 	"stats --json --threads --caps --spans=all"
 	"stats --fail-if gc.elapsed>1ms"
+	"export --format perfetto -o -"
+	"export --format speedscope -o -"
+	"export --format hp -o -"
 )
 
 logs=("$testdata"/*.eventlog "$testdata"/*.eventlog.gz)
