@@ -115,6 +115,15 @@ for src in threads-n2 threads-n4 gc-n2 spans-a heap-a prof-n2; do
 	logs+=("$work/$src-1k.eventlog")
 done
 
+# Slices of heap-profiled runs (filter --from): export --format hp starts
+# the profile at a slice's first event that is not metadata, which the
+# workers pick with each block's earliest and latest events.
+for src in heap-a hpt-n1 prof-n2; do
+	"$evtool" filter --from +20ms "$testdata/$src.eventlog" \
+		-o "$work/$src-slice.eventlog"
+	logs+=("$work/$src-slice.eventlog")
+done
+
 # run "CMD" T LOG: the digest of CMD's standard output, its standard
 # error and its exit code
 run() {
@@ -133,6 +142,11 @@ compare() {
 	shift
 	for cmd in "$@"; do
 		want=$(run "$cmd" 1 "$log")
+		# A usage error (exit 2): the command does not take -T.
+		if [[ $want == *"exit 2" ]]; then
+			echo "FAIL: $cmd -T 1 $log: a usage error"
+			bad=$((bad + 1))
+		fi
 		for t in 2 3; do
 			got=$(run "$cmd" "$t" "$log")
 			compared=$((compared + 1))
