@@ -37,7 +37,7 @@ commands=(
 	"validate --no-progress --sorted"
 	"stats --threads --caps --spans=all"
 	"stats --json --threads --caps --spans=all"
-	"stats --fail-if gc.elapsed>1ms"
+	"stats --fail-if gc-time>1ms"
 	"export --format perfetto -o -"
 	"export --format speedscope -o -"
 	"export --format hp -o -"
