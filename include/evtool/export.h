@@ -24,7 +24,9 @@
  *     o.format = EV_EXPORT_HP;
  *     ev_exporter_new(&x, &o, sink, NULL);
  *     rc = ev_sorter_visit(sorter, in, ev_exporter_consumer(), x);
- *     (the consumer's finish ended the output: ev_exporter_finish)
+ *     (the consumer's finish ended the output: ev_exporter_finish; or
+ *     ev_exporter_set_threads(x, n) and ev_exporter_visit(x, sorter,
+ *     in), the same output, read by n workers where the format allows)
  *     rc EV_EXPORT_NOTHING: the log has nothing for the format; nothing
  *     was written to the sink.
  *     ev_exporter_free(x);
