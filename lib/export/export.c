@@ -4,7 +4,8 @@
  * export_speedscope.c, export_hp.c), which runs on the pipe's thread
  * (export_pipe.c) while the caller hands events over.
  *
- * Layering, calls going one way only: this file -> export_pipe.c -> the
+ * Layering, calls going one way only: this file -> export_blocks.c (the
+ * pick of ev_exporter_visit, reading in parallel) and export_pipe.c -> the
  * formats (export_tef.c, export_speedscope.c, export_hp.c) ->
  * export_out.c and lib/inspect (cost_centres.c, heap_samples.c). This
  * file calls down into the pipe, the formats (open, finish, free) and
@@ -103,6 +104,28 @@ int ev_exporter_finish(ev_exporter *x)
 	if (rc < 0 || rc == EV_EXPORT_NOTHING)
 		return rc;
 	return evi_export_flush(x, 1);
+}
+
+void ev_exporter_set_threads(ev_exporter *x, unsigned threads)
+{
+	x->threads = threads;
+}
+
+int ev_exporter_visit(ev_exporter *x, ev_sorter *s, ev_input *in)
+{
+	ev_input *picked;
+	uint64_t left = 0;
+	int rc;
+
+	if (evi_export_pick(x, in, &picked, &left) != EV_OK)
+		return ev_sorter_visit(s, in, ev_exporter_consumer(), x);
+	rc = ev_sorter_visit(s, picked, ev_exporter_consumer(), x);
+	ev_input_free(picked);
+	/* Formatted (the finish drained the pipe): the events left out
+	 * counted as handed over, as the sequential path hands them. */
+	if (rc >= 0)
+		x->stats.events_in += left;
+	return rc;
 }
 
 static int consume_begin(void *self, unsigned session, const ev_header *h)

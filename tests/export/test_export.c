@@ -3,7 +3,9 @@
  * statistics posted after GC_END, a GC_END that steps back), the bounded
  * label table, the hp band names of cost-centre stacks, and the refusal
  * of logs without what a format needs, and a real log through the
- * formats' thread with an output that fails midway. Whole real logs are
+ * formats' thread with an output that fails midway, and real logs
+ * exported with workers picking the events (as one thread). Whole real
+ * logs are
  * checked by
  * tests/export (Trace Event Format rules, the RTS's .hp, hp2ps) and the
  * golden tests. */
@@ -680,6 +682,76 @@ static void test_failing_output(void **state)
 	free(path);
 }
 
+/* `name` exported as `format` by ev_exporter_visit with `threads`: the
+ * output (NUL-terminated) and *events_in. */
+static char *visit(const char *name, ev_export_format format,
+		   unsigned threads, uint64_t *events_in)
+{
+	ev_export_options o = EV_EXPORT_OPTIONS_INIT;
+	char *path = ts_path(EVTOOL_TESTDATA, name), *text;
+	const uint8_t *bytes;
+	ev_exporter *x;
+	ev_sorter *s;
+	ev_input *in;
+	ev_sink *sink;
+	size_t len;
+
+	o.format = format;
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_exporter_new(&x, &o, sink, NULL), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, NULL, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
+	ev_exporter_set_threads(x, threads);
+	assert_int_equal(ev_exporter_visit(x, s, in), EV_OK);
+	*events_in = ev_exporter_result(x)->events_in;
+	bytes = ev_sink_memory(sink, &len);
+	text = malloc(len + 1);
+	assert_non_null(text);
+	memcpy(text, bytes, len);
+	text[len] = '\0';
+	ev_input_free(in);
+	ev_sorter_free(s);
+	ev_exporter_free(x);
+	ev_sink_free(sink);
+	free(path);
+	return text;
+}
+
+/* speedscope and hp with workers picking their events (export_blocks.c)
+ * write what one thread writes, and count every event of the log as
+ * handed over, as one thread does. */
+static void test_visit_in_parallel(void **state)
+{
+	static const struct {
+		const char *log;
+		ev_export_format format;
+		const char *has;
+	} cases[] = {
+		{ "prof-n2.eventlog", EV_EXPORT_SPEEDSCOPE, "\"type\":\"sampled\"" },
+		{ "prof-n2.eventlog", EV_EXPORT_HP, "BEGIN_SAMPLE" },
+		{ "hpt-n1.eventlog", EV_EXPORT_HP, "BEGIN_SAMPLE" },
+		{ "heapdiff-a-hc.eventlog", EV_EXPORT_HP, "END_SAMPLE" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint64_t one, two, three;
+		char *want = visit(cases[i].log, cases[i].format, 1, &one);
+		char *got = visit(cases[i].log, cases[i].format, 2, &two);
+		char *more = visit(cases[i].log, cases[i].format, 3, &three);
+
+		assert_non_null(strstr(want, cases[i].has));
+		assert_string_equal(got, want);
+		assert_string_equal(more, want);
+		assert_true(one > 0);
+		assert_int_equal(two, one);
+		assert_int_equal(three, one);
+		free(want);
+		free(got);
+		free(more);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -697,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_to_export),
 		cmocka_unit_test(test_speedscope_profiles),
 		cmocka_unit_test(test_failing_output),
+		cmocka_unit_test(test_visit_in_parallel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
