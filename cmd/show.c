@@ -68,14 +68,14 @@ static void end_session(show_out *o)
 	o->show = NULL;
 }
 
-static int on_session(void *ctx, unsigned session, const ev_header *h)
+static int on_session(void *ctx, const ev_session *s)
 {
 	show_out *o = ctx;
 	int rc;
 
-	(void)session;
 	end_session(o);
-	if ((rc = ev_show_new(&o->show, h, o->format, o->flags, NULL)) < 0)
+	if ((rc = ev_show_new(&o->show, s->header, o->format, o->flags,
+			      NULL)) < 0)
 		return rc;
 	return ev_show_header(o->show, &o->text);
 }

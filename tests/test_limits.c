@@ -628,8 +628,10 @@ static void show_end_session(show_run *sr)
 	sr->show = NULL;
 }
 
-static int show_session(void *ctx, unsigned session, const ev_header *h)
+static int show_session(void *ctx, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	show_run *sr = ctx;
 	int rc;
 

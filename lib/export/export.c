@@ -105,9 +105,9 @@ int ev_exporter_finish(ev_exporter *x)
 	return evi_export_flush(x, 1);
 }
 
-static int consume_begin(void *self, unsigned session, const ev_header *h)
+static int consume_begin(void *self, const ev_session *s)
 {
-	return ev_exporter_session(self, session, h);
+	return ev_exporter_session(self, s->index, s->header);
 }
 
 static int consume_event(void *self, const ev_event *ev)

@@ -432,8 +432,10 @@ typedef struct visit_log {
 	uint16_t *types;
 } visit_log;
 
-static int on_session(void *ctx, unsigned session, const ev_header *h)
+static int on_session(void *ctx, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	visit_log *v = ctx;
 
 	assert_int_equal(session, v->sessions);
