@@ -4,7 +4,9 @@
  * counts per type and per capability, first and last timestamp and bytes
  * of log; a log cut in the middle of an event (truncated, log_bytes at the
  * last complete event); a stream of two logs (two sessions); the options'
- * version and limits.
+ * version and limits; the analysis as a consumer (consumer.h) driven by
+ * other sources (merged inputs, the sorter, a cut log by ev_reader_feed),
+ * against ev_info_read of the same events.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -205,6 +207,215 @@ static void test_two_sessions(void **state)
 	free(log);
 }
 
+/* ---- the analysis as a consumer, from other sources ---- */
+
+/* What `a` (ev_info_read) and `b` (a consumer of another source) found
+ * of the same events: equal, but the inversions when `order` is 0 (`b`
+ * had them in time order: none) and what only a reader knows. */
+static void same_info(const ev_info *a, const ev_info *b, int order)
+{
+	const ev_info_summary *x = ev_info_result(a), *y = ev_info_result(b);
+
+	assert_int_equal(y->status, x->status);
+	assert_int_equal(y->log_bytes, x->log_bytes);
+	assert_int_equal(y->sessions, x->sessions);
+	assert_int_equal(y->blocks, x->blocks);
+	assert_int_equal(y->events, x->events);
+	assert_int_equal(y->have_time, x->have_time);
+	assert_true(y->first_time == x->first_time &&
+		    y->last_time == x->last_time);
+	assert_int_equal(y->startup_caps, x->startup_caps);
+	assert_int_equal(y->caps_seen, x->caps_seen);
+	if (order) {
+		assert_int_equal(y->inversions, x->inversions);
+		assert_int_equal(y->gc_end_inversions, x->gc_end_inversions);
+	} else {
+		assert_int_equal(y->inversions, 0);
+	}
+	assert_int_equal(y->n_capsets, x->n_capsets);
+	for (unsigned i = 0; i < x->n_capsets; i++) {
+		assert_int_equal(y->capsets[i].id, x->capsets[i].id);
+		assert_int_equal(y->capsets[i].type, x->capsets[i].type);
+	}
+	assert_int_equal(y->n_listed_sessions, x->n_listed_sessions);
+	for (unsigned i = 0; i < x->n_listed_sessions; i++) {
+		assert_int_equal(y->session_list[i].start,
+				 x->session_list[i].start);
+		assert_int_equal(y->session_list[i].end,
+				 x->session_list[i].end);
+		assert_int_equal(y->session_list[i].events,
+				 x->session_list[i].events);
+		assert_int_equal(y->session_list[i].status,
+				 x->session_list[i].status);
+	}
+	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
+		assert_int_equal(ev_info_type_events(b, (uint16_t)id),
+				 ev_info_type_events(a, (uint16_t)id));
+		assert_int_equal(ev_info_cap_events(b, (uint16_t)id),
+				 ev_info_cap_events(a, (uint16_t)id));
+		assert_int_equal(!ev_info_cap_seen(b, (uint16_t)id),
+				 !ev_info_cap_seen(a, (uint16_t)id));
+	}
+	assert_int_equal(ev_process_list_count(ev_info_processes(b)),
+			 ev_process_list_count(ev_info_processes(a)));
+	/* the input's own facts are a reader's */
+	assert_false(y->have_digest);
+	assert_int_equal(y->stored_bytes, 0);
+}
+
+/* ev_info_read of the file at `path`. */
+static ev_info *info_of_file(const char *path)
+{
+	ev_info *in;
+	ev_reader *r;
+
+	assert_int_equal(ev_info_new(&in, NULL, NULL), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	assert_int_equal(ev_info_read(in, r), EV_OK);
+	ev_reader_free(r);
+	return in;
+}
+
+static ev_merge *merge_of(const char *const *names, size_t n)
+{
+	ev_merge *m;
+
+	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
+	for (size_t i = 0; i < n; i++) {
+		char *path = ts_path(EVTOOL_TESTDATA, names[i]);
+		ev_input *in;
+
+		assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
+		assert_int_equal(ev_merge_add(m, in), EV_OK);
+		free(path);
+	}
+	return m;
+}
+
+/* Three logs merged: the info of the merged events as ev_merge_visit
+ * hands them over is the info of the merged log ev_merge_run writes,
+ * where the session lies in it included; the consumer runs once. */
+static void test_consumer_of_merge(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog",
+					     "merge-c.eventlog" };
+	char *dir = ts_temp_dir(), *path;
+	ev_info *want, *got;
+	ev_sink *sink;
+	ev_merge *m;
+	(void)state;
+
+	assert_non_null(dir);
+	path = ts_path(dir, "merged.eventlog");
+	m = merge_of(names, 3);
+	assert_int_equal(ev_sink_open_path(&sink, path, NULL), EV_OK);
+	assert_int_equal(ev_merge_run(m, sink), EV_OK);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	ev_sink_free(sink);
+	ev_merge_free(m);
+	want = info_of_file(path);
+	assert_int_equal(ev_info_result(want)->status, EV_END);
+
+	assert_int_equal(ev_info_new(&got, NULL, NULL), EV_OK);
+	m = merge_of(names, 3);
+	assert_int_equal(ev_merge_visit(m, ev_info_consumer(), got), EV_OK);
+	ev_merge_free(m);
+	same_info(want, got, 1);
+	assert_int_equal(ev_process_list_count(ev_info_processes(got)), 3);
+	/* once */
+	m = merge_of(names, 3);
+	assert_int_equal(ev_merge_visit(m, ev_info_consumer(), got),
+			 EV_EINVAL);
+	ev_merge_free(m);
+	ev_info_free(got);
+	ev_info_free(want);
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+}
+
+/* A log of two sessions in time order (the sorter): the figures of the
+ * file, its sessions where they lie in it, and no inversion. */
+static void test_consumer_of_sorter(void **state)
+{
+	size_t len;
+	uint8_t *log = ts_load(EVTOOL_TESTDATA, "threads-n2.eventlog", &len);
+	uint8_t *two = malloc(2 * len);
+	char *dir = ts_temp_dir(), *path;
+	ev_info *want, *got;
+	ev_sorter *sorter;
+	ev_input *in;
+	(void)state;
+
+	assert_non_null(log);
+	assert_non_null(two);
+	assert_non_null(dir);
+	memcpy(two, log, len);
+	memcpy(two + len, log, len);
+	path = ts_path(dir, "two.eventlog");
+	assert_true(ts_write_file(path, two, 2 * len, "wb"));
+	want = info_of_file(path);
+	assert_int_equal(ev_info_result(want)->sessions, 2);
+	assert_true(ev_info_result(want)->inversions > 0);
+
+	assert_int_equal(ev_info_new(&got, NULL, NULL), EV_OK);
+	assert_int_equal(ev_sorter_new(&sorter, NULL, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
+	assert_int_equal(ev_sorter_visit(sorter, in, ev_info_consumer(), got),
+			 EV_OK);
+	same_info(want, got, 0);
+	ev_input_free(in);
+	ev_sorter_free(sorter);
+	ev_info_free(got);
+	ev_info_free(want);
+	ts_remove_dir(dir);
+	free(path);
+	free(dir);
+	free(two);
+	free(log);
+}
+
+/* Cut inside an event, through the public feed (not ev_info_read's):
+ * truncated, and the session and the log's bytes end at the end of the
+ * last complete event, as the reader says. */
+static void test_consumer_of_cut_log(void **state)
+{
+	size_t len;
+	uint8_t *log = ts_load(EVTOOL_TESTDATA, "gc-n2.eventlog", &len);
+	const ev_info_summary *s;
+	ev_info *want, *got;
+	ev_reader *r;
+	ts_log walk;
+	size_t cut;
+	(void)state;
+
+	assert_non_null(log);
+	assert_true(ts_walk(log, len, &walk));
+	cut = walk.events[walk.count / 3].offset + 5; /* inside an event */
+	ts_log_free(&walk);
+	assert_int_equal(ev_info_new(&want, NULL, NULL), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, log, cut, "cut", 0, NULL),
+			 EV_OK);
+	assert_int_equal(ev_info_read(want, r), EV_OK);
+	ev_reader_free(r);
+	assert_int_equal(ev_info_result(want)->status, EV_ETRUNCATED);
+
+	assert_int_equal(ev_info_new(&got, NULL, NULL), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, log, cut, "cut", 0, NULL),
+			 EV_OK);
+	assert_int_equal(ev_reader_feed(r, ev_info_consumer(), got),
+			 EV_ETRUNCATED);
+	ev_reader_free(r);
+	same_info(want, got, 1);
+	s = ev_info_result(got);
+	assert_int_equal(s->diag.status, EV_ETRUNCATED);
+	assert_int_equal(s->diag.offset, s->log_bytes);
+	ev_info_free(got);
+	ev_info_free(want);
+	free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +423,9 @@ int main(void)
 		cmocka_unit_test(test_classes_add_up),
 		cmocka_unit_test(test_cut_log),
 		cmocka_unit_test(test_two_sessions),
+		cmocka_unit_test(test_consumer_of_merge),
+		cmocka_unit_test(test_consumer_of_sorter),
+		cmocka_unit_test(test_consumer_of_cut_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
