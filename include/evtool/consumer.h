@@ -4,8 +4,9 @@
  * One way to hand a log's events to whatever computes something from
  * them: a consumer is a table of callbacks (session begins, event,
  * session ends, finish) and the object they are called on. Every
- * accumulator of the library implements it (ev_stats_consumer,
- * ev_report_consumer, ev_exporter_consumer), and every source drives
+ * computation of the library over a log's events implements it
+ * (ev_stats_consumer, ev_report_consumer, ev_info_consumer,
+ * ev_validator_consumer, ev_exporter_consumer), and every source drives
  * it: a reader in file order (ev_reader_feed), the sorter in time order
  * (ev_sorter_visit), the merged inputs in time order (ev_merge_visit), a
  * live log as it is written (ev_follow_feed).

@@ -5,10 +5,12 @@
  * of log; a log cut in the middle of an event (truncated, log_bytes at the
  * last complete event); a stream of two logs (two sessions); the options'
  * version and limits; the analysis as a consumer (consumer.h) driven by
- * other sources (merged inputs, the sorter, a cut log by ev_reader_feed),
+ * other sources (merged inputs, the sorter, a cut log by ev_reader_feed,
+ * a live log by the follower),
  * against ev_info_read of the same events.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -416,6 +418,119 @@ static void test_consumer_of_cut_log(void **state)
 	free(log);
 }
 
+/* A log followed as it is written (a regular file that grows): the
+ * follower's idle call, before it waits, appends the rest once, or stops
+ * it. The analysis is driven through a consumer that passes each call on
+ * to ev_info_consumer()'s, on its own object. */
+typedef struct growing {
+	ev_info *in;
+	const char *path;
+	const uint8_t *rest;
+	size_t rest_len;
+	int idles;
+	volatile sig_atomic_t stop;
+} growing;
+
+static int grow_begin(void *self, const ev_session *s)
+{
+	return ev_info_consumer()->begin(((growing *)self)->in, s);
+}
+
+static int grow_event(void *self, const ev_event *ev)
+{
+	return ev_info_consumer()->event(((growing *)self)->in, ev);
+}
+
+static int grow_end(void *self, const ev_session *s)
+{
+	return ev_info_consumer()->end(((growing *)self)->in, s);
+}
+
+static int grow_finish(void *self, int status)
+{
+	return ev_info_consumer()->finish(((growing *)self)->in, status);
+}
+
+static int grow_idle(void *self)
+{
+	growing *g = self;
+
+	if (g->idles++)
+		return EV_OK;
+	if (!g->rest)
+		g->stop = 1;
+	else
+		assert_true(ts_write_file(g->path, g->rest, g->rest_len, "ab"));
+	return EV_OK;
+}
+
+/* The analysis of the first `first` bytes of `log` at `path`, followed
+ * while the rest is appended (`whole`), or stopped there. */
+static ev_info *follow_info(const char *path, const uint8_t *log,
+			    size_t len, size_t first, int whole, int *rc)
+{
+	static const ev_consumer grow = { grow_begin, grow_event, grow_end,
+					  grow_finish, EV_CONSUME_MARKERS };
+	ev_follow_options o = EV_FOLLOW_OPTIONS_INIT;
+	growing g = { NULL, path, whole ? log + first : NULL, len - first,
+		      0, 0 };
+	ev_follower *f;
+
+	assert_true(ts_write_file(path, log, first, "wb"));
+	assert_int_equal(ev_info_new(&g.in, NULL, NULL), EV_OK);
+	o.poll_ms = 10;
+	o.stop = &g.stop;
+	o.idle = grow_idle;
+	assert_int_equal(ev_follower_new(&f, &o, NULL), EV_OK);
+	*rc = ev_follow_feed(f, path, &grow, &g);
+	ev_follower_free(f);
+	assert_int_equal(g.idles > 0, 1);
+	return g.in;
+}
+
+/* Followed to its data end, the live log has the figures of the file;
+ * stopped part-way, those of the part that had arrived, cut where the
+ * reader of that part says. */
+static void test_consumer_of_live_log(void **state)
+{
+	size_t len, first;
+	uint8_t *log = ts_load(EVTOOL_TESTDATA, "gc-n2.eventlog", &len);
+	char *dir = ts_temp_dir(), *path, *part;
+	ev_info *want, *got;
+	ts_log walk;
+	int rc;
+	(void)state;
+
+	assert_non_null(log);
+	assert_non_null(dir);
+	assert_true(ts_walk(log, len, &walk));
+	first = walk.events[walk.count / 2].offset + 3; /* inside an event */
+	ts_log_free(&walk);
+	path = ts_path(dir, "live.eventlog");
+	part = ts_path(dir, "part.eventlog");
+	assert_true(ts_write_file(part, log, len, "wb"));
+	want = info_of_file(part);
+	got = follow_info(path, log, len, first, 1, &rc);
+	assert_int_equal(rc, EV_END);
+	same_info(want, got, 1);
+	ev_info_free(got);
+	ev_info_free(want);
+
+	assert_true(ts_write_file(part, log, first, "wb"));
+	want = info_of_file(part);
+	assert_int_equal(ev_info_result(want)->status, EV_ETRUNCATED);
+	got = follow_info(path, log, len, first, 0, &rc);
+	assert_int_equal(rc, EV_ETRUNCATED);
+	same_info(want, got, 1);
+	ev_info_free(got);
+	ev_info_free(want);
+	ts_remove_dir(dir);
+	free(part);
+	free(path);
+	free(dir);
+	free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_consumer_of_merge),
 		cmocka_unit_test(test_consumer_of_sorter),
 		cmocka_unit_test(test_consumer_of_cut_log),
+		cmocka_unit_test(test_consumer_of_live_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
