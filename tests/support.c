@@ -306,6 +306,22 @@ ev_input *ts_input(const char *path)
 	return in;
 }
 
+ev_merge *ts_merge(const char *dir, const char *const *names, size_t n)
+{
+	ev_merge *m;
+
+	if (ev_merge_new(&m, NULL, NULL) < 0)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		char *path = ts_path(dir, names[i]);
+
+		if (!path || ev_merge_add(m, ts_input(path)) < 0)
+			abort();
+		free(path);
+	}
+	return m;
+}
+
 ev_input *ts_memory_input(const void *data, size_t len, const char *name)
 {
 	ev_input *in;

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evtool/merge.h"
 #include "evtool/pipeline.h"
 #include "evtool/validate.h"
 
@@ -77,6 +78,10 @@ void ts_remove_dir(const char *dir);
 /* The input of the file at `path`; aborts the test when it cannot be
  * opened. */
 ev_input *ts_input(const char *path);
+
+/* A merge of the logs `names` (`n` of them) of folder `dir`, with the
+ * default options; aborts the test when one cannot be opened. */
+ev_merge *ts_merge(const char *dir, const char *const *names, size_t n);
 
 /* Validates the log `r` reads with `opts` (NULL: the defaults), findings
  * to `fn`: the status of ev_validator_run_reader, the outcome in `res`. */

@@ -278,22 +278,6 @@ static ev_info *info_of_file(const char *path)
 	return in;
 }
 
-static ev_merge *merge_of(const char *const *names, size_t n)
-{
-	ev_merge *m;
-
-	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
-	for (size_t i = 0; i < n; i++) {
-		char *path = ts_path(EVTOOL_TESTDATA, names[i]);
-		ev_input *in;
-
-		assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
-		assert_int_equal(ev_merge_add(m, in), EV_OK);
-		free(path);
-	}
-	return m;
-}
-
 /* Three logs merged: the info of the merged events as ev_merge_visit
  * hands them over is the info of the merged log ev_merge_run writes,
  * where the session lies in it included; the consumer runs once. */
@@ -310,7 +294,7 @@ static void test_consumer_of_merge(void **state)
 
 	assert_non_null(dir);
 	path = ts_path(dir, "merged.eventlog");
-	m = merge_of(names, 3);
+	m = ts_merge(EVTOOL_TESTDATA, names, 3);
 	assert_int_equal(ev_sink_open_path(&sink, path, NULL), EV_OK);
 	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	assert_int_equal(ev_sink_commit(sink), EV_OK);
@@ -320,13 +304,13 @@ static void test_consumer_of_merge(void **state)
 	assert_int_equal(ev_info_result(want)->status, EV_END);
 
 	assert_int_equal(ev_info_new(&got, NULL, NULL), EV_OK);
-	m = merge_of(names, 3);
+	m = ts_merge(EVTOOL_TESTDATA, names, 3);
 	assert_int_equal(ev_merge_visit(m, ev_info_consumer(), got), EV_OK);
 	ev_merge_free(m);
 	same_info(want, got, 1);
 	assert_int_equal(ev_process_list_count(ev_info_processes(got)), 3);
 	/* once */
-	m = merge_of(names, 3);
+	m = ts_merge(EVTOOL_TESTDATA, names, 3);
 	assert_int_equal(ev_merge_visit(m, ev_info_consumer(), got),
 			 EV_EINVAL);
 	ev_merge_free(m);

@@ -1425,31 +1425,42 @@ static void test_threads_agree_on_damage(void **state)
  * The validator as a consumer (consumer.h) of other sources
  * ---------------------------------------------------------------------- */
 
-/* A merge of the testdata logs `names` (NULL-ended). */
-static ev_merge *merge_of(const char *const *names)
-{
-	ev_merge *m;
-
-	assert_int_equal(ev_merge_new(&m, NULL, NULL), EV_OK);
-	for (size_t i = 0; names[i]; i++) {
-		char *path = ts_path(EVTOOL_TESTDATA, names[i]);
-		ev_input *in;
-
-		assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
-		assert_int_equal(ev_merge_add(m, in), EV_OK);
-		free(path);
-	}
-	return m;
-}
-
-/* The source ev_merge_visit, on a merge of `src` (names, NULL-ended). */
+/* The source ev_merge_visit, on a merge of the testdata logs merge-a,
+ * merge-b and merge-c (`src`). */
 static int visit_merge(void *src, ev_validator *v)
 {
-	ev_merge *m = merge_of(src);
+	ev_merge *m = ts_merge(EVTOOL_TESTDATA, src, 3);
 	int rc = ev_merge_visit(m, ev_validator_consumer(), v);
 
 	ev_merge_free(m);
 	return rc;
+}
+
+/* The outcomes of one log by ev_validator_run (`file`) and by the
+ * consumer (`fed`), and where the log is written. */
+typedef struct compared {
+	char *dir, *path;
+	outcome *file, *fed;
+} compared;
+
+static void compared_new(compared *c, const char *name)
+{
+	c->dir = ts_temp_dir();
+	c->file = malloc(sizeof *c->file);
+	c->fed = malloc(sizeof *c->fed);
+	assert_non_null(c->dir);
+	assert_non_null(c->file);
+	assert_non_null(c->fed);
+	c->path = ts_path(c->dir, name);
+}
+
+static void compared_free(compared *c)
+{
+	ts_remove_dir(c->dir);
+	free(c->path);
+	free(c->dir);
+	free(c->file);
+	free(c->fed);
 }
 
 /* Merged inputs, validated as ev_merge_visit hands their events over:
@@ -1459,34 +1470,26 @@ static void test_consumer_of_merge(void **state)
 {
 	static const char *const names[] = { "merge-a.eventlog",
 					     "merge-b.eventlog",
-					     "merge-c.eventlog", NULL };
-	char *dir = ts_temp_dir(), *path;
-	outcome *file = malloc(sizeof *file), *fed = malloc(sizeof *fed);
+					     "merge-c.eventlog" };
+	compared c;
 	ev_sink *sink;
 	ev_merge *m;
 
 	(void)state;
-	assert_non_null(dir);
-	assert_non_null(file);
-	assert_non_null(fed);
-	path = ts_path(dir, "merged.eventlog");
-	m = merge_of(names);
-	assert_int_equal(ev_sink_open_path(&sink, path, NULL), EV_OK);
+	compared_new(&c, "merged.eventlog");
+	m = ts_merge(EVTOOL_TESTDATA, names, 3);
+	assert_int_equal(ev_sink_open_path(&sink, c.path, NULL), EV_OK);
 	assert_int_equal(ev_merge_run(m, sink), EV_OK);
 	assert_int_equal(ev_sink_commit(sink), EV_OK);
 	ev_sink_free(sink);
 	ev_merge_free(m);
-	validate_file(path, 1, file);
-	assert_int_equal(file->rc, EV_OK);
-	assert_int_equal(file->res.sessions, 1);
-	assert_true(file->res.events > 0);
-	validate_consumer(visit_merge, (void *)names, fed);
-	assert_same_outcome(file, fed);
-	ts_remove_dir(dir);
-	free(path);
-	free(dir);
-	free(file);
-	free(fed);
+	validate_file(c.path, 1, c.file);
+	assert_int_equal(c.file->rc, EV_OK);
+	assert_int_equal(c.file->res.sessions, 1);
+	assert_true(c.file->res.events > 0);
+	validate_consumer(visit_merge, (void *)names, c.fed);
+	assert_same_outcome(c.file, c.fed);
+	compared_free(&c);
 }
 
 /* A log cut at many places, through the public feed: truncated where
@@ -1494,21 +1497,20 @@ static void test_consumer_of_merge(void **state)
  * "truncated" finding, the reader's own words, differs. */
 static void test_consumer_of_cut_logs(void **state)
 {
+	const outcome *file, *fed;
 	real_log l;
-	char *dir = ts_temp_dir(), *path;
-	outcome *file = malloc(sizeof *file), *fed = malloc(sizeof *fed);
+	compared c;
 	size_t cuts = 0;
 
 	(void)state;
-	assert_non_null(dir);
-	assert_non_null(file);
-	assert_non_null(fed);
-	path = ts_path(dir, "cut.eventlog");
+	compared_new(&c, "cut.eventlog");
+	file = c.file;
+	fed = c.fed;
 	load(&l, "threads-n2.eventlog");
 	for (size_t cut = 7; cut < l.len; cut += l.len / 23 + 1, cuts++) {
-		assert_true(ts_write_file(path, l.bytes, cut, "wb"));
-		validate_file(path, 1, file);
-		validate_consumer(feed_file, path, fed);
+		assert_true(ts_write_file(c.path, l.bytes, cut, "wb"));
+		validate_file(c.path, 1, c.file);
+		validate_consumer(feed_file, c.path, c.fed);
 		assert_int_equal(fed->res.verdict, file->res.verdict);
 		assert_memory_equal(&fed->res, &file->res, sizeof fed->res);
 		assert_int_equal(fed->rc, file->rc);
@@ -1523,11 +1525,28 @@ static void test_consumer_of_cut_logs(void **state)
 	}
 	assert_true(cuts > 20);
 	unload(&l);
-	ts_remove_dir(dir);
-	free(path);
-	free(dir);
-	free(file);
-	free(fed);
+	compared_free(&c);
+}
+
+/* Validates the file at `path` into `o`, whose callback stops after
+ * `stop` findings: with ev_validator_run_reader, or as a consumer of
+ * ev_reader_feed (`fed`). */
+static void validate_stopping(const char *path, size_t stop, int fed,
+			      outcome *o)
+{
+	ev_validator *v;
+	ev_reader *r;
+
+	memset(o, 0, sizeof *o);
+	o->stop_after = stop;
+	assert_int_equal(ev_validator_new(&v, NULL, NULL), EV_OK);
+	ev_validator_set_findings(v, collect, o);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	o->rc = fed ? ev_reader_feed(r, ev_validator_consumer(), v)
+		    : ev_validator_run_reader(v, r);
+	o->res = *ev_validator_result(v);
+	ev_reader_free(r);
+	ev_validator_free(v);
 }
 
 /* The findings' callback stops the consumer as it stops the run: the
@@ -1535,47 +1554,23 @@ static void test_consumer_of_cut_logs(void **state)
 static void test_consumer_stops(void **state)
 {
 	real_log l;
-	char *dir = ts_temp_dir(), *path;
-	outcome *file = malloc(sizeof *file), *fed = malloc(sizeof *fed);
-	ev_validator *v;
-	ev_reader *r;
+	compared c;
 
 	(void)state;
-	assert_non_null(dir);
-	assert_non_null(file);
-	assert_non_null(fed);
-	path = ts_path(dir, "damaged.eventlog");
+	compared_new(&c, "damaged.eventlog");
 	load(&l, "threads-n2.eventlog");
 	for (size_t n = 1; n < 6; n++) /* time going back, five times */
 		set_time(&l, nth(&l, EV_RUN_THREAD, 0, 10 * n), 1);
-	assert_true(ts_write_file(path, l.bytes, l.len, "wb"));
+	assert_true(ts_write_file(c.path, l.bytes, l.len, "wb"));
 	for (size_t stop = 1; stop <= 3; stop++) {
-		memset(file, 0, sizeof *file);
-		file->stop_after = stop;
-		assert_int_equal(ev_validator_new(&v, NULL, NULL), EV_OK);
-		ev_validator_set_findings(v, collect, file);
-		assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
-		file->rc = ev_validator_run_reader(v, r);
-		file->res = *ev_validator_result(v);
-		ev_reader_free(r);
-		memset(fed, 0, sizeof *fed);
-		fed->stop_after = stop;
-		ev_validator_set_findings(v, collect, fed);
-		assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
-		fed->rc = ev_reader_feed(r, ev_validator_consumer(), v);
-		fed->res = *ev_validator_result(v);
-		ev_reader_free(r);
-		ev_validator_free(v);
-		assert_int_equal(file->total, stop);
-		assert_true(file->res.stopped);
-		assert_same_outcome(file, fed);
+		validate_stopping(c.path, stop, 0, c.file);
+		validate_stopping(c.path, stop, 1, c.fed);
+		assert_int_equal(c.file->total, stop);
+		assert_true(c.file->res.stopped);
+		assert_same_outcome(c.file, c.fed);
 	}
 	unload(&l);
-	ts_remove_dir(dir);
-	free(path);
-	free(dir);
-	free(file);
-	free(fed);
+	compared_free(&c);
 }
 
 /* ------------------------------------------------------------------------
