@@ -232,11 +232,6 @@ static uint64_t event_end(const evv *v, const ev_event *ev)
 	       ev_event_wire_size(ev, type_flags(v, ev->type) & EVV_TF_VAR);
 }
 
-uint64_t evv_offset(const evv *v)
-{
-	return v->r ? ev_reader_offset(v->r) : v->tail;
-}
-
 /* GHC >= 7.8.3 (it declares HACK_BUG_T9003, id 59) posts RUN_THREAD when a
  * thread returns from a foreign call and STOP_THREAD when it leaves for
  * one; older runtimes did not always, so their scheduler findings are

@@ -160,6 +160,10 @@ void evv_report_at(evv *v, ev_severity sev, const char *check,
 		   const evv_where *w, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* Past the event being checked (or the header, or data end): the
+ * reader's offset, or as a consumer, where the event handed over ends. */
+uint64_t evv_offset(const evv *v);
+
 /* The state of `cap`, initialised on first use in the session. */
 evv_cap *evv_cap_state(evv *v, uint16_t cap);
 
@@ -193,9 +197,6 @@ const ev_consumer *evv_consumer(void);
 int evv_stopped(evv *v, int status);
 #define EVV_STOPPED (-100)
 
-/* Past the event being checked (or the header, or data end): the
- * reader's offset, or as a consumer, where the event handed over ends. */
-uint64_t evv_offset(const evv *v);
 
 /* A session's start (its header read: v->r's) and its end-of-session
  * checks (references). */
