@@ -6,10 +6,10 @@
  * session ends, finish) and the object they are called on. Every
  * computation of the library over a log's events implements it
  * (ev_stats_consumer, ev_report_consumer, ev_info_consumer,
- * ev_validator_consumer, ev_exporter_consumer), and every source drives
- * it: a reader in file order (ev_reader_feed), the sorter in time order
- * (ev_sorter_visit), the merged inputs in time order (ev_merge_visit), a
- * live log as it is written (ev_follow_feed).
+ * ev_validator_consumer, ev_exporter_consumer, ev_show_writer_consumer),
+ * and every source drives it: a reader in file order (ev_reader_feed),
+ * the sorter in time order (ev_sorter_visit), the merged inputs in time
+ * order (ev_merge_visit), a live log as it is written (ev_follow_feed).
  *
  *     ev_stats *st;
  *     ev_stats_new(&st, NULL);
