@@ -47,6 +47,19 @@ uint8_t *ts_load(const char *dir, const char *name, size_t *len)
 	return buf;
 }
 
+uint8_t *ts_load_twice(const char *dir, const char *name, size_t *len)
+{
+	uint8_t *one = ts_load(dir, name, len);
+	uint8_t *two = one ? malloc(2 * *len) : NULL;
+
+	if (!two)
+		abort();
+	memcpy(two, one, *len);
+	memcpy(two + *len, one, *len);
+	free(one);
+	return two;
+}
+
 static int has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);

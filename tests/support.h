@@ -24,6 +24,10 @@ char *ts_path(const char *dir, const char *name);
  * that is absent: the caller skips). */
 uint8_t *ts_load(const char *dir, const char *name, size_t *len);
 
+/* "dir/name" twice, one copy after the other (a log of two sessions, as
+ * a restarted eventlog writes): 2 * *len bytes; aborts when it cannot. */
+uint8_t *ts_load_twice(const char *dir, const char *name, size_t *len);
+
 /* ---- An independent event walker (doc/format.md sections 1, 2 and 4) ----
  * Written from the format description, sharing no code with libevtool, so
  * that tests can check the reader and writer against it. */

@@ -171,17 +171,13 @@ static void test_cut_log(void **state)
 static void test_two_sessions(void **state)
 {
 	size_t len;
-	uint8_t *log = ts_load(EVTOOL_TESTDATA, "user-n1.eventlog", &len);
-	uint8_t *two = malloc(2 * len);
+	uint8_t *two = ts_load_twice(EVTOOL_TESTDATA, "user-n1.eventlog",
+				     &len);
 	ev_info_options o = EV_INFO_OPTIONS_INIT;
 	const ev_info_summary *s;
 	ev_info *in;
 	(void)state;
 
-	assert_non_null(log);
-	assert_non_null(two);
-	memcpy(two, log, len);
-	memcpy(two + len, log, len);
 	in = info_of(two, 2 * len, &o);
 	s = ev_info_result(in);
 	assert_int_equal(s->status, EV_END);
@@ -206,7 +202,6 @@ static void test_two_sessions(void **state)
 	assert_int_equal(ev_info_new(&in, &o, NULL), EV_EINVAL);
 	assert_null(in);
 	free(two);
-	free(log);
 }
 
 /* ---- the analysis as a consumer, from other sources ---- */
@@ -326,19 +321,15 @@ static void test_consumer_of_merge(void **state)
 static void test_consumer_of_sorter(void **state)
 {
 	size_t len;
-	uint8_t *log = ts_load(EVTOOL_TESTDATA, "threads-n2.eventlog", &len);
-	uint8_t *two = malloc(2 * len);
+	uint8_t *two = ts_load_twice(EVTOOL_TESTDATA, "threads-n2.eventlog",
+				     &len);
 	char *dir = ts_temp_dir(), *path;
 	ev_info *want, *got;
 	ev_sorter *sorter;
 	ev_input *in;
 	(void)state;
 
-	assert_non_null(log);
-	assert_non_null(two);
 	assert_non_null(dir);
-	memcpy(two, log, len);
-	memcpy(two + len, log, len);
 	path = ts_path(dir, "two.eventlog");
 	assert_true(ts_write_file(path, two, 2 * len, "wb"));
 	want = info_of_file(path);
@@ -359,7 +350,6 @@ static void test_consumer_of_sorter(void **state)
 	free(path);
 	free(dir);
 	free(two);
-	free(log);
 }
 
 /* Cut inside an event, through the public feed (not ev_info_read's):

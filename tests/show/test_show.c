@@ -661,37 +661,44 @@ static void render_by_hand(const uint8_t *data, size_t len,
 	ev_reader_free(r);
 }
 
+/* The writer of `format` on `got`, driven by ev_reader_feed over the
+ * `len` bytes of log at `data`: what the feed returns. */
+static int feed_writer(const uint8_t *data, size_t len, ev_show_format format,
+		       written *got)
+{
+	ev_show_writer *sw;
+	ev_reader *r;
+	int rc;
+
+	assert_int_equal(ev_show_writer_new(&sw, format, 0, write_text, got,
+					    NULL), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "m", 0, NULL),
+			 EV_OK);
+	rc = ev_reader_feed(r, ev_show_writer_consumer(), sw);
+	ev_reader_free(r);
+	ev_show_writer_free(sw);
+	return rc;
+}
+
 /* A log of two sessions in file order (ev_reader_feed): the writer's
  * text, in both formats, is each session's as ev_show renders it; a
  * failing write stops the source with its status. */
 static void test_show_writer(void **state)
 {
 	size_t len;
-	uint8_t *log = ts_load(EVTOOL_TESTDATA, "threads-n2.eventlog", &len);
-	uint8_t *two = malloc(2 * len);
+	uint8_t *two = ts_load_twice(EVTOOL_TESTDATA, "threads-n2.eventlog",
+				     &len);
 	ev_show_format formats[] = { EV_SHOW_TEXT, EV_SHOW_NDJSON };
 	ev_show_writer *sw;
-	ev_reader *r;
 
 	(void)state;
-	assert_non_null(log);
-	assert_non_null(two);
-	memcpy(two, log, len);
-	memcpy(two + len, log, len);
 	for (size_t i = 0; i < 2; i++) {
 		written got = { NULL, 0, 0, 0 };
 		ev_text want = EV_TEXT_INIT;
 
 		render_by_hand(two, 2 * len, formats[i], &want);
-		assert_int_equal(ev_show_writer_new(&sw, formats[i], 0,
-						    write_text, &got, NULL),
-				 EV_OK);
-		assert_int_equal(ev_reader_open_memory(&r, two, 2 * len, "m",
-						       0, NULL), EV_OK);
-		assert_int_equal(ev_reader_feed(r, ev_show_writer_consumer(),
-						sw), EV_END);
-		ev_reader_free(r);
-		ev_show_writer_free(sw);
+		assert_int_equal(feed_writer(two, 2 * len, formats[i], &got),
+				 EV_END);
 		assert_true(got.len > 1000);
 		assert_int_equal(got.len, want.len);
 		assert_memory_equal(got.data, want.data, want.len);
@@ -701,15 +708,8 @@ static void test_show_writer(void **state)
 	{
 		written got = { NULL, 0, 0, 1 };
 
-		assert_int_equal(ev_show_writer_new(&sw, EV_SHOW_TEXT, 0,
-						    write_text, &got, NULL),
-				 EV_OK);
-		assert_int_equal(ev_reader_open_memory(&r, two, 2 * len, "m",
-						       0, NULL), EV_OK);
-		assert_int_equal(ev_reader_feed(r, ev_show_writer_consumer(),
-						sw), EV_EIO);
-		ev_reader_free(r);
-		ev_show_writer_free(sw);
+		assert_int_equal(feed_writer(two, 2 * len, EV_SHOW_TEXT, &got),
+				 EV_EIO);
 		assert_int_equal(got.calls, 1);
 		free(got.data);
 	}
@@ -717,7 +717,6 @@ static void test_show_writer(void **state)
 					    NULL), EV_EINVAL);
 	assert_null(sw);
 	free(two);
-	free(log);
 }
 
 int main(void)
