@@ -1,6 +1,8 @@
 /*
  * The validator's checks: structure, ordering and references (doc/format.md
- * sections 1 to 4 and 6), and the pass that reads sessions to their end.
+ * sections 1 to 4 and 6), and the one pass over the sessions as an event
+ * consumer (consumer.h): evv_consumer for any source, evv_run_log a
+ * reader's through the inline feed (feed.h).
  * The semantic checks live in validate_sched.c; the validator object and
  * the choice of path in validator.c.
  *

@@ -2,7 +2,8 @@
  * The validator (ev_validator, validate.h): its options, callbacks and
  * result, and the choice of path: the blocks checked in parallel where
  * the log allows it and nothing is found (validate_blocks.c), else one
- * pass (validate.c).
+ * pass (validate.c); and the validator as an event consumer
+ * (ev_validator_consumer), one validation per run of a source.
  *
  * Layering: the top of the validator: this file -> validate_blocks.c ->
  * validate.c.
