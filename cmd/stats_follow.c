@@ -72,11 +72,11 @@ static void print_line(monitor *m, uint64_t end_ns)
 				   &m->n_span_counts);
 }
 
-static int on_begin(void *ctx, unsigned session, const ev_header *h)
+static int on_begin(void *ctx, const ev_session *s)
 {
 	monitor *m = ctx;
 
-	return ev_stats_consumer()->begin(m->f.st, session, h);
+	return ev_stats_consumer()->begin(m->f.st, s);
 }
 
 /* Before the event is added: an event past the current interval ends it

@@ -128,9 +128,9 @@ int ev_exporter_visit(ev_exporter *x, ev_sorter *s, ev_input *in)
 	return rc;
 }
 
-static int consume_begin(void *self, unsigned session, const ev_header *h)
+static int consume_begin(void *self, const ev_session *s)
 {
-	return ev_exporter_session(self, session, h);
+	return ev_exporter_session(self, s->index, s->header);
 }
 
 static int consume_event(void *self, const ev_event *ev)

@@ -462,12 +462,12 @@ fail:
 	return rc;
 }
 
-static int consume_begin(void *self, unsigned session, const ev_header *h)
+static int consume_begin(void *self, const ev_session *s)
 {
 	ev_report *rep = self;
 
 	rep->profile.sessions++;
-	return ev_stats_consumer()->begin(rep->stats, session, h);
+	return ev_stats_consumer()->begin(rep->stats, s);
 }
 
 static int consume_event(void *self, const ev_event *ev)

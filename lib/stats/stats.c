@@ -493,12 +493,11 @@ int evi_stats_new_like(ev_stats **out, const ev_stats *st)
 	return EV_OK;
 }
 
-static int consume_begin(void *self, unsigned session, const ev_header *h)
+static int consume_begin(void *self, const ev_session *s)
 {
 	ev_stats *st = self;
 
-	(void)session;
-	st->quirks = h ? evi_header_quirks(h) : 0;
+	st->quirks = s->header ? evi_header_quirks(s->header) : 0;
 	return EV_OK;
 }
 

@@ -586,8 +586,10 @@ typedef struct feeder {
 	uint64_t events;
 } feeder;
 
-static int feed_session(void *ctx, unsigned session, const ev_header *h)
+static int feed_session(void *ctx, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	return ev_exporter_session(((feeder *)ctx)->x, session, h);
 }
 
@@ -599,8 +601,10 @@ static int feed_event(void *ctx, const ev_event *ev)
 	return ev_exporter_event(f->x, ev);
 }
 
-static int count_session(void *ctx, unsigned session, const ev_header *h)
+static int count_session(void *ctx, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	(void)ctx;
 	(void)session;
 	(void)h;

@@ -2249,15 +2249,21 @@ typedef struct feed_log {
 	size_t events, markers, stop_at; /* stop_at: EV_EIO at that event */
 	int finish_status; /* what finish was given */
 	int finish_with;   /* not 0: what finish returns instead */
+	uint64_t len;      /* not 0: the bytes of each session */
 } feed_log;
 
-static int feed_begin(void *self, unsigned session, const ev_header *h)
+static int feed_begin(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	feed_log *f = self;
 
 	assert_non_null(h);
 	assert_int_equal(session, f->begins);
 	assert_int_equal(f->begins, f->ends);
+	assert_int_equal(s->end, 0);
+	if (f->len) /* where its header starts */
+		assert_int_equal(s->offset, session * f->len);
 	f->begins++;
 	return EV_OK;
 }
@@ -2272,12 +2278,17 @@ static int feed_event(void *self, const ev_event *ev)
 	return f->events == f->stop_at ? EV_EIO : EV_OK;
 }
 
-static int feed_end(void *self, unsigned session)
+static int feed_end(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
 	feed_log *f = self;
 
 	assert_int_equal(session, f->ends);
 	assert_int_equal(f->finishes, 0);
+	if (f->len) { /* its header, and past its data end */
+		assert_int_equal(s->offset, session * f->len);
+		assert_int_equal(s->end, (session + 1) * f->len);
+	}
 	f->ends++;
 	return EV_OK;
 }
@@ -2292,7 +2303,7 @@ static int feed_finish(void *self, int status)
 }
 
 /* Two sessions in file order: begin, the events (markers only when
- * asked), end, each once per session, then finish once with the status;
+ * asked), end, each once per session with where it starts and ends, then finish once with the status;
  * a consumer's failure stops the reader and is handed to finish; a cut
  * log ends without the session's end; what finish returns is returned. */
 static void test_feed(void **state)
@@ -2302,7 +2313,7 @@ static void test_feed(void **state)
 	uint8_t *log = load_testdata("merge-b.eventlog", &len);
 	uint8_t *twice = malloc(2 * len);
 	ev_consumer c = { feed_begin, feed_event, feed_end, feed_finish, 0 };
-	feed_log f = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	feed_log f = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	ts_log want;
 	ev_reader *r;
 
@@ -2314,6 +2325,7 @@ static void test_feed(void **state)
 		markers += want.events[i].type == EV_BLOCK_MARKER;
 	assert_true(markers > 0 && markers < want.count);
 
+	f.len = len;
 	r = open_memory(twice, 2 * len);
 	assert_int_equal(ev_reader_feed(r, &c, &f), EV_END);
 	assert_int_equal(f.begins, 2);

@@ -669,8 +669,10 @@ typedef struct visited {
 	const ev_header *header;
 } visited;
 
-static int visit_begin(void *self, unsigned session, const ev_header *h)
+static int visit_begin(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	visited *v = self;
 
 	assert_int_equal(session, 0);
@@ -687,8 +689,9 @@ static int visit_event(void *self, const ev_event *ev)
 	return v->log.n == v->stop_at ? EV_EIO : EV_OK;
 }
 
-static int visit_end(void *self, unsigned session)
+static int visit_end(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
 	visited *v = self;
 
 	assert_int_equal(session, 0);

@@ -433,8 +433,10 @@ typedef struct visit_log {
 	uint16_t *types;
 } visit_log;
 
-static int on_session(void *ctx, unsigned session, const ev_header *h)
+static int on_session(void *ctx, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	visit_log *v = ctx;
 
 	assert_int_equal(session, v->sessions);
@@ -610,6 +612,114 @@ static void test_visit_finish(void **state)
 	free(path);
 }
 
+/* ------------------------------------------------------------------------
+ * ev_show_writer: the text as an event consumer
+ * ---------------------------------------------------------------------- */
+
+/* What the writer wrote, and the call at which `write` fails (0: never). */
+typedef struct written {
+	char *data;
+	size_t len;
+	unsigned calls, fail_at;
+} written;
+
+static int write_text(void *ctx, const char *text, size_t len)
+{
+	written *w = ctx;
+
+	if (++w->calls == w->fail_at)
+		return EV_EIO;
+	w->data = realloc(w->data, w->len + len);
+	assert_non_null(w->data);
+	memcpy(w->data + w->len, text, len);
+	w->len += len;
+	return EV_OK;
+}
+
+/* The text of every session of the log `data` reads, rendered event by
+ * event with ev_show as ev_show_writer's documentation says. */
+static void render_by_hand(const uint8_t *data, size_t len,
+			   ev_show_format format, ev_text *out)
+{
+	ev_reader *r;
+	ev_show *sh;
+	ev_event ev;
+	int rc;
+
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "m", 0, NULL),
+			 EV_OK);
+	do {
+		assert_int_equal(ev_reader_read_header(r), EV_OK);
+		assert_int_equal(ev_show_new(&sh, ev_reader_header(r), format,
+					     0, NULL), EV_OK);
+		assert_int_equal(ev_show_header(sh, out), EV_OK);
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			assert_int_equal(ev_show_event(sh, &ev, out), EV_OK);
+		assert_int_equal(rc, EV_END);
+		assert_int_equal(ev_show_footer(sh, out), EV_OK);
+		ev_show_free(sh);
+	} while (ev_reader_next_session(r) == EV_OK);
+	ev_reader_free(r);
+}
+
+/* The writer of `format` on `got`, driven by ev_reader_feed over the
+ * `len` bytes of log at `data`: what the feed returns. */
+static int feed_writer(const uint8_t *data, size_t len, ev_show_format format,
+		       written *got)
+{
+	ev_show_writer *sw;
+	ev_reader *r;
+	int rc;
+
+	assert_int_equal(ev_show_writer_new(&sw, format, 0, write_text, got,
+					    NULL), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "m", 0, NULL),
+			 EV_OK);
+	rc = ev_reader_feed(r, ev_show_writer_consumer(), sw);
+	ev_reader_free(r);
+	ev_show_writer_free(sw);
+	return rc;
+}
+
+/* A log of two sessions in file order (ev_reader_feed): the writer's
+ * text, in both formats, is each session's as ev_show renders it; a
+ * failing write stops the source with its status. */
+static void test_show_writer(void **state)
+{
+	size_t len;
+	uint8_t *two = ts_load_twice(EVTOOL_TESTDATA, "threads-n2.eventlog",
+				     &len);
+	ev_show_format formats[] = { EV_SHOW_TEXT, EV_SHOW_NDJSON };
+	ev_show_writer *sw;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		written got = { NULL, 0, 0, 0 };
+		ev_text want = EV_TEXT_INIT;
+
+		render_by_hand(two, 2 * len, formats[i], &want);
+		assert_int_equal(feed_writer(two, 2 * len, formats[i], &got),
+				 EV_END);
+		assert_true(got.len > 1000);
+		assert_int_equal(got.len, want.len);
+		assert_memory_equal(got.data, want.data, want.len);
+		free(got.data);
+		ev_text_free(&want);
+	}
+	{
+		written got = { NULL, 0, 0, 1 };
+
+		assert_int_equal(feed_writer(two, 2 * len, EV_SHOW_TEXT, &got),
+				 EV_EIO);
+		assert_int_equal(got.calls, 1);
+		free(got.data);
+	}
+	assert_int_equal(ev_show_writer_new(&sw, EV_SHOW_TEXT, 0, NULL, NULL,
+					    NULL), EV_EINVAL);
+	assert_null(sw);
+	free(two);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -630,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_visit_order),
 		cmocka_unit_test(test_visit_stops),
 		cmocka_unit_test(test_visit_finish),
+		cmocka_unit_test(test_show_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1195,6 +1195,7 @@ static void check_live_log(const char *name)
 	ev_stats_process live = { 0 }, before = { 0 };
 	ev_stats_capability caps[64], cap;
 	size_t n_caps = 0, checks = 0;
+	ev_session first = { 0, NULL, 0, 0 };
 	ev_stats *st;
 	ev_reader *r;
 	ev_event ev;
@@ -1203,8 +1204,8 @@ static void check_live_log(const char *name)
 	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_stats_consumer()->begin(st, 0, ev_reader_header(r)),
-			 EV_OK);
+	first.header = ev_reader_header(r);
+	assert_int_equal(ev_stats_consumer()->begin(st, &first), EV_OK);
 	for (uint64_t i = 0; (rc = ev_reader_next(r, &ev)) == EV_OK; i++) {
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
 		if (i % 64 || ev_stats_live_process_count(st) != 1)
