@@ -53,14 +53,14 @@
 #define SEEN_ALL (EVV_SEEN_RUN | EVV_SEEN_STOP | EVV_SEEN_GC_START | \
 		  EVV_SEEN_GC_END | EVV_SEEN_SAMPLE_BEGIN | EVV_SEEN_SAMPLE_END)
 /* Threads a block may name, a thread's spans kept per block, a chunk's
- * blocks, threads noted and rare events (more: one pass; with 2 slots
- * per worker, some 15 MB a worker at most), and the caller's latest
- * spans in all (24 MB). */
+ * blocks, threads noted and rare events (more: one pass; at most 4.3 MB
+ * a slot, and 2.6 MB for a worker's table of a block's threads), and
+ * the caller's latest spans in all (24 MB). */
 #define MAX_BLOCK_THREADS 4096u
 #define BLOCK_SPANS 16
 #define CHUNK_BLOCKS 4096u
-#define CHUNK_THREADS 16384u
-#define CHUNK_RARE (1u << 18)
+#define CHUNK_THREADS (2 * MAX_BLOCK_THREADS)
+#define CHUNK_RARE (1u << 16)
 #define MAX_LATEST (1u << 20)
 
 /* A span of a thread's runs in a block (its cap's). */
