@@ -452,15 +452,18 @@ static vb_block *block_result(vb_slot *s, size_t i)
 }
 
 /* Walks the block's events; EV_EFORMAT when the cursor refuses one. */
-static int walk_block(vb_worker *w, evi_block_cursor *c)
+static int walk_block(vb_worker *w, const evi_blocks *b,
+		      const evi_chunk *chunk, size_t block)
 {
 	vb_slot *s = w->slot;
 	vb_block *blk = w->block;
+	evi_block_cursor c;
 	ev_event ev;
 	int rc;
 
-	fresh_cap(&w->v, c->cap);
-	while ((rc = evi_block_next(c, &ev)) == 1 && check_event(w, &ev) == 0)
+	evi_block_cursor_init_chunk(&c, b, chunk, block);
+	fresh_cap(&w->v, c.cap);
+	while ((rc = evi_block_next(&c, &ev)) == 1 && check_event(w, &ev) == 0)
 		;
 	blk->n_rare = s->n_rare - blk->rare;
 	blk->n_caps_named = s->n_caps_named - blk->caps_named;
@@ -470,7 +473,7 @@ static int walk_block(vb_worker *w, evi_block_cursor *c)
 		return EV_EFORMAT;
 	if (rc == 1 || w->failed)
 		return EV_ENOMEM;
-	blk->end = *evv_cap_state(&w->v, c->cap);
+	blk->end = *evv_cap_state(&w->v, c.cap);
 	if ((rc = keep_threads(w)) < 0)
 		return rc;
 	blk->n_threads = s->n_threads - blk->threads;
@@ -484,15 +487,13 @@ static int check_block(void *ctx, const evi_chunk *chunk, size_t block,
 {
 	vb_run *run = ctx;
 	vb_worker *w = run->workers[worker];
-	evi_block_cursor c;
 
 	w->slot = &run->slots[chunk->slot];
 	if (!(w->block = block_result(w->slot, block - chunk->first)))
 		return EV_EFORMAT;
 	evv_table_clear(&w->threads);
 	w->last = NULL;
-	evi_block_cursor_init_chunk(&c, run->b, chunk, block);
-	return walk_block(w, &c);
+	return walk_block(w, run->b, chunk, block);
 }
 
 static void free_worker(vb_worker *w)
