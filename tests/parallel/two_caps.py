@@ -20,23 +20,10 @@ it), and prints the paths written.
 import struct
 import sys
 
+from sched_offsets import declarations
+
 MARKER, RUN, STOP = 18, 1, 2
 FINISHED = 5
-MARGIN = 0
-
-
-def declarations(data):
-    """The declared payload sizes by type id (-1: variable), and the
-    offset where the events start."""
-    at = data.index(b"hetb") + 4
-    sizes = {}
-    while data[at:at + 4] == b"etb\0":
-        ident, size = struct.unpack(">Hh", data[at + 4:at + 8])
-        desc = struct.unpack(">I", data[at + 8:at + 12])[0]
-        extra = struct.unpack(">I", data[at + 12 + desc:at + 16 + desc])[0]
-        sizes[ident] = size
-        at += 16 + desc + extra + 4
-    return sizes, data.index(b"datb", at) + 4
 
 
 def runs(data):
@@ -99,8 +86,8 @@ def closed(runs_):
                 latest[(b["tid"], b["cap"])] = b
         for b in latest.values():
             if b["tid"] != a["tid"] and \
-               b["start"] + MARGIN < a["start"] and \
-               a["end"] + MARGIN < b["end"]:
+               b["start"] < a["start"] and \
+               a["end"] < b["end"]:
                 return a, b["tid"]
     return None
 
@@ -116,8 +103,8 @@ def crossing(runs_):
         for b in later:
             if b["run_at"] > a["stop_at"] and b["cap"] != a["cap"] and \
                b["tid"] != a["tid"] and \
-               a["start"] + MARGIN < b["start"] and \
-               b["start"] + MARGIN < a["end"] and \
+               a["start"] < b["start"] and \
+               b["start"] < a["end"] and \
                not any(c["tid"] == b["tid"] and c["cap"] == a["cap"] and
                        c["run_at"] < b["run_at"] for c in later):
                 return a, b["tid"]
@@ -134,4 +121,5 @@ def main():
                     "%s-%s.eventlog" % (sys.argv[2], name))
 
 
-main()
+if __name__ == "__main__":
+    main()
