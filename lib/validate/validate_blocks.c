@@ -1,12 +1,14 @@
 /*
  * The validator reading in parallel (evv_run_blocks): workers check the
- * blocks of a plain one-session log (lib/format's blocks.h) one at a time,
- * and the caller takes their results back in file order and adds what
- * crosses blocks and caps. It only ever certifies that a log has nothing
- * to report: at the first thing that may be a finding, it gives up and
- * the log is validated in one pass (validate.c), which says what it is and
- * where, in its order. So the parallel path may be cautious (give up on
- * something the one pass would accept: only slower) but never lenient.
+ * blocks of a plain one-session log (lib/format's blocks.h, the scan:
+ * chunks of blocks read by offset into the workers' buffers) one at a
+ * time, and the caller takes their results back in file order and adds
+ * what crosses blocks and caps. It only ever certifies that a log has
+ * nothing to report: at the first thing that may be a finding, it gives
+ * up and the log is validated in one pass (validate.c), which says what
+ * it is and where, in its order. So the parallel path may be cautious
+ * (give up on something the one pass would accept: only slower) but
+ * never lenient.
  *
  * - A cap's stream (structure, window, time order, its scheduler
  *   machines: validate.c's evv_cap_event) is checked by the worker from a
@@ -20,43 +22,50 @@
  * - Creations, references and tasks (evv_global_event) are rare: the
  *   workers list them, the caller checks them in file order.
  * - Threads cross caps. The workers note, per thread and block, the time
- *   span of its runs (open at the block's end when it is still running),
+ *   spans of its runs (open at the block's end when it is still running),
  *   its earliest run, its creation and its finish; the caller gives up
  *   when a thread is named after its finish, created twice, created after
- *   a run or run before its creation (beyond the tolerance), or when its
- *   spans on two caps meet: every case in which validate_sched.c's table,
- *   which keeps less, can report.
+ *   a run or run before its creation (beyond the tolerance), or when a
+ *   span of it meets its latest span on another cap: every case in which
+ *   validate_sched.c's table can report. That table compares a run only
+ *   with the thread's latest run (in file order) on each of at most two
+ *   other caps, so the caller keeps, per thread, one span per cap: the
+ *   one that holds the latest run there (vb_latest), replaced at each
+ *   block of the cap that runs the thread anew. Its work is a few
+ *   comparisons per span, whatever the log's length.
  *
  * Memory: per worker a validator's state (its caps' array, allocated,
- * touched only where used) and per batch (2 x workers) a block's noted
- * threads (at most MAX_BLOCK_THREADS) and rare events; the caller's spans
- * of each thread (at most MAX_SPANS, pruned below the time every cap has
- * passed). A block, the events of which each worker reads through the
- * map, is let go once merged.
+ * touched only where used) and, per slot of the scan (2 x workers), the
+ * chunk's bytes and its blocks' results (at most CHUNK_BLOCKS blocks and
+ * CHUNK_THREADS noted threads, else one pass); the caller's latest spans
+ * (one per thread and cap, at most MAX_LATEST in all).
  *
  * Layering: validator.c -> this file -> validate.c's parts,
- * validate_table.c, lib/format's blocks, lib/common's ring.
+ * validate_table.c, lib/format's blocks (the scan).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "blocks.h"
-#include "pool.h"
 #include "validate_internal.h"
 
 #define NO_TIME UINT64_MAX
 #define SEEN_ALL (EVV_SEEN_RUN | EVV_SEEN_STOP | EVV_SEEN_GC_START | \
 		  EVV_SEEN_GC_END | EVV_SEEN_SAMPLE_BEGIN | EVV_SEEN_SAMPLE_END)
-/* Threads a block may name (more: one pass), a thread's spans kept per
- * block, and per thread in all: with 2 batches per worker, a few MB. */
+/* Threads a block may name, a thread's spans kept per block, a chunk's
+ * blocks, threads noted and rare events (more: one pass; at most 4.3 MB
+ * a slot, and 2.6 MB for a worker's table of a block's threads), and
+ * the caller's latest spans in all (24 MB). */
 #define MAX_BLOCK_THREADS 4096u
 #define BLOCK_SPANS 16
-#define MAX_SPANS 4096u
+#define CHUNK_BLOCKS 4096u
+#define CHUNK_THREADS (2 * MAX_BLOCK_THREADS)
+#define CHUNK_RARE (1u << 16)
+#define MAX_LATEST (1u << 20)
 
-/* A span of a thread's runs on a cap. */
+/* A span of a thread's runs in a block (its cap's). */
 typedef struct vb_span {
 	uint64_t lo, hi;
-	uint16_t cap;
 } vb_span;
 
 /* A thread named in a block. */
@@ -66,28 +75,38 @@ typedef struct vb_thread {
 	 * closer than `gap` joined); the last one's hi NO_TIME: running at
 	 * the end */
 	vb_span spans[BLOCK_SPANS];
+	uint16_t with_run;   /* bit i: spans[i] holds a RUN_THREAD */
 	uint8_t n_spans;
 	uint8_t running;     /* its last RUN or STOP_THREAD was a RUN */
+	uint8_t runs;        /* RUN or STOP_THREAD */
+	uint8_t named;       /* RUN, STOP or MIGRATE_THREAD */
+	uint8_t created;
+	uint8_t finished;    /* a STOP_THREAD with status ThreadFinished */
 	uint64_t gap;        /* a run this close to the last span joins it */
 	uint64_t min_run;    /* its earliest RUN_THREAD, or NO_TIME */
 	uint64_t created_at;
 	uint64_t named_at;   /* its latest RUN, STOP or MIGRATE_THREAD */
 	uint64_t finished_at;
-	uint8_t runs;        /* RUN or STOP_THREAD */
-	uint8_t named;       /* RUN, STOP or MIGRATE_THREAD */
-	uint8_t created;
-	uint8_t finished;    /* a STOP_THREAD with status ThreadFinished */
 } vb_thread;
 
-/* One block's result. */
-typedef struct vb_batch {
-	size_t block;
+/* One block's result; its threads, rare events and caps named are the
+ * slot's, from the given index on. */
+typedef struct vb_block {
 	uint64_t events;      /* markers aside */
 	int gave_up;          /* something the caller cannot clear */
 	int found;            /* the worker's check found something ... */
 	uint64_t last_found;  /* ... last at this event (from the marker) */
 	uint64_t last_of[3];  /* last event of each machine, +1 (0: none) */
 	evv_cap end;          /* the cap's state after the block */
+	size_t threads, n_threads;
+	size_t rare, n_rare;
+	size_t caps_named, n_caps_named;
+} vb_block;
+
+/* The results of a slot's chunk, block by block. */
+typedef struct vb_slot {
+	vb_block *blocks;
+	size_t cap_blocks;
 	vb_thread *threads;
 	size_t n_threads, cap_threads;
 	uint64_t *rare;       /* offsets of the events of evv_global_event */
@@ -95,7 +114,7 @@ typedef struct vb_batch {
 	size_t n_rare, cap_rare;
 	uint16_t *caps_named; /* the caps payloads name */
 	size_t n_caps_named, cap_caps_named;
-} vb_batch;
+} vb_slot;
 
 typedef struct vb_worker {
 	evv v;
@@ -103,17 +122,25 @@ typedef struct vb_worker {
 	evv_table threads;
 	vb_thread *last;      /* the thread of the last lookup ... */
 	uint32_t last_gen;    /* ... while the table's entries stay put */
-	uint8_t named[EVV_CAPS / 8]; /* batch->caps_named, a bit each */
+	uint8_t named[EVV_CAPS / 8]; /* the block's caps named, a bit each */
 	int failed;           /* out of memory */
-	vb_batch *batch;      /* the one being worked on */
+	vb_slot *slot;        /* the one being worked on ... */
+	vb_block *block;      /* ... and its block */
 } vb_worker;
+
+/* A thread's span on a cap that holds its latest run there (by file
+ * order); hi NO_TIME: still running at that cap's latest block. */
+typedef struct vb_latest {
+	uint64_t lo, hi;
+	uint16_t cap;
+} vb_latest;
 
 typedef struct vb_known {
 	evv_slot slot;
 	uint8_t finished, created;
 	uint16_t finished_cap;
 	uint64_t created_at, min_run, finished_at;
-	vb_span *spans;
+	vb_latest *latest;    /* one per cap it ran on */
 	size_t n, cap;
 } vb_known;
 
@@ -122,18 +149,16 @@ typedef struct vb_run {
 	const ev_validate_options *o;
 	vb_worker **workers;
 	unsigned n_workers;
-	vb_batch *batches;
-	unsigned slots;
-	evi_ring *ring;
-	size_t submitted;
+	evi_blocks_scan *scan;
+	vb_slot *slots;
+	unsigned n_slots;
 	/* the caller's */
 	evv m;                /* the real state */
 	evv fresh;            /* a cap from a fresh state, for the replay */
 	ev_validate_result m_res, fresh_res;
 	int m_found;
 	evv_table known;      /* vb_known by thread id */
-	uint16_t *caps;       /* the caps of the log's blocks, NO_CAP aside */
-	size_t n_caps;
+	size_t n_latest;      /* in all */
 } vb_run;
 
 /* ---- the workers ---- */
@@ -143,10 +168,10 @@ static int worker_found(const ev_finding *f, void *ctx)
 	vb_worker *w = ctx;
 
 	if (!f->has_event) {
-		w->batch->gave_up = 1;
+		w->block->gave_up = 1;
 	} else {
-		w->batch->found = 1;
-		w->batch->last_found = f->event_index;
+		w->block->found = 1;
+		w->block->last_found = f->event_index;
 	}
 	return 0;
 }
@@ -189,19 +214,24 @@ static int machine_of(const evv *v, uint16_t type)
 	}
 }
 
-static int add_rare(vb_batch *batch, const ev_event *ev)
+static int add_rare(vb_worker *w, const ev_event *ev)
 {
-	size_t cap = batch->cap_rare;
+	vb_slot *s = w->slot;
+	size_t cap = s->cap_rare;
 
-	if (batch->n_rare == cap &&
-	    (evi_grow((void **)&batch->rare, &cap, batch->n_rare + 1,
-		      sizeof *batch->rare) < 0 ||
-	     evi_grow((void **)&batch->rare_index, &batch->cap_rare,
-		       batch->n_rare + 1, sizeof *batch->rare_index) < 0))
+	if (s->n_rare == CHUNK_RARE) {
+		w->block->gave_up = 1;
+		return EV_OK;
+	}
+	if (s->n_rare == cap &&
+	    (evi_grow((void **)&s->rare, &cap, s->n_rare + 1,
+		      sizeof *s->rare) < 0 ||
+	     evi_grow((void **)&s->rare_index, &s->cap_rare, s->n_rare + 1,
+		      sizeof *s->rare_index) < 0))
 		return EV_ENOMEM;
-	batch->rare[batch->n_rare] = ev->offset;
-	batch->rare_index[batch->n_rare] = (uint32_t)ev->index;
-	batch->n_rare++;
+	s->rare[s->n_rare] = ev->offset;
+	s->rare_index[s->n_rare] = (uint32_t)ev->index;
+	s->n_rare++;
 	return EV_OK;
 }
 
@@ -215,12 +245,14 @@ static uint32_t thread_payload_needs(uint16_t type)
  * are the last to go; runs that close later join the last span. */
 static void coarsen(vb_thread *t)
 {
+	uint16_t with_run;
 	uint8_t n;
 
 	if (t->gap == 0)
 		t->gap = 1;
 	for (;;) {
 		n = 1;
+		with_run = t->with_run & 1u;
 		for (int i = 1; i < t->n_spans; i++) {
 			vb_span *last = &t->spans[n - 1], *s = &t->spans[i];
 			if (s->lo <= last->hi || s->lo - last->hi <= t->gap) {
@@ -231,8 +263,11 @@ static void coarsen(vb_thread *t)
 			} else {
 				t->spans[n++] = *s;
 			}
+			if (t->with_run & (1u << i))
+				with_run |= (uint16_t)(1u << (n - 1));
 		}
 		t->n_spans = n;
+		t->with_run = with_run;
 		if (n <= BLOCK_SPANS / 2)
 			return;
 		t->gap *= 2;
@@ -257,6 +292,8 @@ static void run_time(vb_thread *t, uint64_t time, int run)
 		last = &t->spans[t->n_spans++];
 		last->lo = last->hi = time;
 	}
+	if (run)
+		t->with_run |= (uint16_t)(1u << (t->n_spans - 1));
 	t->running = (uint8_t)run;
 }
 
@@ -285,13 +322,13 @@ static void note_thread(vb_worker *w, const ev_event *ev)
 		return;
 	t = thread_of(w, ev_load32(ev->payload));
 	if (!t || (t->finished && ev->type != EV_CREATE_THREAD)) {
-		w->batch->gave_up = 1;
+		w->block->gave_up = 1;
 		return;
 	}
 	if (ev->type == EV_CREATE_THREAD) {
 		if (t->created || (t->min_run != NO_TIME &&
 				   t->min_run + tol < ev->time))
-			w->batch->gave_up = 1;
+			w->block->gave_up = 1;
 		t->created = 1;
 		t->created_at = ev->time;
 		return;
@@ -303,7 +340,7 @@ static void note_thread(vb_worker *w, const ev_event *ev)
 		return;
 	if (ev->type == EV_RUN_THREAD) {
 		if (t->created && ev->time + tol < t->created_at)
-			w->batch->gave_up = 1;
+			w->block->gave_up = 1;
 		if (ev->time < t->min_run)
 			t->min_run = ev->time;
 	} else if (ev_load16(ev->payload + 4) == EVI_STOP_FINISHED) {
@@ -317,25 +354,27 @@ static void note_thread(vb_worker *w, const ev_event *ev)
 static void keep_thread(void *entry, void *ctx)
 {
 	vb_worker *w = ctx;
-	vb_batch *batch = w->batch;
 	vb_thread *t = entry;
-	const evv_cap *cs = &batch->end;
+	const evv_cap *cs = &w->block->end;
 
 	if (t->n_spans && cs->run_state == EVV_ACTIVE &&
 	    cs->running == t->slot.key)
 		t->spans[t->n_spans - 1].hi = NO_TIME;
-	batch->threads[batch->n_threads++] = *t;
+	w->slot->threads[w->slot->n_threads++] = *t;
 }
 
 static int keep_threads(vb_worker *w)
 {
-	vb_batch *batch = w->batch;
+	vb_slot *s = w->slot;
 
-	batch->n_threads = 0;
 	if (w->threads.count == 0)
 		return EV_OK;
-	if (evi_grow((void **)&batch->threads, &batch->cap_threads,
-		     w->threads.count, sizeof *batch->threads) < 0)
+	if (s->n_threads + w->threads.count > CHUNK_THREADS) {
+		w->block->gave_up = 1;
+		return EV_OK;
+	}
+	if (evi_grow((void **)&s->threads, &s->cap_threads,
+		     s->n_threads + w->threads.count, sizeof *s->threads) < 0)
 		return EV_ENOMEM;
 	evv_table_each(&w->threads, keep_thread, w);
 	return EV_OK;
@@ -345,22 +384,22 @@ static int keep_threads(vb_worker *w)
 static void cap_named(void *ctx, uint16_t cap)
 {
 	vb_worker *w = ctx;
-	vb_batch *batch = w->batch;
+	vb_slot *s = w->slot;
 
 	if (w->named[cap / 8] & (1u << (cap % 8)))
 		return;
-	if (evi_grow((void **)&batch->caps_named, &batch->cap_caps_named,
-		     batch->n_caps_named + 1, sizeof *batch->caps_named) < 0) {
+	if (evi_grow((void **)&s->caps_named, &s->cap_caps_named,
+		     s->n_caps_named + 1, sizeof *s->caps_named) < 0) {
 		w->failed = 1;
 		return;
 	}
 	w->named[cap / 8] |= (uint8_t)(1u << (cap % 8));
-	batch->caps_named[batch->n_caps_named++] = cap;
+	s->caps_named[s->n_caps_named++] = cap;
 }
 
 /* Whether the caller checks `ev` in file order (evv_global_event):
  * creations, tasks, and payloads that name capsets (caps it is told of
- * in batch->caps_named). */
+ * in the block's caps named). */
 static int is_global(vb_worker *w, const ev_event *ev, uint8_t flags,
 		     int sched)
 {
@@ -379,50 +418,82 @@ static int check_event(vb_worker *w, const ev_event *ev)
 
 	if (flags & EVV_TF_MARKER)
 		return EV_OK;
-	w->batch->events++;
+	w->block->events++;
 	if ((flags & (EVV_TF_CREATE | EVV_TF_REFS | EVV_TF_SCHED)) &&
-	    is_global(w, ev, flags, sched) && add_rare(w->batch, ev) < 0)
+	    is_global(w, ev, flags, sched) && add_rare(w, ev) < 0)
 		return EV_ENOMEM;
 	if (!sched)
 		return EV_OK;
 	if ((machine = machine_of(&w->v, ev->type)) >= 0)
-		w->batch->last_of[machine] = ev->index + 1;
+		w->block->last_of[machine] = ev->index + 1;
 	if (ev->type == EV_CREATE_THREAD || ev->type == EV_RUN_THREAD ||
 	    ev->type == EV_STOP_THREAD || ev->type == EV_MIGRATE_THREAD)
 		note_thread(w, ev);
 	return EV_OK;
 }
 
-/* A worker's job: one block. EV_EFORMAT when the cursor refuses it. */
-static int check_block(void *ctx, unsigned slot, unsigned worker)
+/* The result of the chunk's i-th block, made ready (NULL: too many). */
+static vb_block *block_result(vb_slot *s, size_t i)
 {
-	vb_run *run = ctx;
-	vb_worker *w = run->workers[worker];
-	vb_batch *batch = &run->batches[slot];
+	vb_block *blk;
+
+	if (i == 0)
+		s->n_threads = s->n_rare = s->n_caps_named = 0;
+	if (i >= CHUNK_BLOCKS ||
+	    evi_grow((void **)&s->blocks, &s->cap_blocks, i + 1,
+		     sizeof *s->blocks) < 0)
+		return NULL;
+	blk = &s->blocks[i];
+	memset(blk, 0, sizeof *blk);
+	blk->threads = s->n_threads;
+	blk->rare = s->n_rare;
+	blk->caps_named = s->n_caps_named;
+	return blk;
+}
+
+/* Walks the block's events; EV_EFORMAT when the cursor refuses one. */
+static int walk_block(vb_worker *w, const evi_blocks *b,
+		      const evi_chunk *chunk, size_t block)
+{
+	vb_slot *s = w->slot;
+	vb_block *blk = w->block;
 	evi_block_cursor c;
 	ev_event ev;
 	int rc;
 
-	w->batch = batch;
-	batch->events = 0;
-	batch->gave_up = batch->found = 0;
-	batch->n_rare = 0;
-	batch->n_caps_named = 0;
-	memset(batch->last_of, 0, sizeof batch->last_of);
-	evv_table_clear(&w->threads);
-	w->last = NULL;
-	evi_block_cursor_init(&c, run->b, batch->block);
+	evi_block_cursor_init_chunk(&c, b, chunk, block);
 	fresh_cap(&w->v, c.cap);
 	while ((rc = evi_block_next(&c, &ev)) == 1 && check_event(w, &ev) == 0)
 		;
-	for (size_t i = 0; i < batch->n_caps_named; i++)
-		w->named[batch->caps_named[i] / 8] = 0;
+	blk->n_rare = s->n_rare - blk->rare;
+	blk->n_caps_named = s->n_caps_named - blk->caps_named;
+	for (size_t i = blk->caps_named; i < s->n_caps_named; i++)
+		w->named[s->caps_named[i] / 8] = 0;
 	if (rc < 0)
 		return EV_EFORMAT;
 	if (rc == 1 || w->failed)
 		return EV_ENOMEM;
-	batch->end = *evv_cap_state(&w->v, c.cap);
-	return keep_threads(w);
+	blk->end = *evv_cap_state(&w->v, c.cap);
+	if ((rc = keep_threads(w)) < 0)
+		return rc;
+	blk->n_threads = s->n_threads - blk->threads;
+	return EV_OK;
+}
+
+/* A worker's job: one block of a chunk (evi_block_fn). EV_EFORMAT when
+ * the cursor refuses it or the chunk has too many blocks: one pass. */
+static int check_block(void *ctx, const evi_chunk *chunk, size_t block,
+		       unsigned worker)
+{
+	vb_run *run = ctx;
+	vb_worker *w = run->workers[worker];
+
+	w->slot = &run->slots[chunk->slot];
+	if (!(w->block = block_result(w->slot, block - chunk->first)))
+		return EV_EFORMAT;
+	evv_table_clear(&w->threads);
+	w->last = NULL;
+	return walk_block(w, run->b, chunk, block);
 }
 
 static void free_worker(vb_worker *w)
@@ -458,92 +529,77 @@ static int caller_found(const ev_finding *f, void *ctx)
 	return 0;
 }
 
-/* The time every cap of the log has passed, less the tolerance: no run
- * of any cap can begin before it without a time-order finding. */
-static uint64_t floor_time(const vb_run *run)
-{
-	uint64_t low = NO_TIME, tol = run->o->tolerance_ns;
-
-	for (size_t i = 0; i < run->n_caps; i++) {
-		uint16_t cap = run->caps[i];
-		uint64_t hwm = (run->m.touched[cap / 8] & (1u << (cap % 8)))
-				       ? run->m.caps[cap].hwm : 0;
-		if (hwm < low)
-			low = hwm;
-	}
-	return low > tol ? low - tol : 0;
-}
-
-static void prune_spans(const vb_run *run, vb_known *k)
-{
-	uint64_t low = floor_time(run);
-	size_t kept = 0;
-
-	for (size_t i = 0; i < k->n; i++)
-		if (k->spans[i].hi >= low)
-			k->spans[kept++] = k->spans[i];
-	k->n = kept;
-}
-
-/* Where a span of another cap ends: a run still open there lasts at
- * least to that cap's latest time, as validate_sched.c takes it. */
-static uint64_t span_end(const vb_run *run, const vb_span *s)
+/* Where a span ends: a run still open there lasts at least to its cap's
+ * latest time, as validate_sched.c takes it. */
+static uint64_t span_end(const vb_run *run, uint64_t hi, uint16_t cap)
 {
 	const evv *m = &run->m;
 
-	if (s->hi != NO_TIME)
-		return s->hi;
-	return (m->touched[s->cap / 8] & (1u << (s->cap % 8)))
-		       ? m->caps[s->cap].hwm : 0;
+	if (hi != NO_TIME)
+		return hi;
+	return (m->touched[cap / 8] & (1u << (cap % 8))) ? m->caps[cap].hwm
+							 : 0;
 }
 
-/* 1 when [lo, hi] meets a span of the thread on another cap than `cap`. */
+/* 1 when [lo, hi] on `cap` meets the thread's latest span on another. */
 static int meets(const vb_run *run, const vb_known *k, uint16_t cap,
 		 uint64_t lo, uint64_t hi)
 {
-	for (size_t i = 0; i < k->n; i++)
-		if (k->spans[i].cap != cap && lo <= span_end(run, &k->spans[i]) &&
-		    k->spans[i].lo <= hi)
+	hi = span_end(run, hi, cap);
+	for (size_t i = 0; i < k->n; i++) {
+		const vb_latest *l = &k->latest[i];
+		if (l->cap != cap && lo <= span_end(run, l->hi, l->cap) &&
+		    l->lo <= hi)
 			return 1;
+	}
 	return 0;
 }
 
-/* The thread's latest span on `cap`, or NULL. */
-static vb_span *latest_on(vb_known *k, uint16_t cap)
+/* The thread's latest span on `cap`, made when needed (NULL: too many
+ * in all, or no memory). */
+static vb_latest *latest_on(vb_run *run, vb_known *k, uint16_t cap)
 {
-	for (size_t i = k->n; i-- > 0;)
-		if (k->spans[i].cap == cap)
-			return &k->spans[i];
-	return NULL;
+	vb_latest *l;
+
+	for (size_t i = 0; i < k->n; i++)
+		if (k->latest[i].cap == cap)
+			return &k->latest[i];
+	if (run->n_latest == MAX_LATEST ||
+	    evi_grow((void **)&k->latest, &k->cap, k->n + 1,
+		     sizeof *k->latest) < 0)
+		return NULL;
+	run->n_latest++;
+	l = &k->latest[k->n++];
+	l->lo = NO_TIME;
+	l->hi = 0;
+	l->cap = cap;
+	return l;
 }
 
-/* 0, or 1 when the span meets one of the thread's on another cap. A run
- * open at its cap's previous block goes on into this one's first span. */
-static int add_span(const vb_run *run, vb_known *k, uint16_t cap,
-		    uint64_t lo, uint64_t hi, int first)
+/* The block's i-th span of thread `t` on `cap`: 0, or 1 when it meets
+ * the thread's latest span on another cap. A span that holds a RUN holds
+ * the latest run on its cap; one of STOPs alone, or the first when the
+ * thread was still running on the cap, goes on from the latest. */
+static int add_span(vb_run *run, vb_known *k, const vb_thread *t, int i,
+		    uint16_t cap)
 {
-	vb_span *same = first ? latest_on(k, cap) : NULL;
+	vb_latest *l = latest_on(run, k, cap);
+	uint64_t lo = t->spans[i].lo, hi = t->spans[i].hi;
+	int joins = !(t->with_run & (1u << i)) ||
+		    (i == 0 && l && l->hi == NO_TIME);
 
-	if (same && same->hi == NO_TIME) {
-		if (lo < same->lo)
-			same->lo = lo;
-		if (meets(run, k, cap, same->lo, hi))
-			return 1;
-		same->hi = hi;
-		return 0;
+	if (!l)
+		return 1;
+	if (joins && l->lo != NO_TIME) {
+		if (l->lo < lo)
+			lo = l->lo;
+		if (l->hi > hi && !(i == 0 && l->hi == NO_TIME))
+			hi = l->hi;
 	}
 	if (meets(run, k, cap, lo, hi))
 		return 1;
-	if (k->n == k->cap && k->n >= 64)
-		prune_spans(run, k);
-	if (k->n >= MAX_SPANS ||
-	    evi_grow((void **)&k->spans, &k->cap, k->n + 1, sizeof *k->spans) <
-		    0)
-		return 1;
-	k->spans[k->n].lo = lo;
-	k->spans[k->n].hi = hi;
-	k->spans[k->n].cap = cap;
-	k->n++;
+	l->lo = lo;
+	l->hi = hi;
 	return 0;
 }
 
@@ -572,8 +628,7 @@ static int merge_thread(vb_run *run, const vb_thread *t, uint16_t cap)
 					   k->min_run + tol < t->created_at))))
 		return 1;
 	for (int i = 0; i < t->n_spans; i++)
-		if (add_span(run, k, cap, t->spans[i].lo, t->spans[i].hi,
-			     i == 0))
+		if (add_span(run, k, t, i, cap))
 			return 1;
 	if (t->finished) {
 		k->finished = 1;
@@ -592,31 +647,32 @@ static int merge_thread(vb_run *run, const vb_thread *t, uint16_t cap)
 static void free_known(void *entry, void *ctx)
 {
 	(void)ctx;
-	free(((vb_known *)entry)->spans);
+	free(((vb_known *)entry)->latest);
 }
 
 /* ---- the caller: a block in file order ---- */
 
-static unsigned machines_left(const vb_batch *batch, uint64_t index)
+static unsigned machines_left(const vb_block *blk, uint64_t index)
 {
 	unsigned left = 0;
 
 	for (int i = 0; i < 3; i++)
-		if (batch->last_of[i] > index + 1)
+		if (blk->last_of[i] > index + 1)
 			left |= 1u << i;
 	return left;
 }
 
 /* Replays the block's first events on the cap's real state and a fresh
  * one until they agree; 0, or 1 when that may be a finding. */
-static int replay(vb_run *run, const vb_batch *batch)
+static int replay(vb_run *run, const evi_chunk *chunk, size_t block,
+		  const vb_block *blk)
 {
 	evi_block_cursor c;
 	ev_event ev;
 	evv_cap *real, *fresh;
 	unsigned left;
 
-	evi_block_cursor_init(&c, run->b, batch->block);
+	evi_block_cursor_init_chunk(&c, run->b, chunk, block);
 	fresh = fresh_cap(&run->fresh, c.cap);
 	run->m.in_block = 0;
 	while (evi_block_next(&c, &ev) == 1) {
@@ -625,26 +681,28 @@ static int replay(vb_run *run, const vb_batch *batch)
 		if (run->m_found)
 			return 1;
 		real = run->m.blk_cs;
-		left = machines_left(batch, ev.index);
+		left = machines_left(blk, ev.index);
 		if (evv_cap_same(real, fresh, left)) {
-			if (batch->found && batch->last_found > ev.index)
+			if (blk->found && blk->last_found > ev.index)
 				return 1;
-			evv_cap_adopt(real, &batch->end, left);
+			evv_cap_adopt(real, &blk->end, left);
 			return 0;
 		}
 	}
 	return 0; /* replayed whole: the real state is the end's */
 }
 
-static int global_events(vb_run *run, const vb_batch *batch)
+static int global_events(vb_run *run, const evi_chunk *chunk, size_t block,
+			 const vb_slot *s, const vb_block *blk)
 {
 	evi_block_cursor c;
 	ev_event ev;
 
-	for (size_t i = 0; i < batch->n_rare && !run->m_found; i++) {
-		evi_block_cursor_init(&c, run->b, batch->block);
-		c.pos = batch->rare[i];
-		c.index = batch->rare_index[i];
+	for (size_t i = blk->rare; i < blk->rare + blk->n_rare && !run->m_found;
+	     i++) {
+		evi_block_cursor_init_chunk(&c, run->b, chunk, block);
+		c.pos = s->rare[i];
+		c.index = s->rare_index[i];
 		if (evi_block_next(&c, &ev) != 1)
 			return 1;
 		evv_global_event(&run->m, &ev, evv_type_flags(&run->m, ev.type));
@@ -652,76 +710,54 @@ static int global_events(vb_run *run, const vb_batch *batch)
 	return run->m_found;
 }
 
-/* 1 when the block may hold a finding. */
-static int merge_block(vb_run *run, const vb_batch *batch)
+/* 1 when the chunk's i-th block may hold a finding. */
+static int merge_block(vb_run *run, const evi_chunk *chunk, size_t i)
 {
-	uint16_t cap = run->b->spans[batch->block].cap;
+	const vb_slot *s = &run->slots[chunk->slot];
+	const vb_block *blk = &s->blocks[i];
+	size_t block = chunk->first + i;
+	uint16_t cap = run->b->spans[block].cap;
 
-	if (batch->gave_up || replay(run, batch) || global_events(run, batch))
+	if (blk->gave_up || replay(run, chunk, block, blk) ||
+	    global_events(run, chunk, block, s, blk))
 		return 1;
-	for (size_t i = 0; i < batch->n_caps_named; i++)
-		evv_cap_state(&run->m, batch->caps_named[i])->used = 1;
-	for (size_t i = 0; i < batch->n_threads; i++)
-		if (merge_thread(run, &batch->threads[i], cap))
+	for (size_t j = 0; j < blk->n_caps_named; j++)
+		evv_cap_state(&run->m, s->caps_named[blk->caps_named + j])
+			->used = 1;
+	for (size_t j = 0; j < blk->n_threads; j++)
+		if (merge_thread(run, &s->threads[blk->threads + j], cap))
 			return 1;
-	run->m.res->events += batch->events; /* blocks: the replay's */
+	run->m.res->events += blk->events; /* blocks: the replay's */
 	return 0;
 }
 
 /* ---- the run ---- */
 
-static void top_up(vb_run *run)
-{
-	while (run->submitted < run->b->n &&
-	       evi_ring_pending(run->ring) < run->slots) {
-		run->batches[evi_ring_slot(run->ring)].block = run->submitted++;
-		evi_ring_submit(run->ring);
-	}
-}
-
 /* EV_OK: every block merged, nothing found; EV_END: give up; EV_ENOMEM. */
 static int merge_blocks(vb_run *run, ev_progress_fn progress, void *ctx)
 {
-	unsigned slot;
+	const evi_chunk *chunk;
+	size_t merged = 0;
 	int rc;
 
-	for (size_t i = 0; i < run->b->n; i++) {
-		top_up(run);
-		rc = evi_ring_collect(run->ring, &slot);
-		if (rc == EV_EFORMAT)
+	while ((rc = evi_blocks_scan_next(run->scan, &chunk)) == 1) {
+		for (size_t i = 0; i < chunk->n; i++, merged++) {
+			const evi_block_span *span = &run->b->spans[merged];
+			if (merge_block(run, chunk, i))
+				return EV_END;
+			if (progress)
+				progress(ctx, span->offset + span->size,
+					 run->b->len);
+		}
+		if (chunk->refused)
 			return EV_END;
-		if (rc < 0)
-			return rc;
-		if (merge_block(run, &run->batches[slot]))
-			return EV_END;
-		evi_blocks_release(run->b, i); /* read once: let it go */
-		if (progress)
-			progress(ctx, run->b->spans[i].offset +
-					      run->b->spans[i].size,
-				 run->b->len);
 	}
+	if (rc < 0)
+		return rc;
+	if (merged < run->b->n)
+		return EV_END;
 	evv_end_session(&run->m);
 	return run->m_found ? EV_END : EV_OK;
-}
-
-static int list_caps(vb_run *run)
-{
-	uint8_t *seen = calloc(EVV_CAPS / 8, 1);
-
-	if (!seen || !(run->caps = malloc((run->b->n ? run->b->n : 1) *
-					  sizeof *run->caps))) {
-		free(seen);
-		return EV_ENOMEM;
-	}
-	for (size_t i = 0; i < run->b->n; i++) {
-		uint16_t cap = run->b->spans[i].cap;
-		if (cap == EV_NO_CAP || (seen[cap / 8] & (1u << (cap % 8))))
-			continue;
-		seen[cap / 8] |= (uint8_t)(1u << (cap % 8));
-		run->caps[run->n_caps++] = cap;
-	}
-	free(seen);
-	return EV_OK;
 }
 
 static int start(vb_run *run, unsigned threads)
@@ -739,33 +775,36 @@ static int start(vb_run *run, unsigned threads)
 		return EV_END; /* the header: one pass says it */
 	evv_table_init(&run->known, sizeof(vb_known), run->m.o.max_threads);
 	run->n_workers = threads;
-	run->slots = 2 * threads;
-	if (list_caps(run) < 0 ||
-	    !(run->workers = calloc(threads, sizeof *run->workers)) ||
-	    !(run->batches = calloc(run->slots, sizeof *run->batches)))
+	if (!(run->workers = calloc(threads, sizeof *run->workers)))
 		return EV_ENOMEM;
 	for (unsigned i = 0; i < threads; i++)
 		if ((rc = new_worker(&run->workers[i], run)) < 0)
 			return rc;
-	return evi_ring_new(&run->ring, run->slots, threads, check_block, run);
+	if ((rc = evi_blocks_scan_open(&run->scan, run->b, threads,
+				       check_block, run)) < 0)
+		return rc;
+	run->n_slots = evi_blocks_scan_slots(run->scan);
+	if (!(run->slots = calloc(run->n_slots, sizeof *run->slots)))
+		return EV_ENOMEM;
+	return EV_OK;
 }
 
 static void finish(vb_run *run)
 {
-	evi_ring_free(run->ring);
+	evi_blocks_scan_free(run->scan); /* its workers stopped first */
 	for (unsigned i = 0; run->workers && i < run->n_workers; i++)
 		free_worker(run->workers[i]);
 	free(run->workers);
-	for (unsigned i = 0; run->batches && i < run->slots; i++) {
-		free(run->batches[i].threads);
-		free(run->batches[i].rare);
-		free(run->batches[i].rare_index);
-		free(run->batches[i].caps_named);
+	for (unsigned i = 0; run->slots && i < run->n_slots; i++) {
+		free(run->slots[i].blocks);
+		free(run->slots[i].threads);
+		free(run->slots[i].rare);
+		free(run->slots[i].rare_index);
+		free(run->slots[i].caps_named);
 	}
-	free(run->batches);
+	free(run->slots);
 	evv_table_each(&run->known, free_known, NULL);
 	evv_table_free(&run->known);
-	free(run->caps);
 	evv_teardown(&run->m);
 	evv_teardown(&run->fresh);
 }

@@ -7,7 +7,8 @@
 # block marker's size changed, an undeclared type in the second block, a
 # cut copy; for validate, copies whose blocks stay readable but
 # whose threads, finishes and times are wrong (validate -T N says what it
-# says in one pass whenever the workers see anything to report); and
+# says in one pass whenever the workers see anything to report), among
+# them threads on two caps at once across blocks (two_caps.py); and
 # copies of real logs re-blocked into blocks of 1 KiB, so that runs,
 # collections and spans cross many blocks' starts. export runs in every
 # format: speedscope and hp pick their events in parallel (perfetto is
@@ -158,6 +159,29 @@ compare() {
 		done
 	done
 }
+# A thread on two caps at once that only the check across blocks sees
+# (two_caps.py: a run renamed), in real logs and their 1 KiB blocks;
+# the one pass must report it, and -T N say the same.
+two_caps=0
+for src in threads-n2 threads-n4; do
+	for log in "$testdata/$src.eventlog" "$work/$src-1k.eventlog"; do
+		while IFS= read -r made; do
+			said=$("$evtool" validate --no-progress -T 1 "$made" 2>&1 ||
+			       true)
+			if [[ $said != *'[thread-two-caps]'* ]]; then
+				echo "FAIL: $made: validate -T 1 finds no thread-two-caps"
+				bad=$((bad + 1))
+			fi
+			semantic_logs+=("$made")
+			two_caps=$((two_caps + 1))
+		done < <(python3 "$here/two_caps.py" "$log" \
+			 "$work/$(basename "$log" .eventlog)-two-caps")
+	done
+done
+if [ "$two_caps" -lt 4 ]; then
+	echo "FAIL: two_caps.py made $two_caps logs (at least 4 wanted)"
+	bad=$((bad + 1))
+fi
 validate_commands=()
 for cmd in "${commands[@]}"; do
 	[[ $cmd == validate* ]] && validate_commands+=("$cmd")

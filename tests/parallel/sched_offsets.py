@@ -43,4 +43,5 @@ def main():
         print(found[(2 * i + 1) * len(found) // (2 * count)])
 
 
-main()
+if __name__ == "__main__":
+    main()
