@@ -21,7 +21,7 @@
  * walked in the mapping, results kept by block) and, for a new user, the
  * scan (evi_blocks_scan_*, below: blocks read by offset into buffers of
  * the workers, no page faults, results taken back in file order on the
- * caller's thread), which info, filter and cat read with.
+ * caller's thread), which info, filter, cat and validate read with.
  *
  * Layering: uses the reader (for the header), the wire table and
  * lib/common's pool and digest; the analyses that read in parallel
