@@ -74,6 +74,7 @@ void ev_view_index_free(ev_view_index *ix)
 	evi_view_threads_free(ix);
 	free(ix->threads);
 	evi_idmap_free(&ix->thread_ids);
+	free(ix->tid_index);
 	free(ix);
 }
 
@@ -250,14 +251,28 @@ static void add_end(ev_view_index *ix, view_row *r, int gc, uint64_t start,
 	}
 }
 
+int evi_view_thread_id_add(ev_view_index *ix, uint32_t tid, int *added)
+{
+	int rc = evi_idmap_add(&ix->thread_ids, tid, 0, EV_VIEW_MAX_THREADS,
+			       added);
+
+	if (rc < 0 || !*added || tid >= VIEW_TID_DIRECT)
+		return rc;
+	if (evi_grow_zeroed(NULL, &ix->tid_index, &ix->n_tid_index, tid,
+			    sizeof *ix->tid_index) < 0)
+		return EV_ENOMEM;
+	ix->tid_index[tid] = (uint32_t)ix->thread_ids.count;
+	return EV_OK;
+}
+
 /* The summary of `tid`, created on first sight; NULL past the bound (or
  * out of memory, which the caller reports through ix->diag). */
 static ev_view_thread *thread_get(ev_view_index *ix, uint32_t tid,
 				  const ev_event *ev)
 {
-	size_t i = evi_idmap_index(&ix->thread_ids, tid);
+	size_t i = evi_view_thread_index(ix, tid);
 	ev_view_thread *t;
-	int rc;
+	int added = 0;
 
 	if (i != SIZE_MAX)
 		return &ix->threads[i];
@@ -267,8 +282,7 @@ static ev_view_thread *thread_get(ev_view_index *ix, uint32_t tid,
 	}
 	if (evi_grow(&ix->threads, &ix->threads_cap, ix->thread_ids.count + 1,
 		     sizeof *ix->threads) < 0 ||
-	    (rc = evi_idmap_add(&ix->thread_ids, tid, 0, EV_VIEW_MAX_THREADS,
-				NULL)) < 0) {
+	    evi_view_thread_id_add(ix, tid, &added) < 0) {
 		fail(ix, EV_ENOMEM, ev, "out of memory");
 		return NULL;
 	}
@@ -389,7 +403,9 @@ static void on_gc_phase(ev_view_index *ix, view_row *r, const ev_event *ev)
 {
 	view_piece p;
 
-	if (!evi_view_gc_phase(&r->now, ev, &p) || p.phase == EV_VIEW_GC_SYNC)
+	/* Outside a GC only its start moves the phase (view_gc.c). */
+	if ((!r->now.gc_phase && ev->type != EV_GC_START) ||
+	    !evi_view_gc_phase(&r->now, ev, &p) || p.phase == EV_VIEW_GC_SYNC)
 		return;
 	reach(ix, p.to - 1);
 	for (uint64_t b = p.from >> ix->shift; b <= (p.to - 1) >> ix->shift; b++) {
@@ -567,8 +583,12 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	default:
 		break;
 	}
-	if (ev->cap == EV_NO_CAP || !(r = row_get(ix, ev->cap, ev)))
-		return ev->cap == EV_NO_CAP ? EV_OK : ix->diag.status;
+	if (ev->cap == EV_NO_CAP)
+		return EV_OK;
+	r = ev->cap < ix->n_rows && ix->rows[ev->cap].b
+		? &ix->rows[ev->cap] : row_get(ix, ev->cap, ev);
+	if (!r)
+		return ix->diag.status;
 	r->seen = 1;
 	on_gc_phase(ix, r, ev);
 	switch (ev->type) {

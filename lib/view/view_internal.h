@@ -131,7 +131,7 @@ typedef struct view_trow {
 } view_trow;
 
 /* A thread event waiting to be taken in time order: its type and its
- * STOP_THREAD status (255: larger). */
+ * STOP_THREAD status (evi_stop_status). */
 typedef struct view_tev {
 	uint64_t time;
 	uint32_t thread; /* its summary's index, or its tid when by_tid */
@@ -192,6 +192,9 @@ struct ev_view_index {
 	uint64_t data_offset;
 	unsigned quirks;       /* the header's (STOP_THREAD numbering) */
 	evi_idmap thread_ids;  /* tid -> index in threads */
+	uint32_t *tid_index;   /* by tid below VIEW_TID_DIRECT: 1 + its index
+				  in threads, 0: none (evi_view_thread_index) */
+	size_t n_tid_index;
 	ev_view_thread *threads;
 	size_t threads_cap;
 	uint64_t threads_dropped;
@@ -211,10 +214,31 @@ struct ev_view_index {
 	unsigned tgap;         /* a thread bucket is 2^tgap cap buckets */
 	view_tq *queues;       /* by cap (view_threads.c) */
 	size_t n_queues, queued;
+	size_t q_used;         /* 1 + the highest cap with a queue in use */
 	uint32_t queue_seq;
 	size_t life_thread;    /* the summary on_life saw last, or SIZE_MAX */
 	view_bands *bands;
 	ev_diag diag;
 };
+
+/* Thread ids below this are found through a table (tid_index) rather
+ * than the map: GHC numbers its threads from 1, and each thread event
+ * looks its thread up. */
+#define VIEW_TID_DIRECT (1u << 16)
+
+/* The index in ix->threads of thread `tid`'s summary; SIZE_MAX: none. */
+static inline size_t evi_view_thread_index(const ev_view_index *ix,
+					   uint32_t tid)
+{
+	if (tid < ix->n_tid_index)
+		return (size_t)ix->tid_index[tid] - 1;
+	return tid < VIEW_TID_DIRECT ? SIZE_MAX
+				     : evi_idmap_index(&ix->thread_ids, tid);
+}
+
+/* Adds thread `tid` to the map (and the table) as summary
+ * thread_ids.count; *added 0 when it was there (view_index.c). EV_OK,
+ * EV_ENOMEM or EV_ELIMIT. */
+int evi_view_thread_id_add(ev_view_index *ix, uint32_t tid, int *added);
 
 #endif

@@ -148,36 +148,55 @@ static view_trow *trow_get(ev_view_index *ix, size_t i)
 	return t;
 }
 
+/* The row of thread summary `i`: at once when it has its buckets (the
+ * usual case), else as trow_get gives it. */
+static inline view_trow *trow_of(ev_view_index *ix, size_t i)
+{
+	if (i < ix->trows_cap && ix->trows[i].b)
+		return &ix->trows[i];
+	return trow_get(ix, i);
+}
+
+/* Adds `ns` in `state` (and `reason`, blocked) to bucket `k`. */
+static inline void add_to(view_tbucket *k, uint64_t ns, unsigned state,
+			  unsigned reason)
+{
+	k->ns[state - T_RUNNING] += ns;
+	if (state != T_BLOCKED)
+		return;
+	if (k->reason == reason || !k->reason_ns)
+		k->reason_ns += ns, k->reason = (uint8_t)reason;
+	else if (ns > k->reason_ns)
+		k->reason_ns = ns, k->reason = (uint8_t)reason;
+}
+
 /* Adds [from, to) in `state` (and `reason`, blocked) to `t`'s buckets. */
-static void add_state(ev_view_index *ix, view_trow *t, uint64_t from,
-		      uint64_t to, unsigned state, unsigned reason)
+static inline void add_state(ev_view_index *ix, view_trow *t, uint64_t from,
+			     uint64_t to, unsigned state, unsigned reason)
 {
 	unsigned sh = tshift(ix);
-	uint64_t last = (to - 1) >> sh;
+	uint64_t first = from >> sh, last = (to - 1) >> sh;
 
 	if (to <= from)
 		return;
 	if (last >= trow_len(ix))
 		last = trow_len(ix) - 1;
-	for (uint64_t b = from >> sh; b <= last; b++) {
+	if (first == last) { /* most states: within one bucket */
+		add_to(&t->b[first], to - from, state, reason);
+		return;
+	}
+	for (uint64_t b = first; b <= last; b++) {
 		uint64_t lo = b << sh, hi = (b + 1) << sh;
 		uint64_t ns = (to < hi ? to : hi) - (from > lo ? from : lo);
-		view_tbucket *k = &t->b[b];
 
-		k->ns[state - T_RUNNING] += ns;
-		if (state != T_BLOCKED)
-			continue;
-		if (k->reason == reason || !k->reason_ns)
-			k->reason_ns += ns, k->reason = (uint8_t)reason;
-		else if (ns > k->reason_ns)
-			k->reason_ns = ns, k->reason = (uint8_t)reason;
+		add_to(&t->b[b], ns, state, reason);
 	}
 }
 
 void evi_view_threads_run(ev_view_index *ix, size_t thread, uint64_t from,
 			  uint64_t to)
 {
-	view_trow *t = trow_get(ix, thread);
+	view_trow *t = trow_of(ix, thread);
 
 	if (t)
 		add_state(ix, t, from, to, T_RUNNING, 0);
@@ -204,9 +223,8 @@ static unsigned after_stop(unsigned status)
 /* One thread event, in time order. */
 static void apply(ev_view_index *ix, const view_tev *e)
 {
-	view_trow *t = trow_get(ix, e->by_tid ? evi_idmap_index(&ix->thread_ids,
-								e->thread)
-					      : e->thread);
+	view_trow *t = trow_of(ix, e->by_tid ? evi_view_thread_index(ix, e->thread)
+					     : e->thread);
 	unsigned next;
 
 	if (!t || e->time < t->since)
@@ -221,7 +239,7 @@ static void apply(ev_view_index *ix, const view_tev *e)
 		next = T_RUNNING;
 		break;
 	case EV_STOP_THREAD:
-		next = after_stop(evi_stop_status(e->status, ix->quirks));
+		next = after_stop(e->status);
 		break;
 	default: /* THREAD_RUNNABLE, THREAD_WAKEUP */
 		if (t->state != T_BLOCKED)
@@ -233,8 +251,7 @@ static void apply(ev_view_index *ix, const view_tev *e)
 	if (t->state == T_RUNNABLE || t->state == T_BLOCKED)
 		add_state(ix, t, t->since, e->time, t->state, t->reason);
 	t->state = (uint8_t)next;
-	t->reason = e->type == EV_STOP_THREAD
-		? (uint8_t)evi_stop_status(e->status, ix->quirks) : 0;
+	t->reason = e->type == EV_STOP_THREAD ? e->status : 0;
 	t->since = e->time;
 }
 
@@ -247,6 +264,8 @@ static view_tq *queue_of(ev_view_index *ix, uint16_t cap)
 						   &ix->n_queues, cap,
 						   sizeof *ix->queues) < 0)
 		return NULL;
+	if (cap >= ix->q_used)
+		ix->q_used = (size_t)cap + 1;
 	return &ix->queues[cap];
 }
 
@@ -274,32 +293,50 @@ static int before(const view_tev *a, const view_tev *b)
 	       (a->time == b->time && (int32_t)(a->seq - b->seq) < 0);
 }
 
-/* Takes the oldest queued event (the earliest head) into its thread's
- * row. */
-static void pop_oldest(ev_view_index *ix)
+/* Takes the `n` oldest queued events (or all there are) into their
+ * threads' rows, in time order: from the queue with the earliest head
+ * as long as its head comes before every other queue's. */
+static void take_oldest(ev_view_index *ix, size_t n)
 {
-	view_tq *best = NULL;
+	while (n > 0 && ix->queued > 0) {
+		view_tq *best = NULL, *next = NULL;
 
-	for (size_t c = 0; c < ix->n_queues; c++) {
-		view_tq *q = &ix->queues[c];
-		if (q->head < q->tail &&
-		    (!best || before(&q->e[q->head], &best->e[best->head])))
-			best = q;
+		for (size_t c = 0; c < ix->q_used; c++) {
+			view_tq *q = &ix->queues[c];
+			if (q->head == q->tail)
+				continue;
+			if (!best || before(&q->e[q->head], &best->e[best->head])) {
+				next = best;
+				best = q;
+			} else if (!next ||
+				   before(&q->e[q->head], &next->e[next->head])) {
+				next = q;
+			}
+		}
+		do {
+			apply(ix, &best->e[best->head++]);
+			ix->queued--;
+		} while (--n > 0 && best->head < best->tail &&
+			 (!next || before(&best->e[best->head],
+					  &next->e[next->head])));
+		if (best->head == best->tail)
+			best->head = best->tail = 0;
 	}
-	apply(ix, &best->e[best->head++]);
-	if (best->head == best->tail)
-		best->head = best->tail = 0;
-	ix->queued--;
 }
 
 int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
 			   size_t thread)
 {
-	view_tq *q = queue_of(ix, ev->cap);
+	view_tq *q = ev->cap < ix->q_used ? &ix->queues[ev->cap]
+					  : queue_of(ix, ev->cap);
 	view_tev e;
 
 	if (!q)
 		return ix->diag.status;
+	if (thread == SIZE_MAX - 1 &&
+	    (thread = evi_view_thread_index(ix, ev_load32(ev->payload))) ==
+		    SIZE_MAX)
+		thread = SIZE_MAX - 1; /* found when taken, if it comes */
 	e.by_tid = thread == SIZE_MAX - 1;
 	if (!e.by_tid && thread >= EV_VIEW_MAX_THREAD_ROWS)
 		return EV_OK; /* no row */
@@ -308,19 +345,17 @@ int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
 	e.seq = ix->queue_seq++;
 	e.type = (uint8_t)ev->type;
 	e.status = ev->type == EV_STOP_THREAD
-		? (uint8_t)(ev_load16(ev->payload + 4) < 255
-			    ? ev_load16(ev->payload + 4) : 255) : 0;
+		? (uint8_t)evi_stop_status(ev_load16(ev->payload + 4),
+					   ix->quirks) : 0;
 	/* Full: the oldest quarter goes in, in one go. */
 	if (ix->queued >= reorder_cap(ix))
-		for (size_t n = reorder_cap(ix) / 4; n > 0; n--)
-			pop_oldest(ix);
+		take_oldest(ix, reorder_cap(ix) / 4);
 	return push(ix, q, &e);
 }
 
 void evi_view_threads_finish(ev_view_index *ix)
 {
-	while (ix->queued > 0)
-		pop_oldest(ix);
+	take_oldest(ix, ix->queued);
 }
 
 /* ---- queries ---- */
