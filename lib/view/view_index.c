@@ -295,10 +295,14 @@ static ev_view_thread *thread_get(ev_view_index *ix, uint32_t tid,
 }
 
 /* What a thread event (its tid first in the payload) tells of its
- * thread's life. */
-static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns)
+ * thread's life; a STOP_THREAD's `status` (evi_stop_status). */
+static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns,
+		   unsigned status)
 {
-	ev_view_thread *t = thread_get(ix, ev_load32(ev->payload), ev);
+	uint32_t tid = ev_load32(ev->payload);
+	size_t i = evi_view_thread_index(ix, tid);
+	ev_view_thread *t = i != SIZE_MAX ? &ix->threads[i]
+					  : thread_get(ix, tid, ev);
 
 	ix->life_thread = t ? (size_t)(t - ix->threads) : SIZE_MAX;
 	if (!t)
@@ -316,8 +320,7 @@ static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns)
 	case EV_STOP_THREAD:
 		t->last_stop_ns = ev->time;
 		t->run_ns += run_ns;
-		if (evi_stop_status(ev_load16(ev->payload + 4), ix->quirks) ==
-		    EVI_STOP_FINISHED)
+		if (status == EVI_STOP_FINISHED)
 			t->finished_ns = ev->time;
 		break;
 	default:
@@ -350,12 +353,13 @@ static int on_block(ev_view_index *ix, const ev_event *ev)
 }
 
 /* A thread event (its id first, checked) of thread summary `thread` for
- * the thread rows, in the buckets' reach. */
+ * the thread rows, in the buckets' reach, with the run [run_from, its
+ * time) it ends (none: from its time) and its STOP_THREAD status. */
 static int on_thread_state(ev_view_index *ix, const ev_event *ev,
-			   size_t thread)
+			   size_t thread, uint64_t run_from, unsigned status)
 {
 	reach(ix, ev->time);
-	return evi_view_threads_event(ix, ev, thread);
+	return evi_view_threads_event(ix, ev, thread, run_from, status);
 }
 
 static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -364,22 +368,29 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 		return fail(ix, EV_EFORMAT, ev,
 			    "a thread event too short for its thread id");
 	uint32_t tid = ev_load32(ev->payload);
+	unsigned status = 0;
 	view_open *o = &r->now;
-	uint64_t run_ns = 0;
+	uint64_t run_ns = 0, run_from = ev->time;
 	if (ev->type == EV_RUN_THREAD) {
 		o->running = 1;
 		o->tid = tid;
 		o->run_start = ev->time;
-	} else if (o->running && o->tid == tid) {
-		add_span(ix, r, o->run_start, ev->time, tid ? tid : UINT32_MAX);
-		add_end(ix, r, 0, o->run_start, ev->time);
-		run_ns = ev->time >= o->run_start ? ev->time - o->run_start : 0;
-		o->running = 0;
+	} else {
+		status = evi_stop_status(ev_load16(ev->payload + 4), ix->quirks);
+		if (o->running && o->tid == tid) {
+			add_span(ix, r, o->run_start, ev->time,
+				 tid ? tid : UINT32_MAX);
+			add_end(ix, r, 0, o->run_start, ev->time);
+			if (ev->time > o->run_start) {
+				run_ns = ev->time - o->run_start;
+				run_from = o->run_start;
+			}
+			o->running = 0;
+		}
 	}
-	int rc = on_life(ix, ev, run_ns);
-	if (rc == EV_OK && run_ns)
-		evi_view_threads_run(ix, ix->life_thread, o->run_start, ev->time);
-	return rc < 0 ? rc : on_thread_state(ix, ev, ix->life_thread);
+	int rc = on_life(ix, ev, run_ns, status);
+	return rc < 0 ? rc : on_thread_state(ix, ev, ix->life_thread, run_from,
+					     status);
 }
 
 static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -602,17 +613,18 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 		if (ev->size < 4)
 			return fail(ix, EV_EFORMAT, ev,
 				    "a thread event too short for its thread id");
-		if (on_life(ix, ev, 0) < 0)
+		if (on_life(ix, ev, 0, 0) < 0)
 			return ix->diag.status;
 		return ev->type == EV_CREATE_THREAD
-			? on_thread_state(ix, ev, ix->life_thread) : EV_OK;
+			? on_thread_state(ix, ev, ix->life_thread, ev->time, 0)
+			: EV_OK;
 	case EV_THREAD_RUNNABLE:
 	case EV_THREAD_WAKEUP:
 		if (ev->size < 4)
 			return fail(ix, EV_EFORMAT, ev,
 				    "a thread event too short for its thread id");
 		/* Its thread's summary may come later in the file. */
-		return on_thread_state(ix, ev, SIZE_MAX - 1);
+		return on_thread_state(ix, ev, SIZE_MAX - 1, ev->time, 0);
 	case EV_GC_START:
 	case EV_GC_END:
 		on_gc(ix, r, ev);

@@ -150,11 +150,11 @@ typedef struct view_tq {
 /* Thread rows (view_threads.c): events, runs, and the rows following the
  * capabilities' coarsening (after it) and shrinking (after nb halves). */
 /* `thread`: the event's thread's summary index (SIZE_MAX: not kept), or
- * SIZE_MAX - 1 to find it by its id when the event is taken. */
+ * SIZE_MAX - 1 to find it by its id when the event is taken; the run it
+ * ends, [run_from, its time) (none: run_from its time), goes to the
+ * thread's row at once; `status`: a STOP_THREAD's (evi_stop_status). */
 int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
-			   size_t thread);
-void evi_view_threads_run(ev_view_index *ix, size_t thread, uint64_t from,
-			  uint64_t to);
+			   size_t thread, uint64_t run_from, unsigned status);
 void evi_view_threads_coarsen(ev_view_index *ix);
 void evi_view_threads_fit(ev_view_index *ix);
 void evi_view_threads_finish(ev_view_index *ix);

@@ -193,15 +193,6 @@ static inline void add_state(ev_view_index *ix, view_trow *t, uint64_t from,
 	}
 }
 
-void evi_view_threads_run(ev_view_index *ix, size_t thread, uint64_t from,
-			  uint64_t to)
-{
-	view_trow *t = trow_of(ix, thread);
-
-	if (t)
-		add_state(ix, t, from, to, T_RUNNING, 0);
-}
-
 /* ---- the states, in time order ---- */
 
 /* The state a STOP_THREAD status leaves its thread in. */
@@ -269,19 +260,18 @@ static view_tq *queue_of(ev_view_index *ix, uint16_t cap)
 	return &ix->queues[cap];
 }
 
-static int push(ev_view_index *ix, view_tq *q, const view_tev *e)
+/* Room at the tail of `q`: moved down once half of it is taken
+ * (amortised, each event once), else grown. */
+static int make_room(ev_view_index *ix, view_tq *q)
 {
-	/* Moved down once half of it is taken: amortised, each event once. */
-	if (q->tail == q->alloc && q->head > 0 && q->head >= q->alloc / 2) {
+	if (q->head > 0 && q->head >= q->alloc / 2) {
 		memmove(q->e, q->e + q->head, (q->tail - q->head) * sizeof *q->e);
 		q->tail -= q->head;
 		q->head = 0;
+		return EV_OK;
 	}
-	if (q->tail == q->alloc &&
-	    evi_grow(&q->e, &q->alloc, q->tail + 1, sizeof *q->e) < 0)
+	if (evi_grow(&q->e, &q->alloc, q->tail + 1, sizeof *q->e) < 0)
 		return evi_fail(&ix->diag, EV_ENOMEM, 0, 0, "out of memory");
-	q->e[q->tail++] = *e;
-	ix->queued++;
 	return EV_OK;
 }
 
@@ -325,32 +315,41 @@ static void take_oldest(ev_view_index *ix, size_t n)
 }
 
 int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
-			   size_t thread)
+			   size_t thread, uint64_t run_from, unsigned status)
 {
 	view_tq *q = ev->cap < ix->q_used ? &ix->queues[ev->cap]
 					  : queue_of(ix, ev->cap);
-	view_tev e;
+	size_t full = reorder_cap(ix);
+	int by_tid = 0;
+	view_tev *e;
 
+	if (run_from < ev->time) { /* running: its runs, as they end */
+		view_trow *t = trow_of(ix, thread);
+		if (t)
+			add_state(ix, t, run_from, ev->time, T_RUNNING, 0);
+	}
 	if (!q)
 		return ix->diag.status;
 	if (thread == SIZE_MAX - 1 &&
 	    (thread = evi_view_thread_index(ix, ev_load32(ev->payload))) ==
 		    SIZE_MAX)
-		thread = SIZE_MAX - 1; /* found when taken, if it comes */
-	e.by_tid = thread == SIZE_MAX - 1;
-	if (!e.by_tid && thread >= EV_VIEW_MAX_THREAD_ROWS)
+		by_tid = 1; /* found when taken, if it comes by then */
+	if (!by_tid && thread >= EV_VIEW_MAX_THREAD_ROWS)
 		return EV_OK; /* no row */
-	e.time = ev->time;
-	e.thread = e.by_tid ? ev_load32(ev->payload) : (uint32_t)thread;
-	e.seq = ix->queue_seq++;
-	e.type = (uint8_t)ev->type;
-	e.status = ev->type == EV_STOP_THREAD
-		? (uint8_t)evi_stop_status(ev_load16(ev->payload + 4),
-					   ix->quirks) : 0;
 	/* Full: the oldest quarter goes in, in one go. */
-	if (ix->queued >= reorder_cap(ix))
-		take_oldest(ix, reorder_cap(ix) / 4);
-	return push(ix, q, &e);
+	if (ix->queued >= full)
+		take_oldest(ix, full / 4);
+	if (q->tail == q->alloc && make_room(ix, q) < 0)
+		return ix->diag.status;
+	e = &q->e[q->tail++];
+	ix->queued++;
+	e->time = ev->time;
+	e->thread = by_tid ? ev_load32(ev->payload) : (uint32_t)thread;
+	e->seq = ix->queue_seq++;
+	e->type = (uint8_t)ev->type;
+	e->status = (uint8_t)status;
+	e->by_tid = (uint8_t)by_tid;
+	return EV_OK;
 }
 
 void evi_view_threads_finish(ev_view_index *ix)
