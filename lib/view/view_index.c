@@ -147,7 +147,7 @@ static void coarsen(ev_view_index *ix)
 /* Makes the rows reach `time`. */
 static void reach(ev_view_index *ix, uint64_t time)
 {
-	while (ix->shift < 63 && (time >> ix->shift) >= ix->nb)
+	while ((time >> ix->shift) >= ix->nb && ix->shift < 63)
 		coarsen(ix);
 }
 
@@ -301,12 +301,14 @@ static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns,
 {
 	uint32_t tid = ev_load32(ev->payload);
 	size_t i = evi_view_thread_index(ix, tid);
-	ev_view_thread *t = i != SIZE_MAX ? &ix->threads[i]
-					  : thread_get(ix, tid, ev);
+	ev_view_thread *t;
 
-	ix->life_thread = t ? (size_t)(t - ix->threads) : SIZE_MAX;
-	if (!t)
+	if (i == SIZE_MAX && (t = thread_get(ix, tid, ev)))
+		i = (size_t)(t - ix->threads);
+	ix->life_thread = i;
+	if (i == SIZE_MAX)
 		return ix->diag.status < 0 ? ix->diag.status : EV_OK;
+	t = &ix->threads[i];
 	switch (ev->type) {
 	case EV_CREATE_THREAD:
 		t->created_ns = ev->time;
@@ -558,12 +560,18 @@ static void see_time(ev_view_index *ix, uint64_t time)
 	ix->any = 1;
 }
 
-/* The time of the cap's last event, for a run open at a window's end
- * (`evtool stats` ends it there). */
-static void see_last(ev_view_index *ix, const ev_event *ev)
+/* The row of the event's cap when it has one (EV_NO_CAP has none), told
+ * the time of the cap's last event, for a run open at a window's end
+ * (`evtool stats` ends it there); else NULL. */
+static view_row *see_last(ev_view_index *ix, const ev_event *ev)
 {
-	if (ev->cap != EV_NO_CAP && ev->cap < ix->n_rows && ix->rows[ev->cap].b)
-		ix->rows[ev->cap].now.last = ev->time;
+	view_row *r = ev->cap < ix->n_rows && ev->cap != EV_NO_CAP
+		? &ix->rows[ev->cap] : NULL;
+
+	if (!r || !r->b)
+		return NULL;
+	r->now.last = ev->time;
+	return r;
 }
 
 int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
@@ -573,16 +581,14 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	if (ev->type == EV_BLOCK_MARKER)
 		return on_block(ix, ev);
 	see_time(ix, ev->time);
-	see_last(ix, ev);
+	r = see_last(ix, ev);
 	if (evi_heap_samples_type(ev->type))
 		return evi_view_bands_add(ix, ev);
 	switch (ev->type) {
 	case EV_USER_MARKER:
 		return on_text(ix, ev, EV_VIEW_MARKER);
 	case EV_USER_MSG:
-		if (evi_view_spans_message(ix, ev, ev->cap < ix->n_rows &&
-						   ix->rows[ev->cap].b
-					   ? &ix->rows[ev->cap].now : NULL) < 0)
+		if (evi_view_spans_message(ix, ev, r ? &r->now : NULL) < 0)
 			return ix->diag.status;
 		return on_text(ix, ev, EV_VIEW_MESSAGE);
 	case EV_THREAD_LABEL:
@@ -596,9 +602,7 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	}
 	if (ev->cap == EV_NO_CAP)
 		return EV_OK;
-	r = ev->cap < ix->n_rows && ix->rows[ev->cap].b
-		? &ix->rows[ev->cap] : row_get(ix, ev->cap, ev);
-	if (!r)
+	if (!r && !(r = row_get(ix, ev->cap, ev)))
 		return ix->diag.status;
 	r->seen = 1;
 	on_gc_phase(ix, r, ev);
