@@ -253,16 +253,17 @@ static void add_end(ev_view_index *ix, view_row *r, int gc, uint64_t start,
 
 int evi_view_thread_id_add(ev_view_index *ix, uint32_t tid, int *added)
 {
-	int rc = evi_idmap_add(&ix->thread_ids, tid, 0, EV_VIEW_MAX_THREADS,
-			       added);
+	int rc;
 
-	if (rc < 0 || !*added || tid >= VIEW_TID_DIRECT)
-		return rc;
-	if (evi_grow_zeroed(NULL, &ix->tid_index, &ix->n_tid_index, tid,
+	/* The table first: the map never holds an id the table misses. */
+	if (tid < VIEW_TID_DIRECT &&
+	    evi_grow_zeroed(NULL, &ix->tid_index, &ix->n_tid_index, tid,
 			    sizeof *ix->tid_index) < 0)
 		return EV_ENOMEM;
-	ix->tid_index[tid] = (uint32_t)ix->thread_ids.count;
-	return EV_OK;
+	rc = evi_idmap_add(&ix->thread_ids, tid, 0, EV_VIEW_MAX_THREADS, added);
+	if (rc == EV_OK && *added && tid < VIEW_TID_DIRECT)
+		ix->tid_index[tid] = (uint32_t)ix->thread_ids.count;
+	return rc;
 }
 
 /* The summary of `tid`, created on first sight; NULL past the bound (or
