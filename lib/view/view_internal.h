@@ -140,8 +140,8 @@ typedef struct view_tev {
 	uint8_t by_tid;  /* a wake-up may come before the thread's summary */
 } view_tev;
 
-/* The thread events of one capability waiting, in time order:
- * e[head..tail). */
+/* The thread events of one capability waiting, in time order: a ring
+ * of `alloc` (a power of two), from count head to count tail. */
 typedef struct view_tq {
 	view_tev *e;
 	size_t head, tail, alloc;

@@ -260,18 +260,28 @@ static view_tq *queue_of(ev_view_index *ix, uint16_t cap)
 	return &ix->queues[cap];
 }
 
-/* Room at the tail of `q`: moved down once half of it is taken
- * (amortised, each event once), else grown. */
-static int make_room(ev_view_index *ix, view_tq *q)
+/* Event `i` of `q`, a ring of a power of two (`i` counts on from its
+ * first push; head and tail run on). */
+static inline view_tev *at(const view_tq *q, size_t i)
 {
-	if (q->head > 0 && q->head >= q->alloc / 2) {
-		memmove(q->e, q->e + q->head, (q->tail - q->head) * sizeof *q->e);
-		q->tail -= q->head;
-		q->head = 0;
-		return EV_OK;
-	}
-	if (evi_grow(&q->e, &q->alloc, q->tail + 1, sizeof *q->e) < 0)
-		return evi_fail(&ix->diag, EV_ENOMEM, 0, 0, "out of memory");
+	return &q->e[i & (q->alloc - 1)];
+}
+
+/* `q`, full, twice as large. EV_OK or EV_ENOMEM. */
+static int grow_queue(view_tq *q)
+{
+	size_t n = q->alloc ? 2 * q->alloc : 16;
+	view_tev *e = malloc(n * sizeof *e);
+
+	if (!e)
+		return EV_ENOMEM;
+	for (size_t i = q->head; i < q->tail; i++)
+		e[i - q->head] = *at(q, i);
+	free(q->e);
+	q->e = e;
+	q->tail -= q->head;
+	q->head = 0;
+	q->alloc = n;
 	return EV_OK;
 }
 
@@ -295,20 +305,20 @@ static void take_oldest(ev_view_index *ix, size_t n)
 			view_tq *q = &ix->queues[c];
 			if (q->head == q->tail)
 				continue;
-			if (!best || before(&q->e[q->head], &best->e[best->head])) {
+			if (!best || before(at(q, q->head), at(best, best->head))) {
 				next = best;
 				best = q;
 			} else if (!next ||
-				   before(&q->e[q->head], &next->e[next->head])) {
+				   before(at(q, q->head), at(next, next->head))) {
 				next = q;
 			}
 		}
 		do {
-			apply(ix, &best->e[best->head++]);
+			apply(ix, at(best, best->head++));
 			ix->queued--;
 		} while (--n > 0 && best->head < best->tail &&
-			 (!next || before(&best->e[best->head],
-					  &next->e[next->head])));
+			 (!next || before(at(best, best->head),
+					  at(next, next->head))));
 		if (best->head == best->tail)
 			best->head = best->tail = 0;
 	}
@@ -339,9 +349,9 @@ int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
 	/* Full: the oldest quarter goes in, in one go. */
 	if (ix->queued >= full)
 		take_oldest(ix, full / 4);
-	if (q->tail == q->alloc && make_room(ix, q) < 0)
-		return ix->diag.status;
-	e = &q->e[q->tail++];
+	if (q->tail - q->head == q->alloc && grow_queue(q) < 0)
+		return evi_fail(&ix->diag, EV_ENOMEM, 0, 0, "out of memory");
+	e = at(q, q->tail++);
 	ix->queued++;
 	e->time = ev->time;
 	e->thread = by_tid ? ev_load32(ev->payload) : (uint32_t)thread;
