@@ -214,8 +214,8 @@ static unsigned after_stop(unsigned status)
 /* One thread event, in time order. */
 static void apply(ev_view_index *ix, const view_tev *e)
 {
-	view_trow *t = trow_of(ix, e->by_tid ? evi_view_thread_index(ix, e->thread)
-					     : e->thread);
+	size_t i = e->by_tid ? evi_view_thread_index(ix, e->thread) : e->thread;
+	view_trow *t = trow_of(ix, i);
 	unsigned next;
 
 	if (!t || e->time < t->since)
@@ -303,13 +303,14 @@ static void take_oldest(ev_view_index *ix, size_t n)
 
 		for (size_t c = 0; c < ix->q_used; c++) {
 			view_tq *q = &ix->queues[c];
+			const view_tev *h;
 			if (q->head == q->tail)
 				continue;
-			if (!best || before(at(q, q->head), at(best, best->head))) {
+			h = at(q, q->head);
+			if (!best || before(h, at(best, best->head))) {
 				next = best;
 				best = q;
-			} else if (!next ||
-				   before(at(q, q->head), at(next, next->head))) {
+			} else if (!next || before(h, at(next, next->head))) {
 				next = q;
 			}
 		}
