@@ -6,10 +6,11 @@
 #
 # PREFIX is a valid log, such as the first 30 MB of bench/make-large-log.sh's
 # output cut by `evtool truncate --bytes 30000000`. COMMANDs are among cat,
-# filter, sort, merge, validate, export, show (all by default) and view
-# (the server until its index is complete, asked through /api/meta with
-# curl, then interrupted). Prints one "command instructions" line each;
-# outputs go to /dev/null. Needs valgrind.
+# filter, sort, merge, validate, export and show (all by default), info,
+# validate1 (validate -T 1: its one pass) and view (the server until its
+# index is complete, asked through /api/meta with curl, then
+# interrupted). Prints one "command instructions" line each; outputs go
+# to /dev/null. Needs valgrind.
 set -euo pipefail
 evtool=$(realpath "$1") log=$(realpath "$2")
 shift 2
@@ -26,6 +27,8 @@ for c in "$@"; do
 	validate) args=(validate "$log") ;;
 	export)   args=(export "$log" -o -) ;;
 	show)     args=(show "$log") ;;
+	info)     args=(info -T 1 "$log") ;;
+	validate1) args=(validate -T 1 "$log") ;;
 	view)     args=(view "$log") ;;
 	*) echo "instructions.sh: unknown command $c" >&2; exit 2 ;;
 	esac

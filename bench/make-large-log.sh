@@ -6,7 +6,9 @@
 #
 # PROGRAM (default storm) is bench/src/PROGRAM.hs: spanstorm brackets its
 # rounds with the user's START/STOP messages and markers, for
-# `stats --spans` (about 580 bytes per iteration).
+# `stats --spans` (about 580 bytes per iteration). RTS_FLAGS adds RTS
+# options to the run: RTS_FLAGS='-hT -i0.05' makes a log with a heap
+# profile (by closure type), for `export --format hp`.
 #
 # Compiles bench/src/storm.hs in a temporary folder and runs it with
 # +RTS -N2 -l -ol<OUT>, scaling its iteration count so that OUT is at least
@@ -55,8 +57,9 @@ bytes_per_iter=545
 iters=$(( target * 105 / 100 / bytes_per_iter + 1 ))
 start=$(date +%s.%N)
 while :; do
-  echo "running storm $iters (+RTS -N2 -l)"
-  "$work/storm" "$iters" +RTS -N2 -l "-ol$out" -RTS >/dev/null
+  echo "running storm $iters (+RTS -N2 -l ${RTS_FLAGS:-})"
+  # shellcheck disable=SC2086
+  (cd "$work" && "$work/storm" "$iters" +RTS -N2 -l "-ol$out" ${RTS_FLAGS:-} -RTS >/dev/null)
   got=$(filesize "$out")
   if (( got >= target )); then
     break

@@ -1,7 +1,8 @@
 /*
  * evtool export: a log as Trace Event Format JSON (perfetto), speedscope
  * JSON or an .hp heap profile, converted by the library's exporter from
- * the events in time order (the sorter's streaming form).
+ * the events in time order (the sorter's streaming form; speedscope's
+ * and hp's events picked out of the log by -T workers first).
  */
 #include <errno.h>
 #include <string.h>
@@ -17,6 +18,7 @@ enum export_option {
 	EXPORT_OPT_FORMAT,
 	EXPORT_OPT_OUTPUT,
 	EXPORT_OPT_TMPDIR,
+	EXPORT_OPT_THREADS,
 	EXPORT_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(EXPORT_N_OPTIONS);
@@ -33,6 +35,9 @@ const cli_option export_options[EXPORT_N_OPTIONS + 1] = {
 	[EXPORT_OPT_TMPDIR] =
 	{ "tmpdir", 0, "DIR", "folder for temporary files when sorting "
 	  "(default $TMPDIR or /tmp)" },
+	[EXPORT_OPT_THREADS] =
+	{ "threads", 'T', "N", "read with N threads (default, or 0: the "
+	  "cores available; 1: one)" },
 };
 
 /* What each format needs, for the message when a log lacks it. */
@@ -92,7 +97,7 @@ static int output_error(const export_run *run)
 static int convert(export_run *run, ev_sorter *s, ev_input *in,
 		   ev_export_format format)
 {
-	int status = ev_sorter_visit(s, in, ev_exporter_consumer(), run->x);
+	int status = ev_exporter_visit(run->x, s, in);
 	int truncated = status == EV_ETRUNCATED, rc;
 
 	if (status < 0 && !truncated) {
@@ -119,10 +124,12 @@ int cmd_export(const cli_args *args)
 	export_run run = { NULL, NULL, NULL, NULL };
 	const char *out = cli_value(args, EXPORT_OPT_OUTPUT);
 	int format = EV_EXPORT_PERFETTO, rc;
+	unsigned threads;
 	ev_input *in = NULL;
 	ev_sorter *s = NULL;
 
-	if ((rc = cli_choice(args, EXPORT_OPT_FORMAT, &format)) != EXIT_OK)
+	if ((rc = cli_choice(args, EXPORT_OPT_FORMAT, &format)) != EXIT_OK ||
+	    (rc = cli_threads(args, EXPORT_OPT_THREADS, &threads)) != EXIT_OK)
 		return rc;
 	run.in = args->positional[0];
 	if (out && strcmp(out, "-") != 0)
@@ -134,8 +141,10 @@ int cmd_export(const cli_args *args)
 	if (ev_exporter_new(&run.x, &opts, run.sink, NULL) < 0 ||
 	    ev_sorter_new(&s, &sort, NULL) < 0)
 		rc = cli_error(EXIT_SYSTEM, "out of memory");
-	else if ((rc = cli_open_log_input(run.in, &in)) == EXIT_OK)
+	else if ((rc = cli_open_log_input(run.in, &in)) == EXIT_OK) {
+		ev_exporter_set_threads(run.x, threads);
 		rc = convert(&run, s, in, opts.format);
+	}
 	ev_input_free(in);
 	ev_sorter_free(s);
 	ev_exporter_free(run.x);

@@ -345,10 +345,7 @@ static void json_processes(json_out *j, const log_info *li)
 				    p->wall_epoch_ns + p->start_ns);
 		p->have_start ? json_uint(j, "start_time_ns", p->start_ns)
 			      : json_null(j, "start_time_ns");
-		json_begin_array(j, "capabilities");
-		for (size_t k = 0; k < p->n_caps; k++)
-			json_uint(j, NULL, p->caps[k]);
-		json_end_array(j);
+		json_uint16_array(j, "capabilities", p->caps, p->n_caps);
 		json_end_object(j);
 	}
 	json_end_array(j);

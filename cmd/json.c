@@ -110,6 +110,15 @@ void json_uint(json_out *j, const char *key, uint64_t v)
 	fprintf(j->f, "%llu", (unsigned long long)v);
 }
 
+void json_uint16_array(json_out *j, const char *key, const uint16_t *v,
+		       size_t n)
+{
+	json_begin_array(j, key);
+	for (size_t i = 0; i < n; i++)
+		json_uint(j, NULL, v[i]);
+	json_end_array(j);
+}
+
 void json_big_uint(json_out *j, const char *key, uint64_t v)
 {
 	char name[64], digits[24];

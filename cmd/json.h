@@ -34,6 +34,9 @@ void json_end_array(json_out *j);
 void json_string(json_out *j, const char *key, const char *s, size_t len);
 void json_cstring(json_out *j, const char *key, const char *s);
 void json_uint(json_out *j, const char *key, uint64_t v);
+/* `n` small numbers (a process's capabilities) as an array. */
+void json_uint16_array(json_out *j, const char *key, const uint16_t *v,
+		       size_t n);
 /* An integer that may exceed 2^53, beyond which readers that hold JSON
  * numbers as doubles (jq 1.6, JavaScript) round: written as the number
  * `key` and also as the decimal string `key`_str. */

@@ -66,13 +66,14 @@ int mon_session_new(mon_session **out, const char *source,
 		    const ev_header *h, const mon_limits *limits)
 {
 	mon_session *s = calloc(1, sizeof *s);
+	ev_session first = { 0, h, 0, 0 };
 
 	*out = NULL;
 	if (!s || ev_stats_new(&s->st, NULL) < 0) {
 		free(s);
 		return EV_ENOMEM;
 	}
-	ev_stats_consumer()->begin(s->st, 0, h);
+	ev_stats_consumer()->begin(s->st, &first);
 	ev_stats_on_pause(s->st, on_pause, s);
 	s->source = source;
 	s->limits = limits;

@@ -18,7 +18,7 @@
 
 static cli_progress *active;
 
-static void human_bytes(char *out, size_t cap, double bytes)
+const char *progress_bytes(double bytes, char *out, size_t len)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	unsigned u = 0;
@@ -27,10 +27,8 @@ static void human_bytes(char *out, size_t cap, double bytes)
 		bytes /= 1024;
 		u++;
 	}
-	if (u == 0)
-		snprintf(out, cap, "%.0f B", bytes);
-	else
-		snprintf(out, cap, "%.1f %s", bytes, units[u]);
+	snprintf(out, len, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+	return out;
 }
 
 static void clock_time(char *out, size_t cap, double seconds)
@@ -54,15 +52,15 @@ size_t progress_format(char *out, size_t cap, const char *label,
 
 	if (cap == 0)
 		return 0;
-	human_bytes(done_s, sizeof done_s, (double)done);
-	human_bytes(rate_s, sizeof rate_s, rate);
+	progress_bytes((double)done, done_s, sizeof done_s);
+	progress_bytes(rate, rate_s, sizeof rate_s);
 	if (total == 0) {
 		n = snprintf(out, cap, "%s %s %s/s", label, done_s, rate_s);
 		return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 	}
 	if (done > total) /* an estimate fell short */
 		total = done;
-	human_bytes(total_s, sizeof total_s, (double)total);
+	progress_bytes((double)total, total_s, sizeof total_s);
 	if (rate > 0)
 		clock_time(left_s, sizeof left_s, (double)(total - done) / rate);
 	else

@@ -26,6 +26,10 @@ typedef struct cli_progress {
  * short runs show nothing. */
 void progress_start(cli_progress *p, const char *label, int no_progress);
 
+/* "2.6 MiB": `bytes` in the largest binary unit below them, one decimal
+ * (none for bytes); the bar's and stats --follow's lines. */
+const char *progress_bytes(double bytes, char *out, size_t len);
+
 /* An ev_progress_fn: `ctx` is a cli_progress. */
 void progress_update(void *ctx, uint64_t done, uint64_t total);
 

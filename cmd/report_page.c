@@ -231,30 +231,6 @@ static void json_profile(json_out *j, const ev_report_profile *pr, size_t n)
  * size stays bounded (report.h); the rest are summed. */
 #define PAGE_THREADS 1000
 
-static int json_threads(json_out *j, const ev_stats *st)
-{
-	size_t n = ev_stats_thread_count(st);
-	size_t shown = n < PAGE_THREADS ? n : PAGE_THREADS;
-	const ev_stats_thread **order = stats_threads_by_run_time(st);
-
-	if (!order)
-		return -1;
-	json_begin_object(j, "threads");
-	json_uint(j, "count", n);
-	stats_json_thread(j, "total", ev_stats_thread_total(st));
-	if (ev_stats_thread_others(st))
-		stats_json_thread(j, "others", ev_stats_thread_others(st));
-	else
-		json_null(j, "others");
-	json_begin_array(j, "list");
-	for (size_t i = 0; i < shown; i++)
-		stats_json_thread(j, NULL, order[i]);
-	json_end_array(j);
-	json_end_object(j);
-	free(order);
-	return 0;
-}
-
 /* ---- the user's spans: figures from ev_stats, series over time ---- */
 
 static void json_span_series(json_out *j, const ev_report *rep, size_t n)
@@ -300,7 +276,7 @@ static int json_page(json_out *j, const report_page *page)
 	json_end_array(j);
 	json_profile(j, ev_report_heap_profile(rep),
 		     ev_report_buckets(rep)->buckets);
-	rc = json_threads(j, ev_report_stats(rep));
+	rc = stats_json_threads(j, ev_report_stats(rep), PAGE_THREADS);
 	stats_json_spans(j, ev_report_stats(rep));
 	json_span_series(j, rep, ev_report_buckets(rep)->buckets);
 	json_end_object(j);

@@ -38,88 +38,17 @@ const cli_option show_options[SHOW_N_OPTIONS + 1] = {
 	  "(default $TMPDIR or /tmp)" },
 };
 
-/* Rendered text is written out in chunks of about this size. */
-#define FLUSH_AT (256u * 1024u)
-
-typedef struct show_out {
-	ev_show_format format;
-	unsigned flags;
-	ev_show *show;   /* the current session's renderer */
-	ev_text text;    /* rendered, not yet written */
-} show_out;
-
-static int flush_text(show_out *o)
+/* Standard output, the writer's (show.h): every chunk flushed. */
+static int write_stdout(void *ctx, const char *text, size_t len)
 {
-	if (o->text.failed)
-		return EV_ENOMEM;
-	if (o->text.len && fwrite(o->text.data, 1, o->text.len, stdout) !=
-				   o->text.len)
+	(void)ctx;
+	if (fwrite(text, 1, len, stdout) != len)
 		return EV_EIO;
-	o->text.len = 0;
 	return fflush(stdout) == 0 ? EV_OK : EV_EIO;
 }
 
-/* Ends the current session's text, if one began. */
-static void end_session(show_out *o)
-{
-	if (o->show)
-		ev_show_footer(o->show, &o->text);
-	ev_show_free(o->show);
-	o->show = NULL;
-}
-
-static int on_session(void *ctx, unsigned session, const ev_header *h)
-{
-	show_out *o = ctx;
-	int rc;
-
-	(void)session;
-	end_session(o);
-	if ((rc = ev_show_new(&o->show, h, o->format, o->flags, NULL)) < 0)
-		return rc;
-	return ev_show_header(o->show, &o->text);
-}
-
-static int on_event(void *ctx, const ev_event *ev)
-{
-	show_out *o = ctx;
-	int rc = ev_show_event(o->show, ev, &o->text);
-
-	if (rc == EV_OK && o->text.len >= FLUSH_AT)
-		rc = flush_text(o);
-	return rc;
-}
-
-/* Writes what is left, the final newline included. */
-static int finish_output(show_out *o)
-{
-	end_session(o);
-	return flush_text(o);
-}
-
-/* The text of the events given, cut log or not. */
-static int on_finish(void *ctx, int status)
-{
-	int rc;
-
-	if (status < 0 && status != EV_ETRUNCATED)
-		return status;
-	return (rc = finish_output(ctx)) < 0 ? rc : status;
-}
-
-/* The text of every event, markers included (consumer.h): in time order
- * from the sorter, in file order when following. */
-static const ev_consumer show_consumer = { on_session, on_event, NULL,
-					   on_finish, EV_CONSUME_MARKERS };
-
-static void close_output(show_out *o)
-{
-	ev_show_free(o->show);
-	ev_text_free(&o->text);
-}
-
 /* Every event of every session in time order (ghc-events' stable sort). */
-static int show_sorted(const char *in, const char *tmpdir, show_out *o)
+static int show_sorted(const char *in, const char *tmpdir, ev_show_writer *w)
 {
 	ev_sort_options opts = EV_SORT_OPTIONS_INIT;
 	ev_input *input;
@@ -133,7 +62,7 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 		ev_sorter_free(s);
 		return rc;
 	}
-	status = ev_sorter_visit(s, input, &show_consumer, o);
+	status = ev_sorter_visit(s, input, ev_show_writer_consumer(), w);
 	if (status < 0 && ev_sorter_diag(s)->origin == EV_ORIGIN_OUTPUT)
 		rc = ev_sorter_diag(s)->status == EV_ENOMEM
 			     ? cli_error(EXIT_SYSTEM, "out of memory")
@@ -151,7 +80,7 @@ static int show_sorted(const char *in, const char *tmpdir, show_out *o)
 
 static int follow_idle(void *ctx)
 {
-	return flush_text(ctx) < 0 ? EV_EIO : EV_OK;
+	return ev_show_writer_flush(ctx) < 0 ? EV_EIO : EV_OK;
 }
 
 /* After the consumer's finish: a log that failed ends its text too. */
@@ -159,15 +88,15 @@ static int follow_finish(void *ctx, int status)
 {
 	if (status == EV_EIO && ferror(stdout))
 		return cli_stdout_failure();
-	return finish_output(ctx) < 0 ? cli_stdout_failure() : EXIT_OK;
+	return ev_show_writer_finish(ctx) < 0 ? cli_stdout_failure() : EXIT_OK;
 }
 
-static int show_following(const char *in, show_out *o)
+static int show_following(const char *in, ev_show_writer *w)
 {
-	static const follow_visitor visitor = { &show_consumer, follow_idle,
-						follow_finish };
+	follow_visitor visitor = { ev_show_writer_consumer(), follow_idle,
+				   follow_finish };
 
-	return follow_run(in, &visitor, o);
+	return follow_run(in, &visitor, w);
 }
 
 /* ------------------------------------------------------------------------
@@ -186,22 +115,27 @@ static int parse_format(const cli_args *args, ev_show_format *out)
 int cmd_show(const cli_args *args)
 {
 	const cli_command *cmd = args->cmd;
-	show_out o = { EV_SHOW_TEXT, 0, NULL, EV_TEXT_INIT };
+	ev_show_format format;
 	const char *in = args->positional[0];
+	unsigned flags = 0;
+	ev_show_writer *w;
 	int rc;
 
-	if ((rc = parse_format(args, &o.format)) != EXIT_OK)
+	if ((rc = parse_format(args, &format)) != EXIT_OK)
 		return rc;
 	if (cli_flag(args, SHOW_OPT_PRETTY_TIME)) {
-		if (o.format != EV_SHOW_TEXT)
+		if (format != EV_SHOW_TEXT)
 			return cli_usage_error(cmd, "--pretty-time is for the "
 					       "text format");
-		o.flags |= EV_SHOW_PRETTY_TIME;
+		flags |= EV_SHOW_PRETTY_TIME;
 	}
+	if (ev_show_writer_new(&w, format, flags, write_stdout, NULL,
+			       NULL) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
 	if (cli_flag(args, SHOW_OPT_FOLLOW))
-		rc = show_following(in, &o);
+		rc = show_following(in, w);
 	else
-		rc = show_sorted(in, cli_value(args, SHOW_OPT_TMPDIR), &o);
-	close_output(&o);
+		rc = show_sorted(in, cli_value(args, SHOW_OPT_TMPDIR), w);
+	ev_show_writer_free(w);
 	return rc;
 }

@@ -66,6 +66,14 @@ const char *stats_duration(uint64_t ns, char *out, size_t len);
 /* `v` with thousands separators, as the RTS's showStgWord64. */
 const char *stats_commas(uint64_t v, char *out, size_t len);
 
+/* The `n` items at(st, 0) ... at(st, n - 1) of a list of `st` (an
+ * ev_stats_*_at accessor), as an array of pointers sorted by `cmp`
+ * (given pointers to two of its elements, as qsort): to free(), NULL when
+ * out of memory. */
+const void **stats_sorted(const ev_stats *st, size_t n,
+			  const void *(*at)(const ev_stats *st, size_t i),
+			  int (*cmp)(const void *a, const void *b));
+
 /* evtool stats A B: the figures side by side (text or JSON), and the
  * --fail-if conditions (n_conds of them) checked on B against A, or on
  * A alone when `b` is NULL. Returns EXIT_OK, or EXIT_INVALID when a

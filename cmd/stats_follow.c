@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "follow.h"
+#include "progress.h"
 #include "stats_cli.h"
 
 typedef struct monitor {
@@ -32,20 +33,6 @@ typedef struct monitor {
 	uint64_t *span_counts; /* --spans: each name's count at the last line */
 	size_t n_span_counts;
 } monitor;
-
-/* "2.6 MiB": bytes for a line, in the largest unit below them. */
-static const char *size_text(double bytes, char *out, size_t len)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	unsigned u = 0;
-
-	while (bytes >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
-		bytes /= 1024;
-		u++;
-	}
-	snprintf(out, len, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
-	return out;
-}
 
 static void print_heading(void)
 {
@@ -66,11 +53,12 @@ static void print_line(monitor *m, uint64_t end_ns)
 		? (double)(now.allocated_bytes - m->last.allocated_bytes) : 0;
 	if (m->lines++ == 0)
 		print_heading();
-	size_text(span ? alloc * 1e9 / (double)span : 0, rate, sizeof rate);
+	progress_bytes(span ? alloc * 1e9 / (double)span : 0, rate,
+		       sizeof rate);
 	printf("%9.4fs %10s/s %10s %10s %5" PRIu64 " %9s %12.1f%%\n",
 	       (double)end_ns / 1e9, rate,
-	       size_text((double)now.live_bytes, live, sizeof live),
-	       size_text((double)now.heap_bytes, heap, sizeof heap),
+	       progress_bytes((double)now.live_bytes, live, sizeof live),
+	       progress_bytes((double)now.heap_bytes, heap, sizeof heap),
 	       now.collections - m->last.collections,
 	       stats_duration(now.gc_elapsed_ns - m->last.gc_elapsed_ns, gc,
 			      sizeof gc),
@@ -84,11 +72,11 @@ static void print_line(monitor *m, uint64_t end_ns)
 				   &m->n_span_counts);
 }
 
-static int on_begin(void *ctx, unsigned session, const ev_header *h)
+static int on_begin(void *ctx, const ev_session *s)
 {
 	monitor *m = ctx;
 
-	return ev_stats_consumer()->begin(m->f.st, session, h);
+	return ev_stats_consumer()->begin(m->f.st, s);
 }
 
 /* Before the event is added: an event past the current interval ends it

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "stats_cli.h"
 #include "stats_json.h"
 
 static void json_generations(json_out *j, const ev_stats_process *p)
@@ -182,23 +183,51 @@ void stats_json_process(json_out *j, const char *key, const ev_stats *st,
 /* Most run time first, ties by thread id. */
 static int by_run_time(const void *a, const void *b)
 {
-	const ev_stats_thread *x = *(const ev_stats_thread *const *)a;
-	const ev_stats_thread *y = *(const ev_stats_thread *const *)b;
+	const ev_stats_thread *x = *(const void *const *)a;
+	const ev_stats_thread *y = *(const void *const *)b;
 
 	if (x->run_ns != y->run_ns)
 		return x->run_ns < y->run_ns ? 1 : -1;
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-const ev_stats_thread **stats_threads_by_run_time(const ev_stats *st)
+static const void *thread_at(const ev_stats *st, size_t i)
 {
-	size_t n = ev_stats_thread_count(st);
-	const ev_stats_thread **order = malloc((n ? n : 1) * sizeof *order);
+	return ev_stats_thread_at(st, i);
+}
 
+const void **stats_threads_by_run_time(const ev_stats *st)
+{
+	return stats_sorted(st, ev_stats_thread_count(st), thread_at,
+			    by_run_time);
+}
+
+/* The threads in the text's order, which the order of the events does
+ * not change (the order of first sight does: a sorted log's differs). */
+int stats_json_threads(json_out *j, const ev_stats *st, size_t max)
+{
+	const ev_stats_thread *others = ev_stats_thread_others(st);
+	const void **order = stats_threads_by_run_time(st);
+	size_t n = ev_stats_thread_count(st);
+
+	json_begin_object(j, "threads");
+	json_uint(j, "count", n);
+	stats_json_thread(j, "total", ev_stats_thread_total(st));
+	if (others)
+		stats_json_thread(j, "others", others);
+	else
+		json_null(j, "others");
+	if (order) {
+		json_begin_array(j, "list");
+		for (size_t i = 0; i < n && i < max; i++)
+			stats_json_thread(j, NULL, order[i]);
+		json_end_array(j);
+	} else {
+		json_null(j, "list"); /* out of memory, as the text's "no list" */
+	}
+	json_end_object(j);
 	if (!order)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		order[i] = ev_stats_thread_at(st, i);
-	qsort(order, n, sizeof *order, by_run_time);
-	return order;
+		return -1;
+	free(order);
+	return 0;
 }

@@ -18,9 +18,14 @@ void stats_json_thread(json_out *j, const char *key,
 		       const ev_stats_thread *t);
 
 /* The threads of `st` (finished), most run time first, ties by thread
- * id: an array of ev_stats_thread_count() pointers to free(), NULL when
- * out of memory. */
-const ev_stats_thread **stats_threads_by_run_time(const ev_stats *st);
+ * id: an array of ev_stats_thread_count() pointers to its
+ * ev_stats_thread items, to free(), NULL when out of memory. */
+const void **stats_threads_by_run_time(const ev_stats *st);
+
+/* The member "threads" of `st` (finished): the count, the total, the
+ * others (null when none) and the list of at most `max` of them in the
+ * order above; -1 when out of memory (the list is then null). */
+int stats_json_threads(json_out *j, const ev_stats *st, size_t max);
 
 /* The spans of `st` (finished), most total time first, as the member
  * "spans" of the enclosing object: every figure, per thread too

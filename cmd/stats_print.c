@@ -226,7 +226,7 @@ static void print_threads(const ev_stats *st)
 	const ev_stats_thread *total = ev_stats_thread_total(st);
 	const ev_stats_thread *others = ev_stats_thread_others(st);
 	size_t n = ev_stats_thread_count(st);
-	const ev_stats_thread **order = stats_threads_by_run_time(st);
+	const void **order = stats_threads_by_run_time(st);
 	char runs[32], stops[32], ns[16], what[16];
 
 	printf("\n  Threads: %zu, %s runs, %s running\n  Stops: %s: ", n,
@@ -240,8 +240,10 @@ static void print_threads(const ev_stats *st)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		snprintf(what, sizeof what, "%" PRIu32, order[i]->tid);
-		print_thread(order[i], what);
+		const ev_stats_thread *t = order[i];
+
+		snprintf(what, sizeof what, "%" PRIu32, t->tid);
+		print_thread(t, what);
 	}
 	if (others)
 		print_thread(others, "others");
@@ -292,32 +294,6 @@ void stats_print_text(const stats_file *f, int separate, unsigned parts)
 
 /* ---- JSON ---- */
 
-/* The threads in the text's order, which the order of the events does
- * not change (the order of first sight does: a sorted log's differs). */
-static void json_threads(json_out *j, const ev_stats *st)
-{
-	const ev_stats_thread *others = ev_stats_thread_others(st);
-	const ev_stats_thread **order = stats_threads_by_run_time(st);
-
-	json_begin_object(j, "threads");
-	json_uint(j, "count", ev_stats_thread_count(st));
-	stats_json_thread(j, "total", ev_stats_thread_total(st));
-	if (others)
-		stats_json_thread(j, "others", others);
-	else
-		json_null(j, "others");
-	if (order) {
-		json_begin_array(j, "list");
-		for (size_t i = 0; i < ev_stats_thread_count(st); i++)
-			stats_json_thread(j, NULL, order[i]);
-		json_end_array(j);
-	} else {
-		json_null(j, "list"); /* out of memory, as the text's "no list" */
-	}
-	json_end_object(j);
-	free(order);
-}
-
 static void json_caps(json_out *j, const ev_stats *st)
 {
 	json_begin_array(j, "capabilities");
@@ -356,7 +332,7 @@ void stats_json_file(json_out *j, const stats_file *f, unsigned parts)
 		stats_json_process(j, NULL, f->st, i);
 	json_end_array(j);
 	if (parts & STATS_THREADS)
-		json_threads(j, f->st);
+		(void)stats_json_threads(j, f->st, SIZE_MAX);
 	if (parts & STATS_CAPS)
 		json_caps(j, f->st);
 	if (parts & STATS_SPANS)

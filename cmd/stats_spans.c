@@ -32,8 +32,8 @@ static uint64_t run_ns(const ev_stats *st)
 
 static int by_total(const void *a, const void *b)
 {
-	const ev_stats_span *x = *(const ev_stats_span *const *)a;
-	const ev_stats_span *y = *(const ev_stats_span *const *)b;
+	const ev_stats_span *x = *(const void *const *)a;
+	const ev_stats_span *y = *(const void *const *)b;
 
 	if (x->all.total_ns != y->all.total_ns)
 		return x->all.total_ns < y->all.total_ns ? 1 : -1;
@@ -42,19 +42,17 @@ static int by_total(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The spans of `st`, most total time first: an array of
- * ev_stats_span_count() pointers to free(), NULL when out of memory. */
-static const ev_stats_span **spans_by_total(const ev_stats *st)
+static const void *span_at(const ev_stats *st, size_t i)
 {
-	size_t n = ev_stats_span_count(st);
-	const ev_stats_span **order = malloc((n ? n : 1) * sizeof *order);
+	return ev_stats_span_at(st, i);
+}
 
-	if (!order)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		order[i] = ev_stats_span_at(st, i);
-	qsort(order, n, sizeof *order, by_total);
-	return order;
+/* The spans of `st`, most total time first: an array of
+ * ev_stats_span_count() pointers to its ev_stats_span items, to free(),
+ * NULL when out of memory. */
+static const void **spans_by_total(const ev_stats *st)
+{
+	return stats_sorted(st, ev_stats_span_count(st), span_at, by_total);
 }
 
 static const char *kind_word(unsigned kind)
@@ -110,7 +108,7 @@ static void print_span(const ev_stats_span *s, uint64_t whole)
 
 void stats_print_spans(const stats_file *f)
 {
-	const ev_stats_span **order = spans_by_total(f->st);
+	const void **order = spans_by_total(f->st);
 	ev_stats_spans_summary sum;
 	uint64_t whole = run_ns(f->st);
 
@@ -122,10 +120,13 @@ void stats_print_spans(const stats_file *f)
 		puts("  (out of memory: no list)");
 		return;
 	}
-	for (size_t i = 0; i < ev_stats_span_count(f->st); i++)
-		if (order[i]->all.count || order[i]->unmatched_stops ||
-		    order[i]->unstopped) /* a marker seen once is no span */
-			print_span(order[i], whole);
+	for (size_t i = 0; i < ev_stats_span_count(f->st); i++) {
+		const ev_stats_span *s = order[i];
+
+		if (s->all.count || s->unmatched_stops ||
+		    s->unstopped) /* a marker seen once is no span */
+			print_span(s, whole);
+	}
 	if (sum.dropped)
 		printf("  %" PRIu64 " spans not measured: more than %u names "
 		       "or %u open at once\n", sum.dropped,
@@ -173,7 +174,7 @@ static void json_span(json_out *j, const ev_stats_span *s, uint64_t whole)
 
 void stats_json_spans(json_out *j, const ev_stats *st)
 {
-	const ev_stats_span **order = spans_by_total(st);
+	const void **order = spans_by_total(st);
 	ev_stats_spans_summary sum;
 	uint64_t whole = run_ns(st);
 
@@ -257,14 +258,16 @@ static void compare_row(const ev_stats_span *a, const ev_stats_span *b,
 
 void stats_compare_spans(const stats_file *a, const stats_file *b)
 {
-	const ev_stats_span **order = spans_by_total(b->st);
+	const void **order = spans_by_total(b->st);
 
 	if (!order)
 		return;
 	printf("\n  %-26s %14s %14s %9s\n", "span", "base", "new", "change");
-	for (size_t i = 0; i < ev_stats_span_count(b->st); i++)
-		compare_row(same_span(a->st, order[i]), order[i],
-			    order[i]->name);
+	for (size_t i = 0; i < ev_stats_span_count(b->st); i++) {
+		const ev_stats_span *s = order[i];
+
+		compare_row(same_span(a->st, s), s, s->name);
+	}
 	for (size_t i = 0; i < ev_stats_span_count(a->st); i++) {
 		const ev_stats_span *s = ev_stats_span_at(a->st, i);
 		if (!same_span(b->st, s))

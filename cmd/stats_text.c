@@ -1,13 +1,29 @@
 /*
  * evtool stats, numbers as its text prints them: thousands separated as
- * the RTS's, durations with three significant digits. A leaf: the
- * summary (stats_print.c), the comparison (stats_compare.c), --follow
- * and the spans (stats_spans.c) call it.
+ * the RTS's, durations with three significant digits; and its lists in
+ * the order they are printed (stats_sorted). A leaf: the summary
+ * (stats_print.c), the comparison (stats_compare.c), --follow, the JSON
+ * (stats_json.c) and the spans (stats_spans.c) call it.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "stats_cli.h"
+
+const void **stats_sorted(const ev_stats *st, size_t n,
+			  const void *(*at)(const ev_stats *st, size_t i),
+			  int (*cmp)(const void *a, const void *b))
+{
+	const void **order = malloc((n ? n : 1) * sizeof *order);
+
+	if (!order)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		order[i] = at(st, i);
+	qsort(order, n, sizeof *order, cmp);
+	return order;
+}
 
 const char *stats_commas(uint64_t v, char *out, size_t len)
 {

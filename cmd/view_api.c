@@ -49,6 +49,16 @@ static void default_range(const view_state *v, view_params *p)
 						: p->from + 1;
 }
 
+/* params(), the range the whole log when none is given. */
+static int range_params(const view_state *v, const http_request *req,
+			FILE *body, view_params *p)
+{
+	if (params(req, body, p) < 0)
+		return -1;
+	default_range(v, p);
+	return 0;
+}
+
 /* ---- /api/meta ---- */
 
 /* The processes (once the index is complete): pid, program and caps. */
@@ -71,10 +81,7 @@ static void write_processes(json_out *j, const view_state *v)
 		while (p->args && len < p->args_len && p->args[len])
 			len++;
 		json_string(j, "program", p->args ? p->args : "", len);
-		json_begin_array(j, "caps");
-		for (size_t c = 0; c < p->n_caps; c++)
-			json_uint(j, NULL, p->caps[c]);
-		json_end_array(j);
+		json_uint16_array(j, "caps", p->caps, p->n_caps);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -373,9 +380,8 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 	ev_view_spark_cell *sp;
 	json_out j;
 
-	if (params(req, body, &p) < 0)
+	if (range_params(v, req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
-	default_range(v, &p);
 	cells = calloc(p.width, sizeof *cells);
 	sp = calloc(p.width, sizeof *sp);
 	if (!cells || !sp) {
@@ -479,9 +485,8 @@ static const char *window(void *ctx, const http_request *req, FILE *body)
 	ev_view_cell c;
 	json_out j;
 
-	if (params(req, body, &p) < 0)
+	if (range_params(v, req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
-	default_range(v, &p);
 	json_init_compact(&j, body);
 	json_begin_object(&j, NULL);
 	json_uint(&j, "from", p.from);
@@ -745,39 +750,124 @@ static const char *thread(void *ctx, const http_request *req, FILE *body)
 
 /* ---- /api/threads ---- */
 
-/* The threads with rows, the asked one (`p->tid`) first, then by their
- * running time in the range; *n of them. */
-static pick *pick_threads(const view_state *v, const view_params *p,
-			  size_t *n)
+/* The threads with rows, `tids` (*n of them). */
+static uint32_t *row_threads(const view_state *v, const view_params *p,
+			     size_t *n)
 {
 	size_t rows = ev_view_thread_rows(v->index);
-	pick *t = calloc(rows ? rows : 1, sizeof *t);
+	uint32_t *tids = calloc(rows ? rows : 1, sizeof *tids);
 	ev_view_thread_cell c;
 
 	*n = 0;
-	for (size_t i = 0; t && i < rows; i++) {
+	for (size_t i = 0; tids && i < rows; i++) {
 		const ev_view_thread *th = ev_view_thread_at(v->index, i);
-		if (!th || ev_view_thread_tile(v->index, th->tid, p->from, p->to,
-					       1, &c) != EV_OK)
-			continue;
-		t[(*n)++] = (pick){ th->tid, c.run_ns };
-		if (p->have_tid && th->tid == p->tid)
-			t[*n - 1].weight = UINT64_MAX;
+		if (th && ev_view_thread_tile(v->index, th->tid, p->from, p->to,
+					      1, &c) == EV_OK)
+			tids[(*n)++] = th->tid;
+	}
+	return tids;
+}
+
+/* The rows of `tids` over [from, to) from their events, when the blocks
+ * that hold them (from the rows' bucket at `from`) span at most
+ * VIEW_EXACT_BYTES for every cap (is_short); else NULL. */
+static ev_view_thread_replay *replay_threads(const view_state *v,
+					     const view_params *p,
+					     const uint32_t *tids, size_t n)
+{
+	ev_view_thread_replay *rp;
+	ev_view_cap_source src;
+	uint64_t start;
+	ev_reader *r;
+	int rc = EV_OK;
+
+	if (ev_view_thread_replay_new(&rp, v->index, tids, n, p->from,
+				      p->to) < 0)
+		return NULL;
+	start = ev_view_thread_replay_start(rp);
+	if (!is_short(v, start, p->to)) {
+		ev_view_thread_replay_free(rp);
+		return NULL;
+	}
+	for (size_t cap = 0; rc == EV_OK && cap < ev_view_cap_count(v->index);
+	     cap++) {
+		if ((rc = reader_at(v, (uint16_t)cap, start, &src, &r)) < 0)
+			break;
+		rc = ev_view_thread_replay_read(rp, r, (uint16_t)cap);
+		ev_reader_free(r);
+	}
+	if (rc < 0 || ev_view_thread_replay_finish(rp) < 0) {
+		ev_view_thread_replay_free(rp);
+		return NULL;
+	}
+	return rp;
+}
+
+/* The threads `tids` (k-th: index k), the asked one (`p->tid`) first,
+ * then by their running time in the range: from the replay `rp`, or the
+ * rows' buckets. */
+static pick *pick_threads(const view_state *v, const view_params *p,
+			  const uint32_t *tids, size_t n,
+			  const ev_view_thread_replay *rp)
+{
+	pick *t = calloc(n ? n : 1, sizeof *t);
+	ev_view_thread_cell c;
+
+	for (size_t k = 0; t && k < n; k++) {
+		if (rp)
+			ev_view_thread_replay_tile(rp, k, 1, &c);
+		else
+			ev_view_thread_tile(v->index, tids[k], p->from, p->to,
+					    1, &c);
+		t[k] = (pick){ k, c.run_ns };
+		if (p->have_tid && tids[k] == p->tid)
+			t[k].weight = UINT64_MAX;
 	}
 	if (t)
-		qsort(t, *n, sizeof *t, heavier_first);
+		qsort(t, n, sizeof *t, heavier_first);
 	return t;
 }
 
+/* Thread `k`'s states in the range, as its events give them: at most
+ * `max` (the first), then how many more. */
+static void write_intervals(json_out *j, const ev_view_thread_replay *rp,
+			    size_t k, size_t max)
+{
+	static const char *const names[] = { "", "running", "runnable",
+					      "blocked" };
+	const ev_view_thread_interval *iv;
+	size_t n = ev_view_thread_replay_intervals(rp, k, &iv);
+
+	json_begin_array(j, "intervals");
+	for (size_t i = 0; i < n && i < max; i++) {
+		json_begin_object(j, NULL);
+		json_uint(j, "from", iv[i].from);
+		json_uint(j, "to", iv[i].to);
+		json_cstring(j, "state", names[iv[i].state]);
+		json_uint(j, "reason", iv[i].reason);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_uint(j, "intervals_more", n > max ? n - max : 0);
+}
+
 /* One thread's row: per span its running, runnable and blocked time and
- * the reason that blocked it longest. */
+ * the reason that blocked it longest; from `rp` (its k-th thread), with
+ * its intervals when it is the thread asked for, or the index's
+ * buckets. */
 static void write_thread_row(json_out *j, const view_state *v, uint32_t tid,
-			     const view_params *p, ev_view_thread_cell *cells)
+			     const view_params *p,
+			     const ev_view_thread_replay *rp, size_t k,
+			     ev_view_thread_cell *cells)
 {
 	const ev_view_thread *th = ev_view_thread_find(v->index, tid);
 	const size_t size = sizeof *cells;
 
-	ev_view_thread_tile(v->index, tid, p->from, p->to, p->width, cells);
+	if (rp)
+		ev_view_thread_replay_tile(rp, k, p->width, cells);
+	else
+		ev_view_thread_tile(v->index, tid, p->from, p->to, p->width,
+				    cells);
 	json_begin_object(j, NULL);
 	json_uint(j, "tid", tid);
 	if (th && th->label)
@@ -794,6 +884,8 @@ static void write_thread_row(json_out *j, const view_state *v, uint32_t tid,
 	for (size_t i = 0; i < p->width; i++)
 		json_uint(j, NULL, cells[i].reason);
 	json_end_array(j);
+	if (rp && p->have_tid && tid == p->tid)
+		write_intervals(j, rp, k, VIEW_MAX_EVENTS);
 	json_end_object(j);
 }
 
@@ -801,22 +893,29 @@ static const char *threads(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
 	ev_view_thread_cell *cells;
-	pick *picks;
+	ev_view_thread_replay *rp = NULL;
+	uint32_t *tids;
+	pick *picks = NULL;
 	view_params p;
 	size_t n;
 	json_out j;
 
-	if (params(req, body, &p) < 0)
+	if (range_params(v, req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
-	default_range(v, &p);
 	cells = calloc(p.width, sizeof *cells);
-	picks = pick_threads(v, &p, &n);
+	tids = row_threads(v, &p, &n);
+	if (tids)
+		rp = replay_threads(v, &p, tids, n);
+	if (tids)
+		picks = pick_threads(v, &p, tids, n, rp);
 	if (!cells || !picks) {
 		free(cells);
-		free(picks);
+		free(tids);
+		ev_view_thread_replay_free(rp);
 		return NULL;
 	}
 	begin_spans_answer(&j, body, &p, ev_view_thread_bucket_ns(v->index));
+	json_bool(&j, "exact", rp != NULL);
 	json_uint(&j, "rows", n);
 	json_uint(&j, "threads_without_rows",
 		  ev_view_thread_count(v->index) - n +
@@ -827,11 +926,14 @@ static const char *threads(void *ctx, const http_request *req, FILE *body)
 	json_end_array(&j);
 	json_begin_array(&j, "threads");
 	for (size_t i = 0; i < n && i < p.limit && i < VIEW_MAX_THREAD_ROWS; i++)
-		write_thread_row(&j, v, (uint32_t)picks[i].id, &p, cells);
+		write_thread_row(&j, v, tids[picks[i].id], &p, rp,
+				 (size_t)picks[i].id, cells);
 	json_end_array(&j);
 	json_end_object(&j);
 	free(cells);
+	free(tids);
 	free(picks);
+	ev_view_thread_replay_free(rp);
 	return "application/json";
 }
 
@@ -940,9 +1042,8 @@ static const char *bands(void *ctx, const http_request *req, FILE *body)
 	view_params p;
 	json_out j;
 
-	if (params(req, body, &p) < 0)
+	if (range_params(v, req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
-	default_range(v, &p);
 	/* The samples of the range and the one before it (it covers the
 	 * range's start), at most `width` of them, evenly picked. */
 	while (first + 1 < n && ev_view_sample_time(ix, first + 1) <= p.from)

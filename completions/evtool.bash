@@ -16,7 +16,7 @@ _evtool_options() {
     report) echo '-o --output --top -h --help' ;;
     sort) echo '-o --output --gzip --check --memory --tmpdir --block-size --method --no-progress -v --verbose -h --help' ;;
     merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
-    export) echo '--format -o --output --tmpdir -h --help' ;;
+    export) echo '--format -o --output --tmpdir -T --threads -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -T --threads -h --help' ;;
     view) echo '-l --listen --open --cache -h --help' ;;
     truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
@@ -79,6 +79,7 @@ _evtool_value() {
     'export --format') echo 'words:perfetto speedscope hp' ;;
     'export -o'|'export --output') echo 'file' ;;
     'export --tmpdir') echo 'dir' ;;
+    'export -T'|'export --threads') echo 'text' ;;
     'validate --tolerance') echo 'text' ;;
     'validate --gc-end-tolerance') echo 'text' ;;
     'validate --max-errors') echo 'text' ;;

@@ -128,6 +128,7 @@ complete -c evtool -n '__fish_seen_subcommand_from export' -F
 complete -c evtool -n '__fish_seen_subcommand_from export' -l format -x -a 'perfetto speedscope hp' -d 'perfetto (default: Trace Event Format JSON), speedscope (the time profile of a +RTS -p run) or hp (the heap profile, as hp2ps reads)'
 complete -c evtool -n '__fish_seen_subcommand_from export' -s o -l output -r -F -d 'write to FILE (default, or -: standard output)'
 complete -c evtool -n '__fish_seen_subcommand_from export' -l tmpdir -x -a '(__fish_complete_directories)' -d 'folder for temporary files when sorting (default $TMPDIR or /tmp)'
+complete -c evtool -n '__fish_seen_subcommand_from export' -s T -l threads -x -d 'read with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from export' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from validate' -F

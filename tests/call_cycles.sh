@@ -9,7 +9,9 @@
 #   lib/common/, lib/format/ nothing but those two, and an operation's
 #   folder those three and itself only, but for
 #   the uses LAYERS below allows (lib/inspect/ holds what analyses share,
-#   view's bands among them; report is built on stats); the same holds
+#   view's bands among them; report is built on stats; export's visit
+#   drives the sorter, on the log or on the events its workers picked,
+#   ev_exporter_visit); the same holds
 #   for which internal headers (lib/FOLDER/*.h) a file includes.
 #
 #     bash tests/call_cycles.sh OBJDIR [LIBDIR]
@@ -28,7 +30,7 @@
 # folder after a file moved) are ignored.
 set -euo pipefail
 
-LAYERS='stats->inspect export->inspect report->inspect view->inspect report->stats export->stats archive->validate view->stats'
+LAYERS='stats->inspect export->inspect report->inspect view->inspect report->stats export->stats export->sort archive->validate view->stats'
 
 # symbols OBJDIR SRCDIR PREFIX: "D file symbol" for what each object
 # defines and "U file symbol" for what it uses, the file named PREFIX

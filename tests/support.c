@@ -47,6 +47,19 @@ uint8_t *ts_load(const char *dir, const char *name, size_t *len)
 	return buf;
 }
 
+uint8_t *ts_load_twice(const char *dir, const char *name, size_t *len)
+{
+	uint8_t *one = ts_load(dir, name, len);
+	uint8_t *two = one ? malloc(2 * *len) : NULL;
+
+	if (!two)
+		abort();
+	memcpy(two, one, *len);
+	memcpy(two + *len, one, *len);
+	free(one);
+	return two;
+}
+
 static int has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -304,6 +317,22 @@ ev_input *ts_input(const char *path)
 		abort();
 	}
 	return in;
+}
+
+ev_merge *ts_merge(const char *dir, const char *const *names, size_t n)
+{
+	ev_merge *m;
+
+	if (ev_merge_new(&m, NULL, NULL) < 0)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		char *path = ts_path(dir, names[i]);
+
+		if (!path || ev_merge_add(m, ts_input(path)) < 0)
+			abort();
+		free(path);
+	}
+	return m;
 }
 
 ev_input *ts_memory_input(const void *data, size_t len, const char *name)

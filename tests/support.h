@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evtool/merge.h"
 #include "evtool/pipeline.h"
 #include "evtool/validate.h"
 
@@ -22,6 +23,10 @@ char *ts_path(const char *dir, const char *name);
 /* Reads "dir/name" whole; NULL when it cannot (an optional corpus log
  * that is absent: the caller skips). */
 uint8_t *ts_load(const char *dir, const char *name, size_t *len);
+
+/* "dir/name" twice, one copy after the other (a log of two sessions, as
+ * a restarted eventlog writes): 2 * *len bytes; aborts when it cannot. */
+uint8_t *ts_load_twice(const char *dir, const char *name, size_t *len);
 
 /* ---- An independent event walker (doc/format.md sections 1, 2 and 4) ----
  * Written from the format description, sharing no code with libevtool, so
@@ -77,6 +82,10 @@ void ts_remove_dir(const char *dir);
 /* The input of the file at `path`; aborts the test when it cannot be
  * opened. */
 ev_input *ts_input(const char *path);
+
+/* A merge of the logs `names` (`n` of them) of folder `dir`, with the
+ * default options; aborts the test when one cannot be opened. */
+ev_merge *ts_merge(const char *dir, const char *const *names, size_t n);
 
 /* Validates the log `r` reads with `opts` (NULL: the defaults), findings
  * to `fn`: the status of ev_validator_run_reader, the outcome in `res`. */

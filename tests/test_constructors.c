@@ -18,6 +18,8 @@
 #include <cmocka.h>
 
 #include "evtool/evtool.h"
+#include "archive_internal.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -116,7 +118,7 @@ static void test_options_of_another_version(void **state)
 	ev_report *rep;
 	ev_exporter *x;
 	ev_writer *w;
-	ev_archive_writer *aw;
+	evi_archive_writer *aw;
 	ev_sink *sink;
 	ev_header *h;
 	ev_diag d[10];
@@ -126,7 +128,7 @@ static void test_options_of_another_version(void **state)
 	fo.version = so.version = mo.version = ro.version = vo.version = 99;
 	io.version = po.version = xo.version = wo.version = ao.version = 99;
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	rc[0] = ev_filter_new(&f, &fo, &d[0]);
 	rc[1] = ev_sorter_new(&so_, &so, &d[1]);
 	rc[2] = ev_merge_new(&m, &mo, &d[2]);
@@ -136,7 +138,7 @@ static void test_options_of_another_version(void **state)
 	rc[6] = ev_report_new(&rep, &po, &d[6]);
 	rc[7] = ev_exporter_new(&x, &xo, sink, &d[7]);
 	rc[8] = ev_writer_open(&w, sink, h, &wo, &d[8]);
-	rc[9] = ev_archive_writer_open(&aw, sink, 0, &ao, &d[9]);
+	rc[9] = evi_archive_writer_open(&aw, sink, 0, &ao, &d[9]);
 	for (int i = 0; i < 10; i++) {
 		assert_int_equal(rc[i], EV_EINVAL);
 		assert_int_equal(d[i].status, EV_EINVAL);
@@ -151,7 +153,7 @@ static void test_options_of_another_version(void **state)
 	assert_null(f);
 	assert_null(w);
 	assert_null(aw);
-	ev_header_free(h);
+	evi_header_free(h);
 	ev_sink_free(sink);
 }
 
@@ -164,7 +166,7 @@ static void test_bad_arguments(void **state)
 	ev_diag d = untouched();
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	assert_int_equal(ev_show_new(&s, h, (ev_show_format)7, 0, &d),
 			 EV_EINVAL);
 	assert_null(s);
@@ -174,7 +176,7 @@ static void test_bad_arguments(void **state)
 			 EV_EINVAL);
 	assert_null(r);
 	expect(&d, EV_EINVAL, EV_ORIGIN_NONE, "no read function");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* A constructor that succeeds leaves the caller's diagnostic alone. */

@@ -603,77 +603,40 @@ static outcome run_sort(const bytes *log, ev_sort_method method)
 }
 
 /* `evtool show`, as cmd/show.c drives it: the sorter hands the events
- * (block markers too) in time order to an ev_show per session, whose text
- * is written out, here dropped, every SHOW_FLUSH_AT bytes. */
-#define SHOW_FLUSH_AT (256 * KIB)
-
-typedef struct show_run {
-	ev_show_format format;
-	ev_show *show;     /* the current session's renderer */
-	ev_text text;      /* rendered since the last flush */
-	uint64_t rendered; /* bytes of text in all */
-} show_run;
-
-static void show_flush(show_run *sr)
+ * (block markers too) in time order to the show writer (show.h), whose
+ * text is written out, here counted and dropped. */
+static int count_text(void *ctx, const char *text, size_t len)
 {
-	sr->rendered += sr->text.len;
-	sr->text.len = 0;
-}
-
-static void show_end_session(show_run *sr)
-{
-	if (sr->show)
-		ev_show_footer(sr->show, &sr->text);
-	ev_show_free(sr->show);
-	sr->show = NULL;
-}
-
-static int show_session(void *ctx, unsigned session, const ev_header *h)
-{
-	show_run *sr = ctx;
-	int rc;
-
-	(void)session;
-	show_end_session(sr);
-	if ((rc = ev_show_new(&sr->show, h, sr->format, 0, NULL)) < 0)
-		return rc;
-	return ev_show_header(sr->show, &sr->text);
-}
-
-static int show_event(void *ctx, const ev_event *ev)
-{
-	show_run *sr = ctx;
-	int rc = ev_show_event(sr->show, ev, &sr->text);
-
-	if (rc == EV_OK && sr->text.len >= SHOW_FLUSH_AT)
-		show_flush(sr);
-	return rc;
+	(void)text;
+	*(uint64_t *)ctx += len;
+	return EV_OK;
 }
 
 static outcome run_show_as(const bytes *log, ev_show_format format,
 			   uint64_t *rendered)
 {
-	static const ev_consumer visitor = { show_session, show_event, NULL, NULL, EV_CONSUME_MARKERS };
 	temp_log t = temp_log_write(log);
-	show_run sr = { format, NULL, EV_TEXT_INIT, 0 };
+	uint64_t n = 0;
 	outcome o = { 0 };
 	int64_t base = measure_start();
 	double t0 = cpu_seconds();
 	ev_sorter *s = new_sorter(&t, EV_SORT_AUTO);
+	ev_show_writer *w;
 
-	o.status = ev_sorter_visit(s, t.in, &visitor, &sr);
-	show_end_session(&sr);
-	show_flush(&sr);
+	if (ev_show_writer_new(&w, format, 0, count_text, &n, NULL) < 0)
+		abort();
+	o.status = ev_sorter_visit(s, t.in, ev_show_writer_consumer(), w);
+	ev_show_writer_finish(w); /* a failed log's text too */
+	ev_show_writer_free(w);
 	o.events = ev_sorter_result(s)->events;
 	o.sessions = ev_sorter_result(s)->sessions;
 	ev_sorter_free(s);
-	ev_text_free(&sr.text);
 	o.peak = measure_peak(base);
 	o.allocated = measure_allocated();
 	o.seconds = cpu_seconds() - t0;
 	temp_log_remove(&t);
 	if (rendered)
-		*rendered = sr.rendered;
+		*rendered = n;
 	return o;
 }
 

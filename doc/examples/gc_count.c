@@ -21,12 +21,11 @@ typedef struct gc_count {
 	unsigned long long session, total;
 } gc_count;
 
-static int begin(void *self, unsigned session, const ev_header *h)
+static int begin(void *self, const ev_session *s)
 {
 	gc_count *c = self;
 
-	(void)session;
-	(void)h;
+	(void)s;
 	c->session = 0;
 	return EV_OK;
 }
@@ -42,11 +41,11 @@ static int event(void *self, const ev_event *ev)
 	return EV_OK;
 }
 
-static int end(void *self, unsigned session)
+static int end(void *self, const ev_session *s)
 {
 	const gc_count *c = self;
 
-	printf("session %u: %llu GC_START\n", session, c->session);
+	printf("session %u: %llu GC_START\n", s->index, c->session);
 	return fflush(stdout) == 0 ? EV_OK : EV_EIO;
 }
 

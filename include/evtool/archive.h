@@ -71,51 +71,14 @@ typedef struct ev_archive_options {
 /** The online processors, at least 1 and at most 8. */
 EV_API unsigned ev_archive_default_threads(void);
 
-/** A gzip compressor with the log's digest in its header (opaque). */
-typedef struct ev_archive_writer ev_archive_writer;
-
 /**
- * Starts an archive in `sink` (which stays the caller's) whose headers
- * hold `digest`, the xxh3-64 of all the bytes that will be written. `opts` may be NULL for the defaults; a level outside 1-9,
- * more than EV_ARCHIVE_MAX_THREADS threads or a chunk smaller than
- * EV_ARCHIVE_MIN_CHUNK is EV_EINVAL. Memory stays bounded: at most two
- * chunks per thread are in flight (about 2 * chunk_size each).
- */
-EV_API int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
-				  uint64_t digest,
-				  const ev_archive_options *opts,
-				  ev_diag *diag);
-
-/** Compresses `len` more bytes of the log. */
-EV_API int ev_archive_writer_write(ev_archive_writer *w, const void *data,
-				   size_t len);
-
-/**
- * Compresses what is left and writes the last member. When the bytes
- * written do not hash to the digest given at open (the input changed
- * between the pass that hashed it and the one that compressed it),
- * returns EV_EINVAL before writing the last member, so that the archive
- * fails its digest check.
- */
-EV_API int ev_archive_writer_finish(ev_archive_writer *w);
-
-/** Uncompressed bytes written so far. */
-EV_API uint64_t ev_archive_writer_bytes(const ev_archive_writer *w);
-
-/** Stops the threads and frees the writer; NULL is fine. */
-EV_API void ev_archive_writer_free(ev_archive_writer *w);
-
-/** Details of the last failure. */
-EV_API const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w);
-
-/**
- * Opens a sink that writes what it is given to `target` as an archive, as
- * ev_archive_writer does, for a producer that cannot hash the log first
+ * Opens a sink that writes what it is given to `target` as an archive
+ * (as `evtool archive` writes one), for a producer that cannot hash the log first
  * (a command writing its output): the compressed members wait in an
  * unnamed temporary file in `tmpdir` (NULL: $TMPDIR, else /tmp), and
  * ev_sink_commit() copies them to `target`, each member's header holding
  * the digest of the bytes written, then commits `target`. The archive is
- * the bytes ev_archive_writer would write with that digest.
+ * the bytes ev_archive_compress_fd would write with that digest.
  * The new sink owns `target` from the call on, even when it fails:
  * ev_sink_free() frees both, and ev_sink_temp_path() is target's.
  * ev_sink_bytes() counts the uncompressed bytes. `opts` may be NULL.
@@ -124,31 +87,11 @@ EV_API int ev_sink_open_archive(ev_sink **out, ev_sink *target,
 				const char *tmpdir,
 				const ev_archive_options *opts, ev_diag *diag);
 
-/** What a gzip member header says. */
-typedef struct ev_archive_header {
-	int has_digest;   /**< an 'E' 'V' subfield of a known kind */
-	int kind;         /**< its kind byte (EV_ARCHIVE_KIND_*), or 0 */
-	uint64_t digest;  /**< valid when has_digest */
-	uint32_t mtime;
-	uint32_t size;    /**< header bytes: where the deflate data starts */
-} ev_archive_header;
-
 /**
  * Nonzero when the `len` bytes at `data` start a gzip member (its two
  * magic bytes), as every reader of evtool recognises one.
  */
 EV_API int ev_is_gzip(const void *data, size_t len);
-
-/**
- * Parses the gzip member header at the start of `len` bytes at `data`.
- * EV_OK: `out` is filled. EV_ETRUNCATED: the bytes so far are a header's
- * beginning; more are needed. EV_EFORMAT: not a gzip header (wrong magic
- * or method, reserved flags, bad header CRC), or an 'E' 'V' subfield
- * that is not 9 bytes or has an unknown kind byte. `diag` may be
- * NULL.
- */
-EV_API int ev_archive_parse_header(ev_archive_header *out, const void *data,
-				   size_t len, ev_diag *diag);
 
 /** An inflating, verifying archive reader (opaque). */
 typedef struct ev_archive_reader ev_archive_reader;
@@ -249,8 +192,9 @@ EV_API int ev_archive_scan_fd(int fd, const char *name, int force,
  * `fn` (NULL: none). EV_OK, or a failure described in *diag: of the
  * input (EV_ORIGIN_INPUT, EV_EIO: it cannot be read, or its bytes no
  * longer match `digest`: it changed since the first pass), or of the
- * output (EV_ORIGIN_OUTPUT, as the writer reports it). `opts` as for
- * ev_archive_writer_open.
+ * output (EV_ORIGIN_OUTPUT, as the writer reports it). `opts` may be NULL
+ * for the defaults; a level outside 1-9, more than EV_ARCHIVE_MAX_THREADS
+ * threads or a chunk smaller than EV_ARCHIVE_MIN_CHUNK is EV_EINVAL.
  */
 EV_API int ev_archive_compress_fd(int fd, ev_sink *sink, uint64_t digest,
 				  const ev_archive_options *opts,

@@ -151,13 +151,6 @@ typedef enum ev_ref_kind {
 	EV_REF_HEAP_PROFILE
 } ev_ref_kind;
 
-/** One identifier field inside a payload. */
-typedef struct ev_ref {
-	ev_ref_kind kind;
-	uint16_t offset; /**< byte offset in the payload */
-	uint8_t width;   /**< 1, 2, 4 or 8 bytes, big-endian */
-} ev_ref;
-
 /** The most payload sizes any one type had across GHC versions. */
 #define EV_MAX_KNOWN_SIZES 3
 
@@ -190,57 +183,17 @@ EV_API const ev_type_info *ev_catalog_find(uint16_t id);
 EV_API const ev_type_info *ev_header_type_info(const ev_header *h,
 					       uint16_t id);
 
-/** The entry whose name matches `name` (case-insensitive), or NULL. */
-EV_API const ev_type_info *ev_catalog_by_name(const char *name);
-
 /** Number of catalogue entries; entries are in ascending id order. */
 EV_API size_t ev_catalog_count(void);
 
 /** Entry `i` (0 <= i < ev_catalog_count()), or NULL out of range. */
 EV_API const ev_type_info *ev_catalog_at(size_t i);
 
-/** Nonzero when `size` is one that some GHC version used for `info`. */
-EV_API int ev_catalog_size_known(const ev_type_info *info, int size);
-
 /** Lower-case class name ("scheduler", "gc", ...); NULL if not one bit. */
 EV_API const char *ev_class_name(ev_class cls);
 
-/**
- * The class named by `name`: a long name as ev_class_name() gives, or one
- * RTS flag letter ("s", "g", "p", "f", "u", "n", "T"). EV_CLASS_NONE if
- * unknown.
- */
-EV_API ev_class ev_class_from_name(const char *name);
-
 /** The class of event type `id`; EV_CLASS_OTHER when unknown. */
 EV_API ev_class ev_type_class(uint16_t id);
-
-/**
- * Nonzero for the event types that describe rather than happen, which
- * `evtool filter` keeps whatever it selects: capset and capability
- * creation, assignment and removal (25-28, 45-48), STARTUP, RTS
- * identifier, program arguments and environment, pid and parent pid,
- * wall clock, heap info (52), heap-profile and time-profile begin (160,
- * 168), cost-centre (161), info-table (169), ticky-counter (210) and
- * perf-name (140) definitions, and THREAD_LABEL.
- */
-EV_API int ev_type_is_metadata(uint16_t id);
-
-/**
- * The identifier fields present in one event payload of type `type` and
- * `size` bytes. Fields that lie beyond `size` are omitted, as are
- * conditional ones that do not apply (STOP_THREAD's info is a thread only
- * for status 8). Writes at most `max` entries to `out` and returns the
- * total number present, which may be larger than `max`.
- */
-EV_API size_t ev_payload_refs(uint16_t type, const uint8_t *payload,
-			      size_t size, ev_ref *out, size_t max);
-
-/** The value of `ref` in `payload`. */
-EV_API uint64_t ev_ref_get(const uint8_t *payload, const ev_ref *ref);
-
-/** Stores `value` (truncated to the field's width) into `payload`. */
-EV_API void ev_ref_set(uint8_t *payload, const ev_ref *ref, uint64_t value);
 
 /** How one payload field is encoded (doc/format.md section 5). */
 typedef enum ev_field_kind {
@@ -274,15 +227,6 @@ typedef struct ev_layout {
 	uint8_t n_fields;
 	const ev_field *fields;
 } ev_layout;
-
-/**
- * The layout of a payload of `size` bytes of type `id`: the form with the
- * largest min_size not above `size` (surplus bytes are appended fields a
- * newer GHC added), as ghc-events picks its parser. NULL when the type has
- * no known layout or the payload is shorter than every form: ghc-events
- * then shows the event as unknown.
- */
-EV_API const ev_layout *ev_catalog_layout(uint16_t id, uint32_t size);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 /*
  * evtool: decoding an event's payload into named fields.
  *
- * The catalogue says how each type's payload is laid out
- * (ev_catalog_layout); the decoder walks a payload along that layout and
+ * The catalogue says how each type's payload is laid out (an ev_layout
+ * per form of a payload); the decoder walks a payload along its layout and
  * hands back one value per field, borrowing the payload's bytes. Both the
  * ghc-events text of `evtool show` and its NDJSON are built on it.
  */

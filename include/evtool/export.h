@@ -24,7 +24,9 @@
  *     o.format = EV_EXPORT_HP;
  *     ev_exporter_new(&x, &o, sink, NULL);
  *     rc = ev_sorter_visit(sorter, in, ev_exporter_consumer(), x);
- *     (the consumer's finish ended the output: ev_exporter_finish)
+ *     (the consumer's finish ended the output: ev_exporter_finish; or
+ *     ev_exporter_set_threads(x, n) and ev_exporter_visit(x, sorter,
+ *     in), the same output, read by n workers where the format allows)
  *     rc EV_EXPORT_NOTHING: the log has nothing for the format; nothing
  *     was written to the sink.
  *     ev_exporter_free(x);
@@ -135,6 +137,23 @@ EV_API int ev_exporter_finish(ev_exporter *x);
  *  or was cut, and returns EV_EXPORT_NOTHING when that does, else the
  *  source's status or the failure; after a failure it does nothing. */
 EV_API const ev_consumer *ev_exporter_consumer(void);
+
+/** Reads with `threads` workers in ev_exporter_visit (0 and 1: one, the
+ *  caller's thread; the default). */
+EV_API void ev_exporter_set_threads(ev_exporter *x, unsigned threads);
+
+/**
+ * Converts the log `in`: as ev_sorter_visit(s, in, ev_exporter_consumer(),
+ * x) does, with its status and `s`'s diag, and the same output byte for
+ * byte. With two threads or more (ev_exporter_set_threads), a format that
+ * reads few event types (speedscope, hp) of a plain log of one session in
+ * a regular file has them picked out of the log's blocks by the workers,
+ * into an unnamed temporary file (in `opts.tmpdir`), which the sorter then
+ * reads in place of the log; events_in (ev_export_stats) still counts
+ * every event. Any other format and log (perfetto; gzip, pipes, logs
+ * without block markers, damaged blocks) is converted sequentially.
+ */
+EV_API int ev_exporter_visit(ev_exporter *x, ev_sorter *s, ev_input *in);
 
 /** What the exporter did so far: it waits until the events handed over
  *  are formatted (they are, on a second thread, behind the caller). */

@@ -43,8 +43,8 @@ typedef struct ev_filter ev_filter;
 /** What a list selector looks at. */
 typedef enum ev_filter_kind {
 	/** Event classes: the RTS `-l` letters s g p f u n T (several may
-	 *  be run together, "sgu") or names ("gc", "heap-profile", see
-	 *  ev_class_from_name). "n" and "nonmoving" also cover the
+	 *  be run together, "sgu") or names ("gc", "heap-profile", as
+	 *  ev_class_name gives them). "n" and "nonmoving" also cover the
 	 *  concurrent mark and sweep events, as `+RTS -ln` does. */
 	EV_FILTER_CLASS = 0,
 	/** Event types: names ("RUN_THREAD", any case), ids and id ranges

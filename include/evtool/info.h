@@ -14,12 +14,17 @@
  *     if (ev_info_read(in, r) < 0) ... ev_reader_diag(r)
  *     use(ev_info_result(in)), ev_info_type_events(in, id), ...
  *     ev_info_free(in);
+ *
+ * The analysis is an event consumer too (consumer.h): any source drives
+ * it, a followed live log or merged inputs as well as a file
+ * (ev_merge_visit(m, ev_info_consumer(), in)).
  */
 #ifndef EVTOOL_INFO_H
 #define EVTOOL_INFO_H
 
 #include "common.h"
 #include "catalog.h"
+#include "consumer.h"
 #include "process.h"
 #include "reader.h"
 
@@ -124,6 +129,20 @@ EV_API void ev_info_set_threads(ev_info *in, unsigned threads);
  * at open, have_digest stays 0.
  */
 EV_API int ev_info_read(ev_info *in, ev_reader *r);
+
+/**
+ * The analysis as an event consumer (consumer.h), on an ev_info that
+ * nothing read yet: any source drives it once (ev_info_read is the
+ * reader's way, with the input's facts). The summary is then the one
+ * ev_info_read makes of the same events and sessions, but for what only
+ * a reader knows: `gzip`, `stored_bytes` and the digest stay 0, and when
+ * the source stopped before the end (`status`: finish's) `diag` holds
+ * that status and where the events stopped, and the session it stopped
+ * in ends past its last event (or at its header's offset without one),
+ * as the events' offsets say (the sorter's do not: sort.h). Finish
+ * returns the source's status, or EV_ENOMEM; a second run EV_EINVAL.
+ */
+EV_API const ev_consumer *ev_info_consumer(void);
 
 /** What was found; valid until ev_info_free. */
 EV_API const ev_info_summary *ev_info_result(const ev_info *in);

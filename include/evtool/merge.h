@@ -139,7 +139,8 @@ typedef struct ev_merge_ids {
 	uint64_t max;  /**< the largest id of this kind it names */
 	/** Output id = input id + base, except thread id 0 and a cap field
 	 *  of all ones (which mean "none"). Always 0 for EV_REF_TASK: task
-	 *  ids are renamed one by one (see ev_merge_map). */
+	 *  ids are renamed one by one, each to a value no earlier
+	 *  input has. */
 	uint64_t base;
 } ev_merge_ids;
 
@@ -230,14 +231,6 @@ EV_API const ev_merge_input *ev_merge_input_at(const ev_merge *m, size_t i);
 
 /** The output header after ev_merge_plan, or NULL. Owned by the merge. */
 EV_API const ev_header *ev_merge_header(const ev_merge *m);
-
-/**
- * The output id of identifier `id` of kind `kind` in input `i`, as the
- * merge writes it (after ev_merge_plan). Task ids keep their value unless
- * an earlier input has the same one; then they get one no input has.
- */
-EV_API uint64_t ev_merge_map(const ev_merge *m, size_t i, ev_ref_kind kind,
-			     uint64_t id);
 
 /**
  * The second pass: writes the merged log into `sink` (which stays the

@@ -181,20 +181,9 @@ EV_API int ev_reader_resync(ev_reader *r, uint64_t *skipped_from,
 /** Nonzero when an event is inside a block; fills `out` if not NULL. */
 EV_API int ev_reader_block(const ev_reader *r, ev_block *out);
 
-/** Number of BLOCK_MARKER events read in this session. */
-EV_API uint64_t ev_reader_block_count(const ev_reader *r);
-
 /** Nonzero when the input is gzip-compressed. Known once input has been
  *  read (after ev_reader_read_header), 0 before. */
 EV_API int ev_reader_is_gzip(const ev_reader *r);
-
-/**
- * Calls `fn(ctx, done, total)` after each read from the input: `done` is
- * ev_reader_input_bytes(), `total` the size of the input file from the
- * position where the reader started (0 for a pipe or memory). `fn` NULL
- * turns it off. See ev_progress_fn.
- */
-EV_API void ev_reader_set_progress(ev_reader *r, ev_progress_fn fn, void *ctx);
 
 /** Bytes pulled from the underlying input so far (compressed bytes for
  *  gzip input). */

@@ -46,7 +46,7 @@ typedef struct ev_report ev_report;
 typedef struct ev_report_options {
 	unsigned version; /**< EV_REPORT_OPTIONS_VERSION */
 	/** Buckets kept while reading, 16 to EV_REPORT_MAX_BUCKETS; after
-	 *  ev_report_finish between a quarter of them and all of them cover
+	 *  the consumer's finish between a quarter of them and all of them cover
 	 *  the log (the width doubles in steps). */
 	unsigned buckets;
 	/** Heap-profile bands given by peak; the rest are grouped as one. */
@@ -58,7 +58,7 @@ typedef struct ev_report_options {
 /** Default options: 1024 buckets, 15 bands. */
 #define EV_REPORT_OPTIONS_INIT { EV_REPORT_OPTIONS_VERSION, 1024, 15 }
 
-/** The time buckets after ev_report_finish: bucket i covers
+/** The time buckets after the consumer's finish: bucket i covers
  *  [start_ns + i * width_ns, start_ns + (i + 1) * width_ns). */
 typedef struct ev_report_grid {
 	uint64_t start_ns;   /**< start of the first bucket */
@@ -174,47 +174,28 @@ EV_API int ev_report_new(ev_report **out, const ev_report_options *opt,
 EV_API void ev_report_free(ev_report *rep);
 
 /**
- * Adds one event, to the buckets and to the report's ev_stats. Feed
- * every event of a log (block markers included) in file order, as
- * ev_reader_next returns them; several sessions of one stream may follow
- * each other. EV_OK, EV_EFORMAT for an event too short for the fields it
- * needs, EV_ELIMIT past EV_REPORT_MAX_CAPS or EV_REPORT_MAX_PROCESSES
- * (or a limit of ev_stats_add), EV_ENOMEM, EV_EINVAL after
- * ev_report_finish; see ev_report_diag().
- */
-EV_API int ev_report_add(ev_report *rep, const ev_event *ev);
-
-/**
  * The report as an event consumer (consumer.h), on an ev_report: each
  * session's header goes to the report's ev_stats (ev_stats_consumer),
- * each event to ev_report_add, block markers included; its finish calls
- * ev_report_finish when the source ended or was cut, and nothing after
- * a failure. A source returns
+ * each event to the buckets and the stats, block markers included; its
+ * finish closes the open intervals, gives every capability its process,
+ * picks the heap-profile bands and finishes the stats when the source
+ * ended or was cut, and nothing after a failure. A source returns
  * EV_END when the stream ended cleanly, EV_ETRUNCATED when it was cut
  * (the complete events were added), or the error of the source or of the
  * report (ev_report_diag; its status is then negative).
  */
 EV_API const ev_consumer *ev_report_consumer(void);
 
-/**
- * Closes the open intervals, gives every capability its process, picks
- * the heap-profile bands and finishes the report's ev_stats. Call it
- * once, after the last event (the consumer's finish does, for a
- * source); EV_OK, EV_ENOMEM, or EV_EINVAL when called
- * again.
- */
-EV_API int ev_report_finish(ev_report *rep);
-
 /** The report's ev_stats, fed the same events: its processes are those
  *  of the report with `known` set, by capset. Owned by `rep`; finished
- *  by ev_report_finish. */
+ *  by the consumer's finish. */
 EV_API const ev_stats *ev_report_stats(const ev_report *rep);
 
-/** The buckets after ev_report_finish (0 of them for a log without
+/** The buckets after the consumer's finish (0 of them for a log without
  *  timed events). Owned by `rep`. */
 EV_API const ev_report_grid *ev_report_buckets(const ev_report *rep);
 
-/** Number of processes after ev_report_finish, in capset order; caps
+/** Number of processes after the consumer's finish, in capset order; caps
  *  of no known process come last, as one process with `known` 0. */
 EV_API size_t ev_report_process_count(const ev_report *rep);
 

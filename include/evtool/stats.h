@@ -122,7 +122,7 @@ EV_API int ev_stats_add(ev_stats *st, const ev_event *ev);
 /**
  * The accumulator as an event consumer (consumer.h), on an ev_stats: a
  * session's header sets the numbering of the events that follow (GHC
- * 7.8.2 numbered STOP_THREAD statuses differently, EV_QUIRK_GHC782; a
+ * 7.8.2 numbered STOP_THREAD statuses differently, doc/format.md; a
  * caller of ev_stats_add alone gets the usual numbering); each event
  * goes to ev_stats_add, block markers included; its finish calls
  * ev_stats_finish when the source ended or was cut (the figures of the

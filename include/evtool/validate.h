@@ -32,11 +32,16 @@
  *     ev_validator_result(v)->verdict is EV_VERDICT_COMPLETE,
  *     _TRUNCATED or _INVALID
  *     ev_validator_free(v);
+ *
+ * The validator is an event consumer too (consumer.h): any source drives
+ * it, merged inputs or a followed live log as well as a file
+ * (ev_merge_visit(m, ev_validator_consumer(), v)).
  */
 #ifndef EVTOOL_VALIDATE_H
 #define EVTOOL_VALIDATE_H
 
 #include "common.h"
+#include "consumer.h"
 #include "pipeline.h"
 #include "reader.h"
 
@@ -172,6 +177,22 @@ EV_API int ev_validator_run(ev_validator *v, ev_input *in);
  * also computes a digest, EV_READER_DIGEST). Progress is the reader's.
  */
 EV_API int ev_validator_run_reader(ev_validator *v, ev_reader *r);
+
+/**
+ * The validator as an event consumer (consumer.h) on `v`: each run of a
+ * source is one validation, as ev_validator_run's of the events the
+ * source hands over (EV_CONSUME_MARKERS: the checks of the blocks need
+ * their markers), with the same findings, result and verdict. What only
+ * a reader knows becomes a finding of its own: where the source stopped
+ * before the data end ("truncated") or could not go on ("input", or
+ * "header" between sessions), with the source's status, at the end of
+ * the last event handed over. Finish returns EV_OK once a verdict is
+ * reached (the findings' callback asking to stop included), else the
+ * failure (ev_validator_diag()). The checks of the blocks and of one
+ * order assume the events' file order and offsets: in the sorter's time
+ * order they find what a sorted log's blocks would not have.
+ */
+EV_API const ev_consumer *ev_validator_consumer(void);
 
 /** The outcome of the last run; owned by the validator. */
 EV_API const ev_validate_result *ev_validator_result(const ev_validator *v);

@@ -345,6 +345,67 @@ EV_API int ev_view_thread_tile(const ev_view_index *ix, uint32_t tid,
 			       uint64_t from, uint64_t to, size_t width,
 			       ev_view_thread_cell *cells);
 
+/** A thread's state in an ev_view_thread_interval. */
+enum ev_view_thread_state {
+	EV_VIEW_THREAD_RUNNING = 1,  /**< from its RUN_THREAD */
+	EV_VIEW_THREAD_RUNNABLE = 2, /**< created, yielded, woken */
+	EV_VIEW_THREAD_BLOCKED = 3   /**< stopped for a blocking reason */
+};
+
+/** One state of a thread, [from, to), as its events give it. */
+typedef struct ev_view_thread_interval {
+	uint64_t from, to;
+	uint8_t state;  /**< ev_view_thread_state */
+	uint8_t reason; /**< the STOP_THREAD status that left it so, 0: none */
+} ev_view_thread_interval;
+
+/** The exact states of some threads in a short range, from their events
+ *  (ev_view_thread_replay_new). */
+typedef struct ev_view_thread_replay ev_view_thread_replay;
+
+/**
+ * A replay of the threads `tids` (`n` of them, each with a row) over
+ * [from, to): each starts in the state its row's index keeps for the
+ * start of its bucket that holds `from` (ev_view_thread_replay_start),
+ * then follows its events by ev_view_thread_tile's rules, in time order
+ * (ties: in the order given). Give it every capability's events from
+ * there with ev_view_thread_replay_read, then ev_view_thread_replay_finish.
+ * The caller owns *out (ev_view_thread_replay_free). EV_OK; EV_EINVAL as
+ * ev_view_tile or for a thread without a row, EV_ENOMEM.
+ */
+EV_API int ev_view_thread_replay_new(ev_view_thread_replay **out,
+				     const ev_view_index *ix,
+				     const uint32_t *tids, size_t n,
+				     uint64_t from, uint64_t to);
+/** Where the events must be read from: a time at or before `from`. */
+EV_API uint64_t ev_view_thread_replay_start(const ev_view_thread_replay *rp);
+/**
+ * Takes the thread events of capability `cap` that `r` reads (from
+ * ev_view_block_at(ix, cap, ev_view_thread_replay_start(rp)), an
+ * ev_view_cap_source), up to its first event at or after the range's
+ * end. EV_OK, EV_ENOMEM, or the reader's failure.
+ */
+EV_API int ev_view_thread_replay_read(ev_view_thread_replay *rp,
+				      ev_reader *r, uint16_t cap);
+/**
+ * Replays the events taken. A state still open at `to` lasts to it,
+ * unless the thread's last event in the log began it (the rows count a
+ * state from the event that begins it to the next). EV_OK, EV_ENOMEM.
+ */
+EV_API int ev_view_thread_replay_finish(ev_view_thread_replay *rp);
+/** Thread `k`'s (of `tids`) states in [from, to) after the finish, in
+ *  time order, cut to the range; their number. Borrowed from `rp`. */
+EV_API size_t ev_view_thread_replay_intervals(const ev_view_thread_replay *rp,
+					      size_t k,
+					      const ev_view_thread_interval **out);
+/** Thread `k`'s states in `width` equal spans of the range, as
+ *  ev_view_thread_tile gives them, exactly. EV_OK; EV_EINVAL. */
+EV_API int ev_view_thread_replay_tile(const ev_view_thread_replay *rp,
+				      size_t k, size_t width,
+				      ev_view_thread_cell *cells);
+/** Frees `rp`; NULL is fine. */
+EV_API void ev_view_thread_replay_free(ev_view_thread_replay *rp);
+
 /**
  * Ends the index of a log that has ended: the thread events still held
  * for their order are taken in (ev_view_index_read does it at EV_END).

@@ -5,7 +5,7 @@
  * archive writer (archive_writer.c). Calls archive_log.c and the
  * writer's public functions; nothing of the archive calls it.
  */
-#include "evtool/archive.h"
+#include "archive_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,7 +30,7 @@ int ev_archive_scan_fd(int fd, const char *name, int force,
 	if (rc < 0)
 		return evi_fail_at(&out->read, EV_ORIGIN_INPUT, rc, 0, 0, "%s",
 				   ev_strerror(rc));
-	ev_reader_set_progress(r, fn, ctx);
+	evi_reader_set_progress(r, fn, ctx);
 	verdict = ev_archive_check_log(r, &out->verdict);
 	/* An empty input holds no log to archive, even with force. */
 	if (out->verdict.reason == EV_REASON_EMPTY_INPUT)
@@ -62,9 +62,9 @@ static int read_some(int fd, uint8_t *buf, size_t cap, size_t *got)
 /* The writer's failure; its input's bytes not matching the digest of the
  * first pass means the file changed under us: a system condition with no
  * offset to name. */
-static int writer_failed(const ev_archive_writer *w, ev_diag *diag)
+static int writer_failed(const evi_archive_writer *w, ev_diag *diag)
 {
-	*diag = *ev_archive_writer_diag(w);
+	*diag = *evi_archive_writer_diag(w);
 	if (diag->origin == EV_ORIGIN_INPUT) {
 		diag->status = EV_EIO;
 		diag->offset = 0;
@@ -73,7 +73,7 @@ static int writer_failed(const ev_archive_writer *w, ev_diag *diag)
 }
 
 /* Reads `fd` from its start to its end into `w`. */
-static int copy_fd(ev_archive_writer *w, int fd, uint8_t *buf,
+static int copy_fd(evi_archive_writer *w, int fd, uint8_t *buf,
 		   ev_progress_fn fn, void *ctx, ev_diag *diag)
 {
 	struct stat st;
@@ -90,7 +90,7 @@ static int copy_fd(ev_archive_writer *w, int fd, uint8_t *buf,
 					   "read failed: %s", strerror(errno));
 		if (got == 0)
 			return EV_OK;
-		if (ev_archive_writer_write(w, buf, got) < 0)
+		if (evi_archive_writer_write(w, buf, got) < 0)
 			return writer_failed(w, diag);
 		if (fn)
 			fn(ctx, done += got, total);
@@ -101,9 +101,9 @@ int ev_archive_compress_fd(int fd, ev_sink *sink, uint64_t digest,
 			   const ev_archive_options *opts, ev_progress_fn fn,
 			   void *ctx, ev_diag *diag)
 {
-	ev_archive_writer *w;
+	evi_archive_writer *w;
 	uint8_t *buf = malloc(COPY_BUFFER);
-	int rc = buf ? ev_archive_writer_open(&w, sink, digest, opts, NULL)
+	int rc = buf ? evi_archive_writer_open(&w, sink, digest, opts, NULL)
 		     : EV_ENOMEM;
 
 	memset(diag, 0, sizeof *diag);
@@ -113,9 +113,9 @@ int ev_archive_compress_fd(int fd, ev_sink *sink, uint64_t digest,
 				   ev_strerror(rc));
 	}
 	rc = copy_fd(w, fd, buf, fn, ctx, diag);
-	if (rc == EV_OK && ev_archive_writer_finish(w) < 0)
+	if (rc == EV_OK && evi_archive_writer_finish(w) < 0)
 		rc = writer_failed(w, diag);
-	ev_archive_writer_free(w);
+	evi_archive_writer_free(w);
 	free(buf);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * Reading archives: a reader that inflates member after member and checks
  * each member's CRC-32, length and digest. Member headers are parsed by
- * lib/io/gzip.c (ev_archive_parse_header), which every gzip input
+ * lib/io/gzip.c (evi_gzip_parse_header), which every gzip input
  * shares.
  *
  * The deflate data is inflated raw and the trailer is checked here, so that a mismatch message can
@@ -67,7 +67,7 @@ struct ev_archive_reader {
 	uint8_t *out;           /* a whole member's log, out[out_pos, out_len) */
 	size_t out_pos;
 	size_t out_len;
-	ev_archive_header member;
+	evi_gzip_header member;
 	uint64_t member_start; /* stored offset of the member's header */
 	uint64_t member_bytes;
 	uint32_t member_crc;
@@ -343,7 +343,7 @@ static int read_header(ev_archive_reader *r)
 
 	r->member_start = stored_offset(r);
 	for (;;) {
-		int rc = ev_archive_parse_header(&r->member, r->in + r->pos,
+		int rc = evi_gzip_parse_header(&r->member, r->in + r->pos,
 						 r->end - r->pos, &d);
 		if (rc == EV_OK)
 			return start_member(r);

@@ -22,7 +22,7 @@
  * the sink reaches the writer only through the evi_sink_stage pointers
  * given here.
  */
-#include "evtool/archive.h"
+#include "archive_internal.h"
 
 #include <errno.h>
 #include <libdeflate.h>
@@ -61,7 +61,7 @@ typedef struct chunk {
 	uint32_t crc;   /* CRC-32 of in[0, in_len) */
 } chunk;
 
-struct ev_archive_writer {
+struct evi_archive_writer {
 	ev_sink *sink;     /* where members go */
 	ev_sink *target;   /* spooled: where the archive goes at the end */
 	int spool_fd;      /* spooled: the unnamed file `sink` writes to */
@@ -99,10 +99,10 @@ unsigned ev_archive_default_threads(void)
 					     : (unsigned)n;
 }
 
-static int fail(ev_archive_writer *w, int status, const char *fmt, ...)
+static int fail(evi_archive_writer *w, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(ev_archive_writer *w, int status, const char *fmt, ...)
+static int fail(evi_archive_writer *w, int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -118,7 +118,7 @@ static int fail(ev_archive_writer *w, int status, const char *fmt, ...)
 	return status;
 }
 
-static int sink_failed(ev_archive_writer *w, int status)
+static int sink_failed(evi_archive_writer *w, int status)
 {
 	return fail(w, status, "%s", ev_sink_diag(w->sink)->message);
 }
@@ -145,7 +145,7 @@ static int deflate_chunk(struct libdeflate_compressor *z, chunk *c)
  * own compressor. */
 static int compress_slot(void *ctx, unsigned slot, unsigned worker)
 {
-	ev_archive_writer *w = ctx;
+	evi_archive_writer *w = ctx;
 	struct libdeflate_compressor **z = &w->compressors[worker];
 
 	if (!*z && !(*z = new_compressor(w->level)))
@@ -155,12 +155,12 @@ static int compress_slot(void *ctx, unsigned slot, unsigned worker)
 
 /* ---- the caller's side of the ring ---- */
 
-static chunk *filling(ev_archive_writer *w)
+static chunk *filling(evi_archive_writer *w)
 {
 	return &w->chunks[evi_ring_slot(w->ring)];
 }
 
-static int allocate_chunk(ev_archive_writer *w, chunk *c)
+static int allocate_chunk(evi_archive_writer *w, chunk *c)
 {
 	if (c->in)
 		return EV_OK;
@@ -199,7 +199,7 @@ static void encode_header(uint8_t *h, uint64_t digest, int level,
 	store_digest(h, digest);
 }
 
-static int member_kind(const ev_archive_writer *w, const chunk *c)
+static int member_kind(const evi_archive_writer *w, const chunk *c)
 {
 	if (w->written == 0)
 		return c->last ? EV_ARCHIVE_KIND_WHOLE : EV_ARCHIVE_KIND_FIRST;
@@ -208,7 +208,7 @@ static int member_kind(const ev_archive_writer *w, const chunk *c)
 
 /* A spooled writer remembers where each member starts in the spool, to
  * put the digest in its header at the end: 8 bytes per chunk. */
-static int note_member(ev_archive_writer *w)
+static int note_member(evi_archive_writer *w)
 {
 	if (evi_grow(&w->members, &w->members_cap, w->n_members + 1,
 		     sizeof *w->members) < 0)
@@ -218,7 +218,7 @@ static int note_member(ev_archive_writer *w)
 }
 
 /* Writes a compressed chunk as one gzip member. */
-static int write_member(ev_archive_writer *w, const chunk *c)
+static int write_member(evi_archive_writer *w, const chunk *c)
 {
 	uint8_t header[EVI_ARCHIVE_HEADER];
 	uint8_t trailer[EVI_GZIP_TRAILER];
@@ -238,7 +238,7 @@ static int write_member(ev_archive_writer *w, const chunk *c)
 }
 
 /* Waits for the oldest chunk in flight and appends it to the sink. */
-static int write_oldest(ev_archive_writer *w)
+static int write_oldest(evi_archive_writer *w)
 {
 	unsigned slot;
 	int rc = evi_ring_collect(w->ring, &slot);
@@ -253,7 +253,7 @@ static int write_oldest(ev_archive_writer *w)
 
 /* Makes the next slot of the ring the filling chunk, writing out what it
  * held. */
-static int start_chunk(ev_archive_writer *w)
+static int start_chunk(evi_archive_writer *w)
 {
 	chunk *c;
 	int rc;
@@ -269,7 +269,7 @@ static int start_chunk(ev_archive_writer *w)
 }
 
 /* Hands the filling chunk to a worker (or compresses it here). */
-static int submit(ev_archive_writer *w, int last)
+static int submit(evi_archive_writer *w, int last)
 {
 	filling(w)->last = last;
 	evi_ring_submit(w->ring);
@@ -292,7 +292,7 @@ static int check_options(const ev_archive_options *o, int *level,
 	return EV_OK;
 }
 
-static int setup(ev_archive_writer *w, const ev_archive_options *opts)
+static int setup(evi_archive_writer *w, const ev_archive_options *opts)
 {
 	unsigned threads;
 	int rc = check_options(opts, &w->level, &threads, &w->chunk_size);
@@ -325,13 +325,26 @@ static int setup_failed(ev_diag *diag, int rc)
 	return evi_new_failed(diag, NULL, rc);
 }
 
-int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
+/* Sets `w` up from `opts` (NULL: the defaults) into *out, or frees it. */
+static int set_up(evi_archive_writer *w, const ev_archive_options *opts,
+		  evi_archive_writer **out, ev_diag *diag)
+{
+	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
+	int rc = setup(w, opts ? opts : &defaults);
+
+	if (rc < 0) {
+		evi_archive_writer_free(w);
+		return setup_failed(diag, rc);
+	}
+	*out = w;
+	return EV_OK;
+}
+
+int evi_archive_writer_open(evi_archive_writer **out, ev_sink *sink,
 			   uint64_t digest, const ev_archive_options *opts,
 			   ev_diag *diag)
 {
-	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
-	ev_archive_writer *w = calloc(1, sizeof *w);
-	int rc;
+	evi_archive_writer *w = calloc(1, sizeof *w);
 
 	*out = NULL;
 	if (!w)
@@ -339,25 +352,19 @@ int ev_archive_writer_open(ev_archive_writer **out, ev_sink *sink,
 	w->sink = sink;
 	w->spool_fd = -1;
 	w->digest = digest;
-	if ((rc = setup(w, opts ? opts : &defaults)) < 0) {
-		ev_archive_writer_free(w);
-		return setup_failed(diag, rc);
-	}
-	*out = w;
-	return EV_OK;
+	return set_up(w, opts, out, diag);
 }
 
 /* An archive writer that does not know the log's digest beforehand: the
  * compressed members wait in an unnamed temporary file in `tmpdir` (NULL:
- * $TMPDIR, else /tmp) until ev_archive_writer_finish, which copies them
+ * $TMPDIR, else /tmp) until evi_archive_writer_finish, which copies them
  * to `target` (which stays the caller's), each member's header holding
  * the digest of the bytes written. */
-static int open_spooled(ev_archive_writer **out, ev_sink *target,
+static int open_spooled(evi_archive_writer **out, ev_sink *target,
 			const char *tmpdir, const ev_archive_options *opts,
 			ev_diag *diag)
 {
-	static const ev_archive_options defaults = EV_ARCHIVE_OPTIONS_INIT;
-	ev_archive_writer *w = calloc(1, sizeof *w);
+	evi_archive_writer *w = calloc(1, sizeof *w);
 	int rc;
 
 	*out = NULL;
@@ -369,16 +376,14 @@ static int open_spooled(ev_archive_writer **out, ev_sink *target,
 		return rc;
 	}
 	if ((rc = ev_sink_open_fd(&w->sink, w->spool_fd, "<spool>",
-				  NULL)) < 0 ||
-	    (rc = setup(w, opts ? opts : &defaults)) < 0) {
-		ev_archive_writer_free(w);
+				  NULL)) < 0) {
+		evi_archive_writer_free(w);
 		return setup_failed(diag, rc);
 	}
-	*out = w;
-	return EV_OK;
+	return set_up(w, opts, out, diag);
 }
 
-int ev_archive_writer_write(ev_archive_writer *w, const void *data,
+int evi_archive_writer_write(evi_archive_writer *w, const void *data,
 			    size_t len)
 {
 	const uint8_t *p = data;
@@ -411,7 +416,7 @@ int ev_archive_writer_write(ev_archive_writer *w, const void *data,
 	return EV_OK;
 }
 
-static int check_digest(ev_archive_writer *w)
+static int check_digest(evi_archive_writer *w)
 {
 	uint64_t got = XXH3_64bits_digest(w->hash);
 
@@ -427,7 +432,7 @@ static int check_digest(ev_archive_writer *w)
 }
 
 /* Copies the spool's bytes [from, to) to the target. */
-static int copy_spool(ev_archive_writer *w, uint64_t from, uint64_t to)
+static int copy_spool(evi_archive_writer *w, uint64_t from, uint64_t to)
 {
 	uint8_t buf[64 * 1024];
 	ev_diag d;
@@ -456,7 +461,7 @@ static int copy_spool(ev_archive_writer *w, uint64_t from, uint64_t to)
 /* A spooled archive's members went to the spool with a placeholder
  * digest: each goes to the target now with its header holding the
  * digest of the bytes written, the rest copied as it is. */
-static int unspool(ev_archive_writer *w)
+static int unspool(evi_archive_writer *w)
 {
 	uint64_t digest = XXH3_64bits_digest(w->hash);
 	uint64_t end = ev_sink_bytes(w->sink);
@@ -487,7 +492,7 @@ static int unspool(ev_archive_writer *w)
 	return EV_OK;
 }
 
-int ev_archive_writer_finish(ev_archive_writer *w)
+int evi_archive_writer_finish(evi_archive_writer *w)
 {
 	int rc;
 
@@ -511,12 +516,12 @@ int ev_archive_writer_finish(ev_archive_writer *w)
 	return rc;
 }
 
-uint64_t ev_archive_writer_bytes(const ev_archive_writer *w)
+uint64_t evi_archive_writer_bytes(const evi_archive_writer *w)
 {
 	return w->bytes;
 }
 
-void ev_archive_writer_free(ev_archive_writer *w)
+void evi_archive_writer_free(evi_archive_writer *w)
 {
 	if (!w)
 		return;
@@ -539,7 +544,7 @@ void ev_archive_writer_free(ev_archive_writer *w)
 	free(w);
 }
 
-const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w)
+const ev_diag *evi_archive_writer_diag(const evi_archive_writer *w)
 {
 	return &w->diag;
 }
@@ -551,22 +556,22 @@ const ev_diag *ev_archive_writer_diag(const ev_archive_writer *w)
 
 static int stage_write(void *ctx, const void *data, size_t len)
 {
-	return ev_archive_writer_write(ctx, data, len);
+	return evi_archive_writer_write(ctx, data, len);
 }
 
 static int stage_finish(void *ctx)
 {
-	return ev_archive_writer_finish(ctx);
+	return evi_archive_writer_finish(ctx);
 }
 
 static const ev_diag *stage_diag(const void *ctx)
 {
-	return ev_archive_writer_diag(ctx);
+	return evi_archive_writer_diag(ctx);
 }
 
 static void stage_free(void *ctx)
 {
-	ev_archive_writer_free(ctx);
+	evi_archive_writer_free(ctx);
 }
 
 static const evi_sink_stage archive_stage = {
@@ -576,7 +581,7 @@ static const evi_sink_stage archive_stage = {
 int ev_sink_open_archive(ev_sink **out, ev_sink *target, const char *tmpdir,
 			 const ev_archive_options *opts, ev_diag *diag)
 {
-	ev_archive_writer *w;
+	evi_archive_writer *w;
 	int rc = open_spooled(&w, target, tmpdir, opts, diag);
 
 	if (rc < 0) {

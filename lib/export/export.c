@@ -4,7 +4,8 @@
  * export_speedscope.c, export_hp.c), which runs on the pipe's thread
  * (export_pipe.c) while the caller hands events over.
  *
- * Layering, calls going one way only: this file -> export_pipe.c -> the
+ * Layering, calls going one way only: this file -> export_blocks.c (the
+ * pick of ev_exporter_visit, reading in parallel) and export_pipe.c -> the
  * formats (export_tef.c, export_speedscope.c, export_hp.c) ->
  * export_out.c and lib/inspect (cost_centres.c, heap_samples.c). This
  * file calls down into the pipe, the formats (open, finish, free) and
@@ -84,7 +85,7 @@ int ev_exporter_session(ev_exporter *x, unsigned session, const ev_header *h)
 {
 	/* The formats run behind the caller, when h may be gone: what they
 	 * need of it goes with the session start. */
-	return evi_pipe_session(x, session, h ? ev_header_quirks(h) : 0);
+	return evi_pipe_session(x, session, h ? evi_header_quirks(h) : 0);
 }
 
 int ev_exporter_event(ev_exporter *x, const ev_event *ev)
@@ -105,9 +106,31 @@ int ev_exporter_finish(ev_exporter *x)
 	return evi_export_flush(x, 1);
 }
 
-static int consume_begin(void *self, unsigned session, const ev_header *h)
+void ev_exporter_set_threads(ev_exporter *x, unsigned threads)
 {
-	return ev_exporter_session(self, session, h);
+	x->threads = threads;
+}
+
+int ev_exporter_visit(ev_exporter *x, ev_sorter *s, ev_input *in)
+{
+	ev_input *picked;
+	uint64_t left = 0;
+	int rc;
+
+	if (evi_export_pick(x, in, &picked, &left) != EV_OK)
+		return ev_sorter_visit(s, in, ev_exporter_consumer(), x);
+	rc = ev_sorter_visit(s, picked, ev_exporter_consumer(), x);
+	ev_input_free(picked);
+	/* Formatted (the finish drained the pipe): the events left out
+	 * counted as handed over, as the sequential path hands them. */
+	if (rc >= 0)
+		x->stats.events_in += left;
+	return rc;
+}
+
+static int consume_begin(void *self, const ev_session *s)
+{
+	return ev_exporter_session(self, s->index, s->header);
 }
 
 static int consume_event(void *self, const ev_event *ev)
@@ -122,7 +145,7 @@ static int consume_finish(void *self, int status)
 {
 	int rc;
 
-	if (status < 0 && status != EV_ETRUNCATED)
+	if (!ev_consumer_complete(status))
 		return status;
 	rc = ev_exporter_finish(self);
 	return rc < 0 || rc == EV_EXPORT_NOTHING ? rc : status;

@@ -207,6 +207,14 @@ static int hp_event(ev_exporter *x, void *state, const ev_event *ev)
 	return EV_OK;
 }
 
+/* The types hp_event acts on; of the others it reads the times of the
+ * first, of the first that is not metadata and of the last. */
+static int hp_reads(uint16_t type)
+{
+	return type == EV_PROGRAM_ARGS || type == EV_WALL_CLOCK_TIME ||
+	       type == EV_USER_MARKER || evi_heap_samples_type(type);
+}
+
 static int hp_session(ev_exporter *x, void *state, unsigned session,
 		      unsigned quirks)
 {
@@ -253,5 +261,5 @@ static void hp_free(void *state)
 }
 
 const evi_export_ops evi_export_hp = {
-	hp_open, hp_session, hp_event, hp_finish, hp_free
+	hp_open, hp_session, hp_event, hp_finish, hp_free, hp_reads
 };

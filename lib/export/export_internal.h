@@ -17,7 +17,7 @@
  * session, event and finish run on the pipe's thread or the caller's
  * (export_pipe.c), one at a time, in the order of the caller's calls; a
  * session's header is not handed on (the formats run behind the caller,
- * when it may be gone): only its quirks (ev_header_quirks) are. */
+ * when it may be gone): only its quirks (evi_header_quirks) are. */
 typedef struct evi_export_ops {
 	int (*open)(ev_exporter *x, void **state);
 	int (*session)(ev_exporter *x, void *state, unsigned session,
@@ -25,6 +25,12 @@ typedef struct evi_export_ops {
 	int (*event)(ev_exporter *x, void *state, const ev_event *ev);
 	int (*finish)(ev_exporter *x, void *state);
 	void (*free)(void *state);
+	/* Whether the format acts on events of `type`; of the others it
+	 * reads at most the times of the first, the first that is not
+	 * metadata and the last (hp's), so that only those and the types
+	 * it acts on need to reach it (export_blocks.c). NULL: it reads
+	 * every event (perfetto: its last time, its threads' runs). */
+	int (*reads)(uint16_t type);
 } evi_export_ops;
 
 extern const evi_export_ops evi_export_tef;
@@ -35,6 +41,7 @@ typedef struct evi_export_pipe evi_export_pipe;
 
 struct ev_exporter {
 	ev_export_options opts;
+	unsigned threads;  /* ev_exporter_set_threads */
 	const evi_export_ops *ops;
 	void *state;
 	evi_export_pipe *pipe; /* the formats' thread (export_pipe.c) */
@@ -108,6 +115,14 @@ void evi_pipe_sync(ev_exporter *x);
 /* Formats everything handed over and ends the worker: afterwards the
  * formats are the caller's. EV_OK or the first failure. */
 int evi_pipe_drain(ev_exporter *x);
+
+/* ---- reading in parallel (export_blocks.c) ----
+ * A log of blocks, for a format with `reads`, picked by workers into a
+ * temporary log of the events the format reads, which the sorter then
+ * hands over: EV_OK and *picked (owned by the caller); EV_END: the
+ * sequential path converts this log (nothing was handed over). */
+int evi_export_pick(ev_exporter *x, ev_input *in, ev_input **picked,
+		    uint64_t *left_out);
 
 /* ---- the output (export_out.c) ---- */
 

@@ -171,6 +171,14 @@ static int ss_event(ev_exporter *x, void *state, const ev_event *ev)
 	return EV_OK;
 }
 
+/* The types ss_event acts on. */
+static int ss_reads(uint16_t type)
+{
+	return type == EV_HEAP_PROF_COST_CENTRE ||
+	       type == EV_PROF_SAMPLE_COST_CENTRE || type == EV_PROF_BEGIN ||
+	       type == EV_PROGRAM_ARGS;
+}
+
 static int ss_session(ev_exporter *x, void *state, unsigned session,
 		      unsigned quirks)
 {
@@ -400,5 +408,5 @@ static void ss_free(void *state)
 }
 
 const evi_export_ops evi_export_speedscope = {
-	ss_open, ss_session, ss_event, ss_finish, ss_free
+	ss_open, ss_session, ss_event, ss_finish, ss_free, ss_reads
 };

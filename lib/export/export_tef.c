@@ -1053,5 +1053,5 @@ static void tef_free(void *state)
 }
 
 const evi_export_ops evi_export_tef = {
-	tef_open, tef_session, tef_event, tef_finish, tef_free
+	tef_open, tef_session, tef_event, tef_finish, tef_free, NULL
 };

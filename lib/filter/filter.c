@@ -144,7 +144,7 @@ static int parse_range(char *text, uint64_t max, evi_range *out)
 static int letter_class(char c, unsigned *out)
 {
 	char name[2] = { c, '\0' };
-	ev_class cls = ev_class_from_name(name);
+	ev_class cls = evi_class_from_name(name);
 
 	*out |= (unsigned)cls;
 	return cls != EV_CLASS_NONE;
@@ -155,7 +155,7 @@ static int letter_class(char c, unsigned *out)
  * mark/sweep events: the RTS posts them under -ln too. */
 static int parse_class(const char *item, unsigned *out)
 {
-	ev_class cls = ev_class_from_name(item);
+	ev_class cls = evi_class_from_name(item);
 	unsigned letters = 0;
 
 	if (cls == EV_CLASS_NONE) {
@@ -172,7 +172,7 @@ static int parse_class(const char *item, unsigned *out)
 
 static int add_type(ev_filter *f, evi_selector *s, char *item)
 {
-	const ev_type_info *info = ev_catalog_by_name(item);
+	const ev_type_info *info = evi_catalog_by_name(item);
 	evi_range r;
 	int rc = evi_bitmap_new(&s->types);
 

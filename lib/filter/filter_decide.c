@@ -576,7 +576,7 @@ static int build_rules(ev_filter *f)
 	for (unsigned id = 0; id < EV_ID_COUNT; id++) {
 		uint8_t rule = type_selected(f, (uint16_t)id) ? EVI_RULE_SELECT
 							       : EVI_RULE_DROP;
-		if (f->keep_metadata && ev_type_is_metadata((uint16_t)id))
+		if (f->keep_metadata && evi_type_is_metadata((uint16_t)id))
 			rule = id == EV_THREAD_LABEL ? EVI_RULE_LABEL
 						     : EVI_RULE_META;
 		f->rules[id] = rule;
@@ -596,13 +596,13 @@ const uint8_t *evi_filter_rules(ev_filter *f)
 typedef struct event_refs {
 	int done;
 	size_t n;
-	ev_ref ref[EVI_FILTER_MAX_REFS];
+	evi_ref ref[EVI_FILTER_MAX_REFS];
 } event_refs;
 
 static const event_refs *refs_of(const ev_event *ev, event_refs *r)
 {
 	if (!r->done) {
-		r->n = ev_payload_refs(ev->type, ev->payload, ev->size, r->ref,
+		r->n = evi_payload_refs(ev->type, ev->payload, ev->size, r->ref,
 				       EVI_FILTER_MAX_REFS);
 		if (r->n > EVI_FILTER_MAX_REFS)
 			r->n = EVI_FILTER_MAX_REFS;
@@ -617,7 +617,7 @@ static int first_ref(const ev_event *ev, event_refs *r, ev_ref_kind kind,
 	refs_of(ev, r);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->ref[i].kind == kind) {
-			*out = ev_ref_get(ev->payload, &r->ref[i]);
+			*out = evi_ref_load(ev->payload, &r->ref[i]);
 			return 1;
 		}
 	return 0;
@@ -634,7 +634,7 @@ static int cap_matches(const uint8_t *caps, const ev_event *ev,
 	refs_of(ev, r);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->ref[i].kind == EV_REF_CAP) {
-			uint64_t cap = ev_ref_get(ev->payload, &r->ref[i]);
+			uint64_t cap = evi_ref_load(ev->payload, &r->ref[i]);
 			if (cap < EV_NO_CAP && evi_bit_get(caps, (unsigned)cap))
 				return 1;
 		}

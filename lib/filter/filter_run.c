@@ -157,12 +157,11 @@ static int pass_ended(filter_run *run, int status)
 
 /* ---- learning ---- */
 
-static int learn_begin(void *self, unsigned session, const ev_header *h)
+static int learn_begin(void *self, const ev_session *s)
 {
 	filter_run *run = self;
 
-	(void)h;
-	run->session = session;
+	run->session = s->index;
 	return EV_OK;
 }
 
@@ -212,13 +211,14 @@ static int learn_pass(filter_run *run, unsigned pass)
 /* Each session is written through the run's one writer, which keeps its
  * block buffer (up to 2 MiB) from session to session: a log of many tiny
  * sessions (a restarted eventlog, doc/format.md section 4) costs one. */
-static int filter_begin(void *self, unsigned session, const ev_header *h)
+static int filter_begin(void *self, const ev_session *s)
 {
 	filter_run *run = self;
 	ev_writer_options wo = EV_WRITER_OPTIONS_INIT;
+	const ev_header *h = s->header;
 	int rc;
 
-	run->session = session;
+	run->session = s->index;
 	run->stats->sessions++;
 	wo.mode = EV_WRITE_REBLOCK;
 	wo.max_block_size = run->f->opts.max_block_size;
@@ -283,9 +283,9 @@ static int close_session(filter_run *run, int finish)
 	return rc;
 }
 
-static int filter_end(void *self, unsigned session)
+static int filter_end(void *self, const ev_session *s)
 {
-	(void)session;
+	(void)s;
 	return close_session(self, 1);
 }
 
@@ -311,7 +311,8 @@ static const ev_consumer filterer = { filter_begin, filter_event,
  * (the scan counts the events read); then run->r is the reader that
  * reads on from where the workers stopped (the data end, or a block
  * they would not take), as the sequential reader would be there. */
-static int filter_blocks(filter_run *run, const evi_blocks *blocks)
+static int filter_blocks(filter_run *run, const evi_blocks *blocks,
+			 ev_session *s)
 {
 	const uint8_t *rules = evi_filter_rules(run->f);
 	evi_filter_scan *scan = NULL;
@@ -323,8 +324,10 @@ static int filter_blocks(filter_run *run, const evi_blocks *blocks)
 		run->failed = 1;
 		return fail(run, EV_ORIGIN_OPTIONS, ev_filter_diag(run->f));
 	}
-	if ((rc = ev_reader_read_header(run->r)) < 0 ||
-	    (rc = filter_begin(run, 0, ev_reader_header(run->r))) < 0)
+	if ((rc = ev_reader_read_header(run->r)) < 0)
+		return rc;
+	s->header = ev_reader_header(run->r);
+	if ((rc = filter_begin(run, s)) < 0)
 		return rc;
 	next = evi_filter_scan_open(&scan, blocks, rules, run->f->threads);
 	while (next == EV_OK &&
@@ -351,12 +354,13 @@ static int filter_blocks(filter_run *run, const evi_blocks *blocks)
  * after it by the reader, all through the one consumer. */
 static int feed_blocks(filter_run *run, const evi_blocks *blocks)
 {
-	int rc = filter_blocks(run, blocks);
+	ev_session s = { 0, NULL, 0, 0 };
+	int rc = filter_blocks(run, blocks, &s);
 
 	if (rc == EV_OK)
-		rc = evi_feed_rest(run->r, &filterer, run);
+		rc = evi_feed_rest(run->r, &filterer, run, &s);
 	if (rc == EV_OK)
-		rc = evi_feed_sessions(run->r, &filterer, run);
+		rc = evi_feed_sessions_at(run->r, &filterer, run, s.offset);
 	return filter_finish(run, rc);
 }
 

@@ -230,7 +230,7 @@ static int equal_ignoring_case(const char *a, const char *b)
 	return *a == *b;
 }
 
-const ev_type_info *ev_catalog_by_name(const char *name)
+const ev_type_info *evi_catalog_by_name(const char *name)
 {
 	if (!name)
 		return NULL;
@@ -268,7 +268,7 @@ const ev_type_info *ev_header_type_info(const ev_header *h, uint16_t id)
 	return NULL;
 }
 
-int ev_catalog_size_known(const ev_type_info *info, int size)
+int evi_catalog_size_known(const ev_type_info *info, int size)
 {
 	if (!info)
 		return 0;
@@ -286,11 +286,6 @@ ev_class ev_type_class(uint16_t id)
 
 _Static_assert(EV_CLASS_OTHER == 1u << (EV_CLASS_COUNT - 1),
 	       "EV_CLASS_COUNT counts the classes");
-
-int ev_type_is_metadata(uint16_t id)
-{
-	return evi_type_is_metadata(id);
-}
 
 /* ------------------------------------------------------------------------
  * Classes
@@ -344,7 +339,7 @@ const char *ev_class_name(ev_class cls)
 	return NULL;
 }
 
-ev_class ev_class_from_name(const char *name)
+ev_class evi_class_from_name(const char *name)
 {
 	if (!name || !*name)
 		return EV_CLASS_NONE;
@@ -391,7 +386,7 @@ ev_class ev_class_from_name(const char *name)
 
 /* Collects refs: counts all that fit in the payload, stores the first max. */
 struct ref_sink {
-	ev_ref *out;
+	evi_ref *out;
 	size_t max;
 	size_t count;
 	size_t size;
@@ -405,7 +400,7 @@ static void add_ref(struct ref_sink *sink, ev_ref_kind kind, size_t offset,
 	if (offset > sink->size || width > sink->size - offset)
 		return;
 	if (sink->count < sink->max) {
-		ev_ref *ref = &sink->out[sink->count];
+		evi_ref *ref = &sink->out[sink->count];
 		ref->kind = kind;
 		ref->offset = (uint16_t)offset;
 		ref->width = width;
@@ -438,8 +433,8 @@ static void add_cost_centre_stack(struct ref_sink *sink,
 			COST_CENTRE_WIDTH);
 }
 
-size_t ev_payload_refs(uint16_t type, const uint8_t *payload, size_t size,
-		       ev_ref *out, size_t max)
+size_t evi_payload_refs(uint16_t type, const uint8_t *payload, size_t size,
+		       evi_ref *out, size_t max)
 {
 	struct ref_sink sink = { .out = out, .max = out ? max : 0,
 				 .size = size };
@@ -528,18 +523,4 @@ size_t ev_payload_refs(uint16_t type, const uint8_t *payload, size_t size,
 		break;
 	}
 	return sink.count;
-}
-
-uint64_t ev_ref_get(const uint8_t *payload, const ev_ref *ref)
-{
-	assert(ref->width == 1 || ref->width == 2 || ref->width == 4 ||
-	       ref->width == 8);
-	return evi_ref_load(payload, ref);
-}
-
-void ev_ref_set(uint8_t *payload, const ev_ref *ref, uint64_t value)
-{
-	assert(ref->width == 1 || ref->width == 2 || ref->width == 4 ||
-	       ref->width == 8);
-	evi_ref_store(payload, ref, value);
 }

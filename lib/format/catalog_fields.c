@@ -1,5 +1,5 @@
 /*
- * The catalogue's payload layouts (catalog.h, ev_catalog_layout): the
+ * The catalogue's payload layouts (catalog.h, evi_catalog_layout): the
  * name and encoding of every field of every known event type, in wire
  * order, from GHC's rts/eventlog/EventLog.c and doc/format.md section 5. The
  * Eden, Mercury and perf layouts follow ghc-events' parsers, the only
@@ -312,7 +312,7 @@ uint32_t evi_layout_min_size(uint16_t id)
 	return i < N_LAYOUTS && layouts[i].id == id ? layouts[i].min_size : 0;
 }
 
-const ev_layout *ev_catalog_layout(uint16_t id, uint32_t size)
+const ev_layout *evi_catalog_layout(uint16_t id, uint32_t size)
 {
 	const ev_layout *best = NULL;
 

@@ -53,7 +53,7 @@ static uint32_t decode_var(ev_value *v, const uint8_t *p, uint32_t avail,
 
 int ev_decode(const ev_event *ev, ev_decoded *out)
 {
-	const ev_layout *l = ev_catalog_layout(ev->type, ev->size);
+	const ev_layout *l = evi_catalog_layout(ev->type, ev->size);
 	uint32_t at = 0;
 
 	out->layout = l;

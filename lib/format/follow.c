@@ -185,11 +185,13 @@ static int read_header(ev_follower *f)
 static int follow_events(ev_follower *f, const ev_consumer *c, void *self)
 {
 	int markers = (c->flags & EV_CONSUME_MARKERS) != 0;
+	ev_session s = { 0, NULL, 0, 0 };
 	ev_event ev;
 	int rc = read_header(f);
 
+	s.header = rc == EV_OK ? ev_reader_header(f->r) : NULL;
 	if (rc == EV_OK)
-		rc = c->begin(self, 0, ev_reader_header(f->r));
+		rc = c->begin(self, &s);
 	while (rc == EV_OK) {
 		rc = ev_reader_next(f->r, &ev);
 		if (rc == EV_OK && (markers || ev.type != EV_BLOCK_MARKER)) {
@@ -200,7 +202,8 @@ static int follow_events(ev_follower *f, const ev_consumer *c, void *self)
 			rc = wait_for_input(f) ? EV_ETRUNCATED : EV_OK;
 		}
 	}
-	if (rc == EV_END && c->end && (rc = c->end(self, 0)) >= 0)
+	s.end = ev_reader_offset(f->r);
+	if (rc == EV_END && c->end && (rc = c->end(self, &s)) >= 0)
 		rc = EV_END;
 	return rc;
 }

@@ -34,13 +34,13 @@ static const uint16_t ghc612_thread_events[] = {
 #define GHC612_DECLARED_CREATE_THREAD 8
 #define GHC612_STARTUP_WIRE_SIZE 2
 
-int ev_header_new(ev_header **out, ev_diag *diag)
+int evi_header_new(ev_header **out, ev_diag *diag)
 {
 	*out = calloc(1, sizeof **out);
 	return *out ? EV_OK : evi_new_failed(diag, NULL, EV_ENOMEM);
 }
 
-void ev_header_free(ev_header *h)
+void evi_header_free(ev_header *h)
 {
 	if (!h)
 		return;
@@ -74,7 +74,7 @@ const ev_type_decl *ev_header_at(const ev_header *h, size_t i)
 	return i < h->count ? &h->types[i] : NULL;
 }
 
-unsigned ev_header_quirks(const ev_header *h)
+unsigned evi_header_quirks(const ev_header *h)
 {
 	return h->quirks;
 }
@@ -90,7 +90,7 @@ static int is_ghc612_thread_event(uint16_t id)
 
 static int32_t wire_size_of(unsigned quirks, uint16_t id, int32_t size)
 {
-	if (!(quirks & EV_QUIRK_GHC612) || size == EV_SIZE_VARIABLE)
+	if (!(quirks & EVI_QUIRK_GHC612) || size == EV_SIZE_VARIABLE)
 		return size;
 	if (is_ghc612_thread_event(id) && size >= GHC612_THREAD_ID_SURPLUS)
 		return size - GHC612_THREAD_ID_SURPLUS;
@@ -105,10 +105,10 @@ static void update_quirks(ev_header *h)
 	unsigned quirks = 0;
 
 	if (create && create->size == GHC612_DECLARED_CREATE_THREAD)
-		quirks |= EV_QUIRK_GHC612;
+		quirks |= EVI_QUIRK_GHC612;
 	if (ev_header_find(h, EV_USER_MARKER) &&
 	    !ev_header_find(h, EV_HACK_BUG_T9003))
-		quirks |= EV_QUIRK_GHC782;
+		quirks |= EVI_QUIRK_GHC782;
 	h->quirks = quirks;
 	for (size_t i = 0; i < h->count; i++)
 		h->types[i].wire_size = wire_size_of(quirks, h->types[i].id,
@@ -128,7 +128,7 @@ static int reserve_slot(ev_header *h, uint16_t id, uint32_t **slot)
 			sizeof *h->types);
 }
 
-int ev_header_add(ev_header *h, uint16_t id, int32_t size,
+int evi_header_add(ev_header *h, uint16_t id, int32_t size,
 		  const char *desc, uint32_t desc_len,
 		  const uint8_t *extra, uint32_t extra_len)
 {
@@ -166,17 +166,17 @@ int ev_header_add(ev_header *h, uint16_t id, int32_t size,
 	return EV_OK;
 }
 
-int ev_header_copy(ev_header **out, const ev_header *src)
+int evi_header_copy(ev_header **out, const ev_header *src)
 {
-	int rc = ev_header_new(out, NULL);
+	int rc = evi_header_new(out, NULL);
 
 	for (size_t i = 0; rc == EV_OK && i < src->count; i++) {
 		const ev_type_decl *t = &src->types[i];
-		rc = ev_header_add(*out, t->id, t->size, t->desc, t->desc_len,
+		rc = evi_header_add(*out, t->id, t->size, t->desc, t->desc_len,
 				   t->extra, t->extra_len);
 	}
 	if (rc != EV_OK) {
-		ev_header_free(*out);
+		evi_header_free(*out);
 		*out = NULL;
 	}
 	return rc;
@@ -189,7 +189,7 @@ static size_t type_encoded_size(const ev_type_decl *t)
 	return 4 + 2 + 2 + 4 + t->desc_len + 4 + t->extra_len + 4;
 }
 
-size_t ev_header_encoded_size(const ev_header *h)
+size_t evi_header_encoded_size(const ev_header *h)
 {
 	size_t n = 4 * 5; /* hdrb hetb ... hete hdre datb */
 
@@ -212,7 +212,7 @@ static uint8_t *put_bytes(uint8_t *p, const void *data, uint32_t len)
 	return p + len;
 }
 
-size_t ev_header_encode(const ev_header *h, uint8_t *buf)
+size_t evi_header_encode(const ev_header *h, uint8_t *buf)
 {
 	uint8_t *p = buf;
 

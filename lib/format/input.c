@@ -178,6 +178,19 @@ int ev_input_memory(ev_input **out, const void *data, size_t len,
 	return EV_OK;
 }
 
+int evi_input_fd(ev_input **out, int fd, const char *name)
+{
+	int rc = new_input(out, name);
+
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	(*out)->fd = fd;
+	(*out)->owns_fd = 1;
+	return EV_OK;
+}
+
 const char *ev_input_name(const ev_input *in)
 {
 	return in->name;

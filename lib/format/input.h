@@ -82,4 +82,9 @@ int evi_input_reader(ev_input *in, unsigned flags, ev_reader **r,
 int evi_input_prepare(ev_input *in, const char *tmpdir, unsigned flags,
 		      evi_input *view, ev_diag *diag);
 
+/* An input of the log at the start of `fd`, a file the input owns (it is
+ * closed by ev_input_free, and now, on failure), named `name`: a log
+ * made in a temporary file and read in place of another. EV_ENOMEM. */
+int evi_input_fd(ev_input **out, int fd, const char *name);
+
 #endif

@@ -51,6 +51,15 @@ typedef struct evi_progress {
  * must outlive the reader or a later call. */
 void evi_reader_progress(ev_reader *r, evi_progress *p);
 
+/* Calls `fn(ctx, done, total)` after each read from the input: `done` is
+ * ev_reader_input_bytes(), `total` the size of the input file from the
+ * position where the reader started (0 for a pipe or memory). `fn` NULL
+ * turns it off: the operations' progress (ev_filter_set_progress, ...). */
+void evi_reader_set_progress(ev_reader *r, ev_progress_fn fn, void *ctx);
+
+/* Number of BLOCK_MARKER events read in this session. */
+uint64_t evi_reader_block_count(const ev_reader *r);
+
 /* Makes the read window of `r`, opened and not yet read, at most `cap`
  * bytes (it still grows for a header or an event that needs more): for
  * many readers open at once. */
@@ -102,11 +111,39 @@ static inline int evi_need_fast(const evi_need_table *t, ev_diag *d,
 	return evi_need_fields(d, ev, who);
 }
 
+/* ---- the catalogue's lookups for the library (catalog.c) ---- */
+
+/* The entry whose name matches `name` (case-insensitive), or NULL. */
+const ev_type_info *evi_catalog_by_name(const char *name);
+
+/* Nonzero when `size` is one that some GHC version used for `info`. */
+int evi_catalog_size_known(const ev_type_info *info, int size);
+
+/* The class named by `name`: a long name as ev_class_name() gives, or one
+ * RTS flag letter ("s", "g", "p", "f", "u", "n", "T"). EV_CLASS_NONE if
+ * unknown. */
+ev_class evi_class_from_name(const char *name);
+
+/* The layout of a payload of `size` bytes of type `id`: the form with the
+ * largest min_size not above `size` (surplus bytes are appended fields a
+ * newer GHC added), as ghc-events picks its parser. NULL when the type
+ * has no known layout or the payload is shorter than every form:
+ * ghc-events then shows the event as unknown. */
+const ev_layout *evi_catalog_layout(uint16_t id, uint32_t size);
+
 /* ---- metadata ---- */
+
+/* evi_type_is_metadata: nonzero for the event types that describe rather
+ * than happen, which `evtool filter` keeps whatever it selects: capset and
+ * capability creation, assignment and removal (25-28, 45-48), STARTUP,
+ * RTS identifier, program arguments and environment, pid and parent pid,
+ * wall clock, heap info (52), heap-profile and time-profile begin (160,
+ * 168), cost-centre (161), info-table (169), ticky-counter (210) and
+ * perf-name (140) definitions, and THREAD_LABEL. */
 
 #define EVI_BIT64(id) (UINT64_C(1) << ((id) & 63))
 
-/* ev_type_is_metadata's types, all from STARTUP (17) to 255, as bitmaps
+/* evi_type_is_metadata's types, all from STARTUP (17) to 255, as bitmaps
  * of ids 0-63 and 128-255 (none is in 64-127): the analyses ask for every
  * event, and the common ids cost a compare or two and a bit test. */
 #define EVI_METADATA_0_63                                                   \
@@ -162,7 +199,7 @@ static inline int evi_type_is_untimed(uint16_t id)
 const char *evi_stop_status_text(unsigned status);
 
 /* A STOP_THREAD status code as ghc-events reads it, 0 to 20, in the
- * numbering of a log whose header has `quirks` (ev_header_quirks: GHC
+ * numbering of a log whose header has `quirks` (evi_header_quirks: GHC
  * 7.8.2 numbered them differently). Every reader of a status uses it. */
 unsigned evi_stop_status(uint64_t code, unsigned quirks);
 
@@ -188,8 +225,26 @@ typedef struct evi_stop_name {
  * evi_stop_status gives it; NoStatus past 20). */
 const evi_stop_name *evi_stop_status_constructor(unsigned status);
 
-/* ev_ref_get and ev_ref_set, inline: merge calls them for every
- * identifier of every event, where a call costs as much as the work. */
+/* ---- identifier fields in payloads (catalog.c) ---- */
+
+/* One identifier field inside a payload. */
+typedef struct evi_ref {
+	ev_ref_kind kind;
+	uint16_t offset; /* byte offset in the payload */
+	uint8_t width;   /* 1, 2, 4 or 8 bytes, big-endian */
+} evi_ref;
+
+/* The identifier fields present in one event payload of type `type` and
+ * `size` bytes. Fields that lie beyond `size` are omitted, as are
+ * conditional ones that do not apply (STOP_THREAD's info is a thread only
+ * for status 8). Writes at most `max` entries to `out` and returns the
+ * total number present, which may be larger than `max`. */
+size_t evi_payload_refs(uint16_t type, const uint8_t *payload, size_t size,
+			evi_ref *out, size_t max);
+
+/* The value of `ref` in `payload`, and storing `value` (truncated to the
+ * field's width) there; inline: merge calls them for every identifier of
+ * every event, where a call costs as much as the work. */
 /* The big-endian unsigned integer of 1, 2, 4 or 8 bytes at p. */
 static inline uint64_t evi_load_width(const uint8_t *p, unsigned width)
 {
@@ -205,12 +260,12 @@ static inline uint64_t evi_load_width(const uint8_t *p, unsigned width)
 	}
 }
 
-static inline uint64_t evi_ref_load(const uint8_t *payload, const ev_ref *ref)
+static inline uint64_t evi_ref_load(const uint8_t *payload, const evi_ref *ref)
 {
 	return evi_load_width(payload + ref->offset, ref->width);
 }
 
-static inline void evi_ref_store(uint8_t *payload, const ev_ref *ref,
+static inline void evi_ref_store(uint8_t *payload, const evi_ref *ref,
 				 uint64_t value)
 {
 	uint8_t *p = payload + ref->offset;
@@ -254,5 +309,47 @@ void evi_reader_on_free(ev_reader *r, void (*done)(void *), void *ctx);
 size_t evi_reader_block_bytes(const ev_reader *r, const uint8_t **p);
 void evi_reader_skip(ev_reader *r, size_t bytes, uint64_t events,
 		     uint64_t last_start);
+
+/* ---- building and encoding a header (header.c): the reader, the writer
+ * and merge build the headers a caller reads ---- */
+
+/* Quirk flags found in a header. */
+enum evi_header_quirk {
+	/* GHC 6.12: thread ids declared 8 bytes but written as 4, STARTUP
+	 * declared 0 bytes but carrying 2. Detected by CREATE_THREAD's
+	 * declared size of 8. */
+	EVI_QUIRK_GHC612 = 1u << 0,
+	/* GHC 7.8.2: STOP_THREAD statuses from 8 up numbered one higher (it
+	 * inserted BlockedOnMVarRead at 8; ghc-events mkStopStatus782).
+	 * Detected as ghc-events does: USER_MARKER declared, HACK_BUG_T9003
+	 * not. */
+	EVI_QUIRK_GHC782 = 1u << 1
+};
+
+/* Creates an empty header. Free it with evi_header_free(). */
+int evi_header_new(ev_header **out, ev_diag *diag);
+
+/* Deep copy of `src`. */
+int evi_header_copy(ev_header **out, const ev_header *src);
+
+/* Frees a header; NULL is fine. */
+void evi_header_free(ev_header *h);
+
+/* Declares a type. `size` is the declared size (EV_SIZE_VARIABLE for
+ * variable). Declaring an id twice is EV_EINVAL. Types are kept in the
+ * order added; GHC adds them in ascending id order. */
+int evi_header_add(ev_header *h, uint16_t id, int32_t size,
+		   const char *desc, uint32_t desc_len, const uint8_t *extra,
+		   uint32_t extra_len);
+
+/* EVI_QUIRK_* flags that apply to this header. */
+unsigned evi_header_quirks(const ev_header *h);
+
+/* Bytes that evi_header_encode() writes for this header. */
+size_t evi_header_encoded_size(const ev_header *h);
+
+/* Encodes the header from "hdrb" through "datb" into `buf`, which must
+ * hold evi_header_encoded_size() bytes. Returns the bytes written. */
+size_t evi_header_encode(const ev_header *h, uint8_t *buf);
 
 #endif

@@ -288,7 +288,7 @@ void ev_reader_free(ev_reader *r)
 	if (!r)
 		return;
 	evi_source_free(r->source);
-	ev_header_free(r->header);
+	evi_header_free(r->header);
 	free(r->store);
 	free(r->name);
 	if (r->on_free)
@@ -404,7 +404,7 @@ static int parse_type(header_cursor *c, ev_header *h)
 			    "implausible", id, extra_len);
 	if ((rc = header_need(c, 8 + desc_len + 4 + extra_len)) <= 0)
 		return rc;
-	rc = ev_header_add(h, id, size == UINT16_MAX ? EV_SIZE_VARIABLE : size,
+	rc = evi_header_add(h, id, size == UINT16_MAX ? EV_SIZE_VARIABLE : size,
 			   (const char *)header_bytes(c) + 8, desc_len,
 			   header_bytes(c) + 12 + desc_len, extra_len);
 	if (rc == EV_EINVAL)
@@ -480,11 +480,11 @@ int ev_reader_read_header(ev_reader *r)
 		return r->diag.status;
 	if (r->state != READ_HEADER)
 		return EV_OK;
-	if ((rc = ev_header_new(&h, NULL)) < 0)
+	if ((rc = evi_header_new(&h, NULL)) < 0)
 		return fail(r, rc, stream_offset(r), "%s", ev_strerror(rc));
 	rc = parse_header_bytes(&c, h);
 	if (rc <= 0) {
-		ev_header_free(h);
+		evi_header_free(h);
 		return rc < 0 ? rc : header_truncated(r, r->end - r->pos);
 	}
 	r->pos += c.at;
@@ -698,7 +698,7 @@ int ev_reader_next_session(ev_reader *r)
 	}
 	if (have < 4)
 		return header_truncated(r, have);
-	ev_header_free(r->header);
+	evi_header_free(r->header);
 	r->header = NULL;
 	r->state = READ_HEADER;
 	r->session++;
@@ -904,7 +904,7 @@ int ev_reader_block(const ev_reader *r, ev_block *out)
 	return r->in_block;
 }
 
-uint64_t ev_reader_block_count(const ev_reader *r)
+uint64_t evi_reader_block_count(const ev_reader *r)
 {
 	return r->blocks;
 }
@@ -958,7 +958,7 @@ uint64_t evi_reader_stored_size(const ev_reader *r)
 	return r->in_place ? 0 : evi_source_stored_size(r->source);
 }
 
-void ev_reader_set_progress(ev_reader *r, ev_progress_fn fn, void *ctx)
+void evi_reader_set_progress(ev_reader *r, ev_progress_fn fn, void *ctx)
 {
 	r->own_progress.fn = fn;
 	r->own_progress.ctx = ctx;

@@ -3,7 +3,7 @@
  * (ghc-events mkStopStatus, mkStopStatus782, showThreadStopStatus and the
  * ThreadStopStatus constructors).
  *
- * The numbering a log uses is a header quirk (EV_QUIRK_GHC782, set by
+ * The numbering a log uses is a header quirk (EVI_QUIRK_GHC782, set by
  * header.c); every reader of a status passes the header's quirks to
  * evi_stop_status.
  *
@@ -66,7 +66,7 @@ _Static_assert(sizeof stop_names / sizeof stop_names[0] ==
 /* A STOP_THREAD status code as ghc-events reads it: 0 to 20. */
 unsigned evi_stop_status(uint64_t code, unsigned quirks)
 {
-	if (quirks & EV_QUIRK_GHC782)
+	if (quirks & EVI_QUIRK_GHC782)
 		code = code < sizeof ghc782_codes ? ghc782_codes[code] : 0;
 	return code < sizeof stop_texts / sizeof stop_texts[0]
 		       ? (unsigned)code : 0;

@@ -43,16 +43,16 @@ static int declare_block_marker(ev_header **h)
 	int rc;
 
 	if (!t)
-		return ev_header_add(*h, EV_BLOCK_MARKER, EVI_BLOCK_PAYLOAD,
+		return evi_header_add(*h, EV_BLOCK_MARKER, EVI_BLOCK_PAYLOAD,
 				     block_marker_desc,
 				     sizeof block_marker_desc - 1, NULL, 0);
 	if (t->size == (int32_t)EVI_BLOCK_PAYLOAD)
 		return EV_OK;
-	if ((rc = ev_header_new(&fixed, NULL)) < 0)
+	if ((rc = evi_header_new(&fixed, NULL)) < 0)
 		return rc;
 	for (size_t i = 0; rc == EV_OK && i < ev_header_count(*h); i++) {
 		t = ev_header_at(*h, i);
-		rc = ev_header_add(fixed, t->id,
+		rc = evi_header_add(fixed, t->id,
 				   t->id == EV_BLOCK_MARKER
 					   ? (int32_t)EVI_BLOCK_PAYLOAD
 					   : t->size,
@@ -60,23 +60,23 @@ static int declare_block_marker(ev_header **h)
 				   t->extra_len);
 	}
 	if (rc < 0) {
-		ev_header_free(fixed);
+		evi_header_free(fixed);
 		return rc;
 	}
-	ev_header_free(*h);
+	evi_header_free(*h);
 	*h = fixed;
 	return EV_OK;
 }
 
 static int write_header(ev_writer *w)
 {
-	size_t n = ev_header_encoded_size(w->header);
+	size_t n = evi_header_encoded_size(w->header);
 	uint8_t *bytes = malloc(n);
 	int rc;
 
 	if (!bytes)
 		return EV_ENOMEM;
-	ev_header_encode(w->header, bytes);
+	evi_header_encode(w->header, bytes);
 	rc = ev_sink_write(w->sink, bytes, n);
 	free(bytes);
 	return rc;
@@ -89,9 +89,9 @@ static int setup(ev_writer *w, const ev_header *header,
 {
 	int rc;
 
-	ev_header_free(w->header);
+	evi_header_free(w->header);
 	w->header = NULL;
-	rc = ev_header_copy(&w->header, header);
+	rc = evi_header_copy(&w->header, header);
 	if (rc == EV_OK && w->mode == EV_WRITE_REBLOCK) {
 		if (!w->block) {
 			uint32_t max = opts && opts->max_block_size
@@ -167,7 +167,7 @@ void ev_writer_free(ev_writer *w)
 
 	if (!w)
 		return;
-	ev_header_free(w->header);
+	evi_header_free(w->header);
 	for (b = w->blocks; b; b = next) {
 		next = b->next;
 		evi_block_free(b);

@@ -2,6 +2,9 @@
  * The analysis of `evtool info` (info.h): one pass over every session of
  * a log, counting events per type and capability, time inversions per
  * capability, sessions, capsets and, through process.h, the processes.
+ * It is an event consumer (consumer.h) that any source drives
+ * (ev_info_consumer); ev_info_read drives it from a reader through the
+ * inline feed (feed.h), or counts the blocks in parallel (info_blocks.c).
  *
  * Layering: uses the reader, the catalogue, the decoder and the process
  * list; nothing in lib/ calls it.
@@ -11,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evtool/consumer.h"
 #include "evtool/decode.h"
+#include "feed.h"
 #include "internal.h"
 #include "info_blocks.h"
 
@@ -32,8 +37,15 @@ struct ev_info {
 	ev_process_list *procs;
 	int procs_failed;        /* EV_ENOMEM while collecting them */
 	ev_diag wall_problem;    /* a WALL_CLOCK_TIME that is no clock */
-	int read;                /* ev_info_read was called */
+	int read;                /* a source began: ev_info_read or begin */
+	int done;                /* finished: no source may drive it again */
 	unsigned threads;        /* ev_info_set_threads */
+	int in_session;          /* begun and not ended */
+	uint64_t session_start;  /* the open session's header offset */
+	uint64_t session_first;  /* sum.events when it began */
+	uint64_t tail;           /* past the last event handed over, or
+				    the header or data end before it */
+	uint8_t variable[EV_ID_COUNT / 8]; /* the session's variable sizes */
 	uint8_t cap_seen[EV_ID_COUNT / 8];
 	uint8_t foreign[EV_ID_COUNT / 8]; /* declared with another meaning */
 	uint8_t noted[EV_ID_COUNT / 8];   /* decoded: note_types */
@@ -140,7 +152,7 @@ static int field_num(const ev_decoded *d, const char *name, uint64_t *out)
 }
 
 /* Capability and capset metadata, read through the catalogue's payload
- * layouts (field names as ev_catalog_layout gives them): a field that a
+ * layouts (field names as evi_catalog_layout gives them): a field that a
  * short payload does not reach is absent, and the event tells nothing.
  * The processes' own (pid, program, RTS, wall clock) are the process
  * list's. */
@@ -214,16 +226,20 @@ static void follow_cap(cap_stats *c, unsigned session, uint64_t time,
 	}
 }
 
-static void count_event(ev_info *in, const ev_event *ev)
+static inline __attribute__((always_inline)) void
+count_event(ev_info *in, const ev_event *ev)
 {
 	ev_info_summary *s = &in->sum;
-	cap_stats *c = &in->per_cap[ev->cap];
+	cap_stats *c;
 
 	if (ev->type == EV_BLOCK_MARKER) {
 		s->blocks++;
 		mark_cap(in, ev->cap);
 		return;
 	}
+	/* (The cast, a no-op, keeps gcc 12 from sign-extending the index
+	 * in ev_info_read's loop: bench/README.md, issue 24.) */
+	c = in->per_cap + (uint16_t)ev->cap;
 	s->events++;
 	in->per_type[ev->type]++;
 	note_span(s, ev->time, ev->time);
@@ -263,29 +279,119 @@ static void note_foreign_types(ev_info *in, const ev_header *h)
 	}
 }
 
-static int scan_sessions(ev_info *in, ev_reader *r)
+/* ---- the analysis as a consumer (consumer.h) ---- */
+
+static int info_begin(void *self, const ev_session *ses)
 {
+	ev_info *in = self;
 	ev_info_summary *s = &in->sum;
-	uint64_t start = 0, events;
-	ev_event ev;
+
+	if (in->done)
+		return EV_EINVAL;
+	in->read = 1;
+	if (s->sessions++)
+		ev_process_list_next_session(in->procs);
+	note_foreign_types(in, ses->header);
+	in->in_session = 1;
+	in->session_start = in->tail = ses->offset;
+	in->session_first = s->events;
+	return EV_OK;
+}
+
+/* Inlined into ev_info_read's loop (feed.h): the file's events pay no
+ * call for going through the protocol. */
+static inline __attribute__((always_inline)) int
+info_event(void *self, const ev_event *ev)
+{
+	count_event(self, ev);
+	return EV_OK;
+}
+
+static int info_end(void *self, const ev_session *ses)
+{
+	ev_info *in = self;
+
+	note_session(in, ses->offset, ses->end,
+		     in->sum.events - in->session_first, EV_END);
+	in->in_session = 0;
+	in->tail = ses->end;
+	return EV_OK;
+}
+
+/* The source stopped with `status`, `tail` past the last complete event
+ * (or header, or data end): the session it stopped in, if any. */
+static void stopped(ev_info *in, int status, uint64_t tail)
+{
+	if (in->in_session)
+		note_session(in, in->session_start, tail,
+			     in->sum.events - in->session_first, status);
+	in->in_session = 0;
+	in->sum.status = status;
+	in->sum.log_bytes = tail;
+}
+
+/* ev_info_read's consumer: the reader says where the log stops. */
+static const ev_consumer file_consumer = { info_begin, info_event, info_end,
+					   NULL, EV_CONSUME_MARKERS };
+
+/* The public consumer's begin and event also note where the events end,
+ * which a reader would say. */
+static int any_begin(void *self, const ev_session *ses)
+{
+	ev_info *in = self;
+	const ev_header *h = ses->header;
+	int rc = info_begin(self, ses);
+
+	memset(in->variable, 0, sizeof in->variable);
+	for (size_t i = 0; rc == EV_OK && i < ev_header_count(h); i++) {
+		uint16_t id = ev_header_at(h, i)->id;
+		if (ev_header_at(h, i)->wire_size == EV_SIZE_VARIABLE)
+			in->variable[id / 8] |= (uint8_t)(1u << (id % 8));
+	}
+	return rc;
+}
+
+static int any_event(void *self, const ev_event *ev)
+{
+	ev_info *in = self;
+	unsigned t = ev->type;
+
+	count_event(in, ev);
+	in->tail = ev->offset +
+		   ev_event_wire_size(ev, in->variable[t / 8] & (1u << (t % 8)));
+	return EV_OK;
+}
+
+static int finish(ev_info *in);
+
+/* The analysis of the events given, cut log or not: the source's status
+ * is the summary's, with where it stopped; finish passes it on. */
+static int any_finish(void *self, int status)
+{
+	ev_info *in = self;
+	ev_info_summary *s = &in->sum;
 	int rc;
 
-	for (;;) {
-		if (s->sessions++)
-			ev_process_list_next_session(in->procs);
-		note_foreign_types(in, ev_reader_header(r));
-		events = s->events;
-		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-			count_event(in, &ev);
-		note_session(in, start, ev_reader_offset(r), s->events - events,
-			     rc);
-		if (rc != EV_END)
-			return rc;
-		start = ev_reader_offset(r);
-		rc = ev_reader_next_session(r);
-		if (rc != EV_OK)
-			return rc == EV_END ? EV_END : rc;
+	if (in->done)
+		return EV_EINVAL;
+	in->read = 1;
+	/* 0 or more: every session was handed over (merge and sort say
+	 * EV_OK), as a reader's EV_END */
+	stopped(in, status >= 0 ? EV_END : status, in->tail);
+	if (status < 0) {
+		evi_fail(&s->diag, status, in->tail, 0, "the source stopped: %s",
+			 ev_strerror(status));
+		s->diag.origin = EV_ORIGIN_INPUT;
 	}
+	return (rc = finish(in)) < 0 ? rc : status;
+}
+
+const ev_consumer *ev_info_consumer(void)
+{
+	static const ev_consumer consumer = { any_begin, any_event, info_end,
+					      any_finish, EV_CONSUME_MARKERS };
+
+	return &consumer;
 }
 
 static void sum_inversions(ev_info *in)
@@ -388,6 +494,7 @@ static int finish(ev_info *in)
 {
 	ev_info_summary *s = &in->sum;
 
+	in->done = 1;
 	if (ev_process_list_finish(in->procs) < 0 || in->procs_failed)
 		return EV_ENOMEM;
 	sum_inversions(in);
@@ -413,11 +520,10 @@ int ev_info_read(ev_info *in, ev_reader *r)
 		if (rc != EV_END)
 			return rc < 0 ? rc : finish(in);
 	}
-	rc = ev_reader_read_header(r);
+	rc = evi_feed_sessions(r, &file_consumer, in);
+	stopped(in, rc, ev_reader_offset(r));
 	s->gzip = ev_reader_is_gzip(r); /* known once bytes were read */
-	s->status = rc < 0 ? rc : scan_sessions(in, r);
 	s->diag = *ev_reader_diag(r);
-	s->log_bytes = ev_reader_offset(r);
 	if (s->status == EV_ETRUNCATED && s->diag.offset < s->log_bytes)
 		s->log_bytes = s->diag.offset;
 	if ((rc = finish(in)) < 0)

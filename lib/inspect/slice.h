@@ -5,7 +5,7 @@
  * context its events need) and drops what comes after it; GHC's RTS has
  * its capabilities at work within a few milliseconds of creating its
  * capsets (3.6 ms at most in logs of GHC 6.12 to 9.5). So a process
- * whose first event that is not metadata (ev_type_is_metadata) comes
+ * whose first event that is not metadata (evi_type_is_metadata) comes
  * more than EVI_SLICE_GAP_NS after its start (its CAPSET_CREATE, else
  * the log's first event) is a slice, which starts at that event. Stats
  * (stats_finish.c) and export's hp format use it; not installed.

@@ -44,7 +44,7 @@ static int not_gzip(ev_diag *d, const uint8_t *p, size_t len)
  * An 'E' 'V' subfield is ours, so one that is not exactly a version byte
  * and the 8-byte digest, or of a version this reader does not know, is
  * an error: read as plain gzip it would pass `--test` unchecked. */
-static int parse_extra(ev_archive_header *out, const uint8_t *x, size_t n,
+static int parse_extra(evi_gzip_header *out, const uint8_t *x, size_t n,
 		       size_t base, ev_diag *d)
 {
 	size_t at = 0;
@@ -93,7 +93,7 @@ static int skip_string(const uint8_t *p, size_t len, size_t *at, ev_diag *d)
 	return EV_OK;
 }
 
-static int parse_optional(ev_archive_header *out, const uint8_t *p,
+static int parse_optional(evi_gzip_header *out, const uint8_t *p,
 			  size_t len, ev_diag *d)
 {
 	unsigned flags = p[3];
@@ -135,7 +135,7 @@ int ev_is_gzip(const void *data, size_t len)
 	return evi_is_gzip(data, len);
 }
 
-int ev_archive_parse_header(ev_archive_header *out, const void *data,
+int evi_gzip_parse_header(evi_gzip_header *out, const void *data,
 			    size_t len, ev_diag *diag)
 {
 	const uint8_t *p = data;

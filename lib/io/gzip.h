@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evtool/common.h"
+
 #define EVI_GZIP_ID1 0x1fu
 #define EVI_GZIP_ID2 0x8bu
 #define EVI_GZIP_DEFLATE 8u
@@ -93,5 +95,25 @@ static inline void evi_store_le32(uint8_t *p, uint32_t v)
 	p[2] = (uint8_t)(v >> 16);
 	p[3] = (uint8_t)(v >> 24);
 }
+
+/* What a gzip member header says. */
+typedef struct evi_gzip_header {
+	int has_digest;   /* an 'E' 'V' subfield of a known kind */
+	int kind;         /* its kind byte (EV_ARCHIVE_KIND_*), or 0 */
+	uint64_t digest;  /* valid when has_digest */
+	uint32_t mtime;
+	uint32_t size;    /* header bytes: where the deflate data starts */
+} evi_gzip_header;
+
+/*
+ * Parses the gzip member header at the start of `len` bytes at `data`.
+ * EV_OK: `out` is filled. EV_ETRUNCATED: the bytes so far are a header's
+ * beginning; more are needed. EV_EFORMAT: not a gzip header (wrong magic
+ * or method, reserved flags, bad header CRC), or an 'E' 'V' subfield
+ * that is not 9 bytes or has an unknown kind byte (gzip.c; every gzip
+ * input and the archive reader read it). `diag` may be NULL.
+ */
+int evi_gzip_parse_header(evi_gzip_header *out, const void *data, size_t len,
+			  ev_diag *diag);
 
 #endif

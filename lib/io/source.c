@@ -376,7 +376,7 @@ static void start_isal(evi_source *s);
  * its header is not all there yet. */
 static int start_member(evi_source *s)
 {
-	ev_archive_header h;
+	evi_gzip_header h;
 	ev_diag d;
 	int rc;
 
@@ -387,7 +387,7 @@ static int start_member(evi_source *s)
 			 (unsigned long long)(s->stored_bytes - unread(s)));
 		return evi_because(s->diag, EV_REASON_COMPRESSION);
 	}
-	rc = ev_archive_parse_header(&h, s->ahead + s->ahead_pos, unread(s),
+	rc = evi_gzip_parse_header(&h, s->ahead + s->ahead_pos, unread(s),
 				     &d);
 	if (rc == EV_ETRUNCATED && unread(s) == s->ahead_cap)
 		return grow_for_header(s);

@@ -80,7 +80,7 @@ static void find_ref_free_types(ev_merge *m)
 					    EV_WALL_CLOCK_TIME };
 
 	for (unsigned type = 0; type < 256; type++)
-		m->ref_free[type] = ev_payload_refs((uint16_t)type, zeros,
+		m->ref_free[type] = evi_payload_refs((uint16_t)type, zeros,
 						    sizeof zeros, NULL, 0) == 0;
 	for (size_t i = 0; i < sizeof scanned / sizeof scanned[0]; i++)
 		m->ref_free[scanned[i]] = 0;
@@ -140,7 +140,7 @@ void ev_merge_free(ev_merge *m)
 	free(m->inputs);
 	free(m->types);
 	free(m->type_slot);
-	ev_header_free(m->header);
+	evi_header_free(m->header);
 	free(m->heap);
 	free(m->spool_dir);
 	if (m->arena)
@@ -361,7 +361,7 @@ static int note_task(ev_merge *m, evi_merge_input *in, uint64_t task)
 /* Every identifier the catalogue finds in the payload: the largest of
  * each kind sets the next input's base (merge_plan.c). */
 static int note_refs(ev_merge *m, evi_merge_input *in, const ev_event *ev,
-		     const ev_ref *refs, size_t n)
+		     const evi_ref *refs, size_t n)
 {
 	int rc = EV_OK;
 
@@ -393,14 +393,14 @@ static int note_refs(ev_merge *m, evi_merge_input *in, const ev_event *ev,
 /* CAPSET_CREATE (25): u32 capset, u16 type (doc/format.md section 5). The
  * first OS-process and clock-domain capsets are the input's own. */
 static int note_capset_create(ev_merge *m, evi_merge_input *in,
-			      const ev_event *ev, const ev_ref *refs, size_t n)
+			      const ev_event *ev, const evi_ref *refs, size_t n)
 {
 	uint32_t capset, type;
 	int rc;
 
 	if (n < 1 || ev->size < 6)
 		return EV_OK;
-	capset = (uint32_t)ev_ref_get(ev->payload, &refs[0]);
+	capset = (uint32_t)evi_ref_load(ev->payload, &refs[0]);
 	type = ev_load16(ev->payload + 4);
 	if (type == EVI_CAPSET_OS_PROCESS && !in->has_os) {
 		in->has_os = 1;
@@ -419,7 +419,7 @@ static int note_capset_create(ev_merge *m, evi_merge_input *in,
 
 /* CAPSET_ASSIGN_CAP (27): refs are the capset, then the cap. */
 static int note_assign(ev_merge *m, evi_merge_input *in, const ev_event *ev,
-		       const ev_ref *refs, size_t n)
+		       const evi_ref *refs, size_t n)
 {
 	if (n < 2 || in->n_assigns >= MAX_ASSIGNS)
 		return EV_OK; /* unrecorded: at worst a redundant synthesis */
@@ -428,9 +428,9 @@ static int note_assign(ev_merge *m, evi_merge_input *in, const ev_event *ev,
 		return evi_merge_fail(m, EV_ORIGIN_INPUT, EV_ENOMEM,
 				      "out of memory");
 	in->assigns[in->n_assigns].capset =
-		(uint32_t)ev_ref_get(ev->payload, &refs[0]);
+		(uint32_t)evi_ref_load(ev->payload, &refs[0]);
 	in->assigns[in->n_assigns].cap =
-		(uint16_t)ev_ref_get(ev->payload, &refs[1]);
+		(uint16_t)evi_ref_load(ev->payload, &refs[1]);
 	in->n_assigns++;
 	return EV_OK;
 }
@@ -465,7 +465,7 @@ static int note_wall_clock(ev_merge *m, evi_merge_input *in,
 static int scan_event(ev_merge *m, evi_merge_input *in, ev_reader *r,
 		      const ev_event *ev)
 {
-	ev_ref refs[MAX_REFS];
+	evi_ref refs[MAX_REFS];
 	ev_block block;
 	size_t n;
 	int rc;
@@ -481,7 +481,7 @@ static int scan_event(ev_merge *m, evi_merge_input *in, ev_reader *r,
 		return note_cap(m, in, block.cap, EVI_CAP_USED);
 	}
 	in->info.events++;
-	n = ev_payload_refs(ev->type, ev->payload, ev->size, refs, MAX_REFS);
+	n = evi_payload_refs(ev->type, ev->payload, ev->size, refs, MAX_REFS);
 	if (n > MAX_REFS)
 		n = MAX_REFS;
 	if ((rc = note_refs(m, in, ev, refs, n)) < 0)
@@ -492,10 +492,10 @@ static int scan_event(ev_merge *m, evi_merge_input *in, ev_reader *r,
 	case EV_CAPSET_ASSIGN_CAP:
 		return note_assign(m, in, ev, refs, n);
 	case EV_CAP_CREATE:
-		if (n < 1 || evi_is_no_cap(ev_ref_get(ev->payload, &refs[0]),
+		if (n < 1 || evi_is_no_cap(evi_ref_load(ev->payload, &refs[0]),
 				       refs[0].width))
 			return EV_OK;
-		return note_cap(m, in, ev_ref_get(ev->payload, &refs[0]),
+		return note_cap(m, in, evi_ref_load(ev->payload, &refs[0]),
 				EVI_CAP_CREATED);
 	case EV_WALL_CLOCK_TIME:
 		return note_wall_clock(m, in, ev);

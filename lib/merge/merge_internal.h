@@ -231,4 +231,12 @@ static inline uint64_t evi_merge_map_id(const ev_merge *m,
 	return value + in->info.ids[kind].base;
 }
 
+/*
+ * The output id of identifier `id` of kind `kind` in input `i`, as the
+ * merge writes it (after ev_merge_plan). Task ids keep their value unless
+ * an earlier input has the same one; then they get one no input has.
+ */
+uint64_t evi_merge_map(const ev_merge *m, size_t i, ev_ref_kind kind,
+		      uint64_t id);
+
 #endif

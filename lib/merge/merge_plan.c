@@ -289,7 +289,7 @@ static int compare_types(const void *a, const void *b)
 static int build_header(ev_merge *m)
 {
 	const evi_union_type **sorted = malloc(m->n_types * sizeof *sorted);
-	int rc = ev_header_new(&m->header, NULL);
+	int rc = evi_header_new(&m->header, NULL);
 
 	if (!sorted || rc < 0) {
 		free(sorted);
@@ -300,7 +300,7 @@ static int build_header(ev_merge *m)
 		sorted[k] = &m->types[k];
 	qsort(sorted, m->n_types, sizeof *sorted, compare_types);
 	for (size_t k = 0; k < m->n_types && rc == EV_OK; k++)
-		rc = ev_header_add(m->header, sorted[k]->id, sorted[k]->wire,
+		rc = evi_header_add(m->header, sorted[k]->id, sorted[k]->wire,
 				   sorted[k]->desc, sorted[k]->desc_len,
 				   (const uint8_t *)sorted[k]->desc +
 					   sorted[k]->desc_len,
@@ -496,7 +496,7 @@ static int plan_tasks(ev_merge *m)
 		      : EV_OK;
 }
 
-uint64_t ev_merge_map(const ev_merge *m, size_t i, ev_ref_kind kind,
+uint64_t evi_merge_map(const ev_merge *m, size_t i, ev_ref_kind kind,
 		      uint64_t id)
 {
 	static const unsigned widths[] = { 2, 4, 4, 8, 4, 8, 1 };
@@ -589,13 +589,13 @@ static void put_synth(ev_merge *m, evi_merge_input *in, uint16_t type,
 	uint8_t *p = in->synth + in->synth_len;
 	uint32_t size = (uint32_t)evi_merge_out_wire(m, type);
 	size_t head = evi_wire_put_head(p, type, time, 0, size);
-	ev_ref refs[4];
+	evi_ref refs[4];
 	size_t n;
 
 	memset(p + head, 0, size);
-	n = ev_payload_refs(type, p + head, size, refs, 4);
+	n = evi_payload_refs(type, p + head, size, refs, 4);
 	for (size_t k = 0; k < n && k < n_ids && k < 4; k++)
-		ev_ref_set(p + head, &refs[k], ids[k]);
+		evi_ref_store(p + head, &refs[k], ids[k]);
 	in->synth_len += head + size;
 }
 

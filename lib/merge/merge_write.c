@@ -96,8 +96,8 @@ static void renumber(const ev_merge *m, const evi_merge_input *in,
 		     uint16_t type, const uint8_t *from, uint32_t size,
 		     uint8_t *to)
 {
-	ev_ref refs[MAX_REFS];
-	size_t n = ev_payload_refs(type, from, size, refs, MAX_REFS);
+	evi_ref refs[MAX_REFS];
+	size_t n = evi_payload_refs(type, from, size, refs, MAX_REFS);
 
 	for (size_t k = 0; k < n && k < MAX_REFS; k++)
 		evi_ref_store(to, &refs[k],

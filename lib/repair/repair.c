@@ -808,7 +808,7 @@ static int write_header(ev_repair *rp)
 	if (rc < 0)
 		return output_failed(rp, rc);
 	rp->sum.sessions++;
-	rp->sum.kept_bytes += ev_header_encoded_size(header);
+	rp->sum.kept_bytes += evi_header_encoded_size(header);
 	return EV_OK;
 }
 
@@ -915,7 +915,7 @@ int ev_repair_run(ev_repair *rp, ev_input *in, ev_sink *sink)
 			fail(rp, rc, 0, "cannot open: %s", ev_strerror(rc));
 		return rc;
 	}
-	ev_reader_set_progress(r, rp->progress, rp->progress_ctx);
+	evi_reader_set_progress(r, rp->progress, rp->progress_ctx);
 	rc = repair_log(rp, r, sink);
 	ev_reader_free(r);
 	return rc;

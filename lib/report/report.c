@@ -425,13 +425,13 @@ static int add_untimed(ev_report *rep, const ev_event *ev)
 	return rc;
 }
 
-int ev_report_add(ev_report *rep, const ev_event *ev)
+int evi_report_add(ev_report *rep, const ev_event *ev)
 {
 	int rc;
 
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, ev->offset, ev->index,
-				"event added after ev_report_finish");
+				"event added after evi_report_finish");
 	/* Block markers frame the events without being any: a re-blocked
 	 * or sorted copy has others, and the same page. */
 	if (ev->type == EV_BLOCK_MARKER)
@@ -462,17 +462,17 @@ fail:
 	return rc;
 }
 
-static int consume_begin(void *self, unsigned session, const ev_header *h)
+static int consume_begin(void *self, const ev_session *s)
 {
 	ev_report *rep = self;
 
 	rep->profile.sessions++;
-	return ev_stats_consumer()->begin(rep->stats, session, h);
+	return ev_stats_consumer()->begin(rep->stats, s);
 }
 
 static int consume_event(void *self, const ev_event *ev)
 {
-	return ev_report_add(self, ev);
+	return evi_report_add(self, ev);
 }
 
 /* The report of the events given, cut log or not: on a failure there is
@@ -481,9 +481,9 @@ static int consume_finish(void *self, int status)
 {
 	int rc;
 
-	if (status < 0 && status != EV_ETRUNCATED)
+	if (!ev_consumer_complete(status))
 		return status;
-	return (rc = ev_report_finish(self)) < 0 ? rc : status;
+	return (rc = evi_report_finish(self)) < 0 ? rc : status;
 }
 
 const ev_consumer *ev_report_consumer(void)

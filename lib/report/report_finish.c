@@ -136,7 +136,7 @@ static void slice_baselines(ev_report *rep)
 	}
 }
 
-int ev_report_finish(ev_report *rep)
+int evi_report_finish(ev_report *rep)
 {
 	size_t first = 0, count = 0, unknown, n_out = 0;
 	ev_report_cap *caps;
@@ -144,7 +144,7 @@ int ev_report_finish(ev_report *rep)
 
 	if (rep->finished)
 		return evi_fail(&rep->diag, EV_EINVAL, 0, 0,
-				"ev_report_finish called twice");
+				"evi_report_finish called twice");
 	rep->finished = 1;
 	if (ev_stats_finish(rep->stats) < 0) {
 		rep->diag = *ev_stats_diag(rep->stats);

@@ -136,7 +136,7 @@ void evi_report_on_span(void *ctx, const ev_stats_span_end *end);
 /* Re-buckets the span series onto `to`. */
 void evi_report_spans_remap(ev_report *rep, const evi_grid *to);
 
-/* The output series, from bucket `first` (ev_report_finish). */
+/* The output series, from bucket `first` (evi_report_finish). */
 int evi_report_spans_finish(ev_report *rep, size_t first);
 
 void evi_report_spans_free(evi_report_spans *rs);
@@ -162,7 +162,7 @@ struct ev_report {
 
 	int finished;
 	ev_report_grid out_grid;
-	ev_report_process *out;    /* ev_report_finish's results */
+	ev_report_process *out;    /* evi_report_finish's results */
 	size_t n_out;
 	ev_report_cap *out_caps;
 	ev_report_marker *out_markers;
@@ -202,9 +202,29 @@ int evi_report_profile_event(ev_report *rep, const ev_event *ev);
 /* Re-buckets the profile's arrays onto `to`. */
 void evi_report_profile_remap(ev_report *rep, const evi_grid *to);
 
-/* The profile's output bands (ev_report_finish). */
+/* The profile's output bands (evi_report_finish). */
 int evi_report_profile_finish(ev_report *rep, size_t first, size_t count);
 
 void evi_report_profile_free(evi_profile *p);
+
+/*
+ * Adds one event, to the buckets and to the report's ev_stats. Feed
+ * every event of a log (block markers included) in file order, as
+ * ev_reader_next returns them; several sessions of one stream may follow
+ * each other. EV_OK, EV_EFORMAT for an event too short for the fields it
+ * needs, EV_ELIMIT past EV_REPORT_MAX_CAPS or EV_REPORT_MAX_PROCESSES
+ * (or a limit of ev_stats_add), EV_ENOMEM, EV_EINVAL after
+ * evi_report_finish; see ev_report_diag().
+ */
+int evi_report_add(ev_report *rep, const ev_event *ev);
+
+/*
+ * Closes the open intervals, gives every capability its process, picks
+ * the heap-profile bands and finishes the report's ev_stats. Call it
+ * once, after the last event (the consumer's finish does, for a
+ * source); EV_OK, EV_ENOMEM, or EV_EINVAL when called
+ * again.
+ */
+int evi_report_finish(ev_report *rep);
 
 #endif

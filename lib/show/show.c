@@ -29,7 +29,7 @@ struct ev_show {
 	const ev_header *header;
 	ev_show_format format;
 	unsigned flags;
-	unsigned quirks; /* ev_header_quirks: the STOP_THREAD numbering */
+	unsigned quirks; /* evi_header_quirks: the STOP_THREAD numbering */
 };
 
 typedef void (*render_fn)(const ev_show *s, const ev_decoded *d,
@@ -474,7 +474,7 @@ int ev_show_new(ev_show **out, const ev_header *h, ev_show_format format,
 	s->header = h;
 	s->format = format;
 	s->flags = flags;
-	s->quirks = ev_header_quirks(h);
+	s->quirks = evi_header_quirks(h);
 	*out = s;
 	return EV_OK;
 }

@@ -32,7 +32,7 @@ void evi_put_printable(ev_text *t, const uint8_t *p, size_t len);
 const char *evi_capset_type_name(uint64_t type);
 
 /* The NDJSON rendering of one event of a session whose header is `h`
- * (show_json.c); `quirks`: ev_header_quirks(h), which number its
+ * (show_json.c); `quirks`: evi_header_quirks(h), which number its
  * STOP_THREAD statuses. */
 void evi_show_json_event(const ev_event *ev, const ev_header *h,
 			 unsigned quirks, ev_text *out);

@@ -800,10 +800,12 @@ static int start_output(sort_job *job, emit_ctx *emit)
 	int rc;
 
 	if (job->visit) {
+		ev_session s = { job->s->stats.sessions - 1, h,
+				 job->session_start, 0 };
+
 		emit->visit = job->visit;
 		emit->visit_ctx = job->visit_ctx;
-		rc = job->visit->begin(job->visit_ctx,
-				       job->s->stats.sessions - 1, h);
+		rc = job->visit->begin(job->visit_ctx, &s);
 		return rc < 0 ? fail_msg(job, EV_ORIGIN_OUTPUT, rc, "%s",
 					 ev_strerror(rc))
 			      : EV_OK;
@@ -824,6 +826,16 @@ static int start_output(sort_job *job, emit_ctx *emit)
 	emit->wire = &job->wire;
 	emit->events_before = ev_writer_events(job->writer);
 	return EV_OK;
+}
+
+/* The session's end to the consumer: the first pass read it to its data
+ * end. */
+static int end_visit(sort_job *job, const emit_ctx *emit)
+{
+	ev_session s = { job->s->stats.sessions - 1, ev_reader_header(job->r),
+			 job->session_start, ev_reader_offset(job->r) };
+
+	return emit->visit->end(emit->visit_ctx, &s);
 }
 
 static int output_failed(sort_job *job, const emit_ctx *emit, int rc)
@@ -847,8 +859,7 @@ static int write_sorted(sort_job *job, evi_runs *runs, const size_t *buffers)
 	if (rc == EV_OK && emit.w && (rc = ev_writer_finish(emit.w)) < 0)
 		emit.failed = 1;
 	if (rc == EV_OK && emit.visit && emit.visit->end &&
-	    (rc = emit.visit->end(emit.visit_ctx,
-				  job->s->stats.sessions - 1)) < 0)
+	    (rc = end_visit(job, &emit)) < 0)
 		emit.failed = 1;
 	if (rc < 0 && emit.failed)
 		rc = output_failed(job, &emit, rc);

@@ -493,12 +493,11 @@ int evi_stats_new_like(ev_stats **out, const ev_stats *st)
 	return EV_OK;
 }
 
-static int consume_begin(void *self, unsigned session, const ev_header *h)
+static int consume_begin(void *self, const ev_session *s)
 {
 	ev_stats *st = self;
 
-	(void)session;
-	st->quirks = h ? ev_header_quirks(h) : 0;
+	st->quirks = s->header ? evi_header_quirks(s->header) : 0;
 	return EV_OK;
 }
 
@@ -513,7 +512,7 @@ static int consume_finish(void *self, int status)
 {
 	int rc;
 
-	if (status < 0 && status != EV_ETRUNCATED)
+	if (!ev_consumer_complete(status))
 		return status;
 	return (rc = ev_stats_finish(self)) < 0 ? rc : status;
 }

@@ -426,7 +426,7 @@ static int pass_init(stats_pass *s, const evi_blocks *b, const ev_stats *st,
 {
 	s->b = b;
 	s->need = st->need;
-	s->quirks = ev_header_quirks(b->header);
+	s->quirks = evi_header_quirks(b->header);
 	s->slots = 2 * threads;
 	if (!(s->kind = malloc(EV_ID_COUNT)) ||
 	    !(s->batches = calloc(s->slots, sizeof *s->batches)) ||

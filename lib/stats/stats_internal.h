@@ -35,7 +35,7 @@ typedef struct evi_stats_cap {
 	int have_sparks;
 	/* The first values of those running totals, which a slice of a run
 	 * (filter --from) counts from; and its first and last events that
-	 * are not metadata (ev_type_is_metadata, which filter keeps before
+	 * are not metadata (evi_type_is_metadata, which filter keeps before
 	 * its window), which bound a slice. */
 	int have_allocated;
 	uint64_t first_allocated;

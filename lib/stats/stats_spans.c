@@ -4,7 +4,7 @@
  * between consecutive USER_MARKERs (58) of one name on one thread. The
  * text of both is the payload's one TEXT field, the whole payload, as the
  * catalogue lays them out (checked once, by ev_stats_keep_spans, against
- * ev_catalog_layout: decoding each event costed as much as the rest of
+ * evi_catalog_layout: decoding each event costed as much as the rest of
  * the spans); the thread is the one running on the event's
  * capability (stats_threads.c's RUN_THREAD/STOP_THREAD state, or the
  * state a replay of reading in parallel gives), which stats.c passes in;
@@ -73,7 +73,7 @@ struct evi_spans {
  * payload's first byte to its end, whatever its size. */
 static int whole_payload_text(uint16_t type)
 {
-	const ev_layout *l = ev_catalog_layout(type, 0);
+	const ev_layout *l = evi_catalog_layout(type, 0);
 
 	return l && l->min_size == 0 && l->n_fields == 1 &&
 	       l->fields[0].kind == EV_FIELD_TEXT;
@@ -322,16 +322,16 @@ static span_set *thread_set(ev_stats *st, long name, uint32_t tid, int *rc)
 	return t;
 }
 
+/* The span's duration into its histogram, which counts the figures a
+ * reader sees as spans are added (stats --follow), as it does pauses'. */
 static void set_add(ev_stats_span_figures *f, evi_pause_set *hist,
 		    const ev_stats_pause *d)
 {
-	if (f->count == 0 || d->duration_ns < f->min_ns)
-		f->min_ns = d->duration_ns;
-	if (d->duration_ns > f->max_ns)
-		f->max_ns = d->duration_ns;
-	f->count++;
-	f->total_ns += d->duration_ns;
 	evi_duration_set_add(hist, d);
+	f->count = hist->pub.count;
+	f->total_ns = hist->pub.total_ns;
+	f->min_ns = hist->pub.min_ns;
+	f->max_ns = hist->pub.max_ns;
 }
 
 /* A span of name `name` on `tid` from `start` to ev->time (0 long when

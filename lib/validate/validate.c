@@ -1,6 +1,8 @@
 /*
  * The validator's checks: structure, ordering and references (doc/format.md
- * sections 1 to 4 and 6), and the pass that reads sessions to their end.
+ * sections 1 to 4 and 6), and the one pass over the sessions as an event
+ * consumer (consumer.h): evv_consumer for any source, evv_run_log a
+ * reader's through the inline feed (feed.h).
  * The semantic checks live in validate_sched.c; the validator object and
  * the choice of path in validator.c.
  *
@@ -18,11 +20,13 @@
  */
 #include "evtool/validate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "evtool/catalog.h"
 #include "evtool/header.h"
+#include "feed.h"
 #include "validate_internal.h"
 
 /* ------------------------------------------------------------------------
@@ -152,8 +156,8 @@ void evv_use_cap(evv *v, uint16_t cap, const ev_event *ev)
 static int has_cap_refs(uint16_t id)
 {
 	static const uint8_t zeros[64];
-	ev_ref refs[8];
-	size_t n = ev_payload_refs(id, zeros, sizeof zeros, refs, 8);
+	evi_ref refs[8];
+	size_t n = evi_payload_refs(id, zeros, sizeof zeros, refs, 8);
 
 	for (size_t i = 0; i < n && i < 8; i++)
 		if (refs[i].kind == EV_REF_CAP || refs[i].kind == EV_REF_CAPSET)
@@ -223,6 +227,13 @@ static inline uint8_t type_flags(const evv *v, uint16_t type)
 	return type < EVV_SMALL_IDS ? v->tf[type] : type_flags_of(v->h, type);
 }
 
+/* Where `ev` ends: the offset past its last byte. */
+static uint64_t event_end(const evv *v, const ev_event *ev)
+{
+	return ev->offset +
+	       ev_event_wire_size(ev, type_flags(v, ev->type) & EVV_TF_VAR);
+}
+
 /* GHC >= 7.8.3 (it declares HACK_BUG_T9003, id 59) posts RUN_THREAD when a
  * thread returns from a foreign call and STOP_THREAD when it leaves for
  * one; older runtimes did not always, so their scheduler findings are
@@ -231,7 +242,7 @@ static int is_modern(const ev_header *h, unsigned quirks)
 {
 	const ev_type_decl *stop = ev_header_find(h, EV_STOP_THREAD);
 
-	return !(quirks & EV_QUIRK_GHC612) &&
+	return !(quirks & EVI_QUIRK_GHC612) &&
 	       ev_header_find(h, EV_HACK_BUG_T9003) != NULL &&
 	       (!stop || stop->wire_size >= 10);
 }
@@ -271,7 +282,7 @@ static void check_decl(evv *v, const ev_type_decl *d, uint64_t offset)
 			   known_var ? "variable" : "fixed");
 		return;
 	}
-	if (known_var || ev_catalog_size_known(info, size))
+	if (known_var || evi_catalog_size_known(info, size))
 		return;
 	for (unsigned i = 0; i < info->n_sizes; i++)
 		if (info->sizes[i] > largest)
@@ -315,13 +326,13 @@ static int ghc_header(const ev_header *h)
 	return 1;
 }
 
-void evv_begin_session(evv *v)
+static void begin_session(evv *v, const ev_header *h)
 {
 	unsigned quirks;
 
-	v->h = ev_reader_header(v->r);
-	quirks = ev_header_quirks(v->h);
-	v->quirk612 = !!(quirks & EV_QUIRK_GHC612);
+	v->h = h;
+	quirks = evi_header_quirks(v->h);
+	v->quirk612 = !!(quirks & EVI_QUIRK_GHC612);
 	v->modern = is_modern(v->h, quirks);
 	v->ghc_writer = ghc_header(v->h);
 	v->has_sample_end =
@@ -341,6 +352,11 @@ void evv_begin_session(evv *v)
 	evv_table_clear(&v->capsets);
 	v->res->sessions++;
 	check_header(v);
+}
+
+void evv_begin_session(evv *v)
+{
+	begin_session(v, ev_reader_header(v->r));
 }
 
 /* ------------------------------------------------------------------------
@@ -587,8 +603,7 @@ static evv_capset *capset_entry(evv *v, uint32_t id)
 	if (!c && !v->limit_reported) {
 		v->limit_reported = 1;
 		evv_report(v, EV_SEVERITY_WARNING, "limit", NULL,
-			   ev_reader_offset(v->r),
-			   "more than %u capsets; capsets past that are not "
+			   evv_offset(v), "more than %u capsets; capsets past that are not "
 			   "checked", v->capsets.max);
 	}
 	return c;
@@ -609,8 +624,8 @@ static void use_capset(evv *v, uint32_t id, const ev_event *ev)
 static void index_refs(evv *v, uint16_t id)
 {
 	static const uint8_t zeros[64];
-	ev_ref refs[8];
-	size_t n = ev_payload_refs(id, zeros, sizeof zeros, refs, 8);
+	evi_ref refs[8];
+	size_t n = evi_payload_refs(id, zeros, sizeof zeros, refs, 8);
 	evv_refs *out = &v->refs[id];
 
 	out->n = 0;
@@ -623,14 +638,14 @@ static void index_refs(evv *v, uint16_t id)
 /* The cap and capset fields of `ev`'s type: the small ids' looked up
  * when the validator started, the others found now (into `found`). */
 static inline size_t refs_of(const evv *v, const ev_event *ev,
-			     ev_ref found[8], const ev_ref **refs)
+			     evi_ref found[8], const evi_ref **refs)
 {
 	if (ev->type < EVV_SMALL_IDS) {
 		*refs = v->refs[ev->type].ref;
 		return v->refs[ev->type].n;
 	}
 	*refs = found;
-	return ev_payload_refs(ev->type, ev->payload, ev->size, found, 8);
+	return evi_payload_refs(ev->type, ev->payload, ev->size, found, 8);
 }
 
 /* Hands each cap and capset `ev`'s payload names to cap() or capset():
@@ -640,15 +655,15 @@ each_ref(const evv *v, const ev_event *ev,
 	 void (*cap)(void *, uint16_t, const ev_event *),
 	 void (*capset)(void *, uint32_t, const ev_event *), void *ctx)
 {
-	ev_ref found[8];
-	const ev_ref *refs;
+	evi_ref found[8];
+	const evi_ref *refs;
 	size_t n = refs_of(v, ev, found, &refs);
 
 	for (size_t i = 0; i < n && i < 8; i++) {
 		uint64_t value;
 		if ((size_t)refs[i].offset + refs[i].width > ev->size)
 			continue;
-		value = ev_ref_get(ev->payload, &refs[i]);
+		value = evi_ref_load(ev->payload, &refs[i]);
 		if (refs[i].kind == EV_REF_CAP && value < EV_NO_CAP)
 			cap(ctx, (uint16_t)value, ev);
 		else if (refs[i].kind == EV_REF_CAPSET)
@@ -729,7 +744,8 @@ static void note_creation(evv *v, const ev_event *ev)
 
 /* Everything but the hot path: layouts, creations, references and the
  * semantic checks, for the few types that need them. */
-static void slow_event(evv *v, const ev_event *ev, uint8_t flags)
+static inline __attribute__((always_inline)) void
+slow_event(evv *v, const ev_event *ev, uint8_t flags)
 {
 	if (flags & EVV_TF_PAYLOAD)
 		check_payload(v, ev);
@@ -758,7 +774,8 @@ static void rare_late_event(evv *v, const ev_event *ev)
 		late_event(v->blk_cs, ev);
 }
 
-static inline void on_event(evv *v, const ev_event *ev)
+static inline __attribute__((always_inline)) void
+on_event(evv *v, const ev_event *ev)
 {
 	uint8_t flags = type_flags(v, ev->type);
 
@@ -974,49 +991,110 @@ void evv_end_session(evv *v)
 }
 
 /* ------------------------------------------------------------------------
- * The driver
+ * The driver: the one pass as an event consumer (consumer.h)
  * ---------------------------------------------------------------------- */
 
-static int read_session(evv *v)
+static int session_begins(void *self, const ev_session *s)
 {
-	ev_event ev;
-	int rc;
+	evv *v = self;
 
-	evv_begin_session(v);
-	while (!v->stop && (rc = ev_reader_next(v->r, &ev)) == EV_OK) {
-		/* Block markers are framing, not events (ghc-events does
-		 * not show them): counted in res->blocks only. */
-		if (ev.type != EV_BLOCK_MARKER)
-			v->res->events++;
-		on_event(v, &ev);
-	}
-	v->res->last_complete_offset = ev_reader_offset(v->r);
-	return v->stop ? EV_OK : rc;
+	v->session = s->index;
+	v->session_start = s->offset;
+	v->in_session = 1;
+	v->tail = s->offset;
+	begin_session(v, s->header);
+	return v->stop ? EVV_STOPPED : EV_OK;
 }
 
-static void truncated(evv *v)
+/* Inlined into evv_run_log's loop (feed.h): the file's events pay no
+ * call for going through the protocol. Block markers are framing, not
+ * events (ghc-events does not show them): counted in res->blocks only. */
+static inline __attribute__((always_inline)) int
+session_event(void *self, const ev_event *ev)
 {
-	const ev_diag *d = ev_reader_diag(v->r);
+	evv *v = self;
 
+	if (ev->type != EV_BLOCK_MARKER)
+		v->res->events++;
+	on_event(v, ev);
+	return v->stop ? EVV_STOPPED : EV_OK;
+}
+
+/* The session reached its data end: the checks that needed all of it. */
+static int session_ends(void *self, const ev_session *s)
+{
+	evv *v = self;
+
+	v->in_session = 0;
+	v->tail = v->res->last_complete_offset = s->end;
+	data_end(v, s->end - 2);
+	v->session_ended = 1;
+	evv_end_session(v);
+	return v->stop ? EVV_STOPPED : EV_OK;
+}
+
+/* Another source has no reader that says where it stands (evv_offset):
+ * each event notes where it ends, before its checks. */
+static int any_event(void *self, const ev_event *ev)
+{
+	evv *v = self;
+
+	v->tail = event_end(v, ev);
+	return session_event(v, ev);
+}
+
+static int any_finish(void *self, int status)
+{
+	return evv_stopped(self, status);
+}
+
+const ev_consumer *evv_consumer(void)
+{
+	static const ev_consumer consumer = { session_begins, any_event,
+					      session_ends, any_finish,
+					      EV_CONSUME_MARKERS };
+
+	return &consumer;
+}
+
+/* The log is cut: where the last complete event ends and why. */
+static void cut_short(evv *v, uint64_t offset, const char *why)
+{
 	v->session_ended = 2;
-	v->res->last_complete_offset = d->offset;
-	evv_report(v, EV_SEVERITY_ERROR, "truncated", NULL, d->offset,
-		   "%s; the last complete event ends at offset %llu",
-		   d->message, (unsigned long long)d->offset);
+	v->res->last_complete_offset = offset;
+	evv_report(v, EV_SEVERITY_ERROR, "truncated", NULL, offset,
+		   "%s; the last complete event ends at offset %llu", why,
+		   (unsigned long long)offset);
 }
 
-/* A reader failure on malformed input becomes a finding (the rest of
- * the log cannot be read) and 0; others (I/O, memory) are returned. */
-static int read_failed(evv *v, int rc, const char *check)
+/* Malformed input, which cannot be read on, is a finding (`check`, at
+ * `offset`) and EV_OK. */
+static int cannot_read(evv *v, const char *check, uint64_t offset,
+		       const char *why)
 {
-	const ev_diag *d = ev_reader_diag(v->r);
-
-	if (rc != EV_EFORMAT && rc != EV_ELIMIT)
-		return rc;
 	v->session_ended = 3;
-	evv_report(v, EV_SEVERITY_ERROR, check, NULL, d->offset, "%s",
-		   d->message);
+	evv_report(v, EV_SEVERITY_ERROR, check, NULL, offset, "%s", why);
 	return EV_OK;
+}
+
+int evv_stopped(evv *v, int status)
+{
+	char why[80];
+
+	if (status >= 0) /* every session was handed over */
+		return EV_OK;
+	if (status == EVV_STOPPED || v->in_session)
+		v->res->last_complete_offset = v->tail;
+	if (status == EVV_STOPPED)
+		return EV_OK;
+	snprintf(why, sizeof why, "the source stopped: %s",
+		 ev_strerror(status));
+	if (status == EV_ETRUNCATED)
+		cut_short(v, v->tail, why);
+	else if (status == EV_EFORMAT || status == EV_ELIMIT)
+		return cannot_read(v, v->in_session ? "input" : "header",
+				   v->tail, why);
+	return status == EV_ETRUNCATED ? EV_OK : status;
 }
 
 /* Which check a reader failure on malformed input belongs to: its
@@ -1037,79 +1115,69 @@ static const char *failure_check(const evv *v, const char *otherwise)
 	}
 }
 
-/* After a data end: 1 when another session follows, 0 when the input
- * ends here or cannot go on (reported), negative on an I/O error. */
-static int next_session(evv *v)
+/* What stopped the reader of evv_run_log, which says where and why: a
+ * header (the first, or another session's) or an event that cannot be
+ * read is a finding, as a cut log is; the rest (I/O, memory, a log
+ * without a byte) the caller's failure. */
+static int reader_stopped(evv *v, int rc)
 {
-	int rc;
+	const ev_diag *d = ev_reader_diag(v->r);
 
-	v->session_start = ev_reader_offset(v->r);
-	rc = ev_reader_next_session(v->r);
-	if (rc == EV_OK) {
-		v->session++;
-		return 1;
-	}
-	if (rc == EV_ETRUNCATED)
-		truncated(v);
-	else if (rc < 0)
-		return read_failed(v, rc, failure_check(v, "header"));
-	return 0;
-}
-
-/* One session, from its first event: 1 when another session follows,
- * 0 when done, negative on an I/O error. */
-static int check_session(evv *v)
-{
-	int rc = read_session(v);
-
-	if (v->stop)
-		return 0;
-	if (rc == EV_ETRUNCATED) {
-		truncated(v);
-		return 0;
-	}
-	if (rc != EV_END)
-		return read_failed(v, rc, failure_check(v, "input"));
-	data_end(v, ev_reader_offset(v->r) - 2);
-	v->session_ended = 1;
-	evv_end_session(v);
-	return v->stop ? 0 : next_session(v);
-}
-
-int evv_run_log(evv *v)
-{
-	int rc = ev_reader_read_header(v->r);
-
-	v->session_start = 0;
-	if (rc == EV_EFORMAT &&
-	    ev_reader_diag(v->r)->reason == EV_REASON_EMPTY_INPUT)
+	if (rc == EV_END)
+		return EV_OK;
+	if (rc == EVV_STOPPED || v->in_session)
+		v->res->last_complete_offset = ev_reader_offset(v->r);
+	if (rc == EVV_STOPPED)
+		return EV_OK;
+	if (rc == EV_EFORMAT && v->res->sessions == 0 &&
+	    d->reason == EV_REASON_EMPTY_INPUT)
 		return rc; /* no log to judge: the caller's failure */
 	if (rc == EV_ETRUNCATED) {
-		truncated(v);
+		cut_short(v, d->offset, d->message);
 		return EV_OK;
 	}
-	if (rc < 0)
-		return read_failed(v, rc, failure_check(v, "header"));
-	while ((rc = check_session(v)) > 0)
-		;
-	return rc;
+	if (rc != EV_EFORMAT && rc != EV_ELIMIT)
+		return rc;
+	return cannot_read(v, failure_check(v, v->in_session ? "input"
+							     : "header"),
+			   d->offset, d->message);
+}
+
+/* The file path: the reader drives the consumer through the inline
+ * feed, with its events' callback inlined into the loop. */
+int evv_run_log(evv *v)
+{
+	static const ev_consumer file = { session_begins, session_event,
+					  session_ends, NULL,
+					  EV_CONSUME_MARKERS };
+
+	v->session_start = 0;
+	return reader_stopped(v, evi_feed_sessions(v->r, &file, v));
 }
 
 int evv_setup(evv *v, ev_reader *r, const ev_validate_options *opts,
 	      ev_finding_fn fn, void *ctx, ev_validate_result *out)
+{
+	int rc = evv_init(v, opts, fn, ctx, out);
+
+	v->r = r;
+	return rc == EV_OK && !r ? EV_EINVAL : rc;
+}
+
+int evv_init(evv *v, const ev_validate_options *opts, ev_finding_fn fn,
+	     void *ctx, ev_validate_result *out)
 {
 	ev_validate_options defaults = EV_VALIDATE_OPTIONS_INIT;
 
 	memset(v, 0, sizeof *v);
 	memset(out, 0, sizeof *out);
 	v->o = opts ? *opts : defaults;
-	if (!r || v->o.version != EV_VALIDATE_OPTIONS_VERSION)
+	if (v->o.version != EV_VALIDATE_OPTIONS_VERSION)
 		return EV_EINVAL;
 	for (unsigned id = 0; id < EVV_SMALL_IDS; id++)
 		index_refs(v, (uint16_t)id);
 	if (v->o.max_threads == 0)
 		v->o.max_threads = EV_VALIDATE_MAX_THREADS;
-	v->r = r;
 	v->fn = fn;
 	v->ctx = ctx;
 	v->res = out;

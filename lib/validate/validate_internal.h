@@ -7,6 +7,7 @@
 #define EVTOOL_LIB_VALIDATE_INTERNAL_H
 
 #include "evtool/catalog.h"
+#include "evtool/consumer.h"
 #include "evtool/validate.h"
 #include "internal.h"
 
@@ -31,7 +32,7 @@ enum evv_type_flag {
 #define EVV_MAX_REFS 2
 typedef struct evv_refs {
 	uint8_t n;
-	ev_ref ref[EVV_MAX_REFS];
+	evi_ref ref[EVV_MAX_REFS];
 } evv_refs;
 
 /* State of a per-cap machine: not yet known (stream started mid-run, or
@@ -106,7 +107,7 @@ typedef struct evv_table {
 } evv_table;
 
 typedef struct evv {
-	ev_reader *r;
+	ev_reader *r;       /* the file path's (evv_run_log); NULL as a consumer */
 	const ev_header *h;
 	ev_validate_options o;
 	ev_finding_fn fn;
@@ -116,6 +117,8 @@ typedef struct evv {
 	unsigned session;
 	uint64_t session_start;
 	int session_ended;  /* 0 running, 1 data end, 2 truncated, 3 failed */
+	int in_session;     /* begun and not ended (the consumer's) */
+	uint64_t tail;      /* past the last event a source handed over */
 
 	/* What the header says about the writer. */
 	int modern;         /* GHC >= 7.8.3: precise scheduler events */
@@ -157,6 +160,10 @@ void evv_report_at(evv *v, ev_severity sev, const char *check,
 		   const evv_where *w, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* Past the event being checked (or the header, or data end): the
+ * reader's offset, or as a consumer, where the event handed over ends. */
+uint64_t evv_offset(const evv *v);
+
 /* The state of `cap`, initialised on first use in the session. */
 evv_cap *evv_cap_state(evv *v, uint16_t cap);
 
@@ -169,14 +176,27 @@ const char *evv_type_name(uint16_t type);
 void evv_use_cap(evv *v, uint16_t cap, const ev_event *ev);
 
 /* Setting up a validator's state for the log `r` reads (EV_EINVAL for
- * options of another version, EV_ENOMEM), and freeing it. */
+ * options of another version, EV_ENOMEM), and freeing it. evv_init is
+ * evv_setup without a reader, for a source that drives the consumer. */
 int evv_setup(evv *v, ev_reader *r, const ev_validate_options *opts,
 	      ev_finding_fn fn, void *ctx, ev_validate_result *out);
+int evv_init(evv *v, const ev_validate_options *opts, ev_finding_fn fn,
+	     void *ctx, ev_validate_result *out);
 void evv_teardown(evv *v);
 
 /* Validates the log v->r reads in one pass, from its header: EV_OK once
  * a verdict is reached, or a failure to read (validate.h). */
 int evv_run_log(evv *v);
+
+/* The one pass as an event consumer (consumer.h) on an evv of evv_init,
+ * for any source; its finish is evv_stopped's: the status the source
+ * stopped with, made findings (a cut log, a failure to read), then EV_OK
+ * once a verdict is reached, or the failure. A callback stops the source
+ * with EVV_STOPPED when the findings' callback asked to stop. */
+const ev_consumer *evv_consumer(void);
+int evv_stopped(evv *v, int status);
+#define EVV_STOPPED (-100)
+
 
 /* A session's start (its header read: v->r's) and its end-of-session
  * checks (references). */

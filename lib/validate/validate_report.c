@@ -98,6 +98,11 @@ void evv_report_at(evv *v, ev_severity sev, const char *check,
 	va_end(ap);
 }
 
+uint64_t evv_offset(const evv *v)
+{
+	return v->r ? ev_reader_offset(v->r) : v->tail;
+}
+
 /* ------------------------------------------------------------------------
  * Per-cap state
  * ---------------------------------------------------------------------- */

@@ -95,7 +95,7 @@ static void limit_reached(evv *v, const char *what, uint32_t max)
 		return;
 	v->limit_reported = 1;
 	evv_report(v, EV_SEVERITY_WARNING, "limit", NULL,
-		   ev_reader_offset(v->r),
+		   evv_offset(v),
 		   "more than %u %s at once; their checks restart from an "
 		   "unknown state", max, what);
 }

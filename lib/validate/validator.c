@@ -2,7 +2,8 @@
  * The validator (ev_validator, validate.h): its options, callbacks and
  * result, and the choice of path: the blocks checked in parallel where
  * the log allows it and nothing is found (validate_blocks.c), else one
- * pass (validate.c).
+ * pass (validate.c); and the validator as an event consumer
+ * (ev_validator_consumer), one validation per run of a source.
  *
  * Layering: the top of the validator: this file -> validate_blocks.c ->
  * validate.c.
@@ -59,6 +60,7 @@ struct ev_validator {
 	unsigned threads;
 	ev_validate_result result;
 	ev_diag diag;
+	evv *live; /* the pass a source drives (ev_validator_consumer) */
 };
 
 int ev_validator_new(ev_validator **out, const ev_validate_options *opts,
@@ -80,6 +82,10 @@ int ev_validator_new(ev_validator **out, const ev_validate_options *opts,
 
 void ev_validator_free(ev_validator *v)
 {
+	if (v && v->live) {
+		evv_teardown(v->live);
+		free(v->live);
+	}
 	free(v);
 }
 
@@ -131,7 +137,7 @@ int ev_validator_run(ev_validator *v, ev_input *in)
 		v->result.verdict = EV_VERDICT_INVALID;
 		return run_failed(v, NULL, rc);
 	}
-	ev_reader_set_progress(r, v->progress, v->progress_ctx);
+	evi_reader_set_progress(r, v->progress, v->progress_ctx);
 	rc = ev_validator_run_reader(v, r);
 	ev_reader_free(r);
 	return rc;
@@ -145,4 +151,65 @@ const ev_validate_result *ev_validator_result(const ev_validator *v)
 const ev_diag *ev_validator_diag(const ev_validator *v)
 {
 	return &v->diag;
+}
+
+/* ---- the validator as an event consumer (consumer.h) ---- */
+
+/* The pass of a source, when it starts (its first session, or a finish
+ * before any). */
+static int start_pass(ev_validator *v)
+{
+	if (v->live)
+		return EV_OK;
+	memset(&v->diag, 0, sizeof v->diag);
+	if (!(v->live = malloc(sizeof *v->live)))
+		return EV_ENOMEM;
+	return evv_init(v->live, &v->opts, v->fn, v->ctx, &v->result);
+}
+
+static int consume_begin(void *self, const ev_session *s)
+{
+	ev_validator *v = self;
+	int rc = start_pass(v);
+
+	return rc < 0 ? rc : evv_consumer()->begin(v->live, s);
+}
+
+static int consume_event(void *self, const ev_event *ev)
+{
+	return evv_consumer()->event(((ev_validator *)self)->live, ev);
+}
+
+static int consume_end(void *self, const ev_session *s)
+{
+	return evv_consumer()->end(((ev_validator *)self)->live, s);
+}
+
+/* The verdict of the events given, as ev_validator_run reaches it; a
+ * source that stops before its first session is judged as a log whose
+ * header cannot be read. */
+static int consume_finish(void *self, int status)
+{
+	ev_validator *v = self;
+	int rc = start_pass(v);
+
+	if (rc == EV_OK)
+		rc = evv_stopped(v->live, status);
+	verdict(&v->result, rc, v->live && v->live->session_ended == 2 &&
+				v->result.errors > 0);
+	if (v->live) {
+		evv_teardown(v->live);
+		free(v->live);
+		v->live = NULL;
+	}
+	return rc < 0 ? run_failed(v, NULL, rc) : rc;
+}
+
+const ev_consumer *ev_validator_consumer(void)
+{
+	static const ev_consumer consumer = { consume_begin, consume_event,
+					      consume_end, consume_finish,
+					      EV_CONSUME_MARKERS };
+
+	return &consumer;
 }

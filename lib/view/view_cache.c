@@ -20,7 +20,7 @@
 #include "internal.h"
 #include "view_internal.h"
 
-#define MAGIC "EVVIEW\0\2"
+#define MAGIC "EVVIEW\0\3"
 #define ORDER 0x01020304u
 /* Bytes of the log's start and end the digest covers. */
 #define DIGEST_BYTES (1u << 20)

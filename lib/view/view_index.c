@@ -646,7 +646,7 @@ int ev_view_index_begin(ev_view_index *ix, ev_reader *r)
 	if (rc < 0)
 		return rc;
 	ix->data_offset = ev_reader_offset(r);
-	ix->quirks = ev_header_quirks(ev_reader_header(r));
+	ix->quirks = evi_header_quirks(ev_reader_header(r));
 	ix->global.block = ix->data_offset;
 	for (size_t i = 0; i < ix->n_rows; i++)
 		ix->rows[i].block = ix->data_offset;

@@ -117,11 +117,19 @@ int evi_view_spans_message(ev_view_index *ix, const ev_event *ev,
  * names: a cached index's names, in their order (view_cache.c). */
 int evi_view_spans_name(ev_view_index *ix, const char *name);
 
+/* A thread's state (view_threads.c): T_NONE before it is created and
+ * after it finishes; the others are ev_view_thread_state's. */
+enum { T_NONE = 0, T_RUNNING, T_RUNNABLE, T_BLOCKED };
+
 /* A thread's row (view_threads.c): its buckets and its state now. */
 typedef struct view_tbucket {
 	uint64_t ns[3];     /* running, runnable, blocked */
 	uint64_t reason_ns; /* how long `reason` blocked it */
 	uint8_t reason;     /* the longest blocking reason (a stop status) */
+	/* Its state at the bucket's start (after the events before it) and
+	 * the stop status that blocked it then, to replay its events from
+	 * (view_thread_replay.c). */
+	uint8_t start_state, start_reason;
 } view_tbucket;
 
 typedef struct view_trow {
@@ -159,6 +167,19 @@ void evi_view_threads_coarsen(ev_view_index *ix);
 void evi_view_threads_fit(ev_view_index *ix);
 void evi_view_threads_finish(ev_view_index *ix);
 void evi_view_threads_free(ev_view_index *ix);
+
+/* The state (T_*) a thread in `state` goes to by thread event `type`
+ * (CREATE, RUN, STOP, RUNNABLE, WAKEUP; a STOP's status as
+ * evi_stop_status gives it), or -1 when the event changes nothing. */
+int evi_view_thread_next(unsigned state, unsigned type, unsigned status);
+
+/* Thread summary `i`'s state at the start of its row's bucket `b`, the
+ * stop status that blocked it then, and the time of its last event the
+ * rows took (view_threads.c); -1 for a thread without a row. */
+int evi_view_thread_start(const ev_view_index *ix, size_t i, uint64_t b,
+			  uint8_t *state, uint8_t *reason, uint64_t *last);
+/* A thread row's bucket: 2^(shift + tgap) ns. */
+unsigned evi_view_thread_shift(const ev_view_index *ix);
 
 /* Proportions of buckets (view_query.c). */
 void evi_view_span_of(uint64_t from, uint64_t to, size_t width, size_t i,

@@ -29,7 +29,10 @@
  *
  * The rows share the capabilities' time origin at a coarser width, 2^tgap
  * buckets of a capability's row in one, so that they fit
- * EV_VIEW_THREAD_CELLS buckets in all.
+ * EV_VIEW_THREAD_CELLS buckets in all. Each bucket also keeps the state
+ * its thread was in at its start (set as a state's time crosses into
+ * it), from which view_thread_replay.c follows a short range's events
+ * exactly.
  *
  * Layering: called by view_index.c (events, runs, coarsening) and the
  * API; it calls view_query.c's proportions.
@@ -42,8 +45,6 @@
 
 /* The fewest buckets of a thread's row the budget makes it. */
 #define MIN_TROW 16u
-
-enum { T_NONE = 0, T_RUNNING, T_RUNNABLE, T_BLOCKED };
 
 static size_t trow_len(const ev_view_index *ix)
 {
@@ -96,6 +97,8 @@ static void coarsen_trows(ev_view_index *ix, size_t len)
 								 : x.reason;
 			b[i].reason_ns = y.reason_ns > x.reason_ns ? y.reason_ns
 								   : x.reason_ns;
+			b[i].start_state = x.start_state;
+			b[i].start_reason = x.start_reason;
 		}
 		memset(b + len / 2, 0, len / 2 * sizeof *b);
 	}
@@ -170,26 +173,36 @@ static inline void add_to(view_tbucket *k, uint64_t ns, unsigned state,
 		k->reason_ns = ns, k->reason = (uint8_t)reason;
 }
 
-/* Adds [from, to) in `state` (and `reason`, blocked) to `t`'s buckets. */
+/* Adds [from, to) in `state` (and `reason`, blocked) to `t`'s buckets;
+ * those that start in (from, to] start in it (the events before their
+ * start left it so). */
 static inline void add_state(ev_view_index *ix, view_trow *t, uint64_t from,
 			     uint64_t to, unsigned state, unsigned reason)
 {
 	unsigned sh = tshift(ix);
-	uint64_t first = from >> sh, last = (to - 1) >> sh;
+	uint64_t b = from >> sh, last = to >> sh;
 
 	if (to <= from)
 		return;
-	if (last >= trow_len(ix))
-		last = trow_len(ix) - 1;
-	if (first == last) { /* most states: within one bucket */
-		add_to(&t->b[first], to - from, state, reason);
+	/* Most states begin and end in one bucket (tested first: the
+	 * index's hot path). */
+	if (b == last) {
+		if (b < trow_len(ix))
+			add_to(&t->b[b], to - from, state, reason);
 		return;
 	}
-	for (uint64_t b = first; b <= last; b++) {
-		uint64_t lo = b << sh, hi = (b + 1) << sh;
-		uint64_t ns = (to < hi ? to : hi) - (from > lo ? from : lo);
+	if (b >= trow_len(ix))
+		return;
+	add_to(&t->b[b], ((b + 1) << sh) - from, state, reason);
+	if (last >= trow_len(ix))
+		last = trow_len(ix) - 1;
+	while (++b <= last) {
+		uint64_t lo = b << sh, hi = lo + ((uint64_t)1 << sh);
+		view_tbucket *k = &t->b[b];
 
-		add_to(&t->b[b], ns, state, reason);
+		add_to(k, (to < hi ? to : hi) - lo, state, reason);
+		k->start_state = (uint8_t)state;
+		k->start_reason = (uint8_t)reason;
 	}
 }
 
@@ -211,38 +224,46 @@ static unsigned after_stop(unsigned status)
 	}
 }
 
+/* evi_view_thread_next, inlined here: it is on the index's hot path. */
+static inline int thread_next(unsigned state, unsigned type, unsigned status)
+{
+	switch (type) {
+	case EV_CREATE_THREAD:
+		return state == T_NONE ? T_RUNNABLE : -1;
+	case EV_RUN_THREAD:
+		return T_RUNNING;
+	case EV_STOP_THREAD:
+		return (int)after_stop(status);
+	case EV_THREAD_RUNNABLE:
+	case EV_THREAD_WAKEUP:
+		return state == T_BLOCKED ? T_RUNNABLE : -1;
+	default:
+		return -1;
+	}
+}
+
+int evi_view_thread_next(unsigned state, unsigned type, unsigned status)
+{
+	return thread_next(state, type, status);
+}
+
 /* One thread event, in time order. */
 static void apply(ev_view_index *ix, const view_tev *e)
 {
 	size_t i = e->by_tid ? evi_view_thread_index(ix, e->thread) : e->thread;
 	view_trow *t = trow_of(ix, i);
-	unsigned next;
+	int next;
 
 	if (!t || e->time < t->since)
 		return;
-	switch (e->type) {
-	case EV_CREATE_THREAD:
-		if (t->state != T_NONE)
-			return;
-		next = T_RUNNABLE;
-		break;
-	case EV_RUN_THREAD:
-		next = T_RUNNING;
-		break;
-	case EV_STOP_THREAD:
-		next = after_stop(e->status);
-		break;
-	default: /* THREAD_RUNNABLE, THREAD_WAKEUP */
-		if (t->state != T_BLOCKED)
-			return;
-		next = T_RUNNABLE;
-		break;
-	}
+	/* e->status: evi_stop_status's, mapped when queued. */
+	if ((next = thread_next(t->state, e->type, e->status)) < 0)
+		return;
 	/* Running is added by the runs themselves (stats' rule). */
 	if (t->state == T_RUNNABLE || t->state == T_BLOCKED)
 		add_state(ix, t, t->since, e->time, t->state, t->reason);
 	t->state = (uint8_t)next;
-	t->reason = e->type == EV_STOP_THREAD ? e->status : 0;
+	t->reason = e->status;
 	t->since = e->time;
 }
 
@@ -383,6 +404,30 @@ const ev_view_thread *ev_view_thread_at(const ev_view_index *ix, size_t i)
 size_t ev_view_thread_rows(const ev_view_index *ix)
 {
 	return ix->n_trows;
+}
+
+unsigned evi_view_thread_shift(const ev_view_index *ix)
+{
+	return tshift(ix);
+}
+
+int evi_view_thread_start(const ev_view_index *ix, size_t i, uint64_t b,
+			  uint8_t *state, uint8_t *reason, uint64_t *last)
+{
+	const view_trow *t = i < ix->trows_cap ? &ix->trows[i] : NULL;
+
+	if (!t || !t->b)
+		return -1;
+	*last = t->since;
+	/* Past its last event (or its row): the state it is in now. */
+	if (b >= trow_len(ix) || b << tshift(ix) > t->since) {
+		*state = t->state;
+		*reason = t->reason;
+	} else {
+		*state = t->b[b].start_state;
+		*reason = t->b[b].start_reason;
+	}
+	return 0;
 }
 
 int ev_view_thread_tile(const ev_view_index *ix, uint32_t tid, uint64_t from,

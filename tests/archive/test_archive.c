@@ -16,6 +16,9 @@
 
 #include "evtool/archive.h"
 #include "evtool/reader.h"
+#include "archive_internal.h"
+#include "gzip.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -44,7 +47,7 @@ static uint8_t *archive_pieces(const uint8_t *log, size_t len,
 			       const config *c, size_t piece, size_t *out_len)
 {
 	ev_archive_options o = EV_ARCHIVE_OPTIONS_INIT;
-	ev_archive_writer *w;
+	evi_archive_writer *w;
 	ev_sink *sink;
 	const uint8_t *bytes;
 	uint8_t *copy;
@@ -53,19 +56,19 @@ static uint8_t *archive_pieces(const uint8_t *log, size_t len,
 	o.threads = c->threads;
 	o.chunk_size = c->chunk;
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
-	assert_int_equal(ev_archive_writer_open(&w, sink,
+	assert_int_equal(evi_archive_writer_open(&w, sink,
 						XXH3_64bits(log, len), &o,
 						NULL),
 			 EV_OK);
 	for (size_t at = 0; at < len;) {
 		size_t n = piece && piece < len - at ? piece : len - at;
-		assert_int_equal(ev_archive_writer_write(w, log + at, n),
+		assert_int_equal(evi_archive_writer_write(w, log + at, n),
 				 EV_OK);
 		at += n;
 	}
-	assert_int_equal(ev_archive_writer_finish(w), EV_OK);
-	assert_int_equal(ev_archive_writer_bytes(w), len);
-	ev_archive_writer_free(w);
+	assert_int_equal(evi_archive_writer_finish(w), EV_OK);
+	assert_int_equal(evi_archive_writer_bytes(w), len);
+	evi_archive_writer_free(w);
 	bytes = ev_sink_memory(sink, out_len);
 	copy = malloc(*out_len);
 	assert_non_null(copy);
@@ -165,11 +168,11 @@ static void expect_intact(const uint8_t *gz, size_t gz_len,
 			  const uint8_t *log, size_t len, uint32_t chunk)
 {
 	ev_archive_stats st;
-	ev_archive_header h;
+	evi_gzip_header h;
 	ev_diag d;
 	uint64_t digest = XXH3_64bits(log, len);
 
-	assert_int_equal(ev_archive_parse_header(&h, gz, gz_len, NULL), EV_OK);
+	assert_int_equal(evi_gzip_parse_header(&h, gz, gz_len, NULL), EV_OK);
 	assert_true(h.has_digest);
 	assert_int_equal(h.kind, members_for(len, chunk) == 1
 					 ? EV_ARCHIVE_KIND_WHOLE
@@ -412,8 +415,8 @@ static void test_header_bytes(void **state)
 static void test_mtime_option(void **state)
 {
 	ev_archive_options o = EV_ARCHIVE_OPTIONS_INIT;
-	ev_archive_writer *w;
-	ev_archive_header h;
+	evi_archive_writer *w;
+	evi_gzip_header h;
 	ev_sink *sink;
 	const uint8_t *gz;
 	size_t len;
@@ -422,14 +425,14 @@ static void test_mtime_option(void **state)
 	o.mtime = 1700000000u;
 	o.threads = 1;
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
-	assert_int_equal(ev_archive_writer_open(&w, sink, XXH3_64bits("", 0),
+	assert_int_equal(evi_archive_writer_open(&w, sink, XXH3_64bits("", 0),
 						&o, NULL), EV_OK);
-	assert_int_equal(ev_archive_writer_finish(w), EV_OK);
+	assert_int_equal(evi_archive_writer_finish(w), EV_OK);
 	gz = ev_sink_memory(sink, &len);
-	assert_int_equal(ev_archive_parse_header(&h, gz, len, NULL), EV_OK);
+	assert_int_equal(evi_gzip_parse_header(&h, gz, len, NULL), EV_OK);
 	assert_int_equal(h.mtime, 1700000000u);
 	assert_int_equal(h.size, HEADER_SIZE);
-	ev_archive_writer_free(w);
+	evi_archive_writer_free(w);
 	ev_sink_free(sink);
 }
 
@@ -465,21 +468,21 @@ static void test_parse_header_optional_parts(void **state)
 {
 	uint8_t h[128];
 	size_t n = full_header(h, 0x0123456789abcdefull, 1);
-	ev_archive_header out;
+	evi_gzip_header out;
 	ev_diag d;
 
 	(void)state;
-	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_OK);
+	assert_int_equal(evi_gzip_parse_header(&out, h, n, &d), EV_OK);
 	assert_true(out.has_digest);
 	assert_int_equal(out.digest, 0x0123456789abcdefull);
 	assert_int_equal(out.size, n);
 	/* Every shorter prefix asks for more bytes. */
 	for (size_t cut = 0; cut < n; cut++)
-		assert_int_equal(ev_archive_parse_header(&out, h, cut, &d),
+		assert_int_equal(evi_gzip_parse_header(&out, h, cut, &d),
 				 EV_ETRUNCATED);
 	/* A damaged header is caught by its CRC. */
 	h[30] ^= 0x20;
-	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_EFORMAT);
+	assert_int_equal(evi_gzip_parse_header(&out, h, n, &d), EV_EFORMAT);
 	assert_non_null(strstr(d.message, "CRC"));
 	/* Every known kind parses; an unknown kind is an error at the kind
 	 * byte (after 10 fixed bytes, XLEN, the 7-byte 'Ap' subfield and
@@ -487,17 +490,17 @@ static void test_parse_header_optional_parts(void **state)
 	for (int kind = EV_ARCHIVE_KIND_WHOLE; kind <= EV_ARCHIVE_KIND_LAST;
 	     kind++) {
 		n = full_header(h, 7, kind);
-		assert_int_equal(ev_archive_parse_header(&out, h, n, &d),
+		assert_int_equal(evi_gzip_parse_header(&out, h, n, &d),
 				 EV_OK);
 		assert_int_equal(out.kind, kind);
 		assert_int_equal(out.digest, 7);
 	}
 	n = full_header(h, 1, EV_ARCHIVE_KIND_LAST + 1);
-	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_EFORMAT);
+	assert_int_equal(evi_gzip_parse_header(&out, h, n, &d), EV_EFORMAT);
 	assert_non_null(strstr(d.message, "kind 5"));
 	assert_int_equal(d.offset, 23);
 	n = full_header(h, 1, 0);
-	assert_int_equal(ev_archive_parse_header(&out, h, n, &d), EV_EFORMAT);
+	assert_int_equal(evi_gzip_parse_header(&out, h, n, &d), EV_EFORMAT);
 	assert_non_null(strstr(d.message, "kind 0"));
 }
 
@@ -506,27 +509,27 @@ static void test_parse_header_rejects(void **state)
 {
 	uint8_t h[HEADER_SIZE] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
 	static const uint8_t log[] = "hdrbhetb";
-	ev_archive_header out;
+	evi_gzip_header out;
 	ev_diag d;
 
 	(void)state;
-	assert_int_equal(ev_archive_parse_header(&out, h, 10, &d), EV_OK);
+	assert_int_equal(evi_gzip_parse_header(&out, h, 10, &d), EV_OK);
 	assert_false(out.has_digest);
 	assert_int_equal(out.size, 10);
 	h[2] = 7;
-	assert_int_equal(ev_archive_parse_header(&out, h, 10, &d), EV_EFORMAT);
+	assert_int_equal(evi_gzip_parse_header(&out, h, 10, &d), EV_EFORMAT);
 	assert_non_null(strstr(d.message, "method 7"));
 	h[2] = 8;
 	h[3] = 0x20;
-	assert_int_equal(ev_archive_parse_header(&out, h, 10, &d), EV_EFORMAT);
+	assert_int_equal(evi_gzip_parse_header(&out, h, 10, &d), EV_EFORMAT);
 	assert_non_null(strstr(d.message, "reserved"));
-	assert_int_equal(ev_archive_parse_header(&out, log, 8, &d), EV_EFORMAT);
+	assert_int_equal(evi_gzip_parse_header(&out, log, 8, &d), EV_EFORMAT);
 	assert_non_null(strstr(d.message, "uncompressed eventlog"));
 	h[0] = 0x1f;
 	h[1] = 0x00;
-	assert_int_equal(ev_archive_parse_header(&out, h, 1, &d),
+	assert_int_equal(evi_gzip_parse_header(&out, h, 1, &d),
 			 EV_ETRUNCATED);
-	assert_int_equal(ev_archive_parse_header(&out, h, 2, &d), EV_EFORMAT);
+	assert_int_equal(evi_gzip_parse_header(&out, h, 2, &d), EV_EFORMAT);
 }
 
 /* ------------------------------------------------------------------------
@@ -904,12 +907,12 @@ static void test_plain_gzip_has_no_digest(void **state)
 	char *path = ts_path(EVTOOL_TESTDATA, "sparks-n2.eventlog");
 	uint8_t *log = ts_read_file(path, &len);
 	uint8_t *gz = plain_gzip(log, len, &gz_len);
-	ev_archive_header h;
+	evi_gzip_header h;
 	ev_archive_stats st;
 	ev_diag d;
 
 	(void)state;
-	assert_int_equal(ev_archive_parse_header(&h, gz, gz_len, NULL), EV_OK);
+	assert_int_equal(evi_gzip_parse_header(&h, gz, gz_len, NULL), EV_OK);
 	assert_false(h.has_digest);
 	assert_int_equal(check_bytes(gz, gz_len, &st, &d), EV_OK);
 	assert_int_equal(st.members, 1);
@@ -1175,20 +1178,20 @@ static void test_reader_streams_then_fails(void **state)
 static void test_digest_must_match(void **state)
 {
 	ev_archive_options o = EV_ARCHIVE_OPTIONS_INIT;
-	ev_archive_writer *w;
+	evi_archive_writer *w;
 	ev_sink *sink;
 
 	(void)state;
 	o.threads = 2;
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
-	assert_int_equal(ev_archive_writer_open(&w, sink, 42, &o, NULL), EV_OK);
-	assert_int_equal(ev_archive_writer_write(w, "abc", 3), EV_OK);
-	assert_int_equal(ev_archive_writer_finish(w), EV_EINVAL);
-	assert_non_null(strstr(ev_archive_writer_diag(w)->message,
+	assert_int_equal(evi_archive_writer_open(&w, sink, 42, &o, NULL), EV_OK);
+	assert_int_equal(evi_archive_writer_write(w, "abc", 3), EV_OK);
+	assert_int_equal(evi_archive_writer_finish(w), EV_EINVAL);
+	assert_non_null(strstr(evi_archive_writer_diag(w)->message,
 			       "input changed"));
 	/* Failed and finished: later calls keep failing. */
-	assert_int_equal(ev_archive_writer_write(w, "d", 1), EV_EINVAL);
-	ev_archive_writer_free(w);
+	assert_int_equal(evi_archive_writer_write(w, "d", 1), EV_EINVAL);
+	evi_archive_writer_free(w);
 	ev_sink_free(sink);
 }
 
@@ -1203,24 +1206,24 @@ static void test_bad_options(void **state)
 		  0 },
 		{ EV_ARCHIVE_OPTIONS_VERSION + 1, 6, 1, 0, 0 },
 	};
-	ev_archive_writer *w;
+	evi_archive_writer *w;
 	ev_sink *sink;
 
 	(void)state;
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		assert_int_equal(ev_archive_writer_open(&w, sink, 0, &bad[i],
+		assert_int_equal(evi_archive_writer_open(&w, sink, 0, &bad[i],
 							NULL),
 				 EV_EINVAL);
 		assert_null(w);
 	}
 	assert_int_equal(ev_sink_bytes(sink), 0);
 	/* NULL options are the defaults. */
-	assert_int_equal(ev_archive_writer_open(&w, sink, XXH3_64bits("", 0),
+	assert_int_equal(evi_archive_writer_open(&w, sink, XXH3_64bits("", 0),
 						NULL, NULL), EV_OK);
-	assert_int_equal(ev_archive_writer_finish(w), EV_OK);
-	ev_archive_writer_free(w);
-	ev_archive_writer_free(NULL);
+	assert_int_equal(evi_archive_writer_finish(w), EV_OK);
+	evi_archive_writer_free(w);
+	evi_archive_writer_free(NULL);
 	ev_archive_reader_free(NULL);
 	ev_sink_free(sink);
 	assert_true(ev_archive_default_threads() >= 1 &&
@@ -1233,16 +1236,16 @@ static void test_free_unfinished(void **state)
 	size_t len = 1024 * 1024;
 	uint8_t *log = synthetic(len);
 	ev_archive_options o = EV_ARCHIVE_OPTIONS_INIT;
-	ev_archive_writer *w;
+	evi_archive_writer *w;
 	ev_sink *sink;
 
 	(void)state;
 	o.threads = 4;
 	o.chunk_size = SMALL_CHUNK;
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
-	assert_int_equal(ev_archive_writer_open(&w, sink, 0, &o, NULL), EV_OK);
-	assert_int_equal(ev_archive_writer_write(w, log, len), EV_OK);
-	ev_archive_writer_free(w);
+	assert_int_equal(evi_archive_writer_open(&w, sink, 0, &o, NULL), EV_OK);
+	assert_int_equal(evi_archive_writer_write(w, log, len), EV_OK);
+	evi_archive_writer_free(w);
 	ev_sink_free(sink);
 	free(log);
 }

@@ -3,7 +3,9 @@
  * statistics posted after GC_END, a GC_END that steps back), the bounded
  * label table, the hp band names of cost-centre stacks, and the refusal
  * of logs without what a format needs, and a real log through the
- * formats' thread with an output that fails midway. Whole real logs are
+ * formats' thread with an output that fails midway, and real logs
+ * exported with workers picking the events (as one thread). Whole real
+ * logs are
  * checked by
  * tests/export (Trace Event Format rules, the RTS's .hp, hp2ps) and the
  * golden tests. */
@@ -27,6 +29,7 @@
 #include "evtool/pipeline.h"
 #include "evtool/sort.h"
 #include "evtool/writer.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -192,14 +195,14 @@ static void test_ghc782_stop_status(void **state)
 	fixture f;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h782, NULL), EV_OK);
-	assert_int_equal(ev_header_add(h782, EV_USER_MARKER, EV_SIZE_VARIABLE,
+	assert_int_equal(evi_header_new(&h782, NULL), EV_OK);
+	assert_int_equal(evi_header_add(h782, EV_USER_MARKER, EV_SIZE_VARIABLE,
 				       "", 0, NULL, 0), EV_OK);
-	assert_true(ev_header_quirks(h782) & EV_QUIRK_GHC782);
-	assert_int_equal(ev_header_copy(&h, h782), EV_OK);
-	assert_int_equal(ev_header_add(h, EV_HACK_BUG_T9003, 0, "", 0, NULL,
+	assert_true(evi_header_quirks(h782) & EVI_QUIRK_GHC782);
+	assert_int_equal(evi_header_copy(&h, h782), EV_OK);
+	assert_int_equal(evi_header_add(h, EV_HACK_BUG_T9003, 0, "", 0, NULL,
 				       0), EV_OK);
-	assert_false(ev_header_quirks(h) & EV_QUIRK_GHC782);
+	assert_false(evi_header_quirks(h) & EVI_QUIRK_GHC782);
 	start(&f, EV_EXPORT_PERFETTO);
 	assert_int_equal(ev_exporter_session(f.x, 0, h782), EV_OK);
 	run_thread(&f, 0, 1000, 7);
@@ -213,8 +216,8 @@ static void test_ghc782_stop_status(void **state)
 	assert_int_equal(count(f.text, "\"stop\":\"BlockedOnMVarRead\""), 1);
 	assert_int_equal(count(f.text, "\"stop\":\"BlockedOnBlackHole\""), 2);
 	stop(&f);
-	ev_header_free(h782);
-	ev_header_free(h);
+	evi_header_free(h782);
+	evi_header_free(h);
 }
 
 /* GC_STATS_GHC comes after GC_END (GHC posts it in stat_endGC): the GC
@@ -480,7 +483,7 @@ static uint32_t oldest_form(uint16_t type)
 {
 	uint32_t size = 0;
 
-	while (!ev_catalog_layout(type, size))
+	while (!evi_catalog_layout(type, size))
 		size++;
 	return size;
 }
@@ -583,8 +586,10 @@ typedef struct feeder {
 	uint64_t events;
 } feeder;
 
-static int feed_session(void *ctx, unsigned session, const ev_header *h)
+static int feed_session(void *ctx, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	return ev_exporter_session(((feeder *)ctx)->x, session, h);
 }
 
@@ -596,8 +601,10 @@ static int feed_event(void *ctx, const ev_event *ev)
 	return ev_exporter_event(f->x, ev);
 }
 
-static int count_session(void *ctx, unsigned session, const ev_header *h)
+static int count_session(void *ctx, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	(void)ctx;
 	(void)session;
 	(void)h;
@@ -679,6 +686,76 @@ static void test_failing_output(void **state)
 	free(path);
 }
 
+/* `name` exported as `format` by ev_exporter_visit with `threads`: the
+ * output (NUL-terminated) and *events_in. */
+static char *visit(const char *name, ev_export_format format,
+		   unsigned threads, uint64_t *events_in)
+{
+	ev_export_options o = EV_EXPORT_OPTIONS_INIT;
+	char *path = ts_path(EVTOOL_TESTDATA, name), *text;
+	const uint8_t *bytes;
+	ev_exporter *x;
+	ev_sorter *s;
+	ev_input *in;
+	ev_sink *sink;
+	size_t len;
+
+	o.format = format;
+	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
+	assert_int_equal(ev_exporter_new(&x, &o, sink, NULL), EV_OK);
+	assert_int_equal(ev_sorter_new(&s, NULL, NULL), EV_OK);
+	assert_int_equal(ev_input_open(&in, path, NULL), EV_OK);
+	ev_exporter_set_threads(x, threads);
+	assert_int_equal(ev_exporter_visit(x, s, in), EV_OK);
+	*events_in = ev_exporter_result(x)->events_in;
+	bytes = ev_sink_memory(sink, &len);
+	text = malloc(len + 1);
+	assert_non_null(text);
+	memcpy(text, bytes, len);
+	text[len] = '\0';
+	ev_input_free(in);
+	ev_sorter_free(s);
+	ev_exporter_free(x);
+	ev_sink_free(sink);
+	free(path);
+	return text;
+}
+
+/* speedscope and hp with workers picking their events (export_blocks.c)
+ * write what one thread writes, and count every event of the log as
+ * handed over, as one thread does. */
+static void test_visit_in_parallel(void **state)
+{
+	static const struct {
+		const char *log;
+		ev_export_format format;
+		const char *has;
+	} cases[] = {
+		{ "prof-n2.eventlog", EV_EXPORT_SPEEDSCOPE, "\"type\":\"sampled\"" },
+		{ "prof-n2.eventlog", EV_EXPORT_HP, "BEGIN_SAMPLE" },
+		{ "hpt-n1.eventlog", EV_EXPORT_HP, "BEGIN_SAMPLE" },
+		{ "heapdiff-a-hc.eventlog", EV_EXPORT_HP, "END_SAMPLE" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint64_t one, two, three;
+		char *want = visit(cases[i].log, cases[i].format, 1, &one);
+		char *got = visit(cases[i].log, cases[i].format, 2, &two);
+		char *more = visit(cases[i].log, cases[i].format, 3, &three);
+
+		assert_non_null(strstr(want, cases[i].has));
+		assert_string_equal(got, want);
+		assert_string_equal(more, want);
+		assert_true(one > 0);
+		assert_int_equal(two, one);
+		assert_int_equal(three, one);
+		free(want);
+		free(got);
+		free(more);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -696,6 +773,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_to_export),
 		cmocka_unit_test(test_speedscope_profiles),
 		cmocka_unit_test(test_failing_output),
+		cmocka_unit_test(test_visit_in_parallel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,8 @@
 #include "evtool/reader.h"
 #include "evtool/writer.h"
 #include "filter_internal.h" /* the learning protocol, tested directly */
+#include "internal.h"
+#include "merge_internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -1821,11 +1823,11 @@ static void test_exclude_between_markers(void **state)
 }
 
 /* An event as input `i` of a merge writes it: time shifted, every id
- * mapped forward through ev_merge_map. */
+ * mapped forward through evi_merge_map. */
 static void merged_form(ev_merge *m, size_t i, const tev *e, tev *out)
 {
 	const ev_merge_input *in = ev_merge_input_at(m, i);
-	ev_ref refs[64];
+	evi_ref refs[64];
 	size_t n;
 
 	*out = *e;
@@ -1834,12 +1836,12 @@ static void merged_form(ev_merge *m, size_t i, const tev *e, tev *out)
 	memcpy(out->payload, e->payload, e->size);
 	out->time = e->time + (uint64_t)in->shift;
 	if (e->cap != EV_NO_CAP)
-		out->cap = (uint16_t)ev_merge_map(m, i, EV_REF_CAP, e->cap);
-	n = ev_payload_refs(e->type, e->payload, e->size, refs, 64);
+		out->cap = (uint16_t)evi_merge_map(m, i, EV_REF_CAP, e->cap);
+	n = evi_payload_refs(e->type, e->payload, e->size, refs, 64);
 	for (size_t r = 0; r < n && r < 64; r++)
-		ev_ref_set(out->payload, &refs[r],
-			   ev_merge_map(m, i, refs[r].kind,
-					ev_ref_get(e->payload, &refs[r])));
+		evi_ref_store(out->payload, &refs[r],
+			   evi_merge_map(m, i, refs[r].kind,
+					evi_ref_load(e->payload, &refs[r])));
 }
 
 static int compare_tev(const void *a, const void *b)

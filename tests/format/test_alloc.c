@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "evtool/evtool.h"
+#include "internal.h"
 #include "support.h"
 
 void *__real_malloc(size_t n);
@@ -274,9 +275,9 @@ static void test_counter_counts(void **state)
 	ev_header *h;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	assert_true(allocations > before);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 int main(void)

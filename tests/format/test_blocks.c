@@ -28,6 +28,7 @@
 #include "blocks.h"
 #include "evtool/catalog.h"
 #include "evtool/reader.h"
+#include "internal.h"
 #include "support.h"
 
 /* The blocks of the log at `path`, found through a reader over it. */
@@ -65,7 +66,7 @@ static void same_events(const char *path, const evi_blocks *b)
 	}
 	assert_int_equal(ev_reader_next(seq, &want), EV_END);
 	assert_int_equal(ev_reader_offset(seq), b->data_end + 2);
-	assert_int_equal(ev_reader_block_count(seq), b->n);
+	assert_int_equal(evi_reader_block_count(seq), b->n);
 	assert_true(events > 0);
 	ev_reader_free(seq);
 }

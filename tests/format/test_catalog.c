@@ -10,6 +10,7 @@
 
 #include "evtool/catalog.h"
 #include "evtool/reader.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -67,9 +68,9 @@ static void test_every_entry_round_trips(void **state)
 		const ev_type_info *t = ev_catalog_at(i);
 
 		assert_ptr_equal(ev_catalog_find(t->id), t);
-		assert_ptr_equal(ev_catalog_by_name(t->name), t);
+		assert_ptr_equal(evi_catalog_by_name(t->name), t);
 		lower_copy(lower, t->name, sizeof lower);
-		assert_ptr_equal(ev_catalog_by_name(lower), t);
+		assert_ptr_equal(evi_catalog_by_name(lower), t);
 		assert_true(is_upper_name(t->name));
 		assert_int_not_equal(strncmp(t->name, "EVENT_", 6), 0);
 		assert_non_null(t->desc);
@@ -83,7 +84,7 @@ static void test_every_entry_round_trips(void **state)
 				assert_int_equal(t->n_sizes, 1);
 			else
 				assert_true(t->sizes[k] >= 0);
-			assert_true(ev_catalog_size_known(t, t->sizes[k]));
+			assert_true(evi_catalog_size_known(t, t->sizes[k]));
 		}
 	}
 }
@@ -147,11 +148,11 @@ static void test_unknown_ids_and_names(void **state)
 		assert_null(ev_catalog_find(unknown[i]));
 		assert_int_equal(ev_type_class(unknown[i]), EV_CLASS_OTHER);
 	}
-	assert_null(ev_catalog_by_name("NO_SUCH_EVENT"));
-	assert_null(ev_catalog_by_name("CREATE_THREADS"));
-	assert_null(ev_catalog_by_name("CREATE_THREA"));
-	assert_null(ev_catalog_by_name(""));
-	assert_null(ev_catalog_by_name(NULL));
+	assert_null(evi_catalog_by_name("NO_SUCH_EVENT"));
+	assert_null(evi_catalog_by_name("CREATE_THREADS"));
+	assert_null(evi_catalog_by_name("CREATE_THREA"));
+	assert_null(evi_catalog_by_name(""));
+	assert_null(evi_catalog_by_name(NULL));
 }
 
 struct expected_type {
@@ -268,20 +269,20 @@ static void test_size_known(void **state)
 	const ev_type_info *census = ev_catalog_find(EV_NONMOVING_HEAP_CENSUS);
 	const ev_type_info *log = ev_catalog_find(EV_LOG_MSG);
 
-	assert_true(ev_catalog_size_known(stop, 6));
-	assert_true(ev_catalog_size_known(stop, 10));
-	assert_false(ev_catalog_size_known(stop, 8));
-	assert_false(ev_catalog_size_known(stop, 0));
-	assert_false(ev_catalog_size_known(stop, VAR));
-	assert_true(ev_catalog_size_known(stats, 50));
-	assert_true(ev_catalog_size_known(stats, 58));
-	assert_false(ev_catalog_size_known(stats, 54));
-	assert_true(ev_catalog_size_known(census, 13));
-	assert_true(ev_catalog_size_known(census, 14));
-	assert_false(ev_catalog_size_known(census, 15));
-	assert_true(ev_catalog_size_known(log, VAR));
-	assert_false(ev_catalog_size_known(log, 0));
-	assert_false(ev_catalog_size_known(NULL, 4));
+	assert_true(evi_catalog_size_known(stop, 6));
+	assert_true(evi_catalog_size_known(stop, 10));
+	assert_false(evi_catalog_size_known(stop, 8));
+	assert_false(evi_catalog_size_known(stop, 0));
+	assert_false(evi_catalog_size_known(stop, VAR));
+	assert_true(evi_catalog_size_known(stats, 50));
+	assert_true(evi_catalog_size_known(stats, 58));
+	assert_false(evi_catalog_size_known(stats, 54));
+	assert_true(evi_catalog_size_known(census, 13));
+	assert_true(evi_catalog_size_known(census, 14));
+	assert_false(evi_catalog_size_known(census, 15));
+	assert_true(evi_catalog_size_known(log, VAR));
+	assert_false(evi_catalog_size_known(log, 0));
+	assert_false(evi_catalog_size_known(NULL, 4));
 }
 
 /* doc/format.md section 5's class column, with the splits of "prof" and "nm". */
@@ -372,10 +373,10 @@ static void test_class_names_both_ways(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(class_names); i++) {
 		assert_string_equal(ev_class_name(class_names[i].cls),
 				    class_names[i].name);
-		assert_int_equal(ev_class_from_name(class_names[i].name),
+		assert_int_equal(evi_class_from_name(class_names[i].name),
 				 class_names[i].cls);
 		upper_copy(upper, class_names[i].name, sizeof upper);
-		assert_int_equal(ev_class_from_name(upper),
+		assert_int_equal(evi_class_from_name(upper),
 				 class_names[i].cls);
 	}
 	/* Every bit below EV_CLASS_COUNT has a name, one per class listed;
@@ -391,34 +392,34 @@ static void test_class_names_both_ways(void **state)
 static void test_class_letters(void **state)
 {
 	(void)state;
-	assert_int_equal(ev_class_from_name("s"), EV_CLASS_SCHEDULER);
-	assert_int_equal(ev_class_from_name("g"), EV_CLASS_GC);
-	assert_int_equal(ev_class_from_name("p"), EV_CLASS_SPARKS_SAMPLED);
-	assert_int_equal(ev_class_from_name("f"), EV_CLASS_SPARKS_FULL);
-	assert_int_equal(ev_class_from_name("u"), EV_CLASS_USER);
-	assert_int_equal(ev_class_from_name("n"), EV_CLASS_NONMOVING);
-	assert_int_equal(ev_class_from_name("T"), EV_CLASS_TICKY);
+	assert_int_equal(evi_class_from_name("s"), EV_CLASS_SCHEDULER);
+	assert_int_equal(evi_class_from_name("g"), EV_CLASS_GC);
+	assert_int_equal(evi_class_from_name("p"), EV_CLASS_SPARKS_SAMPLED);
+	assert_int_equal(evi_class_from_name("f"), EV_CLASS_SPARKS_FULL);
+	assert_int_equal(evi_class_from_name("u"), EV_CLASS_USER);
+	assert_int_equal(evi_class_from_name("n"), EV_CLASS_NONMOVING);
+	assert_int_equal(evi_class_from_name("T"), EV_CLASS_TICKY);
 	/* Letters are case-sensitive, as the RTS flags are. */
-	assert_int_equal(ev_class_from_name("t"), EV_CLASS_NONE);
-	assert_int_equal(ev_class_from_name("S"), EV_CLASS_NONE);
-	assert_int_equal(ev_class_from_name("G"), EV_CLASS_NONE);
-	assert_int_equal(ev_class_from_name("x"), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name("t"), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name("S"), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name("G"), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name("x"), EV_CLASS_NONE);
 }
 
 static void test_class_from_other_names(void **state)
 {
 	(void)state;
-	assert_int_equal(ev_class_from_name("sparks"),
+	assert_int_equal(evi_class_from_name("sparks"),
 			 EV_CLASS_SPARKS_SAMPLED | EV_CLASS_SPARKS_FULL);
-	assert_int_equal(ev_class_from_name("Sparks"),
+	assert_int_equal(evi_class_from_name("Sparks"),
 			 EV_CLASS_SPARKS_SAMPLED | EV_CLASS_SPARKS_FULL);
-	assert_int_equal(ev_class_from_name(""), EV_CLASS_NONE);
-	assert_int_equal(ev_class_from_name(NULL), EV_CLASS_NONE);
-	assert_int_equal(ev_class_from_name("sched"), EV_CLASS_NONE);
-	assert_int_equal(ev_class_from_name("schedulers"), EV_CLASS_NONE);
-	assert_int_equal(ev_class_from_name("gc "), EV_CLASS_NONE);
-	assert_int_equal(ev_class_from_name("heap_profile"), EV_CLASS_NONE);
-	assert_int_equal(ev_class_from_name("sg"), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name(""), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name(NULL), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name("sched"), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name("schedulers"), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name("gc "), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name("heap_profile"), EV_CLASS_NONE);
+	assert_int_equal(evi_class_from_name("sg"), EV_CLASS_NONE);
 }
 
 /* ------------------------------------------------------------------------
@@ -427,7 +428,7 @@ static void test_class_from_other_names(void **state)
 
 #define MAX_REFS 300
 
-static void assert_ref(const ev_ref *ref, ev_ref_kind kind, unsigned offset,
+static void assert_ref(const evi_ref *ref, ev_ref_kind kind, unsigned offset,
 		       unsigned width)
 {
 	assert_int_equal(ref->kind, kind);
@@ -444,14 +445,14 @@ static void test_refs_thread_only(void **state)
 					  EV_THREAD_LABEL };
 	/* thread 0x01020304 then (for THREAD_LABEL) text */
 	const uint8_t payload[] = { 1, 2, 3, 4, 'm', 'a', 'i', 'n' };
-	ev_ref refs[4];
+	evi_ref refs[4];
 
 	for (size_t i = 0; i < ARRAY_LEN(types); i++) {
 		size_t size = types[i] == EV_THREAD_LABEL ? 8 : 4;
-		assert_int_equal(ev_payload_refs(types[i], payload, size,
+		assert_int_equal(evi_payload_refs(types[i], payload, size,
 						 refs, 4), 1);
 		assert_ref(&refs[0], EV_REF_THREAD, 0, 4);
-		assert_int_equal(ev_ref_get(payload, &refs[0]), 0x01020304);
+		assert_int_equal(evi_ref_load(payload, &refs[0]), 0x01020304);
 	}
 }
 
@@ -464,49 +465,51 @@ static void test_refs_stop_thread(void **state)
 	const uint8_t mvar[] = { 0, 0, 0, 7, 0, 7, 0, 0, 0, 9 };
 	/* status 0x0108: only the low byte is 8 */
 	const uint8_t wide[] = { 0, 0, 0, 7, 1, 8, 0, 0, 0, 9 };
-	ev_ref refs[4];
+	evi_ref refs[4];
 
-	assert_int_equal(ev_payload_refs(EV_STOP_THREAD, blackhole, 10, refs,
+	assert_int_equal(evi_payload_refs(EV_STOP_THREAD, blackhole, 10, refs,
 					 4), 2);
 	assert_ref(&refs[0], EV_REF_THREAD, 0, 4);
 	assert_ref(&refs[1], EV_REF_THREAD, 6, 4);
-	assert_int_equal(ev_ref_get(blackhole, &refs[0]), 7);
-	assert_int_equal(ev_ref_get(blackhole, &refs[1]), 9);
+	assert_int_equal(evi_ref_load(blackhole, &refs[0]), 7);
+	assert_int_equal(evi_ref_load(blackhole, &refs[1]), 9);
 
-	assert_int_equal(ev_payload_refs(EV_STOP_THREAD, mvar, 10, refs, 4),
+	assert_int_equal(evi_payload_refs(EV_STOP_THREAD, mvar, 10, refs, 4),
 			 1);
 	assert_ref(&refs[0], EV_REF_THREAD, 0, 4);
-	assert_int_equal(ev_payload_refs(EV_STOP_THREAD, wide, 10, refs, 4),
+	assert_int_equal(evi_payload_refs(EV_STOP_THREAD, wide, 10, refs, 4),
 			 1);
 
 	/* The 6-byte layout of GHC before ~7.2 has no info field. */
-	assert_int_equal(ev_payload_refs(EV_STOP_THREAD, blackhole, 6, refs,
+	assert_int_equal(evi_payload_refs(EV_STOP_THREAD, blackhole, 6, refs,
 					 4), 1);
 	/* Cut inside the info field, inside the status, inside the thread. */
-	assert_int_equal(ev_payload_refs(EV_STOP_THREAD, blackhole, 9, refs,
+	assert_int_equal(evi_payload_refs(EV_STOP_THREAD, blackhole, 9, refs,
 					 4), 1);
-	assert_int_equal(ev_payload_refs(EV_STOP_THREAD, blackhole, 5, refs,
+	assert_int_equal(evi_payload_refs(EV_STOP_THREAD, blackhole, 5, refs,
 					 4), 1);
-	assert_int_equal(ev_payload_refs(EV_STOP_THREAD, blackhole, 3, refs,
+	assert_int_equal(evi_payload_refs(EV_STOP_THREAD, blackhole, 3, refs,
 					 4), 0);
 }
 
 static void test_refs_thread_and_cap(void **state)
 {
 	(void)state;
-	const uint8_t payload[] = { 0, 0, 0, 42, 0, 3 };
-	ev_ref refs[4];
+	/* Padded to 8 bytes: evi_ref_load is inline, and the compiler sees
+	 * its 8-byte branch. The refs are asked of the first 6. */
+	const uint8_t payload[8] = { 0, 0, 0, 42, 0, 3 };
+	evi_ref refs[4];
 
-	assert_int_equal(ev_payload_refs(EV_MIGRATE_THREAD, payload, 6, refs,
+	assert_int_equal(evi_payload_refs(EV_MIGRATE_THREAD, payload, 6, refs,
 					 4), 2);
 	assert_ref(&refs[0], EV_REF_THREAD, 0, 4);
 	assert_ref(&refs[1], EV_REF_CAP, 4, 2);
-	assert_int_equal(ev_ref_get(payload, &refs[1]), 3);
-	assert_int_equal(ev_payload_refs(EV_THREAD_WAKEUP, payload, 6, refs,
+	assert_int_equal(evi_ref_load(payload, &refs[1]), 3);
+	assert_int_equal(evi_payload_refs(EV_THREAD_WAKEUP, payload, 6, refs,
 					 4), 2);
 	assert_ref(&refs[0], EV_REF_THREAD, 0, 4);
 	assert_ref(&refs[1], EV_REF_CAP, 4, 2);
-	assert_int_equal(ev_payload_refs(EV_THREAD_WAKEUP, payload, 5, refs,
+	assert_int_equal(evi_payload_refs(EV_THREAD_WAKEUP, payload, 5, refs,
 					 4), 1);
 }
 
@@ -517,15 +520,15 @@ static void test_refs_cap_only(void **state)
 					  EV_CAP_DELETE, EV_CAP_DISABLE,
 					  EV_CAP_ENABLE,
 					  EV_CONC_UPD_REM_SET_FLUSH };
-	const uint8_t payload[] = { 0x12, 0x34 };
-	ev_ref refs[4];
+	const uint8_t payload[8] = { 0x12, 0x34 }; /* 2 used, see above */
+	evi_ref refs[4];
 
 	for (size_t i = 0; i < ARRAY_LEN(types); i++) {
-		assert_int_equal(ev_payload_refs(types[i], payload, 2, refs,
+		assert_int_equal(evi_payload_refs(types[i], payload, 2, refs,
 						 4), 1);
 		assert_ref(&refs[0], EV_REF_CAP, 0, 2);
-		assert_int_equal(ev_ref_get(payload, &refs[0]), 0x1234);
-		assert_int_equal(ev_payload_refs(types[i], payload, 1, refs,
+		assert_int_equal(evi_ref_load(payload, &refs[0]), 0x1234);
+		assert_int_equal(evi_payload_refs(types[i], payload, 1, refs,
 						 4), 0);
 	}
 }
@@ -542,28 +545,28 @@ static void test_refs_capset(void **state)
 		EV_MEM_RETURN, EV_BLOCKS_SIZE
 	};
 	uint8_t payload[58] = { 0, 0, 0, 1 };
-	ev_ref refs[4];
+	evi_ref refs[4];
 
 	for (size_t i = 0; i < ARRAY_LEN(types); i++) {
 		/* Nothing else in these payloads (pid, type, sizes) is an
 		 * identifier. */
-		assert_int_equal(ev_payload_refs(types[i], payload,
+		assert_int_equal(evi_payload_refs(types[i], payload,
 						 sizeof payload, refs, 4), 1);
 		assert_ref(&refs[0], EV_REF_CAPSET, 0, 4);
-		assert_int_equal(ev_ref_get(payload, &refs[0]), 1);
-		assert_int_equal(ev_payload_refs(types[i], payload, 3, refs,
+		assert_int_equal(evi_ref_load(payload, &refs[0]), 1);
+		assert_int_equal(evi_payload_refs(types[i], payload, 3, refs,
 						 4), 0);
 	}
 
 	/* CAPSET_ASSIGN_CAP / REMOVE_CAP: capset u32, cap u16. */
-	const uint8_t assign[] = { 0, 0, 0, 2, 0, 5 };
+	const uint8_t assign[8] = { 0, 0, 0, 2, 0, 5 }; /* 6 used */
 	for (uint16_t t = EV_CAPSET_ASSIGN_CAP; t <= EV_CAPSET_REMOVE_CAP;
 	     t++) {
-		assert_int_equal(ev_payload_refs(t, assign, 6, refs, 4), 2);
+		assert_int_equal(evi_payload_refs(t, assign, 6, refs, 4), 2);
 		assert_ref(&refs[0], EV_REF_CAPSET, 0, 4);
 		assert_ref(&refs[1], EV_REF_CAP, 4, 2);
-		assert_int_equal(ev_ref_get(assign, &refs[0]), 2);
-		assert_int_equal(ev_ref_get(assign, &refs[1]), 5);
+		assert_int_equal(evi_ref_load(assign, &refs[0]), 2);
+		assert_int_equal(evi_ref_load(assign, &refs[1]), 5);
 	}
 }
 
@@ -575,30 +578,30 @@ static void test_refs_tasks(void **state)
 				   0, 0, 0, 0, 0, 0, 0x12, 0x34 };
 	/* task ..., cap 1, new cap 2 */
 	const uint8_t migrate[] = { 0, 0, 0x7f, 0, 0, 0, 0x10, 0, 0, 1, 0, 2 };
-	ev_ref refs[4];
+	evi_ref refs[4];
 
 	/* The kernel thread id is the OS's, not an identifier to remap. */
-	assert_int_equal(ev_payload_refs(EV_TASK_CREATE, create, 18, refs, 4),
+	assert_int_equal(evi_payload_refs(EV_TASK_CREATE, create, 18, refs, 4),
 			 2);
 	assert_ref(&refs[0], EV_REF_TASK, 0, 8);
 	assert_ref(&refs[1], EV_REF_CAP, 8, 2);
-	assert_int_equal(ev_ref_get(create, &refs[0]), 0x00007f0000001000ull);
-	assert_int_equal(ev_ref_get(create, &refs[1]), 1);
+	assert_int_equal(evi_ref_load(create, &refs[0]), 0x00007f0000001000ull);
+	assert_int_equal(evi_ref_load(create, &refs[1]), 1);
 
-	assert_int_equal(ev_payload_refs(EV_TASK_MIGRATE, migrate, 12, refs,
+	assert_int_equal(evi_payload_refs(EV_TASK_MIGRATE, migrate, 12, refs,
 					 4), 3);
 	assert_ref(&refs[0], EV_REF_TASK, 0, 8);
 	assert_ref(&refs[1], EV_REF_CAP, 8, 2);
 	assert_ref(&refs[2], EV_REF_CAP, 10, 2);
-	assert_int_equal(ev_ref_get(migrate, &refs[1]), 1);
-	assert_int_equal(ev_ref_get(migrate, &refs[2]), 2);
-	assert_int_equal(ev_payload_refs(EV_TASK_MIGRATE, migrate, 11, refs,
+	assert_int_equal(evi_ref_load(migrate, &refs[1]), 1);
+	assert_int_equal(evi_ref_load(migrate, &refs[2]), 2);
+	assert_int_equal(evi_payload_refs(EV_TASK_MIGRATE, migrate, 11, refs,
 					 4), 2);
 
-	assert_int_equal(ev_payload_refs(EV_TASK_DELETE, migrate, 8, refs, 4),
+	assert_int_equal(evi_payload_refs(EV_TASK_DELETE, migrate, 8, refs, 4),
 			 1);
 	assert_ref(&refs[0], EV_REF_TASK, 0, 8);
-	assert_int_equal(ev_payload_refs(EV_TASK_DELETE, migrate, 7, refs, 4),
+	assert_int_equal(evi_payload_refs(EV_TASK_DELETE, migrate, 7, refs, 4),
 			 0);
 }
 
@@ -616,39 +619,39 @@ static const uint8_t heap_sample[] = {
 static void test_refs_heap_sample_cost_centre(void **state)
 {
 	(void)state;
-	ev_ref refs[8];
+	evi_ref refs[8];
 
 	assert_int_equal(sizeof heap_sample, 22);
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
 					 heap_sample, 22, refs, 8), 4);
 	assert_ref(&refs[0], EV_REF_HEAP_PROFILE, 0, 1);
 	assert_ref(&refs[1], EV_REF_COST_CENTRE, 10, 4);
 	assert_ref(&refs[2], EV_REF_COST_CENTRE, 14, 4);
 	assert_ref(&refs[3], EV_REF_COST_CENTRE, 18, 4);
-	assert_int_equal(ev_ref_get(heap_sample, &refs[0]), 1);
-	assert_int_equal(ev_ref_get(heap_sample, &refs[1]), 0x11);
-	assert_int_equal(ev_ref_get(heap_sample, &refs[2]), 0x22);
-	assert_int_equal(ev_ref_get(heap_sample, &refs[3]), 0x33);
+	assert_int_equal(evi_ref_load(heap_sample, &refs[0]), 1);
+	assert_int_equal(evi_ref_load(heap_sample, &refs[1]), 0x11);
+	assert_int_equal(evi_ref_load(heap_sample, &refs[2]), 0x22);
+	assert_int_equal(evi_ref_load(heap_sample, &refs[3]), 0x33);
 }
 
 static void test_refs_heap_sample_cut_short(void **state)
 {
 	(void)state;
-	ev_ref refs[8];
+	evi_ref refs[8];
 
 	/* The third id needs bytes 18..21; 21 bytes hold only two. */
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
 					 heap_sample, 21, refs, 8), 3);
 	assert_ref(&refs[2], EV_REF_COST_CENTRE, 14, 4);
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
 					 heap_sample, 18, refs, 8), 3);
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
 					 heap_sample, 13, refs, 8), 1);
 	/* No depth byte: only the profile id. */
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
 					 heap_sample, 9, refs, 8), 1);
 	assert_ref(&refs[0], EV_REF_HEAP_PROFILE, 0, 1);
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
 					 heap_sample, 0, refs, 8), 0);
 }
 
@@ -663,17 +666,17 @@ static void test_refs_prof_sample_cost_centre(void **state)
 		0x0a, 0x0b, 0x0c, 0x0d,
 		0, 0, 0, 7,
 	};
-	ev_ref refs[4];
+	evi_ref refs[4];
 
-	assert_int_equal(ev_payload_refs(EV_PROF_SAMPLE_COST_CENTRE, payload,
+	assert_int_equal(evi_payload_refs(EV_PROF_SAMPLE_COST_CENTRE, payload,
 					 sizeof payload, refs, 4), 3);
 	assert_ref(&refs[0], EV_REF_CAP, 0, 4);
 	assert_ref(&refs[1], EV_REF_COST_CENTRE, 13, 4);
 	assert_ref(&refs[2], EV_REF_COST_CENTRE, 17, 4);
-	assert_int_equal(ev_ref_get(payload, &refs[0]), 2);
-	assert_int_equal(ev_ref_get(payload, &refs[1]), 0x0a0b0c0d);
-	assert_int_equal(ev_ref_get(payload, &refs[2]), 7);
-	assert_int_equal(ev_payload_refs(EV_PROF_SAMPLE_COST_CENTRE, payload,
+	assert_int_equal(evi_ref_load(payload, &refs[0]), 2);
+	assert_int_equal(evi_ref_load(payload, &refs[1]), 0x0a0b0c0d);
+	assert_int_equal(evi_ref_load(payload, &refs[2]), 7);
+	assert_int_equal(evi_payload_refs(EV_PROF_SAMPLE_COST_CENTRE, payload,
 					 20, refs, 4), 2);
 }
 
@@ -681,26 +684,26 @@ static void test_refs_profiles_and_counters(void **state)
 {
 	(void)state;
 	const uint8_t payload[32] = { 3, 0, 0, 0, 0, 0, 0, 9 };
-	ev_ref refs[4];
+	evi_ref refs[4];
 
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_BEGIN, payload, 32, refs,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_BEGIN, payload, 32, refs,
 					 4), 1);
 	assert_ref(&refs[0], EV_REF_HEAP_PROFILE, 0, 1);
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_SAMPLE_STRING, payload,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_SAMPLE_STRING, payload,
 					 12, refs, 4), 1);
 	assert_ref(&refs[0], EV_REF_HEAP_PROFILE, 0, 1);
-	assert_int_equal(ev_ref_get(payload, &refs[0]), 3);
+	assert_int_equal(evi_ref_load(payload, &refs[0]), 3);
 
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_COST_CENTRE, payload, 9,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_COST_CENTRE, payload, 9,
 					 refs, 4), 1);
 	assert_ref(&refs[0], EV_REF_COST_CENTRE, 0, 4);
-	assert_int_equal(ev_ref_get(payload, &refs[0]), 0x03000000);
+	assert_int_equal(evi_ref_load(payload, &refs[0]), 0x03000000);
 
-	assert_int_equal(ev_payload_refs(EV_TICKY_COUNTER_DEF, payload, 20,
+	assert_int_equal(evi_payload_refs(EV_TICKY_COUNTER_DEF, payload, 20,
 					 refs, 4), 1);
 	assert_ref(&refs[0], EV_REF_TICKY_COUNTER, 0, 8);
-	assert_int_equal(ev_ref_get(payload, &refs[0]), 0x0300000000000009ull);
-	assert_int_equal(ev_payload_refs(EV_TICKY_COUNTER_SAMPLE, payload, 32,
+	assert_int_equal(evi_ref_load(payload, &refs[0]), 0x0300000000000009ull);
+	assert_int_equal(evi_payload_refs(EV_TICKY_COUNTER_SAMPLE, payload, 32,
 					 refs, 4), 1);
 	assert_ref(&refs[0], EV_REF_TICKY_COUNTER, 0, 8);
 }
@@ -715,10 +718,10 @@ static void test_refs_none(void **state)
 		EV_CONC_MARK_END, EV_NONMOVING_HEAP_CENSUS, 213, 0xffff
 	};
 	const uint8_t payload[64] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	ev_ref refs[4];
+	evi_ref refs[4];
 
 	for (size_t i = 0; i < ARRAY_LEN(types); i++)
-		assert_int_equal(ev_payload_refs(types[i], payload,
+		assert_int_equal(evi_payload_refs(types[i], payload,
 						 sizeof payload, refs, 4), 0);
 }
 
@@ -726,19 +729,19 @@ static void test_refs_count_beyond_max(void **state)
 {
 	(void)state;
 	const uint8_t migrate[12] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 2 };
-	ev_ref refs[3];
-	const ev_ref untouched = { EV_REF_HEAP_PROFILE, 999, 7 };
+	evi_ref refs[3];
+	const evi_ref untouched = { EV_REF_HEAP_PROFILE, 999, 7 };
 
 	refs[1] = untouched;
 	refs[2] = untouched;
-	assert_int_equal(ev_payload_refs(EV_TASK_MIGRATE, migrate, 12, refs, 1),
+	assert_int_equal(evi_payload_refs(EV_TASK_MIGRATE, migrate, 12, refs, 1),
 			 3);
 	assert_ref(&refs[0], EV_REF_TASK, 0, 8);
 	assert_ref(&refs[1], untouched.kind, untouched.offset, untouched.width);
 	assert_ref(&refs[2], untouched.kind, untouched.offset, untouched.width);
-	assert_int_equal(ev_payload_refs(EV_TASK_MIGRATE, migrate, 12, NULL, 0),
+	assert_int_equal(evi_payload_refs(EV_TASK_MIGRATE, migrate, 12, NULL, 0),
 			 3);
-	assert_int_equal(ev_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
+	assert_int_equal(evi_payload_refs(EV_HEAP_PROF_SAMPLE_COST_CENTRE,
 					 heap_sample, 22, NULL, 0), 4);
 }
 
@@ -749,7 +752,7 @@ static void test_refs_count_beyond_max(void **state)
 static void test_refs_never_past_size(void **state)
 {
 	(void)state;
-	ev_ref refs[MAX_REFS];
+	evi_ref refs[MAX_REFS];
 
 	for (unsigned type = 0; type <= 256; type++) {
 		for (size_t size = 0; size <= 64; size++) {
@@ -762,7 +765,7 @@ static void test_refs_never_past_size(void **state)
 				payload[9] = 200; /* 163 depth */
 			if (size > 12)
 				payload[12] = 200; /* 167 depth */
-			size_t n = ev_payload_refs((uint16_t)type, payload,
+			size_t n = evi_payload_refs((uint16_t)type, payload,
 						   size, refs, MAX_REFS);
 			assert_true(n <= MAX_REFS);
 			for (size_t i = 0; i < n; i++)
@@ -793,16 +796,16 @@ static void test_ref_get_set_widths(void **state)
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
 		uint8_t buf[16];
-		const ev_ref ref = { EV_REF_CAP, 3, cases[i].width };
+		const evi_ref ref = { EV_REF_CAP, 3, cases[i].width };
 
 		memset(buf, 0x5a, sizeof buf);
-		ev_ref_set(buf, &ref, cases[i].value);
+		evi_ref_store(buf, &ref, cases[i].value);
 		assert_memory_equal(buf + 3, cases[i].bytes, cases[i].width);
 		/* Neighbours untouched. */
 		for (size_t k = 0; k < sizeof buf; k++)
 			if (k < 3 || k >= 3u + cases[i].width)
 				assert_int_equal(buf[k], 0x5a);
-		assert_int_equal(ev_ref_get(buf, &ref), cases[i].value);
+		assert_int_equal(evi_ref_load(buf, &ref), cases[i].value);
 	}
 }
 
@@ -810,16 +813,16 @@ static void test_ref_set_truncates(void **state)
 {
 	(void)state;
 	uint8_t buf[8] = { 0 };
-	const ev_ref narrow = { EV_REF_CAP, 0, 2 };
-	const ev_ref byte = { EV_REF_HEAP_PROFILE, 7, 1 };
+	const evi_ref narrow = { EV_REF_CAP, 0, 2 };
+	const evi_ref byte = { EV_REF_HEAP_PROFILE, 7, 1 };
 
-	ev_ref_set(buf, &narrow, 0x123456789ull);
+	evi_ref_store(buf, &narrow, 0x123456789ull);
 	assert_int_equal(buf[0], 0x67);
 	assert_int_equal(buf[1], 0x89);
 	assert_int_equal(buf[2], 0);
-	assert_int_equal(ev_ref_get(buf, &narrow), 0x6789);
-	ev_ref_set(buf, &byte, 0x1ff);
-	assert_int_equal(ev_ref_get(buf, &byte), 0xff);
+	assert_int_equal(evi_ref_load(buf, &narrow), 0x6789);
+	evi_ref_store(buf, &byte, 0x1ff);
+	assert_int_equal(evi_ref_load(buf, &byte), 0xff);
 }
 
 static void test_ref_round_trip_through_payload(void **state)
@@ -828,13 +831,13 @@ static void test_ref_round_trip_through_payload(void **state)
 	/* Renumber both caps of a TASK_MIGRATE the way a merge would. */
 	uint8_t migrate[12] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 2 };
 	const uint8_t want[12] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 5, 0, 6 };
-	ev_ref refs[4];
-	size_t n = ev_payload_refs(EV_TASK_MIGRATE, migrate, 12, refs, 4);
+	evi_ref refs[4];
+	size_t n = evi_payload_refs(EV_TASK_MIGRATE, migrate, 12, refs, 4);
 
 	for (size_t i = 0; i < n; i++)
 		if (refs[i].kind == EV_REF_CAP)
-			ev_ref_set(migrate, &refs[i],
-				   ev_ref_get(migrate, &refs[i]) + 4);
+			evi_ref_store(migrate, &refs[i],
+				   evi_ref_load(migrate, &refs[i]) + 4);
 	assert_memory_equal(migrate, want, sizeof want);
 }
 
@@ -889,7 +892,7 @@ static void check_declared_type(uint16_t id, int16_t size,
 	/* GHC 6.12 declared wrong sizes (doc/format.md section 4); the header
 	 * module corrects them, the catalogue keeps the written ones. */
 	if (!strstr(path, "ghc-6.12"))
-		assert_true(ev_catalog_size_known(t, size));
+		assert_true(evi_catalog_size_known(t, size));
 }
 
 static void check_log(const char *path, void *ctx)
@@ -963,9 +966,9 @@ static void test_header_type_info_shapes(void **state)
 	ev_header *h;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	for (size_t i = 0; i < sizeof decls / sizeof decls[0]; i++)
-		assert_int_equal(ev_header_add(h, decls[i].id, decls[i].size,
+		assert_int_equal(evi_header_add(h, decls[i].id, decls[i].size,
 					       decls[i].desc,
 					       (uint32_t)strlen(decls[i].desc),
 					       NULL, 0), EV_OK);
@@ -981,7 +984,7 @@ static void test_header_type_info_shapes(void **state)
 			 ev_catalog_find(EV_CREATE_THREAD));
 	assert_ptr_equal(ev_header_type_info(NULL, EV_CREATE_THREAD),
 			 ev_catalog_find(EV_CREATE_THREAD));
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* In every real GHC log, every declared GHC id is GHC's event. */

@@ -43,8 +43,10 @@ typedef struct watch {
 	int stop_when_idle;
 } watch;
 
-static int on_begin(void *self, unsigned session, const ev_header *h)
+static int on_begin(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	watch *w = self;
 
 	assert_int_equal(session, 0);
@@ -64,8 +66,9 @@ static int on_event(void *self, const ev_event *ev)
 	return EV_OK;
 }
 
-static int on_end(void *self, unsigned session)
+static int on_end(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
 	watch *w = self;
 
 	assert_int_equal(session, 0);

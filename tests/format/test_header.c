@@ -12,6 +12,7 @@
 #include "evtool/catalog.h"
 #include "evtool/header.h"
 #include "evtool/reader.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -28,26 +29,26 @@ static ev_header *new_header(void)
 {
 	ev_header *h = NULL;
 
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	assert_non_null(h);
 	return h;
 }
 
 static void add(ev_header *h, uint16_t id, int32_t size, const char *desc)
 {
-	assert_int_equal(ev_header_add(h, id, size, desc,
+	assert_int_equal(evi_header_add(h, id, size, desc,
 				       (uint32_t)strlen(desc), NULL, 0),
 			 EV_OK);
 }
 
 static uint8_t *encode(const ev_header *h, size_t *len)
 {
-	size_t n = ev_header_encoded_size(h);
+	size_t n = evi_header_encoded_size(h);
 	uint8_t *buf = malloc(n + 1);
 
 	assert_non_null(buf);
 	buf[n] = 0xa5; /* must stay untouched */
-	assert_int_equal(ev_header_encode(h, buf), n);
+	assert_int_equal(evi_header_encode(h, buf), n);
 	assert_int_equal(buf[n], 0xa5);
 	*len = n;
 	return buf;
@@ -66,9 +67,9 @@ static void test_new_is_empty(void **state)
 	assert_null(ev_header_at(h, 0));
 	assert_null(ev_header_find(h, 0));
 	assert_null(ev_header_find(h, 0xffff));
-	assert_int_equal(ev_header_quirks(h), 0);
-	ev_header_free(h);
-	ev_header_free(NULL);
+	assert_int_equal(evi_header_quirks(h), 0);
+	evi_header_free(h);
+	evi_header_free(NULL);
 }
 
 static void test_add_find_at_count(void **state)
@@ -80,7 +81,7 @@ static void test_add_find_at_count(void **state)
 
 	add(h, EV_RUN_THREAD, 4, "Run thread");
 	add(h, EV_USER_MSG, VAR, "User message");
-	assert_int_equal(ev_header_add(h, 300, 7, "Custom", 6, extra,
+	assert_int_equal(evi_header_add(h, 300, 7, "Custom", 6, extra,
 				       sizeof extra),
 			 EV_OK);
 	/* Lower id after higher ones: order is the order added. */
@@ -126,7 +127,7 @@ static void test_add_find_at_count(void **state)
 	assert_null(ev_header_find(h, 301));
 	assert_null(ev_header_find(h, 0xffff));
 	assert_null(ev_header_find(h, 0x8000));
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_desc_is_copied_and_terminated(void **state)
@@ -138,7 +139,7 @@ static void test_desc_is_copied_and_terminated(void **state)
 	const ev_type_decl *t;
 
 	/* Only the first 3 bytes of desc are the description. */
-	assert_int_equal(ev_header_add(h, 5, 2, desc, 3, extra, 3), EV_OK);
+	assert_int_equal(evi_header_add(h, 5, 2, desc, 3, extra, 3), EV_OK);
 	desc[0] = 'X';
 	extra[0] = 0;
 	t = ev_header_find(h, 5);
@@ -146,11 +147,11 @@ static void test_desc_is_copied_and_terminated(void **state)
 	assert_string_equal(t->desc, "abc");
 	assert_memory_equal(t->extra, ((const uint8_t[]){ 9, 8, 7 }), 3);
 	/* An embedded NUL stays part of the description. */
-	assert_int_equal(ev_header_add(h, 6, 0, "a\0b", 3, NULL, 0), EV_OK);
+	assert_int_equal(evi_header_add(h, 6, 0, "a\0b", 3, NULL, 0), EV_OK);
 	t = ev_header_find(h, 6);
 	assert_int_equal(t->desc_len, 3);
 	assert_memory_equal(t->desc, "a\0b", 4);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_duplicate_id_is_einval(void **state)
@@ -160,16 +161,16 @@ static void test_duplicate_id_is_einval(void **state)
 
 	add(h, 44, VAR, "Thread label");
 	add(h, 500, 3, "Custom");
-	assert_int_equal(ev_header_add(h, 44, 4, "Again", 5, NULL, 0),
+	assert_int_equal(evi_header_add(h, 44, 4, "Again", 5, NULL, 0),
 			 EV_EINVAL);
-	assert_int_equal(ev_header_add(h, 500, VAR, "Again", 5, NULL, 0),
+	assert_int_equal(evi_header_add(h, 500, VAR, "Again", 5, NULL, 0),
 			 EV_EINVAL);
 	/* The first declaration is untouched. */
 	assert_int_equal(ev_header_count(h), 2);
 	assert_int_equal(ev_header_find(h, 44)->size, VAR);
 	assert_string_equal(ev_header_find(h, 44)->desc, "Thread label");
 	assert_int_equal(ev_header_find(h, 500)->size, 3);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_size_range(void **state)
@@ -180,12 +181,12 @@ static void test_size_range(void **state)
 	add(h, 1, 0, "zero");
 	add(h, 2, 65534, "largest fixed size");
 	add(h, 3, VAR, "variable");
-	assert_int_equal(ev_header_add(h, 4, 65535, "", 0, NULL, 0),
+	assert_int_equal(evi_header_add(h, 4, 65535, "", 0, NULL, 0),
 			 EV_EINVAL);
-	assert_int_equal(ev_header_add(h, 5, -2, "", 0, NULL, 0), EV_EINVAL);
-	assert_int_equal(ev_header_add(h, 6, 100000, "", 0, NULL, 0),
+	assert_int_equal(evi_header_add(h, 5, -2, "", 0, NULL, 0), EV_EINVAL);
+	assert_int_equal(evi_header_add(h, 6, 100000, "", 0, NULL, 0),
 			 EV_EINVAL);
-	assert_int_equal(ev_header_add(h, 7, INT32_MIN, "", 0, NULL, 0),
+	assert_int_equal(evi_header_add(h, 7, INT32_MIN, "", 0, NULL, 0),
 			 EV_EINVAL);
 	assert_int_equal(ev_header_count(h), 3);
 	assert_null(ev_header_find(h, 4));
@@ -193,7 +194,7 @@ static void test_size_range(void **state)
 	assert_int_equal(ev_header_find(h, 2)->wire_size, 65534);
 	/* A rejected id can still be declared with a valid size. */
 	add(h, 4, 65534, "ok now");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_many_types(void **state)
@@ -205,7 +206,7 @@ static void test_many_types(void **state)
 	/* Every 97th id over the whole range: many lookup pages, growth. */
 	for (uint32_t id = 0, n = 0; id <= 0xffff; id += 97, n++) {
 		int len = snprintf(desc, sizeof desc, "t%u", id);
-		assert_int_equal(ev_header_add(h, (uint16_t)id, (int32_t)(n % 50),
+		assert_int_equal(evi_header_add(h, (uint16_t)id, (int32_t)(n % 50),
 					       desc, (uint32_t)len, NULL, 0),
 				 EV_OK);
 	}
@@ -223,7 +224,7 @@ static void test_many_types(void **state)
 		assert_string_equal(t->desc, desc);
 		n++;
 	}
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* ------------------------------------------------------------------------
@@ -255,14 +256,14 @@ static void test_encode_exact_bytes(void **state)
 	uint8_t *bytes;
 
 	add(h, 1, 4, "Run");
-	assert_int_equal(ev_header_add(h, 300, VAR, "X", 1, extra, 2), EV_OK);
+	assert_int_equal(evi_header_add(h, 300, VAR, "X", 1, extra, 2), EV_OK);
 	add(h, 0xfffe, 65534, "");
-	assert_int_equal(ev_header_encoded_size(h), sizeof want);
+	assert_int_equal(evi_header_encoded_size(h), sizeof want);
 	bytes = encode(h, &len);
 	assert_int_equal(len, sizeof want);
 	assert_memory_equal(bytes, want, sizeof want);
 	free(bytes);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_encode_empty(void **state)
@@ -275,7 +276,7 @@ static void test_encode_empty(void **state)
 	assert_int_equal(len, 20);
 	assert_memory_equal(bytes, "hdrbhetbhetehdredatb", 20);
 	free(bytes);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_copy_is_deep_and_equal(void **state)
@@ -288,9 +289,9 @@ static void test_copy_is_deep_and_equal(void **state)
 
 	add(h, 19, VAR, "User message");
 	add(h, 2, 10, "Stop thread");
-	assert_int_equal(ev_header_add(h, 4000, 12, "Custom", 6, extra, 4),
+	assert_int_equal(evi_header_add(h, 4000, 12, "Custom", 6, extra, 4),
 			 EV_OK);
-	assert_int_equal(ev_header_copy(&copy, h), EV_OK);
+	assert_int_equal(evi_header_copy(&copy, h), EV_OK);
 	assert_non_null(copy);
 	assert_int_equal(ev_header_count(copy), 3);
 	for (size_t i = 0; i < 3; i++) {
@@ -317,7 +318,7 @@ static void test_copy_is_deep_and_equal(void **state)
 	add(h, 5, 0, "more");
 	assert_int_equal(ev_header_count(copy), 3);
 	assert_null(ev_header_find(copy, 5));
-	ev_header_free(h);
+	evi_header_free(h);
 	free(bytes_c);
 	bytes_c = encode(copy, &len_c);
 	assert_int_equal(len_h, len_c);
@@ -326,7 +327,7 @@ static void test_copy_is_deep_and_equal(void **state)
 
 	free(bytes_h);
 	free(bytes_c);
-	ev_header_free(copy);
+	evi_header_free(copy);
 }
 
 static void test_copy_empty(void **state)
@@ -334,11 +335,11 @@ static void test_copy_empty(void **state)
 	(void)state;
 	ev_header *h = new_header(), *copy = NULL;
 
-	assert_int_equal(ev_header_copy(&copy, h), EV_OK);
+	assert_int_equal(evi_header_copy(&copy, h), EV_OK);
 	assert_non_null(copy);
 	assert_int_equal(ev_header_count(copy), 0);
-	ev_header_free(copy);
-	ev_header_free(h);
+	evi_header_free(copy);
+	evi_header_free(h);
 }
 
 /* ------------------------------------------------------------------------
@@ -361,7 +362,7 @@ static const struct {
 
 static void check_ghc612(const ev_header *h)
 {
-	assert_int_equal(ev_header_quirks(h), EV_QUIRK_GHC612);
+	assert_int_equal(evi_header_quirks(h), EVI_QUIRK_GHC612);
 	assert_int_equal(ev_header_count(h), ARRAY_LEN(ghc612));
 	for (size_t i = 0; i < ARRAY_LEN(ghc612); i++) {
 		const ev_type_decl *t = ev_header_find(h, ghc612[i].id);
@@ -379,7 +380,7 @@ static void test_ghc612_quirk(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(ghc612); i++)
 		add(h, ghc612[i].id, ghc612[i].declared, "d");
 	check_ghc612(h);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_ghc612_quirk_applies_to_types_added_before(void **state)
@@ -391,10 +392,10 @@ static void test_ghc612_quirk_applies_to_types_added_before(void **state)
 	for (size_t i = ARRAY_LEN(ghc612); i-- > 0;) {
 		add(h, ghc612[i].id, ghc612[i].declared, "d");
 		if (ghc612[i].id != 0)
-			assert_int_equal(ev_header_quirks(h), 0);
+			assert_int_equal(evi_header_quirks(h), 0);
 	}
 	check_ghc612(h);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_ghc612_quirk_survives_copy(void **state)
@@ -406,7 +407,7 @@ static void test_ghc612_quirk_survives_copy(void **state)
 
 	for (size_t i = 0; i < ARRAY_LEN(ghc612); i++)
 		add(h, ghc612[i].id, ghc612[i].declared, "d");
-	assert_int_equal(ev_header_copy(&copy, h), EV_OK);
+	assert_int_equal(evi_header_copy(&copy, h), EV_OK);
 	check_ghc612(copy);
 	/* The encoding keeps the declared sizes, not the written ones. */
 	bytes = encode(copy, &len);
@@ -419,8 +420,8 @@ static void test_ghc612_quirk_survives_copy(void **state)
 				 ghc612[i].declared);
 	}
 	free(bytes);
-	ev_header_free(copy);
-	ev_header_free(h);
+	evi_header_free(copy);
+	evi_header_free(h);
 }
 
 static void test_ghc612_quirk_other_types_unchanged(void **state)
@@ -438,7 +439,7 @@ static void test_ghc612_quirk_other_types_unchanged(void **state)
 	add(h, 53, 58, "GC stats");
 	add(h, 1, 2, "Run thread (odd)");
 	add(h, 300, 8, "Custom");
-	assert_int_equal(ev_header_quirks(h), EV_QUIRK_GHC612);
+	assert_int_equal(evi_header_quirks(h), EVI_QUIRK_GHC612);
 	assert_int_equal(ev_header_find(h, 0)->wire_size, 4);
 	assert_int_equal(ev_header_find(h, 7)->wire_size, 3);
 	assert_int_equal(ev_header_find(h, 44)->wire_size, VAR);
@@ -446,19 +447,19 @@ static void test_ghc612_quirk_other_types_unchanged(void **state)
 	assert_int_equal(ev_header_find(h, 53)->wire_size, 58);
 	assert_int_equal(ev_header_find(h, 1)->wire_size, 2);
 	assert_int_equal(ev_header_find(h, 300)->wire_size, 8);
-	ev_header_free(h);
+	evi_header_free(h);
 
 	h = new_header();
 	add(h, 17, 2, "Startup");
 	add(h, 0, 8, "Create thread");
 	assert_int_equal(ev_header_find(h, 17)->wire_size, 2);
-	ev_header_free(h);
+	evi_header_free(h);
 
 	h = new_header();
 	add(h, 0, 8, "Create thread");
 	add(h, 17, 4, "Startup (larger)");
 	assert_int_equal(ev_header_find(h, 17)->wire_size, 4);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_no_quirk_with_modern_create_thread(void **state)
@@ -469,21 +470,21 @@ static void test_no_quirk_with_modern_create_thread(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(ghc612); i++)
 		add(h, ghc612[i].id,
 		    ghc612[i].id == 0 ? 4 : ghc612[i].declared, "d");
-	assert_int_equal(ev_header_quirks(h), 0);
+	assert_int_equal(evi_header_quirks(h), 0);
 	for (size_t i = 0; i < ev_header_count(h); i++) {
 		const ev_type_decl *t = ev_header_at(h, i);
 		assert_int_equal(t->wire_size, t->size);
 	}
-	ev_header_free(h);
+	evi_header_free(h);
 
 	/* No CREATE_THREAD at all: no quirk either. */
 	h = new_header();
 	add(h, 1, 8, "Run thread");
 	add(h, 17, 0, "Startup");
-	assert_int_equal(ev_header_quirks(h), 0);
+	assert_int_equal(evi_header_quirks(h), 0);
 	assert_int_equal(ev_header_find(h, 1)->wire_size, 8);
 	assert_int_equal(ev_header_find(h, 17)->wire_size, 0);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* ------------------------------------------------------------------------
@@ -501,13 +502,13 @@ static void test_encoded_header_reads_back(void **state)
 	ev_event ev;
 
 	add(h, 0, 4, "Create thread");
-	assert_int_equal(ev_header_add(h, 1000, VAR, "Custom", 6, extra, 3),
+	assert_int_equal(evi_header_add(h, 1000, VAR, "Custom", 6, extra, 3),
 			 EV_OK);
 	add(h, 0xfffe, 65534, "Big");
-	len = ev_header_encoded_size(h);
+	len = evi_header_encoded_size(h);
 	bytes = malloc(len + 2);
 	assert_non_null(bytes);
-	ev_header_encode(h, bytes);
+	evi_header_encode(h, bytes);
 	bytes[len] = 0xff; /* data end */
 	bytes[len + 1] = 0xff;
 	assert_int_equal(ev_reader_open_memory(&r, bytes, len + 2, "mem", 0,
@@ -532,7 +533,7 @@ static void test_encoded_header_reads_back(void **state)
 	assert_int_equal(ev_reader_next(r, &ev), EV_END);
 	ev_reader_free(r);
 	free(bytes);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 struct encode_check {
@@ -555,13 +556,13 @@ static void check_reencode(const char *path, void *ctx)
 					       NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
 	const ev_header *h = ev_reader_header(r);
-	assert_int_equal(ev_header_encoded_size(h), walk.header_end);
+	assert_int_equal(evi_header_encoded_size(h), walk.header_end);
 	uint8_t *bytes = malloc(walk.header_end);
 	assert_non_null(bytes);
-	assert_int_equal(ev_header_encode(h, bytes), walk.header_end);
+	assert_int_equal(evi_header_encode(h, bytes), walk.header_end);
 	assert_memory_equal(bytes, log, walk.header_end);
-	assert_int_equal(ev_header_quirks(h),
-			 strstr(path, "ghc-6.12") ? EV_QUIRK_GHC612 : 0);
+	assert_int_equal(evi_header_quirks(h),
+			 strstr(path, "ghc-6.12") ? EVI_QUIRK_GHC612 : 0);
 	free(bytes);
 	ev_reader_free(r);
 	ts_log_free(&walk);

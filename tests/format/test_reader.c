@@ -22,6 +22,8 @@
 #include "evtool/archive.h"
 #include "evtool/consumer.h"
 #include "evtool/reader.h"
+#include "archive_internal.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -422,12 +424,12 @@ static void test_block_sizes_and_count(void **state)
 	assert_int_equal(m1 - m0, 24 + 14 + 15);
 
 	r = open_memory(b.bytes, b.len);
-	assert_int_equal(ev_reader_block_count(r), 0);
+	assert_int_equal(evi_reader_block_count(r), 0);
 	assert_int_equal(ev_reader_block(r, &block), 0);
 	assert_int_equal(ev_reader_next(r, &ev), EV_OK);
 	assert_int_equal(ev.type, EV_BLOCK_MARKER);
 	assert_int_equal(ev.cap, 7);
-	assert_int_equal(ev_reader_block_count(r), 1);
+	assert_int_equal(evi_reader_block_count(r), 1);
 	assert_true(ev_reader_block(r, &block));
 	assert_int_equal(block.offset, m0);
 	assert_int_equal(block.size, 53);
@@ -441,7 +443,7 @@ static void test_block_sizes_and_count(void **state)
 	assert_int_equal(ev_reader_next(r, &ev), EV_OK);
 	assert_int_equal(ev.type, EV_BLOCK_MARKER);
 	assert_int_equal(ev.cap, 8);
-	assert_int_equal(ev_reader_block_count(r), 2);
+	assert_int_equal(evi_reader_block_count(r), 2);
 	assert_true(ev_reader_block(r, &block));
 	assert_int_equal(block.offset, m1);
 	assert_int_equal(block.size, 24);
@@ -449,7 +451,7 @@ static void test_block_sizes_and_count(void **state)
 	assert_int_equal(block.end_time, 300);
 	assert_int_equal(ev_reader_next(r, &ev), EV_END);
 	assert_int_equal(ev_reader_block(r, &block), 0);
-	assert_int_equal(ev_reader_block_count(r), 2);
+	assert_int_equal(evi_reader_block_count(r), 2);
 	ev_reader_free(r);
 	read_built(&b, EV_END);
 	lb_free(&b);
@@ -1076,8 +1078,8 @@ static void test_ghc612_log(void **state)
 		skip();
 	r = open_memory(log, len);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_header_quirks(ev_reader_header(r)),
-			 EV_QUIRK_GHC612);
+	assert_int_equal(evi_header_quirks(ev_reader_header(r)),
+			 EVI_QUIRK_GHC612);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 		if (n++ == 0) {
 			/* STARTUP, declared 0 bytes, carries n_caps = 4,
@@ -1929,7 +1931,7 @@ static void test_gzip_archive_inflated_ahead(void **state)
 	uint8_t *log = load_testdata("threads-n2.eventlog", &len);
 	uint8_t *copies = malloc(COPIES * len);
 	ev_archive_options o = EV_ARCHIVE_OPTIONS_INIT;
-	ev_archive_writer *w;
+	evi_archive_writer *w;
 	ev_sink *sink;
 	const uint8_t *gz;
 	char *dir = ts_temp_dir();
@@ -1944,15 +1946,15 @@ static void test_gzip_archive_inflated_ahead(void **state)
 		memcpy(copies + i * len, log, len);
 	o.level = 1;
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
-	assert_int_equal(ev_archive_writer_open(&w, sink,
+	assert_int_equal(evi_archive_writer_open(&w, sink,
 						XXH3_64bits(copies,
 							    COPIES * len),
 						&o, NULL),
 			 EV_OK);
-	assert_int_equal(ev_archive_writer_write(w, copies, COPIES * len),
+	assert_int_equal(evi_archive_writer_write(w, copies, COPIES * len),
 			 EV_OK);
-	assert_int_equal(ev_archive_writer_finish(w), EV_OK);
-	ev_archive_writer_free(w);
+	assert_int_equal(evi_archive_writer_finish(w), EV_OK);
+	evi_archive_writer_free(w);
 	gz = ev_sink_memory(sink, &gz_len);
 	assert_true(gz_len >= 8u * 1024u * 1024u);
 	assert_true(ts_write_file(path, gz, gz_len, "wb"));
@@ -2247,15 +2249,21 @@ typedef struct feed_log {
 	size_t events, markers, stop_at; /* stop_at: EV_EIO at that event */
 	int finish_status; /* what finish was given */
 	int finish_with;   /* not 0: what finish returns instead */
+	uint64_t len;      /* not 0: the bytes of each session */
 } feed_log;
 
-static int feed_begin(void *self, unsigned session, const ev_header *h)
+static int feed_begin(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	feed_log *f = self;
 
 	assert_non_null(h);
 	assert_int_equal(session, f->begins);
 	assert_int_equal(f->begins, f->ends);
+	assert_int_equal(s->end, 0);
+	if (f->len) /* where its header starts */
+		assert_int_equal(s->offset, session * f->len);
 	f->begins++;
 	return EV_OK;
 }
@@ -2270,12 +2278,17 @@ static int feed_event(void *self, const ev_event *ev)
 	return f->events == f->stop_at ? EV_EIO : EV_OK;
 }
 
-static int feed_end(void *self, unsigned session)
+static int feed_end(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
 	feed_log *f = self;
 
 	assert_int_equal(session, f->ends);
 	assert_int_equal(f->finishes, 0);
+	if (f->len) { /* its header, and past its data end */
+		assert_int_equal(s->offset, session * f->len);
+		assert_int_equal(s->end, (session + 1) * f->len);
+	}
 	f->ends++;
 	return EV_OK;
 }
@@ -2290,7 +2303,7 @@ static int feed_finish(void *self, int status)
 }
 
 /* Two sessions in file order: begin, the events (markers only when
- * asked), end, each once per session, then finish once with the status;
+ * asked), end, each once per session with where it starts and ends, then finish once with the status;
  * a consumer's failure stops the reader and is handed to finish; a cut
  * log ends without the session's end; what finish returns is returned. */
 static void test_feed(void **state)
@@ -2300,7 +2313,7 @@ static void test_feed(void **state)
 	uint8_t *log = load_testdata("merge-b.eventlog", &len);
 	uint8_t *twice = malloc(2 * len);
 	ev_consumer c = { feed_begin, feed_event, feed_end, feed_finish, 0 };
-	feed_log f = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	feed_log f = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	ts_log want;
 	ev_reader *r;
 
@@ -2312,6 +2325,7 @@ static void test_feed(void **state)
 		markers += want.events[i].type == EV_BLOCK_MARKER;
 	assert_true(markers > 0 && markers < want.count);
 
+	f.len = len;
 	r = open_memory(twice, 2 * len);
 	assert_int_equal(ev_reader_feed(r, &c, &f), EV_END);
 	assert_int_equal(f.begins, 2);
@@ -2383,12 +2397,12 @@ static void test_two_sessions(void **state)
 	assert_int_equal(drain(r, &want, log, 0, &next), EV_END);
 	assert_int_equal(next, want.count);
 	assert_int_equal(ev_reader_session(r), 0);
-	assert_int_equal(ev_reader_block_count(r), 3);
+	assert_int_equal(evi_reader_block_count(r), 3);
 	assert_int_equal(ev_reader_next_session(r), EV_OK);
 	assert_int_equal(ev_reader_session(r), 1);
 	assert_non_null(ev_reader_header(r));
 	assert_int_equal(ev_reader_offset(r), len + want.header_end);
-	assert_int_equal(ev_reader_block_count(r), 0);
+	assert_int_equal(evi_reader_block_count(r), 0);
 	next = 0;
 	assert_int_equal(drain(r, &want, log, len, &next), EV_END);
 	assert_int_equal(next, want.count);

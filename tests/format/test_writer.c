@@ -24,6 +24,7 @@
 #include "evtool/reader.h"
 #include "evtool/validate.h"
 #include "evtool/writer.h"
+#include "internal.h"
 #include "support.h"
 #include "writer_block.h" /* the block builder */
 
@@ -483,7 +484,7 @@ static void test_reblock_max_block_limits(void **state)
 	ev_writer *w = NULL;
 	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
 
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	opts.mode = EV_WRITE_REBLOCK;
 	/* A block must hold more than its marker. */
@@ -499,7 +500,7 @@ static void test_reblock_max_block_limits(void **state)
 	assert_int_equal(ev_writer_open(&w, sink, h, &opts, NULL), EV_EINVAL);
 	assert_null(w);
 	ev_sink_free(sink);
-	ev_header_free(h);
+	evi_header_free(h);
 	ev_writer_free(NULL);
 }
 
@@ -566,7 +567,7 @@ static ev_event event(uint16_t type, uint16_t cap, uint64_t time,
 static void add_type(ev_header *h, uint16_t id, int32_t size,
 		     const char *desc)
 {
-	assert_int_equal(ev_header_add(h, id, size, desc,
+	assert_int_equal(evi_header_add(h, id, size, desc,
 				       (uint32_t)strlen(desc), NULL, 0),
 			 EV_OK);
 }
@@ -584,13 +585,13 @@ static void test_reblock_exact_bytes(void **state)
 
 	for (size_t i = 0; i < sizeof text; i++)
 		text[i] = (uint8_t)('a' + i % 26);
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_GC_END, 0, "Finished GC");
 	add_type(h, EV_BLOCK_MARKER, 14, "Block marker");
 	add_type(h, EV_USER_MSG, VAR, "User message");
-	want.len = ev_header_encoded_size(h);
-	ev_header_encode(h, want.b);
+	want.len = evi_header_encoded_size(h);
+	evi_header_encode(h, want.b);
 
 	opts.mode = EV_WRITE_REBLOCK;
 	opts.max_block_size = 64;
@@ -642,7 +643,7 @@ static void test_reblock_exact_bytes(void **state)
 	assert_memory_equal(got, want.b, want.len);
 	ev_writer_free(w);
 	ev_sink_free(sink);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* An event larger than the block size between two ordinary ones. */
@@ -658,7 +659,7 @@ static void test_reblock_oversized_event(void **state)
 	ts_log walk;
 
 	assert_non_null(big);
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_BLOCK_MARKER, 14, "Block marker");
 	add_type(h, EV_USER_MSG, VAR, "User message");
@@ -687,7 +688,7 @@ static void test_reblock_oversized_event(void **state)
 	ts_log_free(&walk);
 	ev_writer_free(w);
 	ev_sink_free(sink);
-	ev_header_free(h);
+	evi_header_free(h);
 	free(big);
 }
 
@@ -710,7 +711,7 @@ static void test_reblock_redeclares_bad_block_marker(void **state)
 	ev_event ev;
 	size_t len;
 
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_BLOCK_MARKER, 6, "Block marker");
 	add_type(h, EV_USER_MSG, VAR, "User message");
@@ -745,7 +746,7 @@ static void test_reblock_redeclares_bad_block_marker(void **state)
 	ev_reader_free(r);
 	ev_writer_free(w);
 	ev_sink_free(sink);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_reblock_declares_block_marker(void **state)
@@ -759,7 +760,7 @@ static void test_reblock_declares_block_marker(void **state)
 	ev_event ev;
 	size_t len;
 
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_USER_MSG, VAR, "User message");
 	opts.mode = EV_WRITE_REBLOCK;
@@ -797,9 +798,9 @@ static void test_reblock_declares_block_marker(void **state)
 
 	/* PRESERVE leaves the header as it is. */
 	uint8_t encoded[256];
-	size_t n = ev_header_encoded_size(h);
+	size_t n = evi_header_encoded_size(h);
 	assert_true(n <= sizeof encoded);
-	ev_header_encode(h, encoded);
+	evi_header_encode(h, encoded);
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	assert_int_equal(ev_writer_open(&w, sink, h, NULL, NULL), EV_OK);
 	assert_int_equal(ev_writer_write(w, &a), EV_OK);
@@ -809,7 +810,7 @@ static void test_reblock_declares_block_marker(void **state)
 	assert_memory_equal(out, encoded, n);
 	ev_writer_free(w);
 	ev_sink_free(sink);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_invalid_events(void **state)
@@ -822,7 +823,7 @@ static void test_invalid_events(void **state)
 	uint8_t *big = calloc(1, 70000);
 
 	assert_non_null(big);
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	add_type(h, EV_RUN_THREAD, 4, "Run thread");
 	add_type(h, EV_BLOCK_MARKER, 14, "Block marker");
 	add_type(h, EV_USER_MSG, VAR, "User message");
@@ -867,7 +868,7 @@ static void test_invalid_events(void **state)
 		ev_writer_free(w);
 		ev_sink_free(sink);
 	}
-	ev_header_free(h);
+	evi_header_free(h);
 	free(big);
 }
 

@@ -22,6 +22,8 @@
 #include <zlib.h>
 
 #include "evtool/evtool.h"
+#include "internal.h"
+#include "merge_internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -212,7 +214,7 @@ typedef struct tplan {
  * built from the tasks each input names. */
 static void add_task(tplan *p, ev_merge *m, size_t i, uint64_t task)
 {
-	uint64_t out = ev_merge_map(m, i, EV_REF_TASK, task);
+	uint64_t out = evi_merge_map(m, i, EV_REF_TASK, task);
 
 	for (size_t k = 0; k < p->n_tasks; k++) {
 		if (p->tasks[k].input == i && p->tasks[k].in == task)
@@ -230,7 +232,7 @@ static void add_task(tplan *p, ev_merge *m, size_t i, uint64_t task)
 
 static void make_plan(tplan *p, ev_merge *m, const tlog *inputs, size_t n)
 {
-	ev_ref refs[300];
+	evi_ref refs[300];
 
 	memset(p, 0, sizeof *p);
 	p->n = n;
@@ -240,12 +242,12 @@ static void make_plan(tplan *p, ev_merge *m, const tlog *inputs, size_t n)
 		p->shift[i] = p->in[i]->shift;
 		for (size_t k = 0; k < inputs[i].n; k++) {
 			const tev *e = &inputs[i].ev[k];
-			size_t nr = ev_payload_refs(e->type, e->payload,
+			size_t nr = evi_payload_refs(e->type, e->payload,
 						    e->size, refs, 300);
 			for (size_t r = 0; r < nr; r++)
 				if (refs[r].kind == EV_REF_TASK)
 					add_task(p, m, i,
-						 ev_ref_get(e->payload, &refs[r]));
+						 evi_ref_load(e->payload, &refs[r]));
 		}
 	}
 }
@@ -289,7 +291,7 @@ static int owner_of(const tplan *p, ev_ref_kind kind, uint64_t v)
  * blocks are rebuilt), -1 when nothing says. */
 static int attribute(const tplan *p, const tev *e)
 {
-	ev_ref refs[300];
+	evi_ref refs[300];
 	size_t n;
 
 	if (is_marker(e))
@@ -297,9 +299,9 @@ static int attribute(const tplan *p, const tev *e)
 			       ? -2 : owner_of(p, EV_REF_CAP, e->cap);
 	if (e->cap != EV_NO_CAP)
 		return owner_of(p, EV_REF_CAP, e->cap);
-	n = ev_payload_refs(e->type, e->payload, e->size, refs, 300);
+	n = evi_payload_refs(e->type, e->payload, e->size, refs, 300);
 	for (size_t r = 0; r < n; r++) {
-		uint64_t v = ev_ref_get(e->payload, &refs[r]);
+		uint64_t v = evi_ref_load(e->payload, &refs[r]);
 		int who;
 		if (none_value(refs[r].kind, v, refs[r].width))
 			continue;
@@ -330,7 +332,7 @@ static uint64_t unmap_id(const tplan *p, size_t i, ev_ref_kind kind,
 static tev unmap_event(const tplan *p, size_t i, const tev *e)
 {
 	tev u = *e;
-	ev_ref refs[300];
+	evi_ref refs[300];
 	size_t n;
 
 	u.payload = malloc(e->size ? e->size : 1);
@@ -346,11 +348,11 @@ static tev unmap_event(const tplan *p, size_t i, const tev *e)
 		ev_store16(u.payload + 12, u.cap);
 		return u;
 	}
-	n = ev_payload_refs(e->type, e->payload, e->size, refs, 300);
+	n = evi_payload_refs(e->type, e->payload, e->size, refs, 300);
 	for (size_t r = 0; r < n; r++)
-		ev_ref_set(u.payload, &refs[r],
+		evi_ref_store(u.payload, &refs[r],
 			   unmap_id(p, i, refs[r].kind,
-				    ev_ref_get(e->payload, &refs[r]),
+				    evi_ref_load(e->payload, &refs[r]),
 				    refs[r].width));
 	return u;
 }
@@ -375,14 +377,14 @@ static void assert_same_event(const tev *want, const tev *got, size_t input,
  * told apart. */
 static int identified(const tev *e)
 {
-	ev_ref refs[300];
+	evi_ref refs[300];
 	size_t n;
 
 	if (e->cap != EV_NO_CAP)
 		return 1;
-	n = ev_payload_refs(e->type, e->payload, e->size, refs, 300);
+	n = evi_payload_refs(e->type, e->payload, e->size, refs, 300);
 	for (size_t r = 0; r < n; r++)
-		if (!none_value(refs[r].kind, ev_ref_get(e->payload, &refs[r]),
+		if (!none_value(refs[r].kind, evi_ref_load(e->payload, &refs[r]),
 				refs[r].width))
 			return 1;
 	return 0;
@@ -494,7 +496,7 @@ typedef struct idset {
 
 static void note_ids(idset *s, const tev *e)
 {
-	ev_ref refs[300];
+	evi_ref refs[300];
 	size_t n;
 
 	if (e->cap != EV_NO_CAP) {
@@ -503,9 +505,9 @@ static void note_ids(idset *s, const tev *e)
 	}
 	if (is_marker(e))
 		return;
-	n = ev_payload_refs(e->type, e->payload, e->size, refs, 300);
+	n = evi_payload_refs(e->type, e->payload, e->size, refs, 300);
 	for (size_t r = 0; r < n; r++) {
-		uint64_t v = ev_ref_get(e->payload, &refs[r]);
+		uint64_t v = evi_ref_load(e->payload, &refs[r]);
 		if (refs[r].kind == EV_REF_CAP && !none_value(EV_REF_CAP, v,
 							    refs[r].width)) {
 			assert_true(v < MAX_IDS);
@@ -667,8 +669,10 @@ typedef struct visited {
 	const ev_header *header;
 } visited;
 
-static int visit_begin(void *self, unsigned session, const ev_header *h)
+static int visit_begin(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	visited *v = self;
 
 	assert_int_equal(session, 0);
@@ -685,8 +689,9 @@ static int visit_event(void *self, const ev_event *ev)
 	return v->log.n == v->stop_at ? EV_EIO : EV_OK;
 }
 
-static int visit_end(void *self, unsigned session)
+static int visit_end(void *self, const ev_session *s)
 {
+	unsigned session = s->index;
 	visited *v = self;
 
 	assert_int_equal(session, 0);
@@ -843,10 +848,10 @@ static void test_merge_bases(void **state)
 	assert_int_equal(b->ids[EV_REF_THREAD].base, a->ids[EV_REF_THREAD].max);
 	assert_int_equal(c->ids[EV_REF_THREAD].base,
 			 b->ids[EV_REF_THREAD].base + b->ids[EV_REF_THREAD].max);
-	assert_int_equal(ev_merge_map(m, 1, EV_REF_THREAD, 1),
+	assert_int_equal(evi_merge_map(m, 1, EV_REF_THREAD, 1),
 			 a->ids[EV_REF_THREAD].max + 1);
-	assert_int_equal(ev_merge_map(m, 1, EV_REF_THREAD, 0), 0);
-	assert_int_equal(ev_merge_map(m, 2, EV_REF_CAP, 0xffff), 0xffff);
+	assert_int_equal(evi_merge_map(m, 1, EV_REF_THREAD, 0), 0);
+	assert_int_equal(evi_merge_map(m, 2, EV_REF_CAP, 0xffff), 0xffff);
 	assert_int_equal(a->events, count_events(&f.log[0]));
 	ev_merge_free(m);
 	close_fixture(&f);
@@ -1196,8 +1201,8 @@ static void test_merge_no_renumber(void **state)
 	bytes = write_merge(m, &len);
 	load_log(bytes, len, &out);
 	make_plan(&p, m, f.log, 2);
-	assert_int_equal(ev_merge_map(m, 1, EV_REF_CAP, 1), 1);
-	assert_int_equal(ev_merge_map(m, 1, EV_REF_THREAD, 5), 5);
+	assert_int_equal(evi_merge_map(m, 1, EV_REF_CAP, 1), 1);
+	assert_int_equal(evi_merge_map(m, 1, EV_REF_THREAD, 5), 5);
 	assert_int_equal(p.in[1]->os_capset, 0);
 	for (size_t k = 0; k < out.n; k++)
 		if (out.ev[k].type == EV_CAPSET_CREATE)
@@ -1979,7 +1984,7 @@ static void test_merge_cached_inputs(void **state)
 /* Merge passes over the events of types whose payload the catalogue
  * finds no identifier in when the payload is all zeros (1024 bytes), in
  * both passes. That holds only if such a type has no identifier in any
- * payload: whatever the bytes and the size, ev_payload_refs finds none. */
+ * payload: whatever the bytes and the size, evi_payload_refs finds none. */
 static void test_merge_ref_free_types(void **state)
 {
 	static const uint8_t zeros[1024];
@@ -1988,7 +1993,7 @@ static void test_merge_ref_free_types(void **state)
 
 	(void)state;
 	for (unsigned type = 0; type < 256; type++) {
-		if (ev_payload_refs((uint16_t)type, zeros, sizeof zeros, NULL,
+		if (evi_payload_refs((uint16_t)type, zeros, sizeof zeros, NULL,
 				    0) != 0)
 			continue;
 		for (unsigned trial = 0; trial < 64; trial++) {
@@ -2000,7 +2005,7 @@ static void test_merge_ref_free_types(void **state)
 					     : trial == 2 ? (k % 2 ? 8 : 0)
 						      : (uint8_t)(seed >> 16);
 			}
-			assert_int_equal(ev_payload_refs((uint16_t)type,
+			assert_int_equal(evi_payload_refs((uint16_t)type,
 							 payload, size, NULL,
 							 0),
 					 0);
@@ -2409,8 +2414,8 @@ static void test_merge_huge_block(void **state)
 	ev_merge *m;
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
-	assert_int_equal(ev_header_add(h, EV_USER_MSG, EV_SIZE_VARIABLE, desc,
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_add(h, EV_USER_MSG, EV_SIZE_VARIABLE, desc,
 				       sizeof desc - 1, NULL, 0), EV_OK);
 	assert_int_equal(ev_sink_open_memory(&sink, NULL), EV_OK);
 	wopts.mode = EV_WRITE_REBLOCK;
@@ -2450,7 +2455,7 @@ static void test_merge_huge_block(void **state)
 	free_log(&out);
 	ev_writer_free(w);
 	ev_sink_free(sink);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* Misuse is an error value with a message, never a crash. */

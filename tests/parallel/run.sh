@@ -9,7 +9,9 @@
 # whose threads, finishes and times are wrong (validate -T N says what it
 # says in one pass whenever the workers see anything to report); and
 # copies of real logs re-blocked into blocks of 1 KiB, so that runs,
-# collections and spans cross many blocks' starts.
+# collections and spans cross many blocks' starts. export runs in every
+# format: speedscope and hp pick their events in parallel (perfetto is
+# sequential at every -T, and compared so that it stays so).
 #
 #   bash tests/parallel/run.sh EVTOOL TESTDATA [CORPUS] [FUZZ_CORPUS]
 set -euo pipefail
@@ -35,7 +37,10 @@ commands=(
 	"validate --no-progress --sorted"
 	"stats --threads --caps --spans=all"
 	"stats --json --threads --caps --spans=all"
-	"stats --fail-if gc.elapsed>1ms"
+	"stats --fail-if gc-time>1ms"
+	"export --format perfetto -o -"
+	"export --format speedscope -o -"
+	"export --format hp -o -"
 )
 
 logs=("$testdata"/*.eventlog "$testdata"/*.eventlog.gz)
@@ -110,6 +115,15 @@ for src in threads-n2 threads-n4 gc-n2 spans-a heap-a prof-n2; do
 	logs+=("$work/$src-1k.eventlog")
 done
 
+# Slices of heap-profiled runs (filter --from): export --format hp starts
+# the profile at a slice's first event that is not metadata, which the
+# workers pick with each block's earliest and latest events.
+for src in heap-a hpt-n1 prof-n2; do
+	"$evtool" filter --from +20ms "$testdata/$src.eventlog" \
+		-o "$work/$src-slice.eventlog"
+	logs+=("$work/$src-slice.eventlog")
+done
+
 # run "CMD" T LOG: the digest of CMD's standard output, its standard
 # error and its exit code
 run() {
@@ -128,6 +142,11 @@ compare() {
 	shift
 	for cmd in "$@"; do
 		want=$(run "$cmd" 1 "$log")
+		# A usage error (exit 2): the command does not take -T.
+		if [[ $want == *"exit 2" ]]; then
+			echo "FAIL: $cmd -T 1 $log: a usage error"
+			bad=$((bad + 1))
+		fi
 		for t in 2 3; do
 			got=$(run "$cmd" "$t" "$log")
 			compared=$((compared + 1))

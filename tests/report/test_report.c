@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "evtool/evtool.h"
+#include "internal.h"
+#include "report_internal.h"
 #include "support.h"
 
 /* The report of `len` bytes at `data` after one finish. */
@@ -30,9 +32,9 @@ static ev_report *report_of_memory(const void *data, size_t len,
 					       NULL), EV_OK);
 	assert_int_equal(ev_report_new(&rep, opt, NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-		assert_int_equal(ev_report_add(rep, &ev), EV_OK);
+		assert_int_equal(evi_report_add(rep, &ev), EV_OK);
 	assert_int_equal(rc, EV_END);
-	assert_int_equal(ev_report_finish(rep), EV_OK);
+	assert_int_equal(evi_report_finish(rep), EV_OK);
 	ev_reader_free(r);
 	return rep;
 }
@@ -83,7 +85,7 @@ static void check_grid(const ev_report_grid *g, const loaded *l,
 	 * markers): a slice's metadata is stamped before its window. */
 	for (size_t i = 0; i < l->walk.count; i++) {
 		if (l->walk.events[i].type == EV_BLOCK_MARKER ||
-		    ev_type_is_metadata(l->walk.events[i].type))
+		    evi_type_is_metadata(l->walk.events[i].type))
 			continue;
 		if (l->walk.events[i].time < lo)
 			lo = l->walk.events[i].time;
@@ -132,7 +134,7 @@ static void walk_span(const loaded *l, uint64_t *first, uint64_t *last)
 	*last = 0;
 	for (size_t i = 0; i < l->walk.count; i++) {
 		const ts_event *e = &l->walk.events[i];
-		if (e->type == EV_BLOCK_MARKER || ev_type_is_metadata(e->type))
+		if (e->type == EV_BLOCK_MARKER || evi_type_is_metadata(e->type))
 			continue;
 		if (e->time < *first)
 			*first = e->time;
@@ -503,7 +505,7 @@ static void feed(ev_report *rep, uint16_t type, uint16_t cap, uint64_t t)
 	uint32_t size = type == EV_RUN_THREAD ? 4 : type == EV_STOP_THREAD ? 10 : 0;
 	ev_event ev = { type, cap, size, t, payload, 0, 0 };
 
-	assert_int_equal(ev_report_add(rep, &ev), EV_OK);
+	assert_int_equal(evi_report_add(rep, &ev), EV_OK);
 }
 
 /* Cap 0 runs in [1000, 5000) and [90000, 91000), cap 1 in
@@ -528,7 +530,7 @@ static ev_report *two_caps(int order)
 			feed(rep, EV_STOP_THREAD, 1, 700000);
 		}
 	}
-	assert_int_equal(ev_report_finish(rep), EV_OK);
+	assert_int_equal(evi_report_finish(rep), EV_OK);
 	return rep;
 }
 
@@ -585,10 +587,10 @@ static void test_long_texts(void **state)
 	args[at_args] = 0xc3;
 	args[at_args + 1] = 0xa9;
 	assert_int_equal(ev_report_new(&rep, NULL, NULL), EV_OK);
-	assert_int_equal(ev_report_add(rep, &a), EV_OK);
-	assert_int_equal(ev_report_add(rep, &m), EV_OK);
+	assert_int_equal(evi_report_add(rep, &a), EV_OK);
+	assert_int_equal(evi_report_add(rep, &m), EV_OK);
 	feed(rep, EV_RUN_THREAD, 0, 30);
-	assert_int_equal(ev_report_finish(rep), EV_OK);
+	assert_int_equal(evi_report_finish(rep), EV_OK);
 	assert_int_equal(ev_report_process_count(rep), 1);
 	p = ev_report_process_at(rep, 0);
 	assert_true(p->known);
@@ -618,20 +620,20 @@ static void test_errors(void **state)
 	opt.version = 99;
 	assert_int_equal(ev_report_new(&rep, &opt, NULL), EV_EINVAL);
 	assert_int_equal(ev_report_new(&rep, NULL, NULL), EV_OK);
-	assert_int_equal(ev_report_add(rep, &ev), EV_EFORMAT);
+	assert_int_equal(evi_report_add(rep, &ev), EV_EFORMAT);
 	assert_int_equal(ev_report_diag(rep)->offset, 4096);
 	assert_int_equal(ev_report_diag(rep)->event_index, 7);
 	assert_non_null(strstr(ev_report_diag(rep)->message, "HEAP_LIVE"));
 	ev.cap = EV_REPORT_MAX_CAPS;
 	ev.type = EV_RUN_THREAD;
 	ev.size = 4;
-	assert_int_equal(ev_report_add(rep, &ev), EV_ELIMIT);
-	assert_int_equal(ev_report_finish(rep), EV_OK);
+	assert_int_equal(evi_report_add(rep, &ev), EV_ELIMIT);
+	assert_int_equal(evi_report_finish(rep), EV_OK);
 	assert_int_equal(ev_report_process_count(rep), 0);
 	assert_int_equal(ev_report_buckets(rep)->buckets, 1);
-	assert_int_equal(ev_report_finish(rep), EV_EINVAL);
+	assert_int_equal(evi_report_finish(rep), EV_EINVAL);
 	ev.cap = 0;
-	assert_int_equal(ev_report_add(rep, &ev), EV_EINVAL);
+	assert_int_equal(evi_report_add(rep, &ev), EV_EINVAL);
 	ev_report_free(rep);
 	ev_report_free(NULL);
 }
@@ -654,10 +656,10 @@ static void test_caps_by_heap_capset(void **state)
 		ev_event h = { EV_HEAP_ALLOCATED, cap, sizeof heap, 20 + cap,
 			       heap, 0, 0 };
 		ev_store32(heap, 5 + cap); /* capsets 5 and 6 */
-		assert_int_equal(ev_report_add(rep, &r), EV_OK);
-		assert_int_equal(ev_report_add(rep, &h), EV_OK);
+		assert_int_equal(evi_report_add(rep, &r), EV_OK);
+		assert_int_equal(evi_report_add(rep, &h), EV_OK);
 	}
-	assert_int_equal(ev_report_finish(rep), EV_OK);
+	assert_int_equal(evi_report_finish(rep), EV_OK);
 	st = ev_report_stats(rep);
 	assert_int_equal(ev_stats_capability_count(st), 2);
 	for (size_t i = 0; i < ev_report_process_count(rep); i++) {
@@ -690,7 +692,7 @@ static void test_extreme_times(void **state)
 	feed(rep, EV_STOP_THREAD, 0, UINT64_MAX - 1);
 	feed(rep, EV_RUN_THREAD, 1, UINT64_MAX);
 	feed(rep, EV_STOP_THREAD, 1, 0);
-	assert_int_equal(ev_report_finish(rep), EV_OK);
+	assert_int_equal(evi_report_finish(rep), EV_OK);
 	g = ev_report_buckets(rep);
 	assert_int_equal(g->first_ns, 0);
 	assert_int_equal(g->last_ns, UINT64_MAX);

@@ -67,7 +67,7 @@ NAMES = {0: "CREATE_THREAD", 1: "RUN_THREAD", 2: "STOP_THREAD",
          18: "BLOCK_MARKER", 53: "GC_STATS_GHC", 30: "PROGRAM_ARGS"}
 
 
-# Metadata (include/evtool/catalog.h, ev_type_is_metadata): STARTUP,
+# Metadata (lib/format/internal.h, evi_type_is_metadata): STARTUP,
 # capsets 25-28, RTS identifier, arguments, environment, pids 29-33, wall
 # clock 43, THREAD_LABEL 44, caps 45-48, heap info 52, perf name 140,
 # heap and time profile begin 160 and 168, cost centre 161, IPE 169, ticky

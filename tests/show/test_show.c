@@ -14,6 +14,7 @@
 #include "evtool/decode.h"
 #include "evtool/show.h"
 #include "evtool/sort.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -40,9 +41,9 @@ static ev_header *modern_header(void)
 	};
 	ev_header *h;
 
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
 	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-		assert_int_equal(ev_header_add(h, types[i].id, types[i].size,
+		assert_int_equal(evi_header_add(h, types[i].id, types[i].size,
 					       types[i].desc,
 					       (uint32_t)strlen(types[i].desc),
 					       NULL, 0),
@@ -91,7 +92,7 @@ static void expect_json(const ev_event *ev, const char *want)
 	assert_memory_equal(out.data, want, out.len);
 	ev_show_free(s);
 	ev_text_free(&out);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -107,19 +108,19 @@ static void test_layout_forms(void **state)
 {
 	(void)state;
 	/* the form with the largest min_size not above the payload size */
-	assert_int_equal(ev_catalog_layout(EV_STOP_THREAD, 6)->n_fields, 2);
-	assert_int_equal(ev_catalog_layout(EV_STOP_THREAD, 10)->n_fields, 3);
-	assert_int_equal(ev_catalog_layout(EV_STOP_THREAD, 12)->n_fields, 3);
-	assert_null(ev_catalog_layout(EV_STOP_THREAD, 4));
-	assert_int_equal(ev_catalog_layout(EV_GC_STATS_GHC, 50)->n_fields, 8);
-	assert_int_equal(ev_catalog_layout(EV_GC_STATS_GHC, 58)->n_fields, 9);
-	assert_string_equal(ev_catalog_layout(EV_NONMOVING_HEAP_CENSUS, 13)
+	assert_int_equal(evi_catalog_layout(EV_STOP_THREAD, 6)->n_fields, 2);
+	assert_int_equal(evi_catalog_layout(EV_STOP_THREAD, 10)->n_fields, 3);
+	assert_int_equal(evi_catalog_layout(EV_STOP_THREAD, 12)->n_fields, 3);
+	assert_null(evi_catalog_layout(EV_STOP_THREAD, 4));
+	assert_int_equal(evi_catalog_layout(EV_GC_STATS_GHC, 50)->n_fields, 8);
+	assert_int_equal(evi_catalog_layout(EV_GC_STATS_GHC, 58)->n_fields, 9);
+	assert_string_equal(evi_catalog_layout(EV_NONMOVING_HEAP_CENSUS, 13)
 				    ->fields[0].name, "log2_block_size");
-	assert_string_equal(ev_catalog_layout(EV_NONMOVING_HEAP_CENSUS, 14)
+	assert_string_equal(evi_catalog_layout(EV_NONMOVING_HEAP_CENSUS, 14)
 				    ->fields[0].name, "block_size");
-	assert_null(ev_catalog_layout(250, 3));
-	assert_null(ev_catalog_layout(EV_INTERN_STRING, 10));
-	assert_non_null(ev_catalog_layout(EV_TICKY_COUNTER_BEGIN_SAMPLE, 0));
+	assert_null(evi_catalog_layout(250, 3));
+	assert_null(evi_catalog_layout(EV_INTERN_STRING, 10));
+	assert_non_null(evi_catalog_layout(EV_TICKY_COUNTER_BEGIN_SAMPLE, 0));
 }
 
 static void test_decode_fixed(void **state)
@@ -205,7 +206,7 @@ static void test_header_text(void **state)
 	assert_memory_equal(out.data, want, out.len);
 	ev_show_free(s);
 	ev_text_free(&out);
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_stop_thread(void **state)
@@ -234,7 +235,7 @@ static void test_stop_thread(void **state)
 	ev_store16(p + 4, 8);
 	expect_line(h, 0, &ev, "5: cap 1: stopping thread 7 (blocked on a "
 		    "black hole)\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* GHC 7.8.2: USER_MARKER declared but not HACK_BUG_T9003. */
@@ -245,14 +246,14 @@ static void test_stop_thread_ghc782(void **state)
 	ev_event ev = event(EV_STOP_THREAD, 5, 0, p, sizeof p);
 
 	(void)state;
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
-	assert_int_equal(ev_header_add(h, 2, 10, "Stop thread", 11, NULL, 0),
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_add(h, 2, 10, "Stop thread", 11, NULL, 0),
 			 EV_OK);
-	assert_int_equal(ev_header_add(h, 58, -1, "User marker", 11, NULL,
+	assert_int_equal(evi_header_add(h, 58, -1, "User marker", 11, NULL,
 				       0), EV_OK);
 	expect_line(h, 0, &ev, "5: cap 0: stopping thread 1 (blocked reading "
 		    "an MVar)\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_haskell_show_of_args(void **state)
@@ -269,7 +270,7 @@ static void test_haskell_show_of_args(void **state)
 	(void)state;
 	expect_line(h, 0, &ev, "9: capset 0: args: [\"a\\\"b\\\\\",\"\\955\\&1\","
 		    "\"\\SO\\&H\\SOH\\DEL\",\"\\65533\"]\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_texts(void **state)
@@ -284,7 +285,7 @@ static void test_texts(void **state)
 	expect_line(h, 0, &ev, "1: cap 2: marker: m\xc3\xa9\xef\xbf\xbd!\n");
 	ev = event(EV_USER_BINARY_MSG, 1, 2, binary, sizeof binary);
 	expect_line(h, 0, &ev, "1: cap 2: binary message Hi..\xe2\x82\xac.\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_block_marker_and_unknown(void **state)
@@ -306,7 +307,7 @@ static void test_block_marker_and_unknown(void **state)
 	expect_line(h, 0, &ev, "7: cap 0: Something new\n");
 	ev = event(EV_HACK_BUG_T9003, 7, 0, p, 0);
 	expect_line(h, 0, &ev, "7: cap 0: Empty event for bug #9003\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_pretty_time(void **state)
@@ -321,7 +322,7 @@ static void test_pretty_time(void **state)
 	ev.time = 5007;
 	expect_line(h, EV_SHOW_PRETTY_TIME, &ev,
 		    "  0s   0ms   5.7  us: cap 0: starting GC\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 static void test_profiling_texts(void **state)
@@ -348,7 +349,7 @@ static void test_profiling_texts(void **state)
 		   sizeof census);
 	expect_line(h, 0, &ev, "1: nonmoving heap census 8: 1 active "
 		    "segments, 2 filled segments, 4 live blocks\n");
-	ev_header_free(h);
+	evi_header_free(h);
 }
 
 /* ------------------------------------------------------------------------
@@ -432,8 +433,10 @@ typedef struct visit_log {
 	uint16_t *types;
 } visit_log;
 
-static int on_session(void *ctx, unsigned session, const ev_header *h)
+static int on_session(void *ctx, const ev_session *s)
 {
+	unsigned session = s->index;
+	const ev_header *h = s->header;
 	visit_log *v = ctx;
 
 	assert_int_equal(session, v->sessions);
@@ -609,6 +612,114 @@ static void test_visit_finish(void **state)
 	free(path);
 }
 
+/* ------------------------------------------------------------------------
+ * ev_show_writer: the text as an event consumer
+ * ---------------------------------------------------------------------- */
+
+/* What the writer wrote, and the call at which `write` fails (0: never). */
+typedef struct written {
+	char *data;
+	size_t len;
+	unsigned calls, fail_at;
+} written;
+
+static int write_text(void *ctx, const char *text, size_t len)
+{
+	written *w = ctx;
+
+	if (++w->calls == w->fail_at)
+		return EV_EIO;
+	w->data = realloc(w->data, w->len + len);
+	assert_non_null(w->data);
+	memcpy(w->data + w->len, text, len);
+	w->len += len;
+	return EV_OK;
+}
+
+/* The text of every session of the log `data` reads, rendered event by
+ * event with ev_show as ev_show_writer's documentation says. */
+static void render_by_hand(const uint8_t *data, size_t len,
+			   ev_show_format format, ev_text *out)
+{
+	ev_reader *r;
+	ev_show *sh;
+	ev_event ev;
+	int rc;
+
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "m", 0, NULL),
+			 EV_OK);
+	do {
+		assert_int_equal(ev_reader_read_header(r), EV_OK);
+		assert_int_equal(ev_show_new(&sh, ev_reader_header(r), format,
+					     0, NULL), EV_OK);
+		assert_int_equal(ev_show_header(sh, out), EV_OK);
+		while ((rc = ev_reader_next(r, &ev)) == EV_OK)
+			assert_int_equal(ev_show_event(sh, &ev, out), EV_OK);
+		assert_int_equal(rc, EV_END);
+		assert_int_equal(ev_show_footer(sh, out), EV_OK);
+		ev_show_free(sh);
+	} while (ev_reader_next_session(r) == EV_OK);
+	ev_reader_free(r);
+}
+
+/* The writer of `format` on `got`, driven by ev_reader_feed over the
+ * `len` bytes of log at `data`: what the feed returns. */
+static int feed_writer(const uint8_t *data, size_t len, ev_show_format format,
+		       written *got)
+{
+	ev_show_writer *sw;
+	ev_reader *r;
+	int rc;
+
+	assert_int_equal(ev_show_writer_new(&sw, format, 0, write_text, got,
+					    NULL), EV_OK);
+	assert_int_equal(ev_reader_open_memory(&r, data, len, "m", 0, NULL),
+			 EV_OK);
+	rc = ev_reader_feed(r, ev_show_writer_consumer(), sw);
+	ev_reader_free(r);
+	ev_show_writer_free(sw);
+	return rc;
+}
+
+/* A log of two sessions in file order (ev_reader_feed): the writer's
+ * text, in both formats, is each session's as ev_show renders it; a
+ * failing write stops the source with its status. */
+static void test_show_writer(void **state)
+{
+	size_t len;
+	uint8_t *two = ts_load_twice(EVTOOL_TESTDATA, "threads-n2.eventlog",
+				     &len);
+	ev_show_format formats[] = { EV_SHOW_TEXT, EV_SHOW_NDJSON };
+	ev_show_writer *sw;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		written got = { NULL, 0, 0, 0 };
+		ev_text want = EV_TEXT_INIT;
+
+		render_by_hand(two, 2 * len, formats[i], &want);
+		assert_int_equal(feed_writer(two, 2 * len, formats[i], &got),
+				 EV_END);
+		assert_true(got.len > 1000);
+		assert_int_equal(got.len, want.len);
+		assert_memory_equal(got.data, want.data, want.len);
+		free(got.data);
+		ev_text_free(&want);
+	}
+	{
+		written got = { NULL, 0, 0, 1 };
+
+		assert_int_equal(feed_writer(two, 2 * len, EV_SHOW_TEXT, &got),
+				 EV_EIO);
+		assert_int_equal(got.calls, 1);
+		free(got.data);
+	}
+	assert_int_equal(ev_show_writer_new(&sw, EV_SHOW_TEXT, 0, NULL, NULL,
+					    NULL), EV_EINVAL);
+	assert_null(sw);
+	free(two);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -629,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_visit_order),
 		cmocka_unit_test(test_visit_stops),
 		cmocka_unit_test(test_visit_finish),
+		cmocka_unit_test(test_show_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include "evtool/reader.h"
 #include "evtool/sort.h"
 #include "evtool/writer.h"
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -670,10 +671,10 @@ static ev_header *message_header(void)
 {
 	ev_header *h;
 
-	assert_int_equal(ev_header_new(&h, NULL), EV_OK);
-	assert_int_equal(ev_header_add(h, EV_BLOCK_MARKER, 14, "Block marker",
+	assert_int_equal(evi_header_new(&h, NULL), EV_OK);
+	assert_int_equal(evi_header_add(h, EV_BLOCK_MARKER, 14, "Block marker",
 				       12, NULL, 0), EV_OK);
-	assert_int_equal(ev_header_add(h, EV_USER_MSG, EV_SIZE_VARIABLE,
+	assert_int_equal(evi_header_add(h, EV_USER_MSG, EV_SIZE_VARIABLE,
 				       "User message", 12, NULL, 0), EV_OK);
 	return h;
 }
@@ -733,7 +734,7 @@ static void test_large_events_across_buffers(void **state)
 	opts.method = EV_SORT_EXTERNAL;
 	sort_and_compare(path, &st, &opts);
 	assert_int_equal(st.external_sessions, 1);
-	ev_header_free(h);
+	evi_header_free(h);
 	remove_tree(dir);
 	free(dir);
 	free(path);
@@ -791,7 +792,7 @@ static void test_ties_keep_file_order(void **state)
 		free(bytes);
 		tlog_free(&out);
 	}
-	ev_header_free(h);
+	evi_header_free(h);
 	remove_tree(dir);
 	free(dir);
 	free(path);

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "evtool/evtool.h"
+#include "internal.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -295,7 +296,7 @@ static ev_stats *metadata_stats_of(const char *path)
 	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK)
-		if (ev_type_is_metadata(ev.type))
+		if (evi_type_is_metadata(ev.type))
 			assert_int_equal(ev_stats_add(st, &ev), EV_OK);
 	assert_int_equal(rc, EV_END);
 	assert_int_equal(ev_stats_finish(st), EV_OK);
@@ -399,7 +400,7 @@ static void add_type(ev_header *h, uint16_t id, int32_t size)
 {
 	const char *desc = ev_catalog_find(id)->desc;
 
-	assert_int_equal(ev_header_add(h, id, size, desc,
+	assert_int_equal(evi_header_add(h, id, size, desc,
 				       (uint32_t)strlen(desc), NULL, 0),
 			 EV_OK);
 }
@@ -409,7 +410,7 @@ static void crafted_open(crafted *c)
 	ev_writer_options opts = EV_WRITER_OPTIONS_INIT;
 
 	opts.mode = EV_WRITE_REBLOCK;
-	assert_int_equal(ev_header_new(&c->header, NULL), EV_OK);
+	assert_int_equal(evi_header_new(&c->header, NULL), EV_OK);
 	add_type(c->header, EV_GC_START, 0);
 	add_type(c->header, EV_GC_END, 0);
 	add_type(c->header, EV_BLOCK_MARKER, 14);
@@ -526,7 +527,7 @@ static ev_stats *crafted_stats(crafted *c)
 	st = stats_of(NULL, log, len, EV_END);
 	ev_writer_free(c->writer);
 	ev_sink_free(c->sink);
-	ev_header_free(c->header);
+	evi_header_free(c->header);
 	return st;
 }
 
@@ -1194,6 +1195,7 @@ static void check_live_log(const char *name)
 	ev_stats_process live = { 0 }, before = { 0 };
 	ev_stats_capability caps[64], cap;
 	size_t n_caps = 0, checks = 0;
+	ev_session first = { 0, NULL, 0, 0 };
 	ev_stats *st;
 	ev_reader *r;
 	ev_event ev;
@@ -1202,8 +1204,8 @@ static void check_live_log(const char *name)
 	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_stats_new(&st, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	assert_int_equal(ev_stats_consumer()->begin(st, 0, ev_reader_header(r)),
-			 EV_OK);
+	first.header = ev_reader_header(r);
+	assert_int_equal(ev_stats_consumer()->begin(st, &first), EV_OK);
 	for (uint64_t i = 0; (rc = ev_reader_next(r, &ev)) == EV_OK; i++) {
 		assert_int_equal(ev_stats_add(st, &ev), EV_OK);
 		if (i % 64 || ev_stats_live_process_count(st) != 1)

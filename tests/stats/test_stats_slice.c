@@ -14,6 +14,7 @@
 
 #include "evtool/evtool.h"
 #include "filter_internal.h" /* the learning protocol, driven event by event */
+#include "internal.h"
 #include "support.h"
 
 #ifndef EVTOOL_TESTDATA
@@ -45,7 +46,7 @@ static void note(expected *x, const ev_event *ev)
 	if (ev->cap == EV_NO_CAP || ev->type == EV_BLOCK_MARKER)
 		return;
 	assert_true(ev->cap < MAX_CAPS);
-	if (!ev_type_is_metadata(ev->type) &&
+	if (!evi_type_is_metadata(ev->type) &&
 	    (!x->have_work || ev->time < x->work)) {
 		x->work = ev->time;
 		x->have_work = 1;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "evtool/catalog.h"
+#include "evtool/merge.h"
 #include "evtool/reader.h"
 #include "evtool/validate.h"
 #include "support.h"
@@ -1189,14 +1190,44 @@ static void rename_run(const real_log *l, uint8_t *copy, const ts_event *e,
 		}
 }
 
-/* `log` written to `path` and validated with 1 and 3 threads, which
- * agree; whether they found `check`. */
+/* The validator as a consumer (ev_validator_consumer) of `c`, a source
+ * driven by `drive` on `src`. */
+static void validate_consumer(int (*drive)(void *src, ev_validator *v),
+			      void *src, outcome *o)
+{
+	ev_validator *v;
+
+	memset(o, 0, sizeof *o);
+	assert_int_equal(ev_validator_new(&v, NULL, NULL), EV_OK);
+	ev_validator_set_findings(v, collect, o);
+	o->rc = drive(src, v);
+	o->res = *ev_validator_result(v);
+	ev_validator_free(v);
+}
+
+/* The source ev_reader_feed, on the file at `src` (a path). */
+static int feed_file(void *src, ev_validator *v)
+{
+	ev_reader *r;
+	int rc;
+
+	assert_int_equal(ev_reader_open_path(&r, src, 0, NULL), EV_OK);
+	rc = ev_reader_feed(r, ev_validator_consumer(), v);
+	ev_reader_free(r);
+	return rc;
+}
+
+/* `log` written to `path` and validated with 1 and 3 threads, and as a
+ * consumer that the public feed drives, which agree; whether they found
+ * `check`. */
 static int agree_on(const char *path, const uint8_t *log, size_t len,
 		    outcome *one, outcome *many, const char *check)
 {
 	assert_true(ts_write_file(path, log, len, "wb"));
 	validate_file(path, 1, one);
 	validate_file(path, 3, many);
+	assert_same_outcome(one, many);
+	validate_consumer(feed_file, (void *)path, many);
 	assert_same_outcome(one, many);
 	return count(one, check) > 0;
 }
@@ -1388,6 +1419,158 @@ static void test_threads_agree_on_damage(void **state)
 	assert_true(invalid > 100);
 	ts_remove_dir(dir);
 	free(dir);
+}
+
+/* ------------------------------------------------------------------------
+ * The validator as a consumer (consumer.h) of other sources
+ * ---------------------------------------------------------------------- */
+
+/* The source ev_merge_visit, on a merge of the testdata logs merge-a,
+ * merge-b and merge-c (`src`). */
+static int visit_merge(void *src, ev_validator *v)
+{
+	ev_merge *m = ts_merge(EVTOOL_TESTDATA, src, 3);
+	int rc = ev_merge_visit(m, ev_validator_consumer(), v);
+
+	ev_merge_free(m);
+	return rc;
+}
+
+/* The outcomes of one log by ev_validator_run (`file`) and by the
+ * consumer (`fed`), and where the log is written. */
+typedef struct compared {
+	char *dir, *path;
+	outcome *file, *fed;
+} compared;
+
+static void compared_new(compared *c, const char *name)
+{
+	c->dir = ts_temp_dir();
+	c->file = malloc(sizeof *c->file);
+	c->fed = malloc(sizeof *c->fed);
+	assert_non_null(c->dir);
+	assert_non_null(c->file);
+	assert_non_null(c->fed);
+	c->path = ts_path(c->dir, name);
+}
+
+static void compared_free(compared *c)
+{
+	ts_remove_dir(c->dir);
+	free(c->path);
+	free(c->dir);
+	free(c->file);
+	free(c->fed);
+}
+
+/* Merged inputs, validated as ev_merge_visit hands their events over:
+ * the findings, result and verdict of the merged log ev_merge_run
+ * writes. */
+static void test_consumer_of_merge(void **state)
+{
+	static const char *const names[] = { "merge-a.eventlog",
+					     "merge-b.eventlog",
+					     "merge-c.eventlog" };
+	compared c;
+	ev_sink *sink;
+	ev_merge *m;
+
+	(void)state;
+	compared_new(&c, "merged.eventlog");
+	m = ts_merge(EVTOOL_TESTDATA, names, 3);
+	assert_int_equal(ev_sink_open_path(&sink, c.path, NULL), EV_OK);
+	assert_int_equal(ev_merge_run(m, sink), EV_OK);
+	assert_int_equal(ev_sink_commit(sink), EV_OK);
+	ev_sink_free(sink);
+	ev_merge_free(m);
+	validate_file(c.path, 1, c.file);
+	assert_int_equal(c.file->rc, EV_OK);
+	assert_int_equal(c.file->res.sessions, 1);
+	assert_true(c.file->res.events > 0);
+	validate_consumer(visit_merge, (void *)names, c.fed);
+	assert_same_outcome(c.file, c.fed);
+	compared_free(&c);
+}
+
+/* A log cut at many places, through the public feed: truncated where
+ * ev_validator_run says, with its result; only the message of the
+ * "truncated" finding, the reader's own words, differs. */
+static void test_consumer_of_cut_logs(void **state)
+{
+	const outcome *file, *fed;
+	real_log l;
+	compared c;
+	size_t cuts = 0;
+
+	(void)state;
+	compared_new(&c, "cut.eventlog");
+	file = c.file;
+	fed = c.fed;
+	load(&l, "threads-n2.eventlog");
+	for (size_t cut = 7; cut < l.len; cut += l.len / 23 + 1, cuts++) {
+		assert_true(ts_write_file(c.path, l.bytes, cut, "wb"));
+		validate_file(c.path, 1, c.file);
+		validate_consumer(feed_file, c.path, c.fed);
+		assert_int_equal(fed->res.verdict, file->res.verdict);
+		assert_memory_equal(&fed->res, &file->res, sizeof fed->res);
+		assert_int_equal(fed->rc, file->rc);
+		assert_int_equal(fed->total, file->total);
+		for (size_t i = 0; i < file->total && i < MAX_SEEN; i++) {
+			assert_string_equal(fed->f[i].check, file->f[i].check);
+			assert_int_equal(fed->f[i].offset, file->f[i].offset);
+			if (strcmp(file->f[i].check, "truncated") != 0)
+				assert_string_equal(fed->f[i].message,
+						    file->f[i].message);
+		}
+	}
+	assert_true(cuts > 20);
+	unload(&l);
+	compared_free(&c);
+}
+
+/* Validates the file at `path` into `o`, whose callback stops after
+ * `stop` findings: with ev_validator_run_reader, or as a consumer of
+ * ev_reader_feed (`fed`). */
+static void validate_stopping(const char *path, size_t stop, int fed,
+			      outcome *o)
+{
+	ev_validator *v;
+	ev_reader *r;
+
+	memset(o, 0, sizeof *o);
+	o->stop_after = stop;
+	assert_int_equal(ev_validator_new(&v, NULL, NULL), EV_OK);
+	ev_validator_set_findings(v, collect, o);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	o->rc = fed ? ev_reader_feed(r, ev_validator_consumer(), v)
+		    : ev_validator_run_reader(v, r);
+	o->res = *ev_validator_result(v);
+	ev_reader_free(r);
+	ev_validator_free(v);
+}
+
+/* The findings' callback stops the consumer as it stops the run: the
+ * same findings, the result says so, and the source's status is EV_OK. */
+static void test_consumer_stops(void **state)
+{
+	real_log l;
+	compared c;
+
+	(void)state;
+	compared_new(&c, "damaged.eventlog");
+	load(&l, "threads-n2.eventlog");
+	for (size_t n = 1; n < 6; n++) /* time going back, five times */
+		set_time(&l, nth(&l, EV_RUN_THREAD, 0, 10 * n), 1);
+	assert_true(ts_write_file(c.path, l.bytes, l.len, "wb"));
+	for (size_t stop = 1; stop <= 3; stop++) {
+		validate_stopping(c.path, stop, 0, c.file);
+		validate_stopping(c.path, stop, 1, c.fed);
+		assert_int_equal(c.file->total, stop);
+		assert_true(c.file->res.stopped);
+		assert_same_outcome(c.file, c.fed);
+	}
+	unload(&l);
+	compared_free(&c);
 }
 
 /* ------------------------------------------------------------------------
@@ -2044,6 +2227,9 @@ int main(void)
 		cmocka_unit_test(test_semantics_off),
 		cmocka_unit_test(test_random_damage),
 		cmocka_unit_test(test_threads_agree_on_damage),
+		cmocka_unit_test(test_consumer_of_merge),
+		cmocka_unit_test(test_consumer_of_cut_logs),
+		cmocka_unit_test(test_consumer_stops),
 		cmocka_unit_test(test_threads_agree_on_two_caps),
 		cmocka_unit_test(test_built_log_is_clean),
 		cmocka_unit_test(test_data_end_inside_last_block),

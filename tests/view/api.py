@@ -9,6 +9,11 @@ each capability's events as `evtool show` prints them, in the same order;
 a search finds the thread labels show prints. Then the refusals: no
 token, a wrong token, a foreign Host, bad parameters, an unknown path, a
 method other than GET and HEAD; the server is still up after them.
+Zoomed in, each thread row's intervals are those of show's events. A
+gzip log and standard input give the plain log's tiles, a growing file
+and a socket grow on the server; the log is
+opened read-only; --listen serves the port named, and warns for an
+address other than loopback.
 
 usage: api.py EVTOOL TESTDATA [CORPUS]
 """
@@ -22,6 +27,7 @@ import sys
 import urllib.parse
 
 import shutil
+import socket
 
 if not shutil.which("curl"):
     print("0 passed, 0 failed, 1 skipped: no curl")
@@ -44,13 +50,14 @@ def check(ok, what):
 
 
 class Server:
-    def __init__(self, *logs, options=(), env=None):
+    def __init__(self, *logs, options=(), env=None, stdin=None,
+                 host=r"127\.0\.0\.1"):
         self.proc = subprocess.Popen([EVTOOL, "view", *options, *logs],
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True,
-                                     env=env)
+                                     env=env, stdin=stdin)
         url = self.proc.stdout.readline().strip()
-        m = re.match(r"(http://127\.0\.0\.1:\d+)/\?token=([0-9a-f]{32})$", url)
+        m = re.match(r"(http://%s:\d+)/\?token=([0-9a-f]{32})$" % host, url)
         if not m:
             self.stop()
             raise SystemExit("no URL from evtool view: %r %s"
@@ -206,6 +213,87 @@ def threads_agree(s, log, meta):
                   log, last, [r["tid"] for r in first]))
 
 
+def thread_states_of_show(lines, tid):
+    """Thread `tid`'s states [from, to, state, why] from show's lines in
+    their (time) order, by the thread rows' rules: created is runnable
+    (when it had no state), running from its RUN, a stop leaves it
+    runnable (overflow, yielding, migrating), finished or blocked (why:
+    show's reason), woken or made runnable a blocked thread is runnable.
+    The state its last event begins is not counted (the rows count a state
+    from the event that begins it to the next)."""
+    out, state, since, why = [], None, 0, ""
+    for line in lines:
+        m = re.match(r"(\d+): cap \d+: (?:(creating|running) thread (\d+)$|"
+                     r"stopping thread (\d+) \((.*)\)$|thread (\d+) is "
+                     r"runnable$|waking up thread (\d+) on cap \d+$)", line)
+        if not m or tid not in (m.group(3), m.group(4), m.group(6),
+                                m.group(7)):
+            continue
+        t, nwhy = int(m.group(1)), ""
+        if m.group(2) == "creating":
+            nxt = "runnable" if state is None else "same"
+        elif m.group(2) == "running":
+            nxt = "running"
+        elif m.group(4):
+            nwhy = m.group(5)
+            nxt = ("runnable" if re.match(r"(heap overflow|stack overflow|"
+                                          r"thread yielding|thread migrating)",
+                                          nwhy) else
+                   None if nwhy.startswith("thread finished") else "blocked")
+        else:
+            nxt = "runnable" if state == "blocked" else "same"
+        if nxt == "same":
+            continue
+        if state is not None and t > since:
+            out.append((since, t, state, why))
+        state, since, why = nxt, t, nwhy
+    return out
+
+
+def thread_intervals_agree(s, log, meta, rng):
+    """Zoomed in (a range whose events the server reads again), each
+    thread row lists its states exactly as show's events give them (its
+    intervals, cut to the range), and its spans add them up."""
+    if meta["end_ns"] <= meta["start_ns"]:
+        return
+    lines = subprocess.run([EVTOOL, "show", log], capture_output=True,
+                           text=True).stdout.splitlines()
+    runs = [re.match(r"(\d+): cap \d+: running thread (\d+)$", l)
+            for l in lines]
+    runs = [(int(m.group(1)), m.group(2)) for m in runs if m]
+    if not runs:
+        return
+    reasons = s.json("/api/threads?limit=1")["reasons"]
+    for _ in range(3):
+        t, tid = runs[rng.randrange(len(runs))]
+        half = rng.choice((2000, 20000, 200000))
+        a, b = max(meta["start_ns"], t - half), t + half
+        want = [(max(x, a), min(y, b), st, why)
+                for x, y, st, why in thread_states_of_show(lines, tid)
+                if x < b and y > a]
+        r = s.json("/api/threads?from=%d&to=%d&width=7&limit=1&tid=%s"
+                   % (a, b, tid))
+        row = r["threads"][0] if r["threads"] else {}
+        got = [(i["from"], i["to"], i["state"], reasons[i["reason"]])
+               for i in row.get("intervals", [])]
+        ok = (r.get("exact") and row.get("tid") == int(tid) and
+              row.get("intervals_more") == 0 and len(got) == len(want) and
+              all(g[:3] == w[:3] and (g[2] != "blocked" or
+                                      w[3].startswith(g[3]))
+                  for g, w in zip(got, want)))
+        check(ok, "%s thread %s zoomed to [%d, %d): exact %s, intervals %s,"
+              " show's events %s" % (log, tid, a, b, r.get("exact"),
+                                     got[:4], want[:4]))
+        sums = {k: sum(y - x for x, y, st, _ in want if st == k)
+                for k in ("running", "runnable", "blocked")}
+        check(row and sum(row["run_ns"]) == sums["running"] and
+              sum(row["runnable_ns"]) == sums["runnable"] and
+              sum(row["blocked_ns"]) == sums["blocked"],
+              "%s thread %s [%d, %d): spans %s, show's events %s" % (
+                  log, tid, a, b, row and [sum(row[k]) for k in (
+                      "run_ns", "runnable_ns", "blocked_ns")], sums))
+
+
 def spans_agree(s, log):
     """The spans of the whole run, per name, are stats --spans': count,
     total and first start."""
@@ -340,6 +428,7 @@ for i, log in enumerate(LOGS):
         tiles_agree(s, log, meta)
         phases_agree(s, log, meta)
         threads_agree(s, log, meta)
+        thread_intervals_agree(s, log, meta, rng)
         spans_agree(s, log)
         for cap in range(min(meta["capabilities"], 2)):
             events_agree(s, log, meta, cap)
@@ -431,6 +520,70 @@ finally:
     s.stop()
     os.unlink(both)
     os.unlink(merged)
+
+# The log's forms: gzip (inflated into an unnamed temporary file) and
+# standard input (`-`, spooled) give the plain log's tiles; a plain log is
+# opened read-only (its descriptors' access mode in /proc), and nothing is
+# written beside it.
+import gzip
+import tempfile as _tempfile
+
+plain = os.path.join(sys.argv[2], "threads-n2.eventlog")
+with _tempfile.TemporaryDirectory() as d:
+    gz = os.path.join(d, "threads-n2.eventlog.gz")
+    with open(plain, "rb") as f, gzip.open(gz, "wb") as g:
+        g.write(f.read())
+    for form, logs, stdin in (("gzip", (gz,), None),
+                              ("standard input", ("-",), open(plain, "rb"))):
+        s = Server(*logs, stdin=stdin)
+        try:
+            tiles_agree(s, plain, wait_complete(s))
+        finally:
+            s.stop()
+            if stdin:
+                stdin.close()
+    check(os.listdir(d) == ["threads-n2.eventlog.gz"],
+          "nothing beside the gzip log: %s" % os.listdir(d))
+s = Server(plain)
+try:
+    wait_complete(s)
+    modes = []
+    for fd in os.listdir("/proc/%d/fd" % s.proc.pid):
+        try:
+            target = os.readlink("/proc/%d/fd/%s" % (s.proc.pid, fd))
+        except OSError:
+            continue
+        if os.path.realpath(target) == os.path.realpath(plain):
+            info = open("/proc/%d/fdinfo/%s" % (s.proc.pid, fd)).read()
+            modes.append(int(re.search(r"flags:\s+(\d+)", info).group(1), 8)
+                         & 3)
+    check(modes and all(m == os.O_RDONLY for m in modes),
+          "the log opened read-only: access modes %s" % modes)
+finally:
+    s.stop()
+
+# --listen: a port named is the port served; an address other than
+# loopback is served, with a warning.
+probe = socket.socket()
+probe.bind(("127.0.0.1", 0))
+port = probe.getsockname()[1]
+probe.close()
+s = Server(plain, options=("--listen", "127.0.0.1:%d" % port))
+try:
+    check(s.base == "http://127.0.0.1:%d" % port,
+          "--listen 127.0.0.1:%d: served at %s" % (port, s.base))
+    check(s.curl("/api/meta")[0] == 200, "--listen: it answers")
+finally:
+    s.stop()
+s = Server(plain, options=("--listen", "0.0.0.0:0"), host=r"0\.0\.0\.0")
+try:
+    s.base = "http://127.0.0.1:" + s.base.rsplit(":", 1)[1]
+    check(s.curl("/api/meta")[0] == 200, "--listen 0.0.0.0: it answers")
+finally:
+    s.stop()
+warned = s.proc.stderr.read()
+check("warning: not a loopback address" in warned,
+      "--listen 0.0.0.0: the warning %r" % warned)
 
 # --cache DIR|FILE: the index is written once the log is read, used again
 # while the log is unchanged (the answers are the same), made anew when its
@@ -605,6 +758,33 @@ finally:
     s.stop()
     listener.close()
     os.unlink(sock_path)
+
+# A log file still being written: its first 20 kB, then the rest in
+# pieces; the run grows on the server, then its tiles are stats --caps'.
+growing = "/tmp/evtool-view-api-growing-%d.eventlog" % os.getpid()
+with open(growing, "wb") as f:
+    f.write(data[:20000])
+s = Server(growing)
+try:
+    ends = []
+    for at in range(20000, len(data) + 20000, 20000):
+        meta = s.json("/api/meta")
+        if not ends or meta["end_ns"] != ends[-1]:
+            ends.append(meta["end_ns"])
+        with open(growing, "ab") as f:
+            f.write(data[at:at + 20000])
+        time.sleep(0.3)
+    for _ in range(100):
+        meta = s.json("/api/meta")
+        if meta["complete"]:
+            break
+        time.sleep(0.1)
+    check(meta["complete"] and len(ends) >= 3 and ends == sorted(ends),
+          "a growing file: the run grew %s and completed" % ends)
+    tiles_agree(s, log, meta)
+finally:
+    s.stop()
+    os.unlink(growing)
 
 print("%d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "evtool/evtool.h"
+#include "internal.h"
 #include "support.h"
 
 /* Indexes the first session of `path` with a budget of `cells`; NULL for
@@ -765,7 +766,7 @@ static tstate *states_of(const char *path, uint32_t *max_tid)
 	*max_tid = 0;
 	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
 	assert_int_equal(ev_reader_read_header(r), EV_OK);
-	quirks = ev_header_quirks(ev_reader_header(r));
+	quirks = evi_header_quirks(ev_reader_header(r));
 	while (ev_reader_next(r, &ev) == EV_OK) {
 		if (ev.cap == EV_NO_CAP || ev.size < 4 ||
 		    !(ev.type <= EV_THREAD_RUNNABLE ||
@@ -791,7 +792,7 @@ static tstate *states_of(const char *path, uint32_t *max_tid)
 		int next;
 		unsigned st = evs[i].status;
 
-		if (quirks & EV_QUIRK_GHC782) /* 7.8.2 inserted 8 */
+		if (quirks & EVI_QUIRK_GHC782) /* 7.8.2 inserted 8 */
 			st = st == 8 ? 20 : st > 8 && st < 15 ? st - 1
 			     : st >= 16 && st <= 19 ? st - 2 : st == 15 ? 0 : st;
 		switch (evs[i].type) {
@@ -882,6 +883,117 @@ static void test_thread_rows(void **state)
 	ts_for_each_log(EVTOOL_TESTDATA, thread_rows_agree, &n);
 	assert_true(n.logs >= 10);
 	ts_for_each_log(EVTOOL_CORPUS, thread_rows_agree, &n);
+}
+
+/* A replay of the threads with rows over [from, to), given every cap's
+ * events; NULL when none has a row. */
+static ev_view_thread_replay *replay_of(const ev_view_index *ix, int fd,
+					uint32_t *tids, size_t n,
+					uint64_t from, uint64_t to)
+{
+	ev_view_thread_replay *rp;
+
+	assert_int_equal(ev_view_thread_replay_new(&rp, ix, tids, n, from, to),
+			 EV_OK);
+	for (uint16_t cap = 0; cap < ev_view_cap_count(ix); cap++) {
+		uint64_t start = ev_view_thread_replay_start(rp);
+		ev_view_cap_source src = {
+			{ fd, ev_view_data_offset(ix),
+			  ev_view_block_at(ix, cap, start), 0 }, cap, 0, 0 };
+		ev_reader *r;
+		assert_int_equal(ev_reader_open_fn(&r, ev_view_cap_source_read,
+						   &src, "log", EV_READER_RAW,
+						   NULL), EV_OK);
+		assert_int_equal(ev_view_thread_replay_read(rp, r, cap), EV_OK);
+		ev_reader_free(r);
+	}
+	assert_int_equal(ev_view_thread_replay_finish(rp), EV_OK);
+	return rp;
+}
+
+/* Over ranges of whole thread buckets (where the rows are exact) that
+ * start anywhere in the run, each thread's replay, started from the
+ * state its row keeps for the range's first bucket, gives the row's
+ * running, runnable and blocked time, and its intervals add up to them. */
+static void replay_agrees(const char *path, const ev_view_index *ix)
+{
+	size_t n = 0, rows = ev_view_thread_rows(ix);
+	uint32_t *tids = calloc(rows ? rows : 1, sizeof *tids);
+	uint64_t w = ev_view_thread_bucket_ns(ix);
+	uint64_t first = ev_view_start(ix) / w, last = ev_view_end(ix) / w + 1;
+	int fd = open(path, O_RDONLY);
+
+	assert_non_null(tids);
+	assert_true(fd >= 0);
+	for (size_t i = 0; i < ev_view_thread_count(ix) && n < rows; i++) {
+		const ev_view_thread *t = ev_view_thread_at(ix, i);
+		ev_view_thread_cell c;
+		if (ev_view_thread_tile(ix, t->tid, 0, w, 1, &c) == EV_OK)
+			tids[n++] = t->tid;
+	}
+	for (unsigned k = 0; n && k < 12; k++) {
+		uint64_t a = (first + (last - first) * k / 12) * w;
+		uint64_t b = a + (1 + (last - first) / (k + 2)) * w;
+		ev_view_thread_replay *rp = replay_of(ix, fd, tids, n, a, b);
+		for (size_t t = 0; t < n; t++) {
+			ev_view_thread_cell got, want;
+			const ev_view_thread_interval *iv;
+			size_t m = ev_view_thread_replay_intervals(rp, t, &iv);
+			uint64_t sum[4] = { 0, 0, 0, 0 };
+			for (size_t i = 0; i < m; i++)
+				sum[iv[i].state] += iv[i].to - iv[i].from;
+			assert_int_equal(ev_view_thread_replay_tile(rp, t, 1,
+								    &got),
+					 EV_OK);
+			assert_int_equal(ev_view_thread_tile(ix, tids[t], a, b,
+							     1, &want), EV_OK);
+			if (got.run_ns != want.run_ns ||
+			    got.runnable_ns != want.runnable_ns ||
+			    got.blocked_ns != want.blocked_ns ||
+			    sum[1] != got.run_ns || sum[2] != got.runnable_ns ||
+			    sum[3] != got.blocked_ns)
+				fail_msg("%s thread %u [%llu, %llu): replay "
+					 "%llu %llu %llu, row %llu %llu %llu",
+					 path, tids[t], (unsigned long long)a,
+					 (unsigned long long)b,
+					 (unsigned long long)got.run_ns,
+					 (unsigned long long)got.runnable_ns,
+					 (unsigned long long)got.blocked_ns,
+					 (unsigned long long)want.run_ns,
+					 (unsigned long long)want.runnable_ns,
+					 (unsigned long long)want.blocked_ns);
+		}
+		ev_view_thread_replay_free(rp);
+	}
+	close(fd);
+	free(tids);
+}
+
+static void thread_replay_agrees(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *ix = index_log(path, 0);
+	/* A smaller budget: wider thread buckets, more states in each (its
+	 * queues, of as many events, still hold these logs' late ones). */
+	ev_view_index *coarse = index_log(path, 256 * EV_VIEW_MIN_ROW);
+
+	if (ix && ev_view_end(ix) > ev_view_start(ix)) {
+		replay_agrees(path, ix);
+		replay_agrees(path, coarse);
+		n->logs++;
+	}
+	ev_view_index_free(ix);
+	ev_view_index_free(coarse);
+}
+
+static void test_thread_replay(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, thread_replay_agrees, &n);
+	assert_true(n.logs >= 10);
+	ts_for_each_log(EVTOOL_CORPUS, thread_replay_agrees, &n);
 }
 
 static void test_threads(void **state)
@@ -1118,6 +1230,8 @@ static void test_cache_rows(void **state)
 		assert_int_equal(ev_view_index_load(&back, fileno(f), &id), EV_OK);
 		assert_non_null(back);
 		same_rows(ix, back);
+		/* The thread buckets' start states too: the replays agree. */
+		replay_agrees(path, back);
 		ev_view_index_free(back);
 		/* Cut anywhere (in the spans' names too): refused. */
 		assert_int_equal(fstat(fileno(f), &st), 0);
@@ -1238,6 +1352,7 @@ int main(void)
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_thread_rows),
+		cmocka_unit_test(test_thread_replay),
 		cmocka_unit_test(test_bands),
 		cmocka_unit_test(test_bands_thinned),
 		cmocka_unit_test(test_cache),

@@ -23,6 +23,7 @@ options:
                              perfetto (default: Trace Event Format JSON), speedscope (the time profile of a +RTS -p run) or hp (the heap profile, as hp2ps reads)
   -o, --output FILE          write to FILE (default, or -: standard output)
       --tmpdir DIR           folder for temporary files when sorting (default $TMPDIR or /tmp)
+  -T, --threads N            read with N threads (default, or 0: the cores available; 1: one)
   -h, --help                 show this help
 
 exit codes: 0 ok, 1 invalid input, 2 usage, 3 data dropped or repaired, 4 I/O or system error;

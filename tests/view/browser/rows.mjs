@@ -125,6 +125,76 @@ async function threadRows({ page, startView, run, check, outDir }, file) {
   return rows;
 }
 
+// One run of a thread of `file` (RUN_THREAD to its STOP_THREAD in show's
+// lines), zoomed in to about a microsecond around it with the thread rows
+// shown: the thread's row is its colour over the whole height of every
+// column inside the run and nowhere in the columns outside it (the rows
+// drawn from its events, not from buckets of 4 us); hovering the row at
+// the run's start shows the RUN_THREAD line as show prints it.
+async function zoomedThreadRun({ page, startView, run, check, outDir }, file) {
+  const lines = run(['show', file]).toString().split('\n');
+  const evs = lines.map(l => /^(\d+): cap \d+: (running|stopping) thread (\d+)\b/.exec(l)).filter(m => m)
+    .map(m => ({ t: Number(m[1]), what: m[2], tid: Number(m[3]) }));
+  // A run of at least 100 ns with no other event of its thread within
+  // 600 ns of it, from the middle of the log.
+  let pick = null;
+  for (let i = Math.floor(evs.length / 2); i < evs.length && !pick; i++) {
+    const a = evs[i], b = evs.slice(i + 1).find(e => e.tid === a.tid);
+    if (a.what !== 'running' || !b || b.what !== 'stopping' || b.t - a.t < 100) continue;
+    const near = evs.some(e => e.tid === a.tid && e !== a && e !== b && Math.abs(e.t - (a.t + b.t) / 2) < 600 + (b.t - a.t) / 2);
+    if (!near) pick = { tid: a.tid, from: a.t, to: b.t, line: lines.find(l => l.startsWith(a.t + ': ') && l.endsWith('running thread ' + a.tid)) };
+  }
+  check(!!pick, `${path.basename(file)}: a run to zoom into`);
+  if (!pick) return 0;
+  const v = await startView(file);
+  try {
+    await open(page, v.url);
+    await page.keyboard.press('t');
+    await page.waitForFunction(() => window.viewLayout.current.threads.length > 0, null, { timeout: 10000 });
+    const mid = Math.round((pick.from + pick.to) / 2), half = 500 + Math.round((pick.to - pick.from) / 2);
+    const drawn = await page.evaluate(() => window.drawn);
+    await page.evaluate(([a, b]) => { location.hash = 'from=' + a + '&to=' + b; }, [mid - half, mid + half]);
+    await page.waitForFunction(n => window.drawn > n, drawn, { timeout: 10000 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(outDir, 'thread-run.png') });
+    const got = await page.evaluate(tid => {
+      const L = window.viewLayout.current, row = L.threads.find(r => r.t.tid === tid);
+      if (!row) return null;
+      const { LABEL } = window.viewLayout, cv = document.getElementById('tl'), rgb = window.rgbOf(tid);
+      const w = cv.width - LABEL, h = 12, px = cv.getContext('2d').getImageData(LABEL, row.y, w, h).data;
+      const cols = [];
+      for (let x = 0; x < w; x++) {
+        let n = 0;
+        for (let y = 0; y < h; y++) { const i = 4 * (y * w + x); if (px[i] === rgb[0] && px[i + 1] === rgb[1] && px[i + 2] === rgb[2]) n++; }
+        cols.push(n);
+      }
+      // The range drawn (the page widens one of under 1 ns a pixel).
+      return { cols, h, y: row.y, from: tiles.from, to: tiles.to };
+    }, pick.tid);
+    check(!!got, `${path.basename(file)}: thread ${pick.tid} has a row`);
+    if (!got) return 0;
+    // Column x covers [lo, hi) as the server cuts the range.
+    const w = got.cols.length, span = got.to - got.from;
+    let inside = 0, wrong = [];
+    got.cols.forEach((n, x) => {
+      const lo = got.from + Math.floor(span * x / w), hi = got.from + Math.floor(span * (x + 1) / w);
+      if (lo >= pick.from && hi <= pick.to) { inside++; if (n !== got.h) wrong.push(x + ':' + n); }
+      else if (hi <= pick.from || lo >= pick.to) { if (n !== 0) wrong.push(x + ':' + n); }
+    });
+    check(inside > 50 && wrong.length === 0,
+          `${path.basename(file)} thread ${pick.tid} zoomed to [${got.from}, ${got.to}): its run [${pick.from}, ${pick.to}) fills ${inside} columns, ${wrong.length} columns wrong ${wrong.slice(0, 8).join(' ')}`);
+    // The tooltip on the row at the run's start: show's RUN_THREAD line.
+    const box = await page.locator('#tl').boundingBox();
+    const x = box.x + await page.evaluate(t => window.xOf(t), pick.from) + 0.5, y = box.y + got.y + 6;
+    await page.mouse.move(x + 2, y);
+    await page.mouse.move(x, y);
+    await page.waitForFunction(() => document.getElementById('tip').style.display === 'block', null, { timeout: 10000 }).catch(() => {});
+    const shown = await page.evaluate(() => document.getElementById('tip').dataset.show);
+    check(shown === pick.line, `${path.basename(file)} thread ${pick.tid} row tooltip at ${pick.from}: ${JSON.stringify(shown)}, show: ${JSON.stringify(pick.line)}`);
+  } finally { v.proc.kill(); }
+  return 1;
+}
+
 // The span bars of `file`: each name's first bar starts at its first
 // span's start as stats --spans gives it; a name of one span ends where
 // that span ends.
@@ -193,7 +263,7 @@ async function processGroups({ page, url, run, check, outDir }, file) {
 
 export async function rowsChecks(ctx) {
   const headers = await processGroups(ctx, ctx.logs.merged);
-  const threads = await threadRows(ctx, ctx.logs.threads);
+  const threads = await threadRows(ctx, ctx.logs.threads) + await zoomedThreadRun(ctx, ctx.logs.threads);
   const spans = await spanBars(ctx, ctx.logs.spans);
   return { headers, threads, spans };
 }

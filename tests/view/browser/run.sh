@@ -5,7 +5,9 @@
 # stats --caps, zooms by URL and by wheel to one RUN_THREAD event, hovers
 # it and compares the tooltip with show's line, and selects a range whose
 # figures it compares with filter --from --to | stats --json; rows.mjs
-# checks the GC phases, thread rows, span bars and process headers.
+# checks the GC phases, thread rows (and one run of a thread zoomed in,
+# exact to the pixel, hovered), span bars and process headers; with ghc,
+# a FIFO fed by a running program grows on the page.
 #
 #   run.sh EVTOOL TESTDATA WORK
 #
@@ -20,6 +22,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 browser_setup "$work"
 out=$work/shots
 rm -rf "$out"; mkdir -p "$out"
+# The live test's GHC program (view.mjs 7.), when ghc is there.
+if command -v ghc >/dev/null && mkdir -p "$work/ticker" &&
+   ghc -O1 -threaded -rtsopts -eventlog -v0 -outputdir "$work/ticker" \
+     -o "$work/ticker/ticker" "$here/../ticker.hs"; then
+  export EVTOOL_TICKER=$work/ticker/ticker
+fi
 "$evtool" merge "$data/merge-a.eventlog" "$data/merge-b.eventlog" -o "$out/merged.eventlog"
 node "$here/view.mjs" "$modules" "$chromium" "$evtool" "$out/merged.eventlog" "$out" \
   "$data/spans-a.eventlog" \

@@ -12,8 +12,10 @@
 //    A click there lists that thread's life, the event among it.
 // 3. A range selected by shift-drag: its figures (mutator and GC per
 //    capability) are those of `evtool filter --from --to | evtool stats
-//    --json`, exactly (the runs and GCs inside the window, whole).
+//    --json`, exactly (the runs and GCs inside the window, whole); its
+//    events, paged, are show's lines of the range.
 // 4. A message typed into the search box: the view is centred on it.
+//    The W, S, A and D keys and a drag zoom and pan as they say.
 // 5. The timeline's rows (rows.mjs): the GC phase colours of each cap row
 //    cover the shares that show's events give by ThreadScope's rules; the
 //    thread rows' running, runnable and blocked colours those of
@@ -24,6 +26,8 @@
 //    band's share of the band pixels is its share of the census bytes
 //    over the run, each sample held until the next (as the page draws
 //    them), from `evtool export --format hp` (within 1%).
+// 7. A FIFO fed by a running GHC program ($EVTOOL_TICKER, run.sh builds
+//    it when ghc is there): the drawn range grows while it runs.
 // Prints "N passed, N failed"; exits 1 on a failure.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -88,6 +92,33 @@ async function checkPixels(page, file) {
     }
     return rows;
   });
+  // Who ran: a column that a thread ran through whole is that thread's
+  // colour (one per thread id, the same on every row); the markers and
+  // messages are flags: a line at each one's time, down over the rows.
+  const who = await page.evaluate(() => {
+    const { LABEL, ROW, capY } = window.viewLayout, cv = document.getElementById('tl');
+    const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+    const at = (x, y) => { const i = 4 * (y * cv.width + x); return [px[i], px[i + 1], px[i + 2]].join(','); };
+    let full = 0, wrong = 0;
+    const tids = new Set(), flags = [];
+    tiles.caps.forEach((row, cap) => {
+      for (let x = 0; x < tiles.width; x++) {
+        const len = Math.floor((tiles.to - tiles.from) * (x + 1) / tiles.width) - Math.floor((tiles.to - tiles.from) * x / tiles.width);
+        if (!row.tid[x] || row.run_ns[x] !== len) continue;
+        full++; tids.add(row.tid[x]);
+        const want = window.rgbOf(row.tid[x]).join(',');
+        for (let y = capY(cap); y < capY(cap) + ROW - 6; y++) {
+          const got = at(LABEL + x, y);
+          if (got !== want && got !== '85,85,85') { wrong++; break; }
+        }
+      }
+    });
+    for (const m of tiles.texts.filter(t => t.kind !== 'label'))
+      flags.push(at(Math.round(window.xOf(m.time)), capY(0) + 3));
+    return { full, wrong, tids: tids.size, flags };
+  });
+  check(who.wrong === 0, `${path.basename(file)}: ${who.full} columns run through by one thread (${who.tids} threads), ${who.wrong} not in its colour`);
+  check(who.flags.every(c => c === '85,85,85'), `${path.basename(file)}: ${who.flags.length} markers and messages flagged: ${who.flags.filter(c => c !== '85,85,85').length} not`);
   const whole = capsOf(run(['stats', '--caps', '--json', file]));
   const span = meta.end_ns - meta.start_ns;
   for (const [cap, c] of Object.entries(whole)) {
@@ -158,6 +189,10 @@ const errors = [];
 try {
   const page = await browser.newPage();
   page.on('pageerror', e => errors.push(String(e)));
+  // The page and its script are in the binary: it asks nothing of any
+  // other host.
+  const foreign = [];
+  page.on('request', r => { if (!/^(http:\/\/127\.0\.0\.1:\d+\/|about:|data:)/.test(r.url())) foreign.push(r.url()); });
   page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(url);
   await page.waitForFunction(() => window.drawn > 0, null, { timeout: 30000 });
@@ -220,16 +255,44 @@ try {
   check(life && life.tid === tid && life.events.some(ev => ev.show === line),
         `click: thread ${life && life.tid} (want ${tid}), ${life ? life.events.length : 0} events listed`);
   await page.screenshot({ path: path.join(outDir, 'thread.png') });
-
-  // 3. A range selected with shift-drag over the whole run's view.
+  // Highlighted everywhere: on every cap row, a column that one thread ran
+  // through whole is in its colour if it is the clicked thread, else
+  // dimmed; here, and over the whole run (where the others ran).
+  const litColumns = () => page.evaluate(() => {
+    const { LABEL, ROW, capY } = window.viewLayout, cv = document.getElementById('tl');
+    const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+    let mine = 0, others = 0, wrong = 0;
+    tiles.caps.forEach((row, cap) => {
+      for (let x = 0; x < tiles.width; x++) {
+        const len = Math.floor((tiles.to - tiles.from) * (x + 1) / tiles.width) - Math.floor((tiles.to - tiles.from) * x / tiles.width);
+        if (!row.tid[x] || row.run_ns[x] !== len) continue;
+        const want = (row.tid[x] === highlight ? window.rgbOf(row.tid[x]) : dim(window.rgbOf(row.tid[x]))).join(',');
+        const i = 4 * ((capY(cap) + ROW - 8) * cv.width + LABEL + x);
+        if ([px[i], px[i + 1], px[i + 2]].join(',') !== want) wrong++;
+        else if (row.tid[x] === highlight) mine++; else others++;
+      }
+    });
+    return { mine, others, wrong };
+  });
+  const here = await litColumns();
   await page.keyboard.press('0');
   await page.waitForTimeout(500);
-  await page.keyboard.down('Shift');
-  await page.mouse.move(box.x + 400, yCap0);
-  await page.mouse.down();
-  await page.mouse.move(box.x + 700, yCap0, { steps: 5 });
-  await page.mouse.up();
-  await page.keyboard.up('Shift');
+  const all = await litColumns();
+  const lit = { mine: here.mine, others: all.others, wrong: here.wrong + all.wrong };
+  check(lit.mine > 0 && lit.others > 0 && lit.wrong === 0, `click: the thread's columns lit ${lit.mine}, others dimmed ${lit.others}, ${lit.wrong} wrong`);
+
+  // 3. A range selected with shift-drag over the whole run's view.
+  const select = async (x0, x1) => {
+    await page.keyboard.down('Shift');
+    await page.mouse.move(box.x + x0, yCap0);
+    await page.mouse.down();
+    await page.mouse.move(box.x + x1, yCap0, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+  };
+  await page.keyboard.press('0');
+  await page.waitForTimeout(500);
+  await select(400, 700);
   await page.waitForFunction(() => window.lastWindow, null, { timeout: 10000 });
   await page.screenshot({ path: path.join(outDir, 'window.png') });
   const w = await page.evaluate(() => window.lastWindow);
@@ -239,6 +302,30 @@ try {
     const s = slice[c.cap] || { mutator_ns: 0, gc_ns: 0 };
     const ok = c.mutator_ns === s.mutator_ns && c.gc_ns === s.gc_ns;
     check(ok, `window [${w.from}, ${w.to}) cap ${c.cap}: mutator ${c.mutator_ns} GC ${c.gc_ns}; filter | stats ${s.mutator_ns} ${s.gc_ns}`);
+  }
+  // ... and the events in it, 100 a page: selected over most of the run,
+  // paged through to the last, they are show's lines of the range, each
+  // page in time order.
+  await page.waitForFunction(() => window.lastEvents && window.lastEvents.page === 1, null, { timeout: 10000 });
+  await page.evaluate(() => { window.lastWindow = null; window.lastEvents = null; });
+  await select(100, 1150);
+  await page.waitForFunction(() => window.lastEvents && window.lastEvents.page === 1, null, { timeout: 10000 });
+  const wide = await page.evaluate(() => window.lastWindow);
+  const pages = [await page.evaluate(() => window.lastEvents)];
+  while (pages[pages.length - 1].more && pages.length < 50) {
+    await page.click('#next-events');
+    await page.waitForFunction(n => window.lastEvents.page === n, pages.length + 1, { timeout: 10000 });
+    pages.push(await page.evaluate(() => window.lastEvents));
+  }
+  {
+    const timeOf = l => Number(l.split(':')[0]);
+    const inRange = run(['show', log]).toString().split('\n')
+      .filter(l => /^\d+: /.test(l) && !l.includes('event block') && timeOf(l) >= wide.from && timeOf(l) < wide.to);
+    const got = pages.flatMap(p => p.lines);
+    const ordered = pages.every(p => p.lines.every((l, i) => i === 0 || timeOf(p.lines[i - 1]) <= timeOf(l)));
+    const full = pages.every((p, i) => p.lines.length === (i + 1 < pages.length ? 100 : p.lines.length));
+    check(pages.length > 1 && !pages[pages.length - 1].more && full && ordered && got.slice().sort().join('\n') === inRange.slice().sort().join('\n'),
+          `window [${wide.from}, ${wide.to}) events: pages of ${pages.map(p => p.lines.length)} lines, each in time order ${ordered}; show: ${inRange.length} in the range`);
   }
   // 4. Search: a user message or marker of show's, typed in; the view is
   //    centred on it.
@@ -252,6 +339,53 @@ try {
     const range = await page.evaluate(() => /from=(\d+)&to=(\d+)/.exec(location.hash).slice(1).map(Number));
     const at = Number(said[1]);
     check(range[0] <= at && at < range[1], `search ${JSON.stringify(said[2])} at ${at}: view ${range}`);
+  }
+  // ... and n jumps to each next hit of a search of several.
+  await page.fill('#q', 'worker');
+  await page.press('#q', 'Enter');
+  await page.waitForTimeout(700);
+  await page.evaluate(() => document.activeElement.blur());
+  const times = await page.evaluate(() => hits.map(h => h.time));
+  let jumped = 0;
+  for (let k = 1; k < Math.min(times.length, 4); k++) {
+    await page.keyboard.press('n');
+    await page.waitForTimeout(300);
+    const r = await page.evaluate(() => /from=(\d+)&to=(\d+)/.exec(location.hash).slice(1).map(Number));
+    if (r[0] <= times[k] && times[k] < r[1]) jumped++;
+  }
+  check(times.length >= 2 && jumped === Math.min(times.length, 4) - 1, `search "worker": ${times.length} hits, n jumped to ${jumped} of the next`);
+  // 4b. The keys and a drag: from the middle third of the run, W and S
+  //     zoom by 0.8 and 1.25 about the centre, A and D pan by a fifth of
+  //     the range, a drag of 100 pixels to the left pans by 100 pixels'
+  //     time; each shown in the URL.
+  {
+    const m = await page.evaluate(() => fetch('/api/meta').then(r => r.json()));
+    const third = Math.floor((m.end_ns - m.start_ns) / 3);
+    const range = () => page.evaluate(() => /from=(\d+)&to=(\d+)/.exec(location.hash).slice(1).map(Number));
+    // Keys go to the search box while it has the focus.
+    await page.evaluate(() => document.activeElement.blur());
+    await page.evaluate(([a, b]) => { location.hash = 'from=' + a + '&to=' + b; }, [m.start_ns + third, m.start_ns + 2 * third]);
+    await page.waitForTimeout(300);
+    let [a, b] = await range();
+    const near = (x, y) => Math.abs(x - y) <= 1;
+    for (const [key, f] of [['w', (p, q) => { const c = (p + q) / 2; return [c - (c - p) * 0.8, c + (q - c) * 0.8]; }],
+                            ['s', (p, q) => { const c = (p + q) / 2; return [c - (c - p) * 1.25, c + (q - c) * 1.25]; }],
+                            ['a', (p, q) => [p - (q - p) * 0.2, q - (q - p) * 0.2]],
+                            ['d', (p, q) => [p + (q - p) * 0.2, q + (q - p) * 0.2]]]) {
+      await page.keyboard.press(key);
+      await page.waitForTimeout(200);
+      const want = f(a, b), got = await range();
+      check(near(got[0], want[0]) && near(got[1], want[1]), `key ${key.toUpperCase()}: [${a}, ${b}) -> [${got}), want [${want.map(Math.round)})`);
+      [a, b] = got;
+    }
+    const w = await page.evaluate(() => document.getElementById('tl').width - window.viewLayout.LABEL);
+    await page.mouse.move(box.x + 700, yCap0);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 600, yCap0, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForTimeout(200);
+    const got = await range(), d = 100 / w * (b - a);
+    check(near(got[0], a + d) && near(got[1], b + d), `drag 100 px left: [${a}, ${b}) -> [${got}), want [${Math.round(a + d)}, ${Math.round(b + d)})`);
   }
   // 5. The rows of the timeline, on the merged log and the further ones.
   const counts = await rowsChecks({ page, url, startView, run, check, outDir,
@@ -273,7 +407,41 @@ try {
       await page.screenshot({ path: path.join(outDir, 'bands-' + name.replace('.eventlog', '.png')) });
     } finally { v.proc.kill(); }
   }
+  // 7. A FIFO fed by a running GHC program (tests/view/ticker.hs, built
+  //    by run.sh when ghc is there): the range the page draws grows while
+  //    the program runs, and is the whole run once the log is complete.
+  if (process.env.EVTOOL_TICKER) {
+    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'evtool-fifo-'));
+    const fifo = path.join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const started = startView(fifo);
+    const prog = spawn(process.env.EVTOOL_TICKER, ['+RTS', '-l', '-ol' + fifo, '-RTS'], { stdio: 'ignore' });
+    const v = await started;
+    try {
+      await page.goto(v.url);
+      // Sampled until the log is complete and drawn (a slow server, as
+      // under a sanitizer, may still be reading the FIFO after the program
+      // ends).
+      const seen = [], t0 = Date.now();
+      for (;;) {
+        const [to, done] = await page.evaluate(() => fetch('/api/meta').then(r => r.json())
+          .then(m => [tiles ? tiles.to : 0, m.complete && tiles && tiles.to === m.end_ns]));
+        if (!seen.length || to !== seen[seen.length - 1]) seen.push(to);
+        if ((done && prog.exitCode !== null) || Date.now() - t0 > 60000) break;
+        await page.waitForTimeout(100);
+      }
+      const end = await page.evaluate(() => fetch('/api/meta').then(r => r.json()).then(m => [m.end_ns, tiles.to]));
+      await page.screenshot({ path: path.join(outDir, 'live.png') });
+      const grew = seen.filter(t => t > 1); // 1: the empty log's range
+      check(grew.length >= 2 && grew.every((t, i) => i === 0 || t > grew[i - 1]),
+            `live FIFO: the drawn range's end grew as the program wrote its log: ${grew}`);
+      check(end[0] === end[1], `live FIFO: complete, the whole run drawn: to ${end[1]}, meta end ${end[0]}`);
+    } finally { v.proc.kill(); prog.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
+  } else {
+    console.log('skip live FIFO: no ghc');
+  }
   check(errors.length === 0, 'no page errors: ' + errors.join('; '));
+  check(foreign.length === 0, 'no request but to evtool view: ' + foreign.slice(0, 3).join(' '));
 } finally {
   await browser.close();
   server.kill();
