@@ -5,7 +5,9 @@ usage: bench/view.py EVTOOL LOG [N]
 
 Prints the time of `evtool info LOG`; the time from starting `evtool view
 LOG` to its first whole-run tile (the server is ready) and to the index's
-completion; the server's peak memory (VmHWM); and the p50/p99/max time of
+completion, with the CPU time each took (user + system: what a loaded
+machine does not change much); the server's peak memory (VmHWM); and the
+p50/p99/max time of
 N (default 1000) /api/tiles (width 1500) at random viewports, N at random
 deep zooms (at most 64 buckets), N /api/events (limit 100), N
 /api/threads (width 1500, 32 rows), N /api/window (the figures of
@@ -14,6 +16,7 @@ on the client over loopback (so an upper bound of the server's time).
 With --cache DIR, the server keeps its index there: run twice, the
 second start reads the cache."""
 import json
+import os
 import random
 import re
 import subprocess
@@ -30,8 +33,18 @@ if "--cache" in args:
 evtool, log = args[0], args[1]
 n = int(args[2]) if len(args) > 2 else 1000
 t0 = time.time()
+c0 = os.times()
 subprocess.run([evtool, "info", log], stdout=subprocess.DEVNULL, check=True)
 info_s = time.time() - t0
+c1 = os.times()
+info_cpu = c1.children_user + c1.children_system - c0.children_user - c0.children_system
+
+
+def cpu_of(pid):
+    """The CPU time (user + system) process `pid` has taken, in seconds."""
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
 
 t0 = time.time()
 p = subprocess.Popen([evtool, "view", *cache, log], stdout=subprocess.PIPE,
@@ -54,6 +67,7 @@ while True:
         break
     time.sleep(0.05)
 index_s = time.time() - t0
+index_cpu = cpu_of(p.pid)
 random.seed(1)
 lat = {"tiles": [], "zoomed": [], "events": [], "threads": [], "window": [], "bands": []}
 for i in range(n):
@@ -79,10 +93,10 @@ p.terminate()
 p.wait()
 print("log %s: %.0f MB, %d capabilities, bucket %d ns" % (
     log, meta["log_bytes"] / 1e6, meta["capabilities"], meta["bucket_ns"]))
-print("evtool info            %.2f s" % info_s)
+print("evtool info            %.2f s (CPU %.2f s)" % (info_s, info_cpu))
 print("view: first whole tile %.2f s (target %.2f s)" % (ready_s, 1.5 * info_s + 1))
-print("view: index complete   %.2f s%s" % (
-    index_s, " (from the cache)" if meta.get("from_cache") else ""))
+print("view: index complete   %.2f s (CPU %.2f s)%s" % (
+    index_s, index_cpu, " (from the cache)" if meta.get("from_cache") else ""))
 print("view: peak memory      %.1f MB (target 128 MB)" % (hwm / 1024))
 for kind, v in lat.items():
     v.sort()

@@ -326,8 +326,7 @@ static void get_threads(loader *l, ev_view_index *ix)
 		get(l, t, sizeof *t);
 		label = get64(l);
 		t->label = label < ix->n_texts ? ix->texts[label].text : NULL;
-		if (l->bad || evi_idmap_add(&ix->thread_ids, t->tid, 0,
-					    EV_VIEW_MAX_THREADS, &added) < 0 ||
+		if (l->bad || evi_view_thread_id_add(ix, t->tid, &added) < 0 ||
 		    !added)
 			l->bad = 1;
 	}

@@ -74,6 +74,7 @@ void ev_view_index_free(ev_view_index *ix)
 	evi_view_threads_free(ix);
 	free(ix->threads);
 	evi_idmap_free(&ix->thread_ids);
+	free(ix->tid_index);
 	free(ix);
 }
 
@@ -146,7 +147,7 @@ static void coarsen(ev_view_index *ix)
 /* Makes the rows reach `time`. */
 static void reach(ev_view_index *ix, uint64_t time)
 {
-	while (ix->shift < 63 && (time >> ix->shift) >= ix->nb)
+	while ((time >> ix->shift) >= ix->nb && ix->shift < 63)
 		coarsen(ix);
 }
 
@@ -250,14 +251,29 @@ static void add_end(ev_view_index *ix, view_row *r, int gc, uint64_t start,
 	}
 }
 
+int evi_view_thread_id_add(ev_view_index *ix, uint32_t tid, int *added)
+{
+	int rc;
+
+	/* The table first: the map never holds an id the table misses. */
+	if (tid < VIEW_TID_DIRECT &&
+	    evi_grow_zeroed(NULL, &ix->tid_index, &ix->n_tid_index, tid,
+			    sizeof *ix->tid_index) < 0)
+		return EV_ENOMEM;
+	rc = evi_idmap_add(&ix->thread_ids, tid, 0, EV_VIEW_MAX_THREADS, added);
+	if (rc == EV_OK && *added && tid < VIEW_TID_DIRECT)
+		ix->tid_index[tid] = (uint32_t)ix->thread_ids.count;
+	return rc;
+}
+
 /* The summary of `tid`, created on first sight; NULL past the bound (or
  * out of memory, which the caller reports through ix->diag). */
 static ev_view_thread *thread_get(ev_view_index *ix, uint32_t tid,
 				  const ev_event *ev)
 {
-	size_t i = evi_idmap_index(&ix->thread_ids, tid);
+	size_t i = evi_view_thread_index(ix, tid);
 	ev_view_thread *t;
-	int rc;
+	int added = 0;
 
 	if (i != SIZE_MAX)
 		return &ix->threads[i];
@@ -267,8 +283,7 @@ static ev_view_thread *thread_get(ev_view_index *ix, uint32_t tid,
 	}
 	if (evi_grow(&ix->threads, &ix->threads_cap, ix->thread_ids.count + 1,
 		     sizeof *ix->threads) < 0 ||
-	    (rc = evi_idmap_add(&ix->thread_ids, tid, 0, EV_VIEW_MAX_THREADS,
-				NULL)) < 0) {
+	    evi_view_thread_id_add(ix, tid, &added) < 0) {
 		fail(ix, EV_ENOMEM, ev, "out of memory");
 		return NULL;
 	}
@@ -281,14 +296,20 @@ static ev_view_thread *thread_get(ev_view_index *ix, uint32_t tid,
 }
 
 /* What a thread event (its tid first in the payload) tells of its
- * thread's life. */
-static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns)
+ * thread's life; a STOP_THREAD's `status` (evi_stop_status). */
+static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns,
+		   unsigned status)
 {
-	ev_view_thread *t = thread_get(ix, ev_load32(ev->payload), ev);
+	uint32_t tid = ev_load32(ev->payload);
+	size_t i = evi_view_thread_index(ix, tid);
+	ev_view_thread *t;
 
-	ix->life_thread = t ? (size_t)(t - ix->threads) : SIZE_MAX;
-	if (!t)
+	if (i == SIZE_MAX && (t = thread_get(ix, tid, ev)))
+		i = (size_t)(t - ix->threads);
+	ix->life_thread = i;
+	if (i == SIZE_MAX)
 		return ix->diag.status < 0 ? ix->diag.status : EV_OK;
+	t = &ix->threads[i];
 	switch (ev->type) {
 	case EV_CREATE_THREAD:
 		t->created_ns = ev->time;
@@ -302,8 +323,7 @@ static int on_life(ev_view_index *ix, const ev_event *ev, uint64_t run_ns)
 	case EV_STOP_THREAD:
 		t->last_stop_ns = ev->time;
 		t->run_ns += run_ns;
-		if (evi_stop_status(ev_load16(ev->payload + 4), ix->quirks) ==
-		    EVI_STOP_FINISHED)
+		if (status == EVI_STOP_FINISHED)
 			t->finished_ns = ev->time;
 		break;
 	default:
@@ -336,12 +356,13 @@ static int on_block(ev_view_index *ix, const ev_event *ev)
 }
 
 /* A thread event (its id first, checked) of thread summary `thread` for
- * the thread rows, in the buckets' reach. */
+ * the thread rows, in the buckets' reach, with the run [run_from, its
+ * time) it ends (none: from its time) and its STOP_THREAD status. */
 static int on_thread_state(ev_view_index *ix, const ev_event *ev,
-			   size_t thread)
+			   size_t thread, uint64_t run_from, unsigned status)
 {
 	reach(ix, ev->time);
-	return evi_view_threads_event(ix, ev, thread);
+	return evi_view_threads_event(ix, ev, thread, run_from, status);
 }
 
 static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -350,22 +371,29 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 		return fail(ix, EV_EFORMAT, ev,
 			    "a thread event too short for its thread id");
 	uint32_t tid = ev_load32(ev->payload);
+	unsigned status = 0;
 	view_open *o = &r->now;
-	uint64_t run_ns = 0;
+	uint64_t run_ns = 0, run_from = ev->time;
 	if (ev->type == EV_RUN_THREAD) {
 		o->running = 1;
 		o->tid = tid;
 		o->run_start = ev->time;
-	} else if (o->running && o->tid == tid) {
-		add_span(ix, r, o->run_start, ev->time, tid ? tid : UINT32_MAX);
-		add_end(ix, r, 0, o->run_start, ev->time);
-		run_ns = ev->time >= o->run_start ? ev->time - o->run_start : 0;
-		o->running = 0;
+	} else {
+		status = evi_stop_status(ev_load16(ev->payload + 4), ix->quirks);
+		if (o->running && o->tid == tid) {
+			add_span(ix, r, o->run_start, ev->time,
+				 tid ? tid : UINT32_MAX);
+			add_end(ix, r, 0, o->run_start, ev->time);
+			if (ev->time > o->run_start) {
+				run_ns = ev->time - o->run_start;
+				run_from = o->run_start;
+			}
+			o->running = 0;
+		}
 	}
-	int rc = on_life(ix, ev, run_ns);
-	if (rc == EV_OK && run_ns)
-		evi_view_threads_run(ix, ix->life_thread, o->run_start, ev->time);
-	return rc < 0 ? rc : on_thread_state(ix, ev, ix->life_thread);
+	int rc = on_life(ix, ev, run_ns, status);
+	return rc < 0 ? rc : on_thread_state(ix, ev, ix->life_thread, run_from,
+					     status);
 }
 
 static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
@@ -389,7 +417,9 @@ static void on_gc_phase(ev_view_index *ix, view_row *r, const ev_event *ev)
 {
 	view_piece p;
 
-	if (!evi_view_gc_phase(&r->now, ev, &p) || p.phase == EV_VIEW_GC_SYNC)
+	/* Outside a GC only its start moves the phase (view_gc.c). */
+	if ((!r->now.gc_phase && ev->type != EV_GC_START) ||
+	    !evi_view_gc_phase(&r->now, ev, &p) || p.phase == EV_VIEW_GC_SYNC)
 		return;
 	reach(ix, p.to - 1);
 	for (uint64_t b = p.from >> ix->shift; b <= (p.to - 1) >> ix->shift; b++) {
@@ -531,12 +561,18 @@ static void see_time(ev_view_index *ix, uint64_t time)
 	ix->any = 1;
 }
 
-/* The time of the cap's last event, for a run open at a window's end
- * (`evtool stats` ends it there). */
-static void see_last(ev_view_index *ix, const ev_event *ev)
+/* The row of the event's cap when it has one (EV_NO_CAP has none), told
+ * the time of the cap's last event, for a run open at a window's end
+ * (`evtool stats` ends it there); else NULL. */
+static view_row *see_last(ev_view_index *ix, const ev_event *ev)
 {
-	if (ev->cap != EV_NO_CAP && ev->cap < ix->n_rows && ix->rows[ev->cap].b)
-		ix->rows[ev->cap].now.last = ev->time;
+	view_row *r = ev->cap < ix->n_rows && ev->cap != EV_NO_CAP
+		? &ix->rows[ev->cap] : NULL;
+
+	if (!r || !r->b)
+		return NULL;
+	r->now.last = ev->time;
+	return r;
 }
 
 int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
@@ -546,16 +582,14 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	if (ev->type == EV_BLOCK_MARKER)
 		return on_block(ix, ev);
 	see_time(ix, ev->time);
-	see_last(ix, ev);
+	r = see_last(ix, ev);
 	if (evi_heap_samples_type(ev->type))
 		return evi_view_bands_add(ix, ev);
 	switch (ev->type) {
 	case EV_USER_MARKER:
 		return on_text(ix, ev, EV_VIEW_MARKER);
 	case EV_USER_MSG:
-		if (evi_view_spans_message(ix, ev, ev->cap < ix->n_rows &&
-						   ix->rows[ev->cap].b
-					   ? &ix->rows[ev->cap].now : NULL) < 0)
+		if (evi_view_spans_message(ix, ev, r ? &r->now : NULL) < 0)
 			return ix->diag.status;
 		return on_text(ix, ev, EV_VIEW_MESSAGE);
 	case EV_THREAD_LABEL:
@@ -567,8 +601,10 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	default:
 		break;
 	}
-	if (ev->cap == EV_NO_CAP || !(r = row_get(ix, ev->cap, ev)))
-		return ev->cap == EV_NO_CAP ? EV_OK : ix->diag.status;
+	if (ev->cap == EV_NO_CAP)
+		return EV_OK;
+	if (!r && !(r = row_get(ix, ev->cap, ev)))
+		return ix->diag.status;
 	r->seen = 1;
 	on_gc_phase(ix, r, ev);
 	switch (ev->type) {
@@ -582,17 +618,18 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 		if (ev->size < 4)
 			return fail(ix, EV_EFORMAT, ev,
 				    "a thread event too short for its thread id");
-		if (on_life(ix, ev, 0) < 0)
+		if (on_life(ix, ev, 0, 0) < 0)
 			return ix->diag.status;
 		return ev->type == EV_CREATE_THREAD
-			? on_thread_state(ix, ev, ix->life_thread) : EV_OK;
+			? on_thread_state(ix, ev, ix->life_thread, ev->time, 0)
+			: EV_OK;
 	case EV_THREAD_RUNNABLE:
 	case EV_THREAD_WAKEUP:
 		if (ev->size < 4)
 			return fail(ix, EV_EFORMAT, ev,
 				    "a thread event too short for its thread id");
 		/* Its thread's summary may come later in the file. */
-		return on_thread_state(ix, ev, SIZE_MAX - 1);
+		return on_thread_state(ix, ev, SIZE_MAX - 1, ev->time, 0);
 	case EV_GC_START:
 	case EV_GC_END:
 		on_gc(ix, r, ev);

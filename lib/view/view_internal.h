@@ -139,7 +139,7 @@ typedef struct view_trow {
 } view_trow;
 
 /* A thread event waiting to be taken in time order: its type and its
- * STOP_THREAD status (255: larger). */
+ * STOP_THREAD status (evi_stop_status). */
 typedef struct view_tev {
 	uint64_t time;
 	uint32_t thread; /* its summary's index, or its tid when by_tid */
@@ -148,8 +148,8 @@ typedef struct view_tev {
 	uint8_t by_tid;  /* a wake-up may come before the thread's summary */
 } view_tev;
 
-/* The thread events of one capability waiting, in time order:
- * e[head..tail). */
+/* The thread events of one capability waiting, in time order: a ring
+ * of `alloc` (a power of two), from count head to count tail. */
 typedef struct view_tq {
 	view_tev *e;
 	size_t head, tail, alloc;
@@ -158,11 +158,11 @@ typedef struct view_tq {
 /* Thread rows (view_threads.c): events, runs, and the rows following the
  * capabilities' coarsening (after it) and shrinking (after nb halves). */
 /* `thread`: the event's thread's summary index (SIZE_MAX: not kept), or
- * SIZE_MAX - 1 to find it by its id when the event is taken. */
+ * SIZE_MAX - 1 to find it by its id when the event is taken; the run it
+ * ends, [run_from, its time) (none: run_from its time), goes to the
+ * thread's row at once; `status`: a STOP_THREAD's (evi_stop_status). */
 int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
-			   size_t thread);
-void evi_view_threads_run(ev_view_index *ix, size_t thread, uint64_t from,
-			  uint64_t to);
+			   size_t thread, uint64_t run_from, unsigned status);
 void evi_view_threads_coarsen(ev_view_index *ix);
 void evi_view_threads_fit(ev_view_index *ix);
 void evi_view_threads_finish(ev_view_index *ix);
@@ -213,6 +213,9 @@ struct ev_view_index {
 	uint64_t data_offset;
 	unsigned quirks;       /* the header's (STOP_THREAD numbering) */
 	evi_idmap thread_ids;  /* tid -> index in threads */
+	uint32_t *tid_index;   /* by tid below VIEW_TID_DIRECT: 1 + its index
+				  in threads, 0: none (evi_view_thread_index) */
+	size_t n_tid_index;
 	ev_view_thread *threads;
 	size_t threads_cap;
 	uint64_t threads_dropped;
@@ -232,10 +235,31 @@ struct ev_view_index {
 	unsigned tgap;         /* a thread bucket is 2^tgap cap buckets */
 	view_tq *queues;       /* by cap (view_threads.c) */
 	size_t n_queues, queued;
+	size_t q_used;         /* 1 + the highest cap with a queue in use */
 	uint32_t queue_seq;
 	size_t life_thread;    /* the summary on_life saw last, or SIZE_MAX */
 	view_bands *bands;
 	ev_diag diag;
 };
+
+/* Thread ids below this are found through a table (tid_index) rather
+ * than the map: GHC numbers its threads from 1, and each thread event
+ * looks its thread up. */
+#define VIEW_TID_DIRECT (1u << 16)
+
+/* The index in ix->threads of thread `tid`'s summary; SIZE_MAX: none. */
+static inline size_t evi_view_thread_index(const ev_view_index *ix,
+					   uint32_t tid)
+{
+	if (tid < ix->n_tid_index)
+		return (size_t)ix->tid_index[tid] - 1;
+	return tid < VIEW_TID_DIRECT ? SIZE_MAX
+				     : evi_idmap_index(&ix->thread_ids, tid);
+}
+
+/* Adds thread `tid` to the map (and the table) as summary
+ * thread_ids.count; *added 0 when it was there (view_index.c). EV_OK,
+ * EV_ENOMEM or EV_ELIMIT. */
+int evi_view_thread_id_add(ev_view_index *ix, uint32_t tid, int *added);
 
 #endif

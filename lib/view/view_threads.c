@@ -151,8 +151,17 @@ static view_trow *trow_get(ev_view_index *ix, size_t i)
 	return t;
 }
 
+/* The row of thread summary `i`: at once when it has its buckets (the
+ * usual case), else as trow_get gives it. */
+static inline view_trow *trow_of(ev_view_index *ix, size_t i)
+{
+	if (i < ix->trows_cap && ix->trows[i].b)
+		return &ix->trows[i];
+	return trow_get(ix, i);
+}
+
 /* Adds `ns` in `state` (and `reason`, blocked) to bucket `k`. */
-static inline void add_ns(view_tbucket *k, uint64_t ns, unsigned state,
+static inline void add_to(view_tbucket *k, uint64_t ns, unsigned state,
 			  unsigned reason)
 {
 	k->ns[state - T_RUNNING] += ns;
@@ -167,39 +176,34 @@ static inline void add_ns(view_tbucket *k, uint64_t ns, unsigned state,
 /* Adds [from, to) in `state` (and `reason`, blocked) to `t`'s buckets;
  * those that start in (from, to] start in it (the events before their
  * start left it so). */
-static void add_state(ev_view_index *ix, view_trow *t, uint64_t from,
-		      uint64_t to, unsigned state, unsigned reason)
+static inline void add_state(ev_view_index *ix, view_trow *t, uint64_t from,
+			     uint64_t to, unsigned state, unsigned reason)
 {
 	unsigned sh = tshift(ix);
 	uint64_t b = from >> sh, last = to >> sh;
 
-	if (to <= from || b >= trow_len(ix))
+	if (to <= from)
 		return;
-	/* Most states begin and end in one bucket. */
+	/* Most states begin and end in one bucket (tested first: the
+	 * index's hot path). */
 	if (b == last) {
-		add_ns(&t->b[b], to - from, state, reason);
+		if (b < trow_len(ix))
+			add_to(&t->b[b], to - from, state, reason);
 		return;
 	}
-	add_ns(&t->b[b], ((b + 1) << sh) - from, state, reason);
+	if (b >= trow_len(ix))
+		return;
+	add_to(&t->b[b], ((b + 1) << sh) - from, state, reason);
 	if (last >= trow_len(ix))
 		last = trow_len(ix) - 1;
 	while (++b <= last) {
 		uint64_t lo = b << sh, hi = lo + ((uint64_t)1 << sh);
 		view_tbucket *k = &t->b[b];
 
-		add_ns(k, (to < hi ? to : hi) - lo, state, reason);
+		add_to(k, (to < hi ? to : hi) - lo, state, reason);
 		k->start_state = (uint8_t)state;
 		k->start_reason = (uint8_t)reason;
 	}
-}
-
-void evi_view_threads_run(ev_view_index *ix, size_t thread, uint64_t from,
-			  uint64_t to)
-{
-	view_trow *t = trow_get(ix, thread);
-
-	if (t)
-		add_state(ix, t, from, to, T_RUNNING, 0);
 }
 
 /* ---- the states, in time order ---- */
@@ -243,31 +247,23 @@ int evi_view_thread_next(unsigned state, unsigned type, unsigned status)
 	return thread_next(state, type, status);
 }
 
-/* The STOP_THREAD status of `e`, as evi_stop_status gives it; 0 for
- * another event. */
-static unsigned status_of(const ev_view_index *ix, const view_tev *e)
-{
-	return e->type == EV_STOP_THREAD ? evi_stop_status(e->status, ix->quirks)
-					 : 0;
-}
-
 /* One thread event, in time order. */
 static void apply(ev_view_index *ix, const view_tev *e)
 {
-	view_trow *t = trow_get(ix, e->by_tid ? evi_idmap_index(&ix->thread_ids,
-								e->thread)
-					      : e->thread);
+	size_t i = e->by_tid ? evi_view_thread_index(ix, e->thread) : e->thread;
+	view_trow *t = trow_of(ix, i);
 	int next;
 
 	if (!t || e->time < t->since)
 		return;
-	if ((next = thread_next(t->state, e->type, status_of(ix, e))) < 0)
+	/* e->status: evi_stop_status's, mapped when queued. */
+	if ((next = thread_next(t->state, e->type, e->status)) < 0)
 		return;
 	/* Running is added by the runs themselves (stats' rule). */
 	if (t->state == T_RUNNABLE || t->state == T_BLOCKED)
 		add_state(ix, t, t->since, e->time, t->state, t->reason);
 	t->state = (uint8_t)next;
-	t->reason = (uint8_t)status_of(ix, e);
+	t->reason = e->status;
 	t->since = e->time;
 }
 
@@ -280,22 +276,33 @@ static view_tq *queue_of(ev_view_index *ix, uint16_t cap)
 						   &ix->n_queues, cap,
 						   sizeof *ix->queues) < 0)
 		return NULL;
+	if (cap >= ix->q_used)
+		ix->q_used = (size_t)cap + 1;
 	return &ix->queues[cap];
 }
 
-static int push(ev_view_index *ix, view_tq *q, const view_tev *e)
+/* Event `i` of `q`, a ring of a power of two (`i` counts on from its
+ * first push; head and tail run on). */
+static inline view_tev *at(const view_tq *q, size_t i)
 {
-	/* Moved down once half of it is taken: amortised, each event once. */
-	if (q->tail == q->alloc && q->head > 0 && q->head >= q->alloc / 2) {
-		memmove(q->e, q->e + q->head, (q->tail - q->head) * sizeof *q->e);
-		q->tail -= q->head;
-		q->head = 0;
-	}
-	if (q->tail == q->alloc &&
-	    evi_grow(&q->e, &q->alloc, q->tail + 1, sizeof *q->e) < 0)
-		return evi_fail(&ix->diag, EV_ENOMEM, 0, 0, "out of memory");
-	q->e[q->tail++] = *e;
-	ix->queued++;
+	return &q->e[i & (q->alloc - 1)];
+}
+
+/* `q`, full, twice as large. EV_OK or EV_ENOMEM. */
+static int grow_queue(view_tq *q)
+{
+	size_t n = q->alloc ? 2 * q->alloc : 16;
+	view_tev *e = malloc(n * sizeof *e);
+
+	if (!e)
+		return EV_ENOMEM;
+	for (size_t i = q->head; i < q->tail; i++)
+		e[i - q->head] = *at(q, i);
+	free(q->e);
+	q->e = e;
+	q->tail -= q->head;
+	q->head = 0;
+	q->alloc = n;
 	return EV_OK;
 }
 
@@ -307,53 +314,79 @@ static int before(const view_tev *a, const view_tev *b)
 	       (a->time == b->time && (int32_t)(a->seq - b->seq) < 0);
 }
 
-/* Takes the oldest queued event (the earliest head) into its thread's
- * row. */
-static void pop_oldest(ev_view_index *ix)
+/* Takes the `n` oldest queued events (or all there are) into their
+ * threads' rows, in time order: from the queue with the earliest head
+ * as long as its head comes before every other queue's. */
+static void take_oldest(ev_view_index *ix, size_t n)
 {
-	view_tq *best = NULL;
+	while (n > 0 && ix->queued > 0) {
+		view_tq *best = NULL, *next = NULL;
 
-	for (size_t c = 0; c < ix->n_queues; c++) {
-		view_tq *q = &ix->queues[c];
-		if (q->head < q->tail &&
-		    (!best || before(&q->e[q->head], &best->e[best->head])))
-			best = q;
+		for (size_t c = 0; c < ix->q_used; c++) {
+			view_tq *q = &ix->queues[c];
+			const view_tev *h;
+			if (q->head == q->tail)
+				continue;
+			h = at(q, q->head);
+			if (!best || before(h, at(best, best->head))) {
+				next = best;
+				best = q;
+			} else if (!next || before(h, at(next, next->head))) {
+				next = q;
+			}
+		}
+		do {
+			apply(ix, at(best, best->head++));
+			ix->queued--;
+		} while (--n > 0 && best->head < best->tail &&
+			 (!next || before(at(best, best->head),
+					  at(next, next->head))));
+		if (best->head == best->tail)
+			best->head = best->tail = 0;
 	}
-	apply(ix, &best->e[best->head++]);
-	if (best->head == best->tail)
-		best->head = best->tail = 0;
-	ix->queued--;
 }
 
 int evi_view_threads_event(ev_view_index *ix, const ev_event *ev,
-			   size_t thread)
+			   size_t thread, uint64_t run_from, unsigned status)
 {
-	view_tq *q = queue_of(ix, ev->cap);
-	view_tev e;
+	view_tq *q = ev->cap < ix->q_used ? &ix->queues[ev->cap]
+					  : queue_of(ix, ev->cap);
+	size_t full = reorder_cap(ix);
+	int by_tid = 0;
+	view_tev *e;
 
+	if (run_from < ev->time) { /* running: its runs, as they end */
+		view_trow *t = trow_of(ix, thread);
+		if (t)
+			add_state(ix, t, run_from, ev->time, T_RUNNING, 0);
+	}
 	if (!q)
 		return ix->diag.status;
-	e.by_tid = thread == SIZE_MAX - 1;
-	if (!e.by_tid && thread >= EV_VIEW_MAX_THREAD_ROWS)
+	if (thread == SIZE_MAX - 1 &&
+	    (thread = evi_view_thread_index(ix, ev_load32(ev->payload))) ==
+		    SIZE_MAX)
+		by_tid = 1; /* found when taken, if it comes by then */
+	if (!by_tid && thread >= EV_VIEW_MAX_THREAD_ROWS)
 		return EV_OK; /* no row */
-	e.time = ev->time;
-	e.thread = e.by_tid ? ev_load32(ev->payload) : (uint32_t)thread;
-	e.seq = ix->queue_seq++;
-	e.type = (uint8_t)ev->type;
-	e.status = ev->type == EV_STOP_THREAD
-		? (uint8_t)(ev_load16(ev->payload + 4) < 255
-			    ? ev_load16(ev->payload + 4) : 255) : 0;
 	/* Full: the oldest quarter goes in, in one go. */
-	if (ix->queued >= reorder_cap(ix))
-		for (size_t n = reorder_cap(ix) / 4; n > 0; n--)
-			pop_oldest(ix);
-	return push(ix, q, &e);
+	if (ix->queued >= full)
+		take_oldest(ix, full / 4);
+	if (q->tail - q->head == q->alloc && grow_queue(q) < 0)
+		return evi_fail(&ix->diag, EV_ENOMEM, 0, 0, "out of memory");
+	e = at(q, q->tail++);
+	ix->queued++;
+	e->time = ev->time;
+	e->thread = by_tid ? ev_load32(ev->payload) : (uint32_t)thread;
+	e->seq = ix->queue_seq++;
+	e->type = (uint8_t)ev->type;
+	e->status = (uint8_t)status;
+	e->by_tid = (uint8_t)by_tid;
+	return EV_OK;
 }
 
 void evi_view_threads_finish(ev_view_index *ix)
 {
-	while (ix->queued > 0)
-		pop_oldest(ix);
+	take_oldest(ix, ix->queued);
 }
 
 /* ---- queries ---- */
