@@ -143,6 +143,17 @@ static int has_body(struct MHD_Connection *c)
 					   MHD_HTTP_HEADER_TRANSFER_ENCODING);
 }
 
+/* Why a request's Host is refused (http_host_allowed). */
+static const char *host_refusal(const http_listen *l)
+{
+	if (l->loopback)
+		return "this server answers to localhost only\n";
+	if (l->wildcard)
+		return "this server answers to an IP address or localhost "
+		       "only\n";
+	return "this server answers to its --listen address only\n";
+}
+
 /* Every request is answered on its first call, when its headers are in:
  * none of them has a body to wait for. */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
@@ -165,7 +176,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 							   MHD_HTTP_HEADER_HOST),
 			       &s->listen))
 		return answer_text(c, MHD_HTTP_FORBIDDEN,
-				   "this server answers to localhost only\n");
+				   host_refusal(&s->listen));
 	if (s->token && !has_token(s, c, &in_query))
 		return answer_text(c, MHD_HTTP_FORBIDDEN,
 				   "this server needs its token: open the URL "
@@ -228,6 +239,7 @@ int http_server_start(http_server **out, const http_listen *l,
 	if (l->addr.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	s->listen = *l;
+	s->listen.port = s->port; /* the kernel's pick for port 0 */
 	s->routes = routes;
 	s->n_routes = n;
 	s->ctx = ctx;

@@ -36,6 +36,7 @@ static int set_ipv4(http_listen *out, const char *host, unsigned port)
 	in->sin_port = htons((uint16_t)port);
 	out->addr_len = sizeof *in;
 	out->loopback = (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+	out->wildcard = in->sin_addr.s_addr == htonl(INADDR_ANY);
 	return 0;
 }
 
@@ -49,6 +50,7 @@ static int set_ipv6(http_listen *out, const char *host, unsigned port)
 	in6->sin6_port = htons((uint16_t)port);
 	out->addr_len = sizeof *in6;
 	out->loopback = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+	out->wildcard = IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr);
 	return 0;
 }
 
@@ -85,6 +87,16 @@ int http_listen_parse(const char *text, http_listen *out, const char **why)
 		      "localhost", -1;
 }
 
+/* Copies `name` (len bytes) into `text` as a string; 0 if it is too long. */
+static int copy_name(char *text, size_t size, const char *name, size_t len)
+{
+	if (len >= size)
+		return 0;
+	memcpy(text, name, len);
+	text[len] = '\0';
+	return 1;
+}
+
 /* Whether `name` (len bytes, without its port) is a loopback name. */
 static int loopback_name(const char *name, size_t len)
 {
@@ -95,20 +107,60 @@ static int loopback_name(const char *name, size_t len)
 		return 1;
 	if (len == 5 && memcmp(name, "[::1]", 5) == 0)
 		return 1;
-	if (len >= sizeof text)
-		return 0;
-	memcpy(text, name, len);
-	text[len] = '\0';
-	return inet_pton(AF_INET, text, &a) == 1 &&
+	return copy_name(text, sizeof text, name, len) &&
+	       inet_pton(AF_INET, text, &a) == 1 &&
 	       (ntohl(a.s_addr) >> 24) == 127;
+}
+
+/* Whether `name` (len bytes, without its port) is an IP literal: an IPv4
+ * address or a bracketed IPv6 one. Its address goes to *a (AF_INET or
+ * AF_INET6, with no port). */
+static int ip_literal(const char *name, size_t len,
+		      struct sockaddr_storage *a)
+{
+	char text[64];
+
+	memset(a, 0, sizeof *a);
+	if (len > 2 && name[0] == '[' && name[len - 1] == ']') {
+		a->ss_family = AF_INET6;
+		return copy_name(text, sizeof text, name + 1, len - 2) &&
+		       inet_pton(AF_INET6, text,
+				 &((struct sockaddr_in6 *)a)->sin6_addr) == 1;
+	}
+	a->ss_family = AF_INET;
+	return copy_name(text, sizeof text, name, len) &&
+	       inet_pton(AF_INET, text,
+			 &((struct sockaddr_in *)a)->sin_addr) == 1;
+}
+
+/* Whether `name` (len bytes, without its port) names the address of `l`:
+ * an IP literal of that address, or any IP literal or localhost when `l`
+ * is a wildcard (a name of no DNS, so no rebinding). */
+static int listen_name(const char *name, size_t len, const http_listen *l)
+{
+	struct sockaddr_storage a;
+
+	if (!ip_literal(name, len, &a))
+		return l->wildcard && loopback_name(name, len);
+	if (l->wildcard)
+		return 1;
+	if (a.ss_family != l->addr.ss_family)
+		return 0;
+	if (a.ss_family == AF_INET6)
+		return memcmp(&((struct sockaddr_in6 *)&a)->sin6_addr,
+			      &((const struct sockaddr_in6 *)&l->addr)->sin6_addr,
+			      sizeof(struct in6_addr)) == 0;
+	return ((struct sockaddr_in *)&a)->sin_addr.s_addr ==
+	       ((const struct sockaddr_in *)&l->addr)->sin_addr.s_addr;
 }
 
 int http_host_allowed(const char *host, const http_listen *l)
 {
 	size_t len, name_len;
 	const char *port;
+	long number = -1;
 
-	if (!host || !l->loopback)
+	if (!host)
 		return 1;
 	len = strlen(host);
 	/* The port follows the last ':' after an IPv6 literal's ']'. */
@@ -116,9 +168,12 @@ int http_host_allowed(const char *host, const http_listen *l)
 	if (port && strchr(port, ']'))
 		port = NULL;
 	name_len = port ? (size_t)(port - host) : len;
-	if (port && parse_port(port + 1, len - name_len - 1) < 0)
+	if (port && (number = parse_port(port + 1, len - name_len - 1)) < 0)
 		return 0;
-	return loopback_name(host, name_len);
+	if (l->loopback)
+		return loopback_name(host, name_len);
+	return (!port || (unsigned long)number == l->port) &&
+	       listen_name(host, name_len, l);
 }
 
 /* ---- Accept ---- */

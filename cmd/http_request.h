@@ -20,6 +20,7 @@ typedef struct http_listen {
 	socklen_t addr_len;
 	unsigned port;                /* 0: the kernel picks one */
 	int loopback;                 /* 127.0.0.0/8 or ::1 */
+	int wildcard;                 /* 0.0.0.0 or :: (every interface) */
 	const char *text;             /* as given, for messages (borrowed) */
 } http_listen;
 
@@ -32,7 +33,10 @@ int http_listen_parse(const char *text, http_listen *out, const char **why);
  * allows) may be served by a server listening on `l`. A loopback server
  * answers only to loopback names (localhost, 127.x.x.x, [::1], with any
  * port): a web page cannot reach it through a name of its own (DNS
- * rebinding). A server bound to another address answers to any name. */
+ * rebinding). A server bound to another address answers only to that
+ * address as an IP literal (IPv4, or [IPv6]); one bound to every interface
+ * (0.0.0.0, ::) to any IP literal or localhost. There, a port given must
+ * be l->port. */
 int http_host_allowed(const char *host, const http_listen *l);
 
 /* Whether the Accept header `accept` (NULL: none) prefers the OpenMetrics

@@ -1,6 +1,6 @@
 /*
  * evtool's HTTP server decisions (cmd/http_request.c): --listen values,
- * the Host check of a loopback server, the Accept negotiation between
+ * the Host check of a loopback server and of one on another address, the Accept negotiation between
  * Prometheus' text format and OpenMetrics, and exact paths.
  */
 #include <setjmp.h>
@@ -29,10 +29,13 @@ static void test_listen(void **state)
 	assert_true(l.loopback && l.port == 0);
 	assert_int_equal(http_listen_parse("[::1]:9464", &l, &why), 0);
 	assert_true(l.loopback && l.addr.ss_family == AF_INET6);
+	assert_false(l.wildcard);
 	assert_int_equal(http_listen_parse("0.0.0.0:9464", &l, &why), 0);
-	assert_false(l.loopback);
+	assert_true(!l.loopback && l.wildcard);
 	assert_int_equal(http_listen_parse("[::]:1", &l, &why), 0);
-	assert_false(l.loopback);
+	assert_true(!l.loopback && l.wildcard);
+	assert_int_equal(http_listen_parse("192.168.1.5:80", &l, &why), 0);
+	assert_true(!l.loopback && !l.wildcard);
 	assert_int_equal(http_listen_parse("127.0.0.1:65536", &l, &why), -1);
 	assert_string_equal(why, "the port must be a number from 0 to 65535");
 	assert_int_equal(http_listen_parse("127.0.0.1:", &l, &why), -1);
@@ -45,12 +48,11 @@ static void test_listen(void **state)
 
 static void test_host(void **state)
 {
-	http_listen lo, any;
+	http_listen lo;
 	const char *why;
 
 	(void)state;
 	assert_int_equal(http_listen_parse("127.0.0.1:9464", &lo, &why), 0);
-	assert_int_equal(http_listen_parse("0.0.0.0:9464", &any, &why), 0);
 	assert_true(http_host_allowed(NULL, &lo));
 	assert_true(http_host_allowed("localhost", &lo));
 	assert_true(http_host_allowed("LOCALHOST:9464", &lo));
@@ -63,7 +65,60 @@ static void test_host(void **state)
 	assert_false(http_host_allowed("localhost:x", &lo));
 	assert_false(http_host_allowed("10.0.0.1:9464", &lo));
 	assert_false(http_host_allowed("", &lo));
-	assert_true(http_host_allowed("evil.example.com", &any));
+}
+
+/* A server on another address answers to that address only, as an IP
+ * literal with or without its port: no name, so no DNS rebinding. */
+static void test_host_address(void **state)
+{
+	http_listen v4, v6;
+	const char *why;
+
+	(void)state;
+	assert_int_equal(http_listen_parse("192.168.1.5:8080", &v4, &why), 0);
+	assert_int_equal(http_listen_parse("[2001:db8::7]:8080", &v6, &why), 0);
+	assert_true(http_host_allowed(NULL, &v4));
+	assert_true(http_host_allowed("192.168.1.5", &v4));
+	assert_true(http_host_allowed("192.168.1.5:8080", &v4));
+	assert_false(http_host_allowed("192.168.1.5:8081", &v4));
+	assert_false(http_host_allowed("192.168.1.5:", &v4));
+	assert_false(http_host_allowed("192.168.1.6:8080", &v4));
+	assert_false(http_host_allowed("evil.example.com", &v4));
+	assert_false(http_host_allowed("evil.example.com:8080", &v4));
+	assert_false(http_host_allowed("192.168.1.5.nip.io:8080", &v4));
+	assert_false(http_host_allowed("localhost:8080", &v4));
+	assert_false(http_host_allowed("127.0.0.1:8080", &v4));
+	assert_false(http_host_allowed("[::ffff:192.168.1.5]:8080", &v4));
+	assert_false(http_host_allowed("", &v4));
+	assert_true(http_host_allowed("[2001:db8::7]", &v6));
+	assert_true(http_host_allowed("[2001:DB8:0::7]:8080", &v6));
+	assert_false(http_host_allowed("[2001:db8::7]:80", &v6));
+	assert_false(http_host_allowed("[2001:db8::8]:8080", &v6));
+	assert_false(http_host_allowed("2001:db8::7", &v6));
+	assert_false(http_host_allowed("192.168.1.5:8080", &v6));
+	assert_false(http_host_allowed("evil.example.com:8080", &v6));
+}
+
+/* A server on every interface (0.0.0.0, ::) cannot be named by one
+ * address: it answers to any IP literal, or localhost, with its port. */
+static void test_host_wildcard(void **state)
+{
+	http_listen any, any6;
+	const char *why;
+
+	(void)state;
+	assert_int_equal(http_listen_parse("0.0.0.0:9464", &any, &why), 0);
+	assert_int_equal(http_listen_parse("[::]:9464", &any6, &why), 0);
+	assert_true(http_host_allowed("10.0.0.1:9464", &any));
+	assert_true(http_host_allowed("0.0.0.0:9464", &any));
+	assert_true(http_host_allowed("localhost:9464", &any));
+	assert_true(http_host_allowed("[fe80::1]", &any6));
+	assert_true(http_host_allowed("192.168.1.5:9464", &any6));
+	assert_false(http_host_allowed("10.0.0.1:9465", &any));
+	assert_false(http_host_allowed("evil.example.com", &any));
+	assert_false(http_host_allowed("evil.example.com:9464", &any6));
+	assert_false(http_host_allowed("10.0.0.1.nip.io:9464", &any));
+	assert_false(http_host_allowed("", &any));
 }
 
 static void test_accept(void **state)
@@ -110,6 +165,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listen),
 		cmocka_unit_test(test_host),
+		cmocka_unit_test(test_host_address),
+		cmocka_unit_test(test_host_wildcard),
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_routes),
 	};

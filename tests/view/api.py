@@ -13,7 +13,8 @@ Zoomed in, each thread row's intervals are those of show's events. A
 gzip log and standard input give the plain log's tiles, a growing file
 and a socket grow on the server; the log is
 opened read-only; --listen serves the port named, and warns for an
-address other than loopback.
+address other than loopback, where the Host must name that address (any
+IP address or localhost on 0.0.0.0).
 
 usage: api.py EVTOOL TESTDATA [CORPUS]
 """
@@ -575,15 +576,58 @@ try:
     check(s.curl("/api/meta")[0] == 200, "--listen: it answers")
 finally:
     s.stop()
+
+
+def host_refused(s, host, message):
+    status, body = s.curl("/api/meta", "-H", "Host: " + host)
+    check(status == 403 and body == message,
+          "%s: Host %s: %d %r" % (s.base, host, status, body))
+
+
 s = Server(plain, options=("--listen", "0.0.0.0:0"), host=r"0\.0\.0\.0")
 try:
-    s.base = "http://127.0.0.1:" + s.base.rsplit(":", 1)[1]
+    port = int(s.base.rsplit(":", 1)[1])
+    s.base = "http://127.0.0.1:%d" % port
     check(s.curl("/api/meta")[0] == 200, "--listen 0.0.0.0: it answers")
+    check(s.curl("/api/meta", "-H", "Host: localhost:%d" % port)[0] == 200,
+          "--listen 0.0.0.0: it answers to localhost")
+    only = "this server answers to an IP address or localhost only\n"
+    host_refused(s, "evil.example:%d" % port, only)
+    host_refused(s, "127.0.0.1:%d" % (port ^ 1), only)
 finally:
     s.stop()
 warned = s.proc.stderr.read()
 check("warning: not a loopback address" in warned,
       "--listen 0.0.0.0: the warning %r" % warned)
+
+# An address of this machine other than loopback (the one a route to
+# TEST-NET-1 leaves from; none on a machine without a network): served
+# to a Host naming it, refused to any other name or port.
+try:
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    probe.connect(("192.0.2.1", 9))
+    address = probe.getsockname()[0]
+    probe.close()
+except OSError:
+    address = None
+if address and not address.startswith("127."):
+    s = Server(plain, options=("--listen", address + ":0"),
+               host=re.escape(address))
+    try:
+        port = int(s.base.rsplit(":", 1)[1])
+        check(s.curl("/api/meta")[0] == 200,
+              "--listen %s: it answers" % address)
+        check(s.curl("/api/meta", "-H", "Host: " + address)[0] == 200,
+              "--listen %s: it answers to a Host without port" % address)
+        only = "this server answers to its --listen address only\n"
+        host_refused(s, "evil.example:%d" % port, only)
+        host_refused(s, "%s.nip.io:%d" % (address, port), only)
+        host_refused(s, "%s:%d" % (address, port ^ 1), only)
+        host_refused(s, "localhost:%d" % port, only)
+    finally:
+        s.stop()
+else:
+    print("skipped: no address other than loopback for --listen")
 
 # --cache DIR|FILE: the index is written once the log is read, used again
 # while the log is unchanged (the answers are the same), made anew when its
