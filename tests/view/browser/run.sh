@@ -2,7 +2,7 @@
 # evtool view's page in real headless Chromium (Debian's chromium, driven
 # by the pinned playwright-core that tests/export/viewer uses): view.mjs
 # opens a merged two-process log, checks the canvas's pixels against
-# stats --caps, zooms by URL and by wheel to one RUN_THREAD event, hovers
+# stats --caps (and the spark strips against /api/tiles), zooms by URL and by wheel to one RUN_THREAD event, hovers
 # it and compares the tooltip with show's line, and selects a range whose
 # figures it compares with filter --from --to | stats --json; rows.mjs
 # checks the GC phases, thread rows (and one run of a thread zoomed in,

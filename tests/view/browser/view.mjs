@@ -5,7 +5,9 @@
 // 1. The whole run: each capability row's pixels that are running (a
 //    thread's colour), GC (red) and idle (grey) cover the shares that
 //    `evtool stats --caps --json` gives for the visible range (within 0.5%);
-//    for the further LOGs too.
+//    for the further LOGs too. Under each, the spark strips (sparks.mjs):
+//    one per cap when the API shows sparks, none else; bars of sparks
+//    created and converted in exactly the columns where the API has them.
 // 2. Zoomed by URL near one RUN_THREAD event of `evtool show`, then by the
 //    wheel over it down to about a microsecond: the tooltip of that event
 //    is show's line for it.
@@ -34,6 +36,7 @@ import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { gcPhasesOfShow, threadStatesOfShow, rowsChecks } from './rows.mjs';
+import { checkSparks } from './sparks.mjs';
 
 const [modules, chromiumPath, evtool, log, outDir, spansLog, ...pixelLogs] = process.argv.slice(2);
 const require = createRequire(path.join(path.resolve(modules), 'x.js'));
@@ -202,6 +205,7 @@ try {
   // The time of drawing one frame, for bench/README.md (not a check).
   console.log('frame drawn in ' + (await page.evaluate(() => window.frameMs(20))).toFixed(1) + ' ms (mean of 20)');
   await checkPixels(page, log);
+  const sparkMarks = {};
   for (const other of pixelLogs) {
     const v = await startView(other);
     try {
@@ -209,8 +213,11 @@ try {
       await page.waitForFunction(() => window.drawn > 0, null, { timeout: 30000 });
       await page.waitForTimeout(300);
       await checkPixels(page, other);
+      sparkMarks[path.basename(other)] = await checkSparks({ page, run, check }, other);
+      if (/sparks-n2/.test(other)) await page.screenshot({ path: path.join(outDir, 'sparks.png'), fullPage: true });
     } finally { v.proc.kill(); }
   }
+  check(sparkMarks['sparks-n2.eventlog'] > 0, `spark strips checked: ${JSON.stringify(sparkMarks)} columns marked`);
   await page.goto(url);
   await page.waitForFunction(() => window.drawn > 0, null, { timeout: 30000 });
 
