@@ -21,11 +21,11 @@ function diff(got, want) {
 
 export async function checkSparks({ page, run, check }, file) {
   const seen = await page.evaluate(() => {
-    const { LABEL } = window.viewLayout, { SPARK_RGB } = window.viewColours;
+    const { LABEL } = window.viewLayout, { SPARK_RGB = {} } = window.viewColours;
     const L = window.viewLayout.current, cv = document.getElementById('tl');
     const px = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
-    const is = (x, y, rgb) => { const i = 4 * (y * cv.width + x); return px[i] === rgb[0] && px[i + 1] === rgb[1] && px[i + 2] === rgb[2]; };
-    const strips = L.sparks.map(({ cap, y, h }) => {
+    const is = (x, y, rgb = []) => { const i = 4 * (y * cv.width + x); return px[i] === rgb[0] && px[i + 1] === rgb[1] && px[i + 2] === rgb[2]; };
+    const strips = (L.sparks || []).map(({ cap, y, h }) => {
       const mid = y + Math.floor(h / 2), created = [], converted = [];
       for (let x = 0; x < tiles.width; x++) {
         let up = false, down = false;
