@@ -53,7 +53,8 @@ def interval_gcs(text):
     for line in lines[1:]:
         if not line.strip():
             break
-        total += int(line.split()[-3])
+        gcs = line.split()[-3]
+        total += 0 if gcs == "-" else int(gcs)  # "-": none recorded yet
     return total
 
 

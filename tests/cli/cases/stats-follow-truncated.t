@@ -3,8 +3,8 @@ cmd: head -c 40000 @DATA@/gc-n2.eventlog | evtool stats --follow --every 10ms -
 exit: 3
 --- stdout
       time   alloc rate       live       heap   GCs   GC time  productivity
-   0.0100s    1.4 MiB/s        0 B        0 B     0       0ns        100.0%
-   0.0190s        0 B/s        0 B        0 B     0       0ns        100.0%
+   0.0100s    1.4 MiB/s          -        0 B     0       0ns        100.0%
+   0.0190s        0 B/s          -        0 B     0       0ns        100.0%
 
 <stdin>: process (pid unknown, capset 0, 1 capability)
           15,016 bytes allocated in the heap

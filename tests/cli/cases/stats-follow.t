@@ -3,12 +3,12 @@ cmd: evtool stats --follow --every 5ms @DATA@/threads-n2.eventlog
 exit: 0
 --- stdout
       time   alloc rate       live       heap   GCs   GC time  productivity
-   0.0050s        0 B/s        0 B        0 B     0       0ns        100.0%
-   0.0100s        0 B/s        0 B        0 B     0       0ns        100.0%
-   0.0150s        0 B/s        0 B        0 B     0       0ns        100.0%
-   0.0200s        0 B/s        0 B        0 B     0       0ns        100.0%
-   0.0250s        0 B/s        0 B        0 B     0       0ns        100.0%
-   0.0300s   20.2 MiB/s        0 B        0 B     0       0ns        100.0%
+   0.0050s            -          -          -     -         -             -
+   0.0100s            -          -          -     -         -             -
+   0.0150s            -          -          -     -         -             -
+   0.0200s            -          -          -     -         -             -
+   0.0250s            -          -          -     -         -             -
+   0.0300s   20.2 MiB/s          -        0 B     0       0ns        100.0%
    0.0302s  676.9 MiB/s   65.3 KiB    3.0 MiB     1     122us         99.6%
 
 @DATA@/threads-n2.eventlog: process 8499 (capset 0, 2 capabilities)

@@ -4,10 +4,10 @@ cmd: evtool stats --follow --every 50ms --spans @DATA@/spans-a.eventlog | sed -n
 exit: 0
 --- stdout
       time   alloc rate       live       heap   GCs   GC time  productivity
-   0.0500s        0 B/s        0 B        0 B     0       0ns        100.0%
+   0.0500s            -          -          -     -         -             -
        span job                  3 ended, 30.4ms in all so far, max 10.2ms
        span sleep                2 ended, 40.5ms in all so far, max 20.3ms
-   0.1000s        0 B/s        0 B        0 B     0       0ns        100.0%
+   0.1000s            -          -          -     -         -             -
        span sleep                2 ended, 81.0ms in all so far, max 20.4ms
    0.1500s    3.9 MiB/s   59.4 KiB    2.0 MiB     1     117us         99.9%
        span outer                1 ended, 105ms in all so far, max 105ms
