@@ -55,11 +55,11 @@ printf '\125%.0s' $(seq 64) | dd of="$logs/gc-n2-damaged" bs=1 seek=3100 conv=no
 cat "$logs/user-n1" "$logs/merge-a" >"$logs/two-sessions"
 # Two runs' logs concatenated (merge refuses it, see fuzz_merge_self.c).
 cat "$logs/merge-a" "$logs/merge-b" >"$logs/two-runs"
-# A -hc -p census holding time-profile ticks (prof-a's at 75 ms, with
+# A -hc -p census holding time-profile ticks (prof-a's at 48.4 ms, with
 # the events around it) and a window of the other replica; the log with
 # the header Mercury's runtime writes (tests/cli/cases/redeclare.py).
-"$evtool" filter --no-progress --from 74ms --to 82ms "$td/prof-a.eventlog" -o "$logs/prof-a-census"
-"$evtool" filter --no-progress --from 74ms --to 82ms "$td/prof-b.eventlog" -o "$logs/prof-b-window"
+"$evtool" filter --no-progress --from 47ms --to 55ms "$td/prof-a.eventlog" -o "$logs/prof-a-census"
+"$evtool" filter --no-progress --from 47ms --to 55ms "$td/prof-b.eventlog" -o "$logs/prof-b-window"
 python3 "$root/tests/cli/cases/redeclare.py" --mercury "$logs/user-n1" "$logs/mercury-user-n1"
 python3 "$root/tests/cli/cases/redeclare.py" --mercury "$logs/prof-a-census" "$logs/mercury-prof-a-census"
 # gzip input.

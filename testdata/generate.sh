@@ -65,15 +65,18 @@ fi
 echo "GHC: $(ghc --numeric-version)"
 
 # compile NAME: testdata/src/NAME.hs -> $work/NAME; NAME-prof is the
-# profiled build of NAME.hs (every function a cost centre).
+# profiled build of NAME.hs (every function a cost centre). GHC names the
+# source as it was given in each cost centre's location
+# (HEAP_PROF_COST_CENTRE, 161), so it is given relative to the tree's
+# top, testdata/src/NAME.hs: the logs name no local folder.
 compile() {
   local name=$1 flags=()
   if [[ "$name" == *-prof ]]; then
     name=${name%-prof} flags=(-prof -fprof-auto)
   fi
   mkdir -p "$work/build/$1"
-  ghc -O1 -threaded -rtsopts -eventlog "${flags[@]}" -v0 \
-      -outputdir "$work/build/$1" -o "$work/$1" "$src/$name.hs"
+  (cd "$here/.." && ghc -O1 -threaded -rtsopts -eventlog "${flags[@]}" -v0 \
+      -outputdir "$work/build/$1" -o "$work/$1" "testdata/src/$name.hs")
 }
 
 compiled=" "

@@ -1939,7 +1939,7 @@ static void test_merge_cached_inputs(void **state)
 	char *b = ts_path(EVTOOL_TESTDATA, "merge-b.eventlog");
 	size_t small_len, big_len, files_len, memory_len;
 	char *small = write_copies(dir, "small.eventlog", 4, &small_len);
-	char *big = write_copies(dir, "big.eventlog", 5, &big_len);
+	char *big = write_copies(dir, "big.eventlog", 7, &big_len);
 	uint8_t *files, *memory;
 	tprogress progress = { 0, 0, 0 };
 

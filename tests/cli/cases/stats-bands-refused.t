@@ -4,7 +4,7 @@
 cmd: evtool stats @DATA@/heapdiff-a-hT.eventlog @DATA@/heapdiff-b-hc.eventlog | tail -1; echo "exit ${PIPESTATUS[0]}"; evtool stats @DATA@/threads-n1.eventlog @DATA@/heapdiff-b-hT.eventlog | tail -1
 exit: 0
 --- stdout
-  p99-pause                      12.3ms             17.8ms    +44.7%
+  p99-pause                      12.3ms             21.0ms    +70.9%
 exit 1
   heap profile: only @DATA@/heapdiff-b-hT.eventlog has one; bands not compared
 --- stderr

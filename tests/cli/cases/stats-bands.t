@@ -13,15 +13,15 @@ exit: 0
   ghc-prim:GHC.Types.D#                       -      320,000      new   
   containers-0.6.4.1:Data.Map.Inte    1,267,200    1,360,224    +7.3%   
   (33 more bands)                       468,416      499,408    +6.6%   
-  heap profile by -hy: 33 bands, the 3 with the largest change of peak
+  heap profile by -hy: 42 bands, the 3 with the largest change of peak
   band                                base peak     new peak   change   
+  []                                  1,105,880    1,801,440   +62.9%   
   Double                                      -      320,000      new   
-  Map                                 1,467,696    1,177,536   -19.8%   
-  Int                                   489,248      392,176   -19.8%   
-  (30 more bands)                     2,112,760    2,176,736    +3.0%   
-  heap profile by -hc: 12 bands, the 3 with the largest change of peak
+  Map                                   773,328      921,600   +19.2%   
+  (39 more bands)                       268,520      381,048   +41.9%   
+  heap profile by -hc: 9 bands, the 3 with the largest change of peak
   band                                base peak     new peak   change   
-  buildMap.\/buildMap/m...            2,390,112    3,526,112   +47.5%   
   extraDoubles/main.ds/...                    -      800,000      new   
-  PINNED                                      -       61,360      new   
-  (9 more bands)                         12,232       13,696   +12.0%   
+  buildMap.\/buildMap/m...            3,512,344    3,122,520   -11.1%   
+  GHC.Conc.Signal.CAF                       640          640    +0.0%   
+  (6 more bands)                         11,592       11,592    +0.0%   
