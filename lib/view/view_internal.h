@@ -181,6 +181,18 @@ int evi_view_thread_start(const ev_view_index *ix, size_t i, uint64_t b,
 /* A thread row's bucket: 2^(shift + tgap) ns. */
 unsigned evi_view_thread_shift(const ev_view_index *ix);
 
+/* a * b / c (c > 0), exactly: in 64 bits when a * b fits (a range's
+ * nanoseconds times a width nearly always do), else in 128 (a call to
+ * __udivti3, which the tiles' spans paid at every cell). */
+static inline uint64_t evi_view_muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t ab;
+
+	if (!__builtin_mul_overflow(a, b, &ab))
+		return ab / c;
+	return (uint64_t)((unsigned __int128)a * b / c);
+}
+
 /* Proportions of buckets (view_query.c). */
 void evi_view_span_of(uint64_t from, uint64_t to, size_t width, size_t i,
 		      uint64_t *lo, uint64_t *hi);

@@ -71,7 +71,7 @@ size_t ev_view_memory(const ev_view_index *ix)
 /* `ns` scaled by part/whole without overflow (whole > 0). */
 static uint64_t share(uint64_t ns, uint64_t part, uint64_t whole)
 {
-	return (uint64_t)((unsigned __int128)ns * part / whole);
+	return evi_view_muldiv(ns, part, whole);
 }
 
 /* Span `i` of `width` equal spans of [from, to): [*lo, *hi). */

@@ -22,8 +22,7 @@ typedef struct replay {
 /* The start of span `i` (i == width: the range's end). */
 static uint64_t span_start(const replay *rp, size_t i)
 {
-	return rp->from + (uint64_t)((unsigned __int128)(rp->to - rp->from) *
-				     i / rp->width);
+	return rp->from + evi_view_muldiv(rp->to - rp->from, i, rp->width);
 }
 
 /* Adds [a, b) of a run of `tid` (0: GC) to the spans it covers. */
@@ -35,8 +34,7 @@ static void add_piece(replay *rp, uint64_t a, uint64_t b, uint32_t tid)
 	b = b < rp->to ? b : rp->to;
 	if (b <= a)
 		return;
-	i = (size_t)((unsigned __int128)(a - rp->from) * rp->width /
-		     (rp->to - rp->from));
+	i = (size_t)evi_view_muldiv(a - rp->from, rp->width, rp->to - rp->from);
 	for (; i < rp->width && span_start(rp, i) < b; i++) {
 		uint64_t lo = span_start(rp, i), hi = span_start(rp, i + 1);
 		uint64_t ns = (b < hi ? b : hi) - (a > lo ? a : lo);
@@ -64,8 +62,8 @@ static void add_phase(replay *rp, uint64_t a, uint64_t b, unsigned phase)
 	b = b < rp->to ? b : rp->to;
 	if (b <= a || phase == EV_VIEW_GC_SYNC)
 		return;
-	for (size_t i = (size_t)((unsigned __int128)(a - rp->from) * rp->width /
-				 (rp->to - rp->from));
+	for (size_t i = (size_t)evi_view_muldiv(a - rp->from, rp->width,
+						rp->to - rp->from);
 	     i < rp->width && span_start(rp, i) < b; i++) {
 		uint64_t lo = span_start(rp, i), hi = span_start(rp, i + 1);
 		if (hi > a)

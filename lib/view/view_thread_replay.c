@@ -18,10 +18,10 @@
 #include "internal.h"
 #include "view_internal.h"
 
-/* A thread event taken, by its thread's index in the replay. */
+/* A thread event taken, by its thread's index in the replay (16 bytes:
+ * a long replay takes some 10^5 of them). */
 typedef struct rp_event {
 	uint64_t time;
-	uint32_t seq; /* the order it was given: ties by it */
 	uint32_t k;
 	uint8_t type, status;
 } rp_event;
@@ -34,6 +34,7 @@ typedef struct rp_thread {
 	uint8_t state, reason;
 	ev_view_thread_interval *iv;
 	size_t n_iv, iv_cap;
+	size_t events; /* taken: each closes at most one interval */
 } rp_thread;
 
 /* A thread's id and its index in the replay, sorted by id. */
@@ -49,7 +50,6 @@ struct ev_view_thread_replay {
 	size_t n;
 	rp_event *e;
 	size_t n_e, e_cap;
-	uint32_t seq;
 };
 
 static int by_tid(const void *a, const void *b)
@@ -58,65 +58,53 @@ static int by_tid(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-/* Whether `x` comes before `y`: by time, ties in the order given (seq,
- * never equal: a total order). */
-static int before(const rp_event *x, const rp_event *y)
-{
-	return x->time != y->time ? x->time < y->time : x->seq < y->seq;
-}
-
-/* The end of the run in order that starts at e[i]. */
+/* The end of the run in time order (ties allowed) that starts at e[i]. */
 static size_t run_end(const rp_event *e, size_t i, size_t n)
 {
-	while (++i < n && before(&e[i - 1], &e[i]))
+	while (++i < n && e[i - 1].time <= e[i].time)
 		;
 	return i;
 }
 
-/* Merges the runs in order a[0, na) and b[0, nb) into out. */
-static void merge_runs(const rp_event *a, size_t na, const rp_event *b,
-		       size_t nb, rp_event *out)
+/* Merges the run e[0, na) with the run e[na, n) after it, in place
+ * (the first copied to `left`); a tie keeps the first run's event
+ * first. */
+static void merge_runs(rp_event *e, size_t na, size_t n, rp_event *left)
 {
-	while (na && nb)
-		if (before(b, a))
-			*out++ = *b++, nb--;
-		else
-			*out++ = *a++, na--;
-	memcpy(out, na ? a : b, (na ? na : nb) * sizeof *out);
+	size_t a = 0, b = na, out = 0;
+
+	memcpy(left, e, na * sizeof *e);
+	while (a < na && b < n)
+		e[out++] = e[b].time < left[a].time ? e[b++] : left[a++];
+	memcpy(e + out, left + a, (na - a) * sizeof *e);
 }
 
-/* Puts the events in time order (ties: in the order given). Each
- * capability's come in time order (a log holds them so), so the array is
- * a few runs already in order, one a capability: they are merged, each
- * pass of pairwise merges halving their number, rather than sorted anew
- * (qsort spent most of a long replay's time). */
+/* Puts the events in time order, ties in the order given: a stable
+ * natural merge sort. Each capability's events come in time order (a
+ * log holds them so), so the array is a few runs in order, one a
+ * capability: they are merged, each pass of pairwise merges halving
+ * their number, rather than sorted anew (qsort spent most of a long
+ * replay's time). */
 static int sort_events(ev_view_thread_replay *rp)
 {
-	size_t n = rp->n_e, runs;
-	rp_event *src = rp->e, *dst, *swap;
+	size_t n = rp->n_e, runs, left_cap = 0;
+	rp_event *left = NULL;
 
-	if (n < 2 || run_end(src, 0, n) == n)
-		return EV_OK;
-	if (!(dst = malloc(n * sizeof *dst)))
-		return EV_ENOMEM;
 	do {
-		size_t i = 0;
+		runs = 0;
+		for (size_t i = 0; i < n; runs++) {
+			size_t mid = run_end(rp->e, i, n);
+			size_t end = mid < n ? run_end(rp->e, mid, n) : n;
 
-		for (runs = 0; i < n; runs++) {
-			size_t mid = run_end(src, i, n);
-			size_t end = mid < n ? run_end(src, mid, n) : n;
-
-			merge_runs(src + i, mid - i, src + mid, end - mid,
-				   dst + i);
+			if (end > mid && mid - i > left_cap &&
+			    evi_grow(&left, &left_cap, mid - i, sizeof *left) < 0)
+				return EV_ENOMEM;
+			if (end > mid)
+				merge_runs(rp->e + i, mid - i, end - i, left);
 			i = end;
 		}
-		swap = src;
-		src = dst;
-		dst = swap;
 	} while (runs > 1);
-	if (src != rp->e)
-		memcpy(rp->e, src, n * sizeof *src);
-	free(src == rp->e ? dst : src);
+	free(left);
 	return EV_OK;
 }
 
@@ -219,8 +207,8 @@ static int take(ev_view_thread_replay *rp, const ev_event *ev, uint32_t k)
 	    evi_grow(&rp->e, &rp->e_cap, rp->n_e + 1, sizeof *rp->e) < 0)
 		return EV_ENOMEM;
 	e = &rp->e[rp->n_e++];
+	rp->t[k].events++;
 	e->time = ev->time;
-	e->seq = rp->seq++;
 	e->k = k;
 	e->type = (uint8_t)ev->type;
 	e->status = 0;
@@ -268,8 +256,25 @@ static int close_state(ev_view_thread_replay *rp, rp_thread *t, uint64_t end)
 	return EV_OK;
 }
 
+/* Each thread's intervals allocated at once, as many as can come (one
+ * per event, and the one open at the end), rather than grown: a long
+ * replay's arrays were most of its time in realloc's copies and page
+ * faults. */
+static int reserve_intervals(ev_view_thread_replay *rp)
+{
+	for (size_t k = 0; k < rp->n; k++) {
+		rp_thread *t = &rp->t[k];
+
+		if (evi_grow(&t->iv, &t->iv_cap, t->events + 1, sizeof *t->iv) < 0)
+			return EV_ENOMEM;
+	}
+	return EV_OK;
+}
+
 int ev_view_thread_replay_finish(ev_view_thread_replay *rp)
 {
+	if (reserve_intervals(rp) < 0)
+		return EV_ENOMEM;
 	if (sort_events(rp) < 0)
 		return EV_ENOMEM;
 	for (size_t i = 0; i < rp->n_e; i++) {
@@ -310,14 +315,21 @@ static void add_interval(const ev_view_thread_replay *rp,
 			 ev_view_thread_cell *cells, uint64_t *reason_ns)
 {
 	uint64_t range = rp->to - rp->from;
-	size_t i = (size_t)((unsigned __int128)(iv->from - rp->from) * width /
-			    range);
+	size_t i = width == 1 ? 0
+		   : (size_t)evi_view_muldiv(iv->from - rp->from, width, range);
+	/* span i is [lo, hi) as evi_view_span_of gives it (the first's lo is
+	 * `from`, the last's hi `to`), each span's hi the next one's lo:
+	 * no division for a width of 1 (the threads' order by running
+	 * time) */
+	uint64_t lo = i ? rp->from + evi_view_muldiv(range, i, width) : rp->from;
+	uint64_t hi;
 
-	for (; i < width; i++) {
-		uint64_t lo, hi, ns;
+	for (; i < width; i++, lo = hi) {
+		uint64_t ns;
 		ev_view_thread_cell *c = &cells[i];
 
-		evi_view_span_of(rp->from, rp->to, width, i, &lo, &hi);
+		hi = i + 1 == width ? rp->to
+				    : rp->from + evi_view_muldiv(range, i + 1, width);
 		if (lo >= iv->to)
 			break;
 		if (hi <= iv->from)
