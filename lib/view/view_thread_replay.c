@@ -307,35 +307,49 @@ size_t ev_view_thread_replay_intervals(const ev_view_thread_replay *rp,
 	return k < rp->n ? rp->t[k].n_iv : 0;
 }
 
+/* A span of the range, [lo, hi): the last an interval reached. */
+typedef struct span_at {
+	size_t i;
+	uint64_t lo, hi;
+} span_at;
+
+/* The start of span `i` of `width` of the range, as evi_view_span_of
+ * gives it (span 0 starts at `from`, span `width` at `to`). */
+static uint64_t span_lo(const ev_view_thread_replay *rp, size_t i,
+			size_t width)
+{
+	if (!i || i == width)
+		return i ? rp->to : rp->from;
+	return rp->from + evi_view_muldiv(rp->to - rp->from, i, width);
+}
+
 /* Adds interval `iv` to the cells of the spans it covers; a blocked one's
  * reason as the rows keep it (the same reason adds up, a longer piece of
- * another replaces it). */
+ * another replaces it). A thread's intervals come in time order, most
+ * far shorter than a span: one starts in the span the last reached
+ * (*at), found there without a division. */
 static void add_interval(const ev_view_thread_replay *rp,
 			 const ev_view_thread_interval *iv, size_t width,
-			 ev_view_thread_cell *cells, uint64_t *reason_ns)
+			 ev_view_thread_cell *cells, uint64_t *reason_ns,
+			 span_at *at)
 {
-	uint64_t range = rp->to - rp->from;
-	size_t i = width == 1 ? 0
-		   : (size_t)evi_view_muldiv(iv->from - rp->from, width, range);
-	/* span i is [lo, hi) as evi_view_span_of gives it (the first's lo is
-	 * `from`, the last's hi `to`), each span's hi the next one's lo:
-	 * no division for a width of 1 (the threads' order by running
-	 * time) */
-	uint64_t lo = i ? rp->from + evi_view_muldiv(range, i, width) : rp->from;
-	uint64_t hi;
+	size_t i = at->i;
+	uint64_t lo = at->lo, hi = at->hi;
 
-	for (; i < width; i++, lo = hi) {
-		uint64_t ns;
+	if (iv->from < lo || iv->from >= hi) {
+		i = (size_t)evi_view_muldiv(iv->from - rp->from, width,
+					    rp->to - rp->from);
+		lo = span_lo(rp, i, width);
+		hi = span_lo(rp, i + 1, width);
+	}
+	for (;;) {
 		ev_view_thread_cell *c = &cells[i];
+		uint64_t ns = (iv->to < hi ? iv->to : hi) -
+			      (iv->from > lo ? iv->from : lo);
 
-		hi = i + 1 == width ? rp->to
-				    : rp->from + evi_view_muldiv(range, i + 1, width);
-		if (lo >= iv->to)
-			break;
-		if (hi <= iv->from)
-			continue;
-		ns = (iv->to < hi ? iv->to : hi) - (iv->from > lo ? iv->from : lo);
-		if (iv->state == EV_VIEW_THREAD_RUNNING) {
+		if (hi <= iv->from) {
+			/* before the interval */
+		} else if (iv->state == EV_VIEW_THREAD_RUNNING) {
 			c->run_ns += ns;
 		} else if (iv->state == EV_VIEW_THREAD_RUNNABLE) {
 			c->runnable_ns += ns;
@@ -346,12 +360,18 @@ static void add_interval(const ev_view_thread_replay *rp,
 			else if (ns > reason_ns[i])
 				reason_ns[i] = ns, c->reason = iv->reason;
 		}
+		*at = (span_at){ i, lo, hi };
+		if (++i == width || hi >= iv->to)
+			break;
+		lo = hi;
+		hi = span_lo(rp, i + 1, width);
 	}
 }
 
 int ev_view_thread_replay_tile(const ev_view_thread_replay *rp, size_t k,
 			       size_t width, ev_view_thread_cell *cells)
 {
+	span_at at = { 0, 0, 0 };
 	uint64_t *reason_ns;
 
 	if (k >= rp->n || !width)
@@ -360,7 +380,8 @@ int ev_view_thread_replay_tile(const ev_view_thread_replay *rp, size_t k,
 		return EV_ENOMEM;
 	memset(cells, 0, width * sizeof *cells);
 	for (size_t i = 0; i < rp->t[k].n_iv; i++)
-		add_interval(rp, &rp->t[k].iv[i], width, cells, reason_ns);
+		add_interval(rp, &rp->t[k].iv[i], width, cells, reason_ns,
+			     &at);
 	free(reason_ns);
 	return EV_OK;
 }
