@@ -91,8 +91,8 @@ static void sum_span(const ev_view_index *ix, const view_row *r, uint64_t lo,
 		c->run_ns += evi_view_scaled(k->run_ns, part, width);
 		c->gc_ns += evi_view_scaled(k->gc_ns, part, width);
 		for (unsigned ph = EV_VIEW_GC_WORK; ph < EV_VIEW_GC_PHASES; ph++)
-			c->gc_phase_ns[ph] += evi_view_scaled(k->gc_phase_ns[ph - 1],
-						     part, width);
+			c->gc_phase_ns[ph] += evi_view_scaled(
+				k->gc_phase_ns[ph - 1], part, width);
 		if (k->tid && k->tid_ns > best) {
 			best = k->tid_ns;
 			c->tid = k->tid;
@@ -154,7 +154,8 @@ static int heap_cells(const ev_view_index *ix, const view_heap *heap,
 
 			c->size_bytes = h->size > c->size_bytes ? h->size : c->size_bytes;
 			c->live_bytes = h->live > c->live_bytes ? h->live : c->live_bytes;
-			c->allocated_bytes += evi_view_scaled(h->alloc, part_of(ix, b, lo, hi), w);
+			c->allocated_bytes += evi_view_scaled(
+				h->alloc, part_of(ix, b, lo, hi), w);
 		}
 	}
 	return EV_OK;
@@ -208,8 +209,10 @@ int ev_view_sparks(const ev_view_index *ix, uint16_t cap, uint64_t from,
 			const view_bucket *k = &r->b[b];
 			uint64_t part = part_of(ix, b, lo, hi);
 
-			c->created += evi_view_scaled(k->sparks_created, part, w);
-			c->converted += evi_view_scaled(k->sparks_converted, part, w);
+			c->created += evi_view_scaled(k->sparks_created, part,
+						      w);
+			c->converted += evi_view_scaled(k->sparks_converted,
+							part, w);
 			if (k->pool)
 				c->pool = k->pool - 1;
 		}

@@ -97,8 +97,11 @@ static int sort_events(ev_view_thread_replay *rp)
 			size_t end = mid < n ? run_end(rp->e, mid, n) : n;
 
 			if (end > mid && mid - i > left_cap &&
-			    evi_grow(&left, &left_cap, mid - i, sizeof *left) < 0)
+			    evi_grow(&left, &left_cap, mid - i,
+				     sizeof *left) < 0) {
+				free(left);
 				return EV_ENOMEM;
+			}
 			if (end > mid)
 				merge_runs(rp->e + i, mid - i, end - i, left);
 			i = end;
@@ -265,7 +268,8 @@ static int reserve_intervals(ev_view_thread_replay *rp)
 	for (size_t k = 0; k < rp->n; k++) {
 		rp_thread *t = &rp->t[k];
 
-		if (evi_grow(&t->iv, &t->iv_cap, t->events + 1, sizeof *t->iv) < 0)
+		if (evi_grow(&t->iv, &t->iv_cap, t->events + 1,
+			     sizeof *t->iv) < 0)
 			return EV_ENOMEM;
 	}
 	return EV_OK;
