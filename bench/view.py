@@ -11,8 +11,11 @@ p50/p99/max time of
 N (default 1000) /api/tiles (width 1500) at random viewports, N at random
 deep zooms (at most 64 buckets), N /api/events (limit 100), N
 /api/threads (width 1500, 32 rows), N /api/window (the figures of
-filter | stats, at random ranges) and N /api/bands requests, measured
-on the client over loopback (so an upper bound of the server's time).
+filter | stats, at random ranges) and N /api/bands requests: the
+server's own time per answer (its Server-Timing header: the handler's
+wall time, and its thread's CPU time in it), the time on the client over
+loopback, and the bytes the server read from the disk (not the page
+cache) while answering them (/proc/PID/io read_bytes).
 With --cache DIR, the server keeps its index there: run twice, the
 second start reads the cache."""
 import json
@@ -53,10 +56,21 @@ url = p.stdout.readline().strip()
 base, token = re.match(r"(http://[^/]+)/\?token=(\w+)", url).groups()
 
 
-def get(path):
+def get(path, timing=None):
+    """The answer to `path`; its Server-Timing figures (ms) in `timing`."""
     sep = "&" if "?" in path else "?"
     with urllib.request.urlopen(base + path + sep + "token=" + token) as r:
+        if timing is not None:
+            for part in r.headers.get("Server-Timing", "").split(","):
+                name, _, dur = part.strip().partition(";dur=")
+                timing[name] = float(dur)
         return r.read()
+
+
+def disk_read(pid):
+    """The bytes process `pid` has had read from storage."""
+    return int(re.search(r"read_bytes:\s+(\d+)",
+                         open("/proc/%d/io" % pid).read()).group(1))
 
 
 get("/api/tiles?width=1500")
@@ -69,7 +83,11 @@ while True:
 index_s = time.time() - t0
 index_cpu = cpu_of(p.pid)
 random.seed(1)
-lat = {"tiles": [], "zoomed": [], "events": [], "threads": [], "window": [], "bands": []}
+kinds = ("tiles", "zoomed", "events", "threads", "window", "bands")
+lat = {k: [] for k in kinds}     # on the client
+answer = {k: [] for k in kinds}  # the server's handler, wall
+cpu = {k: [] for k in kinds}     # the server's thread, CPU
+disk = {k: 0 for k in kinds}     # bytes read from storage
 for i in range(n):
     a = random.randint(meta["start_ns"], meta["end_ns"] - 1)
     b = random.randint(a + 1, meta["end_ns"])
@@ -85,9 +103,14 @@ for i in range(n):
                         % (a, b)),
                        ("window", "/api/window?from=%d&to=%d" % (a, b)),
                        ("bands", "/api/bands?from=%d&to=%d&width=1500" % (a, b))):
+        timing = {}
+        d = disk_read(p.pid)
         t = time.perf_counter()
-        get(path)
+        get(path, timing)
         lat[kind].append((time.perf_counter() - t) * 1000)
+        disk[kind] += disk_read(p.pid) - d
+        answer[kind].append(timing.get("answer", float("nan")))
+        cpu[kind].append(timing.get("cpu", float("nan")))
 hwm = int(re.search(r"VmHWM:\s+(\d+)", open("/proc/%d/status" % p.pid).read()).group(1))
 p.terminate()
 p.wait()
@@ -98,7 +121,17 @@ print("view: first whole tile %.2f s (target %.2f s)" % (ready_s, 1.5 * info_s +
 print("view: index complete   %.2f s (CPU %.2f s)%s" % (
     index_s, index_cpu, " (from the cache)" if meta.get("from_cache") else ""))
 print("view: peak memory      %.1f MB (target 128 MB)" % (hwm / 1024))
-for kind, v in lat.items():
-    v.sort()
-    print("%-6s p50 %.1f ms  p99 %.1f ms  max %.1f ms over %d (target p99 50 ms)" % (
-        kind, v[len(v) // 2], v[int(len(v) * 0.99)], v[-1], len(v)))
+print("machine load average %.1f (1 min) at the end" % os.getloadavg()[0])
+
+
+def quantiles(v):
+    v = sorted(v)
+    return "p50 %6.1f  p99 %6.1f  max %6.1f" % (
+        v[len(v) // 2], v[int(len(v) * 0.99)], v[-1])
+
+
+print("ms over %d each (target: the server's p99 at most 50 ms)" % n)
+for kind in kinds:
+    print("%-7s server %s | cpu %s | client %s | disk %.1f MB" % (
+        kind, quantiles(answer[kind]), quantiles(cpu[kind]),
+        quantiles(lat[kind]), disk[kind] / 1e6))

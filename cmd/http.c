@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -88,6 +89,30 @@ static int has_token(const http_server *s, struct MHD_Connection *c,
 			c, MHD_COOKIE_KIND, TOKEN_COOKIE));
 }
 
+/* Seconds of `clock` now. */
+static double clock_s(clockid_t clock)
+{
+	struct timespec t;
+
+	clock_gettime(clock, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The Server-Timing header (W3C Server Timing) of an answer rendered
+ * from `wall0` and `cpu0` to now: `answer` the time its handler took,
+ * `cpu` the CPU time of the server's thread in it (the rest is waiting:
+ * the disk, or other processes on the cores). */
+static void add_server_timing(struct MHD_Response *r, double wall0,
+			      double cpu0)
+{
+	char timing[96];
+
+	snprintf(timing, sizeof timing, "answer;dur=%.3f, cpu;dur=%.3f",
+		 (clock_s(CLOCK_MONOTONIC) - wall0) * 1e3,
+		 (clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0) * 1e3);
+	MHD_add_response_header(r, "Server-Timing", timing);
+}
+
 /* Renders the page of `route` and queues it (the buffer goes to
  * libmicrohttpd, which frees it once sent). */
 static enum MHD_Result answer_page(http_server *s, struct MHD_Connection *c,
@@ -99,6 +124,8 @@ static enum MHD_Result answer_page(http_server *s, struct MHD_Connection *c,
 	unsigned status = MHD_HTTP_OK;
 	http_request req = { path, http_prefers_openmetrics(accept), c,
 			     &status };
+	double wall0 = clock_s(CLOCK_MONOTONIC);
+	double cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	char *body = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&body, &len);
@@ -122,6 +149,7 @@ static enum MHD_Result answer_page(http_server *s, struct MHD_Connection *c,
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	add_server_timing(r, wall0, cpu0);
 	if (set_cookie) {
 		char cookie[256];
 		snprintf(cookie, sizeof cookie, TOKEN_COOKIE "=%s; Path=/; "

@@ -181,12 +181,43 @@ int evi_view_thread_start(const ev_view_index *ix, size_t i, uint64_t b,
 /* A thread row's bucket: 2^(shift + tgap) ns. */
 unsigned evi_view_thread_shift(const ev_view_index *ix);
 
-/* Proportions of buckets (view_query.c). */
-void evi_view_span_of(uint64_t from, uint64_t to, size_t width, size_t i,
-		      uint64_t *lo, uint64_t *hi);
-uint64_t evi_view_part_of(uint64_t b, unsigned shift, uint64_t lo,
-			  uint64_t hi);
-uint64_t evi_view_scaled(uint64_t value, uint64_t part, uint64_t w);
+/* a * b / c (c > 0), exactly: in 64 bits when a * b fits (a range's
+ * nanoseconds times a width nearly always do), else in 128 (a call to
+ * __udivti3, which the tiles' spans paid at every cell). */
+static inline uint64_t evi_view_muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t ab;
+
+	if (!__builtin_mul_overflow(a, b, &ab))
+		return ab / c;
+	return (uint64_t)((unsigned __int128)a * b / c);
+}
+
+/* Proportions of buckets, inline: the tiles call them at every bucket of
+ * every span (view_query.c, view_threads.c). */
+
+/* Span `i` of `width` equal spans of [from, to): [*lo, *hi). */
+static inline void evi_view_span_of(uint64_t from, uint64_t to, size_t width,
+				    size_t i, uint64_t *lo, uint64_t *hi)
+{
+	*lo = from + evi_view_muldiv(to - from, i, width);
+	*hi = from + evi_view_muldiv(to - from, i + 1, width);
+}
+
+/* How much of bucket `b` (2^shift ns) lies in [lo, hi). */
+static inline uint64_t evi_view_part_of(uint64_t b, unsigned shift,
+					uint64_t lo, uint64_t hi)
+{
+	uint64_t b0 = b << shift, b1 = b0 + ((uint64_t)1 << shift);
+	return (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
+}
+
+/* A bucket's `value` for `part` of its width `w`: in proportion. */
+static inline uint64_t evi_view_scaled(uint64_t value, uint64_t part,
+				       uint64_t w)
+{
+	return part == w ? value : evi_view_muldiv(value, part, w);
+}
 
 /* The heap of one process (its OS-process capset, which heap events
  * name). */

@@ -68,31 +68,11 @@ size_t ev_view_memory(const ev_view_index *ix)
 	       evi_view_bands_memory(ix->bands);
 }
 
-/* `ns` scaled by part/whole without overflow (whole > 0). */
-static uint64_t share(uint64_t ns, uint64_t part, uint64_t whole)
-{
-	return (uint64_t)((unsigned __int128)ns * part / whole);
-}
-
-/* Span `i` of `width` equal spans of [from, to): [*lo, *hi). */
-static void span_of(uint64_t from, uint64_t to, size_t width, size_t i,
-		    uint64_t *lo, uint64_t *hi)
-{
-	*lo = from + share(to - from, i, width);
-	*hi = from + share(to - from, i + 1, width);
-}
-
 /* How much of bucket `b` lies in [lo, hi). */
 static uint64_t part_of(const ev_view_index *ix, uint64_t b, uint64_t lo,
 			uint64_t hi)
 {
 	return evi_view_part_of(b, ix->shift, lo, hi);
-}
-
-/* A bucket's `value` for `part` of its width `w`: in proportion. */
-static uint64_t scaled(uint64_t value, uint64_t part, uint64_t w)
-{
-	return part == w ? value : share(value, part, w);
 }
 
 /* Adds to `c` what the buckets of `r` hold of [lo, hi). */
@@ -108,11 +88,11 @@ static void sum_span(const ev_view_index *ix, const view_row *r, uint64_t lo,
 		const view_bucket *k = &r->b[b];
 		uint64_t part = part_of(ix, b, lo, hi);
 
-		c->run_ns += scaled(k->run_ns, part, width);
-		c->gc_ns += scaled(k->gc_ns, part, width);
+		c->run_ns += evi_view_scaled(k->run_ns, part, width);
+		c->gc_ns += evi_view_scaled(k->gc_ns, part, width);
 		for (unsigned ph = EV_VIEW_GC_WORK; ph < EV_VIEW_GC_PHASES; ph++)
-			c->gc_phase_ns[ph] += scaled(k->gc_phase_ns[ph - 1],
-						     part, width);
+			c->gc_phase_ns[ph] += evi_view_scaled(
+				k->gc_phase_ns[ph - 1], part, width);
 		if (k->tid && k->tid_ns > best) {
 			best = k->tid_ns;
 			c->tid = k->tid;
@@ -132,7 +112,7 @@ int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
 		uint64_t lo, hi, a, z;
 		ev_view_cell *c = &cells[i];
 
-		span_of(from, to, width, i, &lo, &hi);
+		evi_view_span_of(from, to, width, i, &lo, &hi);
 		a = lo > ix->start ? lo : ix->start;
 		z = hi < ix->end ? hi : ix->end;
 		if (hi <= lo)
@@ -167,14 +147,15 @@ static int heap_cells(const ev_view_index *ix, const view_heap *heap,
 		uint64_t lo, hi;
 		ev_view_heap_cell *c = &cells[i];
 
-		span_of(from, to, width, i, &lo, &hi);
+		evi_view_span_of(from, to, width, i, &lo, &hi);
 		hi = hi < end ? hi : end;
 		for (uint64_t b = lo >> ix->shift; lo < hi && b <= (hi - 1) >> ix->shift; b++) {
 			const view_heap *h = &heap[b];
 
 			c->size_bytes = h->size > c->size_bytes ? h->size : c->size_bytes;
 			c->live_bytes = h->live > c->live_bytes ? h->live : c->live_bytes;
-			c->allocated_bytes += scaled(h->alloc, part_of(ix, b, lo, hi), w);
+			c->allocated_bytes += evi_view_scaled(
+				h->alloc, part_of(ix, b, lo, hi), w);
 		}
 	}
 	return EV_OK;
@@ -221,15 +202,17 @@ int ev_view_sparks(const ev_view_index *ix, uint16_t cap, uint64_t from,
 
 		c->created = c->converted = 0;
 		c->pool = UINT64_MAX;
-		span_of(from, to, width, i, &lo, &hi);
+		evi_view_span_of(from, to, width, i, &lo, &hi);
 		hi = hi < end ? hi : end;
 		for (uint64_t b = lo >> ix->shift;
 		     r && lo < hi && b <= (hi - 1) >> ix->shift; b++) {
 			const view_bucket *k = &r->b[b];
 			uint64_t part = part_of(ix, b, lo, hi);
 
-			c->created += scaled(k->sparks_created, part, w);
-			c->converted += scaled(k->sparks_converted, part, w);
+			c->created += evi_view_scaled(k->sparks_created, part,
+						      w);
+			c->converted += evi_view_scaled(k->sparks_converted,
+							part, w);
 			if (k->pool)
 				c->pool = k->pool - 1;
 		}
@@ -259,26 +242,6 @@ view_open evi_view_open_at(const ev_view_index *ix, uint16_t cap,
 	if (!r)
 		return none;
 	return b < r->filled ? r->b[b].open : r->block_open;
-}
-
-/* ---- the proportions, for the thread rows (view_threads.c) ---- */
-
-void evi_view_span_of(uint64_t from, uint64_t to, size_t width, size_t i,
-		      uint64_t *lo, uint64_t *hi)
-{
-	span_of(from, to, width, i, lo, hi);
-}
-
-uint64_t evi_view_part_of(uint64_t b, unsigned shift, uint64_t lo,
-			  uint64_t hi)
-{
-	uint64_t b0 = b << shift, b1 = b0 + ((uint64_t)1 << shift);
-	return (hi < b1 ? hi : b1) - (lo > b0 ? lo : b0);
-}
-
-uint64_t evi_view_scaled(uint64_t value, uint64_t part, uint64_t w)
-{
-	return scaled(value, part, w);
 }
 
 /* The lengths of `which` (run_ends or gc_ends) of buckets [a, b) of `r`

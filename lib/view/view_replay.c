@@ -17,61 +17,89 @@ typedef struct replay {
 	size_t width;
 	ev_view_cell *cells;
 	uint64_t *best; /* per cell: the longest piece of a run, for its tid */
+	/* The span a piece ended in last, [at_lo, at_hi): the next piece
+	 * most often starts in it (a run is short beside a span), found
+	 * there without a division. */
+	size_t at;
+	uint64_t at_lo, at_hi;
 } replay;
 
 /* The start of span `i` (i == width: the range's end). */
 static uint64_t span_start(const replay *rp, size_t i)
 {
-	return rp->from + (uint64_t)((unsigned __int128)(rp->to - rp->from) *
-				     i / rp->width);
+	return rp->from + evi_view_muldiv(rp->to - rp->from, i, rp->width);
 }
 
-/* Adds [a, b) of a run of `tid` (0: GC) to the spans it covers. */
-static void add_piece(replay *rp, uint64_t a, uint64_t b, uint32_t tid)
+/* The first span a piece from `a` (in the range) can cover, [*lo, *hi):
+ * the one that holds `a`, or the one before it. */
+static size_t first_span(const replay *rp, uint64_t a, uint64_t *lo,
+			 uint64_t *hi)
 {
+	size_t i;
+
+	if (a >= rp->at_lo && a < rp->at_hi) {
+		*lo = rp->at_lo;
+		*hi = rp->at_hi;
+		return rp->at;
+	}
+	i = (size_t)evi_view_muldiv(a - rp->from, rp->width, rp->to - rp->from);
+	*lo = span_start(rp, i);
+	*hi = span_start(rp, i + 1);
+	return i;
+}
+
+/* Adds [a, b) of a run of `tid` (0: GC) to the cells it covers, or, with
+ * `phase` below EV_VIEW_GC_PHASES, of GC phase `phase` (not sync: the
+ * rest of the GC). */
+static void add_span(replay *rp, uint64_t a, uint64_t b, uint32_t tid,
+		     unsigned phase)
+{
+	uint64_t lo, hi;
 	size_t i;
 
 	a = a > rp->from ? a : rp->from;
 	b = b < rp->to ? b : rp->to;
 	if (b <= a)
 		return;
-	i = (size_t)((unsigned __int128)(a - rp->from) * rp->width /
-		     (rp->to - rp->from));
-	for (; i < rp->width && span_start(rp, i) < b; i++) {
-		uint64_t lo = span_start(rp, i), hi = span_start(rp, i + 1);
+	for (i = first_span(rp, a, &lo, &hi); i < rp->width && lo < b;) {
 		uint64_t ns = (b < hi ? b : hi) - (a > lo ? a : lo);
 		ev_view_cell *c = &rp->cells[i];
 
-		if (hi <= a)
-			continue;
-		if (!tid) {
+		rp->at = i;
+		rp->at_lo = lo;
+		rp->at_hi = hi;
+		if (hi <= a) {
+			/* before the piece */
+		} else if (phase < EV_VIEW_GC_PHASES) {
+			c->gc_phase_ns[phase] += ns;
+		} else if (!tid) {
 			c->gc_ns += ns;
-			continue;
+		} else {
+			c->run_ns += ns;
+			if (ns > rp->best[i]) {
+				rp->best[i] = ns;
+				c->tid = tid;
+			}
 		}
-		c->run_ns += ns;
-		if (ns > rp->best[i]) {
-			rp->best[i] = ns;
-			c->tid = tid;
+		if (++i < rp->width) {
+			lo = hi;
+			hi = span_start(rp, i + 1);
 		}
 	}
+}
+
+/* Adds [a, b) of a run of `tid` (0: GC) to the spans it covers. */
+static void add_piece(replay *rp, uint64_t a, uint64_t b, uint32_t tid)
+{
+	add_span(rp, a, b, tid, EV_VIEW_GC_PHASES);
 }
 
 /* Adds [a, b) of GC phase `phase` (not sync: the rest of the GC) to the
  * spans it covers. */
 static void add_phase(replay *rp, uint64_t a, uint64_t b, unsigned phase)
 {
-	a = a > rp->from ? a : rp->from;
-	b = b < rp->to ? b : rp->to;
-	if (b <= a || phase == EV_VIEW_GC_SYNC)
-		return;
-	for (size_t i = (size_t)((unsigned __int128)(a - rp->from) * rp->width /
-				 (rp->to - rp->from));
-	     i < rp->width && span_start(rp, i) < b; i++) {
-		uint64_t lo = span_start(rp, i), hi = span_start(rp, i + 1);
-		if (hi > a)
-			rp->cells[i].gc_phase_ns[phase] +=
-				(b < hi ? b : hi) - (a > lo ? a : lo);
-	}
+	if (phase != EV_VIEW_GC_SYNC)
+		add_span(rp, a, b, 0, phase);
 }
 
 /* What an event of the capability ends, as view_index.c counts runs and
@@ -139,7 +167,7 @@ int ev_view_tile_exact(const ev_view_index *ix, ev_reader *r, uint16_t cap,
 		       uint64_t from, uint64_t to, size_t width,
 		       ev_view_cell *cells)
 {
-	replay rp = { from, to, width, cells, NULL };
+	replay rp = { from, to, width, cells, NULL, 0, 0, 0 };
 	view_open o = evi_view_open_at(ix, cap, from);
 	ev_event ev;
 	int rc;

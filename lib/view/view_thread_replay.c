@@ -18,10 +18,10 @@
 #include "internal.h"
 #include "view_internal.h"
 
-/* A thread event taken, by its thread's index in the replay. */
+/* A thread event taken, by its thread's index in the replay (16 bytes:
+ * a long replay takes some 10^5 of them). */
 typedef struct rp_event {
 	uint64_t time;
-	uint32_t seq; /* the order it was given: ties by it */
 	uint32_t k;
 	uint8_t type, status;
 } rp_event;
@@ -34,6 +34,7 @@ typedef struct rp_thread {
 	uint8_t state, reason;
 	ev_view_thread_interval *iv;
 	size_t n_iv, iv_cap;
+	size_t events; /* taken: each closes at most one interval */
 } rp_thread;
 
 /* A thread's id and its index in the replay, sorted by id. */
@@ -49,7 +50,6 @@ struct ev_view_thread_replay {
 	size_t n;
 	rp_event *e;
 	size_t n_e, e_cap;
-	uint32_t seq;
 };
 
 static int by_tid(const void *a, const void *b)
@@ -58,12 +58,57 @@ static int by_tid(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static int by_time(const void *a, const void *b)
+/* The end of the run in time order (ties allowed) that starts at e[i]. */
+static size_t run_end(const rp_event *e, size_t i, size_t n)
 {
-	const rp_event *x = a, *y = b;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	while (++i < n && e[i - 1].time <= e[i].time)
+		;
+	return i;
+}
+
+/* Merges the run e[0, na) with the run e[na, n) after it, in place
+ * (the first copied to `left`); a tie keeps the first run's event
+ * first. */
+static void merge_runs(rp_event *e, size_t na, size_t n, rp_event *left)
+{
+	size_t a = 0, b = na, out = 0;
+
+	memcpy(left, e, na * sizeof *e);
+	while (a < na && b < n)
+		e[out++] = e[b].time < left[a].time ? e[b++] : left[a++];
+	memcpy(e + out, left + a, (na - a) * sizeof *e);
+}
+
+/* Puts the events in time order, ties in the order given: a stable
+ * natural merge sort. Each capability's events come in time order (a
+ * log holds them so), so the array is a few runs in order, one a
+ * capability: they are merged, each pass of pairwise merges halving
+ * their number, rather than sorted anew (qsort spent most of a long
+ * replay's time). */
+static int sort_events(ev_view_thread_replay *rp)
+{
+	size_t n = rp->n_e, runs, left_cap = 0;
+	rp_event *left = NULL;
+
+	do {
+		runs = 0;
+		for (size_t i = 0; i < n; runs++) {
+			size_t mid = run_end(rp->e, i, n);
+			size_t end = mid < n ? run_end(rp->e, mid, n) : n;
+
+			if (end > mid && mid - i > left_cap &&
+			    evi_grow(&left, &left_cap, mid - i,
+				     sizeof *left) < 0) {
+				free(left);
+				return EV_ENOMEM;
+			}
+			if (end > mid)
+				merge_runs(rp->e + i, mid - i, end - i, left);
+			i = end;
+		}
+	} while (runs > 1);
+	free(left);
+	return EV_OK;
 }
 
 void ev_view_thread_replay_free(ev_view_thread_replay *rp)
@@ -165,8 +210,8 @@ static int take(ev_view_thread_replay *rp, const ev_event *ev, uint32_t k)
 	    evi_grow(&rp->e, &rp->e_cap, rp->n_e + 1, sizeof *rp->e) < 0)
 		return EV_ENOMEM;
 	e = &rp->e[rp->n_e++];
+	rp->t[k].events++;
 	e->time = ev->time;
-	e->seq = rp->seq++;
 	e->k = k;
 	e->type = (uint8_t)ev->type;
 	e->status = 0;
@@ -214,10 +259,28 @@ static int close_state(ev_view_thread_replay *rp, rp_thread *t, uint64_t end)
 	return EV_OK;
 }
 
+/* Each thread's intervals allocated at once, as many as can come (one
+ * per event, and the one open at the end), rather than grown: a long
+ * replay's arrays were most of its time in realloc's copies and page
+ * faults. */
+static int reserve_intervals(ev_view_thread_replay *rp)
+{
+	for (size_t k = 0; k < rp->n; k++) {
+		rp_thread *t = &rp->t[k];
+
+		if (evi_grow(&t->iv, &t->iv_cap, t->events + 1,
+			     sizeof *t->iv) < 0)
+			return EV_ENOMEM;
+	}
+	return EV_OK;
+}
+
 int ev_view_thread_replay_finish(ev_view_thread_replay *rp)
 {
-	if (rp->n_e) /* none taken: no array */
-		qsort(rp->e, rp->n_e, sizeof *rp->e, by_time);
+	if (reserve_intervals(rp) < 0)
+		return EV_ENOMEM;
+	if (sort_events(rp) < 0)
+		return EV_ENOMEM;
 	for (size_t i = 0; i < rp->n_e; i++) {
 		const rp_event *e = &rp->e[i];
 		rp_thread *t = &rp->t[e->k];
@@ -248,28 +311,49 @@ size_t ev_view_thread_replay_intervals(const ev_view_thread_replay *rp,
 	return k < rp->n ? rp->t[k].n_iv : 0;
 }
 
+/* A span of the range, [lo, hi): the last an interval reached. */
+typedef struct span_at {
+	size_t i;
+	uint64_t lo, hi;
+} span_at;
+
+/* The start of span `i` of `width` of the range, as evi_view_span_of
+ * gives it (span 0 starts at `from`, span `width` at `to`). */
+static uint64_t span_lo(const ev_view_thread_replay *rp, size_t i,
+			size_t width)
+{
+	if (!i || i == width)
+		return i ? rp->to : rp->from;
+	return rp->from + evi_view_muldiv(rp->to - rp->from, i, width);
+}
+
 /* Adds interval `iv` to the cells of the spans it covers; a blocked one's
  * reason as the rows keep it (the same reason adds up, a longer piece of
- * another replaces it). */
+ * another replaces it). A thread's intervals come in time order, most
+ * far shorter than a span: one starts in the span the last reached
+ * (*at), found there without a division. */
 static void add_interval(const ev_view_thread_replay *rp,
 			 const ev_view_thread_interval *iv, size_t width,
-			 ev_view_thread_cell *cells, uint64_t *reason_ns)
+			 ev_view_thread_cell *cells, uint64_t *reason_ns,
+			 span_at *at)
 {
-	uint64_t range = rp->to - rp->from;
-	size_t i = (size_t)((unsigned __int128)(iv->from - rp->from) * width /
-			    range);
+	size_t i = at->i;
+	uint64_t lo = at->lo, hi = at->hi;
 
-	for (; i < width; i++) {
-		uint64_t lo, hi, ns;
+	if (iv->from < lo || iv->from >= hi) {
+		i = (size_t)evi_view_muldiv(iv->from - rp->from, width,
+					    rp->to - rp->from);
+		lo = span_lo(rp, i, width);
+		hi = span_lo(rp, i + 1, width);
+	}
+	for (;;) {
 		ev_view_thread_cell *c = &cells[i];
+		uint64_t ns = (iv->to < hi ? iv->to : hi) -
+			      (iv->from > lo ? iv->from : lo);
 
-		evi_view_span_of(rp->from, rp->to, width, i, &lo, &hi);
-		if (lo >= iv->to)
-			break;
-		if (hi <= iv->from)
-			continue;
-		ns = (iv->to < hi ? iv->to : hi) - (iv->from > lo ? iv->from : lo);
-		if (iv->state == EV_VIEW_THREAD_RUNNING) {
+		if (hi <= iv->from) {
+			/* before the interval */
+		} else if (iv->state == EV_VIEW_THREAD_RUNNING) {
 			c->run_ns += ns;
 		} else if (iv->state == EV_VIEW_THREAD_RUNNABLE) {
 			c->runnable_ns += ns;
@@ -280,12 +364,18 @@ static void add_interval(const ev_view_thread_replay *rp,
 			else if (ns > reason_ns[i])
 				reason_ns[i] = ns, c->reason = iv->reason;
 		}
+		*at = (span_at){ i, lo, hi };
+		if (++i == width || hi >= iv->to)
+			break;
+		lo = hi;
+		hi = span_lo(rp, i + 1, width);
 	}
 }
 
 int ev_view_thread_replay_tile(const ev_view_thread_replay *rp, size_t k,
 			       size_t width, ev_view_thread_cell *cells)
 {
+	span_at at = { 0, 0, 0 };
 	uint64_t *reason_ns;
 
 	if (k >= rp->n || !width)
@@ -294,7 +384,8 @@ int ev_view_thread_replay_tile(const ev_view_thread_replay *rp, size_t k,
 		return EV_ENOMEM;
 	memset(cells, 0, width * sizeof *cells);
 	for (size_t i = 0; i < rp->t[k].n_iv; i++)
-		add_interval(rp, &rp->t[k].iv[i], width, cells, reason_ns);
+		add_interval(rp, &rp->t[k].iv[i], width, cells, reason_ns,
+			     &at);
 	free(reason_ns);
 	return EV_OK;
 }

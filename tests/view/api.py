@@ -419,6 +419,21 @@ def search_finds_labels(s, log):
           "%s: search %r: %s" % (log, label, hits[:3]))
 
 
+def server_timing(s):
+    """Each answer's Server-Timing: its handler's wall time and the CPU
+    time of that, in ms (doc/view-api.md); a 400 has it too."""
+    for path, want in (("/api/tiles?width=64", "200"),
+                       ("/api/tiles?width=0", "400")):
+        out = subprocess.run(["curl", "-s", "-D", "-", "-o", "/dev/null",
+                              s.base + path + "&token=" + s.token],
+                             capture_output=True, text=True).stdout
+        m = re.search(r"(?im)^Server-Timing: answer;dur=(\d+\.\d{3}), "
+                      r"cpu;dur=(\d+\.\d{3})\r?$", out)
+        check(out.split()[1:2] == [want] and m is not None and
+              float(m.group(2)) <= float(m.group(1)) + 1.0,
+              "%s: Server-Timing: %r" % (path, out))
+
+
 rng = random.Random(25)
 for i, log in enumerate(LOGS):
     if not one_session(log):
@@ -437,6 +452,7 @@ for i, log in enumerate(LOGS):
         windows_agree(s, log, meta, rng)
         if i == 0:
             refusals(s)
+            server_timing(s)
     finally:
         s.stop()
 
