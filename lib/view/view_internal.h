@@ -60,6 +60,10 @@ typedef struct view_bucket {
 	 * phase is the rest of gc_ns. */
 	uint64_t gc_phase_ns[EV_VIEW_GC_PHASES - 1];
 	view_ends run_ends, gc_ends;
+	/* The cap's HEAP_ALLOCATED totals at its first and last one in the
+	 * bucket, plus one (0: none), for a window's allocation as `evtool
+	 * stats` of the window's slice counts it (view_window.c). */
+	uint64_t alloc_first, alloc_last;
 } view_bucket;
 
 /* The heap in one bucket: HEAP_SIZE (50) and HEAP_LIVE (51) at their
@@ -68,6 +72,34 @@ typedef struct view_bucket {
 typedef struct view_heap {
 	uint64_t size, live, alloc;
 } view_heap;
+
+/* A collection being timed on a capability as `evtool stats` times a
+ * pause (lib/stats/stats.c, gc_timed): its GC_START, GC_END and
+ * GC_STATS_GHC (view_window.c). */
+typedef struct view_gc_clock {
+	uint64_t start, end, stats_at;
+	uint32_t capset;   /* GC_STATS_GHC's */
+	uint16_t gen;
+	uint8_t have_start, have_end, counted;
+} view_gc_clock;
+
+/* A pause kept: GC_START to GC_END on `cap`, whose last event (GC_END or
+ * GC_STATS_GHC) is at `last`. */
+typedef struct view_pause {
+	uint64_t start, duration, last;
+	uint32_t capset;
+	uint16_t gen, cap;
+} view_pause;
+
+/* GC_START, GC_END or GC_STATS_GHC of a cap's row to the pauses. */
+int evi_view_pause_event(ev_view_index *ix, view_gc_clock *c,
+			 const ev_event *ev);
+/* HEAP_ALLOCATED's total `bytes` to the bucket of its time. */
+void evi_view_alloc_put(view_bucket *k, uint64_t bytes);
+/* The pauses in a cache file (view_cache.c); -1 for what save did not
+ * write. */
+void evi_view_pauses_save(const ev_view_index *ix, FILE *f);
+int evi_view_pauses_load(ev_view_index *ix, FILE *f);
 
 /* A capability's row (or the global buffer's: blocks only), and the run
  * and GC open on it. */
@@ -80,6 +112,7 @@ typedef struct view_row {
 	view_open now;   /* what is open now */
 	uint64_t allocated; /* its last HEAP_ALLOCATED */
 	uint64_t created, converted; /* its last SPARK_COUNTERS totals */
+	view_gc_clock gc_clock; /* the collection it is timing */
 } view_row;
 
 /* The heap profile's bands (view_bands.c); NULL until a heap-profile
@@ -239,6 +272,9 @@ struct ev_view_index {
 	uint32_t queue_seq;
 	size_t life_thread;    /* the summary on_life saw last, or SIZE_MAX */
 	view_bands *bands;
+	view_pause *pauses;    /* by start (view_window.c) */
+	size_t n_pauses, pauses_cap;
+	uint64_t pauses_dropped, first_dropped; /* its start */
 	ev_diag diag;
 };
 
