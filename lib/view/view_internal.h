@@ -44,6 +44,15 @@ typedef struct view_ends {
 	uint64_t first_ns; /* its length */
 } view_ends;
 
+/* Whether a capability's event at or after the end of a range read again
+ * from the log ends the read: GHC writes GC_GLOBAL_SYNC (54) and
+ * GC_STATS_GHC (53) ahead of the GC_END (10) that it stamps earlier
+ * (lib/stats/stats.c, gc_timed), so such a GC_END may still lie inside. */
+static inline int evi_view_read_ends(const ev_event *ev)
+{
+	return ev->type != EV_GC_GLOBAL_SYNC && ev->type != EV_GC_STATS_GHC;
+}
+
 /* One bucket of a row: 2^shift ns from bucket index << shift. */
 typedef struct view_bucket {
 	uint64_t run_ns;

@@ -230,8 +230,10 @@ int ev_view_alloc_exact(const ev_view_index *ix, ev_reader *r, uint16_t cap,
 		if (ev.cap != cap || ev.time < from ||
 		    evi_type_is_untimed(ev.type))
 			continue;
-		if (ev.time >= to)
+		if (ev.time >= to && evi_view_read_ends(&ev))
 			break;
+		if (ev.time >= to)
+			continue;
 		if (!a->have_work)
 			a->first_work_ns = ev.time;
 		a->have_work = 1;
