@@ -269,6 +269,97 @@ static void test_corpus_agrees_with_stats(void **state)
 	assert_true(n.logs > 0);
 }
 
+/* Whether two sets of pauses have the same figures and longest pauses. */
+static int same_pauses(const ev_stats_pauses *a, const ev_stats_pauses *b)
+{
+	if (a->count != b->count || a->total_ns != b->total_ns ||
+	    a->min_ns != b->min_ns || a->max_ns != b->max_ns ||
+	    a->p50_ns != b->p50_ns || a->p90_ns != b->p90_ns ||
+	    a->p99_ns != b->p99_ns || a->n_longest != b->n_longest)
+		return 0;
+	for (size_t i = 0; i < a->n_longest; i++) {
+		const ev_stats_pause *x = &a->longest[i], *y = &b->longest[i];
+		if (x->start_ns != y->start_ns ||
+		    x->duration_ns != y->duration_ns || x->gen != y->gen ||
+		    x->cap != y->cap)
+			return 0;
+	}
+	return 1;
+}
+
+/* A window of the whole run: each process's GC pauses (count, total,
+ * min, max, percentiles, the longest) are the accumulator's, and the
+ * capabilities' last HEAP_ALLOCATED totals add up to its bytes
+ * allocated (a whole run counts them from 0), at the default budget and
+ * at a coarse one (the buckets' first and last totals merged). */
+static void window_agrees(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *ix[2] = { index_log(path, 0),
+				 index_log(path, 4 * EV_VIEW_MIN_ROW) };
+	ev_stats *st;
+	uint64_t allocated = 0;
+
+	if (!ix[0]) {
+		ev_view_index_free(ix[1]);
+		return;
+	}
+	st = stats_of(path);
+	for (size_t i = 0; i < ev_stats_process_count(st); i++)
+		allocated += ev_stats_process_at(st, i)->allocated_bytes;
+	for (int k = 0; k < 2; k++) {
+		uint64_t to = aligned_end(ix[k], 1), sum = 0;
+		for (size_t i = 0; i < ev_stats_process_count(st); i++) {
+			const ev_stats_pauses *want =
+				ev_stats_pauses_at(st, i, EV_STATS_ALL_GENS);
+			ev_stats_pauses got;
+			int complete;
+			assert_int_equal(ev_view_pauses(ix[k],
+					 ev_stats_process_at(st, i)->capset, 0,
+					 to, &got, &complete), EV_OK);
+			assert_true(complete);
+			if (!want) {
+				assert_int_equal(got.count, 0);
+				continue;
+			}
+			if (!same_pauses(&got, want))
+				fail_msg("%s process %zu: %llu pauses, %llu ns; "
+					 "stats %llu, %llu ns", path, i,
+					 (unsigned long long)got.count,
+					 (unsigned long long)got.total_ns,
+					 (unsigned long long)want->count,
+					 (unsigned long long)want->total_ns);
+			n->caps += got.count > 1;
+		}
+		for (size_t cap = 0; cap < ev_view_cap_count(ix[k]); cap++) {
+			ev_view_alloc a;
+			assert_int_equal(ev_view_alloc_whole(ix[k], (uint16_t)cap,
+							     0, to, &a), EV_OK);
+			assert_false(a.have_work);
+			sum += a.have ? a.last : 0;
+		}
+		if (sum != allocated)
+			fail_msg("%s: %llu bytes allocated, stats %llu", path,
+				 (unsigned long long)sum,
+				 (unsigned long long)allocated);
+	}
+	n->logs++;
+	ev_stats_free(st);
+	ev_view_index_free(ix[0]);
+	ev_view_index_free(ix[1]);
+}
+
+static void test_window(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	assert_true(ts_for_each_log(EVTOOL_TESTDATA, window_agrees, &n) >= 10);
+	ts_for_each_log(EVTOOL_CORPUS, window_agrees, &n);
+	assert_true(n.logs >= 10);
+	assert_true(n.caps >= 10); /* processes with several pauses */
+}
+
 /* The first event of `cap` at or after `time` found by a reader started
  * at `at` (the whole log from its start when `at` is the data offset). */
 static uint64_t first_at(int fd, const ev_view_index *ix, uint64_t at,
@@ -1280,6 +1371,16 @@ static void test_cache(void **state)
 	assert_int_equal(ev_view_sample_count(back), ev_view_sample_count(ix));
 	assert_string_equal(ev_view_band_name(back, 0), ev_view_band_name(ix, 0));
 	assert_int_equal(ev_view_thread_count(back), ev_view_thread_count(ix));
+	{
+		ev_stats_pauses a, b;
+		int complete;
+		assert_int_equal(ev_view_pauses(ix, 0, 0, UINT64_MAX, &a,
+						&complete), EV_OK);
+		assert_int_equal(ev_view_pauses(back, 0, 0, UINT64_MAX, &b,
+						&complete), EV_OK);
+		assert_true(a.count > 1);
+		assert_true(same_pauses(&a, &b));
+	}
 	ev_view_index_free(back);
 	other.mtime_ns++;
 	assert_int_equal(ev_view_index_load(&back, fileno(f), &other), EV_OK);
@@ -1337,6 +1438,21 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(ev_view_whole(ix, 0, 0, 1000, 2048, &c), EV_EINVAL);
 	assert_int_equal(ev_view_whole(ix, 0, 2000, 1024, 2048, &c), EV_EINVAL);
 	assert_int_equal(ev_view_whole(ix, 0, 0, 2048, 2048, &c), EV_EINVAL);
+	{
+		ev_stats_pauses p;
+		ev_view_alloc a;
+		int complete;
+		assert_int_equal(ev_view_pauses(ix, 0, 5, 5, &p, &complete),
+				 EV_EINVAL);
+		assert_int_equal(ev_view_pauses(ix, 0, 0, 5, &p, &complete),
+				 EV_OK);
+		assert_int_equal(p.count, 0);
+		assert_int_equal(ev_view_alloc_whole(ix, 0, 1000, 2048, &a),
+				 EV_EINVAL);
+		assert_int_equal(ev_view_alloc_whole(ix, 0, 1024, 2048, &a),
+				 EV_OK);
+		assert_false(a.have);
+	}
 	ev_view_index_free(ix);
 }
 
@@ -1356,6 +1472,7 @@ int main(void)
 		cmocka_unit_test(test_bands),
 		cmocka_unit_test(test_bands_thinned),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_cache_rows),
 		cmocka_unit_test(test_bad_arguments),
 	};
