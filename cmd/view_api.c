@@ -539,16 +539,24 @@ static int is_slice(const view_state *v, const ev_process *p, uint64_t from,
 }
 
 /* Process `p`'s bytes allocated in [from, to) as stats of the slice
- * counts them: each cap's last total there, less its first in a slice. */
+ * counts them: each cap's last total there, less its first in a slice.
+ * The totals from `kept` (by cap, NULL: not all kept), else the buckets
+ * and the events. */
 static int window_allocated(const view_state *v, const ev_process *p,
-			    uint64_t from, uint64_t to, uint64_t *bytes)
+			    uint64_t from, uint64_t to,
+			    const ev_view_alloc *kept, uint64_t *bytes)
 {
+	size_t caps = ev_view_cap_count(v->index);
 	int slice = is_slice(v, p, from, to);
 	ev_view_alloc a;
 
 	*bytes = 0;
 	for (size_t i = 0; slice >= 0 && i < p->n_caps; i++) {
-		if (alloc_cell(v, p->caps[i], from, to, &a) < 0)
+		if (kept && p->caps[i] < caps)
+			a = kept[p->caps[i]];
+		else if (kept)
+			memset(&a, 0, sizeof a);
+		else if (alloc_cell(v, p->caps[i], from, to, &a) < 0)
 			return -1;
 		if (a.have)
 			*bytes += slice && a.last >= a.first ? a.last - a.first
@@ -563,17 +571,28 @@ static int write_window_processes(json_out *j, const view_state *v,
 				  uint64_t from, uint64_t to)
 {
 	size_t n = v->complete ? ev_process_list_count(v->procs) : 0;
+	size_t caps = ev_view_cap_count(v->index);
+	ev_view_alloc *kept = calloc(caps ? caps : 1, sizeof *kept);
 
+	if (!kept)
+		return -1;
+	if (ev_view_alloc_kept(v->index, from, to, kept, caps) != 1) {
+		free(kept);
+		kept = NULL;
+	}
 	json_begin_array(j, "processes");
 	for (size_t i = 0; i < n; i++) {
 		const ev_process *p = ev_process_list_at(v->procs, i);
 		ev_stats_pauses pauses;
 		uint64_t bytes;
-		int complete, slice = window_allocated(v, p, from, to, &bytes);
+		int complete, slice = window_allocated(v, p, from, to, kept,
+						       &bytes);
 
 		if (slice < 0 || ev_view_pauses(v->index, p->capset, from, to,
-						&pauses, &complete) < 0)
+						&pauses, &complete) < 0) {
+			free(kept);
 			return -1;
+		}
 		json_begin_object(j, NULL);
 		json_uint(j, "capset", p->capset);
 		json_bool(j, "slice", slice);
@@ -585,6 +604,7 @@ static int write_window_processes(json_out *j, const view_state *v,
 		json_end_object(j);
 	}
 	json_end_array(j);
+	free(kept);
 	return 0;
 }
 

@@ -336,6 +336,21 @@ typedef struct ev_view_alloc {
 	uint64_t first_work_ns; /**< the first of them */
 } ev_view_alloc;
 
+/** HEAP_ALLOCATED events kept for a window's allocation (24 bytes each:
+ *  6 MiB), the first to come; past them a window's allocation is read
+ *  from the buckets and the events (ev_view_alloc_whole, _exact). */
+#define EV_VIEW_MAX_ALLOCS (1u << 18)
+
+/**
+ * The HEAP_ALLOCATED totals of caps 0 to n_caps - 1 in [from, to), in
+ * `a[cap]`, from the events the index keeps (have_work stays 0). 1 when
+ * they hold every one of the range, 0 when some past EV_VIEW_MAX_ALLOCS
+ * may lie in it (then `a` is not set: ev_view_alloc_whole and _exact
+ * answer), EV_EINVAL for from >= to.
+ */
+EV_API int ev_view_alloc_kept(const ev_view_index *ix, uint64_t from,
+			      uint64_t to, ev_view_alloc *a, size_t n_caps);
+
 /**
  * `cap`'s HEAP_ALLOCATED totals in [from, to) from the buckets (multiples
  * of ev_view_bucket_ns; have_work stays 0). EV_OK; EV_EINVAL for

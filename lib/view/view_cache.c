@@ -216,7 +216,7 @@ int ev_view_index_save(const ev_view_index *ix, int fd,
 	put_trows(f, ix);
 	put_spans(f, ix);
 	evi_view_bands_save(ix->bands, f);
-	evi_view_pauses_save(ix, f);
+	evi_view_kept_save(ix, f);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		return EV_EIO;
@@ -475,7 +475,7 @@ static void get_index(loader *l, ev_view_index *ix)
 	get_spans(l, ix);
 	if (!l->bad && evi_view_bands_load(&ix->bands, l->f) < 0)
 		l->bad = 1;
-	if (!l->bad && evi_view_pauses_load(ix, l->f) < 0)
+	if (!l->bad && evi_view_kept_load(ix, l->f) < 0)
 		l->bad = 1;
 }
 

@@ -67,7 +67,8 @@ void ev_view_index_free(ev_view_index *ix)
 		free(ix->heaps[i].h);
 	free(ix->heaps);
 	evi_view_bands_free(ix->bands);
-	free(ix->pauses);
+	free(ix->pauses.items);
+	free(ix->allocs.items);
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
@@ -511,8 +512,11 @@ static int on_heap(ev_view_index *ix, const ev_event *ev)
 	}
 	/* After row_get, which may have coarsened the buckets. */
 	reach(ix, ev->time);
-	if (r)
+	if (r) {
 		evi_view_alloc_put(&r->b[ev->time >> ix->shift], bytes);
+		if (evi_view_alloc_keep(ix, ev, bytes) < 0)
+			return ix->diag.status;
+	}
 	heap_put(&ix->heap[ev->time >> ix->shift], ev->type, bytes, allocated);
 	if ((p = proc_heap(ix, ev_load32(ev->payload))))
 		heap_put(&p[ev->time >> ix->shift], ev->type, bytes, allocated);

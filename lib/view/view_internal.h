@@ -100,15 +100,33 @@ typedef struct view_pause {
 	uint16_t gen, cap;
 } view_pause;
 
+/* Events kept for a window's figures (view_window.c): items whose first
+ * field is their time, sorted by it, the first `max` to come; of those
+ * dropped, the count and the earliest time. */
+typedef struct view_kept {
+	void *items;
+	size_t n, alloc;
+	uint64_t dropped, first_dropped;
+} view_kept;
+
 /* GC_START, GC_END or GC_STATS_GHC of a cap's row to the pauses. */
 int evi_view_pause_event(ev_view_index *ix, view_gc_clock *c,
 			 const ev_event *ev);
+/* A HEAP_ALLOCATED kept: its time, cap and total. */
+typedef struct view_alloc_ev {
+	uint64_t time, bytes;
+	uint16_t cap;
+} view_alloc_ev;
+
 /* HEAP_ALLOCATED's total `bytes` to the bucket of its time. */
 void evi_view_alloc_put(view_bucket *k, uint64_t bytes);
-/* The pauses in a cache file (view_cache.c); -1 for what save did not
- * write. */
-void evi_view_pauses_save(const ev_view_index *ix, FILE *f);
-int evi_view_pauses_load(ev_view_index *ix, FILE *f);
+/* ... and to the ones kept (view_window.c). */
+int evi_view_alloc_keep(ev_view_index *ix, const ev_event *ev,
+			uint64_t bytes);
+/* The pauses and allocations kept, in a cache file (view_cache.c); -1
+ * for what save did not write. */
+void evi_view_kept_save(const ev_view_index *ix, FILE *f);
+int evi_view_kept_load(ev_view_index *ix, FILE *f);
 
 /* A capability's row (or the global buffer's: blocks only), and the run
  * and GC open on it. */
@@ -281,9 +299,8 @@ struct ev_view_index {
 	uint32_t queue_seq;
 	size_t life_thread;    /* the summary on_life saw last, or SIZE_MAX */
 	view_bands *bands;
-	view_pause *pauses;    /* by start (view_window.c) */
-	size_t n_pauses, pauses_cap;
-	uint64_t pauses_dropped, first_dropped; /* its start */
+	view_kept pauses;      /* view_pause, by start (view_window.c) */
+	view_kept allocs;      /* view_alloc_ev, by time */
 	ev_diag diag;
 };
 

@@ -27,29 +27,112 @@
 #include "stats_analysis.h"
 #include "view_internal.h"
 
-/* ---- the pauses, as the index reads them ---- */
+/* ---- events kept, by time ---- */
 
-/* Keeps `p`, in order of start (a pause led by another cap may come
- * earlier in the file than one that started before it). */
-static int keep_pause(ev_view_index *ix, const view_pause *p)
+/* The time of item `i` of `k` (its first field). */
+static uint64_t time_of(const view_kept *k, size_t size, size_t i)
 {
-	size_t i;
+	uint64_t t;
 
-	if (ix->n_pauses >= EV_VIEW_MAX_PAUSES) {
-		if (!ix->pauses_dropped || p->start < ix->first_dropped)
-			ix->first_dropped = p->start;
-		ix->pauses_dropped++;
+	memcpy(&t, (const char *)k->items + i * size, sizeof t);
+	return t;
+}
+
+/* Keeps `item` (of `size` bytes, its time first) in order of time, the
+ * first `max` only (a pause led by another cap, a total of another cap,
+ * may come earlier in the file than one before it in time). */
+static int keep(ev_view_index *ix, view_kept *k, const void *item,
+		size_t size, size_t max)
+{
+	uint64_t t;
+	size_t i;
+	char *at;
+
+	memcpy(&t, item, sizeof t);
+	if (k->n >= max) {
+		if (!k->dropped || t < k->first_dropped)
+			k->first_dropped = t;
+		k->dropped++;
 		return EV_OK;
 	}
-	if (evi_grow(&ix->pauses, &ix->pauses_cap, ix->n_pauses + 1,
-		     sizeof *ix->pauses) < 0)
+	if (evi_grow(&k->items, &k->alloc, k->n + 1, size) < 0)
 		return evi_fail(&ix->diag, EV_ENOMEM, 0, 0, "out of memory");
-	for (i = ix->n_pauses; i > 0 && ix->pauses[i - 1].start > p->start; i--)
-		ix->pauses[i] = ix->pauses[i - 1];
-	ix->pauses[i] = *p;
-	ix->n_pauses++;
+	for (i = k->n; i > 0 && time_of(k, size, i - 1) > t; i--)
+		;
+	at = (char *)k->items + i * size;
+	memmove(at + size, at, (k->n - i) * size);
+	memcpy(at, item, size);
+	k->n++;
 	return EV_OK;
 }
+
+/* The first item of `k` at or after `time`. */
+static size_t first_from(const view_kept *k, size_t size, uint64_t time)
+{
+	size_t lo = 0, hi = k->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (time_of(k, size, mid) < time)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether `k` holds every item before `to`. */
+static int holds_to(const view_kept *k, uint64_t to)
+{
+	return !k->dropped || to <= k->first_dropped;
+}
+
+static void kept_save(const view_kept *k, size_t size, FILE *f)
+{
+	uint64_t head[3] = { k->n, k->dropped, k->first_dropped };
+
+	fwrite(head, 1, sizeof head, f);
+	if (k->n)
+		fwrite(k->items, size, k->n, f);
+}
+
+static int kept_load(view_kept *k, size_t size, size_t max, FILE *f)
+{
+	uint64_t head[3];
+
+	if (fread(head, 1, sizeof head, f) != sizeof head || head[0] > max)
+		return -1;
+	k->dropped = head[1];
+	k->first_dropped = head[2];
+	if (!head[0])
+		return 0;
+	if (!(k->items = malloc((size_t)head[0] * size)))
+		return -1;
+	k->alloc = (size_t)head[0];
+	if (fread(k->items, size, (size_t)head[0], f) != (size_t)head[0])
+		return -1;
+	k->n = (size_t)head[0];
+	for (size_t i = 1; i < k->n; i++)
+		if (time_of(k, size, i) < time_of(k, size, i - 1))
+			return -1; /* first_from needs them in order */
+	return 0;
+}
+
+void evi_view_kept_save(const ev_view_index *ix, FILE *f)
+{
+	kept_save(&ix->pauses, sizeof(view_pause), f);
+	kept_save(&ix->allocs, sizeof(view_alloc_ev), f);
+}
+
+int evi_view_kept_load(ev_view_index *ix, FILE *f)
+{
+	if (kept_load(&ix->pauses, sizeof(view_pause), EV_VIEW_MAX_PAUSES, f) < 0)
+		return -1;
+	return kept_load(&ix->allocs, sizeof(view_alloc_ev), EV_VIEW_MAX_ALLOCS,
+			 f);
+}
+
+/* ---- the pauses, as the index reads them ---- */
 
 /* The collection's three events are in: a pause, as stats' gc_timed. */
 static int timed(ev_view_index *ix, view_gc_clock *c, uint16_t cap)
@@ -64,7 +147,7 @@ static int timed(ev_view_index *ix, view_gc_clock *c, uint16_t cap)
 	p = (view_pause){ c->start, c->end - c->start,
 			  c->end > c->stats_at ? c->end : c->stats_at,
 			  c->capset, c->gen, cap };
-	return keep_pause(ix, &p);
+	return keep(ix, &ix->pauses, &p, sizeof p, EV_VIEW_MAX_PAUSES);
 }
 
 int evi_view_pause_event(ev_view_index *ix, view_gc_clock *c,
@@ -98,81 +181,31 @@ int evi_view_pause_event(ev_view_index *ix, view_gc_clock *c,
 
 /* ---- a window's pauses ---- */
 
-/* The first kept pause that starts at or after `from`. */
-static size_t first_from(const ev_view_index *ix, uint64_t from)
-{
-	size_t lo = 0, hi = ix->n_pauses;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ix->pauses[mid].start < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int ev_view_pauses(const ev_view_index *ix, uint32_t capset, uint64_t from,
 		   uint64_t to, ev_stats_pauses *out, int *complete)
 {
+	const view_pause *p = ix->pauses.items;
 	evi_pause_set set;
 
 	if (from >= to)
 		return EV_EINVAL;
 	if (evi_duration_set_init(&set) < 0)
 		return EV_ENOMEM;
-	for (size_t i = first_from(ix, from);
-	     i < ix->n_pauses && ix->pauses[i].start < to; i++) {
-		const view_pause *p = &ix->pauses[i];
-		if (p->capset == capset && p->last < to)
+	for (size_t i = first_from(&ix->pauses, sizeof *p, from);
+	     i < ix->pauses.n && p[i].start < to; i++)
+		if (p[i].capset == capset && p[i].last < to)
 			evi_duration_set_add(&set, &(ev_stats_pause){
-				p->start, p->duration, p->gen, p->cap });
-	}
+				p[i].start, p[i].duration, p[i].gen, p[i].cap });
 	evi_duration_set_finish(&set);
 	*out = set.pub;
 	evi_duration_set_free(&set);
-	*complete = !ix->pauses_dropped || to <= ix->first_dropped;
+	*complete = holds_to(&ix->pauses, to);
 	return EV_OK;
 }
 
 uint64_t ev_view_pauses_dropped(const ev_view_index *ix)
 {
-	return ix->pauses_dropped;
-}
-
-void evi_view_pauses_save(const ev_view_index *ix, FILE *f)
-{
-	uint64_t head[3] = { ix->n_pauses, ix->pauses_dropped,
-			     ix->first_dropped };
-
-	fwrite(head, 1, sizeof head, f);
-	if (ix->n_pauses)
-		fwrite(ix->pauses, sizeof *ix->pauses, ix->n_pauses, f);
-}
-
-int evi_view_pauses_load(ev_view_index *ix, FILE *f)
-{
-	uint64_t head[3];
-
-	if (fread(head, 1, sizeof head, f) != sizeof head ||
-	    head[0] > EV_VIEW_MAX_PAUSES)
-		return -1;
-	ix->pauses_dropped = head[1];
-	ix->first_dropped = head[2];
-	if (!head[0])
-		return 0;
-	if (!(ix->pauses = malloc((size_t)head[0] * sizeof *ix->pauses)))
-		return -1;
-	ix->pauses_cap = (size_t)head[0];
-	if (fread(ix->pauses, sizeof *ix->pauses, (size_t)head[0], f) !=
-	    (size_t)head[0])
-		return -1;
-	ix->n_pauses = (size_t)head[0];
-	for (size_t i = 1; i < ix->n_pauses; i++)
-		if (ix->pauses[i].start < ix->pauses[i - 1].start)
-			return -1; /* first_from needs them in order */
-	return 0;
+	return ix->pauses.dropped;
 }
 
 /* ---- allocation ---- */
@@ -191,6 +224,30 @@ static void alloc_see(ev_view_alloc *a, uint64_t bytes)
 		a->first = bytes;
 	a->last = bytes;
 	a->have = 1;
+}
+
+int evi_view_alloc_keep(ev_view_index *ix, const ev_event *ev, uint64_t bytes)
+{
+	view_alloc_ev a = { ev->time, bytes, ev->cap };
+
+	return keep(ix, &ix->allocs, &a, sizeof a, EV_VIEW_MAX_ALLOCS);
+}
+
+int ev_view_alloc_kept(const ev_view_index *ix, uint64_t from, uint64_t to,
+		       ev_view_alloc *a, size_t n_caps)
+{
+	const view_alloc_ev *e = ix->allocs.items;
+
+	if (from >= to)
+		return EV_EINVAL;
+	if (!holds_to(&ix->allocs, to))
+		return 0;
+	memset(a, 0, n_caps * sizeof *a);
+	for (size_t i = first_from(&ix->allocs, sizeof *e, from);
+	     i < ix->allocs.n && e[i].time < to; i++)
+		if (e[i].cap < n_caps)
+			alloc_see(&a[e[i].cap], e[i].bytes);
+	return 1;
 }
 
 int ev_view_alloc_whole(const ev_view_index *ix, uint16_t cap, uint64_t from,

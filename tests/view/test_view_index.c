@@ -287,11 +287,82 @@ static int same_pauses(const ev_stats_pauses *a, const ev_stats_pauses *b)
 	return 1;
 }
 
+/* `cap`'s HEAP_ALLOCATED totals in [from, to) from its events. */
+static void alloc_exact(const ev_view_index *ix, int fd, uint16_t cap,
+			uint64_t from, uint64_t to, ev_view_alloc *a)
+{
+	ev_view_source src = { fd, ev_view_data_offset(ix),
+			       ev_view_block_at(ix, cap, from), 0 };
+	ev_reader *r;
+
+	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
+					   "log", EV_READER_RAW, NULL), EV_OK);
+	assert_int_equal(ev_view_alloc_exact(ix, r, cap, from, to, a), EV_OK);
+	ev_reader_free(r);
+}
+
+/* At random ranges, each cap's first and last HEAP_ALLOCATED totals kept
+ * by the index are those of the buckets the range covers whole joined
+ * with the events of the parts that cut one (what answers past
+ * EV_VIEW_MAX_ALLOCS), and those of the events alone. */
+static void allocs_agree(const char *path, const ev_view_index *ix)
+{
+	uint64_t w = ev_view_bucket_ns(ix), span = ev_view_end(ix) + 1;
+	size_t caps = ev_view_cap_count(ix);
+	ev_view_alloc kept[64];
+	int fd = open(path, O_RDONLY);
+	unsigned seed = 25;
+
+	assert_true(fd >= 0);
+	for (int k = 0; k < 8 && caps <= 64; k++) {
+		uint64_t from = (uint64_t)rand_r(&seed) % span;
+		uint64_t to = from + 1 + (uint64_t)rand_r(&seed) % (span - from);
+		uint64_t a = (from + w - 1) / w * w, b = to / w * w;
+		assert_int_equal(ev_view_alloc_kept(ix, from, to, kept, caps), 1);
+		for (uint16_t cap = 0; cap < caps; cap++) {
+			ev_view_alloc whole, part, all;
+			alloc_exact(ix, fd, cap, from, to, &all);
+			if (b > a) {
+				memset(&whole, 0, sizeof whole);
+				if (from < a)
+					alloc_exact(ix, fd, cap, from, a, &whole);
+				assert_int_equal(ev_view_alloc_whole(ix, cap, a, b,
+								     &part), EV_OK);
+				ev_view_alloc_join(&whole, &part);
+				if (b < to) {
+					alloc_exact(ix, fd, cap, b, to, &part);
+					ev_view_alloc_join(&whole, &part);
+				}
+			} else {
+				whole = all;
+			}
+			if (kept[cap].have != all.have ||
+			    kept[cap].have != whole.have ||
+			    (all.have && (kept[cap].first != all.first ||
+					  kept[cap].last != all.last ||
+					  whole.first != all.first ||
+					  whole.last != all.last)))
+				fail_msg("%s cap %u [%llu, %llu): kept %llu-%llu, "
+					 "buckets %llu-%llu, events %llu-%llu",
+					 path, cap, (unsigned long long)from,
+					 (unsigned long long)to,
+					 (unsigned long long)kept[cap].first,
+					 (unsigned long long)kept[cap].last,
+					 (unsigned long long)whole.first,
+					 (unsigned long long)whole.last,
+					 (unsigned long long)all.first,
+					 (unsigned long long)all.last);
+		}
+	}
+	close(fd);
+}
+
 /* A window of the whole run: each process's GC pauses (count, total,
  * min, max, percentiles, the longest) are the accumulator's, and the
  * capabilities' last HEAP_ALLOCATED totals add up to its bytes
  * allocated (a whole run counts them from 0), at the default budget and
- * at a coarse one (the buckets' first and last totals merged). */
+ * at a coarse one (the buckets' first and last totals merged); the
+ * totals of random ranges agree (allocs_agree). */
 static void window_agrees(const char *path, void *ctx)
 {
 	counts *n = ctx;
@@ -343,6 +414,8 @@ static void window_agrees(const char *path, void *ctx)
 				 (unsigned long long)sum,
 				 (unsigned long long)allocated);
 	}
+	allocs_agree(path, ix[0]);
+	allocs_agree(path, ix[1]);
 	n->logs++;
 	ev_stats_free(st);
 	ev_view_index_free(ix[0]);
