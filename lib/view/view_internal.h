@@ -101,8 +101,8 @@ typedef struct view_pause {
 } view_pause;
 
 /* Events kept for a window's figures (view_window.c): items whose first
- * field is their time, sorted by it, the first `max` to come; of those
- * dropped, the count and the earliest time. */
+ * field is their time, in the log's order, the first `max` to come; of
+ * those dropped, the count and the earliest time. */
 typedef struct view_kept {
 	void *items;
 	size_t n, alloc;
@@ -299,8 +299,8 @@ struct ev_view_index {
 	uint32_t queue_seq;
 	size_t life_thread;    /* the summary on_life saw last, or SIZE_MAX */
 	view_bands *bands;
-	view_kept pauses;      /* view_pause, by start (view_window.c) */
-	view_kept allocs;      /* view_alloc_ev, by time */
+	view_kept pauses;      /* view_pause (view_window.c) */
+	view_kept allocs;      /* view_alloc_ev */
 	ev_diag diag;
 };
 

@@ -8,15 +8,16 @@
  * gen u16) is in too (lib/stats/stats.c, gc_timed; the RTS writes
  * GC_STATS_GHC before GC_END but stamps it later). A slice holds the
  * pause when all three lie inside. The index keeps each pause (the first
- * EV_VIEW_MAX_PAUSES) with the time of its last event, sorted by start,
- * and a window's pauses go into the same histogram stats fills
+ * EV_VIEW_MAX_PAUSES) with the time of its last event, and a window's
+ * pauses go into the same histogram stats fills
  * (lib/stats/stats_pauses.c), so the percentiles are stats' own.
  *
  * Allocation: HEAP_ALLOCATED (49: capset u32, bytes u64) carries a cap's
  * running total; stats of a slice counts each cap's last total in it
  * minus its first (from 0 when the slice is not taken for one:
- * lib/inspect/slice.h). Each bucket keeps the cap's first and last total
- * in it; the parts of a window that cut a bucket are read from the
+ * lib/inspect/slice.h). The index keeps the first EV_VIEW_MAX_ALLOCS
+ * of them; past those, each bucket's first and last total of each cap
+ * answer, and the parts of a window that cut a bucket are read from the
  * events.
  */
 #include <stdlib.h>
@@ -27,29 +28,19 @@
 #include "stats_analysis.h"
 #include "view_internal.h"
 
-/* ---- events kept, by time ---- */
+/* ---- events kept, in the log's order ---- */
 
-/* The time of item `i` of `k` (its first field). */
-static uint64_t time_of(const view_kept *k, size_t size, size_t i)
-{
-	uint64_t t;
-
-	memcpy(&t, (const char *)k->items + i * size, sizeof t);
-	return t;
-}
-
-/* Keeps `item` (of `size` bytes, its time first) in order of time, the
- * first `max` only (a pause led by another cap, a total of another cap,
- * may come earlier in the file than one before it in time). */
+/* Keeps `item` (of `size` bytes, its time first), the first `max` only.
+ * In the log's order, as stats reads a slice (its first and last total
+ * of a cap are the first and last in the file); a query reads them all
+ * (a log whose times go back, a block repeated, costs no more). */
 static int keep(ev_view_index *ix, view_kept *k, const void *item,
 		size_t size, size_t max)
 {
 	uint64_t t;
-	size_t i;
-	char *at;
 
-	memcpy(&t, item, sizeof t);
 	if (k->n >= max) {
+		memcpy(&t, item, sizeof t);
 		if (!k->dropped || t < k->first_dropped)
 			k->first_dropped = t;
 		k->dropped++;
@@ -57,28 +48,9 @@ static int keep(ev_view_index *ix, view_kept *k, const void *item,
 	}
 	if (evi_grow(&k->items, &k->alloc, k->n + 1, size) < 0)
 		return evi_fail(&ix->diag, EV_ENOMEM, 0, 0, "out of memory");
-	for (i = k->n; i > 0 && time_of(k, size, i - 1) > t; i--)
-		;
-	at = (char *)k->items + i * size;
-	memmove(at + size, at, (k->n - i) * size);
-	memcpy(at, item, size);
+	memcpy((char *)k->items + k->n * size, item, size);
 	k->n++;
 	return EV_OK;
-}
-
-/* The first item of `k` at or after `time`. */
-static size_t first_from(const view_kept *k, size_t size, uint64_t time)
-{
-	size_t lo = 0, hi = k->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (time_of(k, size, mid) < time)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* Whether `k` holds every item before `to`. */
@@ -112,9 +84,6 @@ static int kept_load(view_kept *k, size_t size, size_t max, FILE *f)
 	if (fread(k->items, size, (size_t)head[0], f) != (size_t)head[0])
 		return -1;
 	k->n = (size_t)head[0];
-	for (size_t i = 1; i < k->n; i++)
-		if (time_of(k, size, i) < time_of(k, size, i - 1))
-			return -1; /* first_from needs them in order */
 	return 0;
 }
 
@@ -191,9 +160,9 @@ int ev_view_pauses(const ev_view_index *ix, uint32_t capset, uint64_t from,
 		return EV_EINVAL;
 	if (evi_duration_set_init(&set) < 0)
 		return EV_ENOMEM;
-	for (size_t i = first_from(&ix->pauses, sizeof *p, from);
-	     i < ix->pauses.n && p[i].start < to; i++)
-		if (p[i].capset == capset && p[i].last < to)
+	for (size_t i = 0; i < ix->pauses.n; i++)
+		if (p[i].capset == capset && p[i].start >= from &&
+		    p[i].last < to)
 			evi_duration_set_add(&set, &(ev_stats_pause){
 				p[i].start, p[i].duration, p[i].gen, p[i].cap });
 	evi_duration_set_finish(&set);
@@ -243,9 +212,8 @@ int ev_view_alloc_kept(const ev_view_index *ix, uint64_t from, uint64_t to,
 	if (!holds_to(&ix->allocs, to))
 		return 0;
 	memset(a, 0, n_caps * sizeof *a);
-	for (size_t i = first_from(&ix->allocs, sizeof *e, from);
-	     i < ix->allocs.n && e[i].time < to; i++)
-		if (e[i].cap < n_caps)
+	for (size_t i = 0; i < ix->allocs.n; i++)
+		if (e[i].cap < n_caps && e[i].time >= from && e[i].time < to)
 			alloc_see(&a[e[i].cap], e[i].bytes);
 	return 1;
 }
