@@ -4,7 +4,11 @@
 For each log of testdata/ (and the corpus, when given) of one session:
 the tiles of the whole run hold each capability's mutator and GC time
 exactly as `evtool stats --caps --json` gives them, in one span and in
-spans that cut no bucket; /api/events, paged through to its end, gives
+spans that cut no bucket, and those of sub-ranges (random, inside a run,
+across a GC, at either end) what `evtool filter --from --to | evtool
+stats --caps` gives once the runs and GCs crossing the edges are taken
+off; /api/window gives each capability's and each process's figures
+(allocation, GC pauses) as stats of the slice does; /api/events, paged through to its end, gives
 each capability's events as `evtool show` prints them, in the same order;
 a search finds the thread labels show prints. Then the refusals: no
 token, a wrong token, a foreign Host, bad parameters, an unknown path, a
