@@ -433,6 +433,105 @@ static void test_window(void **state)
 	assert_true(n.caps >= 10); /* processes with several pauses */
 }
 
+/* Past their bounds: gc-n2's GC and HEAP_ALLOCATED events fed again and
+ * again, each pass 2^26 ns later, until more than EV_VIEW_MAX_PAUSES
+ * pauses and EV_VIEW_MAX_ALLOCS totals came. The first pass's pauses are
+ * still stats' and complete; a range past the first dropped says it is
+ * not; its totals come from the buckets, those of the first pass. */
+typedef struct fed {
+	ev_event *ev;
+	uint8_t *bytes;
+	size_t n, alloc, used, bytes_alloc;
+} fed;
+
+static void fed_events(const char *path, fed *f)
+{
+	ev_reader *r;
+	ev_event ev;
+
+	memset(f, 0, sizeof *f);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	while (ev_reader_next(r, &ev) == EV_OK) {
+		if (ev.type != EV_GC_START && ev.type != EV_GC_END &&
+		    ev.type != EV_GC_STATS_GHC && ev.type != EV_HEAP_ALLOCATED)
+			continue;
+		if (f->n == f->alloc) {
+			f->alloc = f->alloc ? 2 * f->alloc : 1024;
+			assert_non_null(f->ev = realloc(f->ev, f->alloc *
+							   sizeof *f->ev));
+		}
+		if (f->used + ev.size > f->bytes_alloc) {
+			f->bytes_alloc = 2 * (f->used + ev.size);
+			assert_non_null(f->bytes = realloc(f->bytes,
+							   f->bytes_alloc));
+		}
+		memcpy(f->bytes + f->used, ev.payload, ev.size);
+		f->ev[f->n] = ev;
+		f->ev[f->n].payload = (const uint8_t *)(uintptr_t)f->used;
+		f->used += ev.size;
+		f->n++;
+	}
+	ev_reader_free(r);
+}
+
+static void test_window_bounds(void **state)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, "gc-n2.eventlog");
+	const uint64_t pass_ns = (uint64_t)1 << 26;
+	ev_stats *st = stats_of(path);
+	const ev_stats_pauses *want = ev_stats_pauses_at(st, 0, EV_STATS_ALL_GENS);
+	ev_view_index *ix;
+	ev_stats_pauses got;
+	ev_view_alloc first[2], last[2];
+	uint64_t passes, k;
+	int complete;
+	fed f;
+
+	(void)state;
+	fed_events(path, &f);
+	assert_true(want && want->count > 100);
+	passes = EV_VIEW_MAX_PAUSES / want->count + 2;
+	assert_int_equal(ev_view_index_new(&ix, 0, NULL), EV_OK);
+	for (k = 0; k < passes; k++)
+		for (size_t i = 0; i < f.n; i++) {
+			ev_event ev = f.ev[i];
+			ev.payload = f.bytes + (uintptr_t)ev.payload;
+			ev.time += k * pass_ns;
+			assert_int_equal(ev_view_index_add(ix, &ev), EV_OK);
+		}
+	ev_view_index_finish(ix);
+	assert_int_equal(ev_view_pauses_dropped(ix),
+			 passes * want->count - EV_VIEW_MAX_PAUSES);
+	assert_int_equal(ev_view_pauses(ix, 0, 0, pass_ns, &got, &complete),
+			 EV_OK);
+	assert_true(complete);
+	assert_true(same_pauses(&got, want));
+	assert_int_equal(ev_view_pauses(ix, 0, 0, passes * pass_ns, &got,
+					&complete), EV_OK);
+	assert_false(complete);
+	assert_int_equal(got.count, EV_VIEW_MAX_PAUSES);
+	/* The totals: the first pass's kept; the last pass's past the bound,
+	 * from the buckets, the same. */
+	assert_int_equal(ev_view_alloc_kept(ix, 0, pass_ns, first, 2), 1);
+	k = passes - 1;
+	assert_int_equal(ev_view_alloc_kept(ix, k * pass_ns, passes * pass_ns,
+					    last, 2), 0);
+	assert_true(ev_view_bucket_ns(ix) <= pass_ns);
+	for (uint16_t cap = 0; cap < 2; cap++) {
+		assert_int_equal(ev_view_alloc_whole(ix, cap, k * pass_ns,
+						     passes * pass_ns,
+						     &last[cap]), EV_OK);
+		assert_true(first[cap].have && last[cap].have);
+		assert_int_equal(first[cap].first, last[cap].first);
+		assert_int_equal(first[cap].last, last[cap].last);
+	}
+	ev_view_index_free(ix);
+	ev_stats_free(st);
+	free(f.ev);
+	free(f.bytes);
+	free(path);
+}
+
 /* The first event of `cap` at or after `time` found by a reader started
  * at `at` (the whole log from its start when `at` is the data offset). */
 static uint64_t first_at(int fd, const ev_view_index *ix, uint64_t at,
@@ -1546,6 +1645,7 @@ int main(void)
 		cmocka_unit_test(test_bands_thinned),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_window_bounds),
 		cmocka_unit_test(test_cache_rows),
 		cmocka_unit_test(test_bad_arguments),
 	};
