@@ -465,7 +465,8 @@ static void fed_events(const char *path, fed *f)
 			assert_non_null(f->bytes = realloc(f->bytes,
 							   f->bytes_alloc));
 		}
-		memcpy(f->bytes + f->used, ev.payload, ev.size);
+		if (ev.size) /* GC_START and GC_END have none */
+			memcpy(f->bytes + f->used, ev.payload, ev.size);
 		f->ev[f->n] = ev;
 		f->ev[f->n].payload = (const uint8_t *)(uintptr_t)f->used;
 		f->used += ev.size;
