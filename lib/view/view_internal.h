@@ -127,6 +127,8 @@ int evi_view_alloc_keep(ev_view_index *ix, const ev_event *ev,
  * for what save did not write. */
 void evi_view_kept_save(const ev_view_index *ix, FILE *f);
 int evi_view_kept_load(ev_view_index *ix, FILE *f);
+/* Their bytes. */
+size_t evi_view_kept_memory(const ev_view_index *ix);
 
 /* A capability's row (or the global buffer's: blocks only), and the run
  * and GC open on it. */

@@ -87,6 +87,12 @@ static int kept_load(view_kept *k, size_t size, size_t max, FILE *f)
 	return 0;
 }
 
+size_t evi_view_kept_memory(const ev_view_index *ix)
+{
+	return ix->pauses.alloc * sizeof(view_pause) +
+	       ix->allocs.alloc * sizeof(view_alloc_ev);
+}
+
 void evi_view_kept_save(const ev_view_index *ix, FILE *f)
 {
 	kept_save(&ix->pauses, sizeof(view_pause), f);
