@@ -64,7 +64,7 @@ static void json_heap(json_out *j, const ev_stats_process *p)
 		json_null(j, "work_balance");
 }
 
-static void json_pause_fields(json_out *j, const ev_stats_pauses *s)
+void stats_json_pause_fields(json_out *j, const ev_stats_pauses *s)
 {
 	json_uint(j, "count", s->count);
 	json_uint(j, "total_ns", s->total_ns);
@@ -98,7 +98,7 @@ static void json_pauses(json_out *j, const ev_stats *st, size_t process)
 	}
 	json_begin_object(j, "pauses");
 	json_begin_object(j, "all");
-	json_pause_fields(j, all);
+	stats_json_pause_fields(j, all);
 	json_end_object(j);
 	json_begin_array(j, "generations");
 	for (unsigned g = 0; g < p->n_gens; g++) {
@@ -107,7 +107,7 @@ static void json_pauses(json_out *j, const ev_stats *st, size_t process)
 			continue;
 		json_begin_object(j, NULL);
 		json_uint(j, "gen", g);
-		json_pause_fields(j, s);
+		stats_json_pause_fields(j, s);
 		json_end_object(j);
 	}
 	json_end_array(j);

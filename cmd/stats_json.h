@@ -12,6 +12,11 @@
 void stats_json_process(json_out *j, const char *key, const ev_stats *st,
 			size_t i);
 
+/* The members of a set of pauses (count, total_ns, min_ns, p50_ns,
+ * p90_ns, p99_ns, max_ns, longest) as `evtool stats --json` prints each
+ * of "pauses". */
+void stats_json_pause_fields(json_out *j, const ev_stats_pauses *s);
+
 /* Prints thread `t` as one JSON object, member `key` (NULL in an array),
  * as `evtool stats --json --threads` does. */
 void stats_json_thread(json_out *j, const char *key,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "stats_json.h"
 #include "view.h"
 
 extern const unsigned char view_page[];
@@ -484,6 +485,135 @@ static int window_cell(const view_state *v, uint16_t cap, uint64_t from,
 	return rc;
 }
 
+/* `cap`'s HEAP_ALLOCATED totals in [from, to), from its events. */
+static int alloc_exact(const view_state *v, uint16_t cap, uint64_t from,
+		       uint64_t to, ev_view_alloc *a)
+{
+	ev_view_cap_source src;
+	ev_reader *r;
+	int rc;
+
+	if (reader_at(v, cap, from, &src, &r) < 0)
+		return EV_ENOMEM;
+	rc = ev_view_alloc_exact(v->index, r, cap, from, to, a);
+	ev_reader_free(r);
+	return rc;
+}
+
+/* `cap`'s HEAP_ALLOCATED totals in [from, to) as window_cell splits the
+ * range: the whole buckets from the index, the parts at either end from
+ * the events. */
+static int alloc_cell(const view_state *v, uint16_t cap, uint64_t from,
+		      uint64_t to, ev_view_alloc *a)
+{
+	uint64_t w = ev_view_bucket_ns(v->index);
+	uint64_t lo = (from + w - 1) / w * w, hi = (to - 1) / w * w;
+	ev_view_alloc part;
+	int rc;
+
+	if (is_short(v, from, to) || hi <= lo)
+		return alloc_exact(v, cap, from, to, a);
+	memset(a, 0, sizeof *a);
+	if (from < lo && (rc = alloc_exact(v, cap, from, lo, a)) < 0)
+		return rc;
+	if ((rc = ev_view_alloc_whole(v->index, cap, lo, hi, &part)) < 0)
+		return rc;
+	ev_view_alloc_join(a, &part);
+	if ((rc = alloc_exact(v, cap, hi, to, &part)) < 0)
+		return rc;
+	ev_view_alloc_join(a, &part);
+	return EV_OK;
+}
+
+/* Whether `evtool stats` takes [from, to) for a slice of process `p`'s
+ * run (ev_view_slice_until): none of its caps has an event that is not
+ * metadata soon after its start. -1 when the log cannot be read. */
+static int is_slice(const view_state *v, const ev_process *p, uint64_t from,
+		    uint64_t to)
+{
+	uint64_t start = p->have_start ? p->start_ns : ev_view_start(v->index);
+	uint64_t until = ev_view_slice_until(start, from, to);
+	ev_view_alloc a;
+
+	for (size_t i = 0; until > from && i < p->n_caps; i++) {
+		if (alloc_exact(v, p->caps[i], from, until, &a) < 0)
+			return -1;
+		if (a.have_work)
+			return 0;
+	}
+	return 1;
+}
+
+/* Process `p`'s bytes allocated in [from, to) as stats of the slice
+ * counts them: each cap's last total there, less its first in a slice.
+ * The totals from `kept` (by cap, NULL: not all kept), else the buckets
+ * and the events. */
+static int window_allocated(const view_state *v, const ev_process *p,
+			    uint64_t from, uint64_t to,
+			    const ev_view_alloc *kept, uint64_t *bytes)
+{
+	size_t caps = ev_view_cap_count(v->index);
+	int slice = is_slice(v, p, from, to);
+	ev_view_alloc a;
+
+	*bytes = 0;
+	for (size_t i = 0; slice >= 0 && i < p->n_caps; i++) {
+		if (kept && p->caps[i] < caps)
+			a = kept[p->caps[i]];
+		else if (kept)
+			memset(&a, 0, sizeof a);
+		else if (alloc_cell(v, p->caps[i], from, to, &a) < 0)
+			return -1;
+		if (a.have)
+			*bytes += slice && a.last >= a.first ? a.last - a.first
+							     : a.last;
+	}
+	return slice;
+}
+
+/* Each process's allocation and pauses in [from, to) (once the index is
+ * complete: the processes are known then). */
+static int write_window_processes(json_out *j, const view_state *v,
+				  uint64_t from, uint64_t to)
+{
+	size_t n = v->complete ? ev_process_list_count(v->procs) : 0;
+	size_t caps = ev_view_cap_count(v->index);
+	ev_view_alloc *kept = calloc(caps ? caps : 1, sizeof *kept);
+
+	if (!kept)
+		return -1;
+	if (ev_view_alloc_kept(v->index, from, to, kept, caps) != 1) {
+		free(kept);
+		kept = NULL;
+	}
+	json_begin_array(j, "processes");
+	for (size_t i = 0; i < n; i++) {
+		const ev_process *p = ev_process_list_at(v->procs, i);
+		ev_stats_pauses pauses;
+		uint64_t bytes;
+		int complete, slice = window_allocated(v, p, from, to, kept,
+						       &bytes);
+
+		if (slice < 0 || ev_view_pauses(v->index, p->capset, from, to,
+						&pauses, &complete) < 0) {
+			free(kept);
+			return -1;
+		}
+		json_begin_object(j, NULL);
+		json_uint(j, "capset", p->capset);
+		json_bool(j, "slice", slice);
+		json_uint(j, "allocated_bytes", bytes);
+		json_begin_object(j, "pauses");
+		stats_json_pause_fields(j, &pauses);
+		json_end_object(j);
+		json_bool(j, "pauses_complete", complete);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	free(kept);
+	return 0;
+}
+
 static const char *window(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
@@ -509,6 +639,8 @@ static const char *window(void *ctx, const http_request *req, FILE *body)
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	if (write_window_processes(&j, v, p.from, p.to) < 0)
+		return NULL;
 	json_end_object(&j);
 	return "application/json";
 }

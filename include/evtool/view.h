@@ -28,6 +28,7 @@
 
 #include "common.h"
 #include "reader.h"
+#include "stats_analysis.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -302,6 +303,88 @@ EV_API int ev_view_whole(const ev_view_index *ix, uint16_t cap,
 EV_API int ev_view_whole_exact(const ev_view_index *ix, ev_reader *r,
 			       uint16_t cap, uint64_t since, uint64_t from,
 			       uint64_t to, uint64_t until, ev_view_cell *c);
+
+/** GC pauses kept for a window's figures (32 bytes each: 8 MiB), the
+ *  first to end first; later ones are counted (ev_view_pauses_dropped). */
+#define EV_VIEW_MAX_PAUSES (1u << 18)
+
+/**
+ * The GC pauses of process `capset` (the capset its GC_STATS_GHC names)
+ * in [from, to), all generations, as `evtool stats` gives them
+ * (ev_stats_pauses_at) for the slice `evtool filter --from --to` keeps:
+ * the collections whose GC_START, GC_STATS_GHC and GC_END on the cap
+ * that led them all lie inside, each lasting GC_START to GC_END. From the
+ * pauses the index keeps, so as exact as stats' own figures. *complete
+ * is 0 when pauses past EV_VIEW_MAX_PAUSES were dropped and `to` lies
+ * past the start of the first dropped one: the figures are then those of
+ * the kept pauses only. EV_OK (out->count 0: none), EV_EINVAL for
+ * from >= to, EV_ENOMEM.
+ */
+EV_API int ev_view_pauses(const ev_view_index *ix, uint32_t capset,
+			  uint64_t from, uint64_t to, ev_stats_pauses *out,
+			  int *complete);
+
+/** Pauses seen past EV_VIEW_MAX_PAUSES, not kept. */
+EV_API uint64_t ev_view_pauses_dropped(const ev_view_index *ix);
+
+/** A capability's running total of bytes allocated (HEAP_ALLOCATED, 49)
+ *  within a range, and its first event there that is not metadata. */
+typedef struct ev_view_alloc {
+	int have;             /**< a HEAP_ALLOCATED of the cap in the range */
+	uint64_t first, last; /**< the total at its first and at its last */
+	int have_work;        /**< an event that is not metadata (exact only) */
+	uint64_t first_work_ns; /**< the first of them */
+} ev_view_alloc;
+
+/** HEAP_ALLOCATED events kept for a window's allocation (24 bytes each:
+ *  6 MiB), the first to come; past them a window's allocation is read
+ *  from the buckets and the events (ev_view_alloc_whole, _exact). */
+#define EV_VIEW_MAX_ALLOCS (1u << 18)
+
+/**
+ * The HEAP_ALLOCATED totals of caps 0 to n_caps - 1 in [from, to), in
+ * `a[cap]`, from the events the index keeps (have_work stays 0). 1 when
+ * they hold every one of the range, 0 when some past EV_VIEW_MAX_ALLOCS
+ * may lie in it (then `a` is not set: ev_view_alloc_whole and _exact
+ * answer), EV_EINVAL for from >= to.
+ */
+EV_API int ev_view_alloc_kept(const ev_view_index *ix, uint64_t from,
+			      uint64_t to, ev_view_alloc *a, size_t n_caps);
+
+/**
+ * `cap`'s HEAP_ALLOCATED totals in [from, to) from the buckets (multiples
+ * of ev_view_bucket_ns; have_work stays 0). EV_OK; EV_EINVAL for
+ * from >= to or an edge off a bucket's.
+ */
+EV_API int ev_view_alloc_whole(const ev_view_index *ix, uint16_t cap,
+			       uint64_t from, uint64_t to, ev_view_alloc *a);
+
+/**
+ * The same exactly from the events, for any [from, to): `r` reads the log
+ * from ev_view_block_at(ix, cap, from) (an ev_view_source) up to the
+ * cap's first event at or after `to`. EV_OK, EV_EINVAL (from >= to) or
+ * the reader's failure.
+ */
+EV_API int ev_view_alloc_exact(const ev_view_index *ix, ev_reader *r,
+			       uint16_t cap, uint64_t from, uint64_t to,
+			       ev_view_alloc *a);
+
+/** `a` followed by `later` (of the range right after a's): the first
+ *  total from the earlier, the last from the later. */
+EV_API void ev_view_alloc_join(ev_view_alloc *a, const ev_view_alloc *later);
+
+/**
+ * `evtool stats` counts a process's running totals (bytes allocated)
+ * from their first value in a slice when it takes the slice for a part
+ * of its run: when the process's capabilities have no event that is not
+ * metadata within a few milliseconds of its start `start_ns` (its
+ * CAPSET_CREATE). This is the end of that part of [from, to): when the
+ * process's caps have no such event in [from, ev_view_slice_until(...))
+ * (ev_view_alloc_exact's have_work), the slice counts from the first
+ * values; `from` when [from, to) starts past it (always a slice).
+ */
+EV_API uint64_t ev_view_slice_until(uint64_t start_ns, uint64_t from,
+				    uint64_t to);
 
 /** Where the events start: the offset after the header. */
 EV_API uint64_t ev_view_data_offset(const ev_view_index *ix);

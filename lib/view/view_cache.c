@@ -20,7 +20,7 @@
 #include "internal.h"
 #include "view_internal.h"
 
-#define MAGIC "EVVIEW\0\3"
+#define MAGIC "EVVIEW\0\4"
 #define ORDER 0x01020304u
 /* Bytes of the log's start and end the digest covers. */
 #define DIGEST_BYTES (1u << 20)
@@ -216,6 +216,7 @@ int ev_view_index_save(const ev_view_index *ix, int fd,
 	put_trows(f, ix);
 	put_spans(f, ix);
 	evi_view_bands_save(ix->bands, f);
+	evi_view_kept_save(ix, f);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		return EV_EIO;
@@ -473,6 +474,8 @@ static void get_index(loader *l, ev_view_index *ix)
 	get_trows(l, ix);
 	get_spans(l, ix);
 	if (!l->bad && evi_view_bands_load(&ix->bands, l->f) < 0)
+		l->bad = 1;
+	if (!l->bad && evi_view_kept_load(ix, l->f) < 0)
 		l->bad = 1;
 }
 

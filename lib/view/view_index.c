@@ -67,6 +67,8 @@ void ev_view_index_free(ev_view_index *ix)
 		free(ix->heaps[i].h);
 	free(ix->heaps);
 	evi_view_bands_free(ix->bands);
+	free(ix->pauses.items);
+	free(ix->allocs.items);
 	for (size_t i = 0; i < ix->n_texts; i++)
 		free((char *)ix->texts[i].text);
 	free(ix->texts);
@@ -107,6 +109,8 @@ static void coarsen_row(view_row *r, size_t nb)
 			m->gc_phase_ns[k] = a.gc_phase_ns[k] + b.gc_phase_ns[k];
 		m->run_ends = merge_ends(a.run_ends, b.run_ends);
 		m->gc_ends = merge_ends(a.gc_ends, b.gc_ends);
+		m->alloc_first = a.alloc_first ? a.alloc_first : b.alloc_first;
+		m->alloc_last = b.alloc_last ? b.alloc_last : a.alloc_last;
 		if (a.tid == b.tid) {
 			m->tid = a.tid;
 			m->tid_ns = a.tid_ns + b.tid_ns;
@@ -493,7 +497,7 @@ static int on_heap(ev_view_index *ix, const ev_event *ev)
 {
 	uint64_t bytes, allocated = 0;
 	view_heap *p;
-	view_row *r;
+	view_row *r = NULL;
 
 	if (ev->size < 12)
 		return fail(ix, EV_EFORMAT, ev, "a heap event too short for its bytes");
@@ -508,6 +512,11 @@ static int on_heap(ev_view_index *ix, const ev_event *ev)
 	}
 	/* After row_get, which may have coarsened the buckets. */
 	reach(ix, ev->time);
+	if (r) {
+		evi_view_alloc_put(&r->b[ev->time >> ix->shift], bytes);
+		if (evi_view_alloc_keep(ix, ev, bytes) < 0)
+			return ix->diag.status;
+	}
 	heap_put(&ix->heap[ev->time >> ix->shift], ev->type, bytes, allocated);
 	if ((p = proc_heap(ix, ev_load32(ev->payload))))
 		heap_put(&p[ev->time >> ix->shift], ev->type, bytes, allocated);
@@ -633,7 +642,9 @@ int ev_view_index_add(ev_view_index *ix, const ev_event *ev)
 	case EV_GC_START:
 	case EV_GC_END:
 		on_gc(ix, r, ev);
-		return EV_OK;
+		return evi_view_pause_event(ix, &r->gc_clock, ev);
+	case EV_GC_STATS_GHC:
+		return evi_view_pause_event(ix, &r->gc_clock, ev);
 	default:
 		return EV_OK;
 	}

@@ -44,6 +44,15 @@ typedef struct view_ends {
 	uint64_t first_ns; /* its length */
 } view_ends;
 
+/* Whether a capability's event at or after the end of a range read again
+ * from the log ends the read: GHC writes GC_GLOBAL_SYNC (54) and
+ * GC_STATS_GHC (53) ahead of the GC_END (10) that it stamps earlier
+ * (lib/stats/stats.c, gc_timed), so such a GC_END may still lie inside. */
+static inline int evi_view_read_ends(const ev_event *ev)
+{
+	return ev->type != EV_GC_GLOBAL_SYNC && ev->type != EV_GC_STATS_GHC;
+}
+
 /* One bucket of a row: 2^shift ns from bucket index << shift. */
 typedef struct view_bucket {
 	uint64_t run_ns;
@@ -60,6 +69,10 @@ typedef struct view_bucket {
 	 * phase is the rest of gc_ns. */
 	uint64_t gc_phase_ns[EV_VIEW_GC_PHASES - 1];
 	view_ends run_ends, gc_ends;
+	/* The cap's HEAP_ALLOCATED totals at its first and last one in the
+	 * bucket, plus one (0: none), for a window's allocation as `evtool
+	 * stats` of the window's slice counts it (view_window.c). */
+	uint64_t alloc_first, alloc_last;
 } view_bucket;
 
 /* The heap in one bucket: HEAP_SIZE (50) and HEAP_LIVE (51) at their
@@ -68,6 +81,54 @@ typedef struct view_bucket {
 typedef struct view_heap {
 	uint64_t size, live, alloc;
 } view_heap;
+
+/* A collection being timed on a capability as `evtool stats` times a
+ * pause (lib/stats/stats.c, gc_timed): its GC_START, GC_END and
+ * GC_STATS_GHC (view_window.c). */
+typedef struct view_gc_clock {
+	uint64_t start, end, stats_at;
+	uint32_t capset;   /* GC_STATS_GHC's */
+	uint16_t gen;
+	uint8_t have_start, have_end, counted;
+} view_gc_clock;
+
+/* A pause kept: GC_START to GC_END on `cap`, whose last event (GC_END or
+ * GC_STATS_GHC) is at `last`. */
+typedef struct view_pause {
+	uint64_t start, duration, last;
+	uint32_t capset;
+	uint16_t gen, cap;
+} view_pause;
+
+/* Events kept for a window's figures (view_window.c): items whose first
+ * field is their time, in the log's order, the first `max` to come; of
+ * those dropped, the count and the earliest time. */
+typedef struct view_kept {
+	void *items;
+	size_t n, alloc;
+	uint64_t dropped, first_dropped;
+} view_kept;
+
+/* GC_START, GC_END or GC_STATS_GHC of a cap's row to the pauses. */
+int evi_view_pause_event(ev_view_index *ix, view_gc_clock *c,
+			 const ev_event *ev);
+/* A HEAP_ALLOCATED kept: its time, cap and total. */
+typedef struct view_alloc_ev {
+	uint64_t time, bytes;
+	uint16_t cap;
+} view_alloc_ev;
+
+/* HEAP_ALLOCATED's total `bytes` to the bucket of its time. */
+void evi_view_alloc_put(view_bucket *k, uint64_t bytes);
+/* ... and to the ones kept (view_window.c). */
+int evi_view_alloc_keep(ev_view_index *ix, const ev_event *ev,
+			uint64_t bytes);
+/* The pauses and allocations kept, in a cache file (view_cache.c); -1
+ * for what save did not write. */
+void evi_view_kept_save(const ev_view_index *ix, FILE *f);
+int evi_view_kept_load(ev_view_index *ix, FILE *f);
+/* Their bytes. */
+size_t evi_view_kept_memory(const ev_view_index *ix);
 
 /* A capability's row (or the global buffer's: blocks only), and the run
  * and GC open on it. */
@@ -80,6 +141,7 @@ typedef struct view_row {
 	view_open now;   /* what is open now */
 	uint64_t allocated; /* its last HEAP_ALLOCATED */
 	uint64_t created, converted; /* its last SPARK_COUNTERS totals */
+	view_gc_clock gc_clock; /* the collection it is timing */
 } view_row;
 
 /* The heap profile's bands (view_bands.c); NULL until a heap-profile
@@ -270,6 +332,8 @@ struct ev_view_index {
 	uint32_t queue_seq;
 	size_t life_thread;    /* the summary on_life saw last, or SIZE_MAX */
 	view_bands *bands;
+	view_kept pauses;      /* view_pause (view_window.c) */
+	view_kept allocs;      /* view_alloc_ev */
 	ev_diag diag;
 };
 

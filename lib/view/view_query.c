@@ -65,7 +65,7 @@ size_t ev_view_memory(const ev_view_index *ix)
 	       ix->thread_ids.n_slots * sizeof *ix->thread_ids.slots +
 	       ix->thread_ids.capacity * 2 * sizeof *ix->thread_ids.keys +
 	       ix->n_tid_index * sizeof *ix->tid_index +
-	       evi_view_bands_memory(ix->bands);
+	       evi_view_bands_memory(ix->bands) + evi_view_kept_memory(ix);
 }
 
 /* How much of bucket `b` lies in [lo, hi). */

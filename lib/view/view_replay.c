@@ -180,8 +180,10 @@ int ev_view_tile_exact(const ev_view_index *ix, ev_reader *r, uint16_t cap,
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 		if (ev.type == EV_BLOCK_MARKER || ev.cap != cap)
 			continue;
-		if (ev.time >= to)
+		if (ev.time >= to && evi_view_read_ends(&ev))
 			break;
+		if (ev.time >= to)
+			continue;
 		apply(&rp, &o, &ev);
 	}
 	if (o.running)
@@ -229,8 +231,10 @@ int ev_view_whole_exact(const ev_view_index *ix, ev_reader *r, uint16_t cap,
 	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
 		if (ev.type == EV_BLOCK_MARKER || ev.cap != cap)
 			continue;
-		if (ev.time >= to)
+		if (ev.time >= to && evi_view_read_ends(&ev))
 			break;
+		if (ev.time >= to)
+			continue;
 		if ((what = step(&o, &ev, &start, &tid)) != ENDS_NOTHING)
 			whole_end(since, from, to, start, ev.time,
 				  what == ENDS_RUN ? &c->run_ns : &c->gc_ns);

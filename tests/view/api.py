@@ -4,7 +4,11 @@
 For each log of testdata/ (and the corpus, when given) of one session:
 the tiles of the whole run hold each capability's mutator and GC time
 exactly as `evtool stats --caps --json` gives them, in one span and in
-spans that cut no bucket; /api/events, paged through to its end, gives
+spans that cut no bucket, and those of sub-ranges (random, inside a run,
+across a GC, at either end) what `evtool filter --from --to | evtool
+stats --caps` gives once the runs and GCs crossing the edges are taken
+off; /api/window gives each capability's and each process's figures
+(allocation, GC pauses) as stats of the slice does; /api/events, paged through to its end, gives
 each capability's events as `evtool show` prints them, in the same order;
 a search finds the thread labels show prints. Then the refusals: no
 token, a wrong token, a foreign Host, bad parameters, an unknown path, a
@@ -122,6 +126,116 @@ def tiles_agree(s, log, meta):
                       log, c["cap"], width,
                       r and sum(r["run_ns"]), r and sum(r["gc_ns"]),
                       c["mutator_ns"], c["gc_ns"]))
+
+
+def runs_of_show(log):
+    """Each cap's runs and GCs from show's events (in time order), as
+    stats --caps pairs them: running thread T to stopping thread T (a
+    running line while a run is open replaces it), starting GC to finished
+    GC; and the times of all its events. Runs and GCs still open at the
+    log's end are left out (they count nothing)."""
+    out = subprocess.run([EVTOOL, "show", log], capture_output=True,
+                         text=True).stdout
+    caps = {}
+    for line in out.splitlines():
+        m = re.match(r"(\d+): cap (\d+): (.*)$", line)
+        if not m or m.group(3) == "event block":
+            continue
+        t, what = int(m.group(1)), m.group(3)
+        c = caps.setdefault(int(m.group(2)), {"runs": [], "gcs": [],
+                                              "times": [], "run": None,
+                                              "gc": None})
+        c["times"].append(t)
+        run = re.match(r"(running|stopping) thread (\d+)", what)
+        if run and run.group(1) == "running":
+            c["run"] = (int(run.group(2)), t)
+        elif run and c["run"] and c["run"][0] == int(run.group(2)):
+            c["runs"].append((c["run"][1], t))
+            c["run"] = None
+        elif what == "starting GC":
+            c["gc"] = t
+        elif what == "finished GC" and c["gc"] is not None:
+            c["gcs"].append((c["gc"], t))
+            c["gc"] = None
+    return caps
+
+
+def edge_parts(spans, times, a, b, open_at_end):
+    """The part of [a, b) that tiles count of `spans` (runs or GCs) and
+    `evtool filter --from a --to b | evtool stats --caps` does not: the
+    tiles clip each span to the range; the slice holds only the events of
+    [a, b), so a span that began before `a` counts nothing there, and one
+    still open at `b` that began inside counts up to the cap's last event
+    before `b` (a run, `open_at_end`) or nothing (a GC)."""
+    extra = 0
+    for s, e in spans:
+        if s < a and e > a:
+            extra += min(e, b) - a
+        elif a <= s < b <= e:
+            last = max(t for t in times if t < b)
+            extra += b - last if open_at_end else b - s
+    return extra
+
+
+def sub_ranges(caps, meta, rng):
+    """Ranges of the run to compare the tiles with the slice's stats on:
+    random ones, one inside a run, one across a GC, one at either end."""
+    first, last = meta["start_ns"], meta["end_ns"]
+    ranges = [(0, (first + last) // 3), (2 * (first + last) // 3, last + 1)]
+    runs = [r for c in caps.values() for r in c["runs"] if r[1] - r[0] > 2]
+    gcs = [g for c in caps.values() for g in c["gcs"]]
+    if runs:
+        s, e = max(runs, key=lambda r: r[1] - r[0])
+        ranges.append((s + 1, e - 1))
+    if gcs:
+        s, e = gcs[len(gcs) // 2]
+        ranges.append((s - 1, e + 1))
+    for _ in range(4):
+        a = rng.randint(first, last - 1)
+        ranges.append((a, rng.randint(a + 1, last + 1)))
+    return ranges
+
+
+def sub_tiles_agree(s, log, meta, rng):
+    """Tiles of sub-ranges agree with `evtool filter --from --to | evtool
+    stats --caps` of the same range. The two count the runs and GCs that
+    cross the range's edges differently (edge_parts), so each cap's
+    running and GC time from the tiles, summed over the range's spans,
+    less those edge parts (from show's events) must be stats' mutator and
+    GC time exactly; the idle time cannot be stats' (stats' idle is the
+    rest of the slice's own first to last event, the tiles' the rest of
+    the range within the log's), so it must be the rest of the range
+    within the log's first and last event. A range whose tiles are not
+    exact (its events span more than 4 MiB) is taken at whole buckets,
+    where they are."""
+    if meta["end_ns"] <= meta["start_ns"]:
+        return
+    caps = runs_of_show(log)
+    w = meta["bucket_ns"]
+    for a, b in sub_ranges(caps, meta, rng):
+        if b <= a:
+            continue
+        t = s.json("/api/tiles?from=%d&to=%d&width=3" % (a, b))
+        if not t["exact"]:
+            a, b = a // w * w, (b // w + 1) * w
+            t = s.json("/api/tiles?from=%d&to=%d&width=3" % (a, b))
+        st = sliced_stats(log, a, b)
+        want = {c["cap"]: c for c in st["capabilities"]} if st else {}
+        inside = max(0, min(b, meta["end_ns"]) - max(a, meta["start_ns"]))
+        for r in t["caps"]:
+            c = caps.get(r["cap"], {"runs": [], "gcs": [], "times": []})
+            sc = want.get(r["cap"], {"mutator_ns": 0, "gc_ns": 0})
+            run = sum(r["run_ns"]) - edge_parts(c["runs"], c["times"], a, b,
+                                                True)
+            gc = sum(r["gc_ns"]) - edge_parts(c["gcs"], c["times"], a, b,
+                                              False)
+            busy = sum(r["run_ns"]) + sum(r["gc_ns"])
+            check(run == sc["mutator_ns"] and gc == sc["gc_ns"] and
+                  sum(r["idle_ns"]) == max(0, inside - busy),
+                  "%s tiles [%d, %d) cap %d: %d/%d less the edges, idle %d; "
+                  "filter | stats --caps %d/%d, idle of the range %d" % (
+                      log, a, b, r["cap"], run, gc, sum(r["idle_ns"]),
+                      sc["mutator_ns"], sc["gc_ns"], max(0, inside - busy)))
 
 
 def phases_of_show(log, to):
@@ -346,30 +460,69 @@ def events_agree(s, log, meta, cap):
             ((a, b) for a, b in zip(got, want) if a != b), None),)))
 
 
+def sliced_stats(log, a, b):
+    """`evtool filter --from a --to b LOG | evtool stats --caps --json`:
+    its file, or None for a slice of no events."""
+    sliced = subprocess.run([EVTOOL, "filter", log, "--from", str(a),
+                             "--to", str(b)], capture_output=True,
+                            check=True).stdout
+    out = subprocess.run([EVTOOL, "stats", "--caps", "--json", "-"],
+                         input=sliced, capture_output=True).stdout
+    files = json.loads(out)["files"] if out else []
+    return files[0] if files else None
+
+
+def window_ranges(meta, rng, n):
+    """`n` random ranges of the run, and the edge cases: the whole run,
+    from the log's start, to its end."""
+    first, last = meta["start_ns"], meta["end_ns"]
+    ranges = [(0, last + 1), (first, (first + last) // 2 + 1),
+              ((first + last) // 2, last + 1)]
+    for _ in range(n):
+        a = rng.randint(first, last - 1)
+        ranges.append((a, rng.randint(a + 1, last + 1)))
+    return ranges
+
+
+def window_processes_agree(log, a, b, w, st):
+    """Each process's bytes allocated and pauses (all generations) in the
+    window are those of stats of the slice."""
+    want = {p["capset"]: p for p in st["processes"]} if st else {}
+    for p in w["processes"]:
+        sp = want.get(p["capset"], {"allocated_bytes": 0, "pauses": None})
+        pauses = sp["pauses"]["all"] if sp["pauses"] else None
+        check(p["allocated_bytes"] == sp["allocated_bytes"] and
+              p["pauses_complete"] and
+              (p["pauses"] if p["pauses"]["count"] else None) == pauses,
+              "%s window [%d, %d) process %d: allocated %d, pauses %s; "
+              "filter | stats %d, %s" % (
+                  log, a, b, p["capset"], p["allocated_bytes"],
+                  p["pauses"], sp["allocated_bytes"], pauses))
+
+
 def windows_agree(s, log, meta, rng):
-    """/api/window at random ranges gives each capability's mutator and GC
-    time exactly as `evtool filter --from --to | evtool stats --caps` does:
-    the runs and GCs whose start and end both lie in the window."""
+    """/api/window at random ranges (and the whole run, its first and
+    last half) gives each capability's mutator and GC time, and each
+    process's bytes allocated and GC pauses (count, total, min, max,
+    p50/p90/p99, the longest) exactly as `evtool filter --from --to |
+    evtool stats --caps --json` does: the runs and GCs whose start and end
+    both lie in the window, the pauses whose three events do."""
     if meta["end_ns"] <= meta["start_ns"]:
         return
-    for _ in range(4):
-        a = rng.randint(meta["start_ns"], meta["end_ns"] - 1)
-        b = rng.randint(a + 1, meta["end_ns"] + 1)
+    check(len(s.json("/api/window")["processes"]) == len(meta["processes"]),
+          "%s: /api/window names each process of /api/meta" % log)
+    for a, b in window_ranges(meta, rng, 4):
         w = s.json("/api/window?from=%d&to=%d" % (a, b))
-        sliced = subprocess.run([EVTOOL, "filter", log, "--from", str(a),
-                                 "--to", str(b)], capture_output=True,
-                                check=True).stdout
-        out = subprocess.run([EVTOOL, "stats", "--caps", "--json", "-"],
-                             input=sliced, capture_output=True).stdout
-        files = json.loads(out)["files"] if out else []
-        want = {c["cap"]: c for c in files[0]["capabilities"]} if files else {}
+        st = sliced_stats(log, a, b)
+        want = {c["cap"]: c for c in st["capabilities"]} if st else {}
         for c in w["caps"]:
-            st = want.get(c["cap"], {"mutator_ns": 0, "gc_ns": 0})
-            check(c["mutator_ns"] == st["mutator_ns"] and
-                  c["gc_ns"] == st["gc_ns"],
+            sc = want.get(c["cap"], {"mutator_ns": 0, "gc_ns": 0})
+            check(c["mutator_ns"] == sc["mutator_ns"] and
+                  c["gc_ns"] == sc["gc_ns"],
                   "%s window [%d, %d) cap %d: %d/%d, filter | stats %d/%d" % (
                       log, a, b, c["cap"], c["mutator_ns"], c["gc_ns"],
-                      st["mutator_ns"], st["gc_ns"]))
+                      sc["mutator_ns"], sc["gc_ns"]))
+        window_processes_agree(log, a, b, w, st)
 
 
 def refusals(s):
@@ -450,6 +603,7 @@ for i, log in enumerate(LOGS):
             events_agree(s, log, meta, cap)
         search_finds_labels(s, log)
         windows_agree(s, log, meta, rng)
+        sub_tiles_agree(s, log, meta, random.Random(i))
         if i == 0:
             refusals(s)
             server_timing(s)
@@ -513,6 +667,11 @@ try:
                   mp["pid"], h and (sum(h["allocated_bytes"]),
                                     max(h["live_bytes"])),
                   p["allocated_bytes"], p["max_live_bytes"]))
+    # A window of the two processes: each one's allocation and pauses.
+    for lo, hi in window_ranges(meta, rng, 3):
+        window_processes_agree(merged, lo, hi,
+                               s.json("/api/window?from=%d&to=%d" % (lo, hi)),
+                               sliced_stats(merged, lo, hi))
 finally:
     s.stop()
     os.unlink(merged)

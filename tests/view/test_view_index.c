@@ -269,6 +269,270 @@ static void test_corpus_agrees_with_stats(void **state)
 	assert_true(n.logs > 0);
 }
 
+/* Whether two sets of pauses have the same figures and longest pauses. */
+static int same_pauses(const ev_stats_pauses *a, const ev_stats_pauses *b)
+{
+	if (a->count != b->count || a->total_ns != b->total_ns ||
+	    a->min_ns != b->min_ns || a->max_ns != b->max_ns ||
+	    a->p50_ns != b->p50_ns || a->p90_ns != b->p90_ns ||
+	    a->p99_ns != b->p99_ns || a->n_longest != b->n_longest)
+		return 0;
+	for (size_t i = 0; i < a->n_longest; i++) {
+		const ev_stats_pause *x = &a->longest[i], *y = &b->longest[i];
+		if (x->start_ns != y->start_ns ||
+		    x->duration_ns != y->duration_ns || x->gen != y->gen ||
+		    x->cap != y->cap)
+			return 0;
+	}
+	return 1;
+}
+
+/* `cap`'s HEAP_ALLOCATED totals in [from, to) from its events. */
+static void alloc_exact(const ev_view_index *ix, int fd, uint16_t cap,
+			uint64_t from, uint64_t to, ev_view_alloc *a)
+{
+	ev_view_source src = { fd, ev_view_data_offset(ix),
+			       ev_view_block_at(ix, cap, from), 0 };
+	ev_reader *r;
+
+	assert_int_equal(ev_reader_open_fn(&r, ev_view_source_read, &src,
+					   "log", EV_READER_RAW, NULL), EV_OK);
+	assert_int_equal(ev_view_alloc_exact(ix, r, cap, from, to, a), EV_OK);
+	ev_reader_free(r);
+}
+
+/* At random ranges, each cap's first and last HEAP_ALLOCATED totals kept
+ * by the index are those of the buckets the range covers whole joined
+ * with the events of the parts that cut one (what answers past
+ * EV_VIEW_MAX_ALLOCS), and those of the events alone. */
+static void allocs_agree(const char *path, const ev_view_index *ix)
+{
+	uint64_t w = ev_view_bucket_ns(ix), span = ev_view_end(ix) + 1;
+	size_t caps = ev_view_cap_count(ix);
+	ev_view_alloc kept[64];
+	int fd = open(path, O_RDONLY);
+	unsigned seed = 25;
+
+	assert_true(fd >= 0);
+	for (int k = 0; k < 8 && caps <= 64; k++) {
+		uint64_t from = (uint64_t)rand_r(&seed) % span;
+		uint64_t to = from + 1 + (uint64_t)rand_r(&seed) % (span - from);
+		uint64_t a = (from + w - 1) / w * w, b = to / w * w;
+		assert_int_equal(ev_view_alloc_kept(ix, from, to, kept, caps), 1);
+		for (uint16_t cap = 0; cap < caps; cap++) {
+			ev_view_alloc whole, part, all;
+			alloc_exact(ix, fd, cap, from, to, &all);
+			if (b > a) {
+				memset(&whole, 0, sizeof whole);
+				if (from < a)
+					alloc_exact(ix, fd, cap, from, a, &whole);
+				assert_int_equal(ev_view_alloc_whole(ix, cap, a, b,
+								     &part), EV_OK);
+				ev_view_alloc_join(&whole, &part);
+				if (b < to) {
+					alloc_exact(ix, fd, cap, b, to, &part);
+					ev_view_alloc_join(&whole, &part);
+				}
+			} else {
+				whole = all;
+			}
+			if (kept[cap].have != all.have ||
+			    kept[cap].have != whole.have ||
+			    (all.have && (kept[cap].first != all.first ||
+					  kept[cap].last != all.last ||
+					  whole.first != all.first ||
+					  whole.last != all.last)))
+				fail_msg("%s cap %u [%llu, %llu): kept %llu-%llu, "
+					 "buckets %llu-%llu, events %llu-%llu",
+					 path, cap, (unsigned long long)from,
+					 (unsigned long long)to,
+					 (unsigned long long)kept[cap].first,
+					 (unsigned long long)kept[cap].last,
+					 (unsigned long long)whole.first,
+					 (unsigned long long)whole.last,
+					 (unsigned long long)all.first,
+					 (unsigned long long)all.last);
+		}
+	}
+	close(fd);
+}
+
+/* A window of the whole run: each process's GC pauses (count, total,
+ * min, max, percentiles, the longest) are the accumulator's, and the
+ * capabilities' last HEAP_ALLOCATED totals add up to its bytes
+ * allocated (a whole run counts them from 0), at the default budget and
+ * at a coarse one (the buckets' first and last totals merged); the
+ * totals of random ranges agree (allocs_agree). */
+static void window_agrees(const char *path, void *ctx)
+{
+	counts *n = ctx;
+	ev_view_index *ix[2] = { index_log(path, 0),
+				 index_log(path, 4 * EV_VIEW_MIN_ROW) };
+	ev_stats *st;
+	uint64_t allocated = 0;
+
+	if (!ix[0]) {
+		ev_view_index_free(ix[1]);
+		return;
+	}
+	st = stats_of(path);
+	for (size_t i = 0; i < ev_stats_process_count(st); i++)
+		allocated += ev_stats_process_at(st, i)->allocated_bytes;
+	for (int k = 0; k < 2; k++) {
+		uint64_t to = aligned_end(ix[k], 1), sum = 0;
+		for (size_t i = 0; i < ev_stats_process_count(st); i++) {
+			const ev_stats_pauses *want =
+				ev_stats_pauses_at(st, i, EV_STATS_ALL_GENS);
+			ev_stats_pauses got;
+			int complete;
+			assert_int_equal(ev_view_pauses(ix[k],
+					 ev_stats_process_at(st, i)->capset, 0,
+					 to, &got, &complete), EV_OK);
+			assert_true(complete);
+			if (!want) {
+				assert_int_equal(got.count, 0);
+				continue;
+			}
+			if (!same_pauses(&got, want))
+				fail_msg("%s process %zu: %llu pauses, %llu ns; "
+					 "stats %llu, %llu ns", path, i,
+					 (unsigned long long)got.count,
+					 (unsigned long long)got.total_ns,
+					 (unsigned long long)want->count,
+					 (unsigned long long)want->total_ns);
+			n->caps += got.count > 1;
+		}
+		for (size_t cap = 0; cap < ev_view_cap_count(ix[k]); cap++) {
+			ev_view_alloc a;
+			assert_int_equal(ev_view_alloc_whole(ix[k], (uint16_t)cap,
+							     0, to, &a), EV_OK);
+			assert_false(a.have_work);
+			sum += a.have ? a.last : 0;
+		}
+		if (sum != allocated)
+			fail_msg("%s: %llu bytes allocated, stats %llu", path,
+				 (unsigned long long)sum,
+				 (unsigned long long)allocated);
+	}
+	allocs_agree(path, ix[0]);
+	allocs_agree(path, ix[1]);
+	n->logs++;
+	ev_stats_free(st);
+	ev_view_index_free(ix[0]);
+	ev_view_index_free(ix[1]);
+}
+
+static void test_window(void **state)
+{
+	counts n = { 0, 0 };
+
+	(void)state;
+	assert_true(ts_for_each_log(EVTOOL_TESTDATA, window_agrees, &n) >= 10);
+	ts_for_each_log(EVTOOL_CORPUS, window_agrees, &n);
+	assert_true(n.logs >= 10);
+	assert_true(n.caps >= 10); /* processes with several pauses */
+}
+
+/* Past their bounds: gc-n2's GC and HEAP_ALLOCATED events fed again and
+ * again, each pass 2^26 ns later, until more than EV_VIEW_MAX_PAUSES
+ * pauses and EV_VIEW_MAX_ALLOCS totals came. The first pass's pauses are
+ * still stats' and complete; a range past the first dropped says it is
+ * not; its totals come from the buckets, those of the first pass. */
+typedef struct fed {
+	ev_event *ev;
+	uint8_t *bytes;
+	size_t n, alloc, used, bytes_alloc;
+} fed;
+
+static void fed_events(const char *path, fed *f)
+{
+	ev_reader *r;
+	ev_event ev;
+
+	memset(f, 0, sizeof *f);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	while (ev_reader_next(r, &ev) == EV_OK) {
+		if (ev.type != EV_GC_START && ev.type != EV_GC_END &&
+		    ev.type != EV_GC_STATS_GHC && ev.type != EV_HEAP_ALLOCATED)
+			continue;
+		if (f->n == f->alloc) {
+			f->alloc = f->alloc ? 2 * f->alloc : 1024;
+			assert_non_null(f->ev = realloc(f->ev, f->alloc *
+							   sizeof *f->ev));
+		}
+		if (f->used + ev.size > f->bytes_alloc) {
+			f->bytes_alloc = 2 * (f->used + ev.size);
+			assert_non_null(f->bytes = realloc(f->bytes,
+							   f->bytes_alloc));
+		}
+		if (ev.size) /* GC_START and GC_END have none */
+			memcpy(f->bytes + f->used, ev.payload, ev.size);
+		f->ev[f->n] = ev;
+		f->ev[f->n].payload = (const uint8_t *)(uintptr_t)f->used;
+		f->used += ev.size;
+		f->n++;
+	}
+	ev_reader_free(r);
+}
+
+static void test_window_bounds(void **state)
+{
+	char *path = ts_path(EVTOOL_TESTDATA, "gc-n2.eventlog");
+	const uint64_t pass_ns = (uint64_t)1 << 26;
+	ev_stats *st = stats_of(path);
+	const ev_stats_pauses *want = ev_stats_pauses_at(st, 0, EV_STATS_ALL_GENS);
+	ev_view_index *ix;
+	ev_stats_pauses got;
+	ev_view_alloc first[2], last[2];
+	uint64_t passes, k;
+	int complete;
+	fed f;
+
+	(void)state;
+	fed_events(path, &f);
+	assert_true(want && want->count > 100);
+	passes = EV_VIEW_MAX_PAUSES / want->count + 2;
+	assert_int_equal(ev_view_index_new(&ix, 0, NULL), EV_OK);
+	for (k = 0; k < passes; k++)
+		for (size_t i = 0; i < f.n; i++) {
+			ev_event ev = f.ev[i];
+			ev.payload = f.bytes + (uintptr_t)ev.payload;
+			ev.time += k * pass_ns;
+			assert_int_equal(ev_view_index_add(ix, &ev), EV_OK);
+		}
+	ev_view_index_finish(ix);
+	assert_int_equal(ev_view_pauses_dropped(ix),
+			 passes * want->count - EV_VIEW_MAX_PAUSES);
+	assert_int_equal(ev_view_pauses(ix, 0, 0, pass_ns, &got, &complete),
+			 EV_OK);
+	assert_true(complete);
+	assert_true(same_pauses(&got, want));
+	assert_int_equal(ev_view_pauses(ix, 0, 0, passes * pass_ns, &got,
+					&complete), EV_OK);
+	assert_false(complete);
+	assert_int_equal(got.count, EV_VIEW_MAX_PAUSES);
+	/* The totals: the first pass's kept; the last pass's past the bound,
+	 * from the buckets, the same. */
+	assert_int_equal(ev_view_alloc_kept(ix, 0, pass_ns, first, 2), 1);
+	k = passes - 1;
+	assert_int_equal(ev_view_alloc_kept(ix, k * pass_ns, passes * pass_ns,
+					    last, 2), 0);
+	assert_true(ev_view_bucket_ns(ix) <= pass_ns);
+	for (uint16_t cap = 0; cap < 2; cap++) {
+		assert_int_equal(ev_view_alloc_whole(ix, cap, k * pass_ns,
+						     passes * pass_ns,
+						     &last[cap]), EV_OK);
+		assert_true(first[cap].have && last[cap].have);
+		assert_int_equal(first[cap].first, last[cap].first);
+		assert_int_equal(first[cap].last, last[cap].last);
+	}
+	ev_view_index_free(ix);
+	ev_stats_free(st);
+	free(f.ev);
+	free(f.bytes);
+	free(path);
+}
+
 /* The first event of `cap` at or after `time` found by a reader started
  * at `at` (the whole log from its start when `at` is the data offset). */
 static uint64_t first_at(int fd, const ev_view_index *ix, uint64_t at,
@@ -1280,6 +1544,16 @@ static void test_cache(void **state)
 	assert_int_equal(ev_view_sample_count(back), ev_view_sample_count(ix));
 	assert_string_equal(ev_view_band_name(back, 0), ev_view_band_name(ix, 0));
 	assert_int_equal(ev_view_thread_count(back), ev_view_thread_count(ix));
+	{
+		ev_stats_pauses a, b;
+		int complete;
+		assert_int_equal(ev_view_pauses(ix, 0, 0, UINT64_MAX, &a,
+						&complete), EV_OK);
+		assert_int_equal(ev_view_pauses(back, 0, 0, UINT64_MAX, &b,
+						&complete), EV_OK);
+		assert_true(a.count > 1);
+		assert_true(same_pauses(&a, &b));
+	}
 	ev_view_index_free(back);
 	other.mtime_ns++;
 	assert_int_equal(ev_view_index_load(&back, fileno(f), &other), EV_OK);
@@ -1337,6 +1611,21 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(ev_view_whole(ix, 0, 0, 1000, 2048, &c), EV_EINVAL);
 	assert_int_equal(ev_view_whole(ix, 0, 2000, 1024, 2048, &c), EV_EINVAL);
 	assert_int_equal(ev_view_whole(ix, 0, 0, 2048, 2048, &c), EV_EINVAL);
+	{
+		ev_stats_pauses p;
+		ev_view_alloc a;
+		int complete;
+		assert_int_equal(ev_view_pauses(ix, 0, 5, 5, &p, &complete),
+				 EV_EINVAL);
+		assert_int_equal(ev_view_pauses(ix, 0, 0, 5, &p, &complete),
+				 EV_OK);
+		assert_int_equal(p.count, 0);
+		assert_int_equal(ev_view_alloc_whole(ix, 0, 1000, 2048, &a),
+				 EV_EINVAL);
+		assert_int_equal(ev_view_alloc_whole(ix, 0, 1024, 2048, &a),
+				 EV_OK);
+		assert_false(a.have);
+	}
 	ev_view_index_free(ix);
 }
 
@@ -1356,6 +1645,8 @@ int main(void)
 		cmocka_unit_test(test_bands),
 		cmocka_unit_test(test_bands_thinned),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_window_bounds),
 		cmocka_unit_test(test_cache_rows),
 		cmocka_unit_test(test_bad_arguments),
 	};

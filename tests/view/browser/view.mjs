@@ -13,9 +13,11 @@
 //    is show's line for it.
 //    A click there lists that thread's life, the event among it.
 // 3. A range selected by shift-drag: its figures (mutator and GC per
-//    capability) are those of `evtool filter --from --to | evtool stats
-//    --json`, exactly (the runs and GCs inside the window, whole); its
-//    events, paged, are show's lines of the range.
+//    capability; each process's bytes allocated and GC pauses) are those
+//    of `evtool filter --from --to | evtool stats --json`, exactly (the
+//    runs, GCs and pauses inside the window, whole), shown on the page;
+//    its events, paged, are show's lines of the range. The same on a log
+//    of many GCs (gc-n2), with its pauses.
 // 4. A message typed into the search box: the view is centred on it.
 //    The W, S, A and D keys and a drag zoom and pan as they say.
 // 5. The timeline's rows (rows.mjs): the GC phase colours of each cap row
@@ -188,6 +190,30 @@ async function checkBands(page, file) {
   });
 }
 
+// The selected range's processes: each one's bytes allocated and GC
+// pauses (count, total, min, p50, p90, p99, max, the longest) in the
+// answer the page drew them from are those of `evtool filter --from --to
+// | evtool stats --json`, and the page shows them. The pauses compared.
+async function checkWindowProcesses(page, file, w) {
+  const procs = JSON.parse(run(['stats', '--json', '-'],
+    run(['filter', file, '--from', String(w.from), '--to', String(w.to)])).toString()).files[0].processes;
+  const shown = await page.evaluate(() => document.getElementById('side').textContent);
+  const none = { count: 0, total_ns: 0, min_ns: 0, p50_ns: 0, p90_ns: 0, p99_ns: 0, max_ns: 0, longest: [] };
+  const where = `${path.basename(file)} window [${w.from}, ${w.to})`;
+  let pauses = 0;
+  check(procs.length > 0 && w.processes.length === procs.length, `${where}: ${w.processes.length} processes, stats ${procs.length}`);
+  for (const sp of procs) {
+    const all = sp.pauses ? sp.pauses.all : none;
+    const want = await page.evaluate(p => window.windowProcessLine(p), { capset: sp.capset, allocated_bytes: sp.allocated_bytes, pauses: all });
+    const got = w.processes.find(p => p.capset === sp.capset);
+    check(got && got.allocated_bytes === sp.allocated_bytes && JSON.stringify(got.pauses) === JSON.stringify(all),
+      `${where} process ${sp.capset}: allocated ${got && got.allocated_bytes}, pauses ${got && JSON.stringify(got.pauses)}; filter | stats ${sp.allocated_bytes}, ${JSON.stringify(all)}`);
+    check(shown.includes(want + '\n'), `${where}: the page shows "${want}"`);
+    pauses += all.count;
+  }
+  return pauses;
+}
+
 const errors = [];
 try {
   const page = await browser.newPage();
@@ -215,6 +241,22 @@ try {
       await checkPixels(page, other);
       sparkMarks[path.basename(other)] = await checkSparks({ page, run, check }, other);
       if (/sparks-n2/.test(other)) await page.screenshot({ path: path.join(outDir, 'sparks.png'), fullPage: true });
+      if (/gc-n2/.test(other)) { // a log of many GCs: a range selected over some
+        const box = await page.locator('#tl').boundingBox();
+        const y = box.y + await page.evaluate(() => window.viewLayout.capY(0)) + 11;
+        await page.evaluate(() => { window.lastWindow = null; });
+        await page.keyboard.down('Shift');
+        await page.mouse.move(box.x + 300, y);
+        await page.mouse.down();
+        await page.mouse.move(box.x + 900, y, { steps: 5 });
+        await page.mouse.up();
+        await page.keyboard.up('Shift');
+        await page.waitForFunction(() => window.lastWindow, null, { timeout: 10000 });
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: path.join(outDir, 'window-gc.png'), fullPage: true });
+        const n = await checkWindowProcesses(page, other, await page.evaluate(() => window.lastWindow));
+        check(n > 1, `${path.basename(other)}: ${n} GC pauses in the selected range`);
+      }
     } finally { v.proc.kill(); }
   }
   check(sparkMarks['sparks-n2.eventlog'] > 0, `spark strips checked: ${JSON.stringify(sparkMarks)} columns marked`);
@@ -310,6 +352,8 @@ try {
     const ok = c.mutator_ns === s.mutator_ns && c.gc_ns === s.gc_ns;
     check(ok, `window [${w.from}, ${w.to}) cap ${c.cap}: mutator ${c.mutator_ns} GC ${c.gc_ns}; filter | stats ${s.mutator_ns} ${s.gc_ns}`);
   }
+  // ... each process's allocation and GC pauses (checkWindowProcesses).
+  await checkWindowProcesses(page, log, w);
   // ... and the events in it, 100 a page: selected over most of the run,
   // paged through to the last, they are show's lines of the range, each
   // page in time order.
@@ -318,6 +362,7 @@ try {
   await select(100, 1150);
   await page.waitForFunction(() => window.lastEvents && window.lastEvents.page === 1, null, { timeout: 10000 });
   const wide = await page.evaluate(() => window.lastWindow);
+  await checkWindowProcesses(page, log, wide);
   const pages = [await page.evaluate(() => window.lastEvents)];
   while (pages[pages.length - 1].more && pages.length < 50) {
     await page.click('#next-events');
