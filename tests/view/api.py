@@ -350,7 +350,10 @@ def thread_states_of_show(lines, tid):
         elif m.group(2) == "running":
             nxt = "running"
         elif m.group(4):
-            nwhy = m.group(5)
+            # show names a black hole's owner when the event carries it
+            # (as ghc-events does); the rows' reason is the status alone.
+            nwhy = re.sub(r"^blocked on black hole owned by thread \d+$",
+                          "blocked on a black hole", m.group(5))
             nxt = ("runnable" if re.match(r"(heap overflow|stack overflow|"
                                           r"thread yielding|thread migrating)",
                                           nwhy) else
