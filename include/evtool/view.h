@@ -574,6 +574,45 @@ EV_API uint64_t ev_view_sample_time(const ev_view_index *ix, size_t sample);
 EV_API uint64_t ev_view_sample_bytes(const ev_view_index *ix, size_t sample,
 				     size_t band);
 
+/* ---- the preview ----
+ * The whole run's picture before the index has read it: per capability,
+ * the time running and in GC (by ev_view_tile's rules) in a fixed grid of
+ * EV_VIEW_PREVIEW_BUCKETS buckets (fewer when many capabilities post
+ * events) of a power of two ns from time 0, covering the latest end time
+ * of the blocks, read by workers over the blocks of a plain log. Exact at
+ * its resolution: a bucket holds what the index's buckets of its time
+ * add up to. */
+
+/** Buckets of a preview's row. */
+#define EV_VIEW_PREVIEW_BUCKETS 2048u
+
+/** A preview (opaque). */
+typedef struct ev_view_preview ev_view_preview;
+
+/**
+ * The preview of the log `r` reads (opened on a plain file, nothing read
+ * yet), on `threads` workers (0: one). EV_OK and *out (the caller frees
+ * it); EV_END, *out NULL, for a log it cannot preview (compressed, not a
+ * regular file, not one session tiled by blocks, damaged: the index
+ * reads and reports it); EV_ENOMEM. The reader is left as it was.
+ */
+EV_API int ev_view_preview_new(ev_view_preview **out, ev_reader *r,
+			       unsigned threads);
+/** Frees a preview; NULL is fine. */
+EV_API void ev_view_preview_free(ev_view_preview *pv);
+/** Its bucket's width. */
+EV_API uint64_t ev_view_preview_bucket_ns(const ev_view_preview *pv);
+/** The first and last event times of the log. */
+EV_API uint64_t ev_view_preview_start(const ev_view_preview *pv);
+EV_API uint64_t ev_view_preview_end(const ev_view_preview *pv);
+/** 1 + the highest capability that ran a thread or a GC. */
+EV_API size_t ev_view_preview_cap_count(const ev_view_preview *pv);
+/** As ev_view_tile, from the preview's buckets: run_ns, gc_ns (all in
+ *  the sync phase), idle_ns; tid 0. EV_OK; EV_EINVAL as ev_view_tile. */
+EV_API int ev_view_preview_tile(const ev_view_preview *pv, uint16_t cap,
+				uint64_t from, uint64_t to, size_t width,
+				ev_view_cell *cells);
+
 /**
  * Reading a plain log on a descriptor from one of its blocks: the header
  * (the bytes before ev_view_data_offset), then the log from `at`, so that

@@ -376,23 +376,15 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 			    "a thread event too short for its thread id");
 	uint32_t tid = ev_load32(ev->payload);
 	unsigned status = 0;
-	view_open *o = &r->now;
-	uint64_t run_ns = 0, run_from = ev->time;
-	if (ev->type == EV_RUN_THREAD) {
-		o->running = 1;
-		o->tid = tid;
-		o->run_start = ev->time;
-	} else {
+	uint64_t run_ns = 0, run_from = ev->time, from;
+	if (ev->type == EV_STOP_THREAD)
 		status = evi_stop_status(ev_load16(ev->payload + 4), ix->quirks);
-		if (o->running && o->tid == tid) {
-			add_span(ix, r, o->run_start, ev->time,
-				 tid ? tid : UINT32_MAX);
-			add_end(ix, r, 0, o->run_start, ev->time);
-			if (ev->time > o->run_start) {
-				run_ns = ev->time - o->run_start;
-				run_from = o->run_start;
-			}
-			o->running = 0;
+	if (evi_view_open_step(&r->now, ev->type, ev->time, tid, &from)) {
+		add_span(ix, r, from, ev->time, tid ? tid : UINT32_MAX);
+		add_end(ix, r, 0, from, ev->time);
+		if (ev->time > from) {
+			run_ns = ev->time - from;
+			run_from = from;
 		}
 	}
 	int rc = on_life(ix, ev, run_ns, status);
@@ -402,17 +394,12 @@ static int on_thread(ev_view_index *ix, view_row *r, const ev_event *ev)
 
 static void on_gc(ev_view_index *ix, view_row *r, const ev_event *ev)
 {
-	view_open *o = &r->now;
-	if (ev->type == EV_GC_START) {
-		o->in_gc = 1;
-		o->gc_start = ev->time;
-		return;
+	uint64_t from;
+
+	if (evi_view_open_step(&r->now, ev->type, ev->time, 0, &from)) {
+		add_span(ix, r, from, ev->time, 0);
+		add_end(ix, r, 1, from, ev->time);
 	}
-	if (o->in_gc) {
-		add_span(ix, r, o->gc_start, ev->time, 0);
-		add_end(ix, r, 1, o->gc_start, ev->time);
-	}
-	o->in_gc = 0;
 }
 
 /* A GC phase that ended (view_gc.c) added to the buckets it covers: work,

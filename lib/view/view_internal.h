@@ -22,6 +22,42 @@ typedef struct view_open {
 	uint64_t phase_start; /* since when */
 } view_open;
 
+/* What RUN_THREAD (1), STOP_THREAD (2) of thread `tid`, GC_START (9) or
+ * GC_END (10) at `time` does to the run and the GC open on its capability
+ * (the rules of the file comment of view_index.c, one place for the index
+ * and the preview): 1 when it ends a run or a GC, which began at *from
+ * (the run: of thread `tid`; empty when time <= *from); else 0. */
+static inline int evi_view_open_step(view_open *o, uint16_t type,
+				     uint64_t time, uint32_t tid,
+				     uint64_t *from)
+{
+	switch (type) {
+	case EV_RUN_THREAD:
+		o->running = 1;
+		o->tid = tid;
+		o->run_start = time;
+		return 0;
+	case EV_STOP_THREAD:
+		if (!o->running || o->tid != tid)
+			return 0;
+		o->running = 0;
+		*from = o->run_start;
+		return 1;
+	case EV_GC_START:
+		o->in_gc = 1;
+		o->gc_start = time;
+		return 0;
+	case EV_GC_END:
+		if (!o->in_gc)
+			return 0;
+		o->in_gc = 0;
+		*from = o->gc_start;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* A GC phase that ended: [from, to) in `phase` (ev_view_gc_phase). */
 typedef struct view_piece {
 	uint64_t from, to;
@@ -356,5 +392,52 @@ static inline size_t evi_view_thread_index(const ev_view_index *ix,
  * thread_ids.count; *added 0 when it was there (view_index.c). EV_OK,
  * EV_ENOMEM or EV_ELIMIT. */
 int evi_view_thread_id_add(ev_view_index *ix, uint32_t tid, int *added);
+
+/* ---- the preview (view_preview.c) ---- */
+
+/* STOP_THREADs of different threads kept before a chunk's first
+ * RUN_THREAD on a cap; past them the preview gives up (GHC stops one
+ * thread there). */
+#define VIEW_PV_STOPS 8u
+
+/* One capability's run and GC events in a chunk, for the join: those
+ * whose effect depends on what was open before, and what is open at the
+ * chunk's end of what the chunk fixed. */
+typedef struct view_pv_part {
+	uint16_t cap;
+	uint8_t run_known, gc_known; /* a RUN_THREAD; a GC_START or GC_END */
+	uint8_t gc_end_first;        /* a GC_END came first: at gc_end */
+	uint8_t n_stops;
+	uint64_t gc_end;
+	struct { uint64_t time; uint32_t tid; } stops[VIEW_PV_STOPS];
+	view_open now;               /* its known halves */
+} view_pv_part;
+
+/* A chunk of events as one worker walked them: a part per capability,
+ * and the first and last event times. */
+typedef struct view_pv_chunk {
+	view_pv_part *parts;
+	size_t n, alloc;
+	uint32_t *part_of; /* by cap: 1 + its part, 0: none */
+	int any;
+	uint64_t start, end;
+} view_pv_chunk;
+
+/* A preview of a grid over [0, end] for caps below `n_caps` (`caps_used`
+ * of them post events) and `workers` workers' grids. EV_OK, EV_ENOMEM. */
+int evi_view_preview_make(ev_view_preview **out, uint64_t end, size_t n_caps,
+			  size_t caps_used, unsigned workers);
+/* Empties a chunk for the next; frees one. */
+void evi_view_chunk_reset(view_pv_chunk *c);
+void evi_view_chunk_free(view_pv_chunk *c);
+/* One event of a chunk, on `worker`: EV_OK; EV_EFORMAT for a thread
+ * event too short for its fields, EV_END (a cap past n_caps, a run past
+ * the grid, too many stops kept), EV_ENOMEM. */
+int evi_view_chunk_event(ev_view_preview *pv, view_pv_chunk *c,
+			 unsigned worker, const ev_event *ev);
+/* The next chunk in file order joined; the workers' grids summed once
+ * every chunk is. EV_OK, EV_END (a run past the grid), EV_ENOMEM. */
+int evi_view_chunk_join(ev_view_preview *pv, const view_pv_chunk *c);
+int evi_view_preview_done(ev_view_preview *pv);
 
 #endif

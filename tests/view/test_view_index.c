@@ -21,6 +21,7 @@
 #include "evtool/evtool.h"
 #include "internal.h"
 #include "support.h"
+#include "view_internal.h"
 
 /* Indexes the first session of `path` with a budget of `cells`; NULL for
  * a log of several sessions (the index reads the first), which the
@@ -1592,6 +1593,170 @@ static void test_cache(void **state)
 	free(path);
 }
 
+/* ---- the preview ---- */
+
+static unsigned log2_of(uint64_t w)
+{
+	unsigned s = 0;
+
+	while (((uint64_t)1 << s) < w)
+		s++;
+	return s;
+}
+
+/* The preview's run and GC time equal the index's summed to the coarser
+ * of the two grids (spans of whole buckets of both: no proportion), for
+ * every capability; the run and GC time compared, in n->caps. */
+static void preview_agrees(const char *path, const ev_view_index *ix,
+			   const ev_view_preview *pv, counts *n)
+{
+	unsigned si = log2_of(ev_view_bucket_ns(ix));
+	unsigned sp = log2_of(ev_view_preview_bucket_ns(pv));
+	unsigned s = si > sp ? si : sp;
+	uint64_t reach = ev_view_end(ix) + 1;
+	size_t width = (size_t)(((reach - 1) >> s) + 1);
+	size_t caps = ev_view_cap_count(ix);
+	ev_view_cell *a = calloc(width, sizeof *a), *b = calloc(width, sizeof *b);
+
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_true(ev_view_preview_cap_count(pv) <= caps);
+	assert_int_equal(ev_view_preview_start(pv), ev_view_start(ix));
+	assert_int_equal(ev_view_preview_end(pv), ev_view_end(ix));
+	for (size_t cap = 0; cap < caps; cap++) {
+		uint64_t sum = 0;
+		assert_int_equal(ev_view_tile(ix, (uint16_t)cap, 0,
+					      (uint64_t)width << s, width, a),
+				 EV_OK);
+		assert_int_equal(ev_view_preview_tile(pv, (uint16_t)cap, 0,
+						      (uint64_t)width << s,
+						      width, b),
+				 EV_OK);
+		for (size_t i = 0; i < width; i++) {
+			if (a[i].run_ns != b[i].run_ns ||
+			    a[i].gc_ns != b[i].gc_ns)
+				fail_msg("%s cap %zu bucket %zu of 2^%u ns: index "
+					 "run %llu gc %llu, preview run %llu gc "
+					 "%llu", path, cap, i, s,
+					 (unsigned long long)a[i].run_ns,
+					 (unsigned long long)a[i].gc_ns,
+					 (unsigned long long)b[i].run_ns,
+					 (unsigned long long)b[i].gc_ns);
+			sum += a[i].run_ns + a[i].gc_ns;
+		}
+		n->caps += sum > 0;
+	}
+	free(a);
+	free(b);
+}
+
+/* How many chunk edges fell inside a run, and inside a GC. */
+typedef struct edges {
+	size_t logs, caps, in_run, in_gc;
+} edges;
+
+/* The preview made as the workers and the join make it, from `path`'s
+ * events cut into chunks of `per_chunk` events, chunk i on worker
+ * i % workers. */
+static ev_view_preview *preview_chunked(const char *path, size_t per_chunk,
+					unsigned workers, edges *e)
+{
+	ev_reader *r;
+	ev_event ev;
+	ev_view_preview *pv;
+	view_pv_chunk c;
+	uint64_t end = 0;
+	size_t n_caps = 0, in_chunk = 0, chunk = 0;
+	int rc;
+
+	memset(&c, 0, sizeof c);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+		end = ev.time > end ? ev.time : end;
+		if (ev.cap != EV_NO_CAP && (size_t)ev.cap + 1 > n_caps)
+			n_caps = (size_t)ev.cap + 1;
+	}
+	ev_reader_free(r);
+	assert_int_equal(evi_view_preview_make(&pv, end, n_caps, n_caps,
+					       workers), EV_OK);
+	assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+	while ((rc = ev_reader_next(r, &ev)) == EV_OK) {
+		assert_int_equal(evi_view_chunk_event(pv, &c,
+						      (unsigned)(chunk % workers),
+						      &ev), EV_OK);
+		if (++in_chunk < per_chunk)
+			continue;
+		for (size_t i = 0; i < c.n; i++) {
+			e->in_run += c.parts[i].n_stops > 0;
+			e->in_gc += c.parts[i].gc_end_first;
+		}
+		assert_int_equal(evi_view_chunk_join(pv, &c), EV_OK);
+		evi_view_chunk_reset(&c);
+		in_chunk = 0;
+		chunk++;
+	}
+	assert_int_equal(evi_view_chunk_join(pv, &c), EV_OK);
+	assert_int_equal(evi_view_preview_done(pv), EV_OK);
+	evi_view_chunk_free(&c);
+	ev_reader_free(r);
+	return pv;
+}
+
+static void preview_log(const char *path, void *ctx)
+{
+	static const size_t per_chunk[] = { 1, 7, 1000 };
+	edges *e = ctx;
+	ev_view_index *ix = index_log(path, 0);
+	counts n = { 0, 0 };
+
+	if (!ix)
+		return; /* several sessions: the preview takes none */
+	for (unsigned workers = 1; workers <= 3; workers++) {
+		ev_reader *r;
+		ev_view_preview *pv;
+
+		assert_int_equal(ev_reader_open_path(&r, path, 0, NULL), EV_OK);
+		int rc = ev_view_preview_new(&pv, r, workers);
+		ev_reader_free(r);
+		if (rc == EV_END) /* a log the blocks do not tile */
+			continue;
+		assert_int_equal(rc, EV_OK);
+		preview_agrees(path, ix, pv, &n);
+		ev_view_preview_free(pv);
+		for (size_t k = 0; k < 3; k++) {
+			pv = preview_chunked(path, per_chunk[k], workers, e);
+			preview_agrees(path, ix, pv, &n);
+			ev_view_preview_free(pv);
+		}
+	}
+	e->caps += n.caps;
+	e->logs++;
+	ev_view_index_free(ix);
+}
+
+static void test_preview(void **state)
+{
+	edges e = { 0, 0, 0, 0 };
+
+	(void)state;
+	ts_for_each_log(EVTOOL_TESTDATA, preview_log, &e);
+	assert_true(e.logs >= 10);
+	assert_true(e.caps >= 15);
+	/* The chunks' edges fell inside runs and GCs: the join replayed them. */
+	assert_true(e.in_run > 100);
+	assert_true(e.in_gc > 100);
+}
+
+static void test_corpus_preview(void **state)
+{
+	edges e = { 0, 0, 0, 0 };
+
+	(void)state;
+	if (ts_for_each_log(EVTOOL_CORPUS, preview_log, &e) == 0)
+		skip();
+	assert_true(e.logs > 0);
+}
+
 static void test_bad_arguments(void **state)
 {
 	ev_view_index *ix;
@@ -1648,6 +1813,8 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_window_bounds),
 		cmocka_unit_test(test_cache_rows),
+		cmocka_unit_test(test_preview),
+		cmocka_unit_test(test_corpus_preview),
 		cmocka_unit_test(test_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
