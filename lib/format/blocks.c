@@ -104,6 +104,8 @@ static int add_span(evi_blocks *b, size_t *cap, uint64_t at)
 	b->spans[b->n].cap = ev_load16(p + EVI_EVENT_HEADER + 12);
 	if (b->spans[b->n].size > b->max_block)
 		b->max_block = b->spans[b->n].size;
+	if (ev_load64(p + EVI_EVENT_HEADER + 4) > b->end_time)
+		b->end_time = ev_load64(p + EVI_EVENT_HEADER + 4);
 	b->n++;
 	return EV_OK;
 }

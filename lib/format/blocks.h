@@ -57,6 +57,7 @@ typedef struct evi_blocks {
 	int digest_wanted; /* the reader was opened with EV_READER_DIGEST */
 	int fd;            /* the reader's (not read: pread only) */
 	uint32_t max_block; /* the largest block's size */
+	uint64_t end_time;  /* the latest end time of the blocks' markers */
 } evi_blocks;
 
 /*

@@ -302,36 +302,30 @@ static int scan_block(void *ctx, const evi_chunk *chunk, size_t block,
 	return rc < 0 ? EV_EFORMAT : EV_OK;
 }
 
-/* The grid's reach and the capabilities, from the blocks' markers (type,
- * time, then the payload: u32 size, u64 end time, u16 cap). */
+/* The grid's reach (the blocks' latest end time) and the capabilities
+ * of the blocks. */
 static int grid_of(const evi_blocks *b, unsigned threads,
 		   ev_view_preview **out)
 {
-	uint64_t end = 0;
 	size_t n_caps = 0, used = 0;
 	uint8_t *seen = calloc(8192, 1);
 
 	if (!seen)
 		return EV_ENOMEM;
 	for (size_t i = 0; i < b->n; i++) {
-		const evi_block_span *sp = &b->spans[i];
-		uint64_t t;
+		uint16_t cap = b->spans[i].cap;
 
-		if (sp->offset + 24 > b->len || sp->size < 24)
+		if (cap == EV_NO_CAP)
 			continue;
-		t = ev_load64(b->map + sp->offset + 14);
-		end = t > end ? t : end;
-		if (sp->cap == EV_NO_CAP)
-			continue;
-		if (!(seen[sp->cap >> 3] & (1u << (sp->cap & 7)))) {
-			seen[sp->cap >> 3] |= (uint8_t)(1u << (sp->cap & 7));
+		if (!(seen[cap >> 3] & (1u << (cap & 7)))) {
+			seen[cap >> 3] |= (uint8_t)(1u << (cap & 7));
 			used++;
 		}
-		if ((size_t)sp->cap + 1 > n_caps)
-			n_caps = (size_t)sp->cap + 1;
+		if ((size_t)cap + 1 > n_caps)
+			n_caps = (size_t)cap + 1;
 	}
 	free(seen);
-	return evi_view_preview_make(out, end, n_caps, used, threads);
+	return evi_view_preview_make(out, b->end_time, n_caps, used, threads);
 }
 
 /* The chunks taken back in file order and joined. */
