@@ -27,6 +27,7 @@ enum view_option {
 	VIEW_OPT_LISTEN,
 	VIEW_OPT_OPEN,
 	VIEW_OPT_CACHE,
+	VIEW_OPT_THREADS,
 	VIEW_N_OPTIONS
 };
 CLI_CHECK_OPTIONS(VIEW_N_OPTIONS);
@@ -41,6 +42,9 @@ const cli_option view_options[VIEW_N_OPTIONS + 1] = {
 	[VIEW_OPT_CACHE] =
 	{ "cache", 0, "PATH", "keep the log's index in a file (in PATH when it "
 	  "is a folder, else PATH) and use it while the log is unchanged" },
+	[VIEW_OPT_THREADS] =
+	{ "threads", 'T', "N", "read the preview with N threads (default, or "
+	  "0: the cores available; 1: one)" },
 };
 
 /* Events indexed between two turns of the server. */
@@ -125,6 +129,8 @@ static int index_some(view_state *v)
 	if (rc == EV_END || (v->waiting && !v->live)) {
 		v->complete = 1;
 		ev_view_index_finish(v->index);
+		ev_view_preview_free(v->preview);
+		v->preview = NULL;
 		if (ev_process_list_finish(v->procs) < 0)
 			return cli_error(EXIT_SYSTEM, "out of memory");
 		view_cache_save(v);
@@ -132,6 +138,22 @@ static int index_some(view_state *v)
 	else if (rc < 0 && rc != EV_ETRUNCATED)
 		return cli_reader_error(v->reader);
 	return EXIT_OK;
+}
+
+/* The whole run's picture, coarse, before the index has read far: for a
+ * plain regular file (the preview itself declines a log still being
+ * written, without its data end, or of several sessions). */
+static int preview(view_state *v, unsigned threads)
+{
+	ev_reader *r;
+	int rc;
+
+	if (ev_reader_open_fd(&r, v->fd, v->name, EV_READER_RAW, NULL) < 0)
+		return cli_error(EXIT_SYSTEM, "out of memory");
+	rc = ev_view_preview_new(&v->preview, r, threads);
+	ev_reader_free(r);
+	return rc == EV_ENOMEM ? cli_error(EXIT_SYSTEM, "out of memory")
+			       : EXIT_OK;
 }
 
 /* ---- serving ---- */
@@ -299,6 +321,7 @@ int cmd_view(const cli_args *args)
 	view_state v;
 	http_listen listen;
 	const char *why;
+	unsigned threads = 1;
 	int rc;
 
 	memset(&v, 0, sizeof v);
@@ -319,6 +342,10 @@ int cmd_view(const cli_args *args)
 			     ? cli_usage_error(args->cmd, "--cache: one log only")
 			     : view_cache_open(&v, cli_value(args, VIEW_OPT_CACHE),
 					       path);
+	if (rc == EXIT_OK && !v.complete && args->n_positional == 1 &&
+	    strcmp(path, "-") != 0 && v.live && v.src_fd < 0 &&
+	    (rc = cli_threads(args, VIEW_OPT_THREADS, &threads)) == EXIT_OK)
+		rc = preview(&v, threads);
 	if (rc == EXIT_OK &&
 	    (rc = index_some(&v)) == EXIT_OK) {
 		cli_catch_interrupts();
@@ -327,6 +354,7 @@ int cmd_view(const cli_args *args)
 	}
 	ev_show_free(v.show);
 	ev_view_index_free(v.index);
+	ev_view_preview_free(v.preview);
 	ev_process_list_free(v.procs);
 	ev_reader_free(v.reader);
 	view_input_close(&v);

@@ -70,6 +70,7 @@ typedef struct view_state {
 	int src_gzip;         /* ... and are gzip's magic */
 	ev_reader *reader;    /* the indexing reader; its header is kept */
 	ev_view_index *index;
+	ev_view_preview *preview; /* the whole run, coarse, until complete */
 	ev_show *show;        /* `evtool show`'s text of an event */
 	ev_process_list *procs; /* the processes, by capset, once complete */
 	int complete;         /* the index reached the data end */
@@ -81,6 +82,11 @@ typedef struct view_state {
 	int from_cache;       /* the index was loaded from it */
 	uint64_t log_size;    /* the log's bytes, when from the cache */
 } view_state;
+
+/* The run's first and last times: the preview's while the index has
+ * not reached the end, else the index's (view_api.c). */
+uint64_t view_start(const view_state *v);
+uint64_t view_end(const view_state *v);
 
 /* Opens the log at `path` ("-": standard input) read-only as a plain
  * file in v->fd: a regular plain file as it is (v->live: it may grow); a

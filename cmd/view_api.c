@@ -40,14 +40,35 @@ static const char *bad(const http_request *req, FILE *body, const char *why)
 	return "text/plain; charset=utf-8";
 }
 
+uint64_t view_start(const view_state *v)
+{
+	return v->preview ? ev_view_preview_start(v->preview)
+			  : ev_view_start(v->index);
+}
+
+uint64_t view_end(const view_state *v)
+{
+	return v->preview ? ev_view_preview_end(v->preview)
+			  : ev_view_end(v->index);
+}
+
+/* Capabilities: the preview's too while the index has not seen them. */
+static size_t cap_count(const view_state *v)
+{
+	size_t n = ev_view_cap_count(v->index);
+
+	if (v->preview && ev_view_preview_cap_count(v->preview) > n)
+		n = ev_view_preview_cap_count(v->preview);
+	return n;
+}
+
 /* The run's range when the request names none. */
 static void default_range(const view_state *v, view_params *p)
 {
 	if (p->have_range)
 		return;
-	p->from = ev_view_start(v->index);
-	p->to = ev_view_end(v->index) > p->from ? ev_view_end(v->index)
-						: p->from + 1;
+	p->from = view_start(v);
+	p->to = view_end(v) > p->from ? view_end(v) : p->from + 1;
 }
 
 /* params(), the range the whole log when none is given. */
@@ -107,10 +128,12 @@ static const char *meta(void *ctx, const http_request *req, FILE *body)
 	json_init_compact(&j, body);
 	json_begin_object(&j, NULL);
 	json_cstring(&j, "file", v->name);
-	json_uint(&j, "start_ns", ev_view_start(v->index));
-	json_uint(&j, "end_ns", ev_view_end(v->index));
+	json_uint(&j, "start_ns", view_start(v));
+	json_uint(&j, "end_ns", view_end(v));
+	json_uint(&j, "indexed_ns", ev_view_end(v->index));
+	json_bool(&j, "preview", v->preview != NULL);
 	json_uint(&j, "bucket_ns", ev_view_bucket_ns(v->index));
-	json_uint(&j, "capabilities", ev_view_cap_count(v->index));
+	json_uint(&j, "capabilities", cap_count(v));
 	json_uint(&j, "texts", ev_view_text_count(v->index));
 	json_uint(&j, "texts_dropped", ev_view_texts_dropped(v->index));
 	json_uint(&j, "heap_samples", ev_view_samples_seen(v->index));
@@ -381,11 +404,12 @@ static void write_proc_heaps(json_out *j, const view_state *v,
 static const char *tiles(void *ctx, const http_request *req, FILE *body)
 {
 	const view_state *v = ctx;
-	size_t caps = ev_view_cap_count(v->index);
+	size_t caps = cap_count(v);
 	view_params p;
 	ev_view_cell *cells;
 	ev_view_spark_cell *sp;
 	json_out j;
+	int pv;
 
 	if (range_params(v, req, body, &p) < 0)
 		return "text/plain; charset=utf-8";
@@ -396,13 +420,21 @@ static const char *tiles(void *ctx, const http_request *req, FILE *body)
 		free(sp);
 		return NULL;
 	}
-	begin_spans_answer(&j, body, &p, ev_view_bucket_ns(v->index));
-	json_bool(&j, "exact", is_short(v, p.from, p.to));
+	/* Past what the index has reached: the preview's picture. */
+	pv = v->preview && p.to > ev_view_end(v->index);
+	begin_spans_answer(&j, body, &p,
+			   pv ? ev_view_preview_bucket_ns(v->preview)
+			      : ev_view_bucket_ns(v->index));
+	json_bool(&j, "exact", !pv && is_short(v, p.from, p.to));
+	json_bool(&j, "preview", pv);
 	json_begin_array(&j, "caps");
 	for (size_t cap = 0; cap < caps; cap++) {
-		if (!is_short(v, p.from, p.to) ||
-		    exact_cells(v, (uint16_t)cap, p.from, p.to, p.width,
-				cells) < 0)
+		if (pv)
+			ev_view_preview_tile(v->preview, (uint16_t)cap, p.from,
+					     p.to, p.width, cells);
+		else if (!is_short(v, p.from, p.to) ||
+			 exact_cells(v, (uint16_t)cap, p.from, p.to, p.width,
+				     cells) < 0)
 			ev_view_tile(v->index, (uint16_t)cap, p.from, p.to,
 				     p.width, cells);
 		json_begin_object(&j, NULL);
