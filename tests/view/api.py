@@ -37,6 +37,12 @@ import socket
 if not shutil.which("curl"):
     print("0 passed, 0 failed, 1 skipped: no curl")
     sys.exit(77)
+PREVIEW = sys.argv[1] == "--preview"
+if PREVIEW:
+    del sys.argv[1]
+    if not shutil.which("ghc"):
+        print("0 passed, 0 failed, 1 skipped: no ghc for a large log")
+        sys.exit(77)
 EVTOOL = sys.argv[1]
 LOGS = sorted(glob.glob(os.path.join(sys.argv[2], "*.eventlog")))
 if len(sys.argv) > 3 and os.path.isdir(sys.argv[3]):
@@ -589,6 +595,64 @@ def server_timing(s):
               float(m.group(2)) <= float(m.group(1)) + 1.0,
               "%s: Server-Timing: %r" % (path, out))
 
+
+def preview_cells(t):
+    """Each capability's (run_ns, gc_ns) per span of a tiles answer."""
+    return {r["cap"]: list(zip(r["run_ns"], r["gc_ns"])) for r in t["caps"]}
+
+
+def preview_agrees(work):
+    """api.py --preview: on a log large enough that the index takes a
+    while (bench/make-large-log.sh, 150 MB of a real GHC run), the first
+    answer of the whole run's tiles, before the index completes, comes
+    from the preview and covers the whole run; at the preview's
+    resolution (one span per bucket of its grid) its figures are those of
+    the complete index."""
+    log = os.path.join(work, "large.eventlog")
+    here = os.path.dirname(os.path.abspath(__file__))
+    subprocess.run(["bash", os.path.join(here, "..", "..", "bench",
+                                         "make-large-log.sh"), log, "150"],
+                   check=True, stdout=subprocess.DEVNULL)
+    s = Server(log, options=("-T", "2"))
+    try:
+        first = s.json("/api/tiles?width=1500")
+        b = first["bucket_ns"]
+        grid = "/api/tiles?from=0&to=%d&width=%d" % (
+            (first["to"] // b + 1) * b, first["to"] // b + 1)
+        coarse = s.json(grid)
+        early = s.json("/api/meta")
+        meta = wait_complete(s)
+        check(first["preview"] and coarse["preview"] and not early["complete"],
+              "--preview: the first answers came from the preview: %r %r"
+              % (first["preview"], coarse["preview"]))
+        print("the index had reached %.0f%% of the run after them"
+              % (100 * (early["indexed_ns"] - meta["start_ns"])
+                 / max(1, meta["end_ns"] - meta["start_ns"])))
+        check(first["from"] == meta["start_ns"] and first["to"] == meta["end_ns"]
+              and early["end_ns"] == meta["end_ns"]
+              and early["capabilities"] == meta["capabilities"],
+              "--preview: the first answer covers the whole run: %d..%d, "
+              "the run %d..%d" % (first["from"], first["to"],
+                                  meta["start_ns"], meta["end_ns"]))
+        full = s.json(grid)
+        check(not full["preview"] and b % full["bucket_ns"] == 0,
+              "--preview: the complete index answers, in buckets of %d ns "
+              "that divide the preview's %d" % (full["bucket_ns"], b))
+        got, want = preview_cells(coarse), preview_cells(full)
+        busy = sum(r + g for cells in want.values() for r, g in cells)
+        check(got == want and busy > 0,
+              "--preview: the preview's spans are the complete index's "
+              "(%d caps, %d ns busy)" % (len(want), busy))
+    finally:
+        s.stop()
+
+
+if PREVIEW:
+    import tempfile
+    with tempfile.TemporaryDirectory() as work:
+        preview_agrees(work)
+    print("%d passed, %d failed" % (passed, len(failures)))
+    sys.exit(1 if failures else 0)
 
 rng = random.Random(25)
 for i, log in enumerate(LOGS):
