@@ -18,7 +18,7 @@ _evtool_options() {
     merge) echo '-o --output --gzip --align --shift --widen --strict --no-renumber --no-progress -v --verbose -h --help' ;;
     export) echo '--format -o --output --tmpdir -T --threads -h --help' ;;
     validate) echo '--strict --sorted --tolerance --gc-end-tolerance --no-semantics --max-errors -q --quiet --json --list-checks --no-progress -T --threads -h --help' ;;
-    view) echo '-l --listen --open --cache -h --help' ;;
+    view) echo '-l --listen --open --cache -T --threads -h --help' ;;
     truncate) echo '-o --output --gzip --in-place --resync --at --events --bytes --session -q --quiet --no-progress -h --help' ;;
     archive) echo '-o --output -c --stdout --level -T --threads --rm -k --keep -f --force -t --test -x --extract -d --decompress -v --verbose --no-progress -h --help' ;;
     esac
@@ -86,6 +86,7 @@ _evtool_value() {
     'validate -T'|'validate --threads') echo 'text' ;;
     'view -l'|'view --listen') echo 'text' ;;
     'view --cache') echo 'text' ;;
+    'view -T'|'view --threads') echo 'text' ;;
     'truncate -o'|'truncate --output') echo 'file' ;;
     'truncate --at') echo 'text' ;;
     'truncate --events') echo 'text' ;;

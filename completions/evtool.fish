@@ -149,6 +149,7 @@ complete -c evtool -n '__fish_seen_subcommand_from view' -F
 complete -c evtool -n '__fish_seen_subcommand_from view' -s l -l listen -x -d 'serve on ADDR: HOST:PORT, [IPv6]:PORT or a port (default 127.0.0.1 and a free port, loopback only)'
 complete -c evtool -n '__fish_seen_subcommand_from view' -l open -d 'open the page in the desktop\'s browser ($BROWSER, else xdg-open)'
 complete -c evtool -n '__fish_seen_subcommand_from view' -l cache -x -d 'keep the log\'s index in a file (in PATH when it is a folder, else PATH) and use it while the log is unchanged'
+complete -c evtool -n '__fish_seen_subcommand_from view' -s T -l threads -x -d 'read the preview with N threads (default, or 0: the cores available; 1: one)'
 complete -c evtool -n '__fish_seen_subcommand_from view' -s h -l help -d 'show this help'
 
 complete -c evtool -n '__fish_seen_subcommand_from truncate' -F

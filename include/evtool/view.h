@@ -602,8 +602,9 @@ EV_API int ev_view_preview_new(ev_view_preview **out, ev_reader *r,
 EV_API void ev_view_preview_free(ev_view_preview *pv);
 /** Its bucket's width. */
 EV_API uint64_t ev_view_preview_bucket_ns(const ev_view_preview *pv);
-/** The first and last event times of the log. */
+/** The first event time of the log. */
 EV_API uint64_t ev_view_preview_start(const ev_view_preview *pv);
+/** The last event time of the log. */
 EV_API uint64_t ev_view_preview_end(const ev_view_preview *pv);
 /** 1 + the highest capability that ran a thread or a GC. */
 EV_API size_t ev_view_preview_cap_count(const ev_view_preview *pv);
