@@ -616,6 +616,10 @@ def preview_agrees(work):
     s = Server(log, options=("-T", "2"))
     try:
         first = s.json("/api/tiles?width=1500")
+        if not first.get("preview"):
+            check(False, "--preview: the first answer is the index's so far, "
+                  "%d..%d ns" % (first["from"], first["to"]))
+            return
         b = first["bucket_ns"]
         grid = "/api/tiles?from=0&to=%d&width=%d" % (
             (first["to"] // b + 1) * b, first["to"] // b + 1)
