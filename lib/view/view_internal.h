@@ -71,6 +71,18 @@ int evi_view_gc_phase(view_open *o, const ev_event *ev, view_piece *out);
 /* Sets `c`'s sync phase to the rest of its GC time once its other phases
  * are in (view_gc.c). */
 void evi_view_cell_sync(ev_view_cell *c);
+
+/* Ends the cell of span [lo, hi): its sync phase, and its idle time, the
+ * rest of the span inside the log's first to last event, [start, end]. */
+static inline void evi_view_cell_end(ev_view_cell *c, uint64_t lo,
+				     uint64_t hi, uint64_t start, uint64_t end)
+{
+	uint64_t a = lo > start ? lo : start, z = hi < end ? hi : end;
+
+	evi_view_cell_sync(c);
+	if (z > a && z - a > c->run_ns + c->gc_ns)
+		c->idle_ns = z - a - c->run_ns - c->gc_ns;
+}
 /* The runs (RUN_THREAD to STOP_THREAD) or GCs (GC_START to GC_END) that
  * end in a bucket, whole: for a window's figures as `evtool stats` of
  * the window's slice counts them (only what starts and ends inside). */

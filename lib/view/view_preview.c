@@ -422,7 +422,7 @@ int ev_view_preview_tile(const ev_view_preview *pv, uint16_t cap,
 		return EV_EINVAL;
 	memset(cells, 0, width * sizeof *cells);
 	for (size_t i = 0; i < width; i++) {
-		uint64_t lo, hi, a, z;
+		uint64_t lo, hi;
 		ev_view_cell *c = &cells[i];
 
 		evi_view_span_of(from, to, width, i, &lo, &hi);
@@ -434,11 +434,7 @@ int ev_view_preview_tile(const ev_view_preview *pv, uint16_t cap,
 			c->run_ns += evi_view_scaled(row[b].run_ns, part, w);
 			c->gc_ns += evi_view_scaled(row[b].gc_ns, part, w);
 		}
-		evi_view_cell_sync(c);
-		a = lo > pv->start ? lo : pv->start;
-		z = hi < pv->end ? hi : pv->end;
-		if (z > a && z - a > c->run_ns + c->gc_ns)
-			c->idle_ns = z - a - c->run_ns - c->gc_ns;
+		evi_view_cell_end(c, lo, hi, pv->start, pv->end);
 	}
 	return EV_OK;
 }

@@ -109,19 +109,15 @@ int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
 		return EV_EINVAL;
 	memset(cells, 0, width * sizeof *cells);
 	for (size_t i = 0; i < width; i++) {
-		uint64_t lo, hi, a, z;
+		uint64_t lo, hi;
 		ev_view_cell *c = &cells[i];
 
 		evi_view_span_of(from, to, width, i, &lo, &hi);
-		a = lo > ix->start ? lo : ix->start;
-		z = hi < ix->end ? hi : ix->end;
 		if (hi <= lo)
 			continue;
 		if (r && r->b && lo < ((uint64_t)ix->nb << ix->shift))
 			sum_span(ix, r, lo, hi, c);
-		evi_view_cell_sync(c);
-		if (z > a && z - a > c->run_ns + c->gc_ns)
-			c->idle_ns = z - a - c->run_ns - c->gc_ns;
+		evi_view_cell_end(c, lo, hi, ix->start, ix->end);
 	}
 	return EV_OK;
 }

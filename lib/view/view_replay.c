@@ -194,12 +194,7 @@ int ev_view_tile_exact(const ev_view_index *ix, ev_reader *r, uint16_t cap,
 		add_phase(&rp, o.phase_start, to, o.gc_phase - 1u);
 	for (size_t i = 0; i < width; i++) {
 		uint64_t lo = span_start(&rp, i), hi = span_start(&rp, i + 1);
-		uint64_t a = lo > ix->start ? lo : ix->start;
-		uint64_t z = hi < ix->end ? hi : ix->end;
-		uint64_t busy = cells[i].run_ns + cells[i].gc_ns;
-		evi_view_cell_sync(&cells[i]);
-		if (z > a && z - a > busy)
-			cells[i].idle_ns = z - a - busy;
+		evi_view_cell_end(&cells[i], lo, hi, ix->start, ix->end);
 	}
 	free(rp.best);
 	return rc < 0 && rc != EV_ETRUNCATED ? rc : EV_OK;
