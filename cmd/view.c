@@ -321,13 +321,15 @@ int cmd_view(const cli_args *args)
 	view_state v;
 	http_listen listen;
 	const char *why;
-	unsigned threads = 1;
+	unsigned threads;
 	int rc;
 
 	memset(&v, 0, sizeof v);
 	v.fd = v.src_fd = v.write_fd = -1;
 	if (http_listen_parse(addr ? addr : "127.0.0.1:0", &listen, &why) != 0)
 		return cli_usage_error(args->cmd, "--listen %s: %s", addr, why);
+	if ((rc = cli_threads(args, VIEW_OPT_THREADS, &threads)) != EXIT_OK)
+		return rc;
 	v.name = args->n_positional > 1 ? "merged logs" : cli_input_name(path);
 	if (ev_view_index_new(&v.index, 0, NULL) < 0 ||
 	    ev_process_list_new(&v.procs, NULL) < 0) {
@@ -343,8 +345,7 @@ int cmd_view(const cli_args *args)
 			     : view_cache_open(&v, cli_value(args, VIEW_OPT_CACHE),
 					       path);
 	if (rc == EXIT_OK && !v.complete && args->n_positional == 1 &&
-	    strcmp(path, "-") != 0 && v.live && v.src_fd < 0 &&
-	    (rc = cli_threads(args, VIEW_OPT_THREADS, &threads)) == EXIT_OK)
+	    strcmp(path, "-") != 0 && v.live && v.src_fd < 0)
 		rc = preview(&v, threads);
 	if (rc == EXIT_OK &&
 	    (rc = index_some(&v)) == EXIT_OK) {
