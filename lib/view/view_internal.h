@@ -303,6 +303,17 @@ static inline uint64_t evi_view_muldiv(uint64_t a, uint64_t b, uint64_t c)
 	return (uint64_t)((unsigned __int128)a * b / c);
 }
 
+/* Adds what a source has of [lo, hi) on capability `cap` to `c`. */
+typedef void evi_view_cell_fill(const void *src, uint16_t cap, uint64_t lo,
+				uint64_t hi, ev_view_cell *c);
+
+/* A tile: `width` cells of [from, to) on `cap`, each filled by `fill`
+ * from `src`, then ended (evi_view_cell_end) within the log's [start,
+ * end]. EV_EINVAL for an empty range or no cells (view_query.c). */
+int evi_view_cells(uint64_t from, uint64_t to, size_t width,
+		   ev_view_cell *cells, uint64_t start, uint64_t end,
+		   evi_view_cell_fill *fill, const void *src, uint16_t cap);
+
 /* Proportions of buckets, inline: the tiles call them at every bucket of
  * every span (view_query.c, view_threads.c). */
 

@@ -411,30 +411,26 @@ size_t ev_view_preview_cap_count(const ev_view_preview *pv)
 	return n;
 }
 
+static void fill_from_preview(const void *src, uint16_t cap, uint64_t lo,
+			      uint64_t hi, ev_view_cell *c)
+{
+	const ev_view_preview *pv = src;
+	const pv_bucket *row = cap < pv->n_caps ? pv->grids[0][cap] : NULL;
+	uint64_t w = (uint64_t)1 << pv->shift;
+
+	for (uint64_t b = lo >> pv->shift;
+	     row && b < pv->nb && b <= (hi - 1) >> pv->shift; b++) {
+		uint64_t part = evi_view_part_of(b, pv->shift, lo, hi);
+
+		c->run_ns += evi_view_scaled(row[b].run_ns, part, w);
+		c->gc_ns += evi_view_scaled(row[b].gc_ns, part, w);
+	}
+}
+
 int ev_view_preview_tile(const ev_view_preview *pv, uint16_t cap,
 			 uint64_t from, uint64_t to, size_t width,
 			 ev_view_cell *cells)
 {
-	const pv_bucket *row = cap < pv->n_caps ? pv->grids[0][cap] : NULL;
-	uint64_t w = (uint64_t)1 << pv->shift;
-
-	if (from >= to || !width)
-		return EV_EINVAL;
-	memset(cells, 0, width * sizeof *cells);
-	for (size_t i = 0; i < width; i++) {
-		uint64_t lo, hi;
-		ev_view_cell *c = &cells[i];
-
-		evi_view_span_of(from, to, width, i, &lo, &hi);
-		if (hi <= lo)
-			continue;
-		for (uint64_t b = lo >> pv->shift;
-		     row && b < pv->nb && b <= (hi - 1) >> pv->shift; b++) {
-			uint64_t part = evi_view_part_of(b, pv->shift, lo, hi);
-			c->run_ns += evi_view_scaled(row[b].run_ns, part, w);
-			c->gc_ns += evi_view_scaled(row[b].gc_ns, part, w);
-		}
-		evi_view_cell_end(c, lo, hi, pv->start, pv->end);
-	}
-	return EV_OK;
+	return evi_view_cells(from, to, width, cells, pv->start, pv->end,
+			      fill_from_preview, pv, cap);
 }

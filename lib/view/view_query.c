@@ -100,26 +100,40 @@ static void sum_span(const ev_view_index *ix, const view_row *r, uint64_t lo,
 	}
 }
 
-int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
-		 uint64_t to, size_t width, ev_view_cell *cells)
+int evi_view_cells(uint64_t from, uint64_t to, size_t width,
+		   ev_view_cell *cells, uint64_t start, uint64_t end,
+		   evi_view_cell_fill *fill, const void *src, uint16_t cap)
 {
-	const view_row *r = cap < ix->n_rows ? &ix->rows[cap] : NULL;
-
 	if (from >= to || !width)
 		return EV_EINVAL;
 	memset(cells, 0, width * sizeof *cells);
 	for (size_t i = 0; i < width; i++) {
 		uint64_t lo, hi;
-		ev_view_cell *c = &cells[i];
 
 		evi_view_span_of(from, to, width, i, &lo, &hi);
 		if (hi <= lo)
 			continue;
-		if (r && r->b && lo < ((uint64_t)ix->nb << ix->shift))
-			sum_span(ix, r, lo, hi, c);
-		evi_view_cell_end(c, lo, hi, ix->start, ix->end);
+		fill(src, cap, lo, hi, &cells[i]);
+		evi_view_cell_end(&cells[i], lo, hi, start, end);
 	}
 	return EV_OK;
+}
+
+static void fill_from_index(const void *src, uint16_t cap, uint64_t lo,
+			    uint64_t hi, ev_view_cell *c)
+{
+	const ev_view_index *ix = src;
+	const view_row *r = cap < ix->n_rows ? &ix->rows[cap] : NULL;
+
+	if (r && r->b && lo < ((uint64_t)ix->nb << ix->shift))
+		sum_span(ix, r, lo, hi, c);
+}
+
+int ev_view_tile(const ev_view_index *ix, uint16_t cap, uint64_t from,
+		 uint64_t to, size_t width, ev_view_cell *cells)
+{
+	return evi_view_cells(from, to, width, cells, ix->start, ix->end,
+			      fill_from_index, ix, cap);
 }
 
 static const view_row *row_of(const ev_view_index *ix, uint16_t cap)
